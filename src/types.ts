@@ -350,6 +350,8 @@ export interface Check {
   kinds: FindingKind[];
   severity: Severity;
   description: string;
+  /** Optional async preparation (e.g. a secret scanner warming up); awaited before `run`. */
+  prepare?(ctx: CheckContext): Promise<void>;
   run(ctx: CheckContext): Finding[];
 }
 

@@ -1,0 +1,109 @@
+// The pipeline, end to end: discover -> parse -> evidence -> check -> decide -> report.
+// I/O happens in loadMemory / gatherEvidence / gatherUsage; checks and decide are pure.
+import { resolve } from 'node:path';
+import { loadConfig } from './config/load.js';
+import { loadMemory } from './memory/load.js';
+import { gatherEvidence } from './evidence/index.js';
+import { gatherUsage } from './evidence/usage.js';
+import { runChecksAsync } from './checks/registry.js';
+import { decide, healthWarnings } from './policy/decide.js';
+import { buildReport } from './report/json.js';
+import type { Config } from './config/types.js';
+import type { CheckContext, Entry, Evidence, Finding, MemoryFile, PlanItem, Report } from './types.js';
+
+export interface AuditOptions {
+  root: string;
+  /** Memory paths (files, folders, globs); overrides config.memory and auto-detection. */
+  memory?: string[];
+  config?: Config;
+  configPath?: string;
+  token?: string;
+  now?: Date;
+  repoSlug?: string;
+  apiUrl?: string;
+  /** Only run these check ids. */
+  checks?: string[];
+}
+
+export interface AuditResult {
+  report: Report;
+  files: MemoryFile[];
+  entries: Entry[];
+  findings: Finding[];
+  plan: PlanItem[];
+  evidence: Evidence;
+  config: Config;
+  timings: Record<string, number>;
+}
+
+/** Resolves the run's clock: explicit option, then config.now, then SOURCE_DATE_EPOCH, then the wall clock. */
+export function resolveNow(explicit: Date | undefined, config: Config): Date {
+  if (explicit) return explicit;
+  if (config.now) {
+    const d = new Date(config.now);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  if (epoch && /^\d+$/.test(epoch)) return new Date(Number(epoch) * 1000);
+  return new Date();
+}
+
+export async function audit(opts: AuditOptions): Promise<AuditResult> {
+  const timings: Record<string, number> = {};
+  const time = async <T>(stage: string, fn: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[stage] = Math.round((performance.now() - t0) * 100) / 100 + (timings[stage] ?? 0);
+    }
+  };
+
+  const root = resolve(opts.root);
+  const config = opts.config ?? (await time('config', () => loadConfig(root, opts.configPath)));
+  const now = resolveNow(opts.now, config);
+
+  const loaded = await time('parse', () =>
+    loadMemory({ root, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : undefined }),
+  );
+  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = v;
+
+  const { evidence, findings: evidenceFindings } = await time('evidence', () =>
+    gatherEvidence({
+      root,
+      config,
+      entries: loaded.entries,
+      files: loaded.files,
+      now,
+      token: opts.token ?? config.github.token,
+      repoSlug: opts.repoSlug ?? config.github.repo,
+      apiUrl: opts.apiUrl,
+    }),
+  );
+  await time('usage', () => gatherUsage({ root, files: loaded.files, entries: loaded.entries, config, evidence }));
+
+  const ctx: CheckContext = { files: loaded.files, entries: loaded.entries, evidence, config };
+  const checkFindings = await time('checks', () => runChecksAsync(ctx, opts.checks, timings));
+  const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...checkFindings]);
+
+  const plan = await time('decide', () => decide(ctx, findings));
+  const health = healthWarnings(ctx, findings, plan);
+
+  const report = buildReport({ root, evidence, files: loaded.files, entries: loaded.entries, findings, plan, health, timings });
+  return { report, files: loaded.files, entries: loaded.entries, findings, plan, evidence, config, timings };
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** Deterministic order: file, line, severity, kind, ref. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+  return [...findings].sort(
+    (a, b) =>
+      cmp(a.file, b.file) ||
+      a.line - b.line ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      cmp(a.kind, b.kind) ||
+      cmp(a.ref ?? '', b.ref ?? ''),
+  );
+}

@@ -1,0 +1,92 @@
+// The file index: what exists now. One `git ls-files -z --cached --others --exclude-standard`
+// (tracked files plus untracked files that are not ignored), or a filesystem walk when the
+// root is not a git repository.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import ignore from 'ignore';
+import type { FileIndex } from '../types.js';
+import { streamGitTokens } from './git.js';
+
+/** Builds the lookup maps from a list of repository-relative paths (forward slashes). */
+export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>, source: 'git' | 'filesystem' = 'git'): FileIndex {
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  const lower = new Map<string, string>();
+  const byBasename = new Map<string, string[]>();
+  for (const p of paths) {
+    if (!p || files.has(p)) continue;
+    files.add(p);
+    const lp = p.toLowerCase();
+    if (!lower.has(lp)) lower.set(lp, p);
+    const slash = p.lastIndexOf('/');
+    const base = slash < 0 ? p : p.slice(slash + 1);
+    const list = byBasename.get(base);
+    if (list) list.push(p);
+    else byBasename.set(base, [p]);
+    // implied directories, stop as soon as one is known (its ancestors are too)
+    let end = slash;
+    while (end > 0) {
+      const d = p.slice(0, end);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      const ld = d.toLowerCase();
+      if (!lower.has(ld)) lower.set(ld, d);
+      end = d.lastIndexOf('/');
+    }
+  }
+  const index: FileIndex = { files, dirs, lower, byBasename, source };
+  if (untracked && untracked.size) index.untracked = untracked;
+  return index;
+}
+
+/** One git call: tracked files and untracked-but-not-ignored files, relative to `root`. */
+export async function gitFileIndex(root: string): Promise<{ index: FileIndex; error?: string }> {
+  const paths: string[] = [];
+  // `-t` tags each line: 'H ' (cached), '? ' (other/untracked), and others for special states.
+  const r = await streamGitTokens(root, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'], (tok) => {
+    if (tok) paths.push(tok);
+  });
+  if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
+  const untracked = new Set<string>();
+  const clean: string[] = new Array(paths.length);
+  let n = 0;
+  for (const tok of paths) {
+    const tag = tok.charCodeAt(0);
+    const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
+    if (tag === 63 /* ? */) untracked.add(p);
+    clean[n++] = p;
+  }
+  clean.length = n;
+  return { index: indexFromPaths(clean, untracked, 'git') };
+}
+
+const WALK_IGNORE = ['**/node_modules/**', '**/.git/**', '**/.hg/**', '**/.svn/**'];
+
+/** Not a git repository: walk the filesystem, honouring a root `.gitignore` when present. */
+export async function walkFileIndex(root: string): Promise<FileIndex> {
+  let found: string[] = [];
+  try {
+    found = await glob('**/*', { cwd: root, dot: true, ignore: WALK_IGNORE, onlyFiles: true, followSymbolicLinks: false });
+  } catch {
+    found = [];
+  }
+  try {
+    const gi = await readFile(path.join(root, '.gitignore'), 'utf8');
+    const ig = ignore().add(gi);
+    found = found.filter((f) => !ig.ignores(f));
+  } catch {
+    // no .gitignore
+  }
+  found.sort();
+  return indexFromPaths(found, undefined, 'filesystem');
+}
+
+/** Exact lookup of a file or directory; `''` and `.` mean the root. */
+export function existsInIndex(index: FileIndex, p: string): 'file' | 'dir' | undefined {
+  const q = p.replace(/\/+$/, '');
+  if (q === '' || q === '.') return 'dir';
+  if (index.files.has(q)) return 'file';
+  if (index.dirs.has(q)) return 'dir';
+  return undefined;
+}

@@ -1,0 +1,248 @@
+// Small helpers around the git executable. Everything streams through
+// node:child_process so that large repositories never get buffered whole.
+import { spawn } from 'node:child_process';
+
+/** Config overrides that make git output stable whatever the user's settings. */
+export const GIT_STABLE_CONFIG = [
+  '-c', 'core.quotePath=false',
+  '-c', 'log.showSignature=false',
+  '-c', 'color.ui=false',
+  '-c', 'diff.renames=true',
+  '-c', 'log.follow=false',
+];
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git and collects its (small) output. Never throws for a non-zero exit; rejects only when git cannot start. */
+export function runGit(cwd: string, args: string[], input?: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn('git', [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+    } catch (err) {
+      resolve({ code: -1, stdout: '', stderr: String((err as Error).message) });
+      return;
+    }
+    const out: Buffer[] = [];
+    const errOut: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => errOut.push(b));
+    child.on('error', (err) => resolve({ code: -1, stdout: '', stderr: err.message }));
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errOut).toString('utf8') }),
+    );
+    child.stdin.on('error', () => {});
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+function gitEnv(): NodeJS.ProcessEnv {
+  // No pager, no prompts, no locale surprises.
+  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
+}
+
+/**
+ * Streams git's stdout as NUL-separated tokens, calling `onToken` for each complete token
+ * (decoded as UTF-8). The final token (after the last NUL) is delivered too when non-empty.
+ * Resolves with the exit code and stderr.
+ */
+export function streamGitTokens(
+  cwd: string,
+  args: string[],
+  onToken: (token: string) => void,
+): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn('git', [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
+    } catch (err) {
+      resolve({ code: -1, stderr: String((err as Error).message) });
+      return;
+    }
+    let rest: Buffer | null = null;
+    let failed: Error | null = null;
+    const errOut: Buffer[] = [];
+    let errLen = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      let buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      try {
+        for (;;) {
+          const nul = buf.indexOf(0, start);
+          if (nul < 0) break;
+          onToken(buf.toString('utf8', start, nul));
+          start = nul + 1;
+        }
+      } catch (err) {
+        failed = err as Error;
+        child.kill();
+        return;
+      }
+      rest = start < buf.length ? buf.subarray(start) : null;
+      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest); // detach from the big chunk
+      buf = Buffer.alloc(0);
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
+    });
+    child.on('error', (err) => resolve({ code: -1, stderr: err.message }));
+    child.on('close', (code) => {
+      if (!failed && rest && rest.length > 0) {
+        try {
+          onToken(rest.toString('utf8'));
+        } catch (err) {
+          failed = err as Error;
+        }
+      }
+      const stderr = Buffer.concat(errOut).toString('utf8') + (failed ? `\n${failed.message}` : '');
+      resolve({ code: failed ? -2 : code ?? -1, stderr });
+    });
+  });
+}
+
+/**
+ * One long-lived `git cat-file --batch` reader. `readBlobs` writes every id at once and
+ * delivers contents in request order through `onBlob`; missing objects yield `null`.
+ */
+export function readBlobs(
+  cwd: string,
+  ids: string[],
+  onBlob: (id: string, content: string | null) => void,
+): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    if (ids.length === 0) {
+      resolve({ code: 0, stderr: '' });
+      return;
+    }
+    let child;
+    try {
+      child = spawn('git', [...GIT_STABLE_CONFIG, 'cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+    } catch (err) {
+      resolve({ code: -1, stderr: String((err as Error).message) });
+      return;
+    }
+    let idx = 0;
+    let buf: Buffer = Buffer.alloc(0);
+    // state: waiting for header, or for `need` bytes of body (+1 newline)
+    let need = -1;
+    let errText = '';
+    const pump = () => {
+      for (;;) {
+        if (need < 0) {
+          const nl = buf.indexOf(10);
+          if (nl < 0) return;
+          const header = buf.toString('utf8', 0, nl);
+          buf = buf.subarray(nl + 1);
+          const id = ids[idx] ?? '';
+          if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+            idx++;
+            safe(() => onBlob(id, null));
+            continue;
+          }
+          const parts = header.split(' ');
+          need = Number(parts[2] ?? 0);
+        } else {
+          if (buf.length < need + 1) return;
+          const body = buf.toString('utf8', 0, need);
+          buf = buf.subarray(need + 1);
+          need = -1;
+          const id = ids[idx++] ?? '';
+          safe(() => onBlob(id, body));
+        }
+      }
+    };
+    const safe = (f: () => void) => {
+      try {
+        f();
+      } catch (err) {
+        errText += `${(err as Error).message}\n`;
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      pump();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errText.length < 64 * 1024) errText += b.toString('utf8');
+    });
+    child.on('error', (err) => resolve({ code: -1, stderr: err.message }));
+    child.on('close', (code) => resolve({ code: code ?? -1, stderr: errText }));
+    child.stdin.on('error', () => {});
+    // Write in slices so a huge request list does not sit in one string.
+    const SLICE = 2000;
+    let i = 0;
+    const writeMore = () => {
+      while (i < ids.length) {
+        const chunk = ids.slice(i, i + SLICE).join('\n') + '\n';
+        i += SLICE;
+        if (!child.stdin.write(chunk)) {
+          child.stdin.once('drain', writeMore);
+          return;
+        }
+      }
+      child.stdin.end();
+    };
+    writeMore();
+  });
+}
+
+export interface RepoInfo {
+  isRepo: boolean;
+  /** Top level of the work tree. */
+  topLevel?: string;
+  /** Prefix of `root` inside the repository ('' at top level, else 'sub/dir/'). */
+  prefix: string;
+  head: string | null;
+  shallow: boolean;
+}
+
+/** One `git rev-parse` call answering every basic question at once. */
+export async function repoInfo(root: string): Promise<RepoInfo> {
+  const r = await runGit(root, ['rev-parse', '--show-toplevel', '--show-prefix', '--is-shallow-repository', '--verify', '-q', 'HEAD']);
+  const lines = r.stdout.split('\n');
+  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
+    // Not a repository (or git missing); maybe a repository without commits.
+    const r2 = await runGit(root, ['rev-parse', '--show-toplevel', '--show-prefix', '--is-shallow-repository']);
+    if (r2.code !== 0) return { isRepo: false, prefix: '', head: null, shallow: false };
+    const l2 = r2.stdout.split('\n');
+    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? '', head: null, shallow: l2[2] === 'true' };
+  }
+  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? '') ? lines[3]! : null;
+  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? '', head, shallow: lines[2] === 'true' };
+}
+
+export async function remoteOriginUrl(root: string): Promise<string | undefined> {
+  const r = await runGit(root, ['remote', 'get-url', 'origin']);
+  if (r.code !== 0) return undefined;
+  return r.stdout.trim() || undefined;
+}
+
+/** owner/name from https, ssh (scp-like and ssh://) remote URLs. */
+export function parseRepoSlug(url: string): string | undefined {
+  const u = url.trim();
+  let path: string | undefined;
+  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
+  if (scp && !u.includes('://')) path = scp[1];
+  else {
+    try {
+      path = new URL(u).pathname;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!path) return undefined;
+  const parts = path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '').split('/');
+  if (parts.length < 2) return undefined;
+  const [owner, name] = parts.slice(-2);
+  if (!owner || !name) return undefined;
+  return `${owner}/${name}`;
+}
