@@ -65,6 +65,13 @@ export interface MemoryFile {
   frontmatterRange?: [number, number];
   /** For auto-memory files: the repository-relative folder holding MEMORY.md. */
   memoryDir?: string;
+  /**
+   * True when the file on disk starts with a UTF-8 byte order mark. `text` never contains it
+   * (all offsets are into the BOM-less text); writers put it back in front when saving.
+   */
+  bom?: boolean;
+  /** The dominant line ending of the file ('\r\n' for CRLF files), for writers inserting lines. */
+  eol?: '\n' | '\r\n';
 }
 
 /**
@@ -98,6 +105,14 @@ export interface EntryMeta {
   scope?: string;
   /** For MEMORY.md index lines: the linked topic file (relative to the memory folder). */
   target?: string;
+  /** The frontmatter `type` as written when it is not one of the known entry types. */
+  rawType?: string;
+  /** Why the type was chosen: the classifier rule id (e.g. 'heading:decision', 'text:ephemeral'). */
+  typeRule?: string;
+  /** The reason given in `<!-- protected: reason -->`, or 'config' / 'frontmatter'. */
+  protectedReason?: string;
+  /** Structured slot `id` (claude-mem convention), when the frontmatter has one. */
+  slotId?: string;
 }
 
 export type RefKind =
@@ -160,7 +175,19 @@ export interface Entry {
   /** Character offsets into MemoryFile.text, [start, end). */
   start: number;
   end: number;
-  kind: 'topic' | 'index-line' | 'item' | 'paragraph' | 'section' | 'frontmatter-field';
+  kind:
+    | 'topic'
+    | 'index-line'
+    | 'item'
+    | 'paragraph'
+    | 'section'
+    | 'frontmatter-field'
+    /** A fenced or indented code block. */
+    | 'code'
+    /** A blockquote. */
+    | 'quote'
+    /** One body row of a GFM table. */
+    | 'table-row';
   type: EntryType;
   /** Where the type came from. */
   typeSource: 'frontmatter' | 'heuristic' | 'default';
@@ -221,6 +248,8 @@ export interface PathEvent {
   other?: string;
   similarity?: number;
   commit: CommitInfo;
+  /** Blob id of the content (added/renamed-to: after; deleted/renamed-from: before). Evidence-internal. */
+  blob?: string;
 }
 
 export interface PathFate {
@@ -233,6 +262,21 @@ export interface PathFate {
   /** Every rename hop, oldest first. */
   chain?: Array<{ from: string; to: string; commit: CommitInfo }>;
   isDirectory?: boolean;
+  /**
+   * How the successor was found when git did not pair it directly:
+   * 'directory' (the path never existed itself; its folder was renamed),
+   * 'readded' (deleted, then a file with the same content or a distinctive same basename was
+   * added elsewhere within READD_WINDOW commits), 'case' (matched case-insensitively).
+   */
+  inferred?: 'directory' | 'readded' | 'case';
+  /** False when the exact path never appeared in history (nor as a directory). */
+  existed?: boolean;
+  /** Directories: where the files that left it went (new folder, file count), most first. */
+  destinations?: Array<{ path: string; files: number }>;
+  /** Deleted after renames: the last name the file had before it was deleted. */
+  lastPath?: string;
+  /** The case-insensitive history match that was followed. */
+  caseOf?: string;
 }
 
 export interface FileIndex {
@@ -244,6 +288,10 @@ export interface FileIndex {
   lower: Map<string, string>;
   /** basename -> repository-relative paths with that basename. */
   byBasename: Map<string, string[]>;
+  /** Untracked files that are not ignored (included in `files`); absent when none. */
+  untracked?: Set<string>;
+  /** Where the list came from: `git ls-files`, or a filesystem walk outside git. */
+  source?: 'git' | 'filesystem';
 }
 
 export interface HistoryIndex {
@@ -257,6 +305,16 @@ export interface HistoryIndex {
   /** Last commit touching a path or anything under it (for recency scores). */
   lastTouched(path: string): CommitInfo | undefined;
   touchCount(path: string): number;
+  /** Every path that ever existed under a directory (sorted). */
+  pathsUnder?(dir: string): string[];
+  /** The history path or directory equal ignoring case (undefined when none, or exact). */
+  caseMatch?(path: string): string | undefined;
+  /** Whether the exact path is a file or a directory somewhere in history. */
+  known?(path: string): 'file' | 'dir' | undefined;
+  /** Warnings git printed during the log pass (e.g. inexact rename detection skipped). */
+  warnings?: string[];
+  /** All commits of the pass, oldest first. */
+  commitList?: CommitInfo[];
 }
 
 export interface ManifestDependency {
@@ -274,6 +332,25 @@ export interface PackageHistoryEvent {
   manifest: string;
   type: 'added' | 'removed';
   commit: CommitInfo;
+  /** The range as written (at the add, or just before the removal). */
+  spec?: string;
+  /** The dependency field (dependencies, devDependencies, [project].dependencies, ...). */
+  field?: string;
+  /** For removals: dependency names added to the same manifest in the same commit (rename candidates). */
+  addedInSameCommit?: string[];
+  /** For removals: names added to any other manifest in the same commit. */
+  addedElsewhereInSameCommit?: Array<{ name: string; manifest: string }>;
+  /** The name as written (everDependencies keys are lower-cased). */
+  displayName?: string;
+}
+
+/** A dependency whose range changed in a manifest. */
+export interface DependencyVersionEvent {
+  name: string;
+  manifest: string;
+  from: string;
+  to: string;
+  commit: CommitInfo;
 }
 
 export interface ScriptHistoryEvent {
@@ -282,6 +359,14 @@ export interface ScriptHistoryEvent {
   manifest: string;
   type: 'added' | 'removed';
   commit: CommitInfo;
+  /** What defines it: an npm script, a make target or a just recipe. */
+  source?: 'npm' | 'make' | 'just';
+  /** npm scripts: the command line (at the add, or just before the removal). */
+  command?: string;
+  /** For removals: names added to the same manifest in the same commit (rename candidates). */
+  addedInSameCommit?: string[];
+  /** For removals: an added script with the identical command (a likely rename). */
+  renamedTo?: string;
 }
 
 export interface ManifestIndex {
@@ -303,8 +388,41 @@ export interface ManifestIndex {
   /** The project's own name and version per manifest. */
   projectVersions: Array<{ name?: string; version: string; manifest: string }>;
   /** Problems met while parsing manifests (never fatal). */
-  problems: Array<{ file: string; message: string }>;
+  problems: Array<{ file: string; message: string; line?: number }>;
+  /** Range changes of each dependency (lower-cased name -> changes, oldest first). */
+  dependencyVersions?: Map<string, DependencyVersionEvent[]>;
+  /** Every runtime constraint found (runtimes keeps the first, most authoritative one). */
+  runtimeAll?: Array<{ name: string; spec: string; source: string }>;
+  /** Python versions from `Programming Language :: Python :: X.Y` classifiers, per pyproject. */
+  pythonClassifiers?: Map<string, string[]>;
+  /** package.json path -> script name -> command, at HEAD. */
+  scriptCommands?: Map<string, Map<string, string>>;
+  /** Workspace globs (package.json workspaces, pnpm-workspace.yaml packages, Cargo members). */
+  workspaceGlobs?: Array<{ glob: string; source: string }>;
+  /** pnpm catalogs: catalog name ('default' for `catalog:`) -> package -> spec. */
+  catalogs?: Map<string, Map<string, string>>;
+  /** Every manifest read at HEAD and its kind. */
+  manifestFiles?: Map<string, ManifestKind>;
+  /** Lockfiles read at HEAD. */
+  lockfiles?: string[];
+  /** go.mod module paths -> go.mod file. */
+  goModules?: Map<string, string>;
 }
+
+export type ManifestKind =
+  | 'package.json'
+  | 'pnpm-workspace'
+  | 'package-lock'
+  | 'pnpm-lock'
+  | 'yarn-lock'
+  | 'requirements'
+  | 'pyproject'
+  | 'cargo'
+  | 'go.mod'
+  | 'gemfile'
+  | 'makefile'
+  | 'justfile'
+  | 'runtime-file';
 
 export interface IssueState {
   number: number;
@@ -334,6 +452,10 @@ export interface Evidence {
   history: HistoryIndex;
   manifests: ManifestIndex;
   github: GitHubState;
+  /** Milliseconds per evidence part (files, history, manifests, github, total). */
+  timings?: Record<string, number>;
+  /** Blame dates and access-log reads of memory entries (src/evidence/usage.ts, gatherUsage). */
+  usage?: UsageIndex;
 }
 
 export interface CheckContext {
@@ -380,4 +502,33 @@ export interface Report {
     health?: string[];
     timings?: Record<string, number>;
   };
+}
+
+// ---------------------------------------------------------------- usage (scoring input)
+
+/** How an entry has been used: when its lines were last edited (git blame) and read (access log). */
+export interface EntryUsage {
+  /** YYYY-MM-DD (UTC) of the most recent committed edit of any of its lines. */
+  lastEdited?: string;
+  /** Epoch milliseconds of that edit. */
+  lastEditedTime?: number;
+  /** YYYY-MM-DD (UTC) of the oldest committed line: when the entry was first written. */
+  firstEdited?: string;
+  /** True when some of its lines are not committed yet (edited in the working tree). */
+  uncommitted?: boolean;
+  /** Reads recorded by the access log (entry-level reads plus reads of its file). */
+  reads: number;
+  /** ISO timestamp of the last recorded read. */
+  lastRead?: string;
+}
+
+export interface UsageIndex {
+  /** Memory file path -> author time (epoch ms) of each line, index 0 = line 1; null = not committed. */
+  lines: Map<string, Array<number | null>>;
+  /** Entry id -> usage. */
+  entries: Map<string, EntryUsage>;
+  /** The access log, when configured. */
+  accessLog?: { path: string; found: boolean; records: number; skipped: number };
+  /** Files whose blame failed or that git does not track (no edit dates). */
+  unblamed: string[];
 }

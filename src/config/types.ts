@@ -54,6 +54,11 @@ export interface Config {
   /** Where the pruning log and archive go (repository-relative). Empty log = in the memory folder. */
   log: string;
   archive: string;
+  /**
+   * Optional access log (JSON lines `{"ts","file","entry"?}`, written by an agent hook such as
+   * examples/hooks/) whose reads feed the frequency and recency scores. Empty/absent = none.
+   */
+  accessLog?: string;
   /** Date used for `[corrected YYYY-MM-DD]`, logs and expiry; ISO string. Empty = now. */
   now: string;
   github: { token?: string; repo?: string; apiUrl: string };

@@ -1,0 +1,223 @@
+// Synchronous secret detection: the secretlint recommended preset's rules, driven without the
+// async engine (their `file(source)` handlers are synchronous for text), plus our own
+// high-confidence patterns for what the preset does not cover (JWTs, Stripe and Google keys,
+// AWS access key ids, URLs with passwords in any scheme, `password=` / `api_key=` with a
+// high-entropy value, short PEM private key blocks).
+//
+// Only ranges and a rule name leave this module: never the matched value. The translator we
+// hand to secretlint returns the message id only, so not even its messages carry the value.
+import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+export interface SecretRange {
+  start: number;
+  end: number;
+  /** Short kind, e.g. `github-token`, `aws-secret-key`, `jwt`, `url-password`. */
+  rule: string;
+}
+
+interface MiniContext {
+  sharedOptions: Record<string, unknown>;
+  createTranslator(messages: Record<string, unknown>): (id: string, props?: unknown) => string;
+  report(d: { message: unknown; range: readonly [number, number] }): void;
+  ignore(d: unknown): void;
+}
+interface MiniRule {
+  meta: { id: string };
+  create(ctx: MiniContext, options: Record<string, unknown>): { file?(source: unknown): unknown };
+}
+
+/** secretlint rule id (without the package prefix) -> our short kind. */
+const PRESET_KIND: Record<string, string> = {
+  aws: 'aws-secret-key',
+  gcp: 'gcp-key',
+  npm: 'npm-token',
+  slack: 'slack-token',
+  basicauth: 'url-password',
+  openai: 'openai-key',
+  anthropic: 'anthropic-key',
+  groq: 'groq-key',
+  huggingface: 'huggingface-token',
+  linear: 'linear-key',
+  notion: 'notion-token',
+  privatekey: 'private-key',
+  sendgrid: 'sendgrid-key',
+  shopify: 'shopify-token',
+  github: 'github-token',
+  gitlab: 'gitlab-token',
+  grafana: 'grafana-token',
+  '1password': '1password-token',
+  'database-connection-string': 'url-password',
+  'hashicorp-vault': 'vault-token',
+  vercel: 'vercel-token',
+  databricks: 'databricks-token',
+  docker: 'docker-token',
+  figma: 'figma-token',
+};
+
+let handlers: Array<{ kind: string; file: (source: unknown) => unknown }> | undefined;
+let sink: SecretRange[] = [];
+
+function presetHandlers() {
+  if (handlers) return handlers;
+  handlers = [];
+  for (const rule of presetRules as unknown as MiniRule[]) {
+    const short = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '');
+    if (short === 'filter-comments' || short === 'gcp') continue; // gcp only reads .p12 / .json files
+    const kind = PRESET_KIND[short] ?? short;
+    const ctx: MiniContext = {
+      sharedOptions: {},
+      createTranslator: () => (id: string) => id,
+      report: (d) => {
+        sink.push({ start: d.range[0], end: d.range[1], rule: kind });
+      },
+      ignore: () => {},
+    };
+    try {
+      const h = rule.create(ctx, {});
+      if (h.file) handlers.push({ kind, file: h.file.bind(h) });
+    } catch {
+      /* a rule that cannot be created synchronously is skipped; our own patterns remain */
+    }
+  }
+  return handlers;
+}
+
+// ------------------------------------------------------------------ own patterns
+
+const PLACEHOLDER =
+  /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|changeme|change-me|redacted|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  if (!s) return 0;
+  const freq = new Map<string, number>();
+  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of freq.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function looksLikeSecretValue(v: string): boolean {
+  if (v.length < 12 || v.length > 200) return false;
+  if (PLACEHOLDER.test(v) || /EXAMPLE/.test(v)) return false;
+  if (/^(?:process\.env|os\.environ|env\.|ENV\[|secrets\.|vars\.)/i.test(v)) return false;
+  if (/^[a-z]+(?:[-_][a-z]+)+$/.test(v)) return false; // a kebab / snake identifier, not a secret
+  if (/^(?:https?:)?\/\//.test(v) || /^[./~]/.test(v)) return false; // a URL or path
+  let classes = 0;
+  if (/[a-z]/.test(v)) classes++;
+  if (/[A-Z]/.test(v)) classes++;
+  if (/[0-9]/.test(v)) classes++;
+  if (/[^A-Za-z0-9]/.test(v)) classes++;
+  if (classes < 2) return false;
+  if (/(.)\1{5,}/.test(v) && entropy(v) < 3) return false;
+  return entropy(v) >= 3.2;
+}
+
+interface OwnPattern {
+  rule: string;
+  re: RegExp;
+  /** Which capture group is the value (0 = whole match). */
+  group?: number;
+  accept?: (value: string, m: RegExpExecArray) => boolean;
+}
+
+const OWN: OwnPattern[] = [
+  { rule: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
+  { rule: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
+  { rule: 'stripe-webhook-secret', re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { rule: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  {
+    rule: 'aws-access-key',
+    re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
+    accept: (v) => !/EXAMPLE/.test(v),
+  },
+  {
+    rule: 'slack-webhook',
+    re: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g,
+  },
+  { rule: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
+  {
+    rule: 'openai-key',
+    re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g,
+  },
+  { rule: 'anthropic-key', re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
+  { rule: 'gitlab-token', re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+  { rule: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+  {
+    rule: 'private-key',
+    re: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,12000}?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
+    accept: (v) => (v.replace(/-----[^-]+-----/g, '').match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40,
+  },
+  {
+    // scheme://user:password@host — only the password is the range
+    rule: 'url-password',
+    re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,64}:([^\s@/'"`<>]{3,128})@[A-Za-z0-9.-]+/g,
+    group: 1,
+    accept: (v) =>
+      !PLACEHOLDER.test(v) && !/^\$|^\{|^<|^%|\*{3}/.test(v) && !/^(?:pass(?:word)?|pwd|secret|x+)$/i.test(v),
+  },
+  {
+    // password = "value", api_key: value, client_secret=value ... value must look random
+    rule: 'password-assignment',
+    re: /\b(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret|private[_-]?key|token)\b["']?\s*(?:=|:|=>)\s*["'`]?([^\s"'`,;)\]}]{12,200})/gi,
+    group: 1,
+    accept: (v) => looksLikeSecretValue(v),
+  },
+];
+
+function runOwn(text: string, out: SecretRange[]) {
+  for (const p of OWN) {
+    p.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = p.re.exec(text))) {
+      const g = p.group ?? 0;
+      const value = m[g];
+      if (value === undefined) continue;
+      if (p.accept && !p.accept(value, m)) continue;
+      // the captured value ends the match for every pattern with a group
+      const s = g === 0 ? m.index : m.index + m[0].lastIndexOf(value);
+      out.push({ start: s, end: s + value.length, rule: p.rule });
+      if (m[0].length === 0) p.re.lastIndex++;
+    }
+  }
+}
+
+/** Merge overlapping ranges; the first (longest) range's rule wins. */
+function merge(ranges: SecretRange[]): SecretRange[] {
+  ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretRange[] = [];
+  for (const r of ranges) {
+    const last = out[out.length - 1];
+    if (last && r.start < last.end) {
+      if (r.end > last.end) last.end = r.end;
+      continue;
+    }
+    out.push({ ...r });
+  }
+  return out;
+}
+
+const QUICK =
+  /(?:_|-|\.|:\/\/|=|:|KEY|eyJ|AKIA|ASIA|AIza|xox|gh[pousr]_|glpat|sk_|rk_|whsec|hooks\.slack|hv[sbr]\.|npm_|sk-)/i;
+
+/** Every secret-looking range in `text`, sorted, non-overlapping. Synchronous and pure. */
+export function detectSecrets(text: string): SecretRange[] {
+  if (!text || text.length < 12 || !QUICK.test(text)) return [];
+  const found: SecretRange[] = [];
+  sink = found;
+  const source = { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' };
+  for (const h of presetHandlers()) {
+    try {
+      const r = h.file(source);
+      if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).catch(() => {});
+    } catch {
+      /* a rule failing on odd input never stops detection */
+    }
+  }
+  sink = [];
+  runOwn(text, found);
+  return merge(found.filter((r) => r.end > r.start));
+}

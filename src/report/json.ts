@@ -1,0 +1,68 @@
+// The JSON report (schema 1, ../shared/design/REPORT-FORMAT.md): a public contract.
+import { VERSION } from '../version.js';
+import { redactSecrets } from './redact.js';
+import type { Entry, Evidence, Finding, MemoryFile, PlanItem, Report } from '../types.js';
+
+export interface ReportInput {
+  root: string;
+  evidence: Evidence;
+  files: MemoryFile[];
+  entries: Entry[];
+  findings: Finding[];
+  plan: PlanItem[];
+  health: string[];
+  timings: Record<string, number>;
+}
+
+/** Redacts every string inside a JSON-like value. */
+function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+export function buildReport(input: ReportInput): Report {
+  const byKind: Record<string, number> = {};
+  const bySeverity: Record<string, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of input.findings) {
+    byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+    bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
+  }
+  const tokens = input.files.reduce((n, f) => n + f.tokens, 0);
+  return {
+    schemaVersion: 1,
+    tool: { name: 'memory-audit', version: VERSION },
+    repo: { root: input.root, head: input.evidence.head },
+    files: input.files.map((f) => ({ path: f.path, format: f.format, lines: f.lines, bytes: f.bytes, tokens: f.tokens })),
+    entries: input.entries.map((e) => ({
+      id: e.id,
+      file: e.file,
+      line: e.line,
+      endLine: e.endLine,
+      type: e.type,
+      protected: e.protected,
+      text: redactSecrets(e.text),
+    })),
+    findings: input.findings.map((f) => redactDeep(f)),
+    plan: input.plan.map((p) => redactDeep(p)),
+    summary: {
+      entries: input.entries.length,
+      findings: input.findings.length,
+      byKind,
+      bySeverity,
+      tokens,
+      health: input.health,
+      timings: input.timings,
+    },
+  };
+}
+
+/** The report as printed by `--format json`: one object, two-space indent, trailing newline. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
