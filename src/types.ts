@@ -162,6 +162,14 @@ export interface Reference {
   issueKind?: 'issue' | 'pr' | 'unknown';
   /** True when the surrounding text says it is open / in progress / WIP / pending / blocked. */
   describedOpen?: boolean;
+  /** Paths: how `base` was found (ASCII tree, section heading, list intro line, the entry's first line). */
+  via?: 'tree' | 'heading' | 'list' | 'entry';
+  /** Low-confidence token (a prose word that may be a package, a path without a clear shape). */
+  weak?: boolean;
+  /** Commands: an explicit Makefile / justfile (`make -f x`). */
+  manifest?: string;
+  /** Packages: fetched from a registry on demand (`npx foo@latest`, `pnpm dlx foo@1`), not a project dependency. */
+  fetched?: boolean;
 }
 
 export interface Entry {
@@ -191,6 +199,8 @@ export interface Entry {
   type: EntryType;
   /** Where the type came from. */
   typeSource: 'frontmatter' | 'heuristic' | 'default';
+  /** Why: 'frontmatter:type' or the classifier rule id ('heading:decisions', 'text:ephemeral-session', 'none'). */
+  typeReason?: string;
   protected: boolean;
   /** Exact source text of the entry (secrets are redacted before any output, never here). */
   text: string;

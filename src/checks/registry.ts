@@ -1,9 +1,37 @@
 // The check registry: adding a check is one module in this folder and one line below.
 import type { Check, CheckContext, Finding } from '../types.js';
+import { pathCheck } from './path.js';
+import { scriptCheck } from './script.js';
+import { packageCheck } from './package.js';
+import { versionCheck } from './version.js';
+import { countCheck } from './count.js';
+import { statusCheck } from './status.js';
+import { expiredCheck } from './expired.js';
+import { supersededCheck } from './superseded.js';
 
+import { ephemeralCheck } from './ephemeral.js';
+import { duplicateCheck } from './duplicate.js';
+import { contradictionCheck } from './contradiction.js';
+import { brokenLinkCheck } from './broken-link.js';
+import { secretCheck } from './secret.js';
+import { budgetCheck } from './budget.js';
 export const CHECKS: Check[] = [
   // staleness checks (history-aware)
+  pathCheck,
+  scriptCheck,
+  packageCheck,
+  versionCheck,
+  countCheck,
+  statusCheck,
+  expiredCheck,
+  supersededCheck,
   // fidelity and hygiene checks
+  ephemeralCheck,
+  duplicateCheck,
+  contradictionCheck,
+  brokenLinkCheck,
+  secretCheck,
+  budgetCheck,
 ];
 
 function failed(check: Check, err: unknown): Finding {

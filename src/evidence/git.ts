@@ -246,3 +246,107 @@ export function parseRepoSlug(url: string): string | undefined {
   if (!owner || !name) return undefined;
   return `${owner}/${name}`;
 }
+
+/**
+ * A `git cat-file --batch` process fed while another stream is still running: ids are
+ * requested as they are discovered, contents arrive in request order through `onBlob`.
+ */
+export class BlobStream {
+  private child: ReturnType<typeof spawn> | null = null;
+  private queue: string[] = [];
+  private head = 0;
+  private buf: Buffer = Buffer.alloc(0);
+  private need = -1;
+  private pendingWrite: string[] = [];
+  private errText = '';
+  private done: Promise<{ code: number; stderr: string }> | null = null;
+  private resolveDone: ((r: { code: number; stderr: string }) => void) | null = null;
+  requested = 0;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly onBlob: (id: string, content: string | null) => void,
+  ) {}
+
+  private start(): void {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    try {
+      this.child = spawn('git', [...GIT_STABLE_CONFIG, 'cat-file', '--batch'], { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+    } catch (err) {
+      this.resolveDone!({ code: -1, stderr: String((err as Error).message) });
+      return;
+    }
+    const child = this.child;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+      this.pump();
+    });
+    child.stderr!.on('data', (b: Buffer) => {
+      if (this.errText.length < 64 * 1024) this.errText += b.toString('utf8');
+    });
+    child.on('error', (err) => this.resolveDone!({ code: -1, stderr: err.message }));
+    child.on('close', (code) => {
+      // anything never answered is missing
+      while (this.head < this.queue.length) this.deliver(this.queue[this.head++]!, null);
+      this.resolveDone!({ code: code ?? -1, stderr: this.errText });
+    });
+    child.stdin!.on('error', () => {});
+  }
+
+  private deliver(id: string, content: string | null): void {
+    try {
+      this.onBlob(id, content);
+    } catch (err) {
+      this.errText += `${(err as Error).message}\n`;
+    }
+  }
+
+  private pump(): void {
+    for (;;) {
+      if (this.need < 0) {
+        const nl = this.buf.indexOf(10);
+        if (nl < 0) return;
+        const header = this.buf.toString('utf8', 0, nl);
+        this.buf = this.buf.subarray(nl + 1);
+        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+          this.deliver(this.queue[this.head++] ?? '', null);
+          continue;
+        }
+        this.need = Number(header.split(' ')[2] ?? 0);
+      } else {
+        if (this.buf.length < this.need + 1) return;
+        const body = this.buf.toString('utf8', 0, this.need);
+        this.buf = this.buf.subarray(this.need + 1);
+        this.need = -1;
+        this.deliver(this.queue[this.head++] ?? '', body);
+      }
+      if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+    }
+  }
+
+  request(id: string): void {
+    if (!this.child && !this.done) this.start();
+    if (!this.child) return;
+    this.queue.push(id);
+    this.requested++;
+    this.pendingWrite.push(id);
+    if (this.pendingWrite.length >= 64) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.child || this.pendingWrite.length === 0) return;
+    this.child.stdin!.write(this.pendingWrite.join('\n') + '\n');
+    this.pendingWrite = [];
+  }
+
+  /** No more requests: waits for every answer. */
+  async end(): Promise<{ code: number; stderr: string }> {
+    if (!this.done) return { code: 0, stderr: '' };
+    this.flush();
+    this.child?.stdin!.end();
+    return this.done;
+  }
+}

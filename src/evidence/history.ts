@@ -162,6 +162,19 @@ export interface HistoryExtras {
 const TERMINAL = (e: PathEvent) => e.type === 'deleted' || e.type === 'renamed-from';
 const CREATION = (e: PathEvent) => e.type === 'added' || e.type === 'renamed-to';
 
+/** The deepest folder containing every path ('' when none). */
+export function commonDir(paths: string[]): string {
+  if (!paths.length) return '';
+  let parts = paths[0]!.split('/').slice(0, -1);
+  for (const p of paths.slice(1)) {
+    const q = p.split('/');
+    let i = 0;
+    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join('/');
+}
+
 export function normalizePath(p: string): string {
   let q = p.trim().replace(/\\/g, '/');
   while (q.startsWith('./')) q = q.slice(2);
@@ -329,67 +342,78 @@ function makeIndex(
     }
   };
 
+  /**
+   * Directory fate. Every file that ever lived under `dir` votes with the first rename that
+   * took it out of `dir`: when the whole relative path is kept (`dir/a/b.ts` -> `X/a/b.ts`)
+   * the vote goes to `X`. A majority of the files that left (moved or deleted) makes `X` the
+   * successor. When those files later moved on together (X held none of them at HEAD), the
+   * deepest common folder of their present locations is the successor instead.
+   */
   const dirFate = (dir: string, depth: number): PathFate => {
     const files = pathsUnder(dir);
-    const votes = new Map<string, { n: number; commit: CommitInfo; chain: NonNullable<PathFate['chain']> }>();
-    let deleted = 0;
+    const votes = new Map<string, { n: number; commit: CommitInfo; finals: string[] }>();
     let lastDelete: CommitInfo | undefined;
+    let lastMove: CommitInfo | undefined;
     let voters = 0;
     const pre = dir + '/';
     for (const f of files) {
-      const ff = fileFate(f, -1, 2); // depth 2: limited re-add search for speed
+      const ff = fileFate(f, -1, 2); // limited re-add search for speed
       if (ff.status === 'present') continue;
       voters++;
       const hop = ff.chain?.find((h) => !h.to.startsWith(pre));
       if (ff.status === 'renamed' && hop) {
+        if (!lastMove || ord(hop.commit) > ord(lastMove)) lastMove = hop.commit;
         const rest = hop.from.startsWith(pre) ? hop.from.slice(pre.length) : '';
         let newDir: string | undefined;
         if (rest && hop.to.endsWith('/' + rest)) newDir = hop.to.slice(0, hop.to.length - rest.length - 1);
         else if (rest && hop.to === rest) newDir = '';
-        if (newDir !== undefined) {
-          const v = votes.get(newDir);
-          if (v) {
-            v.n++;
-            if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
-          } else votes.set(newDir, { n: 1, commit: hop.commit, chain: [] });
-          continue;
-        }
-        const other = votes.get('\0scattered');
-        if (other) other.n++;
-        else votes.set('\0scattered', { n: 1, commit: hop.commit, chain: [] });
+        if (newDir === undefined) continue;
+        const v = votes.get(newDir);
+        if (v) {
+          v.n++;
+          if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
+          if (ff.successor) v.finals.push(ff.successor);
+        } else votes.set(newDir, { n: 1, commit: hop.commit, finals: ff.successor ? [ff.successor] : [] });
         continue;
       }
-      deleted++;
       const c = ff.commit;
       if (c && (!lastDelete || ord(c) > ord(lastDelete))) lastDelete = c;
     }
-    let best: [string, { n: number; commit: CommitInfo }] | undefined;
-    for (const [k, v] of votes) if (k !== '\0scattered' && (!best || v.n > best[1].n)) best = [k, v];
-    const destinations = [...votes]
-      .filter(([k]) => k !== '\0scattered')
-      .map(([k, v]) => ({ path: k, files: v.n }))
-      .sort((a, b) => b.files - a.files);
+    let best: [string, { n: number; commit: CommitInfo; finals: string[] }] | undefined;
+    for (const [k, v] of votes) if (!best || v.n > best[1].n) best = [k, v];
+    const destinations = [...votes].map(([k, v]) => ({ path: k, files: v.n })).sort((a, b) => b.files - a.files);
     if (best && best[1].n * 2 >= voters && best[0] !== dir) {
       const to = best[0];
       const hop = { from: dir, to, commit: best[1].commit };
+      const finals = best[1].finals;
+      const stayed = finals.filter((x) => x.startsWith(to + '/')).length;
+      if (finals.length && stayed * 2 < finals.length) {
+        // They moved on: the deepest folder holding all of them now.
+        const lcp = commonDir(finals);
+        if (lcp.split('/').length >= 2 && lcp !== to && present(lcp) === 'dir') {
+          let moveCommit: CommitInfo | undefined;
+          for (const fin of finals) {
+            const list = events.get(fin);
+            const created = list?.find((e) => e.type === 'renamed-to' && ord(e.commit) > ord(best![1].commit));
+            if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
+          }
+          const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
+          return { status: 'renamed', successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
+        }
+      }
       if (present(to) || to === '' || depth > 4) {
         return { status: 'renamed', successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
       }
       if (isHistDir(to)) {
         const next = dirFate(to, depth + 1);
-        if (next.status === 'renamed' && next.successor !== undefined) {
-          return { ...next, chain: [hop, ...(next.chain ?? [])], isDirectory: true, destinations };
-        }
         return { ...next, isDirectory: true, chain: [hop, ...(next.chain ?? [])], destinations };
       }
       return { status: 'unknown', successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
     }
-    const lastAny = [lastDelete, ...[...votes.values()].map((v) => v.commit)]
-      .filter((c): c is CommitInfo => !!c)
-      .sort((a, b) => ord(b) - ord(a))[0];
+    const last = [lastDelete, lastMove].filter((c): c is CommitInfo => !!c).sort((a, b) => ord(b) - ord(a))[0];
     return {
-      status: lastAny ? 'deleted' : 'unknown',
-      commit: lastAny,
+      status: last ? 'deleted' : 'unknown',
+      commit: last,
       isDirectory: true,
       existed: true,
       ...(destinations.length ? { destinations } : {}),

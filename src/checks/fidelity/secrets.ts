@@ -56,6 +56,15 @@ const PRESET_KIND: Record<string, string> = {
 
 let handlers: Array<{ kind: string; file: (source: unknown) => unknown }> | undefined;
 let sink: SecretRange[] = [];
+let sinkText = '';
+
+/** For `scheme://user:password@host` matches: false when the password is a placeholder. */
+function urlPasswordIsReal(match: string): boolean {
+  const m = /:\/\/[^\s:/@]*:([^\s@]*)@/.exec(match);
+  if (!m) return true;
+  const pw = m[1];
+  return !(PLACEHOLDER.test(pw) || /^[$<{%*]|^x+$|^\*+$/i.test(pw) || /^(?:pass(?:word)?|pwd|secret)$/i.test(pw));
+}
 
 function presetHandlers() {
   if (handlers) return handlers;
@@ -64,11 +73,15 @@ function presetHandlers() {
     const short = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '');
     if (short === 'filter-comments' || short === 'gcp') continue; // gcp only reads .p12 / .json files
     const kind = PRESET_KIND[short] ?? short;
+    const urlRule = kind === 'url-password';
     const ctx: MiniContext = {
       sharedOptions: {},
       createTranslator: () => (id: string) => id,
       report: (d) => {
-        sink.push({ start: d.range[0], end: d.range[1], rule: kind });
+        const start = d.range[0];
+        const end = d.range[1];
+        if (urlRule && !urlPasswordIsReal(sinkText.slice(start, end))) return;
+        sink.push({ start, end, rule: kind });
       },
       ignore: () => {},
     };
@@ -208,6 +221,7 @@ export function detectSecrets(text: string): SecretRange[] {
   if (!text || text.length < 12 || !QUICK.test(text)) return [];
   const found: SecretRange[] = [];
   sink = found;
+  sinkText = text;
   const source = { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' };
   for (const h of presetHandlers()) {
     try {
@@ -218,6 +232,7 @@ export function detectSecrets(text: string): SecretRange[] {
     }
   }
   sink = [];
+  sinkText = '';
   runOwn(text, found);
   return merge(found.filter((r) => r.end > r.start));
 }

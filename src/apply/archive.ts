@@ -1,0 +1,67 @@
+// The archive: one JSON line per removed or rewritten piece of memory, so any prune can be undone
+// with `memory-audit restore <id>`. Append-only; never rewritten by prune.
+import { createHash } from 'node:crypto';
+import type { Entry, EntryType, PlanAction } from '../types.js';
+
+export interface ArchiveRecord {
+  /** `a_` + 8 hex of date + entry id + action + file + line: stable for a given run. */
+  id: string;
+  /** The entry (or `h_…` for a section heading removed because its section emptied, `l_…` for a relinked line). */
+  entryId: string;
+  /** YYYY-MM-DD of the prune. */
+  date: string;
+  action: PlanAction | 'reintegrate';
+  rule: number;
+  reason: string;
+  file: string;
+  /** 1-based, inclusive: where the lines were in the file before the prune. */
+  line: number;
+  endLine: number;
+  type?: EntryType;
+  kind?: Entry['kind'] | 'heading' | 'link';
+  headings: string[];
+  /** Exact source text of the entry (for topic files: the whole file). */
+  text: string;
+  /** Exact full lines removed from the file (with their line endings); absent for updates. */
+  lines?: string;
+  /** Updates and relinks: the text that replaced `text`. */
+  replacement?: string;
+  /** The whole file was deleted (a topic file). */
+  fileDeleted?: boolean;
+  /** Anchors for restore: the original previous line, and the nearest previous line kept by the prune. */
+  prevLine?: string;
+  keptBefore?: string;
+  blankBefore?: boolean;
+  blankAfter?: boolean;
+  /** The entry this record travels with (an index line, relink or heading goes back with its topic / entry). */
+  group?: string[];
+  /** For a merge: the entry kept instead. */
+  keep?: string;
+  /** SUPERSEDED record written with this deletion. */
+  superseded?: string;
+}
+
+export function recordId(parts: Array<string | number>): string {
+  return 'a_' + createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 8);
+}
+
+export function serializeRecords(records: ArchiveRecord[]): string {
+  return records.map((r) => JSON.stringify(r) + '\n').join('');
+}
+
+/** Parses archive text; malformed lines are skipped (reported by count). */
+export function parseArchive(text: string): { records: ArchiveRecord[]; skipped: number } {
+  const records: ArchiveRecord[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as ArchiveRecord;
+      if (r && typeof r.id === 'string' && typeof r.file === 'string' && typeof r.text === 'string') records.push(r);
+      else skipped++;
+    } catch {
+      skipped++;
+    }
+  }
+  return { records, skipped };
+}

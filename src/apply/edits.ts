@@ -1,0 +1,510 @@
+// Plan -> file changes. Pure: takes the files as read, the plan and the current contents of the
+// files prune writes (log, archive, SUPERSEDED records), and returns every change with its
+// before/after text, the archive records and the pruning-log entry. Nothing is written here.
+//
+// Per memory file: removed entries take their whole lines out (blank lines around them are
+// collapsed so the markdown keeps its shape), updates splice the entry's range, links to deleted
+// topic files are unlinked (their text stays) and links to merged ones redirected, sections left
+// empty by the prune lose their heading. Topic files that are removed are deleted outright.
+// Protected entries are checked to be byte-identical afterwards.
+import path from 'node:path';
+import type { Config } from '../config/types.js';
+import type { Entry, Evidence, Finding, MemoryFile, PlanItem } from '../types.js';
+import { recordId, serializeRecords, type ArchiveRecord } from './archive.js';
+import { appendLog, renderLogEntry } from './log.js';
+import { archivePath, pruneLogPath } from './paths.js';
+import { applySplices, isBlank, lineOf, lineStarts, lineText, type Splice } from './splice.js';
+import { renderSuperseded, supersededIndexLine } from './superseded.js';
+
+export interface FileChange {
+  file: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface PlannedChanges {
+  /** Every file that changes, sorted by path (memory files, SUPERSEDED records, log, archive). */
+  changes: FileChange[];
+  records: ArchiveRecord[];
+  logEntry: string;
+  logPath: string;
+  archivePath: string;
+  supersededFiles: string[];
+  deletedFiles: string[];
+  /** Files (not deleted) that lost more than half of their content: candidates to fold into the index. */
+  foldCandidates: string[];
+  /** Problems that made the apply step skip an edit (never silent). */
+  warnings: string[];
+}
+
+export interface PlanChangesInput {
+  files: MemoryFile[];
+  entries: Entry[];
+  findings: Finding[];
+  plan: PlanItem[];
+  config: Config;
+  evidence?: Pick<Evidence, 'usage'>;
+  /** YYYY-MM-DD of the run. */
+  today: string;
+  /** Current contents of the files prune may write besides memory files (null = absent). */
+  current: (file: string) => string | null;
+}
+
+const REMOVING = new Set(['delete', 'archive', 'merge']);
+const HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
+const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+
+function normalizeTarget(fromFile: string, url: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#') || url.startsWith('/')) return undefined;
+  const clean = (() => {
+    try {
+      return decodeURI(url.replace(/[#?].*$/, ''));
+    } catch {
+      return url.replace(/[#?].*$/, '');
+    }
+  })();
+  if (!clean) return undefined;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), clean));
+}
+
+function relPath(fromFile: string, toFile: string): string {
+  return path.posix.relative(path.posix.dirname(fromFile), toFile) || path.posix.basename(toFile);
+}
+
+function nonSpace(s: string): number {
+  return s.replace(/\s+/g, '').length;
+}
+
+interface FileEditResult {
+  after: string;
+  records: ArchiveRecord[];
+  warnings: string[];
+}
+
+/** Edits one memory file that is not deleted. */
+function editFile(
+  file: MemoryFile,
+  entries: Entry[],
+  plan: Map<string, PlanItem>,
+  deletedTopics: Map<string, Entry>,
+  redirects: Map<string, string>,
+  today: string,
+): FileEditResult {
+  const text = file.text;
+  const eol = file.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
+  const ls = lineStarts(text);
+  const n = ls.length - 1;
+  const bodyStart = file.frontmatterRange ? lineOf(ls, Math.max(0, file.frontmatterRange[1] - 1)) + 1 : 1;
+  const removed = new Set<number>();
+  const splices: Splice[] = [];
+  const records: ArchiveRecord[] = [];
+  const warnings: string[] = [];
+  const removedEntries: Array<{ e: Entry; p: PlanItem; a: number; b: number; whole: boolean }> = [];
+
+  const sorted = [...entries].sort((x, y) => x.start - y.start);
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    if (!p || e.protected) continue;
+    if (REMOVING.has(p.action)) {
+      const a = lineOf(ls, e.start);
+      const b = lineOf(ls, Math.max(e.start, e.end - 1));
+      const prefix = text.slice(ls[a - 1], e.start);
+      const suffix = text.slice(e.end, ls[b]).replace(/\r?\n$/, '');
+      const whole = /^[ \t>]*$/.test(prefix) && isBlank(suffix);
+      if (whole) for (let l = a; l <= b; l++) removed.add(l);
+      else splices.push({ start: e.start, end: e.end, text: '', why: `remove ${e.id}` });
+      removedEntries.push({ e, p, a, b, whole });
+    } else if (p.action === 'update' && p.replacement !== undefined && p.replacement !== e.text) {
+      splices.push({ start: e.start, end: e.end, text: p.replacement, why: `update ${e.id}` });
+      records.push({
+        id: recordId([today, e.id, 'update', e.file, e.line]),
+        entryId: e.id,
+        date: today,
+        action: 'update',
+        rule: p.rule,
+        reason: p.reason,
+        file: e.file,
+        line: e.line,
+        endLine: e.endLine,
+        type: e.type,
+        kind: e.kind,
+        headings: e.headings,
+        text: e.text,
+        replacement: p.replacement,
+      });
+    }
+  }
+
+  // Reintegration: unlink links to deleted topic files, redirect links to merged ones.
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    if (e.protected || (p && (REMOVING.has(p.action) || p.action === 'update'))) continue;
+    const local: Splice[] = [];
+    const groups = new Set<string>();
+    for (const s of e.spans) {
+      if (s.kind !== 'link' || !s.url) continue;
+      const target = normalizeTarget(file.path, s.url);
+      if (!target) continue;
+      const src = text.slice(s.start, s.end);
+      const m = /^\[([\s\S]*)\]\(([^)]*)\)$/.exec(src);
+      if (!m) continue;
+      const dead = deletedTopics.get(target);
+      if (dead) {
+        local.push({ start: s.start, end: s.end, text: m[1], why: `unlink ${target}` });
+        groups.add(dead.id);
+      } else if (redirects.has(target)) {
+        const to = relPath(file.path, redirects.get(target)!);
+        local.push({ start: s.start, end: s.end, text: `[${m[1]}](${m[2].replace(s.url, to)})`, why: `redirect ${target}` });
+      }
+    }
+    for (const r of e.refs) {
+      if (r.kind !== 'wikilink') continue;
+      const name = r.value.replace(/\.md$/i, '');
+      const dead = [...deletedTopics.values()].find(
+        (t) => t.meta.name === name || path.posix.basename(t.file, '.md') === name,
+      );
+      if (!dead || !r.raw.startsWith('[[')) continue;
+      local.push({ start: r.start, end: r.end, text: r.raw.replace(/^\[\[/, '').replace(/\]\]$/, ''), why: `unlink [[${name}]]` });
+      groups.add(dead.id);
+    }
+    if (!local.length) continue;
+    const inEntry = local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start }));
+    let replacement: string;
+    try {
+      replacement = applySplices(e.text, inEntry);
+    } catch (err) {
+      warnings.push(`${e.file}:${e.line}: ${(err as Error).message}`);
+      continue;
+    }
+    splices.push({ start: e.start, end: e.end, text: replacement, why: `relink ${e.id}` });
+    records.push({
+      id: recordId([today, e.id, 'reintegrate', e.file, e.line]),
+      entryId: e.id,
+      date: today,
+      action: 'reintegrate',
+      rule: 0,
+      reason: 'links to removed memory unlinked or redirected',
+      file: e.file,
+      line: e.line,
+      endLine: e.endLine,
+      type: e.type,
+      kind: 'link',
+      headings: e.headings,
+      text: e.text,
+      replacement,
+      group: [...groups].sort(),
+    });
+  }
+
+  // Sections emptied by this prune lose their heading (and any empty sub-headings).
+  const headings: Array<{ line: number; level: number; end: number }> = [];
+  let fence: string | undefined;
+  for (let l = bodyStart; l <= n; l++) {
+    const t = lineText(text, ls, l);
+    const f = FENCE_RE.exec(t);
+    if (fence) {
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (f) {
+      fence = f[1];
+      continue;
+    }
+    const h = HEADING_RE.exec(t);
+    if (h) headings.push({ line: l, level: h[1].length, end: n });
+  }
+  for (let i = 0; i < headings.length; i++) {
+    for (let j = i + 1; j < headings.length; j++)
+      if (headings[j].level <= headings[i].level) {
+        headings[i].end = headings[j].line - 1;
+        break;
+      }
+  }
+  const headingLines = new Set(headings.map((h) => h.line));
+  const spliceLines = new Set<number>();
+  for (const s of splices) for (let l = lineOf(ls, s.start); l <= lineOf(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
+  const removedHeadings: Array<{ line: number; members: string[] }> = [];
+  for (const h of headings) {
+    if (removed.has(h.line)) continue;
+    let touched = false;
+    let content = false;
+    for (let l = h.line + 1; l <= h.end; l++) {
+      if (removed.has(l)) {
+        touched = true;
+        continue;
+      }
+      if (headingLines.has(l)) continue;
+      if (!isBlank(lineText(text, ls, l)) || spliceLines.has(l)) content = true;
+    }
+    if (!touched || content) continue;
+    for (let l = h.line; l <= h.end; l++) if (headingLines.has(l) && !removed.has(l)) {
+      removed.add(l);
+      removedHeadings.push({
+        line: l,
+        members: removedEntries.filter((r) => r.a > l && r.b <= h.end).map((r) => r.e.id),
+      });
+    }
+  }
+
+  // Collapse the blank lines the removals leave behind.
+  const blankAt = (l: number) => l >= 1 && l <= n && !removed.has(l) && isBlank(lineText(text, ls, l));
+  for (let i = bodyStart; i <= n; ) {
+    if (!removed.has(i)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (removed.has(j + 1)) j++;
+    const prev = i - 1;
+    const next = j + 1;
+    if (next <= n && blankAt(next) && (prev < bodyStart || blankAt(prev))) {
+      removed.add(next);
+      continue;
+    }
+    if (next > n && prev >= bodyStart && blankAt(prev)) {
+      removed.add(prev);
+      i = prev;
+      continue;
+    }
+    i = j + 1;
+  }
+
+  // Archive records for removed entries and headings, with restore anchors.
+  const keptBefore = (a: number): string | undefined => {
+    for (let l = a - 1; l >= 1; l--) if (!removed.has(l) && !isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
+    return undefined;
+  };
+  const prevLine = (a: number): string | undefined => {
+    for (let l = a - 1; l >= 1; l--) if (!isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
+    return undefined;
+  };
+  const anchors = (a: number, b: number) => ({
+    prevLine: prevLine(a),
+    keptBefore: keptBefore(a),
+    blankBefore: a > 1 && isBlank(lineText(text, ls, a - 1)),
+    blankAfter: b < n && isBlank(lineText(text, ls, b + 1)),
+  });
+  for (const h of removedHeadings) {
+    const t = lineText(text, ls, h.line);
+    records.push({
+      id: recordId([today, file.path, h.line, t]),
+      entryId: 'h_' + recordId([file.path, t]).slice(2),
+      date: today,
+      action: 'reintegrate',
+      rule: 0,
+      reason: 'section heading left without content',
+      file: file.path,
+      line: h.line,
+      endLine: h.line,
+      kind: 'heading',
+      headings: [],
+      text: t,
+      lines: text.slice(ls[h.line - 1], ls[h.line]),
+      group: h.members,
+      ...anchors(h.line, h.line),
+    });
+  }
+  for (const { e, p, a, b, whole } of removedEntries) {
+    records.push({
+      id: recordId([today, e.id, p.action, e.file, e.line]),
+      entryId: e.id,
+      date: today,
+      action: p.action,
+      rule: p.rule,
+      reason: p.reason,
+      file: e.file,
+      line: e.line,
+      endLine: e.endLine,
+      type: e.type,
+      kind: e.kind,
+      headings: e.headings,
+      text: e.text,
+      lines: whole ? text.slice(ls[a - 1], ls[b]) : undefined,
+      ...(p.keep ? { keep: p.keep } : {}),
+      ...(p.superseded ? { superseded: p.superseded } : {}),
+      ...anchors(a, b),
+    });
+  }
+
+  // Removed lines become splices; drop other splices inside them.
+  for (let i = 1; i <= n; ) {
+    if (!removed.has(i)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (removed.has(j + 1)) j++;
+    const start = ls[i - 1];
+    const end = ls[j];
+    for (let k = splices.length - 1; k >= 0; k--) if (splices[k].start >= start && splices[k].end <= end) splices.splice(k, 1);
+    splices.push({ start, end, text: '', why: `remove lines ${i}-${j}` });
+    i = j + 1;
+  }
+
+  // Protected entries must come out byte-identical: no splice may touch them.
+  for (const e of entries) {
+    if (!e.protected) continue;
+    for (let k = splices.length - 1; k >= 0; k--) {
+      const s = splices[k];
+      if (s.start < e.end && s.end > e.start && !(s.start === s.end && (s.start === e.start || s.start === e.end))) {
+        warnings.push(`${file.path}:${e.line}: edit "${s.why}" would touch protected entry ${e.id}; skipped`);
+        splices.splice(k, 1);
+      }
+    }
+  }
+
+  void eol;
+  return { after: applySplices(text, splices), records, warnings };
+}
+
+/** Computes every change a prune makes. */
+export function planChanges(input: PlanChangesInput): PlannedChanges {
+  const { files, entries, findings, plan, config, today } = input;
+  const planById = new Map(plan.map((p) => [p.entryId, p]));
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const byFile = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const l = byFile.get(e.file);
+    if (l) l.push(e);
+    else byFile.set(e.file, [e]);
+  }
+
+  // Topic files removed (deleted, archived or merged away), and where merged ones went.
+  const deletedTopics = new Map<string, Entry>();
+  const redirects = new Map<string, string>();
+  for (const e of entries) {
+    const p = planById.get(e.id);
+    if (e.kind !== 'topic' || e.protected || !p || !REMOVING.has(p.action)) continue;
+    const kept = p.action === 'merge' && p.keep ? byId.get(p.keep) : undefined;
+    if (kept?.kind === 'topic' && !REMOVING.has(planById.get(kept.id)?.action ?? 'keep')) redirects.set(e.file, kept.file);
+    else deletedTopics.set(e.file, e);
+  }
+
+  const changes = new Map<string, FileChange>();
+  const records: ArchiveRecord[] = [];
+  const warnings: string[] = [];
+  const deletedFiles: string[] = [];
+  const foldCandidates: string[] = [];
+  const after = new Map<string, string | null>();
+
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const fileEntries = byFile.get(f.path) ?? [];
+    const topic = fileEntries.find((e) => e.kind === 'topic');
+    const tp = topic ? planById.get(topic.id) : undefined;
+    if (topic && tp && !topic.protected && REMOVING.has(tp.action)) {
+      records.push({
+        id: recordId([today, topic.id, tp.action, topic.file, topic.line]),
+        entryId: topic.id,
+        date: today,
+        action: tp.action,
+        rule: tp.rule,
+        reason: tp.reason,
+        file: topic.file,
+        line: topic.line,
+        endLine: topic.endLine,
+        type: topic.type,
+        kind: topic.kind,
+        headings: [],
+        text: topic.text,
+        lines: f.text,
+        fileDeleted: true,
+        group: entries
+          .filter((e) => e.kind === 'index-line' && planById.get(e.id) && REMOVING.has(planById.get(e.id)!.action))
+          .filter((e) => normalizeTarget(e.file, e.meta.target ?? '') === topic.file)
+          .map((e) => e.id),
+        ...(tp.keep ? { keep: tp.keep } : {}),
+        ...(tp.superseded ? { superseded: tp.superseded } : {}),
+      });
+      changes.set(f.path, { file: f.path, before: f.text, after: null });
+      after.set(f.path, null);
+      deletedFiles.push(f.path);
+      continue;
+    }
+    const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
+    warnings.push(...res.warnings);
+    for (const r of res.records) {
+      // Index lines travel with their topic file.
+      const e = byId.get(r.entryId);
+      if (e?.kind === 'index-line') {
+        const target = normalizeTarget(e.file, e.meta.target ?? '');
+        const t = target ? deletedTopics.get(target) ?? (redirects.has(target) ? entries.find((x) => x.file === target && x.kind === 'topic') : undefined) : undefined;
+        if (t) r.group = [...new Set([...(r.group ?? []), t.id])];
+      }
+      records.push(r);
+    }
+    if (res.after !== f.text) {
+      let finalText: string | null = res.after;
+      const body = f.frontmatterRange ? res.after.slice(Math.min(res.after.length, f.frontmatterRange[1])) : res.after;
+      if (f.format === 'auto-memory-topic' && isBlank(body)) {
+        finalText = null;
+        deletedFiles.push(f.path);
+      } else if (f.format !== 'auto-memory-index' && nonSpace(res.after) * 2 < nonSpace(f.text)) {
+        foldCandidates.push(f.path);
+      }
+      changes.set(f.path, { file: f.path, before: f.text, after: finalText });
+      after.set(f.path, finalText);
+    }
+  }
+
+  // SUPERSEDED records, and their index lines in the memory folder's MEMORY.md.
+  const supersededFiles: Array<{ file: string; entryId: string; action: string }> = [];
+  for (const p of plan) {
+    if (!p.superseded) continue;
+    const e = byId.get(p.entryId);
+    if (!e) continue;
+    const before = input.current(p.superseded);
+    if (before !== null) {
+      warnings.push(`${p.superseded} already exists; not overwritten`);
+      continue;
+    }
+    const mf = files.find((f) => f.path === e.file);
+    const recordText = renderSuperseded({
+      entry: e,
+      item: p,
+      findings: findings.filter((f) => f.entryId === e.id),
+      usage: input.evidence?.usage?.entries.get(e.id),
+      today,
+    });
+    changes.set(p.superseded, { file: p.superseded, before: null, after: recordText });
+    supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === 'inoculate' ? 'inoculation' : p.action });
+    const dir = mf?.memoryDir;
+    const index = dir !== undefined ? files.find((f) => f.format === 'auto-memory-index' && f.memoryDir === dir) : undefined;
+    if (index && path.posix.dirname(p.superseded) === path.posix.normalize(dir ?? '.')) {
+      const cur = after.has(index.path) ? after.get(index.path)! : index.text;
+      if (cur === null) continue;
+      const ieol = index.eol ?? '\n';
+      const trimmed = cur.replace(/(\r?\n)*$/, '');
+      const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
+      const sep = trimmed === '' ? '' : /^\s*[-*+] /.test(lastLine) ? ieol : ieol + ieol;
+      const next = trimmed + sep + supersededIndexLine(e, p.superseded) + ieol;
+      after.set(index.path, next);
+      changes.set(index.path, { file: index.path, before: index.text, after: next });
+    }
+  }
+
+  const logPath = pruneLogPath(config, files);
+  const arch = archivePath(config);
+  let logEntry = '';
+  if (changes.size > 0) {
+    logEntry = renderLogEntry({ date: today, entries, findings, plan, supersededFiles, foldCandidates });
+    const logBefore = input.current(logPath);
+    changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });
+    if (records.length) {
+      const archBefore = input.current(arch);
+      const base = archBefore === null ? '' : archBefore.endsWith('\n') || archBefore === '' ? archBefore : archBefore + '\n';
+      changes.set(arch, { file: arch, before: archBefore, after: base + serializeRecords(records) });
+    }
+  }
+
+  return {
+    changes: [...changes.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    records,
+    logEntry,
+    logPath,
+    archivePath: arch,
+    supersededFiles: supersededFiles.map((s) => s.file),
+    deletedFiles: deletedFiles.sort(),
+    foldCandidates: foldCandidates.sort(),
+    warnings,
+  };
+}

@@ -1,0 +1,226 @@
+// broken-link: links between memory files that lead nowhere — markdown links to memory files
+// that do not exist, `[[name]]` links to unknown names, MEMORY.md index lines whose topic file is
+// gone, topic files the index never mentions (orphans: never loaded), and `@imports` that are
+// missing, circular or deeper than Claude Code's limit of four hops. Code spans and fences are
+// skipped. Links to ordinary repository files are left to the path checks.
+import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import {
+  baseName,
+  dirOf,
+  fileMap,
+  isAutoMemory,
+  isExternal,
+  joinPath,
+  linkPath,
+  lineInEntry,
+  proseNoCode,
+  stemOf,
+} from './fidelity/text.js';
+
+/** Claude Code follows @imports at most this many hops deep. */
+export const MAX_IMPORT_HOPS = 4;
+
+const LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
+const REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
+const WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
+const IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
+const MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
+
+interface LinkHit {
+  raw: string;
+  target: string;
+  index: number;
+}
+
+function links(text: string): LinkHit[] {
+  const out: LinkHit[] = [];
+  for (const re of [LINK_RE, REF_DEF_RE]) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) {
+      const url = m[2];
+      if (!url || url.startsWith('#') || isExternal(url.replace(/^</, ''))) continue;
+      out.push({ raw: url.replace(/^<|>$/g, ''), target: linkPath(url), index: m.index + m[0].lastIndexOf(url) });
+    }
+  }
+  return out;
+}
+
+function imports(text: string): LinkHit[] {
+  const out: LinkHit[] = [];
+  IMPORT_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = IMPORT_RE.exec(text))) {
+    const raw = m[1].replace(/[.,;:]+$/, '');
+    const prefixed = /^(?:~\/|\.{1,2}\/|\/)/.test(raw);
+    const hasExt = /\.[A-Za-z0-9]{1,8}$/.test(raw);
+    if (!prefixed && !hasExt) continue; // @scope/package, @mention
+    if (/^\d/.test(raw)) continue; // @2x, versions
+    out.push({ raw, target: raw, index: m.index });
+  }
+  return out;
+}
+
+export function findBrokenLinks(ctx: CheckContext): Finding[] {
+  const { entries, files, evidence } = ctx;
+  const out: Finding[] = [];
+  const byPath = fileMap(files);
+  const repoFiles = evidence?.files?.files;
+  const repoDirs = evidence?.files?.dirs;
+  const exists = (p: string) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.replace(/\/$/, ''));
+  const memoryDirs = new Set(files.map((f) => f.memoryDir).filter((d): d is string => !!d));
+  const inMemoryDir = (p: string) => {
+    for (const d of memoryDirs) if (p === d || p.startsWith(d + '/')) return true;
+    return false;
+  };
+
+  // names a [[wikilink]] may use: topic `name`s and file stems of memory files
+  const names = new Set<string>();
+  for (const f of files) {
+    names.add(stemOf(f.path).toLowerCase());
+    names.add(baseName(f.path).toLowerCase());
+    const n = f.frontmatter?.name;
+    if (typeof n === 'string') names.add(n.toLowerCase());
+  }
+  for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+
+  const mentioned = new Map<string, Set<string>>(); // memoryDir -> resolved targets mentioned by its MEMORY.md
+  const importEdges = new Map<string, Array<{ to: string; entry: Entry; hit: LinkHit }>>();
+
+  const push = (e: Entry, index: number, ref: string, message: string, severity: Finding['severity'], ev: Record<string, unknown>) => {
+    out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index), kind: 'broken-link', severity, ref, message, evidence: ev });
+  };
+
+  for (const e of entries) {
+    if (e.kind === 'frontmatter-field') continue;
+    const file = byPath.get(e.file);
+    const text = proseNoCode(e);
+    const dir = dirOf(e.file);
+    const isIndex = e.format === 'auto-memory-index' || file?.format === 'auto-memory-index';
+    const mdir = file?.memoryDir ?? (isIndex ? dir : undefined);
+    let seen: Set<string> | undefined;
+    if (isIndex && mdir !== undefined) {
+      seen = mentioned.get(mdir) ?? new Set();
+      mentioned.set(mdir, seen);
+      for (const m of text.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath(mdir, m[0]));
+    }
+
+    // markdown links
+    const ls = links(text);
+    for (const l of ls) {
+      const resolved = l.target.startsWith('/') && !l.target.startsWith(dir) ? joinPath('', l.target.slice(1)) : joinPath(dir, l.target);
+      seen?.add(resolved);
+      const ours =
+        isAutoMemory(e.format) || inMemoryDir(resolved) || MEMORY_BASENAMES.test(baseName(resolved));
+      if (!ours || !/\.md$|\.mdc$|^[^.]*$/.test(baseName(resolved))) continue;
+      if (exists(resolved)) continue;
+      if (isIndex && e.kind === 'index-line') {
+        push(e, l.index, l.raw, `The index links to ${l.raw}, which no longer exists; remove this index line or restore the topic file.`, 'warning', { target: resolved, reason: 'index-target-missing' });
+      } else {
+        push(e, l.index, l.raw, `The link to ${l.raw} points to a memory file that does not exist; fix the link or remove it.`, 'warning', { target: resolved, reason: 'missing' });
+      }
+    }
+    // index line with a target but no markdown link
+    if (isIndex && e.kind === 'index-line' && e.meta?.target && ls.length === 0) {
+      const resolved = joinPath(mdir ?? dir, e.meta.target);
+      seen?.add(resolved);
+      if (!exists(resolved))
+        push(e, 0, e.meta.target, `The index names ${e.meta.target}, which no longer exists; remove this index line or restore the topic file.`, 'warning', { target: resolved, reason: 'index-target-missing' });
+    }
+
+    // [[wikilinks]]
+    WIKI_RE.lastIndex = 0;
+    let w: RegExpExecArray | null;
+    while ((w = WIKI_RE.exec(text))) {
+      const name = w[1].trim();
+      const key = name.toLowerCase();
+      if (seen) seen.add(joinPath(mdir ?? dir, name.endsWith('.md') ? name : name + '.md'));
+      if (names.has(key) || names.has(key.replace(/\.md$/, '')) || names.has(stemOf(key))) {
+        // mark the topic with that name as mentioned
+        if (seen) for (const f of files) if (f.memoryDir === mdir && (f.frontmatter?.name as string | undefined)?.toLowerCase() === key) seen.add(f.path);
+        continue;
+      }
+      push(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, 'warning', { name, reason: 'unknown-name' });
+    }
+
+    // @imports (CLAUDE.md-style files only)
+    if (e.format === 'claude-md') {
+      for (const hit of imports(text)) {
+        if (hit.target.startsWith('~/') || hit.target.startsWith('/')) continue; // outside the repository
+        const resolved = joinPath(dir, hit.target);
+        if (!exists(resolved)) {
+          push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
+          continue;
+        }
+        const list = importEdges.get(e.file) ?? [];
+        list.push({ to: resolved, entry: e, hit });
+        importEdges.set(e.file, list);
+      }
+    }
+  }
+
+  // orphans: topic files the index never mentions
+  const logBase = ctx.config?.log ? baseName(ctx.config.log) : 'pruning-log.md';
+  for (const [mdir, seen] of mentioned) {
+    for (const f of files) {
+      if (f.format !== 'auto-memory-topic' || f.memoryDir !== mdir) continue;
+      if (seen.has(f.path)) continue;
+      const b = baseName(f.path);
+      if (b === logBase || b === 'pruning-log.md' || /^readme\.md$/i.test(b)) continue;
+      const e = entries.find((x) => x.file === f.path && x.kind === 'topic') ?? entries.find((x) => x.file === f.path);
+      out.push({
+        entryId: e?.id ?? null,
+        file: f.path,
+        line: 1,
+        kind: 'broken-link',
+        severity: 'info',
+        ref: b,
+        message: `No line of ${mdir ? mdir + '/' : ''}MEMORY.md mentions ${b}, so the agent never loads it; add an index line or delete the file.`,
+        evidence: { reason: 'orphan', index: joinPath(mdir, 'MEMORY.md') },
+      });
+    }
+  }
+
+  // circular and too-deep imports
+  const importedBy = new Set<string>();
+  for (const l of importEdges.values()) for (const x of l) importedBy.add(x.to);
+  const roots = files.filter((f) => f.format === 'claude-md' && !importedBy.has(f.path)).map((f) => f.path);
+  const reported = new Set<string>();
+  const reached = new Set<string>();
+  const walk = (file: string, depth: number, stack: string[]) => {
+    reached.add(file);
+    for (const edge of importEdges.get(file) ?? []) {
+      const hop = depth + 1;
+      const key = `${edge.entry.id}:${edge.hit.index}`;
+      if (stack.includes(edge.to)) {
+        if (!reported.has(key)) {
+          reported.add(key);
+          const cycle = [...stack.slice(stack.indexOf(edge.to)), edge.to].join(' -> ');
+          push(edge.entry, edge.hit.index, '@' + edge.hit.raw, `The import @${edge.hit.raw} is circular (${cycle}); remove one of the imports.`, 'warning', { target: edge.to, reason: 'import-circular', cycle });
+        }
+        continue;
+      }
+      if (hop > MAX_IMPORT_HOPS) {
+        if (!reported.has(key)) {
+          reported.add(key);
+          push(edge.entry, edge.hit.index, '@' + edge.hit.raw, `The import @${edge.hit.raw} is ${hop} hops from ${stack[0]}, beyond Claude Code's limit of ${MAX_IMPORT_HOPS}, so it is never loaded; import it from a shallower file.`, 'warning', { target: edge.to, reason: 'import-too-deep', now: MAX_IMPORT_HOPS, hops: hop });
+        }
+        continue;
+      }
+      walk(edge.to, hop, [...stack, edge.to]);
+    }
+  };
+  for (const r of roots) walk(r, 0, [r]);
+  // cycles with no root (every file imported by another)
+  for (const f of importEdges.keys()) if (!reached.has(f)) walk(f, 0, [f]);
+  return out;
+}
+
+export const brokenLinkCheck: Check = {
+  id: 'broken-link',
+  kinds: ['broken-link'],
+  severity: 'warning',
+  description:
+    'Links between memory files that lead nowhere: markdown links, [[name]] links, MEMORY.md index lines whose topic is gone, orphan topic files, and @imports that are missing, circular or deeper than four hops.',
+  run: findBrokenLinks,
+};

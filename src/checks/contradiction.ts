@@ -1,0 +1,388 @@
+// contradiction: two entries (or an entry and CLAUDE.md) that give different values for the same
+// thing — commands for the same job with different package managers or runners, numbers with
+// the same unit and subject, versions of the same tool, and opposite always/never rules. Claims
+// are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
+// Both locations are reported, each pointing at the other (`evidence.now`).
+import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { contentWords, lineInEntry, proseWithOffsets, where } from './fidelity/text.js';
+
+interface Claim {
+  id?: number;
+  entry: number;
+  kind: 'command' | 'number' | 'version' | 'rule';
+  /** Grouping key: job, unit class, tool, or object words. */
+  key: string;
+  /** What is stated, comparable. */
+  value: string;
+  /** As written, for messages. */
+  shown: string;
+  /** Subject words (numbers, rules). */
+  words?: string[];
+  /** Numbers: value in base units. */
+  num?: number;
+  /** Rules: +1 always, -1 never. */
+  polarity?: number;
+  index: number;
+}
+
+const HISTORY =
+  /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
+
+// ------------------------------------------------------------------ commands
+
+const PMS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const RUNNERS: Record<string, string> = {
+  vitest: 'test', jest: 'test', mocha: 'test', ava: 'test', jasmine: 'test', playwright: 'test:e2e', cypress: 'test:e2e',
+  pytest: 'test', eslint: 'lint', biome: 'lint', ruff: 'lint', prettier: 'format', black: 'format', tsc: 'build',
+  webpack: 'build', vite: 'build', rollup: 'build', mypy: 'typecheck', pyright: 'typecheck',
+};
+const SCRIPT_JOBS: Array<[RegExp, string]> = [
+  [/^(?:test|t|tests|unit|test:unit)$/, 'test'],
+  [/^(?:test:)?(?:e2e|integration|int)$/, 'test:e2e'],
+  [/^(?:lint|lint:all)$/, 'lint'],
+  [/^(?:build|compile)$/, 'build'],
+  [/^(?:typecheck|type-check|types|check-types|tsc)$/, 'typecheck'],
+  [/^(?:format|fmt|prettier)$/, 'format'],
+  [/^(?:dev|start|serve)$/, 'dev'],
+];
+const CMD_RE =
+  /\b(npm|pnpm|yarn|bun|npx|pnpx|bunx)((?:\s+(?:--?[\w-]+(?:[= ](?!run\b|test\b|exec\b)[\w@./:-]+)?|[\w@./:-]+)){1,5})/g;
+
+function jobOf(script: string): string | undefined {
+  for (const [re, job] of SCRIPT_JOBS) if (re.test(script)) return job;
+  return undefined;
+}
+
+function commandClaims(text: string, offset: number, entry: number, out: Claim[]) {
+  CMD_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CMD_RE.exec(text))) {
+    const tool = m[1];
+    const args = m[2].trim().split(/\s+/);
+    let filter = '';
+    const rest: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--filter' || a === '-F' || a === '-w' || a === '--workspace') {
+        filter = args[++i] ?? '';
+        continue;
+      }
+      if (a.startsWith('--filter=') || a.startsWith('--workspace=')) {
+        filter = a.split('=')[1];
+        continue;
+      }
+      if (a === 'workspace' && tool === 'yarn') {
+        filter = args[++i] ?? '';
+        continue;
+      }
+      rest.push(a);
+    }
+    if (rest.some((a) => a === '-g' || a === '--global')) continue;
+    let pm: string | undefined = PMS.has(tool) ? tool : undefined;
+    let runner: string | undefined;
+    let job: string | undefined;
+    const first = rest[0] ?? '';
+    if (!pm) {
+      // npx / pnpx / bunx <binary>: runner only
+      runner = first.replace(/@.*$/, '');
+      job = RUNNERS[runner];
+    } else if (first === 'run' || first === 'run-script') {
+      job = jobOf(rest[1] ?? '');
+    } else if (first === 'exec' || first === 'dlx' || first === 'x') {
+      runner = (rest[1] ?? '').replace(/@.*$/, '');
+      job = RUNNERS[runner];
+    } else if (first === 'test' || first === 't') {
+      job = 'test';
+    } else if ((first === 'install' || first === 'i' || first === 'ci') && rest.length === 1) {
+      job = 'install';
+    } else if (RUNNERS[first] && tool !== 'npm') {
+      runner = first;
+      job = RUNNERS[first];
+    } else if (tool !== 'npm' && first && !['add', 'remove', 'install', 'i', 'up', 'upgrade', 'update', 'init', 'create', 'publish', 'link', 'outdated', 'why', 'audit', 'config', 'login', 'version', 'pack', 'info', 'view', 'cache', 'store'].includes(first)) {
+      job = jobOf(first); // pnpm test / yarn lint
+    }
+    if (!job) continue;
+    if (rest.some((a) => /\b(?:e2e|integration|playwright|cypress)\b/.test(a))) job = 'test:e2e';
+    const key = `${job}${filter ? '@' + filter : ''}`;
+    out.push({
+      entry,
+      kind: 'command',
+      key,
+      value: `${pm ?? ''}|${runner ?? ''}`,
+      shown: m[0].trim(),
+      index: offset + m.index,
+    });
+  }
+}
+
+function commandsConflict(a: Claim, b: Claim): boolean {
+  const [pa, ra] = a.value.split('|');
+  const [pb, rb] = b.value.split('|');
+  if (pa && pb && pa !== pb) return true;
+  if (ra && rb && ra !== rb && RUNNERS[ra] === RUNNERS[rb]) return true;
+  return false;
+}
+
+// ------------------------------------------------------------------ numbers
+
+const UNITS: Array<[RegExp, string, number]> = [
+  [/^(?:ms|msecs?|milliseconds?)$/, 'time', 0.001],
+  [/^(?:s|secs?|seconds?)$/, 'time', 1],
+  [/^(?:m|mins?|minutes?)$/, 'time', 60],
+  [/^(?:h|hrs?|hours?)$/, 'time', 3600],
+  [/^(?:d|days?)$/, 'time', 86400],
+  [/^(?:weeks?)$/, 'time', 604800],
+  [/^(?:b|bytes?)$/, 'size', 1],
+  [/^(?:kb|kib|k)$/, 'size', 1024],
+  [/^(?:mb|mib)$/, 'size', 1024 ** 2],
+  [/^(?:gb|gib)$/, 'size', 1024 ** 3],
+  [/^(?:%|percent)$/, 'percent', 1],
+  [/^(?:retries|retry|attempts?)$/, 'retries', 1],
+  [/^(?:workers?|threads?|processes)$/, 'workers', 1],
+  [/^(?:connections?|conns?)$/, 'connections', 1],
+  [/^(?:replicas?|instances?|pods?|nodes?)$/, 'replicas', 1],
+  [/^(?:chars?|characters?)$/, 'chars', 1],
+  [/^(?:lines?)$/, 'lines', 1],
+  [/^(?:req(?:uest)?s?\/(?:s|sec|second))$/, 'rate', 1],
+  [/^(?:req(?:uest)?s?\/(?:m|min|minute))$/, 'rate', 1 / 60],
+  [/^(?:req(?:uest)?s?\/(?:h|hr|hour))$/, 'rate', 1 / 3600],
+];
+const NUM_RE =
+  /(?<![\w.#/@-])(\d+(?:\.\d+)?)\s?(ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|h|days?|weeks?|bytes?|kib|kb|mib|mb|gib|gb|%|percent|retries|attempts?|workers?|threads?|processes|connections?|replicas?|instances?|pods?|chars?|characters?|lines?|req(?:uest)?s?\/(?:s|sec|second|m|min|minute|h|hr|hour))(?![\w/])/gi;
+
+const SYNONYMS: Record<string, string> = {
+  expire: 'ttl', expiry: 'ttl', expir: 'ttl', valid: 'ttl', validity: 'ttl', ttl: 'ttl', lifetime: 'ttl', live: 'ttl', last: 'ttl',
+  timeout: 'timeout', time: 'timeout', 'time-out': 'timeout',
+  limit: 'limit', max: 'limit', maximum: 'limit', cap: 'limit', capp: 'limit', most: 'limit', exce: 'limit',
+  token: 'token', tokens: 'token', jwt: 'token',
+  rate: 'rate', ratelimit: 'rate',
+};
+const NUMBER_NOISE = new Set(['after', 'within', 'every', 'least', 'about', 'around', 'roughly', 'approximately', 'set', 'default', 'config', 'value', 'number', 'currently', 'now', 'take', 'takes', 'need', 'need', 'get', 'gets', 'run', 'runs']);
+
+function subjectWords(sentence: string): string[] {
+  const ws = contentWords(sentence.replace(NUM_RE, ' ').replace(/\d+/g, ' '))
+    .map((w) => SYNONYMS[w] ?? w)
+    .filter((w) => !NUMBER_NOISE.has(w));
+  return [...new Set(ws)];
+}
+
+function numberClaims(sentence: string, offset: number, entry: number, out: Claim[]) {
+  // one claim per clause holding exactly one number of a kind: "A is 15 minutes and B 7 days"
+  const clauseRe = /(?:[^,;]|,(?=\d))+?(?=[,;]|\b(?:and|but|while|so|because|which|whereas)\b|$)/g;
+  let c: RegExpExecArray | null;
+  while ((c = clauseRe.exec(sentence))) {
+    if (!c[0].length) {
+      clauseRe.lastIndex++;
+      continue;
+    }
+    const clause = c[0];
+    NUM_RE.lastIndex = 0;
+    const found: Array<{ n: number; cls: string; shown: string; index: number }> = [];
+    let m: RegExpExecArray | null;
+    while ((m = NUM_RE.exec(clause))) {
+      const unit = m[2].toLowerCase();
+      const u = UNITS.find(([re]) => re.test(unit));
+      if (!u) continue;
+      found.push({ n: Number(m[1]) * u[2], cls: u[1], shown: m[0], index: offset + c.index + m.index });
+    }
+    const perClass = new Map<string, number>();
+    for (const f of found) perClass.set(f.cls, (perClass.get(f.cls) ?? 0) + 1);
+    for (const f of found) {
+      if (perClass.get(f.cls) !== 1) continue; // ranges, comparisons: ambiguous
+      const words = subjectWords(clause);
+      if (words.length < 2) continue;
+      out.push({ entry, kind: 'number', key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words, index: f.index });
+    }
+  }
+}
+
+// ------------------------------------------------------------------ versions
+
+const TOOLS: Record<string, string> = {
+  node: 'node', 'node.js': 'node', nodejs: 'node', python: 'python', react: 'react', typescript: 'typescript',
+  postgres: 'postgres', postgresql: 'postgres', java: 'java', golang: 'go', go: 'go', ruby: 'ruby', rails: 'rails',
+  django: 'django', 'next.js': 'next', nextjs: 'next', vue: 'vue', angular: 'angular', pnpm: 'pnpm', yarn: 'yarn',
+  eslint: 'eslint', jest: 'jest', vitest: 'vitest', webpack: 'webpack', vite: 'vite', terraform: 'terraform', redis: 'redis',
+  mysql: 'mysql', php: 'php', rust: 'rust', kotlin: 'kotlin', express: 'express', prisma: 'prisma', tailwind: 'tailwind',
+  tailwindcss: 'tailwind', deno: 'deno', elixir: 'elixir', flutter: 'flutter', laravel: 'laravel', mongodb: 'mongodb',
+  elasticsearch: 'elasticsearch', ubuntu: 'ubuntu', gradle: 'gradle', '.net': 'dotnet', dotnet: 'dotnet', svelte: 'svelte',
+  nuxt: 'nuxt', expo: 'expo', 'expo sdk': 'expo', kubernetes: 'kubernetes', k8s: 'kubernetes', storybook: 'storybook', playwright: 'playwright',
+};
+const AMBIGUOUS = new Set(['go', 'node', 'java', 'rust', 'ruby', 'express', 'vue', 'react']);
+const VERSION_RE =
+  /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
+
+function versionClaims(sentence: string, offset: number, entry: number, out: Claim[]) {
+  if (/[<>^~]=?\s*\d/.test(sentence)) return;
+  VERSION_RE.lastIndex = 0;
+  const found: Claim[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = VERSION_RE.exec(sentence))) {
+    if (m[3] && m[3] !== '.x') continue; // "18+", "or later": a floor, not a value
+    const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, ' ')];
+    if (!tool) continue;
+    const v = m[2];
+    if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes('.') && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === 'node' && Number(v) >= 10 && Number(v) <= 40))
+      continue;
+    found.push({ entry, kind: 'version', key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
+  }
+  const perTool = new Map<string, number>();
+  for (const f of found) perTool.set(f.key, (perTool.get(f.key) ?? 0) + 1);
+  for (const f of found) if (perTool.get(f.key) === 1) out.push(f);
+}
+
+function versionsConflict(a: string, b: string): boolean {
+  const pa = a.split('.');
+  const pb = b.split('.');
+  const n = Math.min(pa.length, pb.length);
+  for (let i = 0; i < n; i++) if (Number(pa[i]) !== Number(pb[i])) return true;
+  return false;
+}
+
+// ------------------------------------------------------------------ rules
+
+function splitCamel(s: string): string {
+  return s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[`'"]/g, ' ');
+}
+
+const RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
+const RULE_NOISE = new Set(['ever', 'anything', 'thing', 'someth', 'something', 'please', 'really', 'any', 'directly', 'actually']);
+
+function ruleClaims(sentence: string, offset: number, entry: number, out: Claim[]) {
+  RULE_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = RULE_RE.exec(sentence))) {
+    const modal = m[1].toLowerCase();
+    const polarity = /never|not|n't/.test(modal) ? -1 : 1;
+    // cut the object at the first conjunction that starts another clause
+    const obj = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
+    const words = [...new Set(contentWords(splitCamel(obj)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
+    if (words.length < 2) continue;
+    out.push({ entry, kind: 'rule', key: 'rule', value: words.slice().sort().join(' '), shown: m[0].trim().slice(0, 80), words, polarity, index: offset + m.index });
+  }
+}
+
+// ------------------------------------------------------------------ driver
+
+function jaccard(a: string[], b: string[]): { j: number; inter: number } {
+  const sb = new Set(b);
+  let inter = 0;
+  for (const x of a) if (sb.has(x)) inter++;
+  const union = a.length + b.length - inter;
+  return { j: union ? inter / union : 0, inter };
+}
+
+/** Candidate pairs of claims sharing a key (and for worded claims, a rare word). */
+function pairs(claims: Claim[], worded: boolean): Array<[Claim, Claim]> {
+  const out: Array<[Claim, Claim]> = [];
+  const seen = new Set<string>();
+  const index = new Map<string, Claim[]>();
+  claims.forEach((c, i) => (c.id = i));
+  for (const c of claims) {
+    const keys = worded ? (c.words ?? []).map((w) => c.key + ':' + w) : [c.key];
+    for (const k of keys) {
+      const l = index.get(k);
+      if (l) l.push(c);
+      else index.set(k, [c]);
+    }
+  }
+  for (const list of index.values()) {
+    if (list.length < 2 || list.length > 200) continue;
+    for (let i = 0; i < list.length; i++)
+      for (let j = i + 1; j < list.length; j++) {
+        const a = list[i];
+        const b = list[j];
+        if (a.entry === b.entry) continue;
+        const k = `${a.id}:${b.id}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push([a, b]);
+      }
+  }
+  return out;
+}
+
+export function findContradictions(ctx: CheckContext): Finding[] {
+  const { entries } = ctx;
+  const byKind: Record<Claim['kind'], Claim[]> = { command: [], number: [], version: [], rule: [] };
+  entries.forEach((e, i) => {
+    if (e.type === 'superseded' || e.kind === 'frontmatter-field' || e.kind === 'section') return;
+    const text = proseWithOffsets(e);
+    const claims: Claim[] = [];
+    const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
+    let s: RegExpExecArray | null;
+    while ((s = sentRe.exec(text))) {
+      const sentence = s[0];
+      if (!sentence.trim()) {
+        if (s[0].length === 0) sentRe.lastIndex++;
+        continue;
+      }
+      const historic = HISTORY.test(sentence);
+      if (!historic) {
+        commandClaims(sentence, s.index, i, claims);
+        numberClaims(sentence, s.index, i, claims);
+        versionClaims(sentence, s.index, i, claims);
+      }
+      ruleClaims(sentence, s.index, i, claims);
+    }
+    for (const c of claims) byKind[c.kind].push(c);
+  });
+
+  const conflicts: Array<{ a: Claim; b: Claim; what: string }> = [];
+  for (const [a, b] of pairs(byKind.command, false)) if (commandsConflict(a, b)) conflicts.push({ a, b, what: `to ${jobLabel(a.key)}` });
+  for (const [a, b] of pairs(byKind.version, false))
+    if (versionsConflict(a.value, b.value)) conflicts.push({ a, b, what: `for ${a.key}` });
+  for (const [a, b] of pairs(byKind.number, true)) {
+    if (a.num === b.num) continue;
+    const { j, inter } = jaccard(a.words!, b.words!);
+    if (inter >= 2 && j >= 0.5) conflicts.push({ a, b, what: `for the same ${a.key === 'time' ? 'duration' : a.key}` });
+  }
+  for (const [a, b] of pairs(byKind.rule, true)) {
+    if (a.polarity === b.polarity) continue;
+    const { j, inter } = jaccard(a.words!, b.words!);
+    if (inter >= 2 && j >= 0.75) conflicts.push({ a, b, what: 'as opposite rules' });
+  }
+
+  const out: Finding[] = [];
+  const done = new Set<string>();
+  for (const { a, b, what } of conflicts) {
+    const ea = entries[a.entry];
+    const eb = entries[b.entry];
+    const key = [ea.id, eb.id].sort().join(':');
+    if (done.has(key)) continue;
+    done.add(key);
+    out.push(finding(ea, a, eb, b, what), finding(eb, b, ea, a, what));
+  }
+  return out;
+}
+
+function jobLabel(key: string): string {
+  const [job, ws] = key.split('@');
+  const label: Record<string, string> = {
+    test: 'run the tests', 'test:e2e': 'run the end-to-end tests', lint: 'lint', build: 'build', typecheck: 'type-check',
+    format: 'format', dev: 'start the dev server', install: 'install dependencies',
+  };
+  return (label[job] ?? job) + (ws ? ` in ${ws}` : '');
+}
+
+function finding(e: Entry, c: Claim, other: Entry, oc: Claim, what: string): Finding {
+  return {
+    entryId: e.id,
+    file: e.file,
+    line: lineInEntry(e, c.index),
+    kind: 'contradiction',
+    severity: 'warning',
+    ref: c.shown,
+    message: `"${c.shown}" contradicts "${oc.shown}" at ${where(other)} ${what}; keep the one that is true and fix or delete the other.`,
+    evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key },
+  };
+}
+
+export const contradictionCheck: Check = {
+  id: 'contradiction',
+  kinds: ['contradiction'],
+  severity: 'warning',
+  description:
+    'Entries that give different values for the same thing: commands for the same job, numbers with the same unit and subject, versions of the same tool, opposite always/never rules.',
+  run: findContradictions,
+};

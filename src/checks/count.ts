@@ -1,0 +1,173 @@
+// count-drift: counts that can be checked with confidence — "16 default commands in
+// `.archon/commands/defaults/`" (the folder's entries), "310 SKILL.md files" (files with
+// that name), "12 packages" in a workspace monorepo, "5 hooks" when exactly one folder is
+// named `hooks/`, and configured anchors (`counts:` pattern + glob). "100+ rules" is a
+// lower bound. Uncertain mappings are not reported.
+import picomatch from 'picomatch';
+import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '../types.js';
+import { joinPath } from '../memory/refs/paths.js';
+import { lineOf } from '../memory/refs/lex.js';
+import { checkable, exists, finding, memDirOf } from './stale-common.js';
+
+interface DirStats {
+  files: Map<string, number>;
+  dirs: Map<string, number>;
+  byDirName: Map<string, string[]>;
+}
+
+const statsCache = new WeakMap<object, DirStats>();
+
+/** Immediate children per folder, built once per run from the file index. */
+function dirStats(ev: Evidence): DirStats {
+  let s = statsCache.get(ev.files);
+  if (s) return s;
+  s = { files: new Map(), dirs: new Map(), byDirName: new Map() };
+  for (const f of ev.files.files) {
+    const i = f.lastIndexOf('/');
+    const d = i === -1 ? '' : f.slice(0, i);
+    s.files.set(d, (s.files.get(d) ?? 0) + 1);
+  }
+  for (const d of ev.files.dirs) {
+    const i = d.lastIndexOf('/');
+    const parent = i === -1 ? '' : d.slice(0, i);
+    s.dirs.set(parent, (s.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const list = s.byDirName.get(name);
+    if (list) list.push(d);
+    else s.byDirName.set(name, [d]);
+  }
+  statsCache.set(ev.files, s);
+  return s;
+}
+
+function off(bound: Reference['bound'], stated: number, actual: number): boolean {
+  if (bound === 'atLeast') return actual < stated;
+  if (bound === 'approx') return Math.abs(actual - stated) > Math.max(2, stated * 0.25);
+  return actual !== stated;
+}
+
+interface Counted {
+  actual: number;
+  how: string;
+}
+
+function countFor(entry: Entry, ref: Reference, ev: Evidence): Counted | null {
+  const noun = (ref.noun ?? '').toLowerCase();
+  const words = noun.split(/\s+/);
+  const last = words[words.length - 1];
+  const st = dirStats(ev);
+  // "N <name.ext> files": files with that exact name.
+  const named = words.length >= 2 && last === 'files' ? words[words.length - 2] : '';
+  const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : '';
+  if (ref.base) {
+    const memDir = memDirOf(entry.file);
+    const w = ref.base.replace(/^\.\//, '').replace(/\/+$/, '');
+    const dir = [joinPath(memDir, w), joinPath('', w)].find((d) => d !== null && d !== '' && ev.files.dirs.has(d!));
+    if (!dir) return null;
+    if (fileName) {
+      const lowerName = fileName.toLowerCase();
+      let n = 0;
+      for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) for (const p of paths) if (p.startsWith(dir + '/')) n++;
+      return { actual: n, how: `files named ${fileName} under \`${dir}/\`` };
+    }
+    const nf = st.files.get(dir) ?? 0;
+    const nd = st.dirs.get(dir) ?? 0;
+    if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
+    if (last === 'files') return { actual: nf, how: `files in \`${dir}/\`` };
+    if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
+    if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
+    return null; // mixed folder: which entries are meant is uncertain
+  }
+  if (fileName) {
+    const lowerName = fileName.toLowerCase();
+    let n = 0;
+    for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) n += paths.length;
+    if (n === 0) return null;
+    return { actual: n, how: `files named ${fileName} in the repository` };
+  }
+  if (/^(?:packages|workspaces)$/.test(last) && (words.length === 1 || /^(?:workspace|monorepo)$/.test(words[0]))) {
+    if (!/\b(?:monorepo|workspaces?)\b/i.test(entry.text)) return null;
+    const n = ev.manifests.workspaces.size;
+    if (n < 2) return null;
+    return { actual: n, how: 'workspace packages in the manifests' };
+  }
+  if (words.length === 1 && last.length > 3) {
+    const dirs = st.byDirName.get(last);
+    if (dirs && dirs.length === 1) {
+      const dir = dirs[0];
+      const nf = st.files.get(dir) ?? 0;
+      const nd = st.dirs.get(dir) ?? 0;
+      if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
+      if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
+    }
+  }
+  return null;
+}
+
+function anchorFindings(entry: Entry, ctx: CheckContext, text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const a of ctx.config.counts ?? []) {
+    let re: RegExp;
+    try {
+      re = new RegExp(a.pattern, 'g');
+    } catch {
+      continue;
+    }
+    const globs = Array.isArray(a.glob) ? a.glob : [a.glob];
+    const isMatch = picomatch(globs, { dot: true });
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) {
+      if (m[0] === '') {
+        re.lastIndex++;
+        continue;
+      }
+      const stated = Number((m[1] ?? '').replace(/,/g, ''));
+      if (!Number.isFinite(stated)) continue;
+      let actual = 0;
+      for (const f of ctx.evidence.files.files) if (isMatch(f)) actual++;
+      if (actual === stated) continue;
+      const at = entry.start + m.index;
+      const raw = m[0];
+      const file = ctx.files.find((f) => f.path === entry.file);
+      const line = file ? lineOf(file.text, at) : entry.line;
+      out.push({
+        entryId: entry.id, file: entry.file, line, kind: 'count-drift', severity: 'warning', ref: raw,
+        message: `"${raw}" is out of date: ${actual} files match \`${globs.join('`, `')}\`${a.description ? ` (${a.description})` : ''}; update the count to ${actual}.`,
+        evidence: { now: actual, glob: globs, anchor: a.pattern },
+        suggestion: { replace: raw.replace(m[1], String(actual)) },
+      });
+    }
+  }
+  return out;
+}
+
+export const countCheck: Check = {
+  id: 'count',
+  kinds: ['count-drift'],
+  severity: 'warning',
+  description: 'Counts of files, folders and workspace packages that no longer match the repository (only confident mappings).',
+  run(ctx: CheckContext): Finding[] {
+    const out: Finding[] = [];
+    const ev = ctx.evidence;
+    for (const entry of ctx.entries) {
+      if (!checkable(entry)) continue;
+      if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
+      for (const ref of entry.refs) {
+        if (ref.kind !== 'count' || typeof ref.count !== 'number') continue;
+        const c = countFor(entry, ref, ev);
+        if (!c || !off(ref.bound, ref.count, c.actual)) continue;
+        const boundText = ref.bound === 'atLeast' ? ' (stated as a lower bound)' : '';
+        out.push(
+          finding(
+            entry, ref, 'count-drift', 'warning',
+            `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
+            { now: c.actual, counted: c.how },
+            { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) },
+          ),
+        );
+      }
+    }
+    void exists;
+    return out;
+  },
+};

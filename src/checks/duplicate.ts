@@ -1,0 +1,136 @@
+// duplicate: the same content stored twice ("duplicate drift"), exactly (after normalising case,
+// whitespace and markdown) or nearly (MinHash/LSH over word shingles, verified by Jaccard or
+// containment). One finding per redundant entry, naming the most complete version to keep:
+// a topic file beats a MEMORY.md line, then the longer text wins.
+import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { corpusOf, isNearDuplicate } from './fidelity/corpus.js';
+import { jaccardOf } from './fidelity/similarity.js';
+import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, where } from './fidelity/text.js';
+import { claudeMdCopyActive } from './ephemeral.js';
+
+const NEGATION = /\b(?:never|not|no|don't|dont|avoid|without)\b/;
+const AFFIRM = /\b(?:always|must|do)\b/;
+
+/**
+ * Near-identical texts that state different numbers or opposite rules are a contradiction, not a
+ * duplicate: `contradiction` reports them.
+ */
+function conflicting(a: string, b: string): boolean {
+  const wa = new Set(a.split(' '));
+  const wb = new Set(b.split(' '));
+  const onlyA = [...wa].filter((w) => !wb.has(w));
+  const onlyB = [...wb].filter((w) => !wa.has(w));
+  const num = (w: string) => /\d/.test(w);
+  if (onlyA.some(num) && onlyB.some(num)) return true;
+  const neg = (ws: string[]) => ws.some((w) => NEGATION.test(w));
+  const aff = (ws: string[]) => ws.some((w) => AFFIRM.test(w));
+  return (neg(onlyA) && aff(onlyB)) || (neg(onlyB) && aff(onlyA));
+}
+
+function rank(e: Entry, words: number): number {
+  const kindScore = e.kind === 'topic' ? 3 : e.kind === 'index-line' ? 0 : e.format === 'auto-memory-index' ? 1 : 2;
+  return kindScore * 1_000_000 + words;
+}
+
+export function findDuplicates(ctx: CheckContext): Finding[] {
+  const { entries, files } = ctx;
+  const corpus = corpusOf(entries, files);
+  const fm = fileMap(files);
+  const skipCross = claudeMdCopyActive(ctx);
+
+  // pairs we must not call duplicates
+  const indexOwn = (a: Entry, b: Entry) => {
+    const pair = (x: Entry, y: Entry) =>
+      x.kind === 'index-line' && y.kind === 'topic' && indexTargetPath(x, fm.get(x.file)) === y.file;
+    return pair(a, b) || pair(b, a);
+  };
+  const allowed = (i: number, j: number) => {
+    const a = entries[i];
+    const b = entries[j];
+    if (corpus.contains(i, j)) return false;
+    if (corpus.norm[i] !== corpus.norm[j] && conflicting(corpus.norm[i], corpus.norm[j])) return false;
+    if (indexOwn(a, b)) return false;
+    if (
+      skipCross &&
+      ((isAutoMemory(a.format) && isInstructionFile(b.format)) || (isAutoMemory(b.format) && isInstructionFile(a.format)))
+    )
+      return false; // reported by ephemeral/claude-md-copy instead
+    return true;
+  };
+
+  // union-find over accepted pairs
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let r = x;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(x, r);
+    return r;
+  };
+  const union = (a: number, b: number) => {
+    if (!parent.has(a)) parent.set(a, a);
+    if (!parent.has(b)) parent.set(b, b);
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(rb, ra);
+  };
+  for (const group of corpus.exact)
+    for (let x = 0; x < group.length; x++)
+      for (let y = x + 1; y < group.length; y++)
+        if (allowed(group[x], group[y])) union(group[x], group[y]);
+  for (const p of corpus.near) if (isNearDuplicate(p, corpus) && allowed(p.a, p.b)) union(p.a, p.b);
+
+  const clusters = new Map<number, number[]>();
+  for (const x of parent.keys()) {
+    const r = find(x);
+    const l = clusters.get(r);
+    if (l) l.push(x);
+    else clusters.set(r, [x]);
+  }
+
+  const out: Finding[] = [];
+  for (const members of clusters.values()) {
+    if (members.length < 2) continue;
+    members.sort((a, b) => a - b);
+    let keep = members[0];
+    for (const m of members) {
+      const d = rank(entries[m], corpus.wordCount[m]) - rank(entries[keep], corpus.wordCount[keep]);
+      if (d > 0) keep = m;
+    }
+    const k = entries[keep];
+    for (const m of members) {
+      if (m === keep) continue;
+      const e = entries[m];
+      const exact = corpus.norm[m] === corpus.norm[keep];
+      const why =
+        k.kind === 'topic' && e.kind !== 'topic'
+          ? 'the topic file is the fuller version'
+          : 'it is the more complete version';
+      out.push({
+        entryId: e.id,
+        file: e.file,
+        line: e.line,
+        kind: 'duplicate',
+        severity: 'warning',
+        message: `${exact ? 'Repeats' : 'Nearly repeats'} ${where(k)}; keep that entry (${why}) and delete this one.`,
+        evidence: {
+          now: k.id,
+          file: k.file,
+          line: k.line,
+          exact,
+          similarity: exact ? 1 : Math.round(jaccardOf(corpus.sets[m], corpus.sets[keep]).jaccard * 100) / 100,
+        },
+        suggestion: { delete: true },
+      });
+    }
+  }
+  return out;
+}
+
+export const duplicateCheck: Check = {
+  id: 'duplicate',
+  kinds: ['duplicate'],
+  severity: 'warning',
+  description:
+    'Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the most complete version to keep.',
+  run: findDuplicates,
+};

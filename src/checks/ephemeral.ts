@@ -1,0 +1,328 @@
+// ephemeral: the preventive filters of PRODUCT.md job 5 — content that should never have been
+// stored in memory. Each filter has its own id (`evidence.filter`), switchable in
+// `config.filters`. Precision first: decision, feedback and user entries only meet the strongest
+// filters, and reasoning / tone / pinned-command matches are dropped when the entry states a
+// conclusion or a directive.
+import type { Check, CheckContext, Entry, Evidence, Finding } from '../types.js';
+import { corpusOf } from './fidelity/corpus.js';
+import { isAutoMemory, isInstructionFile, lineInEntry, proseWithOffsets, quote, where } from './fidelity/text.js';
+
+export const FILTER_IDS = [
+  'session-state',
+  'relative-date',
+  'reasoning',
+  'debug-output',
+  'pinned-command',
+  'tone',
+  'unverified',
+  'claude-md-copy',
+] as const;
+export type FilterId = (typeof FILTER_IDS)[number];
+
+interface Hit {
+  filter: FilterId;
+  index: number;
+  match: string;
+  /** For relative dates: the phrase, to compute an absolute date. */
+  relative?: string;
+  other?: Entry;
+}
+
+/** Types whose entries are kept on principle: only the strongest signals apply to them. */
+const KEEPER_TYPES = new Set(['decision', 'feedback', 'user']);
+
+const ABSOLUTE_DATE =
+  /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}|(?:q[1-4]|h[12]) \d{4}|(?:19|20)\d{2})\b/i;
+
+/** A conclusion or an instruction: the entry is a lesson, not a transcript. */
+const CONCLUSION =
+  /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|always|never|must|should|don't|do not|avoid|make sure|remember to|so we|lesson|rule:|pinned because|because)\b|→|=>/i;
+
+/** A directive: tells the agent what to do. */
+const DIRECTIVE =
+  /\b(?:don't|do not|never|always|prefer|avoid|please|wants?|likes?|hates?|dislikes?|expects?|keep|stop|make sure|should|must|instead)\b/i;
+
+const SESSION_STRONG: RegExp[] = [
+  /\b(?:in|during|for|from|since) (?:this|the current|today's) (?:session|conversation|chat)\b/i,
+  /\bthis session\b/i,
+  /\b(?:currently|right now|still|now) (?:working on|debugging|investigating|fixing|looking (?:into|at)|refactoring|implementing|migrating|trying to|waiting (?:on|for)|reviewing|in the middle of|halfway through|blocked on)\b/i,
+  /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|still\s+|currently\s+)?(?:in the middle of|halfway through|working on|debugging|investigating|fixing|waiting (?:on|for)|blocked on)\b/i,
+  /\bWIP\b/,
+  /\bwork in progress\b/i,
+  /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|next session|resume (?:from|at) step)\b/i,
+  /\bnext steps?\s*:/i,
+  /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
+  /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
+  /\bcurrent (?:task|branch|ticket|focus|status|sprint goal)\s*(?::|is\b)/i,
+  /\b(?:working|work) on (?:issue|ticket|PR|pull request|bug|story)\s*#?\d+/i,
+];
+const SESSION_WEAK = /\b(?:today|right now|at the moment|currently in progress|in progress)\b/i;
+
+const RELATIVE_DATE =
+  /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|next (?:week|sprint|monday|tuesday|wednesday|thursday|friday)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b/i;
+
+const REASONING: RegExp[] = [
+  /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
+  /\btried\b[^.\n]{0,80}?\b(?:didn't|did not|doesn't|does not) (?:seem to )?(?:work|help|fix)\b/i,
+  /\b(?:first|then|initially) (?:I|we) (?:thought|tried|assumed|suspected)\b/i,
+  /\b(?:let me|I'll try|I will try|going to try|next I'll|maybe it's because|might be because|could be because|hypothesis:)\b/i,
+  /\battempt(?:ed)? #?\d\b/i,
+  /\b(?:didn't|did not|doesn't|does not) (?:seem to )?work(?: either)?\b[^.\n]{0,60}\b(?:because|since|maybe|not sure)\b/i,
+];
+
+const STACK_FRAME = /^\s*(?:at\s+[\w$.<>[\]\s]*\(?[^\s()]+:\d+(?::\d+)?\)?|File "[^"]+", line \d+|#\d+\s+0x[0-9a-f]+)/gm;
+const DEBUG_ONE: RegExp[] = [
+  /Traceback \(most recent call last\)/,
+  /\b[A-Z]\w*(?:Error|Exception)\b:?[^\n]{0,160}?\b(?:at line \d+|line \d+, column \d+|\.\w+:\d+:\d+)/,
+  /^panic: /m,
+  /\bgoroutine \d+ \[running\]/,
+  /^npm ERR! /m,
+  /\bSegmentation fault \(core dumped\)/,
+  /^\s*(?:\[\d{2}:\d{2}:\d{2}(?:\.\d+)?\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?)\s+(?:DEBUG|TRACE|ERROR|WARN)\b/m,
+];
+
+const PINNED_INSTALL =
+  /\b(?:npm (?:i|install|add)|pnpm (?:add|i|install)|yarn (?:global )?add|bun add|pip3? install|uv (?:pip install|add)|poetry add|gem install|cargo install|go install|brew install|npx)\b[^\n`]*?(?:@\^?\d+\.\d+(?:\.\d+)?\b|==\d+(?:\.\d+)+|@v\d+\.\d+|--version[ =]\d|-v \d+\.\d+)/i;
+const SEQUENCE = /&&|;\s*(?:npm|pnpm|yarn|pip|cd|make|cargo|go|brew|node|python)\b|\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b[^\n]*\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b/;
+const PIN_REASON = /\b(?:because|since|breaks?|broke|regression|pinned|pin\b|until|workaround|bug|compatib)/i;
+
+const TONE =
+  /\b(?:user|the user|he|she|they|client|customer|reviewer|maintainer|boss|team|[A-Z][a-z]{2,})\s+(?:seemed|seems|was|is|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super |getting )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|in a (?:bad|good|great|terrible) mood)\b/i;
+const TONE_2 = /\b(?:user|they|he|she)(?:'s| is| was) (?:in a (?:bad|good|great|terrible) mood|losing patience|fed up)\b/i;
+
+const UNVERIFIED_STRONG =
+  /\b(?:I think|I believe|I guess|I suspect|I assume|not (?:entirely |totally |100% |completely )?sure|unverified|haven't (?:verified|confirmed|checked|tested)|not (?:yet )?(?:verified|confirmed)|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b/i;
+const UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
+const HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
+
+function firstMatch(res: RegExp[], text: string): RegExpExecArray | null {
+  let best: RegExpExecArray | null = null;
+  for (const re of res) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (m && (!best || m.index < best.index)) best = m;
+  }
+  return best;
+}
+
+/** Whether the `claude-md-copy` filter is in force (then `duplicate` leaves those pairs to it). */
+export function claudeMdCopyActive(ctx: CheckContext): boolean {
+  return ctx.config.checks?.['ephemeral'] !== false && ctx.config.filters?.['claude-md-copy'] !== false;
+}
+
+function enabled(ctx: CheckContext, id: FilterId): boolean {
+  return ctx.config.filters?.[id] !== false;
+}
+
+function filtersFor(entry: Entry, text: string, ctx: CheckContext): Hit[] {
+  const hits: Hit[] = [];
+  const keeper = KEEPER_TYPES.has(entry.type);
+  const hasConclusion = CONCLUSION.test(text);
+
+  // debug output applies to every type
+  if (enabled(ctx, 'debug-output')) {
+    STACK_FRAME.lastIndex = 0;
+    const frames = text.match(STACK_FRAME) ?? [];
+    const one = firstMatch(DEBUG_ONE, text);
+    if (frames.length >= 3 || ((frames.length >= 2 || one) && !hasConclusion)) {
+      const idx = one ? one.index : text.search(STACK_FRAME);
+      hits.push({ filter: 'debug-output', index: Math.max(0, idx), match: one ? one[0] : (frames[0] ?? '').trim() });
+    }
+  }
+
+  if (enabled(ctx, 'session-state')) {
+    const m = firstMatch(SESSION_STRONG, text);
+    if (m) hits.push({ filter: 'session-state', index: m.index, match: m[0] });
+    else if (!keeper && (entry.type === 'ephemeral' || entry.type === 'project' || entry.type === 'unknown')) {
+      const w = SESSION_WEAK.exec(text);
+      if (w && !ABSOLUTE_DATE.test(text) && !DIRECTIVE.test(text))
+        hits.push({ filter: 'session-state', index: w.index, match: w[0] });
+    }
+  }
+
+  // tone notes are stored as user / feedback memories as often as anything else
+  if (enabled(ctx, 'tone') && !DIRECTIVE.test(text)) {
+    const m = TONE.exec(text) ?? TONE_2.exec(text);
+    if (m) hits.push({ filter: 'tone', index: m.index, match: m[0] });
+  }
+
+  if (keeper) return hits;
+
+  if (enabled(ctx, 'relative-date')) {
+    const m = RELATIVE_DATE.exec(text);
+    if (m && !ABSOLUTE_DATE.test(text)) hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
+  }
+  if (enabled(ctx, 'reasoning') && !hasConclusion) {
+    const m = firstMatch(REASONING, text);
+    if (m) hits.push({ filter: 'reasoning', index: m.index, match: m[0] });
+  }
+  if (enabled(ctx, 'pinned-command')) {
+    const m = PINNED_INSTALL.exec(text);
+    if (m && (SEQUENCE.test(text) || !PIN_REASON.test(text))) hits.push({ filter: 'pinned-command', index: m.index, match: m[0] });
+  }
+  if (enabled(ctx, 'unverified')) {
+    const m = UNVERIFIED_STRONG.exec(text);
+    if (m) hits.push({ filter: 'unverified', index: m.index, match: m[0] });
+    else {
+      const w = UNVERIFIED_WEAK.exec(text);
+      if (w && HAS_NUMBER.test(text) && !DIRECTIVE.test(text)) hits.push({ filter: 'unverified', index: w.index, match: w[0] });
+    }
+  }
+  return hits;
+}
+
+// -------------------------------------------------------------- relative dates
+
+/** The date (YYYY-MM-DD, UTC) a line was last committed, from `evidence.usage.lines` (git blame). */
+export function lineDate(evidence: Evidence | undefined, file: string, line: number): string | undefined {
+  const times = evidence?.usage?.lines?.get(file);
+  const t = Array.isArray(times) ? times[line - 1] : undefined;
+  return typeof t === 'number' && Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : undefined;
+}
+
+function shift(date: string, days: number): string {
+  const t = Date.parse(date + 'T00:00:00Z') + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const NUMBERS: Record<string, number> = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
+
+/** The absolute date (or month / week) a relative phrase meant, written on `date`. */
+export function absoluteFor(phrase: string, date: string): string | undefined {
+  const p = phrase.toLowerCase();
+  if (/^(?:earlier today|this morning|this afternoon|tonight|today)$/.test(p)) return date;
+  if (p === 'yesterday' || p === 'last night') return shift(date, -1);
+  if (p === 'the day before yesterday') return shift(date, -2);
+  if (p === 'tomorrow') return shift(date, 1);
+  if (p === 'last week') return `the week of ${shift(date, -7 - ((new Date(date + 'T00:00:00Z').getUTCDay() + 6) % 7))}`;
+  if (p === 'this week') return `the week of ${shift(date, -((new Date(date + 'T00:00:00Z').getUTCDay() + 6) % 7))}`;
+  if (p === 'last month') {
+    const d = new Date(date + 'T00:00:00Z');
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - 1);
+    return d.toISOString().slice(0, 7);
+  }
+  if (p === 'last year') return String(Number(date.slice(0, 4)) - 1);
+  const wd = /^last (\w+day)$/.exec(p);
+  if (wd) {
+    const target = WEEKDAYS.indexOf(wd[1]);
+    const cur = new Date(date + 'T00:00:00Z').getUTCDay();
+    let back = (cur - target + 7) % 7;
+    if (back === 0) back = 7;
+    return shift(date, -back);
+  }
+  const ago = /^(?:a )?(\w+)(?: of)? (days|weeks|months) ago$/.exec(p.replace(/^a couple of/, 'couple'));
+  if (ago) {
+    const n = /^\d+$/.test(ago[1]) ? Number(ago[1]) : NUMBERS[ago[1]];
+    if (!n) return undefined;
+    if (ago[2] === 'days') return shift(date, -n);
+    if (ago[2] === 'weeks') return `about ${shift(date, -7 * n)}`;
+    const d = new Date(date + 'T00:00:00Z');
+    d.setUTCMonth(d.getUTCMonth() - n);
+    return d.toISOString().slice(0, 7);
+  }
+  return undefined;
+}
+
+// -------------------------------------------------------------- messages
+
+function message(h: Hit, dateNote: string): string {
+  const q = `"${quote(h.match, 50)}"`;
+  switch (h.filter) {
+    case 'session-state':
+      return `Session task state (${q}) is stale by the next session; delete it or restate it as a lasting fact.`;
+    case 'relative-date':
+      return `The relative date ${q} loses its meaning once written; ${dateNote}.`;
+    case 'reasoning':
+      return `Intermediate reasoning (${q}) is not a conclusion; keep only the lesson learned or delete it.`;
+    case 'debug-output':
+      return `Debug output or a stack trace (${q}) is temporary diagnostic data; delete it and keep only the cause and the fix.`;
+    case 'pinned-command':
+      return `An exact command with pinned versions (${q}) breaks as versions move; describe the intent or point to the manifest instead.`;
+    case 'tone':
+      return `An emotional or tone note (${q}) is not actionable; delete it or turn it into a concrete preference.`;
+    case 'unverified':
+      return `An unverified single observation (${q}) may be wrong; verify it and state it plainly, or delete it.`;
+    case 'claude-md-copy':
+      return `Copies ${h.other ? where(h.other) : 'CLAUDE.md'}, which is already loaded in every session; delete this copy from auto memory.`;
+  }
+}
+
+export function findEphemeral(ctx: CheckContext): Finding[] {
+  const out: Finding[] = [];
+  const copies = new Map<number, Entry>();
+  if (claudeMdCopyActive(ctx)) {
+    const { entries } = ctx;
+    const corpus = corpusOf(entries, ctx.files);
+    const consider = (i: number, j: number, exact: boolean, containment: number, jaccard: number) => {
+      const a = entries[i];
+      const b = entries[j];
+      let mem: number, instr: number;
+      if (isAutoMemory(a.format) && isInstructionFile(b.format)) [mem, instr] = [i, j];
+      else if (isAutoMemory(b.format) && isInstructionFile(a.format)) [mem, instr] = [j, i];
+      else return;
+      if (entries[mem].kind === 'index-line') return; // the pointer; its topic file is the copy
+      const memWords = corpus.wordCount[mem];
+      const instrWords = corpus.wordCount[instr];
+      // the memory entry is (mostly) the CLAUDE.md text, not a richer note that quotes it
+      const ok = exact || jaccard >= 0.6 || (containment >= 0.75 && memWords <= instrWords * 1.6 + 6);
+      if (ok && !copies.has(mem)) copies.set(mem, entries[instr]);
+    };
+    for (const g of corpus.exact)
+      for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
+    for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
+  }
+
+  ctx.entries.forEach((entry, i) => {
+    if (entry.type === 'superseded' || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
+    if (entry.kind === 'frontmatter-field') return;
+    const text = proseWithOffsets(entry);
+    const hits = filtersFor(entry, text, ctx);
+    const copyOf = copies.get(i);
+    if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
+    if (!hits.length) return;
+    const h = hits[0];
+    const line = h.filter === 'claude-md-copy' ? entry.line : lineInEntry(entry, h.index);
+    const evidence: Record<string, unknown> = { filter: h.filter };
+    if (hits.length > 1) evidence.filters = [...new Set(hits.map((x) => x.filter))];
+    if (h.other) evidence.now = h.other.id;
+    let suggestion: Finding['suggestion'] = { delete: true };
+    let dateNote = 'write the absolute date instead (date unknown: no blame for this line)';
+    if (h.relative) {
+      const written = lineDate(ctx.evidence, entry.file, line);
+      const abs = written ? absoluteFor(h.relative, written) : undefined;
+      if (written) evidence.date = written;
+      if (abs) {
+        evidence.absolute = abs;
+        dateNote = `the line was written on ${written}, so write ${abs} instead`;
+        suggestion = { replace: abs };
+      } else if (written) {
+        dateNote = `the line was written on ${written}; write the absolute date instead`;
+        suggestion = undefined;
+      } else suggestion = undefined;
+    }
+    const f: Finding = {
+      entryId: entry.id,
+      file: entry.file,
+      line,
+      kind: 'ephemeral',
+      severity: 'warning',
+      message: message(h, dateNote),
+      evidence,
+    };
+    if (h.relative) f.ref = h.match;
+    if (suggestion) f.suggestion = suggestion;
+    out.push(f);
+  });
+  return out;
+}
+
+export const ephemeralCheck: Check = {
+  id: 'ephemeral',
+  kinds: ['ephemeral'],
+  severity: 'warning',
+  description:
+    'Preventive filters: session task state, relative dates, intermediate reasoning, debug output, pinned command sequences, tone notes, unverified observations and copies of CLAUDE.md inside auto memory.',
+  run: findEphemeral,
+};

@@ -1,0 +1,88 @@
+// One similarity pass shared by `duplicate` and the `claude-md-copy` filter of `ephemeral`:
+// normalised text, shingles, exact groups and verified near pairs, computed once per entry list.
+import type { Entry, MemoryFile } from '../../types.js';
+import { comparable, contentWords } from './text.js';
+import { hashWord, jaccardOf, shingles, similarPairs, words, type SimilarPair } from './similarity.js';
+
+export interface Corpus {
+  norm: string[];
+  wordCount: number[];
+  sets: Set<number>[];
+  /** Hashed content words (stop words dropped, stemmed): catches reworded and reordered copies. */
+  bags: Set<number>[];
+  /** Exact groups (after normalisation), only groups of two or more. */
+  exact: number[][];
+  /** Verified candidate pairs (not exact), a < b, loose: each check applies its own thresholds. */
+  near: SimilarPair[];
+  /** Entries whose range lies inside another entry of the same file (a section and its items). */
+  contains(a: number, b: number): boolean;
+}
+
+/** Thresholds for a near duplicate. */
+export const NEAR_JACCARD = 0.6;
+export const NEAR_CONTAINMENT = 0.85;
+export const MIN_WORDS = 4;
+
+/** The near-duplicate bar used by `duplicate`. */
+export function isNearDuplicate(p: SimilarPair, c: Pick<Corpus, 'sets' | 'bags'>): boolean {
+  if (p.jaccard >= NEAR_JACCARD) return true;
+  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
+  // the same content words, reworded: most of the smaller entry's words, and a fair overlap overall
+  const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
+  return bag.containment >= 0.75 && bag.jaccard >= 0.5 && Math.min(c.bags[p.a].size, c.bags[p.b].size) >= 6;
+}
+
+const CACHE = new WeakMap<Entry[], Corpus>();
+
+/** Entries worth comparing at all. */
+export function comparableEntry(e: Entry): boolean {
+  return e.kind !== 'frontmatter-field' && e.type !== 'superseded';
+}
+
+export function corpusOf(entries: Entry[], _files: MemoryFile[]): Corpus {
+  const cached = CACHE.get(entries);
+  if (cached) return cached;
+  const norm: string[] = [];
+  const wordCount: number[] = [];
+  const sets: Set<number>[] = [];
+  const bags: Set<number>[] = [];
+  const byKey = new Map<string, number[]>();
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const n = comparableEntry(e) ? comparable(e) : '';
+    const ws = words(n);
+    norm.push(n);
+    wordCount.push(ws.length);
+    sets.push(ws.length >= MIN_WORDS ? shingles(ws) : new Set());
+    bags.push(ws.length >= MIN_WORDS ? new Set(contentWords(n).map(hashWord)) : new Set());
+    if (ws.length >= MIN_WORDS) {
+      const l = byKey.get(n);
+      if (l) l.push(i);
+      else byKey.set(n, [i]);
+    }
+  }
+  const exact = [...byKey.values()].filter((g) => g.length > 1);
+  const near = similarPairs(
+    sets,
+    (p) =>
+      norm[p.a] !== norm[p.b] &&
+      (p.jaccard >= 0.4 || (p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4)),
+    3,
+  );
+  // reworded copies: candidate pairs over content-word bags, merged into the shingle candidates
+  const have = new Set(near.map((p) => p.a + ':' + p.b));
+  for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6)) {
+    if (have.has(p.a + ':' + p.b)) continue;
+    const s = jaccardOf(sets[p.a], sets[p.b]);
+    near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
+  }
+  const contains = (a: number, b: number) => {
+    const x = entries[a];
+    const y = entries[b];
+    if (x.file !== y.file) return false;
+    return (x.start <= y.start && y.end <= x.end) || (y.start <= x.start && x.end <= y.end);
+  };
+  const corpus: Corpus = { norm, wordCount, sets, bags, exact, near, contains };
+  CACHE.set(entries, corpus);
+  return corpus;
+}

@@ -1,0 +1,230 @@
+// Text helpers shared by the fidelity checks: what of an entry is prose, how to normalise it,
+// and where a character offset sits. Pure functions, no I/O.
+import type { Entry, MemoryFile } from '../../types.js';
+
+const FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$)|$)/gm;
+const FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
+
+/** Replace every character of a match by spaces, keeping offsets and newlines. */
+export function blank(s: string): string {
+  return s.replace(/[^\n]/g, ' ');
+}
+
+/**
+ * The entry's text with frontmatter, fenced code and HTML comments blanked out (same length,
+ * offsets preserved), so regular expressions only see prose and inline code.
+ */
+export function proseWithOffsets(entry: Entry, keepDescription = true): string {
+  let t = entry.text;
+  const fm = FRONTMATTER_RE.exec(t);
+  if (fm && fm.index === 0) {
+    // keep the description value: it is content the agent reads
+    t = blank(fm[0]) + t.slice(fm[0].length);
+    const desc = entry.meta?.description;
+    if (desc && keepDescription) {
+      const i = fm[0].indexOf(desc);
+      if (i >= 0) t = t.slice(0, i) + desc + t.slice(i + desc.length);
+    }
+  }
+  t = t.replace(FENCE_RE, (m) => blank(m)).replace(HTML_COMMENT_RE, (m) => blank(m));
+  return t;
+}
+
+/** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */
+export function proseNoCode(entry: Entry): string {
+  return proseWithOffsets(entry).replace(/(`+)[^`\n]*?\1/g, (m) => blank(m));
+}
+
+/** Fenced code blocks of an entry, with their info string. */
+export function fencedBlocks(text: string): Array<{ lang: string; body: string; index: number }> {
+  const out: Array<{ lang: string; body: string; index: number }> = [];
+  const re = /^[ \t]{0,3}(```+|~~~+)([^\n]*)\n([\s\S]*?)(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$)|$)/gm;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) out.push({ lang: m[2].trim().split(/\s+/)[0] ?? '', body: m[3], index: m.index });
+  return out;
+}
+
+/** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
+export function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // [text](url) -> text
+    .replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1')
+    .replace(/<[^>\n]+>/g, ' ')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, ' ') // bullets, task boxes
+    .replace(/^\s*#{1,6}\s+/gm, ' ')
+    .replace(/^\s*>\s?/gm, ' ')
+    .replace(/[*_~`|]+/g, ' ')
+    .replace(/[—–]/g, ' ')
+    .replace(/[^\p{L}\p{N}@./:+#-]+/gu, ' ')
+    .replace(/(?<=\s|^)[.:/-]+(?=\s|$)/g, ' ')
+    .replace(/[.:]+(?=\s|$)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The entry's comparable content: normalised prose (frontmatter and comments dropped). */
+export function comparable(entry: Entry): string {
+  // a topic's description summarises its body; compare bodies
+  return normalise(proseWithOffsets(entry, entry.kind !== 'topic').replace(/<!--[\s\S]*?-->/g, ' '));
+}
+
+export const STOPWORDS = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being ' +
+    'it its this that these those there here we you he she they them our your their i me my us do does did done has have had ' +
+    'not no so than too very can could should would will shall may might must just also only any all each every some such ' +
+    'which who whom whose what when where why how about after before while up down out off again further once both few more most ' +
+    'other same own s t don now via per use used using'
+  ).split(' '),
+);
+
+/** Content words of a text: lower-cased, stop words dropped, light stemming. */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw || STOPWORDS.has(raw) || raw.length < 2) continue;
+    out.push(stem(raw));
+  }
+  return out;
+}
+
+/** A tiny stemmer: enough to merge plurals and -ing / -ed forms. */
+export function stem(w: string): string {
+  if (w.length <= 4) return w;
+  if (w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.endsWith('ing') && w.length > 6) return w.slice(0, -3);
+  if (w.endsWith('ed') && w.length > 5) return w.slice(0, -2);
+  if (w.endsWith('es') && /(?:ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
+}
+
+/** 1-based line in `file` of a character offset. */
+export function lineAt(file: MemoryFile | undefined, offset: number, fallback: number): number {
+  if (!file) return fallback;
+  const lines = lineStarts(file);
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+const LINE_CACHE = new WeakMap<MemoryFile, number[]>();
+function lineStarts(file: MemoryFile): number[] {
+  let s = LINE_CACHE.get(file);
+  if (!s) {
+    s = [0];
+    const t = file.text;
+    for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1)) s.push(i + 1);
+    LINE_CACHE.set(file, s);
+  }
+  return s;
+}
+
+/** Files by path, cached per files array. */
+const FILE_MAP = new WeakMap<MemoryFile[], Map<string, MemoryFile>>();
+export function fileMap(files: MemoryFile[]): Map<string, MemoryFile> {
+  let m = FILE_MAP.get(files);
+  if (!m) {
+    m = new Map(files.map((f) => [f.path, f]));
+    FILE_MAP.set(files, m);
+  }
+  return m;
+}
+
+/** 1-based line of an offset inside the entry (entry.start-based), without the file. */
+export function lineInEntry(entry: Entry, offsetInEntry: number): number {
+  let n = entry.line;
+  const t = entry.text;
+  for (let i = t.indexOf('\n'); i !== -1 && i < offsetInEntry; i = t.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Short quote for messages: the first `max` characters, one line. */
+export function quote(s: string, max = 60): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? one.slice(0, max - 1) + '…' : one;
+}
+
+/** Where an entry comes from, for messages: `file:line`. */
+export function where(e: Pick<Entry, 'file' | 'line'>): string {
+  return `${e.file}:${e.line}`;
+}
+
+export function isAutoMemory(format: string): boolean {
+  return format === 'auto-memory-index' || format === 'auto-memory-topic';
+}
+
+/** Files the agent loads as instructions (CLAUDE.md and friends), as opposed to auto memory. */
+export function isInstructionFile(format: string): boolean {
+  return (
+    format === 'claude-md' ||
+    format === 'agents-md' ||
+    format === 'gemini-md' ||
+    format === 'copilot' ||
+    format === 'cursor-rule'
+  );
+}
+
+/** posix join + normalise (`a/b/../c` -> `a/c`); keeps a leading `/`. */
+export function joinPath(dir: string, rel: string): string {
+  const abs = rel.startsWith('/');
+  const parts = (abs ? rel : (dir ? dir + '/' : '') + rel).split('/');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (!p || p === '.') continue;
+    if (p === '..') {
+      if (out.length && out[out.length - 1] !== '..') out.pop();
+      else out.push('..');
+    } else out.push(p);
+  }
+  return (abs || dir.startsWith('/') ? '/' : '') + out.join('/');
+}
+
+export function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export function stemOf(path: string): string {
+  return baseName(path).replace(/\.[^.]*$/, '');
+}
+
+/** Decode a markdown link destination: strip `<>`, `#anchor`, `?query`, percent-escapes. */
+export function linkPath(url: string): string {
+  let u = url.trim().replace(/^<|>$/g, '');
+  u = u.replace(/[#?].*$/, '');
+  try {
+    u = decodeURIComponent(u);
+  } catch {
+    /* keep as written */
+  }
+  return u;
+}
+
+/** True for URLs that leave the repository (http, mailto, ...). */
+export function isExternal(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');
+}
+
+/** For a MEMORY.md index line: the repository path of the topic file it links to, if any. */
+export function indexTargetPath(entry: Entry, file: MemoryFile | undefined): string | undefined {
+  const dir = file?.memoryDir ?? dirOf(entry.file);
+  let target = entry.meta?.target;
+  if (!target) {
+    const link = entry.spans?.find((s) => s.kind === 'link' && s.url && !isExternal(s.url));
+    if (link?.url) target = linkPath(link.url);
+  }
+  if (!target) return undefined;
+  return joinPath(dir, target);
+}

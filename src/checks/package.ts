@@ -1,0 +1,125 @@
+// package-missing / package-renamed: a dependency or tool named in memory that some
+// manifest had at some point and none has now. Renamed when the commit that removed it
+// added exactly one other dependency to the same manifest (a swap).
+import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
+import { checkable, commitEvidence, describeCommit, finding } from './stale-common.js';
+
+interface SwapIndex {
+  /** `${sha}\0${manifest}` -> names added / removed by that commit in that manifest. */
+  added: Map<string, Set<string>>;
+  removed: Map<string, Set<string>>;
+  /** Workspace package names (lower-cased) at HEAD. */
+  workspaceNames: Set<string>;
+  projectNames: Set<string>;
+}
+
+const cache = new WeakMap<object, SwapIndex>();
+
+function swapIndex(ev: Evidence): SwapIndex {
+  let idx = cache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set() };
+  for (const [name, events] of ev.manifests.everDependencies) {
+    for (const e of events) {
+      const key = `${e.commit.sha}\0${e.manifest}`;
+      const map = e.type === 'added' ? idx.added : idx.removed;
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(name);
+    }
+  }
+  for (const n of ev.manifests.workspaces.keys()) idx.workspaceNames.add(n.toLowerCase());
+  for (const p of ev.manifests.projectVersions) if (p.name) idx.projectNames.add(p.name.toLowerCase());
+  cache.set(ev.manifests, idx);
+  return idx;
+}
+
+/** PEP 503 normalisation for Python names; npm names are compared lower-cased. */
+function variants(name: string): string[] {
+  const n = name.toLowerCase();
+  const pep = n.replace(/[-_.]+/g, '-');
+  return pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, '_')];
+}
+
+function presentNow(ev: Evidence, idx: SwapIndex, name: string): boolean {
+  for (const v of variants(name)) {
+    if (ev.manifests.dependencies.get(v)?.length) return true;
+    if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
+  }
+  return false;
+}
+
+function history(ev: Evidence, name: string): { key: string; events: PackageHistoryEvent[] } | undefined {
+  for (const v of variants(name)) {
+    const events = ev.manifests.everDependencies.get(v);
+    if (events && events.length) return { key: v, events };
+  }
+  return undefined;
+}
+
+function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
+  const events = ev.manifests.everDependencies.get(name);
+  const add = events?.find((e) => e.type === 'added' && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
+  return !add || !add.field || add.field === removed.field;
+}
+
+export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  if (ref.kind !== 'package') return null;
+  if (ref.fetched) return null; // `npx foo@latest`: fetched from the registry, not a project dependency
+  const name = ref.value;
+  if (!name || name.length < 2) return null;
+  const idx = swapIndex(ev);
+  if (presentNow(ev, idx, name)) return null;
+  const h = history(ev, name);
+  if (!h) return null;
+  const removals = h.events.filter((e) => e.type === 'removed');
+  if (!removals.length) return null;
+  // The last removal is the one that made it disappear everywhere.
+  const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
+  const key = `${last.commit.sha}\0${last.manifest}`;
+  const field = last.field;
+  const added = [...(idx.added.get(key) ?? [])].filter(
+    (n) => n !== h.key && !n.startsWith('@types/') && presentNow(ev, idx, n) && (!field || sameField(ev, n, last)),
+  );
+  const removedThere = [...(idx.removed.get(key) ?? [])];
+  const written = ref.raw;
+  if (added.length === 1 && removedThere.length === 1) {
+    const succ = added[0];
+    return finding(
+      entry, ref, 'package-renamed', 'warning',
+      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; update the reference.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
+      ref.in === 'prose' || ref.in === 'inlineCode' ? { replace: succ } : undefined,
+    );
+  }
+  return finding(
+    entry, ref, 'package-missing', 'warning',
+    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key },
+  );
+}
+
+export const packageCheck: Check = {
+  id: 'package',
+  kinds: ['package-missing', 'package-renamed'],
+  severity: 'warning',
+  description: 'Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).',
+  run(ctx: CheckContext): Finding[] {
+    const out: Finding[] = [];
+    for (const entry of ctx.entries) {
+      if (!checkable(entry)) continue;
+      const seen = new Set<string>();
+      for (const ref of entry.refs) {
+        if (ref.kind !== 'package') continue;
+        const k = `${ref.line}\0${ref.value}`;
+        if (seen.has(k)) continue;
+        const f = checkPackageRef(entry, ref, ctx.evidence);
+        if (f) {
+          seen.add(k);
+          out.push(f);
+        }
+      }
+    }
+    return out;
+  },
+};

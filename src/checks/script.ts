@@ -1,0 +1,181 @@
+// script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x` whose
+// script, target or recipe is not defined in the manifest that applies.
+import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
+import { checkable, commitEvidence, describeCommit, finding, joinDir, memDirOf, upwards } from './stale-common.js';
+
+const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
+const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
+
+interface Lookup {
+  /** The manifest the command reads (repository-relative). */
+  manifest: string;
+  /** Names defined there at HEAD. */
+  names: Set<string> | undefined;
+  kind: 'npm' | 'make' | 'just';
+}
+
+const everCache = new WeakMap<object, Set<string>>();
+/** Manifests that ever defined a script, target or recipe (indexed once per run). */
+function everHad(ev: Evidence, manifest: string): boolean {
+  let set = everCache.get(ev.manifests);
+  if (!set) {
+    set = new Set();
+    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf('#')));
+    everCache.set(ev.manifests, set);
+  }
+  return set.has(manifest);
+}
+
+function workspaceFolder(ev: Evidence, ws: string): string | undefined {
+  const w = ws.replace(/^\.\//, '').replace(/\/+$/, '');
+  const direct = ev.manifests.workspaces.get(w);
+  if (direct !== undefined) return direct;
+  for (const [name, dir] of ev.manifests.workspaces) {
+    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith('/' + w) || dir.endsWith('/' + w)) return dir;
+  }
+  return undefined;
+}
+
+function findLookup(ev: Evidence, ref: Reference, memDir: string): Lookup | null {
+  const tool = ref.tool;
+  const start = ref.base ? joinDir(memDir, ref.base.replace(/\/+$/, '')).replace(/^\/+/, '') : memDir;
+  if (tool === 'make' || tool === 'just') {
+    const names = tool === 'make' ? MAKEFILES : JUSTFILES;
+    const map = tool === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+    if (ref.manifest) {
+      const m = joinDir(start, ref.manifest.replace(/^\.\//, ''));
+      return { manifest: m, names: map.get(m), kind: tool };
+    }
+    for (const d of upwards(start)) {
+      for (const n of names) {
+        const m = joinDir(d, n);
+        if (map.has(m)) return { manifest: m, names: map.get(m), kind: tool };
+      }
+    }
+    // None at HEAD: one that existed before (deleted since)?
+    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: undefined, kind: tool };
+    return null;
+  }
+  if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
+    if (ref.workspace) {
+      if (/[*{!]/.test(ref.workspace)) return null;
+      const dir = workspaceFolder(ev, ref.workspace);
+      if (dir === undefined) return null;
+      const m = joinDir(dir, 'package.json');
+      return { manifest: m, names: ev.manifests.scripts.get(m), kind: 'npm' };
+    }
+    for (const d of upwards(start)) {
+      const m = joinDir(d, 'package.json');
+      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: 'npm' };
+    }
+    for (const d of upwards(start)) if (everHad(ev, joinDir(d, 'package.json'))) return { manifest: joinDir(d, 'package.json'), names: undefined, kind: 'npm' };
+    return null;
+  }
+  return null;
+}
+
+function lastEvent(ev: Evidence, manifest: string, name: string): ScriptHistoryEvent | undefined {
+  const list = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list && list.length ? list[list.length - 1] : undefined;
+}
+
+/** Scripts added to the same manifest by the commit that removed `name`: a rename when there is exactly one. */
+function renamedTo(ev: Evidence, manifest: string, removed: ScriptHistoryEvent, names: Set<string> | undefined): string | undefined {
+  if (!names) return undefined;
+  const added: string[] = [];
+  for (const n of names) {
+    const list = ev.manifests.scriptHistory.get(`${manifest}#${n}`);
+    if (list?.some((e) => e.type === 'added' && e.commit.sha === removed.commit.sha)) added.push(n);
+  }
+  return added.length === 1 ? added[0] : undefined;
+}
+
+function otherRunner(ev: Evidence, dir: string, name: string, except: Lookup['kind']): string | undefined {
+  if (except !== 'just') for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
+  if (except !== 'make') for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
+  return undefined;
+}
+
+function definedElsewhere(ev: Evidence, name: string, kind: Lookup['kind']): string | undefined {
+  const map = kind === 'npm' ? ev.manifests.scripts : kind === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  for (const [m, set] of map) if (set.has(name)) return m;
+  return undefined;
+}
+
+function makePattern(names: Set<string>, target: string): boolean {
+  for (const n of names) {
+    if (!n.includes('%')) continue;
+    const [a, b] = n.split('%', 2);
+    if (target.startsWith(a) && target.endsWith(b ?? '') && target.length > a.length + (b ?? '').length) return true;
+  }
+  return false;
+}
+
+export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  if (ref.kind !== 'command' || !ref.script) return null;
+  const name = ref.script;
+  if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$')) return null;
+  const memDir = memDirOf(entry.file);
+  const look = findLookup(ev, ref, memDir);
+  if (!look) return null;
+  const what = look.kind === 'npm' ? 'script' : look.kind === 'make' ? 'target' : 'recipe';
+  if (look.names?.has(name)) return null;
+  if (look.kind === 'make' && look.names && makePattern(look.names, name)) return null;
+  const last = lastEvent(ev, look.manifest, name);
+  const dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
+  const alt = otherRunner(ev, dir, name, look.kind);
+  let replaceWith: string | undefined;
+  let tail: string;
+  if (!look.names) {
+    // The whole manifest is gone.
+    const gone = lastManifestRemoval(ev, look.manifest);
+    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ''}`;
+  } else if (last && last.type === 'removed') {
+    const to = renamedTo(ev, look.manifest, last, look.names);
+    if (to) {
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), to);
+      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
+  } else {
+    // Never defined in this manifest. When another package defines it, the command is run there: not stale.
+    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
+  }
+  if (alt && !replaceWith) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ''}; ${advice}.`,
+    { ...(last?.type === 'removed' ? commitEvidence(last.commit) : {}), now: look.manifest, manifest: look.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
+function lastManifestRemoval(ev: Evidence, manifest: string): CommitInfo | undefined {
+  if (!ev.history.available) return undefined;
+  const f = ev.history.fate(manifest);
+  return f.status === 'deleted' || f.status === 'renamed' ? f.commit : undefined;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export const scriptCheck: Check = {
+  id: 'script',
+  kinds: ['script-missing'],
+  severity: 'warning',
+  description: 'npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.',
+  run(ctx: CheckContext): Finding[] {
+    const out: Finding[] = [];
+    for (const entry of ctx.entries) {
+      if (!checkable(entry)) continue;
+      for (const ref of entry.refs) {
+        if (ref.kind !== 'command') continue;
+        const f = checkScriptRef(entry, ref, ctx.evidence);
+        if (f) out.push(f);
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,91 @@
+// Small helpers shared by the staleness checks (path, script, package, version, count,
+// status, expired, superseded). Pure functions over evidence; no I/O.
+import type { CommitInfo, Entry, Evidence, Finding, FindingKind, MemoryFile, Reference, Severity } from '../types.js';
+
+export function short(sha: string | undefined): string {
+  return (sha ?? '').slice(0, 7);
+}
+
+/** `a1b2c3d (2026-03-02, "split auth")` */
+export function describeCommit(c: CommitInfo | undefined): string {
+  if (!c) return 'an unknown commit';
+  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + '...' : c.subject}"` : '';
+  return `${short(c.sha)} (${c.date}${subject})`;
+}
+
+export function commitEvidence(c: CommitInfo | undefined): Record<string, unknown> {
+  if (!c) return {};
+  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
+}
+
+/** The repository-relative folder of a memory file ('' at the root or outside the repository). */
+export function memDirOf(file: string): string {
+  if (!file || file.startsWith('/') || /^[a-z]:[\\/]/i.test(file)) return '';
+  const i = file.lastIndexOf('/');
+  return i === -1 ? '' : file.slice(0, i);
+}
+
+export function exists(ev: Evidence, p: string): boolean {
+  if (p === '') return true;
+  return ev.files.files.has(p) || ev.files.dirs.has(p);
+}
+
+export function finding(
+  entry: Entry,
+  ref: Reference | null,
+  kind: FindingKind,
+  severity: Severity,
+  message: string,
+  evidence?: Record<string, unknown>,
+  suggestion?: Finding['suggestion'],
+): Finding {
+  const f: Finding = {
+    entryId: entry.id,
+    file: entry.file,
+    line: ref ? ref.line : entry.line,
+    kind,
+    severity,
+    message,
+  };
+  if (ref) f.ref = ref.raw;
+  if (evidence) f.evidence = evidence;
+  if (suggestion) f.suggestion = suggestion;
+  return f;
+}
+
+/** Entries that are checked for staleness: SUPERSEDED records document the past on purpose. */
+export function checkable(entry: Entry): boolean {
+  return entry.type !== 'superseded';
+}
+
+export function filesByPath(files: MemoryFile[]): Map<string, MemoryFile> {
+  return new Map(files.map((f) => [f.path, f]));
+}
+
+/** Walks from a folder up to the root: 'a/b' -> ['a/b', 'a', '']. */
+export function upwards(dir: string): string[] {
+  const out: string[] = [];
+  let d = dir;
+  for (;;) {
+    out.push(d);
+    if (!d) break;
+    const i = d.lastIndexOf('/');
+    d = i === -1 ? '' : d.slice(0, i);
+  }
+  return out;
+}
+
+export function joinDir(dir: string, name: string): string {
+  return dir ? `${dir}/${name}` : name;
+}
+
+/** Relative path from folder `from` to path `to` (both repository-relative). */
+export function relativeTo(from: string, to: string): string {
+  if (!from) return to;
+  const a = from.split('/');
+  const b = to.split('/');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const up = a.length - i;
+  return [...Array(up).fill('..'), ...b.slice(i)].join('/') || '.';
+}

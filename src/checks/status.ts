@@ -1,0 +1,66 @@
+// status-drift: an issue or PR described as open / in progress / WIP / pending / blocked
+// that GitHub says is closed or merged. Without a token (or on an API error) the entry
+// gets one `status-unchecked` info finding and the run goes on.
+import type { Check, CheckContext, Finding, IssueState, GitHubState } from '../types.js';
+import { checkable, finding } from './stale-common.js';
+
+function lookup(gh: GitHubState, n: number, repo?: string): IssueState | { error: string } | undefined {
+  const r = repo || gh.repo;
+  return (r ? gh.issues.get(`${r}#${n}`) : undefined) ?? gh.issues.get(`#${n}`) ?? gh.issues.get(String(n));
+}
+
+export const statusCheck: Check = {
+  id: 'status',
+  kinds: ['status-drift', 'status-unchecked'],
+  severity: 'warning',
+  description: 'Issues and pull requests described as open that GitHub reports closed or merged.',
+  run(ctx: CheckContext): Finding[] {
+    const out: Finding[] = [];
+    const gh = ctx.evidence.github;
+    for (const entry of ctx.entries) {
+      if (!checkable(entry)) continue;
+      const refs = entry.refs.filter((r) => r.kind === 'issue' && r.describedOpen && typeof r.number === 'number' && r.number > 0);
+      if (!refs.length) continue;
+      const unchecked: string[] = [];
+      let reason = gh.reason;
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        const repo = ref.repo || gh.repo;
+        const key = `${repo ?? ''}#${ref.number}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (!repo || /^(?:user|owner|org|your-org|you)\/(?:repo|name|project)$/i.test(repo)) continue; // placeholder slugs
+        const st = gh.checked ? lookup(gh, ref.number!, ref.repo) : undefined;
+        if (!st || 'error' in st) {
+          unchecked.push(ref.raw);
+          if (st && 'error' in st) reason = st.error;
+          continue;
+        }
+        if (st.state !== 'closed') continue;
+        const isPr = st.kind === 'pr';
+        const what = st.merged ? 'merged' : 'closed';
+        const when = st.closedAt ? ` on ${st.closedAt.slice(0, 10)}` : '';
+        const title = st.title ? ` ("${st.title.length > 60 ? st.title.slice(0, 57) + '...' : st.title}")` : '';
+        out.push(
+          finding(
+            entry, ref, 'status-drift', 'warning',
+            `${isPr ? 'PR' : 'Issue'} ${repo}#${ref.number}${title} is described as open but was ${what}${when}; remove the entry or record the outcome.`,
+            { now: what, state: st.state, merged: !!st.merged, closedAt: st.closedAt, url: st.url, number: ref.number, repo },
+          ),
+        );
+      }
+      if (unchecked.length) {
+        const why = reason ?? (gh.checked ? 'not returned by the API' : 'not checked');
+        const first = refs.find((r) => r.raw === unchecked[0]) ?? refs[0];
+        out.push(
+          finding(
+            entry, first, 'status-unchecked', 'info',
+            `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(', ')} ${unchecked.length > 1 ? 'are' : 'is'} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
+            { reason: why },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,185 @@
+// `memory-audit restore <id>`: puts an archived entry back. `id` is an entry id (e_…) or an archive
+// record id (a_…). The entry's companions from the same prune come back with it: the index line of
+// a topic file (and the topic of an index line), headings of sections the prune emptied, links it
+// unlinked. Where the original place moved, the entry goes after the line that preceded it, else
+// at the end of its old section (same heading), else at the end of the file (heading recreated).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/types.js';
+import { parseArchive, type ArchiveRecord } from '../apply/archive.js';
+import { unifiedDiff } from '../apply/index.js';
+import { archivePath } from '../apply/paths.js';
+
+export interface RestoreOptions {
+  root: string;
+  id: string;
+  config?: Config;
+  configPath?: string;
+  /** Default true; false = compute the diff only. */
+  write?: boolean;
+}
+
+export interface RestoreResult {
+  restored: Array<{ file: string; line: number }>;
+  diff: string;
+}
+
+async function readOrNull(abs: string): Promise<string | null> {
+  try {
+    return await readFile(abs, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The records to put back for `id`: its own (latest prune) and, transitively, their companions. */
+export function selectRecords(all: ArchiveRecord[], id: string): ArchiveRecord[] {
+  const direct = all.filter((r) => r.id === id || r.entryId === id);
+  if (!direct.length) return [];
+  const date = direct.map((r) => r.date).sort().pop()!;
+  const sameRun = all.filter((r) => r.date === date);
+  const chosen = new Set(direct.filter((r) => r.date === date));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    const ids = new Set([...chosen].map((r) => r.entryId));
+    const groups = new Set([...chosen].flatMap((r) => r.group ?? []));
+    for (const r of sameRun) {
+      if (chosen.has(r)) continue;
+      // Relinks come back only with the topic they pointed at; headings with their members;
+      // index lines and topics with each other.
+      const linked = (r.group ?? []).some((g) => ids.has(g)) || (r.kind !== 'link' && r.kind !== 'heading' && groups.has(r.entryId));
+      if (linked) {
+        chosen.add(r);
+        grew = true;
+      }
+    }
+  }
+  const rank = (r: ArchiveRecord) => (r.fileDeleted ? 0 : r.kind === 'heading' ? 1 : r.replacement !== undefined ? 3 : 2);
+  return [...chosen].sort(
+    (a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line,
+  );
+}
+
+function splitLines(text: string): string[] {
+  const out = text.split(/(?<=\n)/);
+  return out.length === 1 && out[0] === '' ? [] : out;
+}
+
+const bare = (l: string) => l.replace(/\r?\n$/, '');
+
+/** Inserts a removed block back; returns the new text and the 1-based line where it starts. */
+export function reinsert(cur: string, r: ArchiveRecord): { text: string; line: number } {
+  const lines = splitLines(cur);
+  const eol = cur.includes('\r\n') ? '\r\n' : '\n';
+  let block = r.lines ?? r.text + eol;
+  if (!block.endsWith('\n')) block += eol;
+  let bodyStart = 0;
+  if (/^---\r?\n/.test(cur)) {
+    const close = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
+    if (close > 0) bodyStart = close + 1;
+  }
+  const find = (needle: string | undefined): number => {
+    if (needle === undefined) return -1;
+    let best = -1;
+    for (let i = bodyStart; i < lines.length; i++)
+      if (bare(lines[i]) === needle && (best < 0 || Math.abs(i + 1 - r.line) < Math.abs(best + 1 - r.line))) best = i;
+    return best;
+  };
+  let after = find(r.prevLine);
+  if (after < 0) after = find(r.keptBefore);
+  let heading: string | undefined;
+  if (after < 0 && r.headings.length) {
+    const h = r.headings[r.headings.length - 1];
+    const hi = lines.findIndex((l, i) => i >= bodyStart && /^ {0,3}#{1,6}\s/.test(l) && bare(l).replace(/^ {0,3}#{1,6}\s+/, '').replace(/\s+#*\s*$/, '') === h);
+    if (hi >= 0) {
+      const level = /^ {0,3}(#{1,6})/.exec(lines[hi])![1].length;
+      let end = lines.length - 1;
+      for (let i = hi + 1; i < lines.length; i++) {
+        const m = /^ {0,3}(#{1,6})\s/.exec(lines[i]);
+        if (m && m[1].length <= level) {
+          end = i - 1;
+          break;
+        }
+      }
+      while (end > hi && /^\s*$/.test(lines[end])) end--;
+      after = end;
+    } else heading = `${'#'.repeat(Math.min(6, r.headings.length + 1))} ${h}${eol}`;
+  }
+  let at: number;
+  if (after >= 0) at = after + 1;
+  else if (r.prevLine === undefined && !heading) at = bodyStart;
+  else at = lines.length;
+  if (at === lines.length && lines.length && !lines[lines.length - 1].endsWith('\n')) lines[lines.length - 1] += eol;
+  const prev = at > 0 ? lines[at - 1] : undefined;
+  const next = at < lines.length ? lines[at] : undefined;
+  const pieces: string[] = [];
+  if (heading) {
+    if (prev !== undefined && !/^\s*$/.test(prev)) pieces.push(eol);
+    pieces.push(heading, eol);
+  } else if (r.blankBefore && prev !== undefined && !/^\s*$/.test(prev)) pieces.push(eol);
+  pieces.push(block);
+  if (r.blankAfter && next !== undefined && !/^\s*$/.test(next)) pieces.push(eol);
+  const line = at + 1 + (pieces[0] === eol ? 1 : 0) + (heading ? 1 : 0);
+  lines.splice(at, 0, ...pieces);
+  return { text: lines.join(''), line };
+}
+
+export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
+  const root = path.resolve(opts.root);
+  const config = opts.config ?? (await loadConfig(root, opts.configPath));
+  const arch = archivePath(config);
+  const archText = await readOrNull(path.resolve(root, arch));
+  if (archText === null) throw new Error(`no archive at ${arch}: nothing has been pruned here`);
+  const records = selectRecords(parseArchive(archText).records, opts.id);
+  if (!records.length) throw new Error(`${opts.id} is not in ${arch} (give an entry id e_… or an archive record id a_…)`);
+
+  const before = new Map<string, string | null>();
+  const now = new Map<string, string | null>();
+  const get = async (file: string) => {
+    if (!now.has(file)) {
+      const t = await readOrNull(path.resolve(root, file));
+      before.set(file, t);
+      now.set(file, t);
+    }
+    return now.get(file)!;
+  };
+  const restored: RestoreResult['restored'] = [];
+  for (const r of records) {
+    const cur = await get(r.file);
+    if (r.fileDeleted) {
+      if (cur === null) {
+        now.set(r.file, r.lines ?? r.text);
+        restored.push({ file: r.file, line: 1 });
+      }
+      continue;
+    }
+    if (r.replacement !== undefined) {
+      // An update or a relink: swap the new text back for the original.
+      if (cur !== null && cur.includes(r.replacement) && !cur.includes(r.text)) {
+        const i = cur.indexOf(r.replacement);
+        now.set(r.file, cur.slice(0, i) + r.text + cur.slice(i + r.replacement.length));
+        restored.push({ file: r.file, line: cur.slice(0, i).split('\n').length });
+      }
+      continue;
+    }
+    if (cur !== null && (r.kind === 'heading' ? splitLines(cur).some((l) => bare(l) === r.text) : cur.includes(r.text))) continue;
+    const res = reinsert(cur ?? '', r);
+    now.set(r.file, res.text);
+    restored.push({ file: r.file, line: res.line });
+  }
+
+  const changes = [...now.keys()]
+    .sort()
+    .map((file) => ({ file, before: before.get(file) ?? null, after: now.get(file) ?? null }))
+    .filter((c) => c.before !== c.after);
+  if (opts.write !== false) {
+    for (const c of changes) {
+      const abs = path.resolve(root, c.file);
+      await mkdir(path.dirname(abs), { recursive: true });
+      await writeFile(abs, c.after ?? '', 'utf8');
+    }
+  }
+  return { restored, diff: unifiedDiff(changes) };
+}

@@ -1,0 +1,369 @@
+// The manifest index: dependencies, scripts, targets, recipes, workspaces, runtimes and
+// project versions at HEAD (read from the working tree), plus their history: which commit
+// added or removed every dependency and script, read from the blobs the single log pass
+// saw change (one `git cat-file --batch` process for all of them).
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  CommitInfo,
+  DependencyVersionEvent,
+  FileIndex,
+  ManifestDependency,
+  ManifestIndex,
+  ManifestKind,
+  PackageHistoryEvent,
+  ScriptHistoryEvent,
+} from '../types.js';
+import { BlobStream, readBlobs } from './git.js';
+import type { LogChange } from './history.js';
+import { NULL_BLOB } from './history.js';
+import { hasHistory, isLockfile, manifestKind } from './manifests/kinds.js';
+import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
+import { parseManifest, type ParsedManifest } from './manifests/parse.js';
+
+export { manifestKind } from './manifests/kinds.js';
+export { parseManifest } from './manifests/parse.js';
+
+/** Files larger than this are not parsed (reported as a problem). */
+export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+export interface ManifestChange {
+  commit: CommitInfo;
+  kind: ManifestKind;
+  status: string;
+  src: string;
+  dst?: string;
+  srcBlob: string;
+  dstBlob: string;
+}
+
+/**
+ * Hooked into the log pass: remembers every change to a manifest whose history matters and,
+ * when given the repository, streams each new blob to one `git cat-file --batch` process
+ * while the log is still running, parsing it into a small summary as it arrives.
+ */
+export class ManifestChangeCollector {
+  readonly changes: ManifestChange[] = [];
+  readonly summaries = new Map<string, Summary | null>();
+  private readonly kindOfBlob = new Map<string, { kind: ManifestKind; path: string }>();
+  private readonly stream: BlobStream | null;
+  private readonly interned = new Map<string, string>();
+  private readonly intern = (s: string): string => {
+    const hit = this.interned.get(s);
+    if (hit !== undefined) return hit;
+    this.interned.set(s, s);
+    return s;
+  };
+
+  constructor(
+    private readonly prefix = '',
+    private readonly gitRoot?: string,
+  ) {
+    this.stream = gitRoot ? new BlobStream(gitRoot, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text))) : null;
+  }
+
+  private summarizeBlob(id: string, text: string | null): Summary | null {
+    const k = this.kindOfBlob.get(id);
+    if (!k || text === null || text.length > MAX_MANIFEST_BYTES) return null;
+    return summarize(parseManifest(k.kind, k.path, text), this.intern);
+  }
+
+  private want(id: string, kind: ManifestKind, path: string): void {
+    if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
+    this.kindOfBlob.set(id, { kind, path });
+    this.stream?.request(id);
+  }
+
+  private add(c: ManifestChange): void {
+    this.changes.push(c);
+    if (c.status !== 'A') this.want(c.srcBlob, c.kind, c.src);
+    if (c.status !== 'D') this.want(c.dstBlob, c.kind, c.dst ?? c.src);
+  }
+
+  onChange = (commit: CommitInfo, ch: LogChange): void => {
+    const p = this.prefix;
+    const rel = (x: string | undefined) => (x === undefined ? undefined : !p ? x : x.startsWith(p) ? x.slice(p.length) : undefined);
+    const src = rel(ch.src);
+    const dst = rel(ch.dst);
+    const target = dst ?? src;
+    if (target === undefined) return;
+    const kind = manifestKind(target) ?? (src !== undefined ? manifestKind(src) : undefined);
+    if (!kind || !hasHistory(kind)) return;
+    if (ch.status === 'R' && (src === undefined || dst === undefined)) {
+      // renamed across the root boundary: an add or a delete from our point of view
+      if (dst !== undefined) this.add({ commit, kind, status: 'A', src: dst, srcBlob: '0', dstBlob: ch.dstBlob });
+      else if (src !== undefined) this.add({ commit, kind, status: 'D', src, srcBlob: ch.srcBlob, dstBlob: '0' });
+      return;
+    }
+    if (ch.status === 'C') {
+      if (dst !== undefined) this.add({ commit, kind, status: 'A', src: dst, srcBlob: '0', dstBlob: ch.dstBlob });
+      return;
+    }
+    if (src === undefined) return;
+    this.add({ commit, kind, status: ch.status, src, dst, srcBlob: ch.srcBlob, dstBlob: ch.dstBlob });
+  };
+
+  /** Waits for (or, without streaming, reads) every blob. */
+  async finish(): Promise<{ blobs: number; problems: string[] }> {
+    const problems: string[] = [];
+    if (this.stream) {
+      const r = await this.stream.end();
+      if (r.code !== 0) problems.push(`git cat-file --batch failed: ${r.stderr.trim()}`);
+    } else if (this.gitRoot === undefined && this.kindOfBlob.size) {
+      problems.push('manifest history needs the repository root');
+    }
+    return { blobs: this.kindOfBlob.size, problems };
+  }
+
+  /** Reads blobs in one batch after the fact (no streaming). */
+  async readAll(gitRoot: string): Promise<void> {
+    const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
+    await readBlobs(gitRoot, ids, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text)));
+  }
+}
+
+export function emptyManifestIndex(): ManifestIndex {
+  return {
+    dependencies: new Map(),
+    everDependencies: new Map(),
+    scripts: new Map(),
+    makeTargets: new Map(),
+    justRecipes: new Map(),
+    scriptHistory: new Map(),
+    workspaces: new Map(),
+    runtimes: new Map(),
+    projectVersions: [],
+    problems: [],
+    dependencyVersions: new Map(),
+    runtimeAll: [],
+    pythonClassifiers: new Map(),
+    scriptCommands: new Map(),
+    workspaceGlobs: [],
+    catalogs: new Map(),
+    manifestFiles: new Map(),
+    lockfiles: [],
+    goModules: new Map(),
+  };
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const depth = (p: string) => (p.match(/\//g) ?? []).length;
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Runtime files are less authoritative than manifest fields of the same folder. */
+const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc': 1, '.node-version': 2, '.python-version': 1, pyproject: 0, '.tool-versions': 3 };
+
+/** Reads and indexes every manifest at HEAD (working tree). */
+export async function readHeadManifests(root: string, files: FileIndex, into = emptyManifestIndex()): Promise<ManifestIndex> {
+  const idx = into;
+  const found: Array<{ file: string; kind: ManifestKind }> = [];
+  for (const f of files.files) {
+    const kind = manifestKind(f);
+    if (kind) found.push({ file: f, kind });
+  }
+  found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const texts = await mapLimit(found, 32, async ({ file }) => {
+    try {
+      const abs = path.join(root, file);
+      const st = await stat(abs);
+      if (!st.isFile()) return { error: 'not a regular file' };
+      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
+      return { text: await readFile(abs, 'utf8') };
+    } catch (err) {
+      return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing from the working tree' : (err as Error).message };
+    }
+  });
+  const locks: LockIndex[] = [];
+  const parsed: Array<{ file: string; p: ParsedManifest }> = [];
+  found.forEach(({ file, kind }, i) => {
+    const t = texts[i]!;
+    if ('error' in t) {
+      if (t.error !== 'missing from the working tree') idx.problems.push({ file, message: t.error! });
+      return;
+    }
+    idx.manifestFiles!.set(file, kind);
+    if (isLockfile(kind)) {
+      const r = parseLockfile(kind as 'package-lock' | 'pnpm-lock' | 'yarn-lock', file, t.text!);
+      if (r.problem) idx.problems.push({ file, ...r.problem });
+      if (r.lock) {
+        locks.push(r.lock);
+        idx.lockfiles!.push(file);
+      }
+      return;
+    }
+    const p = parseManifest(kind, file, t.text!);
+    for (const pr of p.problems) idx.problems.push({ file, ...pr });
+    parsed.push({ file, p });
+  });
+  // nearest lockfile first
+  locks.sort((a, b) => depth(b.file) - depth(a.file));
+  const runtimeCands: Array<{ name: string; spec: string; source: string; rank: number }> = [];
+  for (const { file, p } of parsed) {
+    const dir = dirOf(file);
+    for (const d of p.deps) {
+      const dep: ManifestDependency = { name: d.name, spec: d.spec, manifest: file, field: d.field };
+      if (p.kind === 'package.json') {
+        for (const l of locks) {
+          const v = l.lookup(dir, d.name, d.spec);
+          if (v) {
+            dep.locked = v;
+            break;
+          }
+        }
+      }
+      const key = d.name.toLowerCase();
+      const list = idx.dependencies.get(key);
+      if (list) list.push(dep);
+      else idx.dependencies.set(key, [dep]);
+    }
+    if (p.scripts && (p.kind === 'package.json' || p.scripts.size)) {
+      idx.scripts.set(file, new Set(p.scripts.keys()));
+      idx.scriptCommands!.set(file, p.scripts);
+    }
+    if (p.targets) idx.makeTargets.set(file, new Set(p.targets));
+    if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.version !== undefined && p.kind !== 'runtime-file') idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
+    if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject')) {
+      if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
+    }
+    if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs!.push({ glob: g, source: file });
+    if (p.catalogs) for (const [name, m] of p.catalogs) idx.catalogs!.set(name, m);
+    if (p.goModule) idx.goModules!.set(p.goModule, file);
+    if (p.classifiers) idx.pythonClassifiers!.set(file, p.classifiers);
+    if (p.runtimes) {
+      const base = file.slice(file.lastIndexOf('/') + 1);
+      const rank = depth(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
+      for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank });
+    }
+  }
+  runtimeCands.sort((a, b) => a.rank - b.rank);
+  for (const r of runtimeCands) {
+    idx.runtimeAll!.push({ name: r.name, spec: r.spec, source: r.source });
+    if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
+  }
+  return idx;
+}
+
+// ------------------------------------------------------------------ history
+
+export interface Summary {
+  deps: Map<string, { name: string; spec: string; field: string }>;
+  scripts: Map<string, { source: 'npm' | 'make' | 'just'; command: string }>;
+}
+
+const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
+
+function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
+  const deps = new Map<string, { name: string; spec: string; field: string }>();
+  for (const d of p.deps) {
+    const key = intern(d.name.toLowerCase());
+    if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
+  }
+  const scripts = new Map<string, { source: 'npm' | 'make' | 'just'; command: string }>();
+  if (p.scripts && p.kind === 'package.json') for (const [k, v] of p.scripts) scripts.set(intern(k), { source: 'npm', command: v });
+  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: '' });
+  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: '' });
+  return { deps, scripts };
+}
+
+/**
+ * Turns the manifest changes of the log pass into dependency and script history.
+ * `changes` come in log order (newest first); `summaries` hold the parsed blobs.
+ */
+export function buildManifestHistory(changes: ManifestChange[], summaries: Map<string, Summary | null>, idx: ManifestIndex): void {
+  const chrono = changes.slice().reverse();
+  const lastGood = new Map<string, Summary>();
+  const ever = idx.everDependencies;
+  const versions = idx.dependencyVersions!;
+  const scriptHist = idx.scriptHistory;
+  const push = <T>(m: Map<string, T[]>, k: string, v: T) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+
+  let i = 0;
+  while (i < chrono.length) {
+    const commit = chrono[i]!.commit;
+    let j = i;
+    while (j < chrono.length && chrono[j]!.commit === commit) j++;
+    const depAdds = new Map<string, string[]>(); // manifest -> names
+    const depRemovals: PackageHistoryEvent[] = [];
+    const scriptAdds = new Map<string, Array<{ name: string; command: string }>>();
+    const scriptRemovals: ScriptHistoryEvent[] = [];
+    for (let k = i; k < j; k++) {
+      const c = chrono[k]!;
+      const manifest = c.status === 'R' && c.dst ? c.dst : c.src;
+      const beforeKey = c.src;
+      let before: Summary | undefined;
+      if (c.status === 'A') before = EMPTY;
+      else before = summaries.get(c.srcBlob) ?? lastGood.get(beforeKey) ?? undefined;
+      let after: Summary | undefined;
+      if (c.status === 'D') after = EMPTY;
+      else after = summaries.get(c.dstBlob) ?? undefined;
+      if (c.status === 'R' && c.dst) lastGood.delete(c.src);
+      if (!after) continue; // unreadable new version: wait for a good one
+      if (c.status !== 'D') lastGood.set(manifest, after);
+      else lastGood.delete(manifest);
+      if (!before) before = EMPTY;
+      for (const [key, d] of after.deps) {
+        const old = before.deps.get(key);
+        if (!old) {
+          push(ever, key, { name: d.name, displayName: d.name, manifest, type: 'added', commit, spec: d.spec, field: d.field });
+          push(depAdds, manifest, d.name);
+        } else if (old.spec !== d.spec) {
+          push<DependencyVersionEvent>(versions, key, { name: d.name, manifest, from: old.spec, to: d.spec, commit });
+        }
+      }
+      for (const [key, d] of before.deps) {
+        if (after.deps.has(key)) continue;
+        const ev: PackageHistoryEvent = { name: d.name, displayName: d.name, manifest, type: 'removed', commit, spec: d.spec, field: d.field };
+        push(ever, key, ev);
+        depRemovals.push(ev);
+      }
+      for (const [name, s] of after.scripts) {
+        if (before.scripts.has(name)) continue;
+        push<ScriptHistoryEvent>(scriptHist, `${manifest}#${name}`, { name, manifest, type: 'added', commit, source: s.source, ...(s.command ? { command: s.command } : {}) });
+        push(scriptAdds, manifest, { name, command: s.command });
+      }
+      for (const [name, s] of before.scripts) {
+        if (after.scripts.has(name)) continue;
+        const ev: ScriptHistoryEvent = { name, manifest, type: 'removed', commit, source: s.source, ...(s.command ? { command: s.command } : {}) };
+        push(scriptHist, `${manifest}#${name}`, ev);
+        scriptRemovals.push(ev);
+      }
+    }
+    for (const ev of depRemovals) {
+      const same = depAdds.get(ev.manifest);
+      if (same?.length) ev.addedInSameCommit = same.slice();
+      const elsewhere: Array<{ name: string; manifest: string }> = [];
+      for (const [m, names] of depAdds) if (m !== ev.manifest) for (const n of names) elsewhere.push({ name: n, manifest: m });
+      if (elsewhere.length) ev.addedElsewhereInSameCommit = elsewhere.slice(0, 50);
+    }
+    for (const ev of scriptRemovals) {
+      const same = scriptAdds.get(ev.manifest);
+      if (!same?.length) continue;
+      ev.addedInSameCommit = same.map((s) => s.name);
+      if (ev.command) {
+        const twin = same.find((s) => s.command === ev.command);
+        if (twin) ev.renamedTo = twin.name;
+      }
+    }
+    i = j;
+  }
+  // Every dependency at HEAD is an "ever" dependency, even without history.
+  for (const [key, list] of idx.dependencies) if (!ever.has(key) && list.length) ever.set(key, []);
+}

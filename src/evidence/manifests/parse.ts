@@ -1,0 +1,480 @@
+// One parser per manifest format. Structured formats go through real parsers (JSON, yaml,
+// smol-toml); line-oriented formats (requirements.txt, go.mod, Gemfile, Makefile, justfile,
+// version files) are read line by line, which is their grammar. A parser never throws: it
+// returns what it could read plus problems with a line number when the parser gives one.
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { ManifestKind } from '../../types.js';
+
+export interface ParsedDep {
+  name: string;
+  spec: string;
+  field: string;
+}
+
+export interface ParsedManifest {
+  kind: ManifestKind;
+  deps: ParsedDep[];
+  /** npm scripts (name -> command), pyproject scripts/tasks (name -> target). */
+  scripts?: Map<string, string>;
+  targets?: string[];
+  recipes?: string[];
+  name?: string;
+  version?: string;
+  workspaces?: string[];
+  runtimes?: Array<{ name: string; spec: string }>;
+  classifiers?: string[];
+  catalogs?: Map<string, Map<string, string>>;
+  goModule?: string;
+  problems: Array<{ message: string; line?: number }>;
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+export function parseManifest(kind: ManifestKind, path: string, text: string): ParsedManifest {
+  try {
+    switch (kind) {
+      case 'package.json':
+        return parsePackageJson(text);
+      case 'pnpm-workspace':
+        return parsePnpmWorkspace(text);
+      case 'pyproject':
+        return parsePyproject(text);
+      case 'cargo':
+        return parseCargo(text);
+      case 'requirements':
+        return parseRequirements(text);
+      case 'go.mod':
+        return parseGoMod(text);
+      case 'gemfile':
+        return parseGemfile(text);
+      case 'makefile':
+        return parseMakefile(text);
+      case 'justfile':
+        return parseJustfile(text);
+      case 'runtime-file':
+        return parseRuntimeFile(path, text);
+      default:
+        return { kind, deps: [], problems: [] };
+    }
+  } catch (err) {
+    return { kind, deps: [], problems: [{ message: `could not be read: ${(err as Error).message}` }] };
+  }
+}
+
+// ------------------------------------------------------------------ JSON
+
+/** Line (1-based) of a JSON.parse error, from "position N" or "(line L column C)". */
+export function jsonErrorLine(message: string, text: string): number | undefined {
+  const lc = /line (\d+) column \d+/.exec(message);
+  if (lc) return Number(lc[1]);
+  const pos = /position (\d+)/.exec(message);
+  if (pos) {
+    const n = Math.min(Number(pos[1]), text.length);
+    let line = 1;
+    for (let i = 0; i < n; i++) if (text.charCodeAt(i) === 10) line++;
+    return line;
+  }
+  return undefined;
+}
+
+const NPM_DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+
+export function parsePackageJson(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'package.json', deps: [], problems: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    const message = (err as Error).message;
+    out.problems.push({ message: `invalid JSON: ${message}`, line: jsonErrorLine(message, text) });
+    return out;
+  }
+  const pkg = obj(data);
+  if (!pkg) {
+    out.problems.push({ message: 'package.json is not a JSON object' });
+    return out;
+  }
+  for (const field of NPM_DEP_FIELDS) {
+    const deps = obj(pkg[field]);
+    if (!deps) continue;
+    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str(spec) ?? '', field });
+  }
+  for (const field of ['bundledDependencies', 'bundleDependencies']) {
+    const b = pkg[field];
+    if (Array.isArray(b)) for (const name of b) if (typeof name === 'string') out.deps.push({ name, spec: '', field });
+  }
+  const scripts = obj(pkg.scripts);
+  out.scripts = new Map();
+  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str(v) ?? '');
+  if (typeof pkg.name === 'string') out.name = pkg.name;
+  if (typeof pkg.version === 'string') out.version = pkg.version;
+  const ws = pkg.workspaces;
+  if (Array.isArray(ws)) out.workspaces = ws.filter((w): w is string => typeof w === 'string');
+  else if (obj(ws) && Array.isArray(obj(ws)!.packages)) {
+    out.workspaces = (obj(ws)!.packages as unknown[]).filter((w): w is string => typeof w === 'string');
+  }
+  const runtimes: Array<{ name: string; spec: string }> = [];
+  const engines = obj(pkg.engines);
+  if (engines) for (const [k, v] of Object.entries(engines)) if (str(v)) runtimes.push({ name: k, spec: str(v)! });
+  const volta = obj(pkg.volta);
+  if (volta) for (const [k, v] of Object.entries(volta)) if (str(v)) runtimes.push({ name: k, spec: str(v)! });
+  if (typeof pkg.packageManager === 'string') {
+    const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
+    if (m) runtimes.push({ name: m[1]!, spec: m[2]! });
+  }
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+
+// ------------------------------------------------------------------ YAML
+
+function yamlLine(err: unknown): number | undefined {
+  if (err instanceof YAMLParseError && err.linePos) return err.linePos[0].line;
+  return undefined;
+}
+
+export function parsePnpmWorkspace(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'pnpm-workspace', deps: [], problems: [] };
+  let data: unknown;
+  try {
+    data = parseYaml(text, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w): w is string => typeof w === 'string');
+  const catalogs = new Map<string, Map<string, string>>();
+  const cat = obj(doc.catalog);
+  if (cat) catalogs.set('default', new Map(Object.entries(cat).map(([k, v]) => [k, str(v) ?? ''])));
+  const cats = obj(doc.catalogs);
+  if (cats) {
+    for (const [name, c] of Object.entries(cats)) {
+      const m = obj(c);
+      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str(v) ?? ''])));
+    }
+  }
+  if (catalogs.size) out.catalogs = catalogs;
+  return out;
+}
+
+// ------------------------------------------------------------------ TOML
+
+function tomlProblem(err: unknown): { message: string; line?: number } {
+  if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split('\n')[0]}`, line: err.line };
+  return { message: `invalid TOML: ${(err as Error).message}` };
+}
+
+/** PEP 508: the distribution name leads the requirement string. */
+export function pep508(req: string): { name: string; spec: string } | undefined {
+  const s = req.trim();
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
+  if (!m) return undefined;
+  let spec = (m[3] ?? '').trim();
+  const semi = spec.indexOf(';');
+  if (semi >= 0) spec = spec.slice(0, semi).trim();
+  if (spec.startsWith('@')) spec = spec.slice(1).trim();
+  spec = spec.replace(/^\((.*)\)$/, '$1');
+  return { name: m[1]!, spec };
+}
+
+export function parsePyproject(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'pyproject', deps: [], problems: [] };
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const scripts = new Map<string, string>();
+  const runtimes: Array<{ name: string; spec: string }> = [];
+  const addReqs = (list: unknown, field: string) => {
+    if (!Array.isArray(list)) return;
+    for (const r of list) {
+      if (typeof r !== 'string') continue;
+      const p = pep508(r);
+      if (p) out.deps.push({ name: p.name, spec: p.spec, field });
+    }
+  };
+  const project = obj(data.project);
+  if (project) {
+    if (typeof project.name === 'string') out.name = project.name;
+    if (typeof project.version === 'string') out.version = project.version;
+    addReqs(project.dependencies, 'project.dependencies');
+    const opt = obj(project['optional-dependencies']);
+    if (opt) for (const [g, list] of Object.entries(opt)) addReqs(list, `project.optional-dependencies.${g}`);
+    if (typeof project['requires-python'] === 'string') runtimes.push({ name: 'python', spec: project['requires-python'] });
+    if (Array.isArray(project.classifiers)) {
+      const py = project.classifiers
+        .filter((c): c is string => typeof c === 'string')
+        .map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1])
+        .filter((v): v is string => !!v);
+      if (py.length) out.classifiers = py;
+    }
+    for (const key of ['scripts', 'gui-scripts']) {
+      const s = obj(project[key]);
+      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str(v) ?? '');
+    }
+  }
+  const groups = obj(data['dependency-groups']);
+  if (groups) for (const [g, list] of Object.entries(groups)) addReqs(list, `dependency-groups.${g}`);
+  const build = obj(data['build-system']);
+  if (build) addReqs(build.requires, 'build-system.requires');
+  const tool = obj(data.tool);
+  const poetry = obj(tool?.poetry);
+  if (poetry) {
+    if (!out.name && typeof poetry.name === 'string') out.name = poetry.name;
+    if (!out.version && typeof poetry.version === 'string') out.version = poetry.version;
+    const addPoetry = (deps: unknown, field: string) => {
+      const d = obj(deps);
+      if (!d) return;
+      for (const [name, spec] of Object.entries(d)) {
+        const s = str(spec) ?? str(obj(spec)?.version) ?? (Array.isArray(spec) ? '*' : '');
+        if (name.toLowerCase() === 'python') {
+          runtimes.push({ name: 'python', spec: s });
+          continue;
+        }
+        out.deps.push({ name, spec: s, field });
+      }
+    };
+    addPoetry(poetry.dependencies, 'tool.poetry.dependencies');
+    addPoetry(poetry['dev-dependencies'], 'tool.poetry.dev-dependencies');
+    const pg = obj(poetry.group);
+    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
+    const ps = obj(poetry.scripts);
+    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str(v) ?? str(obj(v)?.reference) ?? '');
+  }
+  for (const [toolName, key] of [['pdm', 'scripts'], ['poe', 'tasks'], ['rye', 'scripts'], ['taskipy', 'tasks']] as const) {
+    const t = obj(obj(tool?.[toolName])?.[key]);
+    if (!t) continue;
+    for (const [k, v] of Object.entries(t)) {
+      if (k.startsWith('_')) continue;
+      scripts.set(k, str(v) ?? str(obj(v)?.cmd) ?? str(obj(v)?.shell) ?? '');
+    }
+  }
+  const hatchEnvs = obj(obj(tool?.hatch)?.envs);
+  if (hatchEnvs) {
+    for (const [env, cfg] of Object.entries(hatchEnvs)) {
+      const s = obj(obj(cfg)?.scripts);
+      if (!s) continue;
+      for (const [k, v] of Object.entries(s)) {
+        const cmd = Array.isArray(v) ? v.join(' && ') : str(v) ?? '';
+        scripts.set(env === 'default' ? k : `${env}:${k}`, cmd);
+      }
+    }
+  }
+  const pdmDev = obj(obj(tool?.pdm)?.['dev-dependencies']);
+  if (pdmDev) for (const [g, list] of Object.entries(pdmDev)) addReqs(list, `tool.pdm.dev-dependencies.${g}`);
+  const uv = obj(tool?.uv);
+  if (uv) {
+    addReqs(uv['dev-dependencies'], 'tool.uv.dev-dependencies');
+    const members = obj(uv.workspace)?.members;
+    if (Array.isArray(members)) out.workspaces = members.filter((m): m is string => typeof m === 'string');
+  }
+  if (scripts.size) out.scripts = scripts;
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+
+export function parseCargo(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'cargo', deps: [], problems: [] };
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const addDeps = (table: unknown, field: string) => {
+    const d = obj(table);
+    if (!d) return;
+    for (const [key, spec] of Object.entries(d)) {
+      const o = obj(spec);
+      const name = typeof o?.package === 'string' ? o.package : key; // renamed dependency
+      const s = str(spec) ?? str(o?.version) ?? (o?.workspace === true ? 'workspace' : o?.path ? `path:${str(o.path)}` : o?.git ? `git:${str(o.git)}` : '');
+      out.deps.push({ name, spec: s, field });
+    }
+  };
+  for (const f of ['dependencies', 'dev-dependencies', 'build-dependencies']) addDeps(data[f], f);
+  const target = obj(data.target);
+  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ['dependencies', 'dev-dependencies', 'build-dependencies']) addDeps(obj(t)?.[f], `target.${cfg}.${f}`);
+  const ws = obj(data.workspace);
+  if (ws) {
+    addDeps(ws.dependencies, 'workspace.dependencies');
+    if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m): m is string => typeof m === 'string');
+  }
+  const pkg = obj(data.package);
+  if (pkg) {
+    if (typeof pkg.name === 'string') out.name = pkg.name;
+    const v = pkg.version;
+    if (typeof v === 'string') out.version = v;
+    else if (obj(v)?.workspace === true) {
+      const wv = obj(ws?.package)?.version;
+      if (typeof wv === 'string') out.version = wv;
+    }
+    if (typeof pkg['rust-version'] === 'string') out.runtimes = [{ name: 'rust', spec: pkg['rust-version'] }];
+  } else {
+    const wv = obj(ws?.package)?.version;
+    if (typeof wv === 'string') out.version = wv;
+    const rv = obj(ws?.package)?.['rust-version'];
+    if (typeof rv === 'string') out.runtimes = [{ name: 'rust', spec: rv }];
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ line formats
+
+export function parseRequirements(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'requirements', deps: [], problems: [] };
+  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  for (const raw of lines) {
+    let line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (!line) continue;
+    const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
+    if (line.startsWith('-e ') || line.startsWith('--editable')) {
+      if (egg) out.deps.push({ name: egg[1]!, spec: '', field: 'requirements' });
+      continue;
+    }
+    if (line.startsWith('-') || /^[a-z+]+:\/\//i.test(line) || line.startsWith('.') || line.startsWith('/')) continue;
+    line = line.replace(/\s--\S+(=\S+)?/g, '').trim(); // per-requirement options (--hash=...)
+    const at = /^([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*@\s*\S+/.exec(line);
+    if (at) {
+      out.deps.push({ name: at[1]!, spec: '', field: 'requirements' });
+      continue;
+    }
+    const p = pep508(line);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field: 'requirements' });
+  }
+  return out;
+}
+
+export function parseGoMod(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'go.mod', deps: [], problems: [] };
+  const runtimes: Array<{ name: string; spec: string }> = [];
+  let block: string | null = null;
+  text.split(/\r?\n/).forEach((raw) => {
+    const indirect = /\/\/\s*indirect/.test(raw);
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (!line) return;
+    if (block) {
+      if (line === ')') {
+        block = null;
+        return;
+      }
+      if (block === 'require') {
+        const [mod, ver] = line.split(/\s+/);
+        if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? 'require-indirect' : 'require' });
+      }
+      return;
+    }
+    const m = /^(\w+)\s*(.*)$/.exec(line);
+    if (!m) return;
+    const [, kw, rest = ''] = m;
+    if (rest === '(') {
+      block = kw!;
+      return;
+    }
+    if (kw === 'module') out.goModule = out.name = rest.replace(/^"|"$/g, '');
+    else if (kw === 'go') runtimes.push({ name: 'go', spec: rest });
+    else if (kw === 'toolchain') runtimes.push({ name: 'go-toolchain', spec: rest.replace(/^go/, '') });
+    else if (kw === 'require') {
+      const [mod, ver] = rest.split(/\s+/);
+      if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? 'require-indirect' : 'require' });
+    }
+  });
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+
+export function parseGemfile(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'gemfile', deps: [], problems: [] };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const g = /^gem\s*\(?\s*["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?/.exec(line);
+    if (g) {
+      out.deps.push({ name: g[1]!, spec: g[2] ?? '', field: 'gem' });
+      continue;
+    }
+    const r = /^ruby\s+["']([^"']+)["']/.exec(line);
+    if (r) out.runtimes = [...(out.runtimes ?? []), { name: 'ruby', spec: r[1]! }];
+  }
+  return out;
+}
+
+/** Makefile targets: explicit rules; pattern rules, special targets and variables skipped; .PHONY names included. */
+export function parseMakefile(text: string): ParsedManifest {
+  const targets = new Set<string>();
+  let inDefine = false;
+  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  for (const raw of lines) {
+    if (inDefine) {
+      if (/^\s*endef\b/.test(raw)) inDefine = false;
+      continue;
+    }
+    if (/^\s*define\b/.test(raw)) {
+      inDefine = true;
+      continue;
+    }
+    if (raw.startsWith('\t') || raw.startsWith('#')) continue;
+    const line = raw.replace(/(^|[^\\])#.*$/, '$1');
+    // rule: targets ':' or '::' not followed by '=' (that would be := / ::= assignment)
+    const m = /^([^:=#\t][^:=#]*?)\s*(::?)(?!=)(.*)$/.exec(line);
+    if (!m) continue;
+    if (m[3]!.startsWith(':=') || m[3]!.startsWith('=')) continue;
+    const lhs = m[1]!.trim();
+    if (/^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|vpath)\b/.test(lhs)) continue;
+    if (/[?+!]$/.test(lhs)) continue;
+    if (lhs === '.PHONY') {
+      for (const t of m[3]!.replace(/[;|].*$/, '').trim().split(/\s+/)) if (t && !t.includes('$') && !t.includes('%')) targets.add(t);
+      continue;
+    }
+    for (const t of lhs.split(/\s+/)) {
+      if (!t || t.startsWith('.') || t.includes('%') || t.includes('$(') || t.includes('${')) continue;
+      targets.add(t);
+    }
+  }
+  return { kind: 'makefile', deps: [], targets: [...targets], problems: [] };
+}
+
+export function parseJustfile(text: string): ParsedManifest {
+  const recipes = new Set<string>();
+  for (const raw of text.split(/\r?\n/)) {
+    if (!raw || /^[\s#[]/.test(raw)) continue;
+    const alias = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
+    if (alias) {
+      recipes.add(alias[1]!);
+      continue;
+    }
+    if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
+    const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
+    if (m) recipes.add(m[1]!);
+  }
+  return { kind: 'justfile', deps: [], recipes: [...recipes], problems: [] };
+}
+
+const TOOL_VERSIONS_NAMES: Record<string, string> = { nodejs: 'node', node: 'node', python: 'python', golang: 'go', go: 'go', rust: 'rust', ruby: 'ruby', pnpm: 'pnpm', yarn: 'yarn', bun: 'bun', deno: 'deno', java: 'java' };
+
+export function parseRuntimeFile(path: string, text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'runtime-file', deps: [], problems: [] };
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const first = text.split(/\r?\n/).map((l) => l.replace(/#.*$/, '').trim()).find((l) => l) ?? '';
+  if (base === '.tool-versions') {
+    out.runtimes = [];
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.replace(/#.*$/, '').trim();
+      const [tool, ver] = line.split(/\s+/);
+      if (tool && ver) out.runtimes.push({ name: TOOL_VERSIONS_NAMES[tool] ?? tool, spec: ver });
+    }
+  } else if (first) {
+    const name = base === '.python-version' ? 'python' : base === '.ruby-version' ? 'ruby' : 'node';
+    out.runtimes = [{ name, spec: first }];
+  }
+  return out;
+}
+
+export { parseYaml };

@@ -1,0 +1,289 @@
+// Git plumbing for the Action: everything that touches git lives here (the GitHub API
+// lives in ./pull-request.ts and ./comment.ts). Every call is an argument array passed to
+// execFile: no shell, so untrusted values (branch names, paths) cannot inject commands.
+//
+// The prune commit is built with a temporary index (read-tree HEAD, update-index the
+// changed paths, write-tree, commit-tree) so the checkout's own index and HEAD are left
+// alone, and the result is pushed with --force-with-lease to `origin` exactly as
+// actions/checkout left it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export const BOT_IDENTITY: GitIdentity = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
+
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly args: string[],
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+export interface GitRunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** One changed path as `git diff --name-status -M -z` reports it. */
+export interface DiffChange {
+  /** A added, M modified, D deleted, R renamed, C copied, T type change. */
+  status: 'A' | 'M' | 'D' | 'R' | 'C' | 'T' | 'U' | 'X';
+  /** The path after the change (for D: the deleted path). */
+  path: string;
+  /** R / C: the path before. */
+  from?: string;
+  similarity?: number;
+}
+
+/**
+ * The `-c` arguments that authenticate git over http(s) the way actions/checkout does:
+ * an AUTHORIZATION extra header scoped to the remote's server. The empty value first
+ * resets any header actions/checkout persisted for the same URL (two Authorization
+ * headers make GitHub answer 400). Other remotes (file paths, ssh) get nothing.
+ */
+export function authConfigArgs(remoteUrl: string, token: string | undefined): string[] {
+  if (!token) return [];
+  let url: URL;
+  try {
+    url = new URL(remoteUrl);
+  } catch {
+    return [];
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return [];
+  const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+  const key = `http.${url.origin}/.extraheader`;
+  return ['-c', `${key}=`, '-c', `${key}=AUTHORIZATION: basic ${basic}`];
+}
+
+/** The base64 credential that authConfigArgs sends, so the caller can mask it too. */
+export function basicCredential(token: string): string {
+  return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+}
+
+/** Parses `git diff --name-status -z` output. */
+export function parseNameStatusZ(out: string): DiffChange[] {
+  const parts = out.split('\0');
+  const changes: DiffChange[] = [];
+  for (let i = 0; i < parts.length; ) {
+    const head = parts[i++];
+    if (!head) continue;
+    const status = head[0] as DiffChange['status'];
+    const score = head.length > 1 ? Number(head.slice(1)) : undefined;
+    if (status === 'R' || status === 'C') {
+      const from = parts[i++] ?? '';
+      const to = parts[i++] ?? '';
+      changes.push({ status, path: to, from, similarity: score });
+    } else {
+      const path = parts[i++] ?? '';
+      changes.push({ status, path });
+    }
+  }
+  return changes;
+}
+
+/** Parses the new-side line numbers of the hunks in a `git diff -U0` patch of one file. */
+export function parseAddedLines(patch: string): number[] {
+  const lines: number[] = [];
+  for (const m of patch.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+    const start = Number(m[1]);
+    const count = m[2] === undefined ? 1 : Number(m[2]);
+    for (let k = 0; k < count; k++) lines.push(start + k);
+  }
+  return lines;
+}
+
+/** The text of the removed (`-`) lines of a patch, without the `---` header. */
+export function removedText(patch: string): string {
+  return patch
+    .split('\n')
+    .filter((l) => l.startsWith('-') && !l.startsWith('---'))
+    .map((l) => l.slice(1))
+    .join('\n');
+}
+
+export interface GitOptions {
+  /** Token for http(s) remotes (sent as an extra header, never in a URL). */
+  token?: string;
+  remote?: string;
+  /** Extra environment (tests). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export class Git {
+  readonly remote: string;
+  private remoteUrlCache: string | null = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: GitOptions = {},
+  ) {
+    this.remote = opts.remote ?? 'origin';
+  }
+
+  /** Runs git; never throws (see `exec` for the throwing form). */
+  run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitRunResult> {
+    const env = {
+      ...process.env,
+      ...this.opts.env,
+      ...extraEnv,
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      LC_ALL: 'C',
+    };
+    const full = ['-c', 'core.quotePath=false', '-c', 'color.ui=false', ...args];
+    return new Promise((resolve) => {
+      execFile('git', full, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+        const raw = err ? (err as { code?: unknown }).code : 0;
+        const code = typeof raw === 'number' ? raw : err ? 1 : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      });
+    });
+  }
+
+  async exec(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+    const r = await this.run(args, extraEnv);
+    if (r.code !== 0) {
+      const shown = args.filter((a) => !/extraheader=AUTHORIZATION/i.test(a));
+      throw new GitError(`git ${shown.join(' ')} failed (${r.code}): ${r.stderr.trim()}`, shown, r.code, r.stderr);
+    }
+    return r.stdout;
+  }
+
+  async remoteUrl(): Promise<string> {
+    if (this.remoteUrlCache === null) this.remoteUrlCache = (await this.exec(['remote', 'get-url', this.remote])).trim();
+    return this.remoteUrlCache;
+  }
+
+  /** Runs a command that talks to the remote, with the auth header for http(s) remotes. */
+  private async remoteExec(args: string[]): Promise<string> {
+    const auth = authConfigArgs(await this.remoteUrl(), this.opts.token);
+    return this.exec([...auth, ...args]);
+  }
+
+  async isShallow(): Promise<boolean> {
+    const r = await this.run(['rev-parse', '--is-shallow-repository']);
+    return r.code === 0 && r.stdout.trim() === 'true';
+  }
+
+  async head(): Promise<string> {
+    return (await this.exec(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** The checked-out branch name, or null when HEAD is detached. */
+  async currentBranch(): Promise<string | null> {
+    const r = await this.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+    return r.code === 0 ? r.stdout.trim() || null : null;
+  }
+
+  async hasCommit(rev: string): Promise<boolean> {
+    const r = await this.run(['cat-file', '-e', `${rev}^{commit}`]);
+    return r.code === 0;
+  }
+
+  async treeOf(rev: string): Promise<string> {
+    return (await this.exec(['rev-parse', `${rev}^{tree}`])).trim();
+  }
+
+  /** True when `name` is a valid branch name (git check-ref-format --branch). */
+  async isValidBranch(name: string): Promise<boolean> {
+    if (name.startsWith('-')) return false;
+    const r = await this.run(['check-ref-format', '--branch', name]);
+    return r.code === 0;
+  }
+
+  /** The sha of `refs/heads/<branch>` on the remote, or null when it does not exist. */
+  async remoteBranchSha(branch: string): Promise<string | null> {
+    const out = await this.remoteExec(['ls-remote', '--heads', '--', this.remote, `refs/heads/${branch}`]);
+    const line = out.split('\n').find((l) => l.endsWith(`\trefs/heads/${branch}`));
+    return line ? line.split('\t')[0] : null;
+  }
+
+  /** Fetches commits by sha or ref into the object store (no local refs are moved). */
+  async fetch(refs: string[], depth?: number): Promise<void> {
+    const args = ['fetch', '--no-tags', '--no-write-fetch-head', '--quiet'];
+    if (depth !== undefined) args.push(`--depth=${depth}`);
+    await this.remoteExec([...args, '--', this.remote, ...refs]);
+  }
+
+  /**
+   * Builds a tree from HEAD plus the working-tree content of `paths` (paths missing on
+   * disk are removed), in a throwaway index so the checkout's index is left untouched.
+   */
+  async buildTree(base: string, paths: string[]): Promise<string> {
+    const tmp = mkdtempSync(join(tmpdir(), 'memory-audit-index-'));
+    const env = { GIT_INDEX_FILE: join(tmp, 'index') };
+    try {
+      await this.exec(['read-tree', base], env);
+      if (paths.length > 0) {
+        // --add picks up new files, --remove drops the ones that are gone from disk.
+        await this.exec(['update-index', '--add', '--remove', '--', ...paths], env);
+      }
+      return (await this.exec(['write-tree'], env)).trim();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  async commitTree(tree: string, parent: string, message: string, author: GitIdentity, date?: string): Promise<string> {
+    const env: NodeJS.ProcessEnv = {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+    };
+    if (date) {
+      env.GIT_AUTHOR_DATE = date;
+      env.GIT_COMMITTER_DATE = date;
+    }
+    return (await this.exec(['commit-tree', tree, '-p', parent, '-m', message], env)).trim();
+  }
+
+  /**
+   * Pushes `commit` to `refs/heads/<branch>` on the remote with --force-with-lease:
+   * the update only happens when the remote branch is still at `expected` (null: must not exist).
+   */
+  async pushBranch(commit: string, branch: string, expected: string | null): Promise<void> {
+    const lease = `--force-with-lease=refs/heads/${branch}:${expected ?? ''}`;
+    await this.remoteExec(['push', '--quiet', lease, '--', this.remote, `${commit}:refs/heads/${branch}`]);
+  }
+
+  async deleteRemoteBranch(branch: string, expected: string | null): Promise<void> {
+    const args = ['push', '--quiet'];
+    if (expected) args.push(`--force-with-lease=refs/heads/${branch}:${expected}`);
+    await this.remoteExec([...args, '--', this.remote, `:refs/heads/${branch}`]);
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    const r = await this.run(['merge-base', a, b]);
+    return r.code === 0 ? r.stdout.trim() : null;
+  }
+
+  /** `git diff --name-status -M` between two revisions (`threeDot`: from their merge base). */
+  async diffNameStatus(base: string, head: string, threeDot: boolean): Promise<DiffChange[]> {
+    const range = threeDot ? [`${base}...${head}`] : [base, head];
+    const out = await this.exec(['diff', '--no-ext-diff', '--name-status', '-M', '-z', ...range, '--']);
+    return parseNameStatusZ(out);
+  }
+
+  /** The zero-context patch of some paths (a rename: both sides) between two revisions. */
+  async diffPatch(base: string, head: string, threeDot: boolean, paths: string[]): Promise<string> {
+    const range = threeDot ? [`${base}...${head}`] : [base, head];
+    const specs = paths.map((p) => `:(literal)${p}`);
+    return this.exec(['diff', '--no-ext-diff', '-M', '-U0', '--no-color', ...range, '--', ...specs]);
+  }
+}

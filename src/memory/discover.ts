@@ -1,0 +1,389 @@
+// Finding the memory files of a repository. I/O only: walks folders, reads .gitignore files,
+// expands globs; never reads memory content. Output is sorted by path, deterministic.
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import type { Finding, MemoryFormat } from '../types.js';
+
+export interface DiscoveredFile {
+  /** Repository-relative with forward slashes, or absolute (forward slashes) outside the repository. */
+  path: string;
+  absPath: string;
+  format: MemoryFormat;
+  /** Auto-memory files: the folder holding MEMORY.md, in the same form as `path`. */
+  memoryDir?: string;
+}
+
+export interface DiscoverOptions {
+  root: string;
+  /** Explicit files, folders or globs (override auto-detection). */
+  paths?: string[];
+  /** Globs (repository-relative) of memory files to leave out. */
+  ignore?: string[];
+  /** The pruning log path when configured elsewhere than `pruning-log.md` (never a topic file). */
+  logPath?: string;
+}
+
+export interface DiscoverResult {
+  files: DiscoveredFile[];
+  findings: Finding[];
+}
+
+/** Folders never entered. */
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+
+const isClaudeRule = picomatch('**/.claude/rules/**/*.md', { dot: true });
+const isCursorRule = picomatch('**/.cursor/rules/**/*.mdc', { dot: true });
+const isCopilotInstructions = picomatch('.github/instructions/**/*.instructions.md', { dot: true });
+
+const toSlash = (p: string) => (sep === '\\' ? p.split(sep).join('/') : p);
+
+/**
+ * The format of a memory file from its path, or undefined when the path is not a known
+ * memory file name. `inMemoryDir` says whether the file lies in an auto-memory folder.
+ */
+export function formatOf(rel: string, inMemoryDir = false): MemoryFormat | undefined {
+  const base = rel.slice(rel.lastIndexOf('/') + 1);
+  if (base === 'MEMORY.md' && inMemoryDir) return 'auto-memory-index';
+  if (base === 'CLAUDE.md' || base === 'CLAUDE.local.md') return 'claude-md';
+  if (base === 'AGENTS.md' || base === 'AGENTS.override.md') return 'agents-md';
+  if (base === 'GEMINI.md') return 'gemini-md';
+  if (base === '.cursorrules' || isCursorRule(rel)) return 'cursor-rule';
+  if (rel === '.github/copilot-instructions.md' || isCopilotInstructions(rel)) return 'copilot';
+  if (isClaudeRule(rel)) return 'claude-md';
+  if (inMemoryDir && /\.md$/i.test(base)) return 'auto-memory-topic';
+  return undefined;
+}
+
+/** Whether a file in an auto-memory folder is one of its topic files. */
+export function isTopicFile(relToMemoryDir: string, logPath?: string): boolean {
+  if (!/\.md$/i.test(relToMemoryDir)) return false;
+  const parts = relToMemoryDir.split('/');
+  const base = parts[parts.length - 1];
+  if (base === 'MEMORY.md') return false;
+  if (/^pruning-log\.md$/i.test(base)) return false;
+  if (parts.slice(0, -1).some((p) => p.toLowerCase() === 'archive')) return false;
+  if (logPath && relToMemoryDir === logPath) return false;
+  return true;
+}
+
+interface Walked {
+  /** Absolute paths of files with a known memory name. */
+  known: string[];
+  /** Absolute paths of every *.md file (topic file candidates). */
+  markdown: string[];
+  /** Absolute folders holding MEMORY.md. */
+  memoryDirs: Set<string>;
+}
+
+interface GitIgnoreLayer {
+  /** Absolute folder holding the .gitignore. */
+  dir: string;
+  ig: Ignore;
+}
+
+function readIgnoreFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function ignoredBy(layers: GitIgnoreLayer[], abs: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const layer of layers) {
+    let rel = toSlash(relative(layer.dir, abs));
+    if (rel === '' || rel.startsWith('..')) continue;
+    if (isDir) rel += '/';
+    const t = layer.ig.test(rel);
+    if (t.ignored) ignored = true;
+    else if (t.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function linkFinding(display: string, message: string, evidence?: Record<string, unknown>): Finding {
+  const f: Finding = { entryId: null, file: display, line: 1, kind: 'malformed', severity: 'error', message };
+  if (evidence) f.evidence = evidence;
+  return f;
+}
+
+class Discoverer {
+  readonly findings: Finding[] = [];
+  private realRoot = '';
+  private readonly userIgnore: picomatch.Matcher | undefined;
+
+  constructor(
+    readonly root: string,
+    ignoreGlobs: string[] | undefined,
+    readonly logPath: string | undefined,
+  ) {
+    this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? picomatch(ignoreGlobs, { dot: true }) : undefined;
+  }
+
+  async init(): Promise<void> {
+    try {
+      this.realRoot = await realpath(this.root);
+    } catch {
+      this.realRoot = this.root;
+    }
+  }
+
+  display(abs: string): string {
+    const rel = relative(this.root, abs);
+    if (rel === '') return '.';
+    if (rel.startsWith('..') || isAbsolute(rel)) return toSlash(abs);
+    return toSlash(rel);
+  }
+
+  inRoot(abs: string): boolean {
+    const rel = relative(this.root, abs);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  }
+
+  userIgnored(abs: string): boolean {
+    return this.userIgnore !== undefined && this.inRoot(abs) && this.userIgnore(this.display(abs));
+  }
+
+  /**
+   * For a symlinked file: true when it may be read. A link inside the repository whose target
+   * lies outside it gives a finding and is not read.
+   */
+  async symlinkAllowed(abs: string): Promise<boolean> {
+    if (!this.inRoot(abs)) return true;
+    let target: string;
+    try {
+      target = await realpath(abs);
+    } catch {
+      return true; // dangling: readMemoryFile reports it
+    }
+    const rel = relative(this.realRoot, target);
+    if (rel.startsWith('..') || isAbsolute(rel)) {
+      const d = this.display(abs);
+      this.findings.push(
+        linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
+          target: toSlash(target),
+        }),
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
+  async walk(start: string, useGitignore: boolean): Promise<Walked> {
+    const out: Walked = { known: [], markdown: [], memoryDirs: new Set() };
+    const layers: GitIgnoreLayer[] = [];
+    if (useGitignore) {
+      const exclude = readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+      if (exclude) layers.push({ dir: this.root, ig: ignore().add(exclude) });
+      // .gitignore files of the folders above `start` (inside the repository) apply too.
+      if (this.inRoot(start) && start !== this.root) {
+        let d = this.root;
+        for (const part of relative(this.root, start).split(sep)) {
+          const gi = readIgnoreFile(join(d, '.gitignore'));
+          if (gi) layers.push({ dir: d, ig: ignore().add(gi) });
+          d = join(d, part);
+        }
+      }
+    }
+    const visit = async (dir: string, depthLayers: GitIgnoreLayer[]): Promise<void> => {
+      let ents;
+      try {
+        ents = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      let here = depthLayers;
+      if (useGitignore && ents.some((e) => e.name === '.gitignore' && !e.isDirectory())) {
+        const gi = readIgnoreFile(join(dir, '.gitignore'));
+        if (gi) here = [...depthLayers, { dir, ig: ignore().add(gi) }];
+      }
+      const subdirs: string[] = [];
+      for (const e of ents) {
+        const abs = join(dir, e.name);
+        let isDir = e.isDirectory();
+        let isFile = e.isFile();
+        if (e.isSymbolicLink()) {
+          // Symlinked folders are not entered (no cycles, no escaping the repository).
+          try {
+            const st = await stat(abs);
+            isDir = false;
+            isFile = st.isFile();
+          } catch {
+            isFile = true; // dangling: kept when its name is a memory name, reported on read
+          }
+        }
+        if (isDir) {
+          if (SKIP_DIRS.has(e.name)) continue;
+          if (useGitignore && ignoredBy(here, abs, true)) continue;
+          subdirs.push(abs);
+          continue;
+        }
+        if (!isFile) continue;
+        const rel = this.inRoot(abs) ? toSlash(relative(this.root, abs)) : toSlash(relative(start, abs));
+        const isMd = /\.md$/i.test(e.name);
+        const known = e.name === 'MEMORY.md' || formatOf(rel) !== undefined;
+        if (!known && !isMd) continue;
+        // CLAUDE.local.md is meant to be git-ignored and is still loaded by Claude Code.
+        if (useGitignore && e.name !== 'CLAUDE.local.md' && ignoredBy(here, abs, false)) continue;
+        if (e.name === 'MEMORY.md') out.memoryDirs.add(dir);
+        if (known) out.known.push(abs);
+        if (isMd) out.markdown.push(abs);
+      }
+      for (const sd of subdirs) await visit(sd, here);
+    };
+    await visit(start, layers);
+    return out;
+  }
+
+  /** Turns walk results into discovered files (memory folders expanded into their topic files). */
+  collect(w: Walked, into: Map<string, DiscoveredFile>, allMarkdownIsMemory = false): void {
+    const nearestMemoryDir = (abs: string): string | undefined => {
+      let d = dirname(abs);
+      for (;;) {
+        if (w.memoryDirs.has(d)) return d;
+        const up = dirname(d);
+        if (up === d) return undefined;
+        d = up;
+      }
+    };
+    const add = (abs: string, format: MemoryFormat, memoryDir?: string) => {
+      if (into.has(abs)) return;
+      const f: DiscoveredFile = { path: this.display(abs), absPath: abs, format };
+      if (memoryDir !== undefined) f.memoryDir = this.display(memoryDir);
+      into.set(abs, f);
+    };
+    for (const abs of w.known) {
+      const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
+      const md = basename(abs) === 'MEMORY.md' ? dirname(abs) : undefined;
+      const fmt = formatOf(rel, md !== undefined);
+      if (fmt) add(abs, fmt, md);
+    }
+    for (const abs of w.markdown) {
+      if (into.has(abs)) continue;
+      const md = nearestMemoryDir(abs);
+      if (md && isTopicFile(toSlash(relative(md, abs)), this.logRelTo(md))) add(abs, 'auto-memory-topic', md);
+      else if (allMarkdownIsMemory) add(abs, 'other');
+    }
+  }
+
+  private logRelTo(memoryDir: string): string | undefined {
+    if (!this.logPath) return undefined;
+    const abs = resolve(this.root, this.logPath);
+    return toSlash(relative(memoryDir, abs));
+  }
+}
+
+/** The memory folder (holding MEMORY.md) a file belongs to, looking upwards to `stop`. */
+function memoryDirOnDisk(abs: string, stop: string): string | undefined {
+  let d = dirname(abs);
+  for (;;) {
+    if (existsSync(join(d, 'MEMORY.md'))) return d;
+    if (d === stop) return undefined;
+    const up = dirname(d);
+    if (up === d) return undefined;
+    d = up;
+  }
+}
+
+/**
+ * Discovers the memory files under `root`, or the explicit `paths` (files, folders or globs,
+ * relative to `root` or absolute) when given.
+ */
+export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverResult> {
+  const root = resolve(opts.root);
+  const d = new Discoverer(root, opts.ignore, opts.logPath);
+  await d.init();
+  const found = new Map<string, DiscoveredFile>();
+
+  if (!opts.paths || opts.paths.length === 0) {
+    d.collect(await d.walk(root, true), found);
+  } else {
+    for (const p of opts.paths) {
+      if (isDynamicPattern(p)) {
+        let matches: string[] = [];
+        try {
+          matches = await glob(p, {
+            cwd: root,
+            dot: true,
+            absolute: true,
+            onlyFiles: true,
+            followSymbolicLinks: true,
+            ignore: ['**/node_modules/**', '**/.git/**'],
+          });
+        } catch (e) {
+          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${(e as Error).message})`));
+          continue;
+        }
+        if (matches.length === 0) {
+          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
+          continue;
+        }
+        for (const m of matches) {
+          const abs = resolve(m);
+          if (found.has(abs)) continue;
+          const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root : dirname(abs));
+          const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
+          let fmt: MemoryFormat | undefined;
+          if (md && basename(abs) === 'MEMORY.md' && dirname(abs) === md) fmt = 'auto-memory-index';
+          else if (md && isTopicFile(toSlash(relative(md, abs)))) fmt = formatOf(rel) ?? 'auto-memory-topic';
+          else fmt = formatOf(rel) ?? 'other';
+          const f: DiscoveredFile = { path: rel, absPath: abs, format: fmt };
+          if (md && (fmt === 'auto-memory-index' || fmt === 'auto-memory-topic')) f.memoryDir = d.display(md);
+          found.set(abs, f);
+        }
+        continue;
+      }
+      const abs = resolve(root, p);
+      let isDir = false;
+      try {
+        isDir = (await stat(abs)).isDirectory();
+      } catch {
+        // missing, or a dangling symlink
+        let dangling = false;
+        try {
+          const { lstat } = await import('node:fs/promises');
+          dangling = (await lstat(abs)).isSymbolicLink();
+        } catch {
+          // missing
+        }
+        if (!dangling) {
+          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
+          continue;
+        }
+      }
+      if (isDir) {
+        const w = await d.walk(abs, false);
+        // A folder holding MEMORY.md is an auto-memory folder; others are scanned for known names.
+        if (existsSync(join(abs, 'MEMORY.md'))) w.memoryDirs.add(abs);
+        d.collect(w, found);
+        continue;
+      }
+      if (found.has(abs)) continue;
+      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root : dirname(abs));
+      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
+      let fmt: MemoryFormat;
+      if (md && basename(abs) === 'MEMORY.md' && dirname(abs) === md) fmt = 'auto-memory-index';
+      else if (md && isTopicFile(toSlash(relative(md, abs)))) fmt = formatOf(rel) ?? 'auto-memory-topic';
+      else fmt = formatOf(rel) ?? 'other';
+      const f: DiscoveredFile = { path: rel, absPath: abs, format: fmt };
+      if (fmt === 'auto-memory-index' || fmt === 'auto-memory-topic') f.memoryDir = d.display(md!);
+      found.set(abs, f);
+    }
+  }
+
+  const files: DiscoveredFile[] = [];
+  for (const f of found.values()) {
+    if (d.userIgnored(f.absPath)) continue;
+    if (!(await d.symlinkAllowed(f.absPath))) continue;
+    files.push(f);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  d.findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { files, findings: d.findings };
+}

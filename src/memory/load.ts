@@ -1,0 +1,147 @@
+// Loading memory: discover -> read -> parse -> references, for the audit pipeline.
+import type { Config } from '../config/types.js';
+import type { Entry, Finding, MemoryFile } from '../types.js';
+import { discoverMemory, type DiscoveredFile } from './discover.js';
+import { parseMemoryText } from './parse.js';
+import { readMemoryFile } from './read.js';
+import { extractReferences } from './references.js';
+
+export interface LoadOptions {
+  root: string;
+  config: Config;
+  /** Explicit memory paths (files, folders, globs); default config.memory, else auto-detect. */
+  paths?: string[];
+}
+
+export interface LoadedMemory {
+  files: MemoryFile[];
+  entries: Entry[];
+  findings: Finding[];
+  /** Milliseconds per stage: discover, read, parse, refs. */
+  timings: Record<string, number>;
+}
+
+const READ_CONCURRENCY = 32;
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Index lines take the type of the topic file they link to (when that has a frontmatter type). */
+function typeIndexLines(entries: Entry[], files: MemoryFile[]): void {
+  const topicType = new Map<string, Entry>();
+  for (const e of entries) if (e.kind === 'topic') topicType.set(e.file, e);
+  if (topicType.size === 0) return;
+  const dirOf = new Map(files.map((f) => [f.path, f.memoryDir]));
+  for (const e of entries) {
+    if (e.kind !== 'index-line' || !e.meta.target) continue;
+    const dir = dirOf.get(e.file);
+    const target = normaliseJoin(dir ?? '', e.meta.target);
+    const topic = target ? topicType.get(target) : undefined;
+    if (topic && topic.typeSource === 'frontmatter') {
+      e.type = topic.type;
+      e.typeSource = 'frontmatter';
+      e.meta.typeRule = `topic:${topic.file}`;
+    }
+  }
+}
+
+function normaliseJoin(dir: string, rel: string): string | undefined {
+  if (rel.startsWith('/')) return undefined;
+  const parts = dir === '' || dir === '.' ? [] : dir.split('/');
+  for (const p of rel.split('/')) {
+    if (p === '' || p === '.') continue;
+    if (p === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(p);
+  }
+  return parts.join('/');
+}
+
+/**
+ * Discovers, reads and parses the memory of the repository at `root`. Never throws for bad
+ * memory content: every problem is a `malformed` finding and the other files are still read.
+ */
+export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
+  const { root, config } = opts;
+  const timings: Record<string, number> = {};
+  const findings: Finding[] = [];
+  let t = performance.now();
+  const paths = opts.paths && opts.paths.length > 0 ? opts.paths : config.memory.length > 0 ? config.memory : undefined;
+  const discovered = await discoverMemory({ root, paths, ignore: config.ignore, logPath: config.log || undefined });
+  findings.push(...discovered.findings);
+  timings.discover = performance.now() - t;
+
+  for (const p of config.protect) {
+    try {
+      new RegExp(p, 'i');
+    } catch (e) {
+      findings.push({
+        entryId: null,
+        file: '',
+        line: 0,
+        kind: 'malformed',
+        severity: 'error',
+        message: `config protect: invalid regular expression ${JSON.stringify(p)} (${(e as Error).message}); ignored`,
+      });
+    }
+  }
+
+  t = performance.now();
+  const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
+  const reads = await mapLimit(discovered.files, READ_CONCURRENCY, (f: DiscoveredFile) =>
+    readMemoryFile(f.absPath, f.path, maxBytes),
+  );
+  timings.read = performance.now() - t;
+
+  t = performance.now();
+  const files: MemoryFile[] = [];
+  const entries: Entry[] = [];
+  for (let i = 0; i < discovered.files.length; i++) {
+    const d = discovered.files[i];
+    const r = reads[i];
+    if (r.finding) findings.push(r.finding);
+    if (r.text === undefined) continue;
+    const parsed = parseMemoryText(d.path, r.text, d.format, { memoryDir: d.memoryDir, protectPatterns: config.protect });
+    parsed.file.absPath = d.absPath;
+    parsed.file.bytes = r.bytes;
+    if (r.bom) parsed.file.bom = true;
+    files.push(parsed.file);
+    entries.push(...parsed.entries);
+    findings.push(...parsed.findings);
+  }
+  typeIndexLines(entries, files);
+  timings.parse = performance.now() - t;
+
+  t = performance.now();
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  for (const e of entries) {
+    const file = byPath.get(e.file)!;
+    try {
+      e.refs = extractReferences(e, file);
+    } catch (err) {
+      e.refs = [];
+      findings.push({
+        entryId: e.id,
+        file: e.file,
+        line: e.line,
+        kind: 'malformed',
+        severity: 'warning',
+        message: `${e.file}:${e.line}: references could not be extracted (${(err as Error).message})`,
+      });
+    }
+  }
+  timings.refs = performance.now() - t;
+  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return { files, entries, findings, timings };
+}

@@ -1,0 +1,671 @@
+// Parsing one memory file into entries. Pure: text in, data out, no I/O.
+//
+// Markdown is parsed by ONE unified processor (remark-parse + remark-frontmatter + remark-gfm)
+// built once at module level. Long files are parsed in chunks cut at top-level block
+// boundaries (a blank line followed by a line starting in column 1, outside fenced code,
+// HTML blocks and frontmatter): micromark re-copies its whole event list each time a
+// container (list item, blockquote) closes, which makes one huge list quadratic. Chunk
+// positions are shifted back so every offset and line is into the whole file.
+import { createHash } from 'node:crypto';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import type { Nodes, Root, RootContent, List, Table, Heading, Html } from 'mdast';
+import type { Entry, EntryMeta, EntryType, Finding, MemoryFile, MemoryFormat, Span } from '../types.js';
+import { classify } from './classify.js';
+import { field, frontmatterProtected, frontmatterType, metaFromFrontmatter, parseFrontmatter } from './frontmatter.js';
+import { countTokens } from './tokens.js';
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
+
+export interface ParseOptions {
+  /** Repository-relative folder holding MEMORY.md, for auto-memory files. */
+  memoryDir?: string;
+  /** Regular expression sources; an entry whose text matches one is protected. */
+  protectPatterns?: string[];
+  /** Skip token counting (MemoryFile.tokens = 0). */
+  skipTokens?: boolean;
+}
+
+export interface ParseResult {
+  file: MemoryFile;
+  entries: Entry[];
+  findings: Finding[];
+}
+
+/** Files shorter than this are parsed in one piece. */
+const CHUNK_MIN = 4096;
+
+// `<!-- PROTECTED -->`, `<!-- protected: reason -->`, case-insensitive.
+const PROTECT_RE = /<!--\s*protected\b\s*(?:[:\-\u2013\u2014]\s*([\s\S]*?))?\s*-->/i;
+const COMMENT_ONLY_RE = /^\s*<!--[\s\S]*?-->\s*$/;
+
+// ---------------------------------------------------------------------------- line index
+
+/** Offsets at which each line starts (line n starts at starts[n-1]). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  return starts;
+}
+
+/** 1-based line of an offset, by binary search in `lineStarts`. */
+export function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** Number of lines as an editor shows them (a final newline does not open a new line). */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 0;
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    n++;
+    i = text.indexOf('\n', i + 1);
+  }
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+// ---------------------------------------------------------------------------- chunking
+
+const FENCE_OPEN_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const HTML_BLOCK_STARTS: Array<[RegExp, RegExp]> = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+];
+
+/** Start offsets of the chunks the file is parsed in (always begins with 0). */
+export function chunkStarts(text: string): number[] {
+  const starts = [0];
+  if (text.length < CHUNK_MIN * 2) return starts;
+  let pos = 0;
+  // Never cut inside frontmatter.
+  const fm = /^(---|\+\+\+)[ \t]*\r?\n/.exec(text);
+  if (fm) {
+    const close = new RegExp(`\\n${fm[1] === '---' ? '---' : '\\+\\+\\+'}[ \\t]*(?:\\r?\\n|$)`, 'g');
+    close.lastIndex = fm[0].length - 1;
+    const m = close.exec(text);
+    if (m) pos = m.index + m[0].length;
+  }
+  let chunkStart = 0;
+  let prevBlank = false;
+  let fence: { ch: string; len: number } | null = null;
+  let htmlEnd: RegExp | null = null;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const next = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(pos, lineEnd);
+    const blank = /^[ \t]*\r?$/.test(line);
+    if (fence) {
+      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?$/.exec(line);
+      if (m && m[1][0] === fence.ch && m[1].length >= fence.len) fence = null;
+    } else if (htmlEnd) {
+      if (htmlEnd.test(line)) htmlEnd = null;
+    } else if (!blank) {
+      const c = line.charCodeAt(0);
+      if (prevBlank && c !== 32 && c !== 9 && pos - chunkStart >= CHUNK_MIN) {
+        starts.push(pos);
+        chunkStart = pos;
+      }
+      const f = FENCE_OPEN_RE.exec(line);
+      if (f && !(f[1][0] === '`' && f[2].includes('`'))) {
+        fence = { ch: f[1][0], len: f[1].length };
+      } else {
+        for (const [open, end] of HTML_BLOCK_STARTS) {
+          const m = open.exec(line);
+          if (m) {
+            if (!end.test(line.slice(m[0].length))) htmlEnd = end;
+            break;
+          }
+        }
+      }
+    }
+    prevBlank = blank;
+    pos = next;
+  }
+  return starts;
+}
+
+const DEFINITION_LINE_RE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
+
+interface Pos {
+  line: number;
+  offset: number;
+}
+
+function shift(node: Nodes, offset: number, line: number): void {
+  const p = node.position;
+  if (p) {
+    p.start.offset = (p.start.offset ?? 0) + offset;
+    p.start.line += line;
+    p.end.offset = (p.end.offset ?? 0) + offset;
+    p.end.line += line;
+  }
+  if ('children' in node) for (const c of node.children as Nodes[]) shift(c, offset, line);
+}
+
+/** Parses `text` (in chunks when long) into the top-level mdast nodes, positions absolute. */
+export function parseBlocks(text: string): RootContent[] {
+  const starts = chunkStarts(text);
+  if (starts.length === 1) return (processor.parse(text) as Root).children;
+  const defs = text.match(DEFINITION_LINE_RE);
+  const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
+  const ls = lineStarts(text);
+  const out: RootContent[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const s = starts[i];
+    const e = i + 1 < starts.length ? starts[i + 1] : text.length;
+    const chunk = text.slice(s, e);
+    const tree = processor.parse(appendix ? chunk + appendix : chunk) as Root;
+    const lineBase = lineAt(ls, s) - 1;
+    for (const node of tree.children) {
+      if ((node.position?.start.offset ?? 0) >= chunk.length) break;
+      if (i > 0) shift(node, s, lineBase);
+      out.push(node);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------- spans
+
+function plainText(node: Nodes): string {
+  if ('value' in node && typeof node.value === 'string' && node.type !== 'html') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
+  return '';
+}
+
+function pos(node: Nodes): { start: number; end: number; line: number; endLine: number } {
+  const p = node.position!;
+  return { start: p.start.offset ?? 0, end: p.end.offset ?? 0, line: p.start.line, endLine: p.end.line };
+}
+
+function collectSpans(node: Nodes, out: Span[], defs: Map<string, string>): void {
+  switch (node.type) {
+    case 'text': {
+      const p = pos(node);
+      out.push({ kind: 'text', value: node.value, start: p.start, end: p.end, line: p.line });
+      return;
+    }
+    case 'inlineCode': {
+      const p = pos(node);
+      out.push({ kind: 'inlineCode', value: node.value, start: p.start, end: p.end, line: p.line });
+      return;
+    }
+    case 'code': {
+      const p = pos(node);
+      const span: Span = { kind: 'code', value: node.value, start: p.start, end: p.end, line: p.line };
+      if (node.lang) span.lang = node.lang;
+      out.push(span);
+      return;
+    }
+    case 'html': {
+      const p = pos(node);
+      out.push({ kind: 'html', value: node.value, start: p.start, end: p.end, line: p.line });
+      return;
+    }
+    case 'link':
+    case 'image':
+    case 'definition': {
+      const p = pos(node);
+      const value = node.type === 'definition' ? node.label ?? node.identifier : plainText(node);
+      out.push({ kind: 'link', value, start: p.start, end: p.end, line: p.line, url: node.url });
+      return;
+    }
+    case 'linkReference':
+    case 'imageReference': {
+      const p = pos(node);
+      const url = defs.get(node.identifier.toLowerCase());
+      const span: Span = { kind: 'link', value: plainText(node), start: p.start, end: p.end, line: p.line };
+      if (url !== undefined) span.url = url;
+      out.push(span);
+      return;
+    }
+    case 'yaml': {
+      const p = pos(node);
+      out.push({ kind: 'frontmatter', value: node.value, start: p.start, end: p.end, line: p.line });
+      return;
+    }
+    default:
+      if ((node.type as string) === 'toml') {
+        const p = pos(node);
+        out.push({ kind: 'frontmatter', value: (node as unknown as { value: string }).value, start: p.start, end: p.end, line: p.line });
+        return;
+      }
+      if ('children' in node) for (const c of node.children as Nodes[]) collectSpans(c, out, defs);
+  }
+}
+
+// ---------------------------------------------------------------------------- frontmatter
+
+interface Frontmatter {
+  data?: Record<string, unknown>;
+  range: [number, number];
+  /** Offset of the frontmatter source (after the opening fence line). */
+  srcStart: number;
+  lang: 'yaml' | 'toml';
+  contentRange?: [number, number];
+}
+
+function readFrontmatter(
+  node: RootContent,
+  text: string,
+  path: string,
+  format: MemoryFormat,
+  ls: number[],
+  findings: Finding[],
+): Frontmatter | undefined {
+  if (node.type !== 'yaml' && (node.type as string) !== 'toml') return undefined;
+  const lang = node.type === 'yaml' ? 'yaml' : 'toml';
+  const p = pos(node);
+  const firstNl = text.indexOf('\n', p.start);
+  const srcStart = firstNl < 0 ? p.end : Math.min(firstNl + 1, p.end);
+  const srcEnd = Math.max(srcStart, p.end - 3);
+  const src = text.slice(srcStart, srcEnd);
+  const fm: Frontmatter = { range: [p.start, p.end], srcStart, lang };
+  // Cursor writes `globs: *.ts` (not valid YAML): read such rule files leniently.
+  let res: ReturnType<typeof parseFrontmatter>;
+  try {
+    res = parseFrontmatter(src, lang, srcStart, lineAt(ls, srcStart), format === 'cursor-rule');
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0];
+    res = { problems: [{ line: lineAt(ls, srcStart), message: `invalid ${lang.toUpperCase()} frontmatter: ${msg}` }] };
+  }
+  for (const pr of res.problems) {
+    findings.push({
+      entryId: null,
+      file: path,
+      line: pr.line,
+      kind: 'malformed',
+      severity: 'error',
+      message: `${path}:${pr.line}: ${pr.message}`,
+      evidence: { frontmatter: lang },
+    });
+  }
+  if (res.data) fm.data = res.data;
+  if (res.contentRange) fm.contentRange = res.contentRange;
+  return fm;
+}
+
+/** Entry metadata from frontmatter, flat keys first, then the same keys under `metadata:`. */
+function fmInfoOf(fm: Record<string, unknown>): { meta: EntryMeta; type?: EntryType } {
+  const meta = metaFromFrontmatter(fm);
+  const id = field(fm, 'id');
+  if (typeof id === 'string' || typeof id === 'number') meta.slotId = String(id);
+  const type = frontmatterType(fm);
+  if (!type) {
+    const raw = field(fm, 'type');
+    if (typeof raw === 'string') meta.rawType = raw;
+  }
+  return type ? { meta, type } : { meta };
+}
+
+// ---------------------------------------------------------------------------- ids
+
+const LIST_MARKER_RE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+
+/** Whitespace-normalised text used for ids (a list marker is not part of the identity). */
+export function normaliseForId(text: string): string {
+  return text.replace(LIST_MARKER_RE, '').replace(/\s+/g, ' ').trim();
+}
+
+function sha8(s: string): string {
+  return createHash('sha1').update(s).digest('hex').slice(0, 8);
+}
+
+/** Assigns stable ids: same path + same normalised text -> same id; repeats get a suffix in the hash. */
+export function assignIds(path: string, entries: Entry[]): void {
+  const seen = new Map<string, number>();
+  for (const e of entries) {
+    const norm = normaliseForId(e.text);
+    const key = path + '\0' + norm;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    e.id = 'e_' + sha8(n === 0 ? key : key + '\0' + n);
+  }
+}
+
+// ---------------------------------------------------------------------------- protection
+
+const regexCache = new Map<string, RegExp[]>();
+
+/** Compiles config.protect patterns (invalid ones are skipped; loadMemory reports them). */
+export function compileProtect(patterns: readonly string[] | undefined): RegExp[] {
+  if (!patterns || patterns.length === 0) return [];
+  const key = patterns.join('\0');
+  let res = regexCache.get(key);
+  if (!res) {
+    res = [];
+    for (const p of patterns) {
+      try {
+        res.push(new RegExp(p, 'i'));
+      } catch {
+        // reported by loadMemory
+      }
+    }
+    regexCache.set(key, res);
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------------------- entries
+
+interface Draft {
+  kind: Entry['kind'];
+  nodes: Nodes[];
+  start: number;
+  end: number;
+  line: number;
+  endLine: number;
+  headings: string[];
+  protectedReason?: string;
+  meta: EntryMeta;
+  spans?: Span[];
+  type?: EntryType;
+}
+
+function isIndexLink(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return false;
+  return /\.md(?:#.*)?$/i.test(url);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+}
+
+/** MEMORY.md: `- [Title](file.md) — hook` -> meta, or undefined when not an index line. */
+function indexLineMeta(item: Nodes, defs: Map<string, string>): EntryMeta | undefined {
+  if (!('children' in item)) return undefined;
+  const para = (item.children as Nodes[])[0];
+  if (!para || para.type !== 'paragraph') return undefined;
+  const first = para.children[0];
+  let url: string | undefined;
+  if (first?.type === 'link') url = first.url;
+  else if (first?.type === 'linkReference') url = defs.get(first.identifier.toLowerCase());
+  if (!first || url === undefined || !isIndexLink(url)) return undefined;
+  const target = safeDecode(url.replace(/#.*$/, ''));
+  const meta: EntryMeta = { name: plainText(first), target };
+  const rest = para.children.slice(1).map(plainText).join('').replace(/^[\s\u2014\u2013:|-]+/, '').trim();
+  if (rest) meta.description = rest;
+  return meta;
+}
+
+/**
+ * Parses one memory file. `path` is the repository-relative path used in ids and findings.
+ * Never throws on bad content: problems become `malformed` findings.
+ */
+export function parseMemoryText(path: string, text: string, format: MemoryFormat, opts: ParseOptions = {}): ParseResult {
+  const findings: Finding[] = [];
+  const ls = lineStarts(text);
+  const firstNl = text.indexOf('\n');
+  const file: MemoryFile = {
+    path,
+    absPath: path,
+    format,
+    text,
+    lines: countLines(text),
+    bytes: Buffer.byteLength(text, 'utf8'),
+    tokens: opts.skipTokens ? 0 : countTokens(text),
+  };
+  if (firstNl > 0 && text.charCodeAt(firstNl - 1) === 13) file.eol = '\r\n';
+  else if (firstNl >= 0) file.eol = '\n';
+  if (opts.memoryDir !== undefined) file.memoryDir = opts.memoryDir;
+
+  let blocks: RootContent[];
+  try {
+    blocks = parseBlocks(text);
+  } catch (e) {
+    findings.push({
+      entryId: null,
+      file: path,
+      line: 1,
+      kind: 'malformed',
+      severity: 'error',
+      message: `${path}: could not be parsed as Markdown: ${(e as Error).message}`,
+    });
+    return { file, entries: [], findings };
+  }
+
+  // Link reference definitions, for linkReference urls.
+  const defs = new Map<string, string>();
+  for (const b of blocks) if (b.type === 'definition') defs.set(b.identifier.toLowerCase(), b.url);
+
+  let fm: Frontmatter | undefined;
+  if (blocks.length > 0 && (blocks[0].type === 'yaml' || (blocks[0].type as string) === 'toml')) {
+    fm = readFrontmatter(blocks[0], text, path, format, ls, findings);
+    if (fm) {
+      file.frontmatterRange = fm.range;
+      if (fm.data) file.frontmatter = fm.data;
+    }
+  } else if (/^(?:---|\+\+\+)[ \t]*\r?\n/.test(text)) {
+    findings.push({
+      entryId: null,
+      file: path,
+      line: 1,
+      kind: 'malformed',
+      severity: format === 'auto-memory-topic' ? 'error' : 'warning',
+      message: `${path}:1: frontmatter fence is never closed; the file is read as plain Markdown`,
+    });
+  }
+
+  const protectRes = compileProtect(opts.protectPatterns);
+  const fmInfo = fm?.data ? fmInfoOf(fm.data) : undefined;
+  const drafts: Draft[] = [];
+
+  if (format === 'auto-memory-topic') {
+    // One entry for the whole file.
+    const spans: Span[] = [];
+    for (const b of blocks) collectSpans(b, spans, defs);
+    const end = text.length;
+    let endLine = countLines(text);
+    if (endLine === 0) endLine = 1;
+    const d: Draft = {
+      kind: 'topic',
+      nodes: blocks,
+      start: 0,
+      end,
+      line: 1,
+      endLine,
+      headings: [],
+      meta: fmInfo ? { ...fmInfo.meta } : {},
+      spans,
+    };
+    const m = PROTECT_RE.exec(text);
+    if (m) d.protectedReason = m[1]?.trim() || 'marker';
+    else if (frontmatterProtected(fm?.data)) d.protectedReason = 'frontmatter';
+    if (fmInfo?.type) d.type = fmInfo.type;
+    drafts.push(d);
+  } else {
+    // Structured slot frontmatter (claude-mem): `content:` becomes an entry of its own.
+    if (fm?.data && fm.contentRange && typeof fm.data.content === 'string') {
+      const slot = slotEntry(fm.contentRange, String(fm.data.content), ls);
+      if (slot) {
+        slot.meta = { ...fmInfo!.meta };
+        if (fmInfo!.type) slot.type = fmInfo!.type;
+        if (frontmatterProtected(fm.data)) slot.protectedReason = 'frontmatter';
+        drafts.push(slot);
+      }
+    }
+    walkBlocks(blocks, format, defs, drafts);
+    if (fmInfo?.type) for (const d of drafts) if (!d.type) d.type = fmInfo.type;
+  }
+
+  const entries: Entry[] = [];
+  for (const d of drafts) {
+    const etext = text.slice(d.start, d.end);
+    let spans = d.spans;
+    if (!spans) {
+      spans = [];
+      for (const n of d.nodes) collectSpans(n, spans, defs);
+    }
+    let type: EntryType;
+    let typeSource: Entry['typeSource'];
+    const meta = d.meta;
+    if (d.type) {
+      type = d.type;
+      typeSource = 'frontmatter';
+    } else {
+      const basis = d.kind === 'topic' && (meta.name || meta.description)
+        ? [meta.name, meta.description, etext.slice(fm ? fm.range[1] : 0)].filter(Boolean).join('\n')
+        : etext;
+      const c = classify(basis, d.headings);
+      type = c.type;
+      typeSource = c.type === 'unknown' ? 'default' : 'heuristic';
+      meta.typeRule = c.reason;
+    }
+    let protectedReason = d.protectedReason;
+    if (!protectedReason) {
+      const m = PROTECT_RE.exec(etext);
+      if (m) protectedReason = m[1]?.trim() || 'marker';
+    }
+    if (!protectedReason && protectRes.length > 0) {
+      for (const re of protectRes) {
+        if (re.test(etext)) {
+          protectedReason = 'config';
+          break;
+        }
+      }
+    }
+    if (protectedReason) meta.protectedReason = protectedReason;
+    entries.push({
+      id: '',
+      file: path,
+      format,
+      line: d.line,
+      endLine: d.endLine,
+      start: d.start,
+      end: d.end,
+      kind: d.kind,
+      type,
+      typeSource,
+      protected: protectedReason !== undefined,
+      text: etext,
+      headings: d.headings,
+      meta,
+      spans,
+      refs: [],
+    });
+  }
+  assignIds(path, entries);
+  return { file, entries, findings };
+}
+
+function slotEntry(range: [number, number], value: string, ls: number[]): Draft {
+  const [start, end] = range;
+  const line = lineAt(ls, start);
+  return {
+    kind: 'frontmatter-field',
+    nodes: [],
+    start,
+    end,
+    line,
+    endLine: lineAt(ls, Math.max(start, end - 1)),
+    headings: [],
+    meta: {},
+    spans: [{ kind: 'frontmatter', value, start, end, line }],
+  };
+}
+
+function headingText(h: Heading): string {
+  return h.children.map(plainText).join('').replace(/\s+/g, ' ').trim();
+}
+
+function walkBlocks(blocks: RootContent[], format: MemoryFormat, defs: Map<string, string>, drafts: Draft[]): void {
+  const stack: Array<{ depth: number; text: string }> = [];
+  let headings: string[] = [];
+  let pending: string | undefined; // reason of a PROTECTED marker waiting for its block
+  let sectionProtect: { depth: number; reason: string } | undefined;
+
+  const add = (kind: Entry['kind'], nodes: Nodes[], at: Nodes, reason: string | undefined, meta: EntryMeta = {}) => {
+    const p = pos(at);
+    const d: Draft = { kind, nodes, start: p.start, end: p.end, line: p.line, endLine: p.endLine, headings, meta };
+    const r = reason ?? sectionProtect?.reason;
+    if (r) d.protectedReason = r;
+    drafts.push(d);
+  };
+
+  for (const node of blocks) {
+    if ((node.type as string) === 'toml') continue;
+    switch (node.type) {
+      case 'yaml':
+      case 'thematicBreak':
+        break;
+      case 'heading': {
+        const h = node as Heading;
+        while (stack.length > 0 && stack[stack.length - 1].depth >= h.depth) stack.pop();
+        stack.push({ depth: h.depth, text: headingText(h) });
+        headings = stack.map((s) => s.text);
+        if (sectionProtect && h.depth <= sectionProtect.depth) sectionProtect = undefined;
+        if (pending) {
+          sectionProtect = { depth: h.depth, reason: pending };
+          pending = undefined;
+        }
+        break;
+      }
+      case 'html': {
+        const v = (node as Html).value;
+        if (COMMENT_ONLY_RE.test(v)) {
+          const m = PROTECT_RE.exec(v);
+          if (m) pending = m[1]?.trim() || 'marker';
+          break; // comments are not entries
+        }
+        add('paragraph', [node], node, pending);
+        pending = undefined;
+        break;
+      }
+      case 'list': {
+        // A marker just before a list protects its first item (the entry on the next line);
+        // to protect a whole list, put the marker before its section heading.
+        for (const item of (node as List).children) {
+          const meta = format === 'auto-memory-index' ? indexLineMeta(item, defs) : undefined;
+          add(meta ? 'index-line' : 'item', [item], item, pending, meta ?? {});
+          pending = undefined;
+        }
+        pending = undefined;
+        break;
+      }
+      case 'table': {
+        const rows = (node as Table).children;
+        for (let i = 1; i < rows.length; i++) {
+          add('table-row', [rows[i]], rows[i], pending);
+          pending = undefined;
+        }
+        pending = undefined;
+        break;
+      }
+      case 'code':
+        add('code', [node], node, pending);
+        pending = undefined;
+        break;
+      case 'blockquote':
+        add('quote', [node], node, pending);
+        pending = undefined;
+        break;
+      default:
+        // paragraph, definition, footnoteDefinition and anything else block-level
+        add('paragraph', [node], node, pending);
+        pending = undefined;
+    }
+  }
+}

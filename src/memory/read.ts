@@ -1,0 +1,145 @@
+// Reading a memory file's bytes into text. Every problem becomes a `malformed` finding naming
+// the file (and the line of the first bad byte where there is one); nothing here throws.
+import { lstat, readFile, stat } from 'node:fs/promises';
+import type { Finding } from '../types.js';
+
+export interface ReadResult {
+  /** The decoded text without a BOM; undefined when the file could not be used. */
+  text?: string;
+  /** Size on disk in bytes (including a BOM). */
+  bytes: number;
+  /** True when the file starts with a UTF-8 byte order mark (stripped from `text`). */
+  bom: boolean;
+  finding?: Finding;
+}
+
+function malformed(path: string, line: number, message: string, evidence?: Record<string, unknown>): Finding {
+  const f: Finding = { entryId: null, file: path, line, kind: 'malformed', severity: 'error', message };
+  if (evidence) f.evidence = evidence;
+  return f;
+}
+
+/** 1-based line of byte offset `at` (counts LF bytes before it). */
+function lineOfByte(buf: Uint8Array, at: number): number {
+  let line = 1;
+  for (let i = 0; i < at; i++) if (buf[i] === 0x0a) line++;
+  return line;
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(buf: Uint8Array): number {
+  const n = buf.length;
+  let i = 0;
+  while (i < n) {
+    const b = buf[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= n) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes file bytes. Binary (a NUL byte) and invalid UTF-8 give a finding with the line of
+ * the first bad byte. A UTF-8 BOM is stripped and reported as `bom: true`.
+ */
+export function decodeMemoryBytes(buf: Uint8Array, path: string): ReadResult {
+  const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+  const nul = buf.indexOf(0);
+  if (nul !== -1) {
+    const line = lineOfByte(buf, nul);
+    return {
+      bytes: buf.length,
+      bom,
+      finding: malformed(path, line, `${path}:${line}: binary content (NUL byte at offset ${nul}); not read as memory`, {
+        offset: nul,
+      }),
+    };
+  }
+  try {
+    return { text: decoder.decode(buf), bytes: buf.length, bom };
+  } catch {
+    const at = Math.max(0, firstInvalidUtf8(buf));
+    const line = lineOfByte(buf, at);
+    return {
+      bytes: buf.length,
+      bom,
+      finding: malformed(path, line, `${path}:${line}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
+        offset: at,
+      }),
+    };
+  }
+}
+
+/**
+ * Reads one memory file. `path` is the display path used in findings. Files over `maxBytes`,
+ * directories, dangling symlinks, unreadable or undecodable files give a finding instead of text.
+ */
+export async function readMemoryFile(absPath: string, path: string, maxBytes: number): Promise<ReadResult> {
+  let size: number;
+  try {
+    const st = await stat(absPath);
+    if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: is a directory, not a memory file`) };
+    if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: not a regular file; not read`) };
+    size = st.size;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    let dangling = false;
+    try {
+      dangling = (await lstat(absPath)).isSymbolicLink();
+    } catch {
+      // missing altogether
+    }
+    const why = dangling ? 'dangling symbolic link' : code === 'ENOENT' ? 'no such file' : `${code ?? (e as Error).message}`;
+    return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${why})`, { code: code ?? null }) };
+  }
+  if (size > maxBytes) {
+    return {
+      bytes: size,
+      bom: false,
+      finding: malformed(path, 1, `${path}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+        bytes: size,
+        limit: maxBytes,
+      }),
+    };
+  }
+  let buf: Buffer;
+  try {
+    buf = await readFile(absPath);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { bytes: size, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${code ?? (e as Error).message})`, { code: code ?? null }) };
+  }
+  if (buf.length > maxBytes) {
+    return {
+      bytes: buf.length,
+      bom: false,
+      finding: malformed(path, 1, `${path}: ${buf.length} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`),
+    };
+  }
+  return decodeMemoryBytes(buf, path);
+}

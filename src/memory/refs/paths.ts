@@ -1,0 +1,184 @@
+// Deciding whether a token is a repository path, and normalising it.
+
+/** File extensions that make a bare name (no slash) a file reference. */
+export const FILE_EXTENSIONS = new Set(
+  (
+    'md mdx markdown txt rst adoc ts tsx mts cts js jsx mjs cjs json jsonc json5 yml yaml toml ini cfg conf ' +
+    'env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs ' +
+    'php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto ' +
+    'xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist ' +
+    'mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma'
+  ).split(/\s+/),
+);
+
+/** Names without an extension that are still clearly files. */
+export const EXTENSIONLESS_FILES = new Set([
+  'Makefile', 'makefile', 'GNUmakefile', 'justfile', 'Justfile', 'Dockerfile', 'Caddyfile', 'Procfile', 'Gemfile',
+  'Rakefile', 'Brewfile', 'Vagrantfile', 'Jenkinsfile', 'Taskfile', 'LICENSE', 'CODEOWNERS', 'OWNERS',
+  '.gitignore', '.gitattributes', '.npmrc', '.nvmrc', '.node-version', '.python-version', '.editorconfig',
+  '.prettierrc', '.eslintrc', '.env', '.envrc', '.dockerignore', '.cursorrules', '.tool-versions', 'go.mod', 'go.sum',
+]);
+
+const PLACEHOLDER_SEGMENT =
+  /^(?:path|to|foo|bar|baz|qux|xxx+|yyy+|zzz+|some|your|my|example|examples?-\w+|\.\.\.|…|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[-_].*|my[-_](?:app|project|repo|package|file|dir|folder|module|lib|component|service)s?|some[-_].*|<.*|.*>|.*\{.*|.*\}.*|n\/a)$/i;
+
+const NOT_PATHS = new Set(
+  [
+    'and/or', 'i/o', 'n/a', 'w/', 'w/o', 'c/o', 'a/b', 'tcp/ip', 'ci/cd', 'read/write', 'input/output', 'true/false',
+    'yes/no', 'on/off', 'client/server', 'request/response', 'pass/fail', 'win/loss', 'owner/repo', 'user/repo',
+    'org/repo', 'owner/name', 'org/name', 'user/name', 'foo/bar', 'either/or', 'he/him', 'she/her', 'they/them',
+    'start/end', 'get/set', 'add/remove', 'create/update', 'open/close', 'enable/disable', 'before/after',
+    'left/right', 'up/down', 'old/new', 'src/dest', 'dev/prod', 'x/y', 'km/h', 'req/s', 'ops/s', 'b/s', 'kb/s',
+    'mb/s', 'gb/s', 'ms/op', 'tokens/s', 'q&a',
+  ],
+);
+
+const MIME_TOP = new Set(['application', 'text', 'image', 'audio', 'video', 'multipart', 'font', 'model', 'message']);
+const DOMAIN =
+  /^(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|dev|app|co|sh|so|me|gg|xyz|info|edu|gov|us|uk|de|jp|cn|ly|to|tv|cc|cloud|run|page|site|tech|rs|js|pages|vercel|github|gitlab|npmjs|pypi)$/i;
+const SYSTEM_ROOTS = new Set([
+  'usr', 'etc', 'var', 'tmp', 'opt', 'bin', 'sbin', 'dev', 'proc', 'sys', 'home', 'users', 'root', 'lib', 'lib64',
+  'mnt', 'media', 'private', 'system', 'library', 'applications', 'volumes', 'workspace', 'workspaces', 'srv', 'run',
+  'nix', 'snap', 'cygdrive', 'data', 'app', 'code', 'repo', 'github', 'runner',
+]);
+
+export interface PathToken {
+  /** Normalised repository path (no ./, no trailing slash, no leading / or @). */
+  value: string;
+  /** How the path is anchored. */
+  anchor: 'plain' | 'dot' | 'parent' | 'root';
+  dir: boolean;
+  glob: boolean;
+  /** Strong shape: has a slash and an extension or a trailing slash, or is a known file name. */
+  strong: boolean;
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** Strips punctuation that surrounds a token in prose. Returns [leadTrim, token]. */
+export function trimToken(tok: string): [number, string] {
+  let s = 0;
+  let e = tok.length;
+  while (s < e && /[("'“‘*_,;]/.test(tok[s])) s++;
+  while (e > s && /[)"'”’*_,;:!?.…]/.test(tok[e - 1])) {
+    // Keep a trailing dot only when it ends a name like `..`.
+    if (tok[e - 1] === '.' && e - s <= 2) break;
+    e--;
+  }
+  // Unbalanced closing bracket/paren inside.
+  let t = tok.slice(s, e);
+  if (t.endsWith(')') && !t.includes('(')) t = t.slice(0, -1);
+  if (t.endsWith(']') && !t.includes('[')) t = t.slice(0, -1);
+  return [s, t];
+}
+
+function extOf(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return '';
+  return base.slice(dot + 1).toLowerCase();
+}
+
+/**
+ * Classifies one token as a repository path. `ctx` says where it was written: prose
+ * tokens need a stronger shape than inline code.
+ */
+export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import'): PathToken | null {
+  let t = tokenIn;
+  if (!t || t.length > 300) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return null; // scheme: URL, mailto:, npm:, C: handled below
+  if (/^[a-z]:[\\/]/i.test(t) || t.includes('\\')) return null; // Windows paths
+  if (t.startsWith('~') || t.startsWith('$') || t.startsWith('%')) return null; // home and variables
+  if (t.startsWith('//')) return null;
+  if (/[\s<>|"'`^]/.test(t)) return null;
+  if (/\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
+  if (t.includes('...') || t.includes('…')) return null;
+  if (t.startsWith('-')) return null;
+  if (/[#?].*$/.test(t) && ctx === 'link') t = t.replace(/[#?].*$/, '');
+  if (t.includes('#')) return null;
+  if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, '')) || NOT_PATHS.has(t.toLowerCase())) return null;
+
+  let anchor: PathToken['anchor'] = 'plain';
+  let v = t;
+  if (v.startsWith('/')) {
+    anchor = 'root';
+    v = v.replace(/^\/+/, '');
+    const first = v.split('/')[0].toLowerCase();
+    if (SYSTEM_ROOTS.has(first)) return null;
+    // `/clone`, `/help`: slash commands, routes.
+    if (!v.includes('/') && !extOf(v) && !v.startsWith('.')) return null;
+  } else if (v.startsWith('./')) {
+    anchor = 'dot';
+    v = v.replace(/^(\.\/)+/, '');
+  } else if (v.startsWith('../')) {
+    anchor = 'parent';
+  }
+  const dir = v.endsWith('/');
+  v = v.replace(/\/+$/, '');
+  if (!v || v === '.' || v === '..') return null;
+  if (/\/\//.test(v)) return null;
+  const segs = v.split('/');
+  const glob = GLOB_CHARS.test(v);
+  if (glob && /[{}]/.test(v) && !/\{[^{}]*,[^{}]*\}/.test(v)) return null; // {platform} template
+  for (const s of segs) {
+    if (s === '..' || s === '.') continue;
+    if (!glob && PLACEHOLDER_SEGMENT.test(s)) return null;
+    if (!/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
+  }
+  if (segs.length >= 2 && segs[0].toLowerCase() === 'path' && segs[1].toLowerCase() === 'to') return null;
+  const first = segs[0];
+  if (anchor === 'plain' && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
+    if (segs.length > 1 || !FILE_EXTENSIONS.has(extOf(first))) return null;
+  }
+  if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
+  // Numbers: fractions, dates, ratios, versions.
+  if (segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
+  if (segs.some((s) => /^\d+$/.test(s)) && segs.length <= 3 && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
+    return null;
+  const ext = extOf(v);
+  const last = segs[segs.length - 1];
+  const hasSlash = segs.length > 1;
+  const knownFile = EXTENSIONLESS_FILES.has(last) || (ext !== '' && FILE_EXTENSIONS.has(ext));
+  if (!hasSlash) {
+    // Bare names: a known file name, or a directory written with a trailing slash.
+    if (ext && /^\d/.test(ext)) return null; // 1.2.3, file.1
+    if (knownFile) {
+      // `.ts` alone is an extension, not a file.
+      if (/^\.[a-z0-9]+$/i.test(last) && FILE_EXTENSIONS.has(last.slice(1).toLowerCase()) && !EXTENSIONLESS_FILES.has(last))
+        return null;
+    } else if (!dir && !(ctx === 'link' && anchor !== 'plain')) {
+      return null;
+    }
+    if (anchor === 'root' && !dir && !knownFile) return null;
+  } else {
+    if (ctx === 'prose') {
+      // `Slack/Telegram/GitHub`, `TypeScript/JavaScript`: words, not paths.
+      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^[A-Z][\w-]*$/.test(s)) && !/^\./.test(first))
+        return null;
+      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^[a-z]+$/i.test(s)) && segs.length >= 3 && !/^\./.test(first))
+        return null; // fatal/error/warn
+    }
+    if (segs.some((s) => s === '')) return null;
+  }
+  if (glob && segs.every((s) => GLOB_CHARS.test(s))) return null;
+  const strong = (hasSlash && (knownFile || dir || glob)) || (knownFile && (ext !== '' || EXTENSIONLESS_FILES.has(last)));
+  return { value: anchor === 'parent' ? v : v, anchor, dir, glob, strong };
+}
+
+/** Joins a base folder (may be '') and a relative path, resolving `.` and `..`. Null when it leaves the root. */
+export function joinPath(base: string, rel: string): string | null {
+  const out: string[] = base ? base.split('/').filter(Boolean) : [];
+  for (const s of rel.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out.join('/');
+}
+
+export function dirname(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i === -1 ? '' : p.slice(0, i);
+}

@@ -1,0 +1,57 @@
+// ASCII directory-tree diagrams inside fenced code: every entry resolves to its full path.
+
+export interface TreeItem {
+  /** The name as written on its line (`slack.ts`, `adapters/`). */
+  raw: string;
+  /** Offset of `raw` in the code text. */
+  offset: number;
+  /** Full path composed from the tree (no trailing slash). */
+  path: string;
+  /** Parent folder (with trailing slash, '' at the top). */
+  base: string;
+  dir: boolean;
+  /** Depth 0 = a root line of the diagram. */
+  depth: number;
+}
+
+const TREE_CHARS = /[│├└┬┼─|`+\\]/;
+
+/** True when the block is a directory diagram (box-drawing characters or an indented list of names ending in /). */
+export function isTree(code: string): boolean {
+  const lines = code.split('\n').filter((l) => l.trim());
+  if (lines.length < 2) return false;
+  const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
+  return boxed >= 1 && boxed >= Math.min(2, lines.length - 1);
+}
+
+export function parseTree(code: string): TreeItem[] {
+  const out: TreeItem[] = [];
+  const stack: Array<{ col: number; name: string }> = [];
+  let k = 0;
+  for (const line of code.split('\n')) {
+    const lineStart = k;
+    k += line.length + 1;
+    // Find where the name starts: after indentation and tree drawing characters.
+    let c = 0;
+    while (c < line.length && (line[c] === ' ' || line[c] === '\t' || TREE_CHARS.test(line[c]) || line[c] === '-' && /[├└|`+]/.test(line.slice(0, c)))) c++;
+    if (c >= line.length) continue;
+    const restText = line.slice(c);
+    // The name ends at two spaces, a tab, a '#' comment or an arrow.
+    const m = /^([^\s#←→<]+(?: [^\s#←→<(]+)*?)(?=\s{2,}|\t|\s+#|\s+←|\s+->|\s+\(|\s*$)/.exec(restText);
+    if (!m) continue;
+    let name = m[1].trim();
+    if (!name || /^[.…]+$/.test(name) || name.includes(' ')) {
+      continue;
+    }
+    const col = c;
+    while (stack.length && stack[stack.length - 1].col >= col) stack.pop();
+    const dir = name.endsWith('/');
+    const clean = name.replace(/\/+$/, '');
+    const parent = stack.map((s) => s.name).join('/');
+    const path = parent ? `${parent}/${clean}` : clean;
+    out.push({ raw: name, offset: lineStart + c, path, base: parent ? parent + '/' : '', dir, depth: stack.length });
+    if (dir || (!/\.[\w]+$/.test(clean) && !clean.startsWith('.'))) stack.push({ col, name: clean });
+    else if (clean.startsWith('.') && !/\.[\w]+$/.test(clean.slice(1))) stack.push({ col, name: clean });
+  }
+  return out;
+}

@@ -1,0 +1,478 @@
+// The pruning decision tree (PRODUCT.md job 6). Pure: findings + context in, one PlanItem per
+// entry out. `decideEntry` is the tree itself, one branch per numbered rule:
+//
+//   0  protection: <!-- PROTECTED --> / config `protect` / retention.keep / secrets (review) /
+//      SUPERSEDED records and the pruning log (memory-audit's own files) are never touched
+//   1  ephemeral -> delete
+//   2  failed fidelity (verified wrong or contradicted) -> delete (or review when it cannot be told
+//      which side is right; a reversed decision is kept and inoculated)
+//   3  duplicates -> keep the most complete version, merge the others into it
+//   4  stale with a known correction -> update in place, [corrected YYYY-MM-DD];
+//      stale with no remaining value -> delete
+//   5  low fidelity and low use -> delete
+//   6  finished work (closed issues, merged PRs) -> archive, unless it holds a reusable pattern
+//   7  freely available references -> delete; project-specific ones stay
+//
+// Guards on every removal: entries of a security category go to `review`; `decision` and
+// `feedback` entries are never removed by rules 5-7. Around the tree: index lines follow their
+// topic file, duplicates whose kept version is itself removed stay, budgets archive the
+// lowest scores (rule 8), and deletions of abandoned strategies get a SUPERSEDED record.
+import type { CheckContext, Entry, Finding, PlanAction, PlanItem } from '../types.js';
+import { indexTarget, isSupersededFile, isTrailFile, supersededPath } from '../apply/paths.js';
+import { planBudgets } from './budget.js';
+import { scoreEntries, type ScoreParts } from './score.js';
+import {
+  ABANDONED_RE,
+  PROJECT_SPECIFIC_RE,
+  REUSABLE_RE,
+  SECURITY_RE,
+  STALE_KINDS,
+  TRIGGER_GONE_KINDS,
+  WEAK_KINDS,
+  isPublicDocUrl,
+  urlHost,
+} from './signals.js';
+
+export { healthWarnings } from './health.js';
+
+/** Rule number used for budget archiving (applied after the tree). */
+export const BUDGET_RULE = 8;
+
+/** Actions that take the entry out of the loaded memory. */
+export const REMOVING: ReadonlySet<PlanAction> = new Set<PlanAction>(['delete', 'archive', 'merge']);
+
+/** Everything the tree knows about one entry. */
+export interface EntryFacts {
+  entry: Entry;
+  findings: Finding[];
+  score: ScoreParts;
+  protectedBy?: string;
+  keepBy?: string;
+  pruneBy?: string;
+}
+
+interface Tree {
+  ctx: CheckContext;
+  byId: Map<string, Entry>;
+  facts: Map<string, EntryFacts>;
+  on: (rule: number) => boolean;
+  today: string;
+  existing: Set<string>;
+}
+
+const fmtScore = (n: number) => n.toFixed(2);
+
+function compile(patterns: string[]): RegExp[] {
+  const out: RegExp[] = [];
+  for (const p of patterns) {
+    try {
+      out.push(new RegExp(p, 'iu'));
+    } catch {
+      /* validated by loadConfig; ignore here */
+    }
+  }
+  return out;
+}
+
+/** 3 = protected, 2 = human-written instruction files (CLAUDE.md, AGENTS.md, rules), 1 = agent memory. */
+function authority(e: Entry): number {
+  if (e.protected) return 3;
+  return e.format === 'auto-memory-index' || e.format === 'auto-memory-topic' ? 1 : 2;
+}
+
+function where(e: Entry): string {
+  return `${e.file}:${e.line}`;
+}
+
+// ------------------------------------------------------------------ corrections (rule 4)
+
+interface Located {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Finds where a finding's `ref` is written inside the entry (file offsets). */
+function locate(e: Entry, f: Finding): Array<{ start: number; end: number }> {
+  if (!f.ref) return [];
+  const refs = e.refs.filter((r) => r.raw === f.ref && r.start >= e.start && r.end <= e.end);
+  if (refs.length) return refs.map((r) => ({ start: r.start, end: r.end }));
+  // Fall back to the exact token on the finding's line.
+  const out: Array<{ start: number; end: number }> = [];
+  let lineStart = 0;
+  let line = e.line;
+  for (let i = 0; i <= e.text.length; i++) {
+    if (i === e.text.length || e.text[i] === '\n') {
+      if (line === f.line) {
+        const seg = e.text.slice(lineStart, i);
+        let k = seg.indexOf(f.ref);
+        while (k >= 0) {
+          out.push({ start: e.start + lineStart + k, end: e.start + lineStart + k + f.ref.length });
+          k = seg.indexOf(f.ref, k + f.ref.length);
+        }
+        return out;
+      }
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds the corrected entry text: every located ref replaced by its successor, and
+ * `[corrected YYYY-MM-DD]` at the end of the last changed body line (never inside frontmatter).
+ */
+export function correctedText(
+  e: Entry,
+  edits: Located[],
+  today: string,
+  frontmatterEnd = 0,
+): string | undefined {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  for (let i = 1; i < sorted.length; i++) if (sorted[i].start < sorted[i - 1].end) return undefined;
+  let text = e.text;
+  for (const ed of [...sorted].reverse()) {
+    text = text.slice(0, ed.start - e.start) + ed.text + text.slice(ed.end - e.start);
+  }
+  if (text === e.text) return undefined;
+  // Where the last edit ended, in the new text.
+  let shift = 0;
+  for (const ed of sorted) shift += ed.text.length - (ed.end - ed.start);
+  const last = sorted[sorted.length - 1];
+  let at = last.end - e.start + shift;
+  const inFrontmatter = last.start < frontmatterEnd;
+  if (inFrontmatter) at = text.replace(/\s+$/, '').length;
+  const eol = text.indexOf('\n', at);
+  const lineEnd = eol < 0 ? text.length : eol;
+  let lineStart = text.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
+  if (inFrontmatter) lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+  const cr = text.slice(lineStart, lineEnd).endsWith('\r') ? '\r' : '';
+  const marker = `[corrected ${today}]`;
+  const newLine = /\[corrected \d{4}-\d{2}-\d{2}\]/.test(lineText)
+    ? lineText.replace(/\[corrected \d{4}-\d{2}-\d{2}\]/, marker)
+    : lineText.replace(/\s*$/, '') + ' ' + marker + (lineText.match(/ {2,}$/)?.[0] ?? '');
+  return text.slice(0, lineStart) + newLine + cr + text.slice(lineEnd);
+}
+
+// ------------------------------------------------------------------ the tree
+
+function decideEntry(x: EntryFacts, t: Tree): PlanItem {
+  const e = x.entry;
+  const { ctx, on, today } = t;
+  const item = (action: PlanAction, rule: number, reason: string, extra: Partial<PlanItem> = {}): PlanItem => ({
+    entryId: e.id,
+    action,
+    rule,
+    reason,
+    file: e.file,
+    line: e.line,
+    score: x.score.score,
+    ...extra,
+  });
+  const keep = (rule: number, reason: string) => item('keep', rule, reason);
+  /** Every removal passes the guards. */
+  const remove = (rule: number, action: PlanAction, reason: string, extra: Partial<PlanItem> = {}): PlanItem => {
+    if (rule >= 5 && (e.type === 'decision' || e.type === 'feedback'))
+      return keep(rule, `${e.type} entries are not pruned by rule ${rule} (${reason})`);
+    if (SECURITY_RE.test(e.text)) return item('review', rule, `security-related; needs a human decision: ${reason}`);
+    if (e.kind === 'frontmatter-field') return item('review', rule, `frontmatter field; edit by hand: ${reason}`);
+    return item(action, rule, reason, extra);
+  };
+  const of = (...kinds: string[]) => x.findings.filter((f) => kinds.includes(f.kind));
+
+  // 0. Protection comes first: these entries are never touched.
+  if (e.protected) return keep(0, `protected (${e.meta.protectedReason ?? 'marker'})`);
+  if (x.protectedBy) return keep(0, `protected by config pattern /${x.protectedBy}/`);
+  if (isTrailFile(e.file, ctx.config, ctx.files)) return keep(0, 'pruning log written by memory-audit');
+  if (e.type === 'superseded' || isSupersededFile(e.file))
+    return keep(0, 'SUPERSEDED record (counter-memory); reviewed by hand, never pruned automatically');
+  const secrets = of('secret');
+  if (secrets.length) return item('review', 0, 'contains a credential-like string: rotate it and remove it by hand');
+  if (x.keepBy) return keep(0, `retention.keep matches /${x.keepBy}/`);
+
+  // 1. Ephemeral: session state, intermediate reasoning, debug output... never belonged in memory.
+  const eph = of('ephemeral');
+  if (on(1) && (eph.length || e.type === 'ephemeral')) {
+    const fixable = eph.length > 0 && eph.every((f) => f.suggestion?.replace !== undefined && locate(e, f).length);
+    if (fixable) {
+      const edits = eph.flatMap((f) => locate(e, f).map((r) => ({ ...r, text: f.suggestion!.replace! })));
+      const replacement = correctedText(e, edits, today, frontmatterEnd(t, e));
+      if (replacement !== undefined)
+        return item('update', 1, `relative wording made absolute: ${eph[0].message}`, { replacement });
+    }
+    const why = eph[0]
+      ? String((eph[0].evidence?.filter as string | undefined) ?? '') || eph[0].message
+      : 'classified as ephemeral session state';
+    return remove(1, 'delete', `ephemeral: ${oneLine(why)}`);
+  }
+
+  // 2. Failed fidelity: contradicted by an authoritative source, or a pointer to nothing.
+  if (on(2)) {
+    for (const f of of('contradiction')) {
+      const otherId = typeof f.evidence?.now === 'string' ? f.evidence.now : undefined;
+      const other = otherId ? t.byId.get(otherId) : undefined;
+      const keepId = typeof f.evidence?.keep === 'string' ? f.evidence.keep : undefined;
+      const otherWhere = other ? `${where(other)} (${other.id})` : otherId ?? 'another entry';
+      if (keepId && keepId !== e.id) return remove(2, 'delete', `contradicted by ${otherWhere}, which is kept`);
+      if (keepId === e.id || !other) continue;
+      if (authority(other) > authority(e))
+        return remove(2, 'delete', `contradicts ${otherWhere}, which is authoritative`);
+      if (authority(other) < authority(e)) continue;
+      if (e.type === 'decision' && other.type === 'decision') {
+        const mine = t.facts.get(e.id)!.score;
+        const theirs = t.facts.get(other.id)!.score;
+        const a = mine.lastActivity ?? '';
+        const b = theirs.lastActivity ?? '';
+        if (a && b && a < b) {
+          const record = supersededPath(e, ctx.files);
+          if (t.existing.has(record)) return keep(2, `decision reversed by ${otherWhere}; already inoculated by ${record}`);
+          return item('inoculate', 2, `decision reversed by newer ${otherWhere}; reasoning kept, SUPERSEDED record added`, {
+            superseded: record,
+          });
+        }
+        if (a && b && a > b) continue;
+      }
+      return item('review', 2, `contradicts ${otherWhere}; which one is right cannot be verified`);
+    }
+    if (e.kind === 'index-line' && of('broken-link').length)
+      return remove(2, 'delete', `index line points at a missing topic file (${e.meta.target ?? '?'})`);
+  }
+
+  // 3. Duplicates: keep the most complete version (the topic file over MEMORY.md), merge the rest.
+  if (on(3)) {
+    for (const f of of('duplicate')) {
+      const keepId =
+        (typeof f.evidence?.keep === 'string' && f.evidence.keep) || (typeof f.evidence?.now === 'string' && f.evidence.now) || '';
+      const kept = t.byId.get(keepId);
+      if (!kept || kept.id === e.id) continue;
+      if (indexTarget(e) === kept.file || indexTarget(kept) === e.file) continue; // an index line and its own topic
+      return remove(3, 'merge', `duplicate of ${where(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
+    }
+  }
+
+  // 4. Stale: correct in place when the successor is known, else delete when nothing of value remains.
+  const stale = x.findings.filter((f) => STALE_KINDS.has(f.kind));
+  if (on(4) && stale.length) {
+    const sup = stale.filter((f) => f.kind === 'superseded');
+    if (sup.length) {
+      const rec = String(sup[0].evidence?.now ?? sup[0].ref ?? 'a SUPERSEDED record');
+      if (e.type === 'decision') return keep(4, `reversed decision; ${rec} keeps its reasoning`);
+      const named = e.kind === 'topic' || sup.some((f) => JSON.stringify(f.evidence ?? {}).includes(e.id));
+      if (named) return remove(4, 'delete', `superseded by ${rec}`);
+      return item('review', 4, `${rec} may supersede this entry`);
+    }
+    const fmEnd = frontmatterEnd(t, e);
+    const edits: Located[] = [];
+    const uncorrectable: Finding[] = [];
+    for (const f of stale) {
+      const at = f.suggestion?.replace !== undefined ? locate(e, f) : [];
+      if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion!.replace! });
+      else uncorrectable.push(f);
+    }
+    const uniq = dedupeEdits(edits);
+    if (!uncorrectable.length && uniq) {
+      const replacement = correctedText(e, uniq, today, fmEnd);
+      if (replacement !== undefined) return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}`, { replacement });
+    }
+    const first = uncorrectable[0] ?? stale[0];
+    const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
+    if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')
+      return item('review', 4, `${reason}; a ${e.type} entry is not deleted automatically`);
+    const substantive = e.refs.filter(
+      (r) => r.kind === 'path' || r.kind === 'command' || (r.kind === 'package' && !(r as { weak?: boolean }).weak),
+    ).length;
+    if (e.kind === 'section' || (e.text.length > 400 && uncorrectable.length * 2 < substantive))
+      return item('review', 4, `${reason}; the rest of the entry may still be useful`);
+    return remove(4, 'delete', `${reason}; no remaining value`);
+  }
+
+  // 5. Low fidelity and low use.
+  const weak = x.findings.filter((f) => WEAK_KINDS.has(f.kind));
+  if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
+    const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
+    if (x.score.score < threshold) {
+      const why = weak.length ? `${weak[0].kind}: ${oneLine(weak[0].message)}` : `retention.prune matches /${x.pruneBy}/`;
+      return remove(5, 'delete', `low fidelity (${why}) and low use (score ${fmtScore(x.score.score)} < ${fmtScore(threshold)})`);
+    }
+  }
+
+  // 6. Finished work: closed issues and merged PRs.
+  if (on(6)) {
+    const done = finishedWork(x, t);
+    if (done) {
+      if (e.type === 'pattern' || REUSABLE_RE.test(e.text)) return keep(6, `about finished work (${done}) but holds a reusable pattern`);
+      return remove(6, 'archive', `about finished work: ${done}`);
+    }
+  }
+
+  // 7. References to freely available sources.
+  if (on(7) && e.type === 'reference') {
+    const urls = e.refs.filter((r) => r.kind === 'url');
+    const local = e.refs.some((r) => r.kind === 'path' || r.kind === 'command' || r.kind === 'issue' || r.kind === 'import');
+    const prose = e.text.replace(/https?:\/\/\S+/g, ' ');
+    if (urls.length && !local && urls.every((r) => isPublicDocUrl(r.value || r.raw)) && !PROJECT_SPECIFIC_RE.test(prose)) {
+      const hosts = [...new Set(urls.map((r) => urlHost(r.value || r.raw)))].join(', ');
+      return remove(7, 'delete', `freely available reference (${hosts}); findable with a search`);
+    }
+  }
+
+  return keep(7, `no rule applies (score ${fmtScore(x.score.score)})`);
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 140 ? t.slice(0, 139) + '…' : t;
+}
+
+function dedupeEdits(edits: Located[]): Located[] | undefined {
+  const map = new Map<string, Located>();
+  for (const ed of edits) {
+    const k = `${ed.start}:${ed.end}`;
+    const prev = map.get(k);
+    if (prev && prev.text !== ed.text) return undefined;
+    map.set(k, ed);
+  }
+  return [...map.values()];
+}
+
+function frontmatterEnd(t: Tree, e: Entry): number {
+  const f = t.ctx.files.find((m) => m.path === e.file);
+  return f?.frontmatterRange?.[1] ?? 0;
+}
+
+/** What finished work the entry is about (status drift, or an issue / PR the API says is closed). */
+function finishedWork(x: EntryFacts, t: Tree): string | undefined {
+  const drift = x.findings.find((f) => f.kind === 'status-drift');
+  if (drift) return oneLine(drift.message);
+  const gh = t.ctx.evidence.github;
+  if (!gh?.checked) return undefined;
+  for (const r of x.entry.refs) {
+    if (r.kind !== 'issue' || r.number === undefined) continue;
+    const repo = r.repo || gh.repo;
+    const st = (repo ? gh.issues.get(`${repo}#${r.number}`) : undefined) ?? gh.issues.get(`#${r.number}`);
+    if (st && !('error' in st) && st.state === 'closed')
+      return `${st.kind === 'pr' ? 'PR' : 'issue'} #${r.number} is ${st.merged ? 'merged' : 'closed'}`;
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------------ the whole plan
+
+/** Whether the tree may inoculate this removal: an abandoned strategy or dangerous pattern whose trigger still exists. */
+function needsInoculation(p: PlanItem, x: EntryFacts): boolean {
+  if (p.action !== 'delete' || ![1, 2, 5].includes(p.rule)) return false;
+  const e = x.entry;
+  if (['reference', 'user', 'feedback', 'superseded'].includes(e.type)) return false;
+  if (x.findings.some((f) => TRIGGER_GONE_KINDS.has(f.kind))) return false;
+  if (p.rule === 1 && !/\b(?:tried|(?:does|did)(?:n'?t| not) work|failed|gave up)\b/i.test(e.text)) return false;
+  return ABANDONED_RE.test(e.text);
+}
+
+export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
+  const scores = scoreEntries(ctx);
+  const protect = compile(ctx.config.protect);
+  const keepRes = compile(ctx.config.retention.keep);
+  const pruneRes = compile(ctx.config.retention.prune);
+  const byId = new Map(ctx.entries.map((e) => [e.id, e]));
+  const facts = new Map<string, EntryFacts>();
+  for (const e of ctx.entries) {
+    facts.set(e.id, {
+      entry: e,
+      findings: [],
+      score: scores.get(e.id)!,
+      protectedBy: protect.find((r) => r.test(e.text))?.source,
+      keepBy: keepRes.find((r) => r.test(e.text))?.source,
+      pruneBy: pruneRes.find((r) => r.test(e.text))?.source,
+    });
+  }
+  for (const f of findings) if (f.entryId) facts.get(f.entryId)?.findings.push(f);
+
+  const existing = new Set<string>([...ctx.files.map((f) => f.path), ...(ctx.evidence.files?.files ?? [])]);
+  const t: Tree = {
+    ctx,
+    byId,
+    facts,
+    on: (n) => ctx.config.rules[String(n)] !== false,
+    today: ctx.evidence.now.toISOString().slice(0, 10),
+    existing,
+  };
+
+  // Index lines of existing topic files follow their topic; everything else goes through the tree.
+  const topicOf = new Map<string, Entry>();
+  for (const e of ctx.entries) if (e.kind === 'topic') topicOf.set(e.file, e);
+  const plan = new Map<string, PlanItem>();
+  const mirrors: Entry[] = [];
+  for (const e of ctx.entries) {
+    const target = indexTarget(e);
+    if (target && topicOf.has(target) && !e.protected) mirrors.push(e);
+    else plan.set(e.id, decideEntry(facts.get(e.id)!, t));
+  }
+
+  // A duplicate whose kept version is itself removed stays.
+  for (const p of plan.values()) {
+    if (p.action !== 'merge' || !p.keep) continue;
+    const k = plan.get(p.keep);
+    if (k && REMOVING.has(k.action)) {
+      p.action = 'keep';
+      p.reason = `duplicate of ${p.keep}, which is removed itself (${k.reason}); this copy stays`;
+      delete p.keep;
+    }
+  }
+
+  // Index lines mirror their topic file.
+  const indexOfTopic = new Map<string, Entry>();
+  for (const m of mirrors) indexOfTopic.set(indexTarget(m)!, m);
+  for (const e of mirrors) {
+    const topic = topicOf.get(indexTarget(e)!)!;
+    const tp = plan.get(topic.id)!;
+    const base = { entryId: e.id, file: e.file, line: e.line, score: facts.get(e.id)!.score.score };
+    if (tp.action === 'merge' && tp.keep) {
+      const kept = byId.get(tp.keep);
+      if (kept?.kind === 'topic' && !indexOfTopic.has(kept.file) && e.meta.target) {
+        const rel = relativeTo(e.file, kept.file);
+        const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
+        if (replacement !== e.text) {
+          plan.set(e.id, { ...base, action: 'update', rule: tp.rule, reason: `index line redirected to ${kept.file} (merged)`, replacement });
+          continue;
+        }
+      }
+      plan.set(e.id, { ...base, action: 'delete', rule: tp.rule, reason: `index line of ${topic.file}, merged into ${tp.keep}` });
+    } else if (REMOVING.has(tp.action)) {
+      plan.set(e.id, { ...base, action: tp.action, rule: tp.rule, reason: `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})` });
+    } else {
+      plan.set(e.id, { ...base, action: 'keep', rule: tp.rule, reason: `index line of ${topic.file}, which is kept` });
+    }
+  }
+
+  // Budgets: archive the lowest scores until each budgeted file fits (rule 8).
+  planBudgets(ctx, plan, facts, topicOf, indexOfTopic);
+
+  // Inoculation: removing an abandoned strategy whose trigger still exists writes a SUPERSEDED record.
+  for (const p of plan.values()) {
+    const x = facts.get(p.entryId)!;
+    if (!needsInoculation(p, x)) continue;
+    const record = supersededPath(x.entry, ctx.files);
+    if (existing.has(record)) {
+      p.reason += `; already inoculated by ${record}`;
+      continue;
+    }
+    p.superseded = record;
+    p.reason += '; SUPERSEDED record written';
+  }
+
+  return ctx.entries.map((e) => plan.get(e.id)!);
+}
+
+function relativeTo(fromFile: string, toFile: string): string {
+  const fromDir = fromFile.includes('/') ? fromFile.slice(0, fromFile.lastIndexOf('/')) : '';
+  const a = fromDir ? fromDir.split('/') : [];
+  const b = toFile.split('/');
+  let i = 0;
+  while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
+  return [...Array(a.length - i).fill('..'), ...b.slice(i)].join('/');
+}
+
+/** Exposed for tests and docs. */
+export const _internal = { decideEntry, locate, finishedWork, needsInoculation };

@@ -1,0 +1,85 @@
+// Health warnings for the report summary (PRODUCT.md job 8): protection too loose, drift too
+// wide to patch, cold entries (cold from disuse vs cold from irrelevance), budgets that cannot be met.
+import type { CheckContext, Entry, Finding, PlanItem } from '../types.js';
+import { remainingOverBudget } from './budget.js';
+import { namedPaths, scoreEntries } from './score.js';
+import { STALE_KINDS } from './signals.js';
+
+const pct = (n: number, d: number) => `${Math.round((n / d) * 1000) / 10}%`;
+
+/**
+ * Cold entry classification for survivors scoring under the threshold:
+ * - disuse: it names something the project still has (a path at HEAD, a dependency, a script) —
+ *   the phase that produced it has passed; keep it, it may matter again;
+ * - irrelevance: it names nothing the project has — a one-off or marginal topic; candidate for
+ *   deletion in the next pruning cycle.
+ */
+export function coldKind(e: Entry, ctx: CheckContext): 'disuse' | 'irrelevance' {
+  const ev = ctx.evidence;
+  if (namedPaths(e).some((p) => ev.files.files.has(p) || ev.files.dirs.has(p))) return 'disuse';
+  for (const r of e.refs) {
+    if (r.kind === 'package' && ev.manifests.dependencies.has(r.value.toLowerCase())) return 'disuse';
+    if (r.kind === 'command' && r.script) {
+      for (const s of ev.manifests.scripts.values()) if (s.has(r.script)) return 'disuse';
+      for (const s of ev.manifests.makeTargets.values()) if (s.has(r.script)) return 'disuse';
+    }
+  }
+  return 'irrelevance';
+}
+
+export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: PlanItem[]): string[] {
+  const out: string[] = [];
+  const entries = ctx.entries;
+  const total = entries.length;
+  if (total === 0) return out;
+
+  const prot = entries.filter((e) => e.protected).length;
+  if (prot / total > 0.3)
+    out.push(
+      `${prot} of ${total} entries (${pct(prot, total)}) are protected: the protection criteria are too loose — protect irreplaceable context (architecture decisions, explicit user preferences, audit results, migration records), not merely important facts.`,
+    );
+
+  const drifted = new Set(findings.filter((f) => f.entryId && STALE_KINDS.has(f.kind)).map((f) => f.entryId!));
+  if (drifted.size / total > 0.2)
+    out.push(
+      `Drift touches ${drifted.size} of ${total} entries (${pct(drifted.size, total)}): rebuild the memory rather than patch it — archive it, start fresh and re-import only the entries that verify.`,
+    );
+
+  const byId = new Map(plan.map((p) => [p.entryId, p]));
+  const scores = scoreEntries(ctx);
+  const threshold = ctx.config.scoring.threshold;
+  const cold: Record<'disuse' | 'irrelevance', string[]> = { disuse: [], irrelevance: [] };
+  for (const e of entries) {
+    const p = byId.get(e.id);
+    if (!p || p.action !== 'keep' || p.rule === 0) continue;
+    const s = scores.get(e.id);
+    if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
+    cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
+  }
+  const list = (xs: string[]) => xs.slice(0, 5).join(', ') + (xs.length > 5 ? `, … (+${xs.length - 5})` : '');
+  if (cold.disuse.length)
+    out.push(
+      `${cold.disuse.length} cold from disuse (score < ${threshold}, but what they name is still in the project; keep): ${list(cold.disuse)}`,
+    );
+  if (cold.irrelevance.length)
+    out.push(
+      `${cold.irrelevance.length} cold from irrelevance (score < ${threshold}, naming nothing the project still has; delete next cycle unless still wanted): ${list(cold.irrelevance)}`,
+    );
+
+  out.push(...remainingOverBudget(ctx, plan));
+
+  const log = ctx.evidence.usage?.accessLog;
+  if (log && !log.found) out.push(`Access log ${log.path} was not found; frequency uses git history only.`);
+
+  const removedTopics = new Set(
+    plan.filter((p) => ['delete', 'archive', 'merge'].includes(p.action)).map((p) => p.entryId),
+  );
+  for (const e of entries) {
+    if (e.kind !== 'index-line' || !e.protected || !e.meta.target) continue;
+    const dir = e.file.includes('/') ? e.file.slice(0, e.file.lastIndexOf('/') + 1) : '';
+    const topic = entries.find((t) => t.kind === 'topic' && t.file === dir + e.meta.target);
+    if (topic && removedTopics.has(topic.id))
+      out.push(`${e.file}:${e.line} is protected but its topic file ${topic.file} is removed: the index line will dangle.`);
+  }
+  return out;
+}
