@@ -147,6 +147,7 @@ for (const size of sizes) {
     }
     if (audit.code !== 0 && audit.code !== 1) pair.error = `exit ${audit.code}: ${audit.stderr.slice(0, 400)}`;
     pair.wallMs = audit.wallMs;
+    pair.cpuMs = audit.cpuMs;
     pair.rssKb = audit.rssKb;
     if (report) {
       const t = report.summary?.timings ?? {};
@@ -317,11 +318,11 @@ function markdown(res) {
   const L = [];
   L.push(`### memory-audit benchmark${res.smoke ? ' (smoke)' : ''}`, '');
   L.push(`${res.date.slice(0, 16).replace('T', ' ')} UTC · ${m.cores} × ${m.cpu} · ${m.memoryGB} GB · Node ${m.node} · git ${m.git} · ${m.os} · load avg ${m.loadAvgStart[0]} → ${m.loadAvgEnd?.[0] ?? '?'} · seed ${res.seed} · memory-audit ${res.pairs.find((p) => p.toolVersion)?.toolVersion ?? '?'}`, '');
-  L.push('| repo × entries | audit wall | peak RSS | discover | parse | evidence | checks | decide | other stages | entries/s | git baseline | audit / baseline |');
-  L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
+  L.push('| repo × entries | audit wall | CPU (user+sys) | peak RSS | discover | parse | evidence | checks | decide | other stages | entries/s | git baseline | audit / baseline |');
+  L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   for (const p of res.pairs) {
     const t = p.timings ?? {};
-    L.push(`| ${p.label}${p.error ? ' ⚠' : ''} | ${fmtMs(p.wallMs)} | ${fmtMb(p.rssKb)} | ${STAGES.map((s) => fmtMs(t[s])).join(' | ')} | ${otherStages(t) || '-'} | ${fmtInt(p.entriesPerSec)} | ${p.baseline ? fmtMs(p.baseline.totalMs) : '-'} | ${p.ratio ? `${p.ratio.toFixed(2)}×` : '-'} |`);
+    L.push(`| ${p.label}${p.error ? ' ⚠' : ''} | ${fmtMs(p.wallMs)} | ${fmtMs(p.cpuMs)} | ${fmtMb(p.rssKb)} | ${STAGES.map((s) => fmtMs(t[s])).join(' | ')} | ${otherStages(t) || '-'} | ${fmtInt(p.entriesPerSec)} | ${p.baseline ? `${fmtMs(p.baseline.totalMs)} (CPU ${fmtMs(p.baseline.cpuMs)})` : '-'} | ${p.ratio ? `${p.ratio.toFixed(2)}×` : '-'} |`);
   }
   L.push('');
   const repoLine = Object.entries(res.repos).map(([s, r]) => `${s}: ${fmtInt(r.files)} files, ${fmtInt(r.commits)} commits, ${fmtInt(r.renames)} renames (${r.dirMoves} directory moves), ${fmtInt(r.deletions)} deletions${r.buildSeconds ? `, generated in ${r.buildSeconds.toFixed(1)} s` : ''}`);

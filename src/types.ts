@@ -384,6 +384,12 @@ export interface ManifestIndex {
   dependencies: Map<string, ManifestDependency[]>;
   /** Every dependency name any manifest ever had (lower-cased) -> history events. */
   everDependencies: Map<string, PackageHistoryEvent[]>;
+  /**
+   * Optional: every project / workspace package name a manifest ever declared in its own
+   * `name` field (lower-cased) -> events ('added' when a manifest took the name, 'removed'
+   * when it dropped it or was deleted). Lets the package check see renamed workspace packages.
+   */
+  everProjectNames?: Map<string, PackageHistoryEvent[]>;
   /** package.json path -> script names at HEAD. */
   scripts: Map<string, Set<string>>;
   /** Makefile path -> targets; justfile path -> recipes. */
@@ -417,6 +423,8 @@ export interface ManifestIndex {
   lockfiles?: string[];
   /** go.mod module paths -> go.mod file. */
   goModules?: Map<string, string>;
+  /** How many historic manifest versions were read (one cat-file --batch process). */
+  historyBlobs?: number;
 }
 
 export type ManifestKind =

@@ -18,13 +18,13 @@ export function rssMethod() {
  * @param {string} cmd
  * @param {string[]} args
  * @param {{cwd?: string, env?: object, keepStdout?: boolean, maxStdout?: number}} opts
- * @returns {Promise<{code: number, wallMs: number, rssKb: number|null, firstLineMs: number|null, stdout: string, stderr: string, stdoutBytes: number}>}
+ * @returns {Promise<{code: number, wallMs: number, cpuMs: number|null, rssKb: number|null, firstLineMs: number|null, stdout: string, stderr: string, stdoutBytes: number}>}
  */
 export function runMeasured(cmd, args, opts = {}) {
   rssMethod();
   const tmp = mkdtempSync(join(tmpdir(), 'ma-bench-'));
   const timeFile = join(tmp, 'time.txt');
-  const [file, argv] = gnuTimeOk ? [GNU_TIME, ['-f', '%M', '-o', timeFile, cmd, ...args]] : [cmd, args];
+  const [file, argv] = gnuTimeOk ? [GNU_TIME, ['-f', '%M %U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(file, argv, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,15 +55,17 @@ export function runMeasured(cmd, args, opts = {}) {
       if (poll) clearInterval(poll);
       if (timer) clearTimeout(timer);
       let rssKb = hwm;
+      let cpuMs = null;
       if (gnuTimeOk) {
         try {
           const lines = readFileSync(timeFile, 'utf8').trim().split('\n');
-          const v = Number(lines[lines.length - 1]);
-          if (Number.isFinite(v)) rssKb = v;
+          const [m, u, sy] = lines[lines.length - 1].split(' ').map(Number);
+          if (Number.isFinite(m)) rssKb = m;
+          if (Number.isFinite(u) && Number.isFinite(sy)) cpuMs = (u + sy) * 1000;
         } catch {}
       }
       rmSync(tmp, { recursive: true, force: true });
-      resolve({ code: code ?? -1, wallMs, rssKb, firstLineMs, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes: outBytes });
+      resolve({ code: code ?? -1, wallMs, cpuMs, rssKb, firstLineMs, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes: outBytes });
     });
   });
 }
@@ -73,7 +75,7 @@ export async function gitBaseline(repoDir) {
   const lsFiles = await runMeasured('git', ['-c', 'core.quotePath=false', 'ls-files', '-z'], { cwd: repoDir, keepStdout: false });
   const log = await runMeasured('git', ['-c', 'core.quotePath=false', 'log', '--name-status', '-M', '-z', '--format=%H%x00%aI%x00%an%x00%s'], { cwd: repoDir, keepStdout: false });
   if (lsFiles.code !== 0 || log.code !== 0) throw new Error(`git baseline failed in ${repoDir}: ${lsFiles.stderr}${log.stderr}`);
-  return { lsFilesMs: lsFiles.wallMs, logMs: log.wallMs, totalMs: lsFiles.wallMs + log.wallMs, logBytes: log.stdoutBytes, rssKb: Math.max(lsFiles.rssKb ?? 0, log.rssKb ?? 0) };
+  return { lsFilesMs: lsFiles.wallMs, logMs: log.wallMs, totalMs: lsFiles.wallMs + log.wallMs, cpuMs: lsFiles.cpuMs !== null && log.cpuMs !== null ? lsFiles.cpuMs + log.cpuMs : null, logBytes: log.stdoutBytes, rssKb: Math.max(lsFiles.rssKb ?? 0, log.rssKb ?? 0) };
 }
 
 export function median(xs) {

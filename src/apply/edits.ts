@@ -13,8 +13,9 @@ import type { Entry, Evidence, Finding, MemoryFile, PlanItem } from '../types.js
 import { recordId, serializeRecords, type ArchiveRecord } from './archive.js';
 import { appendLog, renderLogEntry } from './log.js';
 import { archivePath, pruneLogPath } from './paths.js';
-import { applySplices, isBlank, lineOf, lineStarts, lineText, type Splice } from './splice.js';
+import { isBlank, lineOf, lineStarts, lineText, type Splice } from './splice.js';
 import { renderSuperseded, supersededIndexLine } from './superseded.js';
+import { spliceEdits, verifyEdits } from '../memory/edit.js';
 
 export interface FileChange {
   file: string;
@@ -35,6 +36,8 @@ export interface PlannedChanges {
   foldCandidates: string[];
   /** Problems that made the apply step skip an edit (never silent). */
   warnings: string[];
+  /** Entries whose planned change was not applied because the re-parse check failed. */
+  skipped: string[];
 }
 
 export interface PlanChangesInput {
@@ -87,7 +90,7 @@ function editFile(
   entries: Entry[],
   plan: Map<string, PlanItem>,
   deletedTopics: Map<string, Entry>,
-  redirects: Map<string, string>,
+  redirects: Map<string, { to: string; from: Entry }>,
   today: string,
 ): FileEditResult {
   const text = file.text;
@@ -153,7 +156,9 @@ function editFile(
         local.push({ start: s.start, end: s.end, text: m[1], why: `unlink ${target}` });
         groups.add(dead.id);
       } else if (redirects.has(target)) {
-        const to = relPath(file.path, redirects.get(target)!);
+        const { to: keptFile, from } = redirects.get(target)!;
+        const to = relPath(file.path, keptFile);
+        groups.add(from.id);
         local.push({ start: s.start, end: s.end, text: `[${m[1]}](${m[2].replace(s.url, to)})`, why: `redirect ${target}` });
       }
     }
@@ -171,7 +176,7 @@ function editFile(
     const inEntry = local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start }));
     let replacement: string;
     try {
-      replacement = applySplices(e.text, inEntry);
+      replacement = spliceEdits(e.text, inEntry);
     } catch (err) {
       warnings.push(`${e.file}:${e.line}: ${(err as Error).message}`);
       continue;
@@ -326,7 +331,14 @@ function editFile(
     });
   }
 
-  // Removed lines become splices; drop other splices inside them.
+  // Removed lines become splices; other splices inside removed lines are dropped.
+  const inRemoved = (sp: Splice) => {
+    for (let l = lineOf(ls, sp.start); l <= lineOf(ls, Math.max(sp.start, sp.end - 1)); l++) if (!removed.has(l)) return false;
+    return true;
+  };
+  const kept = splices.filter((sp) => !inRemoved(sp));
+  splices.length = 0;
+  splices.push(...kept);
   for (let i = 1; i <= n; ) {
     if (!removed.has(i)) {
       i++;
@@ -334,16 +346,13 @@ function editFile(
     }
     let j = i;
     while (removed.has(j + 1)) j++;
-    const start = ls[i - 1];
-    const end = ls[j];
-    for (let k = splices.length - 1; k >= 0; k--) if (splices[k].start >= start && splices[k].end <= end) splices.splice(k, 1);
-    splices.push({ start, end, text: '', why: `remove lines ${i}-${j}` });
+    splices.push({ start: ls[i - 1], end: ls[j], text: '', why: `remove lines ${i}-${j}` });
     i = j + 1;
   }
 
   // Protected entries must come out byte-identical: no splice may touch them.
   for (const e of entries) {
-    if (!e.protected) continue;
+    if (!e.protected || !splices.length) continue;
     for (let k = splices.length - 1; k >= 0; k--) {
       const s = splices[k];
       if (s.start < e.end && s.end > e.start && !(s.start === s.end && (s.start === e.start || s.start === e.end))) {
@@ -354,7 +363,7 @@ function editFile(
   }
 
   void eol;
-  return { after: applySplices(text, splices), records, warnings };
+  return { after: spliceEdits(text, splices), records, warnings };
 }
 
 /** Computes every change a prune makes. */
@@ -371,12 +380,12 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
 
   // Topic files removed (deleted, archived or merged away), and where merged ones went.
   const deletedTopics = new Map<string, Entry>();
-  const redirects = new Map<string, string>();
+  const redirects = new Map<string, { to: string; from: Entry }>();
   for (const e of entries) {
     const p = planById.get(e.id);
     if (e.kind !== 'topic' || e.protected || !p || !REMOVING.has(p.action)) continue;
     const kept = p.action === 'merge' && p.keep ? byId.get(p.keep) : undefined;
-    if (kept?.kind === 'topic' && !REMOVING.has(planById.get(kept.id)?.action ?? 'keep')) redirects.set(e.file, kept.file);
+    if (kept?.kind === 'topic' && !REMOVING.has(planById.get(kept.id)?.action ?? 'keep')) redirects.set(e.file, { to: kept.file, from: e });
     else deletedTopics.set(e.file, e);
   }
 
@@ -386,6 +395,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
   const deletedFiles: string[] = [];
   const foldCandidates: string[] = [];
   const after = new Map<string, string | null>();
+  const skipped = new Set<string>();
 
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const fileEntries = byFile.get(f.path) ?? [];
@@ -422,6 +432,17 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     }
     const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
     warnings.push(...res.warnings);
+    if (res.after !== f.text) {
+      // Re-parse the result: every entry not planned to change must still be there byte for byte.
+      const removedIds = res.records.filter((r) => REMOVING.has(r.action) && r.entryId.startsWith('e_')).map((r) => r.entryId);
+      const changedIds = res.records.filter((r) => r.replacement !== undefined && r.entryId.startsWith('e_')).map((r) => r.entryId);
+      const check = verifyEdits(f, res.after, { removedIds, changedIds }, { protectPatterns: config.protect });
+      if (!check.ok) {
+        warnings.push(...check.problems.map((p) => `${f.path}: ${p}; the file is left unchanged`));
+        for (const id of [...removedIds, ...changedIds]) skipped.add(id);
+        continue;
+      }
+    }
     for (const r of res.records) {
       // Index lines travel with their topic file.
       const e = byId.get(r.entryId);
@@ -438,7 +459,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
       if (f.format === 'auto-memory-topic' && isBlank(body)) {
         finalText = null;
         deletedFiles.push(f.path);
-      } else if (f.format !== 'auto-memory-index' && nonSpace(res.after) * 2 < nonSpace(f.text)) {
+      } else if (f.memoryDir !== undefined && f.format !== 'auto-memory-index' && nonSpace(res.after) * 2 < nonSpace(f.text)) {
         foldCandidates.push(f.path);
       }
       changes.set(f.path, { file: f.path, before: f.text, after: finalText });
@@ -449,7 +470,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
   // SUPERSEDED records, and their index lines in the memory folder's MEMORY.md.
   const supersededFiles: Array<{ file: string; entryId: string; action: string }> = [];
   for (const p of plan) {
-    if (!p.superseded) continue;
+    if (!p.superseded || skipped.has(p.entryId)) continue;
     const e = byId.get(p.entryId);
     if (!e) continue;
     const before = input.current(p.superseded);
@@ -486,7 +507,8 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
   const arch = archivePath(config);
   let logEntry = '';
   if (changes.size > 0) {
-    logEntry = renderLogEntry({ date: today, entries, findings, plan, supersededFiles, foldCandidates });
+    const applied = plan.filter((p) => !skipped.has(p.entryId));
+    logEntry = renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates });
     const logBefore = input.current(logPath);
     changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });
     if (records.length) {
@@ -506,5 +528,6 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     deletedFiles: deletedFiles.sort(),
     foldCandidates: foldCandidates.sort(),
     warnings,
+    skipped: [...skipped].sort(),
   };
 }

@@ -28,7 +28,8 @@ export function unifiedDiff(changes: FileChange[]): string {
   return out;
 }
 
-async function readOrNull(abs: string): Promise<string | null> {
+/** The file's text, or null when it does not exist (or cannot be read). */
+export async function readOrNull(abs: string): Promise<string | null> {
   try {
     return await readFile(abs, 'utf8');
   } catch {

@@ -62,7 +62,10 @@ export function renderLogEntry(input: LogInput): string {
         : 'none'
     }`,
   ];
-  if (input.foldCandidates.length) lines.push(`- **Fold candidates**: ${input.foldCandidates.map((f) => `\`${f}\``).join(', ')} lost more than half their content`);
+  if (input.foldCandidates.length)
+    lines.push(
+      `- **Fold candidates** (lost more than half of their content; fold into the index): ${input.foldCandidates.map((f) => `\`${f}\``).join(', ')}`,
+    );
   lines.push('', '| Entry (summary) | Type | Reason |', '| --- | --- | --- |');
   const rows = plan
     .filter((p) => CHANGED.has(p.action))
@@ -126,5 +129,5 @@ export function appendLog(existing: string | null, entry: string, keep = LOG_KEE
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
     .map(([y, s]) => `- ${y}: ${s.audits} audit${s.audits === 1 ? '' : 's'}, ${s.pruned} entr${s.pruned === 1 ? 'y' : 'ies'} pruned, ${s.updated} updated`);
   const headText = head.replace(/\n*$/, '\n\n');
-  return headText + `${EARLIER}\n\n${summary.join('\n')}\n\n` + audits.map((a) => a.text.replace(/\n*$/, '\n')).join('\n');
+  return headText + `${EARLIER}\n\n${summary.join('\n')}\n\n` + audits.map((a) => a.text.replace(/\n*$/, '\n\n')).join('');
 }

@@ -54,11 +54,6 @@ export function indexTarget(entry: Entry): string | undefined {
   return path.posix.normalize(path.posix.join(path.posix.dirname(entry.file), t));
 }
 
-/** True for files memory-audit itself writes (never audited as memory). */
-export function isTrailFile(file: string, config: Config, files: MemoryFile[]): boolean {
-  return file === pruneLogPath(config, files) || file === archivePath(config) || /(^|\/)pruning-log\.md$/.test(file);
-}
-
 export function isSupersededFile(file: string): boolean {
   return /(^|\/)superseded[-_][^/]*\.md$/i.test(file);
 }

@@ -110,6 +110,7 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     for (const l of ls) {
       const resolved = l.target.startsWith('/') && !l.target.startsWith(dir) ? joinPath('', l.target.slice(1)) : joinPath(dir, l.target);
       seen?.add(resolved);
+      if (resolved.startsWith('../') || resolved === '..') continue; // outside the repository: not ours to check
       const ours =
         isAutoMemory(e.format) || inMemoryDir(resolved) || MEMORY_BASENAMES.test(baseName(resolved));
       if (!ours || !/\.md$|\.mdc$|^[^.]*$/.test(baseName(resolved))) continue;

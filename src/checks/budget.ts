@@ -26,8 +26,11 @@ export function loadedCut(file: Pick<MemoryFile, 'text' | 'frontmatterRange'>, l
   const maxLines = limit.lines ?? Infinity;
   const maxBytes = limit.bytes ?? Infinity;
   let pos = 0;
-  if (file.frontmatterRange && file.frontmatterRange[0] === 0) pos = file.frontmatterRange[1];
-  else {
+  if (file.frontmatterRange && file.frontmatterRange[0] === 0) {
+    pos = file.frontmatterRange[1];
+    if (text[pos] === '\r') pos++;
+    if (text[pos] === '\n') pos++;
+  } else {
     const m = FM_RE.exec(text);
     if (m) pos = m[0].length;
   }

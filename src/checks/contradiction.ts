@@ -264,6 +264,10 @@ function ruleClaims(sentence: string, offset: number, entry: number, out: Claim[
 
 // ------------------------------------------------------------------ driver
 
+const HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx)\b/;
+const HAS_DIGIT = /\d/;
+const HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
+
 function jaccard(a: string[], b: string[]): { j: number; inter: number } {
   const sb = new Set(b);
   let inter = 0;
@@ -319,11 +323,13 @@ export function findContradictions(ctx: CheckContext): Finding[] {
       }
       const historic = HISTORY.test(sentence);
       if (!historic) {
-        commandClaims(sentence, s.index, i, claims);
-        numberClaims(sentence, s.index, i, claims);
-        versionClaims(sentence, s.index, i, claims);
+        if (HAS_PM.test(sentence)) commandClaims(sentence, s.index, i, claims);
+        if (HAS_DIGIT.test(sentence)) {
+          numberClaims(sentence, s.index, i, claims);
+          versionClaims(sentence, s.index, i, claims);
+        }
       }
-      ruleClaims(sentence, s.index, i, claims);
+      if (HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, i, claims);
     }
     for (const c of claims) byKind[c.kind].push(c);
   });

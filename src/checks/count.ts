@@ -9,6 +9,14 @@ import { joinPath } from '../memory/refs/paths.js';
 import { lineOf } from '../memory/refs/lex.js';
 import { checkable, exists, finding, memDirOf } from './stale-common.js';
 
+/** Words naming a kind of file -> extensions. */
+const EXT_WORDS: Record<string, string[]> = {
+  markdown: ['md', 'mdx', 'markdown'], md: ['md'], mdx: ['mdx'], typescript: ['ts', 'tsx', 'mts', 'cts'], ts: ['ts', 'tsx'],
+  javascript: ['js', 'jsx', 'mjs', 'cjs'], js: ['js', 'mjs', 'cjs'], python: ['py'], py: ['py'], go: ['go'], rust: ['rs'],
+  yaml: ['yml', 'yaml'], yml: ['yml', 'yaml'], json: ['json'], toml: ['toml'], shell: ['sh', 'bash'], sql: ['sql'],
+  test: [], // "test files": no extension filter
+};
+
 interface DirStats {
   files: Map<string, number>;
   dirs: Map<string, number>;
@@ -73,7 +81,18 @@ function countFor(entry: Entry, ref: Reference, ev: Evidence): Counted | null {
     const nf = st.files.get(dir) ?? 0;
     const nd = st.dirs.get(dir) ?? 0;
     if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
-    if (last === 'files') return { actual: nf, how: `files in \`${dir}/\`` };
+    const ext = words.length >= 2 ? EXT_WORDS[words[words.length - 2]] : undefined;
+    if (ext && ext.length && last === 'files') {
+      // "12 markdown files in docs/": files with those extensions directly in the folder.
+      let n = 0;
+      for (const [base, paths] of ev.files.byBasename) {
+        const e = base.slice(base.lastIndexOf('.') + 1).toLowerCase();
+        if (base.includes('.') && ext.includes(e)) for (const p of paths) if (p.startsWith(dir + '/') && !p.slice(dir.length + 1).includes('/')) n++;
+      }
+      if (nd > 0 && n !== ref.count) return null; // subfolders may hold the rest: uncertain
+      return { actual: n, how: `${words[words.length - 2]} files in \`${dir}/\`` };
+    }
+    if (last === 'files') return nd === 0 ? { actual: nf, how: `files in \`${dir}/\`` } : null;
     if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
     if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
     return null; // mixed folder: which entries are meant is uncertain

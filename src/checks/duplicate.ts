@@ -3,33 +3,16 @@
 // containment). One finding per redundant entry, naming the most complete version to keep:
 // a topic file beats a MEMORY.md line, then the longer text wins.
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
-import { corpusOf, isNearDuplicate } from './fidelity/corpus.js';
+import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
 import { jaccardOf } from './fidelity/similarity.js';
 import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
-const NEGATION = /\b(?:never|not|no|don't|dont|avoid|without)\b/;
-const AFFIRM = /\b(?:always|must|do)\b/;
-
-/**
- * Near-identical texts that state different numbers or opposite rules are a contradiction, not a
- * duplicate: `contradiction` reports them.
- */
-function conflicting(a: string, b: string): boolean {
-  const wa = new Set(a.split(' '));
-  const wb = new Set(b.split(' '));
-  const onlyA = [...wa].filter((w) => !wb.has(w));
-  const onlyB = [...wb].filter((w) => !wa.has(w));
-  const num = (w: string) => /\d/.test(w);
-  if (onlyA.some(num) && onlyB.some(num)) return true;
-  const neg = (ws: string[]) => ws.some((w) => NEGATION.test(w));
-  const aff = (ws: string[]) => ws.some((w) => AFFIRM.test(w));
-  return (neg(onlyA) && aff(onlyB)) || (neg(onlyB) && aff(onlyA));
-}
-
+/** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
 function rank(e: Entry, words: number): number {
-  const kindScore = e.kind === 'topic' ? 3 : e.kind === 'index-line' ? 0 : e.format === 'auto-memory-index' ? 1 : 2;
-  return kindScore * 1_000_000 + words;
+  const index = e.kind === 'index-line' || e.format === 'auto-memory-index';
+  const kindScore = e.kind === 'topic' ? 5 : e.format === 'claude-md' ? 4 : e.format === 'agents-md' ? 3 : 2;
+  return (index ? 0 : 1_000_000) + words * 10 + kindScore;
 }
 
 export function findDuplicates(ctx: CheckContext): Finding[] {
@@ -48,7 +31,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     const a = entries[i];
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
-    if (corpus.norm[i] !== corpus.norm[j] && conflicting(corpus.norm[i], corpus.norm[j])) return false;
+    if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (
       skipCross &&
@@ -102,7 +85,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
       const e = entries[m];
       const exact = corpus.norm[m] === corpus.norm[keep];
       const why =
-        k.kind === 'topic' && e.kind !== 'topic'
+        k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index')
           ? 'the topic file is the fuller version'
           : 'it is the more complete version';
       out.push({

@@ -4,8 +4,8 @@
 // filters, and reasoning / tone / pinned-command matches are dropped when the entry states a
 // conclusion or a directive.
 import type { Check, CheckContext, Entry, Evidence, Finding } from '../types.js';
-import { corpusOf } from './fidelity/corpus.js';
-import { isAutoMemory, isInstructionFile, lineInEntry, proseWithOffsets, quote, where } from './fidelity/text.js';
+import { conflictingPair, corpusOf } from './fidelity/corpus.js';
+import { isAutoMemory, isInstructionFile, lineInEntry, quote, where, withoutFences, withoutFrontmatter } from './fidelity/text.js';
 
 export const FILTER_IDS = [
   'session-state',
@@ -31,8 +31,9 @@ interface Hit {
 /** Types whose entries are kept on principle: only the strongest signals apply to them. */
 const KEEPER_TYPES = new Set(['decision', 'feedback', 'user']);
 
+/** A full calendar date written next to the text (a bare year or month says nothing about "yesterday"). */
 const ABSOLUTE_DATE =
-  /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}|(?:q[1-4]|h[12]) \d{4}|(?:19|20)\d{2})\b/i;
+  /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4})\b/i;
 
 /** A conclusion or an instruction: the entry is a lesson, not a transcript. */
 const CONCLUSION =
@@ -51,6 +52,7 @@ const SESSION_STRONG: RegExp[] = [
   /\bwork in progress\b/i,
   /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|next session|resume (?:from|at) step)\b/i,
   /\bnext steps?\s*:/i,
+  /\b(?:resume|continue|pick up|start)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b/i,
   /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
   /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
   /\bcurrent (?:task|branch|ticket|focus|status|sprint goal)\s*(?::|is\b)/i,
@@ -78,7 +80,7 @@ const DEBUG_ONE: RegExp[] = [
   /\bgoroutine \d+ \[running\]/,
   /^npm ERR! /m,
   /\bSegmentation fault \(core dumped\)/,
-  /^\s*(?:\[\d{2}:\d{2}:\d{2}(?:\.\d+)?\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?)\s+(?:DEBUG|TRACE|ERROR|WARN)\b/m,
+  /^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?\]?[^\n]{0,80}?\b(?:DEBUG|TRACE|ERROR|WARN|WARNING|FATAL)\b/m,
 ];
 
 const PINNED_INSTALL =
@@ -114,19 +116,29 @@ function enabled(ctx: CheckContext, id: FilterId): boolean {
   return ctx.config.filters?.[id] !== false;
 }
 
-function filtersFor(entry: Entry, text: string, ctx: CheckContext): Hit[] {
+/**
+ * `text`: prose (frontmatter and fenced code blanked); `raw`: with fenced code, for the filters
+ * about code (debug output, pinned commands). Offsets are the entry's own.
+ */
+function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext): Hit[] {
   const hits: Hit[] = [];
   const keeper = KEEPER_TYPES.has(entry.type);
   const hasConclusion = CONCLUSION.test(text);
 
+  // declared session state: a structured slot or topic typed `ephemeral`
+  if (entry.type === 'ephemeral' && entry.typeSource === 'frontmatter' && entry.kind !== 'index-line' && enabled(ctx, 'session-state')) {
+    const i = raw.search(/\S/);
+    hits.push({ filter: 'session-state', index: Math.max(0, i), match: 'type: ephemeral' });
+  }
+
   // debug output applies to every type
   if (enabled(ctx, 'debug-output')) {
     STACK_FRAME.lastIndex = 0;
-    const frames = text.match(STACK_FRAME) ?? [];
-    const one = firstMatch(DEBUG_ONE, text);
+    const frames = raw.match(STACK_FRAME) ?? [];
+    const one = firstMatch(DEBUG_ONE, raw);
     if (frames.length >= 3 || ((frames.length >= 2 || one) && !hasConclusion)) {
-      const idx = one ? one.index : text.search(STACK_FRAME);
-      hits.push({ filter: 'debug-output', index: Math.max(0, idx), match: one ? one[0] : (frames[0] ?? '').trim() });
+      const idx = one ? one.index : raw.search(STACK_FRAME);
+      hits.push({ filter: 'debug-output', index: Math.max(0, idx), match: one ? one[0].trim() : (frames[0] ?? '').trim() });
     }
   }
 
@@ -157,8 +169,8 @@ function filtersFor(entry: Entry, text: string, ctx: CheckContext): Hit[] {
     if (m) hits.push({ filter: 'reasoning', index: m.index, match: m[0] });
   }
   if (enabled(ctx, 'pinned-command')) {
-    const m = PINNED_INSTALL.exec(text);
-    if (m && (SEQUENCE.test(text) || !PIN_REASON.test(text))) hits.push({ filter: 'pinned-command', index: m.index, match: m[0] });
+    const m = PINNED_INSTALL.exec(raw);
+    if (m && (SEQUENCE.test(raw) || !PIN_REASON.test(text))) hits.push({ filter: 'pinned-command', index: m.index, match: m[0] });
   }
   if (enabled(ctx, 'unverified')) {
     const m = UNVERIFIED_STRONG.exec(text);
@@ -263,6 +275,7 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
       else if (isAutoMemory(b.format) && isInstructionFile(a.format)) [mem, instr] = [j, i];
       else return;
       if (entries[mem].kind === 'index-line') return; // the pointer; its topic file is the copy
+      if (!exact && conflictingPair(corpus, mem, instr)) return; // a contradiction, not a copy
       const memWords = corpus.wordCount[mem];
       const instrWords = corpus.wordCount[instr];
       // the memory entry is (mostly) the CLAUDE.md text, not a richer note that quotes it
@@ -277,8 +290,9 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
   ctx.entries.forEach((entry, i) => {
     if (entry.type === 'superseded' || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
     if (entry.kind === 'frontmatter-field') return;
-    const text = proseWithOffsets(entry);
-    const hits = filtersFor(entry, text, ctx);
+    const raw = withoutFrontmatter(entry);
+    const text = withoutFences(raw);
+    const hits = filtersFor(entry, text, raw, ctx);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
     if (!hits.length) return;

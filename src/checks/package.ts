@@ -49,10 +49,15 @@ function presentNow(ev: Evidence, idx: SwapIndex, name: string): boolean {
   return false;
 }
 
-function history(ev: Evidence, name: string): { key: string; events: PackageHistoryEvent[] } | undefined {
+function history(ev: Evidence, name: string): { key: string; events: PackageHistoryEvent[]; own?: boolean } | undefined {
   for (const v of variants(name)) {
     const events = ev.manifests.everDependencies.get(v);
     if (events && events.length) return { key: v, events };
+  }
+  // A workspace package's own name that no manifest declares any more.
+  for (const v of variants(name)) {
+    const events = ev.manifests.everProjectNames?.get(v);
+    if (events && events.length) return { key: v, events, own: true };
   }
   return undefined;
 }
@@ -83,13 +88,20 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   );
   const removedThere = [...(idx.removed.get(key) ?? [])];
   const written = ref.raw;
-  if (added.length === 1 && removedThere.length === 1) {
+  if (!h.own && added.length === 1 && removedThere.length === 1) {
     const succ = added[0];
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; update the reference.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
       ref.in === 'prose' || ref.in === 'inlineCode' ? { replace: succ } : undefined,
+    );
+  }
+  if (h.own) {
+    return finding(
+      entry, ref, 'package-missing', 'warning',
+      `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key },
     );
   }
   return finding(

@@ -152,7 +152,7 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
     );
   }
   // Bare names that exist somewhere else in the tree are not confidently stale.
-  if (bareName(ref) && !ref.via && (res.kind === 'renamed' || res.kind === 'deleted' || res.kind === 'never')) {
+  if (bareName(ref) && !ref.via && (res.kind === 'deleted' || res.kind === 'never')) {
     const name = ref.value.split('/').pop()!;
     if (ev.files.byBasename.get(name)?.length) return null;
   }
@@ -160,11 +160,21 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
     const f = res.fate!;
     const succ = f.successor!;
     const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(', ')})` : '';
-    const what = f.isDirectory ? 'directory ' : '';
     const replace = styled(ref, res.cand!, succ, memDir, !!f.isDirectory || dirRef);
+    const inferred = (f as { inferred?: string }).inferred;
+    if (inferred === 'readded') {
+      const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
+      const added = ev.history.events.get(succ)?.find((e) => (e.type === 'added' || e.type === 'renamed-to') && (!del || e.commit.time >= del.commit.time));
+      return finding(
+        entry, ref, 'path-renamed', 'warning',
+        `\`${shown}\`${resolvedNote(res.cand)} was deleted in ${describeCommit(del?.commit ?? f.commit)} and re-added as \`${succ}\`${added ? ` in ${describeCommit(added.commit)}` : ''}; update the reference.`,
+        { ...commitEvidence(added?.commit ?? f.commit), path: res.cand!.path, now: succ, readded: true },
+        replace ? { replace } : undefined,
+      );
+    }
     return finding(
       entry, ref, 'path-renamed', 'warning',
-      `${what ? 'Directory ' : ''}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? 'moved' : 'renamed'} to \`${succ}${f.isDirectory ? '/' : ''}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
+      `${f.isDirectory ? 'Directory ' : ''}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? 'moved' : 'renamed'} to \`${succ}${f.isDirectory ? '/' : ''}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
       { ...commitEvidence(f.commit), path: res.cand!.path, now: succ, ...(f.chain ? { chain: f.chain.map((h) => ({ from: h.from, to: h.to, commit: h.commit.sha })) } : {}) },
       replace ? { replace } : undefined,
     );

@@ -1,6 +1,7 @@
 // script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x` whose
 // script, target or recipe is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
+import { BUILTINS } from '../memory/refs/commands.js';
 import { checkable, commitEvidence, describeCommit, finding, joinDir, memDirOf, upwards } from './stale-common.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
@@ -133,7 +134,8 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   } else if (last && last.type === 'removed') {
     const to = renamedTo(ev, look.manifest, last, look.names);
     if (to) {
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), to);
+      const needsRun = (look.kind === 'npm' && ref.tool && ref.tool !== 'npm' && BUILTINS[ref.tool as 'pnpm' | 'yarn' | 'bun']?.has(to)) || (ref.tool === 'npm' && !/\brun(?:-script)?\b/.test(ref.raw));
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
       tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {

@@ -3,12 +3,12 @@
 // a topic file (and the topic of an index line), headings of sections the prune emptied, links it
 // unlinked. Where the original place moved, the entry goes after the line that preceded it, else
 // at the end of its old section (same heading), else at the end of the file (heading recreated).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/types.js';
 import { parseArchive, type ArchiveRecord } from '../apply/archive.js';
-import { unifiedDiff } from '../apply/index.js';
+import { readOrNull, unifiedDiff } from '../apply/index.js';
 import { archivePath } from '../apply/paths.js';
 
 export interface RestoreOptions {
@@ -23,14 +23,6 @@ export interface RestoreOptions {
 export interface RestoreResult {
   restored: Array<{ file: string; line: number }>;
   diff: string;
-}
-
-async function readOrNull(abs: string): Promise<string | null> {
-  try {
-    return await readFile(abs, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 /** The records to put back for `id`: its own (latest prune) and, transitively, their companions. */
@@ -105,7 +97,7 @@ export function reinsert(cur: string, r: ArchiveRecord): { text: string; line: n
       }
       while (end > hi && /^\s*$/.test(lines[end])) end--;
       after = end;
-    } else heading = `${'#'.repeat(Math.min(6, r.headings.length + 1))} ${h}${eol}`;
+    } else heading = `${'#'.repeat(Math.min(6, Math.max(1, r.headings.length)))} ${h}${eol}`;
   }
   let at: number;
   if (after >= 0) at = after + 1;

@@ -174,7 +174,7 @@ export function validateDocument(
         const v = node.value;
         if (s.type === 'regex') {
           try {
-            new RegExp(v, 'u');
+            new RegExp(v, 'i');
           } catch (err) {
             fail(node, key, `invalid regular expression: ${(err as Error).message}`);
             return undefined;

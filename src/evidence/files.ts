@@ -40,11 +40,14 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
   return index;
 }
 
-/** One git call: tracked files and untracked-but-not-ignored files, relative to `root`. */
+/**
+ * One git call: tracked files and untracked-but-not-ignored files, relative to `root`.
+ * Untracked `node_modules/` folders are skipped even when nothing ignores them.
+ */
 export async function gitFileIndex(root: string): Promise<{ index: FileIndex; error?: string }> {
   const paths: string[] = [];
   // `-t` tags each line: 'H ' (cached), '? ' (other/untracked), and others for special states.
-  const r = await streamGitTokens(root, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'], (tok) => {
+  const r = await streamGitTokens(root, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--exclude=node_modules/'], (tok) => {
     if (tok) paths.push(tok);
   });
   if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };

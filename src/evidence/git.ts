@@ -9,6 +9,9 @@ export const GIT_STABLE_CONFIG = [
   '-c', 'color.ui=false',
   '-c', 'diff.renames=true',
   '-c', 'log.follow=false',
+  '-c', 'log.showRoot=true',
+  '-c', 'diff.relative=false',
+  '-c', 'i18n.logOutputEncoding=UTF-8',
 ];
 
 export interface GitResult {

@@ -40,7 +40,9 @@ export async function fetchGitHubState(opts: GitHubFetchOptions): Promise<GitHub
     return state;
   }
   if (wanted.length === 0) {
-    state.checked = true;
+    const openRefs = opts.entries.some((e) => (e.refs ?? []).some((r) => r.kind === 'issue' && r.describedOpen));
+    if (openRefs && !opts.repo) state.reason = 'repository unknown (set github.repo or GITHUB_REPOSITORY)';
+    else state.checked = true;
     return state;
   }
   const f = opts.fetchImpl ?? fetch;

@@ -581,17 +581,20 @@ export async function runLogPass(
     }
     if (tok.charCodeAt(0) === 58 /* : */) {
       // :srcMode dstMode srcBlob dstBlob STATUS
-      const parts = tok.slice(1).split(' ');
-      const st = parts[4] ?? '';
-      const letter = st.charAt(0);
+      const s1 = tok.indexOf(' ', 1);
+      const s2 = tok.indexOf(' ', s1 + 1);
+      const s3 = tok.indexOf(' ', s2 + 1);
+      const s4 = tok.indexOf(' ', s3 + 1);
+      const letter = tok.charAt(s4 + 1);
       pending = {
         status: letter,
-        similarity: st.length > 1 ? Number(st.slice(1)) : undefined,
+        similarity: tok.length > s4 + 2 ? Number(tok.slice(s4 + 2)) : undefined,
         src: '',
-        srcBlob: parts[2] ?? '',
-        dstBlob: parts[3] ?? '',
-        srcMode: parts[0] ?? '',
-        dstMode: parts[1] ?? '',
+        // Only adds, deletes and renames keep blob ids (re-add detection, manifest history).
+        srcBlob: tok.slice(s2 + 1, s3),
+        dstBlob: tok.slice(s3 + 1, s4),
+        srcMode: tok.slice(1, s1),
+        dstMode: tok.slice(s1 + 1, s2),
       };
       need = 2;
       return;

@@ -53,7 +53,6 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     timings.files = ms(tf);
     const tm = performance.now();
     await readHeadManifests(root, files, manifests);
-    for (const [key, list] of manifests.dependencies) if (list.length && !manifests.everDependencies.has(key)) manifests.everDependencies.set(key, []);
     timings.manifests = ms(tm);
     history = emptyHistory(false, false);
     findings.push({
@@ -100,9 +99,9 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
       timings.historyIndex = ms(tb);
       const tmh = performance.now();
       const mh = await collector.finish();
+      manifests.historyBlobs = mh.blobs;
       buildManifestHistory(collector.changes, collector.summaries, manifests);
       timings.manifestHistory = ms(tmh);
-      timings.manifestBlobs = mh.blobs;
       for (const p of mh.problems) manifests.problems.push({ file: '', message: p });
       const warn = history.warnings ?? [];
       if (warn.length) {
@@ -119,8 +118,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     } else {
       await collector.finish();
       history = emptyHistory(info.shallow, false);
-      for (const [key, list] of manifests.dependencies) if (list.length && !manifests.everDependencies.has(key)) manifests.everDependencies.set(key, []);
-      const why = !info.head ? 'the repository has no commits yet' : `git log failed: ${(log?.stderr ?? '').trim().split('\n')[0]}`;
+        const why = !info.head ? 'the repository has no commits yet' : `git log failed: ${(log?.stderr ?? '').trim().split('\n')[0]}`;
       findings.push({
         entryId: null,
         file: '',

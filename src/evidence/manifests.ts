@@ -135,6 +135,7 @@ export function emptyManifestIndex(): ManifestIndex {
     projectVersions: [],
     problems: [],
     dependencyVersions: new Map(),
+    everProjectNames: new Map(),
     runtimeAll: [],
     pythonClassifiers: new Map(),
     scriptCommands: new Map(),
@@ -227,6 +228,12 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
       const list = idx.dependencies.get(key);
       if (list) list.push(dep);
       else idx.dependencies.set(key, [dep]);
+      // Every dependency at HEAD is an "ever" dependency, even without history.
+      if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
+    }
+    if (p.name && (p.kind === 'package.json' || p.kind === 'pyproject' || p.kind === 'cargo' || p.kind === 'go.mod')) {
+      const n = p.name.toLowerCase();
+      if (!idx.everProjectNames!.has(n)) idx.everProjectNames!.set(n, []);
     }
     if (p.scripts && (p.kind === 'package.json' || p.scripts.size)) {
       idx.scripts.set(file, new Set(p.scripts.keys()));
@@ -259,11 +266,14 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
 // ------------------------------------------------------------------ history
 
 export interface Summary {
+  /** The manifest's own project / package name. */
+  name?: string;
   deps: Map<string, { name: string; spec: string; field: string }>;
   scripts: Map<string, { source: 'npm' | 'make' | 'just'; command: string }>;
 }
 
 const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
+const NAMED_KINDS = new Set<ManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
@@ -276,7 +286,9 @@ function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | 
   if (p.scripts && p.kind === 'package.json') for (const [k, v] of p.scripts) scripts.set(intern(k), { source: 'npm', command: v });
   if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: '' });
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: '' });
-  return { deps, scripts };
+  const out: Summary = { deps, scripts };
+  if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
+  return out;
 }
 
 /**
@@ -289,6 +301,8 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
   const ever = idx.everDependencies;
   const versions = idx.dependencyVersions!;
   const scriptHist = idx.scriptHistory;
+  if (!idx.everProjectNames) idx.everProjectNames = new Map();
+  const names = idx.everProjectNames;
   const push = <T>(m: Map<string, T[]>, k: string, v: T) => {
     const l = m.get(k);
     if (l) l.push(v);
@@ -319,6 +333,10 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
       if (c.status !== 'D') lastGood.set(manifest, after);
       else lastGood.delete(manifest);
       if (!before) before = EMPTY;
+      if (before.name !== after.name) {
+        if (before.name) push(names, before.name.toLowerCase(), { name: before.name, displayName: before.name, manifest, type: 'removed', commit, field: 'name' } as PackageHistoryEvent);
+        if (after.name) push(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: 'added', commit, field: 'name' } as PackageHistoryEvent);
+      }
       for (const [key, d] of after.deps) {
         const old = before.deps.get(key);
         if (!old) {
@@ -365,5 +383,4 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
     i = j;
   }
   // Every dependency at HEAD is an "ever" dependency, even without history.
-  for (const [key, list] of idx.dependencies) if (!ever.has(key) && list.length) ever.set(key, []);
 }

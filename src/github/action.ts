@@ -3,7 +3,7 @@
 import * as core from '@actions/core';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Entry, Finding, MemoryFile, PlanItem, Report, Severity } from '../types.js';
 import type { PruneView } from '../report/pr-body.js';
 import { renderPrBody } from '../report/pr-body.js';
@@ -45,7 +45,7 @@ export interface AuditLike {
   plan: PlanItem[];
 }
 
-export type PruneLike = PruneView & { audit: AuditLike; written: boolean; diff: string };
+export type PruneLike = PruneView & { audit: AuditLike; written: boolean; diff: string; warnings?: string[] };
 
 /** The core the Action wraps (src/audit.ts audit() and src/commands/prune.ts runPrune()). */
 export interface Engine {
@@ -107,6 +107,10 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     );
     mode = 'report';
   }
+  if ((mode === 'pr' || mode === 'comment') && (!ctx.owner || !ctx.repo)) {
+    notice(`Mode "${mode}" needs GITHUB_REPOSITORY (owner/name); reporting only.`);
+    mode = 'report';
+  }
   if ((mode === 'pr' || mode === 'comment') && !inputs.token) {
     notice(`Mode "${mode}" needs a token (input \`token\`); reporting only.`);
     mode = 'report';
@@ -138,6 +142,8 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   let audit: AuditLike;
   let reported: Finding[];
   const result: ActionResult = { mode, requestedMode: inputs.mode, findings: 0, failing: 0, notices };
+  // A failure to publish still leaves the summary, annotations and outputs behind.
+  let publishError: Error | null = null;
 
   if (mode === 'pr') {
     const prune = await engine.prune({ ...engineOpts, write: !inputs.dryRun });
@@ -149,19 +155,29 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
       result.operation = out.operation;
       if (out.pullRequest) result.pullRequest = out.pullRequest;
     } catch (err) {
-      if (!(err instanceof Degrade)) throw err;
-      notice(err.message);
-      result.mode = 'report';
+      if (err instanceof Degrade) {
+        notice(err.message);
+        result.mode = 'report';
+      } else {
+        publishError = err instanceof Error ? err : new Error(String(err));
+        actions.push(`❌ ${publishError.message}`);
+      }
       result.operation = 'none';
     }
   } else if (mode === 'comment') {
     audit = await engine.audit(engineOpts);
-    const out = await publishComment({ git, inputs, ctx, repoRef, audit, root, actions, notice });
-    reported = out.analysis.findings;
-    overflow = out.overflow;
-    extra.push(out.body);
-    if (out.comment) result.comment = out.comment;
-    if (out.degraded) result.mode = 'report';
+    reported = audit.findings;
+    try {
+      const out = await publishComment({ git, inputs, ctx, repoRef, audit, root, actions, notice });
+      reported = out.analysis.findings;
+      overflow = out.overflow;
+      extra.push(out.body);
+      if (out.comment) result.comment = out.comment;
+      if (out.degraded) result.mode = 'report';
+    } catch (err) {
+      publishError = err instanceof Error ? err : new Error(String(err));
+      actions.push(`❌ ${publishError.message}`);
+    }
   } else {
     audit = await engine.audit(engineOpts);
     reported = audit.findings;
@@ -169,8 +185,12 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
 
   // Annotations, summary, outputs, fail-on.
   if (inputs.annotations) {
+    // Annotation paths are relative to the workspace, the repository may be a folder inside it.
+    const prefix = relative(ctx.workspace, root).split(sep).join('/');
+    const annotate = prefix && !prefix.startsWith('..') && !isAbsolute(prefix) ? prefix : '';
     for (const a of planAnnotations(reported).annotations) {
-      const props = { title: a.title, ...(a.file ? { file: a.file } : {}), ...(a.startLine ? { startLine: a.startLine } : {}) };
+      const file = a.file ? (annotate ? `${annotate}/${a.file}` : a.file) : undefined;
+      const props = { title: a.title, ...(file ? { file } : {}), ...(a.startLine ? { startLine: a.startLine } : {}) };
       if (a.level === 'error') core.error(a.message, props);
       else if (a.level === 'warning') core.warning(a.message, props);
       else core.notice(a.message, props);
@@ -206,7 +226,9 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   result.findings = audit.findings.length;
   const failing = failingFindings(reported, inputs.failOn);
   result.failing = failing.length;
-  if (failing.length > 0) {
+  if (publishError) {
+    core.setFailed(publishError.message);
+  } else if (failing.length > 0) {
     core.setFailed(
       `memory-audit: ${failing.length} finding${failing.length === 1 ? '' : 's'} at or above "${inputs.failOn}"` +
         `${mode === 'comment' ? ' in what this pull request changes' : ''} (input fail-on).`,
@@ -260,7 +282,11 @@ async function publishPullRequest(a: PrArgs): Promise<{
     }
   };
 
-  const paths = [...new Set(prune.changes.map((c) => c.file))].sort();
+  for (const w of prune.warnings ?? []) actions.push(`⚠️ ${w}`);
+  const inRepo = (p: string): boolean => !isAbsolute(p) && !p.split('/').includes('..');
+  const outside = prune.changes.filter((c) => !inRepo(c.file));
+  if (outside.length > 0) actions.push(`${outside.length} changed file(s) outside the repository were left out of the pull request.`);
+  const paths = [...new Set(prune.changes.map((c) => c.file).filter(inRepo))].sort();
   const head = await git.head();
   let tree: string | null = null;
   if (paths.length > 0 && !inputs.dryRun) {
@@ -272,7 +298,11 @@ async function publishPullRequest(a: PrArgs): Promise<{
   const existing = await findOpenPullRequest(api, repoRef, branch);
   let branchUpToDate = false;
   if (tree && remoteSha) {
-    if (!(await git.hasCommit(remoteSha))) await remoteExec(() => git.fetch([`refs/heads/${branch}`], 1));
+    if (!(await git.hasCommit(remoteSha))) {
+      // Only the branch tip's tree is needed; never turn a full clone shallow.
+      const depth = (await git.isShallow()) ? 1 : undefined;
+      await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth));
+    }
     branchUpToDate = (await git.hasCommit(remoteSha)) && (await git.treeOf(remoteSha)) === tree;
   }
   const base = inputs.base || (await git.currentBranch()) || (ctx.refName && !ctx.pullRequest ? ctx.refName : '') || ctx.defaultBranch || 'main';

@@ -73,6 +73,10 @@ function mergeCount(bytes: string, map: Map<string, number>): number {
   return bounds.length - 1;
 }
 
+/** Token counts of recently seen pieces (words repeat a lot); cleared when it grows large. */
+const pieceCache = new Map<string, number>();
+const PIECE_CACHE_MAX = 100_000;
+
 /** cl100k_base token count of `text` (special tokens counted as text). */
 export function countTokensFast(text: string): number {
   if (text.length === 0) return 0;
@@ -80,10 +84,17 @@ export function countTokensFast(text: string): number {
   const re = pattern!;
   re.lastIndex = 0;
   let count = 0;
-  for (const m of text.matchAll(re)) {
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
     const piece = m[0];
-    const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-    count += mergeCount(bytes, map);
+    let n = pieceCache.get(piece);
+    if (n === undefined) {
+      const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
+      n = mergeCount(bytes, map);
+      if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
+      pieceCache.set(piece, n);
+    }
+    count += n;
   }
   return count;
 }

@@ -10,7 +10,7 @@
 // whitespace, tabs...), so that the caller parses that region with the real processor.
 // It never guesses: the subset is proven equal to remark by a differential test
 // (test/memory/fastblocks.test.ts).
-import type { Heading, Link, List, ListItem, Paragraph, PhrasingContent, RootContent, Text, InlineCode } from 'mdast';
+import type { Code, Heading, Link, List, ListItem, Paragraph, PhrasingContent, RootContent, Strong, Text, InlineCode } from 'mdast';
 
 interface Point {
   line: number;
@@ -18,10 +18,15 @@ interface Point {
   offset: number;
 }
 
-type Inline = Text | InlineCode | Link;
+type Inline = Text | InlineCode | Link | Strong;
 
 /** Characters that may start something outside the subset anywhere in inline text. */
-const BAIL_CHAR = /[\\&<*~\t\r]/;
+const BAIL_CHAR = /[\t\r]/;
+const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
+const ENTITY = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/;
+/** CommonMark: Unicode whitespace and punctuation (P and S categories), as micromark tests them. */
+const WHITESPACE = /\s/;
+const PUNCT = /[\p{P}\p{S}]/u;
 /** GFM autolink literals (www., scheme://, e-mail) would become links: not in the subset. */
 const AUTOLINK_HINT = /www\.|:\/\/|[\p{L}\p{N}._+-]@|mailto:|xmpp:/iu;
 const WORD = /[\p{L}\p{N}]/u;
@@ -59,6 +64,7 @@ const HEADING = /^(#{1,6}) +(?=\S)/;
 /** Starts of blocks a continuation line may not begin with (after its indentation). */
 const BLOCK_START = /^(?:\+\+\+|[-*+](?: |$)|\d{1,9}[.)](?: |$)|#{1,6}(?: |$)|>|```|~~~|<|\||=+ *$|-+ *$|\*\*\*|___|\[[^\]]*\]:)/;
 const TASK = /^\[[ xX]\](?: |$)/;
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
 const DEFINITION = /^\[[^\]]*\]:/;
 
 class FastParser {
@@ -75,9 +81,16 @@ class FastParser {
   ) {}
 
   run(): RootContent[] {
+    // micromark turns NUL into U+FFFD in values: never in the subset.
+    const nul = this.text.indexOf('\0', this.from);
+    if (nul !== -1 && nul < this.to) throw BAIL;
     this.split();
     const out: RootContent[] = [];
     let prevList: { kind: string; blankAfter: boolean } | undefined;
+    if (this.from === 0 && this.lines.length > 0) {
+      const fm = this.frontmatter();
+      if (fm) out.push(fm);
+    }
     while (this.i < this.lines.length) {
       const ln = this.lines[this.i];
       const s = this.text.slice(ln.start, ln.end);
@@ -87,6 +100,17 @@ class FastParser {
         continue;
       }
       if (/[ \t]$/.test(s) || s.charCodeAt(0) === 32) throw BAIL;
+      if (s.startsWith('<!--')) {
+        out.push(this.comment());
+        prevList = undefined;
+        continue;
+      }
+      const f = FENCE.exec(s);
+      if (f) {
+        out.push(this.fenceAt(0, f[1], f[2]));
+        prevList = undefined;
+        continue;
+      }
       const h = HEADING.exec(s);
       if (h) {
         out.push(this.heading(ln, h[1].length, h[0].length));
@@ -95,7 +119,7 @@ class FastParser {
         continue;
       }
       if (BULLET.test(s) || ORDERED.test(s)) {
-        const list = this.list();
+        const list = this.listAt(0, []);
         const kind = list.ordered ? `o${this.delimiterOf(list)}` : `b${this.text[list.position!.start.offset!]}`;
         // A blank line then an item of the same list kind continues a loose list: not in the subset.
         if (prevList && prevList.blankAfter && prevList.kind === kind) throw BAIL;
@@ -108,6 +132,98 @@ class FastParser {
       prevList = undefined;
     }
     return out;
+  }
+
+  /** An HTML comment block (`<!-- PROTECTED -->`) starting at column 1: runs to the line holding `-->`. */
+  private comment(): RootContent {
+    const open = this.lines[this.i];
+    if (/^<!---?>/.test(this.text.slice(open.start, open.end))) throw BAIL; // `<!-->`: an empty comment
+    let k = this.i;
+    for (; k < this.lines.length; k++) {
+      const ln = this.lines[k];
+      const t = this.text.slice(ln.start, ln.end);
+      if (t.includes('\r')) throw BAIL;
+      if (t.indexOf('-->', k === this.i ? 4 : 0) !== -1) break;
+    }
+    if (k >= this.lines.length) throw BAIL; // unclosed: runs past the region
+    const close = this.lines[k];
+    this.i = k + 1;
+    return {
+      type: 'html',
+      value: this.text.slice(open.start, close.end),
+      position: { start: this.point(open.start, open), end: this.point(close.end, close) },
+    };
+  }
+
+  /** YAML (---) or TOML (+++) frontmatter at the very start of the document, as remark-frontmatter reads it. */
+  private frontmatter(): RootContent | undefined {
+    const first = this.text.slice(this.lines[0].start, this.lines[0].end);
+    if (first !== '---' && first !== '+++') return undefined;
+    let k = 1;
+    let blankOnly = true;
+    for (; k < this.lines.length; k++) {
+      const t = this.text.slice(this.lines[k].start, this.lines[k].end);
+      if (t === first) break;
+      if (t.includes('\r')) throw BAIL;
+      if (/^[-+]{3}[ \t]*$/.test(t)) throw BAIL; // a fence with trailing blanks: keep it simple
+      if (t.trim() !== '') blankOnly = false;
+    }
+    if (k >= this.lines.length) throw BAIL; // unclosed: remark reads a thematic break or text
+    if (k > 1 && blankOnly) throw BAIL;
+    const close = this.lines[k];
+    const value = k === 1 ? '' : this.text.slice(this.lines[1].start, this.lines[k - 1].end);
+    this.i = k + 1;
+    const node = {
+      type: first === '---' ? 'yaml' : 'toml',
+      value,
+      position: { start: { line: this.firstLine, column: 1, offset: 0 }, end: this.point(close.end, close) },
+    };
+    return node as RootContent;
+  }
+
+  /**
+   * A fenced code block whose fence starts `col` spaces in (0 at top level; an item's content
+   * column inside a list item), closed inside the region. Content lines lose `col` spaces.
+   */
+  private fenceAt(col: number, marks: string, info: string): Code {
+    const open = this.lines[this.i];
+    const ch = marks[0];
+    if (ch === '`' && info.includes('`')) throw BAIL;
+    if (/[\\&]/.test(info)) throw BAIL; // escapes and entities are decoded in info strings
+    const closeRe = ch === '`' ? /^(`{3,}) *$/ : /^(~{3,}) *$/;
+    const nearClose = ch === '`' ? /^ {1,3}`{3,} *$/ : /^ {1,3}~{3,} *$/;
+    const pad = ' '.repeat(col);
+    let value = '';
+    let k = this.i + 1;
+    for (; k < this.lines.length; k++) {
+      const ln = this.lines[k];
+      const t = this.text.slice(ln.start, ln.end);
+      if (t.includes('\r')) throw BAIL; // a bare CR is a line ending to micromark
+      if (col > 0) {
+        if (t.length === 0) throw BAIL; // blank lines in an item's fence: keep it simple
+        if (!t.startsWith(pad)) throw BAIL; // less indented: the item (and the fence) would end
+      }
+      const rest = col > 0 ? t.slice(col) : t;
+      const m = closeRe.exec(rest);
+      if (m && m[1].length >= marks.length) break;
+      if (nearClose.test(rest)) throw BAIL;
+      if (k > this.i + 1) value += this.text.slice(this.lines[k - 1].end, this.lines[k - 1].next);
+      value += rest;
+    }
+    if (k >= this.lines.length) throw BAIL; // unclosed: would run past the region
+    const close = this.lines[k];
+    const trimmed = info.trim();
+    const sp = trimmed.search(/[ \t]/);
+    const lang = trimmed === '' ? null : sp === -1 ? trimmed : trimmed.slice(0, sp);
+    const meta = sp === -1 ? null : trimmed.slice(sp).trim() || null;
+    this.i = k + 1;
+    return {
+      type: 'code',
+      lang,
+      meta,
+      value,
+      position: { start: this.point(open.start + col, open), end: this.point(close.end, close) },
+    };
   }
 
   private delimiterOf(list: List): string {
@@ -156,8 +272,12 @@ class FastParser {
     return true;
   }
 
-  /** Continuation lines of a paragraph starting at this.lines[this.i]; advances this.i. */
-  private continuation(inList: boolean): Array<{ ln: Line; start: number }> {
+  /**
+   * Continuation lines of the paragraph starting at this.lines[this.i]; advances this.i.
+   * `item` is set inside a list item: its content column and the indents of every enclosing
+   * list (where sibling / ancestor items start).
+   */
+  private continuation(item: { contentCol: number; itemIndents: number[] } | null): Array<{ ln: Line; start: number }> {
     const pieces: Array<{ ln: Line; start: number }> = [{ ln: this.lines[this.i], start: -1 }];
     this.i++;
     while (this.i < this.lines.length) {
@@ -167,11 +287,18 @@ class FastParser {
       if (/[ \t]$/.test(s)) throw BAIL;
       const indent = /^ */.exec(s)![0].length;
       const rest = s.slice(indent);
-      if (indent === 0 && (HEADING.test(s) || BULLET.test(s))) break; // interrupts the paragraph
-      if (indent === 0 && inList && ORDERED.test(s)) break; // the next item (or a new list)
+      if (item) {
+        if (BULLET.test(rest) || ORDERED.test(rest)) {
+          if (item.itemIndents.includes(indent)) break; // a sibling or an ancestor's next item
+          if (indent === item.contentCol && (BULLET.test(rest) || /^0*1[.)]/.test(rest))) break; // a sub-list
+          throw BAIL;
+        }
+        if (indent === 0 && (HEADING.test(rest) || FENCE.test(rest) || rest.startsWith('<!--'))) break;
+        if (indent === item.contentCol && FENCE.test(rest)) break; // a fence inside the item
+      } else if (indent === 0 && (HEADING.test(s) || BULLET.test(s) || FENCE.test(s) || s.startsWith('<!--'))) break; // interrupts the paragraph
       if (BLOCK_START.test(rest) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(rest)) throw BAIL;
       // An indented continuation that starts with a token: where the text node ends is subtle.
-      if (indent > 0 && (rest[0] === '`' || rest[0] === '[')) throw BAIL;
+      if (indent > 0 && (rest[0] === '`' || rest[0] === '[' || rest[0] === '*')) throw BAIL;
       pieces.push({ ln, start: ln.start + indent });
       this.i++;
     }
@@ -180,7 +307,7 @@ class FastParser {
 
   private paragraph(): Paragraph {
     const first = this.lines[this.i];
-    const pieces = this.continuation(false);
+    const pieces = this.continuation(null);
     pieces[0].start = first.start;
     return this.paragraphOf(pieces);
   }
@@ -199,33 +326,63 @@ class FastParser {
     };
   }
 
-  private list(): List {
+  /**
+   * A tight list whose markers start `indent` spaces in (this.lines[this.i] is its first
+   * item). Items hold one paragraph, then optionally fences and sub-lists at their content
+   * column; anything else ends the item.
+   */
+  private listAt(indent: number, ancestors: number[]): List {
     const firstLn = this.lines[this.i];
-    const firstS = this.text.slice(firstLn.start, firstLn.end);
-    const o = ORDERED.exec(firstS);
-    const b = o ? null : BULLET.exec(firstS);
+    const firstRest = this.text.slice(firstLn.start + indent, firstLn.end);
+    const o = ORDERED.exec(firstRest);
+    const b = o ? null : BULLET.exec(firstRest);
+    if (!o && !b) throw BAIL;
     const ordered = o !== null;
     const marker = o ? o[2] : b![1];
+    const itemIndents = [...ancestors, indent];
     const items: ListItem[] = [];
     while (this.i < this.lines.length) {
       const ln = this.lines[this.i];
       const s = this.text.slice(ln.start, ln.end);
-      const m = ordered ? ORDERED.exec(s) : BULLET.exec(s);
+      const ind = /^ */.exec(s)![0].length;
+      if (ind !== indent) break;
+      const rest = s.slice(indent);
+      const m = ordered ? ORDERED.exec(rest) : BULLET.exec(rest);
       if (!m || (ordered ? m[2] : m[1]) !== marker) break;
       if (/[ \t]$/.test(s)) throw BAIL;
-      const cs = ln.start + m[0].length;
+      const contentCol = indent + m[0].length;
+      const cs = ln.start + contentCol;
       const content = this.text.slice(cs, ln.end);
       if (TASK.test(content) || BLOCK_START.test(content) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(content)) throw BAIL;
       if (content.charCodeAt(0) === 32) throw BAIL;
-      const pieces = this.continuation(true);
+      const pieces = this.continuation({ contentCol, itemIndents });
       pieces[0].start = cs;
-      const para = this.paragraphOf(pieces);
+      const children: ListItem['children'] = [this.paragraphOf(pieces)];
+      // Fences and sub-lists at the content column belong to the item.
+      while (this.i < this.lines.length) {
+        const nl = this.lines[this.i];
+        const t = this.text.slice(nl.start, nl.end);
+        if (t.length === 0) break;
+        const nind = /^ */.exec(t)![0].length;
+        if (nind !== contentCol) break;
+        const nrest = t.slice(nind);
+        const f = FENCE.exec(nrest);
+        if (f) {
+          children.push(this.fenceAt(contentCol, f[1], f[2]));
+          continue;
+        }
+        if (BULLET.test(nrest) || ORDERED.test(nrest)) {
+          children.push(this.listAt(contentCol, itemIndents));
+          continue;
+        }
+        break;
+      }
       items.push({
         type: 'listItem',
         spread: false,
         checked: null,
-        children: [para],
-        position: { start: this.point(ln.start, ln), end: { ...para.position!.end } },
+        children,
+        position: { start: this.point(ln.start + indent, ln), end: { ...children[children.length - 1].position!.end } },
       });
     }
     const firstItem = items[0];
@@ -246,7 +403,7 @@ class FastParser {
     this.openTicks = false;
     for (let k = 0; k < pieces.length; k++) {
       const { ln, start } = pieces[k];
-      const toks = this.inlineLine(start, ln.end, ln, false);
+      const toks = this.inlineLine(start, ln.end, ln, null);
       if (k > 0) {
         // The previous line's ending joins the text around it.
         const prev = pieces[k - 1].ln;
@@ -293,8 +450,11 @@ class FastParser {
     return { type: 'text', value, position: { start: this.point(s, ln), end: this.point(e, ln) } };
   }
 
-  /** Tokens of text.slice(s, e) on one line; inLink forbids nested links. */
-  private inlineLine(s: number, e: number, ln: Line, inLink: boolean): Inline[] {
+  /**
+   * Tokens of text.slice(s, e) on one line. `inside` forbids nesting: no links inside a
+   * link, no strong inside strong, no strong inside a link.
+   */
+  private inlineLine(s: number, e: number, ln: Line, inside: 'link' | 'strong' | null): Inline[] {
     const { text } = this;
     const out: Inline[] = [];
     if (BAIL_CHAR.test(text.slice(s, e))) throw BAIL;
@@ -321,7 +481,7 @@ class FastParser {
         continue;
       }
       if (c === 91 /* [ */) {
-        if (inLink) throw BAIL;
+        if (inside === 'link') throw BAIL;
         const link = this.link(i, e, ln);
         if (i > textStart) out.push(this.textNode(textStart, i, ln));
         out.push(link);
@@ -329,12 +489,70 @@ class FastParser {
         textStart = i;
         continue;
       }
+      if (c === 42 /* * */) {
+        if (inside !== null) throw BAIL;
+        const strong = this.strong(i, e, ln);
+        if (i > textStart) out.push(this.textNode(textStart, i, ln));
+        out.push(strong);
+        i = strong.position!.end.offset!;
+        textStart = i;
+        continue;
+      }
       if (c === 93 /* ] */) throw BAIL;
       if (c === 33 /* ! */ && text.charCodeAt(i + 1) === 91) throw BAIL;
+      if (c === 126 /* ~ */) throw BAIL; // GFM strikethrough
+      if (c === 92 /* \\ */) {
+        // An escape (backslash + ASCII punctuation) or a hard break (backslash at line end).
+        const nx = text[i + 1];
+        if (nx === undefined || i + 1 >= ln.end || ASCII_PUNCT.test(nx)) throw BAIL;
+      }
+      if (c === 38 /* & */ && ENTITY.test(text.slice(i, Math.min(e, i + 40)))) throw BAIL;
+      if (c === 60 /* < */ && /[A-Za-z/!?]/.test(text[i + 1] ?? '')) throw BAIL; // HTML or autolink
       i++;
     }
     if (e > textStart) out.push(this.textNode(textStart, e, ln));
     return out;
+  }
+
+  /** `**strong**` starting at i, on one line, when the runs are unambiguously an opener and a closer. */
+  private strong(i: number, e: number, ln: Line): Strong {
+    const { text } = this;
+    if (text.charCodeAt(i + 1) !== 42 || text.charCodeAt(i + 2) === 42) throw BAIL;
+    if (!this.flank(i, 2, ln, 'open')) throw BAIL;
+    // The closer: the next asterisk outside code spans.
+    let j = i + 2;
+    while (j < e) {
+      const c = text.charCodeAt(j);
+      if (c === 96) {
+        let n = 1;
+        while (j + n < e && text.charCodeAt(j + n) === 96) n++;
+        const close = this.findBackticks(j + n, e, n);
+        if (close === -1) throw BAIL;
+        j = close + n;
+        continue;
+      }
+      if (c === 42) break;
+      j++;
+    }
+    if (j >= e || j === i + 2) throw BAIL;
+    if (text.charCodeAt(j + 1) !== 42 || text.charCodeAt(j + 2) === 42) throw BAIL;
+    if (!this.flank(j, 2, ln, 'close')) throw BAIL;
+    const children = this.inlineLine(i + 2, j, ln, 'strong') as Strong['children'];
+    return { type: 'strong', children, position: { start: this.point(i, ln), end: this.point(j + 2, ln) } };
+  }
+
+  /** True when the `*` run at i (length n) can only open (or only close) emphasis. */
+  private flank(i: number, n: number, ln: Line, want: 'open' | 'close'): boolean {
+    const { text } = this;
+    const prev = i > ln.start ? text[i - 1] : '\n';
+    const next = i + n < ln.end ? text[i + n] : '\n';
+    const wsP = WHITESPACE.test(prev);
+    const wsN = WHITESPACE.test(next);
+    const puP = PUNCT.test(prev);
+    const puN = PUNCT.test(next);
+    const left = !wsN && (!puN || wsP || puP);
+    const right = !wsP && (!puP || wsN || puN);
+    return want === 'open' ? left && !right : right && !left;
   }
 
   /** Offset of a run of exactly n backticks in [from, e), or -1. */
@@ -383,7 +601,7 @@ class FastParser {
       de++;
     }
     if (de >= e || de === ds) throw BAIL;
-    const children = this.inlineLine(i + 1, k, ln, true) as Link['children'];
+    const children = this.inlineLine(i + 1, k, ln, 'link') as Link['children'];
     return {
       type: 'link',
       title: null,

@@ -16,8 +16,25 @@ import type { Entry, EntryMeta, EntryType, Finding, MemoryFile, MemoryFormat, Sp
 import { classify } from './classify.js';
 import { field, frontmatterProtected, frontmatterType, metaFromFrontmatter, parseFrontmatter } from './frontmatter.js';
 import { countTokens } from './tokens.js';
+import { fastBlocks } from './fastblocks.js';
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
+// The same without frontmatter, for pieces that do not start the file and for files whose
+// opening `---` is never closed: remark-frontmatter's failed attempt at an unclosed fence
+// corrupts the parse of the whole rest of the document (e.g. a blockquote no longer
+// interrupts a paragraph).
+const bodyProcessor = unified().use(remarkParse).use(remarkGfm).freeze();
+
+const FM_OPEN_RE = /^(---|\+\+\+)[ \t]*\r?\n/;
+
+/** Whether `text` starts with a frontmatter fence that is never closed. */
+function unclosedFrontmatter(text: string): boolean {
+  const fm = FM_OPEN_RE.exec(text);
+  if (!fm) return false;
+  const close = new RegExp(`\\n${fm[1] === '---' ? '---' : '\\+\\+\\+'}[ \\t]*(?:\\r?\\n|$)`, 'g');
+  close.lastIndex = fm[0].length - 1;
+  return close.exec(text) === null;
+}
 
 export interface ParseOptions {
   /** Repository-relative folder holding MEMORY.md, for auto-memory files. */
@@ -26,6 +43,8 @@ export interface ParseOptions {
   protectPatterns?: string[];
   /** Skip token counting (MemoryFile.tokens = 0). */
   skipTokens?: boolean;
+  /** false: parse with the remark processor only (no fast path); for differential tests. */
+  fast?: boolean;
 }
 
 export interface ParseResult {
@@ -89,20 +108,43 @@ const HTML_BLOCK_STARTS: Array<[RegExp, RegExp]> = [
   [/^ {0,3}<![A-Za-z]/, />/],
 ];
 
-/** Start offsets of the chunks the file is parsed in (always begins with 0). */
-export function chunkStarts(text: string): number[] {
-  const starts = [0];
-  if (text.length < CHUNK_MIN * 2) return starts;
+/**
+ * Safe cut points of `text`: offsets of lines that start a new top-level block after a blank
+ * line (a line beginning in column 1), outside frontmatter, fenced code and HTML blocks that
+ * may hold blank lines. Parsing the pieces separately gives the same entries as parsing the
+ * whole text. Cuts closer than `minGap` characters to the previous one are skipped.
+ */
+export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatterEnd: number; frontmatter?: RootContent } {
+  const cuts: number[] = [];
   let pos = 0;
+  let frontmatterEnd = 0;
+  let frontmatter: RootContent | undefined;
   // Never cut inside frontmatter.
-  const fm = /^(---|\+\+\+)[ \t]*\r?\n/.exec(text);
+  const fm = FM_OPEN_RE.exec(text);
   if (fm) {
     const close = new RegExp(`\\n${fm[1] === '---' ? '---' : '\\+\\+\\+'}[ \\t]*(?:\\r?\\n|$)`, 'g');
     close.lastIndex = fm[0].length - 1;
     const m = close.exec(text);
-    if (m) pos = m.index + m[0].length;
+    if (m) {
+      pos = frontmatterEnd = m.index + m[0].length;
+      // The node remark-frontmatter builds: value between the fences (without the line ending
+      // before the closing fence), position from the opening fence to the end of the closing one.
+      const eolLen = m[0].endsWith('\r\n') ? 2 : m[0].endsWith('\n') ? 1 : 0;
+      const fenceEnd = frontmatterEnd - eolLen;
+      const valueEnd = m.index > 0 && text.charCodeAt(m.index - 1) === 13 ? m.index - 1 : m.index;
+      let line = 1;
+      for (let i = text.indexOf('\n'); i !== -1 && i <= m.index; i = text.indexOf('\n', i + 1)) line++;
+      frontmatter = {
+        type: fm[1] === '---' ? 'yaml' : ('toml' as 'yaml'),
+        value: text.slice(fm[0].length, Math.max(fm[0].length, valueEnd)),
+        position: {
+          start: { line: 1, column: 1, offset: 0 },
+          end: { line, column: fenceEnd - (m.index + 1) + 1, offset: fenceEnd },
+        },
+      };
+    }
   }
-  let chunkStart = 0;
+  let last = 0;
   let prevBlank = false;
   let fence: { ch: string; len: number } | null = null;
   let htmlEnd: RegExp | null = null;
@@ -110,8 +152,8 @@ export function chunkStarts(text: string): number[] {
     const nl = text.indexOf('\n', pos);
     const lineEnd = nl < 0 ? text.length : nl;
     const next = nl < 0 ? text.length : nl + 1;
-    const line = text.slice(pos, lineEnd);
-    const blank = /^[ \t]*\r?$/.test(line);
+    const line = text.slice(pos, lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd);
+    const blank = /^[ \t]*$/.test(line);
     if (fence) {
       const m = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?$/.exec(line);
       if (m && m[1][0] === fence.ch && m[1].length >= fence.len) fence = null;
@@ -119,9 +161,9 @@ export function chunkStarts(text: string): number[] {
       if (htmlEnd.test(line)) htmlEnd = null;
     } else if (!blank) {
       const c = line.charCodeAt(0);
-      if (prevBlank && c !== 32 && c !== 9 && pos - chunkStart >= CHUNK_MIN) {
-        starts.push(pos);
-        chunkStart = pos;
+      if (prevBlank && c !== 32 && c !== 9 && pos > 0 && pos - last >= minGap) {
+        cuts.push(pos);
+        last = pos;
       }
       const f = FENCE_OPEN_RE.exec(line);
       if (f && !(f[1][0] === '`' && f[2].includes('`'))) {
@@ -139,7 +181,13 @@ export function chunkStarts(text: string): number[] {
     prevBlank = blank;
     pos = next;
   }
-  return starts;
+  return frontmatter ? { cuts, frontmatterEnd, frontmatter } : { cuts, frontmatterEnd };
+}
+
+/** Start offsets of the chunks a long file is parsed in by micromark (always begins with 0). */
+export function chunkStarts(text: string): number[] {
+  if (text.length < CHUNK_MIN * 2) return [0];
+  return [0, ...safeCuts(text, CHUNK_MIN).cuts];
 }
 
 const DEFINITION_LINE_RE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
@@ -149,47 +197,97 @@ interface Pos {
   offset: number;
 }
 
-function shift(node: Nodes, offset: number, line: number): void {
-  const p = node.position;
-  if (p) {
-    p.start.offset = (p.start.offset ?? 0) + offset;
-    p.start.line += line;
-    p.end.offset = (p.end.offset ?? 0) + offset;
-    p.end.line += line;
+function shift(root: Nodes, offset: number, line: number): void {
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const p = node.position;
+    if (p) {
+      p.start.offset = (p.start.offset ?? 0) + offset;
+      p.start.line += line;
+      p.end.offset = (p.end.offset ?? 0) + offset;
+      p.end.line += line;
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) stack.push(c);
   }
-  if ('children' in node) for (const c of node.children as Nodes[]) shift(c, offset, line);
 }
 
-/** Parses `text` (in chunks when long) into the top-level mdast nodes, positions absolute. */
-export function parseBlocks(text: string): RootContent[] {
-  const starts = chunkStarts(text);
-  if (starts.length === 1) return (processor.parse(text) as Root).children;
+function parseRange(text: string, s: number, e: number, appendix: string, ls: number[], out: RootContent[]): void {
+  const chunk = s === 0 && e === text.length ? text : text.slice(s, e);
+  const proc = s === 0 && !unclosedFrontmatter(text) ? processor : bodyProcessor;
+  if (s === 0 && e === text.length) appendix = ''; // every definition is in the text already
+  let tree = proc.parse(appendix ? chunk + appendix : chunk) as Root;
+  if (appendix && tree.children.some((n) => (n.position?.start.offset ?? 0) < chunk.length && (n.position?.end.offset ?? 0) > chunk.length)) {
+    // An unterminated construct (fence, HTML) swallowed the appended definitions: parse as is.
+    tree = proc.parse(chunk) as Root;
+  }
+  const lineBase = s === 0 ? 0 : lineAt(ls, s) - 1;
+  for (const node of tree.children) {
+    if ((node.position?.start.offset ?? 0) >= chunk.length) break;
+    if (s > 0) shift(node, s, lineBase);
+    out.push(node);
+  }
+}
+
+/**
+ * Parses `text` into its top-level mdast nodes, positions absolute. Pieces of plain Markdown
+ * go through the fast path (./fastblocks.ts, which builds the very nodes remark would and
+ * gives up on anything else); everything else through the remark processor, in chunks of a
+ * few KB cut at safe block boundaries. `fast: false` uses the processor only.
+ */
+export function parseBlocks(text: string, opts: { fast?: boolean } = {}): RootContent[] {
+  DEFINITION_LINE_RE.lastIndex = 0;
   const defs = text.match(DEFINITION_LINE_RE);
-  const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
-  const ls = lineStarts(text);
   const out: RootContent[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const s = starts[i];
-    const e = i + 1 < starts.length ? starts[i + 1] : text.length;
-    const chunk = text.slice(s, e);
-    const tree = processor.parse(appendix ? chunk + appendix : chunk) as Root;
-    const lineBase = lineAt(ls, s) - 1;
-    for (const node of tree.children) {
-      if ((node.position?.start.offset ?? 0) >= chunk.length) break;
-      if (i > 0) shift(node, s, lineBase);
-      out.push(node);
+  // Link reference definitions reach across pieces: such files take the processor path.
+  if (opts.fast === false || defs) {
+    const starts = chunkStarts(text);
+    const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
+    const ls = lineStarts(text);
+    for (let i = 0; i < starts.length; i++) {
+      parseRange(text, starts[i], i + 1 < starts.length ? starts[i + 1] : text.length, appendix, ls, out);
+    }
+    return out;
+  }
+  const { cuts, frontmatterEnd, frontmatter } = safeCuts(text);
+  if (frontmatter) out.push(frontmatter);
+  const bounds = [frontmatterEnd, ...cuts, text.length];
+  const ls = lineStarts(text);
+  let group = -1; // start of the pending processor group
+  const flush = (end: number) => {
+    if (group < 0) return;
+    parseRange(text, group, end, '', ls, out);
+    group = -1;
+  };
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const s = bounds[i];
+    const e = bounds[i + 1];
+    if (s >= e) continue;
+    const fast = fastBlocks(text, s, e, lineAt(ls, s));
+    if (fast) {
+      flush(s);
+      for (const n of fast) out.push(n);
+    } else {
+      if (group < 0) group = s;
+      if (e - group >= CHUNK_MIN) flush(e);
     }
   }
+  flush(text.length);
   return out;
 }
 
 // ---------------------------------------------------------------------------- spans
 
-function plainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string' && node.type !== 'html') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
-  return '';
+function plainText(root: Nodes): string {
+  let out = '';
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if ('value' in node && typeof node.value === 'string' && node.type !== 'html') out += node.value;
+    else if (node.type === 'image') out += node.alt ?? '';
+    else if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+  }
+  return out;
 }
 
 function pos(node: Nodes): { start: number; end: number; line: number; endLine: number } {
@@ -197,29 +295,128 @@ function pos(node: Nodes): { start: number; end: number; line: number; endLine: 
   return { start: p.start.offset ?? 0, end: p.end.offset ?? 0, line: p.start.line, endLine: p.end.line };
 }
 
-function collectSpans(node: Nodes, out: Span[], defs: Map<string, string>): void {
+/** The lines of `s` with their offsets (line endings excluded). */
+function splitLinesAt(s: string, base: number): Array<{ text: string; start: number }> {
+  const out: Array<{ text: string; start: number }> = [];
+  const re = /\r\n|\r|\n/g;
+  let at = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s))) {
+    out.push({ text: s.slice(at, m.index), start: base + at });
+    at = m.index + m[0].length;
+  }
+  out.push({ text: s.slice(at), start: base + at });
+  return out;
+}
+
+/**
+ * Spans for `value` pieces written over source lines `raw` (container prefixes such as list
+ * indentation or `> ` are in the source but not in the value): one span per line, located
+ * exactly where the piece is written. A piece that cannot be found verbatim (escapes,
+ * entities) spans its whole source line.
+ */
+function lineSpans(
+  kind: 'text' | 'code',
+  value: string,
+  rawLines: Array<{ text: string; start: number }>,
+  firstLine: number,
+  out: Span[],
+  lang?: string | null,
+): void {
+  const pieces = value.split(/\r\n|\r|\n/);
+  if (pieces.length !== rawLines.length) {
+    const first = rawLines[0];
+    const last = rawLines[rawLines.length - 1];
+    const span: Span = { kind, value, start: first.start, end: last.start + last.text.length, line: firstLine };
+    if (lang) span.lang = lang;
+    out.push(span);
+    return;
+  }
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    if (piece === '') continue;
+    const raw = rawLines[i];
+    let idx = raw.text.startsWith(piece) ? 0 : raw.text.endsWith(piece) ? raw.text.length - piece.length : raw.text.indexOf(piece);
+    let len = piece.length;
+    if (idx < 0) {
+      idx = 0;
+      len = raw.text.length;
+    }
+    const span: Span = { kind, value: piece, start: raw.start + idx, end: raw.start + idx + len, line: firstLine + i };
+    if (lang) span.lang = lang;
+    out.push(span);
+  }
+}
+
+const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})/;
+
+/** Collects the spans of `root` in document order (iterative: deep nesting cannot overflow). */
+function collectSpans(root: Nodes, out: Span[], defs: Map<string, string>, src: string): void {
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!node.position) {
+      if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+      continue;
+    }
+    if (!spanOf(node, out, defs, src) && 'children' in node) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+    }
+  }
+}
+
+/** Pushes the span(s) of a leaf-like node; false when the node's children hold the spans. */
+function spanOf(node: Nodes, out: Span[], defs: Map<string, string>, src: string): boolean {
   switch (node.type) {
     case 'text': {
       const p = pos(node);
-      out.push({ kind: 'text', value: node.value, start: p.start, end: p.end, line: p.line });
-      return;
+      if (p.endLine === p.line) {
+        out.push({ kind: 'text', value: node.value, start: p.start, end: p.end, line: p.line });
+      } else {
+        lineSpans('text', node.value, splitLinesAt(src.slice(p.start, p.end), p.start), p.line, out);
+      }
+      return true;
     }
     case 'inlineCode': {
+      // The span covers the code content only (not the backticks).
       const p = pos(node);
-      out.push({ kind: 'inlineCode', value: node.value, start: p.start, end: p.end, line: p.line });
-      return;
+      const raw = src.slice(p.start, p.end);
+      let n = 0;
+      while (n < raw.length && raw.charCodeAt(n) === 96) n++;
+      let start = p.start + n;
+      let end = Math.max(start, p.end - n);
+      const content = src.slice(start, end);
+      if (content !== node.value && content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && content.slice(1, -1) === node.value) {
+        start++;
+        end--;
+      }
+      out.push({ kind: 'inlineCode', value: node.value, start, end, line: p.line });
+      return true;
     }
     case 'code': {
+      // One span per content line (fences and indentation excluded), each with the language.
       const p = pos(node);
-      const span: Span = { kind: 'code', value: node.value, start: p.start, end: p.end, line: p.line };
-      if (node.lang) span.lang = node.lang;
-      out.push(span);
-      return;
+      const lines = splitLinesAt(src.slice(p.start, p.end), p.start);
+      let first = 0;
+      let last = lines.length;
+      const open = FENCE_LINE_RE.exec(lines[0].text);
+      if (open) {
+        first = 1;
+        const fenceChar = open[1][0];
+        if (lines.length > 1) {
+          const close = FENCE_LINE_RE.exec(lines[lines.length - 1].text);
+          if (close && close[1][0] === fenceChar && close[1].length >= open[1].length && /^[ \t]*[`~]+[ \t]*$/.test(lines[lines.length - 1].text)) last = lines.length - 1;
+        }
+      }
+      const content = lines.slice(first, last);
+      if (node.value === '' || content.length === 0) return true;
+      lineSpans('code', node.value, content, p.line + first, out, node.lang);
+      return true;
     }
     case 'html': {
       const p = pos(node);
       out.push({ kind: 'html', value: node.value, start: p.start, end: p.end, line: p.line });
-      return;
+      return true;
     }
     case 'link':
     case 'image':
@@ -227,7 +424,7 @@ function collectSpans(node: Nodes, out: Span[], defs: Map<string, string>): void
       const p = pos(node);
       const value = node.type === 'definition' ? node.label ?? node.identifier : plainText(node);
       out.push({ kind: 'link', value, start: p.start, end: p.end, line: p.line, url: node.url });
-      return;
+      return true;
     }
     case 'linkReference':
     case 'imageReference': {
@@ -236,20 +433,20 @@ function collectSpans(node: Nodes, out: Span[], defs: Map<string, string>): void
       const span: Span = { kind: 'link', value: plainText(node), start: p.start, end: p.end, line: p.line };
       if (url !== undefined) span.url = url;
       out.push(span);
-      return;
+      return true;
     }
     case 'yaml': {
       const p = pos(node);
       out.push({ kind: 'frontmatter', value: node.value, start: p.start, end: p.end, line: p.line });
-      return;
+      return true;
     }
     default:
       if ((node.type as string) === 'toml') {
         const p = pos(node);
         out.push({ kind: 'frontmatter', value: (node as unknown as { value: string }).value, start: p.start, end: p.end, line: p.line });
-        return;
+        return true;
       }
-      if ('children' in node) for (const c of node.children as Nodes[]) collectSpans(c, out, defs);
+      return false;
   }
 }
 
@@ -277,7 +474,7 @@ function readFrontmatter(
   const p = pos(node);
   const firstNl = text.indexOf('\n', p.start);
   const srcStart = firstNl < 0 ? p.end : Math.min(firstNl + 1, p.end);
-  const srcEnd = Math.max(srcStart, p.end - 3);
+  const srcEnd = Math.max(srcStart, text.lastIndexOf('\n', p.end - 1) + 1);
   const src = text.slice(srcStart, srcEnd);
   const fm: Frontmatter = { range: [p.start, p.end], srcStart, lang };
   // Cursor writes `globs: *.ts` (not valid YAML): read such rule files leniently.
@@ -416,6 +613,25 @@ function indexLineMeta(item: Nodes, defs: Map<string, string>): EntryMeta | unde
  * Never throws on bad content: problems become `malformed` findings.
  */
 export function parseMemoryText(path: string, text: string, format: MemoryFormat, opts: ParseOptions = {}): ParseResult {
+  try {
+    return parseUnsafe(path, text, format, opts);
+  } catch (e) {
+    // A safety net: whatever went wrong, the run goes on with this file reported.
+    const file: MemoryFile = { path, absPath: path, format, text, lines: countLines(text), bytes: Buffer.byteLength(text, 'utf8'), tokens: 0 };
+    if (opts.memoryDir !== undefined) file.memoryDir = opts.memoryDir;
+    const finding: Finding = {
+      entryId: null,
+      file: path,
+      line: 1,
+      kind: 'malformed',
+      severity: 'error',
+      message: `${path}: could not be parsed (${(e as Error).message}); no entries read`,
+    };
+    return { file, entries: [], findings: [finding] };
+  }
+}
+
+function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: ParseOptions): ParseResult {
   const findings: Finding[] = [];
   const ls = lineStarts(text);
   const firstNl = text.indexOf('\n');
@@ -434,7 +650,7 @@ export function parseMemoryText(path: string, text: string, format: MemoryFormat
 
   let blocks: RootContent[];
   try {
-    blocks = parseBlocks(text);
+    blocks = parseBlocks(text, { fast: opts.fast });
   } catch (e) {
     findings.push({
       entryId: null,
@@ -476,7 +692,7 @@ export function parseMemoryText(path: string, text: string, format: MemoryFormat
   if (format === 'auto-memory-topic') {
     // One entry for the whole file.
     const spans: Span[] = [];
-    for (const b of blocks) collectSpans(b, spans, defs);
+    for (const b of blocks) collectSpans(b, spans, defs, text);
     const end = text.length;
     let endLine = countLines(text);
     if (endLine === 0) endLine = 1;
@@ -517,7 +733,7 @@ export function parseMemoryText(path: string, text: string, format: MemoryFormat
     let spans = d.spans;
     if (!spans) {
       spans = [];
-      for (const n of d.nodes) collectSpans(n, spans, defs);
+      for (const n of d.nodes) collectSpans(n, spans, defs, text);
     }
     let type: EntryType;
     let typeSource: Entry['typeSource'];
@@ -535,7 +751,7 @@ export function parseMemoryText(path: string, text: string, format: MemoryFormat
       meta.typeRule = c.reason;
     }
     let protectedReason = d.protectedReason;
-    if (!protectedReason) {
+    if (!protectedReason && etext.includes('<!--')) {
       const m = PROTECT_RE.exec(etext);
       if (m) protectedReason = m[1]?.trim() || 'marker';
     }

@@ -97,19 +97,12 @@ function contextBase(entry: Entry, file: MemoryFile, text: string, base: number)
     }
   }
   // An intro line that ends with ':' just above a list ("Located in `packages/x/`:").
-  const lines = splitLines(file.text.slice(Math.max(0, base - 6000), base));
-  for (let k = lines.length - 1, seen = 0; k >= 0 && seen < 80; k--, seen++) {
-    const l = lines[k].text;
-    if (!l.trim()) continue;
-    if (/^\s*(?:[-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l)) continue;
-    if (/:\s*$/.test(l) && !/^#/.test(l)) {
-      const d = dirTokens(l);
-      if (d.length === 1) {
-        out.outer = d[0];
-        out.via = 'list';
-      }
+  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(text)) {
+    const intro = introDirs(file.text)[lineOf(file.text, base) - 1];
+    if (intro) {
+      out.outer = intro;
+      out.via = 'list';
     }
-    break;
   }
   if (!out.outer) {
     for (let k = entry.headings.length - 1; k >= 0; k--) {
@@ -122,6 +115,31 @@ function contextBase(entry: Entry, file: MemoryFile, text: string, base: number)
       if (d.length > 1) break;
     }
   }
+  return out;
+}
+
+const introCache = new Map<string, Array<string | undefined>>();
+
+/**
+ * For every line of a file: the folder named by the intro line of the list it belongs to
+ * (`Located in \`packages/x/\`:` followed by list items), computed in one pass per file.
+ */
+function introDirs(fileText: string): Array<string | undefined> {
+  let out = introCache.get(fileText);
+  if (out) return out;
+  out = [];
+  let cur: string | undefined;
+  for (const l of fileText.split('\n')) {
+    out.push(cur);
+    if (!l.trim() || /^\s*(?:[-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l)) continue;
+    cur = undefined;
+    if (/:\s*$/.test(l) && !/^#/.test(l) && /\//.test(l)) {
+      const d = dirTokens(l);
+      if (d.length === 1) cur = d[0];
+    }
+  }
+  if (introCache.size > 64) introCache.clear();
+  introCache.set(fileText, out);
   return out;
 }
 
@@ -149,9 +167,17 @@ function baseFor(ctx: CtxBase, at: number): { base?: string; via?: Reference['vi
 
 function mask(s: string, ranges: Array<[number, number]>): string {
   if (!ranges.length) return s;
-  const a = s.split('');
-  for (const [x, y] of ranges) for (let k = x; k < y && k < a.length; k++) a[k] = ' ';
-  return a.join('');
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (const [x0, y0] of sorted) {
+    const x = Math.max(at, Math.min(x0, s.length));
+    const y = Math.min(y0, s.length);
+    if (y <= x) continue;
+    out += s.slice(at, x) + ' '.repeat(y - x);
+    at = y;
+  }
+  return out + s.slice(at);
 }
 
 function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
@@ -187,13 +213,13 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void
     if (tok.startsWith('@') && tok.length > 1) {
       const p = asPath(tok.slice(1), 'import');
       if (p && (p.strong || /\.[\w]+$/.test(p.value) || /^[.~]/.test(tok.slice(1)))) {
-        c.add({ kind: 'import', raw: tok, value: tok.slice(1), start: seg.start + s, end: seg.start + s + tok.length, in: 'prose', ...(p.dir ? {} : {}) });
+        c.add({ kind: 'import', raw: tok, value: p.value, start: seg.start + s, end: seg.start + s + tok.length, in: 'prose' });
         pathRanges.push([s, s + tok.length]);
         continue;
       }
       continue; // scoped package handled below
     }
-    if (/[*]{2}/.test(tok)) continue;
+    if (/[*]{2}/.test(tok) || !/[./]/.test(tok)) continue;
     const p = asPath(tok, 'prose');
     if (p) {
       addPath(p, tok, seg.start + s, c, 'prose', ctx, file);

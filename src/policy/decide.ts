@@ -17,8 +17,9 @@
 // `feedback` entries are never removed by rules 5-7. Around the tree: index lines follow their
 // topic file, duplicates whose kept version is itself removed stay, budgets archive the
 // lowest scores (rule 8), and deletions of abandoned strategies get a SUPERSEDED record.
+import path from 'node:path';
 import type { CheckContext, Entry, Finding, PlanAction, PlanItem } from '../types.js';
-import { indexTarget, isSupersededFile, isTrailFile, supersededPath } from '../apply/paths.js';
+import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
 import { planBudgets } from './budget.js';
 import { scoreEntries, type ScoreParts } from './score.js';
 import {
@@ -58,15 +59,18 @@ interface Tree {
   on: (rule: number) => boolean;
   today: string;
   existing: Set<string>;
+  /** The pruning log and archive paths. */
+  trail: Set<string>;
 }
 
 const fmtScore = (n: number) => n.toFixed(2);
+const NONE: Finding[] = [];
 
 function compile(patterns: string[]): RegExp[] {
   const out: RegExp[] = [];
   for (const p of patterns) {
     try {
-      out.push(new RegExp(p, 'iu'));
+      out.push(new RegExp(p, 'i'));
     } catch {
       /* validated by loadConfig; ignore here */
     }
@@ -180,12 +184,12 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     if (e.kind === 'frontmatter-field') return item('review', rule, `frontmatter field; edit by hand: ${reason}`);
     return item(action, rule, reason, extra);
   };
-  const of = (...kinds: string[]) => x.findings.filter((f) => kinds.includes(f.kind));
+  const of = (...kinds: string[]) => (x.findings.length ? x.findings.filter((f) => kinds.includes(f.kind)) : NONE);
 
   // 0. Protection comes first: these entries are never touched.
   if (e.protected) return keep(0, `protected (${e.meta.protectedReason ?? 'marker'})`);
   if (x.protectedBy) return keep(0, `protected by config pattern /${x.protectedBy}/`);
-  if (isTrailFile(e.file, ctx.config, ctx.files)) return keep(0, 'pruning log written by memory-audit');
+  if (t.trail.has(e.file) || /(^|\/)pruning-log\.md$/.test(e.file)) return keep(0, 'pruning log written by memory-audit');
   if (e.type === 'superseded' || isSupersededFile(e.file))
     return keep(0, 'SUPERSEDED record (counter-memory); reviewed by hand, never pruned automatically');
   const secrets = of('secret');
@@ -236,7 +240,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       }
       return item('review', 2, `contradicts ${otherWhere}; which one is right cannot be verified`);
     }
-    if (e.kind === 'index-line' && of('broken-link').length)
+    if (e.kind === 'index-line' && of('broken-link').some((f) => [undefined, 'index-target-missing', 'missing'].includes(f.evidence?.reason as string | undefined)))
       return remove(2, 'delete', `index line points at a missing topic file (${e.meta.target ?? '?'})`);
   }
 
@@ -289,7 +293,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   }
 
   // 5. Low fidelity and low use.
-  const weak = x.findings.filter((f) => WEAK_KINDS.has(f.kind));
+  // Orphan topics, circular or too-deep imports are structural problems, not low fidelity.
+  const weak = x.findings.filter(
+    (f) => WEAK_KINDS.has(f.kind) && !['orphan', 'import-circular', 'import-too-deep'].includes(f.evidence?.reason as string),
+  );
   if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
@@ -322,7 +329,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
 }
 
 function oneLine(s: string): string {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = s.replace(/\s+/g, ' ').trim().replace(/[.;:,]+$/, '');
   return t.length > 140 ? t.slice(0, 139) + '…' : t;
 }
 
@@ -397,6 +404,7 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
     on: (n) => ctx.config.rules[String(n)] !== false,
     today: ctx.evidence.now.toISOString().slice(0, 10),
     existing,
+    trail: new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)]),
   };
 
   // Index lines of existing topic files follow their topic; everything else goes through the tree.
@@ -431,7 +439,7 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
     if (tp.action === 'merge' && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === 'topic' && !indexOfTopic.has(kept.file) && e.meta.target) {
-        const rel = relativeTo(e.file, kept.file);
+        const rel = path.posix.relative(path.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
           plan.set(e.id, { ...base, action: 'update', rule: tp.rule, reason: `index line redirected to ${kept.file} (merged)`, replacement });
@@ -465,14 +473,6 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   return ctx.entries.map((e) => plan.get(e.id)!);
 }
 
-function relativeTo(fromFile: string, toFile: string): string {
-  const fromDir = fromFile.includes('/') ? fromFile.slice(0, fromFile.lastIndexOf('/')) : '';
-  const a = fromDir ? fromDir.split('/') : [];
-  const b = toFile.split('/');
-  let i = 0;
-  while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
-  return [...Array(a.length - i).fill('..'), ...b.slice(i)].join('/');
-}
 
 /** Exposed for tests and docs. */
 export const _internal = { decideEntry, locate, finishedWork, needsInoculation };

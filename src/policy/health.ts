@@ -1,6 +1,7 @@
 // Health warnings for the report summary (PRODUCT.md job 8): protection too loose, drift too
 // wide to patch, cold entries (cold from disuse vs cold from irrelevance), budgets that cannot be met.
 import type { CheckContext, Entry, Finding, PlanItem } from '../types.js';
+import { indexTarget } from '../apply/paths.js';
 import { remainingOverBudget } from './budget.js';
 import { namedPaths, scoreEntries } from './score.js';
 import { STALE_KINDS } from './signals.js';
@@ -76,8 +77,8 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
   );
   for (const e of entries) {
     if (e.kind !== 'index-line' || !e.protected || !e.meta.target) continue;
-    const dir = e.file.includes('/') ? e.file.slice(0, e.file.lastIndexOf('/') + 1) : '';
-    const topic = entries.find((t) => t.kind === 'topic' && t.file === dir + e.meta.target);
+    const target = indexTarget(e);
+    const topic = target ? entries.find((t) => t.kind === 'topic' && t.file === target) : undefined;
     if (topic && removedTopics.has(topic.id))
       out.push(`${e.file}:${e.line} is protected but its topic file ${topic.file} is removed: the index line will dangle.`);
   }

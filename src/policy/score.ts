@@ -34,7 +34,9 @@ export function namedPaths(entry: Entry): string[] {
   for (const r of entry.refs) {
     if (r.kind !== 'path' && r.kind !== 'import') continue;
     if (r.glob) continue;
-    const v = r.value.replace(/^\.\//, '').replace(/\/+$/, '');
+    let v = r.value;
+    if (v.startsWith('./')) v = v.slice(2);
+    while (v.endsWith('/')) v = v.slice(0, -1);
     if (!v || v.startsWith('/') || v.startsWith('~')) continue;
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, '')}/${v}`);
@@ -48,14 +50,36 @@ function parseDate(s: string | undefined): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+// decide() and healthWarnings() score the same context: compute once per (entries, evidence, config).
+const cache = new WeakMap<object, { evidence: object; config: object; scores: Map<string, ScoreParts> }>();
+
 /** Scores every entry; deterministic for a given context (evidence.now is the clock). */
 export function scoreEntries(ctx: CheckContext): Map<string, ScoreParts> {
+  const hit = cache.get(ctx.entries);
+  if (hit && hit.evidence === ctx.evidence && hit.config === ctx.config) return hit.scores;
+  const scores = computeScores(ctx);
+  cache.set(ctx.entries, { evidence: ctx.evidence, config: ctx.config, scores });
+  return scores;
+}
+
+function computeScores(ctx: CheckContext): Map<string, ScoreParts> {
   const { config, evidence } = ctx;
   const { weights, halfLifeDays, defaultPriority } = config.scoring;
   const now = evidence.now.getTime();
   const usage = evidence.usage;
   const logFound = Boolean(usage?.accessLog?.found);
 
+  // Many entries name the same paths: one history lookup per distinct path.
+  const pathCache = new Map<string, { t?: number; n: number }>();
+  const pathInfo = (p: string) => {
+    let v = pathCache.get(p);
+    if (!v) {
+      const c = evidence.history.lastTouched(p);
+      v = { t: c ? Date.parse(c.time || c.date) : undefined, n: evidence.history.touchCount(p) };
+      pathCache.set(p, v);
+    }
+    return v;
+  };
   const raw = ctx.entries.map((e) => {
     const u = usage?.entries.get(e.id);
     const signals: Array<{ t: number; src: ScoreParts['activitySource'] }> = [];
@@ -69,9 +93,9 @@ export function scoreEntries(ctx: CheckContext): Map<string, ScoreParts> {
     if (evidence.history?.available) {
       for (const p of namedPaths(e)) {
         if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) continue;
-        const c = evidence.history.lastTouched(p);
-        if (c) signals.push({ t: Date.parse(c.time || c.date), src: 'path' });
-        touches += evidence.history.touchCount(p);
+        const info = pathInfo(p);
+        if (info.t !== undefined) signals.push({ t: info.t, src: 'path' });
+        touches += info.n;
       }
     }
     const valid = signals.filter((s) => !Number.isNaN(s.t));

@@ -70,6 +70,8 @@ export interface PruneView {
   changes: Array<{ file: string; before: string | null; after: string | null }>;
   logEntry: string;
   logPath: string;
+  /** SUPERSEDED records written by this prune (repository-relative). */
+  supersededFiles?: string[];
   summary: { audited: number; pruned: number; updated: number; archived: number; inoculated: number; review: number };
   audit: {
     entries: Array<{ id: string; file: string; line: number; text: string }>;
@@ -166,6 +168,31 @@ function rowLine(r: ChangeRow): string {
 
 const TABLE_HEAD = ['### Changes', '', '| # | File | Line | Rule | Action | Reason |', '| ---: | --- | ---: | ---: | --- | --- |'];
 
+function filesSection(prune: PruneView): string[] {
+  if (prune.changes.length === 0) return [];
+  const superseded = new Set(prune.supersededFiles ?? []);
+  const out = ['<details>', `<summary>${prune.changes.length} file${prune.changes.length === 1 ? '' : 's'} changed</summary>`, ''];
+  for (const c of [...prune.changes].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+    const what = c.after === null ? 'deleted' : c.before === null ? 'added' : 'edited';
+    out.push(`- ${codeSpan(c.file, false)} — ${what}${superseded.has(c.file) ? ' (SUPERSEDED record)' : ''}`);
+  }
+  out.push('', '</details>', '');
+  return out;
+}
+
+function reviewSection(prune: PruneView): string[] {
+  const byId = new Map(prune.audit.entries.map((e) => [e.id, e]));
+  const items = prune.plan.filter((p) => p.action === 'review');
+  if (items.length === 0) return [];
+  const out = ['### Left for a human', '', '| File | Line | Reason |', '| --- | ---: | --- |'];
+  for (const p of items) {
+    const e = byId.get(p.entryId);
+    out.push(`| ${codeSpan(p.file ?? e?.file ?? '')} | ${p.line ?? e?.line ?? 0} | ${messageCell(p.reason)} |`);
+  }
+  out.push('');
+  return out;
+}
+
 function removedSection(rows: ChangeRow[]): string[] {
   const withText = rows.filter((r) => r.text !== '');
   if (withText.length === 0) return [];
@@ -205,9 +232,11 @@ export function renderPrBody(prune: PruneView, opts: PrBodyOptions = {}): Render
   const rows = changeRows(prune);
   const head = header(prune, rows);
   const table = rows.length > 0 ? [...TABLE_HEAD, ...rows.map(rowLine), ''] : ['No entry changes.', ''];
+  const files = filesSection(prune);
+  const review = reviewSection(prune);
   const removed = removedSection(rows);
   const log = logSection(prune);
-  const full = join([...head, ...table, ...removed, ...log, ...footer(opts)]);
+  const full = join([...head, ...table, ...files, ...review, ...removed, ...log, ...footer(opts)]);
   if (full.length <= max) return { body: full, overflow: null };
 
   // Too long: the removed text and the log go to the job summary; rows are cut if needed.
@@ -237,6 +266,6 @@ export function renderPrBody(prune: PruneView, opts: PrBodyOptions = {}): Render
     body = build(kept);
   }
   if (kept < rows.length) overflowParts.push(...TABLE_HEAD, ...rows.map(rowLine), '');
-  overflowParts.push(...removed, ...log);
+  overflowParts.push(...files, ...review, ...removed, ...log);
   return { body, overflow: join(['## memory-audit: pull request details that did not fit', '', ...overflowParts]) };
 }

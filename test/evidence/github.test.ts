@@ -82,6 +82,11 @@ describe('GitHub issue state', () => {
     expect([gh.checked, gh.reason, gh.issues.size, requests.length]).toEqual([false, 'no token', 0, 0]);
   });
 
+  it('says when the repository is unknown', async () => {
+    const gh = await fetchGitHubState({ entries: [entry([ref(1, true)])], token: 't', apiUrl: api });
+    expect([gh.checked, gh.reason, gh.issues.size]).toEqual([false, 'repository unknown (set github.repo or GITHUB_REPOSITORY)', 0]);
+  });
+
   it('records network errors per issue, never throws', async () => {
     const gh = await fetchGitHubState({ entries: [entry([ref(1, true)])], token: 't', repo: 'acme/app', apiUrl: 'http://127.0.0.1:1' });
     expect(gh.checked).toBe(false);

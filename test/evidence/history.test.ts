@@ -211,6 +211,7 @@ describe('shallow clones and other roots', () => {
     await r.write('.gitignore', 'build/\n');
     await r.write('notes/todo.md', 'x');
     await r.write('build/out.js', 'x');
+    await r.write('node_modules/dep/package.json', '{}');
     const { evidence, findings } = await gatherEvidence({ root: r.dir, config: DEFAULT_CONFIG, entries: [], offline: true });
     expect([...evidence.files.files].sort()).toEqual(['.gitignore', 'notes/todo.md']);
     expect([...(evidence.files.untracked ?? [])].sort()).toEqual(['.gitignore', 'notes/todo.md']);

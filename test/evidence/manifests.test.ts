@@ -225,6 +225,8 @@ describe('manifests at HEAD and through history', () => {
     await repo.write('pyproject.toml', '[project]\nname = "py"\ndependencies = [\n');
     await repo.write('.nvmrc', '20\n');
     sha.lock = await repo.commit('lockfile and broken pyproject', '2024-04-01');
+    await repo.write('apps/a/package.json', JSON.stringify({ name: '@x/alpha', version: '0.1.0', dependencies: { chalk: '^5.0.0' }, scripts: { test: 'vitest' } }, null, 2));
+    sha.rename = await repo.commit('rename workspace package', '2024-05-01');
     ev = (await gatherEvidence({ root: repo.dir, config: DEFAULT_CONFIG, entries: [], offline: true })).evidence;
   });
 
@@ -236,11 +238,11 @@ describe('manifests at HEAD and through history', () => {
     expect([...m.scripts].map(([k, v]) => [k, [...v]])).toEqual([['package.json', ['lint', 'build']], ['apps/a/package.json', ['test']]]);
     expect([...m.makeTargets.get('Makefile')!]).toEqual(['build']);
     expect([...m.justRecipes.get('justfile')!]).toEqual(['check', 'fmt']);
-    expect([...m.workspaces]).toEqual([['@x/a', 'apps/a']]);
+    expect([...m.workspaces]).toEqual([['@x/alpha', 'apps/a']]);
     expect(m.runtimes.get('node')).toEqual({ spec: '20', source: '.nvmrc' });
     expect(m.projectVersions).toEqual([
       { name: 'root', version: '0.2.0', manifest: 'package.json' },
-      { name: '@x/a', version: '0.1.0', manifest: 'apps/a/package.json' },
+      { name: '@x/alpha', version: '0.1.0', manifest: 'apps/a/package.json' },
     ]);
     expect(m.workspaceGlobs).toEqual([{ glob: 'apps/*', source: 'package.json' }]);
   });
@@ -260,6 +262,16 @@ describe('manifests at HEAD and through history', () => {
     // The moved workspace package.json does not look like removals.
     expect(ev.manifests.everDependencies.get('chalk')!.map((e) => [e.type, e.manifest])).toEqual([['added', 'packages/a/package.json']]);
     expect(ev.manifests.dependencyVersions!.get('lodash')!.map((e) => [e.from, e.to, e.commit.sha])).toEqual([['^4.0.0', '^4.17.21', sha.swap]]);
+  });
+
+  it('records the names manifests declared for themselves', () => {
+    const n = ev.manifests.everProjectNames!;
+    expect(n.get('@x/a')!.map((e) => [e.type, e.manifest, e.commit.sha])).toEqual([
+      ['added', 'packages/a/package.json', sha.init],
+      ['removed', 'apps/a/package.json', sha.rename],
+    ]);
+    expect(n.get('@x/alpha')!.map((e) => [e.type, e.commit.sha])).toEqual([['added', sha.rename]]);
+    expect(n.get('root')!.map((e) => e.type)).toEqual(['added']);
   });
 
   it('records script, target and recipe history, with renames by identical command', () => {

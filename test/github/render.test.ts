@@ -69,6 +69,13 @@ describe('renderPrBody', () => {
         '| 2 | `CLAUDE.md` | 5 | 4 | update | reason 1 |',
         '',
         '<details>',
+        '<summary>1 file changed</summary>',
+        '',
+        '- `CLAUDE.md` — edited',
+        '',
+        '</details>',
+        '',
+        '<details>',
         '<summary>Full text of the 2 changed entries</summary>',
         '',
         '**1.** `CLAUDE.md:3` — delete, rule 1',
@@ -227,6 +234,17 @@ describe('analysePullRequest + renderPrComment', () => {
 describe('messageCell', () => {
   it('keeps code segments as safe code spans and escapes the rest', async () => {
     const { messageCell } = await import('../../src/report/pr-body.js');
-    expect(messageCell('`src/a|b.ts` was *renamed* to `x` by @bob <!-- hi')).toBe('`src/a\\|b.ts` was \\*renamed\\* to `x` by @\u200bbob \\<!-- hi');
+    expect(messageCell('`src/a|b.ts` was *renamed* to `x` by @bob <!-- hi')).toBe('`src/a\\|b.ts` was \\*renamed\\* to `x` by @\u200bbob \\<\u200b!-- hi');
+  });
+});
+
+describe('review items', () => {
+  it('lists entries left for a human with their reason, secrets redacted', () => {
+    const view = prune(['- a']);
+    view.plan.push({ entryId: 'e_keep', action: 'review', rule: 0, reason: 'contains a credential-like string: rotate it and remove it by hand' });
+    const { body } = renderPrBody(view);
+    expect(body).toContain(
+      '### Left for a human\n\n| File | Line | Reason |\n| --- | ---: | --- |\n| `CLAUDE.md` | 99 | contains a credential-like string: rotate it and remove it by hand |\n',
+    );
   });
 });

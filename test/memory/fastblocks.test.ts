@@ -30,18 +30,24 @@ const WORDS = [
   'alpha', 'Use', 'pnpm', 'snake_case_name', 'src/a.ts', '2024', 'é', '—', '#', '(', ')', '!', ':', 'x.y', '`unclosed', '🎉',
   '`code`', '`` a`b ``', '` sp `', '``', '`unclosed', '[t](u.md)', '[`c`](d/e.md)', '[T x](a/b%20c.md)', '[t]', ']', '[',
   '![i](p.png)', 'x@y.com', '@docs/a.md', 'www.x.com', 'https://e.com', '*em*', '**b**', '_u_', 'a_b', '__init__', '&amp;',
-  '\\*', '<br>', '~~s~~', '|', '[^1]', '[a](b(c))', '[a](<x>)', '[a]( x)', '[](x)', '[a]()', "it's", '"q"', '--', '+',
+  '\\*', '<br>', '~~s~~', '|', '[^1]', 'a & b', '<= c', '`*.ts`', 'C:\\Users', '**x:**', '**`y`**', '(**z**)', 'a**b**', '** c', '&copy;', '[a](b(c))', '[a](<x>)', '[a]( x)', '[](x)', '[a]()', "it's", '"q"', '--', '+',
 ];
 const LINES = [
   (t: string) => '# ' + t, (t: string) => '## ' + t, (t: string) => '###### ' + t, (t: string) => '####### ' + t,
   (t: string) => '- ' + t, (t: string) => '* ' + t, (t: string) => '+ ' + t, (t: string) => '1. ' + t, (t: string) => '2) ' + t,
   (t: string) => '10. ' + t, (t: string) => t, (t: string) => t, (t: string) => '      ' + t, (t: string) => '  ' + t, (t: string) => '   ' + t,
-  () => '', () => '', () => '---', () => '***', (t: string) => '> ' + t, () => '```', (t: string) => '- [ ] ' + t, () => '<!-- x -->',
-  () => '    code', () => '===', () => 'a | b', () => '|-|-|', () => '[x]: ./y.md', (t: string) => t + '  ', (t: string) => '-\t' + t,
+  () => '', () => '', () => '---', () => '***', (t: string) => '> ' + t, () => '```', (t: string) => '- [ ] ' + t, () => '<!-- x -->', () => '<!-- PROTECTED -->', () => '<!-- a', () => 'b -->', () => '<!-->',
+  (t: string) => '  - ' + t, (t: string) => '  1. ' + t, (t: string) => '   - ' + t, (t: string) => '    - ' + t, (t: string) => '     * ' + t,
+  () => '  ```', () => '  ```sh', () => '   ```', () => '    ```', () => '```sh', () => '~~~', () => '````', () => '```js meta x', () => '  ```', () => '    code', () => '===', () => 'a | b', () => '|-|-|', () => '[x]: ./y.md', (t: string) => t + '  ', (t: string) => '-\t' + t,
   (t: string) => '-  ' + t, () => '- ', () => '#', (t: string) => '# ' + t + ' #', (t: string) => '- # ' + t, (t: string) => '- - ' + t,
 ];
 
 function doc(r: () => number): string {
+  const fm = r() < 0.15 ? (r() < 0.5 ? '---\nname: x\ntype: y\n---\n' : r() < 0.5 ? '---\n---\n' : '+++\na = 1\n+++\n') : '';
+  return fm + body(r);
+}
+
+function body(r: () => number): string {
   const eol = r() < 0.3 ? '\r\n' : '\n';
   const n = 1 + Math.floor(r() * 8);
   const lines: string[] = [];
@@ -79,6 +85,11 @@ describe('fastBlocks', () => {
       '# T\r\n\r\n- one `c`\r\n- two\r\n\r\nText with snake_case_name and a_b.\r\n',
       '## Gotchas\n\n- Jest hangs on open handles; pass `--forceExit`\n- The `` a`b `` span and ` padded ` span\n',
       'No final newline',
+      '<!-- PROTECTED -->\n- a\n<!-- protected: keep -->\ntext\n<!--\nmulti\nline --> tail\n- b\n',
+      '---\nname: x\ntype: project\n---\n\nBody `x`.\n', '+++\ntitle = 1\n+++\n# H\n', '---\n---\n', '---\r\na: 1\r\n\r\nb: *x\r\n---\r\n- i\r\n',
+      '**Location:** `AGENTS.md` at **root**. a & b <= c, C:\\Users, `*.ts`\n- **Build**: `pnpm build`\n',
+      '- a\n  - b `c`\n    wrapped\n    - deep\n  1. one\n  1. two\n- e\n  ```sh\n  npm test\n   more\n  ```\n  - after\n1. x\n   - y\n',
+      'Run:\n```bash\npnpm test\n  indented\n\n```\n~~~\n~~~\n````md title\n```\n````\n',
     ];
     for (const text of samples) {
       const f = fast(text);
@@ -89,10 +100,10 @@ describe('fastBlocks', () => {
 
   it('declines what it does not support', () => {
     for (const text of [
-      '**bold**\n', '*em*\n', '_em_\n', 'a \\* b\n', '&amp;\n', '<br>\n', '<!-- PROTECTED -->\n- a\n', 'see https://x.y\n',
-      'www.x.com\n', 'mail me@x.com\n', '- [ ] task\n', '- a\n\n- b\n', '- a\n  - b\n', '> quote\n', '```sh\nnpm\n```\n',
+      '*em*\n', '***x***\n', 'a**b**c\n', '** x**\n', '[**x**](y)\n', '**a **b** c**\n', '_em_\n', 'a \\* b\n', '&amp;\n', '<br>\n', '<!-- PROTECTED\n- a\n', '<!-->\n', '<!--->\n', 'a <!-- x -->\n', '  <!-- x -->\n', 'see https://x.y\n',
+      'www.x.com\n', 'mail me@x.com\n', '- [ ] task\n', '- a\n\n- b\n', '- a\n  2. b\n', '- a\n   - b\n', '- a\n  ```\n\n  ```\n', '> quote\n', '```sh\nnpm\n', '```\nx\n  ```\n', '```a`b\nx\n```\n',
       '    code\n', 'a | b\n--|--\n', 'Title\n===\n', 'Title\n---\n', '[x]: ./y.md\n', 'trailing  \n', 'tab\there\n',
-      '---\nname: x\n---\n', '+++\ntitle = 1\n+++\n', 'a `x\nb` c\n', '- a `x\n  b` c\n', '![img](a.png)\n', '[ref]\n', '[a](b(c))\n', '~~s~~\n', '# closed #\n', 'text\n2. not a list\n',
+      '---\nname: x\n', '---  \nname: x\n---\n', '---\n\n---\n', 'x\n---\nname: x\n---\n', 'a `x\nb` c\n', '- a `x\n  b` c\n', '![img](a.png)\n', '[ref]\n', '[a](b(c))\n', '~~s~~\n', '# closed #\n', 'text\n2. not a list\n',
     ]) {
       expect(fastBlocks(text), JSON.stringify(text)).toBeUndefined();
     }

@@ -67,13 +67,14 @@ describe('CLAUDE.md-like files', () => {
     const s = entries[0].spans.map((x) => [x.kind, text.slice(x.start, x.end), x.value, x.line, x.url]);
     expect(s).toEqual([
       ['text', 'Monorepo built with ', 'Monorepo built with ', 3, undefined],
-      ['inlineCode', '`pnpm`', 'pnpm', 3, undefined],
+      ['inlineCode', 'pnpm', 'pnpm', 3, undefined],
       ['text', '; see ', '; see ', 3, undefined],
       ['link', '[docs](docs/setup.md)', 'docs', 3, 'docs/setup.md'],
       ['text', '.', '.', 3, undefined],
     ]);
     const code = entries[3].spans;
-    expect(code).toEqual([{ kind: 'code', value: 'npm run lint', start: text.indexOf('```sh'), end: text.indexOf('```\n\n## Dec') + 3, line: 11, lang: 'sh' }]);
+    const at = text.indexOf('npm run lint');
+    expect(code).toEqual([{ kind: 'code', value: 'npm run lint', start: at, end: at + 12, line: 12, lang: 'sh' }]);
     const nested = entries[1].spans.filter((x) => x.kind === 'text').map((x) => [x.value, x.line]);
     expect(nested).toEqual([
       ['Run ', 7],
@@ -107,6 +108,47 @@ describe('CLAUDE.md-like files', () => {
   });
 });
 
+describe('spans are exact per source line', () => {
+  test('multi-line text in list items and blockquotes, CRLF, inline code with padding, indented fenced code', () => {
+    const t = [
+      '- item one',
+      '  continued `a`` b` and `` `x` ``',
+      '> quoted line',
+      '> more src/x.ts',
+      '',
+      '1. step',
+      '   ```bash',
+      '   npm ci',
+      '',
+      '   npm test',
+      '   ```',
+      '',
+      'Para.',
+      '',
+      '    indented code',
+      '    second',
+      '',
+    ].join('\r\n');
+    const { entries } = parseMemoryText('CLAUDE.md', t, 'claude-md');
+    const all = entries.flatMap((e) => e.spans.map((s) => [e.kind, s.kind, s.value, t.slice(s.start, s.end), s.line, s.lang]));
+    expect(all).toEqual([
+      ['item', 'text', 'item one', 'item one', 1, undefined],
+      ['item', 'text', 'continued ', 'continued ', 2, undefined],
+      ['item', 'inlineCode', 'a`` b', 'a`` b', 2, undefined],
+      ['item', 'text', ' and ', ' and ', 2, undefined],
+      ['item', 'inlineCode', '`x`', '`x`', 2, undefined],
+      ['quote', 'text', 'quoted line', 'quoted line', 3, undefined],
+      ['quote', 'text', 'more src/x.ts', 'more src/x.ts', 4, undefined],
+      ['item', 'text', 'step', 'step', 6, undefined],
+      ['item', 'code', 'npm ci', 'npm ci', 8, 'bash'],
+      ['item', 'code', 'npm test', 'npm test', 10, 'bash'],
+      ['paragraph', 'text', 'Para.', 'Para.', 13, undefined],
+      ['code', 'code', 'indented code', 'indented code', 15, undefined],
+      ['code', 'code', 'second', 'second', 16, undefined],
+    ]);
+  });
+});
+
 describe('Cursor rules and .claude/rules frontmatter', () => {
   test('.mdc frontmatter goes to MemoryFile.frontmatter (Cursor globs read leniently)', () => {
     const t = '---\ndescription: TS rules\nglobs: *.ts,*.tsx\nalwaysApply: false\n---\n- Use strict mode\n';
@@ -135,11 +177,19 @@ describe('Cursor rules and .claude/rules frontmatter', () => {
     expect(entries.map((e) => [e.line, e.text])).toEqual([[7, '- still parsed']]);
   });
 
-  test('unclosed frontmatter fence is reported', () => {
+  test('unclosed frontmatter fence is reported, and the rest parses as plain Markdown', () => {
     const { findings } = parseMemoryText('m/a.md', '---\nname: x\n\nbody\n', 'auto-memory-topic');
     expect(findings.map((f) => [f.line, f.severity, f.message])).toEqual([
       [1, 'error', 'm/a.md:1: frontmatter fence is never closed; the file is read as plain Markdown'],
     ]);
+    // remark-frontmatter would let the failed fence swallow the blockquote into the paragraph
+    const r = parseMemoryText('CLAUDE.md', '---\nText a\n> quote\n* star\n', 'claude-md');
+    expect(r.entries.map((e) => [e.kind, e.line, e.text])).toEqual([
+      ['paragraph', 2, 'Text a'],
+      ['quote', 3, '> quote'],
+      ['item', 4, '* star'],
+    ]);
+    expect(r.findings.map((f) => f.severity)).toEqual(['warning']);
   });
 
   test('structured slot frontmatter (claude-mem): content becomes an entry with its meta', () => {
@@ -329,6 +379,69 @@ describe('chunked parsing of long files', () => {
     const remarkGfm = (await import('remark-gfm')).default;
     const whole = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).parse(t);
     const strip = (n: unknown): unknown => JSON.parse(JSON.stringify(n, (k, v) => (k === 'column' ? undefined : v)));
-    expect(strip(parseBlocks(t))).toEqual(strip(whole.children));
+    expect(strip(parseBlocks(t, { fast: false }))).toEqual(strip(whole.children));
+  });
+
+  // The fast path (fastblocks.ts) and the remark path must give identical entries.
+  const LINES = [
+    '# Title', '## Section two', '### Deep `code` heading', '', '', '', '- plain item', '- item with `src/a.ts` and [docs](docs/a.md)',
+    '  continued line', '  - nested item', '1. first', '2. second', 'A paragraph with `npm run build`.', 'Second line of it',
+    '* star item', '> quote', '```sh', 'npm test', '```', '| a | b |', '| - | - |', '| 1 | 2 |', '<!-- PROTECTED -->',
+    '- *emphasis* item', 'Text with **bold** and a\\* escape', '    indented', '---', 'Setext', '===', '- [ ] task',
+    'Visit https://example.com now', '- [Title](topic.md) — hook', 'Line with trailing spaces  ', '\tTabbed',
+  ];
+  const FRONTMATTERS = [
+    '---\nname: a\ntype: project\n---\n',
+    '---\n---\n',
+    '---\n\n---\n\n',
+    '---  \nname: b\n\ndescription: c\n---  \n',
+    '+++\ntitle = "x"\n+++\n',
+    '---\nname: [broken\n---\n',
+    '---\nname: unclosed\n\n',
+  ];
+  test('frontmatter nodes built without the processor equal remark-frontmatter\'s', async () => {
+    const { unified } = await import('unified');
+    const remarkParse = (await import('remark-parse')).default;
+    const remarkFrontmatter = (await import('remark-frontmatter')).default;
+    const remarkGfm = (await import('remark-gfm')).default;
+    const proc = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm);
+    for (const f of FRONTMATTERS.slice(0, 6)) {
+      for (const eol of ['\n', '\r\n']) {
+        for (const body of ['', 'Body text\n', '- item\n\nPara\n']) {
+          const t = f.replace(/\n/g, eol) + body.replace(/\n/g, eol);
+          expect(JSON.parse(JSON.stringify(parseBlocks(t))), JSON.stringify(t)).toEqual(JSON.parse(JSON.stringify(proc.parse(t).children)));
+        }
+      }
+    }
+  });
+  function rng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const DOCS = Number(process.env.MA_DIFF_DOCS ?? 150);
+  test(`fast path and remark path give identical entries (${DOCS} random documents, LF and CRLF)`, () => {
+    const r = rng(Number(process.env.MA_DIFF_SEED ?? 42));
+    let fastHits = 0;
+    for (let d = 0; d < DOCS; d++) {
+      const n = 5 + Math.floor(r() * 40);
+      const lines: string[] = [];
+      for (let i = 0; i < n; i++) lines.push(LINES[Math.floor(r() * LINES.length)]);
+      const eol = d % 5 === 0 ? '\r\n' : '\n';
+      const fm = d % 4 === 0 ? FRONTMATTERS[Math.floor(r() * FRONTMATTERS.length)].replace(/\n/g, eol) : '';
+      const t = fm + lines.join(eol) + (d % 3 === 0 ? '' : '\n');
+      for (const fmt of ['claude-md', 'auto-memory-index'] as const) {
+        const a = parseMemoryText('CLAUDE.md', t, fmt, { skipTokens: true, fast: false });
+        const b = parseMemoryText('CLAUDE.md', t, fmt, { skipTokens: true });
+        expect({ entries: b.entries, findings: b.findings }, `document ${JSON.stringify(t)}`).toEqual({ entries: a.entries, findings: a.findings });
+      }
+      if (parseBlocks(t).length > 0) fastHits++;
+    }
+    expect(fastHits).toBeGreaterThan(0);
   });
 });

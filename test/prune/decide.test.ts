@@ -33,6 +33,7 @@ const MEMORY = `# Memory
 - [Pool fix](poolfix.md) — connection pool fix
 - [Prefs](prefs.md) — user preferences
 - [Deploy](deploy.md) — how deploys go
+- [Gone](gone.md) — a topic file that was deleted
 - Session lifetime is 60 minutes.
 - Deploys go through staging first.
 - Migrations: don't use the connection pool for migrations; it deadlocks.
@@ -154,6 +155,16 @@ describe('the decision tree', () => {
     expect(p.get(e.id)).toMatchObject({ action: 'delete', rule: 2, superseded: `.claude/memory/superseded-${e.id.slice(2)}.md` });
   });
 
+  test('rule 2: an index line whose topic file is gone is deleted', () => {
+    const e = entry(result, '[Gone](gone.md)');
+    expect(plan([finding('broken-link', e, { evidence: { reason: 'index-target-missing' } })]).get(e.id)).toMatchObject({
+      action: 'delete',
+      rule: 2,
+      reason: 'index line points at a missing topic file (gone.md)',
+    });
+    expect(plan([]).get(e.id)!.action).toBe('keep');
+  });
+
   test('rule 3: a duplicate is merged into the kept version; not when that one is removed', () => {
     const dup = entry(result, 'Deploys go through staging first.');
     const kept = result.entries.find((e) => e.file === '.claude/memory/deploy.md')!;
@@ -187,6 +198,8 @@ describe('the decision tree', () => {
   test('rule 5: low fidelity and low use deletes; high priority or feedback stays', () => {
     const e = entry(result, 'cache warmer script');
     expect(plan([finding('path-unverified', e)]).get(e.id)).toMatchObject({ action: 'delete', rule: 5 });
+    // An orphan topic is a structural problem, not low fidelity.
+    expect(plan([finding('broken-link', e, { evidence: { reason: 'orphan' } })]).get(e.id)!.action).toBe('keep');
     expect(plan([finding('path-unverified', e)]).get(e.id)!.reason).toMatch(/^low fidelity \(path-unverified: .*\) and low use \(score 0\.2\d < 0\.30\)$/);
     const deploy = result.entries.find((x) => x.file === '.claude/memory/deploy.md')!;
     expect(plan([finding('path-unverified', deploy)]).get(deploy.id)!.action).toBe('keep');

@@ -60,10 +60,18 @@ let sinkText = '';
 
 /** For `scheme://user:password@host` matches: false when the password is a placeholder. */
 function urlPasswordIsReal(match: string): boolean {
-  const m = /:\/\/[^\s:/@]*:([^\s@]*)@/.exec(match);
+  const m = /:\/\/([^\s:/@]*):([^\s@]*)@([^\s/:?#]*)/.exec(match);
   if (!m) return true;
-  const pw = m[1];
-  return !(PLACEHOLDER.test(pw) || /^[$<{%*]|^x+$|^\*+$/i.test(pw) || /^(?:pass(?:word)?|pwd|secret)$/i.test(pw));
+  return realUrlPassword(m[1], m[2], m[3]);
+}
+
+/** Default local credentials (`postgres:postgres@localhost`) and placeholders are not secrets. */
+const DEFAULT_PASSWORDS = /^(?:postgres|password|passwd|pass|root|admin|secret|example|changeme|dev|development|test|testing|local|guest|user|mysql|redis|default)$/i;
+const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal|db|postgres|mysql|redis|mongo|database)$/i;
+function realUrlPassword(user: string, pw: string, host: string): boolean {
+  if (PLACEHOLDER.test(pw) || /^[$<{%*]|^x+$|^\*+$/i.test(pw) || /^(?:pass(?:word)?|pwd|secret)$/i.test(pw)) return false;
+  if (pw === user || (DEFAULT_PASSWORDS.test(pw) && (LOCAL_HOST.test(host) || !host.includes('.')))) return false;
+  return true;
 }
 
 function presetHandlers() {
@@ -169,8 +177,11 @@ const OWN: OwnPattern[] = [
     rule: 'url-password',
     re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,64}:([^\s@/'"`<>]{3,128})@[A-Za-z0-9.-]+/g,
     group: 1,
-    accept: (v) =>
-      !PLACEHOLDER.test(v) && !/^\$|^\{|^<|^%|\*{3}/.test(v) && !/^(?:pass(?:word)?|pwd|secret|x+)$/i.test(v),
+    accept: (v, m) => {
+      const u = /:\/\/([^\s:/@'"`<>]{1,64}):/.exec(m[0]);
+      const host = /@([A-Za-z0-9.-]+)/.exec(m[0].slice(m[0].lastIndexOf('@')));
+      return realUrlPassword(u?.[1] ?? '', v, host?.[1] ?? '') && !/^\$|^\{|^<|^%|\*{3}/.test(v);
+    },
   },
   {
     // password = "value", api_key: value, client_secret=value ... value must look random

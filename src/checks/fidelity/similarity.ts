@@ -3,11 +3,11 @@
 // shingles finds short texts contained in longer ones (containment, which Jaccard misses).
 // Candidates are then verified exactly on their shingle sets.
 
-const HASHES = 64;
-const BANDS = 16; // 16 bands x 4 rows: candidates from Jaccard ~0.5 upwards
+const HASHES = 32;
+const BANDS = 8; // 8 bands x 4 rows: LSH candidates from Jaccard ~0.6 upwards (the postings pass covers containment)
 const ROWS = HASHES / BANDS;
 /** Shingles shared by more documents than this are ignored by the containment index. */
-const MAX_DF = 40;
+const MAX_DF = 8;
 /** Buckets larger than this are templates, not duplicates: skipped (exact duplicates are found separately). */
 const MAX_BUCKET = 64;
 
@@ -40,20 +40,24 @@ export function words(normalised: string): string[] {
 /** Hashed word k-shingles (k = 3 for long texts, 2 for short ones, words for very short ones). */
 export function shingles(ws: string[]): Set<number> {
   const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
+  const h = ws.map(fnv1a);
   const out = new Set<number>();
-  for (let i = 0; i + k <= ws.length; i++) out.add(fnv1a(ws.slice(i, i + k).join(' ')));
+  for (let i = 0; i + k <= h.length; i++) {
+    let x = h[i];
+    for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 0x9e3779b1 + j));
+    out.add(x >>> 0);
+  }
   return out;
 }
 
-function signature(sh: Set<number>): Uint32Array {
-  const sig = new Uint32Array(HASHES).fill(0xffffffff);
+function signatureInto(sh: Set<number>, sig: Uint32Array): void {
+  sig.fill(0xffffffff);
   for (const x of sh) {
     for (let i = 0; i < HASHES; i++) {
       const v = mix(x ^ SEEDS[i]);
       if (v < sig[i]) sig[i] = v;
     }
   }
-  return sig;
 }
 
 export interface SimilarPair {
@@ -81,13 +85,14 @@ export function similarPairs(
   sets: Set<number>[],
   accept: (p: SimilarPair) => boolean,
   minShingles = 3,
+  lsh = true,
 ): SimilarPair[] {
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   const out: SimilarPair[] = [];
   const consider = (a: number, b: number) => {
     if (a === b) return;
     if (a > b) [a, b] = [b, a];
-    const key = a + ':' + b;
+    const key = a * 2 ** 21 + b;
     if (seen.has(key)) return;
     seen.add(key);
     const s = jaccardOf(sets[a], sets[b]);
@@ -95,46 +100,75 @@ export function similarPairs(
     if (accept(p)) out.push(p);
   };
 
-  // 1. MinHash + LSH banding
-  const buckets = new Map<string, number[]>();
-  for (let i = 0; i < sets.length; i++) {
-    if (sets[i].size < minShingles) continue;
-    const sig = signature(sets[i]);
-    for (let b = 0; b < BANDS; b++) {
-      let key = b + ':';
-      for (let r = 0; r < ROWS; r++) key += sig[b * ROWS + r].toString(36) + ',';
-      const list = buckets.get(key);
-      if (list) list.push(i);
-      else buckets.set(key, [i]);
+  const n = sets.length;
+  const DOC = 2 ** 21; // doc ids packed under a 32-bit hash in one float64 (exact below 2^53)
+  if (n >= DOC) throw new Error('too many entries for the similarity index');
+
+  // 1. MinHash + LSH banding: per band, sort (bucket hash, doc) keys; equal hashes are a bucket
+  if (lsh) {
+    const sig = new Uint32Array(HASHES);
+    const eligible: number[] = [];
+    for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
+    const keys: Float64Array[] = Array.from({ length: BANDS }, () => new Float64Array(eligible.length));
+    eligible.forEach((i, k) => {
+      signatureInto(sets[i], sig);
+      for (let b = 0; b < BANDS; b++) {
+        let key = 0x811c9dc5;
+        for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
+        keys[b][k] = key * DOC + i;
+      }
+    });
+    for (const arr of keys) {
+      arr.sort();
+      for (let x = 0; x < arr.length; ) {
+        const h = Math.floor(arr[x] / DOC);
+        let y = x + 1;
+        while (y < arr.length && Math.floor(arr[y] / DOC) === h) y++;
+        if (y - x >= 2 && y - x <= MAX_BUCKET)
+          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(arr[p] % DOC, arr[q] % DOC);
+        x = y;
+      }
     }
-  }
-  for (const list of buckets.values()) {
-    if (list.length < 2 || list.length > MAX_BUCKET) continue;
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) consider(list[x], list[y]);
   }
 
-  // 2. containment: postings of rare shingles, counted per candidate
-  const postings = new Map<number, number[]>();
-  for (let i = 0; i < sets.length; i++) {
+  // 2. containment: sort (shingle, doc) keys; shingles held by at most MAX_DF entries are
+  // "rare"; count rare shingles shared per pair, keep pairs sharing most of one side's rare ones
+  let total = 0;
+  for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
+  const all = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
     if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) {
-      const l = postings.get(x);
-      if (l) {
-        if (l.length <= MAX_DF) l.push(i);
-      } else postings.set(x, [i]);
-    }
+    for (const x of sets[i]) all[k++] = x * DOC + i;
   }
-  const counts = new Map<number, number>();
-  for (let i = 0; i < sets.length; i++) {
-    const s = sets[i];
-    if (s.size < minShingles) continue;
-    counts.clear();
-    for (const x of s) {
-      const l = postings.get(x);
-      if (!l || l.length > MAX_DF) continue;
-      for (const j of l) if (j !== i && sets[j].size >= s.size) counts.set(j, (counts.get(j) ?? 0) + 1);
+  all.sort();
+  const rare = new Uint32Array(n);
+  const pairKeys: number[] = [];
+  for (let x = 0; x < all.length; ) {
+    const h = Math.floor(all[x] / DOC);
+    let y = x + 1;
+    while (y < all.length && Math.floor(all[y] / DOC) === h) y++;
+    if (y - x <= MAX_DF) {
+      for (let p = x; p < y; p++) rare[all[p] % DOC]++;
+      for (let p = x; p < y; p++)
+        for (let q = p + 1; q < y; q++) {
+          const a = all[p] % DOC;
+          const b = all[q] % DOC;
+          if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
+        }
     }
-    for (const [j, c] of counts) if (c / s.size >= 0.6) consider(i, j);
+    x = y;
+  }
+  const pk = Float64Array.from(pairKeys);
+  pk.sort();
+  for (let x = 0; x < pk.length; ) {
+    let y = x + 1;
+    while (y < pk.length && pk[y] === pk[x]) y++;
+    const a = Math.floor(pk[x] / DOC);
+    const b = pk[x] % DOC;
+    const minRare = Math.min(rare[a], rare[b]);
+    if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
+    x = y;
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // and where a character offset sits. Pure functions, no I/O.
 import type { Entry, MemoryFile } from '../../types.js';
 
-const FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$)|$)/gm;
+const FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
 const FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
 
@@ -16,19 +16,30 @@ export function blank(s: string): string {
  * offsets preserved), so regular expressions only see prose and inline code.
  */
 export function proseWithOffsets(entry: Entry, keepDescription = true): string {
+  return withoutFences(withoutFrontmatter(entry, keepDescription));
+}
+
+/** Frontmatter blanked except the values the agent reads: `description` and a slot's `content`. */
+export function withoutFrontmatter(entry: Entry, keepDescription = true): string {
   let t = entry.text;
   const fm = FRONTMATTER_RE.exec(t);
   if (fm && fm.index === 0) {
-    // keep the description value: it is content the agent reads
     t = blank(fm[0]) + t.slice(fm[0].length);
-    const desc = entry.meta?.description;
-    if (desc && keepDescription) {
-      const i = fm[0].indexOf(desc);
-      if (i >= 0) t = t.slice(0, i) + desc + t.slice(i + desc.length);
-    }
+    const keep = (value: string | undefined) => {
+      if (!value) return;
+      const i = fm[0].indexOf(value);
+      if (i >= 0) t = t.slice(0, i) + value + t.slice(i + value.length);
+    };
+    if (keepDescription) keep(entry.meta?.description);
+    const content = /^content:[ \t]*(.+)$/m.exec(fm[0]);
+    if (content) keep(content[1].replace(/^["']|["']$/g, ''));
   }
-  t = t.replace(FENCE_RE, (m) => blank(m)).replace(HTML_COMMENT_RE, (m) => blank(m));
   return t;
+}
+
+/** Fenced code and HTML comments blanked (offsets kept). */
+export function withoutFences(t: string): string {
+  return t.replace(FENCE_RE, (m) => blank(m)).replace(HTML_COMMENT_RE, (m) => blank(m));
 }
 
 /** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */

@@ -137,6 +137,11 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       const eq = o.indexOf('=');
       const name = eq === -1 ? o : o.slice(0, eq);
       const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
+      if (name === '-r' || name === '--recursive' || name === '--workspaces' || name === '-ws') {
+        workspace = '*';
+        k++;
+        continue;
+      }
       if (['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd'].includes(name)) {
         if (name === '-w' && tool === 'pnpm') {
           k++;
@@ -166,7 +171,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
         out.push({ kind: 'path', start: s.s, end: s.e, value: name });
         return undefined;
       }
-      out.push({ kind: 'script', tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace, cwd: dir });
+      const after = trailingOptions(rest.slice(j + 1));
+      out.push({ kind: 'script', tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
       scanArgs(rest.slice(j + 1), out);
       return undefined;
     }
@@ -186,7 +192,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
     if (tool === 'npm') {
       if (NPM_SCRIPT_SHORTCUTS.has(subName)) {
         const name = subName === 't' || subName === 'tst' ? 'test' : subName;
-        out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace, cwd: dir });
+        const after = trailingOptions(rest.slice(k + 1));
+        out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
       }
       return undefined;
     }
@@ -207,7 +214,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       out.push({ kind: 'path', start: sub.s, end: sub.e, value: subName });
       return undefined;
     }
-    out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace, cwd: dir });
+    const after = trailingOptions(rest.slice(k + 1));
+    out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
     scanArgs(rest.slice(k + 1), out);
     return undefined;
   }
@@ -308,6 +316,22 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   }
   scanArgs(rest, out);
   return undefined;
+}
+
+/** `npm run build -w web`, `--workspace=web`, `--prefix dir` written after the script name (before `--`). */
+function trailingOptions(args: Tok[]): { workspace?: string; cwd?: string } {
+  const out: { workspace?: string; cwd?: string } = {};
+  for (let k = 0; k < args.length; k++) {
+    const o = args[k].t;
+    if (o === '--') break;
+    const eq = o.indexOf('=');
+    const name = eq === -1 ? o : o.slice(0, eq);
+    const val = eq === -1 ? args[k + 1]?.t : o.slice(eq + 1);
+    if (name === '-ws' || name === '--workspaces' || name === '-r' || name === '--recursive') out.workspace = '*';
+    else if ((name === '-w' || name === '--workspace' || name === '--filter' || name === '-F') && val) out.workspace = unquote(val);
+    else if ((name === '--prefix' || name === '-C' || name === '--dir') && val) out.cwd = unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
+  }
+  return out;
 }
 
 function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): void {

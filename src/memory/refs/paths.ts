@@ -59,12 +59,20 @@ const GLOB_CHARS = /[*?[\]{}]/;
 export function trimToken(tok: string): [number, string] {
   let s = 0;
   let e = tok.length;
-  while (s < e && /[("'“‘*_,;]/.test(tok[s])) s++;
-  while (e > s && /[)"'”’*_,;:!?.…]/.test(tok[e - 1])) {
+  // Emphasis markers only when they wrap the token (`_types.ts` keeps its underscore).
+  while (s < e - 1 && (tok[s] === '*' || tok[s] === '_') && tok[e - 1] === tok[s]) {
+    s++;
+    e--;
+  }
+  while (s < e && /[("'“‘*,;]/.test(tok[s])) s++;
+  while (e > s && /[)"'”’*,;:!?.…]/.test(tok[e - 1])) {
     // Keep a trailing dot only when it ends a name like `..`.
     if (tok[e - 1] === '.' && e - s <= 2) break;
     e--;
   }
+  // `src/a.ts:42`, `src/a.ts:42:7`: the line number is not part of the path.
+  const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
+  if (lineNo) e -= lineNo[0].length;
   // Unbalanced closing bracket/paren inside.
   let t = tok.slice(s, e);
   if (t.endsWith(')') && !t.includes('(')) t = t.slice(0, -1);
@@ -165,8 +173,13 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   return { value: anchor === 'parent' ? v : v, anchor, dir, glob, strong };
 }
 
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
+
 /** Joins a base folder (may be '') and a relative path, resolving `.` and `..`. Null when it leaves the root. */
 export function joinPath(base: string, rel: string): string | null {
+  if (!DOT_SEGMENT.test(rel) && !DOT_SEGMENT.test(base) && !rel.startsWith('/') && !rel.endsWith('/') && !base.endsWith('/') && !base.startsWith('/')) {
+    return base ? (rel ? `${base}/${rel}` : base) : rel;
+  }
   const out: string[] = base ? base.split('/').filter(Boolean) : [];
   for (const s of rel.split('/')) {
     if (s === '' || s === '.') continue;

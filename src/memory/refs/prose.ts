@@ -114,7 +114,7 @@ function scanIssues(text: string, out: ProseHit[]): void {
     taken.push([m.index, m.index + m[0].length]);
   }
   const inTaken = (i: number) => taken.some(([a, b]) => i >= a && i < b);
-  const words = /\b(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
+  const words = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
   while ((m = words.exec(text))) {
     if (inTaken(m.index)) continue;
     const hashAt = m.index + m[0].lastIndexOf('#');

@@ -1,0 +1,133 @@
+// Reintegration and the less common edits: merged topics redirect, budget archiving takes the
+// topic with its index line, CRLF files, log summarisation.
+import { afterAll, describe, expect, test } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { applyAudit } from '../../src/commands/prune.js';
+import { runRestore } from '../../src/commands/restore.js';
+import { appendLog } from '../../src/apply/log.js';
+import { decide } from '../../src/policy/decide.js';
+import { NOW, cleanup, config, entry, finding, makeRepo } from './helpers.js';
+
+afterAll(cleanup);
+
+const topic = (name: string, body: string) => `---\nname: ${name}\ndescription: ${name} notes\ntype: project\n---\n\n${body}\n`;
+
+describe('reintegration', () => {
+  test('a topic merged into another: its index line goes, links to it are redirected', async () => {
+    const repo = await makeRepo({
+      '.claude/memory/MEMORY.md': '# Memory\n\n- [Deploy](deploy.md) — deploys\n- [Deploy 2](deploy2.md) — deploys again\n',
+      '.claude/memory/deploy.md': topic('deploy', 'Deploys go through staging first, then production.'),
+      '.claude/memory/deploy2.md': topic('deploy2', 'Deploys go through staging first.'),
+      '.claude/memory/notes.md': topic('notes', 'See [deploys](deploy2.md) before releasing.'),
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const loser = r.entries.find((e) => e.file === '.claude/memory/deploy2.md')!;
+    const kept = r.entries.find((e) => e.file === '.claude/memory/deploy.md')!;
+    const plan = decide(r, [finding('duplicate', loser, { evidence: { now: kept.id } })]);
+    const res = await applyAudit({ ...r, plan }, { root: repo.dir, now: NOW, write: true });
+    expect(res.changes.filter((c) => c.file.endsWith('.md') && !c.file.endsWith('pruning-log.md')).map((c) => [c.file, c.after])).toEqual([
+      ['.claude/memory/MEMORY.md', '# Memory\n\n- [Deploy](deploy.md) — deploys\n'],
+      ['.claude/memory/deploy2.md', null],
+      ['.claude/memory/notes.md', topic('notes', 'See [deploys](deploy.md) before releasing.')],
+    ]);
+    expect(res.logEntry).toContain(`| "deploy2 notes" | project | rule 3, merge: duplicate of .claude/memory/deploy.md:1 (${kept.id}), the more complete version |`);
+    // Restore brings the topic, its index line and the original link back.
+    await runRestore({ root: repo.dir, id: loser.id, config: config() });
+    expect(await repo.read('.claude/memory/MEMORY.md')).toBe('# Memory\n\n- [Deploy](deploy.md) — deploys\n- [Deploy 2](deploy2.md) — deploys again\n');
+    expect(await repo.read('.claude/memory/notes.md')).toBe(topic('notes', 'See [deploys](deploy2.md) before releasing.'));
+    expect(await repo.read('.claude/memory/deploy2.md')).toBe(topic('deploy2', 'Deploys go through staging first.'));
+  });
+
+  test('over budget: index lines are archived with their topic files', async () => {
+    const files: Record<string, string> = {};
+    const lines: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      files[`.claude/memory/t${i}.md`] = topic(`t${i}`, `Fact number ${i}.`) ;
+      lines.push(`- [T${i}](t${i}.md) — fact ${i}`);
+    }
+    files['.claude/memory/t1.md'] = topic('t1', 'Fact number 1.').replace('type: project\n', 'type: project\npriority: 10\n');
+    files['.claude/memory/MEMORY.md'] = `# Memory\n\n${lines.join('\n')}\n`;
+    const repo = await makeRepo(files);
+    const r = await audit({ root: repo.dir, now: NOW, config: config({ budgets: { memoryIndex: { lines: 5 } } }), checks: [] });
+    const res = await applyAudit(r, { root: repo.dir, now: NOW, write: true });
+    expect(await repo.read('.claude/memory/MEMORY.md')).toBe('# Memory\n\n- [T1](t1.md) — fact 1\n- [T2](t2.md) — fact 2\n- [T3](t3.md) — fact 3\n');
+    expect(res.changes.filter((c) => c.after === null).map((c) => c.file)).toEqual([
+      '.claude/memory/t4.md',
+      '.claude/memory/t5.md',
+      '.claude/memory/t6.md',
+    ]);
+    expect(res.summary).toMatchObject({ pruned: 6, archived: 6 });
+    expect(res.plan.find((p) => p.file === '.claude/memory/MEMORY.md' && p.line === 8)).toMatchObject({ action: 'archive', rule: 8 });
+  });
+
+  test('CRLF files keep their line endings', async () => {
+    const text = '# Notes\r\n\r\n- Keep this.\r\n- Currently doing X.\r\n- Keep that.\r\n';
+    const repo = await makeRepo({ 'CLAUDE.md': text });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const plan = decide(r, [finding('ephemeral', entry(r, 'Currently doing X'))]);
+    await applyAudit({ ...r, plan }, { root: repo.dir, now: NOW, write: true });
+    expect(await repo.read('CLAUDE.md')).toBe('# Notes\r\n\r\n- Keep this.\r\n- Keep that.\r\n');
+    await runRestore({ root: repo.dir, id: entry(r, 'Currently doing X').id, config: config() });
+    expect(await repo.read('CLAUDE.md')).toBe(text);
+  });
+});
+
+describe('the pruning log', () => {
+  const audit = (d: string, pruned: number) =>
+    `## ${d} audit\n\n- **Entries audited**: 10\n- **Entries pruned**: ${pruned} (x%)\n- **Entries updated**: 1\n\n| Entry (summary) | Type | Reason |\n| --- | --- | --- |\n\n`;
+  test('a new log gets a title; entries are appended', () => {
+    const one = appendLog(null, audit('2025-01-01', 2));
+    expect(one).toBe(
+      '# Pruning log\n\nWritten by `memory-audit prune`: what was removed or changed, when and why. Full texts are in the archive; `memory-audit restore <id>` puts an entry back.\n\n' +
+        audit('2025-01-01', 2),
+    );
+    expect(appendLog(one, audit('2025-02-01', 3))).toBe(one + audit('2025-02-01', 3));
+  });
+  test('beyond the kept number, the oldest audits are summarised per year', () => {
+    let log = appendLog(null, audit('2024-12-01', 4));
+    for (const [d, n] of [['2025-01-01', 2], ['2025-02-01', 3], ['2025-03-01', 5]] as const) log = appendLog(log, audit(d, n), 2);
+    expect(log).toBe(
+      '# Pruning log\n\nWritten by `memory-audit prune`: what was removed or changed, when and why. Full texts are in the archive; `memory-audit restore <id>` puts an entry back.\n\n' +
+        '## Earlier audits (summarised)\n\n- 2024: 1 audit, 4 entries pruned, 1 updated\n- 2025: 1 audit, 2 entries pruned, 1 updated\n\n' +
+        audit('2025-02-01', 3) +
+        audit('2025-03-01', 5),
+    );
+  });
+});
+
+describe('inoculation only', () => {
+  test('a reversed decision keeps its entry, gains one SUPERSEDED record, and a second run changes nothing', async () => {
+    const text = '# Decisions\n\n- We chose Postgres over MySQL for JSONB support.\n';
+    const repo = await makeRepo({ 'CLAUDE.md': text }, '2025-01-01');
+    await repo.write('CLAUDE.md', text + '- We chose MySQL over Postgres for replication.\n');
+    await repo.commit('reverse', '2026-02-01');
+    const run = async (now: Date) => {
+      const r = await audit({ root: repo.dir, now, config: config(), checks: [] });
+      const a = entry(r, 'Postgres over MySQL');
+      const b = entry(r, 'MySQL over Postgres');
+      const plan = decide(r, [finding('contradiction', a, { evidence: { now: b.id } }), finding('contradiction', b, { evidence: { now: a.id } })]);
+      return { a, res: await applyAudit({ ...r, plan }, { root: repo.dir, now, write: true }) };
+    };
+    const { a, res } = await run(NOW);
+    const record = `.memory-audit/superseded-${a.id.slice(2)}.md`;
+    expect(res.changes.map((c) => c.file)).toEqual(['.memory-audit/pruning-log.md', record]);
+    expect(await repo.read('CLAUDE.md')).toBe(text + '- We chose MySQL over Postgres for replication.\n');
+    expect(await repo.read(record)).toBe(`---
+name: superseded-${a.id.slice(2)}
+description: Counter-memory preventing re-derivation of We chose Postgres over MySQL for JSONB support.
+type: superseded
+---
+
+SUPERSEDED 2026-03-10
+Pattern: We chose Postgres over MySQL for JSONB support.
+Period: 2025-01-01 to 2026-03-10
+Evidence: contradiction on CLAUDE.md:3
+Abandonment reason: decision reversed by newer CLAUDE.md:4 (${entry((await audit({ root: repo.dir, now: NOW, config: config(), checks: [] })), 'MySQL over Postgres').id}); reasoning kept, SUPERSEDED record added
+Do not re-derive from: the observations that produced this decision entry in CLAUDE.md under "Decisions"
+Supersedes: CLAUDE.md#${a.id}
+`);
+    const second = await run(new Date('2026-04-01T00:00:00Z'));
+    expect(second.res.changes).toEqual([]);
+    expect(second.res.plan.find((p) => p.entryId === a.id)).toMatchObject({ action: 'keep', rule: 2 });
+  });
+});
