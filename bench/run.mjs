@@ -171,6 +171,8 @@ for (const size of sizes) {
     }
     log(`${label}: ${fmtMs(pair.wallMs)}, ${fmtMb(pair.rssKb)}, ${fmtInt(pair.entries)} entries, ${fmtInt(pair.findings)} findings${pair.error ? `, ERROR ${pair.error}` : ''}`);
     results.pairs.push(pair);
+    mkdirSync(CACHE, { recursive: true });
+    writeFileSync(join(CACHE, 'results.partial.json'), JSON.stringify(results, null, 2) + '\n');
   }
 }
 
@@ -187,6 +189,7 @@ results.machine.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
 
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+rmSync(join(CACHE, 'results.partial.json'), { force: true });
 const md = markdown(results);
 writeFileSync(join(outDir, 'results.md'), md);
 process.stdout.write(md);

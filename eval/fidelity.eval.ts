@@ -121,7 +121,6 @@ describe('fidelity checks against the labelled fixture suite', () => {
     reports.push(JSON.stringify(res.report));
     entryCount += entries.length;
     for (const e of entries) types.set(e.type, (types.get(e.type) ?? 0) + 1);
-    const byId = new Map(entries.map((e) => [e.id, e]));
     const predicted = new Map<string, Set<CheckId>>();
     for (const f of findings) {
       const check = (f.kind === 'broken-link' ? 'broken-link' : f.kind) as CheckId;
@@ -165,7 +164,6 @@ describe('fidelity checks against the labelled fixture suite', () => {
         if ((f?.evidence as { filter?: string })?.filter === want) filterHits.right++;
       }
     }
-    void byId;
   });
 
   const rows = () => CHECKS.map((c) => {

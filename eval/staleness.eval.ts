@@ -49,6 +49,8 @@ interface Row {
   falsePositives: number;
   missed: string[];
   falsePositiveRefs: string[];
+  /** Share of found items whose kind (not only family) is the labelled one. */
+  kindAccuracy: number | null;
   byKind: Record<string, { expected: number; found: number }>;
   byNegType: Record<string, { negatives: number; fp: number }>;
   ms: number;
@@ -105,12 +107,12 @@ function printTable(): void {
   if (!rows.length) return;
   const lines: string[] = [];
   const pad = (s: string, n: number) => s.padEnd(n);
-  lines.push('', `${pad('case', 30)} ${pad('recall', 14)} ${pad('successors', 12)} ${pad('false pos.', 12)} ms`);
+  lines.push('', `${pad('case', 30)} ${pad('recall', 14)} ${pad('successors', 12)} ${pad('false pos.', 12)} ${pad('kind ok', 8)} ms`);
   const tot = { e: 0, f: 0, r: 0, rr: 0, n: 0, fp: 0 };
   const kinds: Record<string, { expected: number; found: number }> = {};
   const negs: Record<string, { negatives: number; fp: number }> = {};
   for (const r of rows) {
-    lines.push(`${pad(r.case, 30)} ${pad(`${pct(r.found, r.expected)} (${r.found}/${r.expected})`, 14)} ${pad(`${pct(r.renamesRight, r.renames)} (${r.renamesRight}/${r.renames})`, 12)} ${pad(`${pct(r.falsePositives, r.negatives)} (${r.falsePositives}/${r.negatives})`, 12)} ${r.ms}`);
+    lines.push(`${pad(r.case, 30)} ${pad(`${pct(r.found, r.expected)} (${r.found}/${r.expected})`, 14)} ${pad(`${pct(r.renamesRight, r.renames)} (${r.renamesRight}/${r.renames})`, 12)} ${pad(`${pct(r.falsePositives, r.negatives)} (${r.falsePositives}/${r.negatives})`, 12)} ${pad(r.kindAccuracy === null ? 'n/a' : `${(100 * r.kindAccuracy).toFixed(0)}%`, 8)} ${r.ms}`);
     for (const m of r.missed) lines.push(`    missed          ${m}`);
     for (const m of r.falsePositiveRefs) lines.push(`    false positive  ${m}`);
     tot.e += r.expected; tot.f += r.found; tot.r += r.renames; tot.rr += r.renamesRight; tot.n += r.negatives; tot.fp += r.falsePositives;

@@ -236,6 +236,8 @@ export interface PlanItem {
   keep?: string;
   /** For inoculate: the SUPERSEDED file to write. */
   superseded?: string;
+  /** For inoculate (a reversed decision): the newer entry that reverses it. */
+  supersededBy?: string;
   score?: number;
 }
 

@@ -7,7 +7,7 @@ import { makeFate } from './repo.mjs';
 import { WORDS, ADJECTIVES, VERBS, TEAMS } from './words.mjs';
 
 /** Bump whenever generated memory or answers change (part of the cache key). */
-export const MEM_VERSION = 1;
+export const MEM_VERSION = 3;
 
 /** Kinds the bench gates on, and the finding kinds that count for each. */
 export const GATED_KINDS = {
@@ -78,30 +78,58 @@ const PKG_LEADS = [
   'Upgrading `{pkg}` in package.json needs a check of the {w} {w}',
 ];
 const FILLER = [
-  'Prefer the {adj} {w} over the {adj} {w} when the {w} {verb} {w} data.',
-  'Name {w} files after the {w} they export, never after the {team} team.',
-  'Keep {w} {w} small: one {adj} {w} per module, and {verb} inputs at the edge.',
-  'Review {adj} {w} changes with the {team} team before merging into the {w} branch.',
-  'The {w} format is {adj}; the {w} {w} {verb} it without a {w}.',
-  'Decision: the {w} {w} stays {adj} because the {team} team {verb} the {w} upstream.',
-  'User prefers {adj} {w} names and short {w} {w} messages.',
-  'Log the {w} id with every {adj} {w} so the {team} team can trace a {w}.',
-  'Pattern: when a {w} {verb} twice, wrap the {w} in a {adj} {w}.',
-  'Feedback: explain {adj} {w} trade-offs in the {w} description, with the {w} numbers.',
+  'Prefer the {adj} {w} over the {adj} {w} when the {w} {verb} {w} data',
+  'Name {w} files after the {w} they export, never after the {team} team or the {w}',
+  'Keep {w} {w} small: one {adj} {w} per module, and {verb} inputs at the {w} edge',
+  'Review {adj} {w} changes with the {team} team before merging into the {w} branch',
+  'The {w} format is {adj}; the {w} {w} {verb} it without a {adj} {w}',
+  'Decision: the {w} {w} stays {adj} because the {team} team {verb} the {w} upstream',
+  'User prefers {adj} {w} names and short {w} {w} messages over {adj} ones',
+  'Log the {w} id with every {adj} {w} so the {team} team can trace a {w} {w}',
+  'Pattern: when a {w} {verb} twice, wrap the {w} in a {adj} {w} and {verb} the {w}',
+  'Feedback: explain {adj} {w} trade-offs in the {w} description, with {w} numbers',
+  'Never mix {adj} {w} code with {w} {w} helpers; the {team} team split them for a reason',
+  'A {adj} {w} must be validated before the {w} {w} sees it, or the {w} gets corrupted',
+  'The {w} {w} contract is owned by {team}; ask before changing the {adj} {w} fields',
+  'Error messages for the {w} {w} name the {w} and the {adj} {w} that failed',
+  'Batch {w} writes per {w}; the {adj} {w} cannot take one {w} call per {w}',
+  'Use the {adj} {w} helper for {w} dates; hand-written {w} parsing broke the {w} twice',
+  'Convention: {w} names are {adj}, {w} names are plural, and {w} ids never leak into the {w}',
+  'Style: {adj} early returns in {w} handlers, no {adj} {w} nesting beyond the {w}',
+  'The {team} on-call rotation handles {w} {w} alerts; page them before touching the {adj} {w}',
+  'Security review is required for {adj} {w} changes touching the {w} or the {w} {w}',
+];
+// Appended to every generated line so two lines never differ by a word or two only.
+const CLAUSES = [
+  '(agreed with {team} after the {adj} {w} {w} review)',
+  '— see the {adj} {w} runbook for the {w} {w} details',
+  'and keep the {w} and the {w} {w} in sync',
+  '(the {team} team found this while reviewing the {adj} {w})',
+  'while the {w} {w} {verb} the rest of the {adj} {w}',
+  'which matters for the {adj} {w} and the {w} {w}',
+  '(this also covers the {w} {w} and {adj} {w} paths)',
+  '— {team} owns the {adj} {w} {w} checklist',
+  'or else the {adj} {w} {verb} stale {w} {w}',
+  'for both the {adj} {w} and the {adj} {w}',
 ];
 const EPHEMERAL = [
-  'Currently working on issue #{n}: the {w} migration is half done, finish it next session.',
-  'Right now the {w} {w} refactor is WIP, do not rely on it yet.',
-  'User seemed frustrated with the slow {w} tests today.',
-  "Tried raising the {w} timeout to {n} ms, it didn't work because the {w} mock never resolves.",
-  'I think the {w} API rate limit is probably {n} per minute, not sure.',
-  'This session: fixed the {w} typo, still need to push the branch.',
-  'Yesterday the {w} build broke after the {w} change; reverted it for now.',
-  'TODO for today: finish wiring the {adj} {w} into the {w} {w}.',
+  'Currently working on issue #{n}: the {w} {w} migration is half done, finish it next session',
+  'Right now the {adj} {w} {w} refactor is WIP, do not rely on the {w} yet',
+  'User seemed frustrated with the slow {adj} {w} tests today',
+  "Tried raising the {w} {w} timeout to {n} ms, it didn't work because the {w} mock never resolves",
+  'I think the {w} API rate limit is probably {n} per minute, not sure about the {w} tier',
+  'This session: fixed the {w} {w} typo, still need to push the {w} branch',
+  'Yesterday the {adj} {w} build broke after the {w} {w} change; reverted it for now',
+  'TODO for today: finish wiring the {adj} {w} into the {w} {w}',
 ];
 const ISSUES = [
-  'The {w} export format was agreed in #{n} and documented for the {team} team.',
-  'See #{n} for why the {adj} {w} {verb} the {w}.',
+  'The {w} {w} export format was agreed in #{n} and documented for the {team} team',
+  'See #{n} for why the {adj} {w} {verb} the {w} {w}',
+];
+const COUNTS = [
+  'The monorepo has {count} workspace packages under `packages/`, each with its own package.json',
+  'There are {count} workspace packages in `packages/` ({adj} {w} and {w} {w} included)',
+  'All {count} workspace packages under `packages/` share the {adj} {w} config',
 ];
 
 function fill(rng, tpl, extra = {}) {
@@ -155,11 +183,12 @@ export function generateMemory(meta, n, seed) {
   if (!removedScripts.length) counts.removedScript = 0;
   counts.filler = Math.max(0, items - Object.values(counts).reduce((a, b) => a + b, 0));
 
+  const clause = () => fill(rng, rng.pick(CLAUSES));
   /** @type {Array<object>} */
   const list = [];
   const mk = (cat, text, extra = {}) => list.push({ cat, text, ...extra });
   const pathItem = (cat, path, exp) => {
-    const text = `${fill(rng, rng.pick(PATH_LEADS))} \`${path}\` ${fill(rng, rng.pick(TAILS))}.`;
+    const text = `${fill(rng, rng.pick(PATH_LEADS))} \`${path}\` ${fill(rng, rng.pick(TAILS))} ${clause()}.`;
     mk(cat, text, { ref: path, ...exp });
   };
   for (let i = 0; i < counts.validPath; i++) pathItem('validPath', rng.pick(meta.livePaths), { negative: 'path' });
@@ -174,11 +203,11 @@ export function generateMemory(meta, n, seed) {
   }
   const scriptItem = (cat, s, exp) => {
     const cmd = `\`npm run ${s}\``;
-    mk(cat, `${cap(fill(rng, rng.pick(SCRIPT_LEADS), { cmd }))}.`, { ref: `npm run ${s}`, ...exp });
+    mk(cat, `${cap(fill(rng, rng.pick(SCRIPT_LEADS), { cmd }))} ${clause()}.`, { ref: `npm run ${s}`, ...exp });
   };
   for (let i = 0; i < counts.validScript; i++) scriptItem('validScript', rng.pick(meta.scripts.head), { negative: 'script' });
   for (let i = 0; i < counts.removedScript; i++) scriptItem('removedScript', rng.pick(removedScripts), { kind: 'script-missing' });
-  const pkgItem = (cat, p, exp) => mk(cat, `${fill(rng, rng.pick(PKG_LEADS), { pkg: p })}.`, { ref: p, ...exp });
+  const pkgItem = (cat, p, exp) => mk(cat, `${fill(rng, rng.pick(PKG_LEADS), { pkg: p })} ${clause()}.`, { ref: p, ...exp });
   for (let i = 0; i < counts.validPackage; i++) pkgItem('validPackage', rng.pick(meta.deps.head), { negative: 'package' });
   for (let i = 0; i < counts.removedPackage; i++) pkgItem('removedPackage', rng.pick(removedPkgs), { kind: 'package-missing' });
   for (let i = 0; i < counts.swappedPackage; i++) {
@@ -186,14 +215,14 @@ export function generateMemory(meta, n, seed) {
     pkgItem('swappedPackage', s.name, { kind: 'package-renamed', now: s.successor });
   }
   const ws = meta.workspaces.length;
-  for (let i = 0; i < counts.countTrue; i++) mk('countTrue', `The monorepo has ${ws} workspace packages under \`packages/\`, each with its own package.json.`, { ref: `${ws} workspace packages`, negative: 'count' });
+  for (let i = 0; i < counts.countTrue; i++) mk('countTrue', `${fill(rng, rng.pick(COUNTS), { count: String(ws) })} ${clause()}.`, { ref: `${ws} workspace packages`, negative: 'count' });
   for (let i = 0; i < counts.countFalse; i++) {
     const wrong = ws + rng.range(2, 9);
-    mk('countFalse', `The monorepo has ${wrong} workspace packages under \`packages/\`, each with its own package.json.`, { ref: `${wrong} workspace packages`, kind: 'count-drift', now: String(ws) });
+    mk('countFalse', `${fill(rng, rng.pick(COUNTS), { count: String(wrong) })} ${clause()}.`, { ref: `${wrong} workspace packages`, kind: 'count-drift', now: String(ws) });
   }
-  for (let i = 0; i < counts.issue; i++) mk('issue', fill(rng, rng.pick(ISSUES)));
-  for (let i = 0; i < counts.ephemeral; i++) mk('ephemeral', fill(rng, rng.pick(EPHEMERAL)), { kind: 'ephemeral' });
-  for (let i = 0; i < counts.filler; i++) mk('filler', fill(rng, rng.pick(FILLER)));
+  for (let i = 0; i < counts.issue; i++) mk('issue', `${fill(rng, rng.pick(ISSUES))} ${clause()}.`);
+  for (let i = 0; i < counts.ephemeral; i++) mk('ephemeral', `${fill(rng, rng.pick(EPHEMERAL))} ${clause()}.`, { kind: 'ephemeral' });
+  for (let i = 0; i < counts.filler; i++) mk('filler', `${fill(rng, rng.pick(FILLER))} ${clause()}.`);
   for (let i = 0; i < counts.duplicate; i++) mk('duplicate', '');
   rng.shuffle(list);
 

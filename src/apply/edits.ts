@@ -485,6 +485,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
       findings: findings.filter((f) => f.entryId === e.id),
       usage: input.evidence?.usage?.entries.get(e.id),
       today,
+      by: p.supersededBy ? byId.get(p.supersededBy) : undefined,
     });
     changes.set(p.superseded, { file: p.superseded, before: null, after: recordText });
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === 'inoculate' ? 'inoculation' : p.action });

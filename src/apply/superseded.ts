@@ -27,8 +27,10 @@ export function renderSuperseded(opts: {
   usage?: EntryUsage;
   today: string;
   eol?: string;
+  /** The newer entry that reversed this one (inoculation only). */
+  by?: Entry;
 }): string {
-  const { entry: e, item, findings, usage, today } = opts;
+  const { entry: e, item, findings, usage, today, by } = opts;
   const pattern = summarize(e, 160, true);
   const start = usage?.firstEdited ?? e.meta.modified?.slice(0, 10) ?? e.meta.lastUpdated?.slice(0, 10) ?? 'unknown';
   // Concrete data: what the repository or another entry showed (not the filter's advice).
@@ -36,6 +38,7 @@ export function renderSuperseded(opts: {
     .filter((f) => !['secret', 'ephemeral', 'duplicate', 'budget', 'malformed'].includes(f.kind))
     .map((f) => flat(f.message, 200))
     .filter((m, i, all) => all.indexOf(m) === i);
+  if (by) evidence.unshift(`reversed by ${by.file}:${by.line} (${by.id}): "${flat(summarize(by, 200), 200)}"`);
   const signals = [
     ...new Set(
       e.refs

@@ -4,7 +4,7 @@
 // are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
 // Both locations are reported, each pointing at the other (`evidence.now`).
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
-import { contentWords, lineInEntry, proseWithOffsets, where } from './fidelity/text.js';
+import { contentWords, fileMap, lineInEntry, proseWithOffsets, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 
 interface Claim {
   id?: number;
@@ -31,9 +31,11 @@ const HISTORY =
 // ------------------------------------------------------------------ commands
 
 const PMS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+/** Python environment managers: `uv run pytest` vs `poetry run pytest` disagree on the tool. */
+const PY_PMS = new Set(['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye']);
 const RUNNERS: Record<string, string> = {
   vitest: 'test', jest: 'test', mocha: 'test', ava: 'test', jasmine: 'test', playwright: 'test:e2e', cypress: 'test:e2e',
-  pytest: 'test', eslint: 'lint', biome: 'lint', ruff: 'lint', prettier: 'format', black: 'format', tsc: 'build',
+  pytest: 'test', unittest: 'test', nose2: 'test', tox: 'test', nox: 'test', flake8: 'lint', pylint: 'lint', eslint: 'lint', biome: 'lint', ruff: 'lint', prettier: 'format', black: 'format', tsc: 'build',
   webpack: 'build', vite: 'build', rollup: 'build', mypy: 'typecheck', pyright: 'typecheck',
 };
 const SCRIPT_JOBS: Array<[RegExp, string]> = [
@@ -46,7 +48,7 @@ const SCRIPT_JOBS: Array<[RegExp, string]> = [
   [/^(?:dev|start|serve)$/, 'dev'],
 ];
 const CMD_RE =
-  /\b(npm|pnpm|yarn|bun|npx|pnpx|bunx)((?:\s+(?:--?[\w-]+(?:[= ](?!run\b|test\b|exec\b)[\w@./:-]+)?|[\w@./:-]+)){1,5})/g;
+  /\b(npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)((?:\s+(?:--?[\w-]+(?:[= ](?!run\b|test\b|exec\b)[\w@./:-]+)?|[\w@./:-]+)){1,5})/g;
 
 function jobOf(script: string): string | undefined {
   for (const [re, job] of SCRIPT_JOBS) if (re.test(script)) return job;
@@ -78,11 +80,17 @@ function commandClaims(text: string, offset: number, entry: number, out: Claim[]
       rest.push(a);
     }
     if (rest.some((a) => a === '-g' || a === '--global')) continue;
-    let pm: string | undefined = PMS.has(tool) ? tool : undefined;
+    let pm: string | undefined = PMS.has(tool) || PY_PMS.has(tool) ? tool : undefined;
     let runner: string | undefined;
     let job: string | undefined;
     const first = rest[0] ?? '';
-    if (!pm) {
+    if (PY_PMS.has(tool)) {
+      // uv run pytest / poetry run mypy ...; `python -m pytest` names the runner too
+      if (first !== 'run') continue;
+      runner = rest[1] === 'python' && rest[2] === '-m' ? rest[3] : rest[1];
+      job = runner ? RUNNERS[runner] : undefined;
+      if (!job) continue;
+    } else if (!pm) {
       // npx / pnpx / bunx <binary>: runner only
       runner = first.replace(/@.*$/, '');
       job = RUNNERS[runner];
@@ -254,6 +262,8 @@ function ruleClaims(sentence: string, offset: number, entry: number, out: Claim[
   while ((m = RULE_RE.exec(sentence))) {
     const modal = m[1].toLowerCase();
     const polarity = /never|not|n't/.test(modal) ? -1 : 1;
+    // "never push without running lint" is a double negative: it agrees with "always run lint"
+    if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
     // cut the object at the first conjunction that starts another clause
     const obj = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
     const words = [...new Set(contentWords(splitCamel(obj)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
@@ -264,7 +274,7 @@ function ruleClaims(sentence: string, offset: number, entry: number, out: Claim[
 
 // ------------------------------------------------------------------ driver
 
-const HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx)\b/;
+const HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
 const HAS_DIGIT = /\d/;
 const HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
 
@@ -291,7 +301,7 @@ function pairs(claims: Claim[], worded: boolean): Array<[Claim, Claim]> {
     }
   }
   for (const list of index.values()) {
-    if (list.length < 2 || list.length > 200) continue;
+    if (list.length < 2 || list.length > (worded ? 50 : 200)) continue; // frequent words do not tell subjects apart
     for (let i = 0; i < list.length; i++)
       for (let j = i + 1; j < list.length; j++) {
         const a = list[i];
@@ -351,9 +361,13 @@ export function findContradictions(ctx: CheckContext): Finding[] {
 
   const out: Finding[] = [];
   const done = new Set<string>();
+  const files = fileMap(ctx.files);
+  const scope = (e: Entry) => scopeOf(e.file, files.get(e.file)?.memoryDir);
   for (const { a, b, what } of conflicts) {
     const ea = entries[a.entry];
     const eb = entries[b.entry];
+    // sibling packages may use different tools: only files loaded together can contradict
+    if (!scopesOverlap(scope(ea), scope(eb))) continue;
     const key = [ea.id, eb.id].sort().join(':');
     if (done.has(key)) continue;
     done.add(key);

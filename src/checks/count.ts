@@ -168,12 +168,19 @@ export const countCheck: Check = {
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     const ev = ctx.evidence;
+    const memo = new Map<string, Counted | null>();
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
       for (const ref of entry.refs) {
         if (ref.kind !== 'count' || typeof ref.count !== 'number') continue;
-        const c = countFor(entry, ref, ev);
+        const key = /packages|workspaces/.test(ref.noun ?? '') ? null : `${memDirOf(entry.file)}\0${ref.base ?? ''}\0${ref.noun ?? ''}\0${ref.count}`;
+        let c: Counted | null;
+        if (key !== null && memo.has(key)) c = memo.get(key)!;
+        else {
+          c = countFor(entry, ref, ev);
+          if (key !== null) memo.set(key, c);
+        }
         if (!c || !off(ref.bound, ref.count, c.actual)) continue;
         const boundText = ref.bound === 'atLeast' ? ' (stated as a lower bound)' : '';
         out.push(

@@ -5,7 +5,7 @@
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
 import { jaccardOf } from './fidelity/similarity.js';
-import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, where } from './fidelity/text.js';
+import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
@@ -31,6 +31,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     const a = entries[i];
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
+    if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (
@@ -87,7 +88,9 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
       const why =
         k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index')
           ? 'the topic file is the fuller version'
-          : 'it is the more complete version';
+          : exact
+            ? `it is the copy in ${k.format === e.format ? 'the earlier place' : k.file}`
+            : 'it is the more complete version';
       out.push({
         entryId: e.id,
         file: e.file,

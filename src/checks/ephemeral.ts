@@ -5,7 +5,7 @@
 // conclusion or a directive.
 import type { Check, CheckContext, Entry, Evidence, Finding } from '../types.js';
 import { conflictingPair, corpusOf } from './fidelity/corpus.js';
-import { isAutoMemory, isInstructionFile, lineInEntry, quote, where, withoutFences, withoutFrontmatter } from './fidelity/text.js';
+import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, where, withoutFences, withoutFrontmatter } from './fidelity/text.js';
 
 export const FILTER_IDS = [
   'session-state',
@@ -37,31 +37,32 @@ const ABSOLUTE_DATE =
 
 /** A conclusion or an instruction: the entry is a lesson, not a transcript. */
 const CONCLUSION =
-  /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|always|never|must|should|don't|do not|avoid|make sure|remember to|so we|lesson|rule:|pinned because|because)\b|→|=>/i;
+  /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|always|never|must|should|don't|do not|avoid|make sure|remember to|so we|lesson|rule:|pinned because)\b|→|=>/i;
 
 /** A directive: tells the agent what to do. */
 const DIRECTIVE =
   /\b(?:don't|do not|never|always|prefer|avoid|please|wants?|likes?|hates?|dislikes?|expects?|keep|stop|make sure|should|must|instead)\b/i;
 
 const SESSION_STRONG: RegExp[] = [
-  /\b(?:in|during|for|from|since) (?:this|the current|today's) (?:session|conversation|chat)\b/i,
-  /\bthis session\b/i,
+  /\b(?:in|during|for) (?:this|today's) (?:session|conversation|chat)\b/i,
+  /\bthis (?:conversation|chat)\b/i,
   /\b(?:currently|right now|still|now) (?:working on|debugging|investigating|fixing|looking (?:into|at)|refactoring|implementing|migrating|trying to|waiting (?:on|for)|reviewing|in the middle of|halfway through|blocked on)\b/i,
   /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|still\s+|currently\s+)?(?:in the middle of|halfway through|working on|debugging|investigating|fixing|waiting (?:on|for)|blocked on)\b/i,
   /\bWIP\b/,
   /\bwork in progress\b/i,
-  /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|next session|resume (?:from|at) step)\b/i,
+  /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|(?:in|for|during) (?:the )?next session|next session,|resume (?:from|at) step)\b/i,
   /\bnext steps?\s*:/i,
   /\b(?:resume|continue|pick up|start)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b/i,
   /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
   /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
-  /\bcurrent (?:task|branch|ticket|focus|status|sprint goal)\s*(?::|is\b)/i,
+  /\bcurrent (?:task|ticket|focus|sprint goal)\s*(?::|is\b)/i,
+  /\bcurrent (?:branch|status)\s*:/i,
   /\b(?:working|work) on (?:issue|ticket|PR|pull request|bug|story)\s*#?\d+/i,
 ];
-const SESSION_WEAK = /\b(?:today|right now|at the moment|currently in progress|in progress)\b/i;
+const SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
 
 const RELATIVE_DATE =
-  /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|next (?:week|sprint|monday|tuesday|wednesday|thursday|friday)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b/i;
+  /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
 
 const REASONING: RegExp[] = [
   /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
@@ -88,12 +89,15 @@ const PINNED_INSTALL =
 const SEQUENCE = /&&|;\s*(?:npm|pnpm|yarn|pip|cd|make|cargo|go|brew|node|python)\b|\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b[^\n]*\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b/;
 const PIN_REASON = /\b(?:because|since|breaks?|broke|regression|pinned|pin\b|until|workaround|bug|compatib)/i;
 
+/** People and their moods: any mood for the user / they / a role, negative moods for a named person. */
 const TONE =
-  /\b(?:user|the user|he|she|they|client|customer|reviewer|maintainer|boss|team|[A-Z][a-z]{2,})\s+(?:seemed|seems|was|is|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super |getting )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|in a (?:bad|good|great|terrible) mood)\b/i;
+  /\b(?:user|the user|he|she|they|client|customer|reviewer|maintainer|boss|manager|team|lead|pm)\s+(?:seemed|seems|was|is|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super |getting )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|in a (?:bad|good|great|terrible) mood)\b/i;
+const TONE_NAMED =
+  /\b[A-Z][a-z]{2,}\s+(?:seemed|seems|was|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|grumpy|mad|unhappy|disappointed|in a (?:bad|terrible) mood)\b/;
 const TONE_2 = /\b(?:user|they|he|she)(?:'s| is| was) (?:in a (?:bad|good|great|terrible) mood|losing patience|fed up)\b/i;
 
 const UNVERIFIED_STRONG =
-  /\b(?:I think|I believe|I guess|I suspect|I assume|not (?:entirely |totally |100% |completely )?sure|unverified|haven't (?:verified|confirmed|checked|tested)|not (?:yet )?(?:verified|confirmed)|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b/i;
+  /\b(?:I think|I believe|I guess|I suspect|I assume|I'm not (?:entirely |totally |100% |completely )?sure|not (?:entirely |totally |100% |completely )?sure (?:if|whether|but|yet|about)|but not sure|(?:I|we) (?:haven't|have not|didn't|did not|never) (?:verify|verified|confirm|confirmed|check|checked|test|tested)|not (?:yet )?verified yet|needs verification|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b|\(unverified\)|\bunverified:/i;
 const UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
 const HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
 
@@ -154,7 +158,7 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext):
 
   // tone notes are stored as user / feedback memories as often as anything else
   if (enabled(ctx, 'tone') && !DIRECTIVE.test(text)) {
-    const m = TONE.exec(text) ?? TONE_2.exec(text);
+    const m = TONE.exec(text) ?? TONE_NAMED.exec(text) ?? TONE_2.exec(text);
     if (m) hits.push({ filter: 'tone', index: m.index, match: m[0] });
   }
 
@@ -275,6 +279,9 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
       else if (isAutoMemory(b.format) && isInstructionFile(a.format)) [mem, instr] = [j, i];
       else return;
       if (entries[mem].kind === 'index-line') return; // the pointer; its topic file is the copy
+      const fm = fileMap(ctx.files);
+      const sc = (e: Entry) => scopeOf(e.file, fm.get(e.file)?.memoryDir);
+      if (!scopesOverlap(sc(entries[mem]), sc(entries[instr]))) return;
       if (!exact && conflictingPair(corpus, mem, instr)) return; // a contradiction, not a copy
       const memWords = corpus.wordCount[mem];
       const instrWords = corpus.wordCount[instr];
@@ -291,7 +298,8 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
     if (entry.type === 'superseded' || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
     if (entry.kind === 'frontmatter-field') return;
     const raw = withoutFrontmatter(entry);
-    const text = withoutFences(raw);
+    // prose only: fenced and inline code blanked (`WIP` as a label name, `--since="2 weeks ago"`)
+    const text = withoutFences(raw).replace(/(`+)[^`\n]*?\1/g, (m) => ' '.repeat(m.length));
     const hits = filtersFor(entry, text, raw, ctx);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });

@@ -2,7 +2,7 @@
 // manifest had at some point and none has now. Renamed when the commit that removed it
 // added exactly one other dependency to the same manifest (a swap).
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
-import { checkable, commitEvidence, describeCommit, finding } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, finding } from './stale-common.js';
 
 interface SwapIndex {
   /** `${sha}\0${manifest}` -> names added / removed by that commit in that manifest. */
@@ -70,7 +70,8 @@ function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): bo
 
 export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'package') return null;
-  if (ref.fetched) return null; // `npx foo@latest`: fetched from the registry, not a project dependency
+  if (ref.fetched) return null;
+  if (describedAsPast(entry, ref)) return null; // `npx foo@latest`: fetched from the registry, not a project dependency
   const name = ref.value;
   if (!name || name.length < 2) return null;
   const idx = swapIndex(ev);
@@ -88,7 +89,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   );
   const removedThere = [...(idx.removed.get(key) ?? [])];
   const written = ref.raw;
-  if (!h.own && added.length === 1 && removedThere.length === 1) {
+  // A swap: the removing commit added exactly one dependency to the same manifest and field
+  // (and removed at most a couple: `moment` + `moment-timezone` -> `dayjs`).
+  if (!h.own && added.length === 1 && removedThere.length <= 3) {
     const succ = added[0];
     return finding(
       entry, ref, 'package-renamed', 'warning',

@@ -4,7 +4,7 @@
 // root, whichever matches the history.
 import type { Check, CheckContext, Entry, Evidence, Finding, PathFate, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
-import { checkable, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
 
 const GLOB = /[*?[\]{}]/;
 
@@ -119,6 +119,7 @@ function bareName(ref: Reference): boolean {
 
 export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'path' && ref.kind !== 'import') return null;
+  if (describedAsPast(entry, ref)) return null;
   const memDir = memDirOf(entry.file);
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value = ref.value;
@@ -162,6 +163,21 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
     const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(', ')})` : '';
     const replace = styled(ref, res.cand!, succ, memDir, !!f.isDirectory || dirRef);
     const inferred = (f as { inferred?: string }).inferred;
+    const dests = (f as { destinations?: Array<{ path: string; files: number }> }).destinations ?? [];
+    if (f.isDirectory && dests.length >= 2) {
+      const total = dests.reduce((a, d) => a + d.files, 0);
+      const second = [...dests].sort((a, b) => b.files - a.files)[1];
+      if (second.files >= Math.max(2, total * 0.1)) {
+        // Split across several folders: no single successor to write.
+        const list = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
+        const shownList = list.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? '' : 's'})`).join(', ');
+        return finding(
+          entry, ref, 'path-missing', 'warning',
+          `Directory \`${shown}\`${resolvedNote(res.cand)} was split up in ${describeCommit(f.commit)}: its files moved to ${shownList}${dests.length > 3 ? ' and more' : ''}; point the reference at the part you mean.`,
+          { ...commitEvidence(f.commit), path: res.cand!.path, now: f.commit ? short(f.commit.sha) : undefined, destinations: dests },
+        );
+      }
+    }
     if (inferred === 'readded') {
       const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
       const added = ev.history.events.get(succ)?.find((e) => (e.type === 'added' || e.type === 'renamed-to') && (!del || e.commit.time >= del.commit.time));
@@ -217,7 +233,8 @@ export const pathCheck: Check = {
       const seen = new Set<string>();
       for (const ref of entry.refs) {
         if (ref.kind !== 'path' && ref.kind !== 'import') continue;
-        const key = `${ref.line}:${ref.start}`;
+        // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding.
+        const key = `${ref.line}\0${ref.via === 'tree' ? ref.value : ref.raw.replace(/^@/, '')}\0${ref.base ?? ''}`;
         if (seen.has(key)) continue;
         seen.add(key);
         const f = checkPathRef(entry, ref, ev);

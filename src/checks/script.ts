@@ -2,7 +2,7 @@
 // script, target or recipe is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS } from '../memory/refs/commands.js';
-import { checkable, commitEvidence, describeCommit, finding, joinDir, memDirOf, upwards } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, finding, joinDir, memDirOf, upwards } from './stale-common.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -116,6 +116,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   if (ref.kind !== 'command' || !ref.script) return null;
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$')) return null;
+  if (describedAsPast(entry, ref)) return null;
   const memDir = memDirOf(entry.file);
   const look = findLookup(ev, ref, memDir);
   if (!look) return null;

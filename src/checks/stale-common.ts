@@ -89,3 +89,23 @@ export function relativeTo(from: string, to: string): string {
   const up = a.length - i;
   return [...Array(up).fill('..'), ...b.slice(i)].join('/') || '.';
 }
+
+const PAST_BEFORE =
+  /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+const PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:→|->|=>)\s*\S)/i;
+
+/**
+ * True when the words right around a reference already say it is gone or replaced
+ * ("use dayjs instead of moment", "`src/a.ts` was renamed", "`old.ts` → `new.ts`"):
+ * the memory records the change, so the reference is not stale.
+ */
+export function describedAsPast(entry: Entry, ref: Reference): boolean {
+  const at = ref.start - entry.start;
+  if (at < 0 || at > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf('\n', at - 1) + 1;
+  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
+  const endAt = ref.end - entry.start;
+  const lineEnd = entry.text.indexOf('\n', endAt);
+  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
+  return PAST_BEFORE.test(before) || PAST_AFTER.test(after);
+}

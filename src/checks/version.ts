@@ -15,7 +15,17 @@ export function parseVersion(s: string): number[] | null {
 }
 
 /** The lowest version a spec admits (`>=3.10` -> 3.10, `^18.2` -> 18.2, `18 || 20` -> 18). */
+const lbCache = new Map<string, number[] | null>();
+
 export function lowerBound(spec: string): number[] | null {
+  const hit = lbCache.get(spec);
+  if (hit !== undefined) return hit ? [...hit] : null;
+  const v = computeLowerBound(spec);
+  if (lbCache.size < 10_000) lbCache.set(spec, v ? [...v] : null);
+  return v;
+}
+
+function computeLowerBound(spec: string): number[] | null {
   let best: number[] | null = null;
   for (const alt of spec.split('||')) {
     const parts = alt.trim().split(/[\s,]+/).filter(Boolean);

@@ -104,8 +104,13 @@ export function reinsert(cur: string, r: ArchiveRecord): { text: string; line: n
   else if (r.prevLine === undefined && !heading) at = bodyStart;
   else at = lines.length;
   if (at === lines.length && lines.length && !lines[lines.length - 1].endsWith('\n')) lines[lines.length - 1] += eol;
+  // It had a blank line before it and the anchor is followed by one: go after that blank line.
+  if (r.blankBefore && !heading && at > 0 && at < lines.length && /^\s*$/.test(lines[at]) && !/^\s*$/.test(lines[at - 1])) at++;
   const prev = at > 0 ? lines[at - 1] : undefined;
   const next = at < lines.length ? lines[at] : undefined;
+  // Already restored: the block's lines follow the anchor (possibly after one blank line).
+  const blockLines = splitLines(block).map(bare);
+  if (blockLines.every((l, k) => lines[at + k] !== undefined && bare(lines[at + k]) === l)) return { text: cur, line: at + 1 };
   const pieces: string[] = [];
   if (heading) {
     if (prev !== undefined && !/^\s*$/.test(prev)) pieces.push(eol);
@@ -148,16 +153,23 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
       continue;
     }
     if (r.replacement !== undefined) {
-      // An update or a relink: swap the new text back for the original.
-      if (cur !== null && cur.includes(r.replacement) && !cur.includes(r.text)) {
-        const i = cur.indexOf(r.replacement);
-        now.set(r.file, cur.slice(0, i) + r.text + cur.slice(i + r.replacement.length));
-        restored.push({ file: r.file, line: cur.slice(0, i).split('\n').length });
+      // An update or a relink: swap the new text back for the original (the occurrence nearest
+      // to where it was; none = already restored or edited since).
+      if (cur === null) continue;
+      let best = -1;
+      for (let i = cur.indexOf(r.replacement); i >= 0; i = cur.indexOf(r.replacement, i + 1)) {
+        const line = cur.slice(0, i).split('\n').length;
+        if (best < 0 || Math.abs(line - r.line) < Math.abs(cur.slice(0, best).split('\n').length - r.line)) best = i;
+      }
+      if (best >= 0) {
+        now.set(r.file, cur.slice(0, best) + r.text + cur.slice(best + r.replacement.length));
+        restored.push({ file: r.file, line: cur.slice(0, best).split('\n').length });
       }
       continue;
     }
-    if (cur !== null && (r.kind === 'heading' ? splitLines(cur).some((l) => bare(l) === r.text) : cur.includes(r.text))) continue;
+    if (cur !== null && r.kind === 'heading' && splitLines(cur).some((l) => bare(l) === r.text)) continue;
     const res = reinsert(cur ?? '', r);
+    if (res.text === cur) continue; // already there
     now.set(r.file, res.text);
     restored.push({ file: r.file, line: res.line });
   }

@@ -305,7 +305,14 @@ async function publishPullRequest(a: PrArgs): Promise<{
     }
     branchUpToDate = (await git.hasCommit(remoteSha)) && (await git.treeOf(remoteSha)) === tree;
   }
-  const base = inputs.base || (await git.currentBranch()) || (ctx.refName && !ctx.pullRequest ? ctx.refName : '') || ctx.defaultBranch || 'main';
+  const current = await git.currentBranch();
+  const onPruneBranch = current === branch || ctx.refName === branch;
+  const base =
+    inputs.base ||
+    (onPruneBranch ? '' : current || (ctx.refName && !ctx.pullRequest ? ctx.refName : '')) ||
+    ctx.defaultBranch ||
+    'main';
+  if (base === branch) throw new Error(`The prune branch "${branch}" cannot be its own base; run on the base branch or set the \`base\` input.`);
   const decision = decidePullRequest({
     hasChanges,
     existing,

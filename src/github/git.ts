@@ -137,8 +137,10 @@ export class Git {
 
   /** Runs git; never throws (see `exec` for the throwing form). */
   run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitRunResult> {
+    // git gets the environment minus the Action's inputs (INPUT_TOKEN among them).
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_')));
     const env = {
-      ...process.env,
+      ...inherited,
       ...this.opts.env,
       ...extraEnv,
       GIT_TERMINAL_PROMPT: '0',

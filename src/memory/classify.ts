@@ -56,6 +56,10 @@ interface Rule {
   id: string;
   type: EntryType;
   re: RegExp;
+  /** The rule only applies to texts at most this long. */
+  maxLength?: number;
+  /** Test the text with `inline code` removed (a URL in a command is not a reference). */
+  outsideCode?: boolean;
 }
 
 /** Strong text signals that win over any heading (session state leaking into memory, counter-memories). */
@@ -77,9 +81,11 @@ const STRONG_TEXT: Rule[] = [
 const HEADING: Rule[] = [
   { id: 'heading:decisions', type: 'decision', re: /\b(?:decisions?|adrs?|design choices|rationale|trade-?offs)\b/i },
   {
+    // Debugging knowledge. Not "patterns" / "workflows": in CLAUDE.md those headings name
+    // design patterns and conventions ("Docker Patterns", "Development Workflow") = project.
     id: 'heading:patterns',
     type: 'pattern',
-    re: /\b(?:gotchas?|debugging|troubleshooting|pitfalls?|lessons?(?: learned)?|known issues|workarounds?|patterns?|workflows?|tips|caveats|common (?:errors|mistakes|problems))\b/i,
+    re: /\b(?:gotchas?|debugging|troubleshoot(?:ing)?|pitfalls?|lessons?(?: learned)?|known (?:issues|problems|bugs)|workarounds?|caveats|common (?:errors|mistakes|problems|issues)|fixes|faq)\b/i,
   },
   { id: 'heading:references', type: 'reference', re: /\b(?:links?|references?|resources?|further reading|see also|external docs?)\b/i },
   { id: 'heading:feedback', type: 'feedback', re: /\b(?:preferences?|feedback|corrections?|communication style|how to work with me|tone)\b/i },
@@ -90,7 +96,7 @@ const HEADING: Rule[] = [
 const PROJECT_HEADING: Rule = {
   id: 'heading:project',
   type: 'project',
-  re: /\b(?:project|overview|architecture|structure|layout|conventions?|commands?|setup|build(?:ing)?|tests?|testing|stack|code style|style|repository|repo|directories|modules|deploy(?:ment)?|environment|development|dependencies|api|database|guidelines|rules|instructions)\b/i,
+  re: /\b(?:project|overview|architecture|structure|layout|conventions?|commands?|setup|build(?:ing)?|tests?|testing|stack|code style|style|repository|repo|director(?:y|ies)|modules?|deploy(?:ment)?|environment|development|dependencies|api|database|guidelines|rules|instructions|principles?|prerequisites?|requirements?|review(?:ers?|s)?|contribut\w*|files?|folders?|workflows?|patterns?|tools?|tooling|scripts?|config(?:uration)?|logging|security|performance|naming|types?|quality|ci|releases?|versioning|docs?|documentation|usage|getting started|installation|guide|quick ?start|concepts?|components?|services?|features?|implementation|schema|models?|endpoints?|routes?|cli|tips|utilities|storage|layers?|adapters?|platforms?|integrations?)\b/i,
 };
 
 /** Text signals, tried in this order when no specific heading decided. */
@@ -98,12 +104,12 @@ const TEXT: Rule[] = [
   {
     id: 'text:decision',
     type: 'decision',
-    re: /\b(?:we|I|the team) (?:decided|chose|picked|opted|settled on|went with|agreed)\b|\bdecided (?:to|on|against)\b|\bdecision\b|\b(?:chosen|picked|preferred) over\b|\binstead of\b.{0,80}\bbecause\b|\bbecause\b.{0,80}\binstead of\b|\btrade-?off\b/i,
+    re: /\b(?:we|I|the team) (?:decided|chose|picked|opted|settled on|went with|agreed)\b|\bdecided (?:to|on|against)\b|\b(?:the |our )?decision (?:was|is) to\b|^\s*(?:[-*+]\s+)?(?:\*\*)?decision(?:\*\*)?\s*:|\b(?:chosen|picked|preferred) over\b|\binstead of\b.{0,80}\bbecause\b|\bbecause\b.{0,80}\binstead of\b|\btrade-?off\b/im,
   },
   {
     id: 'text:feedback',
     type: 'feedback',
-    re: /\b(?:the )?user (?:prefers?|likes?|dislikes?|wants?|asked|asks|expects?|hates?|corrected)\b|\b(?:prefers?|preference)\b.{0,40}\b(?:over|to|rather)\b|\b(?:don'?t|do not|never) (?:\w+ ){0,3}unless (?:asked|explicitly|told|requested)\b|\bcorrected me\b/i,
+    re: /\b(?:the )?user (?:prefers?|likes?|dislikes?|wants?|asked|asks|expects?|hates?|corrected)\b|\b(?:I|they|he|she) (?:prefers?|like|dislike|hate)\b|\b(?:my|the user'?s|their) preferences?\b|\b(?:don'?t|do not|never) (?:\w+ ){0,3}unless (?:asked|explicitly|told|requested)\b|\bcorrected me\b/i,
   },
   {
     id: 'text:user',
@@ -115,18 +121,22 @@ const TEXT: Rule[] = [
     type: 'pattern',
     re: /\b(?:gotcha|workaround|root cause|caused by|fixed by|to fix (?:this|it)|if you see|fails? (?:with|when|because)|flaky|race condition|when debugging|to debug|stack trace|the fix (?:is|was)|turns out|watch out|beware|pitfall)\b|\bwhen\b.{0,40}\bfails\b/i,
   },
+  // Code blocks are commands and snippets of the project, whatever URL they hold.
+  { id: 'text:code-block', type: 'project', re: /^\s*(?:```|~~~)/ },
   {
     id: 'text:reference',
     type: 'reference',
-    re: /^\s*(?:[-*+]\s+)?(?:see |docs?:|documentation:|reference:|spec:|rfc\b)|^\s*(?:[-*+]\s+)?\[[^\]]+\]\((?:https?:)?\/\/[^)]+\)\s*(?:[-\u2014\u2013:].{0,120})?$|\bhttps?:\/\/\S+/i,
+    re: /^\s*(?:[-*+]\s+)?(?:see |docs?:|documentation:|reference:|spec:|rfc\b)|^\s*(?:[-*+]\s+)?\[[^\]]+\]\((?:https?:)?\/\/[^)]+\)\s*(?:[-\u2014\u2013:].{0,120})?$/i,
   },
+  // A URL makes a short entry a reference; in a long one it is a detail.
+  { id: 'text:reference-url', type: 'reference', re: /\bhttps?:\/\/\S+/i, maxLength: 200, outsideCode: true },
 ];
 
 /** Project facts: code, commands, paths, conventions. */
 const PROJECT_TEXT: Rule = {
   id: 'text:project',
   type: 'project',
-  re: /`[^`]+`|\b(?:npm|pnpm|yarn|bun|npx|make|just|cargo|go|pip|uv|poetry|docker|git) [a-z]|\b[\w.-]+\/[\w./-]+\.\w{1,6}\b|\b(?:lives in|located in|entry point|we use|uses|is built with|written in|runs on|must|always|never|should|do not|don'?t|convention)\b/i,
+  re: /`[^`]+`|\b(?:npm|pnpm|yarn|bun|npx|make|just|cargo|go|pip|uv|poetry|docker|git) [a-z]|\b[\w.-]+\/[\w./-]+\.\w{1,6}\b|\b(?:lives in|located in|entry point|we use|uses|is built with|written in|runs on|must|always|never|should|do not|don'?t|convention)\b|^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:\*\*)?(?:prefer|use|avoid|keep|run|add|write|put|make sure|ensure|check)\b/im,
 };
 
 /**
@@ -140,7 +150,12 @@ export function classify(text: string, headings: readonly string[]): Classificat
   for (let i = headings.length - 1; i >= 0; i--) {
     for (const r of HEADING) if (r.re.test(headings[i])) return hit(r);
   }
-  for (const r of TEXT) if (r.re.test(text)) return hit(r);
+  let noCode: string | undefined;
+  for (const r of TEXT) {
+    if (r.maxLength !== undefined && text.length > r.maxLength) continue;
+    const t = r.outsideCode ? (noCode ??= text.replace(/`[^`\n]*`/g, '')) : text;
+    if (r.re.test(t)) return hit(r);
+  }
   for (let i = headings.length - 1; i >= 0; i--) if (PROJECT_HEADING.re.test(headings[i])) return hit(PROJECT_HEADING);
   if (PROJECT_TEXT.re.test(text)) return hit(PROJECT_TEXT);
   return { type: 'unknown', source: 'default', rule: 'none', reason: 'none' };

@@ -1,6 +1,7 @@
 // Finding the memory files of a repository. I/O only: walks folders, reads .gitignore files,
 // expands globs; never reads memory content. Output is sorted by path, deterministic.
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -304,7 +305,9 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   if (!opts.paths || opts.paths.length === 0) {
     d.collect(await d.walk(root, true), found);
   } else {
-    for (const p of opts.paths) {
+    for (const given of opts.paths) {
+      // `~/` means the home folder (memory often lives in ~/.claude/projects/<p>/memory).
+      const p = given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given;
       if (isDynamicPattern(p)) {
         let matches: string[] = [];
         try {

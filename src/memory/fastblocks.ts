@@ -32,6 +32,8 @@ const AUTOLINK_HINT = /www\.|:\/\/|[\p{L}\p{N}._+-]@|mailto:|xmpp:/iu;
 const WORD = /[\p{L}\p{N}]/u;
 
 class Bail extends Error {}
+/** Deeper list nesting than this goes to the real parser. */
+const MAX_DEPTH = 32;
 const BAIL = new Bail('not in the fast subset');
 
 /**
@@ -44,7 +46,8 @@ export function fastBlocks(text: string, from = 0, to = text.length, line = 1): 
   try {
     return new FastParser(text, from, to, line).run();
   } catch (e) {
-    if (e instanceof Bail) return undefined;
+    // Bail: outside the subset. RangeError: pathological nesting; the real parser decides.
+    if (e instanceof Bail || e instanceof RangeError) return undefined;
     throw e;
   }
 }
@@ -84,6 +87,8 @@ class FastParser {
     // micromark turns NUL into U+FFFD in values: never in the subset.
     const nul = this.text.indexOf('\0', this.from);
     if (nul !== -1 && nul < this.to) throw BAIL;
+    // micromark drops a byte order mark at the start of the document.
+    if (this.from === 0 && this.text.charCodeAt(0) === 0xfeff) throw BAIL;
     this.split();
     const out: RootContent[] = [];
     let prevList: { kind: string; blankAfter: boolean } | undefined;
@@ -332,6 +337,7 @@ class FastParser {
    * column; anything else ends the item.
    */
   private listAt(indent: number, ancestors: number[]): List {
+    if (ancestors.length >= MAX_DEPTH) throw BAIL;
     const firstLn = this.lines[this.i];
     const firstRest = this.text.slice(firstLn.start + indent, firstLn.end);
     const o = ORDERED.exec(firstRest);

@@ -37,6 +37,7 @@ export function extractReferences(entry: Entry, file: MemoryFile): Reference[] {
   const heading = headingAbove(file.text, entry.start);
   if (heading) for (const seg of lex(heading.text, heading.start)) headingPaths(seg, c, file);
 
+  frontmatterGlobs(entry, file, c);
   for (const seg of segments) {
     if (seg.kind === 'prose') prose(seg, c, ctxBase, file);
     else if (seg.kind === 'inlineCode') inlineCode(seg, c, ctxBase, file);
@@ -446,5 +447,33 @@ function headingPaths(seg: Segment, c: Collector, file: MemoryFile): void {
     if (!tok || /^#+$/.test(tok)) continue;
     const p = asPath(tok, seg.kind === 'inlineCode' ? 'code' : 'prose');
     if (p && p.value.includes('/')) addPath(p, tok, seg.start + m.index + lead, c, seg.kind === 'inlineCode' ? 'inlineCode' : 'prose', {}, file);
+  }
+}
+
+/**
+ * `globs:` (Cursor rules) and `paths:` (.claude/rules) in frontmatter: a rule whose globs
+ * point at a folder that is gone never applies. Attached to the entry holding the
+ * frontmatter, or to the first entry after it.
+ */
+function frontmatterGlobs(entry: Entry, file: MemoryFile, c: Collector): void {
+  const fm = file.frontmatter;
+  const range = file.frontmatterRange;
+  if (!fm || !range) return;
+  const owns = entry.start <= range[0] || (entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$))*$/.test(file.text.slice(range[1], entry.start)));
+  if (!owns) return;
+  for (const key of ['globs', 'paths', 'applyTo']) {
+    const v = fm[key];
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [];
+    let from = range[0];
+    for (const item of list) {
+      const g = String(item).trim();
+      if (!g) continue;
+      const idx = file.text.indexOf(g, from);
+      if (idx === -1 || idx >= range[1]) continue;
+      from = idx + g.length;
+      const p = asPath(g, 'code');
+      if (!p || p.anchor === 'root') continue;
+      c.add({ kind: 'path', raw: g, value: p.value, start: idx, end: idx + g.length, in: 'frontmatter', ...(p.glob ? { glob: true } : {}) });
+    }
   }
 }

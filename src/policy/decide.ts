@@ -65,6 +65,8 @@ interface Tree {
 
 const fmtScore = (n: number) => n.toFixed(2);
 const NONE: Finding[] = [];
+/** Rule 4 sends stale entries longer than this (code blocks, directory trees...) to review instead of deleting them. */
+export const LARGE_ENTRY_LINES = 5;
 
 function compile(patterns: string[]): RegExp[] {
   const out: RegExp[] = [];
@@ -82,6 +84,26 @@ function compile(patterns: string[]): RegExp[] {
 function authority(e: Entry): number {
   if (e.protected) return 3;
   return e.format === 'auto-memory-index' || e.format === 'auto-memory-topic' ? 1 : 2;
+}
+
+/** Which agent loads an entry: duplicates only waste context when the same agent loads both. */
+export function agentOf(e: Pick<Entry, 'format'>): string {
+  switch (e.format) {
+    case 'claude-md':
+    case 'auto-memory-index':
+    case 'auto-memory-topic':
+      return 'claude';
+    case 'agents-md':
+      return 'agents';
+    case 'gemini-md':
+      return 'gemini';
+    case 'copilot':
+      return 'copilot';
+    case 'cursor-rule':
+      return 'cursor';
+    default:
+      return 'other';
+  }
 }
 
 function where(e: Entry): string {
@@ -148,16 +170,45 @@ export function correctedText(
   const inFrontmatter = last.start < frontmatterEnd;
   if (inFrontmatter) at = text.replace(/\s+$/, '').length;
   const eol = text.indexOf('\n', at);
-  const lineEnd = eol < 0 ? text.length : eol;
+  let lineEnd = eol < 0 ? text.length : eol;
   let lineStart = text.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
   if (inFrontmatter) lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
-  const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
-  const cr = text.slice(lineStart, lineEnd).endsWith('\r') ? '\r' : '';
+  // Inside a fenced code block the marker goes on the opening fence (as info-string meta), so
+  // the code itself stays runnable.
+  const fenceOpen = openFenceBefore(text, lineStart);
+  if (fenceOpen !== undefined) {
+    lineStart = fenceOpen;
+    const nl = text.indexOf('\n', fenceOpen);
+    lineEnd = nl < 0 ? text.length : nl;
+  }
+  const raw = text.slice(lineStart, lineEnd);
+  const lineText = raw.replace(/\r$/, '');
+  const cr = raw.endsWith('\r') ? '\r' : '';
   const marker = `[corrected ${today}]`;
-  const newLine = /\[corrected \d{4}-\d{2}-\d{2}\]/.test(lineText)
-    ? lineText.replace(/\[corrected \d{4}-\d{2}-\d{2}\]/, marker)
-    : lineText.replace(/\s*$/, '') + ' ' + marker + (lineText.match(/ {2,}$/)?.[0] ?? '');
+  let newLine: string;
+  if (/\[corrected \d{4}-\d{2}-\d{2}\]/.test(lineText)) newLine = lineText.replace(/\[corrected \d{4}-\d{2}-\d{2}\]/, marker);
+  else if (fenceOpen === undefined && /^\s*\|.*\|\s*$/.test(lineText))
+    newLine = lineText.replace(/\s*\|\s*$/, ` ${marker} |`); // a table row: inside its last cell
+  else newLine = lineText.replace(/\s*$/, '') + ' ' + marker + (lineText.match(/ {2,}$/)?.[0] ?? '');
   return text.slice(0, lineStart) + newLine + cr + text.slice(lineEnd);
+}
+
+/** The offset of the opening fence line when `lineStart` is inside a fenced code block of `text`. */
+function openFenceBefore(text: string, lineStart: number): number | undefined {
+  let open: { at: number; fence: string } | undefined;
+  let at = 0;
+  while (at < lineStart) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    const m = /^(?:\s*(?:[-*+]|\d+[.)])?\s*)?(`{3,}|~{3,})/.exec(text.slice(at, end));
+    if (m) {
+      if (!open) open = { at, fence: m[1] };
+      else if (m[1][0] === open.fence[0] && m[1].length >= open.fence.length) open = undefined;
+    }
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return open?.at;
 }
 
 // ------------------------------------------------------------------ the tree
@@ -198,17 +249,18 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
 
   // 1. Ephemeral: session state, intermediate reasoning, debug output... never belonged in memory.
   const eph = of('ephemeral');
-  if (on(1) && (eph.length || e.type === 'ephemeral')) {
+  // A heuristic `ephemeral` type alone is not enough: the ephemeral check is tuned for precision.
+  if (on(1) && (eph.length || (e.type === 'ephemeral' && e.typeSource === 'frontmatter'))) {
     const fixable = eph.length > 0 && eph.every((f) => f.suggestion?.replace !== undefined && locate(e, f).length);
     if (fixable) {
       const edits = eph.flatMap((f) => locate(e, f).map((r) => ({ ...r, text: f.suggestion!.replace! })));
       const replacement = correctedText(e, edits, today, frontmatterEnd(t, e));
       if (replacement !== undefined)
-        return item('update', 1, `relative wording made absolute: ${eph[0].message}`, { replacement });
+        return item('update', 1, `relative wording made absolute: ${oneLine(eph[0].message)}`, { replacement });
     }
     const why = eph[0]
       ? String((eph[0].evidence?.filter as string | undefined) ?? '') || eph[0].message
-      : 'classified as ephemeral session state';
+      : 'typed ephemeral in its frontmatter';
     return remove(1, 'delete', `ephemeral: ${oneLine(why)}`);
   }
 
@@ -234,6 +286,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
           if (t.existing.has(record)) return keep(2, `decision reversed by ${otherWhere}; already inoculated by ${record}`);
           return item('inoculate', 2, `decision reversed by newer ${otherWhere}; reasoning kept, SUPERSEDED record added`, {
             superseded: record,
+            supersededBy: other.id,
           });
         }
         if (a && b && a > b) continue;
@@ -252,6 +305,8 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       const kept = t.byId.get(keepId);
       if (!kept || kept.id === e.id) continue;
       if (indexTarget(e) === kept.file || indexTarget(kept) === e.file) continue; // an index line and its own topic
+      // CLAUDE.md and AGENTS.md saying the same thing serve different agents: not redundant.
+      if (agentOf(e) !== agentOf(kept)) continue;
       return remove(3, 'merge', `duplicate of ${where(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
     }
   }
@@ -289,6 +344,16 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     ).length;
     if (e.kind === 'section' || (e.text.length > 400 && uncorrectable.length * 2 < substantive))
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
+    if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
+      return item('review', 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
+    if (e.kind !== 'topic') {
+      // Multi-line entries (an item with sub-items, a short code block) whose stale part is a minority.
+      const lines = e.text.split('\n');
+      const content = lines.map((l, i) => ({ l, n: e.line + i })).filter((x) => x.l.trim() !== '');
+      const staleLines = new Set(uncorrectable.map((f) => f.line));
+      if (content.length >= 2 && staleLines.size * 2 <= content.length)
+        return item('review', 4, `${reason}; the rest of the entry may still be useful`);
+    }
     return remove(4, 'delete', `${reason}; no remaining value`);
   }
 
@@ -457,6 +522,9 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   // Budgets: archive the lowest scores until each budgeted file fits (rule 8).
   planBudgets(ctx, plan, facts, topicOf, indexOfTopic);
 
+  // A paragraph that introduces the next block ("Run it with:") shares that block's fate.
+  keepIntroductionsCoherent(ctx, plan);
+
   // Inoculation: removing an abandoned strategy whose trigger still exists writes a SUPERSEDED record.
   for (const p of plan.values()) {
     const x = facts.get(p.entryId)!;
@@ -473,6 +541,45 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   return ctx.entries.map((e) => plan.get(e.id)!);
 }
 
+
+function keepIntroductionsCoherent(ctx: CheckContext, plan: Map<string, PlanItem>): void {
+  const byFile = new Map<string, Entry[]>();
+  for (const e of ctx.entries) {
+    if (e.kind === 'topic' || e.kind === 'index-line') continue;
+    const l = byFile.get(e.file);
+    if (l) l.push(e);
+    else byFile.set(e.file, [e]);
+  }
+  const gone = (x: PlanItem) => REMOVING.has(x.action);
+  for (const list of byFile.values()) {
+    list.sort((a, b) => a.start - b.start);
+    for (let i = 0; i + 1 < list.length; i++) {
+      const intro = list[i];
+      // "Run it with:" or a bold pseudo-heading ("**MCP Server Usage:** (…)") right before a block.
+      const introLike = /:\s*$/.test(intro.text) || (/^\*\*[^*\n]+\*\*/.test(intro.text) && !intro.text.includes('\n'));
+      if (intro.kind !== 'paragraph' || !introLike) continue;
+      // The block it introduces: the adjacent items / code / rows / quotes that follow.
+      const block: Entry[] = [];
+      let prevEnd = intro.endLine;
+      for (let j = i + 1; j < list.length; j++) {
+        const b = list[j];
+        if (!['item', 'code', 'table-row', 'quote'].includes(b.kind) || b.line - prevEnd > 2) break;
+        if (block.length && b.kind !== block[0].kind) break;
+        block.push(b);
+        prevEnd = b.endLine;
+      }
+      if (!block.length) continue;
+      const p = plan.get(intro.id)!;
+      const stays = block.find((b) => !gone(plan.get(b.id)!));
+      if (gone(p) && stays) {
+        plan.set(intro.id, { ...p, action: 'review', reason: `${p.reason}; it introduces ${stays.file}:${stays.line}, which stays` });
+      } else if (!gone(p) && !stays && p.action === 'keep' && p.rule !== 0 && !intro.protected) {
+        const q = plan.get(block[0].id)!;
+        plan.set(intro.id, { ...p, action: q.action, rule: q.rule, reason: `introduces ${block[0].file}:${block[0].line}, which is removed (${q.reason})` });
+      }
+    }
+  }
+}
 
 /** Exposed for tests and docs. */
 export const _internal = { decideEntry, locate, finishedWork, needsInoculation };

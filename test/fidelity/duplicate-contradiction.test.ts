@@ -131,10 +131,39 @@ describe('contradiction', () => {
     ]);
   });
 
+  it('reports Python environment managers that disagree for the same job', () => {
+    const { files, entries } = parseFiles({
+      'CLAUDE.md': '- Run the tests with `uv run pytest -x`.\n- Type-check with `uv run mypy src`.\n',
+      'AGENTS.md': '- Tests: `poetry run pytest`.\n- Lint with `uv run ruff check .`.\n',
+    });
+    expect(findContradictions(context(files, entries)).map((x) => [x.file, x.ref])).toEqual([
+      ['CLAUDE.md', 'uv run pytest -x'],
+      ['AGENTS.md', 'poetry run pytest'],
+    ]);
+  });
+
+  it('only compares files loaded together: sibling packages may use different tools', () => {
+    const { files, entries } = parseFiles({
+      'apps/web/CLAUDE.md': '- Run the tests with `pnpm test`.\n- Keep PRs small and focused on one change.\n',
+      'apps/mobile/CLAUDE.md': '- Run the tests with `yarn test`.\n- Keep PRs small and focused on one change.\n',
+      'CLAUDE.md': '- Run the tests with `npm test`.\n',
+    });
+    const f = findContradictions(context(files, entries));
+    expect(f.map((x) => `${x.file}>${(x.evidence as { file: string }).file}`)).toEqual([
+      'apps/web/CLAUDE.md>CLAUDE.md',
+      'CLAUDE.md>apps/web/CLAUDE.md',
+      'apps/mobile/CLAUDE.md>CLAUDE.md',
+      'CLAUDE.md>apps/mobile/CLAUDE.md',
+    ]);
+    expect(findDuplicates(context(files, entries))).toEqual([]);
+  });
+
   it('does not report compatible or historical statements', () => {
     const { files, entries } = parseFiles({
       'CLAUDE.md':
         '- Use Node 20 (see `.nvmrc`).\n- Unit tests: `pnpm test`; e2e tests: `pnpm test:e2e`.\n- Searches time out after 800 ms.\n- Never commit directly to main.\n',
+      'GEMINI.md': '- Always run lint before pushing.\n',
+      '.github/copilot-instructions.md': '- Never push without running lint.\n',
       'AGENTS.md':
         '- Node 20.11 is what CI pins.\n- We migrated from Node 16 last year.\n- Install pnpm globally with `npm i -g pnpm`.\n- Endpoints must answer within 200 ms p95.\n- Always open a PR for changes to main.\n',
     });

@@ -54,6 +54,32 @@ describe('ephemeral filters', () => {
     expect(findings).toEqual([]);
   });
 
+  it('leaves tricky but lasting project facts alone', () => {
+    const lines = [
+      "The dashboard shows today's orders and yesterday's refunds side by side.",
+      'Orders in progress are locked for editing until payment settles.',
+      'Users whose email is not verified cannot log in.',
+      'Jest is confused by ESM packages; add them to `transformIgnorePatterns`.',
+      'TypeScript is happy with `moduleResolution: bundler`, but tsc in CI needs NodeNext.',
+      'Sprint planning happens every Monday for the next week.',
+      'The cache may be stale for up to 5 minutes after a deploy.',
+      'Retries back off exponentially, starting at 200 ms.',
+      'Stack traces from workers go to Sentry, never to the logs.',
+      'Pin Node with `.nvmrc`; `nvm use` picks it up.',
+      'Install dependencies with `pnpm install --frozen-lockfile` in CI.',
+      'Logs older than 30 days are archived to S3.',
+      'Run `git log --since="2 weeks ago"` to find recent migrations.',
+      'The `currently_active` flag on subscriptions is maintained by a trigger.',
+      'Use `date-fns` for dates; `moment` is deprecated here.',
+      'If a test fails with `ECONNREFUSED 127.0.0.1:5432`, start the database container first.',
+      'Read the user id from the current session, never from the request body.',
+      'The current branch is used as the release tag by the deploy script.',
+      'Refresh tokens rotate; the next session token is issued by `/auth/refresh`.',
+    ];
+    const { findings } = run({ 'CLAUDE.md': '# Notes\n\n' + lines.map((l) => `- ${l}`).join('\n') + '\n' });
+    expect(findings.map((f) => [f.line, filterOf(f)])).toEqual([]);
+  });
+
   it('flags a copy of CLAUDE.md content inside auto memory, pointing at the CLAUDE.md entry', () => {
     const { findings, entries } = run({
       'CLAUDE.md': '# Rules\n\n- Money is stored as integer cents, never as floats.\n',

@@ -1,4 +1,5 @@
-// End to end, comment and report modes: the bundled Action as a child process (see e2e-helpers.ts).
+// End to end, comment and report modes: the bundled Action as a child process with the runner's INPUT_* / GITHUB_*
+// environment, a local bare `origin` and a local GitHub API (see e2e-helpers.ts).
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,15 +102,21 @@ describe.concurrent('comment mode (pull_request)', () => {
     expect(body).toContain('> The checkout is shallow, so the pull request was compared with its base tree directly');
   });
 
-  it('degrades to report on a pull request from a fork: no API writes, a notice, the summary', async (t) => {
+  it('degrades to report on a pull request from a fork: no API writes, a notice, annotations, the summary, fail-on', async (t) => {
     const { fx, base, head } = prFixture(t);
     const gh = await server(t, { token: TOKEN, forbidComments: true });
-    const r = await runAction({ workspace: fx.work, inputs: { 'fail-on': 'never' }, eventName: 'pull_request', payload: payload(base, head, 'mallory/widgets', true), apiUrl: gh.url });
-    expect(r.code).toBe(0);
+    const r = await runAction({ workspace: fx.work, inputs: { 'fail-on': 'warning' }, eventName: 'pull_request', payload: payload(base, head, 'mallory/widgets', true), apiUrl: gh.url });
     expect(r.outputs.mode).toBe('report');
     expect(gh.calls().filter(PR_CALLS)).toEqual([]);
+    expect(gh.writes()).toEqual([]);
     expect(r.stdout).toContain('::notice title=memory-audit::This pull request comes from a fork, so the workflow token is read-only');
     expect(r.summary).toContain('# memory-audit (report)');
+    // Report mode: every finding is annotated (capped) and counted for fail-on.
+    expect(r.stdout).toMatch(/^::warning title=memory-audit%3A ephemeral,file=CLAUDE.md,line=7::/m);
+    expect(r.stdout).toMatch(/::error::memory-audit: \d+ findings? at or above "warning" \(input fail-on\)\./);
+    expect(r.code).toBe(1);
+    expect(r.report.schemaVersion).toBe(1);
+    expect(r.report.findings.some((f: { kind: string; line: number }) => f.kind === 'ephemeral' && f.line === 7)).toBe(true);
   });
 
   it('degrades to report when commenting answers 403', async (t) => {
@@ -120,20 +127,5 @@ describe.concurrent('comment mode (pull_request)', () => {
     expect(r.outputs.mode).toBe('report');
     expect(r.stdout).toContain('Commenting on #5 failed with 403 (Resource not accessible by integration).');
     expect(r.summary).toContain('This PR renames `src/auth.ts` to `src/session.ts`');
-  });
-});
-
-describe.concurrent('report mode', () => {
-  it('annotates, writes the summary and the JSON report, fails per fail-on', async (t) => {
-    const fx = repo(t, FILES);
-    const gh = await server(t, { token: TOKEN });
-    const r = await runAction({ workspace: fx.work, inputs: { mode: 'report', 'fail-on': 'warning' }, eventName: 'push', payload: {}, apiUrl: gh.url });
-    expect(r.code).toBe(1);
-    expect(r.outputs.mode).toBe('report');
-    expect(r.stdout).toMatch(/^::warning title=memory-audit%3A ephemeral,file=CLAUDE.md,line=7::/m);
-    expect(r.stdout).toMatch(/::error::memory-audit: \d+ findings? at or above "warning" \(input fail-on\)\./);
-    expect(r.summary).toContain('# memory-audit (report)');
-    expect(gh.writes()).toEqual([]);
-    expect(r.report.findings.some((f: { kind: string; line: number }) => f.kind === 'ephemeral' && f.line === 7)).toBe(true);
   });
 });

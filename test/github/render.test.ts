@@ -248,3 +248,13 @@ describe('review items', () => {
     );
   });
 });
+
+describe('secrets in the comment', () => {
+  it('redacts a credential that reached a finding message or a ref', () => {
+    const f: Finding = { entryId: 'e_9', file: 'CLAUDE.md', line: 4, kind: 'secret', severity: 'error', ref: AWS, message: `token ${AWS} in memory` };
+    const { body } = renderPrComment({ impacts: [{ kind: 'deleted', path: 'x', hits: [{ entryId: 'e_9', file: 'CLAUDE.md', line: 4, ref: AWS, message: AWS }] }], added: [f] });
+    expect(body).not.toContain(AWS);
+    expect(body).toContain('| 🔴 | `CLAUDE.md:4` | secret | token \\[REDACTED:github-token\\] in memory |');
+    expect(body).toContain('| `CLAUDE.md:4` | `[REDACTED:github-token]` | \\[REDACTED:github-token\\] |');
+  });
+});

@@ -44,10 +44,36 @@ describe('classify: section headings', () => {
   });
 });
 
+describe('classify: precision on real CLAUDE.md / AGENTS.md shapes', () => {
+  it('"Patterns" and "Workflow" headings name conventions, not debugging knowledge', () => {
+    expect(c('- `with-db`: App + PostgreSQL 18', ['Docker Patterns'])).toBe('project heading:project');
+    expect(c('1. Sync with `main` and create a feature branch', ['Development Workflow'])).toBe('project heading:project');
+    expect(c('- Python 3.9+.', ['Prerequisites'])).toBe('project heading:project');
+  });
+  it('a URL inside a code block or a long paragraph does not make a reference', () => {
+    expect(c('```bash\ncurl -X POST http://localhost:3000/test/message\n```', ['Testing'])).toBe('project text:code-block');
+    expect(c('```bash\ncurl http://localhost:3000\n```')).toBe('project text:code-block');
+    const long = 'The worker polls the queue every five seconds and retries failed jobs with exponential backoff; '.repeat(2) + 'https://example.com/queue';
+    expect(c(long)).toBe('unknown none');
+    expect(c('Dashboard: https://grafana.example.com/d/abc')).toBe('reference text:reference-url');
+    expect(c('1. `/clone https://github.com/user/repo`')).toBe('project text:project');
+  });
+  it('the word "decision" alone is not a decision', () => {
+    expect(c('Keep the Decision Log section up to date as you execute')).toBe('project text:project');
+    expect(c('- **Decision**: Postgres for everything')).toBe('decision text:decision');
+    expect(c('The decision was to keep REST')).toBe('decision text:decision');
+  });
+});
+
 describe('classify: text rules', () => {
   it('decisions', () => {
     expect(c('We chose SQLite instead of Postgres because tests must run offline')).toBe('decision text:decision');
     expect(c('Decided against a monorepo')).toBe('decision text:decision');
+  });
+  it('an imperative "Prefer X over Y" is a convention, not user feedback', () => {
+    expect(c('- **Prefer Result types** over try-catch for error handling')).toBe('project text:project');
+    expect(c('I prefer tabs over spaces')).toBe('feedback text:feedback');
+    expect(c("The user's preference is short answers")).toBe('feedback text:feedback');
   });
   it('feedback', () => {
     expect(c('The user prefers small commits')).toBe('feedback text:feedback');

@@ -123,6 +123,19 @@ describe('explicit paths', () => {
     ]);
   });
 
+  test('an absolute glob outside the repository', async () => {
+    const dir = join(tmp, 'globbed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'MEMORY.md'), '- [y](y.md)\n');
+    writeFileSync(join(dir, 'y.md'), 'y\n');
+    const { files, findings } = await discoverMemory({ root, paths: [`${dir}/*.md`] });
+    expect(findings).toEqual([]);
+    expect(files.map((f) => [f.path, f.format, f.memoryDir])).toEqual([
+      [`${dir}/MEMORY.md`, 'auto-memory-index', dir],
+      [`${dir}/y.md`, 'auto-memory-topic', dir],
+    ]);
+  });
+
   test('a missing path and a glob matching nothing are findings; the rest is still found', async () => {
     const { files, findings } = await discoverMemory({ root, paths: ['nope/CLAUDE.md', 'nothing/**/*.md', 'AGENTS.md'] });
     expect(files.map((f) => f.path)).toEqual(['AGENTS.md']);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
 import { decodeMemoryBytes, firstInvalidUtf8, readMemoryFile } from '../../src/memory/read.js';
@@ -33,8 +32,6 @@ beforeAll(async () => {
   mkdirSync(join(root, 'packages/a/GEMINI.md'), { recursive: true }); // a folder where a file is expected
   symlinkSync(join(tmp, 'outside.md'), join(root, 'packages/CLAUDE.md'));
   symlinkSync('missing-target.md', join(root, 'packages/AGENTS.md'));
-  const git = simpleGit(root);
-  await git.init();
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

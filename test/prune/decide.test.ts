@@ -262,6 +262,24 @@ describe('corrections', () => {
   });
 });
 
+describe('corrections in code blocks and tables', () => {
+  const fake = (text: string) => ({ ...entry(result, 'src/server.ts'), text, start: 0, end: text.length });
+  test('inside a fenced block the marker goes on the opening fence, keeping the code runnable', () => {
+    const text = '```bash\n# run one file\nbun test src/a.test.ts\n```';
+    const s = text.indexOf('src/a.test.ts');
+    expect(correctedText(fake(text), [{ start: s, end: s + 13, text: 'packages/core/a.test.ts' }], '2026-03-10')).toBe(
+      '```bash [corrected 2026-03-10]\n# run one file\nbun test packages/core/a.test.ts\n```',
+    );
+  });
+  test('in a table row the marker goes inside the last cell', () => {
+    const text = '| server | `src/server.ts` |';
+    const s = text.indexOf('src/server.ts');
+    expect(correctedText(fake(text), [{ start: s, end: s + 13, text: 'src/app.ts' }], '2026-03-10')).toBe(
+      '| server | `src/app.ts` [corrected 2026-03-10] |',
+    );
+  });
+});
+
 describe('budgets and health', () => {
   test('over budget, the lowest scores are archived until MEMORY.md fits', async () => {
     const items = Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? `- Fact ${i} about \`src/hot.ts\`.` : `- Fact ${i} about the project.`));

@@ -106,9 +106,9 @@ describe('inoculation only', () => {
       const a = entry(r, 'Postgres over MySQL');
       const b = entry(r, 'MySQL over Postgres');
       const plan = decide(r, [finding('contradiction', a, { evidence: { now: b.id } }), finding('contradiction', b, { evidence: { now: a.id } })]);
-      return { a, res: await applyAudit({ ...r, plan }, { root: repo.dir, now, write: true }) };
+      return { a, b, res: await applyAudit({ ...r, plan }, { root: repo.dir, now, write: true }) };
     };
-    const { a, res } = await run(NOW);
+    const { a, b, res } = await run(NOW);
     const record = `.memory-audit/superseded-${a.id.slice(2)}.md`;
     expect(res.changes.map((c) => c.file)).toEqual(['.memory-audit/pruning-log.md', record]);
     expect(await repo.read('CLAUDE.md')).toBe(text + '- We chose MySQL over Postgres for replication.\n');
@@ -121,8 +121,8 @@ type: superseded
 SUPERSEDED 2026-03-10
 Pattern: We chose Postgres over MySQL for JSONB support.
 Period: 2025-01-01 to 2026-03-10
-Evidence: contradiction on CLAUDE.md:3
-Abandonment reason: decision reversed by newer CLAUDE.md:4 (${entry((await audit({ root: repo.dir, now: NOW, config: config(), checks: [] })), 'MySQL over Postgres').id}); reasoning kept, SUPERSEDED record added
+Evidence: reversed by CLAUDE.md:4 (${b.id}): "We chose MySQL over Postgres for replication."
+Abandonment reason: decision reversed by newer CLAUDE.md:4 (${b.id}); reasoning kept, SUPERSEDED record added
 Do not re-derive from: the observations that produced this decision entry in CLAUDE.md under "Decisions"
 Supersedes: CLAUDE.md#${a.id}
 `);

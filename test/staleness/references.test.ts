@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brief, refsOf } from './refs-helpers.js';
+import { extractReferences } from '../../src/memory/references.js';
+import { brief, entryOf, fileOf, refsOf } from './refs-helpers.js';
 
 const STRONG = ['path', 'import', 'wikilink', 'link', 'url', 'command'];
 
@@ -43,6 +44,27 @@ describe('extractReferences: paths', () => {
       ['../AGENTS.md', '../AGENTS.md', false],
       ['/docs/guide/index.md', 'docs/guide/index.md', false],
       ['cmd/bd/testdata/*.txt', 'cmd/bd/testdata/*.txt', true],
+    ]);
+  });
+
+  it('reads globs and paths of rule frontmatter, attached to the first entry after it', () => {
+    const text = '---\ndescription: API rules\nglobs: src/api/**/*.ts, src/legacy/*.ts\n---\n\n# API\n\nHandlers return typed errors.\n';
+    const file = fileOf(text, '.cursor/rules/api.mdc', 'cursor-rule');
+    file.frontmatter = { description: 'API rules', globs: 'src/api/**/*.ts, src/legacy/*.ts' };
+    file.frontmatterRange = [0, text.indexOf('---\n\n') + 4];
+    const refs = extractReferences(entryOf(file, { start: text.indexOf('Handlers') }), file).filter((r) => r.kind === 'path');
+    expect(refs.map((r) => [r.raw, r.line, r.in, !!r.glob])).toEqual([
+      ['src/api/**/*.ts', 3, 'frontmatter', true],
+      ['src/legacy/*.ts', 3, 'frontmatter', true],
+    ]);
+  });
+
+  it('drops line numbers and wrapping emphasis, keeps leading underscores', () => {
+    const refs = refsOf('Bug at src/app.ts:42:7 and in *lib/x.ts*; helpers live in _types.ts.');
+    expect(refs.filter((r) => r.kind === 'path').map((r) => [r.raw, r.value])).toEqual([
+      ['src/app.ts', 'src/app.ts'],
+      ['lib/x.ts', 'lib/x.ts'],
+      ['_types.ts', '_types.ts'],
     ]);
   });
 
@@ -121,6 +143,16 @@ describe('extractReferences: commands', () => {
     const refs = refsOf(text);
     expect(brief(refs, ['package']).filter((s) => s.includes('left-pad'))).toEqual(['package:left-pad@4']);
     expect(brief(refs, ['path'])).toEqual(['path:src/a.test.ts@10']);
+  });
+
+  it('reads workspace options written after the script and marks recursive runs', () => {
+    const cmds = refsOf('`npm run build -w web`, `npm run lint --workspace=@acme/api`, `pnpm -r build`, `pnpm test --filter @acme/ui`').filter((r) => r.kind === 'command');
+    expect(cmds.map((r) => [r.raw, r.script, r.workspace])).toEqual([
+      ['npm run build', 'build', 'web'],
+      ['npm run lint', 'lint', '@acme/api'],
+      ['pnpm -r build', 'build', '*'],
+      ['pnpm test', 'test', '@acme/ui'],
+    ]);
   });
 
   it('reads commands from inline code and unlabelled fences that look like commands, not from other code', () => {

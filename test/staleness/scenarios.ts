@@ -281,7 +281,34 @@ export const toolingMigration: Builder = async () => {
   };
 };
 
+/** A source folder split into two workspace packages: no single successor for the folder itself. */
+export const directorySplit: Builder = async () => {
+  const r = await makeRepo();
+  for (const n of ['server', 'routes', 'db']) await r.write(`src/api/${n}.ts`, body(`api ${n}`));
+  for (const n of ['app', 'view', 'store']) await r.write(`src/web/${n}.ts`, body(`web ${n}`));
+  await r.write('package.json', pkg({ name: 'split', version: '1.0.0', scripts: { build: 'tsc' } }));
+  await r.commit('initial', '2026-01-02');
+  const memory = ['# CLAUDE.md', '', '- All code is in `src/`.', '- The API is in `src/api/` (start at `src/api/server.ts`).', '- Build with `npm run build`.', ''].join('\n');
+  await r.move('src/api', 'packages/api/src');
+  await r.move('src/web', 'packages/web/src');
+  const split = await r.commit('refactor: split src into packages', '2026-02-02');
+  await finish(r, 'CLAUDE.md', memory, '2026-03-01');
+  return {
+    name: 'scenario-directory-split',
+    dir: r.dir,
+    memory_path: 'CLAUDE.md',
+    expected: [
+      exp(memory, '`src/`', 'path-missing', undefined, 'src/'),
+      exp(memory, '`src/api/`', 'path-renamed', 'packages/api/src', 'src/api/'),
+      exp(memory, 'src/api/server.ts', 'path-renamed', 'packages/api/src/server.ts'),
+    ],
+    negatives: [neg(memory, 'npm run build', 'script')],
+    shas: { split: split.slice(0, 7) },
+  };
+};
+
 export const SCENARIOS: Array<{ name: string; build: Builder }> = [
+  { name: 'scenario-directory-split', build: directorySplit },
   { name: 'scenario-monorepo-move', build: monorepoMove },
   { name: 'scenario-dependency-swap', build: dependencySwap },
   { name: 'scenario-directory-rename', build: directoryRename },

@@ -47,15 +47,6 @@ export function proseNoCode(entry: Entry): string {
   return proseWithOffsets(entry).replace(/(`+)[^`\n]*?\1/g, (m) => blank(m));
 }
 
-/** Fenced code blocks of an entry, with their info string. */
-export function fencedBlocks(text: string): Array<{ lang: string; body: string; index: number }> {
-  const out: Array<{ lang: string; body: string; index: number }> = [];
-  const re = /^[ \t]{0,3}(```+|~~~+)([^\n]*)\n([\s\S]*?)(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$)|$)/gm;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) out.push({ lang: m[2].trim().split(/\s+/)[0] ?? '', body: m[3], index: m.index });
-  return out;
-}
-
 /** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
 export function normalise(text: string): string {
   return text
@@ -238,4 +229,26 @@ export function indexTargetPath(entry: Entry, file: MemoryFile | undefined): str
   }
   if (!target) return undefined;
   return joinPath(dir, target);
+}
+
+/**
+ * The folder an entry's instructions apply to: CLAUDE.md / AGENTS.md apply to their folder's
+ * subtree; `.claude/rules`, `.github/copilot-instructions.md`, `.cursor/rules` and an auto-memory
+ * folder (`<p>/.claude/memory`, `<p>/memory`) apply to the project folder that holds them.
+ * Absolute paths (memory outside the repository) apply to the whole repository ('').
+ */
+export function scopeOf(file: string, memoryDir?: string): string {
+  if (file.startsWith('/')) return '';
+  if (memoryDir !== undefined) {
+    if (memoryDir.startsWith('/')) return '';
+    return memoryDir.replace(/(?:^|\/)memory$/, '').replace(/(?:^|\/)\.claude$/, '');
+  }
+  const m = /^(.*?)(?:^|\/)(?:\.claude|\.github|\.cursor)\//.exec(file);
+  if (m) return m[1];
+  return dirOf(file);
+}
+
+/** Whether two scopes can be loaded together: one holds the other. */
+export function scopesOverlap(a: string, b: string): boolean {
+  return a === b || a === '' || b === '' || a.startsWith(b + '/') || b.startsWith(a + '/');
 }

@@ -202,7 +202,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       return undefined;
     }
     if ((tool === 'pnpm' || tool === 'yarn') && (subName === 'test' || subName === 'start' || subName === 't')) {
-      out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === 't' ? 'test' : subName, workspace, cwd: dir });
+      const after = trailingOptions(rest.slice(k + 1));
+      out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === 't' ? 'test' : subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
       return undefined;
     }
     if (builtins.has(subName) || subName.startsWith('-')) {
