@@ -85,19 +85,19 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
       if (m === keep) continue;
       const e = entries[m];
       const exact = corpus.norm[m] === corpus.norm[keep];
-      const why =
-        k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index')
-          ? 'the topic file is the fuller version'
-          : exact
-            ? `it is the copy in ${k.format === e.format ? 'the earlier place' : k.file}`
-            : 'it is the more complete version';
+      const topicWins = k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index');
+      const message = topicWins
+        ? `${exact ? 'Repeats' : 'Nearly repeats'} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.`
+        : exact
+          ? `Repeats ${where(k)}; keep that copy and delete this one.`
+          : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
       out.push({
         entryId: e.id,
         file: e.file,
         line: e.line,
         kind: 'duplicate',
         severity: 'warning',
-        message: `${exact ? 'Repeats' : 'Nearly repeats'} ${where(k)}; keep that entry (${why}) and delete this one.`,
+        message,
         evidence: {
           now: k.id,
           file: k.file,

@@ -18,7 +18,7 @@ describe('duplicate', () => {
     const a = entries.find((e) => e.file === 'AGENTS.md' && e.kind === 'item')!;
     const c = entries.find((e) => e.file === 'CLAUDE.md' && e.text.includes('card'))!;
     expect(f.map((x) => [x.entryId, x.kind, x.evidence?.now, x.evidence?.exact])).toEqual([[a.id, 'duplicate', c.id, true]]);
-    expect(f[0].message).toBe('Repeats CLAUDE.md:3; keep that entry (it is the more complete version) and delete this one.');
+    expect(f[0].message).toBe('Repeats CLAUDE.md:3; keep that copy and delete this one.');
   });
 
   it('prefers the topic file over a MEMORY.md line and CLAUDE.md-like files, and names it', () => {
@@ -33,6 +33,16 @@ describe('duplicate', () => {
     expect(keep.file).toBe('mem/tooling.md');
     expect(f[0].file).toBe('mem/pnpm.md');
     expect(f[0].message).toBe('Nearly repeats mem/tooling.md:1; keep that entry (it is the more complete version) and delete this one.');
+  });
+
+  it('keeps a topic file over a MEMORY.md line that repeats it', () => {
+    const { files, entries } = parseFiles({
+      'mem/MEMORY.md': '- [Deploy](deploy.md) — releases\n- Releases go out by merging main into release; Argo CD syncs the cluster.\n',
+      'mem/deploy.md': topic('deploy', 'project', 'Releases go out by merging main into release; Argo CD syncs the cluster within minutes.'),
+    });
+    const f = findDuplicates(context(files, entries));
+    expect(f.map((x) => [x.file, x.line])).toEqual([['mem/MEMORY.md', 2]]);
+    expect(f[0].message).toBe('Nearly repeats the topic file mem/deploy.md:1; keep the topic file (the fuller version) and delete this line.');
   });
 
   it('never pairs an index line with its own topic file', () => {

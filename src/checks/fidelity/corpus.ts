@@ -114,14 +114,32 @@ export function corpusOf(entries: Entry[], _files: MemoryFile[]): Corpus {
   const bags: Set<number>[] = [];
   const code: Set<string>[] = [];
   const byKey = new Map<string, number[]>();
+  // per distinct word: its hash (for shingles) and its content-word hashes (for bags)
+  const vocab = new Map<string, { h: number; bag: number[] }>();
+  const token = (w: string) => {
+    let t = vocab.get(w);
+    if (!t) {
+      t = { h: hashWord(w), bag: [...bagOf([w])] };
+      vocab.set(w, t);
+    }
+    return t;
+  };
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const n = comparableEntry(e) ? comparable(e) : '';
     const ws = words(n);
     norm.push(n);
     wordCount.push(ws.length);
-    sets.push(ws.length >= MIN_WORDS ? shingles(ws) : new Set());
-    bags.push(ws.length >= MIN_WORDS ? bagOf(ws) : new Set());
+    if (ws.length >= MIN_WORDS) {
+      const ts = ws.map(token);
+      sets.push(shingles(ws, ts.map((t) => t.h)));
+      const bag = new Set<number>();
+      for (const t of ts) for (const b of t.bag) bag.add(b);
+      bags.push(bag);
+    } else {
+      sets.push(new Set());
+      bags.push(new Set());
+    }
     code.push(ws.length >= MIN_WORDS ? codeWords(e.text) : new Set());
     if (ws.length >= MIN_WORDS) {
       const l = byKey.get(n);

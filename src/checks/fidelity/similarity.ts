@@ -38,9 +38,9 @@ export function words(normalised: string): string[] {
 }
 
 /** Hashed word k-shingles (k = 3 for long texts, 2 for short ones, words for very short ones). */
-export function shingles(ws: string[]): Set<number> {
+export function shingles(ws: string[], hashes?: number[]): Set<number> {
   const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
-  const h = ws.map(fnv1a);
+  const h = hashes ?? ws.map(fnv1a);
   const out = new Set<number>();
   for (let i = 0; i + k <= h.length; i++) {
     let x = h[i];

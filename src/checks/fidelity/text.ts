@@ -49,22 +49,27 @@ export function proseNoCode(entry: Entry): string {
 
 /** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
 export function normalise(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // [text](url) -> text
-    .replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1')
-    .replace(/<[^>\n]+>/g, ' ')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, ' ') // bullets, task boxes
-    .replace(/^\s*#{1,6}\s+/gm, ' ')
-    .replace(/^\s*>\s?/gm, ' ')
-    .replace(/[*_~`|]+/g, ' ')
-    .replace(/[—–]/g, ' ')
-    .replace(/[^\p{L}\p{N}@./:+#-]+/gu, ' ')
-    .replace(/(?<=\s|^)[.:/-]+(?=\s|$)/g, ' ')
-    .replace(/[.:]+(?=\s|$)/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let t = text.toLowerCase();
+  if (t.includes('](')) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1'); // [text](url) -> text
+  if (t.includes('[[')) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1');
+  if (t.includes('<')) t = t.replace(/<[^>\n]+>/g, ' ');
+  t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, ' '); // bullets, task boxes
+  if (t.includes('#')) t = t.replace(/^\s*#{1,6}\s+/gm, ' ');
+  if (t.includes('>')) t = t.replace(/^\s*>\s?/gm, ' ');
+  // ASCII text takes the fast, non-Unicode path
+  t = ASCII.test(t) ? t.replace(/[^a-z0-9@./:+#-]+/g, ' ') : t.replace(/[—–]/g, ' ').replace(/[^\p{L}\p{N}@./:+#-]+/gu, ' ');
+  // drop punctuation-only tokens and trailing sentence punctuation, collapse whitespace
+  const out: string[] = [];
+  for (let w of t.split(' ')) {
+    if (!w) continue;
+    const last = w.charCodeAt(w.length - 1);
+    if (last === 46 || last === 58) w = w.replace(/[.:]+$/, ''); // '.' ':'
+    if (!w || /^[.:/+#@-]+$/.test(w)) continue;
+    out.push(w);
+  }
+  return out.join(' ');
 }
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The entry's comparable content: normalised prose (frontmatter and comments dropped). */
 export function comparable(entry: Entry): string {
