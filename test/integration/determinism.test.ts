@@ -52,7 +52,7 @@ function stable(json: string): string {
 }
 
 describe.concurrent('determinism', () => {
-  it('the JSON report and the text/markdown reports are identical across runs (in-process and bundled CLI)', async () => {
+  it('the JSON and text reports are identical across runs (in-process and bundled CLI)', async () => {
     const r = await fixture();
     const args = ['--now', NOW, '--format', 'json', '--fail-on', 'never'];
     const runs = [await cli(r.dir, args), await cli(r.dir, args), await runNode(bundles.cli, args, r.dir)];
@@ -60,7 +60,7 @@ describe.concurrent('determinism', () => {
     const first = stable(runs[0].stdout);
     expect(JSON.parse(first).findings.length).toBeGreaterThanOrEqual(6);
     for (const x of runs.slice(1)) expect(stable(x.stdout)).toBe(first);
-    for (const format of ['text', 'markdown']) {
+    for (const format of ['text']) {
       const a = await cli(r.dir, ['--now', NOW, '--format', format]);
       const b = await cli(r.dir, ['--now', NOW, '--format', format]);
       expect(a.stdout.length).toBeGreaterThan(200);
@@ -68,7 +68,7 @@ describe.concurrent('determinism', () => {
     }
     // SOURCE_DATE_EPOCH gives the same run as --now.
     const epoch = String(Date.parse(`${NOW}T00:00:00Z`) / 1000);
-    const viaEpoch = await runNode(bundles.cli, ['--format', 'json', '--fail-on', 'never'], r.dir, { SOURCE_DATE_EPOCH: epoch });
+    const viaEpoch = await runNode(bundles.cli, ['--format', 'json', '--fail-on', 'never'], r.dir, { SOURCE_DATE_EPOCH: epoch, TZ: 'America/Los_Angeles' });
     expect(stable(viaEpoch.stdout)).toBe(first);
   });
 
@@ -87,7 +87,8 @@ describe.concurrent('determinism', () => {
     const copy = path.join(tempDir('ma-int-copy-'), 'repo');
     cpSync(r.dir, copy, { recursive: true });
     const w1 = await cli(r.dir, ['prune', '--write', '--now', NOW, '--fail-on', 'never']);
-    const w2 = await runNode(bundles.cli, ['prune', '--write', '--now', NOW, '--fail-on', 'never'], copy);
+    // (the copy runs in another time zone: dates are UTC throughout)
+    const w2 = await runNode(bundles.cli, ['prune', '--write', '--now', NOW, '--fail-on', 'never'], copy, { TZ: 'Pacific/Kiritimati' });
     expect(w2.stdout).toBe(w1.stdout);
     expect(w1.stdout).toBe(outs[0]);
     const s1 = snapshot(r.dir);

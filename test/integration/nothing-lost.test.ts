@@ -237,7 +237,7 @@ describe('prune --write through the CLI: nothing is lost', () => {
     const original = snapshot(r.dir);
     const w = await cli(r.dir, ['prune', '--write', '--now', NOW, '--fail-on', 'never']);
     expect(w.code).toBe(0);
-    expect(w.stderr).toBe('Applied: 8 audited, 5 pruned, 0 updated, 0 archived, 1 SUPERSEDED, 0 for review.\n');
+    expect(w.stderr).toBe('Applied: 10 audited, 6 pruned, 0 updated, 0 archived, 1 SUPERSEDED, 0 for review.\n');
     // CRLF kept, the inline-protected line byte-identical, only the two planned lines gone.
     expect(r.read('CLAUDE.md')).toBe('# P\r\n\r\n- Keep `src/a.ts` small.\r\n- Indent.  <!-- PROTECTED -->\r\n');
     // The protected duplicate is the one kept; its twin and the expired topic are gone with their index lines.
@@ -254,7 +254,7 @@ describe('prune --write through the CLI: nothing is lost', () => {
     expect(snapshot(r.dir)).toEqual(after);
     // Every archived entry comes back (restore order: the file-level records first).
     const recs = archive(r);
-    expect(recs.length).toBe(5);
+    expect(recs.length).toBe(6);
     for (const x of [...recs].sort((a, b) => Number(Boolean(b.fileDeleted)) - Number(Boolean(a.fileDeleted))))
       expect((await cli(r.dir, ['restore', x.id])).code).toBe(0);
     const back = snapshot(r.dir);
