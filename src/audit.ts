@@ -38,14 +38,19 @@ export interface AuditResult {
 
 /** Resolves the run's clock: explicit option, then config.now, then SOURCE_DATE_EPOCH, then the wall clock. */
 export function resolveNow(explicit: Date | undefined, config: Config): Date {
-  if (explicit) return explicit;
+  return resolveClock(explicit, config).now;
+}
+
+/** The run's clock, and whether it was pinned (then the report is reproducible byte for byte). */
+export function resolveClock(explicit: Date | undefined, config: Config): { now: Date; pinned: boolean } {
+  if (explicit) return { now: explicit, pinned: true };
   if (config.now) {
     const d = new Date(config.now);
-    if (!Number.isNaN(d.getTime())) return d;
+    if (!Number.isNaN(d.getTime())) return { now: d, pinned: true };
   }
   const epoch = process.env.SOURCE_DATE_EPOCH;
-  if (epoch && /^\d+$/.test(epoch)) return new Date(Number(epoch) * 1000);
-  return new Date();
+  if (epoch && /^\d+$/.test(epoch)) return { now: new Date(Number(epoch) * 1000), pinned: true };
+  return { now: new Date(), pinned: false };
 }
 
 export async function audit(opts: AuditOptions): Promise<AuditResult> {
@@ -61,9 +66,9 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
 
   const root = resolve(opts.root);
   const config = opts.config ?? (await time('config', () => loadConfig(root, opts.configPath)));
-  const now = resolveNow(opts.now, config);
+  const { now, pinned } = resolveClock(opts.now, config);
 
-  const loaded = await time('parse', () =>
+  const loaded = await time('memory', () =>
     loadMemory({ root, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : undefined }),
   );
   for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = v;
@@ -89,7 +94,17 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
   const plan = await time('decide', () => decide(ctx, findings));
   const health = healthWarnings(ctx, findings, plan);
 
-  const report = buildReport({ root, evidence, files: loaded.files, entries: loaded.entries, findings, plan, health, timings });
+  // Wall-clock timings would make a pinned-date report differ from run to run: leave them out then.
+  const report = buildReport({
+    root,
+    evidence,
+    files: loaded.files,
+    entries: loaded.entries,
+    findings,
+    plan,
+    health,
+    timings: pinned ? undefined : timings,
+  });
   return { report, files: loaded.files, entries: loaded.entries, findings, plan, evidence, config, timings };
 }
 

@@ -1,4 +1,4 @@
-// The file index: what exists now. One `git ls-files -z --cached --others --exclude-standard`
+// The file index: what exists now. One `git ls-files -z -t --cached --others --deleted --exclude-standard`
 // (tracked files plus untracked files that are not ignored), or a filesystem walk when the
 // root is not a git repository.
 import { readFile } from 'node:fs/promises';
@@ -41,26 +41,38 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
 }
 
 /**
- * One git call: tracked files and untracked-but-not-ignored files, relative to `root`.
+ * One git call: tracked files and untracked-but-not-ignored files, relative to `root`, less
+ * tracked files deleted from the working tree (what the agent would find is what exists now).
  * Untracked `node_modules/` folders are skipped even when nothing ignores them.
  */
 export async function gitFileIndex(root: string): Promise<{ index: FileIndex; error?: string }> {
   const paths: string[] = [];
-  // `-t` tags each line: 'H ' (cached), '? ' (other/untracked), and others for special states.
-  const r = await streamGitTokens(root, ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--exclude=node_modules/'], (tok) => {
+  // `-t` tags each line: 'H ' (cached), '? ' (other/untracked), 'R ' (deleted from the working
+  // tree; such a path is listed a second time, after its 'H ' line), and others for special states.
+  const r = await streamGitTokens(root, ['ls-files', '-z', '-t', '--cached', '--others', '--deleted', '--exclude-standard', '--exclude=node_modules/'], (tok) => {
     if (tok) paths.push(tok);
   });
   if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
   const untracked = new Set<string>();
+  const deleted = new Set<string>();
   const clean: string[] = new Array(paths.length);
   let n = 0;
   for (const tok of paths) {
     const tag = tok.charCodeAt(0);
     const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
+    if (tag === 82 /* R */) {
+      deleted.add(p);
+      continue;
+    }
     if (tag === 63 /* ? */) untracked.add(p);
     clean[n++] = p;
   }
   clean.length = n;
+  if (deleted.size > 0) {
+    let m = 0;
+    for (let i = 0; i < n; i++) if (!deleted.has(clean[i])) clean[m++] = clean[i];
+    clean.length = m;
+  }
   return { index: indexFromPaths(clean, untracked, 'git') };
 }
 

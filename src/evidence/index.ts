@@ -1,5 +1,5 @@
 // gatherEvidence: everything the checks look up, gathered once per run.
-//   files      one `git ls-files -z -t --cached --others --exclude-standard` (or a walk)
+//   files      one `git ls-files -z -t --cached --others --deleted --exclude-standard` (or a walk)
 //   history    one streamed `git log HEAD --raw -M -z` pass
 //   manifests  the working tree at HEAD + one `git cat-file --batch` for historic versions
 //   github     issue / PR state for references described as open (token required)

@@ -1,6 +1,6 @@
 // The JSON report (schema 1, ../shared/design/REPORT-FORMAT.md): a public contract.
 import { VERSION } from '../version.js';
-import { redactSecrets } from './redact.js';
+import { redactDeep, redactSecrets } from './redact.js';
 import type { Entry, Evidence, Finding, MemoryFile, PlanItem, Report } from '../types.js';
 
 export interface ReportInput {
@@ -11,19 +11,8 @@ export interface ReportInput {
   findings: Finding[];
   plan: PlanItem[];
   health: string[];
-  timings: Record<string, number>;
-}
-
-/** Redacts every string inside a JSON-like value. */
-function redactDeep<T>(value: T): T {
-  if (typeof value === 'string') return redactSecrets(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
-    return out as T;
-  }
-  return value;
+  /** Stage timings in ms; left out of the report when undefined. */
+  timings?: Record<string, number>;
 }
 
 export function buildReport(input: ReportInput): Report {
@@ -57,7 +46,7 @@ export function buildReport(input: ReportInput): Report {
       bySeverity,
       tokens,
       health: input.health,
-      timings: input.timings,
+      ...(input.timings ? { timings: input.timings } : {}),
     },
   };
 }

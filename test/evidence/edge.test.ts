@@ -81,3 +81,18 @@ describe('rename detection limits', () => {
     expect(h.fate('a.txt').status).toBe('deleted');
   });
 });
+
+describe('the file index reflects the working tree', () => {
+  it('a tracked file deleted from the working tree (not yet staged) is not present; an untracked new file is', async () => {
+    const r = await makeRepo();
+    await r.write('docs/keep.md', body('keep'));
+    await r.write('docs/gone.md', body('gone'));
+    await r.commit('init', '2024-01-01');
+    const { rmSync, writeFileSync } = await import('node:fs');
+    rmSync(`${r.dir}/docs/gone.md`);
+    writeFileSync(`${r.dir}/docs/new.md`, 'new\n');
+    const { evidence } = await gatherEvidence({ root: r.dir, config: DEFAULT_CONFIG, entries: [], offline: true });
+    expect([...evidence.files.files].sort()).toEqual(['docs/keep.md', 'docs/new.md']);
+    expect(evidence.files.untracked).toEqual(new Set(['docs/new.md']));
+  });
+});
