@@ -543,7 +543,10 @@ export interface EntryUsage {
 }
 
 export interface UsageIndex {
-  /** Memory file path -> author time (epoch ms) of each line, index 0 = line 1; null = not committed. */
+  /**
+   * Blamed memory file path -> author time (epoch ms) of each line, index 0 = line 1; null = not
+   * committed. Topic files are not blamed: their dates come from the history pass.
+   */
   lines: Map<string, Array<number | null>>;
   /** Entry id -> usage. */
   entries: Map<string, EntryUsage>;

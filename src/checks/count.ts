@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { lineOf } from '../memory/refs/lex.js';
-import { checkable, exists, finding, memDirOf } from './stale-common.js';
+import { checkable, finding, memDirOf } from './stale-common.js';
 
 /** Words naming a kind of file -> extensions. */
 const EXT_WORDS: Record<string, string[]> = {
@@ -16,6 +16,9 @@ const EXT_WORDS: Record<string, string[]> = {
   yaml: ['yml', 'yaml'], yml: ['yml', 'yaml'], json: ['json'], toml: ['toml'], shell: ['sh', 'bash'], sql: ['sql'],
   test: [], // "test files": no extension filter
 };
+
+/** Nouns that name things inside files, not files: "310 tests pass" is not the size of tests/. */
+const FOLDER_NOUN_DENY = new Set(['tests', 'specs', 'cases', 'assertions', 'checks', 'examples', 'lines', 'errors', 'warnings', 'issues', 'users', 'steps', 'rules', 'commands', 'options', 'flags', 'endpoints', 'routes', 'tables', 'columns', 'fields', 'models', 'types', 'functions', 'methods', 'classes', 'tools']);
 
 interface DirStats {
   files: Map<string, number>;
@@ -110,7 +113,7 @@ function countFor(entry: Entry, ref: Reference, ev: Evidence): Counted | null {
     if (n < 2) return null;
     return { actual: n, how: 'workspace packages in the manifests' };
   }
-  if (words.length === 1 && last.length > 3) {
+  if (words.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
     const dirs = st.byDirName.get(last);
     if (dirs && dirs.length === 1) {
       const dir = dirs[0];
@@ -193,7 +196,6 @@ export const countCheck: Check = {
         );
       }
     }
-    void exists;
     return out;
   },
 };

@@ -7,6 +7,7 @@ import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
 
 const GLOB = /[*?[\]{}]/;
+const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.venv', 'venv', 'coverage', '.next', '.nuxt', '.turbo', '.cache', '__pycache__', 'site', '.output', '.svelte-kit', 'tmp', '.tmp']);
 
 interface Candidate {
   path: string;
@@ -197,6 +198,8 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
   }
   if (res.kind === 'deleted') {
     const f = res.fate!;
+    // Build output and local environments are regenerated, not tracked: gone from git is not gone.
+    if (BUILD_DIRS.has(res.cand!.path.split('/')[0].toLowerCase())) return null;
     const c = f.commit;
     const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : '';
     const by = c?.author ? ` by ${c.author}` : '';

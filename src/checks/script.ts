@@ -75,6 +75,14 @@ function findLookup(ev: Evidence, ref: Reference, memDir: string): Lookup | null
   return null;
 }
 
+/** Binaries that package managers run directly, and the packages that ship them. */
+const KNOWN_BINS = new Set(['tsc', 'eslint', 'prettier', 'vitest', 'jest', 'tsx', 'ts-node', 'biome', 'turbo', 'nx', 'next', 'vite', 'playwright', 'changeset', 'lerna', 'tsup', 'tsdown', 'rimraf', 'knip', 'oxlint', 'nodemon', 'drizzle-kit', 'prisma', 'wrangler', 'astro', 'nuxt', 'svelte-kit', 'storybook', 'cypress', 'mocha', 'ava', 'c8', 'nyc', 'esbuild', 'rollup', 'webpack', 'concurrently', 'cross-env', 'husky', 'lint-staged', 'semantic-release', 'typedoc', 'vue-tsc', 'electron', 'electron-builder', 'expo', 'react-native']);
+
+function isBinary(ev: Evidence, name: string): boolean {
+  const n = name.toLowerCase();
+  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+}
+
 function lastEvent(ev: Evidence, manifest: string, name: string): ScriptHistoryEvent | undefined {
   const list = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
   return list && list.length ? list[list.length - 1] : undefined;
@@ -124,6 +132,9 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   if (look.names?.has(name)) return null;
   if (look.kind === 'make' && look.names && makePattern(look.names, name)) return null;
   const last = lastEvent(ev, look.manifest, name);
+  // `pnpm vitest`, `yarn eslint`: a binary of a dependency, not a script (the package check owns it),
+  // unless this manifest once had a script of that name.
+  if (look.kind === 'npm' && ref.tool !== 'npm' && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
   const dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
   const alt = otherRunner(ev, dir, name, look.kind);
   let replaceWith: string | undefined;

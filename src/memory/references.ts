@@ -145,17 +145,13 @@ function introDirs(fileText: string): Array<string | undefined> {
 }
 
 function headingAbove(fileText: string, start: number): { text: string; start: number } | null {
+  // Only when nothing but whitespace separates the heading from the entry.
   let k = start;
   while (k > 0 && /\s/.test(fileText[k - 1])) k--;
-  if (k === 0 || k === start) {
-    if (k === start && k > 0) return null;
-  }
+  if (k === 0 || k === start) return null;
   const lineStart = fileText.lastIndexOf('\n', k - 1) + 1;
   const line = fileText.slice(lineStart, k);
-  if (!/^#{1,6}\s/.test(line)) return null;
-  // Only when nothing but blank lines separates the heading from the entry.
-  if (fileText.slice(k, start).trim() !== '') return null;
-  return { text: line, start: lineStart };
+  return /^#{1,6}\s/.test(line) ? { text: line, start: lineStart } : null;
 }
 
 function baseFor(ctx: CtxBase, at: number): { base?: string; via?: Reference['via'] } {
@@ -200,9 +196,10 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void
     if (h.kind !== 'issue' && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
     addProseHit(h, seg, c, 'prose');
   }
-  // Commands written in prose: "run npm run build".
-  const cmd = /\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)[\w:.-]+/g;
-  while ((m = cmd.exec(t))) for (const p of parseCommandLine(m[0])) if (p.kind === 'script') addPiece(p, seg.start + m.index, c, 'prose', ctx);
+  // Commands written in prose: "run npm run build", "pnpm typecheck", "make check-py".
+  // `make` and `just` are English words: in prose their target must look like one (a-b, a_b, a:b).
+  const cmd = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
+  while ((m = cmd.exec(t))) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ''))) if (p.kind === 'script') addPiece(p, seg.start + m.index, c, 'prose');
   const masked = mask(t, taken);
   // Tokens: imports, scoped packages, paths.
   const tokRe = /[^\s]+/g;
@@ -296,7 +293,7 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     return;
   }
   if (looksLikeCommand(t)) {
-    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, 'inlineCode', ctx);
+    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, 'inlineCode');
     return;
   }
   // Several words, not a command: look for paths and versions.
@@ -318,7 +315,7 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
   for (const h of scanProse(t, { inCode: true })) if (h.kind === 'version' || h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
 }
 
-function addPiece(p: CommandPiece, offset: number, c: Collector, where: Reference['in'], ctx: CtxBase, rawLine?: string): void {
+function addPiece(p: CommandPiece, offset: number, c: Collector, where: Reference['in']): void {
   const start = offset + p.start;
   const end = offset + p.end;
   if (p.kind === 'script') {
@@ -330,14 +327,12 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
     c.add({ kind: 'package', raw: '', value: p.value.toLowerCase(), start, end, in: where, tool: p.tool, ...(p.script === 'registry' ? { fetched: true } : {}) });
   } else if (p.kind === 'path') {
     const v = p.value.replace(/^["']|["']$/g, '');
-    const pt = asPath(v, 'code');
+    const pt = asPath(p.dir && !v.endsWith('/') ? v + '/' : v, 'code');
     if (pt) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
       c.add({ kind: 'path', raw: v, value: pt.value, start: s, end: s + v.length, in: where, ...(pt.glob ? { glob: true } : {}), ...(pt.strong ? {} : { weak: true }), ...(p.cwd ? { base: p.cwd + '/' } : {}) });
     }
   }
-  void rawLine;
-  void ctx;
 }
 
 // ------------------------------------------------------------------ links
@@ -386,7 +381,7 @@ function codeBlock(seg: Segment, c: Collector): void {
         commentPaths(trimmed, seg.start + l.start + off + (text.length - trimmed.length), c);
         continue;
       }
-      for (const p of parseCommandLine(text)) addPiece(p, seg.start + l.start + off, c, 'code', {});
+      for (const p of parseCommandLine(text)) addPiece(p, seg.start + l.start + off, c, 'code');
       const hash = text.search(/\s#\s/);
       if (hash !== -1) commentPaths(text.slice(hash), seg.start + l.start + off + hash, c);
     }

@@ -133,10 +133,14 @@ describe('script check', () => {
   });
 
   it('flags a missing make target and a missing workspace script', () => {
-    expect(short(run(scriptCheck, '`make old_version_tests` and `pnpm --filter @acme/web storybook`', ev))).toEqual([
+    expect(short(run(scriptCheck, '`make old_version_tests` and `pnpm --filter @acme/web e2e`', ev))).toEqual([
       'script-missing|1|make old_version_tests|Makefile|',
-      'script-missing|1|pnpm --filter @acme/web storybook|packages/web/package.json|',
+      'script-missing|1|pnpm --filter @acme/web e2e|packages/web/package.json|',
     ]);
+  });
+
+  it('treats `pnpm <binary>` as running a dependency, not a script', () => {
+    expect(run(scriptCheck, '`pnpm vitest run`, `yarn eslint .`, `pnpm tsc -b`', ev)).toEqual([]);
   });
 
   it('does not flag a script that another package defines and the root never had', () => {

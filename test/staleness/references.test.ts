@@ -91,6 +91,12 @@ describe('extractReferences: paths', () => {
     expect(refs.every((r) => r.via === 'tree')).toBe(true);
   });
 
+  it('reads indented listings without box-drawing characters as trees', () => {
+    const text = ['```', 'src/', '  server/', '    index.ts   # entry', '  client/', '    app.ts', 'README.md', '```'].join('\n');
+    expect(refsOf(text).filter((r) => r.kind === 'path').map((r) => r.value)).toEqual(['src', 'src/server', 'src/server/index.ts', 'src/client', 'src/client/app.ts', 'README.md']);
+    expect(refsOf('```\nnpm install\nnpm test\n```').filter((r) => r.kind === 'path')).toEqual([]);
+  });
+
   it('gives bare file names the folder of their heading, list intro or first line', () => {
     const text = 'Located in `packages/shared/src/preset/`:\n\n- **export.ts**: exports presets';
     const start = text.indexOf('- **export.ts**');
@@ -142,7 +148,7 @@ describe('extractReferences: commands', () => {
     ]);
     const refs = refsOf(text);
     expect(brief(refs, ['package']).filter((s) => s.includes('left-pad'))).toEqual(['package:left-pad@4']);
-    expect(brief(refs, ['path'])).toEqual(['path:src/a.test.ts@10']);
+    expect(brief(refs, ['path'])).toEqual(['path:src/a.test.ts@10', 'path:packages/api@13']);
   });
 
   it('reads workspace options written after the script and marks recursive runs', () => {
@@ -155,11 +161,16 @@ describe('extractReferences: commands', () => {
     ]);
   });
 
+  it('reads commands written in prose only when they cannot be English', () => {
+    const refs = refsOf('Run pnpm typecheck and make check-py, then npm run build:docs. Use pnpm with workspaces; make sure to just test it.');
+    expect(brief(refs, ['command'])).toEqual(['command:pnpm typecheck@1', 'command:make check-py@1', 'command:npm run build:docs@1']);
+  });
+
   it('reads commands from inline code and unlabelled fences that look like commands, not from other code', () => {
     const text = ['Run `pnpm typecheck` first.', '```', 'make sync', '```', '```ts', "import x from 'npm run fake'", '```', '```', 'cli → server → @musistudio/llms', '```'].join('\n');
     const refs = refsOf(text);
     expect(brief(refs, ['command'])).toEqual(['command:pnpm typecheck@1', 'command:make sync@3']);
-    expect(brief(refs, ['package']).filter((s) => s.includes('@'))).toEqual(['package:@musistudio/llms@9']);
+    expect(brief(refs, ['package']).filter((s) => s.includes(':@'))).toEqual(['package:@musistudio/llms@9']);
   });
 
   it('takes packages from pip, npx and registry specs, marking fetched ones', () => {
@@ -184,6 +195,7 @@ describe('extractReferences: versions, issues, counts', () => {
       ['Python 3.9-3.13', 'python', '3.9-3.13', 'exact', 3],
       ['v0.2.0', '(project)', '0.2.0', 'exact', 4],
     ]);
+    expect(refsOf('Released v1.2.0 last year; since v1.0.0 the API is stable; v2.1.0 introduced plugins.').filter((r) => r.kind === 'version')).toEqual([]);
   });
 
   it('reads issues and PRs with describedOpen from the words around them', () => {

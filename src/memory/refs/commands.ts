@@ -54,6 +54,8 @@ export interface CommandPiece {
   /** For scripts: a folder the command runs in (`cd x &&`, `make -C x`, `npm --prefix x`). */
   cwd?: string;
   makefile?: string;
+  /** Paths: known to be a folder (`cd x`). */
+  dir?: boolean;
 }
 
 interface Tok { t: string; s: number; e: number }
@@ -123,7 +125,11 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   const head = seg[i];
   const w = head.t;
   const rest = seg.slice(i + 1);
-  if (w === 'cd' && rest.length) return unquote(rest[0].t).replace(/^\.\//, '').replace(/\/$/, '');
+  if (w === 'cd' && rest.length) {
+    const d = unquote(rest[0].t);
+    out.push({ kind: 'path', start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
+    return d.replace(/^\.\//, '').replace(/\/$/, '');
+  }
   const endOf = (k: number) => (k < rest.length ? rest[k].e : head.e);
 
   if (w === 'npm' || w === 'pnpm' || w === 'yarn' || w === 'bun') {
@@ -217,6 +223,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
     }
     const after = trailingOptions(rest.slice(k + 1));
     out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    // `pnpm vitest`, `yarn eslint .`: without a script of that name the tool runs the package's binary.
+    if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(':')) out.push({ kind: 'package', tool, start: sub.s, end: sub.e, value: subName });
     scanArgs(rest.slice(k + 1), out);
     return undefined;
   }

@@ -133,6 +133,11 @@ function scanIssues(text: string, out: ProseHit[]): void {
   }
 }
 
+/** Words that precede a version without being what is versioned. */
+const SUBJECT_STOP = new Set(
+  'since from released release releases version versions until till before after in at to v tagged shipped published upgrade upgraded upgrading bump bumped requires require required supports support supported uses use using with on and or is was are were be of for the by than below above under over least most pinned pin min max minimum maximum targets target runs run needs need tested'.split(' '),
+);
+
 const VERSION_TOKEN = String.raw`v?\d+(?:\.\d+){0,2}(?:\.x)?`;
 const VERSION_RE = new RegExp(
   String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` +
@@ -156,6 +161,7 @@ function scanVersions(text: string, out: ProseHit[]): void {
     if (/^(?:step|phase|part|layer|stage|level|tier|section|chapter|item|option|project|version|release|v|table|tables|priority|todo|p|day|days|week|weeks|hour|hours|minute|minutes|port|line|lines|page|issue|pr|claude|gpt|sonnet|opus|haiku|gemini|llama|windows|macos|ios|android|ubuntu|debian|es|ecmascript|http|tls|utf|sha|md|h|top|group|round|q)$/.test(subject))
       continue;
     if (PROSE_STOPWORDS.has(subject) && !SUBJECT_ALIASES[subject]) continue;
+    if (SUBJECT_STOP.has(subject)) continue;
     if (plainInt && !SUBJECT_ALIASES[subject] && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
     const bound: ProseHit['bound'] = m[4] ? 'atLeast' : m[2] && m[2] !== '^' && m[2] !== '~' ? 'atLeast' : 'exact';
     const start = m.index;
@@ -166,14 +172,16 @@ function scanVersions(text: string, out: ProseHit[]): void {
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
   while ((m = proj.exec(text))) {
     const before = text.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
-    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through)\s*$/.test(before)) continue;
+    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
+    const afterText = text.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
+    if (/^\s*(?:introduced|added|removed|deprecated|released|shipped|changelog|release notes|and later|and earlier|or later|onwards)/.test(afterText)) continue;
     if (out.some((h) => h.kind === 'version' && m!.index >= h.start && m!.index < h.end)) continue;
     out.push({ kind: 'version', start: m.index, end: m.index + m[0].length, raw: m[0], value: m[2], subject: '(project)', version: m[2], bound: 'exact' });
   }
 }
 
 const COUNT_RE =
-  /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+`?((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)`?)?/g;
+  /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
 
 const COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
 

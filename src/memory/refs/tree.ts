@@ -21,7 +21,13 @@ export function isTree(code: string): boolean {
   const lines = code.split('\n').filter((l) => l.trim());
   if (lines.length < 2) return false;
   const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
-  return boxed >= 1 && boxed >= Math.min(2, lines.length - 1);
+  if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
+  // An indented listing: one name per line, folders ending in '/', deeper lines indented.
+  const names = lines.map((l) => l.replace(/\s+#.*$/, '').replace(/(?<=\S)\s{2,}.*$/, ''));
+  const plain = names.every((l) => /^\s*[\w.@-][\w.@+-]*\/?\s*$/.test(l));
+  const dirs = names.filter((l) => /\/\s*$/.test(l)).length;
+  const indents = new Set(names.map((l) => /^\s*/.exec(l)![0].length));
+  return plain && dirs >= 1 && indents.size >= 2 && /^\S.*\/\s*$/.test(names[0]);
 }
 
 export function parseTree(code: string): TreeItem[] {
