@@ -94,7 +94,6 @@ function editFile(
   today: string,
 ): FileEditResult {
   const text = file.text;
-  const eol = file.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
   const ls = lineStarts(text);
   const n = ls.length - 1;
   const bodyStart = file.frontmatterRange ? lineOf(ls, Math.max(0, file.frontmatterRange[1] - 1)) + 1 : 1;
@@ -362,7 +361,6 @@ function editFile(
     }
   }
 
-  void eol;
   return { after: spliceEdits(text, splices), records, warnings };
 }
 

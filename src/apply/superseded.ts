@@ -32,7 +32,8 @@ export function renderSuperseded(opts: {
 }): string {
   const { entry: e, item, findings, usage, today, by } = opts;
   const pattern = summarize(e, 160, true);
-  const start = usage?.firstEdited ?? e.meta.modified?.slice(0, 10) ?? e.meta.lastUpdated?.slice(0, 10) ?? 'unknown';
+  let start = usage?.firstEdited ?? e.meta.modified?.slice(0, 10) ?? e.meta.lastUpdated?.slice(0, 10) ?? 'unknown';
+  if (start !== 'unknown' && start > today) start = today; // history dated after the run's clock
   // Concrete data: what the repository or another entry showed (not the filter's advice).
   const evidence = findings
     .filter((f) => !['secret', 'ephemeral', 'duplicate', 'budget', 'malformed'].includes(f.kind))

@@ -4,6 +4,8 @@
 // messages than a JSON-schema library could ("scoring.wieghts: unknown key; did you mean weights?").
 import { isMap, isScalar, isSeq, isAlias, isDocument } from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { CHECKS } from '../checks/registry.js';
+import { FILTER_IDS } from '../checks/ephemeral.js';
 
 export type Schema =
   | { type: 'string'; doc?: string }
@@ -13,7 +15,7 @@ export type Schema =
   | { type: 'number'; min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean; doc?: string }
   | { type: 'array'; items: Schema; single?: boolean; doc?: string }
   | { type: 'object'; props: Record<string, Schema>; required?: string[]; doc?: string }
-  | { type: 'record'; values: Schema; keys?: RegExp; keysHint?: string; doc?: string }
+  | { type: 'record'; values: Schema; keys?: RegExp; keysHint?: string; known?: () => readonly string[]; doc?: string }
   | { type: 'oneOf'; of: Schema[]; hint: string; doc?: string };
 
 const str: Schema = { type: 'string' };
@@ -34,8 +36,8 @@ export const CONFIG_SCHEMA: Schema = {
     protect: regexes,
     retention: { type: 'object', props: { keep: regexes, prune: regexes } },
     rules: { type: 'record', values: bool, keys: /^[1-7]$/, keysHint: 'a rule number 1..7' },
-    filters: { type: 'record', values: bool },
-    checks: { type: 'record', values: bool },
+    filters: { type: 'record', values: bool, known: () => FILTER_IDS, keysHint: 'a filter id of the ephemeral check' },
+    checks: { type: 'record', values: bool, known: () => CHECKS.map((c) => c.id), keysHint: 'a check id' },
     scoring: {
       type: 'object',
       props: {
@@ -250,6 +252,13 @@ export function validateDocument(
             if (s.keys && !s.keys.test(k)) {
               fail(pair.key, path, `unknown key: expected ${s.keysHint ?? 'a valid key'}`);
               continue;
+            }
+            if (s.known) {
+              const known = [...s.known()];
+              if (!known.includes(k)) {
+                fail(pair.key, path, `unknown key: expected ${s.keysHint ?? 'one of'} (${known.join(', ')})${suggest(k, known)}`);
+                continue;
+              }
             }
             child = s.values;
           }

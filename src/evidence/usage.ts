@@ -142,8 +142,36 @@ export async function gatherUsage(opts: {
   const lines = new Map<string, Array<number | null>>();
   const unblamed: string[] = [];
 
-  const blameable = files.filter((f) => !path.isAbsolute(f.path) && evidence.history.available !== false);
-  for (const f of files) if (!blameable.includes(f)) unblamed.push(f.path);
+  // A topic file is one entry: its last edit is the last commit that touched it, which the
+  // history pass already knows — no blame needed, only one `git status` for uncommitted edits.
+  const fromHistory = new Map<string, { first: number; last: number }>();
+  if (evidence.history.available) {
+    for (const f of files) {
+      if (f.format !== 'auto-memory-topic' || path.isAbsolute(f.path)) continue;
+      const ev = evidence.history.events.get(f.path);
+      if (!ev || !ev.length) continue;
+      const first = Date.parse(ev[0].commit.time || ev[0].commit.date);
+      const last = Date.parse(ev[ev.length - 1].commit.time || ev[ev.length - 1].commit.date);
+      if (!Number.isNaN(first) && !Number.isNaN(last)) fromHistory.set(f.path, { first, last });
+    }
+  }
+  const dirty = new Set<string>();
+  if (fromHistory.size) {
+    const dirs = [...new Set([...fromHistory.keys()].map((p) => path.posix.dirname(p)))].sort();
+    const st = await runGit(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...dirs]).catch(() => null);
+    if (st && st.code === 0) {
+      const parts = st.stdout.split('\0');
+      for (let i = 0; i < parts.length; i++) {
+        const rec = parts[i];
+        if (rec.length < 4) continue;
+        dirty.add(rec.slice(3));
+        if (rec[0] === 'R' || rec[0] === 'C') i++; // the source path follows
+      }
+    }
+  }
+
+  const blameable = files.filter((f) => !path.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
+  for (const f of files) if (!blameable.includes(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   let next = 0;
   const worker = async () => {
     while (next < blameable.length) {
@@ -161,6 +189,15 @@ export async function gatherUsage(opts: {
   const usage = new Map<string, EntryUsage>();
   for (const e of entries) {
     const u: EntryUsage = { reads: 0 };
+    const hist = e.kind === 'topic' ? fromHistory.get(e.file) : undefined;
+    if (hist) {
+      u.lastEditedTime = hist.last;
+      u.lastEdited = day(hist.last);
+      u.firstEdited = day(hist.first);
+      if (dirty.has(e.file)) u.uncommitted = true;
+      usage.set(e.id, u);
+      continue;
+    }
     const times = lines.get(e.file);
     if (times) {
       let last: number | undefined;

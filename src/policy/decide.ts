@@ -25,6 +25,7 @@ import { scoreEntries, type ScoreParts } from './score.js';
 import {
   ABANDONED_RE,
   PROJECT_SPECIFIC_RE,
+  PROGRESS_RE,
   REUSABLE_RE,
   SECURITY_RE,
   STALE_KINDS,
@@ -277,10 +278,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
         return remove(2, 'delete', `contradicts ${otherWhere}, which is authoritative`);
       if (authority(other) < authority(e)) continue;
       if (e.type === 'decision' && other.type === 'decision') {
-        const mine = t.facts.get(e.id)!.score;
-        const theirs = t.facts.get(other.id)!.score;
-        const a = mine.lastActivity ?? '';
-        const b = theirs.lastActivity ?? '';
+        // Which decision came later: when each was first written (git blame), not when last touched.
+        const written = (id: string) => ctx.evidence.usage?.entries.get(id)?.firstEdited ?? '';
+        const a = written(e.id);
+        const b = written(other.id);
         if (a && b && a < b) {
           const record = supersededPath(e, ctx.files);
           if (t.existing.has(record)) return keep(2, `decision reversed by ${otherWhere}; already inoculated by ${record}`);
@@ -333,7 +334,12 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const uniq = dedupeEdits(edits);
     if (!uncorrectable.length && uniq) {
       const replacement = correctedText(e, uniq, today, fmEnd);
-      if (replacement !== undefined) return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}`, { replacement });
+      // A partial correction (the old name still appears elsewhere in the entry, e.g. in an import
+      // path) would make the entry contradict itself: then it is not a known correction.
+      const leftover = stale.find((f) => f.ref && stillNamed(replacement ?? '', f.ref, f.suggestion?.replace ?? ''));
+      if (replacement !== undefined && !leftover)
+        return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}`, { replacement });
+      if (leftover) uncorrectable.push(leftover);
     }
     const first = uncorrectable[0] ?? stale[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
@@ -398,6 +404,13 @@ function oneLine(s: string): string {
   return t.length > 140 ? t.slice(0, 139) + '…' : t;
 }
 
+/** Whether `text` still names `old` (as a word or path segment) once `replacement` occurrences are set aside. */
+function stillNamed(text: string, old: string, replacement: string): boolean {
+  const without = replacement ? text.split(replacement).join(' ') : text;
+  const esc = old.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[^A-Za-z0-9_-])${esc}(?:$|[^A-Za-z0-9_])`, 'i').test(without);
+}
+
 function dedupeEdits(edits: Located[]): Located[] | undefined {
   const map = new Map<string, Located>();
   for (const ed of edits) {
@@ -420,6 +433,8 @@ function finishedWork(x: EntryFacts, t: Tree): string | undefined {
   if (drift) return oneLine(drift.message);
   const gh = t.ctx.evidence.github;
   if (!gh?.checked) return undefined;
+  // Citing a closed issue for context is not being about it: only progress notes count.
+  if (!PROGRESS_RE.test(x.entry.text)) return undefined;
   for (const r of x.entry.refs) {
     if (r.kind !== 'issue' || r.number === undefined) continue;
     const repo = r.repo || gh.repo;
@@ -436,9 +451,18 @@ function finishedWork(x: EntryFacts, t: Tree): string | undefined {
 function needsInoculation(p: PlanItem, x: EntryFacts): boolean {
   if (p.action !== 'delete' || ![1, 2, 5].includes(p.rule)) return false;
   const e = x.entry;
+  if (e.kind === 'index-line') return false; // the topic file it points at carries the record
   if (['reference', 'user', 'feedback', 'superseded'].includes(e.type)) return false;
   if (x.findings.some((f) => TRIGGER_GONE_KINDS.has(f.kind))) return false;
-  if (p.rule === 1 && !/\b(?:tried|(?:does|did)(?:n'?t| not) work|failed|gave up)\b/i.test(e.text)) return false;
+  if (p.rule === 1) {
+    // Of the ephemeral kinds only intermediate reasoning ("tried X, it didn't work") is an abandoned approach.
+    const filters = x.findings
+      .filter((f) => f.kind === 'ephemeral')
+      .flatMap((f) => [f.evidence?.filter, ...((f.evidence?.filters as unknown[]) ?? [])])
+      .filter((v): v is string => typeof v === 'string');
+    if (filters.length ? !filters.includes('reasoning') : !/\b(?:tried|(?:does|did)(?:n'?t| not) work|gave up)\b/i.test(e.text))
+      return false;
+  }
   return ABANDONED_RE.test(e.text);
 }
 

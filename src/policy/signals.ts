@@ -36,6 +36,10 @@ export const SECURITY_RE =
 export const ABANDONED_RE =
   /\b(?:don'?t|do not|never|avoid|abandon(?:ed)?|deprecated|no longer|stopped|revert(?:ed)?|rolled back|(?:does|did)(?:n'?t| not) work|failed|fails|broke|breaks|dangerous|unsafe|data loss|corrupt\w*|deadlock|race condition|instead of|replaced by|gave up|tried)\b/i;
 
+/** Progress notes: the entry is about a piece of work, not merely citing it (rule 6). */
+export const PROGRESS_RE =
+  /\b(?:fix(?:ed|es|ing)?|resolv(?:ed|es|ing)|merg(?:ed|es|ing)|done|complet(?:ed|es|ing)|shipped|landed|track(?:ed|s|ing)|working on|in progress|wip|blocked|pending|todo|waiting|review(?:ed|ing)?|open(?:ed)?|closed)\b/i;
+
 /** Finished work that still holds a reusable pattern (rule 6 exception). */
 export const REUSABLE_RE =
   /\b(?:always|never|prefer|avoid|pattern|workaround|root cause|lesson|gotcha|make sure|remember to|must|should|use \S+ (?:to|for|when|instead)|fixed by|the fix (?:is|was)|caused by)\b/i;

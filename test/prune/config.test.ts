@@ -2,14 +2,13 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanup } from './helpers.js';
+import { cleanup, tempDir } from './helpers.js';
 
 /** loadConfig needs no git: a plain temp folder. */
 async function makeRepo(): Promise<{ dir: string; write(f: string, t: string): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'ma-config-'));
+  const dir = await tempDir();
   return { dir, write: (f, t) => writeFile(path.join(dir, f), t) };
 }
 
@@ -77,6 +76,10 @@ describe('loadConfig', () => {
       '.memory-audit.yml:2:3: scoring.wieghts: unknown key; did you mean "weights"?',
     );
     expect(await error('rules:\n  "9": true\n')).toBe('.memory-audit.yml:2:3: rules.9: unknown key: expected a rule number 1..7');
+    expect(await error('checks:\n  secrets: false\n')).toMatch(
+      /^\.memory-audit\.yml:2:3: checks\.secrets: unknown key: expected a check id \(.*\bsecret\b.*\); did you mean "secret"\?$/,
+    );
+    expect((await load('checks:\n  count: false\nfilters:\n  tone: false\n')).checks).toEqual({ count: false });
   });
 
   test('wrong types, bad regular expressions and bad dates are errors; all are listed', async () => {

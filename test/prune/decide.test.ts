@@ -19,6 +19,7 @@ const CLAUDE = `# Project
 ## Decisions
 
 - We chose Postgres over MySQL for JSONB support.
+- The design rationale is in #14.
 
 <!-- PROTECTED -->
 - Currently the release branch is frozen.
@@ -223,6 +224,19 @@ describe('the decision tree', () => {
     expect(p.get(fix.id)).toMatchObject({ action: 'keep', rule: 6 });
   });
 
+  test('rule 6: with GitHub state, progress notes about a closed issue are archived; a mere citation is not', () => {
+    const outage = result.entries.find((x) => x.file === '.claude/memory/outage.md')!;
+    const cite = entry(result, 'design rationale is in #14');
+    expect(outage.refs.some((r) => r.kind === 'issue' && r.number === 12)).toBe(true);
+    expect(cite.refs.some((r) => r.kind === 'issue' && r.number === 14)).toBe(true);
+    const closed = (n: number) => ({ number: n, repo: 'o/r', kind: 'issue' as const, state: 'closed' as const });
+    const github = { checked: true, repo: 'o/r', issues: new Map([['o/r#12', closed(12)], ['o/r#14', closed(14)]]) };
+    const ctx = { files: result.files, entries: result.entries, evidence: { ...result.evidence, github }, config: result.config };
+    const p = new Map(decide(ctx, []).map((x) => [x.entryId, x]));
+    expect(p.get(outage.id)).toMatchObject({ action: 'archive', rule: 6, reason: 'about finished work: issue #12 is closed' });
+    expect(p.get(cite.id)!.action).toBe('keep');
+  });
+
   test('rule 7: freely available references go, project-specific ones stay', () => {
     const p = plan([]);
     const links = result.entries.find((x) => x.file === '.claude/memory/links.md')!;
@@ -259,6 +273,20 @@ describe('corrections', () => {
     expect(correctedText(again, [{ start: s, end: s + 13, text: 'lib/server.ts' }], '2026-03-10')).toBe(
       '- Start the server from `lib/server.ts`. [corrected 2026-03-10]',
     );
+  });
+});
+
+describe('partial corrections', () => {
+  test('when the old name still appears elsewhere in the entry, the correction is not applied', async () => {
+    const repo = await makeRepo({ 'CLAUDE.md': '- Use moment for dates.\n  Import `moment/locale/fr` first.\n- Format with moment.\n' });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const two = entry(r, 'moment/locale/fr');
+    const one = entry(r, 'Format with moment');
+    const f = (e: typeof one, line: number) =>
+      finding('package-renamed', e, { ref: 'moment', line, message: 'moment was replaced by dayjs', suggestion: { replace: 'dayjs' } });
+    const p = new Map(decide(r, [f(two, 1), f(one, 3)]).map((x) => [x.entryId, x]));
+    expect(p.get(one.id)).toMatchObject({ action: 'update', replacement: '- Format with dayjs. [corrected 2026-03-10]' });
+    expect(p.get(two.id)).toMatchObject({ action: 'review', rule: 4 });
   });
 });
 

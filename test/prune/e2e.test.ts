@@ -31,8 +31,9 @@ const FILES: Record<string, string> = {
   'package.json': '{"name":"demo","scripts":{"test":"vitest"}}\n',
   'src/index.ts': 'export {}\n',
   'CLAUDE.md': CLAUDE,
-  '.claude/memory/MEMORY.md': '# Memory\n\n- [Testing](testing.md) — how to run tests\n- [Session](session.md) — current session\n- Tests run with `npm test`.\n',
+  '.claude/memory/MEMORY.md': '# Memory\n\n- [Testing](testing.md) — how to run tests\n- [Pool](pool.md) — connection pool tuning\n- [Session](session.md) — current session\n- Tests run with `npm test`.\n',
   '.claude/memory/testing.md': '---\nname: testing\ndescription: how to run tests\ntype: project\n---\n\nTests run with `npm test`; vitest is the runner.\n',
+  '.claude/memory/pool.md': '---\nname: pool\ndescription: connection pool tuning\ntype: pattern\n---\n\nTried raising the connection pool size to fix the login timeout; it didn\'t work, the pool is not the bottleneck.\n',
   '.claude/memory/session.md': '---\nname: session\ndescription: current session\ntype: project\n---\n\nCurrently debugging the login page; right now the form is half done.\n',
 };
 
@@ -59,6 +60,9 @@ describe('runPrune end to end', () => {
     expect(await snapshot(repo)).toEqual(initial);
     expect(dry.summary.pruned).toBeGreaterThan(0);
     expect(dry.plan.length).toBe(dry.audit.entries.length);
+    // The abandoned approach is deleted with a counter-memory, indexed from MEMORY.md.
+    const pool = dry.audit.entries.find((e) => e.file === '.claude/memory/pool.md')!;
+    expect(dry.supersededFiles).toEqual([`.claude/memory/superseded-${pool.id.slice(2)}.md`]);
 
     const wrote = await runPrune({ root: repo.dir, now: NOW, write: true });
     expect(wrote.diff).toBe(dry.diff);
@@ -121,5 +125,23 @@ describe('with the staleness checks', () => {
     expect(r.logEntry).toContain('- **Staleness found**: path-renamed ×2, package-renamed ×1, path-missing ×1, script-missing ×1\n');
     const again = await runPrune({ root: repo.dir, now: NOW, write: true });
     expect(again.changes).toEqual([]);
+  });
+});
+
+describe('reproducible dates', () => {
+  test('without --now, SOURCE_DATE_EPOCH dates the log, the markers and the archive', async () => {
+    const repo = await makeRepo({ 'CLAUDE.md': '- Keep.\n- Currently working on issue #42, WIP.\n' });
+    const saved = process.env.SOURCE_DATE_EPOCH;
+    process.env.SOURCE_DATE_EPOCH = String(Date.parse('2026-07-04T00:00:00Z') / 1000);
+    try {
+      const a = await runPrune({ root: repo.dir, write: false });
+      const b = await runPrune({ root: repo.dir, write: false });
+      expect(a.logEntry.startsWith('## 2026-07-04 audit\n')).toBe(true);
+      expect(a.diff).toBe(b.diff);
+      expect(a.changes.find((c) => c.file === '.memory-audit/archive.jsonl')!.after).toContain('"date":"2026-07-04"');
+    } finally {
+      if (saved === undefined) delete process.env.SOURCE_DATE_EPOCH;
+      else process.env.SOURCE_DATE_EPOCH = saved;
+    }
   });
 });

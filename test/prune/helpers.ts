@@ -20,11 +20,12 @@ export interface Repo {
 export async function makeRepo(files: Record<string, string> = {}, date = '2026-01-05'): Promise<Repo> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ma-prune-'));
   dirs.push(dir);
-  const git = simpleGit({ baseDir: dir, allowEnvironment: ['GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'] } as never);
+  const git = simpleGit({
+    baseDir: dir,
+    config: ['user.name=Test Author', 'user.email=test@example.com', 'commit.gpgsign=false'],
+    allowEnvironment: ['GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'],
+  } as never);
   await git.init(['-q', '-b', 'main']);
-  await git.addConfig('user.name', 'Test Author');
-  await git.addConfig('user.email', 'test@example.com');
-  await git.addConfig('commit.gpgsign', 'false');
   const repo: Repo = {
     dir,
     git,
@@ -52,6 +53,13 @@ export async function makeRepo(files: Record<string, string> = {}, date = '2026-
   for (const [f, c] of Object.entries(files)) await repo.write(f, c);
   if (Object.keys(files).length) await repo.commit('initial memory', date);
   return repo;
+}
+
+/** A plain temp folder (no git), removed by cleanup(). */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ma-prune-'));
+  dirs.push(dir);
+  return dir;
 }
 
 export async function cleanup(): Promise<void> {

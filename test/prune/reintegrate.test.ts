@@ -131,3 +131,21 @@ Supersedes: CLAUDE.md#${a.id}
     expect(second.res.plan.find((p) => p.entryId === a.id)).toMatchObject({ action: 'keep', rule: 2 });
   });
 });
+
+describe('restore puts lines back exactly', () => {
+  test('first item after a blank line, and an item whose text repeats a kept one', async () => {
+    const text = '# Dev\n\n**Testing:**\n\n- `pnpm lint` - Lint.\n- `pnpm typecheck` - Type check.\n\n## Style\n\n- `pnpm typecheck` - Type check.\n- Tabs.\n';
+    const repo = await makeRepo({ 'CLAUDE.md': text });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const lint = entry(r, 'pnpm lint');
+    const [first, second] = r.entries.filter((e) => e.text.includes('pnpm typecheck'));
+    const plan = decide(r, [finding('ephemeral', lint), finding('duplicate', second, { evidence: { now: first.id } })]);
+    await applyAudit({ ...r, plan }, { root: repo.dir, now: NOW, write: true });
+    expect(await repo.read('CLAUDE.md')).toBe('# Dev\n\n**Testing:**\n\n- `pnpm typecheck` - Type check.\n\n## Style\n\n- Tabs.\n');
+    await runRestore({ root: repo.dir, id: lint.id, config: config() });
+    await runRestore({ root: repo.dir, id: second.id, config: config() });
+    expect(await repo.read('CLAUDE.md')).toBe(text);
+    const again = await runRestore({ root: repo.dir, id: second.id, config: config() });
+    expect(again.restored).toEqual([]);
+  });
+});

@@ -33,6 +33,21 @@ describe('gatherUsage', () => {
     expect(s.get(entry(r, 'Old fact.').id)!.recency).toBe(0.038);
   });
 
+  test('topic files take their dates from the history pass (no blame); uncommitted edits count as today', async () => {
+    const t = (body: string) => `---\nname: deploy\ndescription: deploys\ntype: project\n---\n\n${body}\n`;
+    const repo = await makeRepo({ '.claude/memory/MEMORY.md': '- [Deploy](deploy.md) — deploys\n', '.claude/memory/deploy.md': t('Staging first.') }, '2025-01-10');
+    await repo.write('.claude/memory/deploy.md', t('Staging first, then production.'));
+    await repo.commit('edit', '2026-02-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const topic = r.entries.find((e) => e.kind === 'topic')!;
+    expect(r.evidence.usage!.entries.get(topic.id)).toEqual({ reads: 0, lastEdited: '2026-02-01', firstEdited: '2025-01-10', lastEditedTime: Date.parse('2026-02-01T12:00:00Z') });
+    expect(r.evidence.usage!.lines.has('.claude/memory/deploy.md')).toBe(false);
+    expect(r.evidence.usage!.lines.has('.claude/memory/MEMORY.md')).toBe(true);
+    await repo.write('.claude/memory/deploy.md', t('Staging first, then production, then a smoke test.'));
+    const r2 = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    expect(r2.evidence.usage!.entries.get(r2.entries.find((e) => e.kind === 'topic')!.id)).toMatchObject({ uncommitted: true, lastEdited: '2026-02-01' });
+  });
+
   test('the access log adds reads per entry and per file, up to now', async () => {
     const log = [
       { ts: '2026-03-01T10:00:00Z', file: '/home/dev/.claude/projects/x/memory/deploy.md' },
