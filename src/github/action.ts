@@ -198,7 +198,8 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   }
   const reportPath = writeReport(audit.report, env);
   core.setOutput('findings-count', String(audit.findings.length));
-  core.setOutput('report-json', reportPath);
+  core.setOutput('report-json', reportJsonOutput(audit.report, reportPath));
+  core.setOutput('report-path', reportPath);
   core.setOutput('mode', result.mode);
   const sev = audit.report.summary.bySeverity ?? {};
   core.setOutput('errors-count', String(sev.error ?? 0));
@@ -235,6 +236,19 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     );
   }
   return result;
+}
+
+/** Step outputs share a 1 MB budget per job: past this size `report-json` leaves out entries and plan. */
+export const REPORT_OUTPUT_LIMIT = 900_000;
+
+/** The `report-json` output: the whole report as compact JSON, or, when too large, the report without
+ *  `entries` and `plan` and with `truncated` and `reportPath` (the full file). */
+export function reportJsonOutput(report: Report, reportPath: string): string {
+  const full = JSON.stringify(report);
+  if (full.length <= REPORT_OUTPUT_LIMIT) return full;
+  const reduced = JSON.stringify({ ...report, entries: [], plan: [], truncated: true, reportPath });
+  if (reduced.length <= REPORT_OUTPUT_LIMIT) return reduced;
+  return JSON.stringify({ schemaVersion: report.schemaVersion, tool: report.tool, repo: report.repo, files: report.files, findings: [], entries: [], plan: [], summary: report.summary, truncated: true, reportPath });
 }
 
 function writeReport(report: Report, env: NodeJS.ProcessEnv): string {

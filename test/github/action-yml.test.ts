@@ -25,7 +25,7 @@ describe('action.yml', () => {
   });
   it('declares the outputs', () => {
     expect(Object.keys(action.outputs)).toEqual([
-      'findings-count', 'errors-count', 'warnings-count', 'report-json', 'mode',
+      'findings-count', 'errors-count', 'warnings-count', 'report-json', 'report-path', 'mode',
       'pull-request-number', 'pull-request-url', 'pull-request-operation', 'comment-id', 'comment-url',
     ]);
   });
