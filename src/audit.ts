@@ -71,7 +71,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
   const loaded = await time('memory', () =>
     loadMemory({ root, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : undefined }),
   );
-  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = v;
+  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = Math.round(v * 100) / 100;
 
   const { evidence, findings: evidenceFindings } = await time('evidence', () =>
     gatherEvidence({
