@@ -75,6 +75,8 @@ function mergeCount(bytes: string, map: Map<string, number>): number {
 
 /** Token counts of recently seen pieces (words repeat a lot); cleared when it grows large. */
 const pieceCache = new Map<string, number>();
+/** Pieces longer than this (bytes) are counted in slices. */
+const LONG_PIECE = 256;
 const PIECE_CACHE_MAX = 100_000;
 
 /** cl100k_base token count of `text` (special tokens counted as text). */
@@ -90,7 +92,14 @@ export function countTokensFast(text: string): number {
     let n = pieceCache.get(piece);
     if (n === undefined) {
       const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-      n = mergeCount(bytes, map);
+      if (bytes.length <= LONG_PIECE) n = mergeCount(bytes, map);
+      else {
+        // The merge is quadratic in the piece length: a 100 KB run of letters (a blob pasted
+        // into memory) would take minutes. Count such pieces in LONG_PIECE-byte slices: an
+        // estimate within a few tokens per slice, exact for every piece of ordinary text.
+        n = 0;
+        for (let k = 0; k < bytes.length; k += LONG_PIECE) n += mergeCount(bytes.slice(k, k + LONG_PIECE), map);
+      }
       if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
       pieceCache.set(piece, n);
     }

@@ -136,15 +136,20 @@ const TEXT: Rule[] = [
 const PROJECT_TEXT: Rule = {
   id: 'text:project',
   type: 'project',
-  re: /`[^`]+`|\b(?:npm|pnpm|yarn|bun|npx|make|just|cargo|go|pip|uv|poetry|docker|git) [a-z]|\b[\w.-]+\/[\w./-]+\.\w{1,6}\b|\b(?:lives in|located in|entry point|we use|uses|is built with|written in|runs on|must|always|never|should|do not|don'?t|convention)\b|^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:\*\*)?(?:prefer|use|avoid|keep|run|add|write|put|make sure|ensure|check)\b/im,
+  re: /`[^`]+`|\b(?:npm|pnpm|yarn|bun|npx|make|just|cargo|go|pip|uv|poetry|docker|git) [a-z]|\b[\w.-]{1,100}\/[\w./-]{1,200}\.\w{1,6}\b|\b(?:lives in|located in|entry point|we use|uses|is built with|written in|runs on|must|always|never|should|do not|don'?t|convention)\b|^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\*\*)?(?:prefer|use|avoid|keep|run|add|write|put|make sure|ensure|check)\b/im,
 };
+
+/** Characters of an entry the rules look at. */
+const MAX_CLASSIFY = 4000;
 
 /**
  * Classify an entry from its text and heading path (outermost first). Order: strong text
  * signals (session state, SUPERSEDED), then specific headings (innermost first), then text
  * rules, then generic project headings, then project-like text; else 'unknown'.
  */
-export function classify(text: string, headings: readonly string[]): Classification {
+export function classify(fullText: string, headings: readonly string[]): Classification {
+  // The beginning of an entry says what it is; a cap keeps every rule linear-time in practice.
+  const text = fullText.length > MAX_CLASSIFY ? fullText.slice(0, MAX_CLASSIFY) : fullText;
   const hit = (r: Rule): Classification => ({ type: r.type, source: 'heuristic', rule: r.id, reason: r.id });
   for (const r of STRONG_TEXT) if (r.re.test(text)) return hit(r);
   for (let i = headings.length - 1; i >= 0; i--) {

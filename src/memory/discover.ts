@@ -236,7 +236,8 @@ class Discoverer {
         if (known) out.known.push(abs);
         if (isMd) out.markdown.push(abs);
       }
-      for (const sd of subdirs) await visit(sd, here);
+      // Sibling folders are read concurrently (libuv queues the reads); output is sorted later.
+      await Promise.all(subdirs.map((sd) => visit(sd, here)));
     };
     await visit(start, layers);
     return out;

@@ -69,6 +69,8 @@ const BLOCK_START = /^(?:\+\+\+|[-*+](?: |$)|\d{1,9}[.)](?: |$)|#{1,6}(?: |$)|>|
 const TASK = /^\[[ xX]\](?: |$)/;
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
 const DEFINITION = /^\[[^\]]*\]:/;
+/** A GFM table delimiter row at column 1 (`| --- | :-: |`, `-|-`). */
+const DELIMITER_ROW = /^\|?(?: *:?-+:? *\|)* *:?-+:? *\|?$/;
 
 class FastParser {
   private lines: Line[] = [];
@@ -132,11 +134,110 @@ class FastParser {
         prevList = { kind, blankAfter: false };
         continue;
       }
+      if (s.includes('|') && this.i + 1 < this.lines.length && (s[0] === '|' || this.paragraphStart(s))) {
+        const d = this.lines[this.i + 1];
+        const dt = this.text.slice(d.start, d.end);
+        if (dt.includes('|') && DELIMITER_ROW.test(dt)) {
+          out.push(this.table());
+          prevList = undefined;
+          continue;
+        }
+      }
       if (!this.paragraphStart(s)) throw BAIL;
       out.push(this.paragraph());
       prevList = undefined;
     }
     return out;
+  }
+
+  /**
+   * A GFM table: header row, delimiter row, then body rows until a blank line. Only rows at
+   * column 1 that contain a pipe, non-empty cells, no more cells than the header, and cell
+   * content the inline subset reads (a pipe inside `code` would split the cell: declined).
+   */
+  private table(): RootContent {
+    const header = this.lines[this.i];
+    const delim = this.lines[this.i + 1];
+    const dt = this.text.slice(delim.start, delim.end);
+    const align = this.splitRow(delim, false).map((c) => {
+      const t = this.text.slice(c.cs, c.ce);
+      const l = t.startsWith(':');
+      const r = t.endsWith(':');
+      return l && r ? 'center' : l ? 'left' : r ? 'right' : null;
+    });
+    if (!DELIMITER_ROW.test(dt)) throw BAIL;
+    if (DELIMITER_ROW.test(this.text.slice(header.start, header.end))) throw BAIL;
+    const rows: Array<Record<string, unknown>> = [];
+    const headerRow = this.row(header, align.length, true);
+    rows.push(headerRow);
+    this.i += 2;
+    let last = headerRow;
+    while (this.i < this.lines.length) {
+      const ln = this.lines[this.i];
+      const t = this.text.slice(ln.start, ln.end);
+      if (t.length === 0) break;
+      if (!t.includes('|') || t.charCodeAt(0) === 32 || /[ \t]$/.test(t) || DELIMITER_ROW.test(t)) throw BAIL;
+      if (t[0] !== '|' && !this.paragraphStart(t)) throw BAIL; // another block starts here
+      last = this.row(ln, align.length, false);
+      rows.push(last);
+      this.i++;
+    }
+    return {
+      type: 'table',
+      align,
+      children: rows,
+      // With no body row, the table ends with its delimiter row.
+      position: {
+        start: this.point(header.start, header),
+        end: rows.length === 1 ? this.point(delim.end, delim) : { ...(last.position as { end: Point }).end },
+      },
+    } as unknown as RootContent;
+  }
+
+  /** Cells of a row: [start, end) of each cell (pipes included as remark has them) and its trimmed content. */
+  private splitRow(ln: Line, allowEmpty: boolean): Array<{ s: number; e: number; cs: number; ce: number }> {
+    const { text } = this;
+    const pipes: number[] = [];
+    for (let k = ln.start; k < ln.end; k++) if (text.charCodeAt(k) === 124) pipes.push(k);
+    const lead = text.charCodeAt(ln.start) === 124;
+    const trail = ln.end > ln.start && text.charCodeAt(ln.end - 1) === 124 && !(lead && pipes.length === 1);
+    const bounds: number[] = [];
+    if (!lead) bounds.push(ln.start);
+    for (const p of pipes) bounds.push(p);
+    const cells: Array<{ s: number; e: number; cs: number; ce: number }> = [];
+    const n = trail ? bounds.length - 1 : bounds.length;
+    for (let k = 0; k < n; k++) {
+      const s = bounds[k];
+      const isLast = k === n - 1;
+      const e = isLast ? ln.end : bounds[k + 1];
+      const innerS = text.charCodeAt(s) === 124 ? s + 1 : s;
+      const innerE = isLast && trail ? ln.end - 1 : e;
+      let cs = innerS;
+      let ce = innerE;
+      while (cs < ce && text.charCodeAt(cs) === 32) cs++;
+      while (ce > cs && text.charCodeAt(ce - 1) === 32) ce--;
+      if (cs === ce && !allowEmpty) throw BAIL;
+      cells.push({ s, e, cs, ce });
+    }
+    return cells;
+  }
+
+  private row(ln: Line, columns: number, isHeader: boolean): Record<string, unknown> {
+    const t = this.text.slice(ln.start, ln.end);
+    if (t.charCodeAt(0) === 32 || /[ \t]$/.test(t)) throw BAIL;
+    const cells = this.splitRow(ln, false);
+    if (cells.length > columns || (isHeader && cells.length !== columns)) throw BAIL;
+    const children = cells.map((c) => {
+      this.openTicks = false;
+      const inl = this.inlineLine(c.cs, c.ce, ln, null);
+      if (this.openTicks) throw BAIL; // a code span may hold the pipe that split this cell
+      return {
+        type: 'tableCell',
+        children: inl,
+        position: { start: this.point(c.s, ln), end: this.point(c.e, ln) },
+      };
+    });
+    return { type: 'tableRow', children, position: { start: this.point(ln.start, ln), end: this.point(ln.end, ln) } };
   }
 
   /** An HTML comment block (`<!-- PROTECTED -->`) starting at column 1: runs to the line holding `-->`. */
@@ -295,12 +396,14 @@ class FastParser {
       if (item) {
         if (BULLET.test(rest) || ORDERED.test(rest)) {
           if (item.itemIndents.includes(indent)) break; // a sibling or an ancestor's next item
-          if (indent === item.contentCol && (BULLET.test(rest) || /^0*1[.)]/.test(rest))) break; // a sub-list
+          if (indent === item.contentCol && (BULLET.test(rest) || /^1[.)] (?=\S)/.test(rest))) break; // a sub-list
           throw BAIL;
         }
         if (indent === 0 && (HEADING.test(rest) || FENCE.test(rest) || rest.startsWith('<!--'))) break;
         if (indent === item.contentCol && FENCE.test(rest)) break; // a fence inside the item
-      } else if (indent === 0 && (HEADING.test(s) || BULLET.test(s) || FENCE.test(s) || s.startsWith('<!--'))) break; // interrupts the paragraph
+      } else if (indent === 0 && (HEADING.test(s) || BULLET.test(s) || FENCE.test(s) || s.startsWith('<!--') || /^1[.)] (?=\S)/.test(s))) {
+        break; // interrupts the paragraph (an ordered list only when it starts at 1)
+      }
       if (BLOCK_START.test(rest) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(rest)) throw BAIL;
       // An indented continuation that starts with a token: where the text node ends is subtle.
       if (indent > 0 && (rest[0] === '`' || rest[0] === '[' || rest[0] === '*')) throw BAIL;

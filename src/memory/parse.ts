@@ -28,10 +28,13 @@ const bodyProcessor = unified().use(remarkParse).use(remarkGfm).freeze();
 const FM_OPEN_RE = /^(---|\+\+\+)[ \t]*\r?\n/;
 
 /** Whether `text` starts with a frontmatter fence that is never closed. */
+const FM_CLOSE_YAML = /\n---[ \t]*(?:\r?\n|$)/g;
+const FM_CLOSE_TOML = /\n\+\+\+[ \t]*(?:\r?\n|$)/g;
+
 function unclosedFrontmatter(text: string): boolean {
   const fm = FM_OPEN_RE.exec(text);
   if (!fm) return false;
-  const close = new RegExp(`\\n${fm[1] === '---' ? '---' : '\\+\\+\\+'}[ \\t]*(?:\\r?\\n|$)`, 'g');
+  const close = fm[1] === '---' ? FM_CLOSE_YAML : FM_CLOSE_TOML;
   close.lastIndex = fm[0].length - 1;
   return close.exec(text) === null;
 }
@@ -120,9 +123,9 @@ export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatte
   let frontmatterEnd = 0;
   let frontmatter: RootContent | undefined;
   // Never cut inside frontmatter.
-  const fm = FM_OPEN_RE.exec(text);
+  const fm = text.charCodeAt(0) === 45 || text.charCodeAt(0) === 43 ? FM_OPEN_RE.exec(text) : null;
   if (fm) {
-    const close = new RegExp(`\\n${fm[1] === '---' ? '---' : '\\+\\+\\+'}[ \\t]*(?:\\r?\\n|$)`, 'g');
+    const close = fm[1] === '---' ? FM_CLOSE_YAML : FM_CLOSE_TOML;
     close.lastIndex = fm[0].length - 1;
     const m = close.exec(text);
     if (m) {
@@ -152,18 +155,29 @@ export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatte
     const nl = text.indexOf('\n', pos);
     const lineEnd = nl < 0 ? text.length : nl;
     const next = nl < 0 ? text.length : nl + 1;
-    const line = text.slice(pos, lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd);
-    const blank = /^[ \t]*$/.test(line);
+    const contentEnd = lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    // First non-space character (column of up to 3 spaces matters for fences and HTML).
+    let k = pos;
+    while (k < contentEnd && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    const blank = k === contentEnd;
+    const lead = blank ? 0 : text.charCodeAt(k);
+    // Only lines that may open or close a fence or an HTML block are looked at closely.
+    const special = lead === 96 || lead === 126 || lead === 60 || fence !== null || htmlEnd !== null;
+    const line = special ? text.slice(pos, contentEnd) : '';
     if (fence) {
       const m = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?$/.exec(line);
       if (m && m[1][0] === fence.ch && m[1].length >= fence.len) fence = null;
     } else if (htmlEnd) {
       if (htmlEnd.test(line)) htmlEnd = null;
     } else if (!blank) {
-      const c = line.charCodeAt(0);
-      if (prevBlank && c !== 32 && c !== 9 && pos > 0 && pos - last >= minGap) {
+      if (prevBlank && k === pos && pos > 0 && pos - last >= minGap) {
         cuts.push(pos);
         last = pos;
+      }
+      if (!special) {
+        prevBlank = false;
+        pos = next;
+        continue;
       }
       const f = FENCE_OPEN_RE.exec(line);
       if (f && !(f[1][0] === '`' && f[2].includes('`'))) {
@@ -236,8 +250,7 @@ function parseRange(text: string, s: number, e: number, appendix: string, ls: nu
  * few KB cut at safe block boundaries. `fast: false` uses the processor only.
  */
 export function parseBlocks(text: string, opts: { fast?: boolean } = {}): RootContent[] {
-  DEFINITION_LINE_RE.lastIndex = 0;
-  const defs = text.match(DEFINITION_LINE_RE);
+  const defs = text.includes(']:') ? text.match(DEFINITION_LINE_RE) : null;
   const out: RootContent[] = [];
   // Link reference definitions reach across pieces: such files take the processor path.
   if (opts.fast === false || defs) {
@@ -596,7 +609,9 @@ function indexLineMeta(item: Nodes, defs: Map<string, string>): EntryMeta | unde
   if (!('children' in item)) return undefined;
   const para = (item.children as Nodes[])[0];
   if (!para || para.type !== 'paragraph') return undefined;
-  const first = para.children[0];
+  let first: Nodes | undefined = para.children[0];
+  // `- **[Title](file.md)** — hook`: the link may be wrapped in strong / emphasis.
+  while (first && (first.type === 'strong' || first.type === 'emphasis') && first.children.length === 1) first = first.children[0];
   let url: string | undefined;
   if (first?.type === 'link') url = first.url;
   else if (first?.type === 'linkReference') url = defs.get(first.identifier.toLowerCase());

@@ -14,7 +14,9 @@ const SAMPLES = [
   'const x = { a: 1, "b": [2, 3] }; // 1234567890 12345678901234567890',
   '<|endoftext|> special-looking tokens are plain text here <|fim_prefix|>',
   'supercalifragilisticexpialidocious antidisestablishmentarianism pneumonoultramicroscopic',
-  'x'.repeat(3000),
+  'x'.repeat(250),
+  'lone \ud800 surrogate and \udc00 too',
+  ' '.repeat(500) + 'a',
   '---\nname: foo\ntype: project\n---\n\nBody with [link](topic.md) and [[wiki]].\n',
 ];
 
@@ -30,6 +32,18 @@ describe('countTokensFast (cl100k_base)', () => {
     for (const s of SAMPLES) {
       expect(countTokensFast(s), JSON.stringify(s.slice(0, 40))).toBe(enc.encode(s, [], []).length);
     }
+  });
+
+  it('stays fast and close on pathological long pieces (sliced above 256 bytes)', () => {
+    const enc = new Tiktoken(cl100k);
+    for (const s of ['x'.repeat(3000), 'Supercalifragilistic'.repeat(200)]) {
+      const exact = enc.encode(s, [], []).length;
+      const fast = countTokensFast(s);
+      expect(Math.abs(fast - exact) / exact).toBeLessThan(0.05);
+    }
+    const t0 = performance.now();
+    expect(countTokensFast('a'.repeat(1_000_000))).toBeGreaterThan(0);
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('gives fixed counts for fixed text', () => {

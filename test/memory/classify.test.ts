@@ -103,6 +103,17 @@ describe('classify: text rules', () => {
   });
 });
 
+describe('classify: pathological input stays fast', () => {
+  it('never backtracks quadratically (paths, dots, blanks, huge texts)', () => {
+    const t0 = performance.now();
+    for (const s of ['a/'.repeat(20000), 'a.'.repeat(20000), ' '.repeat(40000) + 'x', ' \n'.repeat(20000), 'a/'.repeat(2_000_000)]) {
+      expect(classify(s, ['H']).type).toBe('unknown');
+    }
+    // Each of these took seconds before the fix; generous bound for loaded CI machines.
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
 describe('typeFromFrontmatter', () => {
   it('maps the seven types, superseded and common synonyms; rejects others', () => {
     expect(typeFromFrontmatter('project')).toBe('project');

@@ -38,7 +38,7 @@ const LINES = [
   (t: string) => '10. ' + t, (t: string) => t, (t: string) => t, (t: string) => '      ' + t, (t: string) => '  ' + t, (t: string) => '   ' + t,
   () => '', () => '', () => '---', () => '***', (t: string) => '> ' + t, () => '```', (t: string) => '- [ ] ' + t, () => '<!-- x -->', () => '<!-- PROTECTED -->', () => '<!-- a', () => 'b -->', () => '<!-->',
   (t: string) => '  - ' + t, (t: string) => '  1. ' + t, (t: string) => '   - ' + t, (t: string) => '    - ' + t, (t: string) => '     * ' + t,
-  () => '  ```', () => '  ```sh', () => '   ```', () => '    ```', () => '```sh', () => '~~~', () => '````', () => '```js meta x', () => '  ```', () => '    code', () => '===', () => 'a | b', () => '|-|-|', () => '[x]: ./y.md', (t: string) => t + '  ', (t: string) => '-\t' + t,
+  () => '  ```', () => '  ```sh', () => '   ```', () => '    ```', () => '```sh', () => '~~~', () => '````', () => '```js meta x', () => '  ```', () => '    code', () => '===', () => 'a | b', () => '|-|-|', () => '| x | y |', () => '|---|:-:|', () => '-|-', (t: string) => '| ' + t + ' |', (t: string) => t + ' | ' + t, () => '[x]: ./y.md', (t: string) => t + '  ', (t: string) => '-\t' + t,
   (t: string) => '-  ' + t, () => '- ', () => '#', (t: string) => '# ' + t + ' #', (t: string) => '- # ' + t, (t: string) => '- - ' + t,
 ];
 
@@ -63,10 +63,10 @@ function body(r: () => number): string {
 }
 
 describe('fastBlocks', () => {
-  it('builds exactly the mdast remark builds, or declines (differential, 2500 random documents)', () => {
+  it('builds exactly the mdast remark builds, or declines (differential, 1500 random documents)', () => {
     const r = rng(20261129);
     let accepted = 0;
-    for (let k = 0; k < 2500; k++) {
+    for (let k = 0; k < 1500; k++) {
       const text = doc(r);
       const f = fast(text);
       if (f === undefined) continue;
@@ -74,8 +74,8 @@ describe('fastBlocks', () => {
       expect(f, JSON.stringify(text)).toEqual(remark(text));
     }
     // The subset must actually be used, not declined wholesale.
-    console.log(`fastBlocks accepted ${accepted} of 2500 random documents`);
-    expect(accepted).toBeGreaterThan(400);
+    console.log(`fastBlocks accepted ${accepted} of 1500 random documents`);
+    expect(accepted).toBeGreaterThan(200);
   });
 
   it('handles typical memory files on the fast path, exactly', () => {
@@ -85,6 +85,9 @@ describe('fastBlocks', () => {
       '# T\r\n\r\n- one `c`\r\n- two\r\n\r\nText with snake_case_name and a_b.\r\n',
       '## Gotchas\n\n- Jest hangs on open handles; pass `--forceExit`\n- The `` a`b `` span and ` padded ` span\n',
       'No final newline',
+      'a | b\n--|--\n| x |\n',
+      '**Fix Issue (GitHub):**\n1. User: comments on issue 42\n2. Clone repo if needed\n',
+      '| Command | What |\n| --- | :-: |\n| `pnpm build` | builds  x |\n|a|\n\na | b\n-|-:\nc | **d**\n',
       '<!-- PROTECTED -->\n- a\n<!-- protected: keep -->\ntext\n<!--\nmulti\nline --> tail\n- b\n',
       '---\nname: x\ntype: project\n---\n\nBody `x`.\n', '+++\ntitle = 1\n+++\n# H\n', '---\n---\n', '---\r\na: 1\r\n\r\nb: *x\r\n---\r\n- i\r\n',
       '**Location:** `AGENTS.md` at **root**. a & b <= c, C:\\Users, `*.ts`\n- **Build**: `pnpm build`\n',
@@ -102,7 +105,7 @@ describe('fastBlocks', () => {
     for (const text of [
       '*em*\n', '***x***\n', 'a**b**c\n', '** x**\n', '[**x**](y)\n', '**a **b** c**\n', '_em_\n', 'a \\* b\n', '&amp;\n', '<br>\n', '<!-- PROTECTED\n- a\n', '<!-->\n', '<!--->\n', 'a <!-- x -->\n', '  <!-- x -->\n', 'see https://x.y\n',
       'www.x.com\n', 'mail me@x.com\n', '- [ ] task\n', '- a\n\n- b\n', '- a\n  2. b\n', '- a\n   - b\n', '- a\n  ```\n\n  ```\n', '> quote\n', '```sh\nnpm\n', '```\nx\n  ```\n', '```a`b\nx\n```\n',
-      '    code\n', 'a | b\n--|--\n', 'Title\n===\n', 'Title\n---\n', '[x]: ./y.md\n', 'trailing  \n', 'tab\there\n',
+      '    code\n', '| a | b |\n|---|---|\n| `x|y` | z |\n', '| a |\n|---|\n| b | c |\n', '| a |\n|---|\n||\n', 'Title\n===\n', 'Title\n---\n', '[x]: ./y.md\n', 'trailing  \n', 'tab\there\n',
       '---\nname: x\n', '---  \nname: x\n---\n', '---\n\n---\n', 'x\n---\nname: x\n---\n', 'a `x\nb` c\n', '- a `x\n  b` c\n', '![img](a.png)\n', '[ref]\n', '[a](b(c))\n', '~~s~~\n', '# closed #\n', 'text\n2. not a list\n',
     ]) {
       expect(fastBlocks(text), JSON.stringify(text)).toBeUndefined();
@@ -118,7 +121,7 @@ describe('fastBlocks', () => {
     ];
     const r = rng(99);
     let accepted = 0;
-    for (let d = 0; d < 4000; d++) {
+    for (let d = 0; d < 2500; d++) {
       let t = '';
       const n = Math.floor(r() * 30);
       for (let i = 0; i < n; i++) t += PIECES[Math.floor(r() * PIECES.length)];
@@ -127,7 +130,7 @@ describe('fastBlocks', () => {
       accepted++;
       expect(f, JSON.stringify(t)).toEqual(remark(t));
     }
-    expect(accepted).toBeGreaterThan(100);
+    expect(accepted).toBeGreaterThan(50);
     expect(fastBlocks('\uFEFFtext\n')).toBeUndefined();
     expect(fastBlocks('a\u0000b\n')).toBeUndefined();
     const deep = Array.from({ length: 3000 }, (_, i) => ' '.repeat(2 * i) + '- x').join('\n') + '\n';

@@ -243,6 +243,7 @@ describe('auto-memory topic files and MEMORY.md', () => {
       '',
       'A paragraph.',
       '- [External](https://example.com/x.md)',
+      '- **[Bold](sub/bold%20file.md)** - wrapped',
     ].join('\n');
     const { entries } = parseMemoryText('.claude/memory/MEMORY.md', t, 'auto-memory-index', { memoryDir: '.claude/memory' });
     expect(entries.map((e) => [e.kind, e.line, e.meta.target, e.meta.name, e.meta.description])).toEqual([
@@ -251,6 +252,7 @@ describe('auto-memory topic files and MEMORY.md', () => {
       ['item', 5, undefined, undefined, undefined],
       ['paragraph', 7, undefined, undefined, undefined],
       ['item', 8, undefined, undefined, undefined],
+      ['index-line', 9, 'sub/bold file.md', 'Bold', 'wrapped'],
     ]);
   });
 });
@@ -424,7 +426,7 @@ describe('chunked parsing of long files', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  const DOCS = Number(process.env.MA_DIFF_DOCS ?? 100);
+  const DOCS = Number(process.env.MA_DIFF_DOCS ?? 60);
   test(`fast path and remark path give identical entries (${DOCS} random documents, LF and CRLF)`, () => {
     const r = rng(Number(process.env.MA_DIFF_SEED ?? 42));
     let fastHits = 0;
