@@ -41,16 +41,19 @@ export function renderText(report: Report, opts: TextOptions): string {
   lines.push('');
   for (const [file, findings] of byFile) {
     lines.push(paint('bold', termSafe(file || '(run)')));
-    for (const f of findings) {
+    // The plan of an entry is shown once, under the last of its findings.
+    const lastOfEntry = new Map<string, number>();
+    findings.forEach((f, i) => f.entryId && lastOfEntry.set(f.entryId, i));
+    findings.forEach((f, i) => {
       const loc = paint('gray', `${String(f.line).padStart(5)}`);
       const sev = paint(sevColor[f.severity], f.severity.padEnd(7));
       const kind = paint('cyan', f.kind.padEnd(16));
       lines.push(`${loc}  ${sev} ${kind} ${termSafe(f.message)}`);
-      const plan = f.entryId ? planByEntry.get(f.entryId) : undefined;
+      const plan = f.entryId && lastOfEntry.get(f.entryId) === i ? planByEntry.get(f.entryId) : undefined;
       if (plan && plan.action !== 'keep') {
         lines.push(paint('gray', `${' '.repeat(7)}plan: ${plan.action} (rule ${plan.rule}: ${termSafe(plan.reason)})`));
       }
-    }
+    });
     lines.push('');
   }
   const sev = report.summary.bySeverity;
