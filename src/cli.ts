@@ -140,6 +140,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       const { runRestore } = await import('./commands/restore.js');
       const result = await runRestore({ root, id, configPath: common.configPath, write: !values['dry-run'] });
       io.stdout.write(result.diff);
+      for (const w of result.warnings ?? []) io.stderr.write(`warning: ${termSafe(w)}\n`);
       for (const r of result.restored) io.stderr.write(`restored ${termSafe(r.file)}:${r.line}\n`);
       return 0;
     }
@@ -155,11 +156,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         const rendered = result.diff || 'Nothing to prune: memory is already clean.\n';
         io.stdout.write(format === 'markdown' ? `\`\`\`diff\n${rendered}\`\`\`\n` : rendered);
         const s = result.summary;
-        io.stderr.write(
-          `${result.written ? 'Applied' : 'Dry run'}: ${s.audited} audited, ${s.pruned} pruned, ${s.updated} updated, ` +
-            `${s.archived} archived, ${s.inoculated} SUPERSEDED, ${s.review} for review.` +
-            (result.written || result.changes.length === 0 ? '\n' : ' Run with --write to apply.\n'),
-        );
+        for (const w of result.warnings) io.stderr.write(`warning: ${termSafe(w)}\n`);
+        if (result.changes.length === 0) {
+          // Nothing changes (a second run, or only entries for review): say so, write or not.
+          io.stderr.write(
+            `${values.write ? 'Applied: 0 changes' : 'Nothing to prune'}: ${s.audited} audited, nothing changed, ${s.review} for review.\n`,
+          );
+        } else {
+          io.stderr.write(
+            `${result.written ? 'Applied' : 'Dry run'}: ${s.audited} audited, ${s.pruned} pruned, ${s.updated} updated, ` +
+              `${s.archived} archived, ${s.inoculated} SUPERSEDED, ${s.review} for review.` +
+              (result.written ? '\n' : ' Run with --write to apply.\n'),
+          );
+        }
         if (values.output) writeFileSync(resolve(io.cwd, values.output), renderJson(report));
       }
     } else {

@@ -49,19 +49,26 @@ export function serializeRecords(records: ArchiveRecord[]): string {
   return records.map((r) => JSON.stringify(r) + '\n').join('');
 }
 
-/** Parses archive text; malformed lines are skipped (reported by count). */
-export function parseArchive(text: string): { records: ArchiveRecord[]; skipped: number } {
+/** A line of the archive that is not a record (reported by restore as file:line, never silently skipped). */
+export interface ArchiveProblem {
+  line: number;
+  message: string;
+}
+
+/** Parses archive text; malformed lines are skipped and reported (count and 1-based line numbers). */
+export function parseArchive(text: string): { records: ArchiveRecord[]; skipped: number; problems: ArchiveProblem[] } {
   const records: ArchiveRecord[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
+  const problems: ArchiveProblem[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
     try {
       const r = JSON.parse(line) as ArchiveRecord;
       if (r && typeof r.id === 'string' && typeof r.file === 'string' && typeof r.text === 'string') records.push(r);
-      else skipped++;
+      else problems.push({ line: i + 1, message: 'not an archive record (needs id, file and text)' });
     } catch {
-      skipped++;
+      // Not the parser's message: it quotes the line, which may hold anything.
+      problems.push({ line: i + 1, message: 'not valid JSON' });
     }
-  }
-  return { records, skipped };
+  });
+  return { records, skipped: problems.length, problems };
 }

@@ -16,6 +16,23 @@ import { archivePath, pruneLogPath } from './paths.js';
 import { isBlank, lineOf, lineStarts, lineText, type Splice } from './splice.js';
 import { renderSuperseded, supersededIndexLine } from './superseded.js';
 import { spliceEdits, verifyEdits } from '../memory/edit.js';
+import { findSecretRanges, redactSecrets } from '../report/redact.js';
+
+/** Whether text holds a credential-like string: such text is never removed, rewritten or copied by prune. */
+export function hasSecret(text: string | undefined): boolean {
+  return typeof text === 'string' && text !== '' && findSecretRanges(text).length > 0;
+}
+
+/**
+ * Text prune emits that is not restored byte for byte (anchors, headings, reasons) is redacted;
+ * the texts restore puts back (`text`, `lines`, `replacement`) never hold a credential (checked).
+ */
+function redactRecord(r: ArchiveRecord): ArchiveRecord {
+  const out: ArchiveRecord = { ...r, reason: redactSecrets(r.reason), headings: r.headings.map((h) => redactSecrets(h)) };
+  if (r.prevLine !== undefined) out.prevLine = redactSecrets(r.prevLine);
+  if (r.keptBefore !== undefined) out.keptBefore = redactSecrets(r.keptBefore);
+  return out;
+}
 
 export interface FileChange {
   file: string;
@@ -82,6 +99,8 @@ interface FileEditResult {
   after: string;
   records: ArchiveRecord[];
   warnings: string[];
+  /** Entries planned to change but left alone (they hold a credential). */
+  held: string[];
 }
 
 /** Edits one memory file that is not deleted. */
@@ -102,11 +121,18 @@ function editFile(
   const records: ArchiveRecord[] = [];
   const warnings: string[] = [];
   const removedEntries: Array<{ e: Entry; p: PlanItem; a: number; b: number; whole: boolean }> = [];
+  const held = new Set<string>();
 
   const sorted = [...entries].sort((x, y) => x.start - y.start);
   for (const e of sorted) {
     const p = plan.get(e.id);
     if (!p || e.protected) continue;
+    if ((REMOVING.has(p.action) || p.action === 'update') && (hasSecret(e.text) || hasSecret(p.replacement))) {
+      // Second line of defence (the plan sends these to review): never copy a credential.
+      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
+      held.add(e.id);
+      continue;
+    }
     if (REMOVING.has(p.action)) {
       const a = lineOf(ls, e.start);
       const b = lineOf(ls, Math.max(e.start, e.end - 1));
@@ -138,9 +164,11 @@ function editFile(
   }
 
   // Reintegration: unlink links to deleted topic files, redirect links to merged ones.
+  const topicNamed = (name: string, t: Entry) =>
+    (t.meta.name ?? '').toLowerCase() === name || path.posix.basename(t.file, '.md').toLowerCase() === name;
   for (const e of sorted) {
     const p = plan.get(e.id);
-    if (e.protected || (p && (REMOVING.has(p.action) || p.action === 'update'))) continue;
+    if (e.protected || (p && !held.has(e.id) && (REMOVING.has(p.action) || p.action === 'update'))) continue;
     const local: Splice[] = [];
     const groups = new Set<string>();
     for (const s of e.spans) {
@@ -162,16 +190,29 @@ function editFile(
       }
     }
     for (const r of e.refs) {
-      if (r.kind !== 'wikilink') continue;
-      const name = r.value.replace(/\.md$/i, '');
-      const dead = [...deletedTopics.values()].find(
-        (t) => t.meta.name === name || path.posix.basename(t.file, '.md') === name,
-      );
-      if (!dead || !r.raw.startsWith('[[')) continue;
-      local.push({ start: r.start, end: r.end, text: r.raw.replace(/^\[\[/, '').replace(/\]\]$/, ''), why: `unlink [[${name}]]` });
-      groups.add(dead.id);
+      if (r.kind !== 'wikilink' || !r.raw.startsWith('[[')) continue;
+      const name = r.value.replace(/\.md$/i, '').toLowerCase();
+      const dead = [...deletedTopics.values()].find((t) => topicNamed(name, t));
+      if (dead) {
+        local.push({ start: r.start, end: r.end, text: r.raw.replace(/^\[\[/, '').replace(/\]\]$/, ''), why: `unlink [[${r.value}]]` });
+        groups.add(dead.id);
+        continue;
+      }
+      // A merged topic: [[b]] (or [[b|alias]], [[b#part]]) names the kept topic by its file stem,
+      // which the broken-link check always resolves.
+      const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
+      if (!merged) continue;
+      const stem = path.posix.basename(merged.to, '.md');
+      const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
+      if (!m) continue;
+      local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem}${m[3]}${m[4] ?? ''}]]`, why: `redirect [[${r.value}]]` });
+      groups.add(merged.from.id);
     }
     if (!local.length) continue;
+    if (hasSecret(e.text)) {
+      warnings.push(`${e.file}:${e.line}: ${e.id} links to removed memory but holds a credential-like string; links left as they are (review it by hand)`);
+      continue;
+    }
     const inEntry = local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start }));
     let replacement: string;
     try {
@@ -241,6 +282,13 @@ function editFile(
       if (!isBlank(lineText(text, ls, l)) || spliceLines.has(l)) content = true;
     }
     if (!touched || content) continue;
+    const secretHeading = [...headingLines].find((l) => l >= h.line && l <= h.end && !removed.has(l) && hasSecret(lineText(text, ls, l)));
+    if (secretHeading !== undefined) {
+      // Never removed automatically: the heading's text would go into the diff and the archive.
+      if (secretHeading === h.line)
+        warnings.push(`${file.path}:${h.line}: section heading holds a credential-like string; kept although its section is empty (rotate it and remove it by hand)`);
+      continue;
+    }
     for (let l = h.line; l <= h.end; l++) if (headingLines.has(l) && !removed.has(l)) {
       removed.add(l);
       removedHeadings.push({
@@ -361,7 +409,7 @@ function editFile(
     }
   }
 
-  return { after: spliceEdits(text, splices), records, warnings };
+  return { after: spliceEdits(text, splices), records: records.map(redactRecord), warnings, held: [...held] };
 }
 
 /** Computes every change a prune makes. */
@@ -374,6 +422,28 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     const l = byFile.get(e.file);
     if (l) l.push(e);
     else byFile.set(e.file, [e]);
+  }
+
+  const warnings: string[] = [];
+  const skipped = new Set<string>();
+  // Second line of defence (the plan sends these to review): a topic file holding a credential is
+  // never deleted (its whole text would go into the archive), and its index lines stay with it.
+  const heldTopics = new Set<string>();
+  for (const e of entries) {
+    const p = planById.get(e.id);
+    if (e.kind !== 'topic' || e.protected || !p || !REMOVING.has(p.action) || !hasSecret(e.text)) continue;
+    warnings.push(`${e.file}: holds a credential-like string; not ${p.action}d (review it by hand)`);
+    heldTopics.add(e.file);
+    skipped.add(e.id);
+    planById.set(e.id, { ...p, action: 'review' });
+  }
+  for (const e of entries) {
+    const p = planById.get(e.id);
+    if (e.kind !== 'index-line' || !p || !REMOVING.has(p.action)) continue;
+    const target = normalizeTarget(e.file, e.meta.target ?? '');
+    if (!target || !heldTopics.has(target)) continue;
+    skipped.add(e.id);
+    planById.set(e.id, { ...p, action: 'review' });
   }
 
   // Topic files removed (deleted, archived or merged away), and where merged ones went.
@@ -389,18 +459,16 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
 
   const changes = new Map<string, FileChange>();
   const records: ArchiveRecord[] = [];
-  const warnings: string[] = [];
   const deletedFiles: string[] = [];
   const foldCandidates: string[] = [];
   const after = new Map<string, string | null>();
-  const skipped = new Set<string>();
 
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const fileEntries = byFile.get(f.path) ?? [];
     const topic = fileEntries.find((e) => e.kind === 'topic');
     const tp = topic ? planById.get(topic.id) : undefined;
     if (topic && tp && !topic.protected && REMOVING.has(tp.action)) {
-      records.push({
+      records.push(redactRecord({
         id: recordId([today, topic.id, tp.action, topic.file, topic.line]),
         entryId: topic.id,
         date: today,
@@ -422,7 +490,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
           .map((e) => e.id),
         ...(tp.keep ? { keep: tp.keep } : {}),
         ...(tp.superseded ? { superseded: tp.superseded } : {}),
-      });
+      }));
       changes.set(f.path, { file: f.path, before: f.text, after: null });
       after.set(f.path, null);
       deletedFiles.push(f.path);
@@ -430,6 +498,14 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     }
     const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
     warnings.push(...res.warnings);
+    for (const id of res.held) skipped.add(id);
+    // Last line of defence: what restore puts back is stored verbatim, so it must hold no credential.
+    const leaking = res.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
+    if (leaking) {
+      warnings.push(`${f.path}:${leaking.line}: an edit would copy a credential-like string into the archive; the file is left unchanged`);
+      for (const r of res.records) if (r.entryId.startsWith('e_')) skipped.add(r.entryId);
+      continue;
+    }
     if (res.after !== f.text) {
       // Re-parse the result: every entry not planned to change must still be there byte for byte.
       const removedIds = res.records.filter((r) => REMOVING.has(r.action) && r.entryId.startsWith('e_')).map((r) => r.entryId);
@@ -477,14 +553,14 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
       continue;
     }
     const mf = files.find((f) => f.path === e.file);
-    const recordText = renderSuperseded({
+    const recordText = redactSecrets(renderSuperseded({
       entry: e,
       item: p,
       findings: findings.filter((f) => f.entryId === e.id),
       usage: input.evidence?.usage?.entries.get(e.id),
       today,
       by: p.supersededBy ? byId.get(p.supersededBy) : undefined,
-    });
+    }));
     changes.set(p.superseded, { file: p.superseded, before: null, after: recordText });
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === 'inoculate' ? 'inoculation' : p.action });
     const dir = mf?.memoryDir;
@@ -496,7 +572,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
       const trimmed = cur.replace(/(\r?\n)*$/, '');
       const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
       const sep = trimmed === '' ? '' : /^\s*[-*+] /.test(lastLine) ? ieol : ieol + ieol;
-      const next = trimmed + sep + supersededIndexLine(e, p.superseded) + ieol;
+      const next = trimmed + sep + redactSecrets(supersededIndexLine(e, p.superseded)) + ieol;
       after.set(index.path, next);
       changes.set(index.path, { file: index.path, before: index.text, after: next });
     }
@@ -507,7 +583,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
   let logEntry = '';
   if (changes.size > 0) {
     const applied = plan.filter((p) => !skipped.has(p.entryId));
-    logEntry = renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates });
+    logEntry = redactSecrets(renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates }));
     const logBefore = input.current(logPath);
     changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });
     if (records.length) {
@@ -526,7 +602,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     supersededFiles: supersededFiles.map((s) => s.file),
     deletedFiles: deletedFiles.sort(),
     foldCandidates: foldCandidates.sort(),
-    warnings,
+    warnings: warnings.map((w) => redactSecrets(w)),
     skipped: [...skipped].sort(),
   };
 }

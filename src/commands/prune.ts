@@ -57,7 +57,9 @@ export async function applyAudit(result: AuditResult, opts: { root: string; now:
     now: opts.now,
     write: opts.write,
   });
-  const count = (...actions: string[]) => plan.filter((p) => actions.includes(p.action)).length;
+  // Entries whose change apply refused (a credential, a failed re-parse) are not counted as done.
+  const notApplied = new Set(applied.skipped);
+  const count = (...actions: string[]) => plan.filter((p) => actions.includes(p.action) && !notApplied.has(p.entryId)).length;
   return {
     audit: result,
     plan,

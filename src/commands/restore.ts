@@ -10,6 +10,7 @@ import type { Config } from '../config/types.js';
 import { parseArchive, type ArchiveRecord } from '../apply/archive.js';
 import { readOrNull, unifiedDiff } from '../apply/index.js';
 import { archivePath } from '../apply/paths.js';
+import { redactSecrets } from '../report/redact.js';
 
 export interface RestoreOptions {
   root: string;
@@ -23,6 +24,8 @@ export interface RestoreOptions {
 export interface RestoreResult {
   restored: Array<{ file: string; line: number }>;
   diff: string;
+  /** Problems met on the way (corrupt archive lines as `file:line`, records refused); restore went on. */
+  warnings: string[];
 }
 
 /** The records to put back for `id`: its own (latest prune) and, transitively, their companions. */
@@ -61,8 +64,37 @@ function splitLines(text: string): string[] {
 
 const bare = (l: string) => l.replace(/\r?\n$/, '');
 
+/**
+ * Other forms an anchor line may have now: the same line as rewritten by an update or a relink of
+ * the same prune (from the archive records), so restores work in any order.
+ */
+export type Alternates = Map<string, string[]>;
+
+export function anchorAlternates(records: ArchiveRecord[], file: string): Alternates {
+  const out: Alternates = new Map();
+  for (const rec of records) {
+    if (rec.file !== file || rec.replacement === undefined) continue;
+    const from = rec.text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const to = rec.replacement.split('\n').map((l) => l.replace(/\r$/, ''));
+    if (!to.length) continue;
+    from.forEach((l, k) => {
+      const alt = to[Math.min(k, to.length - 1)];
+      if (alt === l) return;
+      const list = out.get(l) ?? [];
+      if (!list.includes(alt)) list.push(alt);
+      out.set(l, list);
+    });
+  }
+  return out;
+}
+
+/** Whether a line of the file is the anchor: equal, or equal once redacted (anchors are stored redacted). */
+function sameLine(line: string, needle: string): boolean {
+  return line === needle || (needle.includes('[REDACTED:') && redactSecrets(line) === needle);
+}
+
 /** Inserts a removed block back; returns the new text and the 1-based line where it starts. */
-export function reinsert(cur: string, r: ArchiveRecord): { text: string; line: number } {
+export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates = new Map()): { text: string; line: number } {
   const lines = splitLines(cur);
   const eol = cur.includes('\r\n') ? '\r\n' : '\n';
   let block = r.lines ?? r.text + eol;
@@ -72,19 +104,26 @@ export function reinsert(cur: string, r: ArchiveRecord): { text: string; line: n
     const close = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
     if (close > 0) bodyStart = close + 1;
   }
-  const find = (needle: string | undefined): number => {
-    if (needle === undefined) return -1;
+  const findOne = (needle: string): number => {
     let best = -1;
     for (let i = bodyStart; i < lines.length; i++)
-      if (bare(lines[i]) === needle && (best < 0 || Math.abs(i + 1 - r.line) < Math.abs(best + 1 - r.line))) best = i;
+      if (sameLine(bare(lines[i]), needle) && (best < 0 || Math.abs(i + 1 - r.line) < Math.abs(best + 1 - r.line))) best = i;
     return best;
+  };
+  const find = (needle: string | undefined): number => {
+    if (needle === undefined) return -1;
+    for (const n of [needle, ...(alternates.get(needle) ?? [])]) {
+      const at = findOne(n);
+      if (at >= 0) return at;
+    }
+    return -1;
   };
   let after = find(r.prevLine);
   if (after < 0) after = find(r.keptBefore);
   let heading: string | undefined;
   if (after < 0 && r.headings.length) {
     const h = r.headings[r.headings.length - 1];
-    const hi = lines.findIndex((l, i) => i >= bodyStart && /^ {0,3}#{1,6}\s/.test(l) && bare(l).replace(/^ {0,3}#{1,6}\s+/, '').replace(/\s+#*\s*$/, '') === h);
+    const hi = lines.findIndex((l, i) => i >= bodyStart && /^ {0,3}#{1,6}\s/.test(l) && sameLine(bare(l).replace(/^ {0,3}#{1,6}\s+/, '').replace(/\s+#*\s*$/, ''), h));
     if (hi >= 0) {
       const level = /^ {0,3}(#{1,6})/.exec(lines[hi])![1].length;
       let end = lines.length - 1;
@@ -129,7 +168,9 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const arch = archivePath(config);
   const archText = await readOrNull(path.resolve(root, arch));
   if (archText === null) throw new Error(`no archive at ${arch}: nothing has been pruned here`);
-  const records = selectRecords(parseArchive(archText).records, opts.id);
+  const parsed = parseArchive(archText);
+  const warnings = parsed.problems.map((p) => `${arch}:${p.line}: ${p.message}; skipped`);
+  const records = selectRecords(parsed.records, opts.id);
   if (!records.length) throw new Error(`${opts.id} is not in ${arch} (give an entry id e_… or an archive record id a_…)`);
 
   const before = new Map<string, string | null>();
@@ -144,6 +185,12 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   };
   const restored: RestoreResult['restored'] = [];
   for (const r of records) {
+    // Prune names files repository-relative (or absolute, for memory outside the repository); a
+    // relative path leading out is not something prune wrote.
+    if (/^\.\.(?:[\\/]|$)/.test(path.posix.normalize(r.file.replace(/\\/g, '/')))) {
+      warnings.push(`${arch}: record ${r.id} names ${r.file}, outside the repository; not restored`);
+      continue;
+    }
     const cur = await get(r.file);
     if (r.fileDeleted) {
       if (cur === null) {
@@ -168,7 +215,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
       continue;
     }
     if (cur !== null && r.kind === 'heading' && splitLines(cur).some((l) => bare(l) === r.text)) continue;
-    const res = reinsert(cur ?? '', r);
+    const res = reinsert(cur ?? '', r, anchorAlternates(parsed.records, r.file));
     if (res.text === cur) continue; // already there
     now.set(r.file, res.text);
     restored.push({ file: r.file, line: res.line });
@@ -185,5 +232,5 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
       await writeFile(abs, c.after ?? '', 'utf8');
     }
   }
-  return { restored, diff: unifiedDiff(changes) };
+  return { restored, diff: unifiedDiff(changes), warnings };
 }

@@ -2,13 +2,14 @@
 // document (not the plain object) so that every problem names its line and column.
 // Hand-written on purpose: the Config type is small, and a YAML-aware walk gives better
 // messages than a JSON-schema library could ("scoring.wieghts: unknown key; did you mean weights?").
+import { posix } from 'node:path';
 import { isMap, isScalar, isSeq, isAlias, isDocument } from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
 import { CHECKS } from '../checks/registry.js';
 import { FILTER_IDS } from '../checks/ephemeral.js';
 
 export type Schema =
-  | { type: 'string'; doc?: string }
+  | { type: 'string'; inRepo?: boolean; doc?: string }
   | { type: 'regex'; doc?: string }
   | { type: 'date'; doc?: string }
   | { type: 'boolean'; doc?: string }
@@ -19,6 +20,8 @@ export type Schema =
   | { type: 'oneOf'; of: Schema[]; hint: string; doc?: string };
 
 const str: Schema = { type: 'string' };
+/** A path memory-audit writes to: relative to the repository root and staying inside it. */
+const repoPath: Schema = { type: 'string', inRepo: true };
 const regex: Schema = { type: 'regex' };
 const bool: Schema = { type: 'boolean' };
 const count: Schema = { type: 'number', min: 0, integer: true };
@@ -75,13 +78,25 @@ export const CONFIG_SCHEMA: Schema = {
         required: ['pattern', 'glob'],
       },
     },
-    log: str,
-    archive: str,
+    log: repoPath,
+    archive: repoPath,
     accessLog: str,
     now: { type: 'date' },
     github: { type: 'object', props: { token: str, repo: str, apiUrl: str } },
   },
 };
+
+/** Why a configured path would lead outside the repository, or undefined when it stays inside. */
+export function outsideRepo(p: string): string | undefined {
+  const v = p.replace(/\\/g, '/');
+  if (v.startsWith('/') || /^[A-Za-z]:\//.test(v)) return 'an absolute path';
+  if (v.startsWith('~')) return 'a home-relative path';
+  const norm = posix.normalize(v);
+  if (norm === '..' || norm.startsWith('../')) return '`..` leads out of it';
+  if (norm === '.' || norm.endsWith('/')) return 'not a file';
+  if (norm.split('/').some((seg) => seg.toLowerCase() === '.git')) return 'inside `.git`';
+  return undefined;
+}
 
 export interface ConfigIssue {
   line: number;
@@ -179,6 +194,13 @@ export function validateDocument(
             new RegExp(v, 'i');
           } catch (err) {
             fail(node, key, `invalid regular expression: ${(err as Error).message}`);
+            return undefined;
+          }
+        }
+        if (s.type === 'string' && s.inRepo && v !== '') {
+          const why = outsideRepo(v);
+          if (why) {
+            fail(node, key, `must be a path inside the repository (relative to its root), got "${v}": ${why}`);
             return undefined;
           }
         }

@@ -20,6 +20,7 @@
 import path from 'node:path';
 import type { CheckContext, Entry, Finding, PlanAction, PlanItem } from '../types.js';
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
+import { findSecretRanges } from '../report/redact.js';
 import { planBudgets } from './budget.js';
 import { scoreEntries, type ScoreParts } from './score.js';
 import {
@@ -105,6 +106,11 @@ export function agentOf(e: Pick<Entry, 'format'>): string {
     default:
       return 'other';
   }
+}
+
+/** Whether the entry's own text holds a credential-like string (independently of the secret check). */
+export function holdsSecret(e: Pick<Entry, 'text'>): boolean {
+  return findSecretRanges(e.text).length > 0;
 }
 
 function where(e: Entry): string {
@@ -244,8 +250,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   if (t.trail.has(e.file) || /(^|\/)pruning-log\.md$/.test(e.file)) return keep(0, 'pruning log written by memory-audit');
   if (e.type === 'superseded' || isSupersededFile(e.file))
     return keep(0, 'SUPERSEDED record (counter-memory); reviewed by hand, never pruned automatically');
+  // Rule 0 also without a `secret` finding (the check switched off, or the finding placed on a
+  // heading): removing or rewriting the entry would copy the value into the diff and the archive.
   const secrets = of('secret');
-  if (secrets.length) return item('review', 0, 'contains a credential-like string: rotate it and remove it by hand');
+  if (secrets.length || holdsSecret(e)) return item('review', 0, 'contains a credential-like string: rotate it and remove it by hand');
   if (x.keepBy) return keep(0, `retention.keep matches /${x.keepBy}/`);
 
   // 1. Ephemeral: session state, intermediate reasoning, debug output... never belonged in memory.
@@ -497,14 +505,55 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   };
 
   // Index lines of existing topic files follow their topic; everything else goes through the tree.
+  // Two exceptions go through the tree themselves: a protected index line (rule 0: it protects
+  // its topic file too) and an index line holding a credential (rule 0: review, with its topic).
   const topicOf = new Map<string, Entry>();
   for (const e of ctx.entries) if (e.kind === 'topic') topicOf.set(e.file, e);
-  const plan = new Map<string, PlanItem>();
-  const mirrors: Entry[] = [];
+  const secretIndex = (e: Entry) => holdsSecret(e) || facts.get(e.id)!.findings.some((f) => f.kind === 'secret');
+  const protectingIndex = new Map<string, Entry>();
   for (const e of ctx.entries) {
     const target = indexTarget(e);
-    if (target && topicOf.has(target) && !e.protected) mirrors.push(e);
-    else plan.set(e.id, decideEntry(facts.get(e.id)!, t));
+    if (target && topicOf.has(target) && e.protected && !protectingIndex.has(target)) protectingIndex.set(target, e);
+  }
+  const plan = new Map<string, PlanItem>();
+  const mirrors: Entry[] = [];
+  const held: Entry[] = [];
+  for (const e of ctx.entries) {
+    const target = indexTarget(e);
+    const by = e.kind === 'topic' ? protectingIndex.get(e.file) : undefined;
+    if (by && !e.protected) {
+      plan.set(e.id, {
+        entryId: e.id,
+        action: 'keep',
+        rule: 0,
+        reason: `protected by its index line ${where(by)} (${by.id})`,
+        file: e.file,
+        line: e.line,
+        score: facts.get(e.id)!.score.score,
+      });
+    } else if (target && topicOf.has(target) && !e.protected && !secretIndex(e)) mirrors.push(e);
+    else {
+      plan.set(e.id, decideEntry(facts.get(e.id)!, t));
+      if (target && topicOf.has(target) && !e.protected) held.push(e);
+    }
+  }
+
+  // An index line holding a credential stays for review, and so does its topic file: deleting
+  // the topic alone would leave the line pointing at nothing, and the human who removes the
+  // credential by hand decides about both (the safer of the two choices; see docs/prune.md).
+  for (const e of held) {
+    const topic = topicOf.get(indexTarget(e)!)!;
+    const tp = plan.get(topic.id)!;
+    if (tp.action === 'keep' || tp.action === 'review' || tp.action === 'inoculate') continue;
+    plan.set(topic.id, {
+      entryId: topic.id,
+      action: 'review',
+      rule: 0,
+      reason: `its index line ${where(e)} holds a credential-like string; the topic and its index line are left for a human (would be: ${tp.action}, rule ${tp.rule}: ${tp.reason})`,
+      file: topic.file,
+      line: topic.line,
+      score: tp.score,
+    });
   }
 
   // A duplicate whose kept version is itself removed stays.

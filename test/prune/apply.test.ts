@@ -254,7 +254,7 @@ describe('log, archive, idempotence, restore', () => {
     );
     // Restoring twice changes nothing.
     const twice = await runRestore({ root: repo.dir, id: ids[0], config: config() });
-    expect(twice).toEqual({ restored: [], diff: '' });
+    expect(twice).toEqual({ restored: [], diff: '', warnings: [] });
   });
 
   test('output is identical across runs with the same now', async () => {
