@@ -16,6 +16,7 @@
 //   --repeat N                   measure each audit and baseline N times, keep the median
 //   --no-extras                  skip the Action cold start and prune --dry-run
 //   --cache DIR                  where generated repositories live (default bench/.cache)
+//   --render FILE                print (and with --out, write) the markdown of a results.json
 //
 // Repositories and memory sets are cached under bench/.cache/ (keyed by size, seed and
 // generator versions). See docs/bench.md.
@@ -34,6 +35,8 @@ import { runMeasured, gitBaseline, median, rssMethod } from './lib/measure.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STAGES = ['discover', 'parse', 'evidence', 'checks', 'decide'];
 const PARSE_KEYS = ['read', 'parse', 'refs'];
+// Keys that only sum others (`memory` = discover + read + parse + refs): not listed again.
+const AGGREGATES = ['memory'];
 const SENSIBLE = { small: [100, 1000], medium: [1000, 10000], large: [10000] };
 const AUDIT_TIMEOUT_MS = 20 * 60 * 1000;
 
@@ -49,6 +52,7 @@ const { values: opt } = parseArgs({
     repeat: { type: 'string', default: '1' },
     'no-extras': { type: 'boolean', default: false },
     cache: { type: 'string' },
+    render: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -66,7 +70,7 @@ const seed = Number(opt.seed);
 const repeat = Math.max(1, Number(opt.repeat) || 1);
 const cli = resolve(ROOT, opt.cli);
 const outDir = resolve(ROOT, opt.out ?? (opt.smoke ? 'bench/.cache/smoke' : 'bench'));
-if (!existsSync(cli)) {
+if (!opt.render && !existsSync(cli)) {
   log(`CLI not found: ${cli}`);
   log('build one first, e.g.  node scripts/build.mjs /tmp/ma-dist  and pass  --cli /tmp/ma-dist/cli.js');
   process.exit(2);
@@ -87,6 +91,14 @@ for (const size of sizes) {
 const fmtMs = (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : v >= 10000 ? `${(v / 1000).toFixed(1)} s` : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
 const fmtMb = (kb) => (kb ? `${Math.round(kb / 1024)} MB` : '-');
 const fmtInt = (n) => (n === null || n === undefined || !Number.isFinite(n) ? '-' : Math.round(n).toLocaleString('en-US'));
+if (opt.render) {
+  // Re-render the markdown of an existing results.json (e.g. after a format change).
+  const res = JSON.parse(readFileSync(resolve(opt.render), 'utf8'));
+  const md = markdown(res);
+  if (opt.out) writeFileSync(join(resolve(ROOT, opt.out), 'results.md'), md);
+  process.stdout.write(md);
+  process.exit(0);
+}
 
 function machine() {
   const c = cpus();
@@ -148,7 +160,7 @@ for (const size of sizes) {
     if (audit.code !== 0 && audit.code !== 1) pair.error = `exit ${audit.code}: ${audit.stderr.slice(0, 400)}`;
     pair.wallMs = audit.wallMs;
     pair.cpuMs = audit.cpuMs;
-    pair.rssKb = audit.rssKb;
+    pair.rssKb = Math.max(...runs.map((x) => x.rssKb ?? 0)) || null; // the worst run, not the median one
     if (report) {
       const t = report.summary?.timings ?? {};
       pair.timings = t;
@@ -181,7 +193,7 @@ if (!opt.smoke && !opt['no-extras']) {
   results.coldStart = await coldStart();
   results.prune = await pruneDryRun();
 }
-results.duplicate = duplicateScaling();
+results.duplicate = await duplicateScaling();
 results.throughput = throughput();
 results.targets = opt.smoke ? [] : targets();
 results.totalSeconds = (performance.now() - t0) / 1000;
@@ -214,7 +226,7 @@ function parseChecksMs(t) {
 /** Stage keys beyond the five columns (e.g. usage, refs), largest first. */
 function otherStages(t) {
   return Object.entries(t ?? {})
-    .filter(([k, v]) => !STAGES.includes(k) && !k.startsWith('check:') && typeof v === 'number' && v >= 1)
+    .filter(([k, v]) => !STAGES.includes(k) && !AGGREGATES.includes(k) && !k.startsWith('check:') && typeof v === 'number' && v >= 1)
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${fmtMs(v)}`)
     .join(', ');
@@ -279,17 +291,41 @@ async function pruneDryRun() {
   return { status: run.code === 0 || run.code === 1 ? 'ok' : 'error', pair: pair.label, wallMs: run.wallMs, rssKb: run.rssKb, exitCode: run.code, outputBytes: run.stdoutBytes, treeUntouched: dirty === '', stderr: run.code > 1 ? run.stderr.slice(0, 300) : undefined };
 }
 
-function duplicateScaling() {
-  const key = (p) => (p.timings?.['check:duplicate'] !== undefined ? 'check:duplicate' : p.timings?.checks !== undefined ? 'checks' : null);
+/**
+ * Duplicate detection at 1,000 vs 10,000 entries on the same repository. Runs the audit
+ * again with `--check duplicate` so the `checks` stage holds the duplicate check alone,
+ * including the shared MinHash corpus that another check would otherwise build first;
+ * falls back to `check:duplicate` / `checks` of the full runs.
+ */
+async function duplicateScaling() {
   for (const size of ['medium', 'large', 'small']) {
     const a = results.pairs.find((p) => p.size === size && p.set === 1000 && p.timings);
     const b = results.pairs.find((p) => p.size === size && p.set === 10000 && p.timings);
     if (!a || !b) continue;
+    if (!opt.smoke && repos[size]) {
+      const ms = [];
+      for (const p of [a, b]) {
+        checkout(repos[size].dir, memBranch(p.set, seed));
+        const times = [];
+        for (let i = 0; i < repeat; i++) {
+          const run = await runAudit(repos[size].dir, ['--format', 'json', '--check', 'duplicate']);
+          try {
+            const t = JSON.parse(run.stdout).summary?.timings ?? {};
+            if (typeof t.checks === 'number') times.push(t.checks);
+          } catch {}
+        }
+        ms.push(times.length ? median(times) : null);
+      }
+      if (ms[0] !== null && ms[1] !== null) {
+        const ratio = ms[1] / Math.max(ms[0], 0.001);
+        return { status: 'ok', size, key: 'checks with --check duplicate', ms1k: ms[0], ms10k: ms[1], entries: [a.entries, b.entries], ratio, exponent: Math.log(ratio) / Math.log(b.entries / a.entries), fullRun: { ms1k: a.timings['check:duplicate'], ms10k: b.timings['check:duplicate'] } };
+      }
+    }
+    const key = (p) => (p.timings?.['check:duplicate'] !== undefined ? 'check:duplicate' : p.timings?.checks !== undefined ? 'checks' : null);
     const k = key(a) === key(b) ? key(a) : null;
     if (!k) continue;
     const ratio = b.timings[k] / Math.max(a.timings[k], 0.001);
-    const growth = b.entries / a.entries;
-    return { status: 'ok', size, key: k, ms1k: a.timings[k], ms10k: b.timings[k], entries: [a.entries, b.entries], ratio, exponent: Math.log(ratio) / Math.log(growth) };
+    return { status: 'ok', size, key: k, ms1k: a.timings[k], ms10k: b.timings[k], entries: [a.entries, b.entries], ratio, exponent: Math.log(ratio) / Math.log(b.entries / a.entries) };
   }
   return { status: 'n/a', reason: 'needs a 1,000 and a 10,000 set on the same repository size, with timings' };
 }
@@ -320,12 +356,12 @@ function markdown(res) {
   const m = res.machine;
   const L = [];
   L.push(`### memory-audit benchmark${res.smoke ? ' (smoke)' : ''}`, '');
-  L.push(`${res.date.slice(0, 16).replace('T', ' ')} UTC · ${m.cores} × ${m.cpu} · ${m.memoryGB} GB · Node ${m.node} · git ${m.git} · ${m.os} · load avg ${m.loadAvgStart[0]} → ${m.loadAvgEnd?.[0] ?? '?'} · seed ${res.seed} · memory-audit ${res.pairs.find((p) => p.toolVersion)?.toolVersion ?? '?'}`, '');
+  L.push(`${res.date.slice(0, 16).replace('T', ' ')} UTC · ${m.cores} × ${m.cpu} · ${m.memoryGB} GB · Node ${m.node} · git ${m.git} · ${m.os} · load avg ${m.loadAvgStart?.[0] ?? "?"} → ${m.loadAvgEnd?.[0] ?? '?'} · seed ${res.seed} · memory-audit ${res.pairs.find((p) => p.toolVersion)?.toolVersion ?? '?'}`, '');
   L.push('| repo × entries | audit wall | CPU (user+sys) | peak RSS | discover | parse | evidence | checks | decide | other stages | entries/s | git baseline | audit / baseline |');
   L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   for (const p of res.pairs) {
     const t = p.timings ?? {};
-    L.push(`| ${p.label}${p.error ? ' ⚠' : ''} | ${fmtMs(p.wallMs)} | ${fmtMs(p.cpuMs)} | ${fmtMb(p.rssKb)} | ${STAGES.map((s) => fmtMs(t[s])).join(' | ')} | ${otherStages(t) || '-'} | ${fmtInt(p.entriesPerSec)} | ${p.baseline ? `${fmtMs(p.baseline.totalMs)} (CPU ${fmtMs(p.baseline.cpuMs)})` : '-'} | ${p.ratio ? `${p.ratio.toFixed(2)}×` : '-'} |`);
+    L.push(`| ${p.label}${p.error ? ' ⚠' : ''} | ${fmtMs(p.wallMs)} | ${fmtMs(p.cpuMs)} | ${fmtMb(p.rssKb)} | ${STAGES.map((s) => fmtMs(t[s])).join(' | ')} | ${otherStages(t) || '-'} | ${fmtInt(p.entriesPerSec)} | ${p.baseline ? `${fmtMs(p.baseline.totalMs)} (CPU ${fmtMs(p.baseline.cpuMs)})` : '-'} | ${p.ratio ? `${p.ratio.toFixed(2)}×` : '-'}${p.cpuMs && p.baseline?.cpuMs ? ` (CPU ${(p.cpuMs / p.baseline.cpuMs).toFixed(1)}×)` : ''} |`);
   }
   L.push('');
   const repoLine = Object.entries(res.repos).map(([s, r]) => `${s}: ${fmtInt(r.files)} files, ${fmtInt(r.commits)} commits, ${fmtInt(r.renames)} renames (${r.dirMoves} directory moves), ${fmtInt(r.deletions)} deletions${r.buildSeconds ? `, generated in ${r.buildSeconds.toFixed(1)} s` : ''}`);
@@ -336,7 +372,7 @@ function markdown(res) {
     L.push('');
   }
   const extras = [];
-  if (res.throughput.status === 'ok') extras.push(`parse+checks without git: ${fmtInt(res.throughput.entriesPerSec)} entries/s (${res.throughput.pair}: ${Object.entries(res.throughput.parts).map(([k, v]) => `${k} ${fmtMs(v)}`).join(' + ')})`);
+  if (res.throughput.status === 'ok') extras.push(`parse+checks without git: ${fmtInt(res.throughput.entriesPerSec)} entries/s (${res.throughput.pair}: ${Object.entries(res.throughput.parts ?? {}).map(([k, v]) => `${k} ${fmtMs(v)}`).join(' + ')})`);
   if (res.duplicate.status === 'ok') extras.push(`duplicates (${res.duplicate.size}, \`${res.duplicate.key}\`): ${fmtMs(res.duplicate.ms1k)} at ${fmtInt(res.duplicate.entries[0])} entries → ${fmtMs(res.duplicate.ms10k)} at ${fmtInt(res.duplicate.entries[1])} (${res.duplicate.ratio.toFixed(1)}×)`);
   if (res.coldStart) extras.push(res.coldStart.status === 'ok' ? `Action cold start (${res.coldStart.source}, median of ${res.coldStart.runs}): first line ${fmtMs(res.coldStart.firstLineMs)}, whole run ${fmtMs(res.coldStart.wallMs)}` : `Action cold start: ${res.coldStart.status} (${res.coldStart.reason})`);
   if (res.prune) extras.push(res.prune.status === 'n/a' ? 'prune --dry-run: n/a' : `\`prune --dry-run\` on ${res.prune.pair}: ${fmtMs(res.prune.wallMs)}, ${fmtMb(res.prune.rssKb)}, exit ${res.prune.exitCode}, working tree ${res.prune.treeUntouched ? 'untouched' : 'CHANGED'}`);
@@ -345,7 +381,7 @@ function markdown(res) {
   // correctness
   const kinds = [...Object.keys(GATED_KINDS), ...Object.keys(EXTRA_KINDS)];
   L.push(`Correctness against the known answers (recall / precision; n/a = no finding of that kind, check not implemented; ✓ = successor right):`, '');
-  L.push(`| repo × entries | ${kinds.join(' | ')} | valid refs flagged | verdict |`);
+  L.push(`| repo × entries | ${kinds.join(' | ')} | valid refs flagged | recall ≥ 0.9 |`);
   L.push(`| --- | ${kinds.map(() => '---').join(' | ')} | --- | --- |`);
   for (const p of res.pairs) {
     if (!p.score) {
@@ -360,7 +396,7 @@ function markdown(res) {
       if (v.successor) s += ` ✓${v.successor.accuracy.toFixed(2)}`;
       return s;
     });
-    L.push(`| ${p.label} | ${cells.join(' | ')} | ${p.score.flaggedValid}/${p.score.negatives} | ${p.correctness} |`);
+    L.push(`| ${p.label} | ${cells.join(' | ')} | ${p.score.flaggedValid}/${p.score.negatives} | ${p.correctness === 'PASS' ? 'PASS' : `FAIL (${p.correctnessFailures.map((f) => f.split(':')[0]).join(', ')})`} |`);
   }
   L.push('');
   return L.join('\n') + '\n';

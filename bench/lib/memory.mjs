@@ -7,7 +7,7 @@ import { makeFate } from './repo.mjs';
 import { WORDS, ADJECTIVES, VERBS, TEAMS } from './words.mjs';
 
 /** Bump whenever generated memory or answers change (part of the cache key). */
-export const MEM_VERSION = 3;
+export const MEM_VERSION = 4;
 
 /** Kinds the bench gates on, and the finding kinds that count for each. */
 export const GATED_KINDS = {
@@ -127,9 +127,9 @@ const ISSUES = [
   'See #{n} for why the {adj} {w} {verb} the {w} {w}',
 ];
 const COUNTS = [
-  'The monorepo has {count} workspace packages under `packages/`, each with its own package.json',
+  'The monorepo has {count} workspace packages under `packages/`, each with its own {adj} {w} and {w} {w} setup',
   'There are {count} workspace packages in `packages/` ({adj} {w} and {w} {w} included)',
-  'All {count} workspace packages under `packages/` share the {adj} {w} config',
+  'All {count} workspace packages under `packages/` share the {adj} {w} config for {w} {w}',
 ];
 
 function fill(rng, tpl, extra = {}) {

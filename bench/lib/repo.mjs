@@ -11,7 +11,7 @@ import { Rng, PickSet } from './prng.mjs';
 import { AREAS, WORDS, AUTHORS, TEAMS, packageNames, scriptNames, BASE_SCRIPTS } from './words.mjs';
 
 /** Bump whenever the generated history changes: it is part of the cache key. */
-export const GEN_VERSION = 1;
+export const GEN_VERSION = 3;
 
 export const SIZES = {
   tiny: { files: 200, commits: 100, renames: 20, deletions: 8, dirMoves: 1, packages: 3, deps: 16, depSwaps: 2, depRemovals: 2, depAdds: 2, scriptAdds: 3, scriptRemovals: 3 },
@@ -196,6 +196,17 @@ export async function generateRepo(dir, spec, seed, { log = () => {} } = {}) {
   for (let i = 0; i < spec.scriptAdds; i++) tokens.push('scriptadd');
   for (let i = 0; i < spec.scriptRemovals; i++) tokens.push('scriptremove');
   rng.shuffle(tokens);
+  // Directory moves happen in the first half of the history, so that single renames can
+  // top the total up to exactly spec.renames afterwards.
+  const half = Math.floor(Math.min(tokens.length, restCommits) / 2);
+  for (let i = half; i < tokens.length; i++) {
+    if (tokens[i] !== 'dirmove') continue;
+    let j;
+    do j = rng.int(half);
+    while (tokens[j] === 'dirmove');
+    tokens[i] = tokens[j];
+    tokens[j] = 'dirmove';
+  }
   // Keep the first 2% of commits free of destructive ops so there is something to rename.
   const perCommit = Array.from({ length: restCommits }, () => []);
   let ci = 0;
@@ -262,7 +273,7 @@ export async function generateRepo(dir, spec, seed, { log = () => {} } = {}) {
           break;
         }
         case 'rename': {
-          if (renamesDone >= spec.renames - dirMoveBudget) break;
+          if (renamesDone + dirMovedFiles + (c < restCommits / 2 ? dirMoveBudget - dirMovedFiles : 0) >= spec.renames) break;
           const p = live.pick(rng);
           if (!p) break;
           let d = dirOf(p);
