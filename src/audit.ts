@@ -60,7 +60,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
     try {
       return await fn();
     } finally {
-      timings[stage] = Math.round((performance.now() - t0) * 100) / 100 + (timings[stage] ?? 0);
+      timings[stage] = round(performance.now() - t0 + (timings[stage] ?? 0));
     }
   };
 
@@ -68,23 +68,36 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
   const config = opts.config ?? (await time('config', () => loadConfig(root, opts.configPath)));
   const { now, pinned } = resolveClock(opts.now, config);
 
-  const loaded = await time('memory', () =>
-    loadMemory({ root, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : undefined }),
+  // Memory parsing (CPU in this process) and the git passes (child processes on the other core)
+  // overlap: evidence needs the entries only for its last step, the GitHub look-ups.
+  const t0 = performance.now();
+  const loadedP = loadMemory({ root, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : undefined }).then(
+    (l) => {
+      timings.memory = round(performance.now() - t0);
+      return l;
+    },
   );
-  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = Math.round(v * 100) / 100;
+  const evidenceP = gatherEvidence({
+    root,
+    config,
+    entries: loadedP.then((l) => l.entries),
+    now,
+    token: opts.token ?? config.github.token,
+    repoSlug: opts.repoSlug ?? config.github.repo,
+    apiUrl: opts.apiUrl,
+  }).then((r) => {
+    timings.evidence = round(performance.now() - t0);
+    return r;
+  });
+  // Settle both before looking at either, so that a failure of one never leaves the other unobserved.
+  const [loadedR, evidenceR] = await Promise.allSettled([loadedP, evidenceP]);
+  if (loadedR.status === 'rejected') throw loadedR.reason;
+  if (evidenceR.status === 'rejected') throw evidenceR.reason;
+  const loaded = loadedR.value;
+  const { evidence, findings: evidenceFindings } = evidenceR.value;
+  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = round(v);
+  for (const [k, v] of Object.entries(evidence.timings ?? {})) timings[`evidence:${k}`] = round(v);
 
-  const { evidence, findings: evidenceFindings } = await time('evidence', () =>
-    gatherEvidence({
-      root,
-      config,
-      entries: loaded.entries,
-      files: loaded.files,
-      now,
-      token: opts.token ?? config.github.token,
-      repoSlug: opts.repoSlug ?? config.github.repo,
-      apiUrl: opts.apiUrl,
-    }),
-  );
   await time('usage', () => gatherUsage({ root, files: loaded.files, entries: loaded.entries, config, evidence }));
 
   const ctx: CheckContext = { files: loaded.files, entries: loaded.entries, evidence, config };
@@ -107,6 +120,8 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
   });
   return { report, files: loaded.files, entries: loaded.entries, findings, plan, evidence, config, timings };
 }
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 

@@ -15,7 +15,9 @@ import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, read
 export interface GatherOptions {
   root: string;
   config: Config;
-  entries: Entry[];
+  /** The entries, or a promise of them: only the GitHub step needs them (issue numbers), so the
+   *  git passes can run while memory is still being parsed. */
+  entries: Entry[] | Promise<Entry[]>;
   /** Memory files (not used for lookups; accepted for the pipeline's convenience). */
   files?: unknown;
   now?: Date;
@@ -147,9 +149,10 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   const repoSlug = await repoSlugP;
   const token = opts.token ?? opts.config.github?.token ?? undefined;
   const apiUrl = opts.apiUrl ?? process.env.GITHUB_API_URL ?? opts.config.github?.apiUrl ?? 'https://api.github.com';
+  const entries = await opts.entries;
   const github = opts.offline
     ? { repo: repoSlug, checked: false, reason: 'offline', issues: new Map() }
-    : await fetchGitHubState({ entries: opts.entries, token, repo: repoSlug, apiUrl });
+    : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
   timings.total = ms(t0);
 
