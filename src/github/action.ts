@@ -25,6 +25,7 @@ import { upsertStickyComment } from './comment.js';
 import { planAnnotations } from './annotations.js';
 import { analysePullRequest, isManifest, type PrAnalysis } from './stale.js';
 import { renderSummary } from './summary.js';
+import { VERSION } from '../version.js';
 
 // ------------------------------------------------------------------ engine contract
 
@@ -96,6 +97,7 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   };
 
   let mode = resolveMode(inputs.mode, ctx);
+  core.info(`memory-audit ${VERSION}: ${mode} mode${inputs.dryRun ? ' (dry run)' : ''} on ${root}`);
   if (mode === 'comment' && !ctx.pullRequest) {
     notice(`Mode "comment" needs a pull_request event (this is "${ctx.eventName || 'unknown'}"); reporting only.`);
     mode = 'report';
