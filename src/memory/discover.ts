@@ -52,9 +52,9 @@ export function formatOf(rel: string, inMemoryDir = false): MemoryFormat | undef
   if (base === 'CLAUDE.md' || base === 'CLAUDE.local.md') return 'claude-md';
   if (base === 'AGENTS.md' || base === 'AGENTS.override.md') return 'agents-md';
   if (base === 'GEMINI.md') return 'gemini-md';
-  if (base === '.cursorrules' || isCursorRule(rel)) return 'cursor-rule';
-  if (rel === '.github/copilot-instructions.md' || isCopilotInstructions(rel)) return 'copilot';
-  if (isClaudeRule(rel)) return 'claude-md';
+  if (base === '.cursorrules' || (rel.includes('.cursor/') && isCursorRule(rel))) return 'cursor-rule';
+  if (rel === '.github/copilot-instructions.md' || (rel.startsWith('.github/') && isCopilotInstructions(rel))) return 'copilot';
+  if (rel.includes('.claude/') && isClaudeRule(rel)) return 'claude-md';
   if (inMemoryDir && /\.md$/i.test(base)) return 'auto-memory-topic';
   return undefined;
 }
@@ -97,7 +97,8 @@ function readIgnoreFile(file: string): string | undefined {
 function ignoredBy(layers: GitIgnoreLayer[], abs: string, isDir: boolean): boolean {
   let ignored = false;
   for (const layer of layers) {
-    let rel = toSlash(relative(layer.dir, abs));
+    const prefix = layer.dir.endsWith(sep) ? layer.dir : layer.dir + sep;
+    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative(layer.dir, abs));
     if (rel === '' || rel.startsWith('..')) continue;
     if (isDir) rel += '/';
     const t = layer.ig.test(rel);
@@ -113,9 +114,27 @@ function linkFinding(display: string, message: string, evidence?: Record<string,
   return f;
 }
 
+/** File names that make a folder memory (or that are memory themselves). */
+const MEMORY_NAMES = new Set(['MEMORY.md', 'CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md', 'AGENTS.override.md', 'GEMINI.md', '.cursorrules']);
+
+/** Repository-relative paths where any symlink is memory (Claude, Cursor, Copilot locations). */
+function inMemoryLocation(rel: string): boolean {
+  return (
+    /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) ||
+    rel === '.github/copilot-instructions.md' ||
+    rel === '.github/instructions' ||
+    rel.startsWith('.github/instructions/')
+  );
+}
+
 class Discoverer {
   readonly findings: Finding[] = [];
   private realRoot = '';
+  /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
+  private readonly linkFiles = new Set<string>();
+  private auto = false;
+  /** The root with a trailing separator. */
+  private readonly rootPrefix: string;
   private readonly userIgnore: picomatch.Matcher | undefined;
 
   constructor(
@@ -124,6 +143,7 @@ class Discoverer {
     readonly logPath: string | undefined,
   ) {
     this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? picomatch(ignoreGlobs, { dot: true }) : undefined;
+    this.rootPrefix = root.endsWith(sep) ? root : root + sep;
   }
 
   async init(): Promise<void> {
@@ -135,6 +155,10 @@ class Discoverer {
   }
 
   display(abs: string): string {
+    // Fast path: a path built under the root by joining names.
+    if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep}..`)) {
+      return toSlash(abs.slice(this.rootPrefix.length));
+    }
     const rel = relative(this.root, abs);
     if (rel === '') return '.';
     if (rel.startsWith('..') || isAbsolute(rel)) return toSlash(abs);
@@ -142,6 +166,7 @@ class Discoverer {
   }
 
   inRoot(abs: string): boolean {
+    if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep}..`)) return true;
     const rel = relative(this.root, abs);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   }
@@ -156,18 +181,20 @@ class Discoverer {
    */
   async symlinkAllowed(abs: string): Promise<boolean> {
     if (!this.inRoot(abs)) return true;
+    // Detection never enters symlinked folders: a file that is not a link itself is inside.
+    if (this.auto && !this.linkFiles.has(abs)) return true;
     let target: string;
     try {
       target = await realpath(abs);
     } catch {
       return true; // dangling: readMemoryFile reports it
     }
-    const rel = relative(this.realRoot, target);
-    if (rel.startsWith('..') || isAbsolute(rel)) {
+    if (!this.insideRealRoot(target)) {
       const d = this.display(abs);
       this.findings.push(
         linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
           target: toSlash(target),
+          audit: `--memory ${toSlash(target)}`,
         }),
       );
       return false;
@@ -175,8 +202,50 @@ class Discoverer {
     return true;
   }
 
+  private insideRealRoot(target: string): boolean {
+    const rel = relative(this.realRoot, target);
+    return !(rel.startsWith('..') || isAbsolute(rel));
+  }
+
+  /**
+   * Auto-detection meets a symlinked folder (never entered). When it leads outside the
+   * repository and would have been memory (its target holds MEMORY.md or a known memory file,
+   * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+   * the link, never a silent skip. Other symlinked folders are left alone (no noise).
+   */
+  async reportLinkedFolder(abs: string): Promise<void> {
+    if (!this.inRoot(abs) || this.userIgnored(abs)) return;
+    let target: string;
+    try {
+      target = await realpath(abs);
+    } catch {
+      return;
+    }
+    if (this.insideRealRoot(target)) return;
+    const rel = this.display(abs);
+    let memory = inMemoryLocation(rel);
+    if (!memory) {
+      try {
+        memory = (await readdir(target)).some((n) => MEMORY_NAMES.has(n));
+      } catch {
+        memory = false;
+      }
+    }
+    if (!memory) return;
+    const t = toSlash(target);
+    this.findings.push(
+      linkFinding(
+        rel,
+        `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited` +
+          ` (to audit it, pass --memory ${t})`,
+        { target: t, audit: `--memory ${t}` },
+      ),
+    );
+  }
+
   /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
-  async walk(start: string, useGitignore: boolean): Promise<Walked> {
+  async walk(start: string, useGitignore: boolean, auto = false): Promise<Walked> {
+    this.auto = auto;
     const out: Walked = { known: [], markdown: [], memoryDirs: new Set() };
     const layers: GitIgnoreLayer[] = [];
     if (useGitignore) {
@@ -215,9 +284,11 @@ class Discoverer {
             const st = await stat(abs);
             isDir = false;
             isFile = st.isFile();
+            if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
           } catch {
             isFile = true; // dangling: kept when its name is a memory name, reported on read
           }
+          if (isFile) this.linkFiles.add(abs);
         }
         if (isDir) {
           if (SKIP_DIRS.has(e.name)) continue;
@@ -226,7 +297,7 @@ class Discoverer {
           continue;
         }
         if (!isFile) continue;
-        const rel = this.inRoot(abs) ? toSlash(relative(this.root, abs)) : toSlash(relative(start, abs));
+        const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative(start, abs));
         const isMd = /\.md$/i.test(e.name);
         const known = e.name === 'MEMORY.md' || formatOf(rel) !== undefined;
         if (!known && !isMd) continue;
@@ -269,7 +340,7 @@ class Discoverer {
     for (const abs of w.markdown) {
       if (into.has(abs)) continue;
       const md = nearestMemoryDir(abs);
-      if (md && isTopicFile(toSlash(relative(md, abs)), this.logRelTo(md))) add(abs, 'auto-memory-topic', md);
+      if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, 'auto-memory-topic', md);
       else if (allMarkdownIsMemory) add(abs, 'other');
     }
   }
@@ -279,6 +350,12 @@ class Discoverer {
     const abs = resolve(this.root, this.logPath);
     return toSlash(relative(memoryDir, abs));
   }
+}
+
+/** `abs` relative to its ancestor folder `dir`, forward slashes (path.relative without its cost). */
+function relUnder(dir: string, abs: string): string {
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative(dir, abs));
 }
 
 /** The memory folder (holding MEMORY.md) a file belongs to, looking upwards to `stop`. */
@@ -304,7 +381,7 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   const found = new Map<string, DiscoveredFile>();
 
   if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root, true), found);
+    d.collect(await d.walk(root, true, true), found);
   } else {
     for (const given of opts.paths) {
       // `~/` means the home folder (memory often lives in ~/.claude/projects/<p>/memory).

@@ -39,6 +39,10 @@ export function parseFrontmatter(
       return { problems: [{ line: contentLine + rel - 1, message: `invalid TOML frontmatter: ${msg}` }] };
     }
   }
+  // Most frontmatter is a handful of flat `key: value` lines: read those directly (exactly as
+  // `yaml` would, proven by a differential test) and leave everything else to `yaml`.
+  const quick = fastYaml(value);
+  if (quick) return { data: quick, problems: [] };
   let doc: Document.Parsed;
   try {
     doc = parseDocument(value, { prettyErrors: true, uniqueKeys: false });
@@ -89,6 +93,126 @@ export function parseFrontmatter(
       }
     }
   }
+  return out;
+}
+
+// ---------------------------------------------------------------------------- fast YAML
+
+const FAST_LINE_KEY_RE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$/;
+// Characters the fast path accepts (printable, no tab, no line separators, no BOM).
+// eslint-disable-next-line no-control-regex
+const FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+// Core schema (YAML 1.2, what `yaml` uses by default) resolution of plain scalars.
+const Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const Y_OCT = /^0o[0-7]+$/;
+const Y_INT = /^[-+]?[0-9]+$/;
+const Y_HEX = /^0x[0-9a-fA-F]+$/;
+const Y_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const Y_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const Y_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/** The value of a plain scalar as the core schema resolves it. */
+function resolvePlain(s: string): unknown {
+  const c = s.charCodeAt(0);
+  // Only these can start a non-string: digits, + - . ~ n N t T f F 0 (and empty).
+  if (s === '' || c === 126 || c === 110 || c === 78) {
+    if (Y_NULL.test(s)) return null;
+    return s;
+  }
+  if (c === 116 || c === 84 || c === 102 || c === 70) return Y_BOOL.test(s) ? c === 116 || c === 84 : s;
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
+    if (Y_OCT.test(s)) return parseInt(s.substring(2), 8);
+    if (Y_INT.test(s)) return parseInt(s, 10);
+    if (Y_HEX.test(s)) return parseInt(s.substring(2), 16);
+    if (Y_NAN.test(s)) return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    if (Y_EXP.test(s) || Y_FLOAT.test(s)) return parseFloat(s);
+  }
+  return s;
+}
+
+/**
+ * One scalar value after `key: `, or `NO` when it is outside the fast subset: plain one-line
+ * scalars without comments or `: `, and quoted strings without escapes or inner quotes.
+ */
+const NO = Symbol('no');
+function fastScalar(raw: string): unknown {
+  let v = raw;
+  let end = v.length;
+  while (end > 0 && v.charCodeAt(end - 1) === 32) end--;
+  if (end < v.length) v = v.slice(0, end);
+  if (v === '') return null;
+  const c = v[0];
+  if (c === '"' || c === "'") {
+    if (v.length < 2 || v[v.length - 1] !== c) return NO;
+    const inner = v.slice(1, -1);
+    if (inner.includes(c) || (c === '"' && inner.includes('\\'))) return NO;
+    return inner;
+  }
+  // Indicators that start something else than a plain scalar.
+  if ('[]{},#&*!|>%@`'.includes(c)) return NO;
+  if (c === '?' || c === ':' || (c === '-' && (v.length === 1 || v[1] === ' '))) return NO;
+  if (v.includes(': ') || v.includes(' #') || v[v.length - 1] === ':') return NO;
+  return resolvePlain(v);
+}
+
+/**
+ * Frontmatter made only of `key: scalar` lines (and one level of nested `key:` maps such as
+ * `metadata:`), read without the YAML parser. Returns undefined whenever anything falls
+ * outside that subset, so that `yaml` decides.
+ */
+export function fastYaml(value: string): Record<string, unknown> | undefined {
+  if (FAST_BAD_CHAR_RE.test(value.includes('\r') ? value.replace(/\r\n/g, '\n') : value)) return undefined;
+  const lines = value.split('\n');
+  const out: Record<string, unknown> = {};
+  let nested: Record<string, unknown> | undefined; // the map of a `key:` with an empty value
+  let nestedKey = '';
+  let nestedIndent = -1;
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+    let k = 0;
+    while (k < line.length && line.charCodeAt(k) === 32) k++;
+    if (k === line.length) continue; // blank
+    if (line.charCodeAt(k) === 35) continue; // comment line
+    const m = FAST_LINE_KEY_RE.exec(line);
+    if (!m) return undefined;
+    const indent = m[1].length;
+    const key = m[2];
+    if (key.length > 200 || Y_NULL.test(key) || Y_BOOL.test(key) || key === '__proto__') return undefined;
+    const rawValue = m[3] ?? '';
+    if (indent === 0) {
+      if (nested && nestedIndent !== -1) out[nestedKey] = nested;
+      nested = undefined;
+      if (Object.prototype.hasOwnProperty.call(out, key) || key === 'content') return undefined;
+      if (rawValue.trim() === '') {
+        // Either null or the start of a nested map; decided by the next lines.
+        out[key] = null;
+        nested = {};
+        nestedKey = key;
+        nestedIndent = -1;
+        continue;
+      }
+      const v = fastScalar(rawValue);
+      if (v === NO) return undefined;
+      out[key] = v;
+      continue;
+    }
+    // An indented line belongs to the nested map just opened.
+    if (!nested) return undefined;
+    if (nestedIndent === -1) nestedIndent = indent;
+    else if (indent !== nestedIndent) return undefined;
+    if (Object.prototype.hasOwnProperty.call(nested, key)) return undefined;
+    if (rawValue.trim() === '') {
+      // `key:` inside the map: null unless deeper lines follow (which the check above rejects).
+      nested[key] = null;
+      continue;
+    }
+    const v = fastScalar(rawValue);
+    if (v === NO) return undefined;
+    nested[key] = v;
+  }
+  if (nested && nestedIndent !== -1) out[nestedKey] = nested;
   return out;
 }
 

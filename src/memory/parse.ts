@@ -6,7 +6,7 @@
 // HTML blocks and frontmatter): micromark re-copies its whole event list each time a
 // container (list item, blockquote) closes, which makes one huge list quadratic. Chunk
 // positions are shifted back so every offset and line is into the whole file.
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
@@ -37,6 +37,28 @@ function unclosedFrontmatter(text: string): boolean {
   const close = fm[1] === '---' ? FM_CLOSE_YAML : FM_CLOSE_TOML;
   close.lastIndex = fm[0].length - 1;
   return close.exec(text) === null;
+}
+
+const YAML_KEY_LINE_RE = /^[A-Za-z_][\w-]*\s*:/;
+const TOML_KEY_LINE_RE = /^(?:\[|[A-Za-z_"'][\w.\-"' ]*=)/;
+// The first line of a Markdown block (heading, quote, list item, fence, table, HTML, rule).
+const MD_BLOCK_LINE_RE = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`{3,}|~{3,}|\||<|\*\*\*|___|={3,}|-{3,})/;
+
+/**
+ * Whether an opening `---` / `+++` that is never closed was meant as frontmatter (and deserves
+ * a warning), rather than a horizontal rule opening ordinary Markdown: the first non-empty
+ * line after it looks like a YAML key (`name:`; TOML: `key =`), or plain text follows the
+ * fence directly (no blank line) that is not the start of a Markdown block.
+ */
+function looksLikeUnclosedFrontmatter(text: string): boolean {
+  const fm = FM_OPEN_RE.exec(text);
+  if (!fm) return false;
+  const rest = text.slice(fm[0].length, fm[0].length + 4096);
+  const lines = rest.split(/\r?\n/);
+  const first = lines.find((l) => l.trim() !== '');
+  if (first === undefined) return false;
+  if ((fm[1] === '---' ? YAML_KEY_LINE_RE : TOML_KEY_LINE_RE).test(first)) return true;
+  return lines[0].trim() !== '' && !MD_BLOCK_LINE_RE.test(lines[0]);
 }
 
 export interface ParseOptions {
@@ -117,8 +139,17 @@ const HTML_BLOCK_STARTS: Array<[RegExp, RegExp]> = [
  * may hold blank lines. Parsing the pieces separately gives the same entries as parsing the
  * whole text. Cuts closer than `minGap` characters to the previous one are skipped.
  */
-export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatterEnd: number; frontmatter?: RootContent } {
+export function safeCuts(
+  text: string,
+  minGap = 0,
+): { cuts: number[]; frontmatterEnd: number; frontmatter?: RootContent; deep?: Array<{ at: number; depth: number }> } {
   const cuts: number[] = [];
+  let deep: Array<{ at: number; depth: number }> | undefined;
+  let heavy: Array<{ at: number; depth: number; cost: number }> | undefined;
+  let total = 0;
+  let cost = 0; // nesting work of the current piece
+  let maxDepth = 0;
+  let deepAt = 0;
   let pos = 0;
   let frontmatterEnd = 0;
   let frontmatter: RootContent | undefined;
@@ -170,9 +201,28 @@ export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatte
     } else if (htmlEnd) {
       if (htmlEnd.test(line)) htmlEnd = null;
     } else if (!blank) {
-      if (prevBlank && k === pos && pos > 0 && pos - last >= minGap) {
-        cuts.push(pos);
-        last = pos;
+      if (prevBlank && k === pos && pos > 0) {
+        if (cost > NESTING_PIECE_MIN) {
+          (heavy ??= []).push({ at: deepAt, depth: maxDepth, cost });
+          total += cost;
+        }
+        cost = maxDepth = 0;
+        if (pos - last >= minGap) {
+          cuts.push(pos);
+          last = pos;
+        }
+      }
+      // Container markers (`>`, list markers) nest: micromark's work grows with the square
+      // of the depth of each line; pieces over budget are not given to it.
+      if (lead === 62 || lead === 45 || lead === 42 || lead === 43 || (lead >= 48 && lead <= 57)) {
+        const depth = lineNesting(text, pos, contentEnd);
+        if (depth > 1) {
+          cost += depth * depth;
+          if (depth > maxDepth) {
+            maxDepth = depth;
+            deepAt = pos;
+          }
+        }
       }
       if (!special) {
         prevBlank = false;
@@ -195,13 +245,88 @@ export function safeCuts(text: string, minGap = 0): { cuts: number[]; frontmatte
     prevBlank = blank;
     pos = next;
   }
-  return frontmatter ? { cuts, frontmatterEnd, frontmatter } : { cuts, frontmatterEnd };
+  if (cost > NESTING_PIECE_MIN) {
+    (heavy ??= []).push({ at: deepAt, depth: maxDepth, cost });
+    total += cost;
+  }
+  if (heavy) {
+    // A block over budget is not parsed; nor, when the file as a whole is, any heavy block.
+    const min = total > NESTING_BUDGET * 4 ? NESTING_PIECE_MIN : NESTING_BUDGET;
+    for (const h of heavy) if (h.cost > min) (deep ??= []).push({ at: h.at, depth: h.depth });
+  }
+  const res: { cuts: number[]; frontmatterEnd: number; frontmatter?: RootContent; deep?: Array<{ at: number; depth: number }> } = {
+    cuts,
+    frontmatterEnd,
+  };
+  if (frontmatter) res.frontmatter = frontmatter;
+  if (deep) res.deep = deep;
+  return res;
 }
 
+/**
+ * Nesting depth of blockquotes and lists at the start of the line [pos, end): the container
+ * markers in its prefix, plus half its indentation when it has any (nested lists indent by at
+ * least two columns a level). An upper-bound estimate, cheap, only to catch pathological files.
+ */
+export function lineNesting(text: string, pos: number, end: number): number {
+  let depth = 0;
+  let ws = 0;
+  let lead = -1;
+  let i = pos;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      ws++;
+      i++;
+    } else if (c === 9) {
+      ws += 4;
+      i++;
+    } else if (c === 62) {
+      if (lead < 0) lead = ws;
+      depth++;
+      i++;
+    } else if ((c === 45 || c === 42 || c === 43) && (i + 1 === end || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) {
+      if (lead < 0) lead = ws;
+      depth++;
+      i++;
+    } else if (c >= 48 && c <= 57) {
+      let j = i + 1;
+      while (j < end && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+      const d = text.charCodeAt(j);
+      if (j < end && (d === 46 || d === 41) && (j + 1 === end || text.charCodeAt(j + 1) === 32 || text.charCodeAt(j + 1) === 9)) {
+        if (lead < 0) lead = ws;
+        depth++;
+        i = j + 1;
+      } else break;
+    } else break;
+  }
+  return depth === 0 ? 0 : depth + (lead >> 1);
+}
+
+/**
+ * Budget of nesting work per top-level block: the sum over its lines of (nesting depth)^2.
+ * micromark's time grows with it (a 1,000-level line or a staircase of ~150 levels is about a
+ * second); a block over budget is kept as one unparsed paragraph instead. Ordinary memory
+ * (a few levels) stays far below.
+ */
+export const NESTING_BUDGET = 1_000_000;
+/** Blocks above this much nesting work count towards a file-wide budget of 4 x NESTING_BUDGET. */
+const NESTING_PIECE_MIN = 50_000;
+
 /** Start offsets of the chunks a long file is parsed in by micromark (always begins with 0). */
-export function chunkStarts(text: string): number[] {
+export function chunkStarts(text: string, cuts?: number[]): number[] {
   if (text.length < CHUNK_MIN * 2) return [0];
-  return [0, ...safeCuts(text, CHUNK_MIN).cuts];
+  if (!cuts) return [0, ...safeCuts(text, CHUNK_MIN).cuts];
+  // The same cuts safeCuts(text, CHUNK_MIN) keeps: the first of all cuts at least CHUNK_MIN on.
+  const out = [0];
+  let last = 0;
+  for (const c of cuts) {
+    if (c - last >= CHUNK_MIN) {
+      out.push(c);
+      last = c;
+    }
+  }
+  return out;
 }
 
 const DEFINITION_LINE_RE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
@@ -249,12 +374,23 @@ function parseRange(text: string, s: number, e: number, appendix: string, ls: nu
  * gives up on anything else); everything else through the remark processor, in chunks of a
  * few KB cut at safe block boundaries. `fast: false` uses the processor only.
  */
-export function parseBlocks(text: string, opts: { fast?: boolean } = {}): RootContent[] {
+export interface DeepBlock {
+  /** 1-based lines of the block kept as one paragraph, and of its deepest line. */
+  line: number;
+  endLine: number;
+  deepLine: number;
+  /** Nesting depth of that line (estimated). */
+  depth: number;
+}
+
+export function parseBlocks(text: string, opts: { fast?: boolean; deep?: DeepBlock[] } = {}): RootContent[] {
   const defs = text.includes(']:') ? text.match(DEFINITION_LINE_RE) : null;
   const out: RootContent[] = [];
+  const sc = safeCuts(text);
+  if (sc.deep) return parseDeep(text, sc, defs, opts, out);
   // Link reference definitions reach across pieces: such files take the processor path.
   if (opts.fast === false || defs) {
-    const starts = chunkStarts(text);
+    const starts = chunkStarts(text, sc.cuts);
     const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
     const ls = lineStarts(text);
     for (let i = 0; i < starts.length; i++) {
@@ -262,7 +398,7 @@ export function parseBlocks(text: string, opts: { fast?: boolean } = {}): RootCo
     }
     return out;
   }
-  const { cuts, frontmatterEnd, frontmatter } = safeCuts(text);
+  const { cuts, frontmatterEnd, frontmatter } = sc;
   if (frontmatter) out.push(frontmatter);
   const bounds = [frontmatterEnd, ...cuts, text.length];
   const ls = lineStarts(text);
@@ -277,6 +413,64 @@ export function parseBlocks(text: string, opts: { fast?: boolean } = {}): RootCo
     const e = bounds[i + 1];
     if (s >= e) continue;
     const fast = fastBlocks(text, s, e, lineAt(ls, s));
+    if (fast) {
+      flush(s);
+      for (const n of fast) out.push(n);
+    } else {
+      if (group < 0) group = s;
+      if (e - group >= CHUNK_MIN) flush(e);
+    }
+  }
+  flush(text.length);
+  return out;
+}
+
+/**
+ * parseBlocks for a file with pathologically deep nesting (over MAX_NESTING levels): micromark
+ * is quadratic in the depth (2,000 levels: seconds), so each top-level block holding such a
+ * line becomes one plain paragraph of its source, unparsed; the rest is parsed as usual.
+ */
+function parseDeep(
+  text: string,
+  sc: ReturnType<typeof safeCuts>,
+  defs: RegExpMatchArray | null,
+  opts: { fast?: boolean; deep?: DeepBlock[] },
+  out: RootContent[],
+): RootContent[] {
+  const ls = lineStarts(text);
+  const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
+  const useFast = opts.fast !== false && !defs;
+  if (sc.frontmatter) out.push(sc.frontmatter);
+  const bounds = [sc.frontmatterEnd, ...sc.cuts, text.length];
+  const deep = sc.deep!;
+  let d = 0;
+  let group = -1;
+  const flush = (end: number) => {
+    if (group < 0) return;
+    parseRange(text, group, end, appendix, ls, out);
+    group = -1;
+  };
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const s = bounds[i];
+    const e = bounds[i + 1];
+    if (s >= e) continue;
+    while (d < deep.length && deep[d].at < s) d++;
+    if (d < deep.length && deep[d].at < e) {
+      flush(s);
+      let end = e;
+      while (end > s && /\s/.test(text[end - 1])) end--;
+      const line = lineAt(ls, s);
+      const endLine = lineAt(ls, end);
+      const position = {
+        start: { line, column: 1, offset: s },
+        end: { line: endLine, column: end - ls[endLine - 1] + 1, offset: end },
+      };
+      const value = text.slice(s, end);
+      out.push({ type: 'paragraph', children: [{ type: 'text', value, position: structuredClone(position) }], position });
+      opts.deep?.push({ line, endLine, deepLine: lineAt(ls, deep[d].at), depth: deep[d].depth });
+      continue;
+    }
+    const fast = useFast ? fastBlocks(text, s, e, lineAt(ls, s)) : null;
     if (fast) {
       flush(s);
       for (const n of fast) out.push(n);
@@ -532,12 +726,20 @@ function fmInfoOf(fm: Record<string, unknown>): { meta: EntryMeta; type?: EntryT
 const LIST_MARKER_RE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
 
 /** Whitespace-normalised text used for ids (a list marker is not part of the identity). */
+const COLLAPSE_RE = /[^\S ]| {2}/;
+
 export function normaliseForId(text: string): string {
-  return text.replace(LIST_MARKER_RE, '').replace(/\s+/g, ' ').trim();
+  const t = text.replace(LIST_MARKER_RE, '');
+  // Most entries are one line with single spaces: nothing to collapse.
+  return (COLLAPSE_RE.test(t) ? t.replace(/\s+/g, ' ') : t).trim();
 }
 
+// One-shot crypto.hash (Node >= 20.12) skips the Hash object; same digest as createHash.
+const oneShotHash = (nodeCrypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+
 function sha8(s: string): string {
-  return createHash('sha1').update(s).digest('hex').slice(0, 8);
+  if (oneShotHash) return oneShotHash('sha1', s, 'hex').slice(0, 8);
+  return nodeCrypto.createHash('sha1').update(s).digest('hex').slice(0, 8);
 }
 
 /** Assigns stable ids: same path + same normalised text -> same id; repeats get a suffix in the hash. */
@@ -664,8 +866,9 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
   if (opts.memoryDir !== undefined) file.memoryDir = opts.memoryDir;
 
   let blocks: RootContent[];
+  const deep: DeepBlock[] = [];
   try {
-    blocks = parseBlocks(text, { fast: opts.fast });
+    blocks = parseBlocks(text, { fast: opts.fast, deep });
   } catch (e) {
     findings.push({
       entryId: null,
@@ -676,6 +879,18 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       message: `${path}: could not be parsed as Markdown: ${(e as Error).message}`,
     });
     return { file, entries: [], findings };
+  }
+
+  for (const b of deep) {
+    findings.push({
+      entryId: null,
+      file: path,
+      line: b.deepLine,
+      kind: 'malformed',
+      severity: 'warning',
+      message: `${path}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      evidence: { depth: b.depth, line: b.line, endLine: b.endLine },
+    });
   }
 
   // Link reference definitions, for linkReference urls.
@@ -689,7 +904,7 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       file.frontmatterRange = fm.range;
       if (fm.data) file.frontmatter = fm.data;
     }
-  } else if (/^(?:---|\+\+\+)[ \t]*\r?\n/.test(text)) {
+  } else if (looksLikeUnclosedFrontmatter(text)) {
     findings.push({
       entryId: null,
       file: path,

@@ -1,5 +1,6 @@
 // Reading a memory file's bytes into text. Every problem becomes a `malformed` finding naming
 // the file (and the line of the first bad byte where there is one); nothing here throws.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import type { Finding } from '../types.js';
 
@@ -142,4 +143,90 @@ export async function readMemoryFile(absPath: string, path: string, maxBytes: nu
     };
   }
   return decodeMemoryBytes(buf, path);
+}
+
+const OPEN_FLAGS = constants.O_NONBLOCK !== undefined ? constants.O_RDONLY | constants.O_NONBLOCK : 'r';
+
+function cannotRead(absPath: string, path: string, e: unknown): ReadResult {
+  const code = (e as NodeJS.ErrnoException).code;
+  let dangling = false;
+  try {
+    dangling = lstatSync(absPath).isSymbolicLink();
+  } catch {
+    // missing altogether
+  }
+  const why = dangling ? 'dangling symbolic link' : code === 'ENOENT' ? 'no such file' : `${code ?? (e as Error).message}`;
+  return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${why})`, { code: code ?? null }) };
+}
+
+/**
+ * readMemoryFile without the thread pool: open, fstat, read, close on the calling thread
+ * (four system calls; memory files are small and usually in the page cache, where this is
+ * several times faster than the promise API for thousands of files). Same results and findings.
+ */
+export function readMemoryFileSync(absPath: string, path: string, maxBytes: number): ReadResult {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then reports it).
+    fd = openSync(absPath, OPEN_FLAGS);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') {
+      return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: is a directory, not a memory file`) };
+    }
+    return cannotRead(absPath, path, e);
+  }
+  try {
+    let size: number;
+    try {
+      const st = fstatSync(fd);
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: not a regular file; not read`) };
+      size = st.size;
+    } catch (e) {
+      return cannotRead(absPath, path, e);
+    }
+    if (size > maxBytes) {
+      return {
+        bytes: size,
+        bom: false,
+        finding: malformed(path, 1, `${path}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+          bytes: size,
+          limit: maxBytes,
+        }),
+      };
+    }
+    // Read what is there (the file may grow or shrink meanwhile), up to one byte over the limit.
+    let buf = Buffer.allocUnsafe(Math.min(Math.max(size, 0) + 1, maxBytes + 1));
+    let len = 0;
+    try {
+      for (;;) {
+        if (len === buf.length) {
+          if (buf.length > maxBytes) break;
+          const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+          buf.copy(bigger, 0, 0, len);
+          buf = bigger;
+        }
+        const n = readSync(fd, buf, len, buf.length - len, null);
+        if (n === 0) break;
+        len += n;
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return { bytes: size, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${code ?? (e as Error).message})`, { code: code ?? null }) };
+    }
+    if (len > maxBytes) {
+      return {
+        bytes: len,
+        bom: false,
+        finding: malformed(path, 1, `${path}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`),
+      };
+    }
+    return decodeMemoryBytes(buf.subarray(0, len), path);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // nothing to do
+    }
+  }
 }
