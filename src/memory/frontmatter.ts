@@ -3,6 +3,7 @@
 import { parseDocument, isMap, isScalar, visit, type Document } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { EntryMeta, EntryType } from '../types.js';
+import { typeFromFrontmatter } from './classify.js';
 
 export interface FrontmatterResult {
   data?: Record<string, unknown>;
@@ -257,39 +258,9 @@ function normaliseValues(v: unknown): unknown {
   return v;
 }
 
-const TYPE_SYNONYMS: Record<string, EntryType> = {
-  project: 'project',
-  decision: 'decision',
-  decisions: 'decision',
-  adr: 'decision',
-  pattern: 'pattern',
-  patterns: 'pattern',
-  gotcha: 'pattern',
-  debugging: 'pattern',
-  workflow: 'pattern',
-  lesson: 'pattern',
-  reference: 'reference',
-  references: 'reference',
-  link: 'reference',
-  links: 'reference',
-  resource: 'reference',
-  feedback: 'feedback',
-  preference: 'feedback',
-  preferences: 'feedback',
-  correction: 'feedback',
-  user: 'user',
-  profile: 'user',
-  ephemeral: 'ephemeral',
-  session: 'ephemeral',
-  superseded: 'superseded',
-  'counter-memory': 'superseded',
-};
-
 /** A frontmatter `type` value mapped to an EntryType (undefined when absent or not recognised). */
 export function frontmatterType(fm: Record<string, unknown> | undefined): EntryType | undefined {
-  const raw = field(fm, 'type');
-  if (typeof raw !== 'string') return undefined;
-  return TYPE_SYNONYMS[raw.trim().toLowerCase()];
+  return typeFromFrontmatter(field(fm, 'type'));
 }
 
 /** Look a key up flat first, then under `metadata:`. */
