@@ -11,7 +11,6 @@ let built = { dir: '', bundle: '' };
 beforeAll(() => {
   built = buildBundle();
 }, 60_000);
-afterAll(() => rmSync(built.dir, { recursive: true, force: true }));
 const runAction = (o: Omit<Parameters<typeof run0>[0], 'bundle'>) => run0({ ...o, bundle: built.bundle });
 
 // Tests run concurrently (they wait on child processes): each owns its repository and server.

@@ -5,14 +5,13 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { git, type Fixture } from './git-fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Builds the Action bundle (index.js) into a temp folder with the project's build script. */
+/** The Action bundle (index.js), built once per run by test/global-setup.ts with the project's build script. */
 export function buildBundle(): { dir: string; bundle: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ma-bundle-'));
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), dir], { cwd: ROOT, stdio: 'pipe' });
+  const dir = inject('bundleDir');
   return { dir, bundle: join(dir, 'index.js') };
 }
 

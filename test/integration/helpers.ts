@@ -1,12 +1,12 @@
 // Shared fixtures for the end-to-end integration tests: real git repositories in temp folders
 // (simple-git, fixed dates), the CLI's main() run in-process, the bundles built into a temp dir.
-import { execFile, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { main } from '../../src/cli.js';
+import { inject } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const NOW = '2026-01-10';
@@ -80,52 +80,10 @@ export async function cli(cwd: string, argv: string[], env: NodeJS.ProcessEnv = 
   return { code, stdout, stderr };
 }
 
-/**
- * Builds dist-like bundles (cli.js, index.js) into a temp dir, never into /work/main/dist.
- * Test files share one build per source state: it is built into a private folder, then renamed
- * to a cache folder named by a hash of src/ and the build script (first writer wins).
- */
+/** The bundles (cli.js, index.js) built once per run by test/global-setup.ts, never into dist/. */
 export function buildBundles(): { dir: string; cli: string; action: string } {
-  const hash = createHash('sha256');
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else hash.update(p).update(readFileSync(p));
-    }
-  };
-  walk(path.join(ROOT, 'src'));
-  hash.update(readFileSync(path.join(ROOT, 'scripts/build.mjs')));
-  const dir = path.join(tmpdir(), `ma-int-bundle-${hash.digest('hex').slice(0, 16)}`);
-  const result = { dir, cli: path.join(dir, 'cli.js'), action: path.join(dir, 'index.js') };
-  const ready = () => existsSync(result.cli) && existsSync(result.action);
-  if (ready()) return result;
-  // One builder at a time (test files start together): a mkdir lock, waited on synchronously.
-  const lock = `${dir}.lock`;
-  const sleep = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; ; waited += 100) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (ready()) return result;
-      if (waited > 90_000) break; // a stale lock: build our own copy below
-      Atomics.wait(sleep, 0, 0, 100);
-    }
-  }
-  try {
-    if (ready()) return result;
-    const own = tempDir('ma-int-build-');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), own], { cwd: ROOT, stdio: 'pipe' });
-    try {
-      renameSync(own, dir);
-    } catch {
-      return { dir: own, cli: path.join(own, 'cli.js'), action: path.join(own, 'index.js') };
-    }
-    return result;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  const dir = inject('bundleDir');
+  return { dir, cli: path.join(dir, 'cli.js'), action: path.join(dir, 'index.js') };
 }
 
 export function runNode(script: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
