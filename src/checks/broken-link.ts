@@ -4,6 +4,7 @@
 // missing, circular or deeper than Claude Code's limit of four hops. Code spans and fences are
 // skipped. Links to ordinary repository files are left to the path checks.
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { checkPathRef } from './path.js';
 import {
   baseName,
   dirOf,
@@ -59,6 +60,23 @@ function imports(text: string): LinkHit[] {
     out.push({ raw, target: raw, index: m.index });
   }
   return out;
+}
+
+/**
+ * A missing `@import` is reported once. When git history explains it (renamed, with the
+ * successor, or deleted, with the commit) the `path` check reports it as `path-renamed` /
+ * `path-missing` on the same reference and this check stays quiet; otherwise (never existed,
+ * no history, or the path check switched off) it is `broken-link` / `import-missing` here.
+ */
+function pathCheckReports(ctx: CheckContext, e: Entry, hit: LinkHit): boolean {
+  if (ctx.config?.checks?.['path'] === false || e.type === 'superseded' || !ctx.evidence?.history) return false;
+  const ref = e.refs?.find((r) => r.kind === 'import' && r.raw === '@' + hit.raw);
+  if (!ref) return false;
+  try {
+    return checkPathRef(e, ref, ctx.evidence) !== null;
+  } catch {
+    return false;
+  }
 }
 
 export function findBrokenLinks(ctx: CheckContext): Finding[] {
@@ -150,6 +168,7 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
         if (hit.target.startsWith('~/') || hit.target.startsWith('/')) continue; // outside the repository
         const resolved = joinPath(dir, hit.target);
         if (!exists(resolved)) {
+          if (pathCheckReports(ctx, e, hit)) continue; // renamed or deleted in history: the path check says so, once
           push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
           continue;
         }

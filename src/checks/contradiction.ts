@@ -4,6 +4,7 @@
 // are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
 // Both locations are reported, each pointing at the other (`evidence.now`).
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { PairSet } from './fidelity/similarity.js';
 import { contentWords, fileMap, lineInEntry, proseWithOffsets, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 
 interface Claim {
@@ -289,7 +290,7 @@ function jaccard(a: string[], b: string[]): { j: number; inter: number } {
 /** Candidate pairs of claims sharing a key (and for worded claims, a rare word). */
 function pairs(claims: Claim[], worded: boolean): Array<[Claim, Claim]> {
   const out: Array<[Claim, Claim]> = [];
-  const seen = new Set<string>();
+  const seen = new PairSet();
   const index = new Map<string, Claim[]>();
   claims.forEach((c, i) => (c.id = i));
   for (const c of claims) {
@@ -307,9 +308,7 @@ function pairs(claims: Claim[], worded: boolean): Array<[Claim, Claim]> {
         const a = list[i];
         const b = list[j];
         if (a.entry === b.entry) continue;
-        const k = `${a.id}:${b.id}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
+        if (!seen.add(a.id!, b.id!)) continue;
         out.push([a, b]);
       }
   }

@@ -5,7 +5,7 @@
 // conclusion or a directive.
 import type { Check, CheckContext, Entry, Evidence, Finding } from '../types.js';
 import { conflictingPair, corpusOf } from './fidelity/corpus.js';
-import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, where, withoutFences, withoutFrontmatter } from './fidelity/text.js';
+import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, where, proseNoCode, withoutFrontmatter } from './fidelity/text.js';
 
 export const FILTER_IDS = [
   'session-state',
@@ -101,6 +101,17 @@ const UNVERIFIED_STRONG =
 const UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
 const HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
 
+// Gates: for each group of patterns, literals one of which every match contains (read from the
+// patterns above; case-insensitive, so a gate only ever lets more through). Text that fails a
+// gate cannot match any pattern of the group, and the group is skipped. Most entries fail them.
+const SESSION_GATE =
+  /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
+const STACK_GATE = /:\d|File "|0x/;
+const DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
+const REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
+const TONE_GATE =
+  /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
+
 function firstMatch(res: RegExp[], text: string): RegExpExecArray | null {
   let best: RegExpExecArray | null = null;
   for (const re of res) {
@@ -136,10 +147,10 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext):
   }
 
   // debug output applies to every type
-  if (enabled(ctx, 'debug-output')) {
+  if (enabled(ctx, 'debug-output') && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
     STACK_FRAME.lastIndex = 0;
     const frames = raw.match(STACK_FRAME) ?? [];
-    const one = firstMatch(DEBUG_ONE, raw);
+    const one = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
     if (frames.length >= 3 || ((frames.length >= 2 || one) && !hasConclusion)) {
       const idx = one ? one.index : raw.search(STACK_FRAME);
       hits.push({ filter: 'debug-output', index: Math.max(0, idx), match: one ? one[0].trim() : (frames[0] ?? '').trim() });
@@ -147,7 +158,7 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext):
   }
 
   if (enabled(ctx, 'session-state')) {
-    const m = firstMatch(SESSION_STRONG, text);
+    const m = SESSION_GATE.test(text) ? firstMatch(SESSION_STRONG, text) : null;
     if (m) hits.push({ filter: 'session-state', index: m.index, match: m[0] });
     else if (!keeper && (entry.type === 'ephemeral' || entry.type === 'project' || entry.type === 'unknown')) {
       const w = SESSION_WEAK.exec(text);
@@ -157,7 +168,7 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext):
   }
 
   // tone notes are stored as user / feedback memories as often as anything else
-  if (enabled(ctx, 'tone') && !DIRECTIVE.test(text)) {
+  if (enabled(ctx, 'tone') && TONE_GATE.test(text) && !DIRECTIVE.test(text)) {
     const m = TONE.exec(text) ?? TONE_NAMED.exec(text) ?? TONE_2.exec(text);
     if (m) hits.push({ filter: 'tone', index: m.index, match: m[0] });
   }
@@ -168,7 +179,7 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext):
     const m = RELATIVE_DATE.exec(text);
     if (m && !ABSOLUTE_DATE.test(text)) hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
   }
-  if (enabled(ctx, 'reasoning') && !hasConclusion) {
+  if (enabled(ctx, 'reasoning') && !hasConclusion && REASONING_GATE.test(text)) {
     const m = firstMatch(REASONING, text);
     if (m) hits.push({ filter: 'reasoning', index: m.index, match: m[0] });
   }
@@ -299,7 +310,7 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
     if (entry.kind === 'frontmatter-field') return;
     const raw = withoutFrontmatter(entry);
     // prose only: fenced and inline code blanked (`WIP` as a label name, `--since="2 weeks ago"`)
-    const text = withoutFences(raw).replace(/(`+)[^`\n]*?\1/g, (m) => ' '.repeat(m.length));
+    const text = proseNoCode(entry);
     const hits = filtersFor(entry, text, raw, ctx);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });

@@ -3,9 +3,25 @@
 import type { Check, CheckContext, Finding } from '../types.js';
 import { finding } from './stale-common.js';
 
-/** The instant a `valid_until` value stops being valid, or null when unparseable. */
+/**
+ * Whether `YYYY-MM-DD` names a real calendar day. `Date` rolls impossible days over
+ * (`2025-02-30` becomes March 2nd), which would move the expiry later than written.
+ */
+export function realDate(ymd: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  // years below 100 are shifted by Date.UTC: set the full year explicitly
+  t.setUTCFullYear(y, mo - 1, d);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** The instant a `valid_until` value stops being valid, or null when unparseable (or an impossible date). */
 export function expiryInstant(value: string): Date | null {
   const v = value.trim().replace(/^["']|["']$/g, '');
+  if (/^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v)) return null;
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (dateOnly) {
     const d = new Date(Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]) + 1));
@@ -38,7 +54,13 @@ export const expiredCheck: Check = {
       if (!value) continue;
       const until = expiryInstant(String(value));
       if (!until) {
-        out.push(finding(entry, null, 'expired', 'info', `\`valid_until: ${value}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value, unreadable: true }));
+        const v = String(value).trim().replace(/^["']|["']$/g, '');
+        const impossible = /^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v);
+        out.push(
+          impossible
+            ? finding(entry, null, 'expired', 'info', `\`valid_until: ${value}\` is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value, unreadable: true, impossible: true })
+            : finding(entry, null, 'expired', 'info', `\`valid_until: ${value}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value, unreadable: true }),
+        );
         continue;
       }
       if (now.getTime() < until.getTime()) continue;

@@ -34,11 +34,17 @@ function swapIndex(ev: Evidence): SwapIndex {
   return idx;
 }
 
-/** PEP 503 normalisation for Python names; npm names are compared lower-cased. */
+/** PEP 503 normalisation for Python names; npm names are compared lower-cased. Cached per name. */
+const VARIANTS = new Map<string, string[]>();
 function variants(name: string): string[] {
+  let v = VARIANTS.get(name);
+  if (v) return v;
   const n = name.toLowerCase();
   const pep = n.replace(/[-_.]+/g, '-');
-  return pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, '_')];
+  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, '_')];
+  if (VARIANTS.size > 100_000) VARIANTS.clear();
+  VARIANTS.set(name, v);
+  return v;
 }
 
 function presentNow(ev: Evidence, idx: SwapIndex, name: string): boolean {
@@ -68,10 +74,30 @@ function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): bo
   return !add || !add.field || add.field === removed.field;
 }
 
+/** The pnpm catalog still declaring `name` (case-insensitive), and the file declaring catalogs. */
+function catalogEntry(ev: Evidence, name: string): { catalog: string; file: string } | undefined {
+  const catalogs = ev.manifests.catalogs;
+  if (!catalogs?.size) return undefined;
+  const wanted = new Set(variants(name));
+  for (const [catalog, pkgs] of catalogs) {
+    for (const pkg of pkgs.keys()) {
+      if (!wanted.has(pkg.toLowerCase())) continue;
+      let file = 'pnpm-workspace.yaml';
+      for (const [path, kind] of ev.manifests.manifestFiles ?? []) {
+        if (kind === 'pnpm-workspace') {
+          file = path;
+          break;
+        }
+      }
+      return { catalog, file };
+    }
+  }
+  return undefined;
+}
+
 export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'package') return null;
   if (ref.fetched) return null;
-  if (describedAsPast(entry, ref)) return null; // `npx foo@latest`: fetched from the registry, not a project dependency
   const name = ref.value;
   if (!name || name.length < 2) return null;
   const idx = swapIndex(ev);
@@ -80,6 +106,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   if (!h) return null;
   const removals = h.events.filter((e) => e.type === 'removed');
   if (!removals.length) return null;
+  // the words around it already say it is gone ("dayjs instead of moment"); checked last: it is
+  // the costliest test and most names are still present or were never dependencies
+  if (describedAsPast(entry, ref)) return null;
   // The last removal is the one that made it disappear everywhere.
   const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
   const key = `${last.commit.sha}\0${last.manifest}`;
@@ -89,6 +118,17 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   );
   const removedThere = [...(idx.removed.get(key) ?? [])];
   const written = ref.raw;
+  // Still declared in a pnpm catalog (pnpm-workspace.yaml `catalog:` / `catalogs:`) while no
+  // workspace package depends on it: a leftover, not a missing package. Info, and said as it is.
+  const cat = !h.own ? catalogEntry(ev, h.key) : undefined;
+  if (cat) {
+    const swap = added.length === 1 && removedThere.length <= 3 ? ` (that commit added \`${added[0]}\`)` : '';
+    return finding(
+      entry, ref, 'package-missing', 'info',
+      `\`${written}\` survives only as an entry of the ${cat.catalog === 'default' ? 'default pnpm catalog' : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...(swap ? { now: added[0] } : {}) },
+    );
+  }
   // A swap: the removing commit added exactly one dependency to the same manifest and field
   // (and removed at most a couple: `moment` + `moment-timezone` -> `dayjs`).
   if (!h.own && added.length === 1 && removedThere.length <= 3) {

@@ -120,7 +120,6 @@ function bareName(ref: Reference): boolean {
 
 export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'path' && ref.kind !== 'import') return null;
-  if (describedAsPast(entry, ref)) return null;
   const memDir = memDirOf(entry.file);
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value = ref.value;
@@ -144,6 +143,8 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
   const dirRef = ref.raw.endsWith('/');
 
   if (res.kind === 'present') return null;
+  // the text already says it is gone or replaced (tested once the path is known to be missing)
+  if (describedAsPast(entry, ref)) return null;
   if (res.kind === 'case') {
     const real = res.real!;
     return finding(

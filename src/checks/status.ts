@@ -9,6 +9,19 @@ function lookup(gh: GitHubState, n: number, repo?: string): IssueState | { error
   return (r ? gh.issues.get(`${r}#${n}`) : undefined) ?? gh.issues.get(`#${n}`) ?? gh.issues.get(String(n));
 }
 
+/**
+ * When the API refused the token that was passed (recorded as `unauthorized (401)…` or
+ * `forbidden (403)…` by src/evidence/github.ts), what to do about it; undefined otherwise.
+ * Asking for a token then would be wrong: one was given.
+ */
+function tokenRefused(why: string): string | undefined {
+  if (/^unauthorized \(401\)/.test(why))
+    return 'check that the token (GITHUB_TOKEN or --token) is valid and not expired or revoked.';
+  if (/^forbidden \(403\)/.test(why))
+    return 'give the token read access to issues and pull requests (`issues: read`, `pull-requests: read` in the workflow `permissions:`, or the matching fine-grained token scopes) for this repository.';
+  return undefined;
+}
+
 export const statusCheck: Check = {
   id: 'status',
   kinds: ['status-drift', 'status-unchecked'],
@@ -52,11 +65,14 @@ export const statusCheck: Check = {
       if (unchecked.length) {
         const why = reason ?? (gh.checked ? 'not returned by the API' : 'not checked');
         const first = refs.find((r) => r.raw === unchecked[0]) ?? refs[0];
+        const refused = tokenRefused(why);
         out.push(
           finding(
             entry, first, 'status-unchecked', 'info',
-            `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(', ')} ${unchecked.length > 1 ? 'are' : 'is'} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
-            { reason: why },
+            refused
+              ? `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(', ')} ${unchecked.length > 1 ? 'are' : 'is'} still open: GitHub refused the token (${why}); ${refused}`
+              : `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(', ')} ${unchecked.length > 1 ? 'are' : 'is'} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
+            refused ? { reason: why, tokenRefused: true } : { reason: why },
           ),
         );
       }

@@ -6,23 +6,38 @@ import { lex, lineOf, splitLines, type Segment } from './refs/lex.js';
 import { asPath, trimToken, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, type CommandPiece } from './refs/commands.js';
 import { isTree, parseTree } from './refs/tree.js';
-import { scanCountsIn, scanProse, scanPackageWords, SCOPED_PACKAGE } from './refs/prose.js';
+import { scanCountsIn, scanProse, eachPackageWord, SCOPED_PACKAGE } from './refs/prose.js';
 
 const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'fish', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'ps', 'bat']);
 const PLAIN_LANGS = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'tree', 'none']);
 const URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
+const HAS_PATH_CHAR = /[./@]/;
 const WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
 
 class Collector {
   readonly refs: Reference[] = [];
   private readonly seen = new Set<string>();
   constructor(private readonly file: MemoryFile) {}
+  /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
   add(r: Omit<Reference, 'line'> & { line?: number }): void {
     const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    const raw = this.file.text.slice(r.start, r.end) || r.raw;
-    this.refs.push({ ...r, raw, line: r.line ?? lineOf(this.file.text, r.start) } as Reference);
+    r.raw = this.file.text.slice(r.start, r.end) || r.raw;
+    r.line = r.line ?? lineOf(this.file.text, r.start);
+    this.refs.push(r as Reference);
+  }
+
+  /**
+   * A prose word that may name a package (weak): the hot path, one per word. It needs no
+   * duplicate check: prose segments are disjoint from every other segment, and within a
+   * segment the words scanned here are masked off from scoped names, paths and URLs, so
+   * nothing else adds a `package` reference at the same offsets.
+   */
+  addWeakWord(start: number, end: number, raw: string, value: string): void {
+    const text = this.file.text;
+    const r = { kind: 'package', raw: text.slice(start, end) || raw, value, start, end, in: 'prose', weak: true, line: lineOf(text, start) };
+    this.refs.push(r as Reference);
   }
 }
 
@@ -74,7 +89,19 @@ interface CtxBase {
   via?: Reference['via'];
 }
 
+/** dirTokens by text: headings repeat for every entry of their section. */
+const dirTokenCache = new Map<string, string[]>();
 function dirTokens(s: string): string[] {
+  let d = dirTokenCache.get(s);
+  if (!d) {
+    d = dirTokensOf(s);
+    if (dirTokenCache.size > 10_000) dirTokenCache.clear();
+    dirTokenCache.set(s, d);
+  }
+  return d;
+}
+
+function dirTokensOf(s: string): string[] {
   const out: string[] = [];
   for (const seg of lex(s, 0)) {
     if (seg.kind === 'code' || seg.kind === 'linkUrl') continue;
@@ -205,6 +232,8 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void
   const tokRe = /[^\s]+/g;
   const pathRanges: Array<[number, number]> = [];
   while ((m = tokRe.exec(masked))) {
+    // only imports (@), scoped names and tokens with `.` or `/` are looked at below
+    if (!HAS_PATH_CHAR.test(m[0])) continue;
     const [lead, tok] = trimToken(m[0]);
     if (!tok) continue;
     const s = m.index + lead;
@@ -230,9 +259,7 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void
     c.add({ kind: 'package', raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
   }
   const masked3 = masked2.replace(SCOPED_PACKAGE, (x) => ' '.repeat(x.length));
-  for (const w of scanPackageWords(masked3)) {
-    c.add({ kind: 'package', raw: w.raw, value: w.value, start: seg.start + w.start, end: seg.start + w.end, in: 'prose', weak: true });
-  }
+  eachPackageWord(masked3, (s, e, raw, value) => c.addWeakWord(seg.start + s, seg.start + e, raw, value));
 }
 
 function addProseHit(h: ReturnType<typeof scanProse>[number], seg: Segment, c: Collector, where: Reference['in']): void {

@@ -54,7 +54,40 @@ const PRESET_KIND: Record<string, string> = {
   figma: 'figma-token',
 };
 
-let handlers: Array<{ kind: string; file: (source: unknown) => unknown }> | undefined;
+/**
+ * A necessary condition for each preset rule (secretlint rule id without the package prefix):
+ * a literal every match of the rule's patterns contains (read from the rules' regular
+ * expressions; case-insensitive where in doubt, so a gate only ever lets more through). A rule
+ * whose gate does not match cannot report anything on the text and is not run. Rules without a
+ * gate (a future preset version) always run.
+ */
+const PRESET_GATE: Record<string, RegExp> = {
+  aws: /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
+  npm: /npm_|_authToken|:\/\//i,
+  slack: /xox[bpaor]-|xapp-|hooks\.slack\.com/i,
+  basicauth: /:\/\//,
+  openai: /sk-/,
+  anthropic: /sk-ant-/,
+  groq: /gsk_/,
+  huggingface: /hf_/,
+  linear: /lin_api_/,
+  notion: /ntn_/,
+  privatekey: /-----BEGIN/,
+  sendgrid: /SG\./,
+  shopify: /shp(?:pa|ca|at|ss)_/,
+  github: /gh[pousr]_|github_pat_/,
+  gitlab: /glpat-/,
+  grafana: /glc_|glsa_/,
+  '1password': /ops_/,
+  'database-connection-string': /:\/\//,
+  'hashicorp-vault': /hv[sbr]\./,
+  vercel: /vc[pikar]_/,
+  databricks: /dapi/,
+  docker: /dckr_pat_/,
+  figma: /figd_/,
+};
+
+let handlers: Array<{ kind: string; gate?: RegExp; file: (source: unknown) => unknown }> | undefined;
 let sink: SecretRange[] = [];
 let sinkText = '';
 
@@ -95,7 +128,7 @@ function presetHandlers() {
     };
     try {
       const h = rule.create(ctx, {});
-      if (h.file) handlers.push({ kind, file: h.file.bind(h) });
+      if (h.file) handlers.push({ kind, gate: PRESET_GATE[short], file: h.file.bind(h) });
     } catch {
       /* a rule that cannot be created synchronously is skipped; our own patterns remain */
     }
@@ -143,38 +176,40 @@ interface OwnPattern {
   /** Which capture group is the value (0 = whole match). */
   group?: number;
   accept?: (value: string, m: RegExpExecArray) => boolean;
+  /** A literal every match contains (a necessary condition, tested before the pattern runs). */
+  gate: RegExp;
 }
 
 const OWN: OwnPattern[] = [
-  { rule: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
-  { rule: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
-  { rule: 'stripe-webhook-secret', re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
-  { rule: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { rule: 'jwt', gate: /eyJ/, re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
+  { rule: 'stripe-key', gate: /[sr]k_/, re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
+  { rule: 'stripe-webhook-secret', gate: /whsec_/, re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { rule: 'google-api-key', gate: /AIza/, re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   {
-    rule: 'aws-access-key',
+    rule: 'aws-access-key', gate: /AKIA|ASIA|ABIA|ACCA/,
     re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
     accept: (v) => !/EXAMPLE/.test(v),
   },
   {
-    rule: 'slack-webhook',
+    rule: 'slack-webhook', gate: /hooks\.slack\.com/,
     re: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g,
   },
-  { rule: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
+  { rule: 'github-token', gate: /gh[pousr]_/, re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
   {
-    rule: 'openai-key',
+    rule: 'openai-key', gate: /sk-/,
     re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g,
   },
-  { rule: 'anthropic-key', re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
-  { rule: 'gitlab-token', re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
-  { rule: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+  { rule: 'anthropic-key', gate: /sk-ant-/, re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
+  { rule: 'gitlab-token', gate: /glpat-/, re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+  { rule: 'slack-token', gate: /xox/, re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
   {
-    rule: 'private-key',
+    rule: 'private-key', gate: /-----BEGIN/,
     re: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,12000}?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
     accept: (v) => (v.replace(/-----[^-]+-----/g, '').match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40,
   },
   {
     // scheme://user:password@host — only the password is the range
-    rule: 'url-password',
+    rule: 'url-password', gate: /:\/\//,
     re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,64}:([^\s@/'"`<>]{3,128})@[A-Za-z0-9.-]+/g,
     group: 1,
     accept: (v, m) => {
@@ -185,7 +220,7 @@ const OWN: OwnPattern[] = [
   },
   {
     // password = "value", api_key: value, client_secret=value ... value must look random
-    rule: 'password-assignment',
+    rule: 'password-assignment', gate: /(?:password|passwd|pwd|secret|key|token)["']?\s*[=:]/i,
     re: /\b(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret|private[_-]?key|token)\b["']?\s*(?:=|:|=>)\s*["'`]?([^\s"'`,;)\]}]{12,200})/gi,
     group: 1,
     accept: (v) => looksLikeSecretValue(v),
@@ -194,6 +229,7 @@ const OWN: OwnPattern[] = [
 
 function runOwn(text: string, out: SecretRange[]) {
   for (const p of OWN) {
+    if (!p.gate.test(text)) continue;
     p.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = p.re.exec(text))) {
@@ -227,14 +263,23 @@ function merge(ranges: SecretRange[]): SecretRange[] {
 const QUICK =
   /(?:_|-|\.|:\/\/|=|:|KEY|eyJ|AKIA|ASIA|AIza|xox|gh[pousr]_|glpat|sk_|rk_|whsec|hooks\.slack|hv[sbr]\.|npm_|sk-)/i;
 
+/**
+ * The union of every gate above (preset rules and our own patterns), case-insensitive: text
+ * without any of these literals cannot hold a secret any rule reports. Most memory text has
+ * none, and then no rule runs at all.
+ */
+const ANY_GATE =
+  /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|ABIA|ACCA|account|npm_|_authToken|:\/\/|xox|xapp-|hooks\.slack\.com|sk-|gsk_|hf_|lin_api_|ntn_|-----BEGIN|SG\.|shp(?:pa|ca|at|ss)_|gh[pousr]_|github_pat_|glpat-|glc_|glsa_|ops_|hv[sbr]\.|vc[pikar]_|dapi|dckr_pat_|figd_|eyJ|[sr]k_|whsec_|AIza|(?:password|passwd|pwd|secret|key|token)["']?\s*[=:]/i;
+
 /** Every secret-looking range in `text`, sorted, non-overlapping. Synchronous and pure. */
 export function detectSecrets(text: string): SecretRange[] {
-  if (!text || text.length < 12 || !QUICK.test(text)) return [];
+  if (!text || text.length < 12 || !QUICK.test(text) || !ANY_GATE.test(text)) return [];
   const found: SecretRange[] = [];
   sink = found;
   sinkText = text;
   const source = { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' };
   for (const h of presetHandlers()) {
+    if (h.gate && !h.gate.test(text)) continue;
     try {
       const r = h.file(source);
       if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).catch(() => {});

@@ -50,6 +50,37 @@ export function shingles(ws: string[], hashes?: number[]): Set<number> {
   return out;
 }
 
+/**
+ * Stable LSD radix sort of parallel (hash, doc) arrays by the 32-bit hash: four 8-bit passes,
+ * no comparisons, no boxing. Equal hashes keep their input (doc) order.
+ */
+export function sortByHash(hash: Uint32Array, doc: Int32Array): [Uint32Array, Int32Array] {
+  const len = hash.length;
+  let h = hash.slice();
+  let d = doc.slice();
+  let h2 = new Uint32Array(len);
+  let d2 = new Int32Array(len);
+  const count = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    count.fill(0);
+    for (let i = 0; i < len; i++) count[(h[i] >>> shift) & 255]++;
+    let sum = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < len; i++) {
+      const at = count[(h[i] >>> shift) & 255]++;
+      h2[at] = h[i];
+      d2[at] = d[i];
+    }
+    [h, h2] = [h2, h];
+    [d, d2] = [d2, d];
+  }
+  return [h, d];
+}
+
 function signatureInto(sh: Set<number>, sig: Uint32Array): void {
   sig.fill(0xffffffff);
   for (const x of sh) {
@@ -57,6 +88,63 @@ function signatureInto(sh: Set<number>, sig: Uint32Array): void {
       const v = mix(x ^ SEEDS[i]);
       if (v < sig[i]) sig[i] = v;
     }
+  }
+}
+
+/**
+ * A set of (a, b) index pairs: open addressing over two Int32Arrays, so no number is boxed
+ * (pair keys above 2^31 would be heap numbers in a Set) and nothing is allocated per pair.
+ */
+export class PairSet {
+  private a: Int32Array;
+  private b: Int32Array;
+  private mask: number;
+  private n = 0;
+  constructor(capacity = 1024) {
+    let cap = 1024;
+    while (cap < capacity * 2) cap *= 2;
+    this.a = new Int32Array(cap).fill(-1);
+    this.b = new Int32Array(cap);
+    this.mask = cap - 1;
+  }
+  get size(): number {
+    return this.n;
+  }
+  private slot(a: number, b: number): number {
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca6b);
+    h ^= h >>> 15;
+    return h & this.mask;
+  }
+  has(a: number, b: number): boolean {
+    for (let i = this.slot(a, b); ; i = (i + 1) & this.mask) {
+      const x = this.a[i];
+      if (x === -1) return false;
+      if (x === a && this.b[i] === b) return true;
+    }
+  }
+  /** Adds the pair; false when it was already there. */
+  add(a: number, b: number): boolean {
+    if ((this.n + 1) * 2 > this.mask + 1) this.grow();
+    for (let i = this.slot(a, b); ; i = (i + 1) & this.mask) {
+      const x = this.a[i];
+      if (x === -1) {
+        this.a[i] = a;
+        this.b[i] = b;
+        this.n++;
+        return true;
+      }
+      if (x === a && this.b[i] === b) return false;
+    }
+  }
+  private grow(): void {
+    const oa = this.a;
+    const ob = this.b;
+    const cap = (this.mask + 1) * 2;
+    this.a = new Int32Array(cap).fill(-1);
+    this.b = new Int32Array(cap);
+    this.mask = cap - 1;
+    this.n = 0;
+    for (let i = 0; i < oa.length; i++) if (oa[i] !== -1) this.add(oa[i], ob[i]);
   }
 }
 
@@ -69,7 +157,12 @@ export interface SimilarPair {
 }
 
 export function jaccardOf(a: Set<number>, b: Set<number>): { jaccard: number; containment: number } {
-  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
+  let small = a;
+  let big = b;
+  if (a.size > b.size) {
+    small = b;
+    big = a;
+  }
   let inter = 0;
   for (const x of small) if (big.has(x)) inter++;
   const union = a.size + b.size - inter;
@@ -87,16 +180,18 @@ export function similarPairs(
   minShingles = 3,
   lsh = true,
 ): SimilarPair[] {
-  const seen = new Set<number>();
+  const seen = new PairSet();
   const out: SimilarPair[] = [];
   const consider = (a: number, b: number) => {
     if (a === b) return;
-    if (a > b) [a, b] = [b, a];
-    const key = a * 2 ** 21 + b;
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (a > b) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    if (!seen.add(a, b)) return;
     const s = jaccardOf(sets[a], sets[b]);
-    const p: SimilarPair = { a, b, ...s };
+    const p: SimilarPair = { a, b, jaccard: s.jaccard, containment: s.containment };
     if (accept(p)) out.push(p);
   };
 
@@ -109,23 +204,26 @@ export function similarPairs(
     const sig = new Uint32Array(HASHES);
     const eligible: number[] = [];
     for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
-    const keys: Float64Array[] = Array.from({ length: BANDS }, () => new Float64Array(eligible.length));
+    // (bucket hash, doc) per band; `eligible` is in ascending doc order, so a stable sort by
+    // hash orders each band by (hash, doc)
+    const keys: Uint32Array[] = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
+    const docs = Int32Array.from(eligible);
     eligible.forEach((i, k) => {
       signatureInto(sets[i], sig);
       for (let b = 0; b < BANDS; b++) {
         let key = 0x811c9dc5;
         for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
-        keys[b][k] = key * DOC + i;
+        keys[b][k] = key;
       }
     });
-    for (const arr of keys) {
-      arr.sort();
-      for (let x = 0; x < arr.length; ) {
-        const h = Math.floor(arr[x] / DOC);
+    for (const band of keys) {
+      const [hs, ds] = sortByHash(band, docs);
+      for (let x = 0; x < hs.length; ) {
+        const h = hs[x];
         let y = x + 1;
-        while (y < arr.length && Math.floor(arr[y] / DOC) === h) y++;
+        while (y < hs.length && hs[y] === h) y++;
         if (y - x >= 2 && y - x <= MAX_BUCKET)
-          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(arr[p] % DOC, arr[q] % DOC);
+          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds[p], ds[q]);
         x = y;
       }
     }
@@ -135,25 +233,46 @@ export function similarPairs(
   // "rare"; count rare shingles shared per pair, keep pairs sharing most of one side's rare ones
   let total = 0;
   for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
-  const all = new Float64Array(total);
+  // (shingle, doc) in doc order; a stable sort by shingle orders them by (shingle, doc)
+  const hashes = new Uint32Array(total);
+  const owners = new Int32Array(total);
   let k = 0;
+  let uint32 = true;
   for (let i = 0; i < n; i++) {
     if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) all[k++] = x * DOC + i;
+    for (const x of sets[i]) {
+      if (x >>> 0 !== x) uint32 = false;
+      hashes[k] = x;
+      owners[k++] = i;
+    }
   }
-  all.sort();
+  let hs: ArrayLike<number>;
+  let ds: ArrayLike<number>;
+  if (uint32) [hs, ds] = sortByHash(hashes, owners);
+  else {
+    // values that are not 32-bit hashes (hand-built sets): sort (value, doc) as doubles
+    const all = new Float64Array(total);
+    k = 0;
+    for (let i = 0; i < n; i++) {
+      if (sets[i].size < minShingles) continue;
+      for (const x of sets[i]) all[k++] = x * DOC + i;
+    }
+    all.sort();
+    hs = Float64Array.from(all, (v) => Math.floor(v / DOC));
+    ds = Int32Array.from(all, (v) => v % DOC);
+  }
   const rare = new Uint32Array(n);
   const pairKeys: number[] = [];
-  for (let x = 0; x < all.length; ) {
-    const h = Math.floor(all[x] / DOC);
+  for (let x = 0; x < total; ) {
+    const h = hs[x];
     let y = x + 1;
-    while (y < all.length && Math.floor(all[y] / DOC) === h) y++;
+    while (y < total && hs[y] === h) y++;
     if (y - x <= MAX_DF) {
-      for (let p = x; p < y; p++) rare[all[p] % DOC]++;
+      for (let p = x; p < y; p++) rare[ds[p]]++;
       for (let p = x; p < y; p++)
         for (let q = p + 1; q < y; q++) {
-          const a = all[p] % DOC;
-          const b = all[q] % DOC;
+          const a = ds[p];
+          const b = ds[q];
           if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
         }
     }

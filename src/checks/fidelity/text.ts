@@ -12,16 +12,49 @@ export function blank(s: string): string {
 }
 
 /**
+ * Per-entry views of the text, computed once and shared by every check of a run (ephemeral,
+ * duplicate, contradiction, broken-link all read the same prose). Keyed by the entry object;
+ * a view is only reused while `entry.text` is the same string.
+ */
+interface Views {
+  text: string;
+  fm?: string;
+  fmNoDesc?: string;
+  prose?: string;
+  proseNoDesc?: string;
+  noCode?: string;
+}
+const VIEWS = new WeakMap<Entry, Views>();
+function views(entry: Entry): Views {
+  let v = VIEWS.get(entry);
+  if (!v || v.text !== entry.text) {
+    v = { text: entry.text };
+    VIEWS.set(entry, v);
+  }
+  return v;
+}
+
+/**
  * The entry's text with frontmatter, fenced code and HTML comments blanked out (same length,
  * offsets preserved), so regular expressions only see prose and inline code.
  */
 export function proseWithOffsets(entry: Entry, keepDescription = true): string {
-  return withoutFences(withoutFrontmatter(entry, keepDescription));
+  const v = views(entry);
+  if (keepDescription) return (v.prose ??= withoutFences(withoutFrontmatter(entry, true)));
+  return (v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false)));
 }
 
 /** Frontmatter blanked except the values the agent reads: `description` and a slot's `content`. */
 export function withoutFrontmatter(entry: Entry, keepDescription = true): string {
+  const v = views(entry);
+  if (keepDescription) return (v.fm ??= frontmatterBlanked(entry, true));
+  return (v.fmNoDesc ??= frontmatterBlanked(entry, false));
+}
+
+function frontmatterBlanked(entry: Entry, keepDescription: boolean): string {
   let t = entry.text;
+  // the frontmatter starts the text: `---` (after an optional BOM)
+  if (!(t.startsWith('---') || t.startsWith('\uFEFF---'))) return t;
   const fm = FRONTMATTER_RE.exec(t);
   if (fm && fm.index === 0) {
     t = blank(fm[0]) + t.slice(fm[0].length);
@@ -39,12 +72,22 @@ export function withoutFrontmatter(entry: Entry, keepDescription = true): string
 
 /** Fenced code and HTML comments blanked (offsets kept). */
 export function withoutFences(t: string): string {
-  return t.replace(FENCE_RE, (m) => blank(m)).replace(HTML_COMMENT_RE, (m) => blank(m));
+  // a fence needs ``` or ~~~, a comment `<!--`: most entries have neither
+  if (t.includes('```') || t.includes('~~~')) t = t.replace(FENCE_RE, (m) => blank(m));
+  if (t.includes('<!--')) t = t.replace(HTML_COMMENT_RE, (m) => blank(m));
+  return t;
 }
+
+const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
 
 /** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */
 export function proseNoCode(entry: Entry): string {
-  return proseWithOffsets(entry).replace(/(`+)[^`\n]*?\1/g, (m) => blank(m));
+  const v = views(entry);
+  if (v.noCode === undefined) {
+    const p = proseWithOffsets(entry);
+    v.noCode = p.includes('`') ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+  }
+  return v.noCode;
 }
 
 /** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
@@ -56,25 +99,72 @@ export function normalise(text: string): string {
   t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, ' '); // bullets, task boxes
   if (t.includes('#')) t = t.replace(/^\s*#{1,6}\s+/gm, ' ');
   if (t.includes('>')) t = t.replace(/^\s*>\s?/gm, ' ');
-  // ASCII text takes the fast, non-Unicode path
-  t = ASCII.test(t) ? t.replace(/[^a-z0-9@./:+#-]+/g, ' ') : t.replace(/[—–]/g, ' ').replace(/[^\p{L}\p{N}@./:+#-]+/gu, ' ');
-  // drop punctuation-only tokens and trailing sentence punctuation, collapse whitespace
+  // A word is a run of [a-z0-9@./:+#-] in ASCII text, of letters, digits and @./:+#- in other
+  // text (dashes and all other punctuation separate words); scanned once, no intermediate strings.
   const out: string[] = [];
-  for (let w of t.split(' ')) {
-    if (!w) continue;
-    const last = w.charCodeAt(w.length - 1);
-    if (last === 46 || last === 58) w = w.replace(/[.:]+$/, ''); // '.' ':'
-    if (!w || /^[.:/+#@-]+$/.test(w)) continue;
-    out.push(w);
+  const ascii = ASCII.test(t);
+  let start = -1;
+  for (let i = 0; i <= t.length; ) {
+    let c = i < t.length ? t.charCodeAt(i) : 32;
+    let width = 1;
+    let inWord: boolean;
+    if (c < 128) {
+      inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 58) || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || (!ascii && c >= 65 && c <= 90);
+    } else {
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
+        const lo = t.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          c = (c - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+          width = 2;
+        }
+      }
+      inWord = letterOrDigit(c);
+    }
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      keepWord(t.slice(start, i), out);
+      start = -1;
+    }
+    i += width;
   }
   return out.join(' ');
+}
+
+/** `\p{L}` or `\p{N}`, per code point, cached. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const CODEPOINT_CLASS = new Map<number, boolean>();
+function letterOrDigit(cp: number): boolean {
+  let r = CODEPOINT_CLASS.get(cp);
+  if (r === undefined) {
+    r = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+    if (CODEPOINT_CLASS.size > 65_536) CODEPOINT_CLASS.clear();
+    CODEPOINT_CLASS.set(cp, r);
+  }
+  return r;
+}
+
+/** Drops trailing sentence punctuation and punctuation-only tokens. */
+function keepWord(w: string, out: string[]): void {
+  const last = w.charCodeAt(w.length - 1);
+  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, ''); // '.' ':'
+  if (!w) return;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    // not one of . : / + # @ -
+    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
+      out.push(w);
+      return;
+    }
+  }
 }
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** The entry's comparable content: normalised prose (frontmatter and comments dropped). */
 export function comparable(entry: Entry): string {
   // a topic's description summarises its body; compare bodies
-  return normalise(proseWithOffsets(entry, entry.kind !== 'topic').replace(/<!--[\s\S]*?-->/g, ' '));
+  const p = proseWithOffsets(entry, entry.kind !== 'topic');
+  return normalise(p.includes('<!--') ? p.replace(/<!--[\s\S]*?-->/g, ' ') : p);
 }
 
 export const STOPWORDS = new Set(

@@ -228,14 +228,23 @@ export const SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?!
 /** Candidate package words in prose (filtered later against manifests). */
 export function scanPackageWords(text: string): Array<{ start: number; end: number; raw: string; value: string }> {
   const out: Array<{ start: number; end: number; raw: string; value: string }> = [];
-  const re = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
+  eachPackageWord(text, (start, end, raw, value) => out.push({ start, end, raw, value }));
+  return out;
+}
+
+const PACKAGE_WORD = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
+const ACRONYM = /^[A-Z]+$/;
+
+/** The same scan as `scanPackageWords`, without building a list (hot: every prose word). */
+export function eachPackageWord(text: string, fn: (start: number, end: number, raw: string, value: string) => void): void {
+  const re = PACKAGE_WORD;
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const raw = m[1];
     const lower = raw.toLowerCase();
     if (lower.length < 2 || PROSE_STOPWORDS.has(lower)) continue;
-    if (/^[A-Z]+$/.test(raw) && raw.length <= 4 && !SUBJECT_ALIASES[lower]) continue; // acronyms: API, CLI, MCP
-    out.push({ start: m.index, end: m.index + raw.length, raw, value: SUBJECT_ALIASES[lower] ?? lower });
+    if (raw.length <= 4 && ACRONYM.test(raw) && !SUBJECT_ALIASES[lower]) continue; // acronyms: API, CLI, MCP
+    fn(m.index, m.index + raw.length, raw, SUBJECT_ALIASES[lower] ?? lower);
   }
-  return out;
 }
