@@ -35,9 +35,11 @@ const KEEPER_TYPES = new Set(['decision', 'feedback', 'user']);
 const ABSOLUTE_DATE =
   /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4})\b/i;
 
-/** A conclusion or an instruction: the entry is a lesson, not a transcript. */
+/** A conclusion or an instruction: the entry is a lesson, not a transcript. `never` / `always` /
+ *  `must`… count only where they open a clause ("…, never raise it"), not inside one ("the mock never
+ *  resolves" describes what happened). */
 const CONCLUSION =
-  /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|always|never|must|should|don't|do not|avoid|make sure|remember to|so we|lesson|rule:|pinned because)\b|→|=>/i;
+  /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|make sure|remember to|so we|lesson|rule:|pinned because)\b|(?:^|[.;:!?,(—–]\s*|-\s+|\b(?:so|and|but|then)\s+)(?:always|never|must|should|don't|do not|avoid)\b|→|=>/im;
 
 /** A directive: tells the agent what to do. */
 const DIRECTIVE =
@@ -52,8 +54,10 @@ const SESSION_STRONG: RegExp[] = [
   /\bwork in progress\b/i,
   /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|(?:in|for|during) (?:the )?next session|next session,|resume (?:from|at) step)\b/i,
   /\bnext steps?\s*:/i,
-  /\b(?:resume|continue|pick up|start)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b/i,
+  /\b(?:resume|continue|pick up)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+(?:from|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+with\s+the\s+(?:next|last|remaining)\b/i,
   /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
+  /\b(?:todos?|to-dos?|tasks?|plan|goals?)\s+for\s+(?:today|tonight|this (?:session|morning|afternoon|evening))\b/i,
+  /^[ \t]*(?:[-*+][ \t]+)?this session[ \t]*[:—–]/im,
   /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
   /\bcurrent (?:task|ticket|focus|sprint goal)\s*(?::|is\b)/i,
   /\bcurrent (?:branch|status)\s*:/i,

@@ -26,6 +26,9 @@ describe('ephemeral filters', () => {
     ['pinned-command', 'project', 'Upgrade: `pip install django==4.2.7 && pip install celery==5.3.4`.', 7],
     ['tone', 'user', 'User seemed frustrated with the slow CI today.', 7],
     ['unverified', 'reference', 'I think the API rate limit is 100 requests per minute.', 7],
+    ['session-state', 'project', 'This session: fixed the ledger export typo, still need to push the branch.', 7],
+    ['session-state', 'project', 'TODO for today: finish wiring the retry queue into the webhook worker.', 7],
+    ['reasoning', 'project', "Tried raising the webhook timeout to 3000 ms, it didn't work because the queue mock never resolves.", 7],
   ];
   for (const [filter, type, body, line] of cases) {
     it(`flags ${filter}: ${body.slice(0, 40)}`, () => {
@@ -35,6 +38,16 @@ describe('ephemeral filters', () => {
       expect(findings[0].message.endsWith('.')).toBe(true);
     });
   }
+
+  it('keeps lessons learnt from a failed attempt and sessions of the product itself', () => {
+    const { findings } = run({
+      'mem/MEMORY.md': '- [a](a.md) — a\n- [b](b.md) — b\n- [c](c.md) — c\n',
+      'mem/a.md': topic('a', 'project', "Tried raising the pool size to 50; it didn't help, so never raise it above 20."),
+      'mem/b.md': topic('b', 'project', 'Start with `src/billing/tax.ts` where the session rounding rules live.'),
+      'mem/c.md': topic('c', 'project', 'Each user session stores the cart; the session store is Redis.'),
+    });
+    expect(findings).toEqual([]);
+  });
 
   it('does not flag decision and feedback entries that merely mention today or probably', () => {
     const { findings } = run({
