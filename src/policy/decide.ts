@@ -321,7 +321,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   }
 
   // 4. Stale: correct in place when the successor is known, else delete when nothing of value remains.
-  const stale = x.findings.filter((f) => STALE_KINDS.has(f.kind));
+  const stale = x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== 'info'); // info: not verified stale (an unreadable date, a catalog-only package)
   if (on(4) && stale.length) {
     const sup = stale.filter((f) => f.kind === 'superseded');
     if (sup.length) {

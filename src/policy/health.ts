@@ -40,7 +40,7 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
       `${prot} of ${total} entries (${pct(prot, total)}) are protected: the protection criteria are too loose — protect irreplaceable context (architecture decisions, explicit user preferences, audit results, migration records), not merely important facts.`,
     );
 
-  const drifted = new Set(findings.filter((f) => f.entryId && STALE_KINDS.has(f.kind)).map((f) => f.entryId!));
+  const drifted = new Set(findings.filter((f) => f.entryId && STALE_KINDS.has(f.kind) && f.severity !== 'info').map((f) => f.entryId!));
   if (drifted.size / total > 0.2)
     out.push(
       `Drift touches ${drifted.size} of ${total} entries (${pct(drifted.size, total)}): rebuild the memory rather than patch it — archive it, start fresh and re-import only the entries that verify.`,

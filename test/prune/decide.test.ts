@@ -196,6 +196,13 @@ describe('the decision tree', () => {
     expect(plan([]).get(gone.id)!.action).toBe('keep');
   });
 
+  test('rule 4: an info-level stale finding (not verified stale) changes nothing', () => {
+    const gone = entry(result, 'src/legacy.ts');
+    const unsure = finding('expired', gone, { severity: 'info', message: 'valid_until is not a real calendar date' });
+    expect(plan([unsure]).get(gone.id)!.action).toBe('keep');
+    expect(plan([{ ...finding('package-missing', gone, { ref: 'left-pad' }), severity: 'info' }]).get(gone.id)!.action).toBe('keep');
+  });
+
   test('rule 5: low fidelity and low use deletes; high priority or feedback stays', () => {
     const e = entry(result, 'cache warmer script');
     expect(plan([finding('path-unverified', e)]).get(e.id)).toMatchObject({ action: 'delete', rule: 5 });
