@@ -1,7 +1,7 @@
 // superseded: a SUPERSEDED record (an entry of type 'superseded', or a text starting with
 // "SUPERSEDED <date>") whose `Supersedes:` line names another entry's file (resolved
 // against the record's folder and the repository root), its name, or its id; an optional
-// `#L12` / `:12` picks the entry holding that line.
+// `#L12` / `:12` picks the entry holding that line, `#e_<id>` (what prune writes) the entry with that id.
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { finding, memDirOf } from './stale-common.js';
@@ -44,9 +44,11 @@ export const supersededCheck: Check = {
       let m: RegExpExecArray | null;
       while ((m = SUPERSEDES.exec(rec.text))) {
         for (const t of targetsOf(m[1])) {
-          const loc = /^(.*?)(?:#L(\d+)|:(\d+))?$/.exec(t)!;
+          const loc = /^(.*?)(?:#(e_[0-9a-f]{8}(?:_\d+)?)|#L(\d+)|:(\d+))?$/.exec(t)!;
           const target = loc[1];
-          const line = Number(loc[2] ?? loc[3] ?? 0);
+          // `file#e_<id>` (as prune writes it) names one entry: only that one, and nothing once it is gone.
+          const anchorId = loc[2];
+          const line = Number(loc[3] ?? loc[4] ?? 0);
           let hits: Entry[] = [];
           const id = byId.get(target);
           if (id) hits = [id];
@@ -67,6 +69,7 @@ export const supersededCheck: Check = {
             }
             if (!hits.length) hits = byName.get(clean.replace(/\.md$/i, '').toLowerCase()) ?? [];
           }
+          if (anchorId) hits = hits.filter((e) => e.id === anchorId);
           if (!hits.length) continue;
           if (line) hits = hits.filter((e) => e.line <= line && line <= e.endLine);
           else if (hits.length > 1 && formatOf.get(hits[0].file) !== 'auto-memory-topic') {

@@ -290,6 +290,21 @@ describe('expired and superseded', () => {
     expect(f.map((x) => [x.entryId, x.kind, x.evidence?.now])).toEqual([['e_topic001', 'superseded', '.claude/memory/superseded-retry.md']]);
     expect(f[0].message).toBe('A SUPERSEDED record (`.claude/memory/superseded-retry.md`, line 3) says this entry was abandoned; delete it or keep it only with a pointer to the record.');
   });
+
+  it('a `file#e_<id>` anchor (as prune writes it) names that entry only, and nothing once it is gone', () => {
+    const claude = fileOf('- Use Jest.\n- Run `npm test`.\n', 'CLAUDE.md');
+    const a = entryOf(claude);
+    a.id = 'e_1a2b3c4d';
+    const b = { ...entryOf(claude), id: 'e_5e6f7a8b', line: 2, endLine: 2 };
+    const mk = (target: string) => {
+      const recFile = fileOf(`SUPERSEDED 2026-05-01\nPattern: jest\nSupersedes: ${target}\n`, '.memory-audit/superseded-jest.md', 'other');
+      const rec = entryOf(recFile, { type: 'superseded' });
+      rec.id = 'e_rec00002';
+      return supersededCheck.run({ files: [recFile, claude], entries: [rec, a, b], evidence: evidence({}), config: config() });
+    };
+    expect(mk('CLAUDE.md#e_5e6f7a8b').map((x) => x.entryId)).toEqual(['e_5e6f7a8b']);
+    expect(mk('CLAUDE.md#e_00000000')).toEqual([]);
+  });
 });
 
 describe('throughput', () => {
