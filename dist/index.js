@@ -4108,7 +4108,7 @@ var require_util2 = __commonJS({
     try {
       crypto2 = __require("node:crypto");
       const possibleRelevantHashes = ["sha256", "sha384", "sha512"];
-      supportedHashes = crypto2.getHashes().filter((hash) => possibleRelevantHashes.includes(hash));
+      supportedHashes = crypto2.getHashes().filter((hash2) => possibleRelevantHashes.includes(hash2));
     } catch {
     }
     function responseURL(response) {
@@ -5802,7 +5802,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5877,7 +5877,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5972,11 +5972,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5999,10 +5999,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6019,7 +6019,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants3.ERROR[ret], data);
+        return new HTTPParserError(message2, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6199,7 +6199,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6221,7 +6221,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6257,13 +6257,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -20886,9 +20886,9 @@ function bytesEqual(a, b) {
   return diff === 0;
 }
 function matchHash(oidBytes) {
-  for (const { oid, hash } of MAC_HASHES) {
+  for (const { oid, hash: hash2 } of MAC_HASHES) {
     if (bytesEqual(oidBytes, oid))
-      return hash;
+      return hash2;
   }
   return void 0;
 }
@@ -20953,8 +20953,8 @@ function toBufferSource(data) {
   copy.set(data);
   return copy;
 }
-async function digest(hash, data) {
-  return new Uint8Array(await globalThis.crypto.subtle.digest(hash.name, toBufferSource(data)));
+async function digest(hash2, data) {
+  return new Uint8Array(await globalThis.crypto.subtle.digest(hash2.name, toBufferSource(data)));
 }
 function padToMultipleOf(src, blockSize) {
   if (src.length === 0)
@@ -20976,9 +20976,9 @@ function encodePasswordAsBmpString(password) {
   }
   return bytes;
 }
-async function deriveMacKey(hash, password, salt, iterations) {
-  const v = hash.blockSize;
-  const u = hash.outputSize;
+async function deriveMacKey(hash2, password, salt, iterations) {
+  const v = hash2.blockSize;
+  const u = hash2.outputSize;
   const ID_MAC = 3;
   const D = new Uint8Array(v).fill(ID_MAC);
   const P = padToMultipleOf(encodePasswordAsBmpString(password), v);
@@ -20987,9 +20987,9 @@ async function deriveMacKey(hash, password, salt, iterations) {
   DI.set(D, 0);
   DI.set(S, D.length);
   DI.set(P, D.length + S.length);
-  let A = await digest(hash, DI);
+  let A = await digest(hash2, DI);
   for (let i = 1; i < iterations; i++) {
-    A = await digest(hash, A);
+    A = await digest(hash2, A);
   }
   return A.subarray(0, u);
 }
@@ -23479,12 +23479,12 @@ var require_lib = __commonJS({
             throw new Error("Client has already been disposed.");
           }
           const parsedUrl = new URL(requestUrl);
-          let info = this._prepareRequest(verb, parsedUrl, headers);
+          let info2 = this._prepareRequest(verb, parsedUrl, headers);
           const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
           let numTries = 0;
           let response;
           do {
-            response = yield this.requestRaw(info, data);
+            response = yield this.requestRaw(info2, data);
             if (response && response.message && response.message.statusCode === HttpCodes2.Unauthorized) {
               let authenticationHandler;
               for (const handler3 of this.handlers) {
@@ -23494,7 +23494,7 @@ var require_lib = __commonJS({
                 }
               }
               if (authenticationHandler) {
-                return authenticationHandler.handleAuthentication(this, info, data);
+                return authenticationHandler.handleAuthentication(this, info2, data);
               } else {
                 return response;
               }
@@ -23517,8 +23517,8 @@ var require_lib = __commonJS({
                   }
                 }
               }
-              info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-              response = yield this.requestRaw(info, data);
+              info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
+              response = yield this.requestRaw(info2, data);
               redirectsRemaining--;
             }
             if (!response.message.statusCode || !HttpResponseRetryCodes2.includes(response.message.statusCode)) {
@@ -23547,7 +23547,7 @@ var require_lib = __commonJS({
        * @param info
        * @param data
        */
-      requestRaw(info, data) {
+      requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
           return new Promise((resolve6, reject) => {
             function callbackForResult(err, res) {
@@ -23559,7 +23559,7 @@ var require_lib = __commonJS({
                 resolve6(res);
               }
             }
-            this.requestRawWithCallback(info, data, callbackForResult);
+            this.requestRawWithCallback(info2, data, callbackForResult);
           });
         });
       }
@@ -23569,12 +23569,12 @@ var require_lib = __commonJS({
        * @param data
        * @param onResult
        */
-      requestRawWithCallback(info, data, onResult) {
+      requestRawWithCallback(info2, data, onResult) {
         if (typeof data === "string") {
-          if (!info.options.headers) {
-            info.options.headers = {};
+          if (!info2.options.headers) {
+            info2.options.headers = {};
           }
-          info.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
+          info2.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
         }
         let callbackCalled = false;
         function handleResult(err, res) {
@@ -23583,7 +23583,7 @@ var require_lib = __commonJS({
             onResult(err, res);
           }
         }
-        const req = info.httpModule.request(info.options, (msg) => {
+        const req = info2.httpModule.request(info2.options, (msg) => {
           const res = new HttpClientResponse(msg);
           handleResult(void 0, res);
         });
@@ -23595,7 +23595,7 @@ var require_lib = __commonJS({
           if (socket) {
             socket.end();
           }
-          handleResult(new Error(`Request timeout: ${info.options.path}`));
+          handleResult(new Error(`Request timeout: ${info2.options.path}`));
         });
         req.on("error", function(err) {
           handleResult(err);
@@ -23631,27 +23631,27 @@ var require_lib = __commonJS({
         return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
       }
       _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === "https:";
-        info.httpModule = usingSsl ? https : http;
+        const info2 = {};
+        info2.parsedUrl = requestUrl;
+        const usingSsl = info2.parsedUrl.protocol === "https:";
+        info2.httpModule = usingSsl ? https : http;
         const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port ? parseInt(info.parsedUrl.port) : defaultPort;
-        info.options.path = (info.parsedUrl.pathname || "") + (info.parsedUrl.search || "");
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
+        info2.options = {};
+        info2.options.host = info2.parsedUrl.hostname;
+        info2.options.port = info2.parsedUrl.port ? parseInt(info2.parsedUrl.port) : defaultPort;
+        info2.options.path = (info2.parsedUrl.pathname || "") + (info2.parsedUrl.search || "");
+        info2.options.method = method;
+        info2.options.headers = this._mergeHeaders(headers);
         if (this.userAgent != null) {
-          info.options.headers["user-agent"] = this.userAgent;
+          info2.options.headers["user-agent"] = this.userAgent;
         }
-        info.options.agent = this._getAgent(info.parsedUrl);
+        info2.options.agent = this._getAgent(info2.parsedUrl);
         if (this.handlers) {
           for (const handler3 of this.handlers) {
-            handler3.prepareRequest(info.options);
+            handler3.prepareRequest(info2.options);
           }
         }
-        return info;
+        return info2;
       }
       _mergeHeaders(headers) {
         if (this.requestOptions && this.requestOptions.headers) {
@@ -23860,6 +23860,15 @@ var require_lib = __commonJS({
     };
     exports.HttpClient = HttpClient3;
     var lowercaseKeys2 = (obj2) => Object.keys(obj2).reduce((c, k) => (c[k.toLowerCase()] = obj2[k], c), {});
+  }
+});
+
+// src/version.ts
+var VERSION7;
+var init_version = __esm({
+  "src/version.ts"() {
+    "use strict";
+    VERSION7 = "0.3.0";
   }
 });
 
@@ -31656,7 +31665,6 @@ function bareName(ref) {
 }
 function checkPathRef(entry, ref, ev) {
   if (ref.kind !== "path" && ref.kind !== "import") return null;
-  if (describedAsPast(entry, ref)) return null;
   const memDir = memDirOf(entry.file);
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value2 = ref.value;
@@ -31678,6 +31686,7 @@ function checkPathRef(entry, ref, ev) {
   const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
   const dirRef = ref.raw.endsWith("/");
   if (res.kind === "present") return null;
+  if (describedAsPast(entry, ref)) return null;
   if (res.kind === "case") {
     const real = res.real;
     return finding(
@@ -32306,9 +32315,14 @@ function swapIndex(ev) {
   return idx;
 }
 function variants(name) {
+  let v = VARIANTS.get(name);
+  if (v) return v;
   const n = name.toLowerCase();
   const pep = n.replace(/[-_.]+/g, "-");
-  return pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
+  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
+  if (VARIANTS.size > 1e5) VARIANTS.clear();
+  VARIANTS.set(name, v);
+  return v;
 }
 function presentNow(ev, idx, name) {
   for (const v of variants(name)) {
@@ -32333,10 +32347,28 @@ function sameField(ev, name, removed) {
   const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
   return !add || !add.field || add.field === removed.field;
 }
+function catalogEntry(ev, name) {
+  const catalogs = ev.manifests.catalogs;
+  if (!catalogs?.size) return void 0;
+  const wanted = new Set(variants(name));
+  for (const [catalog, pkgs] of catalogs) {
+    for (const pkg of pkgs.keys()) {
+      if (!wanted.has(pkg.toLowerCase())) continue;
+      let file = "pnpm-workspace.yaml";
+      for (const [path12, kind] of ev.manifests.manifestFiles ?? []) {
+        if (kind === "pnpm-workspace") {
+          file = path12;
+          break;
+        }
+      }
+      return { catalog, file };
+    }
+  }
+  return void 0;
+}
 function checkPackageRef(entry, ref, ev) {
   if (ref.kind !== "package") return null;
   if (ref.fetched) return null;
-  if (describedAsPast(entry, ref)) return null;
   const name = ref.value;
   if (!name || name.length < 2) return null;
   const idx = swapIndex(ev);
@@ -32345,6 +32377,7 @@ function checkPackageRef(entry, ref, ev) {
   if (!h) return null;
   const removals = h.events.filter((e) => e.type === "removed");
   if (!removals.length) return null;
+  if (describedAsPast(entry, ref)) return null;
   const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
   const key = `${last.commit.sha}\0${last.manifest}`;
   const field2 = last.field;
@@ -32353,6 +32386,18 @@ function checkPackageRef(entry, ref, ev) {
   );
   const removedThere = [...idx.removed.get(key) ?? []];
   const written = ref.raw;
+  const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
+  if (cat) {
+    const swap = added.length === 1 && removedThere.length <= 3 ? ` (that commit added \`${added[0]}\`)` : "";
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "info",
+      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...swap ? { now: added[0] } : {} }
+    );
+  }
   if (!h.own && added.length === 1 && removedThere.length <= 3) {
     const succ = added[0];
     return finding(
@@ -32384,12 +32429,13 @@ function checkPackageRef(entry, ref, ev) {
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
   );
 }
-var cache, packageCheck;
+var cache, VARIANTS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
     init_stale_common();
     cache = /* @__PURE__ */ new WeakMap();
+    VARIANTS = /* @__PURE__ */ new Map();
     packageCheck = {
       id: "package",
       kinds: ["package-missing", "package-renamed"],
@@ -32543,7 +32589,7 @@ function checkVersionRef(entry, ref, ev) {
   );
 }
 var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
-var init_version = __esm({
+var init_version2 = __esm({
   "src/checks/version.ts"() {
     "use strict";
     init_stale_common();
@@ -33179,7 +33225,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants3 = require_constants6();
+    var constants4 = require_constants6();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -33187,7 +33233,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants3;
+    } = constants4;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -33396,7 +33442,7 @@ var require_parse2 = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -33442,8 +33488,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants3.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants4.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -34139,7 +34185,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants3.globChars(opts.windows);
+      } = constants4.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -34197,7 +34243,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse5 = require_parse2();
     var utils = require_utils2();
-    var constants3 = require_constants6();
+    var constants4 = require_constants6();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch6 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
@@ -34325,7 +34371,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch6.constants = constants3;
+    picomatch6.constants = constants4;
     module.exports = picomatch6;
   }
 });
@@ -34716,6 +34762,13 @@ function lookup(gh, n, repo) {
   const r = repo || gh.repo;
   return (r ? gh.issues.get(`${r}#${n}`) : void 0) ?? gh.issues.get(`#${n}`) ?? gh.issues.get(String(n));
 }
+function tokenRefused(why) {
+  if (/^unauthorized \(401\)/.test(why))
+    return "check that the token (GITHUB_TOKEN or --token) is valid and not expired or revoked.";
+  if (/^forbidden \(403\)/.test(why))
+    return "give the token read access to issues and pull requests (`issues: read`, `pull-requests: read` in the workflow `permissions:`, or the matching fine-grained token scopes) for this repository.";
+  return void 0;
+}
 var statusCheck;
 var init_status = __esm({
   "src/checks/status.ts"() {
@@ -34767,14 +34820,15 @@ var init_status = __esm({
           if (unchecked.length) {
             const why = reason ?? (gh.checked ? "not returned by the API" : "not checked");
             const first = refs.find((r) => r.raw === unchecked[0]) ?? refs[0];
+            const refused = tokenRefused(why);
             out.push(
               finding(
                 entry,
                 first,
                 "status-unchecked",
                 "info",
-                `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
-                { reason: why }
+                refused ? `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open: GitHub refused the token (${why}); ${refused}` : `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
+                refused ? { reason: why, tokenRefused: true } : { reason: why }
               )
             );
           }
@@ -34786,8 +34840,18 @@ var init_status = __esm({
 });
 
 // src/checks/expired.ts
+function realDate(ymd) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  t.setUTCFullYear(y, mo - 1, d);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
 function expiryInstant(value2) {
   const v = value2.trim().replace(/^["']|["']$/g, "");
+  if (/^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v)) return null;
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (dateOnly) {
     const d = new Date(Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]) + 1));
@@ -34823,7 +34887,11 @@ var init_expired = __esm({
           if (!value2) continue;
           const until = expiryInstant(String(value2));
           if (!until) {
-            out.push(finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true }));
+            const v = String(value2).trim().replace(/^["']|["']$/g, "");
+            const impossible = /^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v);
+            out.push(
+              impossible ? finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value2, unreadable: true, impossible: true }) : finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true })
+            );
             continue;
           }
           if (now.getTime() < until.getTime()) continue;
@@ -34884,9 +34952,10 @@ var init_superseded = __esm({
           let m;
           while (m = SUPERSEDES.exec(rec.text)) {
             for (const t of targetsOf(m[1])) {
-              const loc = /^(.*?)(?:#L(\d+)|:(\d+))?$/.exec(t);
+              const loc = /^(.*?)(?:#(e_[0-9a-f]{8}(?:_\d+)?)|#L(\d+)|:(\d+))?$/.exec(t);
               const target = loc[1];
-              const line2 = Number(loc[2] ?? loc[3] ?? 0);
+              const anchorId = loc[2];
+              const line2 = Number(loc[3] ?? loc[4] ?? 0);
               let hits = [];
               const id = byId.get(target);
               if (id) hits = [id];
@@ -34906,6 +34975,7 @@ var init_superseded = __esm({
                 }
                 if (!hits.length) hits = byName.get(clean2.replace(/\.md$/i, "").toLowerCase()) ?? [];
               }
+              if (anchorId) hits = hits.filter((e) => e.id === anchorId);
               if (!hits.length) continue;
               if (line2) hits = hits.filter((e) => e.line <= line2 && line2 <= e.endLine);
               else if (hits.length > 1 && formatOf2.get(hits[0].file) !== "auto-memory-topic") {
@@ -34940,11 +35010,27 @@ var init_superseded = __esm({
 function blank(s) {
   return s.replace(/[^\n]/g, " ");
 }
+function views(entry) {
+  let v = VIEWS.get(entry);
+  if (!v || v.text !== entry.text) {
+    v = { text: entry.text };
+    VIEWS.set(entry, v);
+  }
+  return v;
+}
 function proseWithOffsets(entry, keepDescription = true) {
-  return withoutFences(withoutFrontmatter(entry, keepDescription));
+  const v = views(entry);
+  if (keepDescription) return v.prose ??= withoutFences(withoutFrontmatter(entry, true));
+  return v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false));
 }
 function withoutFrontmatter(entry, keepDescription = true) {
+  const v = views(entry);
+  if (keepDescription) return v.fm ??= frontmatterBlanked(entry, true);
+  return v.fmNoDesc ??= frontmatterBlanked(entry, false);
+}
+function frontmatterBlanked(entry, keepDescription) {
   let t = entry.text;
+  if (!(t.startsWith("---") || t.startsWith("\uFEFF---"))) return t;
   const fm = FRONTMATTER_RE.exec(t);
   if (fm && fm.index === 0) {
     t = blank(fm[0]) + t.slice(fm[0].length);
@@ -34960,10 +35046,17 @@ function withoutFrontmatter(entry, keepDescription = true) {
   return t;
 }
 function withoutFences(t) {
-  return t.replace(FENCE_RE, (m) => blank(m)).replace(HTML_COMMENT_RE, (m) => blank(m));
+  if (t.includes("```") || t.includes("~~~")) t = t.replace(FENCE_RE, (m) => blank(m));
+  if (t.includes("<!--")) t = t.replace(HTML_COMMENT_RE, (m) => blank(m));
+  return t;
 }
 function proseNoCode(entry) {
-  return proseWithOffsets(entry).replace(/(`+)[^`\n]*?\1/g, (m) => blank(m));
+  const v = views(entry);
+  if (v.noCode === void 0) {
+    const p = proseWithOffsets(entry);
+    v.noCode = p.includes("`") ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+  }
+  return v.noCode;
 }
 function normalise(text5) {
   let t = text5.toLowerCase();
@@ -34973,19 +35066,59 @@ function normalise(text5) {
   t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, " ");
   if (t.includes("#")) t = t.replace(/^\s*#{1,6}\s+/gm, " ");
   if (t.includes(">")) t = t.replace(/^\s*>\s?/gm, " ");
-  t = ASCII.test(t) ? t.replace(/[^a-z0-9@./:+#-]+/g, " ") : t.replace(/[—–]/g, " ").replace(/[^\p{L}\p{N}@./:+#-]+/gu, " ");
   const out = [];
-  for (let w of t.split(" ")) {
-    if (!w) continue;
-    const last = w.charCodeAt(w.length - 1);
-    if (last === 46 || last === 58) w = w.replace(/[.:]+$/, "");
-    if (!w || /^[.:/+#@-]+$/.test(w)) continue;
-    out.push(w);
+  const ascii = ASCII.test(t);
+  let start = -1;
+  for (let i = 0; i <= t.length; ) {
+    let c = i < t.length ? t.charCodeAt(i) : 32;
+    let width = 1;
+    let inWord;
+    if (c < 128) {
+      inWord = c >= 97 && c <= 122 || c >= 48 && c <= 58 || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || !ascii && c >= 65 && c <= 90;
+    } else {
+      if (c >= 55296 && c <= 56319 && i + 1 < t.length) {
+        const lo = t.charCodeAt(i + 1);
+        if (lo >= 56320 && lo <= 57343) {
+          c = (c - 55296) * 1024 + (lo - 56320) + 65536;
+          width = 2;
+        }
+      }
+      inWord = letterOrDigit(c);
+    }
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      keepWord(t.slice(start, i), out);
+      start = -1;
+    }
+    i += width;
   }
   return out.join(" ");
 }
+function letterOrDigit(cp) {
+  let r = CODEPOINT_CLASS.get(cp);
+  if (r === void 0) {
+    r = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+    if (CODEPOINT_CLASS.size > 65536) CODEPOINT_CLASS.clear();
+    CODEPOINT_CLASS.set(cp, r);
+  }
+  return r;
+}
+function keepWord(w, out) {
+  const last = w.charCodeAt(w.length - 1);
+  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, "");
+  if (!w) return;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
+      out.push(w);
+      return;
+    }
+  }
+}
 function comparable(entry) {
-  return normalise(proseWithOffsets(entry, entry.kind !== "topic").replace(/<!--[\s\S]*?-->/g, " "));
+  const p = proseWithOffsets(entry, entry.kind !== "topic");
+  return normalise(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
 }
 function contentWords(text5) {
   const out = [];
@@ -35111,13 +35244,17 @@ function scopeOf(file, memoryDir) {
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
-var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, ASCII, STOPWORDS, LINE_CACHE, FILE_MAP;
+var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, VIEWS, INLINE_CODE_RE, LETTER_OR_DIGIT, CODEPOINT_CLASS, ASCII, STOPWORDS, LINE_CACHE, FILE_MAP;
 var init_text = __esm({
   "src/checks/fidelity/text.ts"() {
     "use strict";
     FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
     FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
+    VIEWS = /* @__PURE__ */ new WeakMap();
+    INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
+    LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+    CODEPOINT_CLASS = /* @__PURE__ */ new Map();
     ASCII = /^[\x00-\x7f]*$/;
     STOPWORDS = new Set(
       "a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being it its this that these those there here we you he she they them our your their i me my us do does did done has have had not no so than too very can could should would will shall may might must just also only any all each every some such which who whom whose what when where why how about after before while up down out off again further once both few more most other same own s t don now via per use used using".split(" ")
@@ -35158,6 +35295,32 @@ function shingles(ws, hashes) {
   }
   return out;
 }
+function sortByHash(hash2, doc) {
+  const len = hash2.length;
+  let h = hash2.slice();
+  let d = doc.slice();
+  let h2 = new Uint32Array(len);
+  let d2 = new Int32Array(len);
+  const count2 = new Int32Array(256);
+  for (let shift3 = 0; shift3 < 32; shift3 += 8) {
+    count2.fill(0);
+    for (let i = 0; i < len; i++) count2[h[i] >>> shift3 & 255]++;
+    let sum = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = count2[b];
+      count2[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < len; i++) {
+      const at = count2[h[i] >>> shift3 & 255]++;
+      h2[at] = h[i];
+      d2[at] = d[i];
+    }
+    [h, h2] = [h2, h];
+    [d, d2] = [d2, d];
+  }
+  return [h, d];
+}
 function signatureInto(sh, sig) {
   sig.fill(4294967295);
   for (const x of sh) {
@@ -35168,23 +35331,30 @@ function signatureInto(sh, sig) {
   }
 }
 function jaccardOf(a, b) {
-  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
+  let small = a;
+  let big = b;
+  if (a.size > b.size) {
+    small = b;
+    big = a;
+  }
   let inter = 0;
   for (const x of small) if (big.has(x)) inter++;
   const union = a.size + b.size - inter;
   return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
 }
 function similarPairs(sets, accept, minShingles = 3, lsh = true) {
-  const seen = /* @__PURE__ */ new Set();
+  const seen = new PairSet();
   const out = [];
   const consider = (a, b) => {
     if (a === b) return;
-    if (a > b) [a, b] = [b, a];
-    const key = a * 2 ** 21 + b;
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (a > b) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    if (!seen.add(a, b)) return;
     const s = jaccardOf(sets[a], sets[b]);
-    const p = { a, b, ...s };
+    const p = { a, b, jaccard: s.jaccard, containment: s.containment };
     if (accept(p)) out.push(p);
   };
   const n = sets.length;
@@ -35194,48 +35364,68 @@ function similarPairs(sets, accept, minShingles = 3, lsh = true) {
     const sig = new Uint32Array(HASHES);
     const eligible = [];
     for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
-    const keys = Array.from({ length: BANDS }, () => new Float64Array(eligible.length));
+    const keys = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
+    const docs = Int32Array.from(eligible);
     eligible.forEach((i, k2) => {
       signatureInto(sets[i], sig);
       for (let b = 0; b < BANDS; b++) {
         let key = 2166136261;
         for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
-        keys[b][k2] = key * DOC + i;
+        keys[b][k2] = key;
       }
     });
-    for (const arr of keys) {
-      arr.sort();
-      for (let x = 0; x < arr.length; ) {
-        const h = Math.floor(arr[x] / DOC);
+    for (const band of keys) {
+      const [hs2, ds2] = sortByHash(band, docs);
+      for (let x = 0; x < hs2.length; ) {
+        const h = hs2[x];
         let y = x + 1;
-        while (y < arr.length && Math.floor(arr[y] / DOC) === h) y++;
+        while (y < hs2.length && hs2[y] === h) y++;
         if (y - x >= 2 && y - x <= MAX_BUCKET)
-          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(arr[p] % DOC, arr[q] % DOC);
+          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds2[p], ds2[q]);
         x = y;
       }
     }
   }
   let total = 0;
   for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
-  const all2 = new Float64Array(total);
+  const hashes = new Uint32Array(total);
+  const owners = new Int32Array(total);
   let k = 0;
+  let uint32 = true;
   for (let i = 0; i < n; i++) {
     if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) all2[k++] = x * DOC + i;
+    for (const x of sets[i]) {
+      if (x >>> 0 !== x) uint32 = false;
+      hashes[k] = x;
+      owners[k++] = i;
+    }
   }
-  all2.sort();
+  let hs;
+  let ds;
+  if (uint32) [hs, ds] = sortByHash(hashes, owners);
+  else {
+    const all2 = new Float64Array(total);
+    k = 0;
+    for (let i = 0; i < n; i++) {
+      if (sets[i].size < minShingles) continue;
+      for (const x of sets[i]) all2[k++] = x * DOC + i;
+    }
+    all2.sort();
+    hs = Float64Array.from(all2, (v) => Math.floor(v / DOC));
+    ds = Int32Array.from(all2, (v) => v % DOC);
+  }
   const rare = new Uint32Array(n);
   const pairKeys = [];
-  for (let x = 0; x < all2.length; ) {
-    const h = Math.floor(all2[x] / DOC);
+  for (let x = 0; x < total; ) {
+    const h = hs[x];
     let y = x + 1;
-    while (y < all2.length && Math.floor(all2[y] / DOC) === h) y++;
+    while (y < total && hs[y] === h) y++;
     if (y - x <= MAX_DF) {
-      for (let p = x; p < y; p++) rare[all2[p] % DOC]++;
+      for (let p = x; p < y; p++) rare[ds[p]]++;
       for (let p = x; p < y; p++)
         for (let q = p + 1; q < y; q++) {
-          const a = all2[p] % DOC;
-          const b = all2[q] % DOC;
+          const a = ds[p];
+          const b = ds[q];
           if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
         }
     }
@@ -35254,7 +35444,7 @@ function similarPairs(sets, accept, minShingles = 3, lsh = true) {
   }
   return out;
 }
-var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS;
+var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, PairSet;
 var init_similarity = __esm({
   "src/checks/fidelity/similarity.ts"() {
     "use strict";
@@ -35264,39 +35454,149 @@ var init_similarity = __esm({
     MAX_DF = 8;
     MAX_BUCKET = 64;
     SEEDS = Array.from({ length: HASHES }, (_, i) => mix(2654435769 + i * 1663821227));
+    PairSet = class {
+      a;
+      b;
+      mask;
+      n = 0;
+      constructor(capacity = 1024) {
+        let cap = 1024;
+        while (cap < capacity * 2) cap *= 2;
+        this.a = new Int32Array(cap).fill(-1);
+        this.b = new Int32Array(cap);
+        this.mask = cap - 1;
+      }
+      get size() {
+        return this.n;
+      }
+      slot(a, b) {
+        let h = Math.imul(a, 2654435761) ^ Math.imul(b + 2135587861, 2246822507);
+        h ^= h >>> 15;
+        return h & this.mask;
+      }
+      has(a, b) {
+        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
+          const x = this.a[i];
+          if (x === -1) return false;
+          if (x === a && this.b[i] === b) return true;
+        }
+      }
+      /** Adds the pair; false when it was already there. */
+      add(a, b) {
+        if ((this.n + 1) * 2 > this.mask + 1) this.grow();
+        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
+          const x = this.a[i];
+          if (x === -1) {
+            this.a[i] = a;
+            this.b[i] = b;
+            this.n++;
+            return true;
+          }
+          if (x === a && this.b[i] === b) return false;
+        }
+      }
+      grow() {
+        const oa = this.a;
+        const ob = this.b;
+        const cap = (this.mask + 1) * 2;
+        this.a = new Int32Array(cap).fill(-1);
+        this.b = new Int32Array(cap);
+        this.mask = cap - 1;
+        this.n = 0;
+        for (let i = 0; i < oa.length; i++) if (oa[i] !== -1) this.add(oa[i], ob[i]);
+      }
+    };
   }
 });
 
 // src/checks/fidelity/corpus.ts
+function flagsOf(w) {
+  let f = WORD_FLAGS.get(w);
+  if (f === void 0) {
+    f = (/\d/.test(w) ? F_NUM : 0) | (NEGATION.test(w) ? F_NEG : 0) | (AFFIRM.test(w) ? F_AFF : 0) | (IDENT.test(w) ? F_IDENT : 0);
+    if (WORD_FLAGS.size > 2e5) WORD_FLAGS.clear();
+    WORD_FLAGS.set(w, f);
+  }
+  return f;
+}
+function wordInfo(norm) {
+  let wi = WORD_INFO.get(norm);
+  if (!wi) {
+    const set = new Set(norm.split(" "));
+    const words2 = [...set];
+    wi = { words: words2, set, flags: words2.map(flagsOf) };
+    if (WORD_INFO.size > 1e5) WORD_INFO.clear();
+    WORD_INFO.set(norm, wi);
+  }
+  return wi;
+}
+function onlyFlags(a, b) {
+  let f = 0;
+  for (let k = 0; k < a.words.length; k++) if (!b.set.has(a.words[k])) f |= a.flags[k];
+  return f;
+}
 function conflicting(a, b) {
-  const wa = new Set(a.split(" "));
-  const wb = new Set(b.split(" "));
-  const onlyA = [...wa].filter((w) => !wb.has(w));
-  const onlyB = [...wb].filter((w) => !wa.has(w));
-  const num = (w) => /\d/.test(w);
-  if (onlyA.some(num) && onlyB.some(num)) return true;
-  const neg = (ws) => ws.some((w) => NEGATION.test(w));
-  const aff = (ws) => ws.some((w) => AFFIRM.test(w));
-  return neg(onlyA) && aff(onlyB) || neg(onlyB) && aff(onlyA);
+  const wa = wordInfo(a);
+  const wb = wordInfo(b);
+  const fa = onlyFlags(wa, wb);
+  const fb = onlyFlags(wb, wa);
+  if (fa & F_NUM && fb & F_NUM) return true;
+  return !!(fa & F_NEG) && !!(fb & F_AFF) || !!(fb & F_NEG) && !!(fa & F_AFF);
 }
 function distinctIdentifiers(c, i, j) {
-  const wa = new Set(c.norm[i].split(" "));
-  const wb = new Set(c.norm[j].split(" "));
-  const unique = (w, other, spans, otherSpans) => {
+  const unique = (spans, otherSpans, w, other) => {
     for (const s of spans) if (!otherSpans.has(s)) return true;
-    for (const x of w) if (!other.has(x) && IDENT.test(x)) return true;
-    return false;
+    return (onlyFlags(w, other) & F_IDENT) !== 0;
   };
-  return unique(wa, wb, c.code[i], c.code[j]) && unique(wb, wa, c.code[j], c.code[i]);
+  if (!unique(c.code[i], c.code[j], wordInfo(c.norm[i]), wordInfo(c.norm[j]))) return false;
+  return unique(c.code[j], c.code[i], wordInfo(c.norm[j]), wordInfo(c.norm[i]));
 }
 function conflictingPair(c, i, j) {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]);
+  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]) || opposed(c.norm[i], c.norm[j]);
+}
+function stanceOf(norm) {
+  let st = STANCE.get(norm);
+  if (st) return st;
+  const ws = norm.split(" ");
+  const reversed = /* @__PURE__ */ new Set();
+  const negated = /* @__PURE__ */ new Set();
+  for (let k = 0; k < ws.length; k++) {
+    const one2 = ws[k];
+    const two = k + 1 < ws.length ? one2 + " " + ws[k + 1] : "";
+    let skip = 0;
+    let rev = false;
+    if (two && REVERSAL.test(two)) [skip, rev] = [2, true];
+    else if (REVERSAL.test(one2)) [skip, rev] = [1, true];
+    else if (two && NEGATED.test(two)) skip = 2;
+    else if (NEGATED.test(one2)) skip = 1;
+    if (!skip) continue;
+    let x = k + skip;
+    while (x < ws.length && (FILLER.has(ws[x]) || STOPWORDS.has(ws[x]))) x++;
+    if (x >= ws.length) continue;
+    negated.add(ws[x]);
+    if (rev) reversed.add(ws[x]);
+  }
+  const asserted = /* @__PURE__ */ new Set();
+  for (const w of ws) if (w.length > 1 && !STOPWORDS.has(w) && !negated.has(w)) asserted.add(w);
+  st = { reversed, asserted };
+  if (STANCE.size > 5e4) STANCE.clear();
+  STANCE.set(norm, st);
+  return st;
+}
+function opposed(a, b) {
+  if (a === b) return false;
+  const sa = stanceOf(a);
+  const sb = stanceOf(b);
+  for (const w of sb.reversed) if (sa.asserted.has(w)) return true;
+  for (const w of sa.reversed) if (sb.asserted.has(w)) return true;
+  return false;
 }
 function isNearDuplicate(p, c) {
   if (p.jaccard >= NEAR_JACCARD) return true;
   if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
   const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
-  return bag.containment >= 0.75 && bag.jaccard >= 0.5 && Math.min(c.bags[p.a].size, c.bags[p.b].size) >= 6;
+  const small = Math.min(c.bags[p.a].size, c.bags[p.b].size);
+  return bag.containment >= 0.75 && bag.jaccard >= 0.5 && small >= 6 && Math.round(bag.containment * small) >= MIN_SHARED_CONTENT;
 }
 function codeWords(text5) {
   const out = /* @__PURE__ */ new Set();
@@ -35365,9 +35665,10 @@ function corpusOf(entries, _files) {
     (p) => norm[p.a] !== norm[p.b] && (p.jaccard >= 0.4 || p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4),
     3
   );
-  const have = new Set(near.map((p) => p.a + ":" + p.b));
+  const have = new PairSet(near.length);
+  for (const p of near) have.add(p.a, p.b);
   for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
-    if (have.has(p.a + ":" + p.b)) continue;
+    if (have.has(p.a, p.b)) continue;
     const s = jaccardOf(sets[p.a], sets[p.b]);
     near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
   }
@@ -35381,7 +35682,7 @@ function corpusOf(entries, _files) {
   CACHE.set(entries, corpus);
   return corpus;
 }
-var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, NEGATION, AFFIRM, IDENT, CACHE, SPLIT;
+var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, MIN_SHARED_CONTENT, NEGATION, AFFIRM, F_NUM, F_NEG, F_AFF, F_IDENT, WORD_FLAGS, WORD_INFO, IDENT, REVERSAL, NEGATED, FILLER, STANCE, CACHE, SPLIT;
 var init_corpus = __esm({
   "src/checks/fidelity/corpus.ts"() {
     "use strict";
@@ -35390,9 +35691,20 @@ var init_corpus = __esm({
     NEAR_JACCARD = 0.6;
     NEAR_CONTAINMENT = 0.85;
     MIN_WORDS = 4;
+    MIN_SHARED_CONTENT = 6;
     NEGATION = /\b(?:never|not|no|don't|dont|avoid|without)\b/;
     AFFIRM = /\b(?:always|must|do)\b/;
+    F_NUM = 1;
+    F_NEG = 2;
+    F_AFF = 4;
+    F_IDENT = 8;
+    WORD_FLAGS = /* @__PURE__ */ new Map();
+    WORD_INFO = /* @__PURE__ */ new Map();
     IDENT = /[\/._@$:]|\d/;
+    REVERSAL = /^(?:not|instead of|rather than|no longer|replaced|replace|replacing|switched from|switching from|switch from|migrated from|migrating from|moved from|moving from|dropped|removed)$/;
+    NEGATED = /^(?:never|no|don't|dont|do not|avoid|without|stop|stopped)$/;
+    FILLER = /* @__PURE__ */ new Set(["use", "using", "used", "run", "running", "call", "calling", "need", "needs", "rely", "relying", "on", "depend", "depending", "the", "a", "an", "our", "its", "their", "any", "to", "with", "be", "is", "are"]);
+    STANCE = /* @__PURE__ */ new Map();
     CACHE = /* @__PURE__ */ new WeakMap();
     SPLIT = /[^\p{L}\p{N}]/u;
   }
@@ -35422,17 +35734,17 @@ function filtersFor(entry, text5, raw, ctx) {
     const i = raw.search(/\S/);
     hits.push({ filter: "session-state", index: Math.max(0, i), match: "type: ephemeral" });
   }
-  if (enabled(ctx, "debug-output")) {
+  if (enabled(ctx, "debug-output") && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
     STACK_FRAME.lastIndex = 0;
     const frames = raw.match(STACK_FRAME) ?? [];
-    const one2 = firstMatch(DEBUG_ONE, raw);
+    const one2 = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
     if (frames.length >= 3 || (frames.length >= 2 || one2) && !hasConclusion) {
       const idx = one2 ? one2.index : raw.search(STACK_FRAME);
       hits.push({ filter: "debug-output", index: Math.max(0, idx), match: one2 ? one2[0].trim() : (frames[0] ?? "").trim() });
     }
   }
   if (enabled(ctx, "session-state")) {
-    const m = firstMatch(SESSION_STRONG, text5);
+    const m = SESSION_GATE.test(text5) ? firstMatch(SESSION_STRONG, text5) : null;
     if (m) hits.push({ filter: "session-state", index: m.index, match: m[0] });
     else if (!keeper && (entry.type === "ephemeral" || entry.type === "project" || entry.type === "unknown")) {
       const w = SESSION_WEAK.exec(text5);
@@ -35440,7 +35752,7 @@ function filtersFor(entry, text5, raw, ctx) {
         hits.push({ filter: "session-state", index: w.index, match: w[0] });
     }
   }
-  if (enabled(ctx, "tone") && !DIRECTIVE.test(text5)) {
+  if (enabled(ctx, "tone") && TONE_GATE.test(text5) && !DIRECTIVE.test(text5)) {
     const m = TONE.exec(text5) ?? TONE_NAMED.exec(text5) ?? TONE_2.exec(text5);
     if (m) hits.push({ filter: "tone", index: m.index, match: m[0] });
   }
@@ -35449,7 +35761,7 @@ function filtersFor(entry, text5, raw, ctx) {
     const m = RELATIVE_DATE.exec(text5);
     if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
   }
-  if (enabled(ctx, "reasoning") && !hasConclusion) {
+  if (enabled(ctx, "reasoning") && !hasConclusion && REASONING_GATE.test(text5)) {
     const m = firstMatch(REASONING, text5);
     if (m) hits.push({ filter: "reasoning", index: m.index, match: m[0] });
   }
@@ -35563,7 +35875,7 @@ function findEphemeral(ctx) {
     if (entry.type === "superseded" || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
     if (entry.kind === "frontmatter-field") return;
     const raw = withoutFrontmatter(entry);
-    const text5 = withoutFences(raw).replace(/(`+)[^`\n]*?\1/g, (m) => " ".repeat(m.length));
+    const text5 = proseNoCode(entry);
     const hits = filtersFor(entry, text5, raw, ctx);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: "claude-md-copy", index: 0, match: "", other: copyOf });
@@ -35603,7 +35915,7 @@ function findEphemeral(ctx) {
   });
   return out;
 }
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, WEEKDAYS, NUMBERS, ephemeralCheck;
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, SESSION_GATE, STACK_GATE, DEBUG_GATE, REASONING_GATE, TONE_GATE, WEEKDAYS, NUMBERS, ephemeralCheck;
 var init_ephemeral = __esm({
   "src/checks/ephemeral.ts"() {
     "use strict";
@@ -35621,7 +35933,7 @@ var init_ephemeral = __esm({
     ];
     KEEPER_TYPES = /* @__PURE__ */ new Set(["decision", "feedback", "user"]);
     ABSOLUTE_DATE = /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4})\b/i;
-    CONCLUSION = /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|always|never|must|should|don't|do not|avoid|make sure|remember to|so we|lesson|rule:|pinned because)\b|→|=>/i;
+    CONCLUSION = /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|make sure|remember to|so we|lesson|rule:|pinned because)\b|(?:^|[.;:!?,(—–]\s*|-\s+|\b(?:so|and|but|then)\s+)(?:always|never|must|should|don't|do not|avoid)\b|→|=>/im;
     DIRECTIVE = /\b(?:don't|do not|never|always|prefer|avoid|please|wants?|likes?|hates?|dislikes?|expects?|keep|stop|make sure|should|must|instead)\b/i;
     SESSION_STRONG = [
       /\b(?:in|during|for) (?:this|today's) (?:session|conversation|chat)\b/i,
@@ -35632,8 +35944,10 @@ var init_ephemeral = __esm({
       /\bwork in progress\b/i,
       /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|(?:in|for|during) (?:the )?next session|next session,|resume (?:from|at) step)\b/i,
       /\bnext steps?\s*:/i,
-      /\b(?:resume|continue|pick up|start)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b/i,
+      /\b(?:resume|continue|pick up)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+(?:from|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+with\s+the\s+(?:next|last|remaining)\b/i,
       /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
+      /\b(?:todos?|to-dos?|tasks?|plan|goals?)\s+for\s+(?:today|tonight|this (?:session|morning|afternoon|evening))\b/i,
+      /^[ \t]*(?:[-*+][ \t]+)?this session[ \t]*[:—–]/im,
       /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
       /\bcurrent (?:task|ticket|focus|sprint goal)\s*(?::|is\b)/i,
       /\bcurrent (?:branch|status)\s*:/i,
@@ -35668,6 +35982,11 @@ var init_ephemeral = __esm({
     UNVERIFIED_STRONG = /\b(?:I think|I believe|I guess|I suspect|I assume|I'm not (?:entirely |totally |100% |completely )?sure|not (?:entirely |totally |100% |completely )?sure (?:if|whether|but|yet|about)|but not sure|(?:I|we) (?:haven't|have not|didn't|did not|never) (?:verify|verified|confirm|confirmed|check|checked|test|tested)|not (?:yet )?verified yet|needs verification|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b|\(unverified\)|\bunverified:/i;
     UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
     HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
+    SESSION_GATE = /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
+    STACK_GATE = /:\d|File "|0x/;
+    DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
+    REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
+    TONE_GATE = /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
     WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
     NUMBERS = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
     ephemeralCheck = {
@@ -35945,7 +36264,7 @@ function jaccard(a, b) {
 }
 function pairs(claims, worded) {
   const out = [];
-  const seen = /* @__PURE__ */ new Set();
+  const seen = new PairSet();
   const index2 = /* @__PURE__ */ new Map();
   claims.forEach((c, i) => c.id = i);
   for (const c of claims) {
@@ -35963,9 +36282,7 @@ function pairs(claims, worded) {
         const a = list3[i];
         const b = list3[j];
         if (a.entry === b.entry) continue;
-        const k = `${a.id}:${b.id}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
+        if (!seen.add(a.id, b.id)) continue;
         out.push([a, b]);
       }
   }
@@ -36057,6 +36374,7 @@ var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS,
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
+    init_similarity();
     init_text();
     HISTORY = /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
     PMS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
@@ -36248,6 +36566,16 @@ function imports(text5) {
   }
   return out;
 }
+function pathCheckReports(ctx, e, hit) {
+  if (ctx.config?.checks?.["path"] === false || e.type === "superseded" || !ctx.evidence?.history) return false;
+  const ref = e.refs?.find((r) => r.kind === "import" && r.raw === "@" + hit.raw);
+  if (!ref) return false;
+  try {
+    return checkPathRef(e, ref, ctx.evidence) !== null;
+  } catch {
+    return false;
+  }
+}
 function findBrokenLinks(ctx) {
   const { entries, files, evidence } = ctx;
   const out = [];
@@ -36325,6 +36653,7 @@ function findBrokenLinks(ctx) {
         if (hit.target.startsWith("~/") || hit.target.startsWith("/")) continue;
         const resolved = joinPath2(dir, hit.target);
         if (!exists3(resolved)) {
+          if (pathCheckReports(ctx, e, hit)) continue;
           push2(e, hit.index, "@" + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
           continue;
         }
@@ -36390,6 +36719,7 @@ var MAX_IMPORT_HOPS, LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MEMORY_BASENAMES, 
 var init_broken_link = __esm({
   "src/checks/broken-link.ts"() {
     "use strict";
+    init_path();
     init_text();
     MAX_IMPORT_HOPS = 4;
     LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
@@ -36739,7 +37069,7 @@ var init_registry = __esm({
     init_path();
     init_script();
     init_package();
-    init_version();
+    init_version2();
     init_count();
     init_status();
     init_expired();
@@ -36780,6 +37110,7 @@ function outsideRepo(p) {
   const norm = posix2.normalize(v);
   if (norm === ".." || norm.startsWith("../")) return "`..` leads out of it";
   if (norm === "." || norm.endsWith("/")) return "not a file";
+  if (norm.split("/").some((seg) => seg.toLowerCase() === ".git")) return "inside `.git`";
   return void 0;
 }
 function describe(s) {
@@ -38152,10 +38483,10 @@ var init_dist = __esm({
       queue.enqueue();
       fs3.realpath(path12, (error2, resolvedPath) => {
         if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-        fs3.stat(resolvedPath, (error$1, stat6) => {
+        fs3.stat(resolvedPath, (error$1, stat5) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat6.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat6, resolvedPath);
+          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat5, resolvedPath);
           queue.dequeue(null, state);
         });
       });
@@ -38165,9 +38496,9 @@ var init_dist = __esm({
       queue.enqueue();
       try {
         const resolvedPath = fs3.realpathSync(path12);
-        const stat6 = fs3.statSync(resolvedPath);
-        if (stat6.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
-        callback$1(stat6, resolvedPath);
+        const stat5 = fs3.statSync(resolvedPath);
+        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
+        callback$1(stat5, resolvedPath);
       } catch (e) {
         if (!suppressErrors) throw e;
       }
@@ -38330,8 +38661,8 @@ var init_dist = __esm({
             this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
           } else if (this.resolveSymlink && entry.isSymbolicLink()) {
             let path12 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path12, this.state, (stat6, resolvedPath) => {
-              if (stat6.isDirectory()) {
+            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
+              if (stat5.isDirectory()) {
                 resolvedPath = normalizePath(resolvedPath, this.state.options);
                 if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
@@ -38773,9 +39104,9 @@ function formatOf(rel, inMemoryDir = false) {
   if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
   if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
   if (base === "GEMINI.md") return "gemini-md";
-  if (base === ".cursorrules" || isCursorRule(rel)) return "cursor-rule";
-  if (rel === ".github/copilot-instructions.md" || isCopilotInstructions(rel)) return "copilot";
-  if (isClaudeRule(rel)) return "claude-md";
+  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
+  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
+  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
   if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
   return void 0;
 }
@@ -38799,7 +39130,8 @@ function readIgnoreFile(file) {
 function ignoredBy(layers, abs, isDir) {
   let ignored = false;
   for (const layer of layers) {
-    let rel = toSlash(relative3(layer.dir, abs));
+    const prefix = layer.dir.endsWith(sep4) ? layer.dir : layer.dir + sep4;
+    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(layer.dir, abs));
     if (rel === "" || rel.startsWith("..")) continue;
     if (isDir) rel += "/";
     const t = layer.ig.test(rel);
@@ -38812,6 +39144,13 @@ function linkFinding(display, message2, evidence) {
   const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
   return f;
+}
+function inMemoryLocation(rel) {
+  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
+}
+function relUnder(dir, abs) {
+  const prefix = dir.endsWith(sep4) ? dir : dir + sep4;
+  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(dir, abs));
 }
 function memoryDirOnDisk(abs, stop) {
   let d = dirname2(abs);
@@ -38829,7 +39168,7 @@ async function discoverMemory(opts) {
   await d.init();
   const found = /* @__PURE__ */ new Map();
   if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root2, true), found);
+    d.collect(await d.walk(root2, true, true), found);
   } else {
     for (const given of opts.paths) {
       const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
@@ -38874,8 +39213,8 @@ async function discoverMemory(opts) {
       } catch {
         let dangling = false;
         try {
-          const { lstat: lstat3 } = await import("node:fs/promises");
-          dangling = (await lstat3(abs)).isSymbolicLink();
+          const { lstat: lstat2 } = await import("node:fs/promises");
+          dangling = (await lstat2(abs)).isSymbolicLink();
         } catch {
         }
         if (!dangling) {
@@ -38911,7 +39250,7 @@ async function discoverMemory(opts) {
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
 }
-var import_ignore, import_picomatch4, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, Discoverer;
+var import_ignore, import_picomatch4, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
 var init_discover = __esm({
   "src/memory/discover.ts"() {
     "use strict";
@@ -38923,16 +39262,23 @@ var init_discover = __esm({
     isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
     isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
     toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
+    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
     Discoverer = class {
       constructor(root2, ignoreGlobs, logPath) {
         this.root = root2;
         this.logPath = logPath;
         this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
+        this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
       }
       root;
       logPath;
       findings = [];
       realRoot = "";
+      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
+      linkFiles = /* @__PURE__ */ new Set();
+      auto = false;
+      /** The root with a trailing separator. */
+      rootPrefix;
       userIgnore;
       async init() {
         try {
@@ -38942,12 +39288,16 @@ var init_discover = __esm({
         }
       }
       display(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) {
+          return toSlash(abs.slice(this.rootPrefix.length));
+        }
         const rel = relative3(this.root, abs);
         if (rel === "") return ".";
         if (rel.startsWith("..") || isAbsolute3(rel)) return toSlash(abs);
         return toSlash(rel);
       }
       inRoot(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) return true;
         const rel = relative3(this.root, abs);
         return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
       }
@@ -38960,26 +39310,66 @@ var init_discover = __esm({
        */
       async symlinkAllowed(abs) {
         if (!this.inRoot(abs)) return true;
+        if (this.auto && !this.linkFiles.has(abs)) return true;
         let target;
         try {
           target = await realpath2(abs);
         } catch {
           return true;
         }
-        const rel = relative3(this.realRoot, target);
-        if (rel.startsWith("..") || isAbsolute3(rel)) {
+        if (!this.insideRealRoot(target)) {
           const d = this.display(abs);
           this.findings.push(
             linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
-              target: toSlash(target)
+              target: toSlash(target),
+              audit: `--memory ${toSlash(target)}`
             })
           );
           return false;
         }
         return true;
       }
+      insideRealRoot(target) {
+        const rel = relative3(this.realRoot, target);
+        return !(rel.startsWith("..") || isAbsolute3(rel));
+      }
+      /**
+       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
+       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
+       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
+       */
+      async reportLinkedFolder(abs) {
+        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return;
+        }
+        if (this.insideRealRoot(target)) return;
+        const rel = this.display(abs);
+        let memory = inMemoryLocation(rel);
+        if (!memory) {
+          try {
+            memory = (await readdir3(target)).some((n) => MEMORY_NAMES.has(n));
+          } catch {
+            memory = false;
+          }
+        }
+        if (!memory) return;
+        const t = toSlash(target);
+        this.findings.push(
+          linkFinding(
+            rel,
+            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
+            { target: t, audit: `--memory ${t}` }
+          )
+        );
+      }
       /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
-      async walk(start, useGitignore) {
+      async walk(start, useGitignore, auto = false) {
+        this.auto = auto;
         const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
         const layers = [];
         if (useGitignore) {
@@ -39016,9 +39406,11 @@ var init_discover = __esm({
                 const st = await stat3(abs);
                 isDir = false;
                 isFile = st.isFile();
+                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
               } catch {
                 isFile = true;
               }
+              if (isFile) this.linkFiles.add(abs);
             }
             if (isDir) {
               if (SKIP_DIRS.has(e.name)) continue;
@@ -39027,7 +39419,7 @@ var init_discover = __esm({
               continue;
             }
             if (!isFile) continue;
-            const rel = this.inRoot(abs) ? toSlash(relative3(this.root, abs)) : toSlash(relative3(start, abs));
+            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative3(start, abs));
             const isMd = /\.md$/i.test(e.name);
             const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
             if (!known && !isMd) continue;
@@ -39067,7 +39459,7 @@ var init_discover = __esm({
         for (const abs of w.markdown) {
           if (into.has(abs)) continue;
           const md = nearestMemoryDir(abs);
-          if (md && isTopicFile(toSlash(relative3(md, abs)), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
+          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
           else if (allMarkdownIsMemory) add(abs, "other");
         }
       }
@@ -43994,9 +44386,9 @@ function tokenizeCodeFenced(effects, ok3, nok) {
     effects.enter("chunkString", {
       contentType: "string"
     });
-    return info(code3);
+    return info2(code3);
   }
-  function info(code3) {
+  function info2(code3) {
     if (code3 === null || markdownLineEnding(code3)) {
       effects.exit("chunkString");
       effects.exit("codeFencedFenceInfo");
@@ -44011,7 +44403,7 @@ function tokenizeCodeFenced(effects, ok3, nok) {
       return nok(code3);
     }
     effects.consume(code3);
-    return info;
+    return info2;
   }
   function metaBefore(code3) {
     if (code3 === null || markdownLineEnding(code3)) {
@@ -47039,11 +47431,11 @@ function createTokenizer(parser, initialize, from) {
     context3.events.push(["exit", token, context3]);
     return token;
   }
-  function onsuccessfulconstruct(construct, info) {
-    addResult(construct, info.from);
+  function onsuccessfulconstruct(construct, info2) {
+    addResult(construct, info2.from);
   }
-  function onsuccessfulcheck(_, info) {
-    info.restore();
+  function onsuccessfulcheck(_, info2) {
+    info2.restore();
   }
   function constructFactory(onreturn, fields) {
     return hook2;
@@ -47051,7 +47443,7 @@ function createTokenizer(parser, initialize, from) {
       let listOfConstructs;
       let constructIndex;
       let currentConstruct;
-      let info;
+      let info2;
       return Array.isArray(constructs2) ? (
         /* c8 ignore next 1 */
         handleListOfConstructs(constructs2)
@@ -47087,7 +47479,7 @@ function createTokenizer(parser, initialize, from) {
       function handleConstruct(construct) {
         return start;
         function start(code3) {
-          info = store();
+          info2 = store();
           currentConstruct = construct;
           if (!construct.partial) {
             context3.currentConstruct = construct;
@@ -47108,12 +47500,12 @@ function createTokenizer(parser, initialize, from) {
       }
       function ok3(code3) {
         consumed = true;
-        onreturn(currentConstruct, info);
+        onreturn(currentConstruct, info2);
         return returnState;
       }
       function nok(code3) {
         consumed = true;
-        info.restore();
+        info2.restore();
         if (++constructIndex < listOfConstructs.length) {
           return handleConstruct(listOfConstructs[constructIndex]);
         }
@@ -49348,8 +49740,8 @@ function exitFootnoteDefinition(token) {
 function footnoteReferencePeek() {
   return "[";
 }
-function footnoteReference(node2, _, state, info) {
-  const tracker = state.createTracker(info);
+function footnoteReference(node2, _, state, info2) {
+  const tracker = state.createTracker(info2);
   let value2 = tracker.move("[^");
   const exit3 = state.enter("footnoteReference");
   const subexit = state.enter("reference");
@@ -49387,8 +49779,8 @@ function gfmFootnoteToMarkdown(options) {
     // This is on by default already.
     unsafe: [{ character: "[", inConstruct: ["label", "phrasing", "reference"] }]
   };
-  function footnoteDefinition(node2, _, state, info) {
-    const tracker = state.createTracker(info);
+  function footnoteDefinition(node2, _, state, info2) {
+    const tracker = state.createTracker(info2);
     let value2 = tracker.move("[^");
     const exit3 = state.enter("footnoteDefinition");
     const subexit = state.enter("label");
@@ -49457,8 +49849,8 @@ function enterStrikethrough(token) {
 function exitStrikethrough(token) {
   this.exit(token);
 }
-function handleDelete(node2, _, state, info) {
-  const tracker = state.createTracker(info);
+function handleDelete(node2, _, state, info2) {
+  const tracker = state.createTracker(info2);
   const sequence = state.stack.includes("strikethrough") ? "~" : "~~";
   const exit3 = state.enter("strikethrough");
   let value2 = tracker.move(sequence);
@@ -49687,9 +50079,9 @@ var init_mdast_util_phrasing = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/blockquote.js
-function blockquote(node2, _, state, info) {
+function blockquote(node2, _, state, info2) {
   const exit3 = state.enter("blockquote");
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   tracker.move("> ");
   tracker.shift(2);
   const value2 = state.indentLines(
@@ -49732,12 +50124,12 @@ var init_pattern_in_scope = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/break.js
-function hardBreak(_, _1, state, info) {
+function hardBreak(_, _1, state, info2) {
   let index2 = -1;
   while (++index2 < state.unsafe.length) {
     const pattern2 = state.unsafe[index2];
     if (pattern2.character === "\n" && !pattern2.before && !pattern2.after && patternInScope(state.stack, pattern2)) {
-      return /[\t ]/.test(info.before) ? "" : " ";
+      return /[\t ]/.test(info2.before) ? "" : " ";
     }
   }
   return "\\\n";
@@ -49806,7 +50198,7 @@ var init_check_fence = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/code.js
-function code(node2, _, state, info) {
+function code(node2, _, state, info2) {
   const marker = checkFence(state);
   const raw = node2.value || "";
   if (formatCodeAsIndented(node2, state)) {
@@ -49815,7 +50207,7 @@ function code(node2, _, state, info) {
     exit4();
     return value3;
   }
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   const sequence = marker.repeat(Math.max(longestStreak(raw, marker) + 1, 3));
   const exit3 = state.enter("codeFenced");
   const suffix = marker === "`" ? "GraveAccent" : "Tilde";
@@ -49880,12 +50272,12 @@ var init_check_quote = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/definition.js
-function definition2(node2, _, state, info) {
+function definition2(node2, _, state, info2) {
   const quote2 = checkQuote(state);
   const suffix = quote2 === '"' ? "Quote" : "Apostrophe";
   const exit3 = state.enter("definition");
   let subexit = state.enter("label");
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   let value2 = tracker.move("[");
   value2 += tracker.move(
     state.safe(state.associationId(node2), {
@@ -50059,10 +50451,10 @@ var init_html_kind = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
-function candidates2(tokens, involved, runOf) {
+function candidates2(tokens, involved, runOf2) {
   const related = /* @__PURE__ */ new Set();
   for (const token of tokens) {
-    const siblings = runOf.get(token);
+    const siblings = runOf2.get(token);
     if (siblings && token.attention && involved.some((d) => d.attention === token.attention)) {
       for (const sibling of siblings.tokens) {
         related.add(sibling.attention);
@@ -50081,7 +50473,7 @@ function candidates2(tokens, involved, runOf) {
 function check(tokens, before, after) {
   const runs = [];
   const wrong = /* @__PURE__ */ new Map();
-  const runOf = /* @__PURE__ */ new Map();
+  const runOf2 = /* @__PURE__ */ new Map();
   let index2 = 0;
   while (index2 < tokens.length) {
     if (!tokens[index2].attention) {
@@ -50114,7 +50506,7 @@ function check(tokens, before, after) {
     };
     for (const token of run2.tokens) {
       wrong.set(token, [...run2.tokens]);
-      runOf.set(token, run2);
+      runOf2.set(token, run2);
       let size = token.value.length;
       while (size--) run2.markers.push(token);
     }
@@ -50126,7 +50518,7 @@ function check(tokens, before, after) {
   index2 = -1;
   while (++index2 < tokens.length) {
     const involved = wrong.get(tokens[index2]);
-    if (involved) return { attention: candidates2(tokens, involved, runOf), index: index2 };
+    if (involved) return { attention: candidates2(tokens, involved, runOf2), index: index2 };
   }
 }
 function encode(tokens, start) {
@@ -50253,14 +50645,14 @@ function attentionSequences(type, markers2, sizes) {
   }
   return sequences;
 }
-function phrasing2(parent, state, info) {
+function phrasing2(parent, state, info2) {
   const indexStack = state.indexStack;
   const children = parent.children || [];
   const results = [];
   let index2 = -1;
-  let before = info.before;
+  let before = info2.before;
   indexStack.push(-1);
-  let tracker = state.createTracker(info);
+  let tracker = state.createTracker(info2);
   while (++index2 < children.length) {
     const child = children[index2];
     let after;
@@ -50276,14 +50668,14 @@ function phrasing2(parent, state, info) {
         })
       ) : "";
     } else {
-      after = info.after;
+      after = info2.after;
     }
     const previous3 = results[results.length - 1];
     if (typeof previous3 === "string" && (before === "\r" || before === "\n") && child.type === "html" && htmlKind(child.value) !== 7) {
       results[results.length - 1] = previous3.replace(/(\r?\n|\r)$/, " ");
       before = " ";
-      tracker = state.createTracker(info);
-      tracker.move(serialize2(results, info.before, info.after));
+      tracker = state.createTracker(info2);
+      tracker.move(serialize2(results, info2.before, info2.after));
     }
     const handle2 = state.handle.handlers[child.type];
     if (handle2 && handle2.attention) {
@@ -50443,10 +50835,10 @@ var init_container_phrasing = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/emphasis.js
-function emphasis(node2, _, state, info) {
+function emphasis(node2, _, state, info2) {
   const exit3 = state.enter("phrasing");
-  const item = attentionItem(node2, attention2, state, state.createTracker(info));
-  const value2 = item ? serialize2([item], info.before, info.after) : "";
+  const item = attentionItem(node2, attention2, state, state.createTracker(info2));
+  const value2 = item ? serialize2([item], info2.before, info2.after) : "";
   exit3();
   return value2;
 }
@@ -50539,9 +50931,9 @@ var init_format_heading_as_setext = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/heading.js
-function heading(node2, _, state, info) {
+function heading(node2, _, state, info2) {
   const rank2 = Math.max(Math.min(6, node2.depth || 1), 1);
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   if (formatHeadingAsSetext(node2, state)) {
     const exit4 = state.enter("headingSetext");
     const subexit2 = state.enter("phrasing");
@@ -50601,12 +50993,12 @@ var init_html = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/image.js
-function image(node2, _, state, info) {
+function image(node2, _, state, info2) {
   const quote2 = checkQuote(state);
   const suffix = quote2 === '"' ? "Quote" : "Apostrophe";
   const exit3 = state.enter("image");
   let subexit = state.enter("label");
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   let value2 = tracker.move("![");
   value2 += tracker.move(
     state.safe(node2.alt, { before: value2, after: "]", ...tracker.current() })
@@ -50663,11 +51055,11 @@ var init_image = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/image-reference.js
-function imageReference(node2, _, state, info) {
+function imageReference(node2, _, state, info2) {
   const type = node2.referenceType;
   const exit3 = state.enter("imageReference");
   let subexit = state.enter("label");
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   let value2 = tracker.move("![");
   const alt = state.safe(node2.alt, {
     before: value2,
@@ -50763,10 +51155,10 @@ var init_format_link_as_autolink = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/link.js
-function link(node2, _, state, info) {
+function link(node2, _, state, info2) {
   const quote2 = checkQuote(state);
   const suffix = quote2 === '"' ? "Quote" : "Apostrophe";
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   if (formatLinkAsAutolink(node2, state)) {
     const stack = state.stack;
     state.stack = stack.filter(function(d) {
@@ -50798,7 +51190,7 @@ function link(node2, _, state, info) {
   subexit();
   value2 += tracker.move("](");
   const enclose = /[\0- \u007F]/.test(node2.url);
-  const last = info.before.charAt(info.before.length - 1);
+  const last = info2.before.charAt(info2.before.length - 1);
   let title = node2.title || void 0;
   if (!title && !enclose && (last === "\n" || last === "\r")) {
     let index2 = 0;
@@ -50858,11 +51250,11 @@ var init_link = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/link-reference.js
-function linkReference(node2, _, state, info) {
+function linkReference(node2, _, state, info2) {
   const type = node2.referenceType;
   const exit3 = state.enter("linkReference");
   let subexit = state.enter("label");
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   let value2 = tracker.move("[");
   const text5 = state.containerPhrasing(node2, {
     before: value2,
@@ -50973,7 +51365,7 @@ var init_check_rule = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/list.js
-function list2(node2, parent, state, info) {
+function list2(node2, parent, state, info2) {
   const exit3 = state.enter("list");
   const bulletCurrent = state.bulletCurrent;
   let bullet = node2.ordered ? checkBulletOrdered(state) : checkBullet(state);
@@ -51005,7 +51397,7 @@ function list2(node2, parent, state, info) {
     bullet = bulletOther;
   }
   state.bulletCurrent = bullet;
-  const value2 = state.containerFlow(node2, info);
+  const value2 = state.containerFlow(node2, info2);
   state.bulletLastUsed = bullet;
   state.bulletCurrent = bulletCurrent;
   exit3();
@@ -51036,7 +51428,7 @@ var init_check_list_item_indent = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/list-item.js
-function listItem(node2, parent, state, info) {
+function listItem(node2, parent, state, info2) {
   const listItemIndent = checkListItemIndent(state);
   let bullet = state.bulletCurrent || checkBullet(state);
   if (parent && parent.type === "list" && parent.ordered) {
@@ -51046,7 +51438,7 @@ function listItem(node2, parent, state, info) {
   if (listItemIndent === "tab" || listItemIndent === "mixed" && (parent && parent.type === "list" && parent.spread || node2.spread)) {
     size = Math.ceil(size / 4) * 4;
   }
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   tracker.move(bullet + " ".repeat(size - bullet.length));
   tracker.shift(size);
   const exit3 = state.enter("listItem");
@@ -51071,10 +51463,10 @@ var init_list_item = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/paragraph.js
-function paragraph(node2, _, state, info) {
+function paragraph(node2, _, state, info2) {
   const exit3 = state.enter("paragraph");
   const subexit = state.enter("phrasing");
-  const value2 = state.containerPhrasing(node2, info);
+  const value2 = state.containerPhrasing(node2, info2);
   subexit();
   exit3();
   return value2;
@@ -51085,13 +51477,13 @@ var init_paragraph = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/root.js
-function root(node2, _, state, info) {
+function root(node2, _, state, info2) {
   const hasPhrasing = node2.children.some(function(d) {
     return phrasing(d);
   });
-  if (!hasPhrasing) return state.containerFlow(node2, info);
+  if (!hasPhrasing) return state.containerFlow(node2, info2);
   const exit3 = state.enter("phrasing");
-  const value2 = state.containerPhrasing(node2, info);
+  const value2 = state.containerPhrasing(node2, info2);
   exit3();
   return value2;
 }
@@ -51117,10 +51509,10 @@ var init_check_strong = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/strong.js
-function strong(node2, _, state, info) {
+function strong(node2, _, state, info2) {
   const exit3 = state.enter("phrasing");
-  const item = attentionItem(node2, attention3, state, state.createTracker(info));
-  const value2 = item ? serialize2([item], info.before, info.after) : "";
+  const item = attentionItem(node2, attention3, state, state.createTracker(info2));
+  const value2 = item ? serialize2([item], info2.before, info2.after) : "";
   exit3();
   return value2;
 }
@@ -51145,11 +51537,11 @@ var init_strong = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/text.js
-function text3(node2, parent, state, info) {
+function text3(node2, parent, state, info2) {
   const siblings = parent ? parent.children : [];
   const index2 = state.indexStack[state.indexStack.length - 1];
   return state.safe(node2.value, {
-    ...info,
+    ...info2,
     afterNode: siblings[index2 + 1],
     beforeNode: siblings[index2 - 1]
   });
@@ -51336,8 +51728,8 @@ function gfmTableToMarkdown(options) {
       { atBreak: true, character: "-", after: "[:|-]" }
     ]
   };
-  function handleTable(node2, _, state, info) {
-    const matrix = handleTableAsData(node2, state, info);
+  function handleTable(node2, _, state, info2) {
+    const matrix = handleTableAsData(node2, state, info2);
     const head = matrix[0];
     if (head) {
       let columns = node2.align ? node2.align.length : 0;
@@ -51351,16 +51743,16 @@ function gfmTableToMarkdown(options) {
     }
     return serializeData(matrix, node2.align);
   }
-  function handleTableRow(node2, _, state, info) {
-    const row = handleTableRowAsData(node2, state, info);
+  function handleTableRow(node2, _, state, info2) {
+    const row = handleTableRowAsData(node2, state, info2);
     const value2 = serializeData([row]);
     return value2.slice(0, value2.indexOf("\n"));
   }
-  function handleTableCell(node2, _, state, info) {
+  function handleTableCell(node2, _, state, info2) {
     const exit3 = state.enter("tableCell");
     const subexit = state.enter("phrasing");
     const value2 = state.containerPhrasing(node2, {
-      ...info,
+      ...info2,
       before: around,
       after: around
     });
@@ -51377,24 +51769,24 @@ function gfmTableToMarkdown(options) {
       stringLength
     });
   }
-  function handleTableAsData(node2, state, info) {
+  function handleTableAsData(node2, state, info2) {
     const { children } = node2;
     let index2 = -1;
     const result = [];
     const subexit = state.enter("table");
     while (++index2 < children.length) {
-      result[index2] = handleTableRowAsData(children[index2], state, info);
+      result[index2] = handleTableRowAsData(children[index2], state, info2);
     }
     subexit();
     return result;
   }
-  function handleTableRowAsData(node2, state, info) {
+  function handleTableRowAsData(node2, state, info2) {
     const { children } = node2;
     let index2 = -1;
     const result = [];
     const subexit = state.enter("tableRow");
     while (++index2 < children.length) {
-      result[index2] = handleTableCell(children[index2], node2, state, info);
+      result[index2] = handleTableCell(children[index2], node2, state, info2);
     }
     subexit();
     return result;
@@ -51505,18 +51897,18 @@ function exitParagraphWithTaskListItem(token) {
   }
   this.exit(token);
 }
-function paragraphWithTaskListItem(node2, parent, state, info) {
+function paragraphWithTaskListItem(node2, parent, state, info2) {
   if (!parent || parent.type !== "listItem" || taskListItemParagraph(parent) !== node2) {
-    return handle.paragraph(node2, parent, state, info);
+    return handle.paragraph(node2, parent, state, info2);
   }
   const checkbox = "[" + (parent.checked ? "x" : " ") + "] ";
-  const tracker = state.createTracker(info);
+  const tracker = state.createTracker(info2);
   tracker.move(checkbox);
   const value2 = handle.paragraph(
     node2.children.length > 0 ? node2 : { type: "paragraph", children: [{ type: "text", value: " " }] },
     parent,
     state,
-    { ...info, ...tracker.current() }
+    { ...info2, ...tracker.current() }
   );
   return checkbox + value2;
 }
@@ -53017,6 +53409,10 @@ var init_remark_gfm = __esm({
 });
 
 // src/memory/classify.ts
+function typeFromFrontmatter(value2) {
+  if (typeof value2 !== "string") return void 0;
+  return TYPE_SYNONYMS[value2.trim().toLowerCase()];
+}
 function classify(fullText, headings) {
   const text5 = fullText.length > MAX_CLASSIFY ? fullText.slice(0, MAX_CLASSIFY) : fullText;
   const hit = (r) => ({ type: r.type, source: "heuristic", rule: r.id, reason: r.id });
@@ -53034,10 +53430,37 @@ function classify(fullText, headings) {
   if (PROJECT_TEXT.re.test(text5)) return hit(PROJECT_TEXT);
   return { type: "unknown", source: "default", rule: "none", reason: "none" };
 }
-var STRONG_TEXT, HEADING, PROJECT_HEADING, TEXT, PROJECT_TEXT, MAX_CLASSIFY;
+var TYPE_SYNONYMS, STRONG_TEXT, HEADING, PROJECT_HEADING, TEXT, PROJECT_TEXT, MAX_CLASSIFY;
 var init_classify = __esm({
   "src/memory/classify.ts"() {
     "use strict";
+    TYPE_SYNONYMS = {
+      project: "project",
+      decision: "decision",
+      decisions: "decision",
+      adr: "decision",
+      pattern: "pattern",
+      patterns: "pattern",
+      gotcha: "pattern",
+      debugging: "pattern",
+      workflow: "pattern",
+      lesson: "pattern",
+      reference: "reference",
+      references: "reference",
+      link: "reference",
+      links: "reference",
+      resource: "reference",
+      feedback: "feedback",
+      preference: "feedback",
+      preferences: "feedback",
+      correction: "feedback",
+      user: "user",
+      profile: "user",
+      ephemeral: "ephemeral",
+      session: "ephemeral",
+      superseded: "superseded",
+      "counter-memory": "superseded"
+    };
     STRONG_TEXT = [
       { id: "text:superseded-record", type: "superseded", re: /^\s*(?:[-*+]\s+)?SUPERSEDED\b/ },
       {
@@ -53940,6 +54363,8 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
       return { problems: [{ line: contentLine + rel - 1, message: `invalid TOML frontmatter: ${msg}` }] };
     }
   }
+  const quick = fastYaml(value2);
+  if (quick) return { data: quick, problems: [] };
   let doc;
   try {
     doc = (0, import_yaml3.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
@@ -53990,6 +54415,91 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
   }
   return out;
 }
+function resolvePlain(s) {
+  const c = s.charCodeAt(0);
+  if (s === "" || c === 126 || c === 110 || c === 78) {
+    if (Y_NULL.test(s)) return null;
+    return s;
+  }
+  if (c === 116 || c === 84 || c === 102 || c === 70) return Y_BOOL.test(s) ? c === 116 || c === 84 : s;
+  if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 46) {
+    if (Y_OCT.test(s)) return parseInt(s.substring(2), 8);
+    if (Y_INT.test(s)) return parseInt(s, 10);
+    if (Y_HEX.test(s)) return parseInt(s.substring(2), 16);
+    if (Y_NAN.test(s)) return s.slice(-3).toLowerCase() === "nan" ? NaN : s[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    if (Y_EXP.test(s) || Y_FLOAT.test(s)) return parseFloat(s);
+  }
+  return s;
+}
+function fastScalar(raw) {
+  let v = raw;
+  let end = v.length;
+  while (end > 0 && v.charCodeAt(end - 1) === 32) end--;
+  if (end < v.length) v = v.slice(0, end);
+  if (v === "") return null;
+  const c = v[0];
+  if (c === '"' || c === "'") {
+    if (v.length < 2 || v[v.length - 1] !== c) return NO;
+    const inner = v.slice(1, -1);
+    if (inner.includes(c) || c === '"' && inner.includes("\\")) return NO;
+    return inner;
+  }
+  if ("[]{},#&*!|>%@`".includes(c)) return NO;
+  if (c === "?" || c === ":" || c === "-" && (v.length === 1 || v[1] === " ")) return NO;
+  if (v.includes(": ") || v.includes(" #") || v[v.length - 1] === ":") return NO;
+  return resolvePlain(v);
+}
+function fastYaml(value2) {
+  if (FAST_BAD_CHAR_RE.test(value2.includes("\r") ? value2.replace(/\r\n/g, "\n") : value2)) return void 0;
+  const lines = value2.split("\n");
+  const out = {};
+  let nested;
+  let nestedKey = "";
+  let nestedIndent = -1;
+  for (let i = 0; i < lines.length; i++) {
+    let line2 = lines[i];
+    if (line2.length > 0 && line2.charCodeAt(line2.length - 1) === 13) line2 = line2.slice(0, -1);
+    let k = 0;
+    while (k < line2.length && line2.charCodeAt(k) === 32) k++;
+    if (k === line2.length) continue;
+    if (line2.charCodeAt(k) === 35) continue;
+    const m = FAST_LINE_KEY_RE.exec(line2);
+    if (!m) return void 0;
+    const indent2 = m[1].length;
+    const key = m[2];
+    if (key.length > 200 || Y_NULL.test(key) || Y_BOOL.test(key) || key === "__proto__") return void 0;
+    const rawValue = m[3] ?? "";
+    if (indent2 === 0) {
+      if (nested && nestedIndent !== -1) out[nestedKey] = nested;
+      nested = void 0;
+      if (Object.prototype.hasOwnProperty.call(out, key) || key === "content") return void 0;
+      if (rawValue.trim() === "") {
+        out[key] = null;
+        nested = {};
+        nestedKey = key;
+        nestedIndent = -1;
+        continue;
+      }
+      const v2 = fastScalar(rawValue);
+      if (v2 === NO) return void 0;
+      out[key] = v2;
+      continue;
+    }
+    if (!nested) return void 0;
+    if (nestedIndent === -1) nestedIndent = indent2;
+    else if (indent2 !== nestedIndent) return void 0;
+    if (Object.prototype.hasOwnProperty.call(nested, key)) return void 0;
+    if (rawValue.trim() === "") {
+      nested[key] = null;
+      continue;
+    }
+    const v = fastScalar(rawValue);
+    if (v === NO) return void 0;
+    nested[key] = v;
+  }
+  if (nested && nestedIndent !== -1) out[nestedKey] = nested;
+  return out;
+}
 function contentLineCount(text5) {
   let n = 1;
   for (let i = text5.indexOf("\n"); i !== -1; i = text5.indexOf("\n", i + 1)) if (i < text5.length - 1) n++;
@@ -54025,9 +54535,7 @@ function normaliseValues(v) {
   return v;
 }
 function frontmatterType(fm) {
-  const raw = field(fm, "type");
-  if (typeof raw !== "string") return void 0;
-  return TYPE_SYNONYMS[raw.trim().toLowerCase()];
+  return typeFromFrontmatter(field(fm, "type"));
 }
 function field(fm, ...keys) {
   if (!fm) return void 0;
@@ -54071,39 +54579,24 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml3, TYPE_SYNONYMS;
+var import_yaml3, FAST_LINE_KEY_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_dist3();
-    TYPE_SYNONYMS = {
-      project: "project",
-      decision: "decision",
-      decisions: "decision",
-      adr: "decision",
-      pattern: "pattern",
-      patterns: "pattern",
-      gotcha: "pattern",
-      debugging: "pattern",
-      workflow: "pattern",
-      lesson: "pattern",
-      reference: "reference",
-      references: "reference",
-      link: "reference",
-      links: "reference",
-      resource: "reference",
-      feedback: "feedback",
-      preference: "feedback",
-      preferences: "feedback",
-      correction: "feedback",
-      user: "user",
-      profile: "user",
-      ephemeral: "ephemeral",
-      session: "ephemeral",
-      superseded: "superseded",
-      "counter-memory": "superseded"
-    };
+    init_classify();
+    FAST_LINE_KEY_RE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$/;
+    FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+    Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
+    Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+    Y_OCT = /^0o[0-7]+$/;
+    Y_INT = /^[-+]?[0-9]+$/;
+    Y_HEX = /^0x[0-9a-fA-F]+$/;
+    Y_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+    Y_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+    Y_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+    NO = /* @__PURE__ */ Symbol("no");
   }
 });
 
@@ -54163,39 +54656,140 @@ function mergeCount(bytes, map3) {
   }
   return bounds.length - 1;
 }
+function classAt(text5, i) {
+  const c = text5.charCodeAt(i);
+  if (c < 128) return ASCII_CLASS[c];
+  const cp = text5.codePointAt(i);
+  let k = wideClass.get(cp);
+  if (k === void 0) {
+    const ch = String.fromCodePoint(cp);
+    k = RE_L.test(ch) ? C_L : RE_N.test(ch) ? C_N : RE_S.test(ch) ? C_WS : C_P;
+    wideClass.set(cp, k);
+  }
+  return k;
+}
+function cpLen(text5, i) {
+  const c = text5.charCodeAt(i);
+  if (c >= 55296 && c <= 56319 && i + 1 < text5.length) {
+    const d = text5.charCodeAt(i + 1);
+    if (d >= 56320 && d <= 57343) return 2;
+  }
+  return 1;
+}
+function runOf(text5, i, cls) {
+  const n = text5.length;
+  while (i < n && classAt(text5, i) === cls) i += cpLen(text5, i);
+  return i;
+}
+function pieceEnd(text5, i) {
+  const n = text5.length;
+  const c = text5.charCodeAt(i);
+  if (c === 39 && i + 1 < n) {
+    const a = text5.charCodeAt(i + 1) | 32;
+    if (a === 115 || a === 116 || a === 109 || a === 100) return i + 2;
+    if (i + 2 < n) {
+      const b = text5.charCodeAt(i + 2) | 32;
+      if (a === 114 && b === 101 || a === 118 && b === 101 || a === 108 && b === 108) return i + 3;
+    }
+  }
+  const k = classAt(text5, i);
+  const len = cpLen(text5, i);
+  if (k === C_L) return runOf(text5, i + len, C_L);
+  if (k !== C_N && k !== C_NL && i + len < n && classAt(text5, i + len) === C_L) return runOf(text5, i + len, C_L);
+  if (k === C_N) {
+    let j2 = i + len;
+    for (let d = 1; d < 3 && j2 < n && classAt(text5, j2) === C_N; d++) j2 += cpLen(text5, j2);
+    return j2;
+  }
+  let p = -1;
+  if (k === C_P) p = i;
+  else if (c === 32 && i + 1 < n && classAt(text5, i + 1) === C_P) p = i + 1;
+  if (p >= 0) {
+    let j2 = runOf(text5, p, C_P);
+    while (j2 < n && (text5.charCodeAt(j2) === 10 || text5.charCodeAt(j2) === 13)) j2++;
+    return j2;
+  }
+  let j = i;
+  let lastNl = -1;
+  while (j < n) {
+    const kj = classAt(text5, j);
+    if (kj === C_NL) lastNl = j;
+    else if (kj !== C_WS) break;
+    j += cpLen(text5, j);
+  }
+  if (lastNl >= 0) return lastNl + 1;
+  if (j === n) return j;
+  return j - 1 > i ? j - 1 : j;
+}
 function countTokensFast(text5) {
   if (text5.length === 0) return 0;
   const map3 = load();
+  if (FOLDS_RE.test(text5)) return countWithRegex(text5, map3);
+  let count2 = 0;
+  for (let i = 0; i < text5.length; ) {
+    const e = pieceEnd(text5, i);
+    count2 += pieceCount(text5.slice(i, e), map3);
+    i = e;
+  }
+  return count2;
+}
+function countWithRegex(text5, map3) {
   const re = pattern;
   re.lastIndex = 0;
   let count2 = 0;
   let m;
-  while ((m = re.exec(text5)) !== null) {
-    const piece = m[0];
+  while ((m = re.exec(text5)) !== null) count2 += pieceCount(m[0], map3);
+  return count2;
+}
+function pieceCount(piece, map3) {
+  {
     let n = pieceCache.get(piece);
     if (n === void 0) {
       const bytes = ASCII2.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
       if (bytes.length <= LONG_PIECE) n = mergeCount(bytes, map3);
       else {
         n = 0;
-        for (let k = 0; k < bytes.length; k += LONG_PIECE) n += mergeCount(bytes.slice(k, k + LONG_PIECE), map3);
+        for (let k = 0; k < bytes.length; k += LONG_PIECE) {
+          const slice = bytes.slice(k, k + LONG_PIECE);
+          let c = sliceCache.get(slice);
+          if (c === void 0) {
+            c = mergeCount(slice, map3);
+            if (sliceCache.size >= PIECE_CACHE_MAX) sliceCache.clear();
+            sliceCache.set(slice, c);
+          }
+          n += c;
+        }
       }
       if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
       pieceCache.set(piece, n);
     }
-    count2 += n;
+    return n;
   }
-  return count2;
 }
-var ranks, pattern, ASCII2, pieceCache, LONG_PIECE, PIECE_CACHE_MAX;
+var ranks, pattern, ASCII2, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE;
 var init_bpe = __esm({
   "src/memory/bpe.ts"() {
     "use strict";
     init_cl100k_base();
     ASCII2 = /^[\x00-\x7f]*$/;
     pieceCache = /* @__PURE__ */ new Map();
+    sliceCache = /* @__PURE__ */ new Map();
     LONG_PIECE = 256;
     PIECE_CACHE_MAX = 1e5;
+    C_L = 1;
+    C_N = 2;
+    C_NL = 3;
+    C_WS = 4;
+    C_P = 5;
+    ASCII_CLASS = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) {
+      ASCII_CLASS[c] = c >= 65 && c <= 90 || c >= 97 && c <= 122 ? C_L : c >= 48 && c <= 57 ? C_N : c === 10 || c === 13 ? C_NL : c === 9 || c === 11 || c === 12 || c === 32 ? C_WS : C_P;
+    }
+    wideClass = /* @__PURE__ */ new Map();
+    RE_L = new RegExp("^\\p{L}$", "u");
+    RE_N = new RegExp("^\\p{N}$", "u");
+    RE_S = /^\s$/u;
+    FOLDS_RE = /[\u017f\u212a]/;
   }
 });
 
@@ -54455,11 +55049,11 @@ var init_fastblocks = __esm({
        * A fenced code block whose fence starts `col` spaces in (0 at top level; an item's content
        * column inside a list item), closed inside the region. Content lines lose `col` spaces.
        */
-      fenceAt(col, marks, info) {
+      fenceAt(col, marks, info2) {
         const open2 = this.lines[this.i];
         const ch = marks[0];
-        if (ch === "`" && info.includes("`")) throw BAIL;
-        if (/[\\&]/.test(info)) throw BAIL;
+        if (ch === "`" && info2.includes("`")) throw BAIL;
+        if (/[\\&]/.test(info2)) throw BAIL;
         const closeRe = ch === "`" ? /^(`{3,}) *$/ : /^(~{3,}) *$/;
         const nearClose = ch === "`" ? /^ {1,3}`{3,} *$/ : /^ {1,3}~{3,} *$/;
         const pad = " ".repeat(col);
@@ -54482,7 +55076,7 @@ var init_fastblocks = __esm({
         }
         if (k >= this.lines.length) throw BAIL;
         const close2 = this.lines[k];
-        const trimmed = info.trim();
+        const trimmed = info2.trim();
         const sp = trimmed.search(/[ \t]/);
         const lang = trimmed === "" ? null : sp === -1 ? trimmed : trimmed.slice(0, sp);
         const meta = sp === -1 ? null : trimmed.slice(sp).trim() || null;
@@ -54863,13 +55457,23 @@ var init_fastblocks = __esm({
 });
 
 // src/memory/parse.ts
-import { createHash } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
 function unclosedFrontmatter(text5) {
   const fm = FM_OPEN_RE.exec(text5);
   if (!fm) return false;
   const close2 = fm[1] === "---" ? FM_CLOSE_YAML : FM_CLOSE_TOML;
   close2.lastIndex = fm[0].length - 1;
   return close2.exec(text5) === null;
+}
+function looksLikeUnclosedFrontmatter(text5) {
+  const fm = FM_OPEN_RE.exec(text5);
+  if (!fm) return false;
+  const rest = text5.slice(fm[0].length, fm[0].length + 4096);
+  const lines = rest.split(/\r?\n/);
+  const first = lines.find((l) => l.trim() !== "");
+  if (first === void 0) return false;
+  if ((fm[1] === "---" ? YAML_KEY_LINE_RE : TOML_KEY_LINE_RE).test(first)) return true;
+  return lines[0].trim() !== "" && !MD_BLOCK_LINE_RE.test(lines[0]);
 }
 function lineStarts2(text5) {
   const starts = [0];
@@ -54902,6 +55506,12 @@ function countLines(text5) {
 }
 function safeCuts(text5, minGap = 0) {
   const cuts = [];
+  let deep;
+  let heavy;
+  let total = 0;
+  let cost = 0;
+  let maxDepth = 0;
+  let deepAt = 0;
   let pos2 = 0;
   let frontmatterEnd2 = 0;
   let frontmatter2;
@@ -54948,9 +55558,26 @@ function safeCuts(text5, minGap = 0) {
     } else if (htmlEnd) {
       if (htmlEnd.test(line2)) htmlEnd = null;
     } else if (!blank2) {
-      if (prevBlank && k === pos2 && pos2 > 0 && pos2 - last >= minGap) {
-        cuts.push(pos2);
-        last = pos2;
+      if (prevBlank && k === pos2 && pos2 > 0) {
+        if (cost > NESTING_PIECE_MIN) {
+          (heavy ??= []).push({ at: deepAt, depth: maxDepth, cost });
+          total += cost;
+        }
+        cost = maxDepth = 0;
+        if (pos2 - last >= minGap) {
+          cuts.push(pos2);
+          last = pos2;
+        }
+      }
+      if (lead === 62 || lead === 45 || lead === 42 || lead === 43 || lead >= 48 && lead <= 57) {
+        const depth2 = lineNesting(text5, pos2, contentEnd);
+        if (depth2 > 1) {
+          cost += depth2 * depth2;
+          if (depth2 > maxDepth) {
+            maxDepth = depth2;
+            deepAt = pos2;
+          }
+        }
       }
       if (!special) {
         prevBlank = false;
@@ -54973,11 +55600,68 @@ function safeCuts(text5, minGap = 0) {
     prevBlank = blank2;
     pos2 = next;
   }
-  return frontmatter2 ? { cuts, frontmatterEnd: frontmatterEnd2, frontmatter: frontmatter2 } : { cuts, frontmatterEnd: frontmatterEnd2 };
+  if (cost > NESTING_PIECE_MIN) {
+    (heavy ??= []).push({ at: deepAt, depth: maxDepth, cost });
+    total += cost;
+  }
+  if (heavy) {
+    const min = total > NESTING_BUDGET * 4 ? NESTING_PIECE_MIN : NESTING_BUDGET;
+    for (const h of heavy) if (h.cost > min) (deep ??= []).push({ at: h.at, depth: h.depth });
+  }
+  const res = {
+    cuts,
+    frontmatterEnd: frontmatterEnd2
+  };
+  if (frontmatter2) res.frontmatter = frontmatter2;
+  if (deep) res.deep = deep;
+  return res;
 }
-function chunkStarts(text5) {
+function lineNesting(text5, pos2, end) {
+  let depth2 = 0;
+  let ws = 0;
+  let lead = -1;
+  let i = pos2;
+  while (i < end) {
+    const c = text5.charCodeAt(i);
+    if (c === 32) {
+      ws++;
+      i++;
+    } else if (c === 9) {
+      ws += 4;
+      i++;
+    } else if (c === 62) {
+      if (lead < 0) lead = ws;
+      depth2++;
+      i++;
+    } else if ((c === 45 || c === 42 || c === 43) && (i + 1 === end || text5.charCodeAt(i + 1) === 32 || text5.charCodeAt(i + 1) === 9)) {
+      if (lead < 0) lead = ws;
+      depth2++;
+      i++;
+    } else if (c >= 48 && c <= 57) {
+      let j = i + 1;
+      while (j < end && j - i < 9 && text5.charCodeAt(j) >= 48 && text5.charCodeAt(j) <= 57) j++;
+      const d = text5.charCodeAt(j);
+      if (j < end && (d === 46 || d === 41) && (j + 1 === end || text5.charCodeAt(j + 1) === 32 || text5.charCodeAt(j + 1) === 9)) {
+        if (lead < 0) lead = ws;
+        depth2++;
+        i = j + 1;
+      } else break;
+    } else break;
+  }
+  return depth2 === 0 ? 0 : depth2 + (lead >> 1);
+}
+function chunkStarts(text5, cuts) {
   if (text5.length < CHUNK_MIN * 2) return [0];
-  return [0, ...safeCuts(text5, CHUNK_MIN).cuts];
+  if (!cuts) return [0, ...safeCuts(text5, CHUNK_MIN).cuts];
+  const out = [0];
+  let last = 0;
+  for (const c of cuts) {
+    if (c - last >= CHUNK_MIN) {
+      out.push(c);
+      last = c;
+    }
+  }
+  return out;
 }
 function shift2(root2, offset, line2) {
   const stack = [root2];
@@ -55011,8 +55695,10 @@ function parseRange(text5, s, e, appendix, ls, out) {
 function parseBlocks(text5, opts = {}) {
   const defs = text5.includes("]:") ? text5.match(DEFINITION_LINE_RE) : null;
   const out = [];
+  const sc = safeCuts(text5);
+  if (sc.deep) return parseDeep(text5, sc, defs, opts, out);
   if (opts.fast === false || defs) {
-    const starts = chunkStarts(text5);
+    const starts = chunkStarts(text5, sc.cuts);
     const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
     const ls2 = lineStarts2(text5);
     for (let i = 0; i < starts.length; i++) {
@@ -55020,7 +55706,7 @@ function parseBlocks(text5, opts = {}) {
     }
     return out;
   }
-  const { cuts, frontmatterEnd: frontmatterEnd2, frontmatter: frontmatter2 } = safeCuts(text5);
+  const { cuts, frontmatterEnd: frontmatterEnd2, frontmatter: frontmatter2 } = sc;
   if (frontmatter2) out.push(frontmatter2);
   const bounds = [frontmatterEnd2, ...cuts, text5.length];
   const ls = lineStarts2(text5);
@@ -55035,6 +55721,52 @@ function parseBlocks(text5, opts = {}) {
     const e = bounds[i + 1];
     if (s >= e) continue;
     const fast = fastBlocks(text5, s, e, lineAt2(ls, s));
+    if (fast) {
+      flush(s);
+      for (const n of fast) out.push(n);
+    } else {
+      if (group < 0) group = s;
+      if (e - group >= CHUNK_MIN) flush(e);
+    }
+  }
+  flush(text5.length);
+  return out;
+}
+function parseDeep(text5, sc, defs, opts, out) {
+  const ls = lineStarts2(text5);
+  const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
+  const useFast = opts.fast !== false && !defs;
+  if (sc.frontmatter) out.push(sc.frontmatter);
+  const bounds = [sc.frontmatterEnd, ...sc.cuts, text5.length];
+  const deep = sc.deep;
+  let d = 0;
+  let group = -1;
+  const flush = (end) => {
+    if (group < 0) return;
+    parseRange(text5, group, end, appendix, ls, out);
+    group = -1;
+  };
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const s = bounds[i];
+    const e = bounds[i + 1];
+    if (s >= e) continue;
+    while (d < deep.length && deep[d].at < s) d++;
+    if (d < deep.length && deep[d].at < e) {
+      flush(s);
+      let end = e;
+      while (end > s && /\s/.test(text5[end - 1])) end--;
+      const line2 = lineAt2(ls, s);
+      const endLine = lineAt2(ls, end);
+      const position2 = {
+        start: { line: line2, column: 1, offset: s },
+        end: { line: endLine, column: end - ls[endLine - 1] + 1, offset: end }
+      };
+      const value2 = text5.slice(s, end);
+      out.push({ type: "paragraph", children: [{ type: "text", value: value2, position: structuredClone(position2) }], position: position2 });
+      opts.deep?.push({ line: line2, endLine, deepLine: lineAt2(ls, deep[d].at), depth: deep[d].depth });
+      continue;
+    }
+    const fast = useFast ? fastBlocks(text5, s, e, lineAt2(ls, s)) : null;
     if (fast) {
       flush(s);
       for (const n of fast) out.push(n);
@@ -55235,10 +55967,12 @@ function fmInfoOf(fm) {
   return type ? { meta, type } : { meta };
 }
 function normaliseForId(text5) {
-  return text5.replace(LIST_MARKER_RE, "").replace(/\s+/g, " ").trim();
+  const t = text5.replace(LIST_MARKER_RE, "");
+  return (COLLAPSE_RE.test(t) ? t.replace(/\s+/g, " ") : t).trim();
 }
 function sha8(s) {
-  return createHash("sha1").update(s).digest("hex").slice(0, 8);
+  if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
+  return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
 function assignIds(path12, entries) {
   const seen = /* @__PURE__ */ new Map();
@@ -55327,8 +56061,9 @@ function parseUnsafe(path12, text5, format, opts) {
   else if (firstNl >= 0) file.eol = "\n";
   if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
   let blocks;
+  const deep = [];
   try {
-    blocks = parseBlocks(text5, { fast: opts.fast });
+    blocks = parseBlocks(text5, { fast: opts.fast, deep });
   } catch (e) {
     findings.push({
       entryId: null,
@@ -55340,6 +56075,17 @@ function parseUnsafe(path12, text5, format, opts) {
     });
     return { file, entries: [], findings };
   }
+  for (const b of deep) {
+    findings.push({
+      entryId: null,
+      file: path12,
+      line: b.deepLine,
+      kind: "malformed",
+      severity: "warning",
+      message: `${path12}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
+    });
+  }
   const defs = /* @__PURE__ */ new Map();
   for (const b of blocks) if (b.type === "definition") defs.set(b.identifier.toLowerCase(), b.url);
   let fm;
@@ -55349,7 +56095,7 @@ function parseUnsafe(path12, text5, format, opts) {
       file.frontmatterRange = fm.range;
       if (fm.data) file.frontmatter = fm.data;
     }
-  } else if (/^(?:---|\+\+\+)[ \t]*\r?\n/.test(text5)) {
+  } else if (looksLikeUnclosedFrontmatter(text5)) {
     findings.push({
       entryId: null,
       file: path12,
@@ -55547,7 +56293,7 @@ function walkBlocks(blocks, format, defs, drafts) {
     }
   }
 }
-var processor, bodyProcessor, FM_OPEN_RE, FM_CLOSE_YAML, FM_CLOSE_TOML, CHUNK_MIN, PROTECT_RE, COMMENT_ONLY_RE, FENCE_OPEN_RE, HTML_BLOCK_STARTS, DEFINITION_LINE_RE, FENCE_LINE_RE, LIST_MARKER_RE, regexCache;
+var processor, bodyProcessor, FM_OPEN_RE, FM_CLOSE_YAML, FM_CLOSE_TOML, YAML_KEY_LINE_RE, TOML_KEY_LINE_RE, MD_BLOCK_LINE_RE, CHUNK_MIN, PROTECT_RE, COMMENT_ONLY_RE, FENCE_OPEN_RE, HTML_BLOCK_STARTS, NESTING_BUDGET, NESTING_PIECE_MIN, DEFINITION_LINE_RE, FENCE_LINE_RE, LIST_MARKER_RE, COLLAPSE_RE, oneShotHash, regexCache;
 var init_parse3 = __esm({
   "src/memory/parse.ts"() {
     "use strict";
@@ -55564,6 +56310,9 @@ var init_parse3 = __esm({
     FM_OPEN_RE = /^(---|\+\+\+)[ \t]*\r?\n/;
     FM_CLOSE_YAML = /\n---[ \t]*(?:\r?\n|$)/g;
     FM_CLOSE_TOML = /\n\+\+\+[ \t]*(?:\r?\n|$)/g;
+    YAML_KEY_LINE_RE = /^[A-Za-z_][\w-]*\s*:/;
+    TOML_KEY_LINE_RE = /^(?:\[|[A-Za-z_"'][\w.\-"' ]*=)/;
+    MD_BLOCK_LINE_RE = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`{3,}|~{3,}|\||<|\*\*\*|___|={3,}|-{3,})/;
     CHUNK_MIN = 4096;
     PROTECT_RE = /<!--\s*protected\b\s*(?:[:\-\u2013\u2014]\s*([\s\S]*?))?\s*-->/i;
     COMMENT_ONLY_RE = /^\s*<!--[\s\S]*?-->\s*$/;
@@ -55575,15 +56324,19 @@ var init_parse3 = __esm({
       [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
       [/^ {0,3}<![A-Za-z]/, />/]
     ];
+    NESTING_BUDGET = 1e6;
+    NESTING_PIECE_MIN = 5e4;
     DEFINITION_LINE_RE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
     FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})/;
     LIST_MARKER_RE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+    COLLAPSE_RE = /[^\S ]| {2}/;
+    oneShotHash = nodeCrypto.hash;
     regexCache = /* @__PURE__ */ new Map();
   }
 });
 
 // src/memory/read.ts
-import { lstat as lstat2, readFile as readFile2, stat as stat4 } from "node:fs/promises";
+import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 function malformed(path12, line2, message2, evidence) {
   const f = { entryId: null, file: path12, line: line2, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
@@ -55654,54 +56407,85 @@ function decodeMemoryBytes(buf, path12) {
     };
   }
 }
-async function readMemoryFile(absPath, path12, maxBytes) {
-  let size;
+function cannotRead(absPath, path12, e) {
+  const code3 = e.code;
+  let dangling = false;
   try {
-    const st = await stat4(absPath);
-    if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: is a directory, not a memory file`) };
-    if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: not a regular file; not read`) };
-    size = st.size;
+    dangling = lstatSync(absPath).isSymbolicLink();
+  } catch {
+  }
+  const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
+  return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${why})`, { code: code3 ?? null }) };
+}
+function readMemoryFileSync(absPath, path12, maxBytes) {
+  let fd;
+  try {
+    fd = openSync(absPath, OPEN_FLAGS);
   } catch (e) {
-    const code3 = e.code;
-    let dangling = false;
+    if (e.code === "EISDIR") {
+      return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: is a directory, not a memory file`) };
+    }
+    return cannotRead(absPath, path12, e);
+  }
+  try {
+    let size;
     try {
-      dangling = (await lstat2(absPath)).isSymbolicLink();
+      const st = fstatSync(fd);
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: not a regular file; not read`) };
+      size = st.size;
+    } catch (e) {
+      return cannotRead(absPath, path12, e);
+    }
+    if (size > maxBytes) {
+      return {
+        bytes: size,
+        bom: false,
+        finding: malformed(path12, 1, `${path12}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+          bytes: size,
+          limit: maxBytes
+        })
+      };
+    }
+    let buf = Buffer.allocUnsafe(Math.min(Math.max(size, 0) + 1, maxBytes + 1));
+    let len = 0;
+    try {
+      for (; ; ) {
+        if (len === buf.length) {
+          if (buf.length > maxBytes) break;
+          const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+          buf.copy(bigger, 0, 0, len);
+          buf = bigger;
+        }
+        const n = readSync(fd, buf, len, buf.length - len, null);
+        if (n === 0) break;
+        len += n;
+      }
+    } catch (e) {
+      const code3 = e.code;
+      return { bytes: size, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
+    }
+    if (len > maxBytes) {
+      return {
+        bytes: len,
+        bom: false,
+        finding: malformed(path12, 1, `${path12}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
+      };
+    }
+    return decodeMemoryBytes(buf.subarray(0, len), path12);
+  } finally {
+    try {
+      closeSync(fd);
     } catch {
     }
-    const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
-    return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${why})`, { code: code3 ?? null }) };
   }
-  if (size > maxBytes) {
-    return {
-      bytes: size,
-      bom: false,
-      finding: malformed(path12, 1, `${path12}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
-        bytes: size,
-        limit: maxBytes
-      })
-    };
-  }
-  let buf;
-  try {
-    buf = await readFile2(absPath);
-  } catch (e) {
-    const code3 = e.code;
-    return { bytes: size, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
-  }
-  if (buf.length > maxBytes) {
-    return {
-      bytes: buf.length,
-      bom: false,
-      finding: malformed(path12, 1, `${path12}: ${buf.length} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
-    };
-  }
-  return decodeMemoryBytes(buf, path12);
 }
-var decoder;
+var decoder, OPEN_FLAGS;
 var init_read = __esm({
   "src/memory/read.ts"() {
     "use strict";
     decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+    OPEN_FLAGS = constants3.O_NONBLOCK !== void 0 ? constants3.O_RDONLY | constants3.O_NONBLOCK : "r";
   }
 });
 
@@ -55869,20 +56653,19 @@ function scanCounts(text5, out) {
     });
   }
 }
-function scanPackageWords(text5) {
-  const out = [];
-  const re = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
+function eachPackageWord(text5, fn) {
+  const re = PACKAGE_WORD;
+  re.lastIndex = 0;
   let m;
   while (m = re.exec(text5)) {
     const raw = m[1];
     const lower = raw.toLowerCase();
     if (lower.length < 2 || PROSE_STOPWORDS.has(lower)) continue;
-    if (/^[A-Z]+$/.test(raw) && raw.length <= 4 && !SUBJECT_ALIASES[lower]) continue;
-    out.push({ start: m.index, end: m.index + raw.length, raw, value: SUBJECT_ALIASES[lower] ?? lower });
+    if (raw.length <= 4 && ACRONYM.test(raw) && !SUBJECT_ALIASES[lower]) continue;
+    fn(m.index, m.index + raw.length, raw, SUBJECT_ALIASES[lower] ?? lower);
   }
-  return out;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, PACKAGE_WORD, ACRONYM;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -55993,6 +56776,8 @@ var init_prose = __esm({
     COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
+    PACKAGE_WORD = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
+    ACRONYM = /^[A-Z]+$/;
   }
 });
 
@@ -56029,6 +56814,15 @@ function locate(fileText, text5, hint) {
   return j === -1 ? hint : j;
 }
 function dirTokens(s) {
+  let d = dirTokenCache.get(s);
+  if (!d) {
+    d = dirTokensOf(s);
+    if (dirTokenCache.size > 1e4) dirTokenCache.clear();
+    dirTokenCache.set(s, d);
+  }
+  return d;
+}
+function dirTokensOf(s) {
   const out = [];
   for (const seg of lex(s, 0)) {
     if (seg.kind === "code" || seg.kind === "linkUrl") continue;
@@ -56139,6 +56933,7 @@ function prose(seg, c, ctx, file) {
   const tokRe = /[^\s]+/g;
   const pathRanges = [];
   while (m = tokRe.exec(masked)) {
+    if (!HAS_PATH_CHAR.test(m[0])) continue;
     const [lead, tok] = trimToken(m[0]);
     if (!tok) continue;
     const s = m.index + lead;
@@ -56164,9 +56959,7 @@ function prose(seg, c, ctx, file) {
     c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
   }
   const masked3 = masked2.replace(SCOPED_PACKAGE, (x) => " ".repeat(x.length));
-  for (const w of scanPackageWords(masked3)) {
-    c.add({ kind: "package", raw: w.raw, value: w.value, start: seg.start + w.start, end: seg.start + w.end, in: "prose", weak: true });
-  }
+  eachPackageWord(masked3, (s, e, raw, value2) => c.addWeakWord(seg.start + s, seg.start + e, raw, value2));
 }
 function addProseHit(h, seg, c, where3) {
   const start = seg.start + h.start;
@@ -56310,8 +57103,8 @@ function codeBlock(seg, c) {
         continue;
       }
       for (const p of parseCommandLine(text5)) addPiece(p, seg.start + l.start + off2, c, "code");
-      const hash = text5.search(/\s#\s/);
-      if (hash !== -1) commentPaths(text5.slice(hash), seg.start + l.start + off2 + hash, c);
+      const hash2 = text5.search(/\s#\s/);
+      if (hash2 !== -1) commentPaths(text5.slice(hash2), seg.start + l.start + off2 + hash2, c);
     }
     return;
   }
@@ -56398,7 +57191,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, Collector, introCache;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, HAS_PATH_CHAR, WIKILINK_RE, Collector, dirTokenCache, introCache;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -56410,6 +57203,7 @@ var init_references = __esm({
     SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
     PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
     URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
+    HAS_PATH_CHAR = /[./@]/;
     WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
     Collector = class {
       constructor(file) {
@@ -56418,31 +57212,33 @@ var init_references = __esm({
       file;
       refs = [];
       seen = /* @__PURE__ */ new Set();
+      /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
       add(r) {
         const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
         if (this.seen.has(key)) return;
         this.seen.add(key);
-        const raw = this.file.text.slice(r.start, r.end) || r.raw;
-        this.refs.push({ ...r, raw, line: r.line ?? lineOf(this.file.text, r.start) });
+        r.raw = this.file.text.slice(r.start, r.end) || r.raw;
+        r.line = r.line ?? lineOf(this.file.text, r.start);
+        this.refs.push(r);
+      }
+      /**
+       * A prose word that may name a package (weak): the hot path, one per word. It needs no
+       * duplicate check: prose segments are disjoint from every other segment, and within a
+       * segment the words scanned here are masked off from scoped names, paths and URLs, so
+       * nothing else adds a `package` reference at the same offsets.
+       */
+      addWeakWord(start, end, raw, value2) {
+        const text5 = this.file.text;
+        const r = { kind: "package", raw: text5.slice(start, end) || raw, value: value2, start, end, in: "prose", weak: true, line: lineOf(text5, start) };
+        this.refs.push(r);
       }
     };
+    dirTokenCache = /* @__PURE__ */ new Map();
     introCache = /* @__PURE__ */ new Map();
   }
 });
 
 // src/memory/load.ts
-async function mapLimit(items, limit, fn) {
-  const out = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 function typeIndexLines(entries, files) {
   const topicType = /* @__PURE__ */ new Map();
   for (const e of entries) if (e.kind === "topic") topicType.set(e.file, e);
@@ -56497,11 +57293,7 @@ async function loadMemory(opts) {
   }
   t = performance.now();
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
-  const reads = await mapLimit(
-    discovered.files,
-    READ_CONCURRENCY,
-    (f) => readMemoryFile(f.absPath, f.path, maxBytes)
-  );
+  const reads = discovered.files.map((f) => readMemoryFileSync(f.absPath, f.path, maxBytes));
   timings.read = performance.now() - t;
   t = performance.now();
   const files = [];
@@ -56543,7 +57335,6 @@ async function loadMemory(opts) {
   findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
   return { files, entries, findings, timings };
 }
-var READ_CONCURRENCY;
 var init_load2 = __esm({
   "src/memory/load.ts"() {
     "use strict";
@@ -56551,7 +57342,6 @@ var init_load2 = __esm({
     init_parse3();
     init_read();
     init_references();
-    READ_CONCURRENCY = 32;
   }
 });
 
@@ -56872,7 +57662,7 @@ var init_git = __esm({
 });
 
 // src/evidence/files.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import path4 from "node:path";
 function indexFromPaths(paths, untracked, source = "git") {
   const files = /* @__PURE__ */ new Set();
@@ -56939,7 +57729,7 @@ async function walkFileIndex(root2) {
     found = [];
   }
   try {
-    const gi = await readFile3(path4.join(root2, ".gitignore"), "utf8");
+    const gi = await readFile2(path4.join(root2, ".gitignore"), "utf8");
     const ig = (0, import_ignore2.default)().add(gi);
     found = found.filter((f) => !ig.ignores(f));
   } catch {
@@ -58299,7 +59089,7 @@ var init_lockfiles = __esm({
 });
 
 // src/evidence/manifests.ts
-import { readFile as readFile4, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile3, stat as stat4 } from "node:fs/promises";
 import path5 from "node:path";
 function emptyManifestIndex() {
   return {
@@ -58325,7 +59115,7 @@ function emptyManifestIndex() {
     goModules: /* @__PURE__ */ new Map()
   };
 }
-async function mapLimit2(items, limit, fn) {
+async function mapLimit(items, limit, fn) {
   const out = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -58345,13 +59135,13 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (kind) found.push({ file: f, kind });
   }
   found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const texts = await mapLimit2(found, 32, async ({ file }) => {
+  const texts = await mapLimit(found, 32, async ({ file }) => {
     try {
       const abs = path5.join(root2, file);
-      const st = await stat5(abs);
+      const st = await stat4(abs);
       if (!st.isFile()) return { error: "not a regular file" };
       if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile4(abs, "utf8") };
+      return { text: await readFile3(abs, "utf8") };
     } catch (err) {
       return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
     }
@@ -58631,13 +59421,13 @@ async function gatherEvidence(opts) {
   const findings = [];
   const root2 = opts.root;
   const now = opts.now ?? /* @__PURE__ */ new Date();
-  const info = await repoInfo(root2);
+  const info2 = await repoInfo(root2);
   timings.repoInfo = ms(t0);
-  const repoSlugP = resolveSlug(opts, info.isRepo);
+  const repoSlugP = resolveSlug(opts, info2.isRepo);
   const manifests = emptyManifestIndex();
   let history2;
   let files;
-  if (!info.isRepo) {
+  if (!info2.isRepo) {
     const tf = performance.now();
     files = await walkFileIndex(root2);
     timings.files = ms(tf);
@@ -58656,7 +59446,7 @@ async function gatherEvidence(opts) {
       suggestion: { text: "Run memory-audit inside a git checkout (actions/checkout with fetch-depth: 0)." }
     });
   } else {
-    const prefix = info.prefix ?? "";
+    const prefix = info2.prefix ?? "";
     const collector = new ManifestChangeCollector(prefix, root2);
     const tf = performance.now();
     const filesP = gitFileIndex(root2).then((r) => {
@@ -58664,7 +59454,7 @@ async function gatherEvidence(opts) {
       return r;
     });
     const th = performance.now();
-    const logP = info.head ? runLogPass(root2, { prefix, onChange: collector.onChange }).then((r) => {
+    const logP = info2.head ? runLogPass(root2, { prefix, onChange: collector.onChange }).then((r) => {
       timings.log = ms(th);
       return r;
     }) : Promise.resolve(null);
@@ -58683,7 +59473,7 @@ async function gatherEvidence(opts) {
     const present = (p) => existsInIndex(fi, p);
     if (log2 && log2.code === 0) {
       const tb = performance.now();
-      history2 = log2.builder.finish(present, info.shallow);
+      history2 = log2.builder.finish(present, info2.shallow);
       timings.historyIndex = ms(tb);
       const tmh = performance.now();
       const mh = await collector.finish();
@@ -58705,8 +59495,8 @@ async function gatherEvidence(opts) {
       }
     } else {
       await collector.finish();
-      history2 = emptyHistory(info.shallow, false);
-      const why = !info.head ? "the repository has no commits yet" : `git log failed: ${(log2?.stderr ?? "").trim().split("\n")[0]}`;
+      history2 = emptyHistory(info2.shallow, false);
+      const why = !info2.head ? "the repository has no commits yet" : `git log failed: ${(log2?.stderr ?? "").trim().split("\n")[0]}`;
       findings.push({
         entryId: null,
         file: "",
@@ -58717,7 +59507,7 @@ async function gatherEvidence(opts) {
         evidence: { reason: why }
       });
     }
-    if (info.shallow) {
+    if (info2.shallow) {
       findings.push({
         entryId: null,
         file: "",
@@ -58734,12 +59524,13 @@ async function gatherEvidence(opts) {
   const repoSlug = await repoSlugP;
   const token = opts.token ?? opts.config.github?.token ?? void 0;
   const apiUrl = opts.apiUrl ?? process.env.GITHUB_API_URL ?? opts.config.github?.apiUrl ?? "https://api.github.com";
-  const github = opts.offline ? { repo: repoSlug, checked: false, reason: "offline", issues: /* @__PURE__ */ new Map() } : await fetchGitHubState({ entries: opts.entries, token, repo: repoSlug, apiUrl });
+  const entries = await opts.entries;
+  const github = opts.offline ? { repo: repoSlug, checked: false, reason: "offline", issues: /* @__PURE__ */ new Map() } : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
   timings.total = ms(t0);
   const evidence = {
     root: root2,
-    head: info.head,
+    head: info2.head,
     now,
     files,
     history: history2,
@@ -58778,7 +59569,7 @@ var init_evidence = __esm({
 });
 
 // src/evidence/usage.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import path6 from "node:path";
 function parseBlame(out) {
   const result = [];
@@ -58819,7 +59610,7 @@ function matchLogFile(logged, files, root2) {
 async function readAccessLog(file, files, entries, root2, now, usage) {
   let text5;
   try {
-    text5 = await readFile5(file, "utf8");
+    text5 = await readFile4(file, "utf8");
   } catch {
     return { path: file, found: false, records: 0, skipped: 0 };
   }
@@ -59172,9 +59963,9 @@ function computeScores(ctx) {
     if (evidence.history?.available) {
       for (const p of namedPaths(e)) {
         if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) continue;
-        const info = pathInfo(p);
-        if (info.t !== void 0) signals.push({ t: info.t, src: "path" });
-        touches += info.n;
+        const info2 = pathInfo(p);
+        if (info2.t !== void 0) signals.push({ t: info2.t, src: "path" });
+        touches += info2.n;
       }
     }
     const valid = signals.filter((s) => !Number.isNaN(s.t));
@@ -59304,7 +60095,7 @@ function healthWarnings(ctx, findings, plan) {
     out.push(
       `${prot} of ${total} entries (${pct(prot, total)}) are protected: the protection criteria are too loose — protect irreplaceable context (architecture decisions, explicit user preferences, audit results, migration records), not merely important facts.`
     );
-  const drifted = new Set(findings.filter((f) => f.entryId && STALE_KINDS.has(f.kind)).map((f) => f.entryId));
+  const drifted = new Set(findings.filter((f) => f.entryId && STALE_KINDS.has(f.kind) && f.severity !== "info").map((f) => f.entryId));
   if (drifted.size / total > 0.2)
     out.push(
       `Drift touches ${drifted.size} of ${total} entries (${pct(drifted.size, total)}): rebuild the memory rather than patch it — archive it, start fresh and re-import only the entries that verify.`
@@ -59553,7 +60344,7 @@ function decideEntry(x, t) {
       return remove(3, "merge", `duplicate of ${where2(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
     }
   }
-  const stale2 = x.findings.filter((f) => STALE_KINDS.has(f.kind));
+  const stale2 = x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== "info");
   if (on(4) && stale2.length) {
     const sup = stale2.filter((f) => f.kind === "superseded");
     if (sup.length) {
@@ -59850,15 +60641,6 @@ var init_decide = __esm({
   }
 });
 
-// src/version.ts
-var VERSION7;
-var init_version2 = __esm({
-  "src/version.ts"() {
-    "use strict";
-    VERSION7 = "0.3.0";
-  }
-});
-
 // src/report/json.ts
 function buildReport(input) {
   const byKind = {};
@@ -59898,7 +60680,7 @@ function buildReport(input) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
-    init_version2();
+    init_version();
     init_redact();
   }
 });
@@ -59921,34 +60703,42 @@ function resolveClock(explicit, config) {
 async function audit(opts) {
   const timings = {};
   const time = async (stage, fn) => {
-    const t0 = performance.now();
+    const t02 = performance.now();
     try {
       return await fn();
     } finally {
-      timings[stage] = Math.round((performance.now() - t0) * 100) / 100 + (timings[stage] ?? 0);
+      timings[stage] = round(performance.now() - t02 + (timings[stage] ?? 0));
     }
   };
   const root2 = resolve5(opts.root);
   const config = opts.config ?? await time("config", () => loadConfig(root2, opts.configPath));
   const { now, pinned } = resolveClock(opts.now, config);
-  const loaded = await time(
-    "memory",
-    () => loadMemory({ root: root2, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : void 0 })
+  const t0 = performance.now();
+  const loadedP = loadMemory({ root: root2, config, paths: opts.memory && opts.memory.length > 0 ? opts.memory : void 0 }).then(
+    (l) => {
+      timings.memory = round(performance.now() - t0);
+      return l;
+    }
   );
-  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = Math.round(v * 100) / 100;
-  const { evidence, findings: evidenceFindings } = await time(
-    "evidence",
-    () => gatherEvidence({
-      root: root2,
-      config,
-      entries: loaded.entries,
-      files: loaded.files,
-      now,
-      token: opts.token ?? config.github.token,
-      repoSlug: opts.repoSlug ?? config.github.repo,
-      apiUrl: opts.apiUrl
-    })
-  );
+  const evidenceP = gatherEvidence({
+    root: root2,
+    config,
+    entries: loadedP.then((l) => l.entries),
+    now,
+    token: opts.token ?? config.github.token,
+    repoSlug: opts.repoSlug ?? config.github.repo,
+    apiUrl: opts.apiUrl
+  }).then((r) => {
+    timings.evidence = round(performance.now() - t0);
+    return r;
+  });
+  const [loadedR, evidenceR] = await Promise.allSettled([loadedP, evidenceP]);
+  if (loadedR.status === "rejected") throw loadedR.reason;
+  if (evidenceR.status === "rejected") throw evidenceR.reason;
+  const loaded = loadedR.value;
+  const { evidence, findings: evidenceFindings } = evidenceR.value;
+  for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = round(v);
+  for (const [k, v] of Object.entries(evidence.timings ?? {})) timings[`evidence:${k}`] = round(v);
   await time("usage", () => gatherUsage({ root: root2, files: loaded.files, entries: loaded.entries, config, evidence }));
   const ctx = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkFindings = await time("checks", () => runChecksAsync(ctx, opts.checks, timings));
@@ -59973,7 +60763,7 @@ function sortFindings(findings) {
     (a, b) => cmp(a.file, b.file) || a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || cmp(a.kind, b.kind) || cmp(a.ref ?? "", b.ref ?? "")
   );
 }
-var SEVERITY_ORDER;
+var round, SEVERITY_ORDER;
 var init_audit = __esm({
   "src/audit.ts"() {
     "use strict";
@@ -59984,6 +60774,7 @@ var init_audit = __esm({
     init_registry();
     init_decide();
     init_json();
+    round = (ms2) => Math.round(ms2 * 100) / 100;
     SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
   }
 });
@@ -60790,6 +61581,15 @@ var init_edit = __esm({
 
 // src/apply/edits.ts
 import path9 from "node:path";
+function hasSecret(text5) {
+  return typeof text5 === "string" && text5 !== "" && findSecretRanges(text5).length > 0;
+}
+function redactRecord(r) {
+  const out = { ...r, reason: redactSecrets(r.reason), headings: r.headings.map((h) => redactSecrets(h)) };
+  if (r.prevLine !== void 0) out.prevLine = redactSecrets(r.prevLine);
+  if (r.keptBefore !== void 0) out.keptBefore = redactSecrets(r.keptBefore);
+  return out;
+}
 function normalizeTarget(fromFile, url) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("#") || url.startsWith("/")) return void 0;
   const clean2 = (() => {
@@ -60818,10 +61618,16 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const records = [];
   const warnings = [];
   const removedEntries = [];
+  const held = /* @__PURE__ */ new Set();
   const sorted = [...entries].sort((x, y) => x.start - y.start);
   for (const e of sorted) {
     const p = plan.get(e.id);
     if (!p || e.protected) continue;
+    if ((REMOVING2.has(p.action) || p.action === "update") && (hasSecret(e.text) || hasSecret(p.replacement))) {
+      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
+      held.add(e.id);
+      continue;
+    }
     if (REMOVING2.has(p.action)) {
       const a = lineOf3(ls, e.start);
       const b = lineOf3(ls, Math.max(e.start, e.end - 1));
@@ -60851,9 +61657,10 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       });
     }
   }
+  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path9.posix.basename(t.file, ".md").toLowerCase() === name;
   for (const e of sorted) {
     const p = plan.get(e.id);
-    if (e.protected || p && (REMOVING2.has(p.action) || p.action === "update")) continue;
+    if (e.protected || p && !held.has(e.id) && (REMOVING2.has(p.action) || p.action === "update")) continue;
     const local = [];
     const groups = /* @__PURE__ */ new Set();
     for (const s of e.spans) {
@@ -60875,16 +61682,27 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
     }
     for (const r of e.refs) {
-      if (r.kind !== "wikilink") continue;
-      const name = r.value.replace(/\.md$/i, "");
-      const dead = [...deletedTopics.values()].find(
-        (t) => t.meta.name === name || path9.posix.basename(t.file, ".md") === name
-      );
-      if (!dead || !r.raw.startsWith("[[")) continue;
-      local.push({ start: r.start, end: r.end, text: r.raw.replace(/^\[\[/, "").replace(/\]\]$/, ""), why: `unlink [[${name}]]` });
-      groups.add(dead.id);
+      if (r.kind !== "wikilink" || !r.raw.startsWith("[[")) continue;
+      const name = r.value.replace(/\.md$/i, "").toLowerCase();
+      const dead = [...deletedTopics.values()].find((t) => topicNamed(name, t));
+      if (dead) {
+        local.push({ start: r.start, end: r.end, text: r.raw.replace(/^\[\[/, "").replace(/\]\]$/, ""), why: `unlink [[${r.value}]]` });
+        groups.add(dead.id);
+        continue;
+      }
+      const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
+      if (!merged) continue;
+      const stem2 = path9.posix.basename(merged.to, ".md");
+      const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
+      if (!m) continue;
+      local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
+      groups.add(merged.from.id);
     }
     if (!local.length) continue;
+    if (hasSecret(e.text)) {
+      warnings.push(`${e.file}:${e.line}: ${e.id} links to removed memory but holds a credential-like string; links left as they are (review it by hand)`);
+      continue;
+    }
     const inEntry = local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start }));
     let replacement;
     try {
@@ -60952,6 +61770,12 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       if (!isBlank(lineText(text5, ls, l)) || spliceLines.has(l)) content3 = true;
     }
     if (!touched || content3) continue;
+    const secretHeading = [...headingLines].find((l) => l >= h.line && l <= h.end && !removed.has(l) && hasSecret(lineText(text5, ls, l)));
+    if (secretHeading !== void 0) {
+      if (secretHeading === h.line)
+        warnings.push(`${file.path}:${h.line}: section heading holds a credential-like string; kept although its section is empty (rotate it and remove it by hand)`);
+      continue;
+    }
     for (let l = h.line; l <= h.end; l++) if (headingLines.has(l) && !removed.has(l)) {
       removed.add(l);
       removedHeadings.push({
@@ -61063,7 +61887,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
     }
   }
-  return { after: spliceEdits(text5, splices), records, warnings };
+  return { after: spliceEdits(text5, splices), records: records.map(redactRecord), warnings, held: [...held] };
 }
 function planChanges(input) {
   const { files, entries, findings, plan, config, today } = input;
@@ -61074,6 +61898,25 @@ function planChanges(input) {
     const l = byFile.get(e.file);
     if (l) l.push(e);
     else byFile.set(e.file, [e]);
+  }
+  const warnings = [];
+  const skipped = /* @__PURE__ */ new Set();
+  const heldTopics = /* @__PURE__ */ new Set();
+  for (const e of entries) {
+    const p = planById.get(e.id);
+    if (e.kind !== "topic" || e.protected || !p || !REMOVING2.has(p.action) || !hasSecret(e.text)) continue;
+    warnings.push(`${e.file}: holds a credential-like string; not ${p.action}d (review it by hand)`);
+    heldTopics.add(e.file);
+    skipped.add(e.id);
+    planById.set(e.id, { ...p, action: "review" });
+  }
+  for (const e of entries) {
+    const p = planById.get(e.id);
+    if (e.kind !== "index-line" || !p || !REMOVING2.has(p.action)) continue;
+    const target = normalizeTarget(e.file, e.meta.target ?? "");
+    if (!target || !heldTopics.has(target)) continue;
+    skipped.add(e.id);
+    planById.set(e.id, { ...p, action: "review" });
   }
   const deletedTopics = /* @__PURE__ */ new Map();
   const redirects = /* @__PURE__ */ new Map();
@@ -61086,17 +61929,15 @@ function planChanges(input) {
   }
   const changes = /* @__PURE__ */ new Map();
   const records = [];
-  const warnings = [];
   const deletedFiles = [];
   const foldCandidates = [];
   const after = /* @__PURE__ */ new Map();
-  const skipped = /* @__PURE__ */ new Set();
   for (const f of [...files].sort((a, b) => a.path < b.path ? -1 : 1)) {
     const fileEntries = byFile.get(f.path) ?? [];
     const topic = fileEntries.find((e) => e.kind === "topic");
     const tp = topic ? planById.get(topic.id) : void 0;
     if (topic && tp && !topic.protected && REMOVING2.has(tp.action)) {
-      records.push({
+      records.push(redactRecord({
         id: recordId([today, topic.id, tp.action, topic.file, topic.line]),
         entryId: topic.id,
         date: today,
@@ -61115,7 +61956,7 @@ function planChanges(input) {
         group: entries.filter((e) => e.kind === "index-line" && planById.get(e.id) && REMOVING2.has(planById.get(e.id).action)).filter((e) => normalizeTarget(e.file, e.meta.target ?? "") === topic.file).map((e) => e.id),
         ...tp.keep ? { keep: tp.keep } : {},
         ...tp.superseded ? { superseded: tp.superseded } : {}
-      });
+      }));
       changes.set(f.path, { file: f.path, before: f.text, after: null });
       after.set(f.path, null);
       deletedFiles.push(f.path);
@@ -61123,6 +61964,13 @@ function planChanges(input) {
     }
     const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
     warnings.push(...res.warnings);
+    for (const id of res.held) skipped.add(id);
+    const leaking = res.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
+    if (leaking) {
+      warnings.push(`${f.path}:${leaking.line}: an edit would copy a credential-like string into the archive; the file is left unchanged`);
+      for (const r of res.records) if (r.entryId.startsWith("e_")) skipped.add(r.entryId);
+      continue;
+    }
     if (res.after !== f.text) {
       const removedIds = res.records.filter((r) => REMOVING2.has(r.action) && r.entryId.startsWith("e_")).map((r) => r.entryId);
       const changedIds = res.records.filter((r) => r.replacement !== void 0 && r.entryId.startsWith("e_")).map((r) => r.entryId);
@@ -61166,14 +62014,14 @@ function planChanges(input) {
       continue;
     }
     const mf = files.find((f) => f.path === e.file);
-    const recordText = renderSuperseded({
+    const recordText = redactSecrets(renderSuperseded({
       entry: e,
       item: p,
       findings: findings.filter((f) => f.entryId === e.id),
       usage: input.evidence?.usage?.entries.get(e.id),
       today,
       by: p.supersededBy ? byId.get(p.supersededBy) : void 0
-    });
+    }));
     changes.set(p.superseded, { file: p.superseded, before: null, after: recordText });
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === "inoculate" ? "inoculation" : p.action });
     const dir = mf?.memoryDir;
@@ -61185,7 +62033,7 @@ function planChanges(input) {
       const trimmed = cur.replace(/(\r?\n)*$/, "");
       const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1);
       const sep5 = trimmed === "" ? "" : /^\s*[-*+] /.test(lastLine) ? ieol : ieol + ieol;
-      const next = trimmed + sep5 + supersededIndexLine(e, p.superseded) + ieol;
+      const next = trimmed + sep5 + redactSecrets(supersededIndexLine(e, p.superseded)) + ieol;
       after.set(index2.path, next);
       changes.set(index2.path, { file: index2.path, before: index2.text, after: next });
     }
@@ -61195,7 +62043,7 @@ function planChanges(input) {
   let logEntry = "";
   if (changes.size > 0) {
     const applied = plan.filter((p) => !skipped.has(p.entryId));
-    logEntry = renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates });
+    logEntry = redactSecrets(renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates }));
     const logBefore = input.current(logPath);
     changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });
     if (records.length) {
@@ -61213,7 +62061,7 @@ function planChanges(input) {
     supersededFiles: supersededFiles.map((s) => s.file),
     deletedFiles: deletedFiles.sort(),
     foldCandidates: foldCandidates.sort(),
-    warnings,
+    warnings: warnings.map((w) => redactSecrets(w)),
     skipped: [...skipped].sort()
   };
 }
@@ -61227,6 +62075,7 @@ var init_edits = __esm({
     init_splice();
     init_superseded2();
     init_edit();
+    init_redact();
     REMOVING2 = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
     FENCE_RE2 = /^ {0,3}(`{3,}|~{3,})/;
@@ -61234,7 +62083,7 @@ var init_edits = __esm({
 });
 
 // src/apply/index.ts
-import { mkdir as mkdir2, readFile as readFile6, realpath as realpath3, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir2, readFile as readFile5, realpath as realpath3, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import path10 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
@@ -61267,7 +62116,7 @@ async function assertInsideRoot(root2, file, what) {
   const fail = () => {
     throw new Error(`${what} ${file} resolves outside the repository (${root2}); refusing to write it`);
   };
-  if (!within(root2, abs)) fail();
+  if (!within(root2, abs) || path10.relative(root2, abs).split(path10.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
     realRoot = await realpath3(root2);
@@ -61290,7 +62139,7 @@ async function assertInsideRoot(root2, file, what) {
 }
 async function readOrNull(abs) {
   try {
-    return await readFile6(abs, "utf8");
+    return await readFile5(abs, "utf8");
   } catch {
     return null;
   }
@@ -61369,7 +62218,8 @@ async function applyAudit(result, opts) {
     now: opts.now,
     write: opts.write
   });
-  const count2 = (...actions) => plan.filter((p) => actions.includes(p.action)).length;
+  const notApplied = new Set(applied.skipped);
+  const count2 = (...actions) => plan.filter((p) => actions.includes(p.action) && !notApplied.has(p.entryId)).length;
   return {
     audit: result,
     plan,
@@ -61900,6 +62750,9 @@ function warning(message2, properties = {}) {
 }
 function notice(message2, properties = {}) {
   issueCommand("notice", toCommandProperties(properties), message2 instanceof Error ? message2.toString() : message2);
+}
+function info(message2) {
+  process.stdout.write(message2 + os4.EOL);
 }
 
 // src/github/action.ts
@@ -67101,6 +67954,7 @@ function renderSummary(s) {
 }
 
 // src/github/action.ts
+init_version();
 var FAIL_LEVELS = {
   error: ["error"],
   warning: ["error", "warning"],
@@ -67129,6 +67983,7 @@ async function runAction(engine2, env = process.env) {
     notice(msg, { title: "memory-audit" });
   };
   let mode = resolveMode(inputs.mode, ctx);
+  info(`memory-audit ${VERSION7}: ${mode} mode${inputs.dryRun ? " (dry run)" : ""} on ${root2}`);
   if (mode === "comment" && !ctx.pullRequest) {
     notice2(`Mode "comment" needs a pull_request event (this is "${ctx.eventName || "unknown"}"); reporting only.`);
     mode = "report";
