@@ -6,6 +6,8 @@ import { remainingOverBudget } from './budget.js';
 import { namedPaths, scoreEntries } from './score.js';
 import { STALE_KINDS } from './signals.js';
 
+const COLD_EXEMPT = new Set(['decision', 'feedback', 'user', 'superseded']);
+
 const pct = (n: number, d: number) => `${Math.round((n / d) * 1000) / 10}%`;
 
 /**
@@ -53,6 +55,9 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
   for (const e of entries) {
     const p = byId.get(e.id);
     if (!p || p.action !== 'keep' || p.rule === 0) continue;
+    // An index line is as cold as its topic file (listed itself); decisions, feedback and facts
+    // about the user are kept on principle, so they are no candidates for the next cycle.
+    if (e.kind === 'index-line' || COLD_EXEMPT.has(e.type)) continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);

@@ -340,6 +340,10 @@ describe('budgets and health', () => {
     const warnings = healthWarnings(ctx, stale, p);
     expect(warnings[0]).toMatch(/^Drift touches 6 of \d+ entries \(\d+(\.\d)?%\): rebuild the memory rather than patch it/);
     expect(warnings.some((w) => /cold from irrelevance/.test(w))).toBe(true);
+    // Index lines are as cold as their topic file, and user / feedback / decision entries are kept on principle.
+    const listed = warnings.filter((w) => /^\d+ cold from/.test(w)).join(' ');
+    for (const e of entries.filter((x) => x.kind === 'index-line' || ['user', 'feedback', 'decision'].includes(x.type)))
+      expect(listed).not.toMatch(new RegExp(`${e.file.replace(/\./g, '\\.')}:${e.line}\\b`));
     const prot = { ...ctx, entries: entries.map((e, i) => (i % 2 ? { ...e, protected: true } : e)) };
     expect(healthWarnings(prot, [], decide(prot, []))[0]).toMatch(/are protected: the protection criteria are too loose/);
   });
