@@ -57,10 +57,30 @@ function normaliseJoin(dir: string, rel: string): string | undefined {
  * Discovers, reads and parses the memory of the repository at `root`. Never throws for bad
  * memory content: every problem is a `malformed` finding and the other files are still read.
  */
+/**
+ * Parsing runs on the main thread while the evidence stage streams `git log` through it: without a
+ * pause now and then, git's output would sit in a full pipe and git would wait for us. `maybe()`
+ * yields to the event loop once every few milliseconds of work (a microsecond check otherwise).
+ */
+function cooperative(sliceMs = 8): { maybe(): Promise<void> | undefined } {
+  let last = performance.now();
+  let n = 0;
+  return {
+    maybe() {
+      if (++n % 16 !== 0) return undefined;
+      const now = performance.now();
+      if (now - last < sliceMs) return undefined;
+      last = now;
+      return new Promise((res) => setImmediate(res));
+    },
+  };
+}
+
 export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
   const { root, config } = opts;
   const timings: Record<string, number> = {};
   const findings: Finding[] = [];
+  const pause = cooperative();
   let t = performance.now();
   const paths = opts.paths && opts.paths.length > 0 ? opts.paths : config.memory.length > 0 ? config.memory : undefined;
   const discovered = await discoverMemory({ root, paths, ignore: config.ignore, logPath: config.log || undefined });
@@ -86,7 +106,11 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
   // Synchronous reads: for thousands of small files (usually in the page cache) four system
   // calls each on this thread beat the thread pool's round trips several times over.
-  const reads = discovered.files.map((f: DiscoveredFile) => readMemoryFileSync(f.absPath, f.path, maxBytes));
+  const reads: ReturnType<typeof readMemoryFileSync>[] = [];
+  for (const f of discovered.files as DiscoveredFile[]) {
+    reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
+    await pause.maybe();
+  }
   timings.read = performance.now() - t;
 
   t = performance.now();
@@ -104,6 +128,7 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
     files.push(parsed.file);
     entries.push(...parsed.entries);
     findings.push(...parsed.findings);
+    await pause.maybe();
   }
   typeIndexLines(entries, files);
   timings.parse = performance.now() - t;
@@ -125,6 +150,7 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
         message: `${e.file}:${e.line}: references could not be extracted (${(err as Error).message})`,
       });
     }
+    await pause.maybe();
   }
   timings.refs = performance.now() - t;
   findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
