@@ -37341,10 +37341,24 @@ function normaliseJoin(dir, rel) {
   }
   return parts.join("/");
 }
+function cooperative(sliceMs = 8) {
+  let last = performance.now();
+  let n = 0;
+  return {
+    maybe() {
+      if (++n % 16 !== 0) return void 0;
+      const now = performance.now();
+      if (now - last < sliceMs) return void 0;
+      last = now;
+      return new Promise((res) => setImmediate(res));
+    }
+  };
+}
 async function loadMemory(opts) {
   const { root: root2, config } = opts;
   const timings = {};
   const findings = [];
+  const pause = cooperative();
   let t = performance.now();
   const paths = opts.paths && opts.paths.length > 0 ? opts.paths : config.memory.length > 0 ? config.memory : void 0;
   const discovered = await discoverMemory({ root: root2, paths, ignore: config.ignore, logPath: config.log || void 0 });
@@ -37366,7 +37380,11 @@ async function loadMemory(opts) {
   }
   t = performance.now();
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
-  const reads = discovered.files.map((f) => readMemoryFileSync(f.absPath, f.path, maxBytes));
+  const reads = [];
+  for (const f of discovered.files) {
+    reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
+    await pause.maybe();
+  }
   timings.read = performance.now() - t;
   t = performance.now();
   const files = [];
@@ -37383,6 +37401,7 @@ async function loadMemory(opts) {
     files.push(parsed.file);
     entries.push(...parsed.entries);
     findings.push(...parsed.findings);
+    await pause.maybe();
   }
   typeIndexLines(entries, files);
   timings.parse = performance.now() - t;
@@ -37403,6 +37422,7 @@ async function loadMemory(opts) {
         message: `${e.file}:${e.line}: references could not be extracted (${err.message})`
       });
     }
+    await pause.maybe();
   }
   timings.refs = performance.now() - t;
   findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
@@ -40213,6 +40233,7 @@ function healthWarnings(ctx, findings, plan) {
   for (const e of entries) {
     const p = byId.get(e.id);
     if (!p || p.action !== "keep" || p.rule === 0) continue;
+    if (e.kind === "index-line" || COLD_EXEMPT.has(e.type)) continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
@@ -40241,7 +40262,7 @@ function healthWarnings(ctx, findings, plan) {
   }
   return out;
 }
-var pct;
+var COLD_EXEMPT, pct;
 var init_health = __esm({
   "src/policy/health.ts"() {
     "use strict";
@@ -40249,6 +40270,7 @@ var init_health = __esm({
     init_budget2();
     init_score();
     init_signals();
+    COLD_EXEMPT = /* @__PURE__ */ new Set(["decision", "feedback", "user", "superseded"]);
     pct = (n, d) => `${Math.round(n / d * 1e3) / 10}%`;
   }
 });
