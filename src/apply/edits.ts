@@ -19,6 +19,26 @@ import { spliceEdits, verifyEdits } from '../memory/edit.js';
 import { findSecretRanges, redactSecrets } from '../report/redact.js';
 
 /** Whether text holds a credential-like string: such text is never removed, rewritten or copied by prune. */
+
+/** The archive record of one entry: what every kind of change (update, removal, relink) records. */
+function entryRecord(e: Entry, today: string, action: ArchiveRecord['action'], rule: number, reason: string): ArchiveRecord {
+  return {
+    id: recordId([today, e.id, action, e.file, e.line]),
+    entryId: e.id,
+    date: today,
+    action,
+    rule,
+    reason,
+    file: e.file,
+    line: e.line,
+    endLine: e.endLine,
+    type: e.type,
+    kind: e.kind,
+    headings: e.headings,
+    text: e.text,
+  };
+}
+
 export function hasSecret(text: string | undefined): boolean {
   return typeof text === 'string' && text !== '' && findSecretRanges(text).length > 0;
 }
@@ -144,22 +164,7 @@ function editFile(
       removedEntries.push({ e, p, a, b, whole });
     } else if (p.action === 'update' && p.replacement !== undefined && p.replacement !== e.text) {
       splices.push({ start: e.start, end: e.end, text: p.replacement, why: `update ${e.id}` });
-      records.push({
-        id: recordId([today, e.id, 'update', e.file, e.line]),
-        entryId: e.id,
-        date: today,
-        action: 'update',
-        rule: p.rule,
-        reason: p.reason,
-        file: e.file,
-        line: e.line,
-        endLine: e.endLine,
-        type: e.type,
-        kind: e.kind,
-        headings: e.headings,
-        text: e.text,
-        replacement: p.replacement,
-      });
+      records.push({ ...entryRecord(e, today, 'update', p.rule, p.reason), replacement: p.replacement });
     }
   }
 
@@ -223,19 +228,8 @@ function editFile(
     }
     splices.push({ start: e.start, end: e.end, text: replacement, why: `relink ${e.id}` });
     records.push({
-      id: recordId([today, e.id, 'reintegrate', e.file, e.line]),
-      entryId: e.id,
-      date: today,
-      action: 'reintegrate',
-      rule: 0,
-      reason: 'links to removed memory unlinked or redirected',
-      file: e.file,
-      line: e.line,
-      endLine: e.endLine,
-      type: e.type,
+      ...entryRecord(e, today, 'reintegrate', 0, 'links to removed memory unlinked or redirected'),
       kind: 'link',
-      headings: e.headings,
-      text: e.text,
       replacement,
       group: [...groups].sort(),
     });
@@ -358,19 +352,7 @@ function editFile(
   }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
-      id: recordId([today, e.id, p.action, e.file, e.line]),
-      entryId: e.id,
-      date: today,
-      action: p.action,
-      rule: p.rule,
-      reason: p.reason,
-      file: e.file,
-      line: e.line,
-      endLine: e.endLine,
-      type: e.type,
-      kind: e.kind,
-      headings: e.headings,
-      text: e.text,
+      ...entryRecord(e, today, p.action, p.rule, p.reason),
       lines: whole ? text.slice(ls[a - 1], ls[b]) : undefined,
       ...(p.keep ? { keep: p.keep } : {}),
       ...(p.superseded ? { superseded: p.superseded } : {}),
