@@ -61603,6 +61603,23 @@ var init_edit = __esm({
 
 // src/apply/edits.ts
 import path9 from "node:path";
+function entryRecord(e, today, action, rule, reason) {
+  return {
+    id: recordId([today, e.id, action, e.file, e.line]),
+    entryId: e.id,
+    date: today,
+    action,
+    rule,
+    reason,
+    file: e.file,
+    line: e.line,
+    endLine: e.endLine,
+    type: e.type,
+    kind: e.kind,
+    headings: e.headings,
+    text: e.text
+  };
+}
 function hasSecret(text5) {
   return typeof text5 === "string" && text5 !== "" && findSecretRanges(text5).length > 0;
 }
@@ -61661,22 +61678,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       removedEntries.push({ e, p, a, b, whole });
     } else if (p.action === "update" && p.replacement !== void 0 && p.replacement !== e.text) {
       splices.push({ start: e.start, end: e.end, text: p.replacement, why: `update ${e.id}` });
-      records.push({
-        id: recordId([today, e.id, "update", e.file, e.line]),
-        entryId: e.id,
-        date: today,
-        action: "update",
-        rule: p.rule,
-        reason: p.reason,
-        file: e.file,
-        line: e.line,
-        endLine: e.endLine,
-        type: e.type,
-        kind: e.kind,
-        headings: e.headings,
-        text: e.text,
-        replacement: p.replacement
-      });
+      records.push({ ...entryRecord(e, today, "update", p.rule, p.reason), replacement: p.replacement });
     }
   }
   const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path9.posix.basename(t.file, ".md").toLowerCase() === name;
@@ -61735,19 +61737,8 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     }
     splices.push({ start: e.start, end: e.end, text: replacement, why: `relink ${e.id}` });
     records.push({
-      id: recordId([today, e.id, "reintegrate", e.file, e.line]),
-      entryId: e.id,
-      date: today,
-      action: "reintegrate",
-      rule: 0,
-      reason: "links to removed memory unlinked or redirected",
-      file: e.file,
-      line: e.line,
-      endLine: e.endLine,
-      type: e.type,
+      ...entryRecord(e, today, "reintegrate", 0, "links to removed memory unlinked or redirected"),
       kind: "link",
-      headings: e.headings,
-      text: e.text,
       replacement,
       group: [...groups].sort()
     });
@@ -61863,19 +61854,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
-      id: recordId([today, e.id, p.action, e.file, e.line]),
-      entryId: e.id,
-      date: today,
-      action: p.action,
-      rule: p.rule,
-      reason: p.reason,
-      file: e.file,
-      line: e.line,
-      endLine: e.endLine,
-      type: e.type,
-      kind: e.kind,
-      headings: e.headings,
-      text: e.text,
+      ...entryRecord(e, today, p.action, p.rule, p.reason),
       lines: whole ? text5.slice(ls[a - 1], ls[b]) : void 0,
       ...p.keep ? { keep: p.keep } : {},
       ...p.superseded ? { superseded: p.superseded } : {},
