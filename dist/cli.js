@@ -40234,6 +40234,7 @@ function healthWarnings(ctx, findings, plan) {
     const p = byId.get(e.id);
     if (!p || p.action !== "keep" || p.rule === 0) continue;
     if (e.kind === "index-line" || COLD_EXEMPT.has(e.type)) continue;
+    if (STANDING_RULE.test(e.text)) continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
@@ -40262,7 +40263,7 @@ function healthWarnings(ctx, findings, plan) {
   }
   return out;
 }
-var COLD_EXEMPT, pct;
+var COLD_EXEMPT, STANDING_RULE, pct;
 var init_health = __esm({
   "src/policy/health.ts"() {
     "use strict";
@@ -40271,6 +40272,7 @@ var init_health = __esm({
     init_score();
     init_signals();
     COLD_EXEMPT = /* @__PURE__ */ new Set(["decision", "feedback", "user", "superseded"]);
+    STANDING_RULE = /\b(?:always|never|must(?:n't| not)?|don't|do not)\b/i;
     pct = (n, d) => `${Math.round(n / d * 1e3) / 10}%`;
   }
 });

@@ -7,6 +7,7 @@ import { namedPaths, scoreEntries } from './score.js';
 import { STALE_KINDS } from './signals.js';
 
 const COLD_EXEMPT = new Set(['decision', 'feedback', 'user', 'superseded']);
+const STANDING_RULE = /\b(?:always|never|must(?:n't| not)?|don't|do not)\b/i;
 
 const pct = (n: number, d: number) => `${Math.round((n / d) * 1000) / 10}%`;
 
@@ -58,6 +59,8 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
     // An index line is as cold as its topic file (listed itself); decisions, feedback and facts
     // about the user are kept on principle, so they are no candidates for the next cycle.
     if (e.kind === 'index-line' || COLD_EXEMPT.has(e.type)) continue;
+    // A standing rule ("always…", "never…") names nothing by design: no git activity makes it cold.
+    if (STANDING_RULE.test(e.text)) continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);

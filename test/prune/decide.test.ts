@@ -342,7 +342,7 @@ describe('budgets and health', () => {
     expect(warnings.some((w) => /cold from irrelevance/.test(w))).toBe(true);
     // Index lines are as cold as their topic file, and user / feedback / decision entries are kept on principle.
     const listed = warnings.filter((w) => /^\d+ cold from/.test(w)).join(' ');
-    for (const e of entries.filter((x) => x.kind === 'index-line' || ['user', 'feedback', 'decision'].includes(x.type)))
+    for (const e of entries.filter((x) => x.kind === 'index-line' || ['user', 'feedback', 'decision'].includes(x.type) || /\b(?:always|never|don't)\b/i.test(x.text)))
       expect(listed).not.toMatch(new RegExp(`${e.file.replace(/\./g, '\\.')}:${e.line}\\b`));
     const prot = { ...ctx, entries: entries.map((e, i) => (i % 2 ? { ...e, protected: true } : e)) };
     expect(healthWarnings(prot, [], decide(prot, []))[0]).toMatch(/are protected: the protection criteria are too loose/);
