@@ -34393,5085 +34393,6 @@ var require_picomatch2 = __commonJS({
   }
 });
 
-// src/memory/refs/lex.ts
-function lex(text5, base, skip) {
-  const out = [];
-  const lines = splitLines(text5);
-  let i = 0;
-  let prose2 = null;
-  const flushProse = () => {
-    if (prose2 && prose2.end > prose2.start) lexInline(text5.slice(prose2.start, prose2.end), base + prose2.start, out);
-    prose2 = null;
-  };
-  while (i < lines.length) {
-    const ln = lines[i];
-    if (skip && base + ln.start < skip[1] && base + ln.end > skip[0]) {
-      flushProse();
-      i++;
-      continue;
-    }
-    const m = FENCE_OPEN.exec(ln.text);
-    if (m) {
-      flushProse();
-      const fence3 = m[2];
-      const lang = (m[3] || "").toLowerCase().replace(/^\{?\.?/, "").replace(/[},].*$/, "");
-      let j = i + 1;
-      while (j < lines.length) {
-        const t = lines[j].text.trim();
-        if (t.startsWith(fence3[0].repeat(fence3.length)) && /^(`{3,}|~{3,})\s*$/.test(t)) break;
-        j++;
-      }
-      const bodyStart = i + 1 < lines.length ? lines[i + 1].start : ln.end;
-      const bodyEnd = j < lines.length ? lines[j].start : text5.length;
-      if (bodyEnd > bodyStart) out.push({ kind: "code", text: text5.slice(bodyStart, bodyEnd), start: base + bodyStart, lang });
-      i = j + 1;
-      continue;
-    }
-    if (!prose2) prose2 = { start: ln.start, end: ln.end };
-    else prose2.end = ln.end;
-    i++;
-  }
-  flushProse();
-  return out;
-}
-function splitLines(text5) {
-  const out = [];
-  let s = 0;
-  for (let k = 0; k <= text5.length; k++) {
-    if (k === text5.length || text5[k] === "\n") {
-      out.push({ text: text5.slice(s, k).replace(/\r$/, ""), start: s, end: Math.min(k + 1, text5.length) });
-      s = k + 1;
-      if (k === text5.length) break;
-    }
-  }
-  return out;
-}
-function lexInline(text5, base, out) {
-  let proseStart = 0;
-  const pushProse = (end) => {
-    if (end > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, end), start: base + proseStart });
-  };
-  let k = 0;
-  while (k < text5.length) {
-    const c = text5[k];
-    if (c === "\\" && k + 1 < text5.length) {
-      k += 2;
-      continue;
-    }
-    if (c === "`") {
-      let n = 1;
-      while (text5[k + n] === "`") n++;
-      const ticks = "`".repeat(n);
-      let close2 = text5.indexOf(ticks, k + n);
-      while (close2 !== -1 && text5[close2 + n] === "`") close2 = text5.indexOf(ticks, close2 + n + 1);
-      if (close2 !== -1) {
-        pushProse(k);
-        let cs = k + n;
-        let ce = close2;
-        if (ce - cs >= 2 && text5[cs] === " " && text5[ce - 1] === " ") {
-          cs++;
-          ce--;
-        }
-        out.push({ kind: "inlineCode", text: text5.slice(cs, ce), start: base + cs });
-        k = close2 + n;
-        proseStart = k;
-        continue;
-      }
-      k += n;
-      continue;
-    }
-    if (c === "<" && text5.startsWith("<!--", k)) {
-      const close2 = text5.indexOf("-->", k + 4);
-      const end = close2 === -1 ? text5.length : close2 + 3;
-      pushProse(k);
-      k = end;
-      proseStart = k;
-      continue;
-    }
-    if (c === "<") {
-      const m = /^<(https?:\/\/[^>\s]+)>/.exec(text5.slice(k, k + 2048));
-      if (m) {
-        pushProse(k);
-        out.push({ kind: "linkUrl", text: m[1], start: base + k + 1 });
-        k += m[0].length;
-        proseStart = k;
-        continue;
-      }
-    }
-    if (c === "]" && text5[k + 1] === "(") {
-      let e = k + 2;
-      let depth2 = 0;
-      const angle = text5[e] === "<";
-      if (angle) e++;
-      const us = e;
-      while (e < text5.length) {
-        const ch = text5[e];
-        if (angle ? ch === ">" : ch === ")" && depth2 === 0 || /\s/.test(ch)) break;
-        if (ch === "(") depth2++;
-        if (ch === ")") depth2--;
-        if (ch === "\n") break;
-        e++;
-      }
-      const url = text5.slice(us, e);
-      let close2 = text5.indexOf(")", e);
-      if (close2 === -1 || text5.slice(e, close2).includes("\n")) close2 = e;
-      pushProse(k + 1);
-      if (url) out.push({ kind: "linkUrl", text: url, start: base + us });
-      k = close2 + 1;
-      proseStart = k;
-      continue;
-    }
-    k++;
-  }
-  pushProse(text5.length);
-}
-function lineOf(fileText, offset) {
-  let table = lineTables.get(fileText);
-  if (!table) {
-    table = [0];
-    for (let k = 0; k < fileText.length; k++) if (fileText[k] === "\n") table.push(k + 1);
-    if (lineTables.size > 64) lineTables.clear();
-    lineTables.set(fileText, table);
-  }
-  let lo = 0;
-  let hi = table.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (table[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-var FENCE_OPEN, lineTables;
-var init_lex = __esm({
-  "src/memory/refs/lex.ts"() {
-    "use strict";
-    FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
-    lineTables = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/checks/count.ts
-function dirStats(ev) {
-  let s = statsCache.get(ev.files);
-  if (s) return s;
-  s = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
-  for (const f of ev.files.files) {
-    const i = f.lastIndexOf("/");
-    const d = i === -1 ? "" : f.slice(0, i);
-    s.files.set(d, (s.files.get(d) ?? 0) + 1);
-  }
-  for (const d of ev.files.dirs) {
-    const i = d.lastIndexOf("/");
-    const parent = i === -1 ? "" : d.slice(0, i);
-    s.dirs.set(parent, (s.dirs.get(parent) ?? 0) + 1);
-    const name = d.slice(i + 1).toLowerCase();
-    const list3 = s.byDirName.get(name);
-    if (list3) list3.push(d);
-    else s.byDirName.set(name, [d]);
-  }
-  statsCache.set(ev.files, s);
-  return s;
-}
-function off(bound, stated, actual) {
-  if (bound === "atLeast") return actual < stated;
-  if (bound === "approx") return Math.abs(actual - stated) > Math.max(2, stated * 0.25);
-  return actual !== stated;
-}
-function countFor(entry, ref, ev) {
-  const noun = (ref.noun ?? "").toLowerCase();
-  const words2 = noun.split(/\s+/);
-  const last = words2[words2.length - 1];
-  const st = dirStats(ev);
-  const named = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
-  const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : "";
-  if (ref.base) {
-    const memDir = memDirOf(entry.file);
-    const w = ref.base.replace(/^\.\//, "").replace(/\/+$/, "");
-    const dir = [joinPath(memDir, w), joinPath("", w)].find((d) => d !== null && d !== "" && ev.files.dirs.has(d));
-    if (!dir) return null;
-    if (fileName) {
-      const lowerName = fileName.toLowerCase();
-      let n = 0;
-      for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) {
-        for (const p of paths) if (p.startsWith(dir + "/")) n++;
-      }
-      return { actual: n, how: `files named ${fileName} under \`${dir}/\`` };
-    }
-    const nf = st.files.get(dir) ?? 0;
-    const nd = st.dirs.get(dir) ?? 0;
-    if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
-    const ext = words2.length >= 2 ? EXT_WORDS[words2[words2.length - 2]] : void 0;
-    if (ext && ext.length && last === "files") {
-      let n = 0;
-      for (const [base, paths] of ev.files.byBasename) {
-        const e = base.slice(base.lastIndexOf(".") + 1).toLowerCase();
-        if (base.includes(".") && ext.includes(e)) {
-          for (const p of paths) if (p.startsWith(dir + "/") && !p.slice(dir.length + 1).includes("/")) n++;
-        }
-      }
-      if (nd > 0 && n !== ref.count) return null;
-      return { actual: n, how: `${words2[words2.length - 2]} files in \`${dir}/\`` };
-    }
-    if (last === "files") return nd === 0 ? { actual: nf, how: `files in \`${dir}/\`` } : null;
-    if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
-    if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
-    return null;
-  }
-  if (fileName) {
-    const lowerName = fileName.toLowerCase();
-    let n = 0;
-    for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) n += paths.length;
-    if (n === 0) return null;
-    return { actual: n, how: `files named ${fileName} in the repository` };
-  }
-  if (/^(?:packages|workspaces)$/.test(last) && (words2.length === 1 || /^(?:workspace|monorepo)$/.test(words2[0]))) {
-    if (!/\b(?:monorepo|workspaces?)\b/i.test(entry.text)) return null;
-    const n = ev.manifests.workspaces.size;
-    if (n < 2) return null;
-    return { actual: n, how: "workspace packages in the manifests" };
-  }
-  if (words2.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
-    const dirs = st.byDirName.get(last);
-    if (dirs && dirs.length === 1) {
-      const dir = dirs[0];
-      const nf = st.files.get(dir) ?? 0;
-      const nd = st.dirs.get(dir) ?? 0;
-      if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
-      if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
-    }
-  }
-  return null;
-}
-function anchorFindings(entry, ctx, text5) {
-  const out = [];
-  for (const a of ctx.config.counts ?? []) {
-    let re;
-    try {
-      re = new RegExp(a.pattern, "g");
-    } catch {
-      continue;
-    }
-    const globs = Array.isArray(a.glob) ? a.glob : [a.glob];
-    const isMatch = (0, import_picomatch.default)(globs, { dot: true });
-    let m;
-    while (m = re.exec(text5)) {
-      if (m[0] === "") {
-        re.lastIndex++;
-        continue;
-      }
-      const stated = Number((m[1] ?? "").replace(/,/g, ""));
-      if (!Number.isFinite(stated)) continue;
-      let actual = 0;
-      for (const f of ctx.evidence.files.files) if (isMatch(f)) actual++;
-      if (actual === stated) continue;
-      const at = entry.start + m.index;
-      const raw = m[0];
-      const file = ctx.files.find((f) => f.path === entry.file);
-      const line2 = file ? lineOf(file.text, at) : entry.line;
-      out.push({
-        entryId: entry.id,
-        file: entry.file,
-        line: line2,
-        kind: "count-drift",
-        severity: "warning",
-        ref: raw,
-        message: `"${raw}" is out of date: ${actual} files match \`${globs.join("`, `")}\`${a.description ? ` (${a.description})` : ""}; update the count to ${actual}.`,
-        evidence: { now: actual, glob: globs, anchor: a.pattern },
-        suggestion: { replace: raw.replace(m[1], String(actual)) }
-      });
-    }
-  }
-  return out;
-}
-var import_picomatch, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
-var init_count = __esm({
-  "src/checks/count.ts"() {
-    "use strict";
-    import_picomatch = __toESM(require_picomatch2(), 1);
-    init_paths();
-    init_lex();
-    init_stale_common();
-    EXT_WORDS = {
-      markdown: ["md", "mdx", "markdown"],
-      md: ["md"],
-      mdx: ["mdx"],
-      typescript: ["ts", "tsx", "mts", "cts"],
-      ts: ["ts", "tsx"],
-      javascript: ["js", "jsx", "mjs", "cjs"],
-      js: ["js", "mjs", "cjs"],
-      python: ["py"],
-      py: ["py"],
-      go: ["go"],
-      rust: ["rs"],
-      yaml: ["yml", "yaml"],
-      yml: ["yml", "yaml"],
-      json: ["json"],
-      toml: ["toml"],
-      shell: ["sh", "bash"],
-      sql: ["sql"],
-      test: []
-      // "test files": no extension filter
-    };
-    FOLDER_NOUN_DENY = /* @__PURE__ */ new Set(["tests", "specs", "cases", "assertions", "checks", "examples", "lines", "errors", "warnings", "issues", "users", "steps", "rules", "commands", "options", "flags", "endpoints", "routes", "tables", "columns", "fields", "models", "types", "functions", "methods", "classes", "tools"]);
-    statsCache = /* @__PURE__ */ new WeakMap();
-    countCheck = {
-      id: "count",
-      kinds: ["count-drift"],
-      severity: "warning",
-      description: "Counts of files, folders and workspace packages that no longer match the repository (only confident mappings).",
-      run(ctx) {
-        const out = [];
-        const ev = ctx.evidence;
-        const memo = /* @__PURE__ */ new Map();
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
-          for (const ref of entry.refs) {
-            if (ref.kind !== "count" || typeof ref.count !== "number") continue;
-            const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
-            let c;
-            if (key !== null && memo.has(key)) c = memo.get(key);
-            else {
-              c = countFor(entry, ref, ev);
-              if (key !== null) memo.set(key, c);
-            }
-            if (!c || !off(ref.bound, ref.count, c.actual)) continue;
-            const boundText = ref.bound === "atLeast" ? " (stated as a lower bound)" : "";
-            out.push(
-              finding(
-                entry,
-                ref,
-                "count-drift",
-                "warning",
-                `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
-                { now: c.actual, counted: c.how },
-                { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) }
-              )
-            );
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/status.ts
-function lookup(gh, n, repo) {
-  const r = repo || gh.repo;
-  return (r ? gh.issues.get(`${r}#${n}`) : void 0) ?? gh.issues.get(`#${n}`) ?? gh.issues.get(String(n));
-}
-function tokenRefused(why) {
-  if (/^unauthorized \(401\)/.test(why))
-    return "check that the token (GITHUB_TOKEN or --token) is valid and not expired or revoked.";
-  if (/^forbidden \(403\)/.test(why))
-    return "give the token read access to issues and pull requests (`issues: read`, `pull-requests: read` in the workflow `permissions:`, or the matching fine-grained token scopes) for this repository.";
-  return void 0;
-}
-var statusCheck;
-var init_status = __esm({
-  "src/checks/status.ts"() {
-    "use strict";
-    init_stale_common();
-    statusCheck = {
-      id: "status",
-      kinds: ["status-drift", "status-unchecked"],
-      severity: "warning",
-      description: "Issues and pull requests described as open that GitHub reports closed or merged.",
-      run(ctx) {
-        const out = [];
-        const gh = ctx.evidence.github;
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          const refs = entry.refs.filter((r) => r.kind === "issue" && r.describedOpen && typeof r.number === "number" && r.number > 0);
-          if (!refs.length) continue;
-          const unchecked = [];
-          let reason = gh.reason;
-          const seen = /* @__PURE__ */ new Set();
-          for (const ref of refs) {
-            const repo = ref.repo || gh.repo;
-            const key = `${repo ?? ""}#${ref.number}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            if (!repo || /^(?:user|owner|org|your-org|you)\/(?:repo|name|project)$/i.test(repo)) continue;
-            const st = gh.checked ? lookup(gh, ref.number, ref.repo) : void 0;
-            if (!st || "error" in st) {
-              unchecked.push(ref.raw);
-              if (st && "error" in st) reason = st.error;
-              continue;
-            }
-            if (st.state !== "closed") continue;
-            const isPr = st.kind === "pr";
-            const what = st.merged ? "merged" : "closed";
-            const when = st.closedAt ? ` on ${st.closedAt.slice(0, 10)}` : "";
-            const title = st.title ? ` ("${st.title.length > 60 ? st.title.slice(0, 57) + "..." : st.title}")` : "";
-            out.push(
-              finding(
-                entry,
-                ref,
-                "status-drift",
-                "warning",
-                `${isPr ? "PR" : "Issue"} ${repo}#${ref.number}${title} is described as open but was ${what}${when}; remove the entry or record the outcome.`,
-                { now: what, state: st.state, merged: !!st.merged, closedAt: st.closedAt, url: st.url, number: ref.number, repo }
-              )
-            );
-          }
-          if (unchecked.length) {
-            const why = reason ?? (gh.checked ? "not returned by the API" : "not checked");
-            const first = refs.find((r) => r.raw === unchecked[0]) ?? refs[0];
-            const refused = tokenRefused(why);
-            out.push(
-              finding(
-                entry,
-                first,
-                "status-unchecked",
-                "info",
-                refused ? `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open: GitHub refused the token (${why}); ${refused}` : `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
-                refused ? { reason: why, tokenRefused: true } : { reason: why }
-              )
-            );
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/expired.ts
-function realDate(ymd) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  t.setUTCFullYear(y, mo - 1, d);
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-function expiryInstant(value2) {
-  const v = value2.trim().replace(/^["']|["']$/g, "");
-  if (/^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v)) return null;
-  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (dateOnly) {
-    const d = new Date(Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]) + 1));
-    return Number.isNaN(d.getTime()) ? null : d;
-  }
-  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v)) {
-    const d = /* @__PURE__ */ new Date(v.replace(" ", "T") + "Z");
-    return Number.isNaN(d.getTime()) ? null : d;
-  }
-  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
-    const d = new Date(v.replace(" ", "T"));
-    return Number.isNaN(d.getTime()) ? null : d;
-  }
-  return null;
-}
-var SLOT, expiredCheck;
-var init_expired = __esm({
-  "src/checks/expired.ts"() {
-    "use strict";
-    init_stale_common();
-    SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
-    expiredCheck = {
-      id: "expired",
-      kinds: ["expired"],
-      severity: "warning",
-      description: "Entries whose valid_until date has passed (UTC).",
-      run(ctx) {
-        const out = [];
-        const now = ctx.evidence.now;
-        for (const entry of ctx.entries) {
-          let value2 = entry.meta.validUntil;
-          if (!value2) value2 = SLOT.exec(entry.text)?.[1]?.trim();
-          if (!value2) continue;
-          const until = expiryInstant(String(value2));
-          if (!until) {
-            const v = String(value2).trim().replace(/^["']|["']$/g, "");
-            const impossible = /^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v);
-            out.push(
-              impossible ? finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value2, unreadable: true, impossible: true }) : finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true })
-            );
-            continue;
-          }
-          if (now.getTime() < until.getTime()) continue;
-          const days = Math.floor((now.getTime() - until.getTime()) / 864e5);
-          out.push(
-            finding(
-              entry,
-              null,
-              "expired",
-              "warning",
-              `This entry expired: valid_until ${value2} passed ${days === 0 ? "today" : `${days} day${days === 1 ? "" : "s"} ago`} (now ${now.toISOString().slice(0, 10)} UTC); delete it or renew valid_until after checking it still holds.`,
-              { now: String(value2), expiredAt: until.toISOString() }
-            )
-          );
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/superseded.ts
-function isRecord(e) {
-  return e.type === "superseded" || /^\s*(?:---[\s\S]*?---\s*)?SUPERSEDED\s+\d{4}-\d{2}-\d{2}/.test(e.text);
-}
-function targetsOf(value2) {
-  return value2.split(/\s*(?:,|;|\band\b)\s*/).map((t) => t.trim().replace(/^[`"'[(<]+|[`"')\]>.]+$/g, "")).filter((t) => t && !/^(?:n\/?a|none|-|—)$/i.test(t));
-}
-var SUPERSEDES, supersededCheck;
-var init_superseded = __esm({
-  "src/checks/superseded.ts"() {
-    "use strict";
-    init_paths();
-    init_stale_common();
-    SUPERSEDES = /^[ \t>*-]*\**Supersedes\**\s*:\s*(.+?)\s*$/gim;
-    supersededCheck = {
-      id: "superseded",
-      kinds: ["superseded"],
-      severity: "warning",
-      description: "Entries that a SUPERSEDED record says were abandoned or reversed.",
-      run(ctx) {
-        const out = [];
-        const records = ctx.entries.filter(isRecord);
-        if (!records.length) return out;
-        const byFile = /* @__PURE__ */ new Map();
-        const byName = /* @__PURE__ */ new Map();
-        const byId = /* @__PURE__ */ new Map();
-        for (const e of ctx.entries) {
-          if (isRecord(e)) continue;
-          (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)).push(e);
-          if (e.meta.name) (byName.get(e.meta.name.toLowerCase()) ?? byName.set(e.meta.name.toLowerCase(), []).get(e.meta.name.toLowerCase())).push(e);
-          byId.set(e.id, e);
-        }
-        const formatOf2 = new Map(ctx.files.map((f) => [f.path, f.format]));
-        const done = /* @__PURE__ */ new Set();
-        for (const rec of records) {
-          SUPERSEDES.lastIndex = 0;
-          let m;
-          while (m = SUPERSEDES.exec(rec.text)) {
-            for (const t of targetsOf(m[1])) {
-              const loc = /^(.*?)(?:#(e_[0-9a-f]{8}(?:_\d+)?)|#L(\d+)|:(\d+))?$/.exec(t);
-              const target = loc[1];
-              const anchorId = loc[2];
-              const line2 = Number(loc[3] ?? loc[4] ?? 0);
-              let hits = [];
-              const id = byId.get(target);
-              if (id) hits = [id];
-              if (!hits.length) {
-                const dir = memDirOf(rec.file);
-                const clean2 = target.replace(/^~\/.*?\/memory\//, "").replace(/^\.\//, "");
-                const cands = [joinPath(dir, clean2), joinPath("", clean2.replace(/^\//, ""))].filter((x) => !!x);
-                for (const c of cands) {
-                  const list3 = byFile.get(c);
-                  if (list3) {
-                    hits = list3;
-                    break;
-                  }
-                }
-                if (!hits.length && !clean2.includes("/")) {
-                  for (const [p, list3] of byFile) if (p.endsWith("/" + clean2) || p === clean2) hits = hits.concat(list3);
-                }
-                if (!hits.length) hits = byName.get(clean2.replace(/\.md$/i, "").toLowerCase()) ?? [];
-              }
-              if (anchorId) hits = hits.filter((e) => e.id === anchorId);
-              if (!hits.length) continue;
-              if (line2) hits = hits.filter((e) => e.line <= line2 && line2 <= e.endLine);
-              else if (hits.length > 1 && formatOf2.get(hits[0].file) !== "auto-memory-topic") {
-                hits = [hits[0]];
-              }
-              for (const e of hits) {
-                const key = `${e.id}\0${rec.file}`;
-                if (done.has(key)) continue;
-                done.add(key);
-                const recLine = rec.line + rec.text.slice(0, m.index).split("\n").length - 1 + (m[0].startsWith("\n") ? 1 : 0);
-                out.push(
-                  finding(
-                    e,
-                    null,
-                    "superseded",
-                    "warning",
-                    `A SUPERSEDED record (\`${rec.file}\`, line ${recLine}) says this ${e.kind === "topic" ? "memory" : "entry"} was abandoned; delete it or keep it only with a pointer to the record.`,
-                    { now: rec.file, record: rec.id, target: t }
-                  )
-                );
-              }
-            }
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/fidelity/text.ts
-function blank(s) {
-  return s.replace(/[^\n]/g, " ");
-}
-function views(entry) {
-  let v = VIEWS.get(entry);
-  if (!v || v.text !== entry.text) {
-    v = { text: entry.text };
-    VIEWS.set(entry, v);
-  }
-  return v;
-}
-function proseWithOffsets(entry, keepDescription = true) {
-  const v = views(entry);
-  if (keepDescription) return v.prose ??= withoutFences(withoutFrontmatter(entry, true));
-  return v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false));
-}
-function withoutFrontmatter(entry, keepDescription = true) {
-  const v = views(entry);
-  if (keepDescription) return v.fm ??= frontmatterBlanked(entry, true);
-  return v.fmNoDesc ??= frontmatterBlanked(entry, false);
-}
-function frontmatterBlanked(entry, keepDescription) {
-  let t = entry.text;
-  if (!(t.startsWith("---") || t.startsWith("\uFEFF---"))) return t;
-  const fm = FRONTMATTER_RE.exec(t);
-  if (fm && fm.index === 0) {
-    t = blank(fm[0]) + t.slice(fm[0].length);
-    const keep = (value2) => {
-      if (!value2) return;
-      const i = fm[0].indexOf(value2);
-      if (i >= 0) t = t.slice(0, i) + value2 + t.slice(i + value2.length);
-    };
-    if (keepDescription) keep(entry.meta?.description);
-    const content3 = /^content:[ \t]*(.+)$/m.exec(fm[0]);
-    if (content3) keep(content3[1].replace(/^["']|["']$/g, ""));
-  }
-  return t;
-}
-function withoutFences(t) {
-  if (t.includes("```") || t.includes("~~~")) t = t.replace(FENCE_RE, (m) => blank(m));
-  if (t.includes("<!--")) t = t.replace(HTML_COMMENT_RE, (m) => blank(m));
-  return t;
-}
-function proseNoCode(entry) {
-  const v = views(entry);
-  if (v.noCode === void 0) {
-    const p = proseWithOffsets(entry);
-    v.noCode = p.includes("`") ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
-  }
-  return v.noCode;
-}
-function normalise(text5) {
-  let t = text5.toLowerCase();
-  if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
-  if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
-  if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
-  t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, " ");
-  if (t.includes("#")) t = t.replace(/^\s*#{1,6}\s+/gm, " ");
-  if (t.includes(">")) t = t.replace(/^\s*>\s?/gm, " ");
-  const out = [];
-  const ascii = ASCII.test(t);
-  let start = -1;
-  for (let i = 0; i <= t.length; ) {
-    let c = i < t.length ? t.charCodeAt(i) : 32;
-    let width = 1;
-    let inWord;
-    if (c < 128) {
-      inWord = c >= 97 && c <= 122 || c >= 48 && c <= 58 || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || !ascii && c >= 65 && c <= 90;
-    } else {
-      if (c >= 55296 && c <= 56319 && i + 1 < t.length) {
-        const lo = t.charCodeAt(i + 1);
-        if (lo >= 56320 && lo <= 57343) {
-          c = (c - 55296) * 1024 + (lo - 56320) + 65536;
-          width = 2;
-        }
-      }
-      inWord = letterOrDigit(c);
-    }
-    if (inWord) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      keepWord(t.slice(start, i), out);
-      start = -1;
-    }
-    i += width;
-  }
-  return out.join(" ");
-}
-function letterOrDigit(cp) {
-  let r = CODEPOINT_CLASS.get(cp);
-  if (r === void 0) {
-    r = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
-    if (CODEPOINT_CLASS.size > 65536) CODEPOINT_CLASS.clear();
-    CODEPOINT_CLASS.set(cp, r);
-  }
-  return r;
-}
-function keepWord(w, out) {
-  const last = w.charCodeAt(w.length - 1);
-  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, "");
-  if (!w) return;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
-      out.push(w);
-      return;
-    }
-  }
-}
-function comparable(entry) {
-  const p = proseWithOffsets(entry, entry.kind !== "topic");
-  return normalise(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
-}
-function contentWords(text5) {
-  const out = [];
-  for (const raw of text5.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (!raw || STOPWORDS.has(raw) || raw.length < 2) continue;
-    out.push(stem(raw));
-  }
-  return out;
-}
-function stem(w) {
-  if (w.length <= 4) return w;
-  if (w.endsWith("ies")) return w.slice(0, -3) + "y";
-  if (w.endsWith("ing") && w.length > 6) return w.slice(0, -3);
-  if (w.endsWith("ed") && w.length > 5) return w.slice(0, -2);
-  if (w.endsWith("es") && /(?:ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) return w.slice(0, -1);
-  return w;
-}
-function lineAt(file, offset, fallback) {
-  if (!file) return fallback;
-  const lines = lineStarts(file);
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (lines[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-function lineStarts(file) {
-  let s = LINE_CACHE.get(file);
-  if (!s) {
-    s = [0];
-    const t = file.text;
-    for (let i = t.indexOf("\n"); i !== -1; i = t.indexOf("\n", i + 1)) s.push(i + 1);
-    LINE_CACHE.set(file, s);
-  }
-  return s;
-}
-function fileMap(files) {
-  let m = FILE_MAP.get(files);
-  if (!m) {
-    m = new Map(files.map((f) => [f.path, f]));
-    FILE_MAP.set(files, m);
-  }
-  return m;
-}
-function lineInEntry(entry, offsetInEntry) {
-  let n = entry.line;
-  const t = entry.text;
-  for (let i = t.indexOf("\n"); i !== -1 && i < offsetInEntry; i = t.indexOf("\n", i + 1)) n++;
-  return n;
-}
-function quote(s, max = 60) {
-  const one2 = s.replace(/\s+/g, " ").trim();
-  return one2.length > max ? one2.slice(0, max - 1) + "…" : one2;
-}
-function where(e) {
-  return `${e.file}:${e.line}`;
-}
-function isAutoMemory(format) {
-  return format === "auto-memory-index" || format === "auto-memory-topic";
-}
-function isInstructionFile(format) {
-  return format === "claude-md" || format === "agents-md" || format === "gemini-md" || format === "copilot" || format === "cursor-rule";
-}
-function joinPath2(dir, rel) {
-  const abs = rel.startsWith("/");
-  const parts = (abs ? rel : (dir ? dir + "/" : "") + rel).split("/");
-  const out = [];
-  for (const p of parts) {
-    if (!p || p === ".") continue;
-    if (p === "..") {
-      if (out.length && out[out.length - 1] !== "..") out.pop();
-      else out.push("..");
-    } else out.push(p);
-  }
-  return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
-}
-function dirOf(path12) {
-  const i = path12.lastIndexOf("/");
-  return i < 0 ? "" : path12.slice(0, i);
-}
-function baseName(path12) {
-  return path12.slice(path12.lastIndexOf("/") + 1);
-}
-function stemOf(path12) {
-  return baseName(path12).replace(/\.[^.]*$/, "");
-}
-function linkPath(url) {
-  let u = url.trim().replace(/^<|>$/g, "");
-  u = u.replace(/[#?].*$/, "");
-  try {
-    u = decodeURIComponent(u);
-  } catch {
-  }
-  return u;
-}
-function isExternal(url) {
-  return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//");
-}
-function indexTargetPath(entry, file) {
-  const dir = file?.memoryDir ?? dirOf(entry.file);
-  let target = entry.meta?.target;
-  if (!target) {
-    const link2 = entry.spans?.find((s) => s.kind === "link" && s.url && !isExternal(s.url));
-    if (link2?.url) target = linkPath(link2.url);
-  }
-  if (!target) return void 0;
-  return joinPath2(dir, target);
-}
-function scopeOf(file, memoryDir) {
-  if (file.startsWith("/")) return "";
-  if (memoryDir !== void 0) {
-    if (memoryDir.startsWith("/")) return "";
-    return memoryDir.replace(/(?:^|\/)memory$/, "").replace(/(?:^|\/)\.claude$/, "");
-  }
-  const m = /^(.*?)(?:^|\/)(?:\.claude|\.github|\.cursor)\//.exec(file);
-  if (m) return m[1];
-  return dirOf(file);
-}
-function scopesOverlap(a, b) {
-  return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
-}
-var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, VIEWS, INLINE_CODE_RE, LETTER_OR_DIGIT, CODEPOINT_CLASS, ASCII, STOPWORDS, LINE_CACHE, FILE_MAP;
-var init_text = __esm({
-  "src/checks/fidelity/text.ts"() {
-    "use strict";
-    FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
-    FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
-    HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
-    VIEWS = /* @__PURE__ */ new WeakMap();
-    INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
-    LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
-    CODEPOINT_CLASS = /* @__PURE__ */ new Map();
-    ASCII = /^[\x00-\x7f]*$/;
-    STOPWORDS = new Set(
-      "a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being it its this that these those there here we you he she they them our your their i me my us do does did done has have had not no so than too very can could should would will shall may might must just also only any all each every some such which who whom whose what when where why how about after before while up down out off again further once both few more most other same own s t don now via per use used using".split(" ")
-    );
-    LINE_CACHE = /* @__PURE__ */ new WeakMap();
-    FILE_MAP = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/checks/fidelity/similarity.ts
-function fnv1a(s) {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
-}
-function hashWord(w) {
-  return fnv1a(w);
-}
-function mix(x) {
-  x = Math.imul(x ^ x >>> 16, 2146121005);
-  x = Math.imul(x ^ x >>> 15, 2221713035);
-  return (x ^ x >>> 16) >>> 0;
-}
-function words(normalised) {
-  return normalised.split(" ").filter((w) => w.length > 0);
-}
-function shingles(ws, hashes) {
-  const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
-  const h = hashes ?? ws.map(fnv1a);
-  const out = /* @__PURE__ */ new Set();
-  for (let i = 0; i + k <= h.length; i++) {
-    let x = h[i];
-    for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 2654435761 + j));
-    out.add(x >>> 0);
-  }
-  return out;
-}
-function sortByHash(hash2, doc) {
-  const len = hash2.length;
-  let h = hash2.slice();
-  let d = doc.slice();
-  let h2 = new Uint32Array(len);
-  let d2 = new Int32Array(len);
-  const count2 = new Int32Array(256);
-  for (let shift3 = 0; shift3 < 32; shift3 += 8) {
-    count2.fill(0);
-    for (let i = 0; i < len; i++) count2[h[i] >>> shift3 & 255]++;
-    let sum = 0;
-    for (let b = 0; b < 256; b++) {
-      const c = count2[b];
-      count2[b] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < len; i++) {
-      const at = count2[h[i] >>> shift3 & 255]++;
-      h2[at] = h[i];
-      d2[at] = d[i];
-    }
-    [h, h2] = [h2, h];
-    [d, d2] = [d2, d];
-  }
-  return [h, d];
-}
-function signatureInto(sh, sig) {
-  sig.fill(4294967295);
-  for (const x of sh) {
-    for (let i = 0; i < HASHES; i++) {
-      const v = mix(x ^ SEEDS[i]);
-      if (v < sig[i]) sig[i] = v;
-    }
-  }
-}
-function jaccardOf(a, b) {
-  let small = a;
-  let big = b;
-  if (a.size > b.size) {
-    small = b;
-    big = a;
-  }
-  let inter = 0;
-  for (const x of small) if (big.has(x)) inter++;
-  const union = a.size + b.size - inter;
-  return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
-}
-function similarPairs(sets, accept, minShingles = 3, lsh = true) {
-  const seen = new PairSet();
-  const out = [];
-  const consider = (a, b) => {
-    if (a === b) return;
-    if (a > b) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    if (!seen.add(a, b)) return;
-    const s = jaccardOf(sets[a], sets[b]);
-    const p = { a, b, jaccard: s.jaccard, containment: s.containment };
-    if (accept(p)) out.push(p);
-  };
-  const n = sets.length;
-  const DOC = 2 ** 21;
-  if (n >= DOC) throw new Error("too many entries for the similarity index");
-  if (lsh) {
-    const sig = new Uint32Array(HASHES);
-    const eligible = [];
-    for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
-    const keys = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
-    const docs = Int32Array.from(eligible);
-    eligible.forEach((i, k2) => {
-      signatureInto(sets[i], sig);
-      for (let b = 0; b < BANDS; b++) {
-        let key = 2166136261;
-        for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
-        keys[b][k2] = key;
-      }
-    });
-    for (const band of keys) {
-      const [hs2, ds2] = sortByHash(band, docs);
-      for (let x = 0; x < hs2.length; ) {
-        const h = hs2[x];
-        let y = x + 1;
-        while (y < hs2.length && hs2[y] === h) y++;
-        if (y - x >= 2 && y - x <= MAX_BUCKET)
-          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds2[p], ds2[q]);
-        x = y;
-      }
-    }
-  }
-  let total = 0;
-  for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
-  const hashes = new Uint32Array(total);
-  const owners = new Int32Array(total);
-  let k = 0;
-  let uint32 = true;
-  for (let i = 0; i < n; i++) {
-    if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) {
-      if (x >>> 0 !== x) uint32 = false;
-      hashes[k] = x;
-      owners[k++] = i;
-    }
-  }
-  let hs;
-  let ds;
-  if (uint32) [hs, ds] = sortByHash(hashes, owners);
-  else {
-    const all2 = new Float64Array(total);
-    k = 0;
-    for (let i = 0; i < n; i++) {
-      if (sets[i].size < minShingles) continue;
-      for (const x of sets[i]) all2[k++] = x * DOC + i;
-    }
-    all2.sort();
-    hs = Float64Array.from(all2, (v) => Math.floor(v / DOC));
-    ds = Int32Array.from(all2, (v) => v % DOC);
-  }
-  const rare = new Uint32Array(n);
-  const pairKeys = [];
-  for (let x = 0; x < total; ) {
-    const h = hs[x];
-    let y = x + 1;
-    while (y < total && hs[y] === h) y++;
-    if (y - x <= MAX_DF) {
-      for (let p = x; p < y; p++) rare[ds[p]]++;
-      for (let p = x; p < y; p++)
-        for (let q = p + 1; q < y; q++) {
-          const a = ds[p];
-          const b = ds[q];
-          if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
-        }
-    }
-    x = y;
-  }
-  const pk = Float64Array.from(pairKeys);
-  pk.sort();
-  for (let x = 0; x < pk.length; ) {
-    let y = x + 1;
-    while (y < pk.length && pk[y] === pk[x]) y++;
-    const a = Math.floor(pk[x] / DOC);
-    const b = pk[x] % DOC;
-    const minRare = Math.min(rare[a], rare[b]);
-    if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
-    x = y;
-  }
-  return out;
-}
-var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, PairSet;
-var init_similarity = __esm({
-  "src/checks/fidelity/similarity.ts"() {
-    "use strict";
-    HASHES = 32;
-    BANDS = 8;
-    ROWS = HASHES / BANDS;
-    MAX_DF = 8;
-    MAX_BUCKET = 64;
-    SEEDS = Array.from({ length: HASHES }, (_, i) => mix(2654435769 + i * 1663821227));
-    PairSet = class {
-      a;
-      b;
-      mask;
-      n = 0;
-      constructor(capacity = 1024) {
-        let cap = 1024;
-        while (cap < capacity * 2) cap *= 2;
-        this.a = new Int32Array(cap).fill(-1);
-        this.b = new Int32Array(cap);
-        this.mask = cap - 1;
-      }
-      get size() {
-        return this.n;
-      }
-      slot(a, b) {
-        let h = Math.imul(a, 2654435761) ^ Math.imul(b + 2135587861, 2246822507);
-        h ^= h >>> 15;
-        return h & this.mask;
-      }
-      has(a, b) {
-        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
-          const x = this.a[i];
-          if (x === -1) return false;
-          if (x === a && this.b[i] === b) return true;
-        }
-      }
-      /** Adds the pair; false when it was already there. */
-      add(a, b) {
-        if ((this.n + 1) * 2 > this.mask + 1) this.grow();
-        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
-          const x = this.a[i];
-          if (x === -1) {
-            this.a[i] = a;
-            this.b[i] = b;
-            this.n++;
-            return true;
-          }
-          if (x === a && this.b[i] === b) return false;
-        }
-      }
-      grow() {
-        const oa = this.a;
-        const ob = this.b;
-        const cap = (this.mask + 1) * 2;
-        this.a = new Int32Array(cap).fill(-1);
-        this.b = new Int32Array(cap);
-        this.mask = cap - 1;
-        this.n = 0;
-        for (let i = 0; i < oa.length; i++) if (oa[i] !== -1) this.add(oa[i], ob[i]);
-      }
-    };
-  }
-});
-
-// src/checks/fidelity/corpus.ts
-function flagsOf(w) {
-  let f = WORD_FLAGS.get(w);
-  if (f === void 0) {
-    f = (/\d/.test(w) ? F_NUM : 0) | (NEGATION.test(w) ? F_NEG : 0) | (AFFIRM.test(w) ? F_AFF : 0) | (IDENT.test(w) ? F_IDENT : 0);
-    if (WORD_FLAGS.size > 2e5) WORD_FLAGS.clear();
-    WORD_FLAGS.set(w, f);
-  }
-  return f;
-}
-function wordInfo(norm) {
-  let wi = WORD_INFO.get(norm);
-  if (!wi) {
-    const set = new Set(norm.split(" "));
-    const words2 = [...set];
-    wi = { words: words2, set, flags: words2.map(flagsOf) };
-    if (WORD_INFO.size > 1e5) WORD_INFO.clear();
-    WORD_INFO.set(norm, wi);
-  }
-  return wi;
-}
-function onlyFlags(a, b) {
-  let f = 0;
-  for (let k = 0; k < a.words.length; k++) if (!b.set.has(a.words[k])) f |= a.flags[k];
-  return f;
-}
-function conflicting(a, b) {
-  const wa = wordInfo(a);
-  const wb = wordInfo(b);
-  const fa = onlyFlags(wa, wb);
-  const fb = onlyFlags(wb, wa);
-  if (fa & F_NUM && fb & F_NUM) return true;
-  return !!(fa & F_NEG) && !!(fb & F_AFF) || !!(fb & F_NEG) && !!(fa & F_AFF);
-}
-function distinctIdentifiers(c, i, j) {
-  const unique = (spans, otherSpans, w, other) => {
-    for (const s of spans) if (!otherSpans.has(s)) return true;
-    return (onlyFlags(w, other) & F_IDENT) !== 0;
-  };
-  if (!unique(c.code[i], c.code[j], wordInfo(c.norm[i]), wordInfo(c.norm[j]))) return false;
-  return unique(c.code[j], c.code[i], wordInfo(c.norm[j]), wordInfo(c.norm[i]));
-}
-function conflictingPair(c, i, j) {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]) || opposed(c.norm[i], c.norm[j]);
-}
-function stanceOf(norm) {
-  let st = STANCE.get(norm);
-  if (st) return st;
-  const ws = norm.split(" ");
-  const reversed = /* @__PURE__ */ new Set();
-  const negated = /* @__PURE__ */ new Set();
-  for (let k = 0; k < ws.length; k++) {
-    const one2 = ws[k];
-    const two = k + 1 < ws.length ? one2 + " " + ws[k + 1] : "";
-    let skip = 0;
-    let rev = false;
-    if (two && REVERSAL.test(two)) [skip, rev] = [2, true];
-    else if (REVERSAL.test(one2)) [skip, rev] = [1, true];
-    else if (two && NEGATED.test(two)) skip = 2;
-    else if (NEGATED.test(one2)) skip = 1;
-    if (!skip) continue;
-    let x = k + skip;
-    while (x < ws.length && (FILLER.has(ws[x]) || STOPWORDS.has(ws[x]))) x++;
-    if (x >= ws.length) continue;
-    negated.add(ws[x]);
-    if (rev) reversed.add(ws[x]);
-  }
-  const asserted = /* @__PURE__ */ new Set();
-  for (const w of ws) if (w.length > 1 && !STOPWORDS.has(w) && !negated.has(w)) asserted.add(w);
-  st = { reversed, asserted };
-  if (STANCE.size > 5e4) STANCE.clear();
-  STANCE.set(norm, st);
-  return st;
-}
-function opposed(a, b) {
-  if (a === b) return false;
-  const sa = stanceOf(a);
-  const sb = stanceOf(b);
-  for (const w of sb.reversed) if (sa.asserted.has(w)) return true;
-  for (const w of sa.reversed) if (sb.asserted.has(w)) return true;
-  return false;
-}
-function isNearDuplicate(p, c) {
-  if (p.jaccard >= NEAR_JACCARD) return true;
-  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
-  const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
-  const small = Math.min(c.bags[p.a].size, c.bags[p.b].size);
-  return bag.containment >= 0.75 && bag.jaccard >= 0.5 && small >= 6 && Math.round(bag.containment * small) >= MIN_SHARED_CONTENT;
-}
-function codeWords(text5) {
-  const out = /* @__PURE__ */ new Set();
-  for (const m of text5.matchAll(/`([^`\n]+)`/g)) {
-    const n = normalise(m[1]);
-    if (n) out.add(n);
-  }
-  return out;
-}
-function bagOf(ws) {
-  const out = /* @__PURE__ */ new Set();
-  for (const w of ws) {
-    if (SPLIT.test(w)) {
-      for (const x of contentWords(w)) out.add(hashWord(x));
-    } else if (w.length >= 2 && !STOPWORDS.has(w)) out.add(hashWord(stem(w)));
-  }
-  return out;
-}
-function comparableEntry(e) {
-  return e.kind !== "frontmatter-field" && e.type !== "superseded";
-}
-function corpusOf(entries, _files) {
-  const cached = CACHE.get(entries);
-  if (cached) return cached;
-  const norm = [];
-  const wordCount = [];
-  const sets = [];
-  const bags = [];
-  const code3 = [];
-  const byKey = /* @__PURE__ */ new Map();
-  const vocab = /* @__PURE__ */ new Map();
-  const token = (w) => {
-    let t = vocab.get(w);
-    if (!t) {
-      t = { h: hashWord(w), bag: [...bagOf([w])] };
-      vocab.set(w, t);
-    }
-    return t;
-  };
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    const n = comparableEntry(e) ? comparable(e) : "";
-    const ws = words(n);
-    norm.push(n);
-    wordCount.push(ws.length);
-    if (ws.length >= MIN_WORDS) {
-      const ts = ws.map(token);
-      sets.push(shingles(ws, ts.map((t) => t.h)));
-      const bag = /* @__PURE__ */ new Set();
-      for (const t of ts) for (const b of t.bag) bag.add(b);
-      bags.push(bag);
-    } else {
-      sets.push(/* @__PURE__ */ new Set());
-      bags.push(/* @__PURE__ */ new Set());
-    }
-    code3.push(ws.length >= MIN_WORDS ? codeWords(e.text) : /* @__PURE__ */ new Set());
-    if (ws.length >= MIN_WORDS) {
-      const l = byKey.get(n);
-      if (l) l.push(i);
-      else byKey.set(n, [i]);
-    }
-  }
-  const exact = [...byKey.values()].filter((g) => g.length > 1);
-  const near = similarPairs(
-    sets,
-    (p) => norm[p.a] !== norm[p.b] && (p.jaccard >= 0.4 || p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4),
-    3
-  );
-  const have = new PairSet(near.length);
-  for (const p of near) have.add(p.a, p.b);
-  for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
-    if (have.has(p.a, p.b)) continue;
-    const s = jaccardOf(sets[p.a], sets[p.b]);
-    near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
-  }
-  const contains = (a, b) => {
-    const x = entries[a];
-    const y = entries[b];
-    if (x.file !== y.file) return false;
-    return x.start <= y.start && y.end <= x.end || y.start <= x.start && x.end <= y.end;
-  };
-  const corpus = { norm, wordCount, sets, bags, code: code3, exact, near, contains };
-  CACHE.set(entries, corpus);
-  return corpus;
-}
-var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, MIN_SHARED_CONTENT, NEGATION, AFFIRM, F_NUM, F_NEG, F_AFF, F_IDENT, WORD_FLAGS, WORD_INFO, IDENT, REVERSAL, NEGATED, FILLER, STANCE, CACHE, SPLIT;
-var init_corpus = __esm({
-  "src/checks/fidelity/corpus.ts"() {
-    "use strict";
-    init_text();
-    init_similarity();
-    NEAR_JACCARD = 0.6;
-    NEAR_CONTAINMENT = 0.85;
-    MIN_WORDS = 4;
-    MIN_SHARED_CONTENT = 6;
-    NEGATION = /\b(?:never|not|no|don't|dont|avoid|without)\b/;
-    AFFIRM = /\b(?:always|must|do)\b/;
-    F_NUM = 1;
-    F_NEG = 2;
-    F_AFF = 4;
-    F_IDENT = 8;
-    WORD_FLAGS = /* @__PURE__ */ new Map();
-    WORD_INFO = /* @__PURE__ */ new Map();
-    IDENT = /[\/._@$:]|\d/;
-    REVERSAL = /^(?:not|instead of|rather than|no longer|replaced|replace|replacing|switched from|switching from|switch from|migrated from|migrating from|moved from|moving from|dropped|removed)$/;
-    NEGATED = /^(?:never|no|don't|dont|do not|avoid|without|stop|stopped)$/;
-    FILLER = /* @__PURE__ */ new Set(["use", "using", "used", "run", "running", "call", "calling", "need", "needs", "rely", "relying", "on", "depend", "depending", "the", "a", "an", "our", "its", "their", "any", "to", "with", "be", "is", "are"]);
-    STANCE = /* @__PURE__ */ new Map();
-    CACHE = /* @__PURE__ */ new WeakMap();
-    SPLIT = /[^\p{L}\p{N}]/u;
-  }
-});
-
-// src/checks/ephemeral.ts
-function firstMatch(res, text5) {
-  let best = null;
-  for (const re of res) {
-    re.lastIndex = 0;
-    const m = re.exec(text5);
-    if (m && (!best || m.index < best.index)) best = m;
-  }
-  return best;
-}
-function claudeMdCopyActive(ctx) {
-  return ctx.config.checks?.["ephemeral"] !== false && ctx.config.filters?.["claude-md-copy"] !== false;
-}
-function enabled(ctx, id) {
-  return ctx.config.filters?.[id] !== false;
-}
-function filtersFor(entry, text5, raw, ctx) {
-  const hits = [];
-  const keeper = KEEPER_TYPES.has(entry.type);
-  const hasConclusion = CONCLUSION.test(text5);
-  if (entry.type === "ephemeral" && entry.typeSource === "frontmatter" && entry.kind !== "index-line" && enabled(ctx, "session-state")) {
-    const i = raw.search(/\S/);
-    hits.push({ filter: "session-state", index: Math.max(0, i), match: "type: ephemeral" });
-  }
-  if (enabled(ctx, "debug-output") && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
-    STACK_FRAME.lastIndex = 0;
-    const frames = raw.match(STACK_FRAME) ?? [];
-    const one2 = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
-    if (frames.length >= 3 || (frames.length >= 2 || one2) && !hasConclusion) {
-      const idx = one2 ? one2.index : raw.search(STACK_FRAME);
-      hits.push({ filter: "debug-output", index: Math.max(0, idx), match: one2 ? one2[0].trim() : (frames[0] ?? "").trim() });
-    }
-  }
-  if (enabled(ctx, "session-state")) {
-    const m = SESSION_GATE.test(text5) ? firstMatch(SESSION_STRONG, text5) : null;
-    if (m) hits.push({ filter: "session-state", index: m.index, match: m[0] });
-    else if (!keeper && (entry.type === "ephemeral" || entry.type === "project" || entry.type === "unknown")) {
-      const w = SESSION_WEAK.exec(text5);
-      if (w && !ABSOLUTE_DATE.test(text5) && !DIRECTIVE.test(text5))
-        hits.push({ filter: "session-state", index: w.index, match: w[0] });
-    }
-  }
-  if (enabled(ctx, "tone") && TONE_GATE.test(text5) && !DIRECTIVE.test(text5)) {
-    const m = TONE.exec(text5) ?? TONE_NAMED.exec(text5) ?? TONE_2.exec(text5);
-    if (m) hits.push({ filter: "tone", index: m.index, match: m[0] });
-  }
-  if (keeper) return hits;
-  if (enabled(ctx, "relative-date")) {
-    const m = RELATIVE_DATE.exec(text5);
-    if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
-  }
-  if (enabled(ctx, "reasoning") && !hasConclusion && REASONING_GATE.test(text5)) {
-    const m = firstMatch(REASONING, text5);
-    if (m) hits.push({ filter: "reasoning", index: m.index, match: m[0] });
-  }
-  if (enabled(ctx, "pinned-command")) {
-    const m = PINNED_INSTALL.exec(raw);
-    if (m && (SEQUENCE.test(raw) || !PIN_REASON.test(text5))) hits.push({ filter: "pinned-command", index: m.index, match: m[0] });
-  }
-  if (enabled(ctx, "unverified")) {
-    const m = UNVERIFIED_STRONG.exec(text5);
-    if (m) hits.push({ filter: "unverified", index: m.index, match: m[0] });
-    else {
-      const w = UNVERIFIED_WEAK.exec(text5);
-      if (w && HAS_NUMBER.test(text5) && !DIRECTIVE.test(text5)) hits.push({ filter: "unverified", index: w.index, match: w[0] });
-    }
-  }
-  return hits;
-}
-function lineDate(evidence, file, line2) {
-  const times = evidence?.usage?.lines?.get(file);
-  const t = Array.isArray(times) ? times[line2 - 1] : void 0;
-  return typeof t === "number" && Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : void 0;
-}
-function shift(date, days) {
-  const t = Date.parse(date + "T00:00:00Z") + days * 864e5;
-  return new Date(t).toISOString().slice(0, 10);
-}
-function absoluteFor(phrase, date) {
-  const p = phrase.toLowerCase();
-  if (/^(?:earlier today|this morning|this afternoon|tonight|today)$/.test(p)) return date;
-  if (p === "yesterday" || p === "last night") return shift(date, -1);
-  if (p === "the day before yesterday") return shift(date, -2);
-  if (p === "tomorrow") return shift(date, 1);
-  if (p === "last week") return `the week of ${shift(date, -7 - ((/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 6) % 7)}`;
-  if (p === "this week") return `the week of ${shift(date, -(((/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 6) % 7))}`;
-  if (p === "last month") {
-    const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
-    d.setUTCDate(1);
-    d.setUTCMonth(d.getUTCMonth() - 1);
-    return d.toISOString().slice(0, 7);
-  }
-  if (p === "last year") return String(Number(date.slice(0, 4)) - 1);
-  const wd = /^last (\w+day)$/.exec(p);
-  if (wd) {
-    const target = WEEKDAYS.indexOf(wd[1]);
-    const cur = (/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay();
-    let back = (cur - target + 7) % 7;
-    if (back === 0) back = 7;
-    return shift(date, -back);
-  }
-  const ago = /^(?:a )?(\w+)(?: of)? (days|weeks|months) ago$/.exec(p.replace(/^a couple of/, "couple"));
-  if (ago) {
-    const n = /^\d+$/.test(ago[1]) ? Number(ago[1]) : NUMBERS[ago[1]];
-    if (!n) return void 0;
-    if (ago[2] === "days") return shift(date, -n);
-    if (ago[2] === "weeks") return `about ${shift(date, -7 * n)}`;
-    const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
-    d.setUTCMonth(d.getUTCMonth() - n);
-    return d.toISOString().slice(0, 7);
-  }
-  return void 0;
-}
-function message(h, dateNote) {
-  const q = `"${quote(h.match, 50)}"`;
-  switch (h.filter) {
-    case "session-state":
-      return `Session task state (${q}) is stale by the next session; delete it or restate it as a lasting fact.`;
-    case "relative-date":
-      return `The relative date ${q} loses its meaning once written; ${dateNote}.`;
-    case "reasoning":
-      return `Intermediate reasoning (${q}) is not a conclusion; keep only the lesson learned or delete it.`;
-    case "debug-output":
-      return `Debug output or a stack trace (${q}) is temporary diagnostic data; delete it and keep only the cause and the fix.`;
-    case "pinned-command":
-      return `An exact command with pinned versions (${q}) breaks as versions move; describe the intent or point to the manifest instead.`;
-    case "tone":
-      return `An emotional or tone note (${q}) is not actionable; delete it or turn it into a concrete preference.`;
-    case "unverified":
-      return `An unverified single observation (${q}) may be wrong; verify it and state it plainly, or delete it.`;
-    case "claude-md-copy":
-      return `Copies ${h.other ? where(h.other) : "CLAUDE.md"}, which is already loaded in every session; delete this copy from auto memory.`;
-  }
-}
-function findEphemeral(ctx) {
-  const out = [];
-  const copies = /* @__PURE__ */ new Map();
-  if (claudeMdCopyActive(ctx)) {
-    const { entries } = ctx;
-    const corpus = corpusOf(entries, ctx.files);
-    const consider = (i, j, exact, containment, jaccard2) => {
-      const a = entries[i];
-      const b = entries[j];
-      let mem, instr;
-      if (isAutoMemory(a.format) && isInstructionFile(b.format)) [mem, instr] = [i, j];
-      else if (isAutoMemory(b.format) && isInstructionFile(a.format)) [mem, instr] = [j, i];
-      else return;
-      if (entries[mem].kind === "index-line") return;
-      const fm = fileMap(ctx.files);
-      const sc = (e) => scopeOf(e.file, fm.get(e.file)?.memoryDir);
-      if (!scopesOverlap(sc(entries[mem]), sc(entries[instr]))) return;
-      if (!exact && conflictingPair(corpus, mem, instr)) return;
-      const memWords = corpus.wordCount[mem];
-      const instrWords = corpus.wordCount[instr];
-      const ok3 = exact || jaccard2 >= 0.6 || containment >= 0.75 && memWords <= instrWords * 1.6 + 6;
-      if (ok3 && !copies.has(mem)) copies.set(mem, entries[instr]);
-    };
-    for (const g of corpus.exact)
-      for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
-    for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
-  }
-  ctx.entries.forEach((entry, i) => {
-    if (entry.type === "superseded" || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
-    if (entry.kind === "frontmatter-field") return;
-    const raw = withoutFrontmatter(entry);
-    const text5 = proseNoCode(entry);
-    const hits = filtersFor(entry, text5, raw, ctx);
-    const copyOf = copies.get(i);
-    if (copyOf) hits.unshift({ filter: "claude-md-copy", index: 0, match: "", other: copyOf });
-    if (!hits.length) return;
-    const h = hits[0];
-    const line2 = h.filter === "claude-md-copy" ? entry.line : lineInEntry(entry, h.index);
-    const evidence = { filter: h.filter };
-    if (hits.length > 1) evidence.filters = [...new Set(hits.map((x) => x.filter))];
-    if (h.other) evidence.now = h.other.id;
-    let suggestion = { delete: true };
-    let dateNote = "write the absolute date instead (date unknown: no blame for this line)";
-    if (h.relative) {
-      const written = lineDate(ctx.evidence, entry.file, line2);
-      const abs = written ? absoluteFor(h.relative, written) : void 0;
-      if (written) evidence.date = written;
-      if (abs) {
-        evidence.absolute = abs;
-        dateNote = `the line was written on ${written}, so write ${abs} instead`;
-        suggestion = { replace: abs };
-      } else if (written) {
-        dateNote = `the line was written on ${written}; write the absolute date instead`;
-        suggestion = void 0;
-      } else suggestion = void 0;
-    }
-    const f = {
-      entryId: entry.id,
-      file: entry.file,
-      line: line2,
-      kind: "ephemeral",
-      severity: "warning",
-      message: message(h, dateNote),
-      evidence
-    };
-    if (h.relative) f.ref = h.match;
-    if (suggestion) f.suggestion = suggestion;
-    out.push(f);
-  });
-  return out;
-}
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, SESSION_GATE, STACK_GATE, DEBUG_GATE, REASONING_GATE, TONE_GATE, WEEKDAYS, NUMBERS, ephemeralCheck;
-var init_ephemeral = __esm({
-  "src/checks/ephemeral.ts"() {
-    "use strict";
-    init_corpus();
-    init_text();
-    FILTER_IDS = [
-      "session-state",
-      "relative-date",
-      "reasoning",
-      "debug-output",
-      "pinned-command",
-      "tone",
-      "unverified",
-      "claude-md-copy"
-    ];
-    KEEPER_TYPES = /* @__PURE__ */ new Set(["decision", "feedback", "user"]);
-    ABSOLUTE_DATE = /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4})\b/i;
-    CONCLUSION = /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|make sure|remember to|so we|lesson|rule:|pinned because)\b|(?:^|[.;:!?,(—–]\s*|-\s+|\b(?:so|and|but|then)\s+)(?:always|never|must|should|don't|do not|avoid)\b|→|=>/im;
-    DIRECTIVE = /\b(?:don't|do not|never|always|prefer|avoid|please|wants?|likes?|hates?|dislikes?|expects?|keep|stop|make sure|should|must|instead)\b/i;
-    SESSION_STRONG = [
-      /\b(?:in|during|for) (?:this|today's) (?:session|conversation|chat)\b/i,
-      /\bthis (?:conversation|chat)\b/i,
-      /\b(?:currently|right now|still|now) (?:working on|debugging|investigating|fixing|looking (?:into|at)|refactoring|implementing|migrating|trying to|waiting (?:on|for)|reviewing|in the middle of|halfway through|blocked on)\b/i,
-      /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|still\s+|currently\s+)?(?:in the middle of|halfway through|working on|debugging|investigating|fixing|waiting (?:on|for)|blocked on)\b/i,
-      /\bWIP\b/,
-      /\bwork in progress\b/i,
-      /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|(?:in|for|during) (?:the )?next session|next session,|resume (?:from|at) step)\b/i,
-      /\bnext steps?\s*:/i,
-      /\b(?:resume|continue|pick up)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+(?:from|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+with\s+the\s+(?:next|last|remaining)\b/i,
-      /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
-      /\b(?:todos?|to-dos?|tasks?|plan|goals?)\s+for\s+(?:today|tonight|this (?:session|morning|afternoon|evening))\b/i,
-      /^[ \t]*(?:[-*+][ \t]+)?this session[ \t]*[:—–]/im,
-      /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
-      /\bcurrent (?:task|ticket|focus|sprint goal)\s*(?::|is\b)/i,
-      /\bcurrent (?:branch|status)\s*:/i,
-      /\b(?:working|work) on (?:issue|ticket|PR|pull request|bug|story)\s*#?\d+/i
-    ];
-    SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
-    RELATIVE_DATE = /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
-    REASONING = [
-      /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
-      /\btried\b[^.\n]{0,80}?\b(?:didn't|did not|doesn't|does not) (?:seem to )?(?:work|help|fix)\b/i,
-      /\b(?:first|then|initially) (?:I|we) (?:thought|tried|assumed|suspected)\b/i,
-      /\b(?:let me|I'll try|I will try|going to try|next I'll|maybe it's because|might be because|could be because|hypothesis:)\b/i,
-      /\battempt(?:ed)? #?\d\b/i,
-      /\b(?:didn't|did not|doesn't|does not) (?:seem to )?work(?: either)?\b[^.\n]{0,60}\b(?:because|since|maybe|not sure)\b/i
-    ];
-    STACK_FRAME = /^\s*(?:at\s+[\w$.<>[\]\s]*\(?[^\s()]+:\d+(?::\d+)?\)?|File "[^"]+", line \d+|#\d+\s+0x[0-9a-f]+)/gm;
-    DEBUG_ONE = [
-      /Traceback \(most recent call last\)/,
-      /\b[A-Z]\w*(?:Error|Exception)\b:?[^\n]{0,160}?\b(?:at line \d+|line \d+, column \d+|\.\w+:\d+:\d+)/,
-      /^panic: /m,
-      /\bgoroutine \d+ \[running\]/,
-      /^npm ERR! /m,
-      /\bSegmentation fault \(core dumped\)/,
-      /^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?\]?[^\n]{0,80}?\b(?:DEBUG|TRACE|ERROR|WARN|WARNING|FATAL)\b/m
-    ];
-    PINNED_INSTALL = /\b(?:npm (?:i|install|add)|pnpm (?:add|i|install)|yarn (?:global )?add|bun add|pip3? install|uv (?:pip install|add)|poetry add|gem install|cargo install|go install|brew install|npx)\b[^\n`]*?(?:@\^?\d+\.\d+(?:\.\d+)?\b|==\d+(?:\.\d+)+|@v\d+\.\d+|--version[ =]\d|-v \d+\.\d+)/i;
-    SEQUENCE = /&&|;\s*(?:npm|pnpm|yarn|pip|cd|make|cargo|go|brew|node|python)\b|\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b[^\n]*\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b/;
-    PIN_REASON = /\b(?:because|since|breaks?|broke|regression|pinned|pin\b|until|workaround|bug|compatib)/i;
-    TONE = /\b(?:user|the user|he|she|they|client|customer|reviewer|maintainer|boss|manager|team|lead|pm)\s+(?:seemed|seems|was|is|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super |getting )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|in a (?:bad|good|great|terrible) mood)\b/i;
-    TONE_NAMED = /\b[A-Z][a-z]{2,}\s+(?:seemed|seems|was|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|grumpy|mad|unhappy|disappointed|in a (?:bad|terrible) mood)\b/;
-    TONE_2 = /\b(?:user|they|he|she)(?:'s| is| was) (?:in a (?:bad|good|great|terrible) mood|losing patience|fed up)\b/i;
-    UNVERIFIED_STRONG = /\b(?:I think|I believe|I guess|I suspect|I assume|I'm not (?:entirely |totally |100% |completely )?sure|not (?:entirely |totally |100% |completely )?sure (?:if|whether|but|yet|about)|but not sure|(?:I|we) (?:haven't|have not|didn't|did not|never) (?:verify|verified|confirm|confirmed|check|checked|test|tested)|not (?:yet )?verified yet|needs verification|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b|\(unverified\)|\bunverified:/i;
-    UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
-    HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
-    SESSION_GATE = /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
-    STACK_GATE = /:\d|File "|0x/;
-    DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
-    REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
-    TONE_GATE = /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
-    WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
-    NUMBERS = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
-    ephemeralCheck = {
-      id: "ephemeral",
-      kinds: ["ephemeral"],
-      severity: "warning",
-      description: "Preventive filters: session task state, relative dates, intermediate reasoning, debug output, pinned command sequences, tone notes, unverified observations and copies of CLAUDE.md inside auto memory.",
-      run: findEphemeral
-    };
-  }
-});
-
-// src/checks/duplicate.ts
-function rank(e, words2) {
-  const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
-  const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
-  return (index2 ? 0 : 1e6) + words2 * 10 + kindScore;
-}
-function findDuplicates(ctx) {
-  const { entries, files } = ctx;
-  const corpus = corpusOf(entries, files);
-  const fm = fileMap(files);
-  const skipCross = claudeMdCopyActive(ctx);
-  const indexOwn = (a, b) => {
-    const pair2 = (x, y) => x.kind === "index-line" && y.kind === "topic" && indexTargetPath(x, fm.get(x.file)) === y.file;
-    return pair2(a, b) || pair2(b, a);
-  };
-  const allowed = (i, j) => {
-    const a = entries[i];
-    const b = entries[j];
-    if (corpus.contains(i, j)) return false;
-    if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
-    if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
-    if (indexOwn(a, b)) return false;
-    if (skipCross && (isAutoMemory(a.format) && isInstructionFile(b.format) || isAutoMemory(b.format) && isInstructionFile(a.format)))
-      return false;
-    return true;
-  };
-  const parent = /* @__PURE__ */ new Map();
-  const find = (x) => {
-    let r = x;
-    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r);
-    parent.set(x, r);
-    return r;
-  };
-  const union = (a, b) => {
-    if (!parent.has(a)) parent.set(a, a);
-    if (!parent.has(b)) parent.set(b, b);
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent.set(rb, ra);
-  };
-  for (const group of corpus.exact)
-    for (let x = 0; x < group.length; x++)
-      for (let y = x + 1; y < group.length; y++)
-        if (allowed(group[x], group[y])) union(group[x], group[y]);
-  for (const p of corpus.near) if (isNearDuplicate(p, corpus) && allowed(p.a, p.b)) union(p.a, p.b);
-  const clusters = /* @__PURE__ */ new Map();
-  for (const x of parent.keys()) {
-    const r = find(x);
-    const l = clusters.get(r);
-    if (l) l.push(x);
-    else clusters.set(r, [x]);
-  }
-  const out = [];
-  for (const members of clusters.values()) {
-    if (members.length < 2) continue;
-    members.sort((a, b) => a - b);
-    let keep = members[0];
-    for (const m of members) {
-      const d = rank(entries[m], corpus.wordCount[m]) - rank(entries[keep], corpus.wordCount[keep]);
-      if (d > 0) keep = m;
-    }
-    const k = entries[keep];
-    for (const m of members) {
-      if (m === keep) continue;
-      const e = entries[m];
-      const exact = corpus.norm[m] === corpus.norm[keep];
-      const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
-      const message2 = topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
-      out.push({
-        entryId: e.id,
-        file: e.file,
-        line: e.line,
-        kind: "duplicate",
-        severity: "warning",
-        message: message2,
-        evidence: {
-          now: k.id,
-          file: k.file,
-          line: k.line,
-          exact,
-          similarity: exact ? 1 : Math.round(jaccardOf(corpus.sets[m], corpus.sets[keep]).jaccard * 100) / 100
-        },
-        suggestion: { delete: true }
-      });
-    }
-  }
-  return out;
-}
-var duplicateCheck;
-var init_duplicate = __esm({
-  "src/checks/duplicate.ts"() {
-    "use strict";
-    init_corpus();
-    init_similarity();
-    init_text();
-    init_ephemeral();
-    duplicateCheck = {
-      id: "duplicate",
-      kinds: ["duplicate"],
-      severity: "warning",
-      description: "Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the most complete version to keep.",
-      run: findDuplicates
-    };
-  }
-});
-
-// src/checks/contradiction.ts
-function jobOf(script) {
-  for (const [re, job] of SCRIPT_JOBS) if (re.test(script)) return job;
-  return void 0;
-}
-function commandClaims(text5, offset, entry, out) {
-  CMD_RE.lastIndex = 0;
-  let m;
-  while (m = CMD_RE.exec(text5)) {
-    const tool = m[1];
-    const args = m[2].trim().split(/\s+/);
-    let filter = "";
-    const rest = [];
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === "--filter" || a === "-F" || a === "-w" || a === "--workspace") {
-        filter = args[++i] ?? "";
-        continue;
-      }
-      if (a.startsWith("--filter=") || a.startsWith("--workspace=")) {
-        filter = a.split("=")[1];
-        continue;
-      }
-      if (a === "workspace" && tool === "yarn") {
-        filter = args[++i] ?? "";
-        continue;
-      }
-      rest.push(a);
-    }
-    if (rest.some((a) => a === "-g" || a === "--global")) continue;
-    let pm2 = PMS.has(tool) || PY_PMS.has(tool) ? tool : void 0;
-    let runner;
-    let job;
-    const first = rest[0] ?? "";
-    if (PY_PMS.has(tool)) {
-      if (first !== "run") continue;
-      runner = rest[1] === "python" && rest[2] === "-m" ? rest[3] : rest[1];
-      job = runner ? RUNNERS[runner] : void 0;
-      if (!job) continue;
-    } else if (!pm2) {
-      runner = first.replace(/@.*$/, "");
-      job = RUNNERS[runner];
-    } else if (first === "run" || first === "run-script") {
-      job = jobOf(rest[1] ?? "");
-    } else if (first === "exec" || first === "dlx" || first === "x") {
-      runner = (rest[1] ?? "").replace(/@.*$/, "");
-      job = RUNNERS[runner];
-    } else if (first === "test" || first === "t") {
-      job = "test";
-    } else if ((first === "install" || first === "i" || first === "ci") && rest.length === 1) {
-      job = "install";
-    } else if (RUNNERS[first] && tool !== "npm") {
-      runner = first;
-      job = RUNNERS[first];
-    } else if (tool !== "npm" && first && !["add", "remove", "install", "i", "up", "upgrade", "update", "init", "create", "publish", "link", "outdated", "why", "audit", "config", "login", "version", "pack", "info", "view", "cache", "store"].includes(first)) {
-      job = jobOf(first);
-    }
-    if (!job) continue;
-    if (rest.some((a) => /\b(?:e2e|integration|playwright|cypress)\b/.test(a))) job = "test:e2e";
-    const key = `${job}${filter ? "@" + filter : ""}`;
-    out.push({
-      entry,
-      kind: "command",
-      key,
-      value: `${pm2 ?? ""}|${runner ?? ""}`,
-      shown: m[0].trim(),
-      index: offset + m.index
-    });
-  }
-}
-function commandsConflict(a, b) {
-  const [pa, ra] = a.value.split("|");
-  const [pb, rb] = b.value.split("|");
-  if (pa && pb && pa !== pb) return true;
-  if (ra && rb && ra !== rb && RUNNERS[ra] === RUNNERS[rb]) return true;
-  return false;
-}
-function subjectWords(sentence) {
-  const ws = contentWords(sentence.replace(NUM_RE, " ").replace(/\d+/g, " ")).map((w) => SYNONYMS[w] ?? w).filter((w) => !NUMBER_NOISE.has(w));
-  return [...new Set(ws)];
-}
-function numberClaims(sentence, offset, entry, out) {
-  const clauseRe = /(?:[^,;]|,(?=\d))+?(?=[,;]|\b(?:and|but|while|so|because|which|whereas)\b|$)/g;
-  let c;
-  while (c = clauseRe.exec(sentence)) {
-    if (!c[0].length) {
-      clauseRe.lastIndex++;
-      continue;
-    }
-    const clause = c[0];
-    NUM_RE.lastIndex = 0;
-    const found = [];
-    let m;
-    while (m = NUM_RE.exec(clause)) {
-      const unit = m[2].toLowerCase();
-      const u = UNITS.find(([re]) => re.test(unit));
-      if (!u) continue;
-      found.push({ n: Number(m[1]) * u[2], cls: u[1], shown: m[0], index: offset + c.index + m.index });
-    }
-    const perClass = /* @__PURE__ */ new Map();
-    for (const f of found) perClass.set(f.cls, (perClass.get(f.cls) ?? 0) + 1);
-    for (const f of found) {
-      if (perClass.get(f.cls) !== 1) continue;
-      const words2 = subjectWords(clause);
-      if (words2.length < 2) continue;
-      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, index: f.index });
-    }
-  }
-}
-function versionClaims(sentence, offset, entry, out) {
-  if (/[<>^~]=?\s*\d/.test(sentence)) return;
-  VERSION_RE.lastIndex = 0;
-  const found = [];
-  let m;
-  while (m = VERSION_RE.exec(sentence)) {
-    if (m[3] && m[3] !== ".x") continue;
-    const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, " ")];
-    if (!tool) continue;
-    const v = m[2];
-    if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes(".") && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === "node" && Number(v) >= 10 && Number(v) <= 40))
-      continue;
-    found.push({ entry, kind: "version", key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
-  }
-  const perTool = /* @__PURE__ */ new Map();
-  for (const f of found) perTool.set(f.key, (perTool.get(f.key) ?? 0) + 1);
-  for (const f of found) if (perTool.get(f.key) === 1) out.push(f);
-}
-function versionsConflict(a, b) {
-  const pa = a.split(".");
-  const pb = b.split(".");
-  const n = Math.min(pa.length, pb.length);
-  for (let i = 0; i < n; i++) if (Number(pa[i]) !== Number(pb[i])) return true;
-  return false;
-}
-function splitCamel(s) {
-  return s.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[`'"]/g, " ");
-}
-function ruleClaims(sentence, offset, entry, out) {
-  RULE_RE.lastIndex = 0;
-  let m;
-  while (m = RULE_RE.exec(sentence)) {
-    const modal = m[1].toLowerCase();
-    const polarity = /never|not|n't/.test(modal) ? -1 : 1;
-    if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
-    const obj2 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
-    const words2 = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
-    if (words2.length < 2) continue;
-    out.push({ entry, kind: "rule", key: "rule", value: words2.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words: words2, polarity, index: offset + m.index });
-  }
-}
-function jaccard(a, b) {
-  const sb = new Set(b);
-  let inter = 0;
-  for (const x of a) if (sb.has(x)) inter++;
-  const union = a.length + b.length - inter;
-  return { j: union ? inter / union : 0, inter };
-}
-function pairs(claims, worded) {
-  const out = [];
-  const seen = new PairSet();
-  const index2 = /* @__PURE__ */ new Map();
-  claims.forEach((c, i) => c.id = i);
-  for (const c of claims) {
-    const keys = worded ? (c.words ?? []).map((w) => c.key + ":" + w) : [c.key];
-    for (const k of keys) {
-      const l = index2.get(k);
-      if (l) l.push(c);
-      else index2.set(k, [c]);
-    }
-  }
-  for (const list3 of index2.values()) {
-    if (list3.length < 2 || list3.length > (worded ? 50 : 200)) continue;
-    for (let i = 0; i < list3.length; i++)
-      for (let j = i + 1; j < list3.length; j++) {
-        const a = list3[i];
-        const b = list3[j];
-        if (a.entry === b.entry) continue;
-        if (!seen.add(a.id, b.id)) continue;
-        out.push([a, b]);
-      }
-  }
-  return out;
-}
-function findContradictions(ctx) {
-  const { entries } = ctx;
-  const byKind = { command: [], number: [], version: [], rule: [] };
-  entries.forEach((e, i) => {
-    if (e.type === "superseded" || e.kind === "frontmatter-field" || e.kind === "section") return;
-    const text5 = proseWithOffsets(e);
-    const claims = [];
-    const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
-    let s;
-    while (s = sentRe.exec(text5)) {
-      const sentence = s[0];
-      if (!sentence.trim()) {
-        if (s[0].length === 0) sentRe.lastIndex++;
-        continue;
-      }
-      const historic = HISTORY.test(sentence);
-      if (!historic) {
-        if (HAS_PM.test(sentence)) commandClaims(sentence, s.index, i, claims);
-        if (HAS_DIGIT.test(sentence)) {
-          numberClaims(sentence, s.index, i, claims);
-          versionClaims(sentence, s.index, i, claims);
-        }
-      }
-      if (HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, i, claims);
-    }
-    for (const c of claims) byKind[c.kind].push(c);
-  });
-  const conflicts = [];
-  for (const [a, b] of pairs(byKind.command, false)) if (commandsConflict(a, b)) conflicts.push({ a, b, what: `to ${jobLabel(a.key)}` });
-  for (const [a, b] of pairs(byKind.version, false))
-    if (versionsConflict(a.value, b.value)) conflicts.push({ a, b, what: `for ${a.key}` });
-  for (const [a, b] of pairs(byKind.number, true)) {
-    if (a.num === b.num) continue;
-    const { j, inter } = jaccard(a.words, b.words);
-    if (inter >= 2 && j >= 0.5) conflicts.push({ a, b, what: `for the same ${a.key === "time" ? "duration" : a.key}` });
-  }
-  for (const [a, b] of pairs(byKind.rule, true)) {
-    if (a.polarity === b.polarity) continue;
-    const { j, inter } = jaccard(a.words, b.words);
-    if (inter >= 2 && j >= 0.75) conflicts.push({ a, b, what: "as opposite rules" });
-  }
-  const out = [];
-  const done = /* @__PURE__ */ new Set();
-  const files = fileMap(ctx.files);
-  const scope = (e) => scopeOf(e.file, files.get(e.file)?.memoryDir);
-  for (const { a, b, what } of conflicts) {
-    const ea = entries[a.entry];
-    const eb = entries[b.entry];
-    if (!scopesOverlap(scope(ea), scope(eb))) continue;
-    const key = [ea.id, eb.id].sort().join(":");
-    if (done.has(key)) continue;
-    done.add(key);
-    out.push(finding2(ea, a, eb, b, what), finding2(eb, b, ea, a, what));
-  }
-  return out;
-}
-function jobLabel(key) {
-  const [job, ws] = key.split("@");
-  const label = {
-    test: "run the tests",
-    "test:e2e": "run the end-to-end tests",
-    lint: "lint",
-    build: "build",
-    typecheck: "type-check",
-    format: "format",
-    dev: "start the dev server",
-    install: "install dependencies"
-  };
-  return (label[job] ?? job) + (ws ? ` in ${ws}` : "");
-}
-function finding2(e, c, other, oc, what) {
-  return {
-    entryId: e.id,
-    file: e.file,
-    line: lineInEntry(e, c.index),
-    kind: "contradiction",
-    severity: "warning",
-    ref: c.shown,
-    message: `"${c.shown}" contradicts "${oc.shown}" at ${where(other)} ${what}; keep the one that is true and fix or delete the other.`,
-    evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
-  };
-}
-var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, contradictionCheck;
-var init_contradiction = __esm({
-  "src/checks/contradiction.ts"() {
-    "use strict";
-    init_similarity();
-    init_text();
-    HISTORY = /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
-    PMS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
-    PY_PMS = /* @__PURE__ */ new Set(["uv", "poetry", "pipenv", "pdm", "hatch", "rye"]);
-    RUNNERS = {
-      vitest: "test",
-      jest: "test",
-      mocha: "test",
-      ava: "test",
-      jasmine: "test",
-      playwright: "test:e2e",
-      cypress: "test:e2e",
-      pytest: "test",
-      unittest: "test",
-      nose2: "test",
-      tox: "test",
-      nox: "test",
-      flake8: "lint",
-      pylint: "lint",
-      eslint: "lint",
-      biome: "lint",
-      ruff: "lint",
-      prettier: "format",
-      black: "format",
-      tsc: "build",
-      webpack: "build",
-      vite: "build",
-      rollup: "build",
-      mypy: "typecheck",
-      pyright: "typecheck"
-    };
-    SCRIPT_JOBS = [
-      [/^(?:test|t|tests|unit|test:unit)$/, "test"],
-      [/^(?:test:)?(?:e2e|integration|int)$/, "test:e2e"],
-      [/^(?:lint|lint:all)$/, "lint"],
-      [/^(?:build|compile)$/, "build"],
-      [/^(?:typecheck|type-check|types|check-types|tsc)$/, "typecheck"],
-      [/^(?:format|fmt|prettier)$/, "format"],
-      [/^(?:dev|start|serve)$/, "dev"]
-    ];
-    CMD_RE = /\b(npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)((?:\s+(?:--?[\w-]+(?:[= ](?!run\b|test\b|exec\b)[\w@./:-]+)?|[\w@./:-]+)){1,5})/g;
-    UNITS = [
-      [/^(?:ms|msecs?|milliseconds?)$/, "time", 1e-3],
-      [/^(?:s|secs?|seconds?)$/, "time", 1],
-      [/^(?:m|mins?|minutes?)$/, "time", 60],
-      [/^(?:h|hrs?|hours?)$/, "time", 3600],
-      [/^(?:d|days?)$/, "time", 86400],
-      [/^(?:weeks?)$/, "time", 604800],
-      [/^(?:b|bytes?)$/, "size", 1],
-      [/^(?:kb|kib|k)$/, "size", 1024],
-      [/^(?:mb|mib)$/, "size", 1024 ** 2],
-      [/^(?:gb|gib)$/, "size", 1024 ** 3],
-      [/^(?:%|percent)$/, "percent", 1],
-      [/^(?:retries|retry|attempts?)$/, "retries", 1],
-      [/^(?:workers?|threads?|processes)$/, "workers", 1],
-      [/^(?:connections?|conns?)$/, "connections", 1],
-      [/^(?:replicas?|instances?|pods?|nodes?)$/, "replicas", 1],
-      [/^(?:chars?|characters?)$/, "chars", 1],
-      [/^(?:lines?)$/, "lines", 1],
-      [/^(?:req(?:uest)?s?\/(?:s|sec|second))$/, "rate", 1],
-      [/^(?:req(?:uest)?s?\/(?:m|min|minute))$/, "rate", 1 / 60],
-      [/^(?:req(?:uest)?s?\/(?:h|hr|hour))$/, "rate", 1 / 3600]
-    ];
-    NUM_RE = /(?<![\w.#/@-])(\d+(?:\.\d+)?)\s?(ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|h|days?|weeks?|bytes?|kib|kb|mib|mb|gib|gb|%|percent|retries|attempts?|workers?|threads?|processes|connections?|replicas?|instances?|pods?|chars?|characters?|lines?|req(?:uest)?s?\/(?:s|sec|second|m|min|minute|h|hr|hour))(?![\w/])/gi;
-    SYNONYMS = {
-      expire: "ttl",
-      expiry: "ttl",
-      expir: "ttl",
-      valid: "ttl",
-      validity: "ttl",
-      ttl: "ttl",
-      lifetime: "ttl",
-      live: "ttl",
-      last: "ttl",
-      timeout: "timeout",
-      time: "timeout",
-      "time-out": "timeout",
-      limit: "limit",
-      max: "limit",
-      maximum: "limit",
-      cap: "limit",
-      capp: "limit",
-      most: "limit",
-      exce: "limit",
-      token: "token",
-      tokens: "token",
-      jwt: "token",
-      rate: "rate",
-      ratelimit: "rate"
-    };
-    NUMBER_NOISE = /* @__PURE__ */ new Set(["after", "within", "every", "least", "about", "around", "roughly", "approximately", "set", "default", "config", "value", "number", "currently", "now", "take", "takes", "need", "need", "get", "gets", "run", "runs"]);
-    TOOLS = {
-      node: "node",
-      "node.js": "node",
-      nodejs: "node",
-      python: "python",
-      react: "react",
-      typescript: "typescript",
-      postgres: "postgres",
-      postgresql: "postgres",
-      java: "java",
-      golang: "go",
-      go: "go",
-      ruby: "ruby",
-      rails: "rails",
-      django: "django",
-      "next.js": "next",
-      nextjs: "next",
-      vue: "vue",
-      angular: "angular",
-      pnpm: "pnpm",
-      yarn: "yarn",
-      eslint: "eslint",
-      jest: "jest",
-      vitest: "vitest",
-      webpack: "webpack",
-      vite: "vite",
-      terraform: "terraform",
-      redis: "redis",
-      mysql: "mysql",
-      php: "php",
-      rust: "rust",
-      kotlin: "kotlin",
-      express: "express",
-      prisma: "prisma",
-      tailwind: "tailwind",
-      tailwindcss: "tailwind",
-      deno: "deno",
-      elixir: "elixir",
-      flutter: "flutter",
-      laravel: "laravel",
-      mongodb: "mongodb",
-      elasticsearch: "elasticsearch",
-      ubuntu: "ubuntu",
-      gradle: "gradle",
-      ".net": "dotnet",
-      dotnet: "dotnet",
-      svelte: "svelte",
-      nuxt: "nuxt",
-      expo: "expo",
-      "expo sdk": "expo",
-      kubernetes: "kubernetes",
-      k8s: "kubernetes",
-      storybook: "storybook",
-      playwright: "playwright"
-    };
-    AMBIGUOUS = /* @__PURE__ */ new Set(["go", "node", "java", "rust", "ruby", "express", "vue", "react"]);
-    VERSION_RE = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
-    RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
-    RULE_NOISE = /* @__PURE__ */ new Set(["ever", "anything", "thing", "someth", "something", "please", "really", "any", "directly", "actually"]);
-    HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
-    HAS_DIGIT = /\d/;
-    HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
-    contradictionCheck = {
-      id: "contradiction",
-      kinds: ["contradiction"],
-      severity: "warning",
-      description: "Entries that give different values for the same thing: commands for the same job, numbers with the same unit and subject, versions of the same tool, opposite always/never rules.",
-      run: findContradictions
-    };
-  }
-});
-
-// src/checks/broken-link.ts
-function links(text5) {
-  const out = [];
-  for (const re of [LINK_RE, REF_DEF_RE]) {
-    re.lastIndex = 0;
-    let m;
-    while (m = re.exec(text5)) {
-      const url = m[2];
-      if (!url || url.startsWith("#") || isExternal(url.replace(/^</, ""))) continue;
-      out.push({ raw: url.replace(/^<|>$/g, ""), target: linkPath(url), index: m.index + m[0].lastIndexOf(url) });
-    }
-  }
-  return out;
-}
-function imports(text5) {
-  const out = [];
-  IMPORT_RE.lastIndex = 0;
-  let m;
-  while (m = IMPORT_RE.exec(text5)) {
-    const raw = m[1].replace(/[.,;:]+$/, "");
-    const prefixed = /^(?:~\/|\.{1,2}\/|\/)/.test(raw);
-    const hasExt = /\.[A-Za-z0-9]{1,8}$/.test(raw);
-    if (!prefixed && !hasExt) continue;
-    if (/^\d/.test(raw)) continue;
-    out.push({ raw, target: raw, index: m.index });
-  }
-  return out;
-}
-function pathCheckReports(ctx, e, hit) {
-  if (ctx.config?.checks?.["path"] === false || e.type === "superseded" || !ctx.evidence?.history) return false;
-  const ref = e.refs?.find((r) => r.kind === "import" && r.raw === "@" + hit.raw);
-  if (!ref) return false;
-  try {
-    return checkPathRef(e, ref, ctx.evidence) !== null;
-  } catch {
-    return false;
-  }
-}
-function findBrokenLinks(ctx) {
-  const { entries, files, evidence } = ctx;
-  const out = [];
-  const byPath = fileMap(files);
-  const repoFiles = evidence?.files?.files;
-  const repoDirs = evidence?.files?.dirs;
-  const exists3 = (p) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.replace(/\/$/, ""));
-  const memoryDirs2 = new Set(files.map((f) => f.memoryDir).filter((d) => !!d));
-  const inMemoryDir = (p) => {
-    for (const d of memoryDirs2) if (p === d || p.startsWith(d + "/")) return true;
-    return false;
-  };
-  const names = /* @__PURE__ */ new Set();
-  for (const f of files) {
-    names.add(stemOf(f.path).toLowerCase());
-    names.add(baseName(f.path).toLowerCase());
-    const n = f.frontmatter?.name;
-    if (typeof n === "string") names.add(n.toLowerCase());
-  }
-  for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
-  const mentioned = /* @__PURE__ */ new Map();
-  const importEdges = /* @__PURE__ */ new Map();
-  const push2 = (e, index2, ref, message2, severity, ev) => {
-    out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index2), kind: "broken-link", severity, ref, message: message2, evidence: ev });
-  };
-  for (const e of entries) {
-    if (e.kind === "frontmatter-field") continue;
-    const file = byPath.get(e.file);
-    const text5 = proseNoCode(e);
-    const dir = dirOf(e.file);
-    const isIndex = e.format === "auto-memory-index" || file?.format === "auto-memory-index";
-    const mdir = file?.memoryDir ?? (isIndex ? dir : void 0);
-    let seen;
-    if (isIndex && mdir !== void 0) {
-      seen = mentioned.get(mdir) ?? /* @__PURE__ */ new Set();
-      mentioned.set(mdir, seen);
-      for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath2(mdir, m[0]));
-    }
-    const ls = links(text5);
-    for (const l of ls) {
-      const resolved = l.target.startsWith("/") && !l.target.startsWith(dir) ? joinPath2("", l.target.slice(1)) : joinPath2(dir, l.target);
-      seen?.add(resolved);
-      if (resolved.startsWith("../") || resolved === "..") continue;
-      const ours = isAutoMemory(e.format) || inMemoryDir(resolved) || MEMORY_BASENAMES.test(baseName(resolved));
-      if (!ours || !/\.md$|\.mdc$|^[^.]*$/.test(baseName(resolved))) continue;
-      if (exists3(resolved)) continue;
-      if (isIndex && e.kind === "index-line") {
-        push2(e, l.index, l.raw, `The index links to ${l.raw}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
-      } else {
-        push2(e, l.index, l.raw, `The link to ${l.raw} points to a memory file that does not exist; fix the link or remove it.`, "warning", { target: resolved, reason: "missing" });
-      }
-    }
-    if (isIndex && e.kind === "index-line" && e.meta?.target && ls.length === 0) {
-      const resolved = joinPath2(mdir ?? dir, e.meta.target);
-      seen?.add(resolved);
-      if (!exists3(resolved))
-        push2(e, 0, e.meta.target, `The index names ${e.meta.target}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
-    }
-    WIKI_RE.lastIndex = 0;
-    let w;
-    while (w = WIKI_RE.exec(text5)) {
-      const name = w[1].trim();
-      const key = name.toLowerCase();
-      if (seen) seen.add(joinPath2(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
-      if (names.has(key) || names.has(key.replace(/\.md$/, "")) || names.has(stemOf(key))) {
-        if (seen) {
-          for (const f of files) if (f.memoryDir === mdir && f.frontmatter?.name?.toLowerCase() === key) seen.add(f.path);
-        }
-        continue;
-      }
-      push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
-    }
-    if (e.format === "claude-md") {
-      for (const hit of imports(text5)) {
-        if (hit.target.startsWith("~/") || hit.target.startsWith("/")) continue;
-        const resolved = joinPath2(dir, hit.target);
-        if (!exists3(resolved)) {
-          if (pathCheckReports(ctx, e, hit)) continue;
-          push2(e, hit.index, "@" + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
-          continue;
-        }
-        const list3 = importEdges.get(e.file) ?? [];
-        list3.push({ to: resolved, entry: e, hit });
-        importEdges.set(e.file, list3);
-      }
-    }
-  }
-  const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
-  for (const [mdir, seen] of mentioned) {
-    for (const f of files) {
-      if (f.format !== "auto-memory-topic" || f.memoryDir !== mdir) continue;
-      if (seen.has(f.path)) continue;
-      const b = baseName(f.path);
-      if (b === logBase || b === "pruning-log.md" || /^readme\.md$/i.test(b)) continue;
-      const e = entries.find((x) => x.file === f.path && x.kind === "topic") ?? entries.find((x) => x.file === f.path);
-      out.push({
-        entryId: e?.id ?? null,
-        file: f.path,
-        line: 1,
-        kind: "broken-link",
-        severity: "info",
-        ref: b,
-        message: `No line of ${mdir ? mdir + "/" : ""}MEMORY.md mentions ${b}, so the agent never loads it; add an index line or delete the file.`,
-        evidence: { reason: "orphan", index: joinPath2(mdir, "MEMORY.md") }
-      });
-    }
-  }
-  const importedBy = /* @__PURE__ */ new Set();
-  for (const l of importEdges.values()) for (const x of l) importedBy.add(x.to);
-  const roots = files.filter((f) => f.format === "claude-md" && !importedBy.has(f.path)).map((f) => f.path);
-  const reported = /* @__PURE__ */ new Set();
-  const reached = /* @__PURE__ */ new Set();
-  const walk = (file, depth2, stack) => {
-    reached.add(file);
-    for (const edge of importEdges.get(file) ?? []) {
-      const hop = depth2 + 1;
-      const key = `${edge.entry.id}:${edge.hit.index}`;
-      if (stack.includes(edge.to)) {
-        if (!reported.has(key)) {
-          reported.add(key);
-          const cycle = [...stack.slice(stack.indexOf(edge.to)), edge.to].join(" -> ");
-          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is circular (${cycle}); remove one of the imports.`, "warning", { target: edge.to, reason: "import-circular", cycle });
-        }
-        continue;
-      }
-      if (hop > MAX_IMPORT_HOPS) {
-        if (!reported.has(key)) {
-          reported.add(key);
-          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is ${hop} hops from ${stack[0]}, beyond Claude Code's limit of ${MAX_IMPORT_HOPS}, so it is never loaded; import it from a shallower file.`, "warning", { target: edge.to, reason: "import-too-deep", now: MAX_IMPORT_HOPS, hops: hop });
-        }
-        continue;
-      }
-      walk(edge.to, hop, [...stack, edge.to]);
-    }
-  };
-  for (const r of roots) walk(r, 0, [r]);
-  for (const f of importEdges.keys()) if (!reached.has(f)) walk(f, 0, [f]);
-  return out;
-}
-var MAX_IMPORT_HOPS, LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MEMORY_BASENAMES, brokenLinkCheck;
-var init_broken_link = __esm({
-  "src/checks/broken-link.ts"() {
-    "use strict";
-    init_path();
-    init_text();
-    MAX_IMPORT_HOPS = 4;
-    LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
-    REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
-    WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
-    IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
-    MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
-    brokenLinkCheck = {
-      id: "broken-link",
-      kinds: ["broken-link"],
-      severity: "warning",
-      description: "Links between memory files that lead nowhere: markdown links, [[name]] links, MEMORY.md index lines whose topic is gone, orphan topic files, and @imports that are missing, circular or deeper than four hops.",
-      run: findBrokenLinks
-    };
-  }
-});
-
-// src/checks/secret.ts
-function secretLabel(rule) {
-  return KIND_LABEL[rule] ?? `${rule.replace(/-/g, " ")} credential`;
-}
-function findSecrets(ctx) {
-  const out = [];
-  const files = fileMap(ctx.files);
-  const byFile = /* @__PURE__ */ new Map();
-  for (const e of ctx.entries) {
-    const l = byFile.get(e.file);
-    if (l) l.push(e);
-    else byFile.set(e.file, [e]);
-  }
-  for (const [path12, entries] of byFile) {
-    const file = files.get(path12);
-    const seen = /* @__PURE__ */ new Set();
-    if (file) {
-      const ranges = detectSecrets(file.text);
-      if (!ranges.length) continue;
-      for (const r of ranges) {
-        let best;
-        for (const e of entries)
-          if (e.start <= r.start && r.start < e.end && (!best || e.end - e.start < best.end - best.start)) best = e;
-        const line2 = lineAt(file, r.start, best?.line ?? 1);
-        const key = `${best?.id}:${line2}:${r.rule}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(finding3(best?.id ?? null, path12, line2, r.rule));
-      }
-    } else {
-      for (const e of entries)
-        for (const r of detectSecrets(e.text)) {
-          let line2 = e.line;
-          for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
-          out.push(finding3(e.id, path12, line2, r.rule));
-        }
-    }
-  }
-  return out;
-}
-function finding3(entryId, file, line2, rule) {
-  return {
-    entryId,
-    file,
-    line: line2,
-    kind: "secret",
-    severity: "error",
-    message: `A secret (${secretLabel(rule)}) is written at ${file}:${line2}; revoke it, then replace it with a reference to where the secret is stored.`,
-    evidence: { rule, review: true }
-  };
-}
-var KIND_LABEL, secretCheck;
-var init_secret = __esm({
-  "src/checks/secret.ts"() {
-    "use strict";
-    init_secrets();
-    init_text();
-    KIND_LABEL = {
-      "github-token": "GitHub token",
-      "gitlab-token": "GitLab token",
-      "slack-token": "Slack token",
-      "slack-webhook": "Slack webhook URL",
-      "stripe-key": "Stripe API key",
-      "stripe-webhook-secret": "Stripe webhook secret",
-      "aws-access-key": "AWS access key id",
-      "aws-secret-key": "AWS secret access key",
-      "google-api-key": "Google API key",
-      "private-key": "private key block",
-      jwt: "JSON Web Token",
-      "url-password": "password inside a URL",
-      "password-assignment": "hard-coded password or API key",
-      "npm-token": "npm token",
-      "openai-key": "OpenAI API key",
-      "anthropic-key": "Anthropic API key",
-      "vault-token": "HashiCorp Vault token"
-    };
-    secretCheck = {
-      id: "secret",
-      kinds: ["secret"],
-      severity: "error",
-      description: "Credential-like strings (secretlint recommended rules plus JWTs, Stripe and Google keys, URLs with passwords, high-entropy password= / api_key= values); never echoes the value.",
-      run: findSecrets
-    };
-  }
-});
-
-// src/checks/budget.ts
-function loadedCut(file, limit) {
-  const text5 = file.text;
-  const maxLines = limit.lines ?? Infinity;
-  const maxBytes = limit.bytes ?? Infinity;
-  let pos2 = 0;
-  if (file.frontmatterRange && file.frontmatterRange[0] === 0) {
-    pos2 = file.frontmatterRange[1];
-    if (text5[pos2] === "\r") pos2++;
-    if (text5[pos2] === "\n") pos2++;
-  } else {
-    const m = FM_RE.exec(text5);
-    if (m) pos2 = m[0].length;
-  }
-  let inComment = false;
-  let lines = 0;
-  let bytes = 0;
-  while (pos2 < text5.length) {
-    const nl = text5.indexOf("\n", pos2);
-    const end = nl === -1 ? text5.length : nl + 1;
-    const raw = text5.slice(pos2, end);
-    let visible = "";
-    let i = 0;
-    while (i < raw.length) {
-      if (inComment) {
-        const close2 = raw.indexOf("-->", i);
-        if (close2 === -1) {
-          i = raw.length;
-        } else {
-          inComment = false;
-          i = close2 + 3;
-        }
-      } else {
-        const open2 = raw.indexOf("<!--", i);
-        if (open2 === -1) {
-          visible += raw.slice(i);
-          i = raw.length;
-        } else {
-          visible += raw.slice(i, open2);
-          inComment = true;
-          i = open2 + 4;
-        }
-      }
-    }
-    const hadComment = visible.length !== raw.length;
-    const counts2 = !(hadComment && visible.trim() === "");
-    if (counts2) {
-      if (lines + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines, countedBytes: bytes };
-      const b = Buffer.byteLength(visible, "utf8");
-      if (bytes + b > maxBytes) {
-        let room = maxBytes - bytes;
-        let k = 0;
-        const chars = [...raw];
-        let off2 = pos2;
-        while (k < chars.length) {
-          const cb = Buffer.byteLength(chars[k], "utf8");
-          if (cb > room) break;
-          room -= cb;
-          off2 += chars[k].length;
-          k++;
-        }
-        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines, countedBytes: bytes };
-      }
-      lines++;
-      bytes += b;
-    }
-    pos2 = end;
-  }
-  return { offset: text5.length, line: 0, by: null, countedLines: lines, countedBytes: bytes };
-}
-function lineOf2(text5, offset) {
-  let n = 1;
-  for (let i = text5.indexOf("\n"); i !== -1 && i < offset; i = text5.indexOf("\n", i + 1)) n++;
-  return n;
-}
-function fmtBytes(n) {
-  if (n >= 1024 * 1024) return `${Math.round(n / 1024 / 1024 * 10) / 10} MiB`;
-  if (n >= 1024) return `${Math.round(n / 1024 * 10) / 10} KB`;
-  return `${n} bytes`;
-}
-function budgetFor(file, ctx) {
-  const b = ctx.config.budgets;
-  const out = { ...file.format === "auto-memory-index" ? b.memoryIndex : b.default };
-  let matched = false;
-  for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
-    let m = matchers.get(glob2);
-    if (!m) {
-      m = (0, import_picomatch2.default)(glob2, { dot: true, basename: !glob2.includes("/") });
-      matchers.set(glob2, m);
-    }
-    if (m(file.path)) {
-      Object.assign(out, budget2);
-      matched = true;
-    }
-  }
-  return { budget: out, matched };
-}
-function findBudget(ctx) {
-  const out = [];
-  const byFile = /* @__PURE__ */ new Map();
-  for (const e of ctx.entries) {
-    const l = byFile.get(e.file);
-    if (l) l.push(e);
-    else byFile.set(e.file, [e]);
-  }
-  const errorBytes = ctx.config.budgets.errorBytes ?? 4 * 1024 * 1024;
-  for (const file of ctx.files) {
-    const { budget: budget2, matched } = budgetFor(file, ctx);
-    if (file.bytes > errorBytes) {
-      out.push({
-        entryId: null,
-        file: file.path,
-        line: 1,
-        kind: "budget",
-        severity: "error",
-        message: `${file.path} is ${fmtBytes(file.bytes)}, over the ${fmtBytes(errorBytes)} limit at which Claude Code skips the file; split it or prune it.`,
-        evidence: { now: errorBytes, limit: "bytes", actual: file.bytes }
-      });
-      continue;
-    }
-    if (file.format === "auto-memory-index") {
-      const cut = loadedCut(file, budget2);
-      if (!cut.by) continue;
-      const entries = (byFile.get(file.path) ?? []).filter((e) => e.end > cut.offset);
-      const limitText = cut.by === "lines" ? `${budget2.lines} lines` : fmtBytes(budget2.bytes ?? 0);
-      out.push({
-        entryId: null,
-        file: file.path,
-        line: cut.line,
-        kind: "budget",
-        severity: "warning",
-        message: `Claude Code stops reading ${file.path} at line ${cut.line} (${limitText}, frontmatter and comments not counted), so ${entries.length} entr${entries.length === 1 ? "y is" : "ies are"} never seen; move detail into topic files or prune the index.`,
-        evidence: { now: cut.by === "lines" ? budget2.lines : budget2.bytes, limit: cut.by, cutLine: cut.line, unseen: entries.length }
-      });
-      for (const e of entries) {
-        const partial = e.start < cut.offset;
-        out.push({
-          entryId: e.id,
-          file: e.file,
-          line: e.line,
-          kind: "budget",
-          severity: "warning",
-          message: partial ? `This entry is cut off at line ${cut.line}, where Claude Code stops reading ${file.path}; shorten the index above it or move this entry up.` : `This entry is past line ${cut.line}, where Claude Code stops reading ${file.path}, so the agent never sees it; move it up or into a topic file.`,
-          evidence: { now: cut.by === "lines" ? budget2.lines : budget2.bytes, limit: cut.by, cutLine: cut.line, unseen: true, partial }
-        });
-      }
-      continue;
-    }
-    if (file.format === "auto-memory-topic" && !matched) continue;
-    const over2 = [];
-    const ev = {};
-    if (budget2.lines !== void 0 && file.lines > budget2.lines) {
-      over2.push(`${file.lines} lines (budget ${budget2.lines})`);
-      ev.now = budget2.lines;
-      ev.limit = "lines";
-    }
-    if (budget2.bytes !== void 0 && file.bytes > budget2.bytes) {
-      over2.push(`${fmtBytes(file.bytes)} (budget ${fmtBytes(budget2.bytes)})`);
-      ev.now ??= budget2.bytes;
-      ev.limit ??= "bytes";
-    }
-    if (budget2.tokens !== void 0 && file.tokens > budget2.tokens) {
-      over2.push(`${file.tokens} tokens (budget ${budget2.tokens})`);
-      ev.now ??= budget2.tokens;
-      ev.limit ??= "tokens";
-    }
-    if (!over2.length) continue;
-    out.push({
-      entryId: null,
-      file: file.path,
-      line: budget2.lines !== void 0 && file.lines > budget2.lines ? budget2.lines + 1 : 1,
-      kind: "budget",
-      severity: "warning",
-      message: `${file.path} is ${over2.join(", ")} and is loaded into every session; prune it or move detail into files loaded on demand.`,
-      evidence: { ...ev, lines: file.lines, bytes: file.bytes, tokens: file.tokens }
-    });
-  }
-  return out;
-}
-var import_picomatch2, FM_RE, matchers, budgetCheck;
-var init_budget = __esm({
-  "src/checks/budget.ts"() {
-    "use strict";
-    import_picomatch2 = __toESM(require_picomatch2(), 1);
-    FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
-    matchers = /* @__PURE__ */ new Map();
-    budgetCheck = {
-      id: "budget",
-      kinds: ["budget"],
-      severity: "warning",
-      description: "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), and line / byte / token budgets for the other memory files.",
-      run: findBudget
-    };
-  }
-});
-
-// src/checks/registry.ts
-function failed(check2, err) {
-  return {
-    entryId: null,
-    file: "",
-    line: 0,
-    kind: "malformed",
-    severity: "error",
-    message: `Check ${check2.id} failed: ${err?.message ?? String(err)}`,
-    evidence: { check: check2.id }
-  };
-}
-function enabled2(ctx, only) {
-  return CHECKS.filter((c) => ctx.config.checks[c.id] !== false && (!only || only.includes(c.id)));
-}
-function runChecks(ctx, only, timings) {
-  const out = [];
-  for (const check2 of enabled2(ctx, only)) {
-    const t0 = performance.now();
-    try {
-      out.push(...check2.run(ctx));
-    } catch (err) {
-      out.push(failed(check2, err));
-    }
-    if (timings) timings[`check:${check2.id}`] = Math.round((performance.now() - t0) * 100) / 100;
-  }
-  return out;
-}
-async function runChecksAsync(ctx, only, timings) {
-  const prepFailures = [];
-  const skip = /* @__PURE__ */ new Set();
-  for (const check2 of enabled2(ctx, only)) {
-    if (!check2.prepare) continue;
-    try {
-      await check2.prepare(ctx);
-    } catch (err) {
-      prepFailures.push(failed(check2, err));
-      skip.add(check2.id);
-    }
-  }
-  const ids = enabled2(ctx, only).map((c) => c.id).filter((id) => !skip.has(id));
-  return [...prepFailures, ...runChecks(ctx, ids, timings)];
-}
-var CHECKS;
-var init_registry = __esm({
-  "src/checks/registry.ts"() {
-    "use strict";
-    init_path();
-    init_script();
-    init_package();
-    init_version2();
-    init_count();
-    init_status();
-    init_expired();
-    init_superseded();
-    init_ephemeral();
-    init_duplicate();
-    init_contradiction();
-    init_broken_link();
-    init_secret();
-    init_budget();
-    CHECKS = [
-      // staleness checks (history-aware)
-      pathCheck,
-      scriptCheck,
-      packageCheck,
-      versionCheck,
-      countCheck,
-      statusCheck,
-      expiredCheck,
-      supersededCheck,
-      // fidelity and hygiene checks
-      ephemeralCheck,
-      duplicateCheck,
-      contradictionCheck,
-      brokenLinkCheck,
-      secretCheck,
-      budgetCheck
-    ];
-  }
-});
-
-// src/config/schema.ts
-import { posix as posix2 } from "node:path";
-function outsideRepo(p) {
-  const v = p.replace(/\\/g, "/");
-  if (v.startsWith("/") || /^[A-Za-z]:\//.test(v)) return "an absolute path";
-  if (v.startsWith("~")) return "a home-relative path";
-  const norm = posix2.normalize(v);
-  if (norm === ".." || norm.startsWith("../")) return "`..` leads out of it";
-  if (norm === "." || norm.endsWith("/")) return "not a file";
-  if (norm.split("/").some((seg) => seg.toLowerCase() === ".git")) return "inside `.git`";
-  return void 0;
-}
-function describe(s) {
-  switch (s.type) {
-    case "string":
-      return "a string";
-    case "regex":
-      return "a regular expression (string)";
-    case "date":
-      return "an ISO date string";
-    case "boolean":
-      return "true or false";
-    case "number":
-      return s.integer ? "a whole number" : "a number";
-    case "array":
-      return s.single ? `a list (or a single value) of ${describe(s.items).replace(/^an? /, "")}s` : "a list";
-    case "object":
-      return "a mapping";
-    case "record":
-      return "a mapping";
-    case "oneOf":
-      return s.hint;
-  }
-}
-function nodeKind(node2) {
-  if ((0, import_yaml.isMap)(node2)) return "a mapping";
-  if ((0, import_yaml.isSeq)(node2)) return "a list";
-  if ((0, import_yaml.isScalar)(node2)) {
-    const v = node2.value;
-    if (v === null) return "null";
-    if (typeof v === "string") return `the string "${v.length > 30 ? v.slice(0, 30) + "…" : v}"`;
-    return `${typeof v} ${String(v)}`;
-  }
-  return "an unsupported value";
-}
-function distance(a, b) {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++)
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-  return d[a.length][b.length];
-}
-function suggest(key, known) {
-  const norm = (s) => s.toLowerCase().replace(/[-_]/g, "");
-  const best = known.map((k) => ({ k, d: norm(k) === norm(key) ? 0 : distance(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? `; did you mean "${best.k}"?` : "";
-}
-function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
-  const issues = [];
-  const at = (node2) => {
-    const range = node2?.range;
-    if (!range) return { line: 1, column: 1 };
-    const pos2 = lineCounter.linePos(range[0]);
-    return { line: pos2.line, column: pos2.col };
-  };
-  const fail = (node2, key, message2) => issues.push({ ...at(node2), key, message: message2 });
-  const walk = (node2, s, key) => {
-    if ((0, import_yaml.isAlias)(node2)) node2 = node2.resolve(doc);
-    switch (s.type) {
-      case "string":
-      case "regex":
-      case "date": {
-        if (!(0, import_yaml.isScalar)(node2) || typeof node2.value !== "string") {
-          fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
-          return void 0;
-        }
-        const v = node2.value;
-        if (s.type === "regex") {
-          try {
-            new RegExp(v, "i");
-          } catch (err) {
-            fail(node2, key, `invalid regular expression: ${err.message}`);
-            return void 0;
-          }
-        }
-        if (s.type === "string" && s.inRepo && v !== "") {
-          const why = outsideRepo(v);
-          if (why) {
-            fail(node2, key, `must be a path inside the repository (relative to its root), got "${v}": ${why}`);
-            return void 0;
-          }
-        }
-        if (s.type === "date" && v !== "" && Number.isNaN(Date.parse(v))) {
-          fail(node2, key, `expected an ISO date such as 2026-03-01 or 2026-03-01T12:00:00Z, got "${v}"`);
-          return void 0;
-        }
-        return v;
-      }
-      case "boolean":
-        if (!(0, import_yaml.isScalar)(node2) || typeof node2.value !== "boolean") {
-          fail(node2, key, `expected true or false, got ${nodeKind(node2)}`);
-          return void 0;
-        }
-        return node2.value;
-      case "number": {
-        if (!(0, import_yaml.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
-          fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
-          return void 0;
-        }
-        const v = node2.value;
-        if (s.integer && !Number.isInteger(v)) fail(node2, key, `expected a whole number, got ${v}`);
-        else if (s.min !== void 0 && (s.exclusiveMin ? v <= s.min : v < s.min))
-          fail(node2, key, `must be ${s.exclusiveMin ? "greater than" : "at least"} ${s.min}, got ${v}`);
-        else if (s.max !== void 0 && v > s.max) fail(node2, key, `must be at most ${s.max}, got ${v}`);
-        else return v;
-        return void 0;
-      }
-      case "array": {
-        if ((0, import_yaml.isSeq)(node2)) {
-          const out = [];
-          node2.items.forEach((item, i) => {
-            const v = walk(item, s.items, `${key}[${i}]`);
-            if (v !== void 0) out.push(v);
-          });
-          return out;
-        }
-        if (s.single && (0, import_yaml.isScalar)(node2) && node2.value !== null) {
-          const v = walk(node2, s.items, key);
-          return v === void 0 ? void 0 : [v];
-        }
-        fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
-        return void 0;
-      }
-      case "object":
-      case "record": {
-        if (!(0, import_yaml.isMap)(node2)) {
-          fail(node2, key, `expected a mapping, got ${nodeKind(node2)}`);
-          return void 0;
-        }
-        const out = {};
-        for (const pair2 of node2.items) {
-          const k = (0, import_yaml.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
-          const path12 = key ? `${key}.${k}` : String(k);
-          if (k === void 0) {
-            fail(pair2.key ?? node2, key, "keys must be plain strings");
-            continue;
-          }
-          if (Object.prototype.hasOwnProperty.call(out, k)) {
-            fail(pair2.key, path12, "duplicate key");
-            continue;
-          }
-          let child;
-          if (s.type === "object") {
-            child = s.props[k];
-            if (!child) {
-              fail(pair2.key, path12, `unknown key${suggest(k, Object.keys(s.props))}`);
-              continue;
-            }
-          } else {
-            if (s.keys && !s.keys.test(k)) {
-              fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
-              continue;
-            }
-            if (s.known) {
-              const known = [...s.known()];
-              if (!known.includes(k)) {
-                fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
-                continue;
-              }
-            }
-            child = s.values;
-          }
-          const valueNode = pair2.value;
-          if (valueNode === null || (0, import_yaml.isScalar)(valueNode) && valueNode.value === null) continue;
-          const v = walk(valueNode, child, path12);
-          if (v !== void 0) out[k] = v;
-        }
-        if (s.type === "object" && s.required) {
-          for (const r of s.required)
-            if (!(r in out) && !issues.some((i) => i.key.startsWith(key ? `${key}.${r}` : r)))
-              fail(node2, key, `missing required key "${r}"`);
-        }
-        return out;
-      }
-      case "oneOf": {
-        for (const option of s.of) {
-          const before = issues.length;
-          const v = walk(node2, option, key);
-          if (issues.length === before) return v;
-          issues.length = before;
-        }
-        fail(node2, key, `expected ${s.hint}, got ${nodeKind(node2)}`);
-        return void 0;
-      }
-    }
-  };
-  const root2 = (0, import_yaml.isDocument)(doc) ? doc.contents : null;
-  if (root2 === null || (0, import_yaml.isScalar)(root2) && root2.value === null) return { value: {}, issues };
-  const value2 = walk(root2, schema, "");
-  return { value: value2 ?? {}, issues };
-}
-var import_yaml, str2, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
-var init_schema = __esm({
-  "src/config/schema.ts"() {
-    "use strict";
-    import_yaml = __toESM(require_dist(), 1);
-    init_registry();
-    init_ephemeral();
-    str2 = { type: "string" };
-    repoPath = { type: "string", inRepo: true };
-    regex = { type: "regex" };
-    bool = { type: "boolean" };
-    count = { type: "number", min: 0, integer: true };
-    strings = { type: "array", items: str2, single: true };
-    regexes = { type: "array", items: regex, single: true };
-    budget = { type: "object", props: { lines: count, bytes: count, tokens: count } };
-    CONFIG_SCHEMA = {
-      type: "object",
-      props: {
-        memory: strings,
-        ignore: strings,
-        maxFileBytes: { type: "number", min: 1, integer: true },
-        protect: regexes,
-        retention: { type: "object", props: { keep: regexes, prune: regexes } },
-        rules: { type: "record", values: bool, keys: /^[1-7]$/, keysHint: "a rule number 1..7" },
-        filters: { type: "record", values: bool, known: () => FILTER_IDS, keysHint: "a filter id of the ephemeral check" },
-        checks: { type: "record", values: bool, known: () => CHECKS.map((c) => c.id), keysHint: "a check id" },
-        scoring: {
-          type: "object",
-          props: {
-            weights: {
-              type: "object",
-              props: {
-                priority: { type: "number", min: 0 },
-                recency: { type: "number", min: 0 },
-                frequency: { type: "number", min: 0 }
-              }
-            },
-            threshold: { type: "number", min: 0, max: 1 },
-            halfLifeDays: { type: "number", min: 0, exclusiveMin: true },
-            defaultPriority: { type: "number", min: 0, max: 10 }
-          }
-        },
-        budgets: {
-          type: "object",
-          props: {
-            memoryIndex: budget,
-            default: budget,
-            errorBytes: { type: "number", min: 1, integer: true },
-            files: { type: "record", values: budget }
-          }
-        },
-        counts: {
-          type: "array",
-          items: {
-            type: "object",
-            props: {
-              pattern: regex,
-              glob: { type: "oneOf", of: [str2, { type: "array", items: str2 }], hint: "a glob or a list of globs" },
-              description: str2
-            },
-            required: ["pattern", "glob"]
-          }
-        },
-        log: repoPath,
-        archive: repoPath,
-        accessLog: str2,
-        now: { type: "date" },
-        github: { type: "object", props: { token: str2, repo: str2, apiUrl: str2 } }
-      }
-    };
-  }
-});
-
-// src/config/load.ts
-import { readFile } from "node:fs/promises";
-import path2 from "node:path";
-function isPlainObject3(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-function mergeConfig(base, over2) {
-  if (!isPlainObject3(base) || !isPlainObject3(over2)) return over2 === void 0 ? structuredClone(base) : structuredClone(over2);
-  const out = structuredClone(base);
-  for (const [k, v] of Object.entries(over2)) {
-    out[k] = k in out && isPlainObject3(out[k]) && isPlainObject3(v) ? mergeConfig(out[k], v) : structuredClone(v);
-  }
-  return out;
-}
-function parseConfig(text5, file) {
-  const lineCounter = new import_yaml2.LineCounter();
-  const doc = (0, import_yaml2.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
-  if (doc.errors.length) {
-    const issues2 = doc.errors.map((e) => {
-      const pos2 = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-      return { line: pos2.line, column: pos2.col, key: "", message: `YAML syntax error: ${e.message.split("\n")[0]}` };
-    });
-    throw new ConfigError(file, issues2);
-  }
-  const { value: value2, issues } = validateDocument(doc, lineCounter);
-  if (issues.length) throw new ConfigError(file, issues);
-  return value2;
-}
-async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path2.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path2.join(root2, n));
-  for (const abs of candidates3) {
-    let text5;
-    try {
-      text5 = await readFile(abs, "utf8");
-    } catch (err) {
-      const code3 = err.code;
-      if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path2.relative(root2, abs);
-      throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
-    }
-    const rel = path2.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel.split(path2.sep).join("/") : abs;
-    return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
-  }
-  return structuredClone(DEFAULT_CONFIG);
-}
-var import_yaml2, CONFIG_FILE_NAMES, ConfigError;
-var init_load = __esm({
-  "src/config/load.ts"() {
-    "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
-    init_defaults();
-    init_schema();
-    CONFIG_FILE_NAMES = [".memory-audit.yml", ".memory-audit.yaml"];
-    ConfigError = class extends Error {
-      file;
-      issues;
-      constructor(file, issues, message2) {
-        super(
-          message2 ?? issues.map((i) => `${file}:${i.line}:${i.column}: ${i.key ? `${i.key}: ` : ""}${i.message}`).join("\n")
-        );
-        this.name = "ConfigError";
-        this.file = file;
-        this.issues = issues;
-      }
-    };
-  }
-});
-
-// node_modules/ignore/index.js
-var require_ignore = __commonJS({
-  "node_modules/ignore/index.js"(exports, module) {
-    function makeArray(subject) {
-      return Array.isArray(subject) ? subject : [subject];
-    }
-    var UNDEFINED = void 0;
-    var EMPTY2 = "";
-    var SPACE = " ";
-    var ESCAPE = "\\";
-    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
-    var BOM = "\uFEFF";
-    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
-    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
-    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
-    var REGEX_SPLITALL_CRLF = /\r?\n/g;
-    var DOUBLE_SLASH = "//";
-    var SLASH_CODE = 47;
-    var DOT_CODE = 46;
-    var SLASH = "/";
-    var TMP_KEY_IGNORE = "node-ignore";
-    if (typeof Symbol !== "undefined") {
-      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
-    }
-    var KEY_IGNORE = TMP_KEY_IGNORE;
-    var define = (object, key, value2) => {
-      Object.defineProperty(object, key, { value: value2 });
-      return value2;
-    };
-    var RETURN_FALSE = () => false;
-    var POSIX_CLASSES = {
-      alnum: "0-9A-Za-z",
-      alpha: "A-Za-z",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1f\\x7f",
-      digit: "0-9",
-      graph: "!-.0-~",
-      lower: "a-z",
-      print: " -.0-~",
-      punct: "!-.:-@\\[-`{-~",
-      // git's `sane-ctype.h` classifies \v and \f as control, not space,
-      //   unlike C's `isspace`
-      space: " \\t\\n\\r",
-      upper: "A-Z",
-      xdigit: "0-9A-Fa-f"
-    };
-    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
-    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
-    var NON_SLASH = "(?!\\/)";
-    var classSource = (negated, body) => {
-      if (negated) {
-        return `[^\\/${body}]`;
-      }
-      const source = `[${body}]`;
-      return new RegExp(source).test("/") ? NON_SLASH + source : source;
-    };
-    var scanBracket = (pattern2, start) => {
-      const { length } = pattern2;
-      let index2 = start + 1;
-      let negated = EMPTY2;
-      const lead = pattern2[index2];
-      if (lead === "!" || lead === "^") {
-        negated = "^";
-        index2++;
-      }
-      let body = EMPTY2;
-      let prev = EMPTY2;
-      for (; ; ) {
-        const char = pattern2[index2];
-        if (char === UNDEFINED) {
-          return null;
-        }
-        if (char === ESCAPE) {
-          const escaped = pattern2[++index2];
-          body += escapeMember(escaped);
-          prev = escaped;
-        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
-          index2++;
-          let to = pattern2[index2];
-          if (to === ESCAPE) {
-            to = pattern2[index2 += 1];
-          }
-          if (prev <= to) {
-            body += `-${escapeMember(to)}`;
-          }
-          prev = EMPTY2;
-        } else if (char === "[" && pattern2[index2 + 1] === ":") {
-          const nameStart = index2 + 2;
-          let end = nameStart;
-          while (end < length && pattern2[end] !== "]") {
-            end++;
-          }
-          if (end === length) {
-            return null;
-          }
-          if (end > nameStart && pattern2[end - 1] === ":") {
-            const name = pattern2.slice(nameStart, end - 1);
-            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
-              return null;
-            }
-            body += POSIX_CLASSES[name];
-            prev = EMPTY2;
-            index2 = end;
-          } else {
-            body += escapeMember("[");
-            prev = "[";
-            index2 = nameStart - 2;
-          }
-        } else {
-          body += escapeMember(char);
-          prev = char;
-        }
-        index2++;
-        if (pattern2[index2] === "]") {
-          return {
-            end: index2,
-            source: classSource(negated, body)
-          };
-        }
-      }
-    };
-    var NEVER_MATCH = "[]";
-    var PLACEHOLDER2 = "\0";
-    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
-      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
-      "g"
-    );
-    var TRAILING_WILDCARD = "";
-    var TRAILING_DOUBLESTAR = "";
-    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
-    var extractBrackets = (pattern2) => {
-      const sources = [];
-      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
-      const { length } = pattern2;
-      let out = EMPTY2;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = pattern2[index2];
-        if (char === ESCAPE) {
-          const escaped = pattern2[index2 + 1];
-          if (escaped === SLASH && index2 + 2 === length) {
-            out += hold(NEVER_MATCH);
-          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
-            out += pattern2.slice(index2, index2 + 2);
-          } else {
-            out += hold(
-              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
-            );
-          }
-          index2 += 2;
-        } else if (isReserved(char)) {
-          out += hold(`[${char}]`);
-          index2++;
-        } else if (char === "[") {
-          const scanned = scanBracket(pattern2, index2);
-          if (scanned === null) {
-            out += hold(NEVER_MATCH);
-            index2 = length;
-          } else {
-            out += hold(scanned.source);
-            index2 = scanned.end + 1;
-          }
-        } else {
-          out += char;
-          index2++;
-        }
-      }
-      return {
-        source: out,
-        sources
-      };
-    };
-    var DIRECT = null;
-    var REGEX_INNER_SLASH = /\/(?!$)/;
-    var WILDCARD = "[^\\/]*";
-    var REPLACERS = [
-      // Replace (\ ) with ' '
-      // Only a space: an escaped tab or other whitespace is already a literal by
-      //   the time it reaches here, and a bare tab must be left as one, not turned
-      //   into a space.
-      // (\ ) -> ' '
-      // (\\ ) -> '\\ '
-      // (\\\ ) -> '\\ '
-      [
-        // A run of backslashes is taken whole, from its first one, so no match
-        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
-        //   quadratic.
-        /(\\+)( ?)/g,
-        (_, run2, space) => space ? run2.slice(0, run2.length - run2.length % 2) + SPACE : run2,
-        ESCAPE + SPACE
-      ],
-      // git's wildmatch() reads a run of two or more asterisks as one globstar
-      //   whenever the run fills a path segment: it starts the pattern or follows
-      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
-      //   already `**`; a longer one is folded into `**` here, so the steps
-      //   below only ever have to know `**`.
-      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
-      // git also takes a run beside a literal prefix (`a***/b`) or beside an
-      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
-      //   lists both, under "A run of asterisks".
-      [
-        /(^|\/)\*{3,}(?=\/|$)/g,
-        (_, start) => `${start}**`,
-        "*"
-      ],
-      // Escape metacharacters
-      // which is written down by users but means special for regular expressions.
-      // > There are 12 characters with special meanings:
-      // > - the backslash \,
-      // > - the caret ^,
-      // > - the dollar sign $,
-      // > - the period or dot .,
-      // > - the vertical bar or pipe symbol |,
-      // > - the question mark ?,
-      // > - the asterisk or star *,
-      // > - the plus sign +,
-      // > - the opening parenthesis (,
-      // > - the closing parenthesis ),
-      // > - and the opening square bracket [,
-      // > - the opening curly brace {,
-      // > These special characters are often called "metacharacters".
-      [
-        /[\\$.|*+(){^]/g,
-        (match) => `\\${match}`
-      ],
-      [
-        // > a question mark (?) matches a single character
-        /(?!\\)\?/g,
-        () => "[^/]",
-        "?"
-      ],
-      // leading slash
-      [
-        // > A leading slash matches the beginning of the pathname.
-        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
-        // A leading slash matches the beginning of the pathname
-        /^\//,
-        () => "^",
-        SLASH
-      ],
-      // replace special metacharacter slash after the leading slash
-      [
-        /\//g,
-        () => "\\/",
-        SLASH
-      ],
-      [
-        // > A leading "**" followed by a slash means match in all directories.
-        // > For example, "**/foo" matches file or directory "foo" anywhere,
-        // > the same as pattern "foo".
-        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
-        // >   under directory "foo".
-        // Notice that the '*'s have been replaced as '\\*'
-        /^\^*(?:\\\*\\\*\\\/)+/,
-        // '**/foo' <-> 'foo'
-        () => "(?:^|\\/)",
-        "*"
-      ],
-      // starting
-      [
-        // there will be no leading '/'
-        //   (which has been replaced by section "leading slash")
-        // If starts with '**', adding a '^' to the regular expression also works
-        DIRECT,
-        (source, pattern2) => {
-          if (!source || source[0] === "^" || source[0] === "(") {
-            return source;
-          }
-          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
-          return anchor + source;
-        }
-      ],
-      // two globstars
-      [
-        // Use lookahead assertions so that we could match more than one `'/**'`
-        /\\\/\\\*\\\*(?=\\\/|$)/g,
-        // Zero, one or several directories
-        // should not use '*', or it will be replaced by the next replacer
-        // Check if it is not the last `'/**'`
-        (_, index2, str5) => index2 + 6 < str5.length ? str5.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
-        "*"
-      ],
-      // normal intermediate wildcards
-      [
-        // Never replace escaped '*'
-        // ignore rule '\*' will match the path '*'
-        // 'abc.*/' -> go
-        // 'abc.*'  -> skip this rule,
-        //    coz trailing single wildcard will be handed by [trailing wildcard]
-        /(^|[^\\])(?:\\\*)+(?!$)/g,
-        // '*.js' matches '.js'
-        // '*.js' doesn't match 'abc'
-        // 1. An asterisk "*" matches anything except a slash.
-        // 2. Other consecutive asterisks are considered regular asterisks
-        //    and collapse into one non-slash wildcard run.
-        (_, p1) => p1 + WILDCARD,
-        "*"
-      ],
-      // trailing wildcard, held apart from a literal star
-      [
-        // The step above leaves a trailing `*` alone, so a single `\*` is all that
-        //   can be left at the end here, and what stands in front of it says which
-        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
-        //   nothing before it; a literal arrives as the user's own escape, which
-        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
-        //   There is no third case: every backslash still reaching the chain is
-        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
-        //   own character, so a longer run can never form. This runs while the
-        //   two are still distinct, before the unescape steps below collapse the
-        //   literal onto the very `\*` a wildcard leaves behind.
-        /(^|[^\\])((?:\\\\)*)\\\*$/,
-        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
-        "*"
-      ],
-      [
-        // unescape, revert step 3 except for back slash
-        // For example, if a user escape a '\\*',
-        // after step 3, the result will be '\\\\\\*'
-        /\\\\\\(?=[$.|*+(){^])/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // '\\\\' -> '\\'
-        /\\\\/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // Every real bracket expression -- POSIX classes included -- has already
-        //   been held aside by `extractBrackets`, so the only `[` left in the
-        //   pattern is an escaped, literal one.
-        // A backslash could only stand at the end of the range if it quoted the
-        //   `]`, and `\]` is held aside long before this.
-        /\\\[([^\]/]*?)($|\])/g,
-        // '\\[bar]' -> '\\\\[bar]'
-        (match, range, close2) => `\\[${range}${close2}`,
-        "["
-      ],
-      // ending
-      [
-        // 'js' will not match 'js.'
-        // 'ab' will not match 'abc'
-        DIRECT,
-        // WTF!
-        // https://git-scm.com/docs/gitignore
-        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
-        // which re-fixes #24, #38
-        // > If there is a separator at the end of the pattern then the pattern
-        // > will only match directories, otherwise the pattern can match both
-        // > files and directories.
-        // 'js*' will not match 'a.js'
-        // 'js/' will not match 'a.js'
-        // 'js' will match 'a.js' and 'a.js/'
-        (source) => {
-          const last = source[source.length - 1];
-          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
-            return source;
-          }
-          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
-        }
-      ]
-    ];
-    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
-    var MODE_IGNORE = "regex";
-    var MODE_CHECK_IGNORE = "checkRegex";
-    var UNDERSCORE = "_";
-    var replaceTrailingWildcard = (_, p1) => {
-      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
-      return `${prefix}(?=$|\\/$)`;
-    };
-    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
-    var replaceTrailingDoublestar = () => "[\\s\\S]";
-    var separatorAfter = (run2, at) => {
-      let separator = EMPTY2;
-      for (let index2 = at + 1; index2 < run2.length && !run2[index2].wildcard; index2++) {
-        separator += run2[index2].single;
-      }
-      return separator;
-    };
-    var pinWildcards = (source) => {
-      if (source.indexOf(WILDCARD) < 0) {
-        return source;
-      }
-      const tokens = [];
-      const { length } = source;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = source[index2];
-        if (source.startsWith(WILDCARD, index2)) {
-          tokens.push({ wildcard: true });
-          index2 += WILDCARD.length;
-        } else if (char === "[") {
-          let end = index2 + 1;
-          if (source[end] === "^") {
-            end++;
-          }
-          if (source[end] === "]") {
-            end++;
-          }
-          while (end < length && source[end] !== "]") {
-            end += source[end] === ESCAPE ? 2 : 1;
-          }
-          end++;
-          tokens.push({ single: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === ESCAPE) {
-          tokens.push({ single: source.slice(index2, index2 + 2) });
-          index2 += 2;
-        } else if (char === "(") {
-          let depth2 = 0;
-          let end = index2;
-          do {
-            if (source[end] === ESCAPE) {
-              end++;
-            } else if (source[end] === "(") {
-              depth2++;
-            } else if (source[end] === ")") {
-              depth2--;
-            }
-            end++;
-          } while (end < length && depth2 > 0);
-          if ("*+?".indexOf(source[end]) >= 0) {
-            end++;
-          }
-          tokens.push({ boundary: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === "^" || char === "$") {
-          tokens.push({ boundary: char });
-          index2++;
-        } else {
-          tokens.push({ single: char });
-          index2++;
-        }
-      }
-      let out = EMPTY2;
-      let run2 = [];
-      const flush = () => {
-        let lastWildcard;
-        run2.forEach((token, at) => {
-          if (token.wildcard) {
-            lastWildcard = at;
-          }
-        });
-        run2.forEach((token, at) => {
-          if (!token.wildcard) {
-            out += token.single;
-            return;
-          }
-          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run2, at)})[^\\/])*`;
-        });
-        run2 = [];
-      };
-      tokens.forEach((token) => {
-        if (token.boundary === void 0) {
-          run2.push(token);
-          return;
-        }
-        flush();
-        out += token.boundary;
-      });
-      flush();
-      return out;
-    };
-    var makeRegexPrefix = (pattern2) => {
-      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
-        pattern2 = "**";
-      }
-      const { source, sources } = extractBrackets(pattern2);
-      const replaced = REPLACERS.reduce(
-        // A pass whose matcher finds nothing hands back the very string it was
-        //   given, so asking first costs a search and saves a rewrite. Ten of the
-        //   fifteen passes never fire for a typical .gitignore line, and between
-        //   them they were 45% of this chain.
-        (prev, [matcher, replacer, required]) => {
-          if (matcher === DIRECT) {
-            return replacer(prev, pattern2);
-          }
-          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
-            return prev;
-          }
-          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
-        },
-        source
-      );
-      return sources.length ? replaced.replace(
-        REGEX_RESTORE_PLACEHOLDER,
-        (match, index2) => sources[index2]
-      ) : replaced;
-    };
-    var checkSourceOf = (body, prefix) => {
-      if (body[body.length - 1] === SLASH) {
-        prefix = makeRegexPrefix(body.slice(0, -1));
-      }
-      const head = prefix.slice(0, -1);
-      const last = prefix[prefix.length - 1];
-      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
-    };
-    var matchesBasename = (body) => {
-      const index2 = body.indexOf(SLASH);
-      return index2 < 0 || index2 === body.length - 1;
-    };
-    var basenameOf = (path12) => {
-      const end = path12.length - 1;
-      const index2 = path12.lastIndexOf(
-        SLASH,
-        path12[end] === SLASH ? end - 1 : end
-      );
-      return index2 < 0 ? path12 : path12.slice(index2 + 1);
-    };
-    var parentOf = (path12) => {
-      if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path12.split(SLASH).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
-      }
-      const end = path12.length - 1;
-      const cut = path12.lastIndexOf(
-        SLASH,
-        path12.charCodeAt(end) === SLASH_CODE ? end - 1 : end
-      );
-      return cut < 0 ? EMPTY2 : path12.slice(0, cut + 1);
-    };
-    var isString = (subject) => typeof subject === "string";
-    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
-    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
-    var IgnoreRule = class {
-      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
-        this.pattern = pattern2;
-        this.mark = mark;
-        this.negative = negative;
-        define(this, "body", body);
-        define(this, "ignoreCase", ignoreCase);
-        define(this, "regexPrefix", prefix);
-      }
-      // Worked out on first use and kept behind an own property, the way `regex`
-      //   caches itself in `_regex`. Deciding it in the constructor instead would
-      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
-      //   every compile -- including the compiles of rules that are never matched
-      //   against anything.
-      get _basenameOnly() {
-        return define(this, "_basenameOnly", matchesBasename(this.body));
-      }
-      get regex() {
-        const key = UNDERSCORE + MODE_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_IGNORE, key);
-      }
-      get checkRegex() {
-        const key = UNDERSCORE + MODE_CHECK_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_CHECK_IGNORE, key);
-      }
-      _make(mode, key) {
-        const str5 = pinWildcards(
-          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
-        );
-        const regex2 = this.ignoreCase ? new RegExp(str5, "i") : new RegExp(str5);
-        return define(this, key, regex2);
-      }
-    };
-    var hasTrailingBackslash = (str5) => {
-      let count2 = 0;
-      while (str5[str5.length - count2 - 1] === ESCAPE) {
-        count2++;
-      }
-      return count2 % 2 === 1;
-    };
-    var trimEnd = (body, stripLineEnd) => {
-      let lineEnd = body.length;
-      let end;
-      for (; ; ) {
-        if (stripLineEnd && body[lineEnd - 1] === "\r") {
-          lineEnd--;
-        }
-        end = lineEnd;
-        while (body[end - 1] === SPACE) {
-          end--;
-        }
-        if (!stripLineEnd || body[end - 1] !== "\n") {
-          break;
-        }
-        lineEnd = end - 1;
-      }
-      if (end === lineEnd) {
-        return body.slice(0, lineEnd);
-      }
-      let backslashes = 0;
-      while (body[end - backslashes - 1] === ESCAPE) {
-        backslashes++;
-      }
-      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
-    };
-    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
-      let body = stripBOM && pattern2[0] === BOM ? pattern2.slice(1) : pattern2;
-      if (body[0] === "#") {
-        return;
-      }
-      let negative = false;
-      if (body[0] === "!") {
-        negative = true;
-        body = body.slice(1);
-      }
-      const last = body[body.length - 1];
-      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
-        body = trimEnd(body, stripLineEnd);
-      }
-      if (!body || hasTrailingBackslash(body)) {
-        return;
-      }
-      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
-      const regexPrefix = makeRegexPrefix(body);
-      return new IgnoreRule(
-        pattern2,
-        mark,
-        body,
-        ignoreCase,
-        negative,
-        regexPrefix
-      );
-    };
-    var RuleManager = class {
-      constructor(ignoreCase) {
-        this._ignoreCase = ignoreCase;
-        this._rules = [];
-        this._basenameCount = 0;
-      }
-      _add(pattern2, index2) {
-        if (pattern2 && pattern2[KEY_IGNORE]) {
-          this._rules = this._rules.concat(pattern2._rules._rules);
-          this._basenameCount += pattern2._rules._basenameCount;
-          this._added = true;
-          return;
-        }
-        const isStr = isString(pattern2);
-        const raw = isStr ? pattern2 : pattern2.pattern;
-        const rule = checkPattern(raw) && createRule(
-          raw,
-          isStr ? UNDEFINED : pattern2.mark,
-          this._ignoreCase,
-          !this._split,
-          this._stripBOM && !index2
-        );
-        if (rule) {
-          this._added = true;
-          this._rules.push(rule);
-          if (matchesBasename(rule.body)) {
-            this._basenameCount++;
-          }
-        }
-      }
-      // @param {Array<string> | string | Ignore} pattern
-      add(pattern2) {
-        this._added = false;
-        this._split = isString(pattern2);
-        this._stripBOM = !this._split || pattern2[0] === BOM;
-        makeArray(
-          this._split ? splitPattern2(pattern2) : pattern2
-        ).forEach(this._add, this);
-        if (this._added) {
-          this._literalRules = UNDEFINED;
-        }
-        return this._added;
-      }
-      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
-      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
-      //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path12) {
-        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
-          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
-        ));
-        let ignored = false;
-        let unignored = false;
-        let matchedRule;
-        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule.checkRegex.test(path12)) {
-            ignored = !rule.negative;
-            unignored = rule.negative;
-            matchedRule = rule.negative ? UNDEFINED : rule;
-            break;
-          }
-        }
-        const ret = {
-          ignored,
-          unignored
-        };
-        if (matchedRule) {
-          ret.rule = matchedRule;
-        }
-        return ret;
-      }
-      // Test one single path without recursively checking parent directories
-      //
-      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
-      // @returns {TestResult}
-      test(path12, mode) {
-        const rules2 = this._rules;
-        const { length } = rules2;
-        const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path12) : path12;
-        for (let index2 = length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path12
-          )) {
-            const { negative } = rule;
-            const ret = {
-              ignored: !negative,
-              unignored: negative
-            };
-            if (!negative) {
-              ret.rule = rule;
-            }
-            return ret;
-          }
-        }
-        return {
-          ignored: false,
-          unignored: false
-        };
-      }
-    };
-    var throwError = (message2, Ctor) => {
-      throw new Ctor(message2);
-    };
-    var checkPath = (path12, originalPath, doThrow) => {
-      if (!isString(path12)) {
-        return doThrow(
-          `path must be a string, but got \`${originalPath}\``,
-          TypeError
-        );
-      }
-      if (!path12) {
-        return doThrow(`path must not be empty`, TypeError);
-      }
-      if (checkPath.isNotRelative(path12)) {
-        const r = "`path.relative()`d";
-        return doThrow(
-          `path should be a ${r} string, but got "${originalPath}"`,
-          RangeError
-        );
-      }
-      return true;
-    };
-    var isNotRelative = (path12) => {
-      const first = path12.charCodeAt(0);
-      if (first === SLASH_CODE) {
-        return true;
-      }
-      if (first !== DOT_CODE) {
-        return false;
-      }
-      if (path12.length === 1) {
-        return true;
-      }
-      const second = path12.charCodeAt(1);
-      if (second === SLASH_CODE) {
-        return true;
-      }
-      if (second !== DOT_CODE) {
-        return false;
-      }
-      return path12.length === 2 || path12.charCodeAt(2) === SLASH_CODE;
-    };
-    checkPath.isNotRelative = isNotRelative;
-    checkPath.convert = (p) => p;
-    var convertPath = (target) => isString(target) && checkPath.convert(target);
-    var Ignore = class {
-      constructor({
-        ignorecase = true,
-        ignoreCase = ignorecase,
-        allowRelativePaths = false
-      } = {}) {
-        define(this, KEY_IGNORE, true);
-        this._rules = new RuleManager(ignoreCase);
-        this._strictPathCheck = !allowRelativePaths;
-        this._initCache();
-      }
-      _initCache() {
-        this._ignoreCache = /* @__PURE__ */ Object.create(null);
-        this._testCache = /* @__PURE__ */ Object.create(null);
-      }
-      add(pattern2) {
-        if (this._rules.add(pattern2)) {
-          this._initCache();
-        }
-        return this;
-      }
-      // legacy
-      addPattern(pattern2) {
-        return this.add(pattern2);
-      }
-      // @returns {TestResult}
-      _test(originalPath, cache3, path12) {
-        checkPath(
-          path12,
-          originalPath,
-          this._strictPathCheck ? throwError : RETURN_FALSE
-        );
-        return path12 ? this._t(path12, cache3) : {
-          ignored: false,
-          unignored: false
-        };
-      }
-      checkIgnore(target) {
-        const path12 = convertPath(target);
-        if (!path12 || path12.charCodeAt(path12.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path12);
-        }
-        const dir = this._t(path12, this._testCache);
-        if (dir.ignored) {
-          return dir;
-        }
-        const literal = this._rules.testLiteral(path12);
-        return literal.ignored || literal.unignored ? literal : dir;
-      }
-      _t(path12, cache3) {
-        const cached = cache3[path12];
-        if (cached) {
-          return cached;
-        }
-        const parentPath = parentOf(path12);
-        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
-      }
-      ignores(path12) {
-        return this._test(path12, this._ignoreCache, convertPath(path12)).ignored;
-      }
-      createFilter() {
-        return (path12) => !this.ignores(path12);
-      }
-      filter(paths) {
-        return makeArray(paths).filter(this.createFilter());
-      }
-      // @returns {TestResult}
-      test(path12) {
-        return this._test(path12, this._testCache, convertPath(path12));
-      }
-    };
-    var factory = (options) => new Ignore(options);
-    var isPathValid = (path12) => checkPath(convertPath(path12), path12, RETURN_FALSE);
-    var setupWindows = () => {
-      const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
-      checkPath.convert = makePosix;
-      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path12) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path12) || isNotRelative(path12);
-    };
-    if (
-      // Detect `process` so that it can run in browsers.
-      typeof process !== "undefined" && process.platform === "win32"
-    ) {
-      setupWindows();
-    }
-    module.exports = factory;
-    factory.default = factory;
-    module.exports.isPathValid = isPathValid;
-    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
-  }
-});
-
-// node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
-import * as nativeFs from "fs";
-function cleanPath(path12) {
-  let normalized = normalize(path12);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
-  return normalized;
-}
-function convertSlashes(path12, separator) {
-  return path12.replace(SLASHES_REGEX, separator);
-}
-function isRootDirectory(path12) {
-  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
-}
-function normalizePath(path12, options) {
-  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
-  if (resolvePaths) path12 = resolve2(path12);
-  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
-  if (path12 === ".") return "";
-  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
-}
-function joinPathWithBasePath(filename, directoryPath) {
-  return directoryPath + filename;
-}
-function joinPathWithRelativePath(root2, options) {
-  return function(filename, directoryPath) {
-    const sameRoot = directoryPath.startsWith(root2);
-    if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-  };
-}
-function joinPath3(filename) {
-  return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-  return directoryPath + filename + separator;
-}
-function build$7(root2, options) {
-  const { relativePaths, includeBasePath } = options;
-  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath3;
-}
-function pushDirectoryWithRelativePath(root2) {
-  return function(directoryPath, paths) {
-    paths.push(directoryPath.substring(root2.length) || ".");
-  };
-}
-function pushDirectoryFilterWithRelativePath(root2) {
-  return function(directoryPath, paths, filters) {
-    const relativePath = directoryPath.substring(root2.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-  };
-}
-function build$6(root2, options) {
-  const { includeDirs, filters, relativePaths } = options;
-  if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
-  if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-  else if (onlyCounts) return pushFileCount;
-  else return pushFile;
-}
-function build$4(options) {
-  return options.group ? getArrayGroup : getArray;
-}
-function build$3(options) {
-  return options.group ? groupFiles : empty;
-}
-function build$2(options, isSynchronous) {
-  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive(path12, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path12);
-  let depth2 = 1;
-  while (parent !== state.root && depth2 < 2) {
-    const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth2++;
-    else parent = dirname(parent);
-  }
-  state.symlinks.set(path12, resolved);
-  return depth2 > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
-}
-function report(error2, callback$1, output, suppressErrors) {
-  if (error2 && !suppressErrors) callback$1(error2, output);
-  else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
-  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
-  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-  else return isSynchronous ? defaultSync : defaultAsync;
-}
-function build(isSynchronous) {
-  return isSynchronous ? walkSync : walkAsync;
-}
-function promise(root2, options) {
-  return new Promise((resolve$1, reject) => {
-    callback(root2, options, (err, output) => {
-      if (err) return reject(err);
-      resolve$1(output);
-    });
-  });
-}
-function callback(root2, options, callback$1) {
-  let walker = new Walker(root2, options, callback$1);
-  walker.start();
-}
-function sync(root2, options) {
-  const walker = new Walker(root2, options);
-  return walker.start();
-}
-var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
-var init_dist = __esm({
-  "node_modules/fdir/dist/index.mjs"() {
-    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-    SLASHES_REGEX = /[\\/]/g;
-    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-    pushDirectory = (directoryPath, paths) => {
-      paths.push(directoryPath || ".");
-    };
-    pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path12 = directoryPath || ".";
-      if (filters.every((filter) => filter(path12, true))) paths.push(path12);
-    };
-    empty$2 = () => {
-    };
-    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
-      if (filters.every((filter) => filter(filename, false))) counts2.files++;
-    };
-    pushFileFilter = (filename, paths, _counts, filters) => {
-      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-    };
-    pushFileCount = (_filename, _paths, counts2, _filters) => {
-      counts2.files++;
-    };
-    pushFile = (filename, paths) => {
-      paths.push(filename);
-    };
-    empty$1 = () => {
-    };
-    getArray = (paths) => {
-      return paths;
-    };
-    getArrayGroup = () => {
-      return [""].slice(0, 0);
-    };
-    groupFiles = (groups, directory, files) => {
-      groups.push({
-        directory,
-        files,
-        dir: directory
-      });
-    };
-    empty = () => {
-    };
-    resolveSymlinksAsync = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      fs3.realpath(path12, (error2, resolvedPath) => {
-        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-        fs3.stat(resolvedPath, (error$1, stat5) => {
-          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat5, resolvedPath);
-          queue.dequeue(null, state);
-        });
-      });
-    };
-    resolveSymlinks = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      try {
-        const resolvedPath = fs3.realpathSync(path12);
-        const stat5 = fs3.statSync(resolvedPath);
-        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
-        callback$1(stat5, resolvedPath);
-      } catch (e) {
-        if (!suppressErrors) throw e;
-      }
-    };
-    onlyCountsSync = (state) => {
-      return state.counts;
-    };
-    groupsSync = (state) => {
-      return state.groups;
-    };
-    defaultSync = (state) => {
-      return state.paths;
-    };
-    limitFilesSync = (state) => {
-      return state.paths.slice(0, state.options.maxFiles);
-    };
-    onlyCountsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.counts, state.options.suppressErrors);
-      return null;
-    };
-    defaultAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths, state.options.suppressErrors);
-      return null;
-    };
-    limitFilesAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-      return null;
-    };
-    groupsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.groups, state.options.suppressErrors);
-      return null;
-    };
-    readdirOpts = { withFileTypes: true };
-    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      state.queue.enqueue();
-      if (currentDepth < 0) return state.queue.dequeue(null, state);
-      const { fs: fs3 } = state;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
-        callback$1(entries, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
-      });
-    };
-    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      const { fs: fs3 } = state;
-      if (currentDepth < 0) return;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      let entries = [];
-      try {
-        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
-      } catch (e) {
-        if (!state.options.suppressErrors) throw e;
-      }
-      callback$1(entries, directoryPath, currentDepth);
-    };
-    Queue = class {
-      count = 0;
-      constructor(onQueueEmpty) {
-        this.onQueueEmpty = onQueueEmpty;
-      }
-      enqueue() {
-        this.count++;
-        return this.count;
-      }
-      dequeue(error2, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
-          this.onQueueEmpty(error2, output);
-          if (error2) {
-            output.controller.abort();
-            this.onQueueEmpty = void 0;
-          }
-        }
-      }
-    };
-    Counter = class {
-      _files = 0;
-      _directories = 0;
-      set files(num) {
-        this._files = num;
-      }
-      get files() {
-        return this._files;
-      }
-      set directories(num) {
-        this._directories = num;
-      }
-      get directories() {
-        return this._directories;
-      }
-      /**
-      * @deprecated use `directories` instead
-      */
-      /* c8 ignore next 3 */
-      get dirs() {
-        return this._directories;
-      }
-    };
-    Aborter = class {
-      aborted = false;
-      abort() {
-        this.aborted = true;
-      }
-    };
-    Walker = class {
-      root;
-      isSynchronous;
-      state;
-      joinPath;
-      pushDirectory;
-      pushFile;
-      getArray;
-      groupFiles;
-      resolveSymlink;
-      walkDirectory;
-      callbackInvoker;
-      constructor(root2, options, callback$1) {
-        this.isSynchronous = !callback$1;
-        this.callbackInvoker = build$1(options, this.isSynchronous);
-        this.root = normalizePath(root2, options);
-        this.state = {
-          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-          paths: [""].slice(0, 0),
-          groups: [],
-          counts: new Counter(),
-          options,
-          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
-          symlinks: /* @__PURE__ */ new Map(),
-          visited: [""].slice(0, 0),
-          controller: new Aborter(),
-          fs: options.fs || nativeFs
-        };
-        this.joinPath = build$7(this.root, options);
-        this.pushDirectory = build$6(this.root, options);
-        this.pushFile = build$5(options);
-        this.getArray = build$4(options);
-        this.groupFiles = build$3(options);
-        this.resolveSymlink = build$2(options, this.isSynchronous);
-        this.walkDirectory = build(this.isSynchronous);
-      }
-      start() {
-        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-      }
-      walk = (entries, directoryPath, depth2) => {
-        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-        const files = this.getArray(this.state.paths);
-        for (let i = 0; i < entries.length; ++i) {
-          const entry = entries[i];
-          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-            const filename = this.joinPath(entry.name, directoryPath);
-            this.pushFile(filename, files, this.state.counts, filters);
-          } else if (entry.isDirectory()) {
-            let path12 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path12)) continue;
-            this.pushDirectory(path12, paths, filters);
-            this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
-          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path12 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
-              if (stat5.isDirectory()) {
-                resolvedPath = normalizePath(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
-              } else {
-                resolvedPath = useRealPaths ? resolvedPath : path12;
-                const filename = basename(resolvedPath);
-                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-                resolvedPath = this.joinPath(filename, directoryPath$1);
-                this.pushFile(resolvedPath, files, this.state.counts, filters);
-              }
-            });
-          }
-        }
-        this.groupFiles(this.state.groups, directoryPath, files);
-      };
-    };
-    APIBuilder = class {
-      constructor(root2, options) {
-        this.root = root2;
-        this.options = options;
-      }
-      withPromise() {
-        return promise(this.root, this.options);
-      }
-      withCallback(cb) {
-        callback(this.root, this.options, cb);
-      }
-      sync() {
-        return sync(this.root, this.options);
-      }
-    };
-    pm = null;
-    try {
-      __require2.resolve("picomatch");
-      pm = __require2("picomatch");
-    } catch {
-    }
-    Builder = class {
-      globCache = {};
-      options = {
-        maxDepth: Infinity,
-        suppressErrors: true,
-        pathSeparator: sep3,
-        filters: []
-      };
-      globFunction;
-      constructor(options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        this.globFunction = this.options.globFunction;
-      }
-      group() {
-        this.options.group = true;
-        return this;
-      }
-      withPathSeparator(separator) {
-        this.options.pathSeparator = separator;
-        return this;
-      }
-      withBasePath() {
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withRelativePaths() {
-        this.options.relativePaths = true;
-        return this;
-      }
-      withDirs() {
-        this.options.includeDirs = true;
-        return this;
-      }
-      withMaxDepth(depth2) {
-        this.options.maxDepth = depth2;
-        return this;
-      }
-      withMaxFiles(limit) {
-        this.options.maxFiles = limit;
-        return this;
-      }
-      withFullPaths() {
-        this.options.resolvePaths = true;
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withErrors() {
-        this.options.suppressErrors = false;
-        return this;
-      }
-      withSymlinks({ resolvePaths = true } = {}) {
-        this.options.resolveSymlinks = true;
-        this.options.useRealPaths = resolvePaths;
-        return this.withFullPaths();
-      }
-      withAbortSignal(signal) {
-        this.options.signal = signal;
-        return this;
-      }
-      normalize() {
-        this.options.normalizePath = true;
-        return this;
-      }
-      filter(predicate) {
-        this.options.filters.push(predicate);
-        return this;
-      }
-      onlyDirs() {
-        this.options.excludeFiles = true;
-        this.options.includeDirs = true;
-        return this;
-      }
-      exclude(predicate) {
-        this.options.exclude = predicate;
-        return this;
-      }
-      onlyCounts() {
-        this.options.onlyCounts = true;
-        return this;
-      }
-      crawl(root2) {
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      withGlobFunction(fn) {
-        this.globFunction = fn;
-        return this;
-      }
-      /**
-      * @deprecated Pass options using the constructor instead:
-      * ```ts
-      * new fdir(options).crawl("/path/to/root");
-      * ```
-      * This method will be removed in v7.0
-      */
-      /* c8 ignore next 4 */
-      crawlWithOptions(root2, options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      glob(...patterns) {
-        if (this.globFunction) return this.globWithOptions(patterns);
-        return this.globWithOptions(patterns, ...[{ dot: true }]);
-      }
-      globWithOptions(patterns, ...options) {
-        const globFn = this.globFunction || pm;
-        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-        var isMatch = this.globCache[patterns.join("\0")];
-        if (!isMatch) {
-          isMatch = globFn(patterns, ...options);
-          this.globCache[patterns.join("\0")] = isMatch;
-        }
-        this.options.filters.push((path12) => isMatch(path12));
-        return this;
-      }
-    };
-  }
-});
-
-// node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix3, resolve as resolve3 } from "path";
-import { fileURLToPath } from "url";
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
-  const patternsParts = Array(patternsCount);
-  const matchers2 = Array(patternsCount);
-  let i, j;
-  for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
-    patternsParts[i] = parts;
-    const partsCount = parts.length;
-    const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch3.default)(parts[j], options);
-    matchers2[i] = partMatchers;
-  }
-  return (input) => {
-    const inputParts = input.split("/");
-    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-    for (i = 0; i < patternsCount; i++) {
-      const patternParts = patternsParts[i];
-      const matcher = matchers2[i];
-      const inputPatternCount = inputParts.length;
-      const minParts = Math.min(inputPatternCount, patternParts.length);
-      j = 0;
-      while (j < minParts) {
-        const part = patternParts[j];
-        if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
-        if (!options.noglobstar && part === "**") return true;
-        j++;
-      }
-      if (j === inputPatternCount) return true;
-    }
-    return false;
-  };
-}
-function buildFormat(cwd, root2, absolute) {
-  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
-    if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-    }
-    const prefix = root2.slice(cwd.length + 1);
-    if (prefix) return (p, isDir) => {
-      if (p === ".") return prefix;
-      const result = `${prefix}/${p}`;
-      return isDir ? result.slice(0, -1) : result;
-    };
-    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-  }
-  if (absolute) return (p) => posix3.relative(cwd, p) || ".";
-  return (p) => posix3.relative(cwd, `${root2}/${p}`) || ".";
-}
-function buildRelative(cwd, root2) {
-  if (root2.startsWith(`${cwd}/`)) {
-    const prefix = root2.slice(cwd.length + 1);
-    return (p) => `${prefix}/${p}`;
-  }
-  return (p) => {
-    const result = posix3.relative(cwd, `${root2}/${p}`);
-    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-  };
-}
-function ensureNonDriveRelativePath(path12) {
-  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-function splitPattern(path12) {
-  var _result$parts;
-  const result = import_picomatch3.default.scan(path12, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path12];
-}
-function isDynamicPattern(pattern2, options) {
-  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan = import_picomatch3.default.scan(pattern2);
-  return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value2) {
-  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
-}
-function normalizePattern(pattern2, opts, props, isIgnore) {
-  var _PARENT_DIRECTORY$exe;
-  const cwd = opts.cwd;
-  let result = pattern2;
-  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
-  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-  const escapedCwd = escapePath(cwd);
-  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix3.relative(escapedCwd, result) : posix3.normalize(result);
-  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-  const parts = splitPattern(result);
-  if (parentDir) {
-    const n = (parentDir.length + 1) / 3;
-    let i = 0;
-    const cwdParts = escapedCwd.split("/");
-    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-      i++;
-    }
-    const potentialRoot = posix3.join(cwd, parentDir.slice(i * 3));
-    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-      props.root = ensureNonDriveRelativePath(potentialRoot);
-      props.depthOffset = -n + i;
-    }
-  }
-  if (!isIgnore && props.depthOffset >= 0) {
-    var _props$commonPath;
-    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-    const newCommonPath = [];
-    const length = Math.min(props.commonPath.length, parts.length);
-    for (let i = 0; i < length; i++) {
-      const part = parts[i];
-      if (part === "**" && !parts[i + 1]) {
-        newCommonPath.pop();
-        break;
-      }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-      newCommonPath.push(part);
-    }
-    props.depthOffset = newCommonPath.length;
-    props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix3.join(cwd, ...newCommonPath) : cwd);
-  }
-  return result;
-}
-function processPatterns(options, patterns, props) {
-  const matchPatterns = [];
-  const ignorePatterns = [];
-  for (const pattern2 of options.ignore) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
-  }
-  for (const pattern2 of patterns) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
-    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
-  }
-  return {
-    match: matchPatterns,
-    ignore: ignorePatterns
-  };
-}
-function buildCrawler(options, patterns) {
-  const cwd = options.cwd;
-  const props = {
-    root: cwd,
-    depthOffset: 0
-  };
-  const processed = processPatterns(options, patterns, props);
-  if (options.debug) log("internal processing patterns:", processed);
-  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
-  const root2 = props.root.replace(BACKSLASHES, "");
-  const matchOptions = {
-    dot,
-    nobrace: options.braceExpansion === false,
-    nocase: !caseSensitiveMatch,
-    noextglob: options.extglob === false,
-    noglobstar: options.globstar === false,
-    posix: true
-  };
-  const matcher = (0, import_picomatch3.default)(processed.match, matchOptions);
-  const ignore3 = (0, import_picomatch3.default)(processed.ignore, matchOptions);
-  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-  const format = buildFormat(cwd, root2, absolute);
-  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
-  const excludePredicate = (_, p) => {
-    const relativePath = excludeFormatter(p, true);
-    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
-  };
-  let maxDepth;
-  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-  const crawler = new Builder({
-    filters: [debug2 ? (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      const matches = matcher(path12) && !ignore3(path12);
-      if (matches) log(`matched ${path12}`);
-      return matches;
-    } : (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      return matcher(path12) && !ignore3(path12);
-    }],
-    exclude: debug2 ? (_, p) => {
-      const skipped = excludePredicate(_, p);
-      log(`${skipped ? "skipped" : "crawling"} ${p}`);
-      return skipped;
-    } : excludePredicate,
-    fs: options.fs,
-    pathSeparator: "/",
-    relativePaths: !absolute,
-    resolvePaths: absolute,
-    includeBasePath: absolute,
-    resolveSymlinks: followSymbolicLinks,
-    excludeSymlinks: !followSymbolicLinks,
-    excludeFiles: onlyDirectories,
-    includeDirs: onlyDirectories || !options.onlyFiles,
-    maxDepth,
-    signal: options.signal
-  }).crawl(root2);
-  if (options.debug) log("internal properties:", {
-    ...props,
-    root: root2
-  });
-  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
-}
-function formatPaths(paths, mapper) {
-  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-  return paths;
-}
-function getOptions(options) {
-  const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-  opts.ignore = ensureStringArray(opts.ignore);
-  opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir2,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
-    statSync: opts.fs.statSync || statSync
-  });
-  if (opts.debug) log("globbing with options:", opts);
-  return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-  var _ref;
-  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-  const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-  const [crawler, relative4] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
-}
-var import_picomatch3, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
-var init_dist2 = __esm({
-  "node_modules/tinyglobby/dist/index.mjs"() {
-    init_dist();
-    import_picomatch3 = __toESM(require_picomatch2(), 1);
-    isReadonlyArray = Array.isArray;
-    BACKSLASHES = /\\/g;
-    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-    isWin = process.platform === "win32";
-    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-    splitPatternOptions = { parts: true };
-    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapePath = isWin ? escapeWin32Path : escapePosixPath;
-    PARENT_DIRECTORY = /^(\/?\.\.)+/;
-    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-    defaultOptions = {
-      caseSensitiveMatch: true,
-      debug: !!process.env.TINYGLOBBY_DEBUG,
-      expandDirectories: true,
-      followSymbolicLinks: true,
-      onlyFiles: true
-    };
-  }
-});
-
-// src/memory/discover.ts
-import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
-import { homedir } from "node:os";
-import { readdir as readdir3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
-function formatOf(rel, inMemoryDir = false) {
-  const base = rel.slice(rel.lastIndexOf("/") + 1);
-  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
-  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
-  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
-  if (base === "GEMINI.md") return "gemini-md";
-  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
-  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
-  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
-  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
-  return void 0;
-}
-function isTopicFile(relToMemoryDir, logPath) {
-  if (!/\.md$/i.test(relToMemoryDir)) return false;
-  const parts = relToMemoryDir.split("/");
-  const base = parts[parts.length - 1];
-  if (base === "MEMORY.md") return false;
-  if (/^pruning-log\.md$/i.test(base)) return false;
-  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
-  if (logPath && relToMemoryDir === logPath) return false;
-  return true;
-}
-function readIgnoreFile(file) {
-  try {
-    return readFileSync3(file, "utf8");
-  } catch {
-    return void 0;
-  }
-}
-function ignoredBy(layers, abs, isDir) {
-  let ignored = false;
-  for (const layer of layers) {
-    const prefix = layer.dir.endsWith(sep4) ? layer.dir : layer.dir + sep4;
-    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(layer.dir, abs));
-    if (rel === "" || rel.startsWith("..")) continue;
-    if (isDir) rel += "/";
-    const t = layer.ig.test(rel);
-    if (t.ignored) ignored = true;
-    else if (t.unignored) ignored = false;
-  }
-  return ignored;
-}
-function linkFinding(display, message2, evidence) {
-  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
-  if (evidence) f.evidence = evidence;
-  return f;
-}
-function inMemoryLocation(rel) {
-  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
-}
-function relUnder(dir, abs) {
-  const prefix = dir.endsWith(sep4) ? dir : dir + sep4;
-  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(dir, abs));
-}
-function memoryDirOnDisk(abs, stop) {
-  let d = dirname2(abs);
-  for (; ; ) {
-    if (existsSync5(join4(d, "MEMORY.md"))) return d;
-    if (d === stop) return void 0;
-    const up = dirname2(d);
-    if (up === d) return void 0;
-    d = up;
-  }
-}
-async function discoverMemory(opts) {
-  const root2 = resolve4(opts.root);
-  const d = new Discoverer(root2, opts.ignore, opts.logPath);
-  await d.init();
-  const found = /* @__PURE__ */ new Map();
-  if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root2, true, true), found);
-  } else {
-    for (const given of opts.paths) {
-      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
-      if (isDynamicPattern(p)) {
-        let matches = [];
-        try {
-          matches = await glob(p, {
-            cwd: root2,
-            dot: true,
-            absolute: true,
-            onlyFiles: true,
-            followSymbolicLinks: true,
-            ignore: ["**/node_modules/**", "**/.git/**"]
-          });
-        } catch (e) {
-          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
-          continue;
-        }
-        if (matches.length === 0) {
-          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
-          continue;
-        }
-        for (const m of matches) {
-          const abs2 = resolve4(m);
-          if (found.has(abs2)) continue;
-          const md2 = memoryDirOnDisk(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
-          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
-          let fmt2;
-          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
-          else if (md2 && isTopicFile(toSlash(relative3(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
-          else fmt2 = formatOf(rel2) ?? "other";
-          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
-          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
-          found.set(abs2, f2);
-        }
-        continue;
-      }
-      const abs = resolve4(root2, p);
-      let isDir = false;
-      try {
-        isDir = (await stat3(abs)).isDirectory();
-      } catch {
-        let dangling = false;
-        try {
-          const { lstat: lstat2 } = await import("node:fs/promises");
-          dangling = (await lstat2(abs)).isSymbolicLink();
-        } catch {
-        }
-        if (!dangling) {
-          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
-          continue;
-        }
-      }
-      if (isDir) {
-        const w = await d.walk(abs, false);
-        if (existsSync5(join4(abs, "MEMORY.md"))) w.memoryDirs.add(abs);
-        d.collect(w, found);
-        continue;
-      }
-      if (found.has(abs)) continue;
-      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root2 : dirname2(abs));
-      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
-      let fmt;
-      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
-      else if (md && isTopicFile(toSlash(relative3(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
-      else fmt = formatOf(rel) ?? "other";
-      const f = { path: rel, absPath: abs, format: fmt };
-      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
-      found.set(abs, f);
-    }
-  }
-  const files = [];
-  for (const f of found.values()) {
-    if (d.userIgnored(f.absPath)) continue;
-    if (!await d.symlinkAllowed(f.absPath)) continue;
-    files.push(f);
-  }
-  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-  return { files, findings: d.findings };
-}
-var import_ignore, import_picomatch4, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
-var init_discover = __esm({
-  "src/memory/discover.ts"() {
-    "use strict";
-    import_ignore = __toESM(require_ignore(), 1);
-    import_picomatch4 = __toESM(require_picomatch2(), 1);
-    init_dist2();
-    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
-    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
-    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
-    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
-    toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
-    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
-    Discoverer = class {
-      constructor(root2, ignoreGlobs, logPath) {
-        this.root = root2;
-        this.logPath = logPath;
-        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
-        this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
-      }
-      root;
-      logPath;
-      findings = [];
-      realRoot = "";
-      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
-      linkFiles = /* @__PURE__ */ new Set();
-      auto = false;
-      /** The root with a trailing separator. */
-      rootPrefix;
-      userIgnore;
-      async init() {
-        try {
-          this.realRoot = await realpath2(this.root);
-        } catch {
-          this.realRoot = this.root;
-        }
-      }
-      display(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) {
-          return toSlash(abs.slice(this.rootPrefix.length));
-        }
-        const rel = relative3(this.root, abs);
-        if (rel === "") return ".";
-        if (rel.startsWith("..") || isAbsolute3(rel)) return toSlash(abs);
-        return toSlash(rel);
-      }
-      inRoot(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) return true;
-        const rel = relative3(this.root, abs);
-        return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-      }
-      userIgnored(abs) {
-        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
-      }
-      /**
-       * For a symlinked file: true when it may be read. A link inside the repository whose target
-       * lies outside it gives a finding and is not read.
-       */
-      async symlinkAllowed(abs) {
-        if (!this.inRoot(abs)) return true;
-        if (this.auto && !this.linkFiles.has(abs)) return true;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return true;
-        }
-        if (!this.insideRealRoot(target)) {
-          const d = this.display(abs);
-          this.findings.push(
-            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
-              target: toSlash(target),
-              audit: `--memory ${toSlash(target)}`
-            })
-          );
-          return false;
-        }
-        return true;
-      }
-      insideRealRoot(target) {
-        const rel = relative3(this.realRoot, target);
-        return !(rel.startsWith("..") || isAbsolute3(rel));
-      }
-      /**
-       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
-       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
-       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
-       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
-       */
-      async reportLinkedFolder(abs) {
-        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return;
-        }
-        if (this.insideRealRoot(target)) return;
-        const rel = this.display(abs);
-        let memory = inMemoryLocation(rel);
-        if (!memory) {
-          try {
-            memory = (await readdir3(target)).some((n) => MEMORY_NAMES.has(n));
-          } catch {
-            memory = false;
-          }
-        }
-        if (!memory) return;
-        const t = toSlash(target);
-        this.findings.push(
-          linkFinding(
-            rel,
-            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
-            { target: t, audit: `--memory ${t}` }
-          )
-        );
-      }
-      /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
-      async walk(start, useGitignore, auto = false) {
-        this.auto = auto;
-        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
-        const layers = [];
-        if (useGitignore) {
-          const exclude = readIgnoreFile(join4(this.root, ".git", "info", "exclude"));
-          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore.default)().add(exclude) });
-          if (this.inRoot(start) && start !== this.root) {
-            let d = this.root;
-            for (const part of relative3(this.root, start).split(sep4)) {
-              const gi = readIgnoreFile(join4(d, ".gitignore"));
-              if (gi) layers.push({ dir: d, ig: (0, import_ignore.default)().add(gi) });
-              d = join4(d, part);
-            }
-          }
-        }
-        const visit3 = async (dir, depthLayers) => {
-          let ents;
-          try {
-            ents = await readdir3(dir, { withFileTypes: true });
-          } catch {
-            return;
-          }
-          let here = depthLayers;
-          if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
-            const gi = readIgnoreFile(join4(dir, ".gitignore"));
-            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore.default)().add(gi) }];
-          }
-          const subdirs = [];
-          for (const e of ents) {
-            const abs = join4(dir, e.name);
-            let isDir = e.isDirectory();
-            let isFile = e.isFile();
-            if (e.isSymbolicLink()) {
-              try {
-                const st = await stat3(abs);
-                isDir = false;
-                isFile = st.isFile();
-                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
-              } catch {
-                isFile = true;
-              }
-              if (isFile) this.linkFiles.add(abs);
-            }
-            if (isDir) {
-              if (SKIP_DIRS.has(e.name)) continue;
-              if (useGitignore && ignoredBy(here, abs, true)) continue;
-              subdirs.push(abs);
-              continue;
-            }
-            if (!isFile) continue;
-            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative3(start, abs));
-            const isMd = /\.md$/i.test(e.name);
-            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
-            if (!known && !isMd) continue;
-            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
-            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
-            if (known) out.known.push(abs);
-            if (isMd) out.markdown.push(abs);
-          }
-          await Promise.all(subdirs.map((sd) => visit3(sd, here)));
-        };
-        await visit3(start, layers);
-        return out;
-      }
-      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
-      collect(w, into, allMarkdownIsMemory = false) {
-        const nearestMemoryDir = (abs) => {
-          let d = dirname2(abs);
-          for (; ; ) {
-            if (w.memoryDirs.has(d)) return d;
-            const up = dirname2(d);
-            if (up === d) return void 0;
-            d = up;
-          }
-        };
-        const add = (abs, format, memoryDir) => {
-          if (into.has(abs)) return;
-          const f = { path: this.display(abs), absPath: abs, format };
-          if (memoryDir !== void 0) f.memoryDir = this.display(memoryDir);
-          into.set(abs, f);
-        };
-        for (const abs of w.known) {
-          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
-          const md = basename2(abs) === "MEMORY.md" ? dirname2(abs) : void 0;
-          const fmt = formatOf(rel, md !== void 0);
-          if (fmt) add(abs, fmt, md);
-        }
-        for (const abs of w.markdown) {
-          if (into.has(abs)) continue;
-          const md = nearestMemoryDir(abs);
-          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
-          else if (allMarkdownIsMemory) add(abs, "other");
-        }
-      }
-      logRelTo(memoryDir) {
-        if (!this.logPath) return void 0;
-        const abs = resolve4(this.root, this.logPath);
-        return toSlash(relative3(memoryDir, abs));
-      }
-    };
-  }
-});
-
 // node_modules/bail/index.js
 function bail(error2) {
   if (error2) {
@@ -39583,7 +34504,7 @@ var init_default = __esm({
 });
 
 // node_modules/is-plain-obj/index.js
-function isPlainObject4(value2) {
+function isPlainObject3(value2) {
   if (typeof value2 !== "object" || value2 === null) {
     return false;
   }
@@ -39930,7 +34851,7 @@ var init_minurl_shared = __esm({
 });
 
 // node_modules/vfile/lib/minurl.js
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { fileURLToPath } from "node:url";
 var init_minurl = __esm({
   "node_modules/vfile/lib/minurl.js"() {
     init_minurl_shared();
@@ -40138,7 +35059,7 @@ var init_lib4 = __esm({
        */
       set path(path12) {
         if (isUrl(path12)) {
-          path12 = fileURLToPath2(path12);
+          path12 = fileURLToPath(path12);
         }
         assertNonEmpty(path12, "path");
         if (this.path !== path12) {
@@ -40458,7 +35379,7 @@ function assertUnfrozen(name, frozen) {
   }
 }
 function assertNode(node2) {
-  if (!isPlainObject4(node2) || typeof node2.type !== "string") {
+  if (!isPlainObject3(node2) || typeof node2.type !== "string") {
     throw new TypeError("Expected node, got `" + node2 + "`");
   }
 }
@@ -41075,7 +35996,7 @@ var init_lib5 = __esm({
           } else if (parameters2.length > 0) {
             let [primary, ...rest] = parameters2;
             const currentPrimary = attachers[entryIndex][1];
-            if (isPlainObject4(currentPrimary) && isPlainObject4(primary)) {
+            if (isPlainObject3(currentPrimary) && isPlainObject3(primary)) {
               primary = (0, import_extend.default)(true, currentPrimary, primary);
             }
             attachers[entryIndex] = [plugin, primary, ...rest];
@@ -47200,7 +42121,7 @@ function resolveAllLineSuffixes(events, context3) {
   return events;
 }
 var resolver, string, text;
-var init_text2 = __esm({
+var init_text = __esm({
   "node_modules/micromark/lib/initialize/text.js"() {
     init_micromark_util_edit_map();
     resolver = {
@@ -47228,7 +42149,7 @@ var document2, contentInitial, flowInitial, flow2, string2, text2, insideSpan, a
 var init_constructs = __esm({
   "node_modules/micromark/lib/constructs.js"() {
     init_micromark_core_commonmark();
-    init_text2();
+    init_text();
     document2 = {
       [42]: list,
       [43]: list,
@@ -47657,7 +42578,7 @@ var init_parse = __esm({
     init_content();
     init_document();
     init_flow();
-    init_text2();
+    init_text();
     init_constructs();
     init_create_tokenizer();
   }
@@ -49304,7 +44225,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
     return visit3;
     function visit3() {
       const matches = !check2 || is2(node2, index2, parents[parents.length - 1] || void 0);
-      let result = empty2;
+      let result = empty;
       if (enter && matches) {
         result = toResult(enter(node2, parents, index2));
         if (result[0] === EXIT) {
@@ -49351,14 +44272,14 @@ function toResult(value2) {
   if (typeof value2 === "number") {
     return [CONTINUE, value2];
   }
-  return value2 === null || value2 === void 0 ? empty2 : [value2];
+  return value2 === null || value2 === void 0 ? empty : [value2];
 }
-var empty2, CONTINUE, EXIT, SKIP;
+var empty, CONTINUE, EXIT, SKIP;
 var init_lib12 = __esm({
   "node_modules/unist-util-visit-parents/lib/index.js"() {
     init_unist_util_is();
     init_color_node();
-    empty2 = [];
+    empty = [];
     CONTINUE = true;
     EXIT = false;
     SKIP = "skip";
@@ -51546,7 +46467,7 @@ function text3(node2, parent, state, info2) {
     beforeNode: siblings[index2 - 1]
   });
 }
-var init_text3 = __esm({
+var init_text2 = __esm({
   "node_modules/mdast-util-to-markdown/lib/handle/text.js"() {
   }
 });
@@ -51599,7 +46520,7 @@ var init_handle = __esm({
     init_paragraph();
     init_root();
     init_strong();
-    init_text3();
+    init_text2();
     init_thematic_break2();
     handle = {
       blockquote,
@@ -52050,7 +46971,7 @@ function tokenizeWwwAutolink(effects, ok3, nok) {
     }
     effects.enter("literalAutolink");
     effects.enter("literalAutolinkWww");
-    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path3, wwwAfter), nok), nok)(code3);
+    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path2, wwwAfter), nok), nok)(code3);
   }
   function wwwAfter(code3) {
     effects.exit("literalAutolinkWww");
@@ -52100,7 +47021,7 @@ function tokenizeProtocolAutolink(effects, ok3, nok) {
     return nok(code3);
   }
   function afterProtocol(code3) {
-    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path3, protocolAfter), nok)(code3);
+    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path2, protocolAfter), nok)(code3);
   }
   function protocolAfter(code3) {
     effects.exit("literalAutolinkHttp");
@@ -52276,7 +47197,7 @@ function previousUnbalanced(events) {
   }
   return result;
 }
-var wwwPrefix, domain, path3, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
+var wwwPrefix, domain, path2, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
 var init_syntax2 = __esm({
   "node_modules/micromark-extension-gfm-autolink-literal/lib/syntax.js"() {
     init_micromark_util_character();
@@ -52288,7 +47209,7 @@ var init_syntax2 = __esm({
       tokenize: tokenizeDomain,
       partial: true
     };
-    path3 = {
+    path2 = {
       tokenize: tokenizePath,
       partial: true
     };
@@ -54340,7 +49261,7 @@ var init_stringify = __esm({
 });
 
 // node_modules/smol-toml/dist/index.js
-var init_dist3 = __esm({
+var init_dist = __esm({
   "node_modules/smol-toml/dist/index.js"() {
     init_parse2();
     init_stringify();
@@ -54367,7 +49288,7 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
   if (quick) return { data: quick, problems: [] };
   let doc;
   try {
-    doc = (0, import_yaml3.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
+    doc = (0, import_yaml.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
   } catch (err) {
     return { problems: [{ line: contentLine, message: `invalid YAML frontmatter: ${String(err)}` }] };
   }
@@ -54391,10 +49312,10 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
       if (data) return { data, problems: [], lenient: true };
     }
     let rel = 1;
-    (0, import_yaml3.visit)(doc, {
+    (0, import_yaml.visit)(doc, {
       Alias(_key, node2) {
         if (node2.range) rel = lineOfOffset(value2, node2.range[0]);
-        return import_yaml3.visit.BREAK;
+        return import_yaml.visit.BREAK;
       }
     });
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -54405,9 +49326,9 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
     return { problems: [{ line: contentLine, message: "frontmatter is not a mapping of keys to values" }] };
   }
   const out = { data: normaliseValues(js), problems: [] };
-  if ((0, import_yaml3.isMap)(doc.contents)) {
+  if ((0, import_yaml.isMap)(doc.contents)) {
     for (const pair2 of doc.contents.items) {
-      if ((0, import_yaml3.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml3.isScalar)(pair2.value) && pair2.value.range) {
+      if ((0, import_yaml.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml.isScalar)(pair2.value) && pair2.value.range) {
         const [s, e] = pair2.value.range;
         out.contentRange = [contentStart + s, contentStart + e];
       }
@@ -54547,7 +49468,7 @@ function field(fm, ...keys) {
   }
   return void 0;
 }
-function str3(v) {
+function str2(v) {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   return void 0;
@@ -54555,9 +49476,9 @@ function str3(v) {
 function metaFromFrontmatter(fm) {
   const meta = {};
   if (!fm) return meta;
-  const name = str3(field(fm, "name", "title"));
+  const name = str2(field(fm, "name", "title"));
   if (name !== void 0) meta.name = name;
-  const description = str3(field(fm, "description"));
+  const description = str2(field(fm, "description"));
   if (description !== void 0) meta.description = description;
   const p = field(fm, "priority");
   const pn = typeof p === "number" ? p : typeof p === "string" && /^\s*\d+(\.\d+)?\s*$/.test(p) ? Number(p) : void 0;
@@ -54565,13 +49486,13 @@ function metaFromFrontmatter(fm) {
   const pinned = field(fm, "pinned");
   if (pinned === true || pinned === "true" || pinned === "yes") meta.pinned = true;
   else if (pinned === false || pinned === "false" || pinned === "no") meta.pinned = false;
-  const modified = str3(field(fm, "modified", "updated", "date"));
+  const modified = str2(field(fm, "modified", "updated", "date"));
   if (modified !== void 0) meta.modified = modified;
-  const lastUpdated = str3(field(fm, "last_updated", "lastUpdated", "last-updated"));
+  const lastUpdated = str2(field(fm, "last_updated", "lastUpdated", "last-updated"));
   if (lastUpdated !== void 0) meta.lastUpdated = lastUpdated;
-  const validUntil = str3(field(fm, "valid_until", "validUntil", "valid-until", "expires"));
+  const validUntil = str2(field(fm, "valid_until", "validUntil", "valid-until", "expires"));
   if (validUntil !== void 0) meta.validUntil = validUntil;
-  const scope = str3(field(fm, "scope"));
+  const scope = str2(field(fm, "scope"));
   if (scope !== void 0) meta.scope = scope;
   return meta;
 }
@@ -54579,12 +49500,12 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml3, FAST_LINE_KEY_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
+var import_yaml, FAST_LINE_KEY_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    init_dist3();
+    import_yaml = __toESM(require_dist(), 1);
+    init_dist();
     init_classify();
     FAST_LINE_KEY_RE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$/;
     FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
@@ -54745,7 +49666,7 @@ function pieceCount(piece, map3) {
   {
     let n = pieceCache.get(piece);
     if (n === void 0) {
-      const bytes = ASCII2.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
+      const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
       if (bytes.length <= LONG_PIECE) n = mergeCount(bytes, map3);
       else {
         n = 0;
@@ -54766,12 +49687,12 @@ function pieceCount(piece, map3) {
     return n;
   }
 }
-var ranks, pattern, ASCII2, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE;
+var ranks, pattern, ASCII, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE;
 var init_bpe = __esm({
   "src/memory/bpe.ts"() {
     "use strict";
     init_cl100k_base();
-    ASCII2 = /^[\x00-\x7f]*$/;
+    ASCII = /^[\x00-\x7f]*$/;
     pieceCache = /* @__PURE__ */ new Map();
     sliceCache = /* @__PURE__ */ new Map();
     LONG_PIECE = 256;
@@ -55475,7 +50396,7 @@ function looksLikeUnclosedFrontmatter(text5) {
   if ((fm[1] === "---" ? YAML_KEY_LINE_RE : TOML_KEY_LINE_RE).test(first)) return true;
   return lines[0].trim() !== "" && !MD_BLOCK_LINE_RE.test(lines[0]);
 }
-function lineStarts2(text5) {
+function lineStarts(text5) {
   const starts = [0];
   let i = text5.indexOf("\n");
   while (i !== -1) {
@@ -55484,7 +50405,7 @@ function lineStarts2(text5) {
   }
   return starts;
 }
-function lineAt2(starts, offset) {
+function lineAt(starts, offset) {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -55663,7 +50584,7 @@ function chunkStarts(text5, cuts) {
   }
   return out;
 }
-function shift2(root2, offset, line2) {
+function shift(root2, offset, line2) {
   const stack = [root2];
   while (stack.length > 0) {
     const node2 = stack.pop();
@@ -55685,10 +50606,10 @@ function parseRange(text5, s, e, appendix, ls, out) {
   if (appendix && tree.children.some((n) => (n.position?.start.offset ?? 0) < chunk.length && (n.position?.end.offset ?? 0) > chunk.length)) {
     tree = proc.parse(chunk);
   }
-  const lineBase = s === 0 ? 0 : lineAt2(ls, s) - 1;
+  const lineBase = s === 0 ? 0 : lineAt(ls, s) - 1;
   for (const node2 of tree.children) {
     if ((node2.position?.start.offset ?? 0) >= chunk.length) break;
-    if (s > 0) shift2(node2, s, lineBase);
+    if (s > 0) shift(node2, s, lineBase);
     out.push(node2);
   }
 }
@@ -55700,7 +50621,7 @@ function parseBlocks(text5, opts = {}) {
   if (opts.fast === false || defs) {
     const starts = chunkStarts(text5, sc.cuts);
     const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
-    const ls2 = lineStarts2(text5);
+    const ls2 = lineStarts(text5);
     for (let i = 0; i < starts.length; i++) {
       parseRange(text5, starts[i], i + 1 < starts.length ? starts[i + 1] : text5.length, appendix, ls2, out);
     }
@@ -55709,7 +50630,7 @@ function parseBlocks(text5, opts = {}) {
   const { cuts, frontmatterEnd: frontmatterEnd2, frontmatter: frontmatter2 } = sc;
   if (frontmatter2) out.push(frontmatter2);
   const bounds = [frontmatterEnd2, ...cuts, text5.length];
-  const ls = lineStarts2(text5);
+  const ls = lineStarts(text5);
   let group = -1;
   const flush = (end) => {
     if (group < 0) return;
@@ -55720,7 +50641,7 @@ function parseBlocks(text5, opts = {}) {
     const s = bounds[i];
     const e = bounds[i + 1];
     if (s >= e) continue;
-    const fast = fastBlocks(text5, s, e, lineAt2(ls, s));
+    const fast = fastBlocks(text5, s, e, lineAt(ls, s));
     if (fast) {
       flush(s);
       for (const n of fast) out.push(n);
@@ -55733,7 +50654,7 @@ function parseBlocks(text5, opts = {}) {
   return out;
 }
 function parseDeep(text5, sc, defs, opts, out) {
-  const ls = lineStarts2(text5);
+  const ls = lineStarts(text5);
   const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
   const useFast = opts.fast !== false && !defs;
   if (sc.frontmatter) out.push(sc.frontmatter);
@@ -55755,18 +50676,18 @@ function parseDeep(text5, sc, defs, opts, out) {
       flush(s);
       let end = e;
       while (end > s && /\s/.test(text5[end - 1])) end--;
-      const line2 = lineAt2(ls, s);
-      const endLine = lineAt2(ls, end);
+      const line2 = lineAt(ls, s);
+      const endLine = lineAt(ls, end);
       const position2 = {
         start: { line: line2, column: 1, offset: s },
         end: { line: endLine, column: end - ls[endLine - 1] + 1, offset: end }
       };
       const value2 = text5.slice(s, end);
       out.push({ type: "paragraph", children: [{ type: "text", value: value2, position: structuredClone(position2) }], position: position2 });
-      opts.deep?.push({ line: line2, endLine, deepLine: lineAt2(ls, deep[d].at), depth: deep[d].depth });
+      opts.deep?.push({ line: line2, endLine, deepLine: lineAt(ls, deep[d].at), depth: deep[d].depth });
       continue;
     }
-    const fast = useFast ? fastBlocks(text5, s, e, lineAt2(ls, s)) : null;
+    const fast = useFast ? fastBlocks(text5, s, e, lineAt(ls, s)) : null;
     if (fast) {
       flush(s);
       for (const n of fast) out.push(n);
@@ -55935,10 +50856,10 @@ function readFrontmatter(node2, text5, path12, format, ls, findings) {
   const fm = { range: [p.start, p.end], srcStart, lang };
   let res;
   try {
-    res = parseFrontmatter(src, lang, srcStart, lineAt2(ls, srcStart), format === "cursor-rule");
+    res = parseFrontmatter(src, lang, srcStart, lineAt(ls, srcStart), format === "cursor-rule");
   } catch (e) {
     const msg = e.message.split("\n")[0];
-    res = { problems: [{ line: lineAt2(ls, srcStart), message: `invalid ${lang.toUpperCase()} frontmatter: ${msg}` }] };
+    res = { problems: [{ line: lineAt(ls, srcStart), message: `invalid ${lang.toUpperCase()} frontmatter: ${msg}` }] };
   }
   for (const pr of res.problems) {
     findings.push({
@@ -56046,7 +50967,7 @@ function parseMemoryText(path12, text5, format, opts = {}) {
 }
 function parseUnsafe(path12, text5, format, opts) {
   const findings = [];
-  const ls = lineStarts2(text5);
+  const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
   const file = {
     path: path12,
@@ -56204,14 +51125,14 @@ function parseUnsafe(path12, text5, format, opts) {
 }
 function slotEntry(range, value2, ls) {
   const [start, end] = range;
-  const line2 = lineAt2(ls, start);
+  const line2 = lineAt(ls, start);
   return {
     kind: "frontmatter-field",
     nodes: [],
     start,
     end,
     line: line2,
-    endLine: lineAt2(ls, Math.max(start, end - 1)),
+    endLine: lineAt(ls, Math.max(start, end - 1)),
     headings: [],
     meta: {},
     spans: [{ kind: "frontmatter", value: value2, start, end, line: line2 }]
@@ -56332,6 +51253,5063 @@ var init_parse3 = __esm({
     COLLAPSE_RE = /[^\S ]| {2}/;
     oneShotHash = nodeCrypto.hash;
     regexCache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/memory/refs/lex.ts
+function lex(text5, base, skip) {
+  const out = [];
+  const lines = splitLines(text5);
+  let i = 0;
+  let prose2 = null;
+  const flushProse = () => {
+    if (prose2 && prose2.end > prose2.start) lexInline(text5.slice(prose2.start, prose2.end), base + prose2.start, out);
+    prose2 = null;
+  };
+  while (i < lines.length) {
+    const ln = lines[i];
+    if (skip && base + ln.start < skip[1] && base + ln.end > skip[0]) {
+      flushProse();
+      i++;
+      continue;
+    }
+    const m = FENCE_OPEN.exec(ln.text);
+    if (m) {
+      flushProse();
+      const fence3 = m[2];
+      const lang = (m[3] || "").toLowerCase().replace(/^\{?\.?/, "").replace(/[},].*$/, "");
+      let j = i + 1;
+      while (j < lines.length) {
+        const t = lines[j].text.trim();
+        if (t.startsWith(fence3[0].repeat(fence3.length)) && /^(`{3,}|~{3,})\s*$/.test(t)) break;
+        j++;
+      }
+      const bodyStart = i + 1 < lines.length ? lines[i + 1].start : ln.end;
+      const bodyEnd = j < lines.length ? lines[j].start : text5.length;
+      if (bodyEnd > bodyStart) out.push({ kind: "code", text: text5.slice(bodyStart, bodyEnd), start: base + bodyStart, lang });
+      i = j + 1;
+      continue;
+    }
+    if (!prose2) prose2 = { start: ln.start, end: ln.end };
+    else prose2.end = ln.end;
+    i++;
+  }
+  flushProse();
+  return out;
+}
+function splitLines(text5) {
+  const out = [];
+  let s = 0;
+  for (let k = 0; k <= text5.length; k++) {
+    if (k === text5.length || text5[k] === "\n") {
+      out.push({ text: text5.slice(s, k).replace(/\r$/, ""), start: s, end: Math.min(k + 1, text5.length) });
+      s = k + 1;
+      if (k === text5.length) break;
+    }
+  }
+  return out;
+}
+function lexInline(text5, base, out) {
+  let proseStart = 0;
+  const pushProse = (end) => {
+    if (end > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, end), start: base + proseStart });
+  };
+  let k = 0;
+  while (k < text5.length) {
+    const c = text5[k];
+    if (c === "\\" && k + 1 < text5.length) {
+      k += 2;
+      continue;
+    }
+    if (c === "`") {
+      let n = 1;
+      while (text5[k + n] === "`") n++;
+      const ticks = "`".repeat(n);
+      let close2 = text5.indexOf(ticks, k + n);
+      while (close2 !== -1 && text5[close2 + n] === "`") close2 = text5.indexOf(ticks, close2 + n + 1);
+      if (close2 !== -1) {
+        pushProse(k);
+        let cs = k + n;
+        let ce = close2;
+        if (ce - cs >= 2 && text5[cs] === " " && text5[ce - 1] === " ") {
+          cs++;
+          ce--;
+        }
+        out.push({ kind: "inlineCode", text: text5.slice(cs, ce), start: base + cs });
+        k = close2 + n;
+        proseStart = k;
+        continue;
+      }
+      k += n;
+      continue;
+    }
+    if (c === "<" && text5.startsWith("<!--", k)) {
+      const close2 = text5.indexOf("-->", k + 4);
+      const end = close2 === -1 ? text5.length : close2 + 3;
+      pushProse(k);
+      k = end;
+      proseStart = k;
+      continue;
+    }
+    if (c === "<") {
+      const m = /^<(https?:\/\/[^>\s]+)>/.exec(text5.slice(k, k + 2048));
+      if (m) {
+        pushProse(k);
+        out.push({ kind: "linkUrl", text: m[1], start: base + k + 1 });
+        k += m[0].length;
+        proseStart = k;
+        continue;
+      }
+    }
+    if (c === "]" && text5[k + 1] === "(") {
+      let e = k + 2;
+      let depth2 = 0;
+      const angle = text5[e] === "<";
+      if (angle) e++;
+      const us = e;
+      while (e < text5.length) {
+        const ch = text5[e];
+        if (angle ? ch === ">" : ch === ")" && depth2 === 0 || /\s/.test(ch)) break;
+        if (ch === "(") depth2++;
+        if (ch === ")") depth2--;
+        if (ch === "\n") break;
+        e++;
+      }
+      const url = text5.slice(us, e);
+      let close2 = text5.indexOf(")", e);
+      if (close2 === -1 || text5.slice(e, close2).includes("\n")) close2 = e;
+      pushProse(k + 1);
+      if (url) out.push({ kind: "linkUrl", text: url, start: base + us });
+      k = close2 + 1;
+      proseStart = k;
+      continue;
+    }
+    k++;
+  }
+  pushProse(text5.length);
+}
+function lineOf(fileText, offset) {
+  let table = lineTables.get(fileText);
+  if (!table) {
+    table = lineStarts(fileText);
+    if (lineTables.size > 64) lineTables.clear();
+    lineTables.set(fileText, table);
+  }
+  return lineAt(table, offset);
+}
+var FENCE_OPEN, lineTables;
+var init_lex = __esm({
+  "src/memory/refs/lex.ts"() {
+    "use strict";
+    init_parse3();
+    FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
+    lineTables = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/checks/count.ts
+function dirStats(ev) {
+  let s = statsCache.get(ev.files);
+  if (s) return s;
+  s = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
+  for (const f of ev.files.files) {
+    const i = f.lastIndexOf("/");
+    const d = i === -1 ? "" : f.slice(0, i);
+    s.files.set(d, (s.files.get(d) ?? 0) + 1);
+  }
+  for (const d of ev.files.dirs) {
+    const i = d.lastIndexOf("/");
+    const parent = i === -1 ? "" : d.slice(0, i);
+    s.dirs.set(parent, (s.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const list3 = s.byDirName.get(name);
+    if (list3) list3.push(d);
+    else s.byDirName.set(name, [d]);
+  }
+  statsCache.set(ev.files, s);
+  return s;
+}
+function off(bound, stated, actual) {
+  if (bound === "atLeast") return actual < stated;
+  if (bound === "approx") return Math.abs(actual - stated) > Math.max(2, stated * 0.25);
+  return actual !== stated;
+}
+function countFor(entry, ref, ev) {
+  const noun = (ref.noun ?? "").toLowerCase();
+  const words2 = noun.split(/\s+/);
+  const last = words2[words2.length - 1];
+  const st = dirStats(ev);
+  const named = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
+  const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : "";
+  if (ref.base) {
+    const memDir = memDirOf(entry.file);
+    const w = ref.base.replace(/^\.\//, "").replace(/\/+$/, "");
+    const dir = [joinPath(memDir, w), joinPath("", w)].find((d) => d !== null && d !== "" && ev.files.dirs.has(d));
+    if (!dir) return null;
+    if (fileName) {
+      const lowerName = fileName.toLowerCase();
+      let n = 0;
+      for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) {
+        for (const p of paths) if (p.startsWith(dir + "/")) n++;
+      }
+      return { actual: n, how: `files named ${fileName} under \`${dir}/\`` };
+    }
+    const nf = st.files.get(dir) ?? 0;
+    const nd = st.dirs.get(dir) ?? 0;
+    if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
+    const ext = words2.length >= 2 ? EXT_WORDS[words2[words2.length - 2]] : void 0;
+    if (ext && ext.length && last === "files") {
+      let n = 0;
+      for (const [base, paths] of ev.files.byBasename) {
+        const e = base.slice(base.lastIndexOf(".") + 1).toLowerCase();
+        if (base.includes(".") && ext.includes(e)) {
+          for (const p of paths) if (p.startsWith(dir + "/") && !p.slice(dir.length + 1).includes("/")) n++;
+        }
+      }
+      if (nd > 0 && n !== ref.count) return null;
+      return { actual: n, how: `${words2[words2.length - 2]} files in \`${dir}/\`` };
+    }
+    if (last === "files") return nd === 0 ? { actual: nf, how: `files in \`${dir}/\`` } : null;
+    if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
+    if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
+    return null;
+  }
+  if (fileName) {
+    const lowerName = fileName.toLowerCase();
+    let n = 0;
+    for (const [base, paths] of ev.files.byBasename) if (base.toLowerCase() === lowerName) n += paths.length;
+    if (n === 0) return null;
+    return { actual: n, how: `files named ${fileName} in the repository` };
+  }
+  if (/^(?:packages|workspaces)$/.test(last) && (words2.length === 1 || /^(?:workspace|monorepo)$/.test(words2[0]))) {
+    if (!/\b(?:monorepo|workspaces?)\b/i.test(entry.text)) return null;
+    const n = ev.manifests.workspaces.size;
+    if (n < 2) return null;
+    return { actual: n, how: "workspace packages in the manifests" };
+  }
+  if (words2.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
+    const dirs = st.byDirName.get(last);
+    if (dirs && dirs.length === 1) {
+      const dir = dirs[0];
+      const nf = st.files.get(dir) ?? 0;
+      const nd = st.dirs.get(dir) ?? 0;
+      if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
+      if (nf === 0 && nd > 0) return { actual: nd, how: `folders in \`${dir}/\`` };
+    }
+  }
+  return null;
+}
+function anchorFindings(entry, ctx, text5) {
+  const out = [];
+  for (const a of ctx.config.counts ?? []) {
+    let re;
+    try {
+      re = new RegExp(a.pattern, "g");
+    } catch {
+      continue;
+    }
+    const globs = Array.isArray(a.glob) ? a.glob : [a.glob];
+    const isMatch = (0, import_picomatch.default)(globs, { dot: true });
+    let m;
+    while (m = re.exec(text5)) {
+      if (m[0] === "") {
+        re.lastIndex++;
+        continue;
+      }
+      const stated = Number((m[1] ?? "").replace(/,/g, ""));
+      if (!Number.isFinite(stated)) continue;
+      let actual = 0;
+      for (const f of ctx.evidence.files.files) if (isMatch(f)) actual++;
+      if (actual === stated) continue;
+      const at = entry.start + m.index;
+      const raw = m[0];
+      const file = ctx.files.find((f) => f.path === entry.file);
+      const line2 = file ? lineOf(file.text, at) : entry.line;
+      out.push({
+        entryId: entry.id,
+        file: entry.file,
+        line: line2,
+        kind: "count-drift",
+        severity: "warning",
+        ref: raw,
+        message: `"${raw}" is out of date: ${actual} files match \`${globs.join("`, `")}\`${a.description ? ` (${a.description})` : ""}; update the count to ${actual}.`,
+        evidence: { now: actual, glob: globs, anchor: a.pattern },
+        suggestion: { replace: raw.replace(m[1], String(actual)) }
+      });
+    }
+  }
+  return out;
+}
+var import_picomatch, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
+var init_count = __esm({
+  "src/checks/count.ts"() {
+    "use strict";
+    import_picomatch = __toESM(require_picomatch2(), 1);
+    init_paths();
+    init_lex();
+    init_stale_common();
+    EXT_WORDS = {
+      markdown: ["md", "mdx", "markdown"],
+      md: ["md"],
+      mdx: ["mdx"],
+      typescript: ["ts", "tsx", "mts", "cts"],
+      ts: ["ts", "tsx"],
+      javascript: ["js", "jsx", "mjs", "cjs"],
+      js: ["js", "mjs", "cjs"],
+      python: ["py"],
+      py: ["py"],
+      go: ["go"],
+      rust: ["rs"],
+      yaml: ["yml", "yaml"],
+      yml: ["yml", "yaml"],
+      json: ["json"],
+      toml: ["toml"],
+      shell: ["sh", "bash"],
+      sql: ["sql"],
+      test: []
+      // "test files": no extension filter
+    };
+    FOLDER_NOUN_DENY = /* @__PURE__ */ new Set(["tests", "specs", "cases", "assertions", "checks", "examples", "lines", "errors", "warnings", "issues", "users", "steps", "rules", "commands", "options", "flags", "endpoints", "routes", "tables", "columns", "fields", "models", "types", "functions", "methods", "classes", "tools"]);
+    statsCache = /* @__PURE__ */ new WeakMap();
+    countCheck = {
+      id: "count",
+      kinds: ["count-drift"],
+      severity: "warning",
+      description: "Counts of files, folders and workspace packages that no longer match the repository (only confident mappings).",
+      run(ctx) {
+        const out = [];
+        const ev = ctx.evidence;
+        const memo = /* @__PURE__ */ new Map();
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
+          for (const ref of entry.refs) {
+            if (ref.kind !== "count" || typeof ref.count !== "number") continue;
+            const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
+            let c;
+            if (key !== null && memo.has(key)) c = memo.get(key);
+            else {
+              c = countFor(entry, ref, ev);
+              if (key !== null) memo.set(key, c);
+            }
+            if (!c || !off(ref.bound, ref.count, c.actual)) continue;
+            const boundText = ref.bound === "atLeast" ? " (stated as a lower bound)" : "";
+            out.push(
+              finding(
+                entry,
+                ref,
+                "count-drift",
+                "warning",
+                `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
+                { now: c.actual, counted: c.how },
+                { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) }
+              )
+            );
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/status.ts
+function lookup(gh, n, repo) {
+  const r = repo || gh.repo;
+  return (r ? gh.issues.get(`${r}#${n}`) : void 0) ?? gh.issues.get(`#${n}`) ?? gh.issues.get(String(n));
+}
+function tokenRefused(why) {
+  if (/^unauthorized \(401\)/.test(why))
+    return "check that the token (GITHUB_TOKEN or --token) is valid and not expired or revoked.";
+  if (/^forbidden \(403\)/.test(why))
+    return "give the token read access to issues and pull requests (`issues: read`, `pull-requests: read` in the workflow `permissions:`, or the matching fine-grained token scopes) for this repository.";
+  return void 0;
+}
+var statusCheck;
+var init_status = __esm({
+  "src/checks/status.ts"() {
+    "use strict";
+    init_stale_common();
+    statusCheck = {
+      id: "status",
+      kinds: ["status-drift", "status-unchecked"],
+      severity: "warning",
+      description: "Issues and pull requests described as open that GitHub reports closed or merged.",
+      run(ctx) {
+        const out = [];
+        const gh = ctx.evidence.github;
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          const refs = entry.refs.filter((r) => r.kind === "issue" && r.describedOpen && typeof r.number === "number" && r.number > 0);
+          if (!refs.length) continue;
+          const unchecked = [];
+          let reason = gh.reason;
+          const seen = /* @__PURE__ */ new Set();
+          for (const ref of refs) {
+            const repo = ref.repo || gh.repo;
+            const key = `${repo ?? ""}#${ref.number}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            if (!repo || /^(?:user|owner|org|your-org|you)\/(?:repo|name|project)$/i.test(repo)) continue;
+            const st = gh.checked ? lookup(gh, ref.number, ref.repo) : void 0;
+            if (!st || "error" in st) {
+              unchecked.push(ref.raw);
+              if (st && "error" in st) reason = st.error;
+              continue;
+            }
+            if (st.state !== "closed") continue;
+            const isPr = st.kind === "pr";
+            const what = st.merged ? "merged" : "closed";
+            const when = st.closedAt ? ` on ${st.closedAt.slice(0, 10)}` : "";
+            const title = st.title ? ` ("${st.title.length > 60 ? st.title.slice(0, 57) + "..." : st.title}")` : "";
+            out.push(
+              finding(
+                entry,
+                ref,
+                "status-drift",
+                "warning",
+                `${isPr ? "PR" : "Issue"} ${repo}#${ref.number}${title} is described as open but was ${what}${when}; remove the entry or record the outcome.`,
+                { now: what, state: st.state, merged: !!st.merged, closedAt: st.closedAt, url: st.url, number: ref.number, repo }
+              )
+            );
+          }
+          if (unchecked.length) {
+            const why = reason ?? (gh.checked ? "not returned by the API" : "not checked");
+            const first = refs.find((r) => r.raw === unchecked[0]) ?? refs[0];
+            const refused = tokenRefused(why);
+            out.push(
+              finding(
+                entry,
+                first,
+                "status-unchecked",
+                "info",
+                refused ? `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open: GitHub refused the token (${why}); ${refused}` : `Could not check whether ${unchecked.map((u) => `\`${u}\``).join(", ")} ${unchecked.length > 1 ? "are" : "is"} still open (${why}); pass a GitHub token (GITHUB_TOKEN or --token) to verify.`,
+                refused ? { reason: why, tokenRefused: true } : { reason: why }
+              )
+            );
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/expired.ts
+function realDate(ymd) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  t.setUTCFullYear(y, mo - 1, d);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+function expiryInstant(value2) {
+  const v = value2.trim().replace(/^["']|["']$/g, "");
+  if (/^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v)) return null;
+  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (dateOnly) {
+    const d = new Date(Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]) + 1));
+    return Number.isNaN(d.getTime()) ? null : d;
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v)) {
+    const d = /* @__PURE__ */ new Date(v.replace(" ", "T") + "Z");
+    return Number.isNaN(d.getTime()) ? null : d;
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
+    const d = new Date(v.replace(" ", "T"));
+    return Number.isNaN(d.getTime()) ? null : d;
+  }
+  return null;
+}
+var SLOT, expiredCheck;
+var init_expired = __esm({
+  "src/checks/expired.ts"() {
+    "use strict";
+    init_stale_common();
+    SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
+    expiredCheck = {
+      id: "expired",
+      kinds: ["expired"],
+      severity: "warning",
+      description: "Entries whose valid_until date has passed (UTC).",
+      run(ctx) {
+        const out = [];
+        const now = ctx.evidence.now;
+        for (const entry of ctx.entries) {
+          let value2 = entry.meta.validUntil;
+          if (!value2) value2 = SLOT.exec(entry.text)?.[1]?.trim();
+          if (!value2) continue;
+          const until = expiryInstant(String(value2));
+          if (!until) {
+            const v = String(value2).trim().replace(/^["']|["']$/g, "");
+            const impossible = /^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v);
+            out.push(
+              impossible ? finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value2, unreadable: true, impossible: true }) : finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true })
+            );
+            continue;
+          }
+          if (now.getTime() < until.getTime()) continue;
+          const days = Math.floor((now.getTime() - until.getTime()) / 864e5);
+          out.push(
+            finding(
+              entry,
+              null,
+              "expired",
+              "warning",
+              `This entry expired: valid_until ${value2} passed ${days === 0 ? "today" : `${days} day${days === 1 ? "" : "s"} ago`} (now ${now.toISOString().slice(0, 10)} UTC); delete it or renew valid_until after checking it still holds.`,
+              { now: String(value2), expiredAt: until.toISOString() }
+            )
+          );
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/superseded.ts
+function isRecord(e) {
+  return e.type === "superseded" || /^\s*(?:---[\s\S]*?---\s*)?SUPERSEDED\s+\d{4}-\d{2}-\d{2}/.test(e.text);
+}
+function targetsOf(value2) {
+  return value2.split(/\s*(?:,|;|\band\b)\s*/).map((t) => t.trim().replace(/^[`"'[(<]+|[`"')\]>.]+$/g, "")).filter((t) => t && !/^(?:n\/?a|none|-|—)$/i.test(t));
+}
+var SUPERSEDES, supersededCheck;
+var init_superseded = __esm({
+  "src/checks/superseded.ts"() {
+    "use strict";
+    init_paths();
+    init_stale_common();
+    SUPERSEDES = /^[ \t>*-]*\**Supersedes\**\s*:\s*(.+?)\s*$/gim;
+    supersededCheck = {
+      id: "superseded",
+      kinds: ["superseded"],
+      severity: "warning",
+      description: "Entries that a SUPERSEDED record says were abandoned or reversed.",
+      run(ctx) {
+        const out = [];
+        const records = ctx.entries.filter(isRecord);
+        if (!records.length) return out;
+        const byFile = /* @__PURE__ */ new Map();
+        const byName = /* @__PURE__ */ new Map();
+        const byId = /* @__PURE__ */ new Map();
+        for (const e of ctx.entries) {
+          if (isRecord(e)) continue;
+          (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)).push(e);
+          if (e.meta.name) (byName.get(e.meta.name.toLowerCase()) ?? byName.set(e.meta.name.toLowerCase(), []).get(e.meta.name.toLowerCase())).push(e);
+          byId.set(e.id, e);
+        }
+        const formatOf2 = new Map(ctx.files.map((f) => [f.path, f.format]));
+        const done = /* @__PURE__ */ new Set();
+        for (const rec of records) {
+          SUPERSEDES.lastIndex = 0;
+          let m;
+          while (m = SUPERSEDES.exec(rec.text)) {
+            for (const t of targetsOf(m[1])) {
+              const loc = /^(.*?)(?:#(e_[0-9a-f]{8}(?:_\d+)?)|#L(\d+)|:(\d+))?$/.exec(t);
+              const target = loc[1];
+              const anchorId = loc[2];
+              const line2 = Number(loc[3] ?? loc[4] ?? 0);
+              let hits = [];
+              const id = byId.get(target);
+              if (id) hits = [id];
+              if (!hits.length) {
+                const dir = memDirOf(rec.file);
+                const clean2 = target.replace(/^~\/.*?\/memory\//, "").replace(/^\.\//, "");
+                const cands = [joinPath(dir, clean2), joinPath("", clean2.replace(/^\//, ""))].filter((x) => !!x);
+                for (const c of cands) {
+                  const list3 = byFile.get(c);
+                  if (list3) {
+                    hits = list3;
+                    break;
+                  }
+                }
+                if (!hits.length && !clean2.includes("/")) {
+                  for (const [p, list3] of byFile) if (p.endsWith("/" + clean2) || p === clean2) hits = hits.concat(list3);
+                }
+                if (!hits.length) hits = byName.get(clean2.replace(/\.md$/i, "").toLowerCase()) ?? [];
+              }
+              if (anchorId) hits = hits.filter((e) => e.id === anchorId);
+              if (!hits.length) continue;
+              if (line2) hits = hits.filter((e) => e.line <= line2 && line2 <= e.endLine);
+              else if (hits.length > 1 && formatOf2.get(hits[0].file) !== "auto-memory-topic") {
+                hits = [hits[0]];
+              }
+              for (const e of hits) {
+                const key = `${e.id}\0${rec.file}`;
+                if (done.has(key)) continue;
+                done.add(key);
+                const recLine = rec.line + rec.text.slice(0, m.index).split("\n").length - 1 + (m[0].startsWith("\n") ? 1 : 0);
+                out.push(
+                  finding(
+                    e,
+                    null,
+                    "superseded",
+                    "warning",
+                    `A SUPERSEDED record (\`${rec.file}\`, line ${recLine}) says this ${e.kind === "topic" ? "memory" : "entry"} was abandoned; delete it or keep it only with a pointer to the record.`,
+                    { now: rec.file, record: rec.id, target: t }
+                  )
+                );
+              }
+            }
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/fidelity/text.ts
+function blank(s) {
+  return s.replace(/[^\n]/g, " ");
+}
+function views(entry) {
+  let v = VIEWS.get(entry);
+  if (!v || v.text !== entry.text) {
+    v = { text: entry.text };
+    VIEWS.set(entry, v);
+  }
+  return v;
+}
+function proseWithOffsets(entry, keepDescription = true) {
+  const v = views(entry);
+  if (keepDescription) return v.prose ??= withoutFences(withoutFrontmatter(entry, true));
+  return v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false));
+}
+function withoutFrontmatter(entry, keepDescription = true) {
+  const v = views(entry);
+  if (keepDescription) return v.fm ??= frontmatterBlanked(entry, true);
+  return v.fmNoDesc ??= frontmatterBlanked(entry, false);
+}
+function frontmatterBlanked(entry, keepDescription) {
+  let t = entry.text;
+  if (!(t.startsWith("---") || t.startsWith("\uFEFF---"))) return t;
+  const fm = FRONTMATTER_RE.exec(t);
+  if (fm && fm.index === 0) {
+    t = blank(fm[0]) + t.slice(fm[0].length);
+    const keep = (value2) => {
+      if (!value2) return;
+      const i = fm[0].indexOf(value2);
+      if (i >= 0) t = t.slice(0, i) + value2 + t.slice(i + value2.length);
+    };
+    if (keepDescription) keep(entry.meta?.description);
+    const content3 = /^content:[ \t]*(.+)$/m.exec(fm[0]);
+    if (content3) keep(content3[1].replace(/^["']|["']$/g, ""));
+  }
+  return t;
+}
+function withoutFences(t) {
+  if (t.includes("```") || t.includes("~~~")) t = t.replace(FENCE_RE, (m) => blank(m));
+  if (t.includes("<!--")) t = t.replace(HTML_COMMENT_RE, (m) => blank(m));
+  return t;
+}
+function proseNoCode(entry) {
+  const v = views(entry);
+  if (v.noCode === void 0) {
+    const p = proseWithOffsets(entry);
+    v.noCode = p.includes("`") ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+  }
+  return v.noCode;
+}
+function normalise(text5) {
+  let t = text5.toLowerCase();
+  if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
+  if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
+  if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
+  t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, " ");
+  if (t.includes("#")) t = t.replace(/^\s*#{1,6}\s+/gm, " ");
+  if (t.includes(">")) t = t.replace(/^\s*>\s?/gm, " ");
+  const out = [];
+  const ascii = ASCII2.test(t);
+  let start = -1;
+  for (let i = 0; i <= t.length; ) {
+    let c = i < t.length ? t.charCodeAt(i) : 32;
+    let width = 1;
+    let inWord;
+    if (c < 128) {
+      inWord = c >= 97 && c <= 122 || c >= 48 && c <= 58 || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || !ascii && c >= 65 && c <= 90;
+    } else {
+      if (c >= 55296 && c <= 56319 && i + 1 < t.length) {
+        const lo = t.charCodeAt(i + 1);
+        if (lo >= 56320 && lo <= 57343) {
+          c = (c - 55296) * 1024 + (lo - 56320) + 65536;
+          width = 2;
+        }
+      }
+      inWord = letterOrDigit(c);
+    }
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      keepWord(t.slice(start, i), out);
+      start = -1;
+    }
+    i += width;
+  }
+  return out.join(" ");
+}
+function letterOrDigit(cp) {
+  let r = CODEPOINT_CLASS.get(cp);
+  if (r === void 0) {
+    r = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+    if (CODEPOINT_CLASS.size > 65536) CODEPOINT_CLASS.clear();
+    CODEPOINT_CLASS.set(cp, r);
+  }
+  return r;
+}
+function keepWord(w, out) {
+  const last = w.charCodeAt(w.length - 1);
+  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, "");
+  if (!w) return;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
+      out.push(w);
+      return;
+    }
+  }
+}
+function comparable(entry) {
+  const p = proseWithOffsets(entry, entry.kind !== "topic");
+  return normalise(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
+}
+function contentWords(text5) {
+  const out = [];
+  for (const raw of text5.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw || STOPWORDS.has(raw) || raw.length < 2) continue;
+    out.push(stem(raw));
+  }
+  return out;
+}
+function stem(w) {
+  if (w.length <= 4) return w;
+  if (w.endsWith("ies")) return w.slice(0, -3) + "y";
+  if (w.endsWith("ing") && w.length > 6) return w.slice(0, -3);
+  if (w.endsWith("ed") && w.length > 5) return w.slice(0, -2);
+  if (w.endsWith("es") && /(?:ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) return w.slice(0, -1);
+  return w;
+}
+function lineAt2(file, offset, fallback) {
+  if (!file) return fallback;
+  let starts = LINE_CACHE.get(file);
+  if (!starts) LINE_CACHE.set(file, starts = lineStarts(file.text));
+  return lineAt(starts, offset);
+}
+function fileMap(files) {
+  let m = FILE_MAP.get(files);
+  if (!m) {
+    m = new Map(files.map((f) => [f.path, f]));
+    FILE_MAP.set(files, m);
+  }
+  return m;
+}
+function lineInEntry(entry, offsetInEntry) {
+  let n = entry.line;
+  const t = entry.text;
+  for (let i = t.indexOf("\n"); i !== -1 && i < offsetInEntry; i = t.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function quote(s, max = 60) {
+  const one2 = s.replace(/\s+/g, " ").trim();
+  return one2.length > max ? one2.slice(0, max - 1) + "…" : one2;
+}
+function where(e) {
+  return `${e.file}:${e.line}`;
+}
+function isAutoMemory(format) {
+  return format === "auto-memory-index" || format === "auto-memory-topic";
+}
+function isInstructionFile(format) {
+  return format === "claude-md" || format === "agents-md" || format === "gemini-md" || format === "copilot" || format === "cursor-rule";
+}
+function joinPath2(dir, rel) {
+  const abs = rel.startsWith("/");
+  const parts = (abs ? rel : (dir ? dir + "/" : "") + rel).split("/");
+  const out = [];
+  for (const p of parts) {
+    if (!p || p === ".") continue;
+    if (p === "..") {
+      if (out.length && out[out.length - 1] !== "..") out.pop();
+      else out.push("..");
+    } else out.push(p);
+  }
+  return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
+}
+function dirOf(path12) {
+  const i = path12.lastIndexOf("/");
+  return i < 0 ? "" : path12.slice(0, i);
+}
+function baseName(path12) {
+  return path12.slice(path12.lastIndexOf("/") + 1);
+}
+function stemOf(path12) {
+  return baseName(path12).replace(/\.[^.]*$/, "");
+}
+function linkPath(url) {
+  let u = url.trim().replace(/^<|>$/g, "");
+  u = u.replace(/[#?].*$/, "");
+  try {
+    u = decodeURIComponent(u);
+  } catch {
+  }
+  return u;
+}
+function isExternal(url) {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//");
+}
+function indexTargetPath(entry, file) {
+  const dir = file?.memoryDir ?? dirOf(entry.file);
+  let target = entry.meta?.target;
+  if (!target) {
+    const link2 = entry.spans?.find((s) => s.kind === "link" && s.url && !isExternal(s.url));
+    if (link2?.url) target = linkPath(link2.url);
+  }
+  if (!target) return void 0;
+  return joinPath2(dir, target);
+}
+function scopeOf(file, memoryDir) {
+  if (file.startsWith("/")) return "";
+  if (memoryDir !== void 0) {
+    if (memoryDir.startsWith("/")) return "";
+    return memoryDir.replace(/(?:^|\/)memory$/, "").replace(/(?:^|\/)\.claude$/, "");
+  }
+  const m = /^(.*?)(?:^|\/)(?:\.claude|\.github|\.cursor)\//.exec(file);
+  if (m) return m[1];
+  return dirOf(file);
+}
+function scopesOverlap(a, b) {
+  return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
+}
+var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, VIEWS, INLINE_CODE_RE, LETTER_OR_DIGIT, CODEPOINT_CLASS, ASCII2, STOPWORDS, LINE_CACHE, FILE_MAP;
+var init_text3 = __esm({
+  "src/checks/fidelity/text.ts"() {
+    "use strict";
+    init_parse3();
+    FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
+    FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+    HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
+    VIEWS = /* @__PURE__ */ new WeakMap();
+    INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
+    LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+    CODEPOINT_CLASS = /* @__PURE__ */ new Map();
+    ASCII2 = /^[\x00-\x7f]*$/;
+    STOPWORDS = new Set(
+      "a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being it its this that these those there here we you he she they them our your their i me my us do does did done has have had not no so than too very can could should would will shall may might must just also only any all each every some such which who whom whose what when where why how about after before while up down out off again further once both few more most other same own s t don now via per use used using".split(" ")
+    );
+    LINE_CACHE = /* @__PURE__ */ new WeakMap();
+    FILE_MAP = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/checks/fidelity/similarity.ts
+function fnv1a(s) {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+function hashWord(w) {
+  return fnv1a(w);
+}
+function mix(x) {
+  x = Math.imul(x ^ x >>> 16, 2146121005);
+  x = Math.imul(x ^ x >>> 15, 2221713035);
+  return (x ^ x >>> 16) >>> 0;
+}
+function words(normalised) {
+  return normalised.split(" ").filter((w) => w.length > 0);
+}
+function shingles(ws, hashes) {
+  const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
+  const h = hashes ?? ws.map(fnv1a);
+  const out = /* @__PURE__ */ new Set();
+  for (let i = 0; i + k <= h.length; i++) {
+    let x = h[i];
+    for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 2654435761 + j));
+    out.add(x >>> 0);
+  }
+  return out;
+}
+function sortByHash(hash2, doc) {
+  const len = hash2.length;
+  let h = hash2.slice();
+  let d = doc.slice();
+  let h2 = new Uint32Array(len);
+  let d2 = new Int32Array(len);
+  const count2 = new Int32Array(256);
+  for (let shift3 = 0; shift3 < 32; shift3 += 8) {
+    count2.fill(0);
+    for (let i = 0; i < len; i++) count2[h[i] >>> shift3 & 255]++;
+    let sum = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = count2[b];
+      count2[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < len; i++) {
+      const at = count2[h[i] >>> shift3 & 255]++;
+      h2[at] = h[i];
+      d2[at] = d[i];
+    }
+    [h, h2] = [h2, h];
+    [d, d2] = [d2, d];
+  }
+  return [h, d];
+}
+function signatureInto(sh, sig) {
+  sig.fill(4294967295);
+  for (const x of sh) {
+    for (let i = 0; i < HASHES; i++) {
+      const v = mix(x ^ SEEDS[i]);
+      if (v < sig[i]) sig[i] = v;
+    }
+  }
+}
+function jaccardOf(a, b) {
+  let small = a;
+  let big = b;
+  if (a.size > b.size) {
+    small = b;
+    big = a;
+  }
+  let inter = 0;
+  for (const x of small) if (big.has(x)) inter++;
+  const union = a.size + b.size - inter;
+  return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
+}
+function similarPairs(sets, accept, minShingles = 3, lsh = true) {
+  const seen = new PairSet();
+  const out = [];
+  const consider = (a, b) => {
+    if (a === b) return;
+    if (a > b) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    if (!seen.add(a, b)) return;
+    const s = jaccardOf(sets[a], sets[b]);
+    const p = { a, b, jaccard: s.jaccard, containment: s.containment };
+    if (accept(p)) out.push(p);
+  };
+  const n = sets.length;
+  const DOC = 2 ** 21;
+  if (n >= DOC) throw new Error("too many entries for the similarity index");
+  if (lsh) {
+    const sig = new Uint32Array(HASHES);
+    const eligible = [];
+    for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
+    const keys = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
+    const docs = Int32Array.from(eligible);
+    eligible.forEach((i, k2) => {
+      signatureInto(sets[i], sig);
+      for (let b = 0; b < BANDS; b++) {
+        let key = 2166136261;
+        for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
+        keys[b][k2] = key;
+      }
+    });
+    for (const band of keys) {
+      const [hs2, ds2] = sortByHash(band, docs);
+      for (let x = 0; x < hs2.length; ) {
+        const h = hs2[x];
+        let y = x + 1;
+        while (y < hs2.length && hs2[y] === h) y++;
+        if (y - x >= 2 && y - x <= MAX_BUCKET)
+          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds2[p], ds2[q]);
+        x = y;
+      }
+    }
+  }
+  let total = 0;
+  for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
+  const hashes = new Uint32Array(total);
+  const owners = new Int32Array(total);
+  let k = 0;
+  let uint32 = true;
+  for (let i = 0; i < n; i++) {
+    if (sets[i].size < minShingles) continue;
+    for (const x of sets[i]) {
+      if (x >>> 0 !== x) uint32 = false;
+      hashes[k] = x;
+      owners[k++] = i;
+    }
+  }
+  let hs;
+  let ds;
+  if (uint32) [hs, ds] = sortByHash(hashes, owners);
+  else {
+    const all2 = new Float64Array(total);
+    k = 0;
+    for (let i = 0; i < n; i++) {
+      if (sets[i].size < minShingles) continue;
+      for (const x of sets[i]) all2[k++] = x * DOC + i;
+    }
+    all2.sort();
+    hs = Float64Array.from(all2, (v) => Math.floor(v / DOC));
+    ds = Int32Array.from(all2, (v) => v % DOC);
+  }
+  const rare = new Uint32Array(n);
+  const pairKeys = [];
+  for (let x = 0; x < total; ) {
+    const h = hs[x];
+    let y = x + 1;
+    while (y < total && hs[y] === h) y++;
+    if (y - x <= MAX_DF) {
+      for (let p = x; p < y; p++) rare[ds[p]]++;
+      for (let p = x; p < y; p++)
+        for (let q = p + 1; q < y; q++) {
+          const a = ds[p];
+          const b = ds[q];
+          if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
+        }
+    }
+    x = y;
+  }
+  const pk = Float64Array.from(pairKeys);
+  pk.sort();
+  for (let x = 0; x < pk.length; ) {
+    let y = x + 1;
+    while (y < pk.length && pk[y] === pk[x]) y++;
+    const a = Math.floor(pk[x] / DOC);
+    const b = pk[x] % DOC;
+    const minRare = Math.min(rare[a], rare[b]);
+    if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
+    x = y;
+  }
+  return out;
+}
+var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, PairSet;
+var init_similarity = __esm({
+  "src/checks/fidelity/similarity.ts"() {
+    "use strict";
+    HASHES = 32;
+    BANDS = 8;
+    ROWS = HASHES / BANDS;
+    MAX_DF = 8;
+    MAX_BUCKET = 64;
+    SEEDS = Array.from({ length: HASHES }, (_, i) => mix(2654435769 + i * 1663821227));
+    PairSet = class {
+      a;
+      b;
+      mask;
+      n = 0;
+      constructor(capacity = 1024) {
+        let cap = 1024;
+        while (cap < capacity * 2) cap *= 2;
+        this.a = new Int32Array(cap).fill(-1);
+        this.b = new Int32Array(cap);
+        this.mask = cap - 1;
+      }
+      get size() {
+        return this.n;
+      }
+      slot(a, b) {
+        let h = Math.imul(a, 2654435761) ^ Math.imul(b + 2135587861, 2246822507);
+        h ^= h >>> 15;
+        return h & this.mask;
+      }
+      has(a, b) {
+        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
+          const x = this.a[i];
+          if (x === -1) return false;
+          if (x === a && this.b[i] === b) return true;
+        }
+      }
+      /** Adds the pair; false when it was already there. */
+      add(a, b) {
+        if ((this.n + 1) * 2 > this.mask + 1) this.grow();
+        for (let i = this.slot(a, b); ; i = i + 1 & this.mask) {
+          const x = this.a[i];
+          if (x === -1) {
+            this.a[i] = a;
+            this.b[i] = b;
+            this.n++;
+            return true;
+          }
+          if (x === a && this.b[i] === b) return false;
+        }
+      }
+      grow() {
+        const oa = this.a;
+        const ob = this.b;
+        const cap = (this.mask + 1) * 2;
+        this.a = new Int32Array(cap).fill(-1);
+        this.b = new Int32Array(cap);
+        this.mask = cap - 1;
+        this.n = 0;
+        for (let i = 0; i < oa.length; i++) if (oa[i] !== -1) this.add(oa[i], ob[i]);
+      }
+    };
+  }
+});
+
+// src/checks/fidelity/corpus.ts
+function flagsOf(w) {
+  let f = WORD_FLAGS.get(w);
+  if (f === void 0) {
+    f = (/\d/.test(w) ? F_NUM : 0) | (NEGATION.test(w) ? F_NEG : 0) | (AFFIRM.test(w) ? F_AFF : 0) | (IDENT.test(w) ? F_IDENT : 0);
+    if (WORD_FLAGS.size > 2e5) WORD_FLAGS.clear();
+    WORD_FLAGS.set(w, f);
+  }
+  return f;
+}
+function wordInfo(norm) {
+  let wi = WORD_INFO.get(norm);
+  if (!wi) {
+    const set = new Set(norm.split(" "));
+    const words2 = [...set];
+    wi = { words: words2, set, flags: words2.map(flagsOf) };
+    if (WORD_INFO.size > 1e5) WORD_INFO.clear();
+    WORD_INFO.set(norm, wi);
+  }
+  return wi;
+}
+function onlyFlags(a, b) {
+  let f = 0;
+  for (let k = 0; k < a.words.length; k++) if (!b.set.has(a.words[k])) f |= a.flags[k];
+  return f;
+}
+function conflicting(a, b) {
+  const wa = wordInfo(a);
+  const wb = wordInfo(b);
+  const fa = onlyFlags(wa, wb);
+  const fb = onlyFlags(wb, wa);
+  if (fa & F_NUM && fb & F_NUM) return true;
+  return !!(fa & F_NEG) && !!(fb & F_AFF) || !!(fb & F_NEG) && !!(fa & F_AFF);
+}
+function distinctIdentifiers(c, i, j) {
+  const unique = (spans, otherSpans, w, other) => {
+    for (const s of spans) if (!otherSpans.has(s)) return true;
+    return (onlyFlags(w, other) & F_IDENT) !== 0;
+  };
+  if (!unique(c.code[i], c.code[j], wordInfo(c.norm[i]), wordInfo(c.norm[j]))) return false;
+  return unique(c.code[j], c.code[i], wordInfo(c.norm[j]), wordInfo(c.norm[i]));
+}
+function conflictingPair(c, i, j) {
+  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]) || opposed(c.norm[i], c.norm[j]);
+}
+function stanceOf(norm) {
+  let st = STANCE.get(norm);
+  if (st) return st;
+  const ws = norm.split(" ");
+  const reversed = /* @__PURE__ */ new Set();
+  const negated = /* @__PURE__ */ new Set();
+  for (let k = 0; k < ws.length; k++) {
+    const one2 = ws[k];
+    const two = k + 1 < ws.length ? one2 + " " + ws[k + 1] : "";
+    let skip = 0;
+    let rev = false;
+    if (two && REVERSAL.test(two)) [skip, rev] = [2, true];
+    else if (REVERSAL.test(one2)) [skip, rev] = [1, true];
+    else if (two && NEGATED.test(two)) skip = 2;
+    else if (NEGATED.test(one2)) skip = 1;
+    if (!skip) continue;
+    let x = k + skip;
+    while (x < ws.length && (FILLER.has(ws[x]) || STOPWORDS.has(ws[x]))) x++;
+    if (x >= ws.length) continue;
+    negated.add(ws[x]);
+    if (rev) reversed.add(ws[x]);
+  }
+  const asserted = /* @__PURE__ */ new Set();
+  for (const w of ws) if (w.length > 1 && !STOPWORDS.has(w) && !negated.has(w)) asserted.add(w);
+  st = { reversed, asserted };
+  if (STANCE.size > 5e4) STANCE.clear();
+  STANCE.set(norm, st);
+  return st;
+}
+function opposed(a, b) {
+  if (a === b) return false;
+  const sa = stanceOf(a);
+  const sb = stanceOf(b);
+  for (const w of sb.reversed) if (sa.asserted.has(w)) return true;
+  for (const w of sa.reversed) if (sb.asserted.has(w)) return true;
+  return false;
+}
+function isNearDuplicate(p, c) {
+  if (p.jaccard >= NEAR_JACCARD) return true;
+  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
+  const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
+  const small = Math.min(c.bags[p.a].size, c.bags[p.b].size);
+  return bag.containment >= 0.75 && bag.jaccard >= 0.5 && small >= 6 && Math.round(bag.containment * small) >= MIN_SHARED_CONTENT;
+}
+function codeWords(text5) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of text5.matchAll(/`([^`\n]+)`/g)) {
+    const n = normalise(m[1]);
+    if (n) out.add(n);
+  }
+  return out;
+}
+function bagOf(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws) {
+    if (SPLIT.test(w)) {
+      for (const x of contentWords(w)) out.add(hashWord(x));
+    } else if (w.length >= 2 && !STOPWORDS.has(w)) out.add(hashWord(stem(w)));
+  }
+  return out;
+}
+function comparableEntry(e) {
+  return e.kind !== "frontmatter-field" && e.type !== "superseded";
+}
+function corpusOf(entries, _files) {
+  const cached = CACHE.get(entries);
+  if (cached) return cached;
+  const norm = [];
+  const wordCount = [];
+  const sets = [];
+  const bags = [];
+  const code3 = [];
+  const byKey = /* @__PURE__ */ new Map();
+  const vocab = /* @__PURE__ */ new Map();
+  const token = (w) => {
+    let t = vocab.get(w);
+    if (!t) {
+      t = { h: hashWord(w), bag: [...bagOf([w])] };
+      vocab.set(w, t);
+    }
+    return t;
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const n = comparableEntry(e) ? comparable(e) : "";
+    const ws = words(n);
+    norm.push(n);
+    wordCount.push(ws.length);
+    if (ws.length >= MIN_WORDS) {
+      const ts = ws.map(token);
+      sets.push(shingles(ws, ts.map((t) => t.h)));
+      const bag = /* @__PURE__ */ new Set();
+      for (const t of ts) for (const b of t.bag) bag.add(b);
+      bags.push(bag);
+    } else {
+      sets.push(/* @__PURE__ */ new Set());
+      bags.push(/* @__PURE__ */ new Set());
+    }
+    code3.push(ws.length >= MIN_WORDS ? codeWords(e.text) : /* @__PURE__ */ new Set());
+    if (ws.length >= MIN_WORDS) {
+      const l = byKey.get(n);
+      if (l) l.push(i);
+      else byKey.set(n, [i]);
+    }
+  }
+  const exact = [...byKey.values()].filter((g) => g.length > 1);
+  const near = similarPairs(
+    sets,
+    (p) => norm[p.a] !== norm[p.b] && (p.jaccard >= 0.4 || p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4),
+    3
+  );
+  const have = new PairSet(near.length);
+  for (const p of near) have.add(p.a, p.b);
+  for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
+    if (have.has(p.a, p.b)) continue;
+    const s = jaccardOf(sets[p.a], sets[p.b]);
+    near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
+  }
+  const contains = (a, b) => {
+    const x = entries[a];
+    const y = entries[b];
+    if (x.file !== y.file) return false;
+    return x.start <= y.start && y.end <= x.end || y.start <= x.start && x.end <= y.end;
+  };
+  const corpus = { norm, wordCount, sets, bags, code: code3, exact, near, contains };
+  CACHE.set(entries, corpus);
+  return corpus;
+}
+var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, MIN_SHARED_CONTENT, NEGATION, AFFIRM, F_NUM, F_NEG, F_AFF, F_IDENT, WORD_FLAGS, WORD_INFO, IDENT, REVERSAL, NEGATED, FILLER, STANCE, CACHE, SPLIT;
+var init_corpus = __esm({
+  "src/checks/fidelity/corpus.ts"() {
+    "use strict";
+    init_text3();
+    init_similarity();
+    NEAR_JACCARD = 0.6;
+    NEAR_CONTAINMENT = 0.85;
+    MIN_WORDS = 4;
+    MIN_SHARED_CONTENT = 6;
+    NEGATION = /\b(?:never|not|no|don't|dont|avoid|without)\b/;
+    AFFIRM = /\b(?:always|must|do)\b/;
+    F_NUM = 1;
+    F_NEG = 2;
+    F_AFF = 4;
+    F_IDENT = 8;
+    WORD_FLAGS = /* @__PURE__ */ new Map();
+    WORD_INFO = /* @__PURE__ */ new Map();
+    IDENT = /[\/._@$:]|\d/;
+    REVERSAL = /^(?:not|instead of|rather than|no longer|replaced|replace|replacing|switched from|switching from|switch from|migrated from|migrating from|moved from|moving from|dropped|removed)$/;
+    NEGATED = /^(?:never|no|don't|dont|do not|avoid|without|stop|stopped)$/;
+    FILLER = /* @__PURE__ */ new Set(["use", "using", "used", "run", "running", "call", "calling", "need", "needs", "rely", "relying", "on", "depend", "depending", "the", "a", "an", "our", "its", "their", "any", "to", "with", "be", "is", "are"]);
+    STANCE = /* @__PURE__ */ new Map();
+    CACHE = /* @__PURE__ */ new WeakMap();
+    SPLIT = /[^\p{L}\p{N}]/u;
+  }
+});
+
+// src/checks/ephemeral.ts
+function firstMatch(res, text5) {
+  let best = null;
+  for (const re of res) {
+    re.lastIndex = 0;
+    const m = re.exec(text5);
+    if (m && (!best || m.index < best.index)) best = m;
+  }
+  return best;
+}
+function claudeMdCopyActive(ctx) {
+  return ctx.config.checks?.["ephemeral"] !== false && ctx.config.filters?.["claude-md-copy"] !== false;
+}
+function enabled(ctx, id) {
+  return ctx.config.filters?.[id] !== false;
+}
+function filtersFor(entry, text5, raw, ctx) {
+  const hits = [];
+  const keeper = KEEPER_TYPES.has(entry.type);
+  const hasConclusion = CONCLUSION.test(text5);
+  if (entry.type === "ephemeral" && entry.typeSource === "frontmatter" && entry.kind !== "index-line" && enabled(ctx, "session-state")) {
+    const i = raw.search(/\S/);
+    hits.push({ filter: "session-state", index: Math.max(0, i), match: "type: ephemeral" });
+  }
+  if (enabled(ctx, "debug-output") && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
+    STACK_FRAME.lastIndex = 0;
+    const frames = raw.match(STACK_FRAME) ?? [];
+    const one2 = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
+    if (frames.length >= 3 || (frames.length >= 2 || one2) && !hasConclusion) {
+      const idx = one2 ? one2.index : raw.search(STACK_FRAME);
+      hits.push({ filter: "debug-output", index: Math.max(0, idx), match: one2 ? one2[0].trim() : (frames[0] ?? "").trim() });
+    }
+  }
+  if (enabled(ctx, "session-state")) {
+    const m = SESSION_GATE.test(text5) ? firstMatch(SESSION_STRONG, text5) : null;
+    if (m) hits.push({ filter: "session-state", index: m.index, match: m[0] });
+    else if (!keeper && (entry.type === "ephemeral" || entry.type === "project" || entry.type === "unknown")) {
+      const w = SESSION_WEAK.exec(text5);
+      if (w && !ABSOLUTE_DATE.test(text5) && !DIRECTIVE.test(text5))
+        hits.push({ filter: "session-state", index: w.index, match: w[0] });
+    }
+  }
+  if (enabled(ctx, "tone") && TONE_GATE.test(text5) && !DIRECTIVE.test(text5)) {
+    const m = TONE.exec(text5) ?? TONE_NAMED.exec(text5) ?? TONE_2.exec(text5);
+    if (m) hits.push({ filter: "tone", index: m.index, match: m[0] });
+  }
+  if (keeper) return hits;
+  if (enabled(ctx, "relative-date")) {
+    const m = RELATIVE_DATE.exec(text5);
+    if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
+  }
+  if (enabled(ctx, "reasoning") && !hasConclusion && REASONING_GATE.test(text5)) {
+    const m = firstMatch(REASONING, text5);
+    if (m) hits.push({ filter: "reasoning", index: m.index, match: m[0] });
+  }
+  if (enabled(ctx, "pinned-command")) {
+    const m = PINNED_INSTALL.exec(raw);
+    if (m && (SEQUENCE.test(raw) || !PIN_REASON.test(text5))) hits.push({ filter: "pinned-command", index: m.index, match: m[0] });
+  }
+  if (enabled(ctx, "unverified")) {
+    const m = UNVERIFIED_STRONG.exec(text5);
+    if (m) hits.push({ filter: "unverified", index: m.index, match: m[0] });
+    else {
+      const w = UNVERIFIED_WEAK.exec(text5);
+      if (w && HAS_NUMBER.test(text5) && !DIRECTIVE.test(text5)) hits.push({ filter: "unverified", index: w.index, match: w[0] });
+    }
+  }
+  return hits;
+}
+function lineDate(evidence, file, line2) {
+  const times = evidence?.usage?.lines?.get(file);
+  const t = Array.isArray(times) ? times[line2 - 1] : void 0;
+  return typeof t === "number" && Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : void 0;
+}
+function shift2(date, days) {
+  const t = Date.parse(date + "T00:00:00Z") + days * 864e5;
+  return new Date(t).toISOString().slice(0, 10);
+}
+function absoluteFor(phrase, date) {
+  const p = phrase.toLowerCase();
+  if (/^(?:earlier today|this morning|this afternoon|tonight|today)$/.test(p)) return date;
+  if (p === "yesterday" || p === "last night") return shift2(date, -1);
+  if (p === "the day before yesterday") return shift2(date, -2);
+  if (p === "tomorrow") return shift2(date, 1);
+  if (p === "last week") return `the week of ${shift2(date, -7 - ((/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 6) % 7)}`;
+  if (p === "this week") return `the week of ${shift2(date, -(((/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 6) % 7))}`;
+  if (p === "last month") {
+    const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - 1);
+    return d.toISOString().slice(0, 7);
+  }
+  if (p === "last year") return String(Number(date.slice(0, 4)) - 1);
+  const wd = /^last (\w+day)$/.exec(p);
+  if (wd) {
+    const target = WEEKDAYS.indexOf(wd[1]);
+    const cur = (/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay();
+    let back = (cur - target + 7) % 7;
+    if (back === 0) back = 7;
+    return shift2(date, -back);
+  }
+  const ago = /^(?:a )?(\w+)(?: of)? (days|weeks|months) ago$/.exec(p.replace(/^a couple of/, "couple"));
+  if (ago) {
+    const n = /^\d+$/.test(ago[1]) ? Number(ago[1]) : NUMBERS[ago[1]];
+    if (!n) return void 0;
+    if (ago[2] === "days") return shift2(date, -n);
+    if (ago[2] === "weeks") return `about ${shift2(date, -7 * n)}`;
+    const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
+    d.setUTCMonth(d.getUTCMonth() - n);
+    return d.toISOString().slice(0, 7);
+  }
+  return void 0;
+}
+function message(h, dateNote) {
+  const q = `"${quote(h.match, 50)}"`;
+  switch (h.filter) {
+    case "session-state":
+      return `Session task state (${q}) is stale by the next session; delete it or restate it as a lasting fact.`;
+    case "relative-date":
+      return `The relative date ${q} loses its meaning once written; ${dateNote}.`;
+    case "reasoning":
+      return `Intermediate reasoning (${q}) is not a conclusion; keep only the lesson learned or delete it.`;
+    case "debug-output":
+      return `Debug output or a stack trace (${q}) is temporary diagnostic data; delete it and keep only the cause and the fix.`;
+    case "pinned-command":
+      return `An exact command with pinned versions (${q}) breaks as versions move; describe the intent or point to the manifest instead.`;
+    case "tone":
+      return `An emotional or tone note (${q}) is not actionable; delete it or turn it into a concrete preference.`;
+    case "unverified":
+      return `An unverified single observation (${q}) may be wrong; verify it and state it plainly, or delete it.`;
+    case "claude-md-copy":
+      return `Copies ${h.other ? where(h.other) : "CLAUDE.md"}, which is already loaded in every session; delete this copy from auto memory.`;
+  }
+}
+function findEphemeral(ctx) {
+  const out = [];
+  const copies = /* @__PURE__ */ new Map();
+  if (claudeMdCopyActive(ctx)) {
+    const { entries } = ctx;
+    const corpus = corpusOf(entries, ctx.files);
+    const consider = (i, j, exact, containment, jaccard2) => {
+      const a = entries[i];
+      const b = entries[j];
+      let mem, instr;
+      if (isAutoMemory(a.format) && isInstructionFile(b.format)) [mem, instr] = [i, j];
+      else if (isAutoMemory(b.format) && isInstructionFile(a.format)) [mem, instr] = [j, i];
+      else return;
+      if (entries[mem].kind === "index-line") return;
+      const fm = fileMap(ctx.files);
+      const sc = (e) => scopeOf(e.file, fm.get(e.file)?.memoryDir);
+      if (!scopesOverlap(sc(entries[mem]), sc(entries[instr]))) return;
+      if (!exact && conflictingPair(corpus, mem, instr)) return;
+      const memWords = corpus.wordCount[mem];
+      const instrWords = corpus.wordCount[instr];
+      const ok3 = exact || jaccard2 >= 0.6 || containment >= 0.75 && memWords <= instrWords * 1.6 + 6;
+      if (ok3 && !copies.has(mem)) copies.set(mem, entries[instr]);
+    };
+    for (const g of corpus.exact)
+      for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
+    for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
+  }
+  ctx.entries.forEach((entry, i) => {
+    if (entry.type === "superseded" || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
+    if (entry.kind === "frontmatter-field") return;
+    const raw = withoutFrontmatter(entry);
+    const text5 = proseNoCode(entry);
+    const hits = filtersFor(entry, text5, raw, ctx);
+    const copyOf = copies.get(i);
+    if (copyOf) hits.unshift({ filter: "claude-md-copy", index: 0, match: "", other: copyOf });
+    if (!hits.length) return;
+    const h = hits[0];
+    const line2 = h.filter === "claude-md-copy" ? entry.line : lineInEntry(entry, h.index);
+    const evidence = { filter: h.filter };
+    if (hits.length > 1) evidence.filters = [...new Set(hits.map((x) => x.filter))];
+    if (h.other) evidence.now = h.other.id;
+    let suggestion = { delete: true };
+    let dateNote = "write the absolute date instead (date unknown: no blame for this line)";
+    if (h.relative) {
+      const written = lineDate(ctx.evidence, entry.file, line2);
+      const abs = written ? absoluteFor(h.relative, written) : void 0;
+      if (written) evidence.date = written;
+      if (abs) {
+        evidence.absolute = abs;
+        dateNote = `the line was written on ${written}, so write ${abs} instead`;
+        suggestion = { replace: abs };
+      } else if (written) {
+        dateNote = `the line was written on ${written}; write the absolute date instead`;
+        suggestion = void 0;
+      } else suggestion = void 0;
+    }
+    const f = {
+      entryId: entry.id,
+      file: entry.file,
+      line: line2,
+      kind: "ephemeral",
+      severity: "warning",
+      message: message(h, dateNote),
+      evidence
+    };
+    if (h.relative) f.ref = h.match;
+    if (suggestion) f.suggestion = suggestion;
+    out.push(f);
+  });
+  return out;
+}
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, SESSION_GATE, STACK_GATE, DEBUG_GATE, REASONING_GATE, TONE_GATE, WEEKDAYS, NUMBERS, ephemeralCheck;
+var init_ephemeral = __esm({
+  "src/checks/ephemeral.ts"() {
+    "use strict";
+    init_corpus();
+    init_text3();
+    FILTER_IDS = [
+      "session-state",
+      "relative-date",
+      "reasoning",
+      "debug-output",
+      "pinned-command",
+      "tone",
+      "unverified",
+      "claude-md-copy"
+    ];
+    KEEPER_TYPES = /* @__PURE__ */ new Set(["decision", "feedback", "user"]);
+    ABSOLUTE_DATE = /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4})\b/i;
+    CONCLUSION = /\b(?:instead|use|prefer|the fix|fix(?:ed)? (?:it |this )?(?:by|with)|solution|workaround|resolved|solved|root cause|the answer|make sure|remember to|so we|lesson|rule:|pinned because)\b|(?:^|[.;:!?,(—–]\s*|-\s+|\b(?:so|and|but|then)\s+)(?:always|never|must|should|don't|do not|avoid)\b|→|=>/im;
+    DIRECTIVE = /\b(?:don't|do not|never|always|prefer|avoid|please|wants?|likes?|hates?|dislikes?|expects?|keep|stop|make sure|should|must|instead)\b/i;
+    SESSION_STRONG = [
+      /\b(?:in|during|for) (?:this|today's) (?:session|conversation|chat)\b/i,
+      /\bthis (?:conversation|chat)\b/i,
+      /\b(?:currently|right now|still|now) (?:working on|debugging|investigating|fixing|looking (?:into|at)|refactoring|implementing|migrating|trying to|waiting (?:on|for)|reviewing|in the middle of|halfway through|blocked on)\b/i,
+      /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|still\s+|currently\s+)?(?:in the middle of|halfway through|working on|debugging|investigating|fixing|waiting (?:on|for)|blocked on)\b/i,
+      /\bWIP\b/,
+      /\bwork in progress\b/i,
+      /\b(?:left off|pick(?:ing)? up where|where (?:I|we) stopped|(?:in|for|during) (?:the )?next session|next session,|resume (?:from|at) step)\b/i,
+      /\bnext steps?\s*:/i,
+      /\b(?:resume|continue|pick up)\s+(?:from|with|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+(?:from|at)\s+(?:the\s+)?(?:next|last|remaining|where)\b|\bstart\s+with\s+the\s+(?:next|last|remaining)\b/i,
+      /\b(?:today|tonight|this (?:morning|afternoon|evening))(?:'s)? (?:task|goal|plan|focus|work|todo)s?\b/i,
+      /\b(?:todos?|to-dos?|tasks?|plan|goals?)\s+for\s+(?:today|tonight|this (?:session|morning|afternoon|evening))\b/i,
+      /^[ \t]*(?:[-*+][ \t]+)?this session[ \t]*[:—–]/im,
+      /\b(?:today|right now|at the moment|for now)[, ]+(?:I|we)(?:'m| am| are|'re| need| will|'ll| have to| should| still)\b/i,
+      /\bcurrent (?:task|ticket|focus|sprint goal)\s*(?::|is\b)/i,
+      /\bcurrent (?:branch|status)\s*:/i,
+      /\b(?:working|work) on (?:issue|ticket|PR|pull request|bug|story)\s*#?\d+/i
+    ];
+    SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
+    RELATIVE_DATE = /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
+    REASONING = [
+      /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
+      /\btried\b[^.\n]{0,80}?\b(?:didn't|did not|doesn't|does not) (?:seem to )?(?:work|help|fix)\b/i,
+      /\b(?:first|then|initially) (?:I|we) (?:thought|tried|assumed|suspected)\b/i,
+      /\b(?:let me|I'll try|I will try|going to try|next I'll|maybe it's because|might be because|could be because|hypothesis:)\b/i,
+      /\battempt(?:ed)? #?\d\b/i,
+      /\b(?:didn't|did not|doesn't|does not) (?:seem to )?work(?: either)?\b[^.\n]{0,60}\b(?:because|since|maybe|not sure)\b/i
+    ];
+    STACK_FRAME = /^\s*(?:at\s+[\w$.<>[\]\s]*\(?[^\s()]+:\d+(?::\d+)?\)?|File "[^"]+", line \d+|#\d+\s+0x[0-9a-f]+)/gm;
+    DEBUG_ONE = [
+      /Traceback \(most recent call last\)/,
+      /\b[A-Z]\w*(?:Error|Exception)\b:?[^\n]{0,160}?\b(?:at line \d+|line \d+, column \d+|\.\w+:\d+:\d+)/,
+      /^panic: /m,
+      /\bgoroutine \d+ \[running\]/,
+      /^npm ERR! /m,
+      /\bSegmentation fault \(core dumped\)/,
+      /^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?\]?[^\n]{0,80}?\b(?:DEBUG|TRACE|ERROR|WARN|WARNING|FATAL)\b/m
+    ];
+    PINNED_INSTALL = /\b(?:npm (?:i|install|add)|pnpm (?:add|i|install)|yarn (?:global )?add|bun add|pip3? install|uv (?:pip install|add)|poetry add|gem install|cargo install|go install|brew install|npx)\b[^\n`]*?(?:@\^?\d+\.\d+(?:\.\d+)?\b|==\d+(?:\.\d+)+|@v\d+\.\d+|--version[ =]\d|-v \d+\.\d+)/i;
+    SEQUENCE = /&&|;\s*(?:npm|pnpm|yarn|pip|cd|make|cargo|go|brew|node|python)\b|\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b[^\n]*\n\s*(?:\$ )?(?:npm|pnpm|yarn|pip|make|cargo|go|brew|node|python|npx)\b/;
+    PIN_REASON = /\b(?:because|since|breaks?|broke|regression|pinned|pin\b|until|workaround|bug|compatib)/i;
+    TONE = /\b(?:user|the user|he|she|they|client|customer|reviewer|maintainer|boss|manager|team|lead|pm)\s+(?:seemed|seems|was|is|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super |getting )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|in a (?:bad|good|great|terrible) mood)\b/i;
+    TONE_NAMED = /\b[A-Z][a-z]{2,}\s+(?:seemed|seems|was|got|gets|sounded|looked|felt|became|appeared)\s+(?:really |very |quite |a bit |a little |kind of |pretty |clearly |visibly |super )?(?:frustrated|annoyed|angry|upset|irritated|impatient|stressed|grumpy|mad|unhappy|disappointed|in a (?:bad|terrible) mood)\b/;
+    TONE_2 = /\b(?:user|they|he|she)(?:'s| is| was) (?:in a (?:bad|good|great|terrible) mood|losing patience|fed up)\b/i;
+    UNVERIFIED_STRONG = /\b(?:I think|I believe|I guess|I suspect|I assume|I'm not (?:entirely |totally |100% |completely )?sure|not (?:entirely |totally |100% |completely )?sure (?:if|whether|but|yet|about)|but not sure|(?:I|we) (?:haven't|have not|didn't|did not|never) (?:verify|verified|confirm|confirmed|check|checked|test|tested)|not (?:yet )?verified yet|needs verification|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b|\(unverified\)|\bunverified:/i;
+    UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
+    HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
+    SESSION_GATE = /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
+    STACK_GATE = /:\d|File "|0x/;
+    DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
+    REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
+    TONE_GATE = /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
+    WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+    NUMBERS = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
+    ephemeralCheck = {
+      id: "ephemeral",
+      kinds: ["ephemeral"],
+      severity: "warning",
+      description: "Preventive filters: session task state, relative dates, intermediate reasoning, debug output, pinned command sequences, tone notes, unverified observations and copies of CLAUDE.md inside auto memory.",
+      run: findEphemeral
+    };
+  }
+});
+
+// src/checks/duplicate.ts
+function rank(e, words2) {
+  const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
+  const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
+  return (index2 ? 0 : 1e6) + words2 * 10 + kindScore;
+}
+function findDuplicates(ctx) {
+  const { entries, files } = ctx;
+  const corpus = corpusOf(entries, files);
+  const fm = fileMap(files);
+  const skipCross = claudeMdCopyActive(ctx);
+  const indexOwn = (a, b) => {
+    const pair2 = (x, y) => x.kind === "index-line" && y.kind === "topic" && indexTargetPath(x, fm.get(x.file)) === y.file;
+    return pair2(a, b) || pair2(b, a);
+  };
+  const allowed = (i, j) => {
+    const a = entries[i];
+    const b = entries[j];
+    if (corpus.contains(i, j)) return false;
+    if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
+    if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
+    if (indexOwn(a, b)) return false;
+    if (skipCross && (isAutoMemory(a.format) && isInstructionFile(b.format) || isAutoMemory(b.format) && isInstructionFile(a.format)))
+      return false;
+    return true;
+  };
+  const parent = /* @__PURE__ */ new Map();
+  const find = (x) => {
+    let r = x;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r);
+    parent.set(x, r);
+    return r;
+  };
+  const union = (a, b) => {
+    if (!parent.has(a)) parent.set(a, a);
+    if (!parent.has(b)) parent.set(b, b);
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(rb, ra);
+  };
+  for (const group of corpus.exact)
+    for (let x = 0; x < group.length; x++)
+      for (let y = x + 1; y < group.length; y++)
+        if (allowed(group[x], group[y])) union(group[x], group[y]);
+  for (const p of corpus.near) if (isNearDuplicate(p, corpus) && allowed(p.a, p.b)) union(p.a, p.b);
+  const clusters = /* @__PURE__ */ new Map();
+  for (const x of parent.keys()) {
+    const r = find(x);
+    const l = clusters.get(r);
+    if (l) l.push(x);
+    else clusters.set(r, [x]);
+  }
+  const out = [];
+  for (const members of clusters.values()) {
+    if (members.length < 2) continue;
+    members.sort((a, b) => a - b);
+    let keep = members[0];
+    for (const m of members) {
+      const d = rank(entries[m], corpus.wordCount[m]) - rank(entries[keep], corpus.wordCount[keep]);
+      if (d > 0) keep = m;
+    }
+    const k = entries[keep];
+    for (const m of members) {
+      if (m === keep) continue;
+      const e = entries[m];
+      const exact = corpus.norm[m] === corpus.norm[keep];
+      const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
+      const message2 = topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
+      out.push({
+        entryId: e.id,
+        file: e.file,
+        line: e.line,
+        kind: "duplicate",
+        severity: "warning",
+        message: message2,
+        evidence: {
+          now: k.id,
+          file: k.file,
+          line: k.line,
+          exact,
+          similarity: exact ? 1 : Math.round(jaccardOf(corpus.sets[m], corpus.sets[keep]).jaccard * 100) / 100
+        },
+        suggestion: { delete: true }
+      });
+    }
+  }
+  return out;
+}
+var duplicateCheck;
+var init_duplicate = __esm({
+  "src/checks/duplicate.ts"() {
+    "use strict";
+    init_corpus();
+    init_similarity();
+    init_text3();
+    init_ephemeral();
+    duplicateCheck = {
+      id: "duplicate",
+      kinds: ["duplicate"],
+      severity: "warning",
+      description: "Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the most complete version to keep.",
+      run: findDuplicates
+    };
+  }
+});
+
+// src/checks/contradiction.ts
+function jobOf(script) {
+  for (const [re, job] of SCRIPT_JOBS) if (re.test(script)) return job;
+  return void 0;
+}
+function commandClaims(text5, offset, entry, out) {
+  CMD_RE.lastIndex = 0;
+  let m;
+  while (m = CMD_RE.exec(text5)) {
+    const tool = m[1];
+    const args = m[2].trim().split(/\s+/);
+    let filter = "";
+    const rest = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === "--filter" || a === "-F" || a === "-w" || a === "--workspace") {
+        filter = args[++i] ?? "";
+        continue;
+      }
+      if (a.startsWith("--filter=") || a.startsWith("--workspace=")) {
+        filter = a.split("=")[1];
+        continue;
+      }
+      if (a === "workspace" && tool === "yarn") {
+        filter = args[++i] ?? "";
+        continue;
+      }
+      rest.push(a);
+    }
+    if (rest.some((a) => a === "-g" || a === "--global")) continue;
+    let pm2 = PMS.has(tool) || PY_PMS.has(tool) ? tool : void 0;
+    let runner;
+    let job;
+    const first = rest[0] ?? "";
+    if (PY_PMS.has(tool)) {
+      if (first !== "run") continue;
+      runner = rest[1] === "python" && rest[2] === "-m" ? rest[3] : rest[1];
+      job = runner ? RUNNERS[runner] : void 0;
+      if (!job) continue;
+    } else if (!pm2) {
+      runner = first.replace(/@.*$/, "");
+      job = RUNNERS[runner];
+    } else if (first === "run" || first === "run-script") {
+      job = jobOf(rest[1] ?? "");
+    } else if (first === "exec" || first === "dlx" || first === "x") {
+      runner = (rest[1] ?? "").replace(/@.*$/, "");
+      job = RUNNERS[runner];
+    } else if (first === "test" || first === "t") {
+      job = "test";
+    } else if ((first === "install" || first === "i" || first === "ci") && rest.length === 1) {
+      job = "install";
+    } else if (RUNNERS[first] && tool !== "npm") {
+      runner = first;
+      job = RUNNERS[first];
+    } else if (tool !== "npm" && first && !["add", "remove", "install", "i", "up", "upgrade", "update", "init", "create", "publish", "link", "outdated", "why", "audit", "config", "login", "version", "pack", "info", "view", "cache", "store"].includes(first)) {
+      job = jobOf(first);
+    }
+    if (!job) continue;
+    if (rest.some((a) => /\b(?:e2e|integration|playwright|cypress)\b/.test(a))) job = "test:e2e";
+    const key = `${job}${filter ? "@" + filter : ""}`;
+    out.push({
+      entry,
+      kind: "command",
+      key,
+      value: `${pm2 ?? ""}|${runner ?? ""}`,
+      shown: m[0].trim(),
+      index: offset + m.index
+    });
+  }
+}
+function commandsConflict(a, b) {
+  const [pa, ra] = a.value.split("|");
+  const [pb, rb] = b.value.split("|");
+  if (pa && pb && pa !== pb) return true;
+  if (ra && rb && ra !== rb && RUNNERS[ra] === RUNNERS[rb]) return true;
+  return false;
+}
+function subjectWords(sentence) {
+  const ws = contentWords(sentence.replace(NUM_RE, " ").replace(/\d+/g, " ")).map((w) => SYNONYMS[w] ?? w).filter((w) => !NUMBER_NOISE.has(w));
+  return [...new Set(ws)];
+}
+function numberClaims(sentence, offset, entry, out) {
+  const clauseRe = /(?:[^,;]|,(?=\d))+?(?=[,;]|\b(?:and|but|while|so|because|which|whereas)\b|$)/g;
+  let c;
+  while (c = clauseRe.exec(sentence)) {
+    if (!c[0].length) {
+      clauseRe.lastIndex++;
+      continue;
+    }
+    const clause = c[0];
+    NUM_RE.lastIndex = 0;
+    const found = [];
+    let m;
+    while (m = NUM_RE.exec(clause)) {
+      const unit = m[2].toLowerCase();
+      const u = UNITS.find(([re]) => re.test(unit));
+      if (!u) continue;
+      found.push({ n: Number(m[1]) * u[2], cls: u[1], shown: m[0], index: offset + c.index + m.index });
+    }
+    const perClass = /* @__PURE__ */ new Map();
+    for (const f of found) perClass.set(f.cls, (perClass.get(f.cls) ?? 0) + 1);
+    for (const f of found) {
+      if (perClass.get(f.cls) !== 1) continue;
+      const words2 = subjectWords(clause);
+      if (words2.length < 2) continue;
+      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, index: f.index });
+    }
+  }
+}
+function versionClaims(sentence, offset, entry, out) {
+  if (/[<>^~]=?\s*\d/.test(sentence)) return;
+  VERSION_RE.lastIndex = 0;
+  const found = [];
+  let m;
+  while (m = VERSION_RE.exec(sentence)) {
+    if (m[3] && m[3] !== ".x") continue;
+    const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, " ")];
+    if (!tool) continue;
+    const v = m[2];
+    if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes(".") && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === "node" && Number(v) >= 10 && Number(v) <= 40))
+      continue;
+    found.push({ entry, kind: "version", key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
+  }
+  const perTool = /* @__PURE__ */ new Map();
+  for (const f of found) perTool.set(f.key, (perTool.get(f.key) ?? 0) + 1);
+  for (const f of found) if (perTool.get(f.key) === 1) out.push(f);
+}
+function versionsConflict(a, b) {
+  const pa = a.split(".");
+  const pb = b.split(".");
+  const n = Math.min(pa.length, pb.length);
+  for (let i = 0; i < n; i++) if (Number(pa[i]) !== Number(pb[i])) return true;
+  return false;
+}
+function splitCamel(s) {
+  return s.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[`'"]/g, " ");
+}
+function ruleClaims(sentence, offset, entry, out) {
+  RULE_RE.lastIndex = 0;
+  let m;
+  while (m = RULE_RE.exec(sentence)) {
+    const modal = m[1].toLowerCase();
+    const polarity = /never|not|n't/.test(modal) ? -1 : 1;
+    if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
+    const obj2 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
+    const words2 = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
+    if (words2.length < 2) continue;
+    out.push({ entry, kind: "rule", key: "rule", value: words2.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words: words2, polarity, index: offset + m.index });
+  }
+}
+function jaccard(a, b) {
+  const sb = new Set(b);
+  let inter = 0;
+  for (const x of a) if (sb.has(x)) inter++;
+  const union = a.length + b.length - inter;
+  return { j: union ? inter / union : 0, inter };
+}
+function pairs(claims, worded) {
+  const out = [];
+  const seen = new PairSet();
+  const index2 = /* @__PURE__ */ new Map();
+  claims.forEach((c, i) => c.id = i);
+  for (const c of claims) {
+    const keys = worded ? (c.words ?? []).map((w) => c.key + ":" + w) : [c.key];
+    for (const k of keys) {
+      const l = index2.get(k);
+      if (l) l.push(c);
+      else index2.set(k, [c]);
+    }
+  }
+  for (const list3 of index2.values()) {
+    if (list3.length < 2 || list3.length > (worded ? 50 : 200)) continue;
+    for (let i = 0; i < list3.length; i++)
+      for (let j = i + 1; j < list3.length; j++) {
+        const a = list3[i];
+        const b = list3[j];
+        if (a.entry === b.entry) continue;
+        if (!seen.add(a.id, b.id)) continue;
+        out.push([a, b]);
+      }
+  }
+  return out;
+}
+function findContradictions(ctx) {
+  const { entries } = ctx;
+  const byKind = { command: [], number: [], version: [], rule: [] };
+  entries.forEach((e, i) => {
+    if (e.type === "superseded" || e.kind === "frontmatter-field" || e.kind === "section") return;
+    const text5 = proseWithOffsets(e);
+    const claims = [];
+    const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
+    let s;
+    while (s = sentRe.exec(text5)) {
+      const sentence = s[0];
+      if (!sentence.trim()) {
+        if (s[0].length === 0) sentRe.lastIndex++;
+        continue;
+      }
+      const historic = HISTORY.test(sentence);
+      if (!historic) {
+        if (HAS_PM.test(sentence)) commandClaims(sentence, s.index, i, claims);
+        if (HAS_DIGIT.test(sentence)) {
+          numberClaims(sentence, s.index, i, claims);
+          versionClaims(sentence, s.index, i, claims);
+        }
+      }
+      if (HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, i, claims);
+    }
+    for (const c of claims) byKind[c.kind].push(c);
+  });
+  const conflicts = [];
+  for (const [a, b] of pairs(byKind.command, false)) if (commandsConflict(a, b)) conflicts.push({ a, b, what: `to ${jobLabel(a.key)}` });
+  for (const [a, b] of pairs(byKind.version, false))
+    if (versionsConflict(a.value, b.value)) conflicts.push({ a, b, what: `for ${a.key}` });
+  for (const [a, b] of pairs(byKind.number, true)) {
+    if (a.num === b.num) continue;
+    const { j, inter } = jaccard(a.words, b.words);
+    if (inter >= 2 && j >= 0.5) conflicts.push({ a, b, what: `for the same ${a.key === "time" ? "duration" : a.key}` });
+  }
+  for (const [a, b] of pairs(byKind.rule, true)) {
+    if (a.polarity === b.polarity) continue;
+    const { j, inter } = jaccard(a.words, b.words);
+    if (inter >= 2 && j >= 0.75) conflicts.push({ a, b, what: "as opposite rules" });
+  }
+  const out = [];
+  const done = /* @__PURE__ */ new Set();
+  const files = fileMap(ctx.files);
+  const scope = (e) => scopeOf(e.file, files.get(e.file)?.memoryDir);
+  for (const { a, b, what } of conflicts) {
+    const ea = entries[a.entry];
+    const eb = entries[b.entry];
+    if (!scopesOverlap(scope(ea), scope(eb))) continue;
+    const key = [ea.id, eb.id].sort().join(":");
+    if (done.has(key)) continue;
+    done.add(key);
+    out.push(finding2(ea, a, eb, b, what), finding2(eb, b, ea, a, what));
+  }
+  return out;
+}
+function jobLabel(key) {
+  const [job, ws] = key.split("@");
+  const label = {
+    test: "run the tests",
+    "test:e2e": "run the end-to-end tests",
+    lint: "lint",
+    build: "build",
+    typecheck: "type-check",
+    format: "format",
+    dev: "start the dev server",
+    install: "install dependencies"
+  };
+  return (label[job] ?? job) + (ws ? ` in ${ws}` : "");
+}
+function finding2(e, c, other, oc, what) {
+  return {
+    entryId: e.id,
+    file: e.file,
+    line: lineInEntry(e, c.index),
+    kind: "contradiction",
+    severity: "warning",
+    ref: c.shown,
+    message: `"${c.shown}" contradicts "${oc.shown}" at ${where(other)} ${what}; keep the one that is true and fix or delete the other.`,
+    evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
+  };
+}
+var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, contradictionCheck;
+var init_contradiction = __esm({
+  "src/checks/contradiction.ts"() {
+    "use strict";
+    init_similarity();
+    init_text3();
+    HISTORY = /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
+    PMS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
+    PY_PMS = /* @__PURE__ */ new Set(["uv", "poetry", "pipenv", "pdm", "hatch", "rye"]);
+    RUNNERS = {
+      vitest: "test",
+      jest: "test",
+      mocha: "test",
+      ava: "test",
+      jasmine: "test",
+      playwright: "test:e2e",
+      cypress: "test:e2e",
+      pytest: "test",
+      unittest: "test",
+      nose2: "test",
+      tox: "test",
+      nox: "test",
+      flake8: "lint",
+      pylint: "lint",
+      eslint: "lint",
+      biome: "lint",
+      ruff: "lint",
+      prettier: "format",
+      black: "format",
+      tsc: "build",
+      webpack: "build",
+      vite: "build",
+      rollup: "build",
+      mypy: "typecheck",
+      pyright: "typecheck"
+    };
+    SCRIPT_JOBS = [
+      [/^(?:test|t|tests|unit|test:unit)$/, "test"],
+      [/^(?:test:)?(?:e2e|integration|int)$/, "test:e2e"],
+      [/^(?:lint|lint:all)$/, "lint"],
+      [/^(?:build|compile)$/, "build"],
+      [/^(?:typecheck|type-check|types|check-types|tsc)$/, "typecheck"],
+      [/^(?:format|fmt|prettier)$/, "format"],
+      [/^(?:dev|start|serve)$/, "dev"]
+    ];
+    CMD_RE = /\b(npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)((?:\s+(?:--?[\w-]+(?:[= ](?!run\b|test\b|exec\b)[\w@./:-]+)?|[\w@./:-]+)){1,5})/g;
+    UNITS = [
+      [/^(?:ms|msecs?|milliseconds?)$/, "time", 1e-3],
+      [/^(?:s|secs?|seconds?)$/, "time", 1],
+      [/^(?:m|mins?|minutes?)$/, "time", 60],
+      [/^(?:h|hrs?|hours?)$/, "time", 3600],
+      [/^(?:d|days?)$/, "time", 86400],
+      [/^(?:weeks?)$/, "time", 604800],
+      [/^(?:b|bytes?)$/, "size", 1],
+      [/^(?:kb|kib|k)$/, "size", 1024],
+      [/^(?:mb|mib)$/, "size", 1024 ** 2],
+      [/^(?:gb|gib)$/, "size", 1024 ** 3],
+      [/^(?:%|percent)$/, "percent", 1],
+      [/^(?:retries|retry|attempts?)$/, "retries", 1],
+      [/^(?:workers?|threads?|processes)$/, "workers", 1],
+      [/^(?:connections?|conns?)$/, "connections", 1],
+      [/^(?:replicas?|instances?|pods?|nodes?)$/, "replicas", 1],
+      [/^(?:chars?|characters?)$/, "chars", 1],
+      [/^(?:lines?)$/, "lines", 1],
+      [/^(?:req(?:uest)?s?\/(?:s|sec|second))$/, "rate", 1],
+      [/^(?:req(?:uest)?s?\/(?:m|min|minute))$/, "rate", 1 / 60],
+      [/^(?:req(?:uest)?s?\/(?:h|hr|hour))$/, "rate", 1 / 3600]
+    ];
+    NUM_RE = /(?<![\w.#/@-])(\d+(?:\.\d+)?)\s?(ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|h|days?|weeks?|bytes?|kib|kb|mib|mb|gib|gb|%|percent|retries|attempts?|workers?|threads?|processes|connections?|replicas?|instances?|pods?|chars?|characters?|lines?|req(?:uest)?s?\/(?:s|sec|second|m|min|minute|h|hr|hour))(?![\w/])/gi;
+    SYNONYMS = {
+      expire: "ttl",
+      expiry: "ttl",
+      expir: "ttl",
+      valid: "ttl",
+      validity: "ttl",
+      ttl: "ttl",
+      lifetime: "ttl",
+      live: "ttl",
+      last: "ttl",
+      timeout: "timeout",
+      time: "timeout",
+      "time-out": "timeout",
+      limit: "limit",
+      max: "limit",
+      maximum: "limit",
+      cap: "limit",
+      capp: "limit",
+      most: "limit",
+      exce: "limit",
+      token: "token",
+      tokens: "token",
+      jwt: "token",
+      rate: "rate",
+      ratelimit: "rate"
+    };
+    NUMBER_NOISE = /* @__PURE__ */ new Set(["after", "within", "every", "least", "about", "around", "roughly", "approximately", "set", "default", "config", "value", "number", "currently", "now", "take", "takes", "need", "need", "get", "gets", "run", "runs"]);
+    TOOLS = {
+      node: "node",
+      "node.js": "node",
+      nodejs: "node",
+      python: "python",
+      react: "react",
+      typescript: "typescript",
+      postgres: "postgres",
+      postgresql: "postgres",
+      java: "java",
+      golang: "go",
+      go: "go",
+      ruby: "ruby",
+      rails: "rails",
+      django: "django",
+      "next.js": "next",
+      nextjs: "next",
+      vue: "vue",
+      angular: "angular",
+      pnpm: "pnpm",
+      yarn: "yarn",
+      eslint: "eslint",
+      jest: "jest",
+      vitest: "vitest",
+      webpack: "webpack",
+      vite: "vite",
+      terraform: "terraform",
+      redis: "redis",
+      mysql: "mysql",
+      php: "php",
+      rust: "rust",
+      kotlin: "kotlin",
+      express: "express",
+      prisma: "prisma",
+      tailwind: "tailwind",
+      tailwindcss: "tailwind",
+      deno: "deno",
+      elixir: "elixir",
+      flutter: "flutter",
+      laravel: "laravel",
+      mongodb: "mongodb",
+      elasticsearch: "elasticsearch",
+      ubuntu: "ubuntu",
+      gradle: "gradle",
+      ".net": "dotnet",
+      dotnet: "dotnet",
+      svelte: "svelte",
+      nuxt: "nuxt",
+      expo: "expo",
+      "expo sdk": "expo",
+      kubernetes: "kubernetes",
+      k8s: "kubernetes",
+      storybook: "storybook",
+      playwright: "playwright"
+    };
+    AMBIGUOUS = /* @__PURE__ */ new Set(["go", "node", "java", "rust", "ruby", "express", "vue", "react"]);
+    VERSION_RE = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
+    RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
+    RULE_NOISE = /* @__PURE__ */ new Set(["ever", "anything", "thing", "someth", "something", "please", "really", "any", "directly", "actually"]);
+    HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
+    HAS_DIGIT = /\d/;
+    HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
+    contradictionCheck = {
+      id: "contradiction",
+      kinds: ["contradiction"],
+      severity: "warning",
+      description: "Entries that give different values for the same thing: commands for the same job, numbers with the same unit and subject, versions of the same tool, opposite always/never rules.",
+      run: findContradictions
+    };
+  }
+});
+
+// src/checks/broken-link.ts
+function links(text5) {
+  const out = [];
+  for (const re of [LINK_RE, REF_DEF_RE]) {
+    re.lastIndex = 0;
+    let m;
+    while (m = re.exec(text5)) {
+      const url = m[2];
+      if (!url || url.startsWith("#") || isExternal(url.replace(/^</, ""))) continue;
+      out.push({ raw: url.replace(/^<|>$/g, ""), target: linkPath(url), index: m.index + m[0].lastIndexOf(url) });
+    }
+  }
+  return out;
+}
+function imports(text5) {
+  const out = [];
+  IMPORT_RE.lastIndex = 0;
+  let m;
+  while (m = IMPORT_RE.exec(text5)) {
+    const raw = m[1].replace(/[.,;:]+$/, "");
+    const prefixed = /^(?:~\/|\.{1,2}\/|\/)/.test(raw);
+    const hasExt = /\.[A-Za-z0-9]{1,8}$/.test(raw);
+    if (!prefixed && !hasExt) continue;
+    if (/^\d/.test(raw)) continue;
+    out.push({ raw, target: raw, index: m.index });
+  }
+  return out;
+}
+function pathCheckReports(ctx, e, hit) {
+  if (ctx.config?.checks?.["path"] === false || e.type === "superseded" || !ctx.evidence?.history) return false;
+  const ref = e.refs?.find((r) => r.kind === "import" && r.raw === "@" + hit.raw);
+  if (!ref) return false;
+  try {
+    return checkPathRef(e, ref, ctx.evidence) !== null;
+  } catch {
+    return false;
+  }
+}
+function findBrokenLinks(ctx) {
+  const { entries, files, evidence } = ctx;
+  const out = [];
+  const byPath = fileMap(files);
+  const repoFiles = evidence?.files?.files;
+  const repoDirs = evidence?.files?.dirs;
+  const exists3 = (p) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.replace(/\/$/, ""));
+  const memoryDirs2 = new Set(files.map((f) => f.memoryDir).filter((d) => !!d));
+  const inMemoryDir = (p) => {
+    for (const d of memoryDirs2) if (p === d || p.startsWith(d + "/")) return true;
+    return false;
+  };
+  const names = /* @__PURE__ */ new Set();
+  for (const f of files) {
+    names.add(stemOf(f.path).toLowerCase());
+    names.add(baseName(f.path).toLowerCase());
+    const n = f.frontmatter?.name;
+    if (typeof n === "string") names.add(n.toLowerCase());
+  }
+  for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+  const mentioned = /* @__PURE__ */ new Map();
+  const importEdges = /* @__PURE__ */ new Map();
+  const push2 = (e, index2, ref, message2, severity, ev) => {
+    out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index2), kind: "broken-link", severity, ref, message: message2, evidence: ev });
+  };
+  for (const e of entries) {
+    if (e.kind === "frontmatter-field") continue;
+    const file = byPath.get(e.file);
+    const text5 = proseNoCode(e);
+    const dir = dirOf(e.file);
+    const isIndex = e.format === "auto-memory-index" || file?.format === "auto-memory-index";
+    const mdir = file?.memoryDir ?? (isIndex ? dir : void 0);
+    let seen;
+    if (isIndex && mdir !== void 0) {
+      seen = mentioned.get(mdir) ?? /* @__PURE__ */ new Set();
+      mentioned.set(mdir, seen);
+      for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath2(mdir, m[0]));
+    }
+    const ls = links(text5);
+    for (const l of ls) {
+      const resolved = l.target.startsWith("/") && !l.target.startsWith(dir) ? joinPath2("", l.target.slice(1)) : joinPath2(dir, l.target);
+      seen?.add(resolved);
+      if (resolved.startsWith("../") || resolved === "..") continue;
+      const ours = isAutoMemory(e.format) || inMemoryDir(resolved) || MEMORY_BASENAMES.test(baseName(resolved));
+      if (!ours || !/\.md$|\.mdc$|^[^.]*$/.test(baseName(resolved))) continue;
+      if (exists3(resolved)) continue;
+      if (isIndex && e.kind === "index-line") {
+        push2(e, l.index, l.raw, `The index links to ${l.raw}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
+      } else {
+        push2(e, l.index, l.raw, `The link to ${l.raw} points to a memory file that does not exist; fix the link or remove it.`, "warning", { target: resolved, reason: "missing" });
+      }
+    }
+    if (isIndex && e.kind === "index-line" && e.meta?.target && ls.length === 0) {
+      const resolved = joinPath2(mdir ?? dir, e.meta.target);
+      seen?.add(resolved);
+      if (!exists3(resolved))
+        push2(e, 0, e.meta.target, `The index names ${e.meta.target}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
+    }
+    WIKI_RE.lastIndex = 0;
+    let w;
+    while (w = WIKI_RE.exec(text5)) {
+      const name = w[1].trim();
+      const key = name.toLowerCase();
+      if (seen) seen.add(joinPath2(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
+      if (names.has(key) || names.has(key.replace(/\.md$/, "")) || names.has(stemOf(key))) {
+        if (seen) {
+          for (const f of files) if (f.memoryDir === mdir && f.frontmatter?.name?.toLowerCase() === key) seen.add(f.path);
+        }
+        continue;
+      }
+      push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
+    }
+    if (e.format === "claude-md") {
+      for (const hit of imports(text5)) {
+        if (hit.target.startsWith("~/") || hit.target.startsWith("/")) continue;
+        const resolved = joinPath2(dir, hit.target);
+        if (!exists3(resolved)) {
+          if (pathCheckReports(ctx, e, hit)) continue;
+          push2(e, hit.index, "@" + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
+          continue;
+        }
+        const list3 = importEdges.get(e.file) ?? [];
+        list3.push({ to: resolved, entry: e, hit });
+        importEdges.set(e.file, list3);
+      }
+    }
+  }
+  const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
+  for (const [mdir, seen] of mentioned) {
+    for (const f of files) {
+      if (f.format !== "auto-memory-topic" || f.memoryDir !== mdir) continue;
+      if (seen.has(f.path)) continue;
+      const b = baseName(f.path);
+      if (b === logBase || b === "pruning-log.md" || /^readme\.md$/i.test(b)) continue;
+      const e = entries.find((x) => x.file === f.path && x.kind === "topic") ?? entries.find((x) => x.file === f.path);
+      out.push({
+        entryId: e?.id ?? null,
+        file: f.path,
+        line: 1,
+        kind: "broken-link",
+        severity: "info",
+        ref: b,
+        message: `No line of ${mdir ? mdir + "/" : ""}MEMORY.md mentions ${b}, so the agent never loads it; add an index line or delete the file.`,
+        evidence: { reason: "orphan", index: joinPath2(mdir, "MEMORY.md") }
+      });
+    }
+  }
+  const importedBy = /* @__PURE__ */ new Set();
+  for (const l of importEdges.values()) for (const x of l) importedBy.add(x.to);
+  const roots = files.filter((f) => f.format === "claude-md" && !importedBy.has(f.path)).map((f) => f.path);
+  const reported = /* @__PURE__ */ new Set();
+  const reached = /* @__PURE__ */ new Set();
+  const walk = (file, depth2, stack) => {
+    reached.add(file);
+    for (const edge of importEdges.get(file) ?? []) {
+      const hop = depth2 + 1;
+      const key = `${edge.entry.id}:${edge.hit.index}`;
+      if (stack.includes(edge.to)) {
+        if (!reported.has(key)) {
+          reported.add(key);
+          const cycle = [...stack.slice(stack.indexOf(edge.to)), edge.to].join(" -> ");
+          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is circular (${cycle}); remove one of the imports.`, "warning", { target: edge.to, reason: "import-circular", cycle });
+        }
+        continue;
+      }
+      if (hop > MAX_IMPORT_HOPS) {
+        if (!reported.has(key)) {
+          reported.add(key);
+          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is ${hop} hops from ${stack[0]}, beyond Claude Code's limit of ${MAX_IMPORT_HOPS}, so it is never loaded; import it from a shallower file.`, "warning", { target: edge.to, reason: "import-too-deep", now: MAX_IMPORT_HOPS, hops: hop });
+        }
+        continue;
+      }
+      walk(edge.to, hop, [...stack, edge.to]);
+    }
+  };
+  for (const r of roots) walk(r, 0, [r]);
+  for (const f of importEdges.keys()) if (!reached.has(f)) walk(f, 0, [f]);
+  return out;
+}
+var MAX_IMPORT_HOPS, LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MEMORY_BASENAMES, brokenLinkCheck;
+var init_broken_link = __esm({
+  "src/checks/broken-link.ts"() {
+    "use strict";
+    init_path();
+    init_text3();
+    MAX_IMPORT_HOPS = 4;
+    LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
+    REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
+    WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
+    IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
+    MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
+    brokenLinkCheck = {
+      id: "broken-link",
+      kinds: ["broken-link"],
+      severity: "warning",
+      description: "Links between memory files that lead nowhere: markdown links, [[name]] links, MEMORY.md index lines whose topic is gone, orphan topic files, and @imports that are missing, circular or deeper than four hops.",
+      run: findBrokenLinks
+    };
+  }
+});
+
+// src/checks/secret.ts
+function secretLabel(rule) {
+  return KIND_LABEL[rule] ?? `${rule.replace(/-/g, " ")} credential`;
+}
+function findSecrets(ctx) {
+  const out = [];
+  const files = fileMap(ctx.files);
+  const byFile = /* @__PURE__ */ new Map();
+  for (const e of ctx.entries) {
+    const l = byFile.get(e.file);
+    if (l) l.push(e);
+    else byFile.set(e.file, [e]);
+  }
+  for (const [path12, entries] of byFile) {
+    const file = files.get(path12);
+    const seen = /* @__PURE__ */ new Set();
+    if (file) {
+      const ranges = detectSecrets(file.text);
+      if (!ranges.length) continue;
+      for (const r of ranges) {
+        let best;
+        for (const e of entries)
+          if (e.start <= r.start && r.start < e.end && (!best || e.end - e.start < best.end - best.start)) best = e;
+        const line2 = lineAt2(file, r.start, best?.line ?? 1);
+        const key = `${best?.id}:${line2}:${r.rule}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(finding3(best?.id ?? null, path12, line2, r.rule));
+      }
+    } else {
+      for (const e of entries)
+        for (const r of detectSecrets(e.text)) {
+          let line2 = e.line;
+          for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
+          out.push(finding3(e.id, path12, line2, r.rule));
+        }
+    }
+  }
+  return out;
+}
+function finding3(entryId, file, line2, rule) {
+  return {
+    entryId,
+    file,
+    line: line2,
+    kind: "secret",
+    severity: "error",
+    message: `A secret (${secretLabel(rule)}) is written at ${file}:${line2}; revoke it, then replace it with a reference to where the secret is stored.`,
+    evidence: { rule, review: true }
+  };
+}
+var KIND_LABEL, secretCheck;
+var init_secret = __esm({
+  "src/checks/secret.ts"() {
+    "use strict";
+    init_secrets();
+    init_text3();
+    KIND_LABEL = {
+      "github-token": "GitHub token",
+      "gitlab-token": "GitLab token",
+      "slack-token": "Slack token",
+      "slack-webhook": "Slack webhook URL",
+      "stripe-key": "Stripe API key",
+      "stripe-webhook-secret": "Stripe webhook secret",
+      "aws-access-key": "AWS access key id",
+      "aws-secret-key": "AWS secret access key",
+      "google-api-key": "Google API key",
+      "private-key": "private key block",
+      jwt: "JSON Web Token",
+      "url-password": "password inside a URL",
+      "password-assignment": "hard-coded password or API key",
+      "npm-token": "npm token",
+      "openai-key": "OpenAI API key",
+      "anthropic-key": "Anthropic API key",
+      "vault-token": "HashiCorp Vault token"
+    };
+    secretCheck = {
+      id: "secret",
+      kinds: ["secret"],
+      severity: "error",
+      description: "Credential-like strings (secretlint recommended rules plus JWTs, Stripe and Google keys, URLs with passwords, high-entropy password= / api_key= values); never echoes the value.",
+      run: findSecrets
+    };
+  }
+});
+
+// src/checks/budget.ts
+function loadedCut(file, limit) {
+  const text5 = file.text;
+  const maxLines = limit.lines ?? Infinity;
+  const maxBytes = limit.bytes ?? Infinity;
+  let pos2 = 0;
+  if (file.frontmatterRange && file.frontmatterRange[0] === 0) {
+    pos2 = file.frontmatterRange[1];
+    if (text5[pos2] === "\r") pos2++;
+    if (text5[pos2] === "\n") pos2++;
+  } else {
+    const m = FM_RE.exec(text5);
+    if (m) pos2 = m[0].length;
+  }
+  let inComment = false;
+  let lines = 0;
+  let bytes = 0;
+  while (pos2 < text5.length) {
+    const nl = text5.indexOf("\n", pos2);
+    const end = nl === -1 ? text5.length : nl + 1;
+    const raw = text5.slice(pos2, end);
+    let visible = "";
+    let i = 0;
+    while (i < raw.length) {
+      if (inComment) {
+        const close2 = raw.indexOf("-->", i);
+        if (close2 === -1) {
+          i = raw.length;
+        } else {
+          inComment = false;
+          i = close2 + 3;
+        }
+      } else {
+        const open2 = raw.indexOf("<!--", i);
+        if (open2 === -1) {
+          visible += raw.slice(i);
+          i = raw.length;
+        } else {
+          visible += raw.slice(i, open2);
+          inComment = true;
+          i = open2 + 4;
+        }
+      }
+    }
+    const hadComment = visible.length !== raw.length;
+    const counts2 = !(hadComment && visible.trim() === "");
+    if (counts2) {
+      if (lines + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines, countedBytes: bytes };
+      const b = Buffer.byteLength(visible, "utf8");
+      if (bytes + b > maxBytes) {
+        let room = maxBytes - bytes;
+        let k = 0;
+        const chars = [...raw];
+        let off2 = pos2;
+        while (k < chars.length) {
+          const cb = Buffer.byteLength(chars[k], "utf8");
+          if (cb > room) break;
+          room -= cb;
+          off2 += chars[k].length;
+          k++;
+        }
+        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines, countedBytes: bytes };
+      }
+      lines++;
+      bytes += b;
+    }
+    pos2 = end;
+  }
+  return { offset: text5.length, line: 0, by: null, countedLines: lines, countedBytes: bytes };
+}
+function lineOf2(text5, offset) {
+  let n = 1;
+  for (let i = text5.indexOf("\n"); i !== -1 && i < offset; i = text5.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function fmtBytes(n) {
+  if (n >= 1024 * 1024) return `${Math.round(n / 1024 / 1024 * 10) / 10} MiB`;
+  if (n >= 1024) return `${Math.round(n / 1024 * 10) / 10} KB`;
+  return `${n} bytes`;
+}
+function budgetFor(file, ctx) {
+  const b = ctx.config.budgets;
+  const out = { ...file.format === "auto-memory-index" ? b.memoryIndex : b.default };
+  let matched = false;
+  for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
+    let m = matchers.get(glob2);
+    if (!m) {
+      m = (0, import_picomatch2.default)(glob2, { dot: true, basename: !glob2.includes("/") });
+      matchers.set(glob2, m);
+    }
+    if (m(file.path)) {
+      Object.assign(out, budget2);
+      matched = true;
+    }
+  }
+  return { budget: out, matched };
+}
+function findBudget(ctx) {
+  const out = [];
+  const byFile = /* @__PURE__ */ new Map();
+  for (const e of ctx.entries) {
+    const l = byFile.get(e.file);
+    if (l) l.push(e);
+    else byFile.set(e.file, [e]);
+  }
+  const errorBytes = ctx.config.budgets.errorBytes ?? 4 * 1024 * 1024;
+  for (const file of ctx.files) {
+    const { budget: budget2, matched } = budgetFor(file, ctx);
+    if (file.bytes > errorBytes) {
+      out.push({
+        entryId: null,
+        file: file.path,
+        line: 1,
+        kind: "budget",
+        severity: "error",
+        message: `${file.path} is ${fmtBytes(file.bytes)}, over the ${fmtBytes(errorBytes)} limit at which Claude Code skips the file; split it or prune it.`,
+        evidence: { now: errorBytes, limit: "bytes", actual: file.bytes }
+      });
+      continue;
+    }
+    if (file.format === "auto-memory-index") {
+      const cut = loadedCut(file, budget2);
+      if (!cut.by) continue;
+      const entries = (byFile.get(file.path) ?? []).filter((e) => e.end > cut.offset);
+      const limitText = cut.by === "lines" ? `${budget2.lines} lines` : fmtBytes(budget2.bytes ?? 0);
+      out.push({
+        entryId: null,
+        file: file.path,
+        line: cut.line,
+        kind: "budget",
+        severity: "warning",
+        message: `Claude Code stops reading ${file.path} at line ${cut.line} (${limitText}, frontmatter and comments not counted), so ${entries.length} entr${entries.length === 1 ? "y is" : "ies are"} never seen; move detail into topic files or prune the index.`,
+        evidence: { now: cut.by === "lines" ? budget2.lines : budget2.bytes, limit: cut.by, cutLine: cut.line, unseen: entries.length }
+      });
+      for (const e of entries) {
+        const partial = e.start < cut.offset;
+        out.push({
+          entryId: e.id,
+          file: e.file,
+          line: e.line,
+          kind: "budget",
+          severity: "warning",
+          message: partial ? `This entry is cut off at line ${cut.line}, where Claude Code stops reading ${file.path}; shorten the index above it or move this entry up.` : `This entry is past line ${cut.line}, where Claude Code stops reading ${file.path}, so the agent never sees it; move it up or into a topic file.`,
+          evidence: { now: cut.by === "lines" ? budget2.lines : budget2.bytes, limit: cut.by, cutLine: cut.line, unseen: true, partial }
+        });
+      }
+      continue;
+    }
+    if (file.format === "auto-memory-topic" && !matched) continue;
+    const over2 = [];
+    const ev = {};
+    if (budget2.lines !== void 0 && file.lines > budget2.lines) {
+      over2.push(`${file.lines} lines (budget ${budget2.lines})`);
+      ev.now = budget2.lines;
+      ev.limit = "lines";
+    }
+    if (budget2.bytes !== void 0 && file.bytes > budget2.bytes) {
+      over2.push(`${fmtBytes(file.bytes)} (budget ${fmtBytes(budget2.bytes)})`);
+      ev.now ??= budget2.bytes;
+      ev.limit ??= "bytes";
+    }
+    if (budget2.tokens !== void 0 && file.tokens > budget2.tokens) {
+      over2.push(`${file.tokens} tokens (budget ${budget2.tokens})`);
+      ev.now ??= budget2.tokens;
+      ev.limit ??= "tokens";
+    }
+    if (!over2.length) continue;
+    out.push({
+      entryId: null,
+      file: file.path,
+      line: budget2.lines !== void 0 && file.lines > budget2.lines ? budget2.lines + 1 : 1,
+      kind: "budget",
+      severity: "warning",
+      message: `${file.path} is ${over2.join(", ")} and is loaded into every session; prune it or move detail into files loaded on demand.`,
+      evidence: { ...ev, lines: file.lines, bytes: file.bytes, tokens: file.tokens }
+    });
+  }
+  return out;
+}
+var import_picomatch2, FM_RE, matchers, budgetCheck;
+var init_budget = __esm({
+  "src/checks/budget.ts"() {
+    "use strict";
+    import_picomatch2 = __toESM(require_picomatch2(), 1);
+    FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+    matchers = /* @__PURE__ */ new Map();
+    budgetCheck = {
+      id: "budget",
+      kinds: ["budget"],
+      severity: "warning",
+      description: "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), and line / byte / token budgets for the other memory files.",
+      run: findBudget
+    };
+  }
+});
+
+// src/checks/registry.ts
+function failed(check2, err) {
+  return {
+    entryId: null,
+    file: "",
+    line: 0,
+    kind: "malformed",
+    severity: "error",
+    message: `Check ${check2.id} failed: ${err?.message ?? String(err)}`,
+    evidence: { check: check2.id }
+  };
+}
+function enabled2(ctx, only) {
+  return CHECKS.filter((c) => ctx.config.checks[c.id] !== false && (!only || only.includes(c.id)));
+}
+function runChecks(ctx, only, timings) {
+  const out = [];
+  for (const check2 of enabled2(ctx, only)) {
+    const t0 = performance.now();
+    try {
+      out.push(...check2.run(ctx));
+    } catch (err) {
+      out.push(failed(check2, err));
+    }
+    if (timings) timings[`check:${check2.id}`] = Math.round((performance.now() - t0) * 100) / 100;
+  }
+  return out;
+}
+async function runChecksAsync(ctx, only, timings) {
+  const prepFailures = [];
+  const skip = /* @__PURE__ */ new Set();
+  for (const check2 of enabled2(ctx, only)) {
+    if (!check2.prepare) continue;
+    try {
+      await check2.prepare(ctx);
+    } catch (err) {
+      prepFailures.push(failed(check2, err));
+      skip.add(check2.id);
+    }
+  }
+  const ids = enabled2(ctx, only).map((c) => c.id).filter((id) => !skip.has(id));
+  return [...prepFailures, ...runChecks(ctx, ids, timings)];
+}
+var CHECKS;
+var init_registry = __esm({
+  "src/checks/registry.ts"() {
+    "use strict";
+    init_path();
+    init_script();
+    init_package();
+    init_version2();
+    init_count();
+    init_status();
+    init_expired();
+    init_superseded();
+    init_ephemeral();
+    init_duplicate();
+    init_contradiction();
+    init_broken_link();
+    init_secret();
+    init_budget();
+    CHECKS = [
+      // staleness checks (history-aware)
+      pathCheck,
+      scriptCheck,
+      packageCheck,
+      versionCheck,
+      countCheck,
+      statusCheck,
+      expiredCheck,
+      supersededCheck,
+      // fidelity and hygiene checks
+      ephemeralCheck,
+      duplicateCheck,
+      contradictionCheck,
+      brokenLinkCheck,
+      secretCheck,
+      budgetCheck
+    ];
+  }
+});
+
+// src/config/schema.ts
+import { posix as posix2 } from "node:path";
+function outsideRepo(p) {
+  const v = p.replace(/\\/g, "/");
+  if (v.startsWith("/") || /^[A-Za-z]:\//.test(v)) return "an absolute path";
+  if (v.startsWith("~")) return "a home-relative path";
+  const norm = posix2.normalize(v);
+  if (norm === ".." || norm.startsWith("../")) return "`..` leads out of it";
+  if (norm === "." || norm.endsWith("/")) return "not a file";
+  if (norm.split("/").some((seg) => seg.toLowerCase() === ".git")) return "inside `.git`";
+  return void 0;
+}
+function describe(s) {
+  switch (s.type) {
+    case "string":
+      return "a string";
+    case "regex":
+      return "a regular expression (string)";
+    case "date":
+      return "an ISO date string";
+    case "boolean":
+      return "true or false";
+    case "number":
+      return s.integer ? "a whole number" : "a number";
+    case "array":
+      return s.single ? `a list (or a single value) of ${describe(s.items).replace(/^an? /, "")}s` : "a list";
+    case "object":
+      return "a mapping";
+    case "record":
+      return "a mapping";
+    case "oneOf":
+      return s.hint;
+  }
+}
+function nodeKind(node2) {
+  if ((0, import_yaml2.isMap)(node2)) return "a mapping";
+  if ((0, import_yaml2.isSeq)(node2)) return "a list";
+  if ((0, import_yaml2.isScalar)(node2)) {
+    const v = node2.value;
+    if (v === null) return "null";
+    if (typeof v === "string") return `the string "${v.length > 30 ? v.slice(0, 30) + "…" : v}"`;
+    return `${typeof v} ${String(v)}`;
+  }
+  return "an unsupported value";
+}
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return d[a.length][b.length];
+}
+function suggest(key, known) {
+  const norm = (s) => s.toLowerCase().replace(/[-_]/g, "");
+  const best = known.map((k) => ({ k, d: norm(k) === norm(key) ? 0 : distance(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? `; did you mean "${best.k}"?` : "";
+}
+function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
+  const issues = [];
+  const at = (node2) => {
+    const range = node2?.range;
+    if (!range) return { line: 1, column: 1 };
+    const pos2 = lineCounter.linePos(range[0]);
+    return { line: pos2.line, column: pos2.col };
+  };
+  const fail = (node2, key, message2) => issues.push({ ...at(node2), key, message: message2 });
+  const walk = (node2, s, key) => {
+    if ((0, import_yaml2.isAlias)(node2)) node2 = node2.resolve(doc);
+    switch (s.type) {
+      case "string":
+      case "regex":
+      case "date": {
+        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "string") {
+          fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
+          return void 0;
+        }
+        const v = node2.value;
+        if (s.type === "regex") {
+          try {
+            new RegExp(v, "i");
+          } catch (err) {
+            fail(node2, key, `invalid regular expression: ${err.message}`);
+            return void 0;
+          }
+        }
+        if (s.type === "string" && s.inRepo && v !== "") {
+          const why = outsideRepo(v);
+          if (why) {
+            fail(node2, key, `must be a path inside the repository (relative to its root), got "${v}": ${why}`);
+            return void 0;
+          }
+        }
+        if (s.type === "date" && v !== "" && Number.isNaN(Date.parse(v))) {
+          fail(node2, key, `expected an ISO date such as 2026-03-01 or 2026-03-01T12:00:00Z, got "${v}"`);
+          return void 0;
+        }
+        return v;
+      }
+      case "boolean":
+        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "boolean") {
+          fail(node2, key, `expected true or false, got ${nodeKind(node2)}`);
+          return void 0;
+        }
+        return node2.value;
+      case "number": {
+        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
+          fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
+          return void 0;
+        }
+        const v = node2.value;
+        if (s.integer && !Number.isInteger(v)) fail(node2, key, `expected a whole number, got ${v}`);
+        else if (s.min !== void 0 && (s.exclusiveMin ? v <= s.min : v < s.min))
+          fail(node2, key, `must be ${s.exclusiveMin ? "greater than" : "at least"} ${s.min}, got ${v}`);
+        else if (s.max !== void 0 && v > s.max) fail(node2, key, `must be at most ${s.max}, got ${v}`);
+        else return v;
+        return void 0;
+      }
+      case "array": {
+        if ((0, import_yaml2.isSeq)(node2)) {
+          const out = [];
+          node2.items.forEach((item, i) => {
+            const v = walk(item, s.items, `${key}[${i}]`);
+            if (v !== void 0) out.push(v);
+          });
+          return out;
+        }
+        if (s.single && (0, import_yaml2.isScalar)(node2) && node2.value !== null) {
+          const v = walk(node2, s.items, key);
+          return v === void 0 ? void 0 : [v];
+        }
+        fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
+        return void 0;
+      }
+      case "object":
+      case "record": {
+        if (!(0, import_yaml2.isMap)(node2)) {
+          fail(node2, key, `expected a mapping, got ${nodeKind(node2)}`);
+          return void 0;
+        }
+        const out = {};
+        for (const pair2 of node2.items) {
+          const k = (0, import_yaml2.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
+          const path12 = key ? `${key}.${k}` : String(k);
+          if (k === void 0) {
+            fail(pair2.key ?? node2, key, "keys must be plain strings");
+            continue;
+          }
+          if (Object.prototype.hasOwnProperty.call(out, k)) {
+            fail(pair2.key, path12, "duplicate key");
+            continue;
+          }
+          let child;
+          if (s.type === "object") {
+            child = s.props[k];
+            if (!child) {
+              fail(pair2.key, path12, `unknown key${suggest(k, Object.keys(s.props))}`);
+              continue;
+            }
+          } else {
+            if (s.keys && !s.keys.test(k)) {
+              fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
+              continue;
+            }
+            if (s.known) {
+              const known = [...s.known()];
+              if (!known.includes(k)) {
+                fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
+                continue;
+              }
+            }
+            child = s.values;
+          }
+          const valueNode = pair2.value;
+          if (valueNode === null || (0, import_yaml2.isScalar)(valueNode) && valueNode.value === null) continue;
+          const v = walk(valueNode, child, path12);
+          if (v !== void 0) out[k] = v;
+        }
+        if (s.type === "object" && s.required) {
+          for (const r of s.required)
+            if (!(r in out) && !issues.some((i) => i.key.startsWith(key ? `${key}.${r}` : r)))
+              fail(node2, key, `missing required key "${r}"`);
+        }
+        return out;
+      }
+      case "oneOf": {
+        for (const option of s.of) {
+          const before = issues.length;
+          const v = walk(node2, option, key);
+          if (issues.length === before) return v;
+          issues.length = before;
+        }
+        fail(node2, key, `expected ${s.hint}, got ${nodeKind(node2)}`);
+        return void 0;
+      }
+    }
+  };
+  const root2 = (0, import_yaml2.isDocument)(doc) ? doc.contents : null;
+  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { value: {}, issues };
+  const value2 = walk(root2, schema, "");
+  return { value: value2 ?? {}, issues };
+}
+var import_yaml2, str3, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
+var init_schema = __esm({
+  "src/config/schema.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_registry();
+    init_ephemeral();
+    str3 = { type: "string" };
+    repoPath = { type: "string", inRepo: true };
+    regex = { type: "regex" };
+    bool = { type: "boolean" };
+    count = { type: "number", min: 0, integer: true };
+    strings = { type: "array", items: str3, single: true };
+    regexes = { type: "array", items: regex, single: true };
+    budget = { type: "object", props: { lines: count, bytes: count, tokens: count } };
+    CONFIG_SCHEMA = {
+      type: "object",
+      props: {
+        memory: strings,
+        ignore: strings,
+        maxFileBytes: { type: "number", min: 1, integer: true },
+        protect: regexes,
+        retention: { type: "object", props: { keep: regexes, prune: regexes } },
+        rules: { type: "record", values: bool, keys: /^[1-7]$/, keysHint: "a rule number 1..7" },
+        filters: { type: "record", values: bool, known: () => FILTER_IDS, keysHint: "a filter id of the ephemeral check" },
+        checks: { type: "record", values: bool, known: () => CHECKS.map((c) => c.id), keysHint: "a check id" },
+        scoring: {
+          type: "object",
+          props: {
+            weights: {
+              type: "object",
+              props: {
+                priority: { type: "number", min: 0 },
+                recency: { type: "number", min: 0 },
+                frequency: { type: "number", min: 0 }
+              }
+            },
+            threshold: { type: "number", min: 0, max: 1 },
+            halfLifeDays: { type: "number", min: 0, exclusiveMin: true },
+            defaultPriority: { type: "number", min: 0, max: 10 }
+          }
+        },
+        budgets: {
+          type: "object",
+          props: {
+            memoryIndex: budget,
+            default: budget,
+            errorBytes: { type: "number", min: 1, integer: true },
+            files: { type: "record", values: budget }
+          }
+        },
+        counts: {
+          type: "array",
+          items: {
+            type: "object",
+            props: {
+              pattern: regex,
+              glob: { type: "oneOf", of: [str3, { type: "array", items: str3 }], hint: "a glob or a list of globs" },
+              description: str3
+            },
+            required: ["pattern", "glob"]
+          }
+        },
+        log: repoPath,
+        archive: repoPath,
+        accessLog: str3,
+        now: { type: "date" },
+        github: { type: "object", props: { token: str3, repo: str3, apiUrl: str3 } }
+      }
+    };
+  }
+});
+
+// src/config/load.ts
+import { readFile } from "node:fs/promises";
+import path3 from "node:path";
+function isPlainObject4(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+function mergeConfig(base, over2) {
+  if (!isPlainObject4(base) || !isPlainObject4(over2)) return over2 === void 0 ? structuredClone(base) : structuredClone(over2);
+  const out = structuredClone(base);
+  for (const [k, v] of Object.entries(over2)) {
+    out[k] = k in out && isPlainObject4(out[k]) && isPlainObject4(v) ? mergeConfig(out[k], v) : structuredClone(v);
+  }
+  return out;
+}
+function parseConfig(text5, file) {
+  const lineCounter = new import_yaml3.LineCounter();
+  const doc = (0, import_yaml3.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  if (doc.errors.length) {
+    const issues2 = doc.errors.map((e) => {
+      const pos2 = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+      return { line: pos2.line, column: pos2.col, key: "", message: `YAML syntax error: ${e.message.split("\n")[0]}` };
+    });
+    throw new ConfigError(file, issues2);
+  }
+  const { value: value2, issues } = validateDocument(doc, lineCounter);
+  if (issues.length) throw new ConfigError(file, issues);
+  return value2;
+}
+async function loadConfig(root2, explicitPath) {
+  const candidates3 = explicitPath ? [path3.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path3.join(root2, n));
+  for (const abs of candidates3) {
+    let text5;
+    try {
+      text5 = await readFile(abs, "utf8");
+    } catch (err) {
+      const code3 = err.code;
+      if (!explicitPath && code3 === "ENOENT") continue;
+      const shown2 = explicitPath ?? path3.relative(root2, abs);
+      throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
+    }
+    const rel = path3.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path3.isAbsolute(rel) ? rel.split(path3.sep).join("/") : abs;
+    return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
+  }
+  return structuredClone(DEFAULT_CONFIG);
+}
+var import_yaml3, CONFIG_FILE_NAMES, ConfigError;
+var init_load = __esm({
+  "src/config/load.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_defaults();
+    init_schema();
+    CONFIG_FILE_NAMES = [".memory-audit.yml", ".memory-audit.yaml"];
+    ConfigError = class extends Error {
+      file;
+      issues;
+      constructor(file, issues, message2) {
+        super(
+          message2 ?? issues.map((i) => `${file}:${i.line}:${i.column}: ${i.key ? `${i.key}: ` : ""}${i.message}`).join("\n")
+        );
+        this.name = "ConfigError";
+        this.file = file;
+        this.issues = issues;
+      }
+    };
+  }
+});
+
+// node_modules/ignore/index.js
+var require_ignore = __commonJS({
+  "node_modules/ignore/index.js"(exports, module) {
+    function makeArray(subject) {
+      return Array.isArray(subject) ? subject : [subject];
+    }
+    var UNDEFINED = void 0;
+    var EMPTY2 = "";
+    var SPACE = " ";
+    var ESCAPE = "\\";
+    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
+    var BOM = "\uFEFF";
+    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
+    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
+    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
+    var REGEX_SPLITALL_CRLF = /\r?\n/g;
+    var DOUBLE_SLASH = "//";
+    var SLASH_CODE = 47;
+    var DOT_CODE = 46;
+    var SLASH = "/";
+    var TMP_KEY_IGNORE = "node-ignore";
+    if (typeof Symbol !== "undefined") {
+      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
+    }
+    var KEY_IGNORE = TMP_KEY_IGNORE;
+    var define = (object, key, value2) => {
+      Object.defineProperty(object, key, { value: value2 });
+      return value2;
+    };
+    var RETURN_FALSE = () => false;
+    var POSIX_CLASSES = {
+      alnum: "0-9A-Za-z",
+      alpha: "A-Za-z",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1f\\x7f",
+      digit: "0-9",
+      graph: "!-.0-~",
+      lower: "a-z",
+      print: " -.0-~",
+      punct: "!-.:-@\\[-`{-~",
+      // git's `sane-ctype.h` classifies \v and \f as control, not space,
+      //   unlike C's `isspace`
+      space: " \\t\\n\\r",
+      upper: "A-Z",
+      xdigit: "0-9A-Fa-f"
+    };
+    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
+    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
+    var NON_SLASH = "(?!\\/)";
+    var classSource = (negated, body) => {
+      if (negated) {
+        return `[^\\/${body}]`;
+      }
+      const source = `[${body}]`;
+      return new RegExp(source).test("/") ? NON_SLASH + source : source;
+    };
+    var scanBracket = (pattern2, start) => {
+      const { length } = pattern2;
+      let index2 = start + 1;
+      let negated = EMPTY2;
+      const lead = pattern2[index2];
+      if (lead === "!" || lead === "^") {
+        negated = "^";
+        index2++;
+      }
+      let body = EMPTY2;
+      let prev = EMPTY2;
+      for (; ; ) {
+        const char = pattern2[index2];
+        if (char === UNDEFINED) {
+          return null;
+        }
+        if (char === ESCAPE) {
+          const escaped = pattern2[++index2];
+          body += escapeMember(escaped);
+          prev = escaped;
+        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
+          index2++;
+          let to = pattern2[index2];
+          if (to === ESCAPE) {
+            to = pattern2[index2 += 1];
+          }
+          if (prev <= to) {
+            body += `-${escapeMember(to)}`;
+          }
+          prev = EMPTY2;
+        } else if (char === "[" && pattern2[index2 + 1] === ":") {
+          const nameStart = index2 + 2;
+          let end = nameStart;
+          while (end < length && pattern2[end] !== "]") {
+            end++;
+          }
+          if (end === length) {
+            return null;
+          }
+          if (end > nameStart && pattern2[end - 1] === ":") {
+            const name = pattern2.slice(nameStart, end - 1);
+            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
+              return null;
+            }
+            body += POSIX_CLASSES[name];
+            prev = EMPTY2;
+            index2 = end;
+          } else {
+            body += escapeMember("[");
+            prev = "[";
+            index2 = nameStart - 2;
+          }
+        } else {
+          body += escapeMember(char);
+          prev = char;
+        }
+        index2++;
+        if (pattern2[index2] === "]") {
+          return {
+            end: index2,
+            source: classSource(negated, body)
+          };
+        }
+      }
+    };
+    var NEVER_MATCH = "[]";
+    var PLACEHOLDER2 = "\0";
+    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
+      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
+      "g"
+    );
+    var TRAILING_WILDCARD = "";
+    var TRAILING_DOUBLESTAR = "";
+    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
+    var extractBrackets = (pattern2) => {
+      const sources = [];
+      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
+      const { length } = pattern2;
+      let out = EMPTY2;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = pattern2[index2];
+        if (char === ESCAPE) {
+          const escaped = pattern2[index2 + 1];
+          if (escaped === SLASH && index2 + 2 === length) {
+            out += hold(NEVER_MATCH);
+          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
+            out += pattern2.slice(index2, index2 + 2);
+          } else {
+            out += hold(
+              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
+            );
+          }
+          index2 += 2;
+        } else if (isReserved(char)) {
+          out += hold(`[${char}]`);
+          index2++;
+        } else if (char === "[") {
+          const scanned = scanBracket(pattern2, index2);
+          if (scanned === null) {
+            out += hold(NEVER_MATCH);
+            index2 = length;
+          } else {
+            out += hold(scanned.source);
+            index2 = scanned.end + 1;
+          }
+        } else {
+          out += char;
+          index2++;
+        }
+      }
+      return {
+        source: out,
+        sources
+      };
+    };
+    var DIRECT = null;
+    var REGEX_INNER_SLASH = /\/(?!$)/;
+    var WILDCARD = "[^\\/]*";
+    var REPLACERS = [
+      // Replace (\ ) with ' '
+      // Only a space: an escaped tab or other whitespace is already a literal by
+      //   the time it reaches here, and a bare tab must be left as one, not turned
+      //   into a space.
+      // (\ ) -> ' '
+      // (\\ ) -> '\\ '
+      // (\\\ ) -> '\\ '
+      [
+        // A run of backslashes is taken whole, from its first one, so no match
+        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+        //   quadratic.
+        /(\\+)( ?)/g,
+        (_, run2, space) => space ? run2.slice(0, run2.length - run2.length % 2) + SPACE : run2,
+        ESCAPE + SPACE
+      ],
+      // git's wildmatch() reads a run of two or more asterisks as one globstar
+      //   whenever the run fills a path segment: it starts the pattern or follows
+      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+      //   already `**`; a longer one is folded into `**` here, so the steps
+      //   below only ever have to know `**`.
+      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+      // git also takes a run beside a literal prefix (`a***/b`) or beside an
+      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+      //   lists both, under "A run of asterisks".
+      [
+        /(^|\/)\*{3,}(?=\/|$)/g,
+        (_, start) => `${start}**`,
+        "*"
+      ],
+      // Escape metacharacters
+      // which is written down by users but means special for regular expressions.
+      // > There are 12 characters with special meanings:
+      // > - the backslash \,
+      // > - the caret ^,
+      // > - the dollar sign $,
+      // > - the period or dot .,
+      // > - the vertical bar or pipe symbol |,
+      // > - the question mark ?,
+      // > - the asterisk or star *,
+      // > - the plus sign +,
+      // > - the opening parenthesis (,
+      // > - the closing parenthesis ),
+      // > - and the opening square bracket [,
+      // > - the opening curly brace {,
+      // > These special characters are often called "metacharacters".
+      [
+        /[\\$.|*+(){^]/g,
+        (match) => `\\${match}`
+      ],
+      [
+        // > a question mark (?) matches a single character
+        /(?!\\)\?/g,
+        () => "[^/]",
+        "?"
+      ],
+      // leading slash
+      [
+        // > A leading slash matches the beginning of the pathname.
+        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+        // A leading slash matches the beginning of the pathname
+        /^\//,
+        () => "^",
+        SLASH
+      ],
+      // replace special metacharacter slash after the leading slash
+      [
+        /\//g,
+        () => "\\/",
+        SLASH
+      ],
+      [
+        // > A leading "**" followed by a slash means match in all directories.
+        // > For example, "**/foo" matches file or directory "foo" anywhere,
+        // > the same as pattern "foo".
+        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+        // >   under directory "foo".
+        // Notice that the '*'s have been replaced as '\\*'
+        /^\^*(?:\\\*\\\*\\\/)+/,
+        // '**/foo' <-> 'foo'
+        () => "(?:^|\\/)",
+        "*"
+      ],
+      // starting
+      [
+        // there will be no leading '/'
+        //   (which has been replaced by section "leading slash")
+        // If starts with '**', adding a '^' to the regular expression also works
+        DIRECT,
+        (source, pattern2) => {
+          if (!source || source[0] === "^" || source[0] === "(") {
+            return source;
+          }
+          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
+          return anchor + source;
+        }
+      ],
+      // two globstars
+      [
+        // Use lookahead assertions so that we could match more than one `'/**'`
+        /\\\/\\\*\\\*(?=\\\/|$)/g,
+        // Zero, one or several directories
+        // should not use '*', or it will be replaced by the next replacer
+        // Check if it is not the last `'/**'`
+        (_, index2, str5) => index2 + 6 < str5.length ? str5.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
+        "*"
+      ],
+      // normal intermediate wildcards
+      [
+        // Never replace escaped '*'
+        // ignore rule '\*' will match the path '*'
+        // 'abc.*/' -> go
+        // 'abc.*'  -> skip this rule,
+        //    coz trailing single wildcard will be handed by [trailing wildcard]
+        /(^|[^\\])(?:\\\*)+(?!$)/g,
+        // '*.js' matches '.js'
+        // '*.js' doesn't match 'abc'
+        // 1. An asterisk "*" matches anything except a slash.
+        // 2. Other consecutive asterisks are considered regular asterisks
+        //    and collapse into one non-slash wildcard run.
+        (_, p1) => p1 + WILDCARD,
+        "*"
+      ],
+      // trailing wildcard, held apart from a literal star
+      [
+        // The step above leaves a trailing `*` alone, so a single `\*` is all that
+        //   can be left at the end here, and what stands in front of it says which
+        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+        //   nothing before it; a literal arrives as the user's own escape, which
+        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+        //   There is no third case: every backslash still reaching the chain is
+        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+        //   own character, so a longer run can never form. This runs while the
+        //   two are still distinct, before the unescape steps below collapse the
+        //   literal onto the very `\*` a wildcard leaves behind.
+        /(^|[^\\])((?:\\\\)*)\\\*$/,
+        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
+        "*"
+      ],
+      [
+        // unescape, revert step 3 except for back slash
+        // For example, if a user escape a '\\*',
+        // after step 3, the result will be '\\\\\\*'
+        /\\\\\\(?=[$.|*+(){^])/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // '\\\\' -> '\\'
+        /\\\\/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // Every real bracket expression -- POSIX classes included -- has already
+        //   been held aside by `extractBrackets`, so the only `[` left in the
+        //   pattern is an escaped, literal one.
+        // A backslash could only stand at the end of the range if it quoted the
+        //   `]`, and `\]` is held aside long before this.
+        /\\\[([^\]/]*?)($|\])/g,
+        // '\\[bar]' -> '\\\\[bar]'
+        (match, range, close2) => `\\[${range}${close2}`,
+        "["
+      ],
+      // ending
+      [
+        // 'js' will not match 'js.'
+        // 'ab' will not match 'abc'
+        DIRECT,
+        // WTF!
+        // https://git-scm.com/docs/gitignore
+        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+        // which re-fixes #24, #38
+        // > If there is a separator at the end of the pattern then the pattern
+        // > will only match directories, otherwise the pattern can match both
+        // > files and directories.
+        // 'js*' will not match 'a.js'
+        // 'js/' will not match 'a.js'
+        // 'js' will match 'a.js' and 'a.js/'
+        (source) => {
+          const last = source[source.length - 1];
+          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+            return source;
+          }
+          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
+        }
+      ]
+    ];
+    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
+    var MODE_IGNORE = "regex";
+    var MODE_CHECK_IGNORE = "checkRegex";
+    var UNDERSCORE = "_";
+    var replaceTrailingWildcard = (_, p1) => {
+      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
+      return `${prefix}(?=$|\\/$)`;
+    };
+    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
+    var replaceTrailingDoublestar = () => "[\\s\\S]";
+    var separatorAfter = (run2, at) => {
+      let separator = EMPTY2;
+      for (let index2 = at + 1; index2 < run2.length && !run2[index2].wildcard; index2++) {
+        separator += run2[index2].single;
+      }
+      return separator;
+    };
+    var pinWildcards = (source) => {
+      if (source.indexOf(WILDCARD) < 0) {
+        return source;
+      }
+      const tokens = [];
+      const { length } = source;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = source[index2];
+        if (source.startsWith(WILDCARD, index2)) {
+          tokens.push({ wildcard: true });
+          index2 += WILDCARD.length;
+        } else if (char === "[") {
+          let end = index2 + 1;
+          if (source[end] === "^") {
+            end++;
+          }
+          if (source[end] === "]") {
+            end++;
+          }
+          while (end < length && source[end] !== "]") {
+            end += source[end] === ESCAPE ? 2 : 1;
+          }
+          end++;
+          tokens.push({ single: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === ESCAPE) {
+          tokens.push({ single: source.slice(index2, index2 + 2) });
+          index2 += 2;
+        } else if (char === "(") {
+          let depth2 = 0;
+          let end = index2;
+          do {
+            if (source[end] === ESCAPE) {
+              end++;
+            } else if (source[end] === "(") {
+              depth2++;
+            } else if (source[end] === ")") {
+              depth2--;
+            }
+            end++;
+          } while (end < length && depth2 > 0);
+          if ("*+?".indexOf(source[end]) >= 0) {
+            end++;
+          }
+          tokens.push({ boundary: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === "^" || char === "$") {
+          tokens.push({ boundary: char });
+          index2++;
+        } else {
+          tokens.push({ single: char });
+          index2++;
+        }
+      }
+      let out = EMPTY2;
+      let run2 = [];
+      const flush = () => {
+        let lastWildcard;
+        run2.forEach((token, at) => {
+          if (token.wildcard) {
+            lastWildcard = at;
+          }
+        });
+        run2.forEach((token, at) => {
+          if (!token.wildcard) {
+            out += token.single;
+            return;
+          }
+          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run2, at)})[^\\/])*`;
+        });
+        run2 = [];
+      };
+      tokens.forEach((token) => {
+        if (token.boundary === void 0) {
+          run2.push(token);
+          return;
+        }
+        flush();
+        out += token.boundary;
+      });
+      flush();
+      return out;
+    };
+    var makeRegexPrefix = (pattern2) => {
+      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
+        pattern2 = "**";
+      }
+      const { source, sources } = extractBrackets(pattern2);
+      const replaced = REPLACERS.reduce(
+        // A pass whose matcher finds nothing hands back the very string it was
+        //   given, so asking first costs a search and saves a rewrite. Ten of the
+        //   fifteen passes never fire for a typical .gitignore line, and between
+        //   them they were 45% of this chain.
+        (prev, [matcher, replacer, required]) => {
+          if (matcher === DIRECT) {
+            return replacer(prev, pattern2);
+          }
+          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+            return prev;
+          }
+          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
+        },
+        source
+      );
+      return sources.length ? replaced.replace(
+        REGEX_RESTORE_PLACEHOLDER,
+        (match, index2) => sources[index2]
+      ) : replaced;
+    };
+    var checkSourceOf = (body, prefix) => {
+      if (body[body.length - 1] === SLASH) {
+        prefix = makeRegexPrefix(body.slice(0, -1));
+      }
+      const head = prefix.slice(0, -1);
+      const last = prefix[prefix.length - 1];
+      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
+    };
+    var matchesBasename = (body) => {
+      const index2 = body.indexOf(SLASH);
+      return index2 < 0 || index2 === body.length - 1;
+    };
+    var basenameOf = (path12) => {
+      const end = path12.length - 1;
+      const index2 = path12.lastIndexOf(
+        SLASH,
+        path12[end] === SLASH ? end - 1 : end
+      );
+      return index2 < 0 ? path12 : path12.slice(index2 + 1);
+    };
+    var parentOf = (path12) => {
+      if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path12.split(SLASH).filter(Boolean);
+        slices.pop();
+        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
+      }
+      const end = path12.length - 1;
+      const cut = path12.lastIndexOf(
+        SLASH,
+        path12.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+      );
+      return cut < 0 ? EMPTY2 : path12.slice(0, cut + 1);
+    };
+    var isString = (subject) => typeof subject === "string";
+    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
+    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
+    var IgnoreRule = class {
+      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
+        this.pattern = pattern2;
+        this.mark = mark;
+        this.negative = negative;
+        define(this, "body", body);
+        define(this, "ignoreCase", ignoreCase);
+        define(this, "regexPrefix", prefix);
+      }
+      // Worked out on first use and kept behind an own property, the way `regex`
+      //   caches itself in `_regex`. Deciding it in the constructor instead would
+      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+      //   every compile -- including the compiles of rules that are never matched
+      //   against anything.
+      get _basenameOnly() {
+        return define(this, "_basenameOnly", matchesBasename(this.body));
+      }
+      get regex() {
+        const key = UNDERSCORE + MODE_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_IGNORE, key);
+      }
+      get checkRegex() {
+        const key = UNDERSCORE + MODE_CHECK_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_CHECK_IGNORE, key);
+      }
+      _make(mode, key) {
+        const str5 = pinWildcards(
+          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
+        );
+        const regex2 = this.ignoreCase ? new RegExp(str5, "i") : new RegExp(str5);
+        return define(this, key, regex2);
+      }
+    };
+    var hasTrailingBackslash = (str5) => {
+      let count2 = 0;
+      while (str5[str5.length - count2 - 1] === ESCAPE) {
+        count2++;
+      }
+      return count2 % 2 === 1;
+    };
+    var trimEnd = (body, stripLineEnd) => {
+      let lineEnd = body.length;
+      let end;
+      for (; ; ) {
+        if (stripLineEnd && body[lineEnd - 1] === "\r") {
+          lineEnd--;
+        }
+        end = lineEnd;
+        while (body[end - 1] === SPACE) {
+          end--;
+        }
+        if (!stripLineEnd || body[end - 1] !== "\n") {
+          break;
+        }
+        lineEnd = end - 1;
+      }
+      if (end === lineEnd) {
+        return body.slice(0, lineEnd);
+      }
+      let backslashes = 0;
+      while (body[end - backslashes - 1] === ESCAPE) {
+        backslashes++;
+      }
+      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
+    };
+    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
+      let body = stripBOM && pattern2[0] === BOM ? pattern2.slice(1) : pattern2;
+      if (body[0] === "#") {
+        return;
+      }
+      let negative = false;
+      if (body[0] === "!") {
+        negative = true;
+        body = body.slice(1);
+      }
+      const last = body[body.length - 1];
+      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
+        body = trimEnd(body, stripLineEnd);
+      }
+      if (!body || hasTrailingBackslash(body)) {
+        return;
+      }
+      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
+      const regexPrefix = makeRegexPrefix(body);
+      return new IgnoreRule(
+        pattern2,
+        mark,
+        body,
+        ignoreCase,
+        negative,
+        regexPrefix
+      );
+    };
+    var RuleManager = class {
+      constructor(ignoreCase) {
+        this._ignoreCase = ignoreCase;
+        this._rules = [];
+        this._basenameCount = 0;
+      }
+      _add(pattern2, index2) {
+        if (pattern2 && pattern2[KEY_IGNORE]) {
+          this._rules = this._rules.concat(pattern2._rules._rules);
+          this._basenameCount += pattern2._rules._basenameCount;
+          this._added = true;
+          return;
+        }
+        const isStr = isString(pattern2);
+        const raw = isStr ? pattern2 : pattern2.pattern;
+        const rule = checkPattern(raw) && createRule(
+          raw,
+          isStr ? UNDEFINED : pattern2.mark,
+          this._ignoreCase,
+          !this._split,
+          this._stripBOM && !index2
+        );
+        if (rule) {
+          this._added = true;
+          this._rules.push(rule);
+          if (matchesBasename(rule.body)) {
+            this._basenameCount++;
+          }
+        }
+      }
+      // @param {Array<string> | string | Ignore} pattern
+      add(pattern2) {
+        this._added = false;
+        this._split = isString(pattern2);
+        this._stripBOM = !this._split || pattern2[0] === BOM;
+        makeArray(
+          this._split ? splitPattern2(pattern2) : pattern2
+        ).forEach(this._add, this);
+        if (this._added) {
+          this._literalRules = UNDEFINED;
+        }
+        return this._added;
+      }
+      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+      //   are left out once, rather than tested or compiled for every path.
+      testLiteral(path12) {
+        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
+          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
+        ));
+        let ignored = false;
+        let unignored = false;
+        let matchedRule;
+        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule.checkRegex.test(path12)) {
+            ignored = !rule.negative;
+            unignored = rule.negative;
+            matchedRule = rule.negative ? UNDEFINED : rule;
+            break;
+          }
+        }
+        const ret = {
+          ignored,
+          unignored
+        };
+        if (matchedRule) {
+          ret.rule = matchedRule;
+        }
+        return ret;
+      }
+      // Test one single path without recursively checking parent directories
+      //
+      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+      // @returns {TestResult}
+      test(path12, mode) {
+        const rules2 = this._rules;
+        const { length } = rules2;
+        const shortcut = this._basenameCount * 2 >= length;
+        const basename3 = shortcut ? basenameOf(path12) : path12;
+        for (let index2 = length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule[mode].test(
+            shortcut && rule._basenameOnly ? basename3 : path12
+          )) {
+            const { negative } = rule;
+            const ret = {
+              ignored: !negative,
+              unignored: negative
+            };
+            if (!negative) {
+              ret.rule = rule;
+            }
+            return ret;
+          }
+        }
+        return {
+          ignored: false,
+          unignored: false
+        };
+      }
+    };
+    var throwError = (message2, Ctor) => {
+      throw new Ctor(message2);
+    };
+    var checkPath = (path12, originalPath, doThrow) => {
+      if (!isString(path12)) {
+        return doThrow(
+          `path must be a string, but got \`${originalPath}\``,
+          TypeError
+        );
+      }
+      if (!path12) {
+        return doThrow(`path must not be empty`, TypeError);
+      }
+      if (checkPath.isNotRelative(path12)) {
+        const r = "`path.relative()`d";
+        return doThrow(
+          `path should be a ${r} string, but got "${originalPath}"`,
+          RangeError
+        );
+      }
+      return true;
+    };
+    var isNotRelative = (path12) => {
+      const first = path12.charCodeAt(0);
+      if (first === SLASH_CODE) {
+        return true;
+      }
+      if (first !== DOT_CODE) {
+        return false;
+      }
+      if (path12.length === 1) {
+        return true;
+      }
+      const second = path12.charCodeAt(1);
+      if (second === SLASH_CODE) {
+        return true;
+      }
+      if (second !== DOT_CODE) {
+        return false;
+      }
+      return path12.length === 2 || path12.charCodeAt(2) === SLASH_CODE;
+    };
+    checkPath.isNotRelative = isNotRelative;
+    checkPath.convert = (p) => p;
+    var convertPath = (target) => isString(target) && checkPath.convert(target);
+    var Ignore = class {
+      constructor({
+        ignorecase = true,
+        ignoreCase = ignorecase,
+        allowRelativePaths = false
+      } = {}) {
+        define(this, KEY_IGNORE, true);
+        this._rules = new RuleManager(ignoreCase);
+        this._strictPathCheck = !allowRelativePaths;
+        this._initCache();
+      }
+      _initCache() {
+        this._ignoreCache = /* @__PURE__ */ Object.create(null);
+        this._testCache = /* @__PURE__ */ Object.create(null);
+      }
+      add(pattern2) {
+        if (this._rules.add(pattern2)) {
+          this._initCache();
+        }
+        return this;
+      }
+      // legacy
+      addPattern(pattern2) {
+        return this.add(pattern2);
+      }
+      // @returns {TestResult}
+      _test(originalPath, cache3, path12) {
+        checkPath(
+          path12,
+          originalPath,
+          this._strictPathCheck ? throwError : RETURN_FALSE
+        );
+        return path12 ? this._t(path12, cache3) : {
+          ignored: false,
+          unignored: false
+        };
+      }
+      checkIgnore(target) {
+        const path12 = convertPath(target);
+        if (!path12 || path12.charCodeAt(path12.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path12);
+        }
+        const dir = this._t(path12, this._testCache);
+        if (dir.ignored) {
+          return dir;
+        }
+        const literal = this._rules.testLiteral(path12);
+        return literal.ignored || literal.unignored ? literal : dir;
+      }
+      _t(path12, cache3) {
+        const cached = cache3[path12];
+        if (cached) {
+          return cached;
+        }
+        const parentPath = parentOf(path12);
+        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
+        return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
+      }
+      ignores(path12) {
+        return this._test(path12, this._ignoreCache, convertPath(path12)).ignored;
+      }
+      createFilter() {
+        return (path12) => !this.ignores(path12);
+      }
+      filter(paths) {
+        return makeArray(paths).filter(this.createFilter());
+      }
+      // @returns {TestResult}
+      test(path12) {
+        return this._test(path12, this._testCache, convertPath(path12));
+      }
+    };
+    var factory = (options) => new Ignore(options);
+    var isPathValid = (path12) => checkPath(convertPath(path12), path12, RETURN_FALSE);
+    var setupWindows = () => {
+      const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
+      checkPath.convert = makePosix;
+      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
+      checkPath.isNotRelative = (path12) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path12) || isNotRelative(path12);
+    };
+    if (
+      // Detect `process` so that it can run in browsers.
+      typeof process !== "undefined" && process.platform === "win32"
+    ) {
+      setupWindows();
+    }
+    module.exports = factory;
+    factory.default = factory;
+    module.exports.isPathValid = isPathValid;
+    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
+  }
+});
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
+import * as nativeFs from "fs";
+function cleanPath(path12) {
+  let normalized = normalize(path12);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+function convertSlashes(path12, separator) {
+  return path12.replace(SLASHES_REGEX, separator);
+}
+function isRootDirectory(path12) {
+  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
+}
+function normalizePath(path12, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
+  if (resolvePaths) path12 = resolve2(path12);
+  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
+  if (path12 === ".") return "";
+  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath3(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath3;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+function build$3(options) {
+  return options.group ? groupFiles : empty2;
+}
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path12, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname(path12);
+  let depth2 = 1;
+  while (parent !== state.root && depth2 < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth2++;
+    else parent = dirname(parent);
+  }
+  state.symlinks.set(path12, resolved);
+  return depth2 > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+function report(error2, callback$1, output, suppressErrors) {
+  if (error2 && !suppressErrors) callback$1(error2, output);
+  else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+function promise(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output) => {
+      if (err) return reject(err);
+      resolve$1(output);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty2, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
+var init_dist2 = __esm({
+  "node_modules/fdir/dist/index.mjs"() {
+    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+    SLASHES_REGEX = /[\\/]/g;
+    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path12 = directoryPath || ".";
+      if (filters.every((filter) => filter(path12, true))) paths.push(path12);
+    };
+    empty$2 = () => {
+    };
+    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts2.files++;
+    };
+    pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    pushFileCount = (_filename, _paths, counts2, _filters) => {
+      counts2.files++;
+    };
+    pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    empty$1 = () => {
+    };
+    getArray = (paths) => {
+      return paths;
+    };
+    getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    groupFiles = (groups, directory, files) => {
+      groups.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    empty2 = () => {
+    };
+    resolveSymlinksAsync = function(path12, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs3.realpath(path12, (error2, resolvedPath) => {
+        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
+        fs3.stat(resolvedPath, (error$1, stat5) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat5, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    resolveSymlinks = function(path12, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs3.realpathSync(path12);
+        const stat5 = fs3.statSync(resolvedPath);
+        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
+        callback$1(stat5, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    groupsSync = (state) => {
+      return state.groups;
+    };
+    defaultSync = (state) => {
+      return state.paths;
+    };
+    limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    onlyCountsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    defaultAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    limitFilesAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    groupsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    readdirOpts = { withFileTypes: true };
+    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs3 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
+        callback$1(entries, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
+      });
+    };
+    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs3 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries = [];
+      try {
+        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries, directoryPath, currentDepth);
+    };
+    Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error2, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
+          this.onQueueEmpty(error2, output);
+          if (error2) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num) {
+        this._files = num;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num) {
+        this._directories = num;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root2, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root2, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || nativeFs
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries, directoryPath, depth2) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries.length; ++i) {
+          const entry = entries[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path12 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path12)) continue;
+            this.pushDirectory(path12, paths, filters);
+            this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path12 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
+              if (stat5.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path12;
+                const filename = basename(resolvedPath);
+                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    APIBuilder = class {
+      constructor(root2, options) {
+        this.root = root2;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    pm = null;
+    try {
+      __require2.resolve("picomatch");
+      pm = __require2("picomatch");
+    } catch {
+    }
+    Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: sep3,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth2) {
+        this.options.maxDepth = depth2;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate) {
+        this.options.filters.push(predicate);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate) {
+        this.options.exclude = predicate;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root2) {
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root2, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path12) => isMatch(path12));
+        return this;
+      }
+    };
+  }
+});
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { isAbsolute as isAbsolute2, posix as posix3, resolve as resolve3 } from "path";
+import { fileURLToPath as fileURLToPath2 } from "url";
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers2 = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch3.default)(parts[j], options);
+    matchers2[i] = partMatchers;
+  }
+  return (input) => {
+    const inputParts = input.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers2[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix3.relative(cwd, p) || ".";
+  return (p) => posix3.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix3.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path12) {
+  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+function splitPattern(path12) {
+  var _result$parts;
+  const result = import_picomatch3.default.scan(path12, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path12];
+}
+function isDynamicPattern(pattern2, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch3.default.scan(pattern2);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+function normalizePattern(pattern2, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern2;
+  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix3.relative(escapedCwd, result) : posix3.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix3.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix3.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern2 of options.ignore) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
+  }
+  for (const pattern2 of patterns) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
+    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch3.default)(processed.match, matchOptions);
+  const ignore3 = (0, import_picomatch3.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug2 ? (p, isDirectory2) => {
+      const path12 = format(p, isDirectory2);
+      const matches = matcher(path12) && !ignore3(path12);
+      if (matches) log(`matched ${path12}`);
+      return matches;
+    } : (p, isDirectory2) => {
+      const path12 = format(p, isDirectory2);
+      return matcher(path12) && !ignore3(path12);
+    }],
+    exclude: debug2 ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir2,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat2,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative4] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
+}
+var import_picomatch3, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
+var init_dist3 = __esm({
+  "node_modules/tinyglobby/dist/index.mjs"() {
+    init_dist2();
+    import_picomatch3 = __toESM(require_picomatch2(), 1);
+    isReadonlyArray = Array.isArray;
+    BACKSLASHES = /\\/g;
+    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    isWin = process.platform === "win32";
+    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    splitPatternOptions = { parts: true };
+    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+  }
+});
+
+// src/memory/discover.ts
+import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
+import { homedir } from "node:os";
+import { readdir as readdir3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
+function formatOf(rel, inMemoryDir = false) {
+  const base = rel.slice(rel.lastIndexOf("/") + 1);
+  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
+  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
+  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
+  if (base === "GEMINI.md") return "gemini-md";
+  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
+  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
+  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
+  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
+  return void 0;
+}
+function isTopicFile(relToMemoryDir, logPath) {
+  if (!/\.md$/i.test(relToMemoryDir)) return false;
+  const parts = relToMemoryDir.split("/");
+  const base = parts[parts.length - 1];
+  if (base === "MEMORY.md") return false;
+  if (/^pruning-log\.md$/i.test(base)) return false;
+  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
+  if (logPath && relToMemoryDir === logPath) return false;
+  return true;
+}
+function readIgnoreFile(file) {
+  try {
+    return readFileSync3(file, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function ignoredBy(layers, abs, isDir) {
+  let ignored = false;
+  for (const layer of layers) {
+    const prefix = layer.dir.endsWith(sep4) ? layer.dir : layer.dir + sep4;
+    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(layer.dir, abs));
+    if (rel === "" || rel.startsWith("..")) continue;
+    if (isDir) rel += "/";
+    const t = layer.ig.test(rel);
+    if (t.ignored) ignored = true;
+    else if (t.unignored) ignored = false;
+  }
+  return ignored;
+}
+function linkFinding(display, message2, evidence) {
+  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
+  if (evidence) f.evidence = evidence;
+  return f;
+}
+function inMemoryLocation(rel) {
+  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
+}
+function relUnder(dir, abs) {
+  const prefix = dir.endsWith(sep4) ? dir : dir + sep4;
+  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(dir, abs));
+}
+function memoryDirOnDisk(abs, stop) {
+  let d = dirname2(abs);
+  for (; ; ) {
+    if (existsSync5(join4(d, "MEMORY.md"))) return d;
+    if (d === stop) return void 0;
+    const up = dirname2(d);
+    if (up === d) return void 0;
+    d = up;
+  }
+}
+async function discoverMemory(opts) {
+  const root2 = resolve4(opts.root);
+  const d = new Discoverer(root2, opts.ignore, opts.logPath);
+  await d.init();
+  const found = /* @__PURE__ */ new Map();
+  if (!opts.paths || opts.paths.length === 0) {
+    d.collect(await d.walk(root2, true, true), found);
+  } else {
+    for (const given of opts.paths) {
+      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
+      if (isDynamicPattern(p)) {
+        let matches = [];
+        try {
+          matches = await glob(p, {
+            cwd: root2,
+            dot: true,
+            absolute: true,
+            onlyFiles: true,
+            followSymbolicLinks: true,
+            ignore: ["**/node_modules/**", "**/.git/**"]
+          });
+        } catch (e) {
+          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
+          continue;
+        }
+        if (matches.length === 0) {
+          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
+          continue;
+        }
+        for (const m of matches) {
+          const abs2 = resolve4(m);
+          if (found.has(abs2)) continue;
+          const md2 = memoryDirOnDisk(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
+          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
+          let fmt2;
+          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
+          else if (md2 && isTopicFile(toSlash(relative3(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
+          else fmt2 = formatOf(rel2) ?? "other";
+          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
+          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
+          found.set(abs2, f2);
+        }
+        continue;
+      }
+      const abs = resolve4(root2, p);
+      let isDir = false;
+      try {
+        isDir = (await stat3(abs)).isDirectory();
+      } catch {
+        let dangling = false;
+        try {
+          const { lstat: lstat2 } = await import("node:fs/promises");
+          dangling = (await lstat2(abs)).isSymbolicLink();
+        } catch {
+        }
+        if (!dangling) {
+          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
+          continue;
+        }
+      }
+      if (isDir) {
+        const w = await d.walk(abs, false);
+        if (existsSync5(join4(abs, "MEMORY.md"))) w.memoryDirs.add(abs);
+        d.collect(w, found);
+        continue;
+      }
+      if (found.has(abs)) continue;
+      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root2 : dirname2(abs));
+      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
+      let fmt;
+      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
+      else if (md && isTopicFile(toSlash(relative3(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
+      else fmt = formatOf(rel) ?? "other";
+      const f = { path: rel, absPath: abs, format: fmt };
+      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
+      found.set(abs, f);
+    }
+  }
+  const files = [];
+  for (const f of found.values()) {
+    if (d.userIgnored(f.absPath)) continue;
+    if (!await d.symlinkAllowed(f.absPath)) continue;
+    files.push(f);
+  }
+  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  return { files, findings: d.findings };
+}
+var import_ignore, import_picomatch4, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
+var init_discover = __esm({
+  "src/memory/discover.ts"() {
+    "use strict";
+    import_ignore = __toESM(require_ignore(), 1);
+    import_picomatch4 = __toESM(require_picomatch2(), 1);
+    init_dist3();
+    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
+    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
+    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
+    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
+    toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
+    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
+    Discoverer = class {
+      constructor(root2, ignoreGlobs, logPath) {
+        this.root = root2;
+        this.logPath = logPath;
+        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
+        this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
+      }
+      root;
+      logPath;
+      findings = [];
+      realRoot = "";
+      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
+      linkFiles = /* @__PURE__ */ new Set();
+      auto = false;
+      /** The root with a trailing separator. */
+      rootPrefix;
+      userIgnore;
+      async init() {
+        try {
+          this.realRoot = await realpath2(this.root);
+        } catch {
+          this.realRoot = this.root;
+        }
+      }
+      display(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) {
+          return toSlash(abs.slice(this.rootPrefix.length));
+        }
+        const rel = relative3(this.root, abs);
+        if (rel === "") return ".";
+        if (rel.startsWith("..") || isAbsolute3(rel)) return toSlash(abs);
+        return toSlash(rel);
+      }
+      inRoot(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) return true;
+        const rel = relative3(this.root, abs);
+        return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+      }
+      userIgnored(abs) {
+        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
+      }
+      /**
+       * For a symlinked file: true when it may be read. A link inside the repository whose target
+       * lies outside it gives a finding and is not read.
+       */
+      async symlinkAllowed(abs) {
+        if (!this.inRoot(abs)) return true;
+        if (this.auto && !this.linkFiles.has(abs)) return true;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return true;
+        }
+        if (!this.insideRealRoot(target)) {
+          const d = this.display(abs);
+          this.findings.push(
+            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
+              target: toSlash(target),
+              audit: `--memory ${toSlash(target)}`
+            })
+          );
+          return false;
+        }
+        return true;
+      }
+      insideRealRoot(target) {
+        const rel = relative3(this.realRoot, target);
+        return !(rel.startsWith("..") || isAbsolute3(rel));
+      }
+      /**
+       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
+       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
+       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
+       */
+      async reportLinkedFolder(abs) {
+        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return;
+        }
+        if (this.insideRealRoot(target)) return;
+        const rel = this.display(abs);
+        let memory = inMemoryLocation(rel);
+        if (!memory) {
+          try {
+            memory = (await readdir3(target)).some((n) => MEMORY_NAMES.has(n));
+          } catch {
+            memory = false;
+          }
+        }
+        if (!memory) return;
+        const t = toSlash(target);
+        this.findings.push(
+          linkFinding(
+            rel,
+            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
+            { target: t, audit: `--memory ${t}` }
+          )
+        );
+      }
+      /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
+      async walk(start, useGitignore, auto = false) {
+        this.auto = auto;
+        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
+        const layers = [];
+        if (useGitignore) {
+          const exclude = readIgnoreFile(join4(this.root, ".git", "info", "exclude"));
+          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore.default)().add(exclude) });
+          if (this.inRoot(start) && start !== this.root) {
+            let d = this.root;
+            for (const part of relative3(this.root, start).split(sep4)) {
+              const gi = readIgnoreFile(join4(d, ".gitignore"));
+              if (gi) layers.push({ dir: d, ig: (0, import_ignore.default)().add(gi) });
+              d = join4(d, part);
+            }
+          }
+        }
+        const visit3 = async (dir, depthLayers) => {
+          let ents;
+          try {
+            ents = await readdir3(dir, { withFileTypes: true });
+          } catch {
+            return;
+          }
+          let here = depthLayers;
+          if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
+            const gi = readIgnoreFile(join4(dir, ".gitignore"));
+            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore.default)().add(gi) }];
+          }
+          const subdirs = [];
+          for (const e of ents) {
+            const abs = join4(dir, e.name);
+            let isDir = e.isDirectory();
+            let isFile = e.isFile();
+            if (e.isSymbolicLink()) {
+              try {
+                const st = await stat3(abs);
+                isDir = false;
+                isFile = st.isFile();
+                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
+              } catch {
+                isFile = true;
+              }
+              if (isFile) this.linkFiles.add(abs);
+            }
+            if (isDir) {
+              if (SKIP_DIRS.has(e.name)) continue;
+              if (useGitignore && ignoredBy(here, abs, true)) continue;
+              subdirs.push(abs);
+              continue;
+            }
+            if (!isFile) continue;
+            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative3(start, abs));
+            const isMd = /\.md$/i.test(e.name);
+            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
+            if (!known && !isMd) continue;
+            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
+            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
+            if (known) out.known.push(abs);
+            if (isMd) out.markdown.push(abs);
+          }
+          await Promise.all(subdirs.map((sd) => visit3(sd, here)));
+        };
+        await visit3(start, layers);
+        return out;
+      }
+      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
+      collect(w, into, allMarkdownIsMemory = false) {
+        const nearestMemoryDir = (abs) => {
+          let d = dirname2(abs);
+          for (; ; ) {
+            if (w.memoryDirs.has(d)) return d;
+            const up = dirname2(d);
+            if (up === d) return void 0;
+            d = up;
+          }
+        };
+        const add = (abs, format, memoryDir) => {
+          if (into.has(abs)) return;
+          const f = { path: this.display(abs), absPath: abs, format };
+          if (memoryDir !== void 0) f.memoryDir = this.display(memoryDir);
+          into.set(abs, f);
+        };
+        for (const abs of w.known) {
+          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
+          const md = basename2(abs) === "MEMORY.md" ? dirname2(abs) : void 0;
+          const fmt = formatOf(rel, md !== void 0);
+          if (fmt) add(abs, fmt, md);
+        }
+        for (const abs of w.markdown) {
+          if (into.has(abs)) continue;
+          const md = nearestMemoryDir(abs);
+          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
+          else if (allMarkdownIsMemory) add(abs, "other");
+        }
+      }
+      logRelTo(memoryDir) {
+        if (!this.logPath) return void 0;
+        const abs = resolve4(this.root, this.logPath);
+        return toSlash(relative3(memoryDir, abs));
+      }
+    };
   }
 });
 
@@ -57768,7 +57746,7 @@ var import_ignore2, WALK_IGNORE;
 var init_files = __esm({
   "src/evidence/files.ts"() {
     "use strict";
-    init_dist2();
+    init_dist3();
     import_ignore2 = __toESM(require_ignore(), 1);
     init_git();
     WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
@@ -58953,7 +58931,7 @@ var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
-    init_dist3();
+    init_dist();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str4 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
@@ -59455,16 +59433,9 @@ async function gatherEvidence(opts) {
     await readHeadManifests(root2, files, manifests);
     timings.manifests = ms(tm);
     history2 = emptyHistory(false, false);
-    findings.push({
-      entryId: null,
-      file: "",
-      line: 0,
-      kind: "shallow-history",
-      severity: "warning",
-      message: `${root2} is not a git repository: files were read from disk, and renames, deletions and history cannot be checked.`,
-      evidence: { reason: "not a git repository" },
-      suggestion: { text: "Run memory-audit inside a git checkout (actions/checkout with fetch-depth: 0)." }
-    });
+    findings.push(
+      runFinding("shallow-history", "warning", `${root2} is not a git repository: files were read from disk, and renames, deletions and history cannot be checked.`, { reason: "not a git repository" }, "Run memory-audit inside a git checkout (actions/checkout with fetch-depth: 0).")
+    );
   } else {
     const prefix = info2.prefix ?? "";
     const collector = new ManifestChangeCollector(prefix, root2);
@@ -59481,7 +59452,7 @@ async function gatherEvidence(opts) {
     const fr = await filesP;
     files = fr.index;
     if (fr.error) {
-      findings.push({ entryId: null, file: "", line: 0, kind: "malformed", severity: "warning", message: `git ls-files failed: ${fr.error}`, evidence: { stage: "files" } });
+      findings.push(runFinding("malformed", "warning", `git ls-files failed: ${fr.error}`, { stage: "files" }));
     }
     const tm = performance.now();
     const headManifestsP = readHeadManifests(root2, files, manifests).then(() => {
@@ -59503,41 +59474,22 @@ async function gatherEvidence(opts) {
       for (const p of mh.problems) manifests.problems.push({ file: "", message: p });
       const warn = history2.warnings ?? [];
       if (warn.length) {
-        findings.push({
-          entryId: null,
-          file: "",
-          line: 0,
-          kind: "shallow-history",
-          severity: "info",
-          message: `git skipped part of its rename detection (${warn[0]}); some renames may be reported as deletions.`,
-          evidence: { warnings: warn.slice(0, 5) }
-        });
+        findings.push(
+          runFinding("shallow-history", "info", `git skipped part of its rename detection (${warn[0]}); some renames may be reported as deletions.`, { warnings: warn.slice(0, 5) })
+        );
       }
     } else {
       await collector.finish();
       history2 = emptyHistory(info2.shallow, false);
       const why = !info2.head ? "the repository has no commits yet" : `git log failed: ${(log2?.stderr ?? "").trim().split("\n")[0]}`;
-      findings.push({
-        entryId: null,
-        file: "",
-        line: 0,
-        kind: "shallow-history",
-        severity: "warning",
-        message: `History is not available (${why}); paths are checked against the working tree only.`,
-        evidence: { reason: why }
-      });
+      findings.push(
+        runFinding("shallow-history", "warning", `History is not available (${why}); paths are checked against the working tree only.`, { reason: why })
+      );
     }
     if (info2.shallow) {
-      findings.push({
-        entryId: null,
-        file: "",
-        line: 0,
-        kind: "shallow-history",
-        severity: "warning",
-        message: `The repository is a shallow clone (${history2.commits} commit${history2.commits === 1 ? "" : "s"} of history): renames and deletions before that cannot be told apart from missing paths; use ${SHALLOW_FIX}.`,
-        evidence: { commits: history2.commits, fix: SHALLOW_FIX },
-        suggestion: { text: `In the workflow: uses: actions/checkout@v4 with: fetch-depth: 0` }
-      });
+      findings.push(
+        runFinding("shallow-history", "warning", `The repository is a shallow clone (${history2.commits} commit${history2.commits === 1 ? "" : "s"} of history): renames and deletions before that cannot be told apart from missing paths; use ${SHALLOW_FIX}.`, { commits: history2.commits, fix: SHALLOW_FIX }, `In the workflow: uses: actions/checkout@v4 with: fetch-depth: 0`)
+      );
     }
   }
   const tg = performance.now();
@@ -59568,6 +59520,9 @@ async function resolveSlug(opts, isRepo) {
   if (!isRepo) return void 0;
   const url = await remoteOriginUrl(opts.root);
   return url ? parseRepoSlug(url) : void 0;
+}
+function runFinding(kind, severity, message2, evidence, suggestion) {
+  return { entryId: null, file: "", line: 0, kind, severity, message: message2, evidence, ...suggestion ? { suggestion: { text: suggestion } } : {} };
 }
 var SHALLOW_FIX, ms;
 var init_evidence = __esm({
@@ -61458,13 +61413,13 @@ var init_log = __esm({
 });
 
 // src/apply/splice.ts
-function lineStarts3(text5) {
-  const out = lineStarts2(text5);
+function lineStarts2(text5) {
+  const out = lineStarts(text5);
   if (out[out.length - 1] !== text5.length) out.push(text5.length);
   return out;
 }
 function lineOf3(ls, offset) {
-  return Math.min(lineAt2(ls, offset), Math.max(1, ls.length - 1));
+  return Math.min(lineAt(ls, offset), Math.max(1, ls.length - 1));
 }
 function lineText(text5, ls, n) {
   return text5.slice(ls[n - 1], ls[n]).replace(/\r?\n$/, "");
@@ -61651,7 +61606,7 @@ function nonSpace(s) {
 }
 function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const text5 = file.text;
-  const ls = lineStarts3(text5);
+  const ls = lineStarts2(text5);
   const n = ls.length - 1;
   const bodyStart = file.frontmatterRange ? lineOf3(ls, Math.max(0, file.frontmatterRange[1] - 1)) + 1 : 1;
   const removed = /* @__PURE__ */ new Set();

@@ -3,9 +3,7 @@
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { Config } from '../config/types.js';
-import type { Entry, Evidence, Finding, MemoryFile, PlanItem } from '../types.js';
-import { planChanges, type FileChange, type PlannedChanges } from './edits.js';
+import { planChanges, type FileChange, type PlanChangesInput, type PlannedChanges } from './edits.js';
 import { archivePath, pruneLogPath } from './paths.js';
 import { redactSecrets } from '../report/redact.js';
 
@@ -88,14 +86,9 @@ export async function readOrNull(abs: string): Promise<string | null> {
   }
 }
 
-export interface ApplyInput {
+/** What planChanges needs, with the repository, the clock and the write switch in place of `today` and `current`. */
+export interface ApplyInput extends Omit<PlanChangesInput, 'today' | 'current'> {
   root: string;
-  files: MemoryFile[];
-  entries: Entry[];
-  findings: Finding[];
-  plan: PlanItem[];
-  config: Config;
-  evidence?: Pick<Evidence, 'usage'>;
   now: Date;
   write: boolean;
 }

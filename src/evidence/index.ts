@@ -57,16 +57,9 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     await readHeadManifests(root, files, manifests);
     timings.manifests = ms(tm);
     history = emptyHistory(false, false);
-    findings.push({
-      entryId: null,
-      file: '',
-      line: 0,
-      kind: 'shallow-history',
-      severity: 'warning',
-      message: `${root} is not a git repository: files were read from disk, and renames, deletions and history cannot be checked.`,
-      evidence: { reason: 'not a git repository' },
-      suggestion: { text: 'Run memory-audit inside a git checkout (actions/checkout with fetch-depth: 0).' },
-    });
+    findings.push(
+      runFinding('shallow-history', 'warning', `${root} is not a git repository: files were read from disk, and renames, deletions and history cannot be checked.`, { reason: 'not a git repository' }, 'Run memory-audit inside a git checkout (actions/checkout with fetch-depth: 0).'),
+    );
   } else {
     const prefix = info.prefix ?? '';
     const collector = new ManifestChangeCollector(prefix, root);
@@ -85,7 +78,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     const fr = await filesP;
     files = fr.index;
     if (fr.error) {
-      findings.push({ entryId: null, file: '', line: 0, kind: 'malformed', severity: 'warning', message: `git ls-files failed: ${fr.error}`, evidence: { stage: 'files' } });
+      findings.push(runFinding('malformed', 'warning', `git ls-files failed: ${fr.error}`, { stage: 'files' }));
     }
     const tm = performance.now();
     const headManifestsP = readHeadManifests(root, files, manifests).then(() => {
@@ -107,41 +100,22 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
       for (const p of mh.problems) manifests.problems.push({ file: '', message: p });
       const warn = history.warnings ?? [];
       if (warn.length) {
-        findings.push({
-          entryId: null,
-          file: '',
-          line: 0,
-          kind: 'shallow-history',
-          severity: 'info',
-          message: `git skipped part of its rename detection (${warn[0]}); some renames may be reported as deletions.`,
-          evidence: { warnings: warn.slice(0, 5) },
-        });
+        findings.push(
+          runFinding('shallow-history', 'info', `git skipped part of its rename detection (${warn[0]}); some renames may be reported as deletions.`, { warnings: warn.slice(0, 5) }),
+        );
       }
     } else {
       await collector.finish();
       history = emptyHistory(info.shallow, false);
-        const why = !info.head ? 'the repository has no commits yet' : `git log failed: ${(log?.stderr ?? '').trim().split('\n')[0]}`;
-      findings.push({
-        entryId: null,
-        file: '',
-        line: 0,
-        kind: 'shallow-history',
-        severity: 'warning',
-        message: `History is not available (${why}); paths are checked against the working tree only.`,
-        evidence: { reason: why },
-      });
+      const why = !info.head ? 'the repository has no commits yet' : `git log failed: ${(log?.stderr ?? '').trim().split('\n')[0]}`;
+      findings.push(
+        runFinding('shallow-history', 'warning', `History is not available (${why}); paths are checked against the working tree only.`, { reason: why }),
+      );
     }
     if (info.shallow) {
-      findings.push({
-        entryId: null,
-        file: '',
-        line: 0,
-        kind: 'shallow-history',
-        severity: 'warning',
-        message: `The repository is a shallow clone (${history.commits} commit${history.commits === 1 ? '' : 's'} of history): renames and deletions before that cannot be told apart from missing paths; use ${SHALLOW_FIX}.`,
-        evidence: { commits: history.commits, fix: SHALLOW_FIX },
-        suggestion: { text: `In the workflow: uses: actions/checkout@v4 with: fetch-depth: 0` },
-      });
+      findings.push(
+        runFinding('shallow-history', 'warning', `The repository is a shallow clone (${history.commits} commit${history.commits === 1 ? '' : 's'} of history): renames and deletions before that cannot be told apart from missing paths; use ${SHALLOW_FIX}.`, { commits: history.commits, fix: SHALLOW_FIX }, `In the workflow: uses: actions/checkout@v4 with: fetch-depth: 0`),
+      );
     }
   }
 
@@ -177,6 +151,17 @@ async function resolveSlug(opts: GatherOptions, isRepo: boolean): Promise<string
   if (!isRepo) return undefined;
   const url = await remoteOriginUrl(opts.root);
   return url ? parseRepoSlug(url) : undefined;
+}
+
+/** A finding about the run as a whole (no entry, no file). */
+function runFinding(
+  kind: Finding['kind'],
+  severity: Finding['severity'],
+  message: string,
+  evidence: Record<string, unknown>,
+  suggestion?: string,
+): Finding {
+  return { entryId: null, file: '', line: 0, kind, severity, message, evidence, ...(suggestion ? { suggestion: { text: suggestion } } : {}) };
 }
 
 const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;

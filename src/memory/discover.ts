@@ -187,7 +187,7 @@ class Discoverer {
     try {
       target = await realpath(abs);
     } catch {
-      return true; // dangling: readMemoryFile reports it
+      return true; // dangling: readMemoryFileSync reports it
     }
     if (!this.insideRealRoot(target)) {
       const d = this.display(abs);

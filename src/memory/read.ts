@@ -1,7 +1,6 @@
 // Reading a memory file's bytes into text. Every problem becomes a `malformed` finding naming
 // the file (and the line of the first bad byte where there is one); nothing here throws.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
-import { lstat, readFile, stat } from 'node:fs/promises';
 import type { Finding } from '../types.js';
 
 export interface ReadResult {
@@ -96,55 +95,6 @@ export function decodeMemoryBytes(buf: Uint8Array, path: string): ReadResult {
   }
 }
 
-/**
- * Reads one memory file. `path` is the display path used in findings. Files over `maxBytes`,
- * directories, dangling symlinks, unreadable or undecodable files give a finding instead of text.
- */
-export async function readMemoryFile(absPath: string, path: string, maxBytes: number): Promise<ReadResult> {
-  let size: number;
-  try {
-    const st = await stat(absPath);
-    if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: is a directory, not a memory file`) };
-    if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: not a regular file; not read`) };
-    size = st.size;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    let dangling = false;
-    try {
-      dangling = (await lstat(absPath)).isSymbolicLink();
-    } catch {
-      // missing altogether
-    }
-    const why = dangling ? 'dangling symbolic link' : code === 'ENOENT' ? 'no such file' : `${code ?? (e as Error).message}`;
-    return { bytes: 0, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${why})`, { code: code ?? null }) };
-  }
-  if (size > maxBytes) {
-    return {
-      bytes: size,
-      bom: false,
-      finding: malformed(path, 1, `${path}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
-        bytes: size,
-        limit: maxBytes,
-      }),
-    };
-  }
-  let buf: Buffer;
-  try {
-    buf = await readFile(absPath);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { bytes: size, bom: false, finding: malformed(path, 1, `${path}: cannot be read (${code ?? (e as Error).message})`, { code: code ?? null }) };
-  }
-  if (buf.length > maxBytes) {
-    return {
-      bytes: buf.length,
-      bom: false,
-      finding: malformed(path, 1, `${path}: ${buf.length} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`),
-    };
-  }
-  return decodeMemoryBytes(buf, path);
-}
-
 const OPEN_FLAGS = constants.O_NONBLOCK !== undefined ? constants.O_RDONLY | constants.O_NONBLOCK : 'r';
 
 function cannotRead(absPath: string, path: string, e: unknown): ReadResult {
@@ -160,9 +110,11 @@ function cannotRead(absPath: string, path: string, e: unknown): ReadResult {
 }
 
 /**
- * readMemoryFile without the thread pool: open, fstat, read, close on the calling thread
- * (four system calls; memory files are small and usually in the page cache, where this is
- * several times faster than the promise API for thousands of files). Same results and findings.
+ * Reads one memory file. `path` is the display path used in findings. Files over `maxBytes`,
+ * directories, FIFOs, dangling symlinks, unreadable or undecodable files give a finding instead
+ * of text. Synchronous on purpose: open, fstat, read, close on the calling thread (four system
+ * calls; memory files are small and usually in the page cache, where this is several times
+ * faster than the promise API's thread-pool round trips for thousands of files).
  */
 export function readMemoryFileSync(absPath: string, path: string, maxBytes: number): ReadResult {
   let fd: number;

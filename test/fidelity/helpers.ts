@@ -4,6 +4,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
+import { indexFromPaths } from '../../src/evidence/files.js';
+import { emptyHistory } from '../../src/evidence/history.js';
+import { emptyManifestIndex } from '../../src/evidence/manifests.js';
 import { formatOf } from '../../src/memory/discover.js';
 import { parseMemoryText } from '../../src/memory/parse.js';
 import type { CheckContext, Entry, Evidence, MemoryFile } from '../../src/types.js';
@@ -12,44 +15,15 @@ export function config(over: Partial<Config> = {}): Config {
   return structuredClone({ ...DEFAULT_CONFIG, ...over });
 }
 
+/** A minimal evidence object: the files given as the tree at HEAD, no history, no manifests. */
 export function evidence(files: string[] = [], extra: Partial<Evidence> = {}): Evidence {
-  const set = new Set(files);
-  const dirs = new Set<string>();
-  for (const f of files) {
-    const parts = f.split('/');
-    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-  }
-  const byBasename = new Map<string, string[]>();
-  for (const f of files) {
-    const b = f.slice(f.lastIndexOf('/') + 1);
-    byBasename.set(b, [...(byBasename.get(b) ?? []), f]);
-  }
   return {
     root: '/repo',
     head: null,
     now: new Date('2026-03-10T00:00:00Z'),
-    files: { files: set, dirs, lower: new Map(files.map((f) => [f.toLowerCase(), f])), byBasename },
-    history: {
-      available: false,
-      shallow: false,
-      commits: 0,
-      events: new Map(),
-      fate: () => ({ status: 'unknown' }),
-      lastTouched: () => undefined,
-      touchCount: () => 0,
-    },
-    manifests: {
-      dependencies: new Map(),
-      everDependencies: new Map(),
-      scripts: new Map(),
-      makeTargets: new Map(),
-      justRecipes: new Map(),
-      scriptHistory: new Map(),
-      workspaces: new Map(),
-      runtimes: new Map(),
-      projectVersions: [],
-      problems: [],
-    },
+    files: indexFromPaths(files),
+    history: emptyHistory(),
+    manifests: emptyManifestIndex(),
     github: { checked: false, issues: new Map() },
     ...extra,
   };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
-import { decodeMemoryBytes, firstInvalidUtf8, readMemoryFile } from '../../src/memory/read.js';
+import { decodeMemoryBytes, firstInvalidUtf8, readMemoryFileSync } from '../../src/memory/read.js';
 import { loadMemory } from '../../src/memory/load.js';
 
 let tmp: string;
@@ -97,7 +97,7 @@ describe('loadMemory', () => {
     const r = await loadMemory({ root, config: config(), paths: ['packages/a/GEMINI.md'] });
     // a folder named explicitly is scanned (it holds nothing known): no files, no crash
     expect(r.files).toEqual([]);
-    const direct = await readMemoryFile(join(root, 'packages/a/GEMINI.md'), 'packages/a/GEMINI.md', 1024);
+    const direct = readMemoryFileSync(join(root, 'packages/a/GEMINI.md'), 'packages/a/GEMINI.md', 1024);
     expect(direct.finding?.message).toBe('packages/a/GEMINI.md: is a directory, not a memory file');
   });
 

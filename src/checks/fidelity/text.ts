@@ -1,5 +1,6 @@
 // Text helpers shared by the fidelity checks: what of an entry is prose, how to normalise it,
 // and where a character offset sits. Pure functions, no I/O.
+import { lineAt as lineOfOffset, lineStarts } from '../../memory/parse.js';
 import type { Entry, MemoryFile } from '../../types.js';
 
 const FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
@@ -201,28 +202,12 @@ export function stem(w: string): string {
 /** 1-based line in `file` of a character offset. */
 export function lineAt(file: MemoryFile | undefined, offset: number, fallback: number): number {
   if (!file) return fallback;
-  const lines = lineStarts(file);
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lines[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  let starts = LINE_CACHE.get(file);
+  if (!starts) LINE_CACHE.set(file, (starts = lineStarts(file.text)));
+  return lineOfOffset(starts, offset);
 }
 
 const LINE_CACHE = new WeakMap<MemoryFile, number[]>();
-function lineStarts(file: MemoryFile): number[] {
-  let s = LINE_CACHE.get(file);
-  if (!s) {
-    s = [0];
-    const t = file.text;
-    for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1)) s.push(i + 1);
-    LINE_CACHE.set(file, s);
-  }
-  return s;
-}
 
 /** Files by path, cached per files array. */
 const FILE_MAP = new WeakMap<MemoryFile[], Map<string, MemoryFile>>();

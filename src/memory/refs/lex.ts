@@ -2,6 +2,7 @@
 // destinations, fenced code and HTML comments apart with exact offsets into
 // MemoryFile.text. It does not depend on the markdown parser's spans, so reference
 // extraction stays exact even where the parser normalises text.
+import { lineAt, lineStarts } from '../parse.js';
 
 export interface Segment {
   kind: 'prose' | 'inlineCode' | 'linkUrl' | 'code';
@@ -164,17 +165,9 @@ const lineTables = new Map<string, number[]>();
 export function lineOf(fileText: string, offset: number): number {
   let table = lineTables.get(fileText);
   if (!table) {
-    table = [0];
-    for (let k = 0; k < fileText.length; k++) if (fileText[k] === '\n') table.push(k + 1);
+    table = lineStarts(fileText);
     if (lineTables.size > 64) lineTables.clear();
     lineTables.set(fileText, table);
   }
-  let lo = 0;
-  let hi = table.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (table[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return lineAt(table, offset);
 }
