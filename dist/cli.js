@@ -37416,6 +37416,121 @@ var init_load2 = __esm({
   }
 });
 
+// src/evidence/pump.ts
+import { Worker } from "node:worker_threads";
+function ensureWorker() {
+  if (worker) return worker;
+  if (broken) return null;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+    w.on("message", (m) => {
+      const p = active.get(m.id);
+      if (!p) return;
+      if (m.t === "data" && m.ab) {
+        p.handlers.onData(Buffer.from(m.ab));
+        return;
+      }
+      active.delete(m.id);
+      if (active.size === 0) w.unref();
+      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
+      else p.handlers.onError(m.message ?? "git could not be started");
+    });
+    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
+    w.on("exit", () => failAll("the git reader thread stopped"));
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+function failAll(message2) {
+  worker = null;
+  broken = true;
+  const list3 = [...active.values()];
+  active.clear();
+  for (const p of list3) p.handlers.onError(message2);
+}
+function pumpSpawn(file, args, cwd, env, handlers2) {
+  const w = ensureWorker();
+  if (!w) return null;
+  const id = nextId++;
+  active.set(id, { handlers: handlers2 });
+  w.ref();
+  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
+  return {
+    kill: () => {
+      if (active.has(id)) w.postMessage({ op: "kill", id });
+    }
+  };
+}
+var WORKER_SOURCE, worker, broken, nextId, active;
+var init_pump = __esm({
+  "src/evidence/pump.ts"() {
+    "use strict";
+    WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const FLUSH_BYTES = 512 * 1024;
+const FLUSH_MS = 8;
+const children = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'kill') {
+    const c = children.get(m.id);
+    if (c) c.child.kill();
+    return;
+  }
+  if (m.op !== 'spawn') return;
+  const id = m.id;
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+    return;
+  }
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0 };
+  children.set(id, st);
+  const flush = () => {
+    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
+    if (st.size === 0) return;
+    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
+    st.parts = []; st.size = 0;
+    let ab;
+    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
+    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+  };
+  child.stdout.on('data', (b) => {
+    st.parts.push(b); st.size += b.length;
+    if (st.size >= FLUSH_BYTES) flush();
+    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
+  });
+  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
+  let reported = false;
+  child.on('error', (err) => {
+    if (reported) return;
+    reported = true;
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+  });
+  child.on('close', (code) => {
+    if (reported) return;
+    reported = true;
+    flush();
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
+  });
+});
+`;
+    worker = null;
+    broken = false;
+    nextId = 1;
+    active = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/evidence/git.ts
 import { spawn } from "node:child_process";
 function runGit(cwd, args, input) {
@@ -37447,20 +37562,13 @@ function gitEnv() {
 }
 function streamGitTokens(cwd, args, onToken) {
   return new Promise((resolve6) => {
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
     let rest = null;
     let failed2 = null;
-    const errOut = [];
-    let errLen = 0;
-    child.stdout.on("data", (chunk) => {
+    let kill = () => {
+    };
+    const onData = (chunk) => {
       if (failed2) return;
-      let buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
       try {
         for (; ; ) {
@@ -37471,21 +37579,13 @@ function streamGitTokens(cwd, args, onToken) {
         }
       } catch (err) {
         failed2 = err;
-        child.kill();
+        kill();
         return;
       }
       rest = start < buf.length ? buf.subarray(start) : null;
       if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
-      buf = Buffer.alloc(0);
-    });
-    child.stderr.on("data", (b) => {
-      if (errLen < 64 * 1024) {
-        errOut.push(b);
-        errLen += b.length;
-      }
-    });
-    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
-    child.on("close", (code3) => {
+    };
+    const onClose = (code3, stderr) => {
       if (!failed2 && rest && rest.length > 0) {
         try {
           onToken(rest.toString("utf8"));
@@ -37493,10 +37593,36 @@ function streamGitTokens(cwd, args, onToken) {
           failed2 = err;
         }
       }
-      const stderr = Buffer.concat(errOut).toString("utf8") + (failed2 ? `
-${failed2.message}` : "");
-      resolve6({ code: failed2 ? -2 : code3 ?? -1, stderr });
+      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
+${failed2.message}` : "") });
+    };
+    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
+    const argv = [...GIT_STABLE_CONFIG, ...args];
+    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
+    if (pumped) {
+      kill = pumped.kill;
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    const c = child;
+    kill = () => c.kill();
+    const errOut = [];
+    let errLen = 0;
+    c.stdout.on("data", onData);
+    c.stderr.on("data", (b) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
     });
+    c.on("error", (err) => onError(err.message));
+    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
   });
 }
 function readBlobs(cwd, ids, onBlob) {
@@ -37616,6 +37742,7 @@ var GIT_STABLE_CONFIG, BlobStream;
 var init_git = __esm({
   "src/evidence/git.ts"() {
     "use strict";
+    init_pump();
     GIT_STABLE_CONFIG = [
       "-c",
       "core.quotePath=false",
@@ -39189,13 +39316,13 @@ function emptyManifestIndex() {
 async function mapLimit(items, limit, fn) {
   const out = new Array(items.length);
   let next = 0;
-  const worker = async () => {
+  const worker2 = async () => {
     while (next < items.length) {
       const i = next++;
       out[i] = await fn(items[i]);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
   return out;
 }
 async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
@@ -39740,7 +39867,7 @@ async function gatherUsage(opts) {
   const blameable = files.filter((f) => !path6.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   for (const f of files) if (!blameable.includes(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   let next = 0;
-  const worker = async () => {
+  const worker2 = async () => {
     while (next < blameable.length) {
       const f = blameable[next++];
       const res = await runGit(root2, ["blame", "--line-porcelain", "--", f.path]).catch(() => null);
@@ -39751,7 +39878,7 @@ async function gatherUsage(opts) {
       lines.set(f.path, parseBlame(res.stdout));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker2));
   const usage = /* @__PURE__ */ new Map();
   for (const e of entries) {
     const u = { reads: 0 };

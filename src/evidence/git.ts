@@ -1,6 +1,7 @@
 // Small helpers around the git executable. Everything streams through
 // node:child_process so that large repositories never get buffered whole.
 import { spawn } from 'node:child_process';
+import { pumpSpawn } from './pump.js';
 
 /** Config overrides that make git output stable whatever the user's settings. */
 export const GIT_STABLE_CONFIG = [
@@ -60,20 +61,12 @@ export function streamGitTokens(
   onToken: (token: string) => void,
 ): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn('git', [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
-    } catch (err) {
-      resolve({ code: -1, stderr: String((err as Error).message) });
-      return;
-    }
     let rest: Buffer | null = null;
     let failed: Error | null = null;
-    const errOut: Buffer[] = [];
-    let errLen = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
+    let kill: () => void = () => {};
+    const onData = (chunk: Buffer) => {
       if (failed) return;
-      let buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
       try {
         for (;;) {
@@ -84,21 +77,13 @@ export function streamGitTokens(
         }
       } catch (err) {
         failed = err as Error;
-        child.kill();
+        kill();
         return;
       }
       rest = start < buf.length ? buf.subarray(start) : null;
       if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest); // detach from the big chunk
-      buf = Buffer.alloc(0);
-    });
-    child.stderr.on('data', (b: Buffer) => {
-      if (errLen < 64 * 1024) {
-        errOut.push(b);
-        errLen += b.length;
-      }
-    });
-    child.on('error', (err) => resolve({ code: -1, stderr: err.message }));
-    child.on('close', (code) => {
+    };
+    const onClose = (code: number, stderr: string) => {
       if (!failed && rest && rest.length > 0) {
         try {
           onToken(rest.toString('utf8'));
@@ -106,9 +91,36 @@ export function streamGitTokens(
           failed = err as Error;
         }
       }
-      const stderr = Buffer.concat(errOut).toString('utf8') + (failed ? `\n${failed.message}` : '');
-      resolve({ code: failed ? -2 : code ?? -1, stderr });
+      resolve({ code: failed ? -2 : code, stderr: stderr + (failed ? `\n${failed.message}` : '') });
+    };
+    const onError = (message: string) => resolve({ code: -1, stderr: message });
+    const argv = [...GIT_STABLE_CONFIG, ...args];
+    // Read by the pump thread, so git never waits for the main thread (see pump.ts).
+    const pumped = pumpSpawn('git', argv, cwd, gitEnv(), { onData, onClose, onError });
+    if (pumped) {
+      kill = pumped.kill;
+      return;
+    }
+    let child;
+    try {
+      child = spawn('git', argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
+    } catch (err) {
+      resolve({ code: -1, stderr: String((err as Error).message) });
+      return;
+    }
+    const c = child;
+    kill = () => c.kill();
+    const errOut: Buffer[] = [];
+    let errLen = 0;
+    c.stdout.on('data', onData);
+    c.stderr.on('data', (b: Buffer) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
     });
+    c.on('error', (err) => onError(err.message));
+    c.on('close', (code) => onClose(code ?? -1, Buffer.concat(errOut).toString('utf8')));
   });
 }
 

@@ -1,0 +1,139 @@
+// A pipe pump: long git commands (the log pass, ls-files) are spawned and read by one worker
+// thread, which forwards their stdout to the main thread in large transferred buffers.
+//
+// Why: a pipe holds 64 KiB. `git log --raw` on a large repository writes ~6 MB/s, so any
+// synchronous stretch of 10 ms on the main thread (parsing memory, running checks) fills the
+// pipe and stops git. Measured on a 50,000-commit repository: the log pass took 4.2 s alone
+// and 6.4 s inside the audit. With the worker reading the pipe, git never waits on the main
+// thread; chunks queue in the worker's message port until the main thread takes them.
+import { Worker } from 'node:worker_threads';
+
+export interface PumpHandlers {
+  onData(chunk: Buffer): void;
+  onClose(code: number, stderr: string): void;
+  onError(message: string): void;
+}
+
+export interface PumpedProcess {
+  kill(): void;
+}
+
+// CommonJS source evaluated in the worker (no bundler involvement, node built-ins only).
+const WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const FLUSH_BYTES = 512 * 1024;
+const FLUSH_MS = 8;
+const children = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'kill') {
+    const c = children.get(m.id);
+    if (c) c.child.kill();
+    return;
+  }
+  if (m.op !== 'spawn') return;
+  const id = m.id;
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+    return;
+  }
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0 };
+  children.set(id, st);
+  const flush = () => {
+    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
+    if (st.size === 0) return;
+    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
+    st.parts = []; st.size = 0;
+    let ab;
+    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
+    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+  };
+  child.stdout.on('data', (b) => {
+    st.parts.push(b); st.size += b.length;
+    if (st.size >= FLUSH_BYTES) flush();
+    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
+  });
+  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
+  let reported = false;
+  child.on('error', (err) => {
+    if (reported) return;
+    reported = true;
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+  });
+  child.on('close', (code) => {
+    if (reported) return;
+    reported = true;
+    flush();
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
+  });
+});
+`;
+
+interface Pending {
+  handlers: PumpHandlers;
+}
+
+let worker: Worker | null = null;
+let broken = false;
+let nextId = 1;
+const active = new Map<number, Pending>();
+
+function ensureWorker(): Worker | null {
+  if (worker) return worker;
+  if (broken) return null;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+    w.on('message', (m: { id: number; t: string; ab?: ArrayBuffer; code?: number; stderr?: string; message?: string }) => {
+      const p = active.get(m.id);
+      if (!p) return;
+      if (m.t === 'data' && m.ab) {
+        p.handlers.onData(Buffer.from(m.ab));
+        return;
+      }
+      active.delete(m.id);
+      if (active.size === 0) w.unref();
+      if (m.t === 'close') p.handlers.onClose(m.code ?? -1, m.stderr ?? '');
+      else p.handlers.onError(m.message ?? 'git could not be started');
+    });
+    w.on('error', (err) => failAll(`the git reader thread failed: ${err.message}`));
+    w.on('exit', () => failAll('the git reader thread stopped'));
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+
+function failAll(message: string): void {
+  worker = null;
+  broken = true;
+  const list = [...active.values()];
+  active.clear();
+  for (const p of list) p.handlers.onError(message);
+}
+
+/**
+ * Spawns `file args` in the pump thread. Returns null when no worker thread can be started
+ * (the caller then reads the pipe itself).
+ */
+export function pumpSpawn(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, handlers: PumpHandlers): PumpedProcess | null {
+  const w = ensureWorker();
+  if (!w) return null;
+  const id = nextId++;
+  active.set(id, { handlers });
+  w.ref();
+  w.postMessage({ op: 'spawn', id, file, args, cwd, env: { ...env } });
+  return {
+    kill: () => {
+      if (active.has(id)) w.postMessage({ op: 'kill', id });
+    },
+  };
+}
