@@ -194,7 +194,7 @@ if (!opt.smoke && !opt['no-extras']) {
   results.prune = await pruneDryRun();
 }
 results.duplicate = await duplicateScaling();
-results.throughput = throughput();
+results.throughput = opt.smoke ? { status: 'n/a', reason: 'smoke run' } : await throughput();
 results.targets = opt.smoke ? [] : targets();
 results.totalSeconds = (performance.now() - t0) / 1000;
 results.machine.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -330,11 +330,65 @@ async function duplicateScaling() {
   return { status: 'n/a', reason: 'needs a 1,000 and a 10,000 set on the same repository size, with timings' };
 }
 
-function throughput() {
+/**
+ * Parsing and checks without git, measured in one warm process (bench/lib/inproc.ts, bundled
+ * here with esbuild): the evidence is gathered once, then read + parse + references + checks
+ * run ROUNDS times over the same memory; the first round is the cold one (JIT), the figure is
+ * the median of the others. The same work inside the audit (cold, beside git) is kept too.
+ */
+const INPROC_ROUNDS = 7;
+async function throughput() {
   const withT = results.pairs.filter((p) => p.parseChecksPerSec);
-  if (!withT.length) return { status: 'n/a', reason: 'no parse/checks timings in the report' };
-  const best = withT.sort((a, b) => b.entries - a.entries || a.size.localeCompare(b.size))[0];
-  return { status: 'ok', pair: best.label, entries: best.entries, ms: best.parseChecksMs.total, parts: best.parseChecksMs.parts, entriesPerSec: best.parseChecksPerSec };
+  const best = withT.sort((a, b) => b.entries - a.entries || b.size.localeCompare(a.size))[0];
+  const inAudit = best ? { pair: best.label, entries: best.entries, ms: best.parseChecksMs.total, parts: best.parseChecksMs.parts, entriesPerSec: best.parseChecksPerSec } : undefined;
+  if (!best || !repos[best.size]) return inAudit ? { status: 'ok', source: 'audit', ...inAudit, inAudit } : { status: 'n/a', reason: 'no parse/checks timings in the report' };
+  let harness;
+  try {
+    const { build } = await import('esbuild');
+    harness = join(CACHE, 'inproc.mjs');
+    await build({
+      entryPoints: [join(ROOT, 'bench', 'lib', 'inproc.ts')],
+      outfile: harness,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    });
+  } catch (err) {
+    return { status: 'ok', source: 'audit', ...inAudit, inAudit, inProcessError: String(err?.message ?? err).slice(0, 300) };
+  }
+  const dir = repos[best.size].dir;
+  checkout(dir, memBranch(best.set, seed));
+  const run = await runMeasured(process.execPath, [harness, dir, String(INPROC_ROUNDS)], { cwd: dir });
+  let rounds;
+  try {
+    rounds = JSON.parse(run.stdout).rounds;
+  } catch {
+    return { status: 'ok', source: 'audit', ...inAudit, inAudit, inProcessError: `exit ${run.code}: ${run.stderr.slice(0, 300)}` };
+  }
+  const partsOf = (r) => Object.fromEntries(PARSE_KEYS.concat('checks').map((k) => [k, r[k] ?? 0]));
+  const sum = (parts) => Object.values(parts).reduce((a, b) => a + b, 0);
+  const warmRounds = rounds.slice(1);
+  const warmParts = Object.fromEntries(PARSE_KEYS.concat('checks').map((k) => [k, median(warmRounds.map((r) => r[k] ?? 0))]));
+  const warmTotal = median(warmRounds.map((r) => sum(partsOf(r))));
+  const coldParts = partsOf(rounds[0]);
+  const entries = rounds[0].entries;
+  return {
+    status: 'ok',
+    source: 'in-process',
+    pair: best.label,
+    entries,
+    rounds: rounds.length,
+    ms: warmTotal,
+    parts: warmParts,
+    entriesPerSec: entries / (warmTotal / 1000),
+    cold: { ms: sum(coldParts), parts: coldParts, entriesPerSec: entries / (sum(coldParts) / 1000) },
+    decideMs: median(warmRounds.map((r) => r.decide ?? 0)),
+    discoverMs: median(warmRounds.map((r) => r.discover ?? 0)),
+    inAudit,
+  };
 }
 
 function targets() {
@@ -344,7 +398,7 @@ function targets() {
   t('large×10000 wall ≤ 1.5× git baseline', big?.ratio ? `${big.ratio.toFixed(2)}× (${fmtMs(big.wallMs)} vs ${fmtMs(big.baseline.totalMs)})` : 'not run', big?.ratio ? big.ratio <= 1.5 : null, '≤ 1.5×');
   t('large×10000 peak memory < 512 MB', big?.rssKb ? fmtMb(big.rssKb) : 'not run', big?.rssKb ? big.rssKb < 512 * 1024 : null, '< 512 MB');
   const tp = results.throughput;
-  t('parse+checks ≥ 50,000 entries/s', tp.status === 'ok' ? `${fmtInt(tp.entriesPerSec)}/s (${tp.pair})` : 'n/a', tp.status === 'ok' ? tp.entriesPerSec >= 50000 : null, '≥ 50,000/s');
+  t('parse+checks ≥ 50,000 entries/s', tp.status === 'ok' ? `${fmtInt(tp.entriesPerSec)}/s (${tp.pair}, ${tp.source === 'in-process' ? 'warm, one process' : 'inside the audit'})` : 'n/a', tp.status === 'ok' ? tp.entriesPerSec >= 50000 : null, '≥ 50,000/s');
   const d = results.duplicate;
   t('duplicate detection sub-quadratic (10× entries)', d.status === 'ok' ? `${d.ratio.toFixed(1)}× time (exponent ${d.exponent.toFixed(2)}, ${d.key})` : 'n/a', d.status === 'ok' ? d.ratio <= 30 : null, '≤ 30× time');
   const c = results.coldStart;
@@ -372,7 +426,13 @@ function markdown(res) {
     L.push('');
   }
   const extras = [];
-  if (res.throughput.status === 'ok') extras.push(`parse+checks without git: ${fmtInt(res.throughput.entriesPerSec)} entries/s (${res.throughput.pair}: ${Object.entries(res.throughput.parts ?? {}).map(([k, v]) => `${k} ${fmtMs(v)}`).join(' + ')})`);
+  const tp = res.throughput;
+  const parts = (p) => Object.entries(p ?? {}).map(([k, v]) => `${k} ${fmtMs(v)}`).join(' + ');
+  if (tp.status === 'ok' && tp.source === 'in-process') {
+    extras.push(`parse+checks without git (${tp.pair}, one process, evidence gathered once): ${fmtInt(tp.entriesPerSec)} entries/s warm (median of rounds 2–${tp.rounds}: ${parts(tp.parts)}); first round (cold JIT) ${fmtInt(tp.cold.entriesPerSec)}/s (${fmtMs(tp.cold.ms)}); decide ${fmtMs(tp.decideMs)}, discover ${fmtMs(tp.discoverMs)} (not counted)`);
+  }
+  if (tp.inAudit) extras.push(`the same work inside the audit (${tp.inAudit.pair}, cold, beside git): ${fmtInt(tp.inAudit.entriesPerSec)} entries/s (${parts(tp.inAudit.parts)})`);
+  if (tp.inProcessError) extras.push(`in-process measurement failed: ${tp.inProcessError}`);
   if (res.duplicate.status === 'ok') extras.push(`duplicates (${res.duplicate.size}, \`${res.duplicate.key}\`): ${fmtMs(res.duplicate.ms1k)} at ${fmtInt(res.duplicate.entries[0])} entries → ${fmtMs(res.duplicate.ms10k)} at ${fmtInt(res.duplicate.entries[1])} (${res.duplicate.ratio.toFixed(1)}×)`);
   if (res.coldStart) extras.push(res.coldStart.status === 'ok' ? `Action cold start (${res.coldStart.source}, median of ${res.coldStart.runs}): first line ${fmtMs(res.coldStart.firstLineMs)}, whole run ${fmtMs(res.coldStart.wallMs)}` : `Action cold start: ${res.coldStart.status} (${res.coldStart.reason})`);
   if (res.prune) extras.push(res.prune.status === 'n/a' ? 'prune --dry-run: n/a' : `\`prune --dry-run\` on ${res.prune.pair}: ${fmtMs(res.prune.wallMs)}, ${fmtMb(res.prune.rssKb)}, exit ${res.prune.exitCode}, working tree ${res.prune.treeUntouched ? 'untouched' : 'CHANGED'}`);

@@ -4,8 +4,9 @@ import { resolve } from 'node:path';
 import { loadConfig } from './config/load.js';
 import { loadMemory } from './memory/load.js';
 import { gatherEvidence } from './evidence/index.js';
-import { gatherUsage } from './evidence/usage.js';
-import { runChecksAsync } from './checks/registry.js';
+import { gatherUsage, startBlame, type EarlyBlame } from './evidence/usage.js';
+import { repoInfo } from './evidence/git.js';
+import { runChecksAsync, runEarlyChecks } from './checks/registry.js';
 import { decide, healthWarnings } from './policy/decide.js';
 import { buildReport } from './report/json.js';
 import type { Config } from './config/types.js';
@@ -77,8 +78,10 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
       return l;
     },
   );
+  const infoP = repoInfo(root);
   const evidenceP = gatherEvidence({
     root,
+    info: infoP,
     config,
     entries: loadedP.then((l) => l.entries),
     now,
@@ -89,16 +92,28 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
     timings.evidence = round(performance.now() - t0);
     return r;
   });
-  // Settle both before looking at either, so that a failure of one never leaves the other unobserved.
-  const [loadedR, evidenceR] = await Promise.allSettled([loadedP, evidenceP]);
+  // The checks that need only memory run as soon as it is parsed, while git is still running.
+  const earlyP = loadedP.then((l) =>
+    runEarlyChecks({ files: l.files, entries: l.entries, config, now }, opts.checks, timings).then(() => {
+      timings.early = round(performance.now() - t0);
+    }),
+  );
+  // Blame (line dates) of the files that need it starts as soon as the memory is known.
+  const blameP: Promise<EarlyBlame | undefined> = Promise.all([infoP, loadedP]).then(([info, l]) =>
+    info.isRepo && info.head ? startBlame(root, l.files) : undefined,
+  );
+  // Settle all before looking at any, so that a failure of one never leaves another unobserved.
+  const [loadedR, evidenceR, earlyR, blameR] = await Promise.allSettled([loadedP, evidenceP, earlyP, blameP]);
   if (loadedR.status === 'rejected') throw loadedR.reason;
   if (evidenceR.status === 'rejected') throw evidenceR.reason;
+  if (earlyR.status === 'rejected') throw earlyR.reason;
   const loaded = loadedR.value;
   const { evidence, findings: evidenceFindings } = evidenceR.value;
   for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = round(v);
   for (const [k, v] of Object.entries(evidence.timings ?? {})) timings[`evidence:${k}`] = round(v);
 
-  await time('usage', () => gatherUsage({ root, files: loaded.files, entries: loaded.entries, config, evidence }));
+  const early = blameR.status === 'fulfilled' ? blameR.value : undefined;
+  await time('usage', () => gatherUsage({ root, files: loaded.files, entries: loaded.entries, config, evidence, early }));
 
   const ctx: CheckContext = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkFindings = await time('checks', () => runChecksAsync(ctx, opts.checks, timings));

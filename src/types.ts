@@ -485,6 +485,17 @@ export interface CheckContext {
   config: import('./config/types.js').Config;
 }
 
+/**
+ * What a check can see before git has finished: the memory and the configuration (and the
+ * audit's clock). Checks that need nothing more run on it while the git passes stream.
+ */
+export interface MemoryContext {
+  files: MemoryFile[];
+  entries: Entry[];
+  config: import('./config/types.js').Config;
+  now: Date;
+}
+
 /** A check is data plus one function; the engine owns traversal order and timing. */
 export interface Check {
   id: string;
@@ -493,7 +504,17 @@ export interface Check {
   severity: Severity;
   description: string;
   /** Optional async preparation (e.g. a secret scanner warming up); awaited before `run`. */
-  prepare?(ctx: CheckContext): Promise<void>;
+  prepare?(ctx: CheckContext | MemoryContext): Promise<void>;
+  /**
+   * `memory`: the check reads nothing from the evidence but its clock (`evidence.now`), so the
+   * audit runs it on the memory alone while git is still running. Default `evidence`.
+   */
+  needs?: 'memory' | 'evidence';
+  /**
+   * Optional memory-only part of an evidence check, run early like a `memory` check; `run`
+   * reuses what it left (and must give the same findings without it).
+   */
+  early?(ctx: MemoryContext): void;
   run(ctx: CheckContext): Finding[];
 }
 

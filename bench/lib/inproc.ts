@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { loadMemory } from '../../src/memory/load.js';
 import { gatherEvidence } from '../../src/evidence/index.js';
-import { runChecks } from '../../src/checks/registry.js';
+import { runChecksAsync } from '../../src/checks/registry.js';
 import { decide } from '../../src/policy/decide.js';
 import type { CheckContext } from '../../src/types.js';
 
@@ -22,7 +22,7 @@ for (let i = 0; i < rounds; i++) {
   const t1 = performance.now();
   const ctx: CheckContext = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkTimings: Record<string, number> = {};
-  const findings = runChecks(ctx, undefined, checkTimings);
+  const findings = await runChecksAsync(ctx, undefined, checkTimings);
   const t2 = performance.now();
   decide(ctx, findings);
   const t3 = performance.now();

@@ -211,6 +211,7 @@ export function findBudget(ctx: CheckContext): Finding[] {
 }
 
 export const budgetCheck: Check = {
+  needs: 'memory',
   id: 'budget',
   kinds: ['budget'],
   severity: 'warning',

@@ -398,6 +398,7 @@ function finding(e: Entry, c: Claim, other: Entry, oc: Claim, what: string): Fin
 }
 
 export const contradictionCheck: Check = {
+  needs: 'memory',
   id: 'contradiction',
   kinds: ['contradiction'],
   severity: 'warning',

@@ -113,6 +113,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
 }
 
 export const duplicateCheck: Check = {
+  needs: 'memory',
   id: 'duplicate',
   kinds: ['duplicate'],
   severity: 'warning',

@@ -3,7 +3,10 @@
 // `config.filters`. Precision first: decision, feedback and user entries only meet the strongest
 // filters, and reasoning / tone / pinned-command matches are dropped when the entry states a
 // conclusion or a directive.
-import type { Check, CheckContext, Entry, Evidence, Finding } from '../types.js';
+import type { Check, CheckContext, Entry, Evidence, Finding, MemoryContext } from '../types.js';
+
+/** The part of a check context the filters read. */
+type ConfigView = Pick<CheckContext, 'config'>;
 import { conflictingPair, corpusOf } from './fidelity/corpus.js';
 import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, where, proseNoCode, withoutFrontmatter } from './fidelity/text.js';
 
@@ -127,11 +130,11 @@ function firstMatch(res: RegExp[], text: string): RegExpExecArray | null {
 }
 
 /** Whether the `claude-md-copy` filter is in force (then `duplicate` leaves those pairs to it). */
-export function claudeMdCopyActive(ctx: CheckContext): boolean {
+export function claudeMdCopyActive(ctx: ConfigView): boolean {
   return ctx.config.checks?.['ephemeral'] !== false && ctx.config.filters?.['claude-md-copy'] !== false;
 }
 
-function enabled(ctx: CheckContext, id: FilterId): boolean {
+function enabled(ctx: ConfigView, id: FilterId): boolean {
   return ctx.config.filters?.[id] !== false;
 }
 
@@ -139,7 +142,7 @@ function enabled(ctx: CheckContext, id: FilterId): boolean {
  * `text`: prose (frontmatter and fenced code blanked); `raw`: with fenced code, for the filters
  * about code (debug output, pinned commands). Offsets are the entry's own.
  */
-function filtersFor(entry: Entry, text: string, raw: string, ctx: CheckContext): Hit[] {
+function filtersFor(entry: Entry, text: string, raw: string, ctx: ConfigView): Hit[] {
   const hits: Hit[] = [];
   const keeper = KEEPER_TYPES.has(entry.type);
   const hasConclusion = CONCLUSION.test(text);
@@ -280,8 +283,15 @@ function message(h: Hit, dateNote: string): string {
   }
 }
 
-export function findEphemeral(ctx: CheckContext): Finding[] {
-  const out: Finding[] = [];
+/** The hits of one entry (memory only; dating them needs the evidence). */
+interface Detected {
+  entry: Entry;
+  hits: Hit[];
+}
+
+/** The memory-only part: every entry's filter hits, CLAUDE.md copies included. */
+function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
+  const out: Detected[] = [];
   const copies = new Map<number, Entry>();
   if (claudeMdCopyActive(ctx)) {
     const { entries } = ctx;
@@ -318,7 +328,19 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
     const hits = filtersFor(entry, text, raw, ctx);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
-    if (!hits.length) return;
+    if (hits.length) out.push({ entry, hits });
+  });
+  return out;
+}
+
+/** Hits found early, by entry list (the audit runs `early` while git is still running). */
+const detectedEarly = new WeakMap<Entry[], Detected[]>();
+
+export function findEphemeral(ctx: CheckContext): Finding[] {
+  const detected = detectedEarly.get(ctx.entries) ?? detectEphemeral(ctx);
+  detectedEarly.delete(ctx.entries);
+  const out: Finding[] = [];
+  for (const { entry, hits } of detected) {
     const h = hits[0];
     const line = h.filter === 'claude-md-copy' ? entry.line : lineInEntry(entry, h.index);
     const evidence: Record<string, unknown> = { filter: h.filter };
@@ -351,7 +373,7 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
     if (h.relative) f.ref = h.match;
     if (suggestion) f.suggestion = suggestion;
     out.push(f);
-  });
+  }
   return out;
 }
 
@@ -361,5 +383,6 @@ export const ephemeralCheck: Check = {
   severity: 'warning',
   description:
     'Preventive filters: session task state, relative dates, intermediate reasoning, debug output, pinned command sequences, tone notes, unverified observations and copies of CLAUDE.md inside auto memory.',
+  early: (ctx) => detectedEarly.set(ctx.entries, detectEphemeral(ctx)),
   run: findEphemeral,
 };

@@ -83,6 +83,7 @@ function finding(entryId: string | null, file: string, line: number, rule: strin
 }
 
 export const secretCheck: Check = {
+  needs: 'memory',
   id: 'secret',
   kinds: ['secret'],
   severity: 'error',

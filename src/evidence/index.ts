@@ -7,7 +7,7 @@
 import type { Config } from '../config/types.js';
 import type { Entry, Evidence, Finding, HistoryIndex } from '../types.js';
 import { existsInIndex, gitFileIndex, walkFileIndex } from './files.js';
-import { parseRepoSlug, remoteOriginUrl, repoInfo } from './git.js';
+import { parseRepoSlug, remoteOriginUrl, repoInfo, type RepoInfo } from './git.js';
 import { fetchGitHubState } from './github.js';
 import { emptyHistory, runLogPass } from './history.js';
 import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, readHeadManifests } from './manifests.js';
@@ -26,6 +26,8 @@ export interface GatherOptions {
   apiUrl?: string;
   /** Skip the GitHub API even with a token (tests, offline runs). */
   offline?: boolean;
+  /** `repoInfo(root)` when the caller has already asked. */
+  info?: Promise<RepoInfo>;
 }
 
 export interface GatherResult {
@@ -41,7 +43,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   const findings: Finding[] = [];
   const root = opts.root;
   const now = opts.now ?? new Date();
-  const info = await repoInfo(root);
+  const info = await (opts.info ?? repoInfo(root));
   timings.repoInfo = ms(t0);
 
   const repoSlugP = resolveSlug(opts, info.isRepo);

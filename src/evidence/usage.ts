@@ -130,6 +130,46 @@ async function readAccessLog(
   return { path: file, found: true, records, skipped };
 }
 
+/** Blame results started before the evidence is in, by repository-relative path. */
+export type EarlyBlame = Map<string, Promise<Array<number | null> | null>>;
+
+async function blameFile(root: string, file: string): Promise<Array<number | null> | null> {
+  const res = await runGit(root, ['blame', '--line-porcelain', '--', file]).catch(() => null);
+  return res && res.code === 0 ? parseBlame(res.stdout) : null;
+}
+
+/**
+ * Starts blaming the memory files that will need it whatever the history says (everything but
+ * auto-memory topic files, which the log pass dates), as soon as the memory is known, so that
+ * blame runs beside the log pass instead of after it. `gatherUsage` picks the results up; it
+ * ignores them when the history turns out to be unavailable.
+ */
+export function startBlame(root: string, files: MemoryFile[]): EarlyBlame {
+  const jobs: EarlyBlame = new Map();
+  const todo = files.filter((f) => f.format !== 'auto-memory-topic' && !path.isAbsolute(f.path)).map((f) => f.path);
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const slot = async (): Promise<void> => {
+    if (running < BLAME_CONCURRENCY) {
+      running++;
+      return;
+    }
+    await new Promise<void>((res) => waiting.push(res));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  for (const file of todo) {
+    jobs.set(
+      file,
+      slot().then(() => blameFile(root, file).finally(release)),
+    );
+  }
+  return jobs;
+}
+
 /** Fills `evidence.usage`: blame dates per line and entry, and access-log reads when configured. */
 export async function gatherUsage(opts: {
   root: string;
@@ -137,8 +177,10 @@ export async function gatherUsage(opts: {
   entries: Entry[];
   config: Config;
   evidence: Evidence;
+  /** Blame already under way (startBlame). */
+  early?: EarlyBlame;
 }): Promise<void> {
-  const { root, files, entries, config, evidence } = opts;
+  const { root, files, entries, config, evidence, early } = opts;
   const lines = new Map<string, Array<number | null>>();
   const unblamed: string[] = [];
 
@@ -171,17 +213,18 @@ export async function gatherUsage(opts: {
   }
 
   const blameable = files.filter((f) => !path.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
-  for (const f of files) if (!blameable.includes(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
+  const willBlame = new Set(blameable);
+  for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   let next = 0;
   const worker = async () => {
     while (next < blameable.length) {
       const f = blameable[next++];
-      const res = await runGit(root, ['blame', '--line-porcelain', '--', f.path]).catch(() => null);
-      if (!res || res.code !== 0) {
+      const times = await (early?.get(f.path) ?? blameFile(root, f.path));
+      if (!times) {
         unblamed.push(f.path);
         continue;
       }
-      lines.set(f.path, parseBlame(res.stdout));
+      lines.set(f.path, times);
     }
   };
   await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker));
