@@ -33,6 +33,9 @@ export interface DiscoverResult {
   findings: Finding[];
 }
 
+/** File names that can be memory at all (every format below is one of these). */
+const MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
+
 /** Folders never entered. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
@@ -274,10 +277,13 @@ class Discoverer {
         if (gi) here = [...depthLayers, { dir, ig: ignore().add(gi) }];
       }
       const subdirs: string[] = [];
+      const under = dir.endsWith(sep) ? dir : dir + sep;
       for (const e of ents) {
-        const abs = join(dir, e.name);
         let isDir = e.isDirectory();
         let isFile = e.isFile();
+        // Only Markdown, Cursor rules (.mdc) and .cursorrules can be memory: other files cost nothing.
+        if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
+        const abs = under + e.name;
         if (e.isSymbolicLink()) {
           // Symlinked folders are not entered (no cycles, no escaping the repository).
           try {
