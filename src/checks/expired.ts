@@ -41,6 +41,7 @@ export function expiryInstant(value: string): Date | null {
 const SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
 
 export const expiredCheck: Check = {
+  needs: 'memory',
   id: 'expired',
   kinds: ['expired'],
   severity: 'warning',

@@ -11,6 +11,17 @@ interface SwapIndex {
   /** Workspace package names (lower-cased) at HEAD. */
   workspaceNames: Set<string>;
   projectNames: Set<string>;
+  /**
+   * Per name as written: its removal history, or null when a reference to it cannot be stale
+   * (declared now, never declared, or never removed). Prose yields tens of thousands of
+   * package-like words over a few hundred distinct names: each name is looked up once.
+   */
+  removedNames: Map<string, Removed | null>;
+}
+
+interface Removed {
+  h: { key: string; events: PackageHistoryEvent[]; own?: boolean };
+  removals: PackageHistoryEvent[];
 }
 
 const cache = new WeakMap<object, SwapIndex>();
@@ -18,7 +29,7 @@ const cache = new WeakMap<object, SwapIndex>();
 function swapIndex(ev: Evidence): SwapIndex {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set() };
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -68,6 +79,29 @@ function history(ev: Evidence, name: string): { key: string; events: PackageHist
   return undefined;
 }
 
+/** What a reference to `name` can be found stale against (memoised per name, see `removedNames`). */
+function removedName(ev: Evidence, idx: SwapIndex, name: string): Removed | null {
+  let r = idx.removedNames.get(name);
+  if (r !== undefined) return r;
+  r = null;
+  if (!presentNow(ev, idx, name)) {
+    const h = history(ev, name);
+    const removals = h ? h.events.filter((e) => e.type === 'removed') : [];
+    if (h && removals.length) r = { h, removals };
+  }
+  if (idx.removedNames.size > 100_000) idx.removedNames.clear();
+  idx.removedNames.set(name, r);
+  return r;
+}
+
+/** Cheap pre-test: whether `checkPackageRef` can return a finding for this reference at all. */
+function mayBeStale(ref: Reference, ev: Evidence, idx: SwapIndex): boolean {
+  if (ref.kind !== 'package' || ref.fetched) return false;
+  const name = ref.value;
+  if (!name || name.length < 2) return false;
+  return removedName(ev, idx, name) !== null;
+}
+
 function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === 'added' && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -101,11 +135,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const name = ref.value;
   if (!name || name.length < 2) return null;
   const idx = swapIndex(ev);
-  if (presentNow(ev, idx, name)) return null;
-  const h = history(ev, name);
-  if (!h) return null;
-  const removals = h.events.filter((e) => e.type === 'removed');
-  if (!removals.length) return null;
+  const gone = removedName(ev, idx, name);
+  if (!gone) return null;
+  const { h, removals } = gone;
   // the words around it already say it is gone ("dayjs instead of moment"); checked last: it is
   // the costliest test and most names are still present or were never dependencies
   if (describedAsPast(entry, ref)) return null;
@@ -161,16 +193,18 @@ export const packageCheck: Check = {
   description: 'Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).',
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
+    const idx = swapIndex(ctx.evidence);
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
-      const seen = new Set<string>();
+      let seen: Set<string> | undefined; // made on the first finding: most entries have none
       for (const ref of entry.refs) {
-        if (ref.kind !== 'package') continue;
+        // Names still declared (or never removed) are skipped before any per-reference work.
+        if (!mayBeStale(ref, ctx.evidence, idx)) continue;
         const k = `${ref.line}\0${ref.value}`;
-        if (seen.has(k)) continue;
+        if (seen?.has(k)) continue;
         const f = checkPackageRef(entry, ref, ctx.evidence);
         if (f) {
-          seen.add(k);
+          (seen ??= new Set()).add(k);
           out.push(f);
         }
       }

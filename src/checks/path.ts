@@ -118,9 +118,8 @@ function bareName(ref: Reference): boolean {
   return !ref.value.includes('/') && anchorOf(ref).anchor === 'plain';
 }
 
-export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir = memDirOf(entry.file)): Finding | null {
   if (ref.kind !== 'path' && ref.kind !== 'import') return null;
-  const memDir = memDirOf(entry.file);
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value = ref.value;
   if (isGlob) {
@@ -224,6 +223,11 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence): Findin
   );
 }
 
+/** What makes two path references of one entry the same finding. */
+function sameRefKey(ref: Reference): string {
+  return `${ref.line}\0${ref.via === 'tree' ? ref.value : ref.raw.replace(/^@/, '')}\0${ref.base ?? ''}`;
+}
+
 export const pathCheck: Check = {
   id: 'path',
   kinds: ['path-missing', 'path-renamed', 'path-unverified'],
@@ -232,16 +236,28 @@ export const pathCheck: Check = {
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     const ev = ctx.evidence;
+    let memDirFile: string | undefined;
+    let memDir = '';
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
-      const seen = new Set<string>();
+      // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding. Most entries
+      // name one path at most: the keys are only made from the second one on.
+      let first: Reference | undefined;
+      let seen: Set<string> | undefined;
       for (const ref of entry.refs) {
         if (ref.kind !== 'path' && ref.kind !== 'import') continue;
-        // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding.
-        const key = `${ref.line}\0${ref.via === 'tree' ? ref.value : ref.raw.replace(/^@/, '')}\0${ref.base ?? ''}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const f = checkPathRef(entry, ref, ev);
+        if (!first) first = ref;
+        else {
+          seen ??= new Set([sameRefKey(first)]);
+          const key = sameRefKey(ref);
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
+        if (memDirFile !== entry.file) {
+          memDirFile = entry.file; // entries come file by file: one folder computation per file
+          memDir = memDirOf(entry.file);
+        }
+        const f = checkPathRef(entry, ref, ev, memDir);
         if (f) out.push(f);
       }
     }

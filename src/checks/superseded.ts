@@ -20,6 +20,7 @@ function targetsOf(value: string): string[] {
 }
 
 export const supersededCheck: Check = {
+  needs: 'memory',
   id: 'superseded',
   kinds: ['superseded'],
   severity: 'warning',

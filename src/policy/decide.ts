@@ -60,13 +60,26 @@ interface Tree {
   facts: Map<string, EntryFacts>;
   on: (rule: number) => boolean;
   today: string;
-  existing: Set<string>;
-  /** The pruning log and archive paths. */
-  trail: Set<string>;
+  /** Paths that exist: memory files and repository files (looked up, never copied: the repository may hold 100k+ files). */
+  existing: PathSet;
+  /** Where each memory file's frontmatter ends (files without frontmatter are absent). */
+  frontmatterEnds: Map<string, number>;
+  /** `indexTarget`, computed once per entry. */
+  targetOf: (e: Entry) => string | undefined;
+  /** What memory-audit wrote itself, per memory file (tested once per file, not per entry). */
+  ownFile: (file: string) => OwnFile;
 }
 
+interface PathSet {
+  has(path: string): boolean;
+}
+
+/** A file memory-audit writes: its pruning log (or archive), a SUPERSEDED record, or neither. */
+type OwnFile = 'log' | 'superseded' | undefined;
+
 const fmtScore = (n: number) => n.toFixed(2);
-const NONE: Finding[] = [];
+// Frozen: a shared empty list must never be filled by mistake.
+const NONE: Finding[] = Object.freeze([]) as unknown as Finding[];
 /** Rule 4 sends stale entries longer than this (code blocks, directory trees...) to review instead of deleting them. */
 export const LARGE_ENTRY_LINES = 5;
 
@@ -202,6 +215,10 @@ export function correctedText(
 
 /** The offset of the opening fence line when `lineStart` is inside a fenced code block of `text`. */
 function openFenceBefore(text: string, lineStart: number): number | undefined {
+  // No fence characters before the line: no line before it can open a fence.
+  const tick = text.indexOf('```');
+  const tilde = text.indexOf('~~~');
+  if ((tick < 0 || tick >= lineStart) && (tilde < 0 || tilde >= lineStart)) return undefined;
   let open: { at: number; fence: string } | undefined;
   let at = 0;
   while (at < lineStart) {
@@ -223,32 +240,28 @@ function openFenceBefore(text: string, lineStart: number): number | undefined {
 function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   const e = x.entry;
   const { ctx, on, today } = t;
-  const item = (action: PlanAction, rule: number, reason: string, extra: Partial<PlanItem> = {}): PlanItem => ({
-    entryId: e.id,
-    action,
-    rule,
-    reason,
-    file: e.file,
-    line: e.line,
-    score: x.score.score,
-    ...extra,
-  });
+  const item = (action: PlanAction, rule: number, reason: string, extra?: Partial<PlanItem>): PlanItem => {
+    const p: PlanItem = { entryId: e.id, action, rule, reason, file: e.file, line: e.line, score: x.score.score };
+    // Most items have no extra field: no spread (nor empty object) for them. Same keys, same order.
+    return extra ? Object.assign(p, extra) : p;
+  };
   const keep = (rule: number, reason: string) => item('keep', rule, reason);
   /** Every removal passes the guards. */
-  const remove = (rule: number, action: PlanAction, reason: string, extra: Partial<PlanItem> = {}): PlanItem => {
+  const remove = (rule: number, action: PlanAction, reason: string, extra?: Partial<PlanItem>): PlanItem => {
     if (rule >= 5 && (e.type === 'decision' || e.type === 'feedback'))
       return keep(rule, `${e.type} entries are not pruned by rule ${rule} (${reason})`);
     if (SECURITY_RE.test(e.text)) return item('review', rule, `security-related; needs a human decision: ${reason}`);
     if (e.kind === 'frontmatter-field') return item('review', rule, `frontmatter field; edit by hand: ${reason}`);
     return item(action, rule, reason, extra);
   };
-  const of = (...kinds: string[]) => (x.findings.length ? x.findings.filter((f) => kinds.includes(f.kind)) : NONE);
+  const of = (kind: string) => (x.findings.length ? x.findings.filter((f) => f.kind === kind) : NONE);
 
   // 0. Protection comes first: these entries are never touched.
   if (e.protected) return keep(0, `protected (${e.meta.protectedReason ?? 'marker'})`);
   if (x.protectedBy) return keep(0, `protected by config pattern /${x.protectedBy}/`);
-  if (t.trail.has(e.file) || /(^|\/)pruning-log\.md$/.test(e.file)) return keep(0, 'pruning log written by memory-audit');
-  if (e.type === 'superseded' || isSupersededFile(e.file))
+  const own = t.ownFile(e.file);
+  if (own === 'log') return keep(0, 'pruning log written by memory-audit');
+  if (e.type === 'superseded' || own === 'superseded')
     return keep(0, 'SUPERSEDED record (counter-memory); reviewed by hand, never pruned automatically');
   // Rule 0 also without a `secret` finding (the check switched off, or the finding placed on a
   // heading): removing or rewriting the entry would copy the value into the diff and the archive.
@@ -313,7 +326,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
         (typeof f.evidence?.keep === 'string' && f.evidence.keep) || (typeof f.evidence?.now === 'string' && f.evidence.now) || '';
       const kept = t.byId.get(keepId);
       if (!kept || kept.id === e.id) continue;
-      if (indexTarget(e) === kept.file || indexTarget(kept) === e.file) continue; // an index line and its own topic
+      if (t.targetOf(e) === kept.file || t.targetOf(kept) === e.file) continue; // an index line and its own topic
       // CLAUDE.md and AGENTS.md saying the same thing serve different agents: not redundant.
       if (agentOf(e) !== agentOf(kept)) continue;
       return remove(3, 'merge', `duplicate of ${where(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
@@ -321,7 +334,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   }
 
   // 4. Stale: correct in place when the successor is known, else delete when nothing of value remains.
-  const stale = x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== 'info'); // info: not verified stale (an unreadable date, a catalog-only package)
+  const stale = x.findings.length ? x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== 'info') : NONE; // info: not verified stale (an unreadable date, a catalog-only package)
   if (on(4) && stale.length) {
     const sup = stale.filter((f) => f.kind === 'superseded');
     if (sup.length) {
@@ -353,9 +366,9 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
     if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')
       return item('review', 4, `${reason}; a ${e.type} entry is not deleted automatically`);
-    const substantive = e.refs.filter(
-      (r) => r.kind === 'path' || r.kind === 'command' || (r.kind === 'package' && !(r as { weak?: boolean }).weak),
-    ).length;
+    let substantive = 0;
+    for (const r of e.refs)
+      if (r.kind === 'path' || r.kind === 'command' || (r.kind === 'package' && !(r as { weak?: boolean }).weak)) substantive++;
     if (e.kind === 'section' || (e.text.length > 400 && uncorrectable.length * 2 < substantive))
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
@@ -373,9 +386,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
 
   // 5. Low fidelity and low use.
   // Orphan topics, circular or too-deep imports are structural problems, not low fidelity.
-  const weak = x.findings.filter(
-    (f) => WEAK_KINDS.has(f.kind) && !['orphan', 'import-circular', 'import-too-deep'].includes(f.evidence?.reason as string),
-  );
+  const weak = x.findings.length
+    ? x.findings.filter(
+        (f) => WEAK_KINDS.has(f.kind) && !['orphan', 'import-circular', 'import-too-deep'].includes(f.evidence?.reason as string),
+      )
+    : NONE;
   if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
@@ -408,15 +423,65 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
 }
 
 function oneLine(s: string): string {
-  const t = s.replace(/\s+/g, ' ').trim().replace(/[.;:,]+$/, '');
+  // Most messages are one clean line already: skip the rewrites (and their copies) then.
+  let t = MESSY_SPACE_RE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+  if (TRAILING_PUNCT.has(t.charCodeAt(t.length - 1))) t = t.replace(/[.;:,]+$/, '');
   return t.length > 140 ? t.slice(0, 139) + '…' : t;
 }
+
+/** Whitespace that `replace(/\s+/g, ' ').trim()` would change: anything but a lone inner space. */
+const MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
+/** . ; : , */
+const TRAILING_PUNCT = new Set([46, 59, 58, 44]);
 
 /** Whether `text` still names `old` (as a word or path segment) once `replacement` occurrences are set aside. */
 function stillNamed(text: string, old: string, replacement: string): boolean {
   const without = replacement ? text.split(replacement).join(' ') : text;
+  // A plain search instead of a RegExp built per call: compiling one regex per stale finding
+  // dominated this function. ASCII names (nearly all of them) are matched with the exact
+  // semantics of the regex below; others keep the regex (non-ASCII case folding).
+  const fast = old && ASCII_RE.test(old) ? namesAscii(without, old) : undefined;
+  if (fast !== undefined) return fast;
   const esc = old.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?:^|[^A-Za-z0-9_-])${esc}(?:$|[^A-Za-z0-9_])`, 'i').test(without);
+}
+
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
+/** ASCII lower case of a char code (other codes unchanged). */
+const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+/** [A-Za-z0-9_] */
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * `/(?:^|[^A-Za-z0-9_-])OLD(?:$|[^A-Za-z0-9_])/i.test(text)` for an ASCII, non-empty `old`.
+ * Under the `i` flag (without `u`) an ASCII pattern character only matches ASCII letters of either
+ * case: non-ASCII characters never fold onto ASCII ones. The candidates come from a native search
+ * in the lower-cased text (same offsets unless it holds a length-changing 'İ'), and each one is
+ * confirmed on the original text (the Kelvin sign lower-cases to an ASCII 'k').
+ */
+function namesAscii(text: string, old: string): boolean | undefined {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return undefined;
+  const needle = old.toLowerCase();
+  const n = old.length;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
+    if (!asciiFoldEquals(text, i, old)) continue;
+    if (i > 0) {
+      const before = text.charCodeAt(i - 1);
+      if (isWordCode(before) || before === 45 /* - */) continue;
+    }
+    if (i + n < text.length && isWordCode(text.charCodeAt(i + n))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether `text` at `at` equals `old` up to ASCII letter case. */
+function asciiFoldEquals(text: string, at: number, old: string): boolean {
+  for (let k = 0; k < old.length; k++) if (fold(text.charCodeAt(at + k)) !== fold(old.charCodeAt(k))) return false;
+  return true;
 }
 
 function dedupeEdits(edits: Located[]): Located[] | undefined {
@@ -431,8 +496,47 @@ function dedupeEdits(edits: Located[]): Located[] | undefined {
 }
 
 function frontmatterEnd(t: Tree, e: Entry): number {
-  const f = t.ctx.files.find((m) => m.path === e.file);
-  return f?.frontmatterRange?.[1] ?? 0;
+  return t.frontmatterEnds.get(e.file) ?? 0;
+}
+
+/** `OwnFile` per memory file path, memoised (entries of one file share the answer). */
+function memoOwnFiles(trail: Set<string>): (file: string) => OwnFile {
+  const memo = new Map<string, OwnFile>();
+  return (file) => {
+    if (memo.has(file)) return memo.get(file);
+    const own: OwnFile =
+      trail.has(file) || /(^|\/)pruning-log\.md$/.test(file) ? 'log' : isSupersededFile(file) ? 'superseded' : undefined;
+    memo.set(file, own);
+    return own;
+  };
+}
+
+/**
+ * `indexTarget` memoised per entry: the plan asks for an index line's target up to five times
+ * (each a path join + normalise). Only index lines have one.
+ */
+function memoTargets(): (e: Entry) => string | undefined {
+  const memo = new Map<Entry, string | undefined>();
+  return (e) => {
+    if (e.kind !== 'index-line') return undefined;
+    if (memo.has(e)) return memo.get(e);
+    const target = indexTarget(e);
+    memo.set(e, target);
+    return target;
+  };
+}
+
+/** Frontmatter end offset per memory file path, built once per plan (the first file of a path wins). */
+function frontmatterEnds(files: CheckContext['files']): Map<string, number> {
+  const out = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.path)) continue;
+    seen.add(f.path);
+    const end = f.frontmatterRange?.[1];
+    if (end !== undefined) out.set(f.path, end);
+  }
+  return out;
 }
 
 /** What finished work the entry is about (status drift, or an issue / PR the API says is closed). */
@@ -481,27 +585,40 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   const pruneRes = compile(ctx.config.retention.prune);
   const byId = new Map(ctx.entries.map((e) => [e.id, e]));
   const facts = new Map<string, EntryFacts>();
+  const firstMatch = (res: RegExp[], text: string) => (res.length ? res.find((r) => r.test(text))?.source : undefined);
   for (const e of ctx.entries) {
     facts.set(e.id, {
       entry: e,
-      findings: [],
+      findings: NONE, // most entries have no finding: their own array is made on the first one
       score: scores.get(e.id)!,
-      protectedBy: protect.find((r) => r.test(e.text))?.source,
-      keepBy: keepRes.find((r) => r.test(e.text))?.source,
-      pruneBy: pruneRes.find((r) => r.test(e.text))?.source,
+      protectedBy: firstMatch(protect, e.text),
+      keepBy: firstMatch(keepRes, e.text),
+      pruneBy: firstMatch(pruneRes, e.text),
     });
   }
-  for (const f of findings) if (f.entryId) facts.get(f.entryId)?.findings.push(f);
+  for (const f of findings) {
+    const x = f.entryId ? facts.get(f.entryId) : undefined;
+    if (!x) continue;
+    if (x.findings === NONE) x.findings = [f];
+    else x.findings.push(f);
+  }
 
-  const existing = new Set<string>([...ctx.files.map((f) => f.path), ...(ctx.evidence.files?.files ?? [])]);
+  const memoryPaths = new Set(ctx.files.map((f) => f.path));
+  const repoFiles = ctx.evidence.files?.files;
+  const existing: PathSet = { has: (p) => memoryPaths.has(p) || (repoFiles?.has(p) ?? false) };
+  const targetOf = memoTargets();
+  const trail = new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)]);
+  const rulesOn = Array.from({ length: BUDGET_RULE + 1 }, (_, n) => ctx.config.rules[String(n)] !== false);
   const t: Tree = {
     ctx,
     byId,
     facts,
-    on: (n) => ctx.config.rules[String(n)] !== false,
+    on: (n) => rulesOn[n] ?? ctx.config.rules[String(n)] !== false,
     today: ctx.evidence.now.toISOString().slice(0, 10),
     existing,
-    trail: new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)]),
+    frontmatterEnds: frontmatterEnds(ctx.files),
+    targetOf,
+    ownFile: memoOwnFiles(trail),
   };
 
   // Index lines of existing topic files follow their topic; everything else goes through the tree.
@@ -512,14 +629,14 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   const secretIndex = (e: Entry) => holdsSecret(e) || facts.get(e.id)!.findings.some((f) => f.kind === 'secret');
   const protectingIndex = new Map<string, Entry>();
   for (const e of ctx.entries) {
-    const target = indexTarget(e);
+    const target = targetOf(e);
     if (target && topicOf.has(target) && e.protected && !protectingIndex.has(target)) protectingIndex.set(target, e);
   }
   const plan = new Map<string, PlanItem>();
   const mirrors: Entry[] = [];
   const held: Entry[] = [];
   for (const e of ctx.entries) {
-    const target = indexTarget(e);
+    const target = targetOf(e);
     const by = e.kind === 'topic' ? protectingIndex.get(e.file) : undefined;
     if (by && !e.protected) {
       plan.set(e.id, {
@@ -542,7 +659,7 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
   // the topic alone would leave the line pointing at nothing, and the human who removes the
   // credential by hand decides about both (the safer of the two choices; see docs/prune.md).
   for (const e of held) {
-    const topic = topicOf.get(indexTarget(e)!)!;
+    const topic = topicOf.get(targetOf(e)!)!;
     const tp = plan.get(topic.id)!;
     if (tp.action === 'keep' || tp.action === 'review' || tp.action === 'inoculate') continue;
     plan.set(topic.id, {
@@ -569,31 +686,36 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
 
   // Index lines mirror their topic file.
   const indexOfTopic = new Map<string, Entry>();
-  for (const m of mirrors) indexOfTopic.set(indexTarget(m)!, m);
+  for (const m of mirrors) indexOfTopic.set(targetOf(m)!, m);
   for (const e of mirrors) {
-    const topic = topicOf.get(indexTarget(e)!)!;
+    const topic = topicOf.get(targetOf(e)!)!;
     const tp = plan.get(topic.id)!;
-    const base = { entryId: e.id, file: e.file, line: e.line, score: facts.get(e.id)!.score.score };
+    const score = facts.get(e.id)!.score.score;
+    // One object per item (keys in the order of the plan items above: entryId, file, line, score, ...).
+    const mirror = (action: PlanAction, reason: string, replacement?: string): PlanItem =>
+      replacement === undefined
+        ? { entryId: e.id, file: e.file, line: e.line, score, action, rule: tp.rule, reason }
+        : { entryId: e.id, file: e.file, line: e.line, score, action, rule: tp.rule, reason, replacement };
     if (tp.action === 'merge' && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === 'topic' && !indexOfTopic.has(kept.file) && e.meta.target) {
         const rel = path.posix.relative(path.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
-          plan.set(e.id, { ...base, action: 'update', rule: tp.rule, reason: `index line redirected to ${kept.file} (merged)`, replacement });
+          plan.set(e.id, mirror('update', `index line redirected to ${kept.file} (merged)`, replacement));
           continue;
         }
       }
-      plan.set(e.id, { ...base, action: 'delete', rule: tp.rule, reason: `index line of ${topic.file}, merged into ${tp.keep}` });
+      plan.set(e.id, mirror('delete', `index line of ${topic.file}, merged into ${tp.keep}`));
     } else if (REMOVING.has(tp.action)) {
-      plan.set(e.id, { ...base, action: tp.action, rule: tp.rule, reason: `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})` });
+      plan.set(e.id, mirror(tp.action, `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})`));
     } else {
-      plan.set(e.id, { ...base, action: 'keep', rule: tp.rule, reason: `index line of ${topic.file}, which is kept` });
+      plan.set(e.id, mirror('keep', `index line of ${topic.file}, which is kept`));
     }
   }
 
   // Budgets: archive the lowest scores until each budgeted file fits (rule 8).
-  planBudgets(ctx, plan, facts, topicOf, indexOfTopic);
+  planBudgets(ctx, plan, facts, topicOf, indexOfTopic, targetOf);
 
   // A paragraph that introduces the next block ("Run it with:") shares that block's fate.
   keepIntroductionsCoherent(ctx, plan);
@@ -655,4 +777,4 @@ function keepIntroductionsCoherent(ctx: CheckContext, plan: Map<string, PlanItem
 }
 
 /** Exposed for tests and docs. */
-export const _internal = { decideEntry, locate, finishedWork, needsInoculation };
+export const _internal = { decideEntry, locate, finishedWork, needsInoculation, stillNamed, oneLine, correctedText };

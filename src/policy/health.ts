@@ -83,12 +83,20 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
   const removedTopics = new Set(
     plan.filter((p) => ['delete', 'archive', 'merge'].includes(p.action)).map((p) => p.entryId),
   );
+  let topicOf: Map<string, Entry> | undefined; // first topic entry per file, built on first need
   for (const e of entries) {
     if (e.kind !== 'index-line' || !e.protected || !e.meta.target) continue;
     const target = indexTarget(e);
-    const topic = target ? entries.find((t) => t.kind === 'topic' && t.file === target) : undefined;
+    topicOf ??= firstTopicByFile(entries);
+    const topic = target ? topicOf.get(target) : undefined;
     if (topic && removedTopics.has(topic.id))
       out.push(`${e.file}:${e.line} is protected but its topic file ${topic.file} is removed: the index line will dangle.`);
   }
+  return out;
+}
+
+function firstTopicByFile(entries: Entry[]): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  for (const t of entries) if (t.kind === 'topic' && !out.has(t.file)) out.set(t.file, t);
   return out;
 }

@@ -26,11 +26,37 @@ export interface ScoreParts {
 }
 
 const DAY = 86_400_000;
+
+/** The latest sign of life seen so far for one entry (src undefined: none yet). */
+interface Best {
+  t: number;
+  src: ScoreParts['activitySource'];
+}
+
+function offer(best: Best, t: number, src: NonNullable<ScoreParts['activitySource']>): void {
+  if (!Number.isNaN(t) && (best.src === undefined || t > best.t)) {
+    best.t = t;
+    best.src = src;
+  }
+}
+interface PathInfo {
+  exists: boolean;
+  t?: number;
+  n: number;
+}
+const ABSENT: PathInfo = { exists: false, n: 0 };
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 /** Repository paths an entry names (as written and resolved against its context folder). */
 export function namedPaths(entry: Entry): string[] {
-  const out = new Set<string>();
+  return [...namedPathSet(entry)].sort();
+}
+
+const NO_PATHS: ReadonlySet<string> = new Set();
+
+/** The distinct paths of `namedPaths`, unsorted (scoring sums over them: order does not matter). */
+function namedPathSet(entry: Entry): ReadonlySet<string> {
+  let out: Set<string> | undefined;
   for (const r of entry.refs) {
     if (r.kind !== 'path' && r.kind !== 'import') continue;
     if (r.glob) continue;
@@ -38,10 +64,11 @@ export function namedPaths(entry: Entry): string[] {
     if (v.startsWith('./')) v = v.slice(2);
     while (v.endsWith('/')) v = v.slice(0, -1);
     if (!v || v.startsWith('/') || v.startsWith('~')) continue;
+    out ??= new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, '')}/${v}`);
   }
-  return [...out].sort();
+  return out ?? NO_PATHS;
 }
 
 function parseDate(s: string | undefined): number | undefined {
@@ -69,52 +96,83 @@ function computeScores(ctx: CheckContext): Map<string, ScoreParts> {
   const usage = evidence.usage;
   const logFound = Boolean(usage?.accessLog?.found);
 
-  // Many entries name the same paths: one history lookup per distinct path.
-  const pathCache = new Map<string, { t?: number; n: number }>();
-  const pathInfo = (p: string) => {
+  // Many entries name the same paths: one lookup per distinct path (whether it exists at HEAD,
+  // then its history), instead of probing the repository's file sets for every entry.
+  const pathCache = new Map<string, PathInfo>();
+  const pathInfo = (p: string): PathInfo => {
     let v = pathCache.get(p);
     if (!v) {
-      const c = evidence.history.lastTouched(p);
-      v = { t: c ? Date.parse(c.time || c.date) : undefined, n: evidence.history.touchCount(p) };
+      if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) v = ABSENT;
+      else {
+        const c = evidence.history.lastTouched(p);
+        v = { exists: true, t: c ? Date.parse(c.time || c.date) : undefined, n: evidence.history.touchCount(p) };
+      }
       pathCache.set(p, v);
     }
     return v;
   };
-  const raw = ctx.entries.map((e) => {
+  const history = Boolean(evidence.history?.available);
+  // Per entry, in plain arrays (no intermediate object per entry): the latest sign of life,
+  // the touches of the paths it names, its recorded reads.
+  const entries = ctx.entries;
+  const bestT: number[] = [];
+  const bestSrc: Array<ScoreParts['activitySource']> = [];
+  const touchesOf: number[] = [];
+  const readsOf: number[] = [];
+  const best: Best = { t: NaN, src: undefined };
+  for (const e of entries) {
     const u = usage?.entries.get(e.id);
-    const signals: Array<{ t: number; src: ScoreParts['activitySource'] }> = [];
-    if (u?.uncommitted) signals.push({ t: now, src: 'uncommitted' });
-    if (u?.lastEditedTime !== undefined) signals.push({ t: u.lastEditedTime, src: 'edit' });
+    // The latest valid signal wins; on a tie the first in this order (uncommitted, edit, read,
+    // frontmatter, paths). Paths all share one source, so their order does not matter.
+    best.t = NaN;
+    best.src = undefined;
+    if (u?.uncommitted) offer(best, now, 'uncommitted');
+    if (u?.lastEditedTime !== undefined) offer(best, u.lastEditedTime, 'edit');
     const lr = parseDate(u?.lastRead);
-    if (lr !== undefined) signals.push({ t: lr, src: 'read' });
+    if (lr !== undefined) offer(best, lr, 'read');
     const fm = parseDate(e.meta.lastUpdated) ?? parseDate(e.meta.modified);
-    if (fm !== undefined) signals.push({ t: fm, src: 'frontmatter' });
+    if (fm !== undefined) offer(best, fm, 'frontmatter');
     let touches = 0;
-    if (evidence.history?.available) {
-      for (const p of namedPaths(e)) {
-        if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) continue;
+    if (history) {
+      for (const p of namedPathSet(e)) {
         const info = pathInfo(p);
-        if (info.t !== undefined) signals.push({ t: info.t, src: 'path' });
+        if (!info.exists) continue;
+        if (info.t !== undefined) offer(best, info.t, 'path');
         touches += info.n;
       }
     }
-    const valid = signals.filter((s) => !Number.isNaN(s.t));
-    // Latest signal wins; ties resolved by the order pushed (stable).
-    let best: (typeof valid)[number] | undefined;
-    for (const s of valid) if (!best || s.t > best.t) best = s;
-    return { e, best, touches, reads: u?.reads ?? 0 };
-  });
+    bestT.push(best.t);
+    bestSrc.push(best.src);
+    touchesOf.push(touches);
+    readsOf.push(u?.reads ?? 0);
+  }
 
-  const maxTouches = Math.max(0, ...raw.map((r) => r.touches));
-  const maxReads = Math.max(0, ...raw.map((r) => r.reads));
+  // Math.max folded pairwise (the same result as spreading, without one argument per entry).
+  const maxTouches = touchesOf.reduce((m, n) => Math.max(m, n), 0);
+  const maxReads = readsOf.reduce((m, n) => Math.max(m, n), 0);
   const norm = (n: number, max: number) => (max > 0 ? Math.log1p(n) / Math.log1p(max) : 0);
 
+  // Entries share commit times: format each distinct day stamp once.
+  const days = new Map<number, string>();
+  const isoDay = (t: number): string => {
+    let d = days.get(t);
+    if (d === undefined) {
+      d = new Date(t).toISOString().slice(0, 10);
+      days.set(t, d);
+    }
+    return d;
+  };
   const out = new Map<string, ScoreParts>();
-  for (const { e, best, touches, reads } of raw) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const src = bestSrc[i];
+    const t = bestT[i]!;
+    const touches = touchesOf[i]!;
+    const reads = readsOf[i]!;
     const pr = Math.min(10, Math.max(0, e.meta.priority ?? defaultPriority)) / 10;
     let recency = 0.5;
-    if (best) {
-      const age = Math.max(0, (now - best.t) / DAY);
+    if (src) {
+      const age = Math.max(0, (now - t) / DAY);
       recency = Math.pow(0.5, age / halfLifeDays);
     }
     const touchF = norm(touches, maxTouches);
@@ -125,12 +183,12 @@ function computeScores(ctx: CheckContext): Map<string, ScoreParts> {
       priority: round3(pr),
       recency: round3(recency),
       frequency: round3(frequency),
-      lastActivity: best ? new Date(best.t).toISOString().slice(0, 10) : undefined,
-      activitySource: best?.src,
+      lastActivity: src ? isoDay(t) : undefined,
+      activitySource: src,
       touches,
       reads,
       pinned: e.meta.pinned === true,
-      unknownRecency: !best,
+      unknownRecency: !src,
     });
   }
   return out;
