@@ -304,6 +304,15 @@ export interface FileIndex {
   untracked?: Set<string>;
   /** Where the list came from: `git ls-files`, or a filesystem walk outside git. */
   source?: 'git' | 'filesystem';
+  /** Per-folder counts, built with the index ('' = the root). */
+  stats?: DirStats;
+}
+
+/** Immediate children per folder, and folders by lower-cased name. */
+export interface DirStats {
+  files: Map<string, number>;
+  dirs: Map<string, number>;
+  byDirName: Map<string, string[]>;
 }
 
 export interface HistoryIndex {

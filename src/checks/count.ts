@@ -4,7 +4,7 @@
 // named `hooks/`, and configured anchors (`counts:` pattern + glob). "100+ rules" is a
 // lower bound. Uncertain mappings are not reported.
 import picomatch from 'picomatch';
-import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '../types.js';
+import type { Check, CheckContext, Entry, Evidence, Finding, Reference, DirStats } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { lineOf } from '../memory/refs/lex.js';
 import { checkable, finding, memDirOf } from './stale-common.js';
@@ -20,17 +20,11 @@ const EXT_WORDS: Record<string, string[]> = {
 /** Nouns that name things inside files, not files: "310 tests pass" is not the size of tests/. */
 const FOLDER_NOUN_DENY = new Set(['tests', 'specs', 'cases', 'assertions', 'checks', 'examples', 'lines', 'errors', 'warnings', 'issues', 'users', 'steps', 'rules', 'commands', 'options', 'flags', 'endpoints', 'routes', 'tables', 'columns', 'fields', 'models', 'types', 'functions', 'methods', 'classes', 'tools']);
 
-interface DirStats {
-  files: Map<string, number>;
-  dirs: Map<string, number>;
-  byDirName: Map<string, string[]>;
-}
-
 const statsCache = new WeakMap<object, DirStats>();
 
 /** Immediate children per folder, built once per run from the file index. */
 function dirStats(ev: Evidence): DirStats {
-  let s = statsCache.get(ev.files);
+  let s = ev.files.stats ?? statsCache.get(ev.files);
   if (s) return s;
   s = { files: new Map(), dirs: new Map(), byDirName: new Map() };
   for (const f of ev.files.files) {

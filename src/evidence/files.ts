@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import ignore from 'ignore';
-import type { FileIndex } from '../types.js';
+import type { DirStats, FileIndex } from '../types.js';
 import { streamGitTokens } from './git.js';
 
 /** Builds the lookup maps from a list of repository-relative paths (forward slashes). */
@@ -14,6 +14,8 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
   const dirs = new Set<string>();
   const lower = new Map<string, string>();
   const byBasename = new Map<string, string[]>();
+  // per-folder counts for the count check, built in the same pass
+  const stats: DirStats = { files: new Map(), dirs: new Map(), byDirName: new Map() };
   for (const p of paths) {
     if (!p || files.has(p)) continue;
     files.add(p);
@@ -24,6 +26,8 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
     const list = byBasename.get(base);
     if (list) list.push(p);
     else byBasename.set(base, [p]);
+    const parent = slash < 0 ? '' : p.slice(0, slash);
+    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
     // implied directories, stop as soon as one is known (its ancestors are too)
     let end = slash;
     while (end > 0) {
@@ -35,7 +39,17 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
       end = d.lastIndexOf('/');
     }
   }
-  const index: FileIndex = { files, dirs, lower, byBasename, source };
+  // folders in the order the Set holds them (the order the count check has always seen)
+  for (const d of dirs) {
+    const i = d.lastIndexOf('/');
+    const parent = i === -1 ? '' : d.slice(0, i);
+    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const named = stats.byDirName.get(name);
+    if (named) named.push(d);
+    else stats.byDirName.set(name, [d]);
+  }
+  const index: FileIndex = { files, dirs, lower, byBasename, source, stats };
   if (untracked && untracked.size) index.untracked = untracked;
   return index;
 }

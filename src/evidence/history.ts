@@ -41,7 +41,39 @@ interface Internal {
   events: Map<string, PathEvent[]>;
   dirLast: Map<string, CommitInfo>;
   dirCount: Map<string, number>;
+  lookups: Lookups;
 }
+
+/**
+ * Look-up tables the fate queries need, filled while the log streams (the main thread has
+ * time then; after the log pass every millisecond is on the audit's critical path).
+ */
+interface Lookups {
+  /** Lower-cased history file path -> the first spelling seen. */
+  lowerFiles: Map<string, string>;
+  /** Lower-cased history folder -> the first spelling seen. */
+  lowerDirs: Map<string, string>;
+  /** 'added' events by basename and by blob id (the re-add heuristic). */
+  addsByBase: Map<string, PathEvent[]>;
+  addsByBlob: Map<string, PathEvent[]>;
+  /** Folder ('' = root) -> files directly in it / folders directly in it, as history knows them. */
+  childFiles: Map<string, string[]>;
+  childDirs: Map<string, string[]>;
+}
+
+function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+const parentOf = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : p.slice(0, i);
+};
+
+/** An all-zero blob id (no content: the other side of an add or a delete). */
+const isNullBlob = (b: string): boolean => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
 
 export class HistoryBuilder {
   readonly commits: CommitInfo[] = [];
@@ -51,6 +83,14 @@ export class HistoryBuilder {
   /** Paths touched by the current commit (for distinct-commit counting of directories). */
   private touchedDirs = new Set<string>();
   private current: CommitInfo | null = null;
+  private readonly lookups: Lookups = {
+    lowerFiles: new Map(),
+    lowerDirs: new Map(),
+    addsByBase: new Map(),
+    addsByBlob: new Map(),
+    childFiles: new Map(),
+    childDirs: new Map(),
+  };
   /** Warnings git printed (rename detection skipped...). */
   warnings: string[] = [];
 
@@ -65,8 +105,14 @@ export class HistoryBuilder {
   private flushCommit(): void {
     const c = this.current;
     if (!c) return;
+    const lk = this.lookups;
     for (const d of this.touchedDirs) {
-      if (!this.dirLast.has(d)) this.dirLast.set(d, c); // log is newest first
+      if (!this.dirLast.has(d)) {
+        this.dirLast.set(d, c); // log is newest first
+        const ld = d.toLowerCase();
+        if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
+        pushTo(lk.childDirs, parentOf(d), d);
+      }
       this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
     }
     this.touchedDirs.clear();
@@ -82,14 +128,22 @@ export class HistoryBuilder {
   private push(path: string, ev: Omit<PathEvent, 'path'>): void {
     let list = this.events.get(path);
     let key = path;
+    const lk = this.lookups;
     if (list) key = list[0]!.path; // intern
     else {
       list = [];
       this.events.set(path, list);
+      const lp = path.toLowerCase();
+      if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path);
+      pushTo(lk.childFiles, parentOf(path), path);
     }
     const e = ev as PathEvent;
     e.path = key;
     list.push(e);
+    if (e.type === 'added') {
+      pushTo(lk.addsByBase, key.slice(key.lastIndexOf('/') + 1), e);
+      if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
+    }
     let end = key.lastIndexOf('/');
     while (end > 0) {
       const d = key.slice(0, end);
@@ -139,7 +193,7 @@ export class HistoryBuilder {
       if (!sorted) list.sort((a, b) => order.get(a.commit)! - order.get(b.commit)!);
     }
     return makeIndex(
-      { commits: this.commits, order, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount },
+      { commits: this.commits, order, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
       present,
       shallow,
       this.warnings,
@@ -189,58 +243,25 @@ function makeIndex(
   warnings: string[],
 ): HistoryIndex & HistoryExtras {
   const { events, order } = st;
-  let sortedPaths: string[] | null = null;
-  const allPaths = (): string[] => {
-    if (!sortedPaths) sortedPaths = [...events.keys()].sort();
-    return sortedPaths;
-  };
+  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
+  /** Every history file under `dir` ('' = all), sorted. */
   const pathsUnder = (dir: string): string[] => {
-    const d = normalizePath(dir);
-    const arr = allPaths();
-    const pre = d ? d + '/' : '';
-    let lo = 0;
-    let hi = arr.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (arr[mid]! < pre) lo = mid + 1;
-      else hi = mid;
-    }
     const out: string[] = [];
-    for (let i = lo; i < arr.length && arr[i]!.startsWith(pre); i++) out.push(arr[i]!);
-    return out;
+    const stack = [normalizePath(dir)];
+    while (stack.length) {
+      const d = stack.pop()!;
+      const files = childFiles.get(d);
+      if (files) for (const f of files) out.push(f);
+      const dirs = childDirs.get(d);
+      if (dirs) for (const sub of dirs) stack.push(sub);
+    }
+    return out.sort();
   };
   const isHistDir = (d: string) => st.dirLast.has(d);
-  let lowerMap: Map<string, string> | null = null;
   const caseMatch = (p: string): string | undefined => {
-    if (!lowerMap) {
-      lowerMap = new Map();
-      for (const k of events.keys()) if (!lowerMap.has(k.toLowerCase())) lowerMap.set(k.toLowerCase(), k);
-      for (const k of st.dirLast.keys()) if (!lowerMap.has(k.toLowerCase())) lowerMap.set(k.toLowerCase(), k);
-    }
-    const m = lowerMap.get(p.toLowerCase());
+    const l = p.toLowerCase();
+    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
     return m && m !== p ? m : undefined;
-  };
-
-  // ---- re-add heuristic indexes (built on first need)
-  let addsByBase: Map<string, PathEvent[]> | null = null;
-  let addsByBlob: Map<string, PathEvent[]> | null = null;
-  const buildAdds = () => {
-    addsByBase = new Map();
-    addsByBlob = new Map();
-    for (const [p, list] of events) {
-      const base = p.slice(p.lastIndexOf('/') + 1);
-      for (const e of list) {
-        if (e.type !== 'added') continue;
-        const a = addsByBase.get(base);
-        if (a) a.push(e);
-        else addsByBase.set(base, [e]);
-        if (e.blob && !NULL_BLOB.test(e.blob)) {
-          const b = addsByBlob.get(e.blob);
-          if (b) b.push(e);
-          else addsByBlob.set(e.blob, [e]);
-        }
-      }
-    }
   };
 
   const ord = (c: CommitInfo) => order.get(c) ?? -1;
@@ -254,11 +275,11 @@ function makeIndex(
   };
 
   const findReadd = (del: PathEvent, depth: number): { path: string; via: 'blob' | 'basename'; event: PathEvent } | undefined => {
-    if (!addsByBase) buildAdds();
     const delOrd = ord(del.commit);
-    if (del.blob && !NULL_BLOB.test(del.blob)) {
-      const same = (addsByBlob!.get(del.blob) ?? []).filter((e) => e.path !== del.path && ord(e.commit) >= delOrd);
-      same.sort((a, b) => ord(a.commit) - ord(b.commit));
+    if (del.blob && !isNullBlob(del.blob)) {
+      const same = (addsByBlob.get(del.blob) ?? []).filter((e) => e.path !== del.path && ord(e.commit) >= delOrd);
+      // oldest first; the same content added at several paths in one commit: by path
+      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const e of same) {
         const r = resolvesToPresent(e.path, depth);
         if (r) return { path: e.path, via: 'blob', event: e };
@@ -266,12 +287,13 @@ function makeIndex(
     }
     const base = del.path.slice(del.path.lastIndexOf('/') + 1);
     if (GENERIC_BASENAMES.has(base.toLowerCase())) return undefined;
-    const cands = (addsByBase!.get(base) ?? []).filter(
+    const cands = (addsByBase.get(base) ?? []).filter(
       (e) => e.path !== del.path && ord(e.commit) >= delOrd && ord(e.commit) <= delOrd + READD_WINDOW,
     );
-    const distinct = [...new Set(cands.map((e) => e.path))];
-    if (distinct.length !== 1) return undefined;
-    const e = cands[0]!;
+    if (!cands.length || cands.some((c) => c.path !== cands[0]!.path)) return undefined;
+    // the first time that one path was added after the deletion
+    let e = cands[0]!;
+    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
     return resolvesToPresent(e.path, depth) ? { path: e.path, via: 'basename', event: e } : undefined;
   };
 
