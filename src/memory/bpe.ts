@@ -134,9 +134,19 @@ function cpLen(text: string, i: number): number {
   return 1;
 }
 
+/** End of the run of class `cls` starting at i (ASCII inline: most memory text is ASCII). */
 function runOf(text: string, i: number, cls: number): number {
   const n = text.length;
-  while (i < n && classAt(text, i) === cls) i += cpLen(text, i);
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (ASCII_CLASS[c] !== cls) return i;
+      i++;
+    } else {
+      if (classAt(text, i) !== cls) return i;
+      i += cpLen(text, i);
+    }
+  }
   return i;
 }
 
@@ -210,6 +220,51 @@ export function splitPiecesRegex(text: string): string[] {
 // would too for a `k`. Texts holding them take the regular expression.
 const FOLDS_RE = /[\u017f\u212a]/;
 
+// ------------------------------------------------------------------ piece table
+// Counts of pieces seen before, looked up by the piece's place in the text: a file of
+// 100,000 pieces would otherwise cut 100,000 short strings only to look each up in a Map.
+// Open addressing over a hash of the piece's UTF-16 units; a slot matches when its stored
+// piece equals the text there. Cleared when half full (words repeat: it rarely is).
+
+const SLOT_BITS = 15;
+const SLOTS = 1 << SLOT_BITS;
+const slotHash = new Int32Array(SLOTS);
+const slotCount = new Int32Array(SLOTS);
+const slotPiece: Array<string | undefined> = new Array<string | undefined>(SLOTS).fill(undefined);
+let slotsUsed = 0;
+
+/** Whether `text` holds `piece` at offset i (pieces are short: a loop beats a builtin call). */
+function samePiece(piece: string, text: string, i: number): boolean {
+  for (let k = 0; k < piece.length; k++) if (piece.charCodeAt(k) !== text.charCodeAt(i + k)) return false;
+  return true;
+}
+
+/** Token count of text.slice(i, e), through the piece table. */
+function countAt(text: string, i: number, e: number, map: Map<string, number>): number {
+  let h = 0x811c9dc5;
+  for (let k = i; k < e; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  const len = e - i;
+  let slot = h & (SLOTS - 1);
+  for (;;) {
+    const p = slotPiece[slot];
+    if (p === undefined) break;
+    if (slotHash[slot] === h && p.length === len && samePiece(p, text, i)) return slotCount[slot];
+    slot = (slot + 1) & (SLOTS - 1);
+  }
+  const piece = text.slice(i, e);
+  const n = pieceCount(piece, map);
+  if (slotsUsed >= SLOTS >> 1) {
+    slotPiece.fill(undefined);
+    slotsUsed = 0;
+    slot = h & (SLOTS - 1);
+  }
+  slotPiece[slot] = piece;
+  slotHash[slot] = h;
+  slotCount[slot] = n;
+  slotsUsed++;
+  return n;
+}
+
 /** cl100k_base token count of `text` (special tokens counted as text). */
 export function countTokensFast(text: string): number {
   if (text.length === 0) return 0;
@@ -218,7 +273,7 @@ export function countTokensFast(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; ) {
     const e = pieceEnd(text, i);
-    count += pieceCount(text.slice(i, e), map);
+    count += countAt(text, i, e, map);
     i = e;
   }
   return count;

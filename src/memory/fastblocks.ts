@@ -20,8 +20,6 @@ interface Point {
 
 type Inline = Text | InlineCode | Link | Strong;
 
-/** Characters that may start something outside the subset anywhere in inline text. */
-const BAIL_CHAR = /[\t\r]/;
 const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
 const ENTITY = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/;
 /** CommonMark: Unicode whitespace and punctuation (P and S categories), as micromark tests them. */
@@ -29,6 +27,16 @@ const WHITESPACE = /\s/;
 const PUNCT = /[\p{P}\p{S}]/u;
 /** GFM autolink literals (www., scheme://, e-mail) would become links: not in the subset. */
 const AUTOLINK_HINT = /www\.|:\/\/|[\p{L}\p{N}._+-]@|mailto:|xmpp:/iu;
+const WWW = /www\./i;
+
+/**
+ * AUTOLINK_HINT.test(value), cheaper: every alternative needs a `:`, an `@` or `www.`, and
+ * most text has none of them, so the Unicode-aware pattern only runs on text that may match.
+ */
+function autolinkHint(value: string): boolean {
+  if (value.indexOf(':') === -1 && value.indexOf('@') === -1 && !WWW.test(value)) return false;
+  return AUTOLINK_HINT.test(value);
+}
 const WORD = /[\p{L}\p{N}]/u;
 
 class Bail extends Error {}
@@ -71,6 +79,106 @@ const FENCE = /^(`{3,}|~{3,})(.*)$/;
 const DEFINITION = /^\[[^\]]*\]:/;
 /** A GFM table delimiter row at column 1 (`| --- | :-: |`, `-|-`). */
 const DELIMITER_ROW = /^\|?(?: *:?-+:? *\|)* *:?-+:? *\|?$/;
+const THEMATIC_BREAK = /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/;
+
+// Line tests on offsets, without cutting the line out: the parser asks them of every line.
+// Each is the regular expression named in its comment, applied to text.slice(pos, end).
+
+/** First characters of what BLOCK_START, TASK, DEFINITION and THEMATIC_BREAK match: `+-*#>\`~<|=_[` and digits. */
+const BLOCK_LEAD = new Uint8Array(128);
+for (const ch of '+-*#>`~<|=_[0123456789') BLOCK_LEAD[ch.charCodeAt(0)] = 1;
+
+/** Whether a line (or the rest of one) starting with code unit `c` may open a block: the regular expressions are run only then. */
+function mayOpenBlock(c: number): boolean {
+  return c < 128 && BLOCK_LEAD[c] === 1;
+}
+
+/** `\s` of a regular expression, by UTF-16 code unit. */
+export function isSpaceCode(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Length of BULLET's match (`- ` before a non-blank), else 0. */
+function bulletLen(text: string, pos: number, end: number): number {
+  const c = text.charCodeAt(pos);
+  if ((c !== 45 && c !== 42 && c !== 43) || pos + 2 >= end || text.charCodeAt(pos + 1) !== 32) return 0;
+  return isSpaceCode(text.charCodeAt(pos + 2)) ? 0 : 2;
+}
+
+/** Length of ORDERED's match (`12. ` before a non-blank), else 0. */
+function orderedLen(text: string, pos: number, end: number): number {
+  let k = pos;
+  while (k < end && k - pos < 10 && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+  const digits = k - pos;
+  const d = text.charCodeAt(k);
+  if (digits === 0 || digits > 9 || (d !== 46 && d !== 41) || k + 2 >= end || text.charCodeAt(k + 1) !== 32) return 0;
+  return isSpaceCode(text.charCodeAt(k + 2)) ? 0 : digits + 2;
+}
+
+/** /^1[.)] (?=\S)/: an ordered item that may interrupt a paragraph. */
+function startsAtOne(text: string, pos: number, end: number): boolean {
+  const d = text.charCodeAt(pos + 1);
+  return text.charCodeAt(pos) === 49 && (d === 46 || d === 41) && orderedLen(text, pos, end) === 3;
+}
+
+/** Number of spaces that start text[pos, end) (/^ * /). */
+function spacesAt(text: string, pos: number, end: number): number {
+  let k = pos;
+  while (k < end && text.charCodeAt(k) === 32) k++;
+  return k - pos;
+}
+
+/** /[ \t]$/: a line ending in white space. */
+function endsBlank(text: string, ln: Line): boolean {
+  const c = ln.end > ln.start ? text.charCodeAt(ln.end - 1) : 0;
+  return c === 32 || c === 9;
+}
+
+/** FENCE.exec of text[pos, end), cut out only when it starts with a fence character. */
+function fenceExec(text: string, pos: number, end: number): RegExpExecArray | null {
+  const c = text.charCodeAt(pos);
+  return pos < end && (c === 96 || c === 126) ? FENCE.exec(text.slice(pos, end)) : null;
+}
+
+/** HEADING.test of text[pos, end). */
+function headingTest(text: string, pos: number, end: number): boolean {
+  return pos < end && text.charCodeAt(pos) === 35 && HEADING.test(text.slice(pos, end));
+}
+
+/**
+ * The first offset at or after `from` of one character in a text, or -1. A file is parsed
+ * region by region and line by line, in increasing order: `indexOf` alone would rescan the
+ * rest of the file on every call (quadratic on a large CLAUDE.md without that character), so
+ * the last answer is reused while it still holds (same text, `from` not before the previous
+ * one nor past the character found).
+ */
+class NextChar {
+  private text: string | undefined;
+  private from = 0;
+  private at = -1;
+
+  constructor(private readonly ch: string) {}
+
+  find(text: string, from: number): number {
+    if (text !== this.text || from < this.from || (this.at !== -1 && from > this.at)) {
+      this.text = text;
+      this.from = from;
+      this.at = text.indexOf(this.ch, from);
+    }
+    return this.at;
+  }
+
+  /** Whether text[from, to) holds the character. */
+  within(text: string, from: number, to: number): boolean {
+    const at = this.find(text, from);
+    return at !== -1 && at < to;
+  }
+}
+
+const NUL = new NextChar('\0');
+const TAB = new NextChar('\t');
+const CR = new NextChar('\r');
 
 class FastParser {
   private lines: Line[] = [];
@@ -87,8 +195,7 @@ class FastParser {
 
   run(): RootContent[] {
     // micromark turns NUL into U+FFFD in values: never in the subset.
-    const nul = this.text.indexOf('\0', this.from);
-    if (nul !== -1 && nul < this.to) throw BAIL;
+    if (NUL.within(this.text, this.from, this.to)) throw BAIL;
     // micromark drops a byte order mark at the start of the document.
     if (this.from === 0 && this.text.charCodeAt(0) === 0xfeff) throw BAIL;
     this.split();
@@ -106,26 +213,26 @@ class FastParser {
         this.i++;
         continue;
       }
-      if (/[ \t]$/.test(s) || s.charCodeAt(0) === 32) throw BAIL;
+      if (endsBlank(this.text, ln) || s.charCodeAt(0) === 32) throw BAIL;
       if (s.startsWith('<!--')) {
         out.push(this.comment());
         prevList = undefined;
         continue;
       }
-      const f = FENCE.exec(s);
+      const f = fenceExec(this.text, ln.start, ln.end);
       if (f) {
         out.push(this.fenceAt(0, f[1], f[2]));
         prevList = undefined;
         continue;
       }
-      const h = HEADING.exec(s);
+      const h = s.charCodeAt(0) === 35 ? HEADING.exec(s) : null;
       if (h) {
         out.push(this.heading(ln, h[1].length, h[0].length));
         this.i++;
         prevList = undefined;
         continue;
       }
-      if (BULLET.test(s) || ORDERED.test(s)) {
+      if (bulletLen(this.text, ln.start, ln.end) || orderedLen(this.text, ln.start, ln.end)) {
         const list = this.listAt(0, []);
         const kind = list.ordered ? `o${this.delimiterOf(list)}` : `b${this.text[list.position!.start.offset!]}`;
         // A blank line then an item of the same list kind continues a loose list: not in the subset.
@@ -373,8 +480,9 @@ class FastParser {
 
   /** A line may open a paragraph when it cannot be read as any other block. */
   private paragraphStart(s: string): boolean {
+    if (!mayOpenBlock(s.charCodeAt(0))) return true;
     if (BLOCK_START.test(s) || DEFINITION.test(s)) return false;
-    if (/^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(s)) return false;
+    if (THEMATIC_BREAK.test(s)) return false;
     return true;
   }
 
@@ -386,28 +494,36 @@ class FastParser {
   private continuation(item: { contentCol: number; itemIndents: number[] } | null): Array<{ ln: Line; start: number }> {
     const pieces: Array<{ ln: Line; start: number }> = [{ ln: this.lines[this.i], start: -1 }];
     this.i++;
+    const { text } = this;
     while (this.i < this.lines.length) {
       const ln = this.lines[this.i];
-      const s = this.text.slice(ln.start, ln.end);
-      if (s.length === 0) break;
-      if (/[ \t]$/.test(s)) throw BAIL;
-      const indent = /^ */.exec(s)![0].length;
-      const rest = s.slice(indent);
+      const { end } = ln;
+      if (end === ln.start) break;
+      if (endsBlank(text, ln)) throw BAIL;
+      const indent = spacesAt(text, ln.start, end);
+      const at = ln.start + indent; // the line without its indentation: `rest`
       if (item) {
-        if (BULLET.test(rest) || ORDERED.test(rest)) {
+        if (bulletLen(text, at, end) || orderedLen(text, at, end)) {
           if (item.itemIndents.includes(indent)) break; // a sibling or an ancestor's next item
-          if (indent === item.contentCol && (BULLET.test(rest) || /^1[.)] (?=\S)/.test(rest))) break; // a sub-list
+          if (indent === item.contentCol && (bulletLen(text, at, end) || startsAtOne(text, at, end))) break; // a sub-list
           throw BAIL;
         }
-        if (indent === 0 && (HEADING.test(rest) || FENCE.test(rest) || rest.startsWith('<!--'))) break;
-        if (indent === item.contentCol && FENCE.test(rest)) break; // a fence inside the item
-      } else if (indent === 0 && (HEADING.test(s) || BULLET.test(s) || FENCE.test(s) || s.startsWith('<!--') || /^1[.)] (?=\S)/.test(s))) {
+        if (indent === 0 && (headingTest(text, at, end) || fenceExec(text, at, end) || text.startsWith('<!--', at))) break;
+        if (indent === item.contentCol && fenceExec(text, at, end)) break; // a fence inside the item
+      } else if (
+        indent === 0 &&
+        (headingTest(text, at, end) || bulletLen(text, at, end) || fenceExec(text, at, end) || text.startsWith('<!--', at) || startsAtOne(text, at, end))
+      ) {
         break; // interrupts the paragraph (an ordered list only when it starts at 1)
       }
-      if (BLOCK_START.test(rest) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(rest)) throw BAIL;
+      const c0 = text.charCodeAt(at);
+      if (mayOpenBlock(c0)) {
+        const rest = text.slice(at, end);
+        if (BLOCK_START.test(rest) || THEMATIC_BREAK.test(rest)) throw BAIL;
+      }
       // An indented continuation that starts with a token: where the text node ends is subtle.
-      if (indent > 0 && (rest[0] === '`' || rest[0] === '[' || rest[0] === '*')) throw BAIL;
-      pieces.push({ ln, start: ln.start + indent });
+      if (indent > 0 && (c0 === 96 || c0 === 91 || c0 === 42)) throw BAIL;
+      pieces.push({ ln, start: at });
       this.i++;
     }
     return pieces;
@@ -447,40 +563,40 @@ class FastParser {
     const b = o ? null : BULLET.exec(firstRest);
     if (!o && !b) throw BAIL;
     const ordered = o !== null;
-    const marker = o ? o[2] : b![1];
+    const marker = (o ? o[2] : b![1]).charCodeAt(0);
     const itemIndents = [...ancestors, indent];
     const items: ListItem[] = [];
+    const { text } = this;
     while (this.i < this.lines.length) {
       const ln = this.lines[this.i];
-      const s = this.text.slice(ln.start, ln.end);
-      const ind = /^ */.exec(s)![0].length;
-      if (ind !== indent) break;
-      const rest = s.slice(indent);
-      const m = ordered ? ORDERED.exec(rest) : BULLET.exec(rest);
-      if (!m || (ordered ? m[2] : m[1]) !== marker) break;
-      if (/[ \t]$/.test(s)) throw BAIL;
-      const contentCol = indent + m[0].length;
+      if (spacesAt(text, ln.start, ln.end) !== indent) break;
+      const at = ln.start + indent;
+      // The marker: `12.` / `-` and the space after it.
+      const len = ordered ? orderedLen(text, at, ln.end) : bulletLen(text, at, ln.end);
+      if (len === 0 || text.charCodeAt(ordered ? at + len - 2 : at) !== marker) break;
+      if (endsBlank(text, ln)) throw BAIL;
+      const contentCol = indent + len;
       const cs = ln.start + contentCol;
-      const content = this.text.slice(cs, ln.end);
-      if (TASK.test(content) || BLOCK_START.test(content) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(content)) throw BAIL;
-      if (content.charCodeAt(0) === 32) throw BAIL;
+      const c0 = text.charCodeAt(cs);
+      if (mayOpenBlock(c0)) {
+        const content = text.slice(cs, ln.end);
+        if (TASK.test(content) || BLOCK_START.test(content) || THEMATIC_BREAK.test(content)) throw BAIL;
+      }
+      if (c0 === 32) throw BAIL;
       const pieces = this.continuation({ contentCol, itemIndents });
       pieces[0].start = cs;
       const children: ListItem['children'] = [this.paragraphOf(pieces)];
       // Fences and sub-lists at the content column belong to the item.
       while (this.i < this.lines.length) {
         const nl = this.lines[this.i];
-        const t = this.text.slice(nl.start, nl.end);
-        if (t.length === 0) break;
-        const nind = /^ */.exec(t)![0].length;
-        if (nind !== contentCol) break;
-        const nrest = t.slice(nind);
-        const f = FENCE.exec(nrest);
+        if (nl.end === nl.start || spacesAt(text, nl.start, nl.end) !== contentCol) break;
+        const nat = nl.start + contentCol;
+        const f = fenceExec(text, nat, nl.end);
         if (f) {
           children.push(this.fenceAt(contentCol, f[1], f[2]));
           continue;
         }
-        if (BULLET.test(nrest) || ORDERED.test(nrest)) {
+        if (bulletLen(text, nat, nl.end) || orderedLen(text, nat, nl.end)) {
           children.push(this.listAt(contentCol, itemIndents));
           continue;
         }
@@ -508,8 +624,9 @@ class FastParser {
 
   /** Inline content over one or more line pieces (continuation lines joined by their line endings). */
   private inline(pieces: Array<{ ln: Line; start: number }>): Inline[] {
-    const out: Inline[] = [];
     this.openTicks = false;
+    if (pieces.length === 1) return this.inlineLine(pieces[0].start, pieces[0].ln.end, pieces[0].ln, null);
+    const out: Inline[] = [];
     for (let k = 0; k < pieces.length; k++) {
       const { ln, start } = pieces[k];
       const toks = this.inlineLine(start, ln.end, ln, null);
@@ -549,7 +666,7 @@ class FastParser {
 
   private textNode(s: number, e: number, ln: Line): Text {
     const value = this.text.slice(s, e);
-    if (AUTOLINK_HINT.test(value)) throw BAIL;
+    if (autolinkHint(value)) throw BAIL;
     for (let i = value.indexOf('_'); i !== -1; i = value.indexOf('_', i + 1)) {
       // Only intraword underscores (snake_case) can never open emphasis.
       const before = s + i > ln.start ? this.text[s + i - 1] : '';
@@ -566,7 +683,8 @@ class FastParser {
   private inlineLine(s: number, e: number, ln: Line, inside: 'link' | 'strong' | null): Inline[] {
     const { text } = this;
     const out: Inline[] = [];
-    if (BAIL_CHAR.test(text.slice(s, e))) throw BAIL;
+    // A tab or a bare CR anywhere in inline text may start something outside the subset.
+    if (TAB.within(text, s, e) || CR.within(text, s, e)) throw BAIL;
     let textStart = s;
     let i = s;
     while (i < e) {

@@ -99,7 +99,6 @@ export function parseFrontmatter(
 
 // ---------------------------------------------------------------------------- fast YAML
 
-const FAST_LINE_KEY_RE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$/;
 // Characters the fast path accepts (printable, no tab, no line separators, no BOM).
 // eslint-disable-next-line no-control-regex
 const FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
@@ -157,6 +156,28 @@ function fastScalar(raw: string): unknown {
   return resolvePlain(v);
 }
 
+/** A-Z a-z _ (first character of a fast key), then also 0-9 and - (the others). */
+function keyChar(c: number, first: boolean): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (!first && ((c >= 48 && c <= 57) || c === 45));
+}
+
+/**
+ * `^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$` on a line whose indentation ends at k and
+ * which ends at `end`: the key and the value after `: ` ('' when the line ends at the colon),
+ * or undefined when the line does not match.
+ */
+function keyLine(text: string, k: number, end: number): { key: string; value: string } | undefined {
+  let i = k;
+  if (!keyChar(text.charCodeAt(i), true)) return undefined;
+  while (++i < end && keyChar(text.charCodeAt(i), false));
+  if (i >= end || text.charCodeAt(i) !== 58) return undefined;
+  const key = text.slice(k, i);
+  if (++i === end) return { key, value: '' };
+  if (text.charCodeAt(i) !== 32) return undefined;
+  while (i < end && text.charCodeAt(i) === 32) i++;
+  return { key, value: text.slice(i, end) };
+}
+
 /**
  * Frontmatter made only of `key: scalar` lines (and one level of nested `key:` maps such as
  * `metadata:`), read without the YAML parser. Returns undefined whenever anything falls
@@ -164,24 +185,26 @@ function fastScalar(raw: string): unknown {
  */
 export function fastYaml(value: string): Record<string, unknown> | undefined {
   if (FAST_BAD_CHAR_RE.test(value.includes('\r') ? value.replace(/\r\n/g, '\n') : value)) return undefined;
-  const lines = value.split('\n');
   const out: Record<string, unknown> = {};
   let nested: Record<string, unknown> | undefined; // the map of a `key:` with an empty value
   let nestedKey = '';
   let nestedIndent = -1;
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
-    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-    let k = 0;
-    while (k < line.length && line.charCodeAt(k) === 32) k++;
-    if (k === line.length) continue; // blank
-    if (line.charCodeAt(k) === 35) continue; // comment line
-    const m = FAST_LINE_KEY_RE.exec(line);
+  // Line by line, on offsets (the lines of value.split('\n'), a final CR dropped).
+  for (let start = 0, next = 0; start <= value.length; start = next) {
+    let end = value.indexOf('\n', start);
+    next = end === -1 ? value.length + 1 : end + 1;
+    if (end === -1) end = value.length;
+    if (end > start && value.charCodeAt(end - 1) === 13) end--;
+    let k = start;
+    while (k < end && value.charCodeAt(k) === 32) k++;
+    if (k === end) continue; // blank
+    if (value.charCodeAt(k) === 35) continue; // comment line
+    const m = keyLine(value, k, end);
     if (!m) return undefined;
-    const indent = m[1].length;
-    const key = m[2];
+    const indent = k - start;
+    const key = m.key;
     if (key.length > 200 || Y_NULL.test(key) || Y_BOOL.test(key) || key === '__proto__') return undefined;
-    const rawValue = m[3] ?? '';
+    const rawValue = m.value;
     if (indent === 0) {
       if (nested && nestedIndent !== -1) out[nestedKey] = nested;
       nested = undefined;
@@ -263,16 +286,30 @@ export function frontmatterType(fm: Record<string, unknown> | undefined): EntryT
   return typeFromFrontmatter(field(fm, 'type'));
 }
 
-/** Look a key up flat first, then under `metadata:`. */
-export function field(fm: Record<string, unknown> | undefined, ...keys: string[]): unknown {
+/** Look a key up flat first, then under `metadata:` (up to four spellings, first found wins). */
+export function field(fm: Record<string, unknown> | undefined, a: string, b?: string, c?: string, d?: string): unknown {
   if (!fm) return undefined;
-  for (const k of keys) if (fm[k] !== undefined && fm[k] !== null) return fm[k];
+  // Fixed parameters rather than `...keys`: this runs a dozen times per topic file.
+  const v = firstSet(fm, a, b, c, d);
+  if (v !== undefined) return v;
   const md = fm.metadata;
-  if (md && typeof md === 'object' && !Array.isArray(md)) {
-    const m = md as Record<string, unknown>;
-    for (const k of keys) if (m[k] !== undefined && m[k] !== null) return m[k];
-  }
+  if (md && typeof md === 'object' && !Array.isArray(md)) return firstSet(md as Record<string, unknown>, a, b, c, d);
   return undefined;
+}
+
+/** The value of the first of the keys that is set (neither undefined nor null) in `o`. */
+function firstSet(o: Record<string, unknown>, a: string, b?: string, c?: string, d?: string): unknown {
+  let v = o[a];
+  if (v !== undefined && v !== null) return v;
+  if (b === undefined) return undefined;
+  v = o[b];
+  if (v !== undefined && v !== null) return v;
+  if (c === undefined) return undefined;
+  v = o[c];
+  if (v !== undefined && v !== null) return v;
+  if (d === undefined) return undefined;
+  v = o[d];
+  return v !== undefined && v !== null ? v : undefined;
 }
 
 function str(v: unknown): string | undefined {

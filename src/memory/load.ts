@@ -2,7 +2,7 @@
 import type { Config } from '../config/types.js';
 import type { Entry, Finding, MemoryFile } from '../types.js';
 import { discoverMemory, type DiscoveredFile } from './discover.js';
-import { parseMemoryText } from './parse.js';
+import { parseMemoryText, type ParseOptions, type ParseResult } from './parse.js';
 import { readMemoryFileSync } from './read.js';
 import { extractReferences } from './references.js';
 
@@ -21,18 +21,28 @@ export interface LoadedMemory {
   timings: Record<string, number>;
 }
 
+/** Topic entries by file path. */
+function topicsByFile(parsed: ReadonlyArray<ParseResult | undefined>): Map<string, Entry> {
+  const topics = new Map<string, Entry>();
+  for (const p of parsed) if (p) for (const e of p.entries) if (e.kind === 'topic') topics.set(e.file, e);
+  return topics;
+}
+
+/** The topic an index line of the index in `dir` links to, when that topic's type comes from its frontmatter. */
+function typedTopic(topics: Map<string, Entry>, dir: string | undefined, target: string): Entry | undefined {
+  const path = normaliseJoin(dir ?? '', target);
+  const topic = path ? topics.get(path) : undefined;
+  return topic && topic.typeSource === 'frontmatter' ? topic : undefined;
+}
+
 /** Index lines take the type of the topic file they link to (when that has a frontmatter type). */
-function typeIndexLines(entries: Entry[], files: MemoryFile[]): void {
-  const topicType = new Map<string, Entry>();
-  for (const e of entries) if (e.kind === 'topic') topicType.set(e.file, e);
-  if (topicType.size === 0) return;
+function typeIndexLines(entries: Entry[], files: MemoryFile[], topics: Map<string, Entry>): void {
+  if (topics.size === 0) return;
   const dirOf = new Map(files.map((f) => [f.path, f.memoryDir]));
   for (const e of entries) {
     if (e.kind !== 'index-line' || !e.meta.target) continue;
-    const dir = dirOf.get(e.file);
-    const target = normaliseJoin(dir ?? '', e.meta.target);
-    const topic = target ? topicType.get(target) : undefined;
-    if (topic && topic.typeSource === 'frontmatter') {
+    const topic = typedTopic(topics, dirOf.get(e.file), e.meta.target);
+    if (topic) {
       e.type = topic.type;
       e.typeSource = 'frontmatter';
       e.meta.typeRule = `topic:${topic.file}`;
@@ -41,6 +51,8 @@ function typeIndexLines(entries: Entry[], files: MemoryFile[]): void {
 }
 
 function normaliseJoin(dir: string, rel: string): string | undefined {
+  // The usual index link is a plain file name beside the index: no segment to resolve.
+  if (rel !== '' && rel !== '.' && rel !== '..' && !rel.includes('/')) return dir === '' || dir === '.' ? rel : `${dir}/${rel}`;
   if (rel.startsWith('/')) return undefined;
   const parts = dir === '' || dir === '.' ? [] : dir.split('/');
   for (const p of rel.split('/')) {
@@ -61,6 +73,8 @@ function normaliseJoin(dir: string, rel: string): string | undefined {
  * Parsing runs on the main thread while the evidence stage streams `git log` through it: without a
  * pause now and then, git's output would sit in a full pipe and git would wait for us. `maybe()`
  * yields to the event loop once every few milliseconds of work (a microsecond check otherwise).
+ * It returns a promise only then: awaiting its `undefined` would still cost a turn of the
+ * microtask queue per file and per entry.
  */
 function cooperative(sliceMs = 8): { maybe(): Promise<void> | undefined } {
   let last = performance.now();
@@ -109,28 +123,48 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
   const reads: ReturnType<typeof readMemoryFileSync>[] = [];
   for (const f of discovered.files as DiscoveredFile[]) {
     reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
-    await pause.maybe();
+    const y = pause.maybe();
+    if (y) await y;
   }
   timings.read = performance.now() - t;
 
   t = performance.now();
+  // Topic files first, then the indexes linking to them: an index line takes its topic's
+  // frontmatter type (typeIndexLines), so knowing it up front spares classifying the line.
+  const parsed: Array<ParseResult | undefined> = [];
+  let topics = new Map<string, Entry>();
+  for (const indexes of [false, true]) {
+    if (indexes) topics = topicsByFile(parsed);
+    for (let i = 0; i < discovered.files.length; i++) {
+      const d = discovered.files[i];
+      const { text, bytes } = reads[i];
+      if (text === undefined || (d.format === 'auto-memory-index') !== indexes) continue;
+      const indexLineType: ParseOptions['indexLineType'] = indexes
+        ? (target) => {
+            const topic = typedTopic(topics, d.memoryDir, target);
+            return topic && { type: topic.type, rule: `topic:${topic.file}` };
+          }
+        : undefined;
+      parsed[i] = parseMemoryText(d.path, text, d.format, { memoryDir: d.memoryDir, protectPatterns: config.protect, bytes, indexLineType });
+      const y = pause.maybe();
+      if (y) await y;
+    }
+  }
   const files: MemoryFile[] = [];
   const entries: Entry[] = [];
   for (let i = 0; i < discovered.files.length; i++) {
-    const d = discovered.files[i];
     const r = reads[i];
     if (r.finding) findings.push(r.finding);
-    if (r.text === undefined) continue;
-    const parsed = parseMemoryText(d.path, r.text, d.format, { memoryDir: d.memoryDir, protectPatterns: config.protect });
-    parsed.file.absPath = d.absPath;
-    parsed.file.bytes = r.bytes;
-    if (r.bom) parsed.file.bom = true;
-    files.push(parsed.file);
-    entries.push(...parsed.entries);
-    findings.push(...parsed.findings);
-    await pause.maybe();
+    const p = parsed[i];
+    if (!p) continue;
+    p.file.absPath = discovered.files[i].absPath;
+    p.file.bytes = r.bytes;
+    if (r.bom) p.file.bom = true;
+    files.push(p.file);
+    for (const e of p.entries) entries.push(e);
+    for (const f of p.findings) findings.push(f);
   }
-  typeIndexLines(entries, files);
+  typeIndexLines(entries, files, topics);
   timings.parse = performance.now() - t;
 
   t = performance.now();
@@ -150,7 +184,8 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
         message: `${e.file}:${e.line}: references could not be extracted (${(err as Error).message})`,
       });
     }
-    await pause.maybe();
+    const y = pause.maybe();
+    if (y) await y;
   }
   timings.refs = performance.now() - t;
   findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));

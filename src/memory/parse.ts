@@ -13,10 +13,10 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import type { Nodes, Root, RootContent, List, Table, Heading, Html } from 'mdast';
 import type { Entry, EntryMeta, EntryType, Finding, MemoryFile, MemoryFormat, Span } from '../types.js';
-import { classify } from './classify.js';
+import { classify, headingVerdict, type HeadingVerdict } from './classify.js';
 import { field, frontmatterProtected, frontmatterType, metaFromFrontmatter, parseFrontmatter } from './frontmatter.js';
 import { countTokens } from './tokens.js';
-import { fastBlocks } from './fastblocks.js';
+import { fastBlocks, isSpaceCode } from './fastblocks.js';
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
 // The same without frontmatter, for pieces that do not start the file and for files whose
@@ -66,10 +66,17 @@ export interface ParseOptions {
   memoryDir?: string;
   /** Regular expression sources; an entry whose text matches one is protected. */
   protectPatterns?: string[];
+  /** The file's size in bytes when the caller knows it (it is not measured then). */
+  bytes?: number;
   /** Skip token counting (MemoryFile.tokens = 0). */
   skipTokens?: boolean;
   /** false: parse with the remark processor only (no fast path); for differential tests. */
   fast?: boolean;
+  /**
+   * Auto-memory index: the type an index line linking to `target` takes from that topic file's
+   * frontmatter, when known (load.ts parses topics first); such a line is not classified.
+   */
+  indexLineType?: (target: string) => { type: EntryType; rule: string } | undefined;
 }
 
 export interface ParseResult {
@@ -351,7 +358,7 @@ function shift(root: Nodes, offset: number, line: number): void {
   }
 }
 
-function parseRange(text: string, s: number, e: number, appendix: string, ls: number[], out: RootContent[]): void {
+function parseRange(text: string, s: number, e: number, appendix: string, ls: number[], out: BlockSink): void {
   const chunk = s === 0 && e === text.length ? text : text.slice(s, e);
   const proc = s === 0 && !unclosedFrontmatter(text) ? processor : bodyProcessor;
   if (s === 0 && e === text.length) appendix = ''; // every definition is in the text already
@@ -368,12 +375,6 @@ function parseRange(text: string, s: number, e: number, appendix: string, ls: nu
   }
 }
 
-/**
- * Parses `text` into its top-level mdast nodes, positions absolute. Pieces of plain Markdown
- * go through the fast path (./fastblocks.ts, which builds the very nodes remark would and
- * gives up on anything else); everything else through the remark processor, in chunks of a
- * few KB cut at safe block boundaries. `fast: false` uses the processor only.
- */
 export interface DeepBlock {
   /** 1-based lines of the block kept as one paragraph, and of its deepest line. */
   line: number;
@@ -383,46 +384,71 @@ export interface DeepBlock {
   depth: number;
 }
 
-export function parseBlocks(text: string, opts: { fast?: boolean; deep?: DeepBlock[] } = {}): RootContent[] {
+/** Where parseBlocks puts the top-level nodes, in document order (an array, or a consumer). */
+export interface BlockSink {
+  push(node: RootContent): unknown;
+}
+
+export interface BlockOptions {
+  /** false: the remark processor only. */
+  fast?: boolean;
+  /** Receives the blocks kept unparsed for their nesting depth. */
+  deep?: DeepBlock[];
+  /** lineStarts(text), when the caller has it. */
+  lineStarts?: number[];
+  /** Receives the nodes while the text is parsed; the returned array is then empty. */
+  out?: BlockSink;
+}
+
+/**
+ * Parses `text` into its top-level mdast nodes, positions absolute. Pieces of plain Markdown
+ * go through the fast path (./fastblocks.ts, which builds the very nodes remark would and
+ * gives up on anything else); everything else through the remark processor, in chunks of a
+ * few KB cut at safe block boundaries.
+ */
+export function parseBlocks(text: string, opts: BlockOptions = {}): RootContent[] {
+  const nodes: RootContent[] = [];
+  blocksInto(text, opts, opts.out ?? nodes);
+  return nodes;
+}
+
+function blocksInto(text: string, opts: BlockOptions, out: BlockSink): void {
   const defs = text.includes(']:') ? text.match(DEFINITION_LINE_RE) : null;
-  const out: RootContent[] = [];
   const sc = safeCuts(text);
   if (sc.deep) return parseDeep(text, sc, defs, opts, out);
   // Link reference definitions reach across pieces: such files take the processor path.
   if (opts.fast === false || defs) {
     const starts = chunkStarts(text, sc.cuts);
     const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
-    const ls = lineStarts(text);
+    const ls = opts.lineStarts ?? lineStarts(text);
     for (let i = 0; i < starts.length; i++) {
       parseRange(text, starts[i], i + 1 < starts.length ? starts[i + 1] : text.length, appendix, ls, out);
     }
-    return out;
+    return;
   }
   const { cuts, frontmatterEnd, frontmatter } = sc;
   if (frontmatter) out.push(frontmatter);
-  const bounds = [frontmatterEnd, ...cuts, text.length];
-  const ls = lineStarts(text);
+  const ls = opts.lineStarts ?? lineStarts(text);
   let group = -1; // start of the pending processor group
-  const flush = (end: number) => {
-    if (group < 0) return;
-    parseRange(text, group, end, '', ls, out);
-    group = -1;
-  };
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const s = bounds[i];
-    const e = bounds[i + 1];
+  // The pieces run from one bound to the next: frontmatterEnd, the cuts, text.length.
+  for (let i = -1; i < cuts.length; i++) {
+    const s = i < 0 ? frontmatterEnd : cuts[i];
+    const e = i + 1 < cuts.length ? cuts[i + 1] : text.length;
     if (s >= e) continue;
     const fast = fastBlocks(text, s, e, lineAt(ls, s));
     if (fast) {
-      flush(s);
+      if (group >= 0) parseRange(text, group, s, '', ls, out);
+      group = -1;
       for (const n of fast) out.push(n);
     } else {
       if (group < 0) group = s;
-      if (e - group >= CHUNK_MIN) flush(e);
+      if (e - group >= CHUNK_MIN) {
+        parseRange(text, group, e, '', ls, out);
+        group = -1;
+      }
     }
   }
-  flush(text.length);
-  return out;
+  if (group >= 0) parseRange(text, group, text.length, '', ls, out);
 }
 
 /**
@@ -434,10 +460,10 @@ function parseDeep(
   text: string,
   sc: ReturnType<typeof safeCuts>,
   defs: RegExpMatchArray | null,
-  opts: { fast?: boolean; deep?: DeepBlock[] },
-  out: RootContent[],
-): RootContent[] {
-  const ls = lineStarts(text);
+  opts: BlockOptions,
+  out: BlockSink,
+): void {
+  const ls = opts.lineStarts ?? lineStarts(text);
   const appendix = defs ? '\n\n' + defs.join('\n') + '\n' : '';
   const useFast = opts.fast !== false && !defs;
   if (sc.frontmatter) out.push(sc.frontmatter);
@@ -480,7 +506,6 @@ function parseDeep(
     }
   }
   flush(text.length);
-  return out;
 }
 
 // ---------------------------------------------------------------------------- spans
@@ -557,8 +582,18 @@ function lineSpans(
 
 const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})/;
 
+/**
+ * The spans of `nodes`. They are kept with the entry: copied into an array of their number,
+ * as an array grown by push keeps room for 17 (most entries have one to four spans).
+ */
+function spansOf(nodes: readonly Nodes[], defs: ReadonlyMap<string, string>, src: string): Span[] {
+  const spans: Span[] = [];
+  for (const n of nodes) collectSpans(n, spans, defs, src);
+  return spans.slice();
+}
+
 /** Collects the spans of `root` in document order (iterative: deep nesting cannot overflow). */
-function collectSpans(root: Nodes, out: Span[], defs: Map<string, string>, src: string): void {
+function collectSpans(root: Nodes, out: Span[], defs: ReadonlyMap<string, string>, src: string): void {
   const stack: Nodes[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -573,7 +608,7 @@ function collectSpans(root: Nodes, out: Span[], defs: Map<string, string>, src: 
 }
 
 /** Pushes the span(s) of a leaf-like node; false when the node's children hold the spans. */
-function spanOf(node: Nodes, out: Span[], defs: Map<string, string>, src: string): boolean {
+function spanOf(node: Nodes, out: Span[], defs: ReadonlyMap<string, string>, src: string): boolean {
   switch (node.type) {
     case 'text': {
       const p = pos(node);
@@ -723,15 +758,48 @@ function fmInfoOf(fm: Record<string, unknown>): { meta: EntryMeta; type?: EntryT
 
 // ---------------------------------------------------------------------------- ids
 
-const LIST_MARKER_RE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+/** End of a leading list marker (`^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+`) of `text`, or 0. */
+function listMarkerEnd(text: string): number {
+  const n = text.length;
+  let i = 0;
+  while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  const c = text.charCodeAt(i);
+  if (c === 45 || c === 42 || c === 43) i++;
+  else {
+    let k = i;
+    while (k < n && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+    const d = text.charCodeAt(k);
+    if (k === i || k - i > 9 || (d !== 46 && d !== 41)) return 0;
+    i = k + 1;
+  }
+  const spaces = i;
+  while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i > spaces ? i : 0;
+}
 
-/** Whitespace-normalised text used for ids (a list marker is not part of the identity). */
+/**
+ * The runs of white space that are not a single space: replacing them by one space is
+ * `.replace(/\s+/g, ' ')`, with far fewer matches (prose has a space every few characters).
+ */
+const WS_RUN_RE = /\s{2,}|[^\S ]/g;
+/** White space that `.replace(/\s+/g, ' ')` would change. */
 const COLLAPSE_RE = /[^\S ]| {2}/;
 
+/**
+ * Whitespace-normalised text used for ids (a list marker is not part of the identity): the
+ * text without its list marker, trimmed, each run of white space one space. Works on offsets
+ * and cuts one string (two when white space needs collapsing): it runs for every entry.
+ */
 export function normaliseForId(text: string): string {
-  const t = text.replace(LIST_MARKER_RE, '');
-  // Most entries are one line with single spaces: nothing to collapse.
-  return (COLLAPSE_RE.test(t) ? t.replace(/\s+/g, ' ') : t).trim();
+  let a = listMarkerEnd(text);
+  let b = text.length;
+  // (`\s` is also what String.prototype.trim removes.)
+  while (a < b && isSpaceCode(text.charCodeAt(a))) a++;
+  while (b > a && isSpaceCode(text.charCodeAt(b - 1))) b--;
+  // Most entries are one line with single spaces: nothing to collapse. (A hit in the marker or
+  // the white space trimmed away only costs a replace that finds nothing.)
+  if (COLLAPSE_RE.test(text)) return text.slice(a, b).replace(WS_RUN_RE, ' ');
+  return a === 0 && b === text.length ? text : text.slice(a, b);
 }
 
 // One-shot crypto.hash (Node >= 20.12) skips the Hash object; same digest as createHash.
@@ -744,13 +812,17 @@ function sha8(s: string): string {
 
 /** Assigns stable ids: same path + same normalised text -> same id; repeats get a suffix in the hash. */
 export function assignIds(path: string, entries: Entry[]): void {
-  const seen = new Map<string, number>();
+  const prefix = path + '\0';
+  if (entries.length === 1) {
+    entries[0].id = 'e_' + sha8(prefix + normaliseForId(entries[0].text));
+    return;
+  }
+  const seen = new Map<string, number>(); // by normalised text (the path is the same for all)
   for (const e of entries) {
     const norm = normaliseForId(e.text);
-    const key = path + '\0' + norm;
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    e.id = 'e_' + sha8(n === 0 ? key : key + '\0' + n);
+    const n = seen.get(norm) ?? 0;
+    seen.set(norm, n + 1);
+    e.id = 'e_' + sha8(n === 0 ? prefix + norm : prefix + norm + '\0' + n);
   }
 }
 
@@ -758,9 +830,11 @@ export function assignIds(path: string, entries: Entry[]): void {
 
 const regexCache = new Map<string, RegExp[]>();
 
+const NO_PATTERNS: RegExp[] = [];
+
 /** Compiles config.protect patterns (invalid ones are skipped; loadMemory reports them). */
 export function compileProtect(patterns: readonly string[] | undefined): RegExp[] {
-  if (!patterns || patterns.length === 0) return [];
+  if (!patterns || patterns.length === 0) return NO_PATTERNS;
   const key = patterns.join('\0');
   let res = regexCache.get(key);
   if (!res) {
@@ -807,7 +881,7 @@ function safeDecode(s: string): string {
 }
 
 /** MEMORY.md: `- [Title](file.md) — hook` -> meta, or undefined when not an index line. */
-function indexLineMeta(item: Nodes, defs: Map<string, string>): EntryMeta | undefined {
+function indexLineMeta(item: Nodes, defs: ReadonlyMap<string, string>): EntryMeta | undefined {
   if (!('children' in item)) return undefined;
   const para = (item.children as Nodes[])[0];
   if (!para || para.type !== 'paragraph') return undefined;
@@ -849,38 +923,41 @@ export function parseMemoryText(path: string, text: string, format: MemoryFormat
 }
 
 function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: ParseOptions): ParseResult {
-  const findings: Finding[] = [];
   const ls = lineStarts(text);
   const firstNl = text.indexOf('\n');
-  const file: MemoryFile = {
-    path,
-    absPath: path,
-    format,
-    text,
-    lines: countLines(text),
-    bytes: Buffer.byteLength(text, 'utf8'),
-    tokens: opts.skipTokens ? 0 : countTokens(text),
-  };
+  // countLines(text), from the line starts at hand: a final newline does not open a line.
+  const lines = text.length === 0 ? 0 : text.charCodeAt(text.length - 1) === 10 ? ls.length - 1 : ls.length;
+  const bytes = opts.bytes ?? Buffer.byteLength(text, 'utf8');
+  const file = { path, absPath: path, format, text, lines, bytes } as MemoryFile;
+  Object.defineProperty(file, 'tokens', TOKENS);
+  if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text.charCodeAt(firstNl - 1) === 13) file.eol = '\r\n';
   else if (firstNl >= 0) file.eol = '\n';
   if (opts.memoryDir !== undefined) file.memoryDir = opts.memoryDir;
 
-  let blocks: RootContent[];
   const deep: DeepBlock[] = [];
+  let builder: EntryBuilder | undefined;
   try {
-    blocks = parseBlocks(text, { fast: opts.fast, deep });
+    // Without `]:` the text holds no link reference definition, the one thing entries need
+    // the whole file for: its blocks become entries while it is parsed (see EntryBuilder).
+    if (format !== 'auto-memory-topic' && !text.includes(']:')) {
+      builder = new EntryBuilder(path, text, format, ls, opts, NO_DEFS);
+      parseBlocks(text, { fast: opts.fast, deep, lineStarts: ls, out: builder });
+    } else {
+      const blocks = parseBlocks(text, { fast: opts.fast, deep, lineStarts: ls });
+      // Link reference definitions, for linkReference urls.
+      let defs: Map<string, string> | undefined;
+      for (const b of blocks) if (b.type === 'definition') (defs ??= new Map()).set(b.identifier.toLowerCase(), b.url);
+      builder = new EntryBuilder(path, text, format, ls, opts, defs ?? NO_DEFS);
+      for (const b of blocks) builder.push(b);
+    }
   } catch (e) {
-    findings.push({
-      entryId: null,
-      file: path,
-      line: 1,
-      kind: 'malformed',
-      severity: 'error',
-      message: `${path}: could not be parsed as Markdown: ${(e as Error).message}`,
-    });
-    return { file, entries: [], findings };
+    if (builder?.failure && builder.failure.error === e) throw e; // not a Markdown problem: parseMemoryText reports it
+    const message = `${path}: could not be parsed as Markdown: ${(e as Error).message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path, line: 1, kind: 'malformed', severity: 'error', message }] };
   }
 
+  const findings: Finding[] = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
@@ -892,90 +969,174 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine },
     });
   }
+  builder.finish(file);
+  for (const f of builder.findings) findings.push(f);
+  return { file, entries: builder.entries, findings };
+}
 
-  // Link reference definitions, for linkReference urls.
-  const defs = new Map<string, string>();
-  for (const b of blocks) if (b.type === 'definition') defs.set(b.identifier.toLowerCase(), b.url);
+/** The link reference definitions of a file that has none (never written to). */
+const NO_DEFS: ReadonlyMap<string, string> = new Map();
 
-  let fm: Frontmatter | undefined;
-  if (blocks.length > 0 && (blocks[0].type === 'yaml' || (blocks[0].type as string) === 'toml')) {
-    fm = readFrontmatter(blocks[0], text, path, format, ls, findings);
+/** Token counts of parsed files, made on first read of file.tokens (see TOKENS). */
+const tokenCounts = new WeakMap<MemoryFile, number>();
+
+/**
+ * file.tokens is counted on first read rather than while parsing: only the report and a token
+ * budget look at it, and counting is a pass over the whole text as long as parsing it. One
+ * shared accessor (no closure per file) keeps the files in V8's fast mode.
+ */
+const TOKENS: PropertyDescriptor = {
+  get(this: MemoryFile): number {
+    let n = tokenCounts.get(this);
+    if (n === undefined) tokenCounts.set(this, (n = countTokens(this.text)));
+    return n;
+  },
+  set(this: MemoryFile, n: number): void {
+    tokenCounts.set(this, n);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * Makes the entries of one file from its top-level blocks, pushed in document order. A big
+ * file's blocks are pushed while it is parsed, region by region, and each becomes entries at
+ * once: its syntax tree dies young. (Kept whole, the tree of a 4,000-item CLAUDE.md outlives
+ * several young-generation collections, is copied and promoted, and collecting it costs as
+ * much as parsing.)
+ */
+class EntryBuilder {
+  readonly entries: Entry[] = [];
+  /** Frontmatter problems. */
+  readonly findings: Finding[] = [];
+  /** An error thrown while making entries (not while parsing Markdown). */
+  failure?: { error: unknown };
+  private started = false;
+  private fm?: Frontmatter;
+  private fmInfo?: { meta: EntryMeta; type?: EntryType };
+  /** auto-memory-topic: the whole file is one entry, made by finish(). */
+  private topicBlocks?: RootContent[];
+  private walker?: SectionWalker;
+  private readonly protectRes: RegExp[];
+  // Entries of one section share their heading path (the same array): its verdict is computed once.
+  private verdictOf?: readonly string[];
+  private verdict?: HeadingVerdict;
+
+  constructor(
+    private readonly path: string,
+    private readonly text: string,
+    private readonly format: MemoryFormat,
+    private readonly ls: number[],
+    private readonly opts: ParseOptions,
+    private readonly defs: ReadonlyMap<string, string>,
+  ) {
+    this.protectRes = compileProtect(opts.protectPatterns);
+    if (format === 'auto-memory-topic') this.topicBlocks = [];
+    else this.walker = new SectionWalker(format, defs, (d) => this.add(d));
+  }
+
+  push(node: RootContent): void {
+    try {
+      if (!this.started) this.start(node);
+      if (this.topicBlocks) this.topicBlocks.push(node);
+      else this.walker!.block(node);
+    } catch (e) {
+      this.failure = { error: e };
+      throw e;
+    }
+  }
+
+  /** Once all blocks are in: frontmatter onto the file, the topic entry, ids. */
+  finish(file: MemoryFile): void {
+    if (!this.started) this.start(undefined);
+    const { fm, fmInfo, text } = this;
     if (fm) {
       file.frontmatterRange = fm.range;
       if (fm.data) file.frontmatter = fm.data;
     }
-  } else if (looksLikeUnclosedFrontmatter(text)) {
-    findings.push({
-      entryId: null,
-      file: path,
-      line: 1,
-      kind: 'malformed',
-      severity: format === 'auto-memory-topic' ? 'error' : 'warning',
-      message: `${path}:1: frontmatter fence is never closed; the file is read as plain Markdown`,
-    });
+    if (this.topicBlocks) {
+      // One entry for the whole file.
+      const blocks = this.topicBlocks;
+      const spans = spansOf(blocks, this.defs, text);
+      const endLine = file.lines === 0 ? 1 : file.lines; // countLines(text)
+      const d: Draft = {
+        kind: 'topic',
+        nodes: blocks,
+        start: 0,
+        end: text.length,
+        line: 1,
+        endLine,
+        headings: [],
+        meta: fmInfo ? { ...fmInfo.meta } : {},
+        spans,
+      };
+      const m = PROTECT_RE.exec(text);
+      if (m) d.protectedReason = m[1]?.trim() || 'marker';
+      else if (frontmatterProtected(fm?.data)) d.protectedReason = 'frontmatter';
+      if (fmInfo?.type) d.type = fmInfo.type;
+      this.entries.push(this.entryOf(d));
+    }
+    assignIds(this.path, this.entries);
   }
 
-  const protectRes = compileProtect(opts.protectPatterns);
-  const fmInfo = fm?.data ? fmInfoOf(fm.data) : undefined;
-  const drafts: Draft[] = [];
-
-  if (format === 'auto-memory-topic') {
-    // One entry for the whole file.
-    const spans: Span[] = [];
-    for (const b of blocks) collectSpans(b, spans, defs, text);
-    const end = text.length;
-    let endLine = countLines(text);
-    if (endLine === 0) endLine = 1;
-    const d: Draft = {
-      kind: 'topic',
-      nodes: blocks,
-      start: 0,
-      end,
-      line: 1,
-      endLine,
-      headings: [],
-      meta: fmInfo ? { ...fmInfo.meta } : {},
-      spans,
-    };
-    const m = PROTECT_RE.exec(text);
-    if (m) d.protectedReason = m[1]?.trim() || 'marker';
-    else if (frontmatterProtected(fm?.data)) d.protectedReason = 'frontmatter';
-    if (fmInfo?.type) d.type = fmInfo.type;
-    drafts.push(d);
-  } else {
+  /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
+  private start(first: RootContent | undefined): void {
+    this.started = true;
+    const { text, path, format } = this;
+    if (first && (first.type === 'yaml' || (first.type as string) === 'toml')) {
+      this.fm = readFrontmatter(first, text, path, format, this.ls, this.findings);
+    } else if (looksLikeUnclosedFrontmatter(text)) {
+      this.findings.push({
+        entryId: null,
+        file: path,
+        line: 1,
+        kind: 'malformed',
+        severity: format === 'auto-memory-topic' ? 'error' : 'warning',
+        message: `${path}:1: frontmatter fence is never closed; the file is read as plain Markdown`,
+      });
+    }
+    const fm = this.fm;
+    const fmInfo = (this.fmInfo = fm?.data ? fmInfoOf(fm.data) : undefined);
     // Structured slot frontmatter (claude-mem): `content:` becomes an entry of its own.
-    if (fm?.data && fm.contentRange && typeof fm.data.content === 'string') {
-      const slot = slotEntry(fm.contentRange, String(fm.data.content), ls);
-      if (slot) {
-        slot.meta = { ...fmInfo!.meta };
-        if (fmInfo!.type) slot.type = fmInfo!.type;
-        if (frontmatterProtected(fm.data)) slot.protectedReason = 'frontmatter';
-        drafts.push(slot);
-      }
+    if (!this.topicBlocks && fm?.data && fm.contentRange && typeof fm.data.content === 'string') {
+      const slot = slotEntry(fm.contentRange, String(fm.data.content), this.ls);
+      slot.meta = { ...fmInfo!.meta };
+      if (fmInfo!.type) slot.type = fmInfo!.type;
+      if (frontmatterProtected(fm.data)) slot.protectedReason = 'frontmatter';
+      this.add(slot);
     }
-    walkBlocks(blocks, format, defs, drafts);
-    if (fmInfo?.type) for (const d of drafts) if (!d.type) d.type = fmInfo.type;
   }
 
-  const entries: Entry[] = [];
-  for (const d of drafts) {
+  /** A draft of a non-topic file becomes an entry (the file's frontmatter type by default). */
+  private add(d: Draft): void {
+    if (this.fmInfo?.type && !d.type) d.type = this.fmInfo.type;
+    this.entries.push(this.entryOf(d));
+  }
+
+  private entryOf(d: Draft): Entry {
+    const { text, fm, opts } = this;
     const etext = text.slice(d.start, d.end);
-    let spans = d.spans;
-    if (!spans) {
-      spans = [];
-      for (const n of d.nodes) collectSpans(n, spans, defs, text);
-    }
+    const spans = d.spans ?? spansOf(d.nodes, this.defs, text);
     let type: EntryType;
     let typeSource: Entry['typeSource'];
     const meta = d.meta;
+    const linked = !d.type && d.kind === 'index-line' && meta.target ? opts.indexLineType?.(meta.target) : undefined;
     if (d.type) {
       type = d.type;
       typeSource = 'frontmatter';
+    } else if (linked) {
+      type = linked.type;
+      typeSource = 'frontmatter';
+      meta.typeRule = linked.rule;
     } else {
       const basis = d.kind === 'topic' && (meta.name || meta.description)
         ? [meta.name, meta.description, etext.slice(fm ? fm.range[1] : 0)].filter(Boolean).join('\n')
         : etext;
-      const c = classify(basis, d.headings);
+      if (d.headings !== this.verdictOf) {
+        this.verdictOf = d.headings;
+        this.verdict = headingVerdict(d.headings);
+      }
+      const c = classify(basis, d.headings, this.verdict);
       type = c.type;
       typeSource = c.type === 'unknown' ? 'default' : 'heuristic';
       meta.typeRule = c.reason;
@@ -985,8 +1146,8 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       const m = PROTECT_RE.exec(etext);
       if (m) protectedReason = m[1]?.trim() || 'marker';
     }
-    if (!protectedReason && protectRes.length > 0) {
-      for (const re of protectRes) {
+    if (!protectedReason && this.protectRes.length > 0) {
+      for (const re of this.protectRes) {
         if (re.test(etext)) {
           protectedReason = 'config';
           break;
@@ -994,10 +1155,10 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       }
     }
     if (protectedReason) meta.protectedReason = protectedReason;
-    entries.push({
+    return {
       id: '',
-      file: path,
-      format,
+      file: this.path,
+      format: this.format,
       line: d.line,
       endLine: d.endLine,
       start: d.start,
@@ -1011,10 +1172,8 @@ function parseUnsafe(path: string, text: string, format: MemoryFormat, opts: Par
       meta,
       spans,
       refs: [],
-    });
+    };
   }
-  assignIds(path, entries);
-  return { file, entries, findings };
 }
 
 function slotEntry(range: [number, number], value: string, ls: number[]): Draft {
@@ -1037,35 +1196,47 @@ function headingText(h: Heading): string {
   return h.children.map(plainText).join('').replace(/\s+/g, ' ').trim();
 }
 
-function walkBlocks(blocks: RootContent[], format: MemoryFormat, defs: Map<string, string>, drafts: Draft[]): void {
-  const stack: Array<{ depth: number; text: string }> = [];
-  let headings: string[] = [];
-  let pending: string | undefined; // reason of a PROTECTED marker waiting for its block
-  let sectionProtect: { depth: number; reason: string } | undefined;
+/**
+ * Walks the top-level blocks of a (non-topic) file in order, keeping the heading path and
+ * PROTECTED markers, and emits the entry drafts they make.
+ */
+class SectionWalker {
+  private readonly stack: Array<{ depth: number; text: string }> = [];
+  private headings: string[] = [];
+  /** Reason of a PROTECTED marker waiting for its block. */
+  private pending: string | undefined;
+  private sectionProtect: { depth: number; reason: string } | undefined;
 
-  const add = (kind: Entry['kind'], nodes: Nodes[], at: Nodes, reason: string | undefined, meta: EntryMeta = {}) => {
+  constructor(
+    private readonly format: MemoryFormat,
+    private readonly defs: ReadonlyMap<string, string>,
+    private readonly emit: (d: Draft) => void,
+  ) {}
+
+  private add(kind: Entry['kind'], nodes: Nodes[], at: Nodes, reason: string | undefined, meta: EntryMeta = {}): void {
     const p = pos(at);
-    const d: Draft = { kind, nodes, start: p.start, end: p.end, line: p.line, endLine: p.endLine, headings, meta };
-    const r = reason ?? sectionProtect?.reason;
+    const d: Draft = { kind, nodes, start: p.start, end: p.end, line: p.line, endLine: p.endLine, headings: this.headings, meta };
+    const r = reason ?? this.sectionProtect?.reason;
     if (r) d.protectedReason = r;
-    drafts.push(d);
-  };
+    this.emit(d);
+  }
 
-  for (const node of blocks) {
-    if ((node.type as string) === 'toml') continue;
+  block(node: RootContent): void {
+    if ((node.type as string) === 'toml') return;
     switch (node.type) {
       case 'yaml':
       case 'thematicBreak':
         break;
       case 'heading': {
         const h = node as Heading;
+        const stack = this.stack;
         while (stack.length > 0 && stack[stack.length - 1].depth >= h.depth) stack.pop();
         stack.push({ depth: h.depth, text: headingText(h) });
-        headings = stack.map((s) => s.text);
-        if (sectionProtect && h.depth <= sectionProtect.depth) sectionProtect = undefined;
-        if (pending) {
-          sectionProtect = { depth: h.depth, reason: pending };
-          pending = undefined;
+        this.headings = stack.map((s) => s.text);
+        if (this.sectionProtect && h.depth <= this.sectionProtect.depth) this.sectionProtect = undefined;
+        if (this.pending) {
+          this.sectionProtect = { depth: h.depth, reason: this.pending };
+          this.pending = undefined;
         }
         break;
       }
@@ -1073,45 +1244,45 @@ function walkBlocks(blocks: RootContent[], format: MemoryFormat, defs: Map<strin
         const v = (node as Html).value;
         if (COMMENT_ONLY_RE.test(v)) {
           const m = PROTECT_RE.exec(v);
-          if (m) pending = m[1]?.trim() || 'marker';
+          if (m) this.pending = m[1]?.trim() || 'marker';
           break; // comments are not entries
         }
-        add('paragraph', [node], node, pending);
-        pending = undefined;
+        this.add('paragraph', [node], node, this.pending);
+        this.pending = undefined;
         break;
       }
       case 'list': {
         // A marker just before a list protects its first item (the entry on the next line);
         // to protect a whole list, put the marker before its section heading.
         for (const item of (node as List).children) {
-          const meta = format === 'auto-memory-index' ? indexLineMeta(item, defs) : undefined;
-          add(meta ? 'index-line' : 'item', [item], item, pending, meta ?? {});
-          pending = undefined;
+          const meta = this.format === 'auto-memory-index' ? indexLineMeta(item, this.defs) : undefined;
+          this.add(meta ? 'index-line' : 'item', [item], item, this.pending, meta ?? {});
+          this.pending = undefined;
         }
-        pending = undefined;
+        this.pending = undefined;
         break;
       }
       case 'table': {
         const rows = (node as Table).children;
         for (let i = 1; i < rows.length; i++) {
-          add('table-row', [rows[i]], rows[i], pending);
-          pending = undefined;
+          this.add('table-row', [rows[i]], rows[i], this.pending);
+          this.pending = undefined;
         }
-        pending = undefined;
+        this.pending = undefined;
         break;
       }
       case 'code':
-        add('code', [node], node, pending);
-        pending = undefined;
+        this.add('code', [node], node, this.pending);
+        this.pending = undefined;
         break;
       case 'blockquote':
-        add('quote', [node], node, pending);
-        pending = undefined;
+        this.add('quote', [node], node, this.pending);
+        this.pending = undefined;
         break;
       default:
         // paragraph, definition, footnoteDefinition and anything else block-level
-        add('paragraph', [node], node, pending);
-        pending = undefined;
+        this.add('paragraph', [node], node, this.pending);
+        this.pending = undefined;
     }
   }
 }

@@ -158,9 +158,13 @@ export function readMemoryFileSync(absPath: string, path: string, maxBytes: numb
           buf.copy(bigger, 0, 0, len);
           buf = bigger;
         }
-        const n = readSync(fd, buf, len, buf.length - len, null);
+        const want = buf.length - len;
+        const n = readSync(fd, buf, len, want, null);
         if (n === 0) break;
         len += n;
+        // A short read that brings exactly the size fstat gave is the end of the file: spare
+        // the read that would return 0 (one system call of five, per file).
+        if (n < want && len === size) break;
       }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
