@@ -93,11 +93,13 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
     return r;
   });
   // The checks that need only memory run as soon as it is parsed, while git is still running.
-  const earlyP = loadedP.then((l) =>
-    runEarlyChecks({ files: l.files, entries: l.entries, config, now }, opts.checks, timings).then(() => {
+  const earlyP = loadedP.then((l) => {
+    // Token counts are lazy (only reports and budgets read them): count them now, beside git.
+    for (const f of l.files) void f.tokens;
+    return runEarlyChecks({ files: l.files, entries: l.entries, config, now }, opts.checks, timings).then(() => {
       timings.early = round(performance.now() - t0);
-    }),
-  );
+    });
+  });
   // Blame (line dates) of the files that need it starts as soon as the memory is known.
   const blameP: Promise<EarlyBlame | undefined> = Promise.all([infoP, loadedP]).then(([info, l]) =>
     info.isRepo && info.head ? startBlame(root, l.files) : undefined,
