@@ -2,74 +2,220 @@
 // packages, versions, issues, counts) with their exact offsets and lines.
 // Pure: reads only the entry and its file. Helpers live in ./refs/.
 import type { Entry, MemoryFile, Reference } from '../types.js';
-import { lex, lineOf, splitLines, type Segment } from './refs/lex.js';
+import { lineAt, lineStarts } from './parse.js';
+import { isSpaceCode } from './refs/chars.js';
+import { lex, splitLines, type Segment } from './refs/lex.js';
 import { asPath, trimToken, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, type CommandPiece } from './refs/commands.js';
 import { isTree, parseTree } from './refs/tree.js';
-import { scanCountsIn, scanProse, eachPackageWord, SCOPED_PACKAGE } from './refs/prose.js';
+import {
+  encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
+  wordEndAt, wordRaw, wordStartAt, wordValue,
+} from './refs/prose.js';
 
 const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'fish', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'ps', 'bat']);
 const PLAIN_LANGS = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'tree', 'none']);
 const URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
-const HAS_PATH_CHAR = /[./@]/;
 const WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
+
+/** Per file: its line-start table and (lazily) the intro folder of every line, computed once. */
+interface FileInfo {
+  text: string;
+  starts: number[];
+  intro?: Array<string | undefined>;
+}
+const fileInfos = new WeakMap<MemoryFile, FileInfo>();
+/** The last file looked up (entries come file by file). */
+let lastFile: MemoryFile | null = null;
+let lastInfo: FileInfo | null = null;
+function fileInfo(file: MemoryFile): FileInfo {
+  if (file === lastFile && lastInfo!.text === file.text) return lastInfo!;
+  let fi = fileInfos.get(file);
+  if (fi === undefined || fi.text !== file.text) {
+    fi = { text: file.text, starts: lineStarts(file.text) };
+    fileInfos.set(file, fi);
+  }
+  lastFile = file;
+  lastInfo = fi;
+  return fi;
+}
+
+function sameNum(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+const addedScratch: Reference[] = [];
 
 class Collector {
   readonly refs: Reference[] = [];
-  private readonly seen = new Set<string>();
-  constructor(private readonly file: MemoryFile) {}
-  /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
-  add(r: Omit<Reference, 'line'> & { line?: number }): void {
-    const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    r.raw = this.file.text.slice(r.start, r.end) || r.raw;
-    r.line = r.line ?? lineOf(this.file.text, r.start);
-    this.refs.push(r as Reference);
+  /**
+   * References added through `add`, for the duplicate check (a scratch list shared by all
+   * collectors: one at a time); a key set instead once there are many.
+   */
+  private readonly added: Reference[] = addedScratch;
+  private seen: Set<string> | null = null;
+  /** Line cursor: index into `starts` of the last line looked up. */
+  private li: number;
+  constructor(
+    private readonly file: MemoryFile,
+    private readonly starts: number[],
+    at: number,
+  ) {
+    this.li = lineAt(starts, at) - 1;
+    addedScratch.length = 0;
   }
 
-  /**
-   * A prose word that may name a package (weak): the hot path, one per word. It needs no
-   * duplicate check: prose segments are disjoint from every other segment, and within a
-   * segment the words scanned here are masked off from scoped names, paths and URLs, so
-   * nothing else adds a `package` reference at the same offsets.
-   */
-  addWeakWord(start: number, end: number, raw: string, value: string): void {
-    const text = this.file.text;
-    const r = { kind: 'package', raw: text.slice(start, end) || raw, value, start, end, in: 'prose', weak: true, line: lineOf(text, start) };
-    this.refs.push(r as Reference);
+  /** 1-based line of an offset (the same answer as `lineAt(starts, offset)`); offsets come in nearly in order. */
+  line(offset: number): number {
+    const s = this.starts;
+    let i = this.li;
+    if (s[i] <= offset) {
+      const n = s.length;
+      let k = 0;
+      while (i + 1 < n && s[i + 1] <= offset) {
+        i++;
+        if (++k === 16) {
+          i = lineAt(s, offset) - 1;
+          break;
+        }
+      }
+    } else i = lineAt(s, offset) - 1;
+    this.li = i;
+    return i + 1;
+  }
+
+  private duplicate(r: Omit<Reference, 'line'>): boolean {
+    if (this.seen) {
+      const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
+      if (this.seen.has(key)) return true;
+      this.seen.add(key);
+      return false;
+    }
+    const added = this.added;
+    for (let i = 0; i < added.length; i++) {
+      const x = added[i];
+      if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
+    }
+    added.push(r as Reference);
+    if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
+    return false;
+  }
+
+  /** False once a reference starts (or ends) before the one added before it. */
+  inOrder = true;
+  private lastStart = -Infinity;
+  private lastEnd = -Infinity;
+
+  /** Appends a reference, keeping track of whether the list is still in (start, end) order. */
+  push(r: Reference, start: number, end: number): void {
+    if (start < this.lastStart || (start === this.lastStart && end < this.lastEnd) || start !== start || end !== end) this.inOrder = false;
+    this.lastStart = start;
+    this.lastEnd = end;
+    this.refs.push(r);
+  }
+
+  /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
+  add(r: Omit<Reference, 'line'> & { line?: number }): void {
+    if (this.duplicate(r)) return;
+    r.raw = this.file.text.slice(r.start, r.end) || r.raw;
+    r.line = r.line ?? this.line(r.start);
+    this.push(r as Reference, r.start, r.end);
   }
 }
 
 export function extractReferences(entry: Entry, file: MemoryFile): Reference[] {
-  const c = new Collector(file);
+  const fileText = file.text;
   const text = entry.text;
-  const base = file.text.slice(entry.start, entry.end) === text ? entry.start : locate(file.text, text, entry.start);
+  const st = entry.start;
+  const en = entry.end;
+  const found = fileText.slice(st, en) === text;
+  const base = found ? st : locate(fileText, text, st);
+  // The entry's text is the file's text at `base`: a word's spelling is the file's text at its offsets.
+  const exact =
+    Number.isInteger(base) && base >= 0 && ((found && base === st && en === st + text.length) || fileText.slice(base, base + text.length) === text);
+  const info = fileInfo(file);
+  const c = new Collector(file, info.starts, base);
   const segments = lex(text, base, file.frontmatterRange);
-  const ctxBase = contextBase(entry, file, text, base);
+  const ctxBase = contextBase(entry, file, text, base, info);
 
   // The heading right above the first entry of a section (`### Agent System (packages/x/)`).
-  const heading = headingAbove(file.text, entry.start);
+  const heading = headingAbove(fileText, entry.start, info.starts);
   if (heading) for (const seg of lex(heading.text, heading.start)) headingPaths(seg, c, file);
 
   frontmatterGlobs(entry, file, c);
   for (const seg of segments) {
-    if (seg.kind === 'prose') prose(seg, c, ctxBase, file);
+    if (seg.kind === 'prose') prose(seg, c, ctxBase, file, exact);
     else if (seg.kind === 'inlineCode') inlineCode(seg, c, ctxBase, file);
     else if (seg.kind === 'linkUrl') linkUrl(seg, c, file);
     else codeBlock(seg, c);
   }
-  // Counts: over the entry with fenced code and link destinations masked.
-  const masks: Array<[number, number]> = [];
-  for (const seg of segments) if (seg.kind === 'code' || seg.kind === 'linkUrl') masks.push([seg.start - base, seg.start - base + seg.text.length]);
-  if (file.frontmatterRange) masks.push([file.frontmatterRange[0] - base, file.frontmatterRange[1] - base]);
-  const view = mask(text, masks.map(([a, b]) => [Math.max(0, a), Math.max(0, b)] as [number, number]));
-  for (const h of scanCountsIn(view.replace(/<!--[\s\S]*?-->/g, (x) => ' '.repeat(x.length)))) {
-    addProseHit(h, { kind: 'prose', text: view, start: base }, c, 'prose');
+  // Counts: over the entry with fenced code and link destinations masked (a count needs a digit).
+  if (hasDigit(text)) {
+    // Masked ranges, flat: [start0, end0, start1, end1, ...] (relative to the entry, clamped at 0).
+    const ranges: number[] = [];
+    for (const seg of segments) {
+      if (seg.kind === 'code' || seg.kind === 'linkUrl') ranges.push(Math.max(0, seg.start - base), Math.max(0, seg.start - base + seg.text.length));
+    }
+    const fm = file.frontmatterRange;
+    if (fm) ranges.push(Math.max(0, fm[0] - base), Math.max(0, fm[1] - base));
+    if (mayCount(text, ranges)) {
+      const pairs: Array<[number, number]> = [];
+      for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i], ranges[i + 1]]);
+      const view = mask(text, pairs);
+      const unCommented = view.includes('<!--') ? view.replace(/<!--[\s\S]*?-->/g, (x) => ' '.repeat(x.length)) : view;
+      for (const h of scanCountsIn(unCommented)) {
+        addProseHit(h, { kind: 'prose', text: view, start: base }, c, 'prose');
+      }
+    }
   }
-  c.refs.sort((a, b) => a.start - b.start || a.end - b.end);
+  // Usually added in order already (prose words are): sort (stable) only when not.
+  if (!c.inOrder) c.refs.sort((x, y) => x.start - y.start || x.end - y.end);
   return c.refs;
 }
+
+const DIGIT = /\d/;
+function hasDigit(s: string): boolean {
+  return DIGIT.test(s);
+}
+
+/** A count needs a number followed by whitespace (`12 files`, `10+ hooks`). */
+const COUNT_HINT = /\d\+?\s/g;
+
+/**
+ * Whether `mask(text, ranges)` (comments blanked) can hold a count: a digit left unmasked
+ * and followed (after an optional `+`) by whitespace, or by a masked range (blanked to spaces).
+ * `ranges` is flat: [start0, end0, start1, end1, ...].
+ */
+function mayCount(text: string, ranges: number[]): boolean {
+  if (text.includes('<!--')) return true; // comments are blanked too: do not guess
+  const len = text.length;
+  COUNT_HINT.lastIndex = 0;
+  while (COUNT_HINT.test(text)) {
+    const end = COUNT_HINT.lastIndex;
+    const at = text.charCodeAt(end - 2) === 43 /* + */ ? end - 3 : end - 2; // where the digit is
+    if (!isMasked(ranges, at, len)) return true;
+    COUNT_HINT.lastIndex = at + 1;
+  }
+  for (let k = 0; k < ranges.length; k += 2) {
+    const a = ranges[k];
+    if (a >= 1 && a < len && isDigitAt(text, a - 1) && !isMasked(ranges, a - 1, len)) return true;
+    if (a >= 2 && a < len && text.charCodeAt(a - 1) === 43 /* + */ && isDigitAt(text, a - 2) && !isMasked(ranges, a - 1, len) && !isMasked(ranges, a - 2, len)) return true;
+  }
+  return false;
+}
+
+function isMasked(ranges: number[], i: number, len: number): boolean {
+  for (let k = 0; k < ranges.length; k += 2) if (i >= ranges[k] && i < Math.min(ranges[k + 1], len)) return true;
+  return false;
+}
+
+function isDigitAt(s: string, i: number): boolean {
+  const ch = s.charCodeAt(i);
+  return ch >= 48 && ch <= 57;
+}
+
+/** Commands in prose name one of these tools, followed by whitespace. */
+const COMMAND_HINT = /(?:npm|yarn|bun|make|just)\s/;
 
 function locate(fileText: string, text: string, hint: number): number {
   const i = fileText.indexOf(text, Math.max(0, hint - 16));
@@ -114,7 +260,9 @@ function dirTokensOf(s: string): string[] {
   return [...new Set(out)];
 }
 
-function contextBase(entry: Entry, file: MemoryFile, text: string, base: number): CtxBase {
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+
+function contextBase(entry: Entry, file: MemoryFile, text: string, base: number, info: FileInfo): CtxBase {
   const out: CtxBase = {};
   const firstNl = text.indexOf('\n');
   if (firstNl !== -1) {
@@ -125,8 +273,8 @@ function contextBase(entry: Entry, file: MemoryFile, text: string, base: number)
     }
   }
   // An intro line that ends with ':' just above a list ("Located in `packages/x/`:").
-  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(text)) {
-    const intro = introDirs(file.text)[lineOf(file.text, base) - 1];
+  if (LIST_ITEM.test(text)) {
+    const intro = introDirs(info)[lineAt(info.starts, base) - 1];
     if (intro) {
       out.outer = intro;
       out.via = 'list';
@@ -146,37 +294,63 @@ function contextBase(entry: Entry, file: MemoryFile, text: string, base: number)
   return out;
 }
 
-const introCache = new Map<string, Array<string | undefined>>();
-
 /**
  * For every line of a file: the folder named by the intro line of the list it belongs to
  * (`Located in \`packages/x/\`:` followed by list items), computed in one pass per file.
  */
-function introDirs(fileText: string): Array<string | undefined> {
-  let out = introCache.get(fileText);
-  if (out) return out;
-  out = [];
+function introDirs(info: FileInfo): Array<string | undefined> {
+  if (info.intro) return info.intro;
+  const text = info.text;
+  const out: Array<string | undefined> = [];
   let cur: string | undefined;
-  for (const l of fileText.split('\n')) {
+  let s = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', s);
+    const e = nl === -1 ? text.length : nl;
     out.push(cur);
-    if (!l.trim() || /^\s*(?:[-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l)) continue;
-    cur = undefined;
-    if (/:\s*$/.test(l) && !/^#/.test(l) && /\//.test(l)) {
-      const d = dirTokens(l);
-      if (d.length === 1) cur = d[0];
+    // Blank lines, list items and indented lines (two or more whitespace characters) continue the list.
+    let p = s;
+    while (p < e && isSpaceCode(text.charCodeAt(p))) p++;
+    if (p < e && p - s < 2 && !listMarkerAt(text, p, e)) {
+      cur = undefined;
+      // An intro line: ends with ':', does not start with '#', names a folder.
+      let q = e;
+      while (q > s && isSpaceCode(text.charCodeAt(q - 1))) q--;
+      if (q > s && text.charCodeAt(q - 1) === 58 /* : */ && text.charCodeAt(s) !== 35 /* # */) {
+        const line = text.slice(s, e);
+        if (line.includes('/')) {
+          const d = dirTokens(line);
+          if (d.length === 1) cur = d[0];
+        }
+      }
     }
+    if (nl === -1) break;
+    s = nl + 1;
   }
-  if (introCache.size > 64) introCache.clear();
-  introCache.set(fileText, out);
+  info.intro = out;
   return out;
 }
 
-function headingAbove(fileText: string, start: number): { text: string; start: number } | null {
+/** `^\s*(?:[-*+]|\d+[.)])\s` at the first non-space character `p` of a line ending at `e`. */
+function listMarkerAt(text: string, p: number, e: number): boolean {
+  const ch = text.charCodeAt(p);
+  if (ch === 45 || ch === 42 || ch === 43) return p + 1 < e && isSpaceCode(text.charCodeAt(p + 1));
+  let q = p;
+  while (q < e && text.charCodeAt(q) >= 48 && text.charCodeAt(q) <= 57) q++;
+  if (q === p || q >= e) return false;
+  const m = text.charCodeAt(q);
+  return (m === 46 || m === 41) && q + 1 < e && isSpaceCode(text.charCodeAt(q + 1));
+}
+
+function headingAbove(fileText: string, start: number, starts: number[]): { text: string; start: number } | null {
   // Only when nothing but whitespace separates the heading from the entry.
+  if (!Number.isInteger(start)) return null; // (fileText[start - 1] is no character)
   let k = start;
-  while (k > 0 && /\s/.test(fileText[k - 1])) k--;
+  while (k > 0 && isSpaceCode(fileText.charCodeAt(k - 1))) k--;
   if (k === 0 || k === start) return null;
-  const lineStart = fileText.lastIndexOf('\n', k - 1) + 1;
+  // The start of the line holding k - 1 (`lastIndexOf('\n', k - 1) + 1`), from the line table.
+  const lineStart = k - 1 < fileText.length ? starts[lineAt(starts, k - 1) - 1] : fileText.lastIndexOf('\n', k - 1) + 1;
+  if (fileText.charCodeAt(lineStart) !== 35 /* # */) return null;
   const line = fileText.slice(lineStart, k);
   return /^#{1,6}\s/.test(line) ? { text: line, start: lineStart } : null;
 }
@@ -204,104 +378,203 @@ function mask(s: string, ranges: Array<[number, number]>): string {
   return out + s.slice(at);
 }
 
-function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
+// Commands written in prose: "run npm run build", "pnpm typecheck", "make check-py".
+// `make` and `just` are English words: in prose their target must look like one (a-b, a_b, a:b).
+const PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
+
+function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile, exact: boolean): void {
   const t = seg.text;
-  const taken: Array<[number, number]> = [];
+  let taken: Array<[number, number]> | null = null;
   let m: RegExpExecArray | null;
-  URL_RE.lastIndex = 0;
-  while ((m = URL_RE.exec(t))) {
-    c.add({ kind: 'url', raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
-    taken.push([m.index, m.index + m[0].length]);
-  }
-  WIKILINK_RE.lastIndex = 0;
-  while ((m = WIKILINK_RE.exec(t))) {
-    c.add({ kind: 'wikilink', raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
-    taken.push([m.index, m.index + m[0].length]);
-  }
-  // Issues, versions and counts (URLs keep their issue numbers: scan the raw text).
-  for (const h of scanProse(t)) {
-    if (h.kind !== 'issue' && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
-    addProseHit(h, seg, c, 'prose');
-  }
-  // Commands written in prose: "run npm run build", "pnpm typecheck", "make check-py".
-  // `make` and `just` are English words: in prose their target must look like one (a-b, a_b, a:b).
-  const cmd = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
-  while ((m = cmd.exec(t))) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ''))) if (p.kind === 'script') addPiece(p, seg.start + m.index, c, 'prose');
-  const masked = mask(t, taken);
-  // Tokens: imports, scoped packages, paths.
-  const tokRe = /[^\s]+/g;
-  const pathRanges: Array<[number, number]> = [];
-  while ((m = tokRe.exec(masked))) {
-    // only imports (@), scoped names and tokens with `.` or `/` are looked at below
-    if (!HAS_PATH_CHAR.test(m[0])) continue;
-    const [lead, tok] = trimToken(m[0]);
-    if (!tok) continue;
-    const s = m.index + lead;
-    if (tok.startsWith('@') && tok.length > 1) {
-      const p = asPath(tok.slice(1), 'import');
-      if (p && (p.strong || /\.[\w]+$/.test(p.value) || /^[.~]/.test(tok.slice(1)))) {
-        c.add({ kind: 'import', raw: tok, value: p.value, start: seg.start + s, end: seg.start + s + tok.length, in: 'prose' });
-        pathRanges.push([s, s + tok.length]);
-        continue;
-      }
-      continue; // scoped package handled below
-    }
-    if (/[*]{2}/.test(tok) || !/[./]/.test(tok)) continue;
-    const p = asPath(tok, 'prose');
-    if (p) {
-      addPath(p, tok, seg.start + s, c, 'prose', ctx, file);
-      pathRanges.push([s, s + tok.length]);
+  // Every scan below is skipped when the text cannot match it (no "http", no "[[", no digit...):
+  // one pass over the text's bytes says what it holds.
+  const f = textFlags(encodeText(t));
+  if (f & T_COLON && t.includes('http')) {
+    URL_RE.lastIndex = 0;
+    while ((m = URL_RE.exec(t))) {
+      c.add({ kind: 'url', raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
     }
   }
-  const masked2 = mask(masked, pathRanges);
-  SCOPED_PACKAGE.lastIndex = 0;
-  while ((m = SCOPED_PACKAGE.exec(masked2))) {
-    c.add({ kind: 'package', raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
+  if (f & T_BRACKET && t.includes('[[')) {
+    WIKILINK_RE.lastIndex = 0;
+    while ((m = WIKILINK_RE.exec(t))) {
+      c.add({ kind: 'wikilink', raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
+    }
   }
-  const masked3 = masked2.replace(SCOPED_PACKAGE, (x) => ' '.repeat(x.length));
-  eachPackageWord(masked3, (s, e, raw, value) => c.addWeakWord(seg.start + s, seg.start + e, raw, value));
+  // Issues, versions and counts (URLs keep their issue numbers: scan the raw text). All need a digit.
+  if (f & T_DIGIT) {
+    for (const h of scanProse(t)) {
+      if (h.kind !== 'issue' && taken && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
+      addProseHit(h, seg, c, 'prose');
+    }
+  }
+  if (f & T_TOOL && COMMAND_HINT.test(t)) {
+    PROSE_COMMAND.lastIndex = 0;
+    while ((m = PROSE_COMMAND.exec(t))) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ''))) if (p.kind === 'script') addPiece(p, seg.start + m.index, c, 'prose');
+  }
+  const masked = taken ? mask(t, taken) : t;
+  // Tokens: imports, scoped packages, paths. Only tokens holding `.`, `/` or `@` are looked at.
+  let pathRanges: Array<[number, number]> | null = null;
+  const n = masked.length;
+  const pathChars = (f & (T_DOT | T_SLASH | T_AT)) !== 0;
+  let nd = pathChars ? masked.indexOf('.') : -1;
+  let ns = pathChars ? masked.indexOf('/') : -1;
+  let na = pathChars ? masked.indexOf('@') : -1;
+  let from = 0;
+  for (;;) {
+    let p = nd;
+    if (ns !== -1 && (p === -1 || ns < p)) p = ns;
+    if (na !== -1 && (p === -1 || na < p)) p = na;
+    if (p === -1) break;
+    let s0 = p;
+    while (s0 > from && !isSpaceCode(masked.charCodeAt(s0 - 1))) s0--;
+    let e0 = p + 1;
+    while (e0 < n && !isSpaceCode(masked.charCodeAt(e0))) e0++;
+    if (tokenMayBePath(masked, s0, e0)) {
+      const r = proseToken(masked.slice(s0, e0), s0, seg, c, ctx, file);
+      if (r) (pathRanges ??= []).push(r);
+    }
+    from = e0;
+    if (nd !== -1 && nd < e0) nd = masked.indexOf('.', e0);
+    if (ns !== -1 && ns < e0) ns = masked.indexOf('/', e0);
+    if (na !== -1 && na < e0) na = masked.indexOf('@', e0);
+  }
+  const masked2 = pathRanges ? mask(masked, pathRanges) : masked;
+  let masked3 = masked2;
+  if (f & T_AT && masked2.includes('@')) {
+    SCOPED_PACKAGE.lastIndex = 0;
+    while ((m = SCOPED_PACKAGE.exec(masked2))) {
+      c.add({ kind: 'package', raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose' });
+    }
+    masked3 = masked2.replace(SCOPED_PACKAGE, (x) => ' '.repeat(x.length));
+  }
+  // Words that may name a package (weak): the hot path, one per word. No duplicate check is
+  // needed: prose segments are disjoint from every other segment, and within a segment the
+  // words scanned here are masked off from scoped names, paths and URLs, so nothing else adds
+  // a `package` reference at the same offsets.
+  const fileText = file.text;
+  const off = seg.start;
+  const k = scanWordsEncoded(masked3);
+  for (let i = 0; i < k; i++) {
+    const start = off + wordStartAt(i);
+    const end = off + wordEndAt(i);
+    // The word is the file's text at start..end when the entry was found in it.
+    const raw = exact ? wordRaw(i) : fileText.slice(start, end) || wordRaw(i);
+    c.push({ kind: 'package', raw, value: wordValue(i), start, end, in: 'prose', weak: true, line: c.line(start) } as Reference, start, end);
+  }
+}
+
+/**
+ * Whether the token text[s0, e0) can still hold `.` or `/`, or start with `@`, once trimToken
+ * has stripped the punctuation around it (a sentence's last word `done.` cannot): the same
+ * stripping as trimToken, on offsets, before any slicing.
+ */
+function tokenMayBePath(text: string, s0: number, e0: number): boolean {
+  let s = s0;
+  let e = e0;
+  for (;;) {
+    const a = text.charCodeAt(s);
+    if (!(s < e - 1 && (a === 42 || a === 95) && text.charCodeAt(e - 1) === a)) break;
+    s++;
+    e--;
+  }
+  while (s < e && isLeadPunct(text.charCodeAt(s))) s++;
+  while (e > s) {
+    const z = text.charCodeAt(e - 1);
+    if (!isTrailPunct(z)) break;
+    if (z === 46 && e - s <= 2) break;
+    e--;
+  }
+  if (s >= e) return false;
+  if (text.charCodeAt(s) === 64 /* @ */) return true;
+  for (let i = s; i < e; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 46 || ch === 47) return true;
+  }
+  return false;
+}
+
+/** trimToken's leading punctuation: ( " ' “ ‘ * , ; */
+function isLeadPunct(c: number): boolean {
+  return c === 40 || c === 34 || c === 39 || c === 0x201c || c === 0x2018 || c === 42 || c === 44 || c === 59;
+}
+
+/** trimToken's trailing punctuation: ) " ' ” ’ * , ; : ! ? . … */
+function isTrailPunct(c: number): boolean {
+  return c === 41 || c === 34 || c === 39 || c === 0x201d || c === 0x2019 || c === 42 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 46 || c === 0x2026;
+}
+
+/** One prose token holding `.`, `/` or `@`: an import or a path. Returns the range to mask, if any. */
+function proseToken(token: string, index: number, seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): [number, number] | null {
+  const [lead, tok] = trimToken(token);
+  if (!tok) return null;
+  const s = index + lead;
+  if (tok.startsWith('@') && tok.length > 1) {
+    const p = asPath(tok.slice(1), 'import');
+    if (p && (p.strong || /\.[\w]+$/.test(p.value) || /^[.~]/.test(tok.slice(1)))) {
+      c.add({ kind: 'import', raw: tok, value: p.value, start: seg.start + s, end: seg.start + s + tok.length, in: 'prose' });
+      return [s, s + tok.length];
+    }
+    return null; // scoped package handled below
+  }
+  if (tok.includes('**') || (!tok.includes('.') && !tok.includes('/'))) return null;
+  const p = asPath(tok, 'prose');
+  if (p) {
+    addPath(p, tok, seg.start + s, c, 'prose', ctx, file);
+    return [s, s + tok.length];
+  }
+  return null;
 }
 
 function addProseHit(h: ReturnType<typeof scanProse>[number], seg: Segment, c: Collector, where: Reference['in']): void {
   const start = seg.start + h.start;
   const end = seg.start + h.end;
+  // (Optional keys are set after the others: the same key order as a spread at the end.)
   if (h.kind === 'issue') {
-    c.add({ kind: 'issue', raw: h.raw, value: h.value, start, end, in: where, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen, ...(h.repo ? { repo: h.repo } : {}) });
+    const r: Omit<Reference, 'line'> = { kind: 'issue', raw: h.raw, value: h.value, start, end, in: where, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen };
+    if (h.repo) r.repo = h.repo;
+    c.add(r);
   } else if (h.kind === 'version') {
     c.add({ kind: 'version', raw: h.raw, value: h.value, start, end, in: where, subject: h.subject, version: h.version, bound: h.bound });
   } else if (h.kind === 'count') {
-    c.add({ kind: 'count', raw: h.raw, value: h.value, start, end, in: where, count: h.count, noun: h.noun, bound: h.bound, ...(h.where ? { base: h.where } : {}) });
+    const r: Omit<Reference, 'line'> = { kind: 'count', raw: h.raw, value: h.value, start, end, in: where, count: h.count, noun: h.noun, bound: h.bound };
+    if (h.where) r.base = h.where;
+    c.add(r);
   }
 }
 
 function addPath(p: PathToken, tok: string, start: number, c: Collector, where: Reference['in'], ctx: CtxBase, file: MemoryFile, kind: 'path' | 'import' = 'path'): void {
   const bare = !p.value.includes('/') && p.anchor === 'plain';
-  const extra: Partial<Reference> = {};
+  if (file.format === 'auto-memory-index' && bare && /\.md$/i.test(p.value)) return; // memory topic links are checked as links
+  // Keys in this order: kind raw value start end in [base via] [glob] [weak].
+  const r: Omit<Reference, 'line'> = { kind, raw: tok, value: p.value, start, end: start + tok.length, in: where };
   if (bare) {
     const b = baseFor(ctx, start);
     if (b.base) {
-      extra.base = b.base;
-      extra.via = b.via;
+      r.base = b.base;
+      r.via = b.via;
     }
   }
-  if (p.glob) extra.glob = true;
-  if (!p.strong) extra.weak = true;
-  if (file.format === 'auto-memory-index' && bare && /\.md$/i.test(p.value)) return; // memory topic links are checked as links
-  c.add({ kind, raw: tok, value: p.value, start, end: start + tok.length, in: where, ...extra });
+  if (p.glob) r.glob = true;
+  if (!p.strong) r.weak = true;
+  c.add(r);
 }
 
 // ------------------------------------------------------------------ inline code
 
 function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
   const t = seg.text;
-  if (!t.trim()) return;
-  if (/^https?:\/\//.test(t.trim())) {
-    c.add({ kind: 'url', raw: t.trim(), value: t.trim(), start: seg.start + t.indexOf(t.trim()), end: seg.start + t.indexOf(t.trim()) + t.trim().length, in: 'inlineCode' });
+  const tt = t.trim();
+  if (!tt) return;
+  if (/^https?:\/\//.test(tt)) {
+    c.add({ kind: 'url', raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: 'inlineCode' });
     for (const h of scanProse(t, { inCode: true })) if (h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
     return;
   }
-  if (!/\s/.test(t.trim())) {
-    const tok = t.trim();
+  if (!/\s/.test(tt)) {
+    const tok = tt;
     const s = seg.start + t.indexOf(tok);
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
@@ -345,19 +618,27 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
 function addPiece(p: CommandPiece, offset: number, c: Collector, where: Reference['in']): void {
   const start = offset + p.start;
   const end = offset + p.end;
+  // (Optional keys are set after the others: the same key order as a spread at the end.)
   if (p.kind === 'script') {
-    c.add({
-      kind: 'command', raw: '', value: p.value, start, end, in: where, tool: p.tool, script: p.script,
-      ...(p.workspace ? { workspace: p.workspace } : {}), ...(p.cwd ? { base: p.cwd + '/' } : {}), ...(p.makefile ? { manifest: p.makefile } : {}),
-    });
+    const r: Omit<Reference, 'line'> = { kind: 'command', raw: '', value: p.value, start, end, in: where, tool: p.tool, script: p.script };
+    if (p.workspace) r.workspace = p.workspace;
+    if (p.cwd) r.base = p.cwd + '/';
+    if (p.makefile) r.manifest = p.makefile;
+    c.add(r);
   } else if (p.kind === 'package' || p.kind === 'tool') {
-    c.add({ kind: 'package', raw: '', value: p.value.toLowerCase(), start, end, in: where, tool: p.tool, ...(p.script === 'registry' ? { fetched: true } : {}) });
+    const r: Omit<Reference, 'line'> = { kind: 'package', raw: '', value: p.value.toLowerCase(), start, end, in: where, tool: p.tool };
+    if (p.script === 'registry') r.fetched = true;
+    c.add(r);
   } else if (p.kind === 'path') {
     const v = p.value.replace(/^["']|["']$/g, '');
     const pt = asPath(p.dir && !v.endsWith('/') ? v + '/' : v, 'code');
     if (pt) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
-      c.add({ kind: 'path', raw: v, value: pt.value, start: s, end: s + v.length, in: where, ...(pt.glob ? { glob: true } : {}), ...(pt.strong ? {} : { weak: true }), ...(p.cwd ? { base: p.cwd + '/' } : {}) });
+      const r: Omit<Reference, 'line'> = { kind: 'path', raw: v, value: pt.value, start: s, end: s + v.length, in: where };
+      if (pt.glob) r.glob = true;
+      if (!pt.strong) r.weak = true;
+      if (p.cwd) r.base = p.cwd + '/';
+      c.add(r);
     }
   }
 }

@@ -1,4 +1,5 @@
 // Parsing shell commands into script, package and path references.
+import { isSpaceCode } from './chars.js';
 
 export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'other';
 
@@ -69,6 +70,8 @@ export function tokenize(line: string): Tok[] {
 }
 
 const SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
+/** Package-manager options naming a workspace or a folder (their value follows). */
+const TARGET_OPTIONS = new Set(['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd']);
 
 export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx', 'pnpx', 'make', 'just', 'pip', 'pip3', 'cargo', 'go', 'uv', 'poetry', 'pipx']);
 
@@ -76,7 +79,10 @@ export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx',
 export function looksLikeCommand(line: string): boolean {
   const t = line.trim().replace(/^\$\s+/, '');
   if (!t) return false;
-  const w = t.split(/\s+/)[0];
+  // The first word (t starts with one): up to the first whitespace.
+  let e = 0;
+  while (e < t.length && !isSpaceCode(t.charCodeAt(e))) e++;
+  const w = e === t.length ? t : t.slice(0, e);
   return (
     KNOWN_TOOLS.has(w) ||
     /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w)
@@ -100,7 +106,7 @@ export function parseCommandLine(line: string): CommandPiece[] {
     seg = [];
   };
   for (const t of toks) {
-    if (SEPARATORS.test(t.t)) {
+    if (t.t.length <= 2 && SEPARATORS.test(t.t)) {
       flush();
       continue;
     }
@@ -130,7 +136,6 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
     out.push({ kind: 'path', start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
     return d.replace(/^\.\//, '').replace(/\/$/, '');
   }
-  const endOf = (k: number) => (k < rest.length ? rest[k].e : head.e);
 
   if (w === 'npm' || w === 'pnpm' || w === 'yarn' || w === 'bun') {
     const tool = w as 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -148,7 +153,7 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
         k++;
         continue;
       }
-      if (['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd'].includes(name)) {
+      if (TARGET_OPTIONS.has(name)) {
         if (name === '-w' && tool === 'pnpm') {
           k++;
           continue; // pnpm -w = workspace root

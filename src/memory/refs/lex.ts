@@ -3,6 +3,7 @@
 // MemoryFile.text. It does not depend on the markdown parser's spans, so reference
 // extraction stays exact even where the parser normalises text.
 import { lineAt, lineStarts } from '../parse.js';
+import { isSpaceCode } from './chars.js';
 
 export interface Segment {
   kind: 'prose' | 'inlineCode' | 'linkUrl' | 'code';
@@ -22,6 +23,40 @@ const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
  */
 export function lex(text: string, base: number, skip?: [number, number]): Segment[] {
   const out: Segment[] = [];
+  // Nearly every entry has no fence (a fence needs three backticks or tildes in a row).
+  const fences = text.indexOf('```') !== -1 || text.indexOf('~~~') !== -1;
+  if (!fences && (!skip || base >= skip[1] || base + text.length <= skip[0])) {
+    // No line touches `skip` either: the whole text is one inline run.
+    if (text.length > 0) lexInline(text, base, out);
+    return out;
+  }
+  if (!fences) {
+    // Only `skip` splits the text (the frontmatter at the top of an entry): line by line as
+    // below, without building the lines.
+    let ps = -1;
+    let pe = -1;
+    let ls = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', ls);
+      const le = nl === -1 ? text.length : nl + 1;
+      if (skip && base + ls < skip[1] && base + le > skip[0]) {
+        if (ps !== -1 && pe > ps) lexInline(text.slice(ps, pe), base + ps, out);
+        ps = -1;
+      } else {
+        if (ps === -1) ps = ls;
+        pe = le;
+        // Past the skipped range: the rest of the text is one run.
+        if (!skip || base + ls >= skip[1]) {
+          pe = text.length;
+          break;
+        }
+      }
+      if (nl === -1) break;
+      ls = nl + 1;
+    }
+    if (ps !== -1 && pe > ps) lexInline(text.slice(ps, pe), base + ps, out);
+    return out;
+  }
   const lines = splitLines(text);
   let i = 0;
   let prose: { start: number; end: number } | null = null;
@@ -79,77 +114,97 @@ export function splitLines(text: string): Line[] {
 /** Inline pass: backtick code, HTML comments, link destinations; the rest is prose. */
 function lexInline(text: string, base: number, out: Segment[]): void {
   let proseStart = 0;
-  const pushProse = (end: number) => {
-    if (end > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, end), start: base + proseStart });
-  };
+  const n = text.length;
   let k = 0;
-  while (k < text.length) {
-    const c = text[k];
-    if (c === '\\' && k + 1 < text.length) {
-      k += 2;
+  // Only \ ` < ] start anything: hop from one to the next (positions of the next of each).
+  let nBs = text.indexOf('\\');
+  let nTick = text.indexOf('`');
+  let nLt = text.indexOf('<');
+  let nBr = text.indexOf(']');
+  for (;;) {
+    if (nBs !== -1 && nBs < k) nBs = text.indexOf('\\', k);
+    if (nTick !== -1 && nTick < k) nTick = text.indexOf('`', k);
+    if (nLt !== -1 && nLt < k) nLt = text.indexOf('<', k);
+    if (nBr !== -1 && nBr < k) nBr = text.indexOf(']', k);
+    let q = nBs;
+    if (nTick !== -1 && (q === -1 || nTick < q)) q = nTick;
+    if (nLt !== -1 && (q === -1 || nLt < q)) q = nLt;
+    if (nBr !== -1 && (q === -1 || nBr < q)) q = nBr;
+    if (q === -1) break;
+    k = q;
+    const c = text.charCodeAt(k);
+    if (c === 92 /* \\ */) {
+      if (k + 1 < n) {
+        k += 2;
+        continue;
+      }
+      k++;
       continue;
     }
-    if (c === '`') {
-      let n = 1;
-      while (text[k + n] === '`') n++;
-      const ticks = '`'.repeat(n);
-      let close = text.indexOf(ticks, k + n);
-      while (close !== -1 && text[close + n] === '`') close = text.indexOf(ticks, close + n + 1);
+    if (c === 96 /* ` */) {
+      let t = 1;
+      while (text.charCodeAt(k + t) === 96) t++;
+      const ticks = t === 1 ? '`' : '`'.repeat(t);
+      let close = text.indexOf(ticks, k + t);
+      while (close !== -1 && text.charCodeAt(close + t) === 96) close = text.indexOf(ticks, close + t + 1);
       if (close !== -1) {
-        pushProse(k);
-        let cs = k + n;
+        if (k > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, k), start: base + proseStart });
+        let cs = k + t;
         let ce = close;
         // One leading and trailing space are stripped when both are present.
-        if (ce - cs >= 2 && text[cs] === ' ' && text[ce - 1] === ' ') {
+        if (ce - cs >= 2 && text.charCodeAt(cs) === 32 && text.charCodeAt(ce - 1) === 32) {
           cs++;
           ce--;
         }
         out.push({ kind: 'inlineCode', text: text.slice(cs, ce), start: base + cs });
-        k = close + n;
+        k = close + t;
         proseStart = k;
         continue;
       }
-      k += n;
+      k += t;
       continue;
     }
-    if (c === '<' && text.startsWith('<!--', k)) {
-      const close = text.indexOf('-->', k + 4);
-      const end = close === -1 ? text.length : close + 3;
-      pushProse(k);
-      k = end;
-      proseStart = k;
-      continue;
-    }
-    if (c === '<') {
+    if (c === 60 /* < */) {
+      if (text.startsWith('<!--', k)) {
+        const close = text.indexOf('-->', k + 4);
+        const end = close === -1 ? n : close + 3;
+        if (k > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, k), start: base + proseStart });
+        k = end;
+        proseStart = k;
+        continue;
+      }
       // Autolink <https://...>
-      const m = /^<(https?:\/\/[^>\s]+)>/.exec(text.slice(k, k + 2048));
+      const m = text.startsWith('<http', k) ? /^<(https?:\/\/[^>\s]+)>/.exec(text.slice(k, k + 2048)) : null;
       if (m) {
-        pushProse(k);
+        if (k > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, k), start: base + proseStart });
         out.push({ kind: 'linkUrl', text: m[1], start: base + k + 1 });
         k += m[0].length;
         proseStart = k;
         continue;
       }
+      k++;
+      continue;
     }
-    if (c === ']' && text[k + 1] === '(') {
+    // c === ']'
+    if (text.charCodeAt(k + 1) === 40 /* ( */) {
       // Link destination: ](url "title")
       let e = k + 2;
       let depth = 0;
-      const angle = text[e] === '<';
+      const angle = text.charCodeAt(e) === 60;
       if (angle) e++;
       const us = e;
-      while (e < text.length) {
-        const ch = text[e];
-        if (angle ? ch === '>' : (ch === ')' && depth === 0) || /\s/.test(ch)) break;
-        if (ch === '(') depth++;
-        if (ch === ')') depth--;
-        if (ch === '\n') break;
+      while (e < n) {
+        const ch = text.charCodeAt(e);
+        if (angle ? ch === 62 : (ch === 41 && depth === 0) || isSpaceCode(ch)) break;
+        if (ch === 40) depth++;
+        if (ch === 41) depth--;
+        if (ch === 10) break;
         e++;
       }
       const url = text.slice(us, e);
       let close = text.indexOf(')', e);
       if (close === -1 || text.slice(e, close).includes('\n')) close = e;
-      pushProse(k + 1);
+      if (k + 1 > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, k + 1), start: base + proseStart });
       if (url) out.push({ kind: 'linkUrl', text: url, start: base + us });
       k = close + 1;
       proseStart = k;
@@ -157,7 +212,7 @@ function lexInline(text: string, base: number, out: Segment[]): void {
     }
     k++;
   }
-  pushProse(text.length);
+  if (n > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, n), start: base + proseStart });
 }
 
 /** Line-start table for a file, cached per text. */

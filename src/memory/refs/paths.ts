@@ -60,19 +60,33 @@ export function trimToken(tok: string): [number, string] {
   let s = 0;
   let e = tok.length;
   // Emphasis markers only when they wrap the token (`_types.ts` keeps its underscore).
-  while (s < e - 1 && (tok[s] === '*' || tok[s] === '_') && tok[e - 1] === tok[s]) {
+  for (;;) {
+    const a = tok.charCodeAt(s);
+    if (!(s < e - 1 && (a === 42 || a === 95) && tok.charCodeAt(e - 1) === a)) break; // * _
     s++;
     e--;
   }
-  while (s < e && /[("'“‘*,;]/.test(tok[s])) s++;
-  while (e > s && /[)"'”’*,;:!?.…]/.test(tok[e - 1])) {
+  // Leading ( " ' “ ‘ * , ;
+  for (;;) {
+    if (s >= e) break;
+    const a = tok.charCodeAt(s);
+    if (!(a === 40 || a === 34 || a === 39 || a === 0x201c || a === 0x2018 || a === 42 || a === 44 || a === 59)) break;
+    s++;
+  }
+  // Trailing ) " ' ” ’ * , ; : ! ? . …
+  while (e > s) {
+    const z = tok.charCodeAt(e - 1);
+    if (!(z === 41 || z === 34 || z === 39 || z === 0x201d || z === 0x2019 || z === 42 || z === 44 || z === 59 || z === 58 || z === 33 || z === 63 || z === 46 || z === 0x2026)) break;
     // Keep a trailing dot only when it ends a name like `..`.
-    if (tok[e - 1] === '.' && e - s <= 2) break;
+    if (z === 46 && e - s <= 2) break;
     e--;
   }
   // `src/a.ts:42`, `src/a.ts:42:7`: the line number is not part of the path.
-  const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
-  if (lineNo) e -= lineNo[0].length;
+  const last = tok.charCodeAt(e - 1);
+  if (e > s && last >= 48 && last <= 57) {
+    const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
+    if (lineNo) e -= lineNo[0].length;
+  }
   // Unbalanced closing bracket/paren inside.
   let t = tok.slice(s, e);
   if (t.endsWith(')') && !t.includes('(')) t = t.slice(0, -1);
@@ -87,6 +101,94 @@ function extOf(name: string): string {
   return base.slice(dot + 1).toLowerCase();
 }
 
+// Characters some check below needs, as bits of one pass over the token: a check whose
+// characters are absent is skipped (it cannot match).
+const F_COLON = 1; // :
+const F_BACKSLASH = 2; // \\
+const F_BAD = 4; // whitespace < > | " ' ` ^
+const F_DOLLAR_BRACE = 8; // $ {
+const F_DOT = 16; // . (and …)
+const F_HASH_Q = 32; // # ?
+const F_GLOB = 64; // * ? [ ] { }
+const F_DIGIT = 128; // 0-9
+const F_OTHER = 256; // outside [\w@.+\-*?[\]{},=!%~/]
+const F_NON_ASCII = 512;
+const FLAGS = new Uint16Array(128);
+for (let ch = 0; ch < 128; ch++) {
+  const c = String.fromCharCode(ch);
+  let f = 0;
+  if (c === ':') f |= F_COLON;
+  if (c === '\\') f |= F_BACKSLASH;
+  if (/[\s<>|"'`^]/.test(c)) f |= F_BAD;
+  if (c === '$' || c === '{') f |= F_DOLLAR_BRACE;
+  if (c === '.') f |= F_DOT;
+  if (c === '#' || c === '?') f |= F_HASH_Q;
+  if (/[*?[\]{}]/.test(c)) f |= F_GLOB;
+  if (/\d/.test(c)) f |= F_DIGIT;
+  if (!/[\w@.+\-*?[\]{},=!%~/]/.test(c)) f |= F_OTHER;
+  FLAGS[ch] = f;
+}
+
+function flagsOf(t: string): number {
+  let f = 0;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t.charCodeAt(i);
+    f |= ch < 128 ? FLAGS[ch] : F_NON_ASCII | F_OTHER | F_BAD | F_DOT; // (BAD, DOT: let the exact checks decide)
+  }
+  return f;
+}
+
+/** Longest entry of NOT_PATHS (a longer ASCII token is not one). */
+const NOT_PATHS_MAX = Math.max(...[...NOT_PATHS].map((x) => x.length));
+
+/**
+ * False when PLACEHOLDER_SEGMENT cannot match `seg` (a non-empty segment: no `/`, no
+ * whitespace): by its first character and length, or a brace or a closing `>` anywhere.
+ */
+function mayBePlaceholder(seg: string): boolean {
+  if (seg.includes('{') || seg.includes('}') || seg.endsWith('>')) return true; // .*\{.*  .*\}.*  .*>
+  const n = seg.length;
+  let c = seg.charCodeAt(0);
+  if (c >= 65 && c <= 90) c += 32;
+  switch (c) {
+    case 112: // p: path
+      return n === 4;
+    case 116: // t: to
+      return n === 2;
+    case 102: // f: foo
+    case 98: // b: bar baz
+    case 113: // q: qux
+      return n === 3;
+    case 120: // x: xxx+
+    case 122: // z: zzz+
+    case 121: // y: yyy+ your your[-_].*
+      return n >= 3;
+    case 115: // s: some some[-_].*
+      return n >= 4;
+    case 109: // m: my my[-_](app|...)s?
+      return n === 2 || n >= 6;
+    case 101: // e: example examples?-\w+
+      return n === 7 || n >= 9;
+    case 46: // ...
+      return n === 3;
+    case 0x2026: // …
+      return n === 1;
+    case 60: // <.*>  <.*
+    case 91: // \[.*\]
+    case 36: // \$.*
+      return true;
+    case 37: // %.*%
+      return n >= 2;
+    default:
+      return false;
+  }
+}
+
+/** `/^[\d.,:x%-]*$/i` cannot match a string starting with this character. */
+function outsideNumberClass(c: number): boolean {
+  return !((c >= 48 && c <= 57) || c === 46 || c === 44 || c === 58 || c === 120 || c === 88 || c === 37 || c === 45);
+}
+
 /**
  * Classifies one token as a repository path. `ctx` says where it was written: prose
  * tokens need a stronger shape than inline code.
@@ -94,17 +196,29 @@ function extOf(name: string): string {
 export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import'): PathToken | null {
   let t = tokenIn;
   if (!t || t.length > 300) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return null; // scheme: URL, mailto:, npm:, C: handled below
-  if (/^[a-z]:[\\/]/i.test(t) || t.includes('\\')) return null; // Windows paths
-  if (t.startsWith('~') || t.startsWith('$') || t.startsWith('%')) return null; // home and variables
+  let f = flagsOf(t);
+  if (f & F_COLON) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return null; // scheme: URL, mailto:, npm:, C: handled below
+    if (/^[a-z]:[\\/]/i.test(t)) return null; // Windows paths
+  }
+  if (f & F_BACKSLASH) return null;
+  const c0 = t.charCodeAt(0);
+  if (c0 === 126 /* ~ */ || c0 === 36 /* $ */ || c0 === 37 /* % */) return null; // home and variables
   if (t.startsWith('//')) return null;
-  if (/[\s<>|"'`^]/.test(t)) return null;
-  if (/\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
-  if (t.includes('...') || t.includes('…')) return null;
-  if (t.startsWith('-')) return null;
-  if (/[#?].*$/.test(t) && ctx === 'link') t = t.replace(/[#?].*$/, '');
-  if (t.includes('#')) return null;
-  if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, '')) || NOT_PATHS.has(t.toLowerCase())) return null;
+  if (f & F_BAD && /[\s<>|"'`^]/.test(t)) return null;
+  if (f & F_DOLLAR_BRACE && /\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
+  if (f & F_DOT && (t.includes('...') || t.includes('…'))) return null;
+  if (c0 === 45 /* - */) return null;
+  if (f & F_HASH_Q) {
+    if (/[#?].*$/.test(t) && ctx === 'link') {
+      t = t.replace(/[#?].*$/, '');
+      f = flagsOf(t);
+    }
+    if (t.includes('#')) return null;
+  }
+  if (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1) {
+    if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, '')) || NOT_PATHS.has(t.toLowerCase())) return null;
+  }
 
   let anchor: PathToken['anchor'] = 'plain';
   let v = t;
@@ -122,26 +236,28 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
     anchor = 'parent';
   }
   const dir = v.endsWith('/');
-  v = v.replace(/\/+$/, '');
+  if (dir) v = v.replace(/\/+$/, '');
   if (!v || v === '.' || v === '..') return null;
-  if (/\/\//.test(v)) return null;
+  if (v.includes('//')) return null;
   const segs = v.split('/');
-  const glob = GLOB_CHARS.test(v);
+  const glob = (f & F_GLOB) !== 0 && GLOB_CHARS.test(v);
   if (glob && /[{}]/.test(v) && !/\{[^{}]*,[^{}]*\}/.test(v)) return null; // {platform} template
+  // Every character of v allowed in a segment: only empty segments fail the class test.
+  const plainChars = (f & F_OTHER) === 0;
   for (const s of segs) {
     if (s === '..' || s === '.') continue;
-    if (!glob && PLACEHOLDER_SEGMENT.test(s)) return null;
-    if (!/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
+    if (!glob && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
+    if (plainChars ? s.length === 0 : !/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
   }
-  if (segs.length >= 2 && segs[0].toLowerCase() === 'path' && segs[1].toLowerCase() === 'to') return null;
+  if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === 'path' && segs[1].toLowerCase() === 'to') return null;
   const first = segs[0];
-  if (anchor === 'plain' && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
+  if (anchor === 'plain' && first.includes('.') && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
     if (segs.length > 1 || !FILE_EXTENSIONS.has(extOf(first))) return null;
   }
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
   // Numbers: fractions, dates, ratios, versions.
-  if (segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
-  if (segs.some((s) => /^\d+$/.test(s)) && segs.length <= 3 && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
+  if (!(first.length > 0 && outsideNumberClass(first.charCodeAt(0))) && segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
+  if (f & F_DIGIT && segs.length <= 3 && segs.some((s) => /^\d+$/.test(s)) && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
     return null;
   const ext = extOf(v);
   const last = segs[segs.length - 1];

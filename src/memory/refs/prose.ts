@@ -74,11 +74,14 @@ const OPEN_WORDS =
   /\b(?:open|opened|in[- ]progress|wip|pending|blocked|blocking|being worked on|working on|work in progress|todo|to-do|tracking|tracked in|awaiting|waiting (?:on|for)|not yet (?:merged|fixed|resolved|done)|unresolved|ongoing|draft|under review|needs review|in review|until .{0,20}(?:merged|fixed|lands|resolved)|once .{0,30}(?:merged|fixed|lands|resolved)|upcoming|planned)\b/i;
 const CLOSED_WORDS = /\b(?:closed|fixed|merged|resolved|landed|done|shipped|completed|reverted)\b/i;
 
+const DIGIT = /\d/;
+
 const NUMBER_WORD = /^(?:v?\d+(?:\.(?:\d+|x))*(?:\.x)?)$/i;
 
 /** Scans one prose text (already stripped of code) for versions, counts and issues. */
 export function scanProse(text: string, _opts: { inCode?: boolean } = {}): ProseHit[] {
   const out: ProseHit[] = [];
+  if (!DIGIT.test(text)) return out; // issues and versions all have a number
   scanIssues(text, out);
   scanVersions(text, out);
   return out;
@@ -109,13 +112,14 @@ function scanIssues(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
   const url = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
   const taken: Array<[number, number]> = [];
-  while ((m = url.exec(text))) {
+  // (Each scan below is skipped when the text lacks what it needs: github.com/, #, a digit after whitespace.)
+  if (text.includes('github.com/')) while ((m = url.exec(text))) {
     push(m.index, m.index + m[0].length, Number(m[3]), m[2] === 'pull' ? 'pr' : 'issue', m[1]);
     taken.push([m.index, m.index + m[0].length]);
   }
   const inTaken = (i: number) => taken.some(([a, b]) => i >= a && i < b);
   const words = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
-  while ((m = words.exec(text))) {
+  if (text.includes('#')) while ((m = words.exec(text))) {
     if (inTaken(m.index)) continue;
     const hashAt = m.index + m[0].lastIndexOf('#');
     const before = text[hashAt - 1];
@@ -127,7 +131,7 @@ function scanIssues(text: string, out: ProseHit[]): void {
     push(m.index, m.index + m[0].length, Number(m[3]), kind, m[2]);
   }
   const spelled = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
-  while ((m = spelled.exec(text))) {
+  if (SPACE_DIGIT.test(text)) while ((m = spelled.exec(text))) {
     if (inTaken(m.index)) continue;
     push(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === 'issue' ? 'issue' : 'pr');
   }
@@ -146,10 +150,17 @@ const VERSION_RE = new RegExp(
   'g',
 );
 
+/** A digit right after whitespace. */
+const SPACE_DIGIT = /\s\d/;
+/** What VERSION_RE needs before its number: whitespace or an operator, then v? and a digit. */
+const VERSION_HINT = /[\s=≥^~>]v?\d/;
+/** What a standalone project version needs: 1.2.3. */
+const PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
+
 function scanVersions(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
   VERSION_RE.lastIndex = 0;
-  while ((m = VERSION_RE.exec(text))) {
+  if (VERSION_HINT.test(text)) while ((m = VERSION_RE.exec(text))) {
     const subjectRaw = m[1];
     const subject = subjectRaw.toLowerCase();
     const ver = m[3];
@@ -170,7 +181,7 @@ function scanVersions(text: string, out: ProseHit[]): void {
   }
   // Standalone project versions: "v0.2.0", "version 5.0.2".
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
-  while ((m = proj.exec(text))) {
+  if (PROJECT_VERSION_HINT.test(text)) while ((m = proj.exec(text))) {
     const before = text.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
     if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
     const afterText = text.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
@@ -232,19 +243,395 @@ export function scanPackageWords(text: string): Array<{ start: number; end: numb
   return out;
 }
 
-const PACKAGE_WORD = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
-const ACRONYM = /^[A-Z]+$/;
-
 /** The same scan as `scanPackageWords`, without building a list (hot: every prose word). */
 export function eachPackageWord(text: string, fn: (start: number, end: number, raw: string, value: string) => void): void {
-  const re = PACKAGE_WORD;
-  re.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) {
-    const raw = m[1];
-    const lower = raw.toLowerCase();
-    if (lower.length < 2 || PROSE_STOPWORDS.has(lower)) continue;
-    if (raw.length <= 4 && ACRONYM.test(raw) && !SUBJECT_ALIASES[lower]) continue; // acronyms: API, CLI, MCP
-    fn(m.index, m.index + raw.length, raw, SUBJECT_ALIASES[lower] ?? lower);
+  scanWords(text, fn);
+}
+
+// ------------------------------------------------------------------ prose words
+//
+// The scan reads the text as UTF-8 bytes (TextEncoder.encodeInto: one native call; reading a
+// string character by character costs far more). Word characters are ASCII, so the words
+// are the same; a non-ASCII character is 2 to 4 bytes, all outside every class, and the
+// scan keeps count of the extra bytes to give offsets into the string.
+//
+// One table of words by lower-cased content (open addressing over the bytes): a word is
+// looked up without slicing or lower-casing it. It holds every stopword and alias from the
+// start, and every other word once seen (its lower-case string and the first upper-case
+// spelling met), so that a repeated word costs no new string.
+
+const WORD_SLOTS = 1 << 14;
+/** New words kept before the table starts over (checked when a scan starts)... */
+const WORD_SOFT_MAX = 2048;
+/** ...and never more than this many (a scan adds no word past it). */
+const WORD_HARD_MAX = 4096;
+/** Words longer than this are not kept (their slices would keep a file's text alive). */
+const WORD_KEEP_MAX = 12;
+const K_STOP = 1;
+const K_ALIAS = 2;
+const slots = new Int32Array(WORD_SLOTS); // index + 1 into the arrays below, 0 = empty
+let keyHash = new Int32Array(1024);
+let keyLen = new Int32Array(1024);
+let keyAt = new Int32Array(1024); // bytes of the key (lower case) in `pool`
+let keyKind = new Uint8Array(1024); // K_STOP | K_ALIAS
+let spellAt = new Int32Array(1024); // bytes of the spelling in `pool`, -1 = none
+const keys: string[] = []; // lower case
+const aliases: Array<string | undefined> = [];
+const spellings: Array<string | undefined> = []; // first spelling met with upper case
+let pool = new Uint8Array(1 << 16);
+let poolEnd = 0;
+
+function wordHash(w: string): number {
+  let h = 0;
+  for (let i = 0; i < w.length; i++) h = (Math.imul(h, 31) + w.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Copies `len` bytes of `src` at `from` (lower-cased when `lower`) to the pool; returns where. */
+function toPool(src: Uint8Array, from: number, len: number, lower: boolean): number {
+  if (poolEnd + len > pool.length) {
+    const grown = new Uint8Array(Math.max(pool.length * 2, poolEnd + len));
+    grown.set(pool.subarray(0, poolEnd));
+    pool = grown;
   }
+  const at = poolEnd;
+  for (let i = 0; i < len; i++) {
+    let b = src[from + i];
+    if (lower && b <= 90 && b >= 65) b += 32;
+    pool[at + i] = b;
+  }
+  poolEnd += len;
+  return at;
+}
+
+function grow<T extends Int32Array | Uint8Array>(a: T, size: number): T {
+  if (size < a.length) return a;
+  const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function addKey(key: string, keyBytes: Uint8Array, from: number, kind: number, alias: string | undefined, h: number): number {
+  let slot = h & (WORD_SLOTS - 1);
+  while (slots[slot] !== 0) slot = (slot + 1) & (WORD_SLOTS - 1);
+  const k = keys.length;
+  keyHash = grow(keyHash, k);
+  keyLen = grow(keyLen, k);
+  keyAt = grow(keyAt, k);
+  keyKind = grow(keyKind, k);
+  spellAt = grow(spellAt, k);
+  keyHash[k] = h;
+  keyLen[k] = key.length;
+  keyAt[k] = toPool(keyBytes, from, key.length, true);
+  keyKind[k] = kind;
+  spellAt[k] = -1;
+  keys.push(key);
+  aliases.push(alias);
+  spellings.push(undefined);
+  slots[slot] = k + 1;
+  return k;
+}
+
+// The fixed part: stopwords, then `SUBJECT_ALIASES[lower]` for every key where it is defined
+// (its own keys and what it inherits, `constructor`). Keys that are not lower-case ASCII can
+// never match a scanned word (lower-cased) and are left out.
+{
+  const aliasOf = (k: string): string | undefined => {
+    const v = (SUBJECT_ALIASES as Record<string, unknown>)[k];
+    return v === undefined || v === null ? undefined : (v as string);
+  };
+  const all = new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
+  const enc = new TextEncoder();
+  for (const k of all) {
+    const stop = PROSE_STOPWORDS.has(k);
+    const alias = aliasOf(k);
+    // eslint-disable-next-line no-control-regex
+    if ((stop || alias !== undefined) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
+      addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== undefined ? K_ALIAS : 0), alias, wordHash(k));
+    }
+  }
+}
+const FIXED = keys.length;
+const FIXED_POOL = poolEnd;
+const fixedSlots = slots.slice();
+
+/** Back to the fixed words only. */
+function resetWords(): void {
+  slots.set(fixedSlots);
+  keys.length = aliases.length = spellings.length = FIXED;
+  spellings.fill(undefined);
+  spellAt.fill(-1, 0, FIXED);
+  poolEnd = FIXED_POOL;
+}
+
+/**
+ * Index of the lower-cased bytes u8[start, end) in the table, added when new (with
+ * text[ws, ws + len) lower-cased as its key); -1 when not there and not kept. `h` is their wordHash.
+ */
+function wordIndex(u8: Uint8Array, start: number, end: number, h: number, text: string, ws: number, upper: boolean): number {
+  const len = end - start;
+  let slot = h & (WORD_SLOTS - 1);
+  for (;;) {
+    const k1 = slots[slot];
+    if (k1 === 0) break;
+    const k = k1 - 1;
+    if (keyHash[k] === h && keyLen[k] === len) {
+      const at = keyAt[k];
+      let i = 0;
+      while (i < len) {
+        let b = u8[start + i];
+        if (b <= 90 && b >= 65) b += 32;
+        if (b !== pool[at + i]) break;
+        i++;
+      }
+      if (i === len) return k;
+    }
+    slot = (slot + 1) & (WORD_SLOTS - 1);
+  }
+  if (len > WORD_KEEP_MAX || keys.length - FIXED >= WORD_HARD_MAX) return -1;
+  const word = text.slice(ws, ws + len);
+  return addKey(upper ? word.toLowerCase() : word, u8, start, 0, undefined, h);
+}
+
+// Byte classes (ASCII; bytes >= 0x80 are in none of them).
+const C_WORD = 1; // \w
+const C_LETTER = 2; // [A-Za-z]
+const C_BEHIND = 4; // [\w@/.-]: no word starts right after one
+const C_AHEAD = 8; // [\w@/-]: no word ends right before one
+const CLS = new Uint8Array(256);
+for (let ch = 0; ch < 128; ch++) {
+  const c = String.fromCharCode(ch);
+  let v = 0;
+  if (/\w/.test(c)) v |= C_WORD;
+  if (/[A-Za-z]/.test(c)) v |= C_LETTER;
+  if (/[\w@/.-]/.test(c)) v |= C_BEHIND;
+  if (/[\w@/-]/.test(c)) v |= C_AHEAD;
+  CLS[ch] = v;
+}
+
+const encoder = new TextEncoder();
+let bytes = new Uint8Array(4096);
+
+let encoded: string | null = null;
+let encodedLength = 0;
+
+/** Encodes `text` as UTF-8 into the shared byte buffer (followed by a 0); returns the byte length. */
+export function encodeText(text: string): number {
+  if (bytes.length < text.length * 3 + 1) bytes = new Uint8Array(Math.max(text.length * 3 + 1, bytes.length * 2));
+  const n = encoder.encodeInto(text, bytes).written;
+  bytes[n] = 0; // past the end: in no class (the scans read at most one byte past the end)
+  encoded = text;
+  encodedLength = n;
+  return n;
+}
+
+// What an encoded text holds, for skipping scans that cannot match (see textFlags).
+export const T_DIGIT = 1;
+export const T_COLON = 2;
+export const T_BRACKET = 4; // [
+export const T_DOT = 8;
+export const T_SLASH = 16;
+export const T_AT = 32;
+/** One of np, ya, bu, ma, ju (npm, pnpm, yarn, bun, make, just). */
+export const T_TOOL = 64;
+/** Flags by pair of bytes (previous << 8 | current): one lookup per byte. */
+const T_PAIR = new Uint8Array(65536);
+{
+  const single: Array<[number, number]> = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
+  for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
+  for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[(prev << 8) | b] |= flag;
+  for (const pair of ['np', 'ya', 'bu', 'ma', 'ju']) T_PAIR[(pair.charCodeAt(0) << 8) | pair.charCodeAt(1)] |= T_TOOL;
+}
+
+/** Flags (T_*) of the first `n` bytes of the buffer (see encodeText). */
+export function textFlags(n: number): number {
+  const u8 = bytes;
+  let f = 0;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const b = u8[i];
+    f |= T_PAIR[(prev << 8) | b];
+    prev = b;
+  }
+  return f;
+}
+
+// The words found by the last scanWordsEncoded: offsets in the text, and either a table
+// entry (wordKey >= 0; wordUpper: written with upper case) or a word not kept (-1 - j).
+let wordStart = new Int32Array(256);
+let wordEnd = new Int32Array(256);
+let wordKey = new Int32Array(256);
+let wordUpper = new Uint8Array(256);
+const otherRaw: string[] = [];
+const otherValue: string[] = [];
+let wordCount = 0;
+let otherCount = 0;
+
+function pushWord(start: number, end: number, key: number, upper: boolean): void {
+  if (wordCount === wordStart.length) {
+    wordStart = grow(wordStart, wordCount);
+    wordEnd = grow(wordEnd, wordCount);
+    wordKey = grow(wordKey, wordCount);
+    wordUpper = grow(wordUpper, wordCount);
+  }
+  wordStart[wordCount] = start;
+  wordEnd[wordCount] = end;
+  wordKey[wordCount] = key;
+  wordUpper[wordCount] = upper ? 1 : 0;
+  wordCount++;
+}
+
+function pushOther(start: number, end: number, raw: string, value: string): void {
+  otherRaw[otherCount] = raw;
+  otherValue[otherCount] = value;
+  pushWord(start, end, -1 - otherCount, false);
+  otherCount++;
+}
+
+/** Offset of the i-th word in the text scanned. */
+export function wordStartAt(i: number): number {
+  return wordStart[i];
+}
+
+/** End offset of the i-th word in the text scanned. */
+export function wordEndAt(i: number): number {
+  return wordEnd[i];
+}
+
+/** The i-th word as written. */
+export function wordRaw(i: number): string {
+  const k = wordKey[i];
+  if (k < 0) return otherRaw[-1 - k];
+  return wordUpper[i] ? spellings[k]! : keys[k];
+}
+
+/** The i-th word's value: its alias, or its lower case. */
+export function wordValue(i: number): string {
+  const k = wordKey[i];
+  if (k < 0) return otherValue[-1 - k];
+  return aliases[k] ?? keys[k];
+}
+
+/**
+ * The words of `PACKAGE_WORD` (`(?<![\w@/.-])([A-Za-z]\w*(?:[.-]\w+)*)(?![\w@/-]|\.[A-Za-z])`,
+ * scanned by hand) that are at least two characters long, not stopwords and not acronyms
+ * (`API`, `CLI`: up to four capitals, unless an alias), with their value: the alias
+ * (`SUBJECT_ALIASES[lower]`) or the lower case.
+ */
+export function scanWords(text: string, fn: (start: number, end: number, word: string, value: string) => void): void {
+  const k = scanWordsEncoded(text);
+  for (let i = 0; i < k; i++) fn(wordStart[i], wordEnd[i], wordRaw(i), wordValue(i));
+}
+
+/**
+ * scanWords over `text`, reusing its bytes when it was the last text encoded: fills
+ * wordStart and wordEnd (see wordRaw, wordValue) and returns how many words.
+ */
+export function scanWordsEncoded(text: string): number {
+  const n = encoded === text ? encodedLength : encodeText(text);
+  const u8 = bytes;
+  wordCount = 0;
+  otherCount = 0;
+  otherRaw.length = otherValue.length = 0;
+  // Table indices must hold until the words are read: the table starts over only here.
+  if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
+  /** Bytes beyond one per UTF-16 unit so far: string offset = byte offset - extra. */
+  let extra = 0;
+  let p = 0;
+  while (p < n) {
+    const b0 = u8[p];
+    if ((CLS[b0] & C_LETTER) === 0) {
+      // 2-byte sequence: 1 unit; 3 bytes: 1 unit; 4 bytes: 2 units (a surrogate pair).
+      if (b0 >= 0xc0) extra += b0 >= 0xe0 ? 2 : 1;
+      p++;
+      continue;
+    }
+    if (p > 0 && (CLS[u8[p - 1]] & C_BEHIND) !== 0) {
+      // After \w @ / . -: no word starts anywhere in this run of word characters.
+      p++;
+      while ((CLS[u8[p]] & C_WORD) !== 0) p++;
+      continue;
+    }
+    // Greedy: word characters, then `.x` / `-x` parts. The regular expression backtracks
+    // from the longest to shorter part ends: the match ends at the last part end where
+    // the lookahead passes. Hash and case are tracked along the way.
+    const start = p;
+    let e = p;
+    let h = 0;
+    let upper = false;
+    let allUpper = true;
+    let end = -1;
+    let endH = 0;
+    let endUpper = false;
+    let endAllUpper = false;
+    for (;;) {
+      for (;;) {
+        const b = u8[e];
+        if (b >= 97 && b <= 122) {
+          allUpper = false;
+          h = (Math.imul(h, 31) + b) | 0;
+        } else if (b >= 65 && b <= 90) {
+          upper = true;
+          h = (Math.imul(h, 31) + b + 32) | 0;
+        } else if ((b >= 48 && b <= 57) || b === 95) {
+          allUpper = false;
+          h = (Math.imul(h, 31) + b) | 0;
+        } else break;
+        e++;
+      }
+      // A part end at e: the lookahead (?![\w@/-]|\.[A-Za-z]).
+      const b = u8[e];
+      if ((CLS[b] & C_AHEAD) === 0 && !(b === 46 && (CLS[u8[e + 1]] & C_LETTER) !== 0)) {
+        end = e;
+        endH = h;
+        endUpper = upper;
+        endAllUpper = allUpper;
+      }
+      if ((b === 46 || b === 45) && (CLS[u8[e + 1]] & C_WORD) !== 0) {
+        allUpper = false;
+        h = (Math.imul(h, 31) + b) | 0;
+        e++;
+        continue;
+      }
+      break;
+    }
+    p = e; // no word starts before the end of this run (each position follows \w . or -)
+    if (end === -1 || end - start < 2) continue;
+    const len = end - start;
+    const ws = start - extra; // the word's offset in `text`
+    const k = wordIndex(u8, start, end, endH, text, ws, endUpper);
+    if (k === -1) {
+      // Not in the table: neither a stopword nor an alias (every one is), and too long to be
+      // an acronym (or a new word past WORD_HARD_MAX: an acronym only without alias).
+      if (endAllUpper && len <= 4) continue;
+      const word = text.slice(ws, ws + len);
+      pushOther(ws, ws + len, word, endUpper ? word.toLowerCase() : word);
+      continue;
+    }
+    const kind = keyKind[k];
+    if (kind & K_STOP) continue;
+    if (endAllUpper && len <= 4 && !(kind & K_ALIAS && aliases[k])) continue; // acronyms: API, CLI, MCP
+    if (endUpper) {
+      // The first spelling met with upper case is kept; another one is a word of its own.
+      const at = spellAt[k];
+      if (at === -1) {
+        if (len <= WORD_KEEP_MAX) {
+          spellings[k] = text.slice(ws, ws + len);
+          spellAt[k] = toPool(u8, start, len, false);
+        } else {
+          pushOther(ws, ws + len, text.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      } else {
+        let i = 0;
+        while (i < len && u8[start + i] === pool[at + i]) i++;
+        if (i !== len) {
+          pushOther(ws, ws + len, text.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      }
+    }
+    pushWord(ws, ws + len, k, endUpper);
+  }
+  return wordCount;
 }
