@@ -14,8 +14,8 @@ import {
   joinPath,
   linkPath,
   lineInEntry,
-  proseNoCode,
   stemOf,
+  textsOf,
 } from './fidelity/text.js';
 
 /** Claude Code follows @imports at most this many hops deep. */
@@ -85,22 +85,45 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
   const byPath = fileMap(files);
   const repoFiles = evidence?.files?.files;
   const repoDirs = evidence?.files?.dirs;
-  const exists = (p: string) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.replace(/\/$/, ''));
+  const exists = (p: string) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.endsWith('/') ? p.slice(0, -1) : p);
   const memoryDirs = new Set(files.map((f) => f.memoryDir).filter((d): d is string => !!d));
   const inMemoryDir = (p: string) => {
     for (const d of memoryDirs) if (p === d || p.startsWith(d + '/')) return true;
     return false;
   };
 
-  // names a [[wikilink]] may use: topic `name`s and file stems of memory files
-  const names = new Set<string>();
-  for (const f of files) {
-    names.add(stemOf(f.path).toLowerCase());
-    names.add(baseName(f.path).toLowerCase());
-    const n = f.frontmatter?.name;
-    if (typeof n === 'string') names.add(n.toLowerCase());
-  }
-  for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+  // names a [[wikilink]] may use: topic `name`s and file stems of memory files (built on the first wikilink)
+  let names: Set<string> | undefined;
+  const wikiNames = () => {
+    if (names) return names;
+    names = new Set<string>();
+    for (const f of files) {
+      names.add(stemOf(f.path).toLowerCase());
+      names.add(baseName(f.path).toLowerCase());
+      const n = f.frontmatter?.name;
+      if (typeof n === 'string') names.add(n.toLowerCase());
+    }
+    for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+    return names;
+  };
+  // memory files by folder and frontmatter `name` (lower case), for [[name]] links
+  let named: Map<string | undefined, Map<string, string[]>> | undefined;
+  const filesNamed = (mdir: string | undefined, key: string): string[] => {
+    if (!named) {
+      named = new Map();
+      for (const f of files) {
+        const name = f.frontmatter?.name;
+        if (typeof name !== 'string') continue;
+        const n = name.toLowerCase();
+        let byName = named.get(f.memoryDir);
+        if (!byName) named.set(f.memoryDir, (byName = new Map()));
+        const l = byName.get(n);
+        if (l) l.push(f.path);
+        else byName.set(n, [f.path]);
+      }
+    }
+    return named.get(mdir)?.get(key) ?? [];
+  };
 
   const mentioned = new Map<string, Set<string>>(); // memoryDir -> resolved targets mentioned by its MEMORY.md
   const importEdges = new Map<string, Array<{ to: string; entry: Entry; hit: LinkHit }>>();
@@ -109,22 +132,33 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index), kind: 'broken-link', severity, ref, message, evidence: ev });
   };
 
-  for (const e of entries) {
+  const texts = textsOf(entries);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
     if (e.kind === 'frontmatter-field') continue;
     const file = byPath.get(e.file);
-    const text = proseNoCode(e);
-    const dir = dirOf(e.file);
     const isIndex = e.format === 'auto-memory-index' || file?.format === 'auto-memory-index';
-    const mdir = file?.memoryDir ?? (isIndex ? dir : undefined);
+    const mdir = file?.memoryDir ?? (isIndex ? dirOf(e.file) : undefined);
     let seen: Set<string> | undefined;
     if (isIndex && mdir !== undefined) {
       seen = mentioned.get(mdir) ?? new Set();
       mentioned.set(mdir, seen);
-      for (const m of text.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath(mdir, m[0]));
     }
+    // What the entry can hold, from its raw text: the prose is the text with parts blanked, so
+    // a literal absent from the text is absent from the prose (most entries have no link at all)
+    const raw = e.text;
+    const hasMd = seen !== undefined && raw.includes('.md');
+    const hasLink = raw.includes('](') || raw.includes(']:');
+    const hasWiki = raw.includes('[[');
+    const hasImport = e.format === 'claude-md' && raw.includes('@');
+    const indexTarget = isIndex && e.kind === 'index-line' && !!e.meta?.target;
+    if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget) continue;
+    const text = texts.proseNoCode(i);
+    const dir = dirOf(e.file);
+    if (hasMd) for (const m of text.matchAll(/[\w./-]+\.md\b/g)) seen!.add(joinPath(mdir!, m[0]));
 
     // markdown links
-    const ls = links(text);
+    const ls = hasLink ? links(text) : [];
     for (const l of ls) {
       const resolved = l.target.startsWith('/') && !l.target.startsWith(dir) ? joinPath('', l.target.slice(1)) : joinPath(dir, l.target);
       seen?.add(resolved);
@@ -150,20 +184,21 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     // [[wikilinks]]
     WIKI_RE.lastIndex = 0;
     let w: RegExpExecArray | null;
-    while ((w = WIKI_RE.exec(text))) {
+    while (hasWiki && (w = WIKI_RE.exec(text))) {
       const name = w[1].trim();
       const key = name.toLowerCase();
       if (seen) seen.add(joinPath(mdir ?? dir, name.endsWith('.md') ? name : name + '.md'));
-      if (names.has(key) || names.has(key.replace(/\.md$/, '')) || names.has(stemOf(key))) {
+      const known = wikiNames();
+      if (known.has(key) || known.has(key.replace(/\.md$/, '')) || known.has(stemOf(key))) {
         // mark the topic with that name as mentioned
-        if (seen) for (const f of files) if (f.memoryDir === mdir && (f.frontmatter?.name as string | undefined)?.toLowerCase() === key) seen.add(f.path);
+        if (seen) for (const path of filesNamed(mdir, key)) seen.add(path);
         continue;
       }
       push(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, 'warning', { name, reason: 'unknown-name' });
     }
 
     // @imports (CLAUDE.md-style files only)
-    if (e.format === 'claude-md') {
+    if (hasImport) {
       for (const hit of imports(text)) {
         if (hit.target.startsWith('~/') || hit.target.startsWith('/')) continue; // outside the repository
         const resolved = joinPath(dir, hit.target);
@@ -181,13 +216,22 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
 
   // orphans: topic files the index never mentions
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : 'pruning-log.md';
+  // the entry to report an orphan on: the file's topic entry, else its first entry (built on the first orphan)
+  let entryOfFile: Map<string, Entry> | undefined;
+  const orphanEntry = (path: string): Entry | undefined => {
+    if (!entryOfFile) {
+      entryOfFile = new Map();
+      for (const x of entries) if (!entryOfFile.has(x.file) || (x.kind === 'topic' && entryOfFile.get(x.file)!.kind !== 'topic')) entryOfFile.set(x.file, x);
+    }
+    return entryOfFile.get(path);
+  };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
       if (f.format !== 'auto-memory-topic' || f.memoryDir !== mdir) continue;
       if (seen.has(f.path)) continue;
       const b = baseName(f.path);
       if (b === logBase || b === 'pruning-log.md' || /^readme\.md$/i.test(b)) continue;
-      const e = entries.find((x) => x.file === f.path && x.kind === 'topic') ?? entries.find((x) => x.file === f.path);
+      const e = orphanEntry(f.path);
       out.push({
         entryId: e?.id ?? null,
         file: f.path,

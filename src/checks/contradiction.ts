@@ -4,8 +4,9 @@
 // are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
 // Both locations are reported, each pointing at the other (`evidence.now`).
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { KeywordGate } from './fidelity/keywords.js';
 import { PairSet } from './fidelity/similarity.js';
-import { contentWords, fileMap, lineInEntry, proseWithOffsets, scopeOf, scopesOverlap, where } from './fidelity/text.js';
+import { contentWords, fileMap, lineInEntry, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
 
 interface Claim {
   id?: number;
@@ -278,6 +279,88 @@ function ruleClaims(sentence: string, offset: number, entry: number, out: Claim[
 const HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
 const HAS_DIGIT = /\d/;
 const HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
+/** NUM_RE and VERSION_RE, not global: whether a text names a number with a unit, a tool's version, at all. */
+const HAS_NUMBER = new RegExp(NUM_RE.source, 'i');
+const HAS_VERSION = new RegExp(VERSION_RE.source, 'i');
+
+// One scan of an entry's prose tells which kinds of claim it can hold at all (fidelity/
+// keywords.ts: literals one of which every match of the test contains). A test whose gate fails
+// on the entry cannot pass on any of its sentences, and is not run.
+const GATES = new KeywordGate([
+  // HAS_PM
+  ['npm', 'yarn', 'bun', 'npx', 'uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye'],
+  // HAS_DIGIT (a digit stands for any digit)
+  ['0'],
+  // HAS_MODAL
+  ['always', 'never', 'must', 'not', "n't"],
+  // HISTORY
+  ['previously', 'used to', 'formerly', 'no longer', 'migrated from', 'migrating from', 'upgraded from', 'upgrading from', 'moved from',
+    'switched from', 'replaced by', 'replaced with', 'deprecated', 'legacy', 'was', 'were', 'until', 'instead of', 'rather than', 'from ', 'vs',
+    'versus'],
+  // the tools of VERSION_RE
+  ['node', 'python', 'react', 'typescript', 'postgres', 'java', 'go', 'ruby', 'rails', 'django', 'next', 'vue', 'angular', 'pnpm', 'yarn',
+    'eslint', 'jest', 'vite', 'terraform', 'redis', 'mysql', 'php', 'rust', 'kotlin', 'express', 'prisma', 'tailwind', 'deno', 'elixir',
+    'flutter', 'laravel', 'mongodb', 'elasticsearch', 'ubuntu', 'gradle', '.net', 'dotnet', 'svelte', 'nuxt', 'kubernetes', 'k8s', 'storybook',
+    'playwright', 'expo'],
+]);
+const G_PM = 1 << 0;
+const G_DIGIT = 1 << 1;
+const G_MODAL = 1 << 2;
+const G_HISTORY = 1 << 3;
+const G_TOOL = 1 << 4;
+
+/** What kinds of claim an entry's prose can hold (each test passes on the whole text). */
+interface Kinds {
+  command: boolean;
+  /** A number with a unit (or a `%`, see `claimsOf`). */
+  number: boolean;
+  version: boolean;
+  rule: boolean;
+  history: boolean;
+}
+
+/**
+ * Sentences end at a line end or at sentence punctuation followed by whitespace, never inside a
+ * word or a number, and what surrounds a sentence in the text (whitespace, a line end,
+ * punctuation) reads the same to every `\b` and lookaround of these tests as the sentence's own
+ * edge. So a match inside a sentence is a match in the whole text, and a test that fails on the
+ * text fails on every sentence: the entry's sentences are only split when some test passes.
+ */
+function kindsOf(text: string): Kinds | undefined {
+  const g = GATES.scan(text);
+  const command = !!(g & G_PM) && HAS_PM.test(text);
+  const digit = !!(g & G_DIGIT);
+  const number = digit && (HAS_NUMBER.test(text) || text.includes('%'));
+  const version = digit && !!(g & G_TOOL) && HAS_VERSION.test(text);
+  const rule = !!(g & G_MODAL) && HAS_MODAL.test(text);
+  if (!command && !number && !version && !rule) return undefined;
+  const history = (command || number || version) && !!(g & G_HISTORY) && HISTORY.test(text);
+  return { command, number, version, rule, history };
+}
+
+/** The claims of one entry's prose, sentence by sentence. */
+function claimsOf(text: string, kinds: Kinds, entry: number, claims: Claim[]): void {
+  const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
+  let s: RegExpExecArray | null;
+  while ((s = sentRe.exec(text))) {
+    const sentence = s[0];
+    if (!sentence.trim()) {
+      if (s[0].length === 0) sentRe.lastIndex++;
+      continue;
+    }
+    const historic = kinds.history && HISTORY.test(sentence);
+    if (!historic) {
+      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, s.index, entry, claims);
+      if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
+        // a clause holds a number with a unit only where the sentence does, but for a clause
+        // cut right after a `%` ("5%and"): then the sentence is read too
+        if (kinds.number && (HAS_NUMBER.test(sentence) || sentence.includes('%'))) numberClaims(sentence, s.index, entry, claims);
+        if (kinds.version) versionClaims(sentence, s.index, entry, claims);
+      }
+    }
+    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, entry, claims);
+  }
+}
 
 function jaccard(a: string[], b: string[]): { j: number; inter: number } {
   const sb = new Set(b);
@@ -318,28 +401,14 @@ function pairs(claims: Claim[], worded: boolean): Array<[Claim, Claim]> {
 export function findContradictions(ctx: CheckContext): Finding[] {
   const { entries } = ctx;
   const byKind: Record<Claim['kind'], Claim[]> = { command: [], number: [], version: [], rule: [] };
+  const texts = textsOf(entries);
   entries.forEach((e, i) => {
     if (e.type === 'superseded' || e.kind === 'frontmatter-field' || e.kind === 'section') return;
-    const text = proseWithOffsets(e);
+    const text = texts.proseWithOffsets(i);
+    const kinds = kindsOf(text);
+    if (!kinds) return;
     const claims: Claim[] = [];
-    const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
-    let s: RegExpExecArray | null;
-    while ((s = sentRe.exec(text))) {
-      const sentence = s[0];
-      if (!sentence.trim()) {
-        if (s[0].length === 0) sentRe.lastIndex++;
-        continue;
-      }
-      const historic = HISTORY.test(sentence);
-      if (!historic) {
-        if (HAS_PM.test(sentence)) commandClaims(sentence, s.index, i, claims);
-        if (HAS_DIGIT.test(sentence)) {
-          numberClaims(sentence, s.index, i, claims);
-          versionClaims(sentence, s.index, i, claims);
-        }
-      }
-      if (HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, i, claims);
-    }
+    claimsOf(text, kinds, i, claims);
     for (const c of claims) byKind[c.kind].push(c);
   });
 

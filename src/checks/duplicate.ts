@@ -4,7 +4,6 @@
 // a topic file beats a MEMORY.md line, then the longer text wins.
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
-import { jaccardOf } from './fidelity/similarity.js';
 import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
@@ -32,7 +31,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
-    if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
+    if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (
       skipCross &&
@@ -84,7 +83,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     for (const m of members) {
       if (m === keep) continue;
       const e = entries[m];
-      const exact = corpus.norm[m] === corpus.norm[keep];
+      const exact = corpus.same(m, keep);
       const topicWins = k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index');
       const message = topicWins
         ? `${exact ? 'Repeats' : 'Nearly repeats'} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.`
@@ -103,7 +102,7 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
           file: k.file,
           line: k.line,
           exact,
-          similarity: exact ? 1 : Math.round(jaccardOf(corpus.sets[m], corpus.sets[keep]).jaccard * 100) / 100,
+          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100,
         },
         suggestion: { delete: true },
       });

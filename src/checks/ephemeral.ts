@@ -8,7 +8,8 @@ import type { Check, CheckContext, Entry, Evidence, Finding, MemoryContext } fro
 /** The part of a check context the filters read. */
 type ConfigView = Pick<CheckContext, 'config'>;
 import { conflictingPair, corpusOf } from './fidelity/corpus.js';
-import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, where, proseNoCode, withoutFrontmatter } from './fidelity/text.js';
+import { KeywordGate } from './fidelity/keywords.js';
+import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
 
 export const FILTER_IDS = [
   'session-state',
@@ -108,20 +109,83 @@ const UNVERIFIED_STRONG =
 const UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
 const HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
 
-// Gates: for each group of patterns, literals one of which every match contains (read from the
-// patterns above; case-insensitive, so a gate only ever lets more through). Text that fails a
-// gate cannot match any pattern of the group, and the group is skipped. Most entries fail them.
-const SESSION_GATE =
-  /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
-const STACK_GATE = /:\d|File "|0x/;
-const DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
-const REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
-const TONE_GATE =
-  /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
+// Gates: for each pattern, literals one of which every match contains (read from the patterns
+// above; case-insensitive, and a digit stands for any digit, so a gate only ever lets more
+// through). One scan of an entry finds every literal group present (fidelity/keywords.ts); a
+// pattern runs only when all the groups it needs are there. Most entries pass no gate at all.
+const GROUPS: Array<[name: string, literals: string[]]> = [
+  // session state (SESSION_STRONG), by pattern
+  ['this-session', ['this session', 'this conversation', 'this chat', "today's session", "today's conversation", "today's chat"]],
+  ['now', ['currently ', 'still ', 'now ']],
+  ['doing', ['working on', 'debugging', 'investigating', 'fixing', 'looking into', 'looking at', 'refactoring', 'implementing', 'migrating',
+    'trying to', 'waiting on', 'waiting for', 'reviewing', 'in the middle of', 'halfway through', 'blocked on']],
+  ['i-am', ["i'm", 'i am', "we're", 'we are']],
+  ['wip', ['wip']],
+  ['left-off', ['work in progress', 'left off', 'up where', 'stopped', 'next session', 'resume from step', 'resume at step', 'next step']],
+  ['resume', ['resume', 'continue', 'pick up', 'start']],
+  ['next', ['next', 'last', 'remaining', 'where']],
+  ['today', ['today', 'tonight', 'this morning', 'this afternoon', 'this evening', 'this session']],
+  ['task', ['task', 'goal', 'plan', 'focus', 'work', 'todo', 'to-do']],
+  ['for-now', ['today', 'right now', 'at the moment', 'for now']],
+  ['current', ['current task', 'current ticket', 'current focus', 'current sprint goal', 'current branch', 'current status']],
+  ['work-on', ['work on', 'working on']],
+  ['session-weak', ['right now', 'at the moment', 'currently in progress', 'as of today', 'as of now']],
+  // TONE, TONE_NAMED, TONE_2
+  ['tone', ['frustrated', 'annoyed', 'angry', 'upset', 'irritated', 'impatient', 'stressed', 'confused', 'grumpy', 'tired', 'mad', 'unhappy',
+    'excited', 'nervous', 'disappointed', 'pleased', 'happy', 'mood', 'losing patience', 'fed up']],
+  ['relative', ['yesterday', 'tomorrow', 'today', 'tonight', 'this morning', 'this afternoon', 'last ', 'this week', 'this sprint', 's ago']],
+  // REASONING, by pattern
+  ['tried', ['tried']],
+  ['i-thought', ['i thought', 'we thought', 'i tried', 'we tried', 'i assumed', 'we assumed', 'i suspected', 'we suspected']],
+  ['let-me', ['let me', "i'll try", 'i will try', 'going to try', "next i'll", "maybe it's because", 'might be because', 'could be because', 'hypothesis:']],
+  ['attempt', ['attempt']],
+  ['no-work', ['t work', 'seem to work']],
+  ['unverified', ['i think', 'i believe', 'i guess', 'i suspect', 'i assume', 'sure', "haven't", 'have not', "didn't", 'did not', 'never',
+    'verified yet', 'needs verification', 'iirc', 'if i recall', 'afaict', 'as far as i can tell', 'saw this once', 'saw it once', 'could be wrong',
+    'unverified']],
+  ['unverified-weak', ['probably', 'maybe', 'possibly', 'seems like', 'seems to be', 'might be']],
+  ['digit', ['0']],
+  // read on the text with code: STACK_FRAME, DEBUG_ONE, PINNED_INSTALL (command, then version)
+  ['stack', [':0', 'file "', '0x']],
+  ['debug', ['traceback', 'error', 'exception', 'panic: ', 'goroutine', 'npm err! ', 'segmentation fault', '00:00:00']],
+  ['install', ['npm ', 'yarn ', 'bun add', 'pip', 'uv ', 'poetry add', ' install', 'npx']],
+  ['pin', ['@', '==', '--version', '-v ']],
+];
+const GATES = new KeywordGate(GROUPS.map(([, literals]) => literals));
+/** The bits of the named groups. */
+function G(...names: string[]): number {
+  let bits = 0;
+  for (const n of names) {
+    const i = GROUPS.findIndex(([name]) => name === n);
+    if (i < 0) throw new Error(`no keyword group ${n}`);
+    bits |= 1 << i;
+  }
+  return bits;
+}
+/** The groups read on the text with code (the others on the prose). */
+const CODE_GATES = G('stack', 'debug', 'install', 'pin');
+/** Per pattern of SESSION_STRONG: the groups it needs (all of them). */
+const SESSION_NEEDS = [
+  G('this-session'), G('this-session'), G('now', 'doing'), G('i-am', 'doing'), G('wip'), G('left-off'), G('left-off'), G('left-off'),
+  G('resume', 'next'), G('today', 'task'), G('today', 'task'), G('this-session'), G('for-now'), G('current'), G('current'), G('work-on', 'digit'),
+];
+/** Per pattern of REASONING. */
+const REASONING_NEEDS = [G('tried'), G('tried'), G('i-thought'), G('let-me'), G('attempt', 'digit'), G('no-work')];
+const G_SESSION_WEAK = G('session-weak');
+const G_TONE = G('tone');
+const G_RELATIVE = G('relative');
+const G_UNVERIFIED = G('unverified');
+const G_UNVERIFIED_WEAK = G('unverified-weak', 'digit');
+const G_STACK = G('stack');
+const G_DEBUG = G('debug');
+const G_PINNED = G('install', 'pin');
 
-function firstMatch(res: RegExp[], text: string): RegExpExecArray | null {
+/** The earliest match of the patterns whose gates `found` passes (`needs[k]` for `res[k]`). */
+function firstMatch(res: RegExp[], text: string, needs?: number[], found = 0): RegExpExecArray | null {
   let best: RegExpExecArray | null = null;
-  for (const re of res) {
+  for (let k = 0; k < res.length; k++) {
+    if (needs && (found & needs[k]) !== needs[k]) continue; // cannot match
+    const re = res[k];
     re.lastIndex = 0;
     const m = re.exec(text);
     if (m && (!best || m.index < best.index)) best = m;
@@ -134,40 +198,45 @@ export function claudeMdCopyActive(ctx: ConfigView): boolean {
   return ctx.config.checks?.['ephemeral'] !== false && ctx.config.filters?.['claude-md-copy'] !== false;
 }
 
-function enabled(ctx: ConfigView, id: FilterId): boolean {
-  return ctx.config.filters?.[id] !== false;
+/** The filters switched on, read once per run. */
+function enabledFilters(ctx: ConfigView): Set<FilterId> {
+  return new Set(FILTER_IDS.filter((id) => ctx.config.filters?.[id] !== false));
 }
 
 /**
  * `text`: prose (frontmatter and fenced code blanked); `raw`: with fenced code, for the filters
  * about code (debug output, pinned commands). Offsets are the entry's own.
  */
-function filtersFor(entry: Entry, text: string, raw: string, ctx: ConfigView): Hit[] {
+function filtersFor(entry: Entry, text: string, raw: string, on: Set<FilterId>): Hit[] {
   const hits: Hit[] = [];
   const keeper = KEEPER_TYPES.has(entry.type);
-  const hasConclusion = CONCLUSION.test(text);
-
   // declared session state: a structured slot or topic typed `ephemeral`
-  if (entry.type === 'ephemeral' && entry.typeSource === 'frontmatter' && entry.kind !== 'index-line' && enabled(ctx, 'session-state')) {
+  if (entry.type === 'ephemeral' && entry.typeSource === 'frontmatter' && entry.kind !== 'index-line' && on.has('session-state')) {
     const i = raw.search(/\S/);
     hits.push({ filter: 'session-state', index: Math.max(0, i), match: 'type: ephemeral' });
   }
+  const prose = GATES.scan(text);
+  const gates = (prose & ~CODE_GATES) | ((raw === text ? prose : GATES.scan(raw)) & CODE_GATES);
+  if (!gates) return hits;
+  // whether the entry states a conclusion only matters once a filter has matched: tested then, once
+  let conclusion: boolean | undefined;
+  const hasConclusion = () => (conclusion ??= CONCLUSION.test(text));
 
   // debug output applies to every type
-  if (enabled(ctx, 'debug-output') && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
+  if (on.has('debug-output') && gates & (G_STACK | G_DEBUG)) {
     STACK_FRAME.lastIndex = 0;
-    const frames = raw.match(STACK_FRAME) ?? [];
-    const one = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
-    if (frames.length >= 3 || ((frames.length >= 2 || one) && !hasConclusion)) {
+    const frames = gates & G_STACK ? (raw.match(STACK_FRAME) ?? []) : [];
+    const one = gates & G_DEBUG ? firstMatch(DEBUG_ONE, raw) : null;
+    if (frames.length >= 3 || ((frames.length >= 2 || one) && !hasConclusion())) {
       const idx = one ? one.index : raw.search(STACK_FRAME);
       hits.push({ filter: 'debug-output', index: Math.max(0, idx), match: one ? one[0].trim() : (frames[0] ?? '').trim() });
     }
   }
 
-  if (enabled(ctx, 'session-state')) {
-    const m = SESSION_GATE.test(text) ? firstMatch(SESSION_STRONG, text) : null;
+  if (on.has('session-state')) {
+    const m = firstMatch(SESSION_STRONG, text, SESSION_NEEDS, gates);
     if (m) hits.push({ filter: 'session-state', index: m.index, match: m[0] });
-    else if (!keeper && (entry.type === 'ephemeral' || entry.type === 'project' || entry.type === 'unknown')) {
+    else if (!keeper && gates & G_SESSION_WEAK && (entry.type === 'ephemeral' || entry.type === 'project' || entry.type === 'unknown')) {
       const w = SESSION_WEAK.exec(text);
       if (w && !ABSOLUTE_DATE.test(text) && !DIRECTIVE.test(text))
         hits.push({ filter: 'session-state', index: w.index, match: w[0] });
@@ -175,29 +244,29 @@ function filtersFor(entry: Entry, text: string, raw: string, ctx: ConfigView): H
   }
 
   // tone notes are stored as user / feedback memories as often as anything else
-  if (enabled(ctx, 'tone') && TONE_GATE.test(text) && !DIRECTIVE.test(text)) {
+  if (on.has('tone') && gates & G_TONE && !DIRECTIVE.test(text)) {
     const m = TONE.exec(text) ?? TONE_NAMED.exec(text) ?? TONE_2.exec(text);
     if (m) hits.push({ filter: 'tone', index: m.index, match: m[0] });
   }
 
   if (keeper) return hits;
 
-  if (enabled(ctx, 'relative-date')) {
+  if (on.has('relative-date') && gates & G_RELATIVE) {
     const m = RELATIVE_DATE.exec(text);
     if (m && !ABSOLUTE_DATE.test(text)) hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
   }
-  if (enabled(ctx, 'reasoning') && !hasConclusion && REASONING_GATE.test(text)) {
-    const m = firstMatch(REASONING, text);
-    if (m) hits.push({ filter: 'reasoning', index: m.index, match: m[0] });
+  if (on.has('reasoning')) {
+    const m = firstMatch(REASONING, text, REASONING_NEEDS, gates);
+    if (m && !hasConclusion()) hits.push({ filter: 'reasoning', index: m.index, match: m[0] });
   }
-  if (enabled(ctx, 'pinned-command')) {
+  if (on.has('pinned-command') && (gates & G_PINNED) === G_PINNED) {
     const m = PINNED_INSTALL.exec(raw);
     if (m && (SEQUENCE.test(raw) || !PIN_REASON.test(text))) hits.push({ filter: 'pinned-command', index: m.index, match: m[0] });
   }
-  if (enabled(ctx, 'unverified')) {
-    const m = UNVERIFIED_STRONG.exec(text);
+  if (on.has('unverified') && gates & (G_UNVERIFIED | G_UNVERIFIED_WEAK)) {
+    const m = gates & G_UNVERIFIED ? UNVERIFIED_STRONG.exec(text) : null;
     if (m) hits.push({ filter: 'unverified', index: m.index, match: m[0] });
-    else {
+    else if ((gates & G_UNVERIFIED_WEAK) === G_UNVERIFIED_WEAK) {
       const w = UNVERIFIED_WEAK.exec(text);
       if (w && HAS_NUMBER.test(text) && !DIRECTIVE.test(text)) hits.push({ filter: 'unverified', index: w.index, match: w[0] });
     }
@@ -319,13 +388,15 @@ function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
     for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
   }
 
+  const on = enabledFilters(ctx);
+  const texts = textsOf(ctx.entries);
   ctx.entries.forEach((entry, i) => {
-    if (entry.type === 'superseded' || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
+    if (entry.type === 'superseded' || (entry.text.includes('SUPERSEDED') && /^\s*SUPERSEDED\b/m.test(entry.text))) return;
     if (entry.kind === 'frontmatter-field') return;
-    const raw = withoutFrontmatter(entry);
+    const raw = texts.withoutFrontmatter(i);
     // prose only: fenced and inline code blanked (`WIP` as a label name, `--since="2 weeks ago"`)
-    const text = proseNoCode(entry);
-    const hits = filtersFor(entry, text, raw, ctx);
+    const text = texts.proseNoCode(i);
+    const hits = filtersFor(entry, text, raw, on);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
     if (hits.length) out.push({ entry, hits });

@@ -1,17 +1,21 @@
 // One similarity pass shared by `duplicate` and the `claude-md-copy` filter of `ephemeral`:
 // normalised text, shingles, exact groups and verified near pairs, computed once per entry list.
 import type { Entry, MemoryFile } from '../../types.js';
-import { comparable, contentWords, normalise, stem, STOPWORDS } from './text.js';
-import { hashWord, jaccardOf, PairSet, shingles, similarPairs, words, type SimilarPair } from './similarity.js';
+import { contentWords, type EntryTexts, normalise, scanWords, stem, STOPWORDS, textsOf, Words, wordStrings } from './text.js';
+import { hashWord, HashSets, HashSetsBuilder, PairSet, shingleHashes, similarPairs, type SimilarPair } from './similarity.js';
 
 export interface Corpus {
-  norm: string[];
-  wordCount: number[];
-  sets: Set<number>[];
-  /** Inline code spans of each entry, normalised. */
-  code: Set<string>[];
+  /** The normalised comparable text of an entry ('' for entries not compared), made on demand. */
+  norm(i: number): string;
+  /** Whether two entries have the same normalised text. */
+  same(i: number, j: number): boolean;
+  wordCount: Int32Array;
+  /** Hashed word shingles of each entry. */
+  sets: HashSets;
+  /** Inline code spans of an entry, normalised (computed on demand: only candidate pairs need them). */
+  code(i: number): Set<string>;
   /** Hashed content words (stop words dropped, stemmed): catches reworded and reordered copies. */
-  bags: Set<number>[];
+  bags: HashSets;
   /** Exact groups (after normalisation), only groups of two or more. */
   exact: number[][];
   /** Verified candidate pairs (not exact), a < b, loose: each check applies its own thresholds. */
@@ -98,13 +102,13 @@ function distinctIdentifiers(c: Pick<Corpus, 'norm' | 'code'>, i: number, j: num
     for (const s of spans) if (!otherSpans.has(s)) return true;
     return (onlyFlags(w, other) & F_IDENT) !== 0;
   };
-  if (!unique(c.code[i], c.code[j], wordInfo(c.norm[i]), wordInfo(c.norm[j]))) return false;
-  return unique(c.code[j], c.code[i], wordInfo(c.norm[j]), wordInfo(c.norm[i]));
+  if (!unique(c.code(i), c.code(j), wordInfo(c.norm(i)), wordInfo(c.norm(j)))) return false;
+  return unique(c.code(j), c.code(i), wordInfo(c.norm(j)), wordInfo(c.norm(i)));
 }
 
 /** Near-identical entries that are not duplicates: they name different things, say different values, or one reverses the other. */
 export function conflictingPair(c: Pick<Corpus, 'norm' | 'code'>, i: number, j: number): boolean {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]) || opposed(c.norm[i], c.norm[j]);
+  return distinctIdentifiers(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
 }
 
 /**
@@ -171,12 +175,12 @@ export function opposed(a: string, b: string): boolean {
 /** The near-duplicate bar used by `duplicate`. */
 export function isNearDuplicate(p: SimilarPair, c: Pick<Corpus, 'sets' | 'bags'>): boolean {
   if (p.jaccard >= NEAR_JACCARD) return true;
-  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
+  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets.size(p.a), c.sets.size(p.b)) >= 5) return true;
   // the same content words, reworded: most of the smaller entry's words, a fair overlap overall,
   // and enough shared content words that the match is more than a common topic ("we decided to
   // use X for unit tests because ...": five shared words are a template, not a copy)
-  const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
-  const small = Math.min(c.bags[p.a].size, c.bags[p.b].size);
+  const bag = c.bags.similarity(p.a, p.b);
+  const small = Math.min(c.bags.size(p.a), c.bags.size(p.b));
   return bag.containment >= 0.75 && bag.jaccard >= 0.5 && small >= 6 && Math.round(bag.containment * small) >= MIN_SHARED_CONTENT;
 }
 
@@ -185,6 +189,7 @@ const SPLIT = /[^\p{L}\p{N}]/u;
 
 function codeWords(text: string): Set<string> {
   const out = new Set<string>();
+  if (!text.includes('`')) return out;
   for (const m of text.matchAll(/`([^`\n]+)`/g)) {
     const n = normalise(m[1]);
     if (n) out.add(n);
@@ -192,15 +197,37 @@ function codeWords(text: string): Set<string> {
   return out;
 }
 
-/** Hashed content words of normalised tokens (stop words dropped, light stemming). */
-function bagOf(ws: string[]): Set<number> {
-  const out = new Set<number>();
-  for (const w of ws) {
-    if (SPLIT.test(w)) {
-      for (const x of contentWords(w)) out.add(hashWord(x));
-    } else if (w.length >= 2 && !STOPWORDS.has(w)) out.add(hashWord(stem(w)));
+/** Hashed content words of one normalised token (stop words dropped, light stemming). */
+function bagOf(w: string): number[] {
+  if (!asciiToken(w)) {
+    if (SPLIT.test(w)) return contentWords(w).map(hashWord);
+    return w.length >= 2 && !STOPWORDS.has(w) ? [hashWord(stem(w))] : [];
+  }
+  // the same for the common case, without regular expressions: the runs of [a-z0-9] are the
+  // content words `contentWords` finds
+  const out: number[] = [];
+  for (let i = 0; i < w.length; ) {
+    while (i < w.length && !asciiAlnum(w.charCodeAt(i))) i++;
+    const from = i;
+    while (i < w.length && asciiAlnum(w.charCodeAt(i))) i++;
+    if (i - from < 2) continue;
+    const part = from === 0 && i === w.length ? w : w.slice(from, i);
+    if (!STOPWORDS.has(part)) out.push(hashWord(stem(part)));
   }
   return out;
+}
+
+function asciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+/** Only [a-z0-9@./:+#-]: the ASCII word characters of `normalise`. */
+function asciiToken(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (!asciiAlnum(c) && c !== 64 && c !== 46 && c !== 47 && c !== 58 && c !== 43 && c !== 35 && c !== 45) return false;
+  }
+  return true;
 }
 
 /** Entries worth comparing at all. */
@@ -208,62 +235,238 @@ export function comparableEntry(e: Entry): boolean {
   return e.kind !== 'frontmatter-field' && e.type !== 'superseded';
 }
 
+/**
+ * The distinct words of one corpus, each hashed once: by the FNV-1a hash of its characters
+ * (the word hash of the shingles), in an open-addressing table that compares the characters in
+ * place, so no string is made for a word already seen. A slot keeps the word's content-word
+ * hashes (for bags).
+ */
+class WordTable {
+  private mask = 4095;
+  private used = 0;
+  private hash = new Uint32Array(4096);
+  private word: (string | undefined)[] = new Array(4096);
+  /** Content-word hashes of the word in slot `s`: `bag[bagFrom[s] .. bagTo[s])`. */
+  bagFrom = new Int32Array(4096);
+  bagTo = new Int32Array(4096);
+  bag: Uint32Array = new Uint32Array(4096);
+  private bagEnd = 0;
+
+  /** The slot of the word t[start, end) whose hash is `h`, added if new. */
+  slot(t: string, start: number, end: number, h: number): number {
+    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
+      const w = this.word[i];
+      if (w === undefined) return this.add(i, t.slice(start, end), h);
+      if (this.hash[i] === h && sameChars(w, t, start, end)) return i;
+    }
+  }
+
+  private add(i: number, w: string, h: number): number {
+    if ((this.used + 1) * 2 > this.mask + 1) {
+      this.grow();
+      return this.slot(w, 0, w.length, h);
+    }
+    this.used++;
+    this.word[i] = w;
+    this.hash[i] = h;
+    const hs = bagOf(w);
+    if (this.bagEnd + hs.length > this.bag.length) this.bag = grow(this.bag, this.bagEnd + hs.length);
+    this.bagFrom[i] = this.bagEnd;
+    for (const x of hs) this.bag[this.bagEnd++] = x;
+    this.bagTo[i] = this.bagEnd;
+    return i;
+  }
+
+  private grow(): void {
+    const { hash, word, bagFrom, bagTo } = this;
+    const cap = (this.mask + 1) * 2;
+    this.mask = cap - 1;
+    this.hash = new Uint32Array(cap);
+    this.word = new Array(cap);
+    this.bagFrom = new Int32Array(cap);
+    this.bagTo = new Int32Array(cap);
+    for (let k = 0; k < word.length; k++) {
+      if (word[k] === undefined) continue;
+      let i = hash[k] & this.mask;
+      while (this.word[i] !== undefined) i = (i + 1) & this.mask;
+      this.word[i] = word[k];
+      this.hash[i] = hash[k];
+      this.bagFrom[i] = bagFrom[k];
+      this.bagTo[i] = bagTo[k];
+    }
+  }
+}
+
+function sameChars(w: string, t: string, start: number, end: number): boolean {
+  if (w.length !== end - start) return false;
+  for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== t.charCodeAt(start + k)) return false;
+  return true;
+}
+
+function grow(a: Uint32Array, min: number): Uint32Array {
+  let cap = a.length * 2;
+  while (cap < min) cap *= 2;
+  const out = new Uint32Array(cap);
+  out.set(a);
+  return out;
+}
+
+/** One hash of a whole word-hash sequence (to group identical texts), a small integer. */
+function sequenceKey(h: Uint32Array, n: number): number {
+  let x = n;
+  for (let k = 0; k < n; k++) x = Math.imul(x ^ h[k], 0x9e3779b1) ^ (x >>> 13);
+  return x & 0x3fffffff;
+}
+
+/**
+ * Reads the entries one at a time (`add`, a small method the engine optimises early): words
+ * hashed once, shingle and bag sets, each entry's word-hash sequence, exact groups.
+ */
+class CorpusBuilder {
+  readonly wordCount: Int32Array;
+  readonly sets = new HashSetsBuilder();
+  readonly bags = new HashSetsBuilder();
+  /** Each entry's word hashes, back to back: equal texts have equal sequences. */
+  seq: Uint32Array = new Uint32Array(65536);
+  readonly seqStart: Int32Array;
+  private seqEnd = 0;
+  /**
+   * Exact groups, found by a key of the word-hash sequence: the first entry of each group (its
+   * leader) is listed under its key (`byKey`, then `nextLeader`), the others hang off it
+   * (`nextMember`, `lastMember`). Linked lists in typed arrays: no array per entry.
+   */
+  private readonly byKey = new Map<number, number>();
+  private readonly nextLeader: Int32Array;
+  private readonly nextMember: Int32Array;
+  private readonly lastMember: Int32Array;
+  private readonly norms = new Map<number, string>();
+  /** Each entry's normalised source (`normaliseSource`): its words make `norm`. */
+  private readonly sources: string[] = [];
+  private readonly table = new WordTable();
+  private readonly texts: EntryTexts;
+  // scratch, reused for every entry
+  private readonly words = new Words();
+  private slots = new Int32Array(256);
+  private scratch: Uint32Array = new Uint32Array(256);
+
+  constructor(private readonly entries: Entry[]) {
+    this.wordCount = new Int32Array(entries.length);
+    this.seqStart = new Int32Array(entries.length + 1);
+    this.nextLeader = new Int32Array(entries.length).fill(-1);
+    this.nextMember = new Int32Array(entries.length).fill(-1);
+    this.lastMember = new Int32Array(entries.length).fill(-1);
+    this.texts = textsOf(entries);
+  }
+
+  add(i: number): void {
+    const { words, table } = this;
+    const t = comparableEntry(this.entries[i]) ? this.texts.comparableSource(i) : '';
+    this.sources[i] = t;
+    scanWords(t, words);
+    const count = words.count;
+    this.wordCount[i] = count;
+    if (count < MIN_WORDS) {
+      // short texts are neither shingled nor grouped (their sequence is not kept either)
+      this.seqStart[i + 1] = this.seqEnd;
+      this.sets.push(this.scratch, 0);
+      this.bags.push(this.scratch, 0);
+      return;
+    }
+    if (count > this.slots.length) this.slots = new Int32Array(Math.max(count, this.slots.length * 2));
+    if (this.seqEnd + count > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count);
+    const slots = this.slots;
+    const hashes = this.seq.subarray(this.seqEnd, this.seqEnd + count);
+    let bagSize = 0;
+    for (let k = 0; k < count; k++) {
+      const h = words.hash[k];
+      const slot = table.slot(t, words.start[k], words.end[k], h);
+      hashes[k] = h;
+      slots[k] = slot;
+      bagSize += table.bagTo[slot] - table.bagFrom[slot];
+    }
+    this.seqEnd += count;
+    this.seqStart[i + 1] = this.seqEnd;
+    if (Math.max(count, bagSize) > this.scratch.length) this.scratch = grow(this.scratch, Math.max(count, bagSize));
+    const scratch = this.scratch;
+    this.sets.push(scratch, shingleHashes(hashes, count, scratch));
+    let b = 0;
+    for (let k = 0; k < count; k++)
+      for (let x = table.bagFrom[slots[k]]; x < table.bagTo[slots[k]]; x++) scratch[b++] = table.bag[x];
+    this.bags.push(scratch, b);
+    this.groupExact(i, sequenceKey(hashes, count));
+  }
+
+  /** The normalised comparable text of entry `i`, made on demand (only pairs need it). */
+  norm(i: number): string {
+    let s = this.norms.get(i);
+    if (s === undefined) this.norms.set(i, (s = wordStrings(this.sources[i] ?? '').join(' ')));
+    return s;
+  }
+
+  /** Same words: the same hash sequences, and (hashes can collide) the same text. */
+  same(a: number, b: number): boolean {
+    if (a === b) return true;
+    const { seq, seqStart } = this;
+    if (this.wordCount[a] !== this.wordCount[b]) return false;
+    const na = seqStart[a + 1] - seqStart[a];
+    if (na !== seqStart[b + 1] - seqStart[b]) return false;
+    for (let k = 0; k < na; k++) if (seq[seqStart[a] + k] !== seq[seqStart[b] + k]) return false;
+    return this.norm(a) === this.norm(b);
+  }
+
+  private groupExact(i: number, key: number): void {
+    const first = this.byKey.get(key);
+    let last = -1;
+    for (let g = first ?? -1; g !== -1; g = this.nextLeader[g]) {
+      if (this.same(g, i)) {
+        const tail = this.lastMember[g];
+        this.nextMember[tail === -1 ? g : tail] = i;
+        this.lastMember[g] = i;
+        return;
+      }
+      last = g;
+    }
+    // a new group, led by `i`
+    if (last === -1) this.byKey.set(key, i);
+    else this.nextLeader[last] = i;
+  }
+
+  /** Groups of two or more entries with the same text, by first entry, each in entry order. */
+  exactGroups(): number[][] {
+    const out: number[][] = [];
+    for (let g = 0; g < this.entries.length; g++) {
+      if (this.lastMember[g] === -1) continue; // not a leader with members
+      const group = [g];
+      for (let m = this.nextMember[g]; m !== -1; m = this.nextMember[m]) group.push(m);
+      out.push(group);
+    }
+    return out;
+  }
+}
+
 export function corpusOf(entries: Entry[], _files: MemoryFile[]): Corpus {
   const cached = CACHE.get(entries);
   if (cached) return cached;
-  const norm: string[] = [];
-  const wordCount: number[] = [];
-  const sets: Set<number>[] = [];
-  const bags: Set<number>[] = [];
-  const code: Set<string>[] = [];
-  const byKey = new Map<string, number[]>();
-  // per distinct word: its hash (for shingles) and its content-word hashes (for bags)
-  const vocab = new Map<string, { h: number; bag: number[] }>();
-  const token = (w: string) => {
-    let t = vocab.get(w);
-    if (!t) {
-      t = { h: hashWord(w), bag: [...bagOf([w])] };
-      vocab.set(w, t);
-    }
-    return t;
-  };
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    const n = comparableEntry(e) ? comparable(e) : '';
-    const ws = words(n);
-    norm.push(n);
-    wordCount.push(ws.length);
-    if (ws.length >= MIN_WORDS) {
-      const ts = ws.map(token);
-      sets.push(shingles(ws, ts.map((t) => t.h)));
-      const bag = new Set<number>();
-      for (const t of ts) for (const b of t.bag) bag.add(b);
-      bags.push(bag);
-    } else {
-      sets.push(new Set());
-      bags.push(new Set());
-    }
-    code.push(ws.length >= MIN_WORDS ? codeWords(e.text) : new Set());
-    if (ws.length >= MIN_WORDS) {
-      const l = byKey.get(n);
-      if (l) l.push(i);
-      else byKey.set(n, [i]);
-    }
-  }
-  const exact = [...byKey.values()].filter((g) => g.length > 1);
+  const built = new CorpusBuilder(entries);
+  for (let i = 0; i < entries.length; i++) built.add(i);
+  const same = (a: number, b: number) => built.same(a, b);
+  const { wordCount } = built;
+  const shingleSets = built.sets.build();
+  const bagSets = built.bags.build();
+  const exact = built.exactGroups();
   const near = similarPairs(
-    sets,
+    shingleSets,
     (p) =>
-      norm[p.a] !== norm[p.b] &&
-      (p.jaccard >= 0.4 || (p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4)),
+      !same(p.a, p.b) &&
+      (p.jaccard >= 0.4 || (p.containment >= 0.6 && Math.min(shingleSets.size(p.a), shingleSets.size(p.b)) >= 4)),
     3,
   );
   // reworded copies: candidate pairs over content-word bags, merged into the shingle candidates
   const have = new PairSet(near.length);
   for (const p of near) have.add(p.a, p.b);
-  for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
+  for (const p of similarPairs(bagSets, (q) => !same(q.a, q.b) && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
     if (have.has(p.a, p.b)) continue;
-    const s = jaccardOf(sets[p.a], sets[p.b]);
+    const s = shingleSets.similarity(p.a, p.b);
     near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
   }
   const contains = (a: number, b: number) => {
@@ -272,7 +475,14 @@ export function corpusOf(entries: Entry[], _files: MemoryFile[]): Corpus {
     if (x.file !== y.file) return false;
     return (x.start <= y.start && y.end <= x.end) || (y.start <= x.start && x.end <= y.end);
   };
-  const corpus: Corpus = { norm, wordCount, sets, bags, code, exact, near, contains };
+  const codes = new Map<number, Set<string>>();
+  const code = (i: number) => {
+    let c = codes.get(i);
+    if (!c) codes.set(i, (c = wordCount[i] >= MIN_WORDS ? codeWords(entries[i].text) : new Set()));
+    return c;
+  };
+  const norm = (i: number) => built.norm(i);
+  const corpus: Corpus = { norm, same, wordCount, sets: shingleSets, bags: bagSets, code, exact, near, contains };
   CACHE.set(entries, corpus);
   return corpus;
 }

@@ -7,6 +7,7 @@
 // Only ranges and a rule name leave this module: never the matched value. The translator we
 // hand to secretlint returns the message id only, so not even its messages carry the value.
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { KeywordGate } from './keywords.js';
 
 export interface SecretRange {
   start: number;
@@ -59,35 +60,42 @@ const PRESET_KIND: Record<string, string> = {
  * a literal every match of the rule's patterns contains (read from the rules' regular
  * expressions; case-insensitive where in doubt, so a gate only ever lets more through). A rule
  * whose gate does not match cannot report anything on the text and is not run. Rules without a
- * gate (a future preset version) always run.
+ * gate (a future preset version) run on any text that passes some gate (`ANY_GATE`).
+ *
+ * Each gate comes with its literals, lower case (the same condition, case-insensitive): one
+ * scan of the text for all of them (fidelity/keywords.ts) tells which gates can match; only
+ * those are tested.
  */
-const PRESET_GATE: Record<string, RegExp> = {
-  aws: /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
-  npm: /npm_|_authToken|:\/\//i,
-  slack: /xox[bpaor]-|xapp-|hooks\.slack\.com/i,
-  basicauth: /:\/\//,
-  openai: /sk-/,
-  anthropic: /sk-ant-/,
-  groq: /gsk_/,
-  huggingface: /hf_/,
-  linear: /lin_api_/,
-  notion: /ntn_/,
-  privatekey: /-----BEGIN/,
-  sendgrid: /SG\./,
-  shopify: /shp(?:pa|ca|at|ss)_/,
-  github: /gh[pousr]_|github_pat_/,
-  gitlab: /glpat-/,
-  grafana: /glc_|glsa_/,
-  '1password': /ops_/,
-  'database-connection-string': /:\/\//,
-  'hashicorp-vault': /hv[sbr]\./,
-  vercel: /vc[pikar]_/,
-  databricks: /dapi/,
-  docker: /dckr_pat_/,
-  figma: /figd_/,
+const PRESET_GATE: Record<string, [RegExp, string[]]> = {
+  aws: [
+    /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
+    ['secretaccesskey', 'secret_accesskey', 'secretaccess_key', 'secret_access_key', 'a3t', 'akia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'asia', 'account'],
+  ],
+  npm: [/npm_|_authToken|:\/\//i, ['npm_', '_authtoken', '://']],
+  slack: [/xox[bpaor]-|xapp-|hooks\.slack\.com/i, ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxr-', 'xapp-', 'hooks.slack.com']],
+  basicauth: [/:\/\//, ['://']],
+  openai: [/sk-/, ['sk-']],
+  anthropic: [/sk-ant-/, ['sk-ant-']],
+  groq: [/gsk_/, ['gsk_']],
+  huggingface: [/hf_/, ['hf_']],
+  linear: [/lin_api_/, ['lin_api_']],
+  notion: [/ntn_/, ['ntn_']],
+  privatekey: [/-----BEGIN/, ['-----begin']],
+  sendgrid: [/SG\./, ['sg.']],
+  shopify: [/shp(?:pa|ca|at|ss)_/, ['shppa_', 'shpca_', 'shpat_', 'shpss_']],
+  github: [/gh[pousr]_|github_pat_/, ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_']],
+  gitlab: [/glpat-/, ['glpat-']],
+  grafana: [/glc_|glsa_/, ['glc_', 'glsa_']],
+  '1password': [/ops_/, ['ops_']],
+  'database-connection-string': [/:\/\//, ['://']],
+  'hashicorp-vault': [/hv[sbr]\./, ['hvs.', 'hvb.', 'hvr.']],
+  vercel: [/vc[pikar]_/, ['vcp_', 'vci_', 'vck_', 'vca_', 'vcr_']],
+  databricks: [/dapi/, ['dapi']],
+  docker: [/dckr_pat_/, ['dckr_pat_']],
+  figma: [/figd_/, ['figd_']],
 };
 
-let handlers: Array<{ kind: string; gate?: RegExp; file: (source: unknown) => unknown }> | undefined;
+let handlers: Array<{ kind: string; gate?: RegExp; bit: number; file: (source: unknown) => unknown }> | undefined;
 let sink: SecretRange[] = [];
 let sinkText = '';
 
@@ -128,7 +136,8 @@ function presetHandlers() {
     };
     try {
       const h = rule.create(ctx, {});
-      if (h.file) handlers.push({ kind, gate: PRESET_GATE[short], file: h.file.bind(h) });
+      const gate = PRESET_GATE[short];
+      if (h.file) handlers.push({ kind, gate: gate?.[0], bit: gate ? GATES.bits[PRESET_BIT[short]] : 0, file: h.file.bind(h) });
     } catch {
       /* a rule that cannot be created synchronously is skipped; our own patterns remain */
     }
@@ -178,38 +187,40 @@ interface OwnPattern {
   accept?: (value: string, m: RegExpExecArray) => boolean;
   /** A literal every match contains (a necessary condition, tested before the pattern runs). */
   gate: RegExp;
+  /** The gate's literals, lower case (for the one scan of all gates). */
+  literals: string[];
 }
 
 const OWN: OwnPattern[] = [
-  { rule: 'jwt', gate: /eyJ/, re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
-  { rule: 'stripe-key', gate: /[sr]k_/, re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
-  { rule: 'stripe-webhook-secret', gate: /whsec_/, re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
-  { rule: 'google-api-key', gate: /AIza/, re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { rule: 'jwt', gate: /eyJ/, literals: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
+  { rule: 'stripe-key', gate: /[sr]k_/, literals: ['sk_', 'rk_'], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
+  { rule: 'stripe-webhook-secret', gate: /whsec_/, literals: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { rule: 'google-api-key', gate: /AIza/, literals: ['aiza'], re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   {
-    rule: 'aws-access-key', gate: /AKIA|ASIA|ABIA|ACCA/,
+    rule: 'aws-access-key', gate: /AKIA|ASIA|ABIA|ACCA/, literals: ['akia', 'asia', 'abia', 'acca'],
     re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
     accept: (v) => !/EXAMPLE/.test(v),
   },
   {
-    rule: 'slack-webhook', gate: /hooks\.slack\.com/,
+    rule: 'slack-webhook', gate: /hooks\.slack\.com/, literals: ['hooks.slack.com'],
     re: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g,
   },
-  { rule: 'github-token', gate: /gh[pousr]_/, re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
+  { rule: 'github-token', gate: /gh[pousr]_/, literals: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
   {
-    rule: 'openai-key', gate: /sk-/,
+    rule: 'openai-key', gate: /sk-/, literals: ['sk-'],
     re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g,
   },
-  { rule: 'anthropic-key', gate: /sk-ant-/, re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
-  { rule: 'gitlab-token', gate: /glpat-/, re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
-  { rule: 'slack-token', gate: /xox/, re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+  { rule: 'anthropic-key', gate: /sk-ant-/, literals: ['sk-ant-'], re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
+  { rule: 'gitlab-token', gate: /glpat-/, literals: ['glpat-'], re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+  { rule: 'slack-token', gate: /xox/, literals: ['xox'], re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
   {
-    rule: 'private-key', gate: /-----BEGIN/,
+    rule: 'private-key', gate: /-----BEGIN/, literals: ['-----begin'],
     re: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,12000}?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
     accept: (v) => (v.replace(/-----[^-]+-----/g, '').match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40,
   },
   {
     // scheme://user:password@host — only the password is the range
-    rule: 'url-password', gate: /:\/\//,
+    rule: 'url-password', gate: /:\/\//, literals: ['://'],
     re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,64}:([^\s@/'"`<>]{3,128})@[A-Za-z0-9.-]+/g,
     group: 1,
     accept: (v, m) => {
@@ -221,15 +232,22 @@ const OWN: OwnPattern[] = [
   {
     // password = "value", api_key: value, client_secret=value ... value must look random
     rule: 'password-assignment', gate: /(?:password|passwd|pwd|secret|key|token)["']?\s*[=:]/i,
+    literals: ['password', 'passwd', 'pwd', 'secret', 'key', 'token'],
     re: /\b(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret|private[_-]?key|token)\b["']?\s*(?:=|:|=>)\s*["'`]?([^\s"'`,;)\]}]{12,200})/gi,
     group: 1,
     accept: (v) => looksLikeSecretValue(v),
   },
 ];
 
-function runOwn(text: string, out: SecretRange[]) {
-  for (const p of OWN) {
-    if (!p.gate.test(text)) continue;
+/** One scan for the literals of every gate: preset rules first, then our own patterns. */
+const PRESET_BIT: Record<string, number> = Object.fromEntries(Object.keys(PRESET_GATE).map((short, k) => [short, k]));
+const GATES = KeywordGate.forLists([...Object.values(PRESET_GATE).map(([, literals]) => literals), ...OWN.map((p) => p.literals)]);
+const OWN_BITS = GATES.bits.slice(Object.keys(PRESET_GATE).length);
+
+function runOwn(text: string, out: SecretRange[], found: number) {
+  for (let k = 0; k < OWN.length; k++) {
+    const p = OWN[k];
+    if (!(found & OWN_BITS[k]) || !p.gate.test(text)) continue;
     p.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = p.re.exec(text))) {
@@ -273,13 +291,18 @@ const ANY_GATE =
 
 /** Every secret-looking range in `text`, sorted, non-overlapping. Synchronous and pure. */
 export function detectSecrets(text: string): SecretRange[] {
-  if (!text || text.length < 12 || !QUICK.test(text) || !ANY_GATE.test(text)) return [];
+  if (!text || text.length < 12) return [];
+  // no gate's literal: no gate matches, so neither does their union, ANY_GATE
+  const gates = GATES.gate.scan(text);
+  if (!gates || !QUICK.test(text)) return [];
+  // ANY_GATE only decides for rules without a gate (each gate implies it)
+  let any: boolean | undefined;
   const found: SecretRange[] = [];
   sink = found;
   sinkText = text;
   const source = { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' };
   for (const h of presetHandlers()) {
-    if (h.gate && !h.gate.test(text)) continue;
+    if (h.gate ? !(gates & h.bit) || !h.gate.test(text) : !(any ??= ANY_GATE.test(text))) continue;
     try {
       const r = h.file(source);
       if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).catch(() => {});
@@ -289,6 +312,6 @@ export function detectSecrets(text: string): SecretRange[] {
   }
   sink = [];
   sinkText = '';
-  runOwn(text, found);
+  runOwn(text, found, gates);
   return merge(found.filter((r) => r.end > r.start));
 }

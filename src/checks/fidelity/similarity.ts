@@ -2,6 +2,10 @@
 // LSH banding find candidate pairs with a high Jaccard similarity; an inverted index over rare
 // shingles finds short texts contained in longer ones (containment, which Jaccard misses).
 // Candidates are then verified exactly on their shingle sets.
+//
+// Sets of hashes are stored as `HashSets`: each set sorted and without repeats, all sets back to
+// back in one Uint32Array. No number is boxed, a set costs no allocation of its own, and two
+// sets are compared by one merge pass.
 
 const HASHES = 32;
 const BANDS = 8; // 8 bands x 4 rows: LSH candidates from Jaccard ~0.6 upwards (the postings pass covers containment)
@@ -31,64 +35,207 @@ function mix(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-const SEEDS: number[] = Array.from({ length: HASHES }, (_, i) => mix(0x9e3779b9 + i * 0x632be5ab));
+const SEEDS = Uint32Array.from({ length: HASHES }, (_, i) => mix(0x9e3779b9 + i * 0x632be5ab));
 
 export function words(normalised: string): string[] {
   return normalised.split(' ').filter((w) => w.length > 0);
 }
 
-/** Hashed word k-shingles (k = 3 for long texts, 2 for short ones, words for very short ones). */
-export function shingles(ws: string[], hashes?: number[]): Set<number> {
-  const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
-  const h = hashes ?? ws.map(fnv1a);
-  const out = new Set<number>();
-  for (let i = 0; i + k <= h.length; i++) {
-    let x = h[i];
-    for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 0x9e3779b1 + j));
-    out.add(x >>> 0);
-  }
-  return out;
+/** Shingle size: 3 words for long texts, 2 for short ones, single words for very short ones. */
+function shingleSize(words: number): number {
+  return words >= 30 ? 3 : words >= 4 ? 2 : 1;
 }
 
 /**
- * Stable LSD radix sort of parallel (hash, doc) arrays by the 32-bit hash: four 8-bit passes,
- * no comparisons, no boxing. Equal hashes keep their input (doc) order.
+ * Writes the hashed word k-shingles of the word hashes `h[0..n)` into `out` (which must hold
+ * `n` values) and returns how many there are (with repeats).
+ */
+export function shingleHashes(h: ArrayLike<number>, n: number, out: Uint32Array): number {
+  const k = shingleSize(n);
+  let c = 0;
+  for (let i = 0; i + k <= n; i++) {
+    let x = h[i];
+    for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 0x9e3779b1 + j));
+    out[c++] = x >>> 0;
+  }
+  return c;
+}
+
+/** Hashed word k-shingles (k = 3 for long texts, 2 for short ones, words for very short ones). */
+export function shingles(ws: string[], hashes?: number[]): Set<number> {
+  const h = hashes ?? ws.map(fnv1a);
+  const out = new Uint32Array(h.length);
+  return new Set(out.subarray(0, shingleHashes(h, h.length, out)));
+}
+
+/** Sorted sets of 32-bit values, stored back to back: set `i` is `values[start[i] .. start[i + 1])`. */
+export class HashSets {
+  constructor(
+    readonly values: Uint32Array,
+    readonly start: Int32Array,
+  ) {}
+
+  get length(): number {
+    return this.start.length - 1;
+  }
+
+  size(i: number): number {
+    return this.start[i + 1] - this.start[i];
+  }
+
+  /** Jaccard similarity and containment (|A ∩ B| / min(|A|, |B|)) of sets `a` and `b`. */
+  similarity(a: number, b: number): { jaccard: number; containment: number } {
+    const v = this.values;
+    let x = this.start[a];
+    const xe = this.start[a + 1];
+    let y = this.start[b];
+    const ye = this.start[b + 1];
+    const na = xe - x;
+    const nb = ye - y;
+    let inter = 0;
+    while (x < xe && y < ye) {
+      const p = v[x];
+      const q = v[y];
+      if (p === q) {
+        inter++;
+        x++;
+        y++;
+      } else if (p < q) x++;
+      else y++;
+    }
+    const union = na + nb - inter;
+    const small = Math.min(na, nb);
+    return { jaccard: union ? inter / union : 0, containment: small ? inter / small : 0 };
+  }
+
+  /** `HashSets` holding the given sets (or any iterables) of 32-bit unsigned values. */
+  static from(sets: Iterable<number>[]): HashSets {
+    const b = new HashSetsBuilder();
+    for (const s of sets) {
+      const list = [...s];
+      const arr = Uint32Array.from(list);
+      if (!list.every((x, k) => arr[k] === x)) throw new Error('HashSets hold 32-bit unsigned values only');
+      b.push(arr, arr.length);
+    }
+    return b.build();
+  }
+}
+
+/** Builds `HashSets` one set at a time, from unsorted values with repeats. */
+export class HashSetsBuilder {
+  private values: Uint32Array = new Uint32Array(4096);
+  private start: number[] = [0];
+  private end = 0;
+
+  /** Adds the set of `vals[0..n)` (sorted in place). */
+  push(vals: Uint32Array, n: number): void {
+    const s = sortPrefix(vals, n);
+    if (this.end + n > this.values.length) {
+      let cap = this.values.length * 2;
+      while (cap < this.end + n) cap *= 2;
+      const grown = new Uint32Array(cap);
+      grown.set(this.values.subarray(0, this.end));
+      this.values = grown;
+    }
+    const out = this.values;
+    let e = this.end;
+    for (let i = 0; i < n; i++) if (i === 0 || s[i] !== s[i - 1]) out[e++] = s[i];
+    this.end = e;
+    this.start.push(e);
+  }
+
+  build(): HashSets {
+    return new HashSets(this.values.slice(0, this.end), Int32Array.from(this.start));
+  }
+}
+
+/** Sorts `vals[0..n)` in place: insertion sort for the short sets most texts have (no call into the native sort). */
+function sortPrefix(vals: Uint32Array, n: number): Uint32Array {
+  if (n > 48) return vals.subarray(0, n).sort();
+  for (let i = 1; i < n; i++) {
+    const x = vals[i];
+    let j = i - 1;
+    while (j >= 0 && vals[j] > x) {
+      vals[j + 1] = vals[j];
+      j--;
+    }
+    vals[j + 1] = x;
+  }
+  return vals;
+}
+
+/** Radix sort digit: three passes of 11 bits cover 32-bit keys. */
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+
+/**
+ * Stable LSD radix sort of parallel (hash, doc) arrays by the 32-bit hash: three 11-bit passes,
+ * no comparisons, no boxing. Equal hashes keep their input (doc) order. The inputs are left as
+ * they are: the passes go input -> A -> B -> A.
  */
 export function sortByHash(hash: Uint32Array, doc: Int32Array): [Uint32Array, Int32Array] {
   const len = hash.length;
-  let h = hash.slice();
-  let d = doc.slice();
-  let h2 = new Uint32Array(len);
-  let d2 = new Int32Array(len);
-  const count = new Int32Array(256);
-  for (let shift = 0; shift < 32; shift += 8) {
-    count.fill(0);
-    for (let i = 0; i < len; i++) count[(h[i] >>> shift) & 255]++;
-    let sum = 0;
-    for (let b = 0; b < 256; b++) {
-      const c = count[b];
-      count[b] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < len; i++) {
-      const at = count[(h[i] >>> shift) & 255]++;
-      h2[at] = h[i];
-      d2[at] = d[i];
-    }
-    [h, h2] = [h2, h];
-    [d, d2] = [d2, d];
-  }
-  return [h, d];
+  const hA = new Uint32Array(len);
+  const dA = new Int32Array(len);
+  const hB = new Uint32Array(len);
+  const dB = new Int32Array(len);
+  const count = new Int32Array(RADIX);
+  radixPass(hash, doc, hA, dA, 0, count);
+  radixPass(hA, dA, hB, dB, RADIX_BITS, count);
+  radixPass(hB, dB, hA, dA, 2 * RADIX_BITS, count);
+  return [hA, dA];
 }
 
-function signatureInto(sh: Set<number>, sig: Uint32Array): void {
-  sig.fill(0xffffffff);
-  for (const x of sh) {
+/** One stable counting pass on the digit of `h` at `shift`, from (h, d) into (toH, toD). */
+function radixPass(h: Uint32Array, d: Int32Array, toH: Uint32Array, toD: Int32Array, shift: number, count: Int32Array): void {
+  const len = h.length;
+  count.fill(0);
+  for (let i = 0; i < len; i++) count[(h[i] >>> shift) & (RADIX - 1)]++;
+  let sum = 0;
+  for (let b = 0; b < RADIX; b++) {
+    const c = count[b];
+    count[b] = sum;
+    sum += c;
+  }
+  for (let i = 0; i < len; i++) {
+    const at = count[(h[i] >>> shift) & (RADIX - 1)]++;
+    toH[at] = h[i];
+    toD[at] = d[i];
+  }
+}
+
+/**
+ * Per seed, the first step of `mix(x ^ seed)` that depends on the seed alone: since shifts and
+ * xors distribute, `y ^ (y >>> 16)` for `y = x ^ seed` is `(x ^ (x >>> 16)) ^ SEED_HALF[i]`.
+ */
+const SEED_HALF = Int32Array.from(SEEDS, (s) => s ^ (s >>> 16));
+
+/**
+ * MinHash signature of one set into row `row` of `sig`: `sig[row + i]` is the least
+ * `mix(x ^ SEEDS[i])` over the set. Values are kept with the sign bit flipped so every step is
+ * int32 arithmetic and every comparison a plain int32 one (order-preserving for the unsigned
+ * values).
+ */
+function signatureInto(values: Uint32Array, from: number, to: number, sig: Int32Array, row: number): void {
+  sig.fill(0x7fffffff, row, row + HASHES);
+  for (let k = from; k < to; k++) {
+    const x = values[k];
+    const half = x ^ (x >>> 16);
     for (let i = 0; i < HASHES; i++) {
-      const v = mix(x ^ SEEDS[i]);
-      if (v < sig[i]) sig[i] = v;
+      // mix(x ^ SEEDS[i]), from its second step on
+      let y = Math.imul(half ^ SEED_HALF[i], 0x7feb352d);
+      y = Math.imul(y ^ (y >>> 15), 0x846ca68b);
+      y = y ^ (y >>> 16) ^ 0x80000000;
+      if (y < sig[row + i]) sig[row + i] = y;
     }
   }
+}
+
+/** The MinHash signature of every doc: row `k` (`sig[k * HASHES + i]`) is that of `docs[k]`. */
+function signatures(sets: HashSets, docs: Int32Array): Int32Array {
+  const sig = new Int32Array(docs.length * HASHES);
+  for (let k = 0; k < docs.length; k++) signatureInto(sets.values, sets.start[docs[k]], sets.start[docs[k] + 1], sig, k * HASHES);
+  return sig;
 }
 
 /**
@@ -169,17 +316,22 @@ export function jaccardOf(a: Set<number>, b: Set<number>): { jaccard: number; co
   return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
 }
 
+/** Doc ids packed under a 32-bit hash (or a doc id) in one float64: exact below 2^53. */
+const DOC = 2 ** 21;
+
 /**
  * Candidate pairs (a < b, indexes into `sets`) whose Jaccard similarity may reach about 0.5 (by
  * LSH) or where the smaller set may be mostly contained in the larger (by the rare-shingle
  * index); each candidate is verified and returned with its exact scores.
  */
 export function similarPairs(
-  sets: Set<number>[],
+  input: HashSets | Set<number>[],
   accept: (p: SimilarPair) => boolean,
   minShingles = 3,
   lsh = true,
 ): SimilarPair[] {
+  const sets = input instanceof HashSets ? input : HashSets.from(input);
+  if (sets.length >= DOC) throw new Error('too many entries for the similarity index');
   const seen = new PairSet();
   const out: SimilarPair[] = [];
   const consider = (a: number, b: number) => {
@@ -190,96 +342,89 @@ export function similarPairs(
       b = t;
     }
     if (!seen.add(a, b)) return;
-    const s = jaccardOf(sets[a], sets[b]);
+    const s = sets.similarity(a, b);
     const p: SimilarPair = { a, b, jaccard: s.jaccard, containment: s.containment };
     if (accept(p)) out.push(p);
   };
+  const docs = eligible(sets, minShingles);
+  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
+  const [hs, ds] = sortedPostings(sets, docs);
+  containmentCandidates(hs, ds, sets.length, consider);
+  return out;
+}
 
-  const n = sets.length;
-  const DOC = 2 ** 21; // doc ids packed under a 32-bit hash in one float64 (exact below 2^53)
-  if (n >= DOC) throw new Error('too many entries for the similarity index');
-
-  // 1. MinHash + LSH banding: per band, sort (bucket hash, doc) keys; equal hashes are a bucket
-  if (lsh) {
-    const sig = new Uint32Array(HASHES);
-    const eligible: number[] = [];
-    for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
-    // (bucket hash, doc) per band; `eligible` is in ascending doc order, so a stable sort by
-    // hash orders each band by (hash, doc)
-    const keys: Uint32Array[] = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
-    const docs = Int32Array.from(eligible);
-    eligible.forEach((i, k) => {
-      signatureInto(sets[i], sig);
-      for (let b = 0; b < BANDS; b++) {
-        let key = 0x811c9dc5;
-        for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
-        keys[b][k] = key;
-      }
-    });
-    for (const band of keys) {
-      const [hs, ds] = sortByHash(band, docs);
-      for (let x = 0; x < hs.length; ) {
-        const h = hs[x];
-        let y = x + 1;
-        while (y < hs.length && hs[y] === h) y++;
-        if (y - x >= 2 && y - x <= MAX_BUCKET)
-          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds[p], ds[q]);
-        x = y;
-      }
-    }
-  }
-
-  // 2. containment: sort (shingle, doc) keys; shingles held by at most MAX_DF entries are
-  // "rare"; count rare shingles shared per pair, keep pairs sharing most of one side's rare ones
-  let total = 0;
-  for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
-  // (shingle, doc) in doc order; a stable sort by shingle orders them by (shingle, doc)
-  const hashes = new Uint32Array(total);
-  const owners = new Int32Array(total);
+/** The sets with at least `minShingles` values, in ascending order. */
+function eligible(sets: HashSets, minShingles: number): Int32Array {
+  const { start } = sets;
+  let count = 0;
+  for (let i = 0; i < sets.length; i++) if (start[i + 1] - start[i] >= minShingles) count++;
+  const docs = new Int32Array(count);
   let k = 0;
-  let uint32 = true;
-  for (let i = 0; i < n; i++) {
-    if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) {
-      if (x >>> 0 !== x) uint32 = false;
-      hashes[k] = x;
-      owners[k++] = i;
+  for (let i = 0; i < sets.length; i++) if (start[i + 1] - start[i] >= minShingles) docs[k++] = i;
+  return docs;
+}
+
+/** LSH banding: per band, sort (bucket key, doc); equal keys are a bucket. */
+function lshCandidates(docs: Int32Array, keys: Uint32Array[], consider: (a: number, b: number) => void): void {
+  // docs in ascending order, so a stable sort by key orders each band by (key, doc)
+  for (const band of keys) {
+    const [hs, ds] = sortByHash(band, docs);
+    for (let x = 0; x < hs.length; ) {
+      const h = hs[x];
+      let y = x + 1;
+      while (y < hs.length && hs[y] === h) y++;
+      if (y - x >= 2 && y - x <= MAX_BUCKET)
+        for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds[p], ds[q]);
+      x = y;
     }
   }
-  let hs: ArrayLike<number>;
-  let ds: ArrayLike<number>;
-  if (uint32) [hs, ds] = sortByHash(hashes, owners);
-  else {
-    // values that are not 32-bit hashes (hand-built sets): sort (value, doc) as doubles
-    const all = new Float64Array(total);
-    k = 0;
-    for (let i = 0; i < n; i++) {
-      if (sets[i].size < minShingles) continue;
-      for (const x of sets[i]) all[k++] = x * DOC + i;
+}
+
+/** The LSH bucket key of every doc (signature row) in every band. */
+function bandKeys(sig: Int32Array, rows: number): Uint32Array[] {
+  const keys: Uint32Array[] = Array.from({ length: BANDS }, () => new Uint32Array(rows));
+  for (let k = 0; k < rows; k++) {
+    for (let b = 0; b < BANDS; b++) {
+      let key = 0x811c9dc5;
+      for (let r = 0; r < ROWS; r++) key = mix(key ^ ((sig[k * HASHES + b * ROWS + r] ^ 0x80000000) >>> 0));
+      keys[b][k] = key;
     }
-    all.sort();
-    hs = Float64Array.from(all, (v) => Math.floor(v / DOC));
-    ds = Int32Array.from(all, (v) => v % DOC);
   }
+  return keys;
+}
+
+/**
+ * Containment, over the (shingle, doc) postings sorted by shingle: shingles held by at most
+ * MAX_DF entries are "rare"; count rare shingles shared per pair, keep pairs sharing most of
+ * one side's rare ones.
+ */
+function containmentCandidates(hs: Uint32Array, ds: Int32Array, n: number, consider: (a: number, b: number) => void): void {
+  const total = hs.length;
   const rare = new Uint32Array(n);
-  const pairKeys: number[] = [];
+  let pairKeys = new Float64Array(1024);
+  let pairCount = 0;
   for (let x = 0; x < total; ) {
     const h = hs[x];
     let y = x + 1;
     while (y < total && hs[y] === h) y++;
     if (y - x <= MAX_DF) {
       for (let p = x; p < y; p++) rare[ds[p]]++;
+      const more = ((y - x) * (y - x - 1)) / 2;
+      if (pairCount + more > pairKeys.length) {
+        const grown = new Float64Array(Math.max(pairKeys.length * 2, pairCount + more));
+        grown.set(pairKeys.subarray(0, pairCount));
+        pairKeys = grown;
+      }
       for (let p = x; p < y; p++)
         for (let q = p + 1; q < y; q++) {
           const a = ds[p];
           const b = ds[q];
-          if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
+          if (a !== b) pairKeys[pairCount++] = a < b ? a * DOC + b : b * DOC + a;
         }
     }
     x = y;
   }
-  const pk = Float64Array.from(pairKeys);
-  pk.sort();
+  const pk = pairKeys.subarray(0, pairCount).sort();
   for (let x = 0; x < pk.length; ) {
     let y = x + 1;
     while (y < pk.length && pk[y] === pk[x]) y++;
@@ -289,5 +434,24 @@ export function similarPairs(
     if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
     x = y;
   }
-  return out;
+}
+
+/** Every (shingle, doc) of the docs, sorted by shingle then doc. */
+function sortedPostings(sets: HashSets, docs: Int32Array): [Uint32Array, Int32Array] {
+  const { values, start } = sets;
+  let total = 0;
+  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
+  // (shingle, doc) in doc order; a stable sort by shingle orders them by (shingle, doc)
+  const hashes = new Uint32Array(total);
+  const owners = new Int32Array(total);
+  let at = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const i = docs[k];
+    const from = start[i];
+    const to = start[i + 1];
+    hashes.set(values.subarray(from, to), at);
+    owners.fill(i, at, at + to - from);
+    at += to - from;
+  }
+  return sortByHash(hashes, owners);
 }

@@ -9,47 +9,92 @@ const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
 
 /** Replace every character of a match by spaces, keeping offsets and newlines. */
 export function blank(s: string): string {
-  return s.replace(/[^\n]/g, ' ');
-}
-
-/**
- * Per-entry views of the text, computed once and shared by every check of a run (ephemeral,
- * duplicate, contradiction, broken-link all read the same prose). Keyed by the entry object;
- * a view is only reused while `entry.text` is the same string.
- */
-interface Views {
-  text: string;
-  fm?: string;
-  fmNoDesc?: string;
-  prose?: string;
-  proseNoDesc?: string;
-  noCode?: string;
-}
-const VIEWS = new WeakMap<Entry, Views>();
-function views(entry: Entry): Views {
-  let v = VIEWS.get(entry);
-  if (!v || v.text !== entry.text) {
-    v = { text: entry.text };
-    VIEWS.set(entry, v);
+  // one space per UTF-16 unit, line by line (no per-character regex replacement)
+  let out = '';
+  let from = 0;
+  for (let nl = s.indexOf('\n'); nl !== -1; nl = s.indexOf('\n', from)) {
+    out += ' '.repeat(nl - from) + '\n';
+    from = nl + 1;
   }
-  return v;
+  return out + ' '.repeat(s.length - from);
+}
+
+/** The views of one entry's text, made on first use. */
+class Views {
+  fm: string | undefined = undefined;
+  fmNoDesc: string | undefined = undefined;
+  prose: string | undefined = undefined;
+  proseNoDesc: string | undefined = undefined;
+  noCode: string | undefined = undefined;
+  readonly text: string;
+  constructor(readonly entry: Entry) {
+    this.text = entry.text;
+  }
 }
 
 /**
- * The entry's text with frontmatter, fenced code and HTML comments blanked out (same length,
- * offsets preserved), so regular expressions only see prose and inline code.
+ * The views of the entries' text the checks read (frontmatter blanked, prose, prose without
+ * code...), for one entry list: computed on first use and shared by every check of a run
+ * (ephemeral, duplicate, contradiction and broken-link read the same prose). By entry index,
+ * in a plain array: a WeakMap keyed by each entry would cost a hash-table insertion per entry
+ * and ephemeron work for the garbage collector. A view is only reused for the same entry
+ * object with the same `entry.text`.
  */
-export function proseWithOffsets(entry: Entry, keepDescription = true): string {
-  const v = views(entry);
-  if (keepDescription) return (v.prose ??= withoutFences(withoutFrontmatter(entry, true)));
-  return (v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false)));
+export class EntryTexts {
+  private readonly views: (Views | undefined)[] = [];
+
+  constructor(private readonly entries: Entry[]) {}
+
+  /** The views of entry `i`, made again if the list or the entry's text changed since. */
+  private at(i: number): Views {
+    const e = this.entries[i];
+    let v = this.views[i];
+    if (v === undefined || v.entry !== e || v.text !== e.text) this.views[i] = v = new Views(e);
+    return v;
+  }
+
+  /** Frontmatter blanked except the values the agent reads: `description` and a slot's `content`. */
+  withoutFrontmatter(i: number, keepDescription = true): string {
+    const v = this.at(i);
+    if (keepDescription) return (v.fm ??= frontmatterBlanked(this.entries[i], true));
+    return (v.fmNoDesc ??= frontmatterBlanked(this.entries[i], false));
+  }
+
+  /**
+   * The entry's text with frontmatter, fenced code and HTML comments blanked out (same length,
+   * offsets preserved), so regular expressions only see prose and inline code.
+   */
+  proseWithOffsets(i: number, keepDescription = true): string {
+    const v = this.at(i);
+    if (keepDescription) return (v.prose ??= withoutFences(this.withoutFrontmatter(i, true)));
+    return (v.proseNoDesc ??= withoutFences(this.withoutFrontmatter(i, false)));
+  }
+
+  /** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */
+  proseNoCode(i: number): string {
+    const v = this.at(i);
+    if (v.noCode === undefined) {
+      const p = this.proseWithOffsets(i);
+      v.noCode = p.includes('`') ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+    }
+    return v.noCode;
+  }
+
+  /** The normalised source (`normaliseSource`) of an entry's comparable content; `scanWords` splits it. */
+  comparableSource(i: number): string {
+    // a topic's description summarises its body; compare bodies
+    const p = this.proseWithOffsets(i, this.entries[i].kind !== 'topic');
+    return normaliseSource(p.includes('<!--') ? p.replace(/<!--[\s\S]*?-->/g, ' ') : p);
+  }
 }
 
-/** Frontmatter blanked except the values the agent reads: `description` and a slot's `content`. */
-export function withoutFrontmatter(entry: Entry, keepDescription = true): string {
-  const v = views(entry);
-  if (keepDescription) return (v.fm ??= frontmatterBlanked(entry, true));
-  return (v.fmNoDesc ??= frontmatterBlanked(entry, false));
+const TEXTS = new WeakMap<Entry[], EntryTexts>();
+
+/** The text views of an entry list, shared by every check that reads it. */
+export function textsOf(entries: Entry[]): EntryTexts {
+  let t = TEXTS.get(entries);
+  if (!t) TEXTS.set(entries, (t = new EntryTexts(entries)));
+  return t;
 }
 
 function frontmatterBlanked(entry: Entry, keepDescription: boolean): string {
@@ -81,37 +126,92 @@ export function withoutFences(t: string): string {
 
 const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
 
-/** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */
-export function proseNoCode(entry: Entry): string {
-  const v = views(entry);
-  if (v.noCode === undefined) {
-    const p = proseWithOffsets(entry);
-    v.noCode = p.includes('`') ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
-  }
-  return v.noCode;
-}
-
 /** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
 export function normalise(text: string): string {
+  return wordStrings(normaliseSource(text)).join(' ');
+}
+
+/** The words of a normalised source, as strings. */
+export function wordStrings(t: string): string[] {
+  const w = new Words();
+  scanWords(t, w);
+  const out: string[] = new Array(w.count);
+  for (let k = 0; k < w.count; k++) out[k] = t.slice(w.start[k], w.end[k]);
+  return out;
+}
+
+/** `text` lower-cased, with markdown syntax (links, tags, bullets, headings, quotes) turned to spaces. */
+export function normaliseSource(text: string): string {
   let t = text.toLowerCase();
   if (t.includes('](')) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1'); // [text](url) -> text
   if (t.includes('[[')) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1');
   if (t.includes('<')) t = t.replace(/<[^>\n]+>/g, ' ');
-  t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, ' '); // bullets, task boxes
-  if (t.includes('#')) t = t.replace(/^\s*#{1,6}\s+/gm, ' ');
-  if (t.includes('>')) t = t.replace(/^\s*>\s?/gm, ' ');
-  // A word is a run of [a-z0-9@./:+#-] in ASCII text, of letters, digits and @./:+#- in other
-  // text (dashes and all other punctuation separate words); scanned once, no intermediate strings.
-  const out: string[] = [];
-  const ascii = ASCII.test(t);
+  const lines = LINE_BREAK.test(t);
+  t = t.replace(lines ? BULLET : BULLET_FIRST, ' '); // bullets, task boxes
+  if (t.includes('#')) t = t.replace(lines ? HEADING : HEADING_FIRST, ' ');
+  if (t.includes('>')) t = t.replace(lines ? QUOTE : QUOTE_FIRST, ' ');
+  return t;
+}
+
+// Markdown line prefixes. Each matches only at a line start, so in a text without line breaks
+// only at its start: the `_FIRST` forms (anchored, not global) then give the same result
+// without trying every position.
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm;
+const BULLET_FIRST = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/;
+const HEADING = /^\s*#{1,6}\s+/gm;
+const HEADING_FIRST = /^\s*#{1,6}\s+/;
+const QUOTE = /^\s*>\s?/gm;
+const QUOTE_FIRST = /^\s*>\s?/;
+
+/** ASCII characters that belong to words: a-z, 0-9 and @ . / : + # - */
+const WORD_CHAR = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789@./:+#-') WORD_CHAR[ch.charCodeAt(0)] = 1;
+
+/** The words `scanWords` found: `count` of them, word `k` is `text.slice(start[k], end[k])`. */
+export class Words {
+  count = 0;
+  start = new Int32Array(256);
+  end = new Int32Array(256);
+  /** FNV-1a hash of each word's UTF-16 units (what `hashWord` gives for the word). */
+  hash = new Uint32Array(256);
+
+  /** Room for the words of a text of `length` characters (at most one per two characters). */
+  reserve(length: number): void {
+    const need = (length >> 1) + 1;
+    if (need <= this.start.length) return;
+    let cap = this.start.length * 2;
+    while (cap < need) cap *= 2;
+    this.start = new Int32Array(cap);
+    this.end = new Int32Array(cap);
+    this.hash = new Uint32Array(cap);
+  }
+}
+
+/**
+ * The words of a normalised source (`normaliseSource`, so lower case), in order, into `out`,
+ * without making strings. A word is a run of [a-z0-9@./:+#-] and of other letters and digits
+ * (dashes and all other punctuation separate words), without trailing `.` / `:`;
+ * punctuation-only runs are not words. One pass, no call per character or word: the hash is
+ * kept both for the whole run and up to its last character that is not `.` / `:`.
+ */
+export function scanWords(t: string, out: Words): void {
+  out.reserve(t.length);
+  const { start: starts, end: ends, hash: hashes } = out;
+  let n = 0;
   let start = -1;
+  let h = 0;
+  /** Hash and end of the run without its trailing `.` / `:`. */
+  let kept = 0;
+  let keptEnd = 0;
+  /** Whether the run has a character other than . : / + # @ - */
+  let content = false;
   for (let i = 0; i <= t.length; ) {
     let c = i < t.length ? t.charCodeAt(i) : 32;
     let width = 1;
     let inWord: boolean;
-    if (c < 128) {
-      inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 58) || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || (!ascii && c >= 65 && c <= 90);
-    } else {
+    if (c < 128) inWord = WORD_CHAR[c] === 1;
+    else {
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
         const lo = t.charCodeAt(i + 1);
         if (lo >= 0xdc00 && lo <= 0xdfff) {
@@ -122,14 +222,31 @@ export function normalise(text: string): string {
       inWord = letterOrDigit(c);
     }
     if (inWord) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = keptEnd = i;
+        h = kept = 0x811c9dc5;
+        content = false;
+      }
+      h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+      if (width === 2) h = Math.imul(h ^ t.charCodeAt(i + 1), 0x01000193);
+      if (c !== 46 && c !== 58) {
+        // not '.' ':'
+        kept = h;
+        keptEnd = i + width;
+        // not one of / + # @ -
+        if (c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) content = true;
+      }
     } else if (start >= 0) {
-      keepWord(t.slice(start, i), out);
+      if (content) {
+        starts[n] = start;
+        ends[n] = keptEnd;
+        hashes[n++] = kept;
+      }
       start = -1;
     }
     i += width;
   }
-  return out.join(' ');
+  out.count = n;
 }
 
 /** `\p{L}` or `\p{N}`, per code point, cached. */
@@ -145,28 +262,6 @@ function letterOrDigit(cp: number): boolean {
   return r;
 }
 
-/** Drops trailing sentence punctuation and punctuation-only tokens. */
-function keepWord(w: string, out: string[]): void {
-  const last = w.charCodeAt(w.length - 1);
-  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, ''); // '.' ':'
-  if (!w) return;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    // not one of . : / + # @ -
-    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
-      out.push(w);
-      return;
-    }
-  }
-}
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** The entry's comparable content: normalised prose (frontmatter and comments dropped). */
-export function comparable(entry: Entry): string {
-  // a topic's description summarises its body; compare bodies
-  const p = proseWithOffsets(entry, entry.kind !== 'topic');
-  return normalise(p.includes('<!--') ? p.replace(/<!--[\s\S]*?-->/g, ' ') : p);
-}
 
 export const STOPWORDS = new Set(
   (
@@ -256,6 +351,26 @@ export function isInstructionFile(format: string): boolean {
 
 /** posix join + normalise (`a/b/../c` -> `a/c`); keeps a leading `/`. */
 export function joinPath(dir: string, rel: string): string {
+  // a plain name in a folder (an index line's topic file): the folder normalised once
+  if (rel && rel !== '.' && rel !== '..' && !rel.includes('/')) {
+    const d = normalDir(dir);
+    return d === '' ? rel : d === '/' ? '/' + rel : d + '/' + rel;
+  }
+  return joinPaths(dir, rel);
+}
+
+const NORMAL_DIRS = new Map<string, string>();
+function normalDir(dir: string): string {
+  let d = NORMAL_DIRS.get(dir);
+  if (d === undefined) {
+    d = joinPaths(dir, '');
+    if (NORMAL_DIRS.size > 10_000) NORMAL_DIRS.clear();
+    NORMAL_DIRS.set(dir, d);
+  }
+  return d;
+}
+
+function joinPaths(dir: string, rel: string): string {
   const abs = rel.startsWith('/');
   const parts = (abs ? rel : (dir ? dir + '/' : '') + rel).split('/');
   const out: string[] = [];
