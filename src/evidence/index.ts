@@ -10,6 +10,7 @@ import { existsInIndex, gitFileIndex, walkFileIndex } from './files.js';
 import { parseRepoSlug, remoteOriginUrl, repoInfo, type RepoInfo } from './git.js';
 import { fetchGitHubState } from './github.js';
 import { emptyHistory, runLogPass } from './history.js';
+import { yieldCpuToGit } from './pump.js';
 import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, readHeadManifests } from './manifests.js';
 
 export interface GatherOptions {
@@ -77,6 +78,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
           return r;
         })
       : Promise.resolve(null);
+    if (info.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
     if (fr.error) {
