@@ -252,9 +252,9 @@ var require_tunnel = __commonJS({
       for (var i = 1, len = arguments.length; i < len; ++i) {
         var overrides = arguments[i];
         if (typeof overrides === "object") {
-          var keys = Object.keys(overrides);
-          for (var j = 0, keyLen = keys.length; j < keyLen; ++j) {
-            var k = keys[j];
+          var keys2 = Object.keys(overrides);
+          for (var j = 0, keyLen2 = keys2.length; j < keyLen2; ++j) {
+            var k = keys2[j];
             if (overrides[k] !== void 0) {
               target[k] = overrides[k];
             }
@@ -1806,9 +1806,9 @@ var require_request = __commonJS({
               processHeader(this, header2[0], header2[1]);
             }
           } else {
-            const keys = Object.keys(headers);
-            for (let i = 0; i < keys.length; ++i) {
-              processHeader(this, keys[i], headers[keys[i]]);
+            const keys2 = Object.keys(headers);
+            for (let i = 0; i < keys2.length; ++i) {
+              processHeader(this, keys2[i], headers[keys2[i]]);
             }
           }
         } else if (headers != null) {
@@ -2766,18 +2766,18 @@ var require_constants2 = __commonJS({
       TYPE2[TYPE2["REQUEST"] = 1] = "REQUEST";
       TYPE2[TYPE2["RESPONSE"] = 2] = "RESPONSE";
     })(TYPE = exports.TYPE || (exports.TYPE = {}));
-    var FLAGS;
-    (function(FLAGS2) {
-      FLAGS2[FLAGS2["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
-      FLAGS2[FLAGS2["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
-      FLAGS2[FLAGS2["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
-      FLAGS2[FLAGS2["CHUNKED"] = 8] = "CHUNKED";
-      FLAGS2[FLAGS2["UPGRADE"] = 16] = "UPGRADE";
-      FLAGS2[FLAGS2["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
-      FLAGS2[FLAGS2["SKIPBODY"] = 64] = "SKIPBODY";
-      FLAGS2[FLAGS2["TRAILING"] = 128] = "TRAILING";
-      FLAGS2[FLAGS2["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
-    })(FLAGS = exports.FLAGS || (exports.FLAGS = {}));
+    var FLAGS2;
+    (function(FLAGS3) {
+      FLAGS3[FLAGS3["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
+      FLAGS3[FLAGS3["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
+      FLAGS3[FLAGS3["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
+      FLAGS3[FLAGS3["CHUNKED"] = 8] = "CHUNKED";
+      FLAGS3[FLAGS3["UPGRADE"] = 16] = "UPGRADE";
+      FLAGS3[FLAGS3["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
+      FLAGS3[FLAGS3["SKIPBODY"] = 64] = "SKIPBODY";
+      FLAGS3[FLAGS3["TRAILING"] = 128] = "TRAILING";
+      FLAGS3[FLAGS3["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
+    })(FLAGS2 = exports.FLAGS || (exports.FLAGS = {}));
     var LENIENT_FLAGS;
     (function(LENIENT_FLAGS2) {
       LENIENT_FLAGS2[LENIENT_FLAGS2["HEADERS"] = 1] = "HEADERS";
@@ -3323,7 +3323,7 @@ var require_data_url = __commonJS({
   "node_modules/undici/lib/web/fetch/data-url.js"(exports, module) {
     "use strict";
     var assert = __require("node:assert");
-    var encoder = new TextEncoder();
+    var encoder2 = new TextEncoder();
     var HTTP_TOKEN_CODEPOINTS = /^[!#$%&'*+\-.^_|~A-Za-z0-9]+$/;
     var HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/;
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
@@ -3396,8 +3396,8 @@ var require_data_url = __commonJS({
       return input.slice(start, position2.position);
     }
     function stringPercentDecode(input) {
-      const bytes = encoder.encode(input);
-      return percentDecode(bytes);
+      const bytes2 = encoder2.encode(input);
+      return percentDecode(bytes2);
     }
     function isHexCharByte(byte) {
       return byte >= 48 && byte <= 57 || byte >= 65 && byte <= 70 || byte >= 97 && byte <= 102;
@@ -3865,16 +3865,16 @@ var require_webidl = __commonJS({
         }
         const result = {};
         if (!types.isProxy(O)) {
-          const keys2 = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)];
-          for (const key of keys2) {
+          const keys3 = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)];
+          for (const key of keys3) {
             const typedKey = keyConverter(key, prefix, argument);
             const typedValue = valueConverter(O[key], prefix, argument);
             result[typedKey] = typedValue;
           }
           return result;
         }
-        const keys = Reflect.ownKeys(O);
-        for (const key of keys) {
+        const keys2 = Reflect.ownKeys(O);
+        for (const key of keys2) {
           const desc = Reflect.getOwnPropertyDescriptor(O, key);
           if (desc?.enumerable) {
             const typedKey = keyConverter(key, prefix, argument);
@@ -4380,7 +4380,7 @@ var require_util2 = __commonJS({
         return false;
       }
     }
-    function bytesMatch(bytes, metadataList) {
+    function bytesMatch(bytes2, metadataList) {
       if (crypto2 === void 0) {
         return true;
       }
@@ -4396,7 +4396,7 @@ var require_util2 = __commonJS({
       for (const item of metadata) {
         const algorithm = item.algo;
         const expectedValue = item.hash;
-        let actualValue = crypto2.createHash(algorithm).update(bytes).digest("base64");
+        let actualValue = crypto2.createHash(algorithm).update(bytes2).digest("base64");
         if (actualValue[actualValue.length - 1] === "=") {
           if (actualValue[actualValue.length - 2] === "=") {
             actualValue = actualValue.slice(0, -2);
@@ -4588,7 +4588,7 @@ var require_util2 = __commonJS({
           writable: true,
           enumerable: true,
           configurable: true,
-          value: function keys() {
+          value: function keys2() {
             webidl.brandCheck(this, object);
             return makeIterator(this, "key");
           }
@@ -4674,17 +4674,17 @@ var require_util2 = __commonJS({
       return input;
     }
     async function readAllBytes(reader) {
-      const bytes = [];
+      const bytes2 = [];
       let byteLength = 0;
       while (true) {
         const { done, value: chunk } = await reader.read();
         if (done) {
-          return Buffer.concat(bytes, byteLength);
+          return Buffer.concat(bytes2, byteLength);
         }
         if (!isUint8Array3(chunk)) {
           throw new TypeError("Received non-Uint8Array chunk");
         }
-        bytes.push(chunk);
+        bytes2.push(chunk);
         byteLength += chunk.length;
       }
     }
@@ -5638,19 +5638,19 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
     function bodyMixinMethods(instance) {
       const methods = {
         blob() {
-          return consumeBody(this, (bytes) => {
+          return consumeBody(this, (bytes2) => {
             let mimeType = bodyMimeType(this);
             if (mimeType === null) {
               mimeType = "";
             } else if (mimeType) {
               mimeType = serializeAMimeType(mimeType);
             }
-            return new Blob2([bytes], { type: mimeType });
+            return new Blob2([bytes2], { type: mimeType });
           }, instance);
         },
         arrayBuffer() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes).buffer;
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2).buffer;
           }, instance);
         },
         text() {
@@ -5689,8 +5689,8 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
           }, instance);
         },
         bytes() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes);
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2);
           }, instance);
         }
       };
@@ -5725,8 +5725,8 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
       const body = object[kState].body;
       return body != null && (body.stream.locked || util.isDisturbed(body.stream));
     }
-    function parseJSONFromBytes(bytes) {
-      return JSON.parse(utf8DecodeBytes(bytes));
+    function parseJSONFromBytes(bytes2) {
+      return JSON.parse(utf8DecodeBytes(bytes2));
     }
     function bodyMimeType(requestOrResponse) {
       const headers = requestOrResponse[kState].headersList;
@@ -8198,8 +8198,8 @@ var require_pool_stats = __commonJS({
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
-      constructor(pool) {
-        this[kPool] = pool;
+      constructor(pool2) {
+        this[kPool] = pool2;
       }
       get connected() {
         return this[kPool][kConnected];
@@ -8250,35 +8250,35 @@ var require_pool_base = __commonJS({
         this[kQueue] = new FixedQueue();
         this[kClients] = [];
         this[kQueued] = 0;
-        const pool = this;
+        const pool2 = this;
         this[kOnDrain] = function onDrain(origin, targets) {
-          const queue = pool[kQueue];
+          const queue = pool2[kQueue];
           let needDrain = false;
           while (!needDrain) {
             const item = queue.shift();
             if (!item) {
               break;
             }
-            pool[kQueued]--;
+            pool2[kQueued]--;
             needDrain = !this.dispatch(item.opts, item.handler);
           }
           this[kNeedDrain] = needDrain;
-          if (!this[kNeedDrain] && pool[kNeedDrain]) {
-            pool[kNeedDrain] = false;
-            pool.emit("drain", origin, [pool, ...targets]);
+          if (!this[kNeedDrain] && pool2[kNeedDrain]) {
+            pool2[kNeedDrain] = false;
+            pool2.emit("drain", origin, [pool2, ...targets]);
           }
-          if (pool[kClosedResolve] && queue.isEmpty()) {
-            Promise.all(pool[kClients].map((c) => c.close())).then(pool[kClosedResolve]);
+          if (pool2[kClosedResolve] && queue.isEmpty()) {
+            Promise.all(pool2[kClients].map((c) => c.close())).then(pool2[kClosedResolve]);
           }
         };
         this[kOnConnect] = (origin, targets) => {
-          pool.emit("connect", origin, [pool, ...targets]);
+          pool2.emit("connect", origin, [pool2, ...targets]);
         };
         this[kOnDisconnect] = (origin, targets, err) => {
-          pool.emit("disconnect", origin, [pool, ...targets], err);
+          pool2.emit("disconnect", origin, [pool2, ...targets], err);
         };
         this[kOnConnectionError] = (origin, targets, err) => {
-          pool.emit("connectionError", origin, [pool, ...targets], err);
+          pool2.emit("connectionError", origin, [pool2, ...targets], err);
         };
         this[kStats] = new PoolStats(this);
       }
@@ -8532,22 +8532,22 @@ var require_balanced_pool = __commonJS({
       }
       addUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        if (this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true)) {
+        if (this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true)) {
           return this;
         }
-        const pool = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
-        this[kAddClient](pool);
-        pool.on("connect", () => {
-          pool[kWeight] = Math.min(this[kMaxWeightPerServer], pool[kWeight] + this[kErrorPenalty]);
+        const pool2 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
+        this[kAddClient](pool2);
+        pool2.on("connect", () => {
+          pool2[kWeight] = Math.min(this[kMaxWeightPerServer], pool2[kWeight] + this[kErrorPenalty]);
         });
-        pool.on("connectionError", () => {
-          pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+        pool2.on("connectionError", () => {
+          pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
           this._updateBalancedPoolStats();
         });
-        pool.on("disconnect", (...args) => {
+        pool2.on("disconnect", (...args) => {
           const err = args[2];
           if (err && err.code === "UND_ERR_SOCKET") {
-            pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+            pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
             this._updateBalancedPoolStats();
           }
         });
@@ -8566,9 +8566,9 @@ var require_balanced_pool = __commonJS({
       }
       removeUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        const pool = this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true);
-        if (pool) {
-          this[kRemoveClient](pool);
+        const pool2 = this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true);
+        if (pool2) {
+          this[kRemoveClient](pool2);
         }
         return this;
       }
@@ -8583,16 +8583,16 @@ var require_balanced_pool = __commonJS({
         if (!dispatcher) {
           return;
         }
-        const allClientsBusy = this[kClients].map((pool) => pool[kNeedDrain]).reduce((a, b) => a && b, true);
+        const allClientsBusy = this[kClients].map((pool2) => pool2[kNeedDrain]).reduce((a, b) => a && b, true);
         if (allClientsBusy) {
           return;
         }
         let counter = 0;
-        let maxWeightIndex = this[kClients].findIndex((pool) => !pool[kNeedDrain]);
+        let maxWeightIndex = this[kClients].findIndex((pool2) => !pool2[kNeedDrain]);
         while (counter++ < this[kClients].length) {
           this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
-          const pool = this[kClients][this[kIndex]];
-          if (pool[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool[kNeedDrain]) {
+          const pool2 = this[kClients][this[kIndex]];
+          if (pool2[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool2[kNeedDrain]) {
             maxWeightIndex = this[kIndex];
           }
           if (this[kIndex] === 0) {
@@ -8601,8 +8601,8 @@ var require_balanced_pool = __commonJS({
               this[kCurrentWeight] = this[kMaxWeightPerServer];
             }
           }
-          if (pool[kWeight] >= this[kCurrentWeight] && !pool[kNeedDrain]) {
-            return pool;
+          if (pool2[kWeight] >= this[kCurrentWeight] && !pool2[kNeedDrain]) {
+            return pool2;
           }
         }
         this[kCurrentWeight] = this[kClients][maxWeightIndex][kWeight];
@@ -10832,10 +10832,10 @@ var require_mock_utils = __commonJS({
       };
     }
     function generateKeyValues(data) {
-      const keys = Object.keys(data);
+      const keys2 = Object.keys(data);
       const result = [];
-      for (let i = 0; i < keys.length; ++i) {
-        const key = keys[i];
+      for (let i = 0; i < keys2.length; ++i) {
+        const key = keys2[i];
         const value2 = data[key];
         const name = Buffer.from(`${key}`);
         if (Array.isArray(value2)) {
@@ -11255,9 +11255,9 @@ var require_pluralizer = __commonJS({
       }
       pluralize(count2) {
         const one2 = count2 === 1;
-        const keys = one2 ? singulars : plurals;
+        const keys2 = one2 ? singulars : plurals;
         const noun = one2 ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys2, count: count2, noun };
       }
     };
   }
@@ -11981,9 +11981,9 @@ var require_headers = __commonJS({
           appendHeader(headers, header2[0], header2[1]);
         }
       } else if (typeof object === "object" && object !== null) {
-        const keys = Object.keys(object);
-        for (let i = 0; i < keys.length; ++i) {
-          appendHeader(headers, keys[i], object[keys[i]]);
+        const keys2 = Object.keys(object);
+        for (let i = 0; i < keys2.length; ++i) {
+          appendHeader(headers, keys2[i], object[keys2[i]]);
         }
       } else {
         throw webidl.errors.conversionFailed({
@@ -12429,10 +12429,10 @@ var require_response = __commonJS({
         if (init !== null) {
           init = webidl.converters.ResponseInit(init);
         }
-        const bytes = textEncoder.encode(
+        const bytes2 = textEncoder.encode(
           serializeJavascriptValueToJSONString(data)
         );
-        const body = extractBody(bytes);
+        const body = extractBody(bytes2);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
         initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
         return responseObject;
@@ -13889,12 +13889,12 @@ var require_fetch = __commonJS({
           processBodyError(response.error);
           return;
         }
-        const processBody = (bytes) => {
-          if (!bytesMatch(bytes, request2.integrity)) {
+        const processBody = (bytes2) => {
+          if (!bytesMatch(bytes2, request2.integrity)) {
             processBodyError("integrity mismatch");
             return;
           }
-          response.body = safelyExtractBody(bytes)[0];
+          response.body = safelyExtractBody(bytes2)[0];
           fetchFinale(fetchParams, response);
         };
         await fullyReadBody(response.body, processBody, processBodyError);
@@ -14307,12 +14307,12 @@ var require_fetch = __commonJS({
       if (request2.body == null && fetchParams.processRequestEndOfBody) {
         queueMicrotask(() => fetchParams.processRequestEndOfBody());
       } else if (request2.body != null) {
-        const processBodyChunk = async function* (bytes) {
+        const processBodyChunk = async function* (bytes2) {
           if (isCancelled(fetchParams)) {
             return;
           }
-          yield bytes;
-          fetchParams.processRequestBodyChunkLength?.(bytes.byteLength);
+          yield bytes2;
+          fetchParams.processRequestBodyChunkLength?.(bytes2.byteLength);
         };
         const processEndOfBody = () => {
           if (isCancelled(fetchParams)) {
@@ -14334,8 +14334,8 @@ var require_fetch = __commonJS({
         };
         requestBody = (async function* () {
           try {
-            for await (const bytes of request2.body.stream) {
-              yield* processBodyChunk(bytes);
+            for await (const bytes2 of request2.body.stream) {
+              yield* processBodyChunk(bytes2);
             }
             processEndOfBody();
           } catch (err) {
@@ -14387,33 +14387,33 @@ var require_fetch = __commonJS({
       }
       fetchParams.controller.resume = async () => {
         while (true) {
-          let bytes;
+          let bytes2;
           let isFailure;
           try {
             const { done, value: value2 } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value2;
+            bytes2 = done ? void 0 : value2;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
-              bytes = void 0;
+              bytes2 = void 0;
             } else {
-              bytes = err;
+              bytes2 = err;
               isFailure = true;
             }
           }
-          if (bytes === void 0) {
+          if (bytes2 === void 0) {
             readableStreamClose(fetchParams.controller.controller);
             finalizeResponse(fetchParams, response);
             return;
           }
-          timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
+          timingInfo.decodedBodySize += bytes2?.byteLength ?? 0;
           if (isFailure) {
-            fetchParams.controller.terminate(bytes);
+            fetchParams.controller.terminate(bytes2);
             return;
           }
-          const buffer = new Uint8Array(bytes);
+          const buffer = new Uint8Array(bytes2);
           if (buffer.byteLength) {
             fetchParams.controller.controller.enqueue(buffer);
           }
@@ -14539,9 +14539,9 @@ var require_fetch = __commonJS({
               if (fetchParams.controller.dump) {
                 return;
               }
-              const bytes = chunk;
-              timingInfo.encodedBodySize += bytes.byteLength;
-              return this.body.push(bytes);
+              const bytes2 = chunk;
+              timingInfo.encodedBodySize += bytes2.byteLength;
+              return this.body.push(bytes2);
             },
             onComplete() {
               if (this.abort) {
@@ -14987,7 +14987,7 @@ var require_util4 = __commonJS({
       fr[kError] = null;
       const stream = blob.stream();
       const reader = stream.getReader();
-      const bytes = [];
+      const bytes2 = [];
       let chunkPromise = reader.read();
       let isFirstChunk = true;
       (async () => {
@@ -15001,7 +15001,7 @@ var require_util4 = __commonJS({
             }
             isFirstChunk = false;
             if (!done && types.isUint8Array(value2)) {
-              bytes.push(value2);
+              bytes2.push(value2);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -15013,7 +15013,7 @@ var require_util4 = __commonJS({
               queueMicrotask(() => {
                 fr[kState] = "done";
                 try {
-                  const result = packageData(bytes, type, blob.type, encodingName);
+                  const result = packageData(bytes2, type, blob.type, encodingName);
                   if (fr[kAborted]) {
                     return;
                   }
@@ -15053,7 +15053,7 @@ var require_util4 = __commonJS({
       });
       reader.dispatchEvent(event);
     }
-    function packageData(bytes, type, mimeType, encodingName) {
+    function packageData(bytes2, type, mimeType, encodingName) {
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
@@ -15063,7 +15063,7 @@ var require_util4 = __commonJS({
           }
           dataURL += ";base64,";
           const decoder2 = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             dataURL += btoa2(decoder2.write(chunk));
           }
           dataURL += btoa2(decoder2.end());
@@ -15083,16 +15083,16 @@ var require_util4 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode2(bytes, encoding);
+          return decode2(bytes2, encoding);
         }
         case "ArrayBuffer": {
-          const sequence = combineByteSequences(bytes);
+          const sequence = combineByteSequences(bytes2);
           return sequence.buffer;
         }
         case "BinaryString": {
           let binaryString = "";
           const decoder2 = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             binaryString += decoder2.write(chunk);
           }
           binaryString += decoder2.end();
@@ -15101,14 +15101,14 @@ var require_util4 = __commonJS({
       }
     }
     function decode2(ioQueue, encoding) {
-      const bytes = combineByteSequences(ioQueue);
-      const BOMEncoding = BOMSniffing(bytes);
+      const bytes2 = combineByteSequences(ioQueue);
+      const BOMEncoding = BOMSniffing(bytes2);
       let slice = 0;
       if (BOMEncoding !== null) {
         encoding = BOMEncoding;
         slice = BOMEncoding === "UTF-8" ? 3 : 2;
       }
-      const sliced = bytes.slice(slice);
+      const sliced = bytes2.slice(slice);
       return new TextDecoder(encoding).decode(sliced);
     }
     function BOMSniffing(ioQueue) {
@@ -15661,9 +15661,9 @@ var require_cache = __commonJS({
           // 16.
         };
         operations.push(operation);
-        const bytes = await bodyReadPromise.promise;
+        const bytes2 = await bodyReadPromise.promise;
         if (clonedResponse.body != null) {
-          clonedResponse.body.source = bytes;
+          clonedResponse.body.source = bytes2;
         }
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
@@ -16074,8 +16074,8 @@ var require_cachestorage = __commonJS({
        */
       async keys() {
         webidl.brandCheck(this, _CacheStorage);
-        const keys = this.#caches.keys();
-        return [...keys];
+        const keys2 = this.#caches.keys();
+        return [...keys2];
       }
     };
     Object.defineProperties(CacheStorage.prototype, {
@@ -18328,7 +18328,7 @@ var require_eventsource_stream = __commonJS({
     var { isASCIINumber, isValidLastEventId } = require_util8();
     var BOM = [239, 187, 191];
     var LF = 10;
-    var CR = 13;
+    var CR2 = 13;
     var COLON = 58;
     var SPACE = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
@@ -18442,7 +18442,7 @@ var require_eventsource_stream = __commonJS({
           callback2();
           return;
         }
-        if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF && chunk[0] !== CR) {
+        if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF && chunk[0] !== CR2) {
           callback2(createMaxEventSizeExceededError());
           return;
         }
@@ -18464,8 +18464,8 @@ var require_eventsource_stream = __commonJS({
               }
               this.crlfCheck = false;
             }
-            if (byte === LF || byte === CR) {
-              if (byte === CR) {
+            if (byte === LF || byte === CR2) {
+              if (byte === CR2) {
                 this.crlfCheck = true;
               }
               this.consumeCurrentByte();
@@ -18478,8 +18478,8 @@ var require_eventsource_stream = __commonJS({
             this.eventEndCheck = false;
             continue;
           }
-          if (byte === LF || byte === CR) {
-            if (byte === CR) {
+          if (byte === LF || byte === CR2) {
+            if (byte === CR2) {
               this.crlfCheck = true;
             }
             try {
@@ -19385,7 +19385,7 @@ function requireLodash_uniq() {
     return -1;
   }
   function baseIsNative(value2) {
-    if (!isObject(value2) || isMasked(value2)) {
+    if (!isObject(value2) || isMasked2(value2)) {
       return false;
     }
     var pattern2 = isFunction(value2) || isHostObject(value2) ? reIsNative : reIsHostCtor;
@@ -19440,7 +19440,7 @@ function requireLodash_uniq() {
     var type = typeof value2;
     return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value2 !== "__proto__" : value2 === null;
   }
-  function isMasked(func) {
+  function isMasked2(func) {
     return !!maskSrcKey && maskSrcKey in func;
   }
   function toSource(func) {
@@ -19701,7 +19701,7 @@ function requireLodash_uniqwith() {
     return -1;
   }
   function baseIsNative(value2) {
-    if (!isObject(value2) || isMasked(value2)) {
+    if (!isObject(value2) || isMasked2(value2)) {
       return false;
     }
     var pattern2 = isFunction(value2) || isHostObject(value2) ? reIsNative : reIsHostCtor;
@@ -19759,7 +19759,7 @@ function requireLodash_uniqwith() {
     var type = typeof value2;
     return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value2 !== "__proto__" : value2 === null;
   }
-  function isMasked(func) {
+  function isMasked2(func) {
     return !!maskSrcKey && maskSrcKey in func;
   }
   function toSource(func) {
@@ -20138,7 +20138,7 @@ function requireLodash_sortby() {
     }
     var baseFor2 = createBaseFor();
     function baseForOwn(object, iteratee) {
-      return object && baseFor2(object, iteratee, keys);
+      return object && baseFor2(object, iteratee, keys2);
     }
     function baseGet(object, path12) {
       path12 = isKey(path12, object) ? [path12] : castPath(path12);
@@ -20222,7 +20222,7 @@ function requireLodash_sortby() {
       return true;
     }
     function baseIsNative(value2) {
-      if (!isObject(value2) || isMasked(value2)) {
+      if (!isObject(value2) || isMasked2(value2)) {
         return false;
       }
       var pattern2 = isFunction(value2) || isHostObject(value2) ? reIsNative : reIsHostCtor;
@@ -20472,7 +20472,7 @@ function requireLodash_sortby() {
       return false;
     }
     function equalObjects(object, other, equalFunc, customizer, bitmask, stack) {
-      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, objProps = keys(object), objLength = objProps.length, othProps = keys(other), othLength = othProps.length;
+      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, objProps = keys2(object), objLength = objProps.length, othProps = keys2(other), othLength = othProps.length;
       if (objLength != othLength && !isPartial) {
         return false;
       }
@@ -20518,7 +20518,7 @@ function requireLodash_sortby() {
       return isKeyable(key) ? data[typeof key == "string" ? "string" : "hash"] : data.map;
     }
     function getMatchData(object) {
-      var result = keys(object), length = result.length;
+      var result = keys2(object), length = result.length;
       while (length--) {
         var key = result[length], value2 = object[key];
         result[length] = [key, value2, isStrictComparable(value2)];
@@ -20597,7 +20597,7 @@ function requireLodash_sortby() {
       var type = typeof value2;
       return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value2 !== "__proto__" : value2 === null;
     }
-    function isMasked(func) {
+    function isMasked2(func) {
       return !!maskSrcKey && maskSrcKey in func;
     }
     function isPrototype(value2) {
@@ -20716,7 +20716,7 @@ function requireLodash_sortby() {
     function hasIn(object, path12) {
       return object != null && hasPath(object, path12, baseHasIn);
     }
-    function keys(object) {
+    function keys2(object) {
       return isArrayLike(object) ? arrayLikeKeys(object) : baseKeys(object);
     }
     function identity(value2) {
@@ -20968,13 +20968,13 @@ function padToMultipleOf(src, blockSize) {
 function encodePasswordAsBmpString(password) {
   if (password.length === 0)
     return new Uint8Array(0);
-  const bytes = new Uint8Array(password.length * 2 + 2);
+  const bytes2 = new Uint8Array(password.length * 2 + 2);
   for (let i = 0; i < password.length; i++) {
     const code3 = password.charCodeAt(i);
-    bytes[i * 2] = code3 >> 8 & 255;
-    bytes[i * 2 + 1] = code3 & 255;
+    bytes2[i * 2] = code3 >> 8 & 255;
+    bytes2[i * 2 + 1] = code3 & 255;
   }
-  return bytes;
+  return bytes2;
 }
 async function deriveMacKey(hash2, password, salt, iterations) {
   const v = hash2.blockSize;
@@ -21545,9 +21545,9 @@ var init_module = __esm({
     };
     reportAWSSecretAccessKey = ({ t, source, context: context3, options }) => {
       const AWS = "(?:AWS|aws|Aws)?_?";
-      const QUOTE = `["']?`;
+      const QUOTE2 = `["']?`;
       const CONNECT = "\\s*(?::|=>|=)\\s*";
-      const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)${QUOTE}${CONNECT}${QUOTE}([A-Za-z0-9/\+=]{40})${QUOTE}\b`, "g");
+      const AWSSecretPatten = new RegExp(String.raw`${QUOTE2}${AWS}(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)${QUOTE2}${CONNECT}${QUOTE2}([A-Za-z0-9/\+=]{40})${QUOTE2}\b`, "g");
       const results = source.content.matchAll(AWSSecretPatten);
       for (const result of results) {
         const index2 = result.index || 0;
@@ -21570,9 +21570,9 @@ var init_module = __esm({
     };
     reportAWSAccountID = ({ t, source, context: context3, options }) => {
       const AWS = "(AWS|aws|Aws)?_?";
-      const QUOTE = `("|')?`;
+      const QUOTE2 = `("|')?`;
       const CONNECT = "\\s*(:|=>|=)\\s*";
-      const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(ACCOUNT|account|Account)_?(ID|id|Id)?${QUOTE}${CONNECT}${QUOTE}[0-9]{4}\-?[0-9]{4}\-?[0-9]{4}${QUOTE}\b`, "g");
+      const AWSSecretPatten = new RegExp(String.raw`${QUOTE2}${AWS}(ACCOUNT|account|Account)_?(ID|id|Id)?${QUOTE2}${CONNECT}${QUOTE2}[0-9]{4}\-?[0-9]{4}\-?[0-9]{4}${QUOTE2}\b`, "g");
       const results = source.content.matchAll(AWSSecretPatten);
       for (const result of results) {
         const index2 = result.index || 0;
@@ -22826,6 +22826,119 @@ var init_module = __esm({
   }
 });
 
+// src/checks/fidelity/keywords.ts
+function fold(literal) {
+  return literal.toLowerCase().replace(/[0-9]/g, "0");
+}
+var MAX_SYMBOLS, SYMBOL_BITS, MAX_GROUPS, KeywordGate;
+var init_keywords = __esm({
+  "src/checks/fidelity/keywords.ts"() {
+    "use strict";
+    MAX_SYMBOLS = 64;
+    SYMBOL_BITS = 6;
+    MAX_GROUPS = 31;
+    KeywordGate = class _KeywordGate {
+      /** Symbol of each ASCII character (upper case folded, digits merged). */
+      symbol = new Uint8Array(128);
+      /**
+       * Transitions: `next[(state << SYMBOL_BITS) | symbol]` is the next state, shifted (the base
+       * of its own row), and bit-inverted (negative) when a literal ends there.
+       */
+      next;
+      /** Bits of the groups a literal ending in this state belongs to, by state. */
+      out;
+      /**
+       * One gate for any number of literal lists: `bits[k]` is the bit of `lists[k]`. Equal lists
+       * share a bit; past 31 distinct lists, lists share bits (each bit then stands for the union of
+       * its lists' literals, still a necessary condition for each of them).
+       */
+      static forLists(lists) {
+        const keys2 = [];
+        const index2 = lists.map((l) => {
+          const key = [...l].sort().join("\0");
+          let k = keys2.indexOf(key);
+          if (k < 0) k = keys2.push(key) - 1;
+          return k % MAX_GROUPS;
+        });
+        const groups = Array.from({ length: Math.min(keys2.length, MAX_GROUPS) }, () => []);
+        lists.forEach((l, k) => groups[index2[k]].push(...l));
+        return { gate: new _KeywordGate(groups), bits: index2.map((k) => 1 << k) };
+      }
+      /** `groups[bit]`: the literals of the group reported as `1 << bit` (at most 31 groups). */
+      constructor(groups) {
+        if (groups.length > MAX_GROUPS) throw new Error(`at most ${MAX_GROUPS} keyword groups`);
+        const literals = [];
+        groups.forEach((ls, bit) => ls.forEach((l) => literals.push([fold(l), 1 << bit])));
+        let symbols = 1;
+        for (const [l] of literals)
+          for (const ch of l) {
+            const c = ch.charCodeAt(0);
+            if (c >= 128) throw new Error(`keyword literals are ASCII: ${l}`);
+            if (!this.symbol[c]) this.symbol[c] = symbols++;
+          }
+        if (symbols > MAX_SYMBOLS) throw new Error("too many distinct characters in keyword literals");
+        for (let c = 65; c <= 90; c++) this.symbol[c] = this.symbol[c + 32];
+        for (let c = 49; c <= 57; c++) this.symbol[c] = this.symbol[48];
+        const children = [/* @__PURE__ */ new Map()];
+        const outs = [0];
+        for (const [l, bit] of literals) {
+          let s = 0;
+          for (const ch of l) {
+            const a = this.symbol[ch.charCodeAt(0)];
+            let t = children[s].get(a);
+            if (t === void 0) {
+              t = children.length;
+              children.push(/* @__PURE__ */ new Map());
+              outs.push(0);
+              children[s].set(a, t);
+            }
+            s = t;
+          }
+          outs[s] |= bit;
+        }
+        const n = children.length;
+        this.next = new Int32Array(n << SYMBOL_BITS);
+        this.out = Int32Array.from(outs);
+        const fail = new Int32Array(n);
+        const queue = [0];
+        for (let q = 0; q < queue.length; q++) {
+          const s = queue[q];
+          this.out[s] |= this.out[fail[s]];
+          for (let a = 0; a < MAX_SYMBOLS; a++) {
+            const t = children[s].get(a);
+            if (t === void 0) {
+              this.next[s << SYMBOL_BITS | a] = s === 0 ? 0 : this.next[fail[s] << SYMBOL_BITS | a];
+              continue;
+            }
+            fail[t] = s === 0 ? 0 : this.next[fail[s] << SYMBOL_BITS | a];
+            this.next[s << SYMBOL_BITS | a] = t;
+            queue.push(t);
+          }
+        }
+        for (let k = 0; k < this.next.length; k++) {
+          const t = this.next[k];
+          this.next[k] = this.out[t] ? ~(t << SYMBOL_BITS) : t << SYMBOL_BITS;
+        }
+      }
+      /** The OR of the bits of every group with a literal in `text`. */
+      scan(text5) {
+        const { symbol, next, out } = this;
+        let row = 0;
+        let found = 0;
+        for (let i = 0; i < text5.length; i++) {
+          const c = text5.charCodeAt(i);
+          row = next[row | (c < 128 ? symbol[c] : 0)];
+          if (row < 0) {
+            row = ~row;
+            found |= out[row >> SYMBOL_BITS];
+          }
+        }
+        return found;
+      }
+    };
+  }
+});
+
 // src/checks/fidelity/secrets.ts
 function urlPasswordIsReal(match) {
   const m = /:\/\/([^\s:/@]*):([^\s@]*)@([^\s/:?#]*)/.exec(match);
@@ -22859,7 +22972,8 @@ function presetHandlers() {
     };
     try {
       const h = rule.create(ctx, {});
-      if (h.file) handlers.push({ kind, gate: PRESET_GATE[short2], file: h.file.bind(h) });
+      const gate = PRESET_GATE[short2];
+      if (h.file) handlers.push({ kind, gate: gate?.[0], bit: gate ? GATES.bits[PRESET_BIT[short2]] : 0, file: h.file.bind(h) });
     } catch {
     }
   }
@@ -22891,9 +23005,10 @@ function looksLikeSecretValue(v) {
   if (/(.)\1{5,}/.test(v) && entropy(v) < 3) return false;
   return entropy(v) >= 3.2;
 }
-function runOwn(text5, out) {
-  for (const p of OWN) {
-    if (!p.gate.test(text5)) continue;
+function runOwn(text5, out, found) {
+  for (let k = 0; k < OWN.length; k++) {
+    const p = OWN[k];
+    if (!(found & OWN_BITS[k]) || !p.gate.test(text5)) continue;
     p.re.lastIndex = 0;
     let m;
     while (m = p.re.exec(text5)) {
@@ -22921,13 +23036,16 @@ function merge(ranges) {
   return out;
 }
 function detectSecrets(text5) {
-  if (!text5 || text5.length < 12 || !QUICK.test(text5) || !ANY_GATE.test(text5)) return [];
+  if (!text5 || text5.length < 12) return [];
+  const gates = GATES.gate.scan(text5);
+  if (!gates || !QUICK.test(text5)) return [];
+  let any;
   const found = [];
   sink = found;
   sinkText = text5;
   const source = { content: text5, filePath: "memory.md", ext: ".md", contentType: "text" };
   for (const h of presetHandlers()) {
-    if (h.gate && !h.gate.test(text5)) continue;
+    if (h.gate ? !(gates & h.bit) || !h.gate.test(text5) : !(any ??= ANY_GATE.test(text5))) continue;
     try {
       const r = h.file(source);
       if (r && typeof r.then === "function") r.catch(() => {
@@ -22937,14 +23055,15 @@ function detectSecrets(text5) {
   }
   sink = [];
   sinkText = "";
-  runOwn(text5, found);
+  runOwn(text5, found, gates);
   return merge(found.filter((r) => r.end > r.start));
 }
-var PRESET_KIND, PRESET_GATE, handlers, sink, sinkText, DEFAULT_PASSWORDS, LOCAL_HOST, PLACEHOLDER, OWN, QUICK, ANY_GATE;
+var PRESET_KIND, PRESET_GATE, handlers, sink, sinkText, DEFAULT_PASSWORDS, LOCAL_HOST, PLACEHOLDER, OWN, PRESET_BIT, GATES, OWN_BITS, QUICK, ANY_GATE;
 var init_secrets = __esm({
   "src/checks/fidelity/secrets.ts"() {
     "use strict";
     init_module();
+    init_keywords();
     PRESET_KIND = {
       aws: "aws-secret-key",
       gcp: "gcp-key",
@@ -22972,29 +23091,32 @@ var init_secrets = __esm({
       figma: "figma-token"
     };
     PRESET_GATE = {
-      aws: /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
-      npm: /npm_|_authToken|:\/\//i,
-      slack: /xox[bpaor]-|xapp-|hooks\.slack\.com/i,
-      basicauth: /:\/\//,
-      openai: /sk-/,
-      anthropic: /sk-ant-/,
-      groq: /gsk_/,
-      huggingface: /hf_/,
-      linear: /lin_api_/,
-      notion: /ntn_/,
-      privatekey: /-----BEGIN/,
-      sendgrid: /SG\./,
-      shopify: /shp(?:pa|ca|at|ss)_/,
-      github: /gh[pousr]_|github_pat_/,
-      gitlab: /glpat-/,
-      grafana: /glc_|glsa_/,
-      "1password": /ops_/,
-      "database-connection-string": /:\/\//,
-      "hashicorp-vault": /hv[sbr]\./,
-      vercel: /vc[pikar]_/,
-      databricks: /dapi/,
-      docker: /dckr_pat_/,
-      figma: /figd_/
+      aws: [
+        /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
+        ["secretaccesskey", "secret_accesskey", "secretaccess_key", "secret_access_key", "a3t", "akia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "asia", "account"]
+      ],
+      npm: [/npm_|_authToken|:\/\//i, ["npm_", "_authtoken", "://"]],
+      slack: [/xox[bpaor]-|xapp-|hooks\.slack\.com/i, ["xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxr-", "xapp-", "hooks.slack.com"]],
+      basicauth: [/:\/\//, ["://"]],
+      openai: [/sk-/, ["sk-"]],
+      anthropic: [/sk-ant-/, ["sk-ant-"]],
+      groq: [/gsk_/, ["gsk_"]],
+      huggingface: [/hf_/, ["hf_"]],
+      linear: [/lin_api_/, ["lin_api_"]],
+      notion: [/ntn_/, ["ntn_"]],
+      privatekey: [/-----BEGIN/, ["-----begin"]],
+      sendgrid: [/SG\./, ["sg."]],
+      shopify: [/shp(?:pa|ca|at|ss)_/, ["shppa_", "shpca_", "shpat_", "shpss_"]],
+      github: [/gh[pousr]_|github_pat_/, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]],
+      gitlab: [/glpat-/, ["glpat-"]],
+      grafana: [/glc_|glsa_/, ["glc_", "glsa_"]],
+      "1password": [/ops_/, ["ops_"]],
+      "database-connection-string": [/:\/\//, ["://"]],
+      "hashicorp-vault": [/hv[sbr]\./, ["hvs.", "hvb.", "hvr."]],
+      vercel: [/vc[pikar]_/, ["vcp_", "vci_", "vck_", "vca_", "vcr_"]],
+      databricks: [/dapi/, ["dapi"]],
+      docker: [/dckr_pat_/, ["dckr_pat_"]],
+      figma: [/figd_/, ["figd_"]]
     };
     sink = [];
     sinkText = "";
@@ -23002,33 +23124,37 @@ var init_secrets = __esm({
     LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal|db|postgres|mysql|redis|mongo|database)$/i;
     PLACEHOLDER = /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|changeme|change-me|redacted|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
     OWN = [
-      { rule: "jwt", gate: /eyJ/, re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
-      { rule: "stripe-key", gate: /[sr]k_/, re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
-      { rule: "stripe-webhook-secret", gate: /whsec_/, re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
-      { rule: "google-api-key", gate: /AIza/, re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+      { rule: "jwt", gate: /eyJ/, literals: ["eyj"], re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
+      { rule: "stripe-key", gate: /[sr]k_/, literals: ["sk_", "rk_"], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
+      { rule: "stripe-webhook-secret", gate: /whsec_/, literals: ["whsec_"], re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+      { rule: "google-api-key", gate: /AIza/, literals: ["aiza"], re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
       {
         rule: "aws-access-key",
         gate: /AKIA|ASIA|ABIA|ACCA/,
+        literals: ["akia", "asia", "abia", "acca"],
         re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
         accept: (v) => !/EXAMPLE/.test(v)
       },
       {
         rule: "slack-webhook",
         gate: /hooks\.slack\.com/,
+        literals: ["hooks.slack.com"],
         re: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g
       },
-      { rule: "github-token", gate: /gh[pousr]_/, re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
+      { rule: "github-token", gate: /gh[pousr]_/, literals: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g },
       {
         rule: "openai-key",
         gate: /sk-/,
+        literals: ["sk-"],
         re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g
       },
-      { rule: "anthropic-key", gate: /sk-ant-/, re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
-      { rule: "gitlab-token", gate: /glpat-/, re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
-      { rule: "slack-token", gate: /xox/, re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+      { rule: "anthropic-key", gate: /sk-ant-/, literals: ["sk-ant-"], re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
+      { rule: "gitlab-token", gate: /glpat-/, literals: ["glpat-"], re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+      { rule: "slack-token", gate: /xox/, literals: ["xox"], re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
       {
         rule: "private-key",
         gate: /-----BEGIN/,
+        literals: ["-----begin"],
         re: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,12000}?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
         accept: (v) => (v.replace(/-----[^-]+-----/g, "").match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40
       },
@@ -23036,6 +23162,7 @@ var init_secrets = __esm({
         // scheme://user:password@host — only the password is the range
         rule: "url-password",
         gate: /:\/\//,
+        literals: ["://"],
         re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,64}:([^\s@/'"`<>]{3,128})@[A-Za-z0-9.-]+/g,
         group: 1,
         accept: (v, m) => {
@@ -23048,11 +23175,15 @@ var init_secrets = __esm({
         // password = "value", api_key: value, client_secret=value ... value must look random
         rule: "password-assignment",
         gate: /(?:password|passwd|pwd|secret|key|token)["']?\s*[=:]/i,
+        literals: ["password", "passwd", "pwd", "secret", "key", "token"],
         re: /\b(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|client[_-]?secret|private[_-]?key|token)\b["']?\s*(?:=|:|=>)\s*["'`]?([^\s"'`,;)\]}]{12,200})/gi,
         group: 1,
         accept: (v) => looksLikeSecretValue(v)
       }
     ];
+    PRESET_BIT = Object.fromEntries(Object.keys(PRESET_GATE).map((short2, k) => [short2, k]));
+    GATES = KeywordGate.forLists([...Object.values(PRESET_GATE).map(([, literals]) => literals), ...OWN.map((p) => p.literals)]);
+    OWN_BITS = GATES.bits.slice(Object.keys(PRESET_GATE).length);
     QUICK = /(?:_|-|\.|:\/\/|=|:|KEY|eyJ|AKIA|ASIA|AIza|xox|gh[pousr]_|glpat|sk_|rk_|whsec|hooks\.slack|hv[sbr]\.|npm_|sk-)/i;
     ANY_GATE = /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|ABIA|ACCA|account|npm_|_authToken|:\/\/|xox|xapp-|hooks\.slack\.com|sk-|gsk_|hf_|lin_api_|ntn_|-----BEGIN|SG\.|shp(?:pa|ca|at|ss)_|gh[pousr]_|github_pat_|glpat-|glc_|glsa_|ops_|hv[sbr]\.|vc[pikar]_|dapi|dckr_pat_|figd_|eyJ|[sr]k_|whsec_|AIza|(?:password|passwd|pwd|secret|key|token)["']?\s*[=:]/i;
   }
@@ -23877,14 +24008,14 @@ var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
-    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var DOC2 = /* @__PURE__ */ Symbol.for("yaml.document");
     var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
     var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
+    var isDocument2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC2;
     var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
     var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
@@ -23911,7 +24042,7 @@ var require_identity = __commonJS({
     }
     var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
+    exports.DOC = DOC2;
     exports.MAP = MAP;
     exports.NODE_TYPE = NODE_TYPE;
     exports.PAIR = PAIR;
@@ -24929,16 +25060,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text5.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
+        const fold3 = folds[i2];
         const end2 = folds[i2 + 1] || text5.length;
-        if (fold === 0)
+        if (fold3 === 0)
           res = `
 ${indent2}${text5.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text5[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold3])
+            res += `${text5[fold3]}\\`;
           res += `
-${indent2}${text5.slice(fold + 1, end2)}`;
+${indent2}${text5.slice(fold3 + 1, end2)}`;
         }
       }
       return res;
@@ -26540,12 +26671,12 @@ ${cn.comment}` : item.comment;
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
-            const keys = Object.keys(it);
-            if (keys.length === 1) {
-              key = keys[0];
+            const keys2 = Object.keys(it);
+            if (keys2.length === 1) {
+              key = keys2[0];
               value2 = it[key];
             } else {
-              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+              throw new TypeError(`Expected tuple with one key, not ${keys2.length} keys`);
             }
           } else {
             key = it;
@@ -27091,8 +27222,8 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+          const keys2 = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys2} or define customTags array`);
         }
       }
       if (Array.isArray(customTags)) {
@@ -27107,8 +27238,8 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+          const keys2 = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys2}`);
         }
         if (!tags2.includes(tagObj))
           tags2.push(tagObj);
@@ -28577,8 +28708,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
+          const { fold: fold3, offset } = foldNewline(source, i);
+          res += fold3;
           i = offset;
         } else if (ch === "\\") {
           let next = source[++i];
@@ -28618,19 +28749,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold3 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold3 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold3)
+        fold3 = " ";
+      return { fold: fold3, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -31241,17 +31372,29 @@ var init_defaults = __esm({
 function trimToken(tok) {
   let s = 0;
   let e = tok.length;
-  while (s < e - 1 && (tok[s] === "*" || tok[s] === "_") && tok[e - 1] === tok[s]) {
+  for (; ; ) {
+    const a = tok.charCodeAt(s);
+    if (!(s < e - 1 && (a === 42 || a === 95) && tok.charCodeAt(e - 1) === a)) break;
     s++;
     e--;
   }
-  while (s < e && /[("'“‘*,;]/.test(tok[s])) s++;
-  while (e > s && /[)"'”’*,;:!?.…]/.test(tok[e - 1])) {
-    if (tok[e - 1] === "." && e - s <= 2) break;
+  for (; ; ) {
+    if (s >= e) break;
+    const a = tok.charCodeAt(s);
+    if (!(a === 40 || a === 34 || a === 39 || a === 8220 || a === 8216 || a === 42 || a === 44 || a === 59)) break;
+    s++;
+  }
+  while (e > s) {
+    const z = tok.charCodeAt(e - 1);
+    if (!(z === 41 || z === 34 || z === 39 || z === 8221 || z === 8217 || z === 42 || z === 44 || z === 59 || z === 58 || z === 33 || z === 63 || z === 46 || z === 8230)) break;
+    if (z === 46 && e - s <= 2) break;
     e--;
   }
-  const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
-  if (lineNo) e -= lineNo[0].length;
+  const last = tok.charCodeAt(e - 1);
+  if (e > s && last >= 48 && last <= 57) {
+    const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
+    if (lineNo) e -= lineNo[0].length;
+  }
   let t = tok.slice(s, e);
   if (t.endsWith(")") && !t.includes("(")) t = t.slice(0, -1);
   if (t.endsWith("]") && !t.includes("[")) t = t.slice(0, -1);
@@ -31263,20 +31406,87 @@ function extOf(name) {
   if (dot <= 0) return "";
   return base.slice(dot + 1).toLowerCase();
 }
+function flagsOf(t) {
+  let f = 0;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t.charCodeAt(i);
+    f |= ch < 128 ? FLAGS[ch] : F_NON_ASCII | F_OTHER | F_BAD | F_DOT;
+  }
+  return f;
+}
+function mayBePlaceholder(seg) {
+  if (seg.includes("{") || seg.includes("}") || seg.endsWith(">")) return true;
+  const n = seg.length;
+  let c = seg.charCodeAt(0);
+  if (c >= 65 && c <= 90) c += 32;
+  switch (c) {
+    case 112:
+      return n === 4;
+    case 116:
+      return n === 2;
+    case 102:
+    // f: foo
+    case 98:
+    // b: bar baz
+    case 113:
+      return n === 3;
+    case 120:
+    // x: xxx+
+    case 122:
+    // z: zzz+
+    case 121:
+      return n >= 3;
+    case 115:
+      return n >= 4;
+    case 109:
+      return n === 2 || n >= 6;
+    case 101:
+      return n === 7 || n >= 9;
+    case 46:
+      return n === 3;
+    case 8230:
+      return n === 1;
+    case 60:
+    // <.*>  <.*
+    case 91:
+    // \[.*\]
+    case 36:
+      return true;
+    case 37:
+      return n >= 2;
+    default:
+      return false;
+  }
+}
+function outsideNumberClass(c) {
+  return !(c >= 48 && c <= 57 || c === 46 || c === 44 || c === 58 || c === 120 || c === 88 || c === 37 || c === 45);
+}
 function asPath(tokenIn, ctx) {
   let t = tokenIn;
   if (!t || t.length > 300) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return null;
-  if (/^[a-z]:[\\/]/i.test(t) || t.includes("\\")) return null;
-  if (t.startsWith("~") || t.startsWith("$") || t.startsWith("%")) return null;
+  let f = flagsOf(t);
+  if (f & F_COLON) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return null;
+    if (/^[a-z]:[\\/]/i.test(t)) return null;
+  }
+  if (f & F_BACKSLASH) return null;
+  const c0 = t.charCodeAt(0);
+  if (c0 === 126 || c0 === 36 || c0 === 37) return null;
   if (t.startsWith("//")) return null;
-  if (/[\s<>|"'`^]/.test(t)) return null;
-  if (/\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
-  if (t.includes("...") || t.includes("…")) return null;
-  if (t.startsWith("-")) return null;
-  if (/[#?].*$/.test(t) && ctx === "link") t = t.replace(/[#?].*$/, "");
-  if (t.includes("#")) return null;
-  if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, "")) || NOT_PATHS.has(t.toLowerCase())) return null;
+  if (f & F_BAD && /[\s<>|"'`^]/.test(t)) return null;
+  if (f & F_DOLLAR_BRACE && /\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
+  if (f & F_DOT && (t.includes("...") || t.includes("…"))) return null;
+  if (c0 === 45) return null;
+  if (f & F_HASH_Q) {
+    if (/[#?].*$/.test(t) && ctx === "link") {
+      t = t.replace(/[#?].*$/, "");
+      f = flagsOf(t);
+    }
+    if (t.includes("#")) return null;
+  }
+  if (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1) {
+    if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, "")) || NOT_PATHS.has(t.toLowerCase())) return null;
+  }
   let anchor = "plain";
   let v = t;
   if (v.startsWith("/")) {
@@ -31292,25 +31502,26 @@ function asPath(tokenIn, ctx) {
     anchor = "parent";
   }
   const dir = v.endsWith("/");
-  v = v.replace(/\/+$/, "");
+  if (dir) v = v.replace(/\/+$/, "");
   if (!v || v === "." || v === "..") return null;
-  if (/\/\//.test(v)) return null;
+  if (v.includes("//")) return null;
   const segs = v.split("/");
-  const glob2 = GLOB_CHARS.test(v);
+  const glob2 = (f & F_GLOB) !== 0 && GLOB_CHARS.test(v);
   if (glob2 && /[{}]/.test(v) && !/\{[^{}]*,[^{}]*\}/.test(v)) return null;
+  const plainChars = (f & F_OTHER) === 0;
   for (const s of segs) {
     if (s === ".." || s === ".") continue;
-    if (!glob2 && PLACEHOLDER_SEGMENT.test(s)) return null;
-    if (!/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
+    if (!glob2 && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
+    if (plainChars ? s.length === 0 : !/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
   }
-  if (segs.length >= 2 && segs[0].toLowerCase() === "path" && segs[1].toLowerCase() === "to") return null;
+  if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === "path" && segs[1].toLowerCase() === "to") return null;
   const first = segs[0];
-  if (anchor === "plain" && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
+  if (anchor === "plain" && first.includes(".") && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
     if (segs.length > 1 || !FILE_EXTENSIONS.has(extOf(first))) return null;
   }
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
-  if (segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
-  if (segs.some((s) => /^\d+$/.test(s)) && segs.length <= 3 && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
+  if (!(first.length > 0 && outsideNumberClass(first.charCodeAt(0))) && segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
+  if (f & F_DIGIT && segs.length <= 3 && segs.some((s) => /^\d+$/.test(s)) && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
     return null;
   const ext = extOf(v);
   const last = segs[segs.length - 1];
@@ -31352,7 +31563,7 @@ function joinPath(base, rel) {
   }
   return out.join("/");
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, DOT_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -31491,6 +31702,32 @@ var init_paths = __esm({
       "runner"
     ]);
     GLOB_CHARS = /[*?[\]{}]/;
+    F_COLON = 1;
+    F_BACKSLASH = 2;
+    F_BAD = 4;
+    F_DOLLAR_BRACE = 8;
+    F_DOT = 16;
+    F_HASH_Q = 32;
+    F_GLOB = 64;
+    F_DIGIT = 128;
+    F_OTHER = 256;
+    F_NON_ASCII = 512;
+    FLAGS = new Uint16Array(128);
+    for (let ch = 0; ch < 128; ch++) {
+      const c = String.fromCharCode(ch);
+      let f = 0;
+      if (c === ":") f |= F_COLON;
+      if (c === "\\") f |= F_BACKSLASH;
+      if (/[\s<>|"'`^]/.test(c)) f |= F_BAD;
+      if (c === "$" || c === "{") f |= F_DOLLAR_BRACE;
+      if (c === ".") f |= F_DOT;
+      if (c === "#" || c === "?") f |= F_HASH_Q;
+      if (/[*?[\]{}]/.test(c)) f |= F_GLOB;
+      if (/\d/.test(c)) f |= F_DIGIT;
+      if (!/[\w@.+\-*?[\]{},=!%~/]/.test(c)) f |= F_OTHER;
+      FLAGS[ch] = f;
+    }
+    NOT_PATHS_MAX = Math.max(...[...NOT_PATHS].map((x) => x.length));
     DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
   }
 });
@@ -31663,9 +31900,8 @@ function styled(ref, cand, successor, memDir, dir) {
 function bareName(ref) {
   return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
 }
-function checkPathRef(entry, ref, ev) {
+function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file)) {
   if (ref.kind !== "path" && ref.kind !== "import") return null;
-  const memDir = memDirOf(entry.file);
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value2 = ref.value;
   if (isGlob) {
@@ -31774,6 +32010,9 @@ function checkPathRef(entry, ref, ev) {
     { path: cands[cands.length - 1].path }
   );
 }
+function sameRefKey(ref) {
+  return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
+}
 var GLOB, BUILD_DIRS, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
@@ -31790,21 +32029,44 @@ var init_path = __esm({
       run(ctx) {
         const out = [];
         const ev = ctx.evidence;
+        let memDirFile;
+        let memDir = "";
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
-          const seen = /* @__PURE__ */ new Set();
+          let first;
+          let seen;
           for (const ref of entry.refs) {
             if (ref.kind !== "path" && ref.kind !== "import") continue;
-            const key = `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            const f = checkPathRef(entry, ref, ev);
+            if (!first) first = ref;
+            else {
+              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
+              const key = sameRefKey(ref);
+              if (seen.has(key)) continue;
+              seen.add(key);
+            }
+            if (memDirFile !== entry.file) {
+              memDirFile = entry.file;
+              memDir = memDirOf(entry.file);
+            }
+            const f = checkPathRef(entry, ref, ev, memDir);
             if (f) out.push(f);
           }
         }
         return out;
       }
     };
+  }
+});
+
+// src/memory/refs/chars.ts
+function isSpaceCode(c) {
+  if (c <= 32) return c === 32 || c >= 9 && c <= 13;
+  if (c < 160) return false;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+var init_chars = __esm({
+  "src/memory/refs/chars.ts"() {
+    "use strict";
   }
 });
 
@@ -31819,7 +32081,9 @@ function tokenize(line2) {
 function looksLikeCommand(line2) {
   const t = line2.trim().replace(/^\$\s+/, "");
   if (!t) return false;
-  const w = t.split(/\s+/)[0];
+  let e = 0;
+  while (e < t.length && !isSpaceCode(t.charCodeAt(e))) e++;
+  const w = e === t.length ? t : t.slice(0, e);
   return KNOWN_TOOLS.has(w) || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w);
 }
 function parseCommandLine(line2) {
@@ -31835,7 +32099,7 @@ function parseCommandLine(line2) {
     seg = [];
   };
   for (const t of toks) {
-    if (SEPARATORS.test(t.t)) {
+    if (t.t.length <= 2 && SEPARATORS.test(t.t)) {
       flush();
       continue;
     }
@@ -31862,7 +32126,6 @@ function parseSegment(seg, cwd, out) {
     out.push({ kind: "path", start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
     return d.replace(/^\.\//, "").replace(/\/$/, "");
   }
-  const endOf = (k) => k < rest.length ? rest[k].e : head.e;
   if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
     const tool = w;
     let workspace;
@@ -31878,7 +32141,7 @@ function parseSegment(seg, cwd, out) {
         k++;
         continue;
       }
-      if (["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"].includes(name)) {
+      if (TARGET_OPTIONS.has(name)) {
         if (name === "-w" && tool === "pnpm") {
           k++;
           continue;
@@ -32094,10 +32357,11 @@ function scanArgs(args, out) {
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, KNOWN_TOOLS;
+var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
+    init_chars();
     BUILTINS = {
       npm: new Set(
         "access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search hook init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo root run run-script sbom search set shrinkwrap star stars team token undeprecate uninstall unpublish unstar update version view whoami i in ins inst insta instal isnt isnta isntal add un remove rm r unlink list la up upgrade c x create t tst test start stop restart it cit clean-install issues home v info show author rb s se find why".split(/\s+/)
@@ -32115,6 +32379,7 @@ var init_commands = __esm({
     NPM_SCRIPT_SHORTCUTS = /* @__PURE__ */ new Set(["test", "t", "tst", "start", "stop", "restart"]);
     INSTALL_VERBS = /* @__PURE__ */ new Set(["i", "install", "add", "in", "ins", "a"]);
     SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
+    TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
     KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
   }
 });
@@ -32299,7 +32564,7 @@ var init_script = __esm({
 function swapIndex(ev) {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set() };
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -32342,6 +32607,25 @@ function history(ev, name) {
   }
   return void 0;
 }
+function removedName(ev, idx, name) {
+  let r = idx.removedNames.get(name);
+  if (r !== void 0) return r;
+  r = null;
+  if (!presentNow(ev, idx, name)) {
+    const h = history(ev, name);
+    const removals = h ? h.events.filter((e) => e.type === "removed") : [];
+    if (h && removals.length) r = { h, removals };
+  }
+  if (idx.removedNames.size > 1e5) idx.removedNames.clear();
+  idx.removedNames.set(name, r);
+  return r;
+}
+function mayBeStale(ref, ev, idx) {
+  if (ref.kind !== "package" || ref.fetched) return false;
+  const name = ref.value;
+  if (!name || name.length < 2) return false;
+  return removedName(ev, idx, name) !== null;
+}
 function sameField(ev, name, removed) {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -32372,11 +32656,9 @@ function checkPackageRef(entry, ref, ev) {
   const name = ref.value;
   if (!name || name.length < 2) return null;
   const idx = swapIndex(ev);
-  if (presentNow(ev, idx, name)) return null;
-  const h = history(ev, name);
-  if (!h) return null;
-  const removals = h.events.filter((e) => e.type === "removed");
-  if (!removals.length) return null;
+  const gone = removedName(ev, idx, name);
+  if (!gone) return null;
+  const { h, removals } = gone;
   if (describedAsPast(entry, ref)) return null;
   const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
   const key = `${last.commit.sha}\0${last.manifest}`;
@@ -32443,16 +32725,17 @@ var init_package = __esm({
       description: "Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).",
       run(ctx) {
         const out = [];
+        const idx = swapIndex(ctx.evidence);
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
-          const seen = /* @__PURE__ */ new Set();
+          let seen;
           for (const ref of entry.refs) {
-            if (ref.kind !== "package") continue;
+            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
             const k = `${ref.line}\0${ref.value}`;
-            if (seen.has(k)) continue;
+            if (seen?.has(k)) continue;
             const f = checkPackageRef(entry, ref, ctx.evidence);
             if (f) {
-              seen.add(k);
+              (seen ??= /* @__PURE__ */ new Set()).add(k);
               out.push(f);
             }
           }
@@ -32470,8 +32753,8 @@ function parseVersion(s) {
   return m[1].split(".").map(Number);
 }
 function lowerBound(spec) {
-  const hit = lbCache.get(spec);
-  if (hit !== void 0) return hit ? [...hit] : null;
+  const hit2 = lbCache.get(spec);
+  if (hit2 !== void 0) return hit2 ? [...hit2] : null;
   const v = computeLowerBound(spec);
   if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
   return v;
@@ -48334,24 +48617,82 @@ function typeFromFrontmatter(value2) {
   if (typeof value2 !== "string") return void 0;
   return TYPE_SYNONYMS[value2.trim().toLowerCase()];
 }
-function classify(fullText, headings) {
-  const text5 = fullText.length > MAX_CLASSIFY ? fullText.slice(0, MAX_CLASSIFY) : fullText;
-  const hit = (r) => ({ type: r.type, source: "heuristic", rule: r.id, reason: r.id });
-  for (const r of STRONG_TEXT) if (r.re.test(text5)) return hit(r);
-  for (let i = headings.length - 1; i >= 0; i--) {
-    for (const r of HEADING) if (r.re.test(headings[i])) return hit(r);
+function hit(rule) {
+  let c = verdicts.get(rule);
+  if (!c) verdicts.set(rule, c = Object.freeze({ type: rule.type, source: "heuristic", rule: rule.id, reason: rule.id }));
+  return c;
+}
+function wordHashAt(text5, start, len) {
+  let h = HASH_SEED;
+  for (let i = start; i < start + len; i++) h = Math.imul(h ^ WORD_LOWER[text5.charCodeAt(i)], 16777619);
+  return h;
+}
+function gateLookup(text5, start, len) {
+  const h = wordHashAt(text5, start, len);
+  for (let slot = h & GATE_SLOTS - 1; ; slot = slot + 1 & GATE_SLOTS - 1) {
+    const w = gateWord[slot];
+    if (w === void 0) return 0;
+    if (gateHash[slot] !== h || w.length !== len) continue;
+    let k = 0;
+    while (k < len && WORD_LOWER[text5.charCodeAt(start + k)] === w.charCodeAt(k)) k++;
+    if (k === len) return gateBits[slot];
   }
+}
+function gateMask(text5) {
+  let mask2 = 0;
+  const n = text5.length;
+  let i = 0;
+  while (i < n) {
+    let c = text5.charCodeAt(i);
+    if (c >= 128 || WORD_LOWER[c] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const first = WORD_LOWER[c];
+    let last = first;
+    while (++i < n) {
+      c = text5.charCodeAt(i);
+      if (c >= 128 || WORD_LOWER[c] === 0) break;
+      last = WORD_LOWER[c];
+    }
+    const len = i - start;
+    if (len <= GATE_MAX_LEN && (gateHint[len << 7 | first] & 1 << (last & 31)) !== 0) mask2 |= gateLookup(text5, start, len);
+  }
+  return mask2;
+}
+function headingVerdict(headings) {
+  let specific;
+  for (let i = headings.length - 1; i >= 0 && !specific; i--) {
+    for (const r of HEADING) {
+      if (r.re.test(headings[i])) {
+        specific = r;
+        break;
+      }
+    }
+  }
+  let project = false;
+  for (let i = headings.length - 1; i >= 0 && !project; i--) project = PROJECT_HEADING.re.test(headings[i]);
+  return specific ? { specific, project } : { project };
+}
+function classify(fullText, headings, verdict) {
+  const text5 = fullText.length > MAX_CLASSIFY ? fullText.slice(0, MAX_CLASSIFY) : fullText;
+  const gates = gateMask(text5);
+  for (const r of STRONG_TEXT) if ((r.bit === void 0 || (gates & r.bit) !== 0) && r.re.test(text5)) return hit(r);
+  const v = verdict ?? headingVerdict(headings);
+  if (v.specific) return hit(v.specific);
   let noCode;
   for (const r of TEXT) {
     if (r.maxLength !== void 0 && text5.length > r.maxLength) continue;
+    if (r.bit !== void 0 && (gates & r.bit) === 0) continue;
     const t = r.outsideCode ? noCode ??= text5.replace(/`[^`\n]*`/g, "") : text5;
     if (r.re.test(t)) return hit(r);
   }
-  for (let i = headings.length - 1; i >= 0; i--) if (PROJECT_HEADING.re.test(headings[i])) return hit(PROJECT_HEADING);
+  if (v.project) return hit(PROJECT_HEADING);
   if (PROJECT_TEXT.re.test(text5)) return hit(PROJECT_TEXT);
-  return { type: "unknown", source: "default", rule: "none", reason: "none" };
+  return UNKNOWN;
 }
-var TYPE_SYNONYMS, STRONG_TEXT, HEADING, PROJECT_HEADING, TEXT, PROJECT_TEXT, MAX_CLASSIFY;
+var TYPE_SYNONYMS, verdicts, UNKNOWN, STRONG_TEXT, HEADING, PROJECT_HEADING, TEXT, PROJECT_TEXT, MAX_CLASSIFY, GATED, GATE_SLOTS, gateHash, gateBits, gateWord, GATE_MAX_LEN, gateHint, WORD_LOWER, HASH_SEED;
 var init_classify = __esm({
   "src/memory/classify.ts"() {
     "use strict";
@@ -48382,17 +48723,21 @@ var init_classify = __esm({
       superseded: "superseded",
       "counter-memory": "superseded"
     };
+    verdicts = /* @__PURE__ */ new Map();
+    UNKNOWN = Object.freeze({ type: "unknown", source: "default", rule: "none", reason: "none" });
     STRONG_TEXT = [
       { id: "text:superseded-record", type: "superseded", re: /^\s*(?:[-*+]\s+)?SUPERSEDED\b/ },
       {
         id: "text:ephemeral-session",
         type: "ephemeral",
-        re: /\b(?:currently|right now|at the moment|for now)\s+(?:working on|investigating|debugging|fixing|implementing|blocked|waiting)\b|\b(?:in|during|for) (?:this|the current|today's) (?:session|conversation|chat)\b|\b(?:I'?m|we'?re|I am|we are) (?:now |still )?(?:working on|in the middle of|halfway through)\b|\bleft off (?:at|on|with)\b|\bnext steps?:|\b(?:todo|wip)\s*:/i
+        re: /\b(?:currently|right now|at the moment|for now)\s+(?:working on|investigating|debugging|fixing|implementing|blocked|waiting)\b|\b(?:in|during|for) (?:this|the current|today's) (?:session|conversation|chat)\b|\b(?:I'?m|we'?re|I am|we are) (?:now |still )?(?:working on|in the middle of|halfway through)\b|\bleft off (?:at|on|with)\b|\bnext steps?:|\b(?:todo|wip)\s*:/i,
+        words: ["currently", "now", "moment", "session", "conversation", "chat", "working", "middle", "halfway", "left", "next", "todo", "wip"]
       },
       {
         id: "text:ephemeral-today",
         type: "ephemeral",
-        re: /\b(?:today|yesterday|this morning|this afternoon|tonight)\b.{0,60}\b(?:I|we)\b|\b(?:I|we) (?:just|finally) (?:fixed|finished|started|merged|pushed|deployed)\b|\buser (?:seemed|seems|was|is) (?:frustrated|annoyed|happy|upset|angry|impatient)\b/i
+        re: /\b(?:today|yesterday|this morning|this afternoon|tonight)\b.{0,60}\b(?:I|we)\b|\b(?:I|we) (?:just|finally) (?:fixed|finished|started|merged|pushed|deployed)\b|\buser (?:seemed|seems|was|is) (?:frustrated|annoyed|happy|upset|angry|impatient)\b/i,
+        words: ["today", "yesterday", "morning", "afternoon", "tonight", "just", "finally", "frustrated", "annoyed", "happy", "upset", "angry", "impatient"]
       }
     ];
     HEADING = [
@@ -48417,22 +48762,26 @@ var init_classify = __esm({
       {
         id: "text:decision",
         type: "decision",
-        re: /\b(?:we|I|the team) (?:decided|chose|picked|opted|settled on|went with|agreed)\b|\bdecided (?:to|on|against)\b|\b(?:the |our )?decision (?:was|is) to\b|^\s*(?:[-*+]\s+)?(?:\*\*)?decision(?:\*\*)?\s*:|\b(?:chosen|picked|preferred) over\b|\binstead of\b.{0,80}\bbecause\b|\bbecause\b.{0,80}\binstead of\b|\btrade-?off\b/im
+        re: /\b(?:we|I|the team) (?:decided|chose|picked|opted|settled on|went with|agreed)\b|\bdecided (?:to|on|against)\b|\b(?:the |our )?decision (?:was|is) to\b|^\s*(?:[-*+]\s+)?(?:\*\*)?decision(?:\*\*)?\s*:|\b(?:chosen|picked|preferred) over\b|\binstead of\b.{0,80}\bbecause\b|\bbecause\b.{0,80}\binstead of\b|\btrade-?off\b/im,
+        words: ["decided", "chose", "picked", "opted", "settled", "went", "agreed", "decision", "chosen", "preferred", "instead", "trade", "tradeoff"]
       },
       {
         id: "text:feedback",
         type: "feedback",
-        re: /\b(?:the )?user (?:prefers?|likes?|dislikes?|wants?|asked|asks|expects?|hates?|corrected)\b|\b(?:I|they|he|she) (?:prefers?|like|dislike|hate)\b|\b(?:my|the user'?s|their) preferences?\b|\b(?:don'?t|do not|never) (?:\w+ ){0,3}unless (?:asked|explicitly|told|requested)\b|\bcorrected me\b/i
+        re: /\b(?:the )?user (?:prefers?|likes?|dislikes?|wants?|asked|asks|expects?|hates?|corrected)\b|\b(?:I|they|he|she) (?:prefers?|like|dislike|hate)\b|\b(?:my|the user'?s|their) preferences?\b|\b(?:don'?t|do not|never) (?:\w+ ){0,3}unless (?:asked|explicitly|told|requested)\b|\bcorrected me\b/i,
+        words: ["user", "prefer", "prefers", "like", "dislike", "hate", "preference", "preferences", "unless", "corrected"]
       },
       {
         id: "text:user",
         type: "user",
-        re: /\b(?:the )?user (?:is an?|is the|works (?:at|on|as)|has \d+|'s role|role is|speaks|lives|is based)\b|\b(?:i am|i'm) an? (?:senior|junior|staff|lead|principal|\w+ (?:engineer|developer|designer|scientist))\b/i
+        re: /\b(?:the )?user (?:is an?|is the|works (?:at|on|as)|has \d+|'s role|role is|speaks|lives|is based)\b|\b(?:i am|i'm) an? (?:senior|junior|staff|lead|principal|\w+ (?:engineer|developer|designer|scientist))\b/i,
+        words: ["user", "i"]
       },
       {
         id: "text:pattern",
         type: "pattern",
-        re: /\b(?:gotcha|workaround|root cause|caused by|fixed by|to fix (?:this|it)|if you see|fails? (?:with|when|because)|flaky|race condition|when debugging|to debug|stack trace|the fix (?:is|was)|turns out|watch out|beware|pitfall)\b|\bwhen\b.{0,40}\bfails\b/i
+        re: /\b(?:gotcha|workaround|root cause|caused by|fixed by|to fix (?:this|it)|if you see|fails? (?:with|when|because)|flaky|race condition|when debugging|to debug|stack trace|the fix (?:is|was)|turns out|watch out|beware|pitfall)\b|\bwhen\b.{0,40}\bfails\b/i,
+        words: ["gotcha", "workaround", "root", "caused", "fixed", "fix", "see", "fail", "fails", "flaky", "race", "debugging", "debug", "stack", "turns", "watch", "beware", "pitfall"]
       },
       // Code blocks are commands and snippets of the project, whatever URL they hold.
       { id: "text:code-block", type: "project", re: /^\s*(?:```|~~~)/ },
@@ -48450,6 +48799,32 @@ var init_classify = __esm({
       re: /`[^`]+`|\b(?:npm|pnpm|yarn|bun|npx|make|just|cargo|go|pip|uv|poetry|docker|git) [a-z]|\b[\w.-]{1,100}\/[\w./-]{1,200}\.\w{1,6}\b|\b(?:lives in|located in|entry point|we use|uses|is built with|written in|runs on|must|always|never|should|do not|don'?t|convention)\b|^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\*\*)?(?:prefer|use|avoid|keep|run|add|write|put|make sure|ensure|check)\b/im
     };
     MAX_CLASSIFY = 4e3;
+    GATED = [...STRONG_TEXT, ...TEXT].filter((r) => r.words);
+    GATE_SLOTS = 256;
+    gateHash = new Int32Array(GATE_SLOTS);
+    gateBits = new Int32Array(GATE_SLOTS);
+    gateWord = new Array(GATE_SLOTS).fill(void 0);
+    GATE_MAX_LEN = 15;
+    gateHint = new Int32Array(GATE_MAX_LEN + 1 << 7);
+    WORD_LOWER = new Uint8Array(128);
+    for (let c = 48; c <= 57; c++) WORD_LOWER[c] = c;
+    for (let c = 65; c <= 90; c++) WORD_LOWER[c] = c | 32;
+    for (let c = 97; c <= 122; c++) WORD_LOWER[c] = c;
+    WORD_LOWER[95] = 95;
+    HASH_SEED = 2166136261 | 0;
+    GATED.forEach((rule, k) => {
+      rule.bit = 1 << k;
+      for (const w of rule.words) {
+        if (w.length > GATE_MAX_LEN) throw new Error(`gate word too long: ${w}`);
+        const h = wordHashAt(w, 0, w.length);
+        let slot = h & GATE_SLOTS - 1;
+        while (gateWord[slot] !== void 0 && gateWord[slot] !== w) slot = slot + 1 & GATE_SLOTS - 1;
+        gateWord[slot] = w;
+        gateHash[slot] = h;
+        gateBits[slot] |= 1 << k;
+        gateHint[w.length << 7 | w.charCodeAt(0)] |= 1 << (w.charCodeAt(w.length - 1) & 31);
+      }
+    });
   }
 });
 
@@ -49370,26 +49745,41 @@ function fastScalar(raw) {
   if (v.includes(": ") || v.includes(" #") || v[v.length - 1] === ":") return NO;
   return resolvePlain(v);
 }
+function keyChar(c, first) {
+  return c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95 || !first && (c >= 48 && c <= 57 || c === 45);
+}
+function keyLine(text5, k, end) {
+  let i = k;
+  if (!keyChar(text5.charCodeAt(i), true)) return void 0;
+  while (++i < end && keyChar(text5.charCodeAt(i), false)) ;
+  if (i >= end || text5.charCodeAt(i) !== 58) return void 0;
+  const key = text5.slice(k, i);
+  if (++i === end) return { key, value: "" };
+  if (text5.charCodeAt(i) !== 32) return void 0;
+  while (i < end && text5.charCodeAt(i) === 32) i++;
+  return { key, value: text5.slice(i, end) };
+}
 function fastYaml(value2) {
   if (FAST_BAD_CHAR_RE.test(value2.includes("\r") ? value2.replace(/\r\n/g, "\n") : value2)) return void 0;
-  const lines = value2.split("\n");
   const out = {};
   let nested;
   let nestedKey = "";
   let nestedIndent = -1;
-  for (let i = 0; i < lines.length; i++) {
-    let line2 = lines[i];
-    if (line2.length > 0 && line2.charCodeAt(line2.length - 1) === 13) line2 = line2.slice(0, -1);
-    let k = 0;
-    while (k < line2.length && line2.charCodeAt(k) === 32) k++;
-    if (k === line2.length) continue;
-    if (line2.charCodeAt(k) === 35) continue;
-    const m = FAST_LINE_KEY_RE.exec(line2);
+  for (let start = 0, next = 0; start <= value2.length; start = next) {
+    let end = value2.indexOf("\n", start);
+    next = end === -1 ? value2.length + 1 : end + 1;
+    if (end === -1) end = value2.length;
+    if (end > start && value2.charCodeAt(end - 1) === 13) end--;
+    let k = start;
+    while (k < end && value2.charCodeAt(k) === 32) k++;
+    if (k === end) continue;
+    if (value2.charCodeAt(k) === 35) continue;
+    const m = keyLine(value2, k, end);
     if (!m) return void 0;
-    const indent2 = m[1].length;
-    const key = m[2];
+    const indent2 = k - start;
+    const key = m.key;
     if (key.length > 200 || Y_NULL.test(key) || Y_BOOL.test(key) || key === "__proto__") return void 0;
-    const rawValue = m[3] ?? "";
+    const rawValue = m.value;
     if (indent2 === 0) {
       if (nested && nestedIndent !== -1) out[nestedKey] = nested;
       nested = void 0;
@@ -49458,15 +49848,26 @@ function normaliseValues(v) {
 function frontmatterType(fm) {
   return typeFromFrontmatter(field(fm, "type"));
 }
-function field(fm, ...keys) {
+function field(fm, a, b, c, d) {
   if (!fm) return void 0;
-  for (const k of keys) if (fm[k] !== void 0 && fm[k] !== null) return fm[k];
+  const v = firstSet(fm, a, b, c, d);
+  if (v !== void 0) return v;
   const md = fm.metadata;
-  if (md && typeof md === "object" && !Array.isArray(md)) {
-    const m = md;
-    for (const k of keys) if (m[k] !== void 0 && m[k] !== null) return m[k];
-  }
+  if (md && typeof md === "object" && !Array.isArray(md)) return firstSet(md, a, b, c, d);
   return void 0;
+}
+function firstSet(o, a, b, c, d) {
+  let v = o[a];
+  if (v !== void 0 && v !== null) return v;
+  if (b === void 0) return void 0;
+  v = o[b];
+  if (v !== void 0 && v !== null) return v;
+  if (c === void 0) return void 0;
+  v = o[c];
+  if (v !== void 0 && v !== null) return v;
+  if (d === void 0) return void 0;
+  v = o[d];
+  return v !== void 0 && v !== null ? v : void 0;
 }
 function str2(v) {
   if (typeof v === "string") return v;
@@ -49500,14 +49901,13 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml, FAST_LINE_KEY_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
+var import_yaml, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     init_dist();
     init_classify();
-    FAST_LINE_KEY_RE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*)|)$/;
     FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
     Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
     Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
@@ -49552,14 +49952,14 @@ function load() {
   ranks = map3;
   return map3;
 }
-function mergeCount(bytes, map3) {
-  if (map3.has(bytes)) return 1;
-  const n = bytes.length;
+function mergeCount(bytes2, map3) {
+  if (map3.has(bytes2)) return 1;
+  const n = bytes2.length;
   if (n <= 1) return n;
   const bounds = [];
   for (let i = 0; i <= n; i++) bounds.push(i);
   const pairRank = [];
-  for (let i = 0; i < n - 1; i++) pairRank.push(map3.get(bytes.slice(i, i + 2)) ?? Infinity);
+  for (let i = 0; i < n - 1; i++) pairRank.push(map3.get(bytes2.slice(i, i + 2)) ?? Infinity);
   while (pairRank.length > 0) {
     let min = Infinity;
     let at = -1;
@@ -49572,8 +49972,8 @@ function mergeCount(bytes, map3) {
     if (at === -1) break;
     bounds.splice(at + 1, 1);
     pairRank.splice(at, 1);
-    if (at > 0) pairRank[at - 1] = map3.get(bytes.slice(bounds[at - 1], bounds[at + 1])) ?? Infinity;
-    if (at < pairRank.length) pairRank[at] = map3.get(bytes.slice(bounds[at], bounds[at + 2])) ?? Infinity;
+    if (at > 0) pairRank[at - 1] = map3.get(bytes2.slice(bounds[at - 1], bounds[at + 1])) ?? Infinity;
+    if (at < pairRank.length) pairRank[at] = map3.get(bytes2.slice(bounds[at], bounds[at + 2])) ?? Infinity;
   }
   return bounds.length - 1;
 }
@@ -49599,7 +49999,16 @@ function cpLen(text5, i) {
 }
 function runOf(text5, i, cls) {
   const n = text5.length;
-  while (i < n && classAt(text5, i) === cls) i += cpLen(text5, i);
+  while (i < n) {
+    const c = text5.charCodeAt(i);
+    if (c < 128) {
+      if (ASCII_CLASS[c] !== cls) return i;
+      i++;
+    } else {
+      if (classAt(text5, i) !== cls) return i;
+      i += cpLen(text5, i);
+    }
+  }
   return i;
 }
 function pieceEnd(text5, i) {
@@ -49642,6 +50051,34 @@ function pieceEnd(text5, i) {
   if (j === n) return j;
   return j - 1 > i ? j - 1 : j;
 }
+function samePiece(piece, text5, i) {
+  for (let k = 0; k < piece.length; k++) if (piece.charCodeAt(k) !== text5.charCodeAt(i + k)) return false;
+  return true;
+}
+function countAt(text5, i, e, map3) {
+  let h = 2166136261;
+  for (let k = i; k < e; k++) h = Math.imul(h ^ text5.charCodeAt(k), 16777619);
+  const len = e - i;
+  let slot = h & SLOTS - 1;
+  for (; ; ) {
+    const p = slotPiece[slot];
+    if (p === void 0) break;
+    if (slotHash[slot] === h && p.length === len && samePiece(p, text5, i)) return slotCount[slot];
+    slot = slot + 1 & SLOTS - 1;
+  }
+  const piece = text5.slice(i, e);
+  const n = pieceCount(piece, map3);
+  if (slotsUsed >= SLOTS >> 1) {
+    slotPiece.fill(void 0);
+    slotsUsed = 0;
+    slot = h & SLOTS - 1;
+  }
+  slotPiece[slot] = piece;
+  slotHash[slot] = h;
+  slotCount[slot] = n;
+  slotsUsed++;
+  return n;
+}
 function countTokensFast(text5) {
   if (text5.length === 0) return 0;
   const map3 = load();
@@ -49649,7 +50086,7 @@ function countTokensFast(text5) {
   let count2 = 0;
   for (let i = 0; i < text5.length; ) {
     const e = pieceEnd(text5, i);
-    count2 += pieceCount(text5.slice(i, e), map3);
+    count2 += countAt(text5, i, e, map3);
     i = e;
   }
   return count2;
@@ -49666,12 +50103,12 @@ function pieceCount(piece, map3) {
   {
     let n = pieceCache.get(piece);
     if (n === void 0) {
-      const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
-      if (bytes.length <= LONG_PIECE) n = mergeCount(bytes, map3);
+      const bytes2 = ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
+      if (bytes2.length <= LONG_PIECE) n = mergeCount(bytes2, map3);
       else {
         n = 0;
-        for (let k = 0; k < bytes.length; k += LONG_PIECE) {
-          const slice = bytes.slice(k, k + LONG_PIECE);
+        for (let k = 0; k < bytes2.length; k += LONG_PIECE) {
+          const slice = bytes2.slice(k, k + LONG_PIECE);
           let c = sliceCache.get(slice);
           if (c === void 0) {
             c = mergeCount(slice, map3);
@@ -49687,7 +50124,7 @@ function pieceCount(piece, map3) {
     return n;
   }
 }
-var ranks, pattern, ASCII, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE;
+var ranks, pattern, ASCII, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE, SLOT_BITS, SLOTS, slotHash, slotCount, slotPiece, slotsUsed;
 var init_bpe = __esm({
   "src/memory/bpe.ts"() {
     "use strict";
@@ -49711,6 +50148,12 @@ var init_bpe = __esm({
     RE_N = new RegExp("^\\p{N}$", "u");
     RE_S = /^\s$/u;
     FOLDS_RE = /[\u017f\u212a]/;
+    SLOT_BITS = 15;
+    SLOTS = 1 << SLOT_BITS;
+    slotHash = new Int32Array(SLOTS);
+    slotCount = new Int32Array(SLOTS);
+    slotPiece = new Array(SLOTS).fill(void 0);
+    slotsUsed = 0;
   }
 });
 
@@ -49727,6 +50170,10 @@ var init_tokens = __esm({
 });
 
 // src/memory/fastblocks.ts
+function autolinkHint(value2) {
+  if (value2.indexOf(":") === -1 && value2.indexOf("@") === -1 && !WWW.test(value2)) return false;
+  return AUTOLINK_HINT.test(value2);
+}
 function fastBlocks(text5, from = 0, to = text5.length, line2 = 1) {
   try {
     return new FastParser(text5, from, to, line2).run();
@@ -49735,16 +50182,56 @@ function fastBlocks(text5, from = 0, to = text5.length, line2 = 1) {
     throw e;
   }
 }
-var BAIL_CHAR, ASCII_PUNCT, ENTITY, WHITESPACE, PUNCT, AUTOLINK_HINT, WORD, Bail, MAX_DEPTH, BAIL, BULLET, ORDERED, HEADING2, BLOCK_START, TASK, FENCE, DEFINITION, DELIMITER_ROW, FastParser;
+function mayOpenBlock(c) {
+  return c < 128 && BLOCK_LEAD[c] === 1;
+}
+function isSpaceCode2(c) {
+  if (c < 128) return c === 32 || c >= 9 && c <= 13;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+function bulletLen(text5, pos2, end) {
+  const c = text5.charCodeAt(pos2);
+  if (c !== 45 && c !== 42 && c !== 43 || pos2 + 2 >= end || text5.charCodeAt(pos2 + 1) !== 32) return 0;
+  return isSpaceCode2(text5.charCodeAt(pos2 + 2)) ? 0 : 2;
+}
+function orderedLen(text5, pos2, end) {
+  let k = pos2;
+  while (k < end && k - pos2 < 10 && text5.charCodeAt(k) >= 48 && text5.charCodeAt(k) <= 57) k++;
+  const digits = k - pos2;
+  const d = text5.charCodeAt(k);
+  if (digits === 0 || digits > 9 || d !== 46 && d !== 41 || k + 2 >= end || text5.charCodeAt(k + 1) !== 32) return 0;
+  return isSpaceCode2(text5.charCodeAt(k + 2)) ? 0 : digits + 2;
+}
+function startsAtOne(text5, pos2, end) {
+  const d = text5.charCodeAt(pos2 + 1);
+  return text5.charCodeAt(pos2) === 49 && (d === 46 || d === 41) && orderedLen(text5, pos2, end) === 3;
+}
+function spacesAt(text5, pos2, end) {
+  let k = pos2;
+  while (k < end && text5.charCodeAt(k) === 32) k++;
+  return k - pos2;
+}
+function endsBlank(text5, ln) {
+  const c = ln.end > ln.start ? text5.charCodeAt(ln.end - 1) : 0;
+  return c === 32 || c === 9;
+}
+function fenceExec(text5, pos2, end) {
+  const c = text5.charCodeAt(pos2);
+  return pos2 < end && (c === 96 || c === 126) ? FENCE.exec(text5.slice(pos2, end)) : null;
+}
+function headingTest(text5, pos2, end) {
+  return pos2 < end && text5.charCodeAt(pos2) === 35 && HEADING2.test(text5.slice(pos2, end));
+}
+var ASCII_PUNCT, ENTITY, WHITESPACE, PUNCT, AUTOLINK_HINT, WWW, WORD, Bail, MAX_DEPTH, BAIL, BULLET, ORDERED, HEADING2, BLOCK_START, TASK, FENCE, DEFINITION, DELIMITER_ROW, THEMATIC_BREAK, BLOCK_LEAD, NextChar, NUL, TAB, CR, FastParser;
 var init_fastblocks = __esm({
   "src/memory/fastblocks.ts"() {
     "use strict";
-    BAIL_CHAR = /[\t\r]/;
     ASCII_PUNCT = /[!-/:-@[-`{-~]/;
     ENTITY = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/;
     WHITESPACE = /\s/;
     PUNCT = /[\p{P}\p{S}]/u;
     AUTOLINK_HINT = /www\.|:\/\/|[\p{L}\p{N}._+-]@|mailto:|xmpp:/iu;
+    WWW = /www\./i;
     WORD = /[\p{L}\p{N}]/u;
     Bail = class extends Error {
     };
@@ -49758,6 +50245,34 @@ var init_fastblocks = __esm({
     FENCE = /^(`{3,}|~{3,})(.*)$/;
     DEFINITION = /^\[[^\]]*\]:/;
     DELIMITER_ROW = /^\|?(?: *:?-+:? *\|)* *:?-+:? *\|?$/;
+    THEMATIC_BREAK = /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/;
+    BLOCK_LEAD = new Uint8Array(128);
+    for (const ch of "+-*#>`~<|=_[0123456789") BLOCK_LEAD[ch.charCodeAt(0)] = 1;
+    NextChar = class {
+      constructor(ch) {
+        this.ch = ch;
+      }
+      ch;
+      text;
+      from = 0;
+      at = -1;
+      find(text5, from) {
+        if (text5 !== this.text || from < this.from || this.at !== -1 && from > this.at) {
+          this.text = text5;
+          this.from = from;
+          this.at = text5.indexOf(this.ch, from);
+        }
+        return this.at;
+      }
+      /** Whether text[from, to) holds the character. */
+      within(text5, from, to) {
+        const at = this.find(text5, from);
+        return at !== -1 && at < to;
+      }
+    };
+    NUL = new NextChar("\0");
+    TAB = new NextChar("	");
+    CR = new NextChar("\r");
     FastParser = class {
       constructor(text5, from, to, firstLine) {
         this.text = text5;
@@ -49774,8 +50289,7 @@ var init_fastblocks = __esm({
       /** Set when a line had a backtick run without a closing run (it could close on another line). */
       openTicks = false;
       run() {
-        const nul = this.text.indexOf("\0", this.from);
-        if (nul !== -1 && nul < this.to) throw BAIL;
+        if (NUL.within(this.text, this.from, this.to)) throw BAIL;
         if (this.from === 0 && this.text.charCodeAt(0) === 65279) throw BAIL;
         this.split();
         const out = [];
@@ -49792,26 +50306,26 @@ var init_fastblocks = __esm({
             this.i++;
             continue;
           }
-          if (/[ \t]$/.test(s) || s.charCodeAt(0) === 32) throw BAIL;
+          if (endsBlank(this.text, ln) || s.charCodeAt(0) === 32) throw BAIL;
           if (s.startsWith("<!--")) {
             out.push(this.comment());
             prevList = void 0;
             continue;
           }
-          const f = FENCE.exec(s);
+          const f = fenceExec(this.text, ln.start, ln.end);
           if (f) {
             out.push(this.fenceAt(0, f[1], f[2]));
             prevList = void 0;
             continue;
           }
-          const h = HEADING2.exec(s);
+          const h = s.charCodeAt(0) === 35 ? HEADING2.exec(s) : null;
           if (h) {
             out.push(this.heading(ln, h[1].length, h[0].length));
             this.i++;
             prevList = void 0;
             continue;
           }
-          if (BULLET.test(s) || ORDERED.test(s)) {
+          if (bulletLen(this.text, ln.start, ln.end) || orderedLen(this.text, ln.start, ln.end)) {
             const list3 = this.listAt(0, []);
             const kind = list3.ordered ? `o${this.delimiterOf(list3)}` : `b${this.text[list3.position.start.offset]}`;
             if (prevList && prevList.blankAfter && prevList.kind === kind) throw BAIL;
@@ -50047,8 +50561,9 @@ var init_fastblocks = __esm({
       }
       /** A line may open a paragraph when it cannot be read as any other block. */
       paragraphStart(s) {
+        if (!mayOpenBlock(s.charCodeAt(0))) return true;
         if (BLOCK_START.test(s) || DEFINITION.test(s)) return false;
-        if (/^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(s)) return false;
+        if (THEMATIC_BREAK.test(s)) return false;
         return true;
       }
       /**
@@ -50059,27 +50574,32 @@ var init_fastblocks = __esm({
       continuation(item) {
         const pieces = [{ ln: this.lines[this.i], start: -1 }];
         this.i++;
+        const { text: text5 } = this;
         while (this.i < this.lines.length) {
           const ln = this.lines[this.i];
-          const s = this.text.slice(ln.start, ln.end);
-          if (s.length === 0) break;
-          if (/[ \t]$/.test(s)) throw BAIL;
-          const indent2 = /^ */.exec(s)[0].length;
-          const rest = s.slice(indent2);
+          const { end } = ln;
+          if (end === ln.start) break;
+          if (endsBlank(text5, ln)) throw BAIL;
+          const indent2 = spacesAt(text5, ln.start, end);
+          const at = ln.start + indent2;
           if (item) {
-            if (BULLET.test(rest) || ORDERED.test(rest)) {
+            if (bulletLen(text5, at, end) || orderedLen(text5, at, end)) {
               if (item.itemIndents.includes(indent2)) break;
-              if (indent2 === item.contentCol && (BULLET.test(rest) || /^1[.)] (?=\S)/.test(rest))) break;
+              if (indent2 === item.contentCol && (bulletLen(text5, at, end) || startsAtOne(text5, at, end))) break;
               throw BAIL;
             }
-            if (indent2 === 0 && (HEADING2.test(rest) || FENCE.test(rest) || rest.startsWith("<!--"))) break;
-            if (indent2 === item.contentCol && FENCE.test(rest)) break;
-          } else if (indent2 === 0 && (HEADING2.test(s) || BULLET.test(s) || FENCE.test(s) || s.startsWith("<!--") || /^1[.)] (?=\S)/.test(s))) {
+            if (indent2 === 0 && (headingTest(text5, at, end) || fenceExec(text5, at, end) || text5.startsWith("<!--", at))) break;
+            if (indent2 === item.contentCol && fenceExec(text5, at, end)) break;
+          } else if (indent2 === 0 && (headingTest(text5, at, end) || bulletLen(text5, at, end) || fenceExec(text5, at, end) || text5.startsWith("<!--", at) || startsAtOne(text5, at, end))) {
             break;
           }
-          if (BLOCK_START.test(rest) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(rest)) throw BAIL;
-          if (indent2 > 0 && (rest[0] === "`" || rest[0] === "[" || rest[0] === "*")) throw BAIL;
-          pieces.push({ ln, start: ln.start + indent2 });
+          const c0 = text5.charCodeAt(at);
+          if (mayOpenBlock(c0)) {
+            const rest = text5.slice(at, end);
+            if (BLOCK_START.test(rest) || THEMATIC_BREAK.test(rest)) throw BAIL;
+          }
+          if (indent2 > 0 && (c0 === 96 || c0 === 91 || c0 === 42)) throw BAIL;
+          pieces.push({ ln, start: at });
           this.i++;
         }
         return pieces;
@@ -50116,39 +50636,38 @@ var init_fastblocks = __esm({
         const b = o ? null : BULLET.exec(firstRest);
         if (!o && !b) throw BAIL;
         const ordered = o !== null;
-        const marker = o ? o[2] : b[1];
+        const marker = (o ? o[2] : b[1]).charCodeAt(0);
         const itemIndents = [...ancestors, indent2];
         const items = [];
+        const { text: text5 } = this;
         while (this.i < this.lines.length) {
           const ln = this.lines[this.i];
-          const s = this.text.slice(ln.start, ln.end);
-          const ind = /^ */.exec(s)[0].length;
-          if (ind !== indent2) break;
-          const rest = s.slice(indent2);
-          const m = ordered ? ORDERED.exec(rest) : BULLET.exec(rest);
-          if (!m || (ordered ? m[2] : m[1]) !== marker) break;
-          if (/[ \t]$/.test(s)) throw BAIL;
-          const contentCol = indent2 + m[0].length;
+          if (spacesAt(text5, ln.start, ln.end) !== indent2) break;
+          const at = ln.start + indent2;
+          const len = ordered ? orderedLen(text5, at, ln.end) : bulletLen(text5, at, ln.end);
+          if (len === 0 || text5.charCodeAt(ordered ? at + len - 2 : at) !== marker) break;
+          if (endsBlank(text5, ln)) throw BAIL;
+          const contentCol = indent2 + len;
           const cs = ln.start + contentCol;
-          const content3 = this.text.slice(cs, ln.end);
-          if (TASK.test(content3) || BLOCK_START.test(content3) || /^(?:- *){3,}$|^(?:\* *){3,}$|^(?:_ *){3,}$/.test(content3)) throw BAIL;
-          if (content3.charCodeAt(0) === 32) throw BAIL;
+          const c0 = text5.charCodeAt(cs);
+          if (mayOpenBlock(c0)) {
+            const content3 = text5.slice(cs, ln.end);
+            if (TASK.test(content3) || BLOCK_START.test(content3) || THEMATIC_BREAK.test(content3)) throw BAIL;
+          }
+          if (c0 === 32) throw BAIL;
           const pieces = this.continuation({ contentCol, itemIndents });
           pieces[0].start = cs;
           const children = [this.paragraphOf(pieces)];
           while (this.i < this.lines.length) {
             const nl = this.lines[this.i];
-            const t = this.text.slice(nl.start, nl.end);
-            if (t.length === 0) break;
-            const nind = /^ */.exec(t)[0].length;
-            if (nind !== contentCol) break;
-            const nrest = t.slice(nind);
-            const f = FENCE.exec(nrest);
+            if (nl.end === nl.start || spacesAt(text5, nl.start, nl.end) !== contentCol) break;
+            const nat = nl.start + contentCol;
+            const f = fenceExec(text5, nat, nl.end);
             if (f) {
               children.push(this.fenceAt(contentCol, f[1], f[2]));
               continue;
             }
-            if (BULLET.test(nrest) || ORDERED.test(nrest)) {
+            if (bulletLen(text5, nat, nl.end) || orderedLen(text5, nat, nl.end)) {
               children.push(this.listAt(contentCol, itemIndents));
               continue;
             }
@@ -50175,8 +50694,9 @@ var init_fastblocks = __esm({
       }
       /** Inline content over one or more line pieces (continuation lines joined by their line endings). */
       inline(pieces) {
-        const out = [];
         this.openTicks = false;
+        if (pieces.length === 1) return this.inlineLine(pieces[0].start, pieces[0].ln.end, pieces[0].ln, null);
+        const out = [];
         for (let k = 0; k < pieces.length; k++) {
           const { ln, start } = pieces[k];
           const toks = this.inlineLine(start, ln.end, ln, null);
@@ -50213,7 +50733,7 @@ var init_fastblocks = __esm({
       }
       textNode(s, e, ln) {
         const value2 = this.text.slice(s, e);
-        if (AUTOLINK_HINT.test(value2)) throw BAIL;
+        if (autolinkHint(value2)) throw BAIL;
         for (let i = value2.indexOf("_"); i !== -1; i = value2.indexOf("_", i + 1)) {
           const before = s + i > ln.start ? this.text[s + i - 1] : "";
           const after = this.text[s + i + 1] ?? "";
@@ -50228,7 +50748,7 @@ var init_fastblocks = __esm({
       inlineLine(s, e, ln, inside) {
         const { text: text5 } = this;
         const out = [];
-        if (BAIL_CHAR.test(text5.slice(s, e))) throw BAIL;
+        if (TAB.within(text5, s, e) || CR.within(text5, s, e)) throw BAIL;
         let textStart = s;
         let i = s;
         while (i < e) {
@@ -50614,47 +51134,48 @@ function parseRange(text5, s, e, appendix, ls, out) {
   }
 }
 function parseBlocks(text5, opts = {}) {
+  const nodes = [];
+  blocksInto(text5, opts, opts.out ?? nodes);
+  return nodes;
+}
+function blocksInto(text5, opts, out) {
   const defs = text5.includes("]:") ? text5.match(DEFINITION_LINE_RE) : null;
-  const out = [];
   const sc = safeCuts(text5);
   if (sc.deep) return parseDeep(text5, sc, defs, opts, out);
   if (opts.fast === false || defs) {
     const starts = chunkStarts(text5, sc.cuts);
     const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
-    const ls2 = lineStarts(text5);
+    const ls2 = opts.lineStarts ?? lineStarts(text5);
     for (let i = 0; i < starts.length; i++) {
       parseRange(text5, starts[i], i + 1 < starts.length ? starts[i + 1] : text5.length, appendix, ls2, out);
     }
-    return out;
+    return;
   }
   const { cuts, frontmatterEnd: frontmatterEnd2, frontmatter: frontmatter2 } = sc;
   if (frontmatter2) out.push(frontmatter2);
-  const bounds = [frontmatterEnd2, ...cuts, text5.length];
-  const ls = lineStarts(text5);
+  const ls = opts.lineStarts ?? lineStarts(text5);
   let group = -1;
-  const flush = (end) => {
-    if (group < 0) return;
-    parseRange(text5, group, end, "", ls, out);
-    group = -1;
-  };
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const s = bounds[i];
-    const e = bounds[i + 1];
+  for (let i = -1; i < cuts.length; i++) {
+    const s = i < 0 ? frontmatterEnd2 : cuts[i];
+    const e = i + 1 < cuts.length ? cuts[i + 1] : text5.length;
     if (s >= e) continue;
     const fast = fastBlocks(text5, s, e, lineAt(ls, s));
     if (fast) {
-      flush(s);
+      if (group >= 0) parseRange(text5, group, s, "", ls, out);
+      group = -1;
       for (const n of fast) out.push(n);
     } else {
       if (group < 0) group = s;
-      if (e - group >= CHUNK_MIN) flush(e);
+      if (e - group >= CHUNK_MIN) {
+        parseRange(text5, group, e, "", ls, out);
+        group = -1;
+      }
     }
   }
-  flush(text5.length);
-  return out;
+  if (group >= 0) parseRange(text5, group, text5.length, "", ls, out);
 }
 function parseDeep(text5, sc, defs, opts, out) {
-  const ls = lineStarts(text5);
+  const ls = opts.lineStarts ?? lineStarts(text5);
   const appendix = defs ? "\n\n" + defs.join("\n") + "\n" : "";
   const useFast = opts.fast !== false && !defs;
   if (sc.frontmatter) out.push(sc.frontmatter);
@@ -50697,7 +51218,6 @@ function parseDeep(text5, sc, defs, opts, out) {
     }
   }
   flush(text5.length);
-  return out;
 }
 function plainText(root2) {
   let out = "";
@@ -50750,6 +51270,11 @@ function lineSpans(kind, value2, rawLines, firstLine, out, lang) {
     if (lang) span.lang = lang;
     out.push(span);
   }
+}
+function spansOf(nodes, defs, src) {
+  const spans = [];
+  for (const n of nodes) collectSpans(n, spans, defs, src);
+  return spans.slice();
 }
 function collectSpans(root2, out, defs, src) {
   const stack = [root2];
@@ -50887,26 +51412,51 @@ function fmInfoOf(fm) {
   }
   return type ? { meta, type } : { meta };
 }
+function listMarkerEnd(text5) {
+  const n = text5.length;
+  let i = 0;
+  while (i < n && (text5.charCodeAt(i) === 32 || text5.charCodeAt(i) === 9)) i++;
+  const c = text5.charCodeAt(i);
+  if (c === 45 || c === 42 || c === 43) i++;
+  else {
+    let k = i;
+    while (k < n && text5.charCodeAt(k) >= 48 && text5.charCodeAt(k) <= 57) k++;
+    const d = text5.charCodeAt(k);
+    if (k === i || k - i > 9 || d !== 46 && d !== 41) return 0;
+    i = k + 1;
+  }
+  const spaces = i;
+  while (i < n && (text5.charCodeAt(i) === 32 || text5.charCodeAt(i) === 9)) i++;
+  return i > spaces ? i : 0;
+}
 function normaliseForId(text5) {
-  const t = text5.replace(LIST_MARKER_RE, "");
-  return (COLLAPSE_RE.test(t) ? t.replace(/\s+/g, " ") : t).trim();
+  let a = listMarkerEnd(text5);
+  let b = text5.length;
+  while (a < b && isSpaceCode2(text5.charCodeAt(a))) a++;
+  while (b > a && isSpaceCode2(text5.charCodeAt(b - 1))) b--;
+  if (COLLAPSE_RE.test(text5)) return text5.slice(a, b).replace(WS_RUN_RE, " ");
+  return a === 0 && b === text5.length ? text5 : text5.slice(a, b);
 }
 function sha8(s) {
   if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
   return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
 function assignIds(path12, entries) {
+  const prefix = path12 + "\0";
+  if (entries.length === 1) {
+    entries[0].id = "e_" + sha8(prefix + normaliseForId(entries[0].text));
+    return;
+  }
   const seen = /* @__PURE__ */ new Map();
   for (const e of entries) {
     const norm = normaliseForId(e.text);
-    const key = path12 + "\0" + norm;
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    e.id = "e_" + sha8(n === 0 ? key : key + "\0" + n);
+    const n = seen.get(norm) ?? 0;
+    seen.set(norm, n + 1);
+    e.id = "e_" + sha8(n === 0 ? prefix + norm : prefix + norm + "\0" + n);
   }
 }
 function compileProtect(patterns) {
-  if (!patterns || patterns.length === 0) return [];
+  if (!patterns || patterns.length === 0) return NO_PATTERNS;
   const key = patterns.join("\0");
   let res = regexCache.get(key);
   if (!res) {
@@ -50966,36 +51516,35 @@ function parseMemoryText(path12, text5, format, opts = {}) {
   }
 }
 function parseUnsafe(path12, text5, format, opts) {
-  const findings = [];
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
-  const file = {
-    path: path12,
-    absPath: path12,
-    format,
-    text: text5,
-    lines: countLines(text5),
-    bytes: Buffer.byteLength(text5, "utf8"),
-    tokens: opts.skipTokens ? 0 : countTokens(text5)
-  };
+  const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
+  const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
+  const file = { path: path12, absPath: path12, format, text: text5, lines, bytes: bytes2 };
+  Object.defineProperty(file, "tokens", TOKENS);
+  if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
   else if (firstNl >= 0) file.eol = "\n";
   if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
-  let blocks;
   const deep = [];
+  let builder;
   try {
-    blocks = parseBlocks(text5, { fast: opts.fast, deep });
+    if (format !== "auto-memory-topic" && !text5.includes("]:")) {
+      builder = new EntryBuilder(path12, text5, format, ls, opts, NO_DEFS);
+      parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls, out: builder });
+    } else {
+      const blocks = parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls });
+      let defs;
+      for (const b of blocks) if (b.type === "definition") (defs ??= /* @__PURE__ */ new Map()).set(b.identifier.toLowerCase(), b.url);
+      builder = new EntryBuilder(path12, text5, format, ls, opts, defs ?? NO_DEFS);
+      for (const b of blocks) builder.push(b);
+    }
   } catch (e) {
-    findings.push({
-      entryId: null,
-      file: path12,
-      line: 1,
-      kind: "malformed",
-      severity: "error",
-      message: `${path12}: could not be parsed as Markdown: ${e.message}`
-    });
-    return { file, entries: [], findings };
+    if (builder?.failure && builder.failure.error === e) throw e;
+    const message2 = `${path12}: could not be parsed as Markdown: ${e.message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path12, line: 1, kind: "malformed", severity: "error", message: message2 }] };
   }
+  const findings = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
@@ -51007,121 +51556,9 @@ function parseUnsafe(path12, text5, format, opts) {
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
     });
   }
-  const defs = /* @__PURE__ */ new Map();
-  for (const b of blocks) if (b.type === "definition") defs.set(b.identifier.toLowerCase(), b.url);
-  let fm;
-  if (blocks.length > 0 && (blocks[0].type === "yaml" || blocks[0].type === "toml")) {
-    fm = readFrontmatter(blocks[0], text5, path12, format, ls, findings);
-    if (fm) {
-      file.frontmatterRange = fm.range;
-      if (fm.data) file.frontmatter = fm.data;
-    }
-  } else if (looksLikeUnclosedFrontmatter(text5)) {
-    findings.push({
-      entryId: null,
-      file: path12,
-      line: 1,
-      kind: "malformed",
-      severity: format === "auto-memory-topic" ? "error" : "warning",
-      message: `${path12}:1: frontmatter fence is never closed; the file is read as plain Markdown`
-    });
-  }
-  const protectRes = compileProtect(opts.protectPatterns);
-  const fmInfo = fm?.data ? fmInfoOf(fm.data) : void 0;
-  const drafts = [];
-  if (format === "auto-memory-topic") {
-    const spans = [];
-    for (const b of blocks) collectSpans(b, spans, defs, text5);
-    const end = text5.length;
-    let endLine = countLines(text5);
-    if (endLine === 0) endLine = 1;
-    const d = {
-      kind: "topic",
-      nodes: blocks,
-      start: 0,
-      end,
-      line: 1,
-      endLine,
-      headings: [],
-      meta: fmInfo ? { ...fmInfo.meta } : {},
-      spans
-    };
-    const m = PROTECT_RE.exec(text5);
-    if (m) d.protectedReason = m[1]?.trim() || "marker";
-    else if (frontmatterProtected(fm?.data)) d.protectedReason = "frontmatter";
-    if (fmInfo?.type) d.type = fmInfo.type;
-    drafts.push(d);
-  } else {
-    if (fm?.data && fm.contentRange && typeof fm.data.content === "string") {
-      const slot = slotEntry(fm.contentRange, String(fm.data.content), ls);
-      if (slot) {
-        slot.meta = { ...fmInfo.meta };
-        if (fmInfo.type) slot.type = fmInfo.type;
-        if (frontmatterProtected(fm.data)) slot.protectedReason = "frontmatter";
-        drafts.push(slot);
-      }
-    }
-    walkBlocks(blocks, format, defs, drafts);
-    if (fmInfo?.type) {
-      for (const d of drafts) if (!d.type) d.type = fmInfo.type;
-    }
-  }
-  const entries = [];
-  for (const d of drafts) {
-    const etext = text5.slice(d.start, d.end);
-    let spans = d.spans;
-    if (!spans) {
-      spans = [];
-      for (const n of d.nodes) collectSpans(n, spans, defs, text5);
-    }
-    let type;
-    let typeSource;
-    const meta = d.meta;
-    if (d.type) {
-      type = d.type;
-      typeSource = "frontmatter";
-    } else {
-      const basis = d.kind === "topic" && (meta.name || meta.description) ? [meta.name, meta.description, etext.slice(fm ? fm.range[1] : 0)].filter(Boolean).join("\n") : etext;
-      const c = classify(basis, d.headings);
-      type = c.type;
-      typeSource = c.type === "unknown" ? "default" : "heuristic";
-      meta.typeRule = c.reason;
-    }
-    let protectedReason = d.protectedReason;
-    if (!protectedReason && etext.includes("<!--")) {
-      const m = PROTECT_RE.exec(etext);
-      if (m) protectedReason = m[1]?.trim() || "marker";
-    }
-    if (!protectedReason && protectRes.length > 0) {
-      for (const re of protectRes) {
-        if (re.test(etext)) {
-          protectedReason = "config";
-          break;
-        }
-      }
-    }
-    if (protectedReason) meta.protectedReason = protectedReason;
-    entries.push({
-      id: "",
-      file: path12,
-      format,
-      line: d.line,
-      endLine: d.endLine,
-      start: d.start,
-      end: d.end,
-      kind: d.kind,
-      type,
-      typeSource,
-      protected: protectedReason !== void 0,
-      text: etext,
-      headings: d.headings,
-      meta,
-      spans,
-      refs: []
-    });
-  }
-  assignIds(path12, entries);
-  return { file, entries, findings };
+  builder.finish(file);
+  for (const f of builder.findings) findings.push(f);
+  return { file, entries: builder.entries, findings };
 }
 function slotEntry(range, value2, ls) {
   const [start, end] = range;
@@ -51141,80 +51578,7 @@ function slotEntry(range, value2, ls) {
 function headingText(h) {
   return h.children.map(plainText).join("").replace(/\s+/g, " ").trim();
 }
-function walkBlocks(blocks, format, defs, drafts) {
-  const stack = [];
-  let headings = [];
-  let pending;
-  let sectionProtect;
-  const add = (kind, nodes, at, reason, meta = {}) => {
-    const p = pos(at);
-    const d = { kind, nodes, start: p.start, end: p.end, line: p.line, endLine: p.endLine, headings, meta };
-    const r = reason ?? sectionProtect?.reason;
-    if (r) d.protectedReason = r;
-    drafts.push(d);
-  };
-  for (const node2 of blocks) {
-    if (node2.type === "toml") continue;
-    switch (node2.type) {
-      case "yaml":
-      case "thematicBreak":
-        break;
-      case "heading": {
-        const h = node2;
-        while (stack.length > 0 && stack[stack.length - 1].depth >= h.depth) stack.pop();
-        stack.push({ depth: h.depth, text: headingText(h) });
-        headings = stack.map((s) => s.text);
-        if (sectionProtect && h.depth <= sectionProtect.depth) sectionProtect = void 0;
-        if (pending) {
-          sectionProtect = { depth: h.depth, reason: pending };
-          pending = void 0;
-        }
-        break;
-      }
-      case "html": {
-        const v = node2.value;
-        if (COMMENT_ONLY_RE.test(v)) {
-          const m = PROTECT_RE.exec(v);
-          if (m) pending = m[1]?.trim() || "marker";
-          break;
-        }
-        add("paragraph", [node2], node2, pending);
-        pending = void 0;
-        break;
-      }
-      case "list": {
-        for (const item of node2.children) {
-          const meta = format === "auto-memory-index" ? indexLineMeta(item, defs) : void 0;
-          add(meta ? "index-line" : "item", [item], item, pending, meta ?? {});
-          pending = void 0;
-        }
-        pending = void 0;
-        break;
-      }
-      case "table": {
-        const rows = node2.children;
-        for (let i = 1; i < rows.length; i++) {
-          add("table-row", [rows[i]], rows[i], pending);
-          pending = void 0;
-        }
-        pending = void 0;
-        break;
-      }
-      case "code":
-        add("code", [node2], node2, pending);
-        pending = void 0;
-        break;
-      case "blockquote":
-        add("quote", [node2], node2, pending);
-        pending = void 0;
-        break;
-      default:
-        add("paragraph", [node2], node2, pending);
-        pending = void 0;
-    }
-  }
-}
-var processor, bodyProcessor, FM_OPEN_RE, FM_CLOSE_YAML, FM_CLOSE_TOML, YAML_KEY_LINE_RE, TOML_KEY_LINE_RE, MD_BLOCK_LINE_RE, CHUNK_MIN, PROTECT_RE, COMMENT_ONLY_RE, FENCE_OPEN_RE, HTML_BLOCK_STARTS, NESTING_BUDGET, NESTING_PIECE_MIN, DEFINITION_LINE_RE, FENCE_LINE_RE, LIST_MARKER_RE, COLLAPSE_RE, oneShotHash, regexCache;
+var processor, bodyProcessor, FM_OPEN_RE, FM_CLOSE_YAML, FM_CLOSE_TOML, YAML_KEY_LINE_RE, TOML_KEY_LINE_RE, MD_BLOCK_LINE_RE, CHUNK_MIN, PROTECT_RE, COMMENT_ONLY_RE, FENCE_OPEN_RE, HTML_BLOCK_STARTS, NESTING_BUDGET, NESTING_PIECE_MIN, DEFINITION_LINE_RE, FENCE_LINE_RE, WS_RUN_RE, COLLAPSE_RE, oneShotHash, regexCache, NO_PATTERNS, NO_DEFS, tokenCounts, TOKENS, EntryBuilder, SectionWalker;
 var init_parse3 = __esm({
   "src/memory/parse.ts"() {
     "use strict";
@@ -51249,16 +51613,308 @@ var init_parse3 = __esm({
     NESTING_PIECE_MIN = 5e4;
     DEFINITION_LINE_RE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
     FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})/;
-    LIST_MARKER_RE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+    WS_RUN_RE = /\s{2,}|[^\S ]/g;
     COLLAPSE_RE = /[^\S ]| {2}/;
     oneShotHash = nodeCrypto.hash;
     regexCache = /* @__PURE__ */ new Map();
+    NO_PATTERNS = [];
+    NO_DEFS = /* @__PURE__ */ new Map();
+    tokenCounts = /* @__PURE__ */ new WeakMap();
+    TOKENS = {
+      get() {
+        let n = tokenCounts.get(this);
+        if (n === void 0) tokenCounts.set(this, n = countTokens(this.text));
+        return n;
+      },
+      set(n) {
+        tokenCounts.set(this, n);
+      },
+      enumerable: true,
+      configurable: true
+    };
+    EntryBuilder = class {
+      constructor(path12, text5, format, ls, opts, defs) {
+        this.path = path12;
+        this.text = text5;
+        this.format = format;
+        this.ls = ls;
+        this.opts = opts;
+        this.defs = defs;
+        this.protectRes = compileProtect(opts.protectPatterns);
+        if (format === "auto-memory-topic") this.topicBlocks = [];
+        else this.walker = new SectionWalker(format, defs, (d) => this.add(d));
+      }
+      path;
+      text;
+      format;
+      ls;
+      opts;
+      defs;
+      entries = [];
+      /** Frontmatter problems. */
+      findings = [];
+      /** An error thrown while making entries (not while parsing Markdown). */
+      failure;
+      started = false;
+      fm;
+      fmInfo;
+      /** auto-memory-topic: the whole file is one entry, made by finish(). */
+      topicBlocks;
+      walker;
+      protectRes;
+      // Entries of one section share their heading path (the same array): its verdict is computed once.
+      verdictOf;
+      verdict;
+      push(node2) {
+        try {
+          if (!this.started) this.start(node2);
+          if (this.topicBlocks) this.topicBlocks.push(node2);
+          else this.walker.block(node2);
+        } catch (e) {
+          this.failure = { error: e };
+          throw e;
+        }
+      }
+      /** Once all blocks are in: frontmatter onto the file, the topic entry, ids. */
+      finish(file) {
+        if (!this.started) this.start(void 0);
+        const { fm, fmInfo, text: text5 } = this;
+        if (fm) {
+          file.frontmatterRange = fm.range;
+          if (fm.data) file.frontmatter = fm.data;
+        }
+        if (this.topicBlocks) {
+          const blocks = this.topicBlocks;
+          const spans = spansOf(blocks, this.defs, text5);
+          const endLine = file.lines === 0 ? 1 : file.lines;
+          const d = {
+            kind: "topic",
+            nodes: blocks,
+            start: 0,
+            end: text5.length,
+            line: 1,
+            endLine,
+            headings: [],
+            meta: fmInfo ? { ...fmInfo.meta } : {},
+            spans
+          };
+          const m = PROTECT_RE.exec(text5);
+          if (m) d.protectedReason = m[1]?.trim() || "marker";
+          else if (frontmatterProtected(fm?.data)) d.protectedReason = "frontmatter";
+          if (fmInfo?.type) d.type = fmInfo.type;
+          this.entries.push(this.entryOf(d));
+        }
+        assignIds(this.path, this.entries);
+      }
+      /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
+      start(first) {
+        this.started = true;
+        const { text: text5, path: path12, format } = this;
+        if (first && (first.type === "yaml" || first.type === "toml")) {
+          this.fm = readFrontmatter(first, text5, path12, format, this.ls, this.findings);
+        } else if (looksLikeUnclosedFrontmatter(text5)) {
+          this.findings.push({
+            entryId: null,
+            file: path12,
+            line: 1,
+            kind: "malformed",
+            severity: format === "auto-memory-topic" ? "error" : "warning",
+            message: `${path12}:1: frontmatter fence is never closed; the file is read as plain Markdown`
+          });
+        }
+        const fm = this.fm;
+        const fmInfo = this.fmInfo = fm?.data ? fmInfoOf(fm.data) : void 0;
+        if (!this.topicBlocks && fm?.data && fm.contentRange && typeof fm.data.content === "string") {
+          const slot = slotEntry(fm.contentRange, String(fm.data.content), this.ls);
+          slot.meta = { ...fmInfo.meta };
+          if (fmInfo.type) slot.type = fmInfo.type;
+          if (frontmatterProtected(fm.data)) slot.protectedReason = "frontmatter";
+          this.add(slot);
+        }
+      }
+      /** A draft of a non-topic file becomes an entry (the file's frontmatter type by default). */
+      add(d) {
+        if (this.fmInfo?.type && !d.type) d.type = this.fmInfo.type;
+        this.entries.push(this.entryOf(d));
+      }
+      entryOf(d) {
+        const { text: text5, fm, opts } = this;
+        const etext = text5.slice(d.start, d.end);
+        const spans = d.spans ?? spansOf(d.nodes, this.defs, text5);
+        let type;
+        let typeSource;
+        const meta = d.meta;
+        const linked = !d.type && d.kind === "index-line" && meta.target ? opts.indexLineType?.(meta.target) : void 0;
+        if (d.type) {
+          type = d.type;
+          typeSource = "frontmatter";
+        } else if (linked) {
+          type = linked.type;
+          typeSource = "frontmatter";
+          meta.typeRule = linked.rule;
+        } else {
+          const basis = d.kind === "topic" && (meta.name || meta.description) ? [meta.name, meta.description, etext.slice(fm ? fm.range[1] : 0)].filter(Boolean).join("\n") : etext;
+          if (d.headings !== this.verdictOf) {
+            this.verdictOf = d.headings;
+            this.verdict = headingVerdict(d.headings);
+          }
+          const c = classify(basis, d.headings, this.verdict);
+          type = c.type;
+          typeSource = c.type === "unknown" ? "default" : "heuristic";
+          meta.typeRule = c.reason;
+        }
+        let protectedReason = d.protectedReason;
+        if (!protectedReason && etext.includes("<!--")) {
+          const m = PROTECT_RE.exec(etext);
+          if (m) protectedReason = m[1]?.trim() || "marker";
+        }
+        if (!protectedReason && this.protectRes.length > 0) {
+          for (const re of this.protectRes) {
+            if (re.test(etext)) {
+              protectedReason = "config";
+              break;
+            }
+          }
+        }
+        if (protectedReason) meta.protectedReason = protectedReason;
+        return {
+          id: "",
+          file: this.path,
+          format: this.format,
+          line: d.line,
+          endLine: d.endLine,
+          start: d.start,
+          end: d.end,
+          kind: d.kind,
+          type,
+          typeSource,
+          protected: protectedReason !== void 0,
+          text: etext,
+          headings: d.headings,
+          meta,
+          spans,
+          refs: []
+        };
+      }
+    };
+    SectionWalker = class {
+      constructor(format, defs, emit) {
+        this.format = format;
+        this.defs = defs;
+        this.emit = emit;
+      }
+      format;
+      defs;
+      emit;
+      stack = [];
+      headings = [];
+      /** Reason of a PROTECTED marker waiting for its block. */
+      pending;
+      sectionProtect;
+      add(kind, nodes, at, reason, meta = {}) {
+        const p = pos(at);
+        const d = { kind, nodes, start: p.start, end: p.end, line: p.line, endLine: p.endLine, headings: this.headings, meta };
+        const r = reason ?? this.sectionProtect?.reason;
+        if (r) d.protectedReason = r;
+        this.emit(d);
+      }
+      block(node2) {
+        if (node2.type === "toml") return;
+        switch (node2.type) {
+          case "yaml":
+          case "thematicBreak":
+            break;
+          case "heading": {
+            const h = node2;
+            const stack = this.stack;
+            while (stack.length > 0 && stack[stack.length - 1].depth >= h.depth) stack.pop();
+            stack.push({ depth: h.depth, text: headingText(h) });
+            this.headings = stack.map((s) => s.text);
+            if (this.sectionProtect && h.depth <= this.sectionProtect.depth) this.sectionProtect = void 0;
+            if (this.pending) {
+              this.sectionProtect = { depth: h.depth, reason: this.pending };
+              this.pending = void 0;
+            }
+            break;
+          }
+          case "html": {
+            const v = node2.value;
+            if (COMMENT_ONLY_RE.test(v)) {
+              const m = PROTECT_RE.exec(v);
+              if (m) this.pending = m[1]?.trim() || "marker";
+              break;
+            }
+            this.add("paragraph", [node2], node2, this.pending);
+            this.pending = void 0;
+            break;
+          }
+          case "list": {
+            for (const item of node2.children) {
+              const meta = this.format === "auto-memory-index" ? indexLineMeta(item, this.defs) : void 0;
+              this.add(meta ? "index-line" : "item", [item], item, this.pending, meta ?? {});
+              this.pending = void 0;
+            }
+            this.pending = void 0;
+            break;
+          }
+          case "table": {
+            const rows = node2.children;
+            for (let i = 1; i < rows.length; i++) {
+              this.add("table-row", [rows[i]], rows[i], this.pending);
+              this.pending = void 0;
+            }
+            this.pending = void 0;
+            break;
+          }
+          case "code":
+            this.add("code", [node2], node2, this.pending);
+            this.pending = void 0;
+            break;
+          case "blockquote":
+            this.add("quote", [node2], node2, this.pending);
+            this.pending = void 0;
+            break;
+          default:
+            this.add("paragraph", [node2], node2, this.pending);
+            this.pending = void 0;
+        }
+      }
+    };
   }
 });
 
 // src/memory/refs/lex.ts
 function lex(text5, base, skip) {
   const out = [];
+  const fences = text5.indexOf("```") !== -1 || text5.indexOf("~~~") !== -1;
+  if (!fences && (!skip || base >= skip[1] || base + text5.length <= skip[0])) {
+    if (text5.length > 0) lexInline(text5, base, out);
+    return out;
+  }
+  if (!fences) {
+    let ps = -1;
+    let pe = -1;
+    let ls = 0;
+    for (; ; ) {
+      const nl = text5.indexOf("\n", ls);
+      const le = nl === -1 ? text5.length : nl + 1;
+      if (skip && base + ls < skip[1] && base + le > skip[0]) {
+        if (ps !== -1 && pe > ps) lexInline(text5.slice(ps, pe), base + ps, out);
+        ps = -1;
+      } else {
+        if (ps === -1) ps = ls;
+        pe = le;
+        if (!skip || base + ls >= skip[1]) {
+          pe = text5.length;
+          break;
+        }
+      }
+      if (nl === -1) break;
+      ls = nl + 1;
+    }
+    if (ps !== -1 && pe > ps) lexInline(text5.slice(ps, pe), base + ps, out);
+    return out;
+  }
   const lines = splitLines(text5);
   let i = 0;
   let prose2 = null;
@@ -51311,74 +51967,92 @@ function splitLines(text5) {
 }
 function lexInline(text5, base, out) {
   let proseStart = 0;
-  const pushProse = (end) => {
-    if (end > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, end), start: base + proseStart });
-  };
+  const n = text5.length;
   let k = 0;
-  while (k < text5.length) {
-    const c = text5[k];
-    if (c === "\\" && k + 1 < text5.length) {
-      k += 2;
+  let nBs = text5.indexOf("\\");
+  let nTick = text5.indexOf("`");
+  let nLt = text5.indexOf("<");
+  let nBr = text5.indexOf("]");
+  for (; ; ) {
+    if (nBs !== -1 && nBs < k) nBs = text5.indexOf("\\", k);
+    if (nTick !== -1 && nTick < k) nTick = text5.indexOf("`", k);
+    if (nLt !== -1 && nLt < k) nLt = text5.indexOf("<", k);
+    if (nBr !== -1 && nBr < k) nBr = text5.indexOf("]", k);
+    let q = nBs;
+    if (nTick !== -1 && (q === -1 || nTick < q)) q = nTick;
+    if (nLt !== -1 && (q === -1 || nLt < q)) q = nLt;
+    if (nBr !== -1 && (q === -1 || nBr < q)) q = nBr;
+    if (q === -1) break;
+    k = q;
+    const c = text5.charCodeAt(k);
+    if (c === 92) {
+      if (k + 1 < n) {
+        k += 2;
+        continue;
+      }
+      k++;
       continue;
     }
-    if (c === "`") {
-      let n = 1;
-      while (text5[k + n] === "`") n++;
-      const ticks = "`".repeat(n);
-      let close2 = text5.indexOf(ticks, k + n);
-      while (close2 !== -1 && text5[close2 + n] === "`") close2 = text5.indexOf(ticks, close2 + n + 1);
+    if (c === 96) {
+      let t = 1;
+      while (text5.charCodeAt(k + t) === 96) t++;
+      const ticks = t === 1 ? "`" : "`".repeat(t);
+      let close2 = text5.indexOf(ticks, k + t);
+      while (close2 !== -1 && text5.charCodeAt(close2 + t) === 96) close2 = text5.indexOf(ticks, close2 + t + 1);
       if (close2 !== -1) {
-        pushProse(k);
-        let cs = k + n;
+        if (k > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, k), start: base + proseStart });
+        let cs = k + t;
         let ce = close2;
-        if (ce - cs >= 2 && text5[cs] === " " && text5[ce - 1] === " ") {
+        if (ce - cs >= 2 && text5.charCodeAt(cs) === 32 && text5.charCodeAt(ce - 1) === 32) {
           cs++;
           ce--;
         }
         out.push({ kind: "inlineCode", text: text5.slice(cs, ce), start: base + cs });
-        k = close2 + n;
+        k = close2 + t;
         proseStart = k;
         continue;
       }
-      k += n;
+      k += t;
       continue;
     }
-    if (c === "<" && text5.startsWith("<!--", k)) {
-      const close2 = text5.indexOf("-->", k + 4);
-      const end = close2 === -1 ? text5.length : close2 + 3;
-      pushProse(k);
-      k = end;
-      proseStart = k;
-      continue;
-    }
-    if (c === "<") {
-      const m = /^<(https?:\/\/[^>\s]+)>/.exec(text5.slice(k, k + 2048));
+    if (c === 60) {
+      if (text5.startsWith("<!--", k)) {
+        const close2 = text5.indexOf("-->", k + 4);
+        const end = close2 === -1 ? n : close2 + 3;
+        if (k > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, k), start: base + proseStart });
+        k = end;
+        proseStart = k;
+        continue;
+      }
+      const m = text5.startsWith("<http", k) ? /^<(https?:\/\/[^>\s]+)>/.exec(text5.slice(k, k + 2048)) : null;
       if (m) {
-        pushProse(k);
+        if (k > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, k), start: base + proseStart });
         out.push({ kind: "linkUrl", text: m[1], start: base + k + 1 });
         k += m[0].length;
         proseStart = k;
         continue;
       }
+      k++;
+      continue;
     }
-    if (c === "]" && text5[k + 1] === "(") {
+    if (text5.charCodeAt(k + 1) === 40) {
       let e = k + 2;
       let depth2 = 0;
-      const angle = text5[e] === "<";
+      const angle = text5.charCodeAt(e) === 60;
       if (angle) e++;
       const us = e;
-      while (e < text5.length) {
-        const ch = text5[e];
-        if (angle ? ch === ">" : ch === ")" && depth2 === 0 || /\s/.test(ch)) break;
-        if (ch === "(") depth2++;
-        if (ch === ")") depth2--;
-        if (ch === "\n") break;
+      while (e < n) {
+        const ch = text5.charCodeAt(e);
+        if (angle ? ch === 62 : ch === 41 && depth2 === 0 || isSpaceCode(ch)) break;
+        if (ch === 40) depth2++;
+        if (ch === 41) depth2--;
+        if (ch === 10) break;
         e++;
       }
       const url = text5.slice(us, e);
       let close2 = text5.indexOf(")", e);
       if (close2 === -1 || text5.slice(e, close2).includes("\n")) close2 = e;
-      pushProse(k + 1);
+      if (k + 1 > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, k + 1), start: base + proseStart });
       if (url) out.push({ kind: "linkUrl", text: url, start: base + us });
       k = close2 + 1;
       proseStart = k;
@@ -51386,7 +52060,7 @@ function lexInline(text5, base, out) {
     }
     k++;
   }
-  pushProse(text5.length);
+  if (n > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, n), start: base + proseStart });
 }
 function lineOf(fileText, offset) {
   let table = lineTables.get(fileText);
@@ -51402,6 +52076,7 @@ var init_lex = __esm({
   "src/memory/refs/lex.ts"() {
     "use strict";
     init_parse3();
+    init_chars();
     FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
     lineTables = /* @__PURE__ */ new Map();
   }
@@ -51409,7 +52084,7 @@ var init_lex = __esm({
 
 // src/checks/count.ts
 function dirStats(ev) {
-  let s = statsCache.get(ev.files);
+  let s = ev.files.stats ?? statsCache.get(ev.files);
   if (s) return s;
   s = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
   for (const f of ev.files.files) {
@@ -51436,10 +52111,10 @@ function off(bound, stated, actual) {
 }
 function countFor(entry, ref, ev) {
   const noun = (ref.noun ?? "").toLowerCase();
-  const words2 = noun.split(/\s+/);
-  const last = words2[words2.length - 1];
+  const words = noun.split(/\s+/);
+  const last = words[words.length - 1];
   const st = dirStats(ev);
-  const named = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
+  const named = words.length >= 2 && last === "files" ? words[words.length - 2] : "";
   const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : "";
   if (ref.base) {
     const memDir = memDirOf(entry.file);
@@ -51457,7 +52132,7 @@ function countFor(entry, ref, ev) {
     const nf = st.files.get(dir) ?? 0;
     const nd = st.dirs.get(dir) ?? 0;
     if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
-    const ext = words2.length >= 2 ? EXT_WORDS[words2[words2.length - 2]] : void 0;
+    const ext = words.length >= 2 ? EXT_WORDS[words[words.length - 2]] : void 0;
     if (ext && ext.length && last === "files") {
       let n = 0;
       for (const [base, paths] of ev.files.byBasename) {
@@ -51467,7 +52142,7 @@ function countFor(entry, ref, ev) {
         }
       }
       if (nd > 0 && n !== ref.count) return null;
-      return { actual: n, how: `${words2[words2.length - 2]} files in \`${dir}/\`` };
+      return { actual: n, how: `${words[words.length - 2]} files in \`${dir}/\`` };
     }
     if (last === "files") return nd === 0 ? { actual: nf, how: `files in \`${dir}/\`` } : null;
     if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
@@ -51481,13 +52156,13 @@ function countFor(entry, ref, ev) {
     if (n === 0) return null;
     return { actual: n, how: `files named ${fileName} in the repository` };
   }
-  if (/^(?:packages|workspaces)$/.test(last) && (words2.length === 1 || /^(?:workspace|monorepo)$/.test(words2[0]))) {
+  if (/^(?:packages|workspaces)$/.test(last) && (words.length === 1 || /^(?:workspace|monorepo)$/.test(words[0]))) {
     if (!/\b(?:monorepo|workspaces?)\b/i.test(entry.text)) return null;
     const n = ev.manifests.workspaces.size;
     if (n < 2) return null;
     return { actual: n, how: "workspace packages in the manifests" };
   }
-  if (words2.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
+  if (words.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
     const dirs = st.byDirName.get(last);
     if (dirs && dirs.length === 1) {
       const dir = dirs[0];
@@ -51730,6 +52405,7 @@ var init_expired = __esm({
     init_stale_common();
     SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
     expiredCheck = {
+      needs: "memory",
       id: "expired",
       kinds: ["expired"],
       severity: "warning",
@@ -51784,6 +52460,7 @@ var init_superseded = __esm({
     init_stale_common();
     SUPERSEDES = /^[ \t>*-]*\**Supersedes\**\s*:\s*(.+?)\s*$/gim;
     supersededCheck = {
+      needs: "memory",
       id: "superseded",
       kinds: ["superseded"],
       severity: "warning",
@@ -51864,25 +52541,18 @@ var init_superseded = __esm({
 
 // src/checks/fidelity/text.ts
 function blank(s) {
-  return s.replace(/[^\n]/g, " ");
-}
-function views(entry) {
-  let v = VIEWS.get(entry);
-  if (!v || v.text !== entry.text) {
-    v = { text: entry.text };
-    VIEWS.set(entry, v);
+  let out = "";
+  let from = 0;
+  for (let nl = s.indexOf("\n"); nl !== -1; nl = s.indexOf("\n", from)) {
+    out += " ".repeat(nl - from) + "\n";
+    from = nl + 1;
   }
-  return v;
+  return out + " ".repeat(s.length - from);
 }
-function proseWithOffsets(entry, keepDescription = true) {
-  const v = views(entry);
-  if (keepDescription) return v.prose ??= withoutFences(withoutFrontmatter(entry, true));
-  return v.proseNoDesc ??= withoutFences(withoutFrontmatter(entry, false));
-}
-function withoutFrontmatter(entry, keepDescription = true) {
-  const v = views(entry);
-  if (keepDescription) return v.fm ??= frontmatterBlanked(entry, true);
-  return v.fmNoDesc ??= frontmatterBlanked(entry, false);
+function textsOf(entries) {
+  let t = TEXTS.get(entries);
+  if (!t) TEXTS.set(entries, t = new EntryTexts(entries));
+  return t;
 }
 function frontmatterBlanked(entry, keepDescription) {
   let t = entry.text;
@@ -51906,32 +52576,42 @@ function withoutFences(t) {
   if (t.includes("<!--")) t = t.replace(HTML_COMMENT_RE, (m) => blank(m));
   return t;
 }
-function proseNoCode(entry) {
-  const v = views(entry);
-  if (v.noCode === void 0) {
-    const p = proseWithOffsets(entry);
-    v.noCode = p.includes("`") ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
-  }
-  return v.noCode;
-}
 function normalise(text5) {
+  return wordStrings(normaliseSource(text5)).join(" ");
+}
+function wordStrings(t) {
+  const w = new Words();
+  scanWords(t, w);
+  const out = new Array(w.count);
+  for (let k = 0; k < w.count; k++) out[k] = t.slice(w.start[k], w.end[k]);
+  return out;
+}
+function normaliseSource(text5) {
   let t = text5.toLowerCase();
   if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
   if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
   if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
-  t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, " ");
-  if (t.includes("#")) t = t.replace(/^\s*#{1,6}\s+/gm, " ");
-  if (t.includes(">")) t = t.replace(/^\s*>\s?/gm, " ");
-  const out = [];
-  const ascii = ASCII2.test(t);
+  const lines = LINE_BREAK.test(t);
+  t = t.replace(lines ? BULLET2 : BULLET_FIRST, " ");
+  if (t.includes("#")) t = t.replace(lines ? HEADING3 : HEADING_FIRST, " ");
+  if (t.includes(">")) t = t.replace(lines ? QUOTE : QUOTE_FIRST, " ");
+  return t;
+}
+function scanWords(t, out) {
+  out.reserve(t.length);
+  const { start: starts, end: ends, hash: hashes } = out;
+  let n = 0;
   let start = -1;
+  let h = 0;
+  let kept = 0;
+  let keptEnd = 0;
+  let content3 = false;
   for (let i = 0; i <= t.length; ) {
     let c = i < t.length ? t.charCodeAt(i) : 32;
     let width = 1;
     let inWord;
-    if (c < 128) {
-      inWord = c >= 97 && c <= 122 || c >= 48 && c <= 58 || c === 64 || c === 46 || c === 47 || c === 43 || c === 35 || c === 45 || !ascii && c >= 65 && c <= 90;
-    } else {
+    if (c < 128) inWord = WORD_CHAR[c] === 1;
+    else {
       if (c >= 55296 && c <= 56319 && i + 1 < t.length) {
         const lo = t.charCodeAt(i + 1);
         if (lo >= 56320 && lo <= 57343) {
@@ -51942,14 +52622,29 @@ function normalise(text5) {
       inWord = letterOrDigit(c);
     }
     if (inWord) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = keptEnd = i;
+        h = kept = 2166136261;
+        content3 = false;
+      }
+      h = Math.imul(h ^ t.charCodeAt(i), 16777619);
+      if (width === 2) h = Math.imul(h ^ t.charCodeAt(i + 1), 16777619);
+      if (c !== 46 && c !== 58) {
+        kept = h;
+        keptEnd = i + width;
+        if (c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) content3 = true;
+      }
     } else if (start >= 0) {
-      keepWord(t.slice(start, i), out);
+      if (content3) {
+        starts[n] = start;
+        ends[n] = keptEnd;
+        hashes[n++] = kept;
+      }
       start = -1;
     }
     i += width;
   }
-  return out.join(" ");
+  out.count = n;
 }
 function letterOrDigit(cp) {
   let r = CODEPOINT_CLASS.get(cp);
@@ -51959,22 +52654,6 @@ function letterOrDigit(cp) {
     CODEPOINT_CLASS.set(cp, r);
   }
   return r;
-}
-function keepWord(w, out) {
-  const last = w.charCodeAt(w.length - 1);
-  if (last === 46 || last === 58) w = w.replace(/[.:]+$/, "");
-  if (!w) return;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    if (c !== 46 && c !== 58 && c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) {
-      out.push(w);
-      return;
-    }
-  }
-}
-function comparable(entry) {
-  const p = proseWithOffsets(entry, entry.kind !== "topic");
-  return normalise(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
 }
 function contentWords(text5) {
   const out = [];
@@ -52027,6 +52706,22 @@ function isInstructionFile(format) {
   return format === "claude-md" || format === "agents-md" || format === "gemini-md" || format === "copilot" || format === "cursor-rule";
 }
 function joinPath2(dir, rel) {
+  if (rel && rel !== "." && rel !== ".." && !rel.includes("/")) {
+    const d = normalDir(dir);
+    return d === "" ? rel : d === "/" ? "/" + rel : d + "/" + rel;
+  }
+  return joinPaths(dir, rel);
+}
+function normalDir(dir) {
+  let d = NORMAL_DIRS.get(dir);
+  if (d === void 0) {
+    d = joinPaths(dir, "");
+    if (NORMAL_DIRS.size > 1e4) NORMAL_DIRS.clear();
+    NORMAL_DIRS.set(dir, d);
+  }
+  return d;
+}
+function joinPaths(dir, rel) {
   const abs = rel.startsWith("/");
   const parts = (abs ? rel : (dir ? dir + "/" : "") + rel).split("/");
   const out = [];
@@ -52084,7 +52779,7 @@ function scopeOf(file, memoryDir) {
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
-var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, VIEWS, INLINE_CODE_RE, LETTER_OR_DIGIT, CODEPOINT_CLASS, ASCII2, STOPWORDS, LINE_CACHE, FILE_MAP;
+var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, INLINE_CODE_RE, LINE_BREAK, BULLET2, BULLET_FIRST, HEADING3, HEADING_FIRST, QUOTE, QUOTE_FIRST, WORD_CHAR, Words, LETTER_OR_DIGIT, CODEPOINT_CLASS, STOPWORDS, LINE_CACHE, FILE_MAP, NORMAL_DIRS;
 var init_text3 = __esm({
   "src/checks/fidelity/text.ts"() {
     "use strict";
@@ -52092,16 +52787,98 @@ var init_text3 = __esm({
     FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
     FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
-    VIEWS = /* @__PURE__ */ new WeakMap();
+    Views = class {
+      constructor(entry) {
+        this.entry = entry;
+        this.text = entry.text;
+      }
+      entry;
+      fm = void 0;
+      fmNoDesc = void 0;
+      prose = void 0;
+      proseNoDesc = void 0;
+      noCode = void 0;
+      text;
+    };
+    EntryTexts = class {
+      constructor(entries) {
+        this.entries = entries;
+      }
+      entries;
+      views = [];
+      /** The views of entry `i`, made again if the list or the entry's text changed since. */
+      at(i) {
+        const e = this.entries[i];
+        let v = this.views[i];
+        if (v === void 0 || v.entry !== e || v.text !== e.text) this.views[i] = v = new Views(e);
+        return v;
+      }
+      /** Frontmatter blanked except the values the agent reads: `description` and a slot's `content`. */
+      withoutFrontmatter(i, keepDescription = true) {
+        const v = this.at(i);
+        if (keepDescription) return v.fm ??= frontmatterBlanked(this.entries[i], true);
+        return v.fmNoDesc ??= frontmatterBlanked(this.entries[i], false);
+      }
+      /**
+       * The entry's text with frontmatter, fenced code and HTML comments blanked out (same length,
+       * offsets preserved), so regular expressions only see prose and inline code.
+       */
+      proseWithOffsets(i, keepDescription = true) {
+        const v = this.at(i);
+        if (keepDescription) return v.prose ??= withoutFences(this.withoutFrontmatter(i, true));
+        return v.proseNoDesc ??= withoutFences(this.withoutFrontmatter(i, false));
+      }
+      /** The same, with inline code blanked too (for link, `[[name]]` and `@import` scans). */
+      proseNoCode(i) {
+        const v = this.at(i);
+        if (v.noCode === void 0) {
+          const p = this.proseWithOffsets(i);
+          v.noCode = p.includes("`") ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+        }
+        return v.noCode;
+      }
+      /** The normalised source (`normaliseSource`) of an entry's comparable content; `scanWords` splits it. */
+      comparableSource(i) {
+        const p = this.proseWithOffsets(i, this.entries[i].kind !== "topic");
+        return normaliseSource(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
+      }
+    };
+    TEXTS = /* @__PURE__ */ new WeakMap();
     INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
+    LINE_BREAK = /[\n\r\u2028\u2029]/;
+    BULLET2 = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm;
+    BULLET_FIRST = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/;
+    HEADING3 = /^\s*#{1,6}\s+/gm;
+    HEADING_FIRST = /^\s*#{1,6}\s+/;
+    QUOTE = /^\s*>\s?/gm;
+    QUOTE_FIRST = /^\s*>\s?/;
+    WORD_CHAR = new Uint8Array(128);
+    for (const ch of "abcdefghijklmnopqrstuvwxyz0123456789@./:+#-") WORD_CHAR[ch.charCodeAt(0)] = 1;
+    Words = class {
+      count = 0;
+      start = new Int32Array(256);
+      end = new Int32Array(256);
+      /** FNV-1a hash of each word's UTF-16 units (what `hashWord` gives for the word). */
+      hash = new Uint32Array(256);
+      /** Room for the words of a text of `length` characters (at most one per two characters). */
+      reserve(length) {
+        const need = (length >> 1) + 1;
+        if (need <= this.start.length) return;
+        let cap = this.start.length * 2;
+        while (cap < need) cap *= 2;
+        this.start = new Int32Array(cap);
+        this.end = new Int32Array(cap);
+        this.hash = new Uint32Array(cap);
+      }
+    };
     LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
     CODEPOINT_CLASS = /* @__PURE__ */ new Map();
-    ASCII2 = /^[\x00-\x7f]*$/;
     STOPWORDS = new Set(
       "a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being it its this that these those there here we you he she they them our your their i me my us do does did done has have had not no so than too very can could should would will shall may might must just also only any all each every some such which who whom whose what when where why how about after before while up down out off again further once both few more most other same own s t don now via per use used using".split(" ")
     );
     LINE_CACHE = /* @__PURE__ */ new WeakMap();
     FILE_MAP = /* @__PURE__ */ new WeakMap();
+    NORMAL_DIRS = /* @__PURE__ */ new Map();
   }
 });
 
@@ -52122,68 +52899,81 @@ function mix(x) {
   x = Math.imul(x ^ x >>> 15, 2221713035);
   return (x ^ x >>> 16) >>> 0;
 }
-function words(normalised) {
-  return normalised.split(" ").filter((w) => w.length > 0);
+function shingleSize(words) {
+  return words >= 30 ? 3 : words >= 4 ? 2 : 1;
 }
-function shingles(ws, hashes) {
-  const k = ws.length >= 30 ? 3 : ws.length >= 4 ? 2 : 1;
-  const h = hashes ?? ws.map(fnv1a);
-  const out = /* @__PURE__ */ new Set();
-  for (let i = 0; i + k <= h.length; i++) {
+function shingleHashes(h, n, out) {
+  const k = shingleSize(n);
+  let c = 0;
+  for (let i = 0; i + k <= n; i++) {
     let x = h[i];
     for (let j = 1; j < k; j++) x = mix(x ^ Math.imul(h[i + j], 2654435761 + j));
-    out.add(x >>> 0);
+    out[c++] = x >>> 0;
   }
-  return out;
+  return c;
+}
+function sortPrefix(vals, n) {
+  if (n > 48) return vals.subarray(0, n).sort();
+  for (let i = 1; i < n; i++) {
+    const x = vals[i];
+    let j = i - 1;
+    while (j >= 0 && vals[j] > x) {
+      vals[j + 1] = vals[j];
+      j--;
+    }
+    vals[j + 1] = x;
+  }
+  return vals;
 }
 function sortByHash(hash2, doc) {
   const len = hash2.length;
-  let h = hash2.slice();
-  let d = doc.slice();
-  let h2 = new Uint32Array(len);
-  let d2 = new Int32Array(len);
-  const count2 = new Int32Array(256);
-  for (let shift3 = 0; shift3 < 32; shift3 += 8) {
-    count2.fill(0);
-    for (let i = 0; i < len; i++) count2[h[i] >>> shift3 & 255]++;
-    let sum = 0;
-    for (let b = 0; b < 256; b++) {
-      const c = count2[b];
-      count2[b] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < len; i++) {
-      const at = count2[h[i] >>> shift3 & 255]++;
-      h2[at] = h[i];
-      d2[at] = d[i];
-    }
-    [h, h2] = [h2, h];
-    [d, d2] = [d2, d];
-  }
-  return [h, d];
+  const hA = new Uint32Array(len);
+  const dA = new Int32Array(len);
+  const hB = new Uint32Array(len);
+  const dB = new Int32Array(len);
+  const count2 = new Int32Array(RADIX);
+  radixPass(hash2, doc, hA, dA, 0, count2);
+  radixPass(hA, dA, hB, dB, RADIX_BITS, count2);
+  radixPass(hB, dB, hA, dA, 2 * RADIX_BITS, count2);
+  return [hA, dA];
 }
-function signatureInto(sh, sig) {
-  sig.fill(4294967295);
-  for (const x of sh) {
+function radixPass(h, d, toH, toD, shift3, count2) {
+  const len = h.length;
+  count2.fill(0);
+  for (let i = 0; i < len; i++) count2[h[i] >>> shift3 & RADIX - 1]++;
+  let sum = 0;
+  for (let b = 0; b < RADIX; b++) {
+    const c = count2[b];
+    count2[b] = sum;
+    sum += c;
+  }
+  for (let i = 0; i < len; i++) {
+    const at = count2[h[i] >>> shift3 & RADIX - 1]++;
+    toH[at] = h[i];
+    toD[at] = d[i];
+  }
+}
+function signatureInto(values, from, to, sig, row) {
+  sig.fill(2147483647, row, row + HASHES);
+  for (let k = from; k < to; k++) {
+    const x = values[k];
+    const half = x ^ x >>> 16;
     for (let i = 0; i < HASHES; i++) {
-      const v = mix(x ^ SEEDS[i]);
-      if (v < sig[i]) sig[i] = v;
+      let y = Math.imul(half ^ SEED_HALF[i], 2146121005);
+      y = Math.imul(y ^ y >>> 15, 2221713035);
+      y = y ^ y >>> 16 ^ 2147483648;
+      if (y < sig[row + i]) sig[row + i] = y;
     }
   }
 }
-function jaccardOf(a, b) {
-  let small = a;
-  let big = b;
-  if (a.size > b.size) {
-    small = b;
-    big = a;
-  }
-  let inter = 0;
-  for (const x of small) if (big.has(x)) inter++;
-  const union = a.size + b.size - inter;
-  return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
+function signatures(sets, docs) {
+  const sig = new Int32Array(docs.length * HASHES);
+  for (let k = 0; k < docs.length; k++) signatureInto(sets.values, sets.start[docs[k]], sets.start[docs[k] + 1], sig, k * HASHES);
+  return sig;
 }
-function similarPairs(sets, accept, minShingles = 3, lsh = true) {
+function similarPairs(input, accept, minShingles = 3, lsh = true) {
+  const sets = input instanceof HashSets ? input : HashSets.from(input);
+  if (sets.length >= DOC) throw new Error("too many entries for the similarity index");
   const seen = new PairSet();
   const out = [];
   const consider = (a, b) => {
@@ -52194,86 +52984,76 @@ function similarPairs(sets, accept, minShingles = 3, lsh = true) {
       b = t;
     }
     if (!seen.add(a, b)) return;
-    const s = jaccardOf(sets[a], sets[b]);
+    const s = sets.similarity(a, b);
     const p = { a, b, jaccard: s.jaccard, containment: s.containment };
     if (accept(p)) out.push(p);
   };
-  const n = sets.length;
-  const DOC = 2 ** 21;
-  if (n >= DOC) throw new Error("too many entries for the similarity index");
-  if (lsh) {
-    const sig = new Uint32Array(HASHES);
-    const eligible = [];
-    for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) eligible.push(i);
-    const keys = Array.from({ length: BANDS }, () => new Uint32Array(eligible.length));
-    const docs = Int32Array.from(eligible);
-    eligible.forEach((i, k2) => {
-      signatureInto(sets[i], sig);
-      for (let b = 0; b < BANDS; b++) {
-        let key = 2166136261;
-        for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]);
-        keys[b][k2] = key;
-      }
-    });
-    for (const band of keys) {
-      const [hs2, ds2] = sortByHash(band, docs);
-      for (let x = 0; x < hs2.length; ) {
-        const h = hs2[x];
-        let y = x + 1;
-        while (y < hs2.length && hs2[y] === h) y++;
-        if (y - x >= 2 && y - x <= MAX_BUCKET)
-          for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds2[p], ds2[q]);
-        x = y;
-      }
-    }
-  }
-  let total = 0;
-  for (let i = 0; i < n; i++) if (sets[i].size >= minShingles) total += sets[i].size;
-  const hashes = new Uint32Array(total);
-  const owners = new Int32Array(total);
+  const docs = eligible(sets, minShingles);
+  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
+  const [hs, ds] = sortedPostings(sets, docs);
+  containmentCandidates(hs, ds, sets.length, consider);
+  return out;
+}
+function eligible(sets, minShingles) {
+  const { start } = sets;
+  let count2 = 0;
+  for (let i = 0; i < sets.length; i++) if (start[i + 1] - start[i] >= minShingles) count2++;
+  const docs = new Int32Array(count2);
   let k = 0;
-  let uint32 = true;
-  for (let i = 0; i < n; i++) {
-    if (sets[i].size < minShingles) continue;
-    for (const x of sets[i]) {
-      if (x >>> 0 !== x) uint32 = false;
-      hashes[k] = x;
-      owners[k++] = i;
+  for (let i = 0; i < sets.length; i++) if (start[i + 1] - start[i] >= minShingles) docs[k++] = i;
+  return docs;
+}
+function lshCandidates(docs, keys2, consider) {
+  for (const band of keys2) {
+    const [hs, ds] = sortByHash(band, docs);
+    for (let x = 0; x < hs.length; ) {
+      const h = hs[x];
+      let y = x + 1;
+      while (y < hs.length && hs[y] === h) y++;
+      if (y - x >= 2 && y - x <= MAX_BUCKET)
+        for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds[p], ds[q]);
+      x = y;
     }
   }
-  let hs;
-  let ds;
-  if (uint32) [hs, ds] = sortByHash(hashes, owners);
-  else {
-    const all2 = new Float64Array(total);
-    k = 0;
-    for (let i = 0; i < n; i++) {
-      if (sets[i].size < minShingles) continue;
-      for (const x of sets[i]) all2[k++] = x * DOC + i;
+}
+function bandKeys(sig, rows) {
+  const keys2 = Array.from({ length: BANDS }, () => new Uint32Array(rows));
+  for (let k = 0; k < rows; k++) {
+    for (let b = 0; b < BANDS; b++) {
+      let key = 2166136261;
+      for (let r = 0; r < ROWS; r++) key = mix(key ^ (sig[k * HASHES + b * ROWS + r] ^ 2147483648) >>> 0);
+      keys2[b][k] = key;
     }
-    all2.sort();
-    hs = Float64Array.from(all2, (v) => Math.floor(v / DOC));
-    ds = Int32Array.from(all2, (v) => v % DOC);
   }
+  return keys2;
+}
+function containmentCandidates(hs, ds, n, consider) {
+  const total = hs.length;
   const rare = new Uint32Array(n);
-  const pairKeys = [];
+  let pairKeys = new Float64Array(1024);
+  let pairCount = 0;
   for (let x = 0; x < total; ) {
     const h = hs[x];
     let y = x + 1;
     while (y < total && hs[y] === h) y++;
     if (y - x <= MAX_DF) {
       for (let p = x; p < y; p++) rare[ds[p]]++;
+      const more = (y - x) * (y - x - 1) / 2;
+      if (pairCount + more > pairKeys.length) {
+        const grown = new Float64Array(Math.max(pairKeys.length * 2, pairCount + more));
+        grown.set(pairKeys.subarray(0, pairCount));
+        pairKeys = grown;
+      }
       for (let p = x; p < y; p++)
         for (let q = p + 1; q < y; q++) {
           const a = ds[p];
           const b = ds[q];
-          if (a !== b) pairKeys.push(a < b ? a * DOC + b : b * DOC + a);
+          if (a !== b) pairKeys[pairCount++] = a < b ? a * DOC + b : b * DOC + a;
         }
     }
     x = y;
   }
-  const pk = Float64Array.from(pairKeys);
-  pk.sort();
+  const pk = pairKeys.subarray(0, pairCount).sort();
   for (let x = 0; x < pk.length; ) {
     let y = x + 1;
     while (y < pk.length && pk[y] === pk[x]) y++;
@@ -52283,9 +53063,25 @@ function similarPairs(sets, accept, minShingles = 3, lsh = true) {
     if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
     x = y;
   }
-  return out;
 }
-var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, PairSet;
+function sortedPostings(sets, docs) {
+  const { values, start } = sets;
+  let total = 0;
+  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
+  const hashes = new Uint32Array(total);
+  const owners = new Int32Array(total);
+  let at = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const i = docs[k];
+    const from = start[i];
+    const to = start[i + 1];
+    hashes.set(values.subarray(from, to), at);
+    owners.fill(i, at, at + to - from);
+    at += to - from;
+  }
+  return sortByHash(hashes, owners);
+}
+var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, HashSets, HashSetsBuilder, RADIX_BITS, RADIX, SEED_HALF, PairSet, DOC;
 var init_similarity = __esm({
   "src/checks/fidelity/similarity.ts"() {
     "use strict";
@@ -52294,7 +53090,83 @@ var init_similarity = __esm({
     ROWS = HASHES / BANDS;
     MAX_DF = 8;
     MAX_BUCKET = 64;
-    SEEDS = Array.from({ length: HASHES }, (_, i) => mix(2654435769 + i * 1663821227));
+    SEEDS = Uint32Array.from({ length: HASHES }, (_, i) => mix(2654435769 + i * 1663821227));
+    HashSets = class {
+      constructor(values, start) {
+        this.values = values;
+        this.start = start;
+      }
+      values;
+      start;
+      get length() {
+        return this.start.length - 1;
+      }
+      size(i) {
+        return this.start[i + 1] - this.start[i];
+      }
+      /** Jaccard similarity and containment (|A ∩ B| / min(|A|, |B|)) of sets `a` and `b`. */
+      similarity(a, b) {
+        const v = this.values;
+        let x = this.start[a];
+        const xe = this.start[a + 1];
+        let y = this.start[b];
+        const ye = this.start[b + 1];
+        const na = xe - x;
+        const nb = ye - y;
+        let inter = 0;
+        while (x < xe && y < ye) {
+          const p = v[x];
+          const q = v[y];
+          if (p === q) {
+            inter++;
+            x++;
+            y++;
+          } else if (p < q) x++;
+          else y++;
+        }
+        const union = na + nb - inter;
+        const small = Math.min(na, nb);
+        return { jaccard: union ? inter / union : 0, containment: small ? inter / small : 0 };
+      }
+      /** `HashSets` holding the given sets (or any iterables) of 32-bit unsigned values. */
+      static from(sets) {
+        const b = new HashSetsBuilder();
+        for (const s of sets) {
+          const list3 = [...s];
+          const arr = Uint32Array.from(list3);
+          if (!list3.every((x, k) => arr[k] === x)) throw new Error("HashSets hold 32-bit unsigned values only");
+          b.push(arr, arr.length);
+        }
+        return b.build();
+      }
+    };
+    HashSetsBuilder = class {
+      values = new Uint32Array(4096);
+      start = [0];
+      end = 0;
+      /** Adds the set of `vals[0..n)` (sorted in place). */
+      push(vals, n) {
+        const s = sortPrefix(vals, n);
+        if (this.end + n > this.values.length) {
+          let cap = this.values.length * 2;
+          while (cap < this.end + n) cap *= 2;
+          const grown = new Uint32Array(cap);
+          grown.set(this.values.subarray(0, this.end));
+          this.values = grown;
+        }
+        const out = this.values;
+        let e = this.end;
+        for (let i = 0; i < n; i++) if (i === 0 || s[i] !== s[i - 1]) out[e++] = s[i];
+        this.end = e;
+        this.start.push(e);
+      }
+      build() {
+        return new HashSets(this.values.slice(0, this.end), Int32Array.from(this.start));
+      }
+    };
+    RADIX_BITS = 11;
+    RADIX = 1 << RADIX_BITS;
+    SEED_HALF = Int32Array.from(SEEDS, (s) => s ^ s >>> 16);
     PairSet = class {
       a;
       b;
@@ -52347,11 +53219,12 @@ var init_similarity = __esm({
         for (let i = 0; i < oa.length; i++) if (oa[i] !== -1) this.add(oa[i], ob[i]);
       }
     };
+    DOC = 2 ** 21;
   }
 });
 
 // src/checks/fidelity/corpus.ts
-function flagsOf(w) {
+function flagsOf2(w) {
   let f = WORD_FLAGS.get(w);
   if (f === void 0) {
     f = (/\d/.test(w) ? F_NUM : 0) | (NEGATION.test(w) ? F_NEG : 0) | (AFFIRM.test(w) ? F_AFF : 0) | (IDENT.test(w) ? F_IDENT : 0);
@@ -52364,8 +53237,8 @@ function wordInfo(norm) {
   let wi = WORD_INFO.get(norm);
   if (!wi) {
     const set = new Set(norm.split(" "));
-    const words2 = [...set];
-    wi = { words: words2, set, flags: words2.map(flagsOf) };
+    const words = [...set];
+    wi = { words, set, flags: words.map(flagsOf2) };
     if (WORD_INFO.size > 1e5) WORD_INFO.clear();
     WORD_INFO.set(norm, wi);
   }
@@ -52389,11 +53262,11 @@ function distinctIdentifiers(c, i, j) {
     for (const s of spans) if (!otherSpans.has(s)) return true;
     return (onlyFlags(w, other) & F_IDENT) !== 0;
   };
-  if (!unique(c.code[i], c.code[j], wordInfo(c.norm[i]), wordInfo(c.norm[j]))) return false;
-  return unique(c.code[j], c.code[i], wordInfo(c.norm[j]), wordInfo(c.norm[i]));
+  if (!unique(c.code(i), c.code(j), wordInfo(c.norm(i)), wordInfo(c.norm(j)))) return false;
+  return unique(c.code(j), c.code(i), wordInfo(c.norm(j)), wordInfo(c.norm(i)));
 }
 function conflictingPair(c, i, j) {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm[i], c.norm[j]) || opposed(c.norm[i], c.norm[j]);
+  return distinctIdentifiers(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
 }
 function stanceOf(norm) {
   let st = STANCE.get(norm);
@@ -52434,83 +53307,86 @@ function opposed(a, b) {
 }
 function isNearDuplicate(p, c) {
   if (p.jaccard >= NEAR_JACCARD) return true;
-  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets[p.a].size, c.sets[p.b].size) >= 5) return true;
-  const bag = jaccardOf(c.bags[p.a], c.bags[p.b]);
-  const small = Math.min(c.bags[p.a].size, c.bags[p.b].size);
+  if (p.containment >= NEAR_CONTAINMENT && Math.min(c.sets.size(p.a), c.sets.size(p.b)) >= 5) return true;
+  const bag = c.bags.similarity(p.a, p.b);
+  const small = Math.min(c.bags.size(p.a), c.bags.size(p.b));
   return bag.containment >= 0.75 && bag.jaccard >= 0.5 && small >= 6 && Math.round(bag.containment * small) >= MIN_SHARED_CONTENT;
 }
 function codeWords(text5) {
   const out = /* @__PURE__ */ new Set();
+  if (!text5.includes("`")) return out;
   for (const m of text5.matchAll(/`([^`\n]+)`/g)) {
     const n = normalise(m[1]);
     if (n) out.add(n);
   }
   return out;
 }
-function bagOf(ws) {
-  const out = /* @__PURE__ */ new Set();
-  for (const w of ws) {
-    if (SPLIT.test(w)) {
-      for (const x of contentWords(w)) out.add(hashWord(x));
-    } else if (w.length >= 2 && !STOPWORDS.has(w)) out.add(hashWord(stem(w)));
+function bagOf(w) {
+  if (!asciiToken(w)) {
+    if (SPLIT.test(w)) return contentWords(w).map(hashWord);
+    return w.length >= 2 && !STOPWORDS.has(w) ? [hashWord(stem(w))] : [];
+  }
+  const out = [];
+  for (let i = 0; i < w.length; ) {
+    while (i < w.length && !asciiAlnum(w.charCodeAt(i))) i++;
+    const from = i;
+    while (i < w.length && asciiAlnum(w.charCodeAt(i))) i++;
+    if (i - from < 2) continue;
+    const part = from === 0 && i === w.length ? w : w.slice(from, i);
+    if (!STOPWORDS.has(part)) out.push(hashWord(stem(part)));
   }
   return out;
+}
+function asciiAlnum(c) {
+  return c >= 97 && c <= 122 || c >= 48 && c <= 57;
+}
+function asciiToken(w) {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (!asciiAlnum(c) && c !== 64 && c !== 46 && c !== 47 && c !== 58 && c !== 43 && c !== 35 && c !== 45) return false;
+  }
+  return true;
 }
 function comparableEntry(e) {
   return e.kind !== "frontmatter-field" && e.type !== "superseded";
 }
+function sameChars(w, t, start, end) {
+  if (w.length !== end - start) return false;
+  for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== t.charCodeAt(start + k)) return false;
+  return true;
+}
+function grow(a, min) {
+  let cap = a.length * 2;
+  while (cap < min) cap *= 2;
+  const out = new Uint32Array(cap);
+  out.set(a);
+  return out;
+}
+function sequenceKey(h, n) {
+  let x = n;
+  for (let k = 0; k < n; k++) x = Math.imul(x ^ h[k], 2654435761) ^ x >>> 13;
+  return x & 1073741823;
+}
 function corpusOf(entries, _files) {
   const cached = CACHE.get(entries);
   if (cached) return cached;
-  const norm = [];
-  const wordCount = [];
-  const sets = [];
-  const bags = [];
-  const code3 = [];
-  const byKey = /* @__PURE__ */ new Map();
-  const vocab = /* @__PURE__ */ new Map();
-  const token = (w) => {
-    let t = vocab.get(w);
-    if (!t) {
-      t = { h: hashWord(w), bag: [...bagOf([w])] };
-      vocab.set(w, t);
-    }
-    return t;
-  };
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    const n = comparableEntry(e) ? comparable(e) : "";
-    const ws = words(n);
-    norm.push(n);
-    wordCount.push(ws.length);
-    if (ws.length >= MIN_WORDS) {
-      const ts = ws.map(token);
-      sets.push(shingles(ws, ts.map((t) => t.h)));
-      const bag = /* @__PURE__ */ new Set();
-      for (const t of ts) for (const b of t.bag) bag.add(b);
-      bags.push(bag);
-    } else {
-      sets.push(/* @__PURE__ */ new Set());
-      bags.push(/* @__PURE__ */ new Set());
-    }
-    code3.push(ws.length >= MIN_WORDS ? codeWords(e.text) : /* @__PURE__ */ new Set());
-    if (ws.length >= MIN_WORDS) {
-      const l = byKey.get(n);
-      if (l) l.push(i);
-      else byKey.set(n, [i]);
-    }
-  }
-  const exact = [...byKey.values()].filter((g) => g.length > 1);
+  const built = new CorpusBuilder(entries);
+  for (let i = 0; i < entries.length; i++) built.add(i);
+  const same = (a, b) => built.same(a, b);
+  const { wordCount: wordCount2 } = built;
+  const shingleSets = built.sets.build();
+  const bagSets = built.bags.build();
+  const exact = built.exactGroups();
   const near = similarPairs(
-    sets,
-    (p) => norm[p.a] !== norm[p.b] && (p.jaccard >= 0.4 || p.containment >= 0.6 && Math.min(sets[p.a].size, sets[p.b].size) >= 4),
+    shingleSets,
+    (p) => !same(p.a, p.b) && (p.jaccard >= 0.4 || p.containment >= 0.6 && Math.min(shingleSets.size(p.a), shingleSets.size(p.b)) >= 4),
     3
   );
   const have = new PairSet(near.length);
   for (const p of near) have.add(p.a, p.b);
-  for (const p of similarPairs(bags, (q) => norm[q.a] !== norm[q.b] && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
+  for (const p of similarPairs(bagSets, (q) => !same(q.a, q.b) && q.containment >= 0.75 && q.jaccard >= 0.5, 6, false)) {
     if (have.has(p.a, p.b)) continue;
-    const s = jaccardOf(sets[p.a], sets[p.b]);
+    const s = shingleSets.similarity(p.a, p.b);
     near.push({ a: p.a, b: p.b, jaccard: s.jaccard, containment: s.containment });
   }
   const contains = (a, b) => {
@@ -52519,11 +53395,18 @@ function corpusOf(entries, _files) {
     if (x.file !== y.file) return false;
     return x.start <= y.start && y.end <= x.end || y.start <= x.start && x.end <= y.end;
   };
-  const corpus = { norm, wordCount, sets, bags, code: code3, exact, near, contains };
+  const codes = /* @__PURE__ */ new Map();
+  const code3 = (i) => {
+    let c = codes.get(i);
+    if (!c) codes.set(i, c = wordCount2[i] >= MIN_WORDS ? codeWords(entries[i].text) : /* @__PURE__ */ new Set());
+    return c;
+  };
+  const norm = (i) => built.norm(i);
+  const corpus = { norm, same, wordCount: wordCount2, sets: shingleSets, bags: bagSets, code: code3, exact, near, contains };
   CACHE.set(entries, corpus);
   return corpus;
 }
-var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, MIN_SHARED_CONTENT, NEGATION, AFFIRM, F_NUM, F_NEG, F_AFF, F_IDENT, WORD_FLAGS, WORD_INFO, IDENT, REVERSAL, NEGATED, FILLER, STANCE, CACHE, SPLIT;
+var NEAR_JACCARD, NEAR_CONTAINMENT, MIN_WORDS, MIN_SHARED_CONTENT, NEGATION, AFFIRM, F_NUM, F_NEG, F_AFF, F_IDENT, WORD_FLAGS, WORD_INFO, IDENT, REVERSAL, NEGATED, FILLER, STANCE, CACHE, SPLIT, WordTable, CorpusBuilder;
 var init_corpus = __esm({
   "src/checks/fidelity/corpus.ts"() {
     "use strict";
@@ -52548,13 +53431,191 @@ var init_corpus = __esm({
     STANCE = /* @__PURE__ */ new Map();
     CACHE = /* @__PURE__ */ new WeakMap();
     SPLIT = /[^\p{L}\p{N}]/u;
+    WordTable = class {
+      mask = 4095;
+      used = 0;
+      hash = new Uint32Array(4096);
+      word = new Array(4096);
+      /** Content-word hashes of the word in slot `s`: `bag[bagFrom[s] .. bagTo[s])`. */
+      bagFrom = new Int32Array(4096);
+      bagTo = new Int32Array(4096);
+      bag = new Uint32Array(4096);
+      bagEnd = 0;
+      /** The slot of the word t[start, end) whose hash is `h`, added if new. */
+      slot(t, start, end, h) {
+        for (let i = h & this.mask; ; i = i + 1 & this.mask) {
+          const w = this.word[i];
+          if (w === void 0) return this.add(i, t.slice(start, end), h);
+          if (this.hash[i] === h && sameChars(w, t, start, end)) return i;
+        }
+      }
+      add(i, w, h) {
+        if ((this.used + 1) * 2 > this.mask + 1) {
+          this.grow();
+          return this.slot(w, 0, w.length, h);
+        }
+        this.used++;
+        this.word[i] = w;
+        this.hash[i] = h;
+        const hs = bagOf(w);
+        if (this.bagEnd + hs.length > this.bag.length) this.bag = grow(this.bag, this.bagEnd + hs.length);
+        this.bagFrom[i] = this.bagEnd;
+        for (const x of hs) this.bag[this.bagEnd++] = x;
+        this.bagTo[i] = this.bagEnd;
+        return i;
+      }
+      grow() {
+        const { hash: hash2, word, bagFrom, bagTo } = this;
+        const cap = (this.mask + 1) * 2;
+        this.mask = cap - 1;
+        this.hash = new Uint32Array(cap);
+        this.word = new Array(cap);
+        this.bagFrom = new Int32Array(cap);
+        this.bagTo = new Int32Array(cap);
+        for (let k = 0; k < word.length; k++) {
+          if (word[k] === void 0) continue;
+          let i = hash2[k] & this.mask;
+          while (this.word[i] !== void 0) i = i + 1 & this.mask;
+          this.word[i] = word[k];
+          this.hash[i] = hash2[k];
+          this.bagFrom[i] = bagFrom[k];
+          this.bagTo[i] = bagTo[k];
+        }
+      }
+    };
+    CorpusBuilder = class {
+      constructor(entries) {
+        this.entries = entries;
+        this.wordCount = new Int32Array(entries.length);
+        this.seqStart = new Int32Array(entries.length + 1);
+        this.nextLeader = new Int32Array(entries.length).fill(-1);
+        this.nextMember = new Int32Array(entries.length).fill(-1);
+        this.lastMember = new Int32Array(entries.length).fill(-1);
+        this.texts = textsOf(entries);
+      }
+      entries;
+      wordCount;
+      sets = new HashSetsBuilder();
+      bags = new HashSetsBuilder();
+      /** Each entry's word hashes, back to back: equal texts have equal sequences. */
+      seq = new Uint32Array(65536);
+      seqStart;
+      seqEnd = 0;
+      /**
+       * Exact groups, found by a key of the word-hash sequence: the first entry of each group (its
+       * leader) is listed under its key (`byKey`, then `nextLeader`), the others hang off it
+       * (`nextMember`, `lastMember`). Linked lists in typed arrays: no array per entry.
+       */
+      byKey = /* @__PURE__ */ new Map();
+      nextLeader;
+      nextMember;
+      lastMember;
+      norms = /* @__PURE__ */ new Map();
+      /** Each entry's normalised source (`normaliseSource`): its words make `norm`. */
+      sources = [];
+      table = new WordTable();
+      texts;
+      // scratch, reused for every entry
+      words = new Words();
+      slots = new Int32Array(256);
+      scratch = new Uint32Array(256);
+      add(i) {
+        const { words, table } = this;
+        const t = comparableEntry(this.entries[i]) ? this.texts.comparableSource(i) : "";
+        this.sources[i] = t;
+        scanWords(t, words);
+        const count2 = words.count;
+        this.wordCount[i] = count2;
+        if (count2 < MIN_WORDS) {
+          this.seqStart[i + 1] = this.seqEnd;
+          this.sets.push(this.scratch, 0);
+          this.bags.push(this.scratch, 0);
+          return;
+        }
+        if (count2 > this.slots.length) this.slots = new Int32Array(Math.max(count2, this.slots.length * 2));
+        if (this.seqEnd + count2 > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count2);
+        const slots2 = this.slots;
+        const hashes = this.seq.subarray(this.seqEnd, this.seqEnd + count2);
+        let bagSize = 0;
+        for (let k = 0; k < count2; k++) {
+          const h = words.hash[k];
+          const slot = table.slot(t, words.start[k], words.end[k], h);
+          hashes[k] = h;
+          slots2[k] = slot;
+          bagSize += table.bagTo[slot] - table.bagFrom[slot];
+        }
+        this.seqEnd += count2;
+        this.seqStart[i + 1] = this.seqEnd;
+        if (Math.max(count2, bagSize) > this.scratch.length) this.scratch = grow(this.scratch, Math.max(count2, bagSize));
+        const scratch = this.scratch;
+        this.sets.push(scratch, shingleHashes(hashes, count2, scratch));
+        let b = 0;
+        for (let k = 0; k < count2; k++)
+          for (let x = table.bagFrom[slots2[k]]; x < table.bagTo[slots2[k]]; x++) scratch[b++] = table.bag[x];
+        this.bags.push(scratch, b);
+        this.groupExact(i, sequenceKey(hashes, count2));
+      }
+      /** The normalised comparable text of entry `i`, made on demand (only pairs need it). */
+      norm(i) {
+        let s = this.norms.get(i);
+        if (s === void 0) this.norms.set(i, s = wordStrings(this.sources[i] ?? "").join(" "));
+        return s;
+      }
+      /** Same words: the same hash sequences, and (hashes can collide) the same text. */
+      same(a, b) {
+        if (a === b) return true;
+        const { seq, seqStart } = this;
+        if (this.wordCount[a] !== this.wordCount[b]) return false;
+        const na = seqStart[a + 1] - seqStart[a];
+        if (na !== seqStart[b + 1] - seqStart[b]) return false;
+        for (let k = 0; k < na; k++) if (seq[seqStart[a] + k] !== seq[seqStart[b] + k]) return false;
+        return this.norm(a) === this.norm(b);
+      }
+      groupExact(i, key) {
+        const first = this.byKey.get(key);
+        let last = -1;
+        for (let g = first ?? -1; g !== -1; g = this.nextLeader[g]) {
+          if (this.same(g, i)) {
+            const tail = this.lastMember[g];
+            this.nextMember[tail === -1 ? g : tail] = i;
+            this.lastMember[g] = i;
+            return;
+          }
+          last = g;
+        }
+        if (last === -1) this.byKey.set(key, i);
+        else this.nextLeader[last] = i;
+      }
+      /** Groups of two or more entries with the same text, by first entry, each in entry order. */
+      exactGroups() {
+        const out = [];
+        for (let g = 0; g < this.entries.length; g++) {
+          if (this.lastMember[g] === -1) continue;
+          const group = [g];
+          for (let m = this.nextMember[g]; m !== -1; m = this.nextMember[m]) group.push(m);
+          out.push(group);
+        }
+        return out;
+      }
+    };
   }
 });
 
 // src/checks/ephemeral.ts
-function firstMatch(res, text5) {
+function G(...names) {
+  let bits = 0;
+  for (const n of names) {
+    const i = GROUPS.findIndex(([name]) => name === n);
+    if (i < 0) throw new Error(`no keyword group ${n}`);
+    bits |= 1 << i;
+  }
+  return bits;
+}
+function firstMatch(res, text5, needs, found = 0) {
   let best = null;
-  for (const re of res) {
+  for (let k = 0; k < res.length; k++) {
+    if (needs && (found & needs[k]) !== needs[k]) continue;
+    const re = res[k];
     re.lastIndex = 0;
     const m = re.exec(text5);
     if (m && (!best || m.index < best.index)) best = m;
@@ -52564,56 +53625,60 @@ function firstMatch(res, text5) {
 function claudeMdCopyActive(ctx) {
   return ctx.config.checks?.["ephemeral"] !== false && ctx.config.filters?.["claude-md-copy"] !== false;
 }
-function enabled(ctx, id) {
-  return ctx.config.filters?.[id] !== false;
+function enabledFilters(ctx) {
+  return new Set(FILTER_IDS.filter((id) => ctx.config.filters?.[id] !== false));
 }
-function filtersFor(entry, text5, raw, ctx) {
+function filtersFor(entry, text5, raw, on) {
   const hits = [];
   const keeper = KEEPER_TYPES.has(entry.type);
-  const hasConclusion = CONCLUSION.test(text5);
-  if (entry.type === "ephemeral" && entry.typeSource === "frontmatter" && entry.kind !== "index-line" && enabled(ctx, "session-state")) {
+  if (entry.type === "ephemeral" && entry.typeSource === "frontmatter" && entry.kind !== "index-line" && on.has("session-state")) {
     const i = raw.search(/\S/);
     hits.push({ filter: "session-state", index: Math.max(0, i), match: "type: ephemeral" });
   }
-  if (enabled(ctx, "debug-output") && (STACK_GATE.test(raw) || DEBUG_GATE.test(raw))) {
+  const prose2 = GATES2.scan(text5);
+  const gates = prose2 & ~CODE_GATES | (raw === text5 ? prose2 : GATES2.scan(raw)) & CODE_GATES;
+  if (!gates) return hits;
+  let conclusion;
+  const hasConclusion = () => conclusion ??= CONCLUSION.test(text5);
+  if (on.has("debug-output") && gates & (G_STACK | G_DEBUG)) {
     STACK_FRAME.lastIndex = 0;
-    const frames = raw.match(STACK_FRAME) ?? [];
-    const one2 = DEBUG_GATE.test(raw) ? firstMatch(DEBUG_ONE, raw) : null;
-    if (frames.length >= 3 || (frames.length >= 2 || one2) && !hasConclusion) {
+    const frames = gates & G_STACK ? raw.match(STACK_FRAME) ?? [] : [];
+    const one2 = gates & G_DEBUG ? firstMatch(DEBUG_ONE, raw) : null;
+    if (frames.length >= 3 || (frames.length >= 2 || one2) && !hasConclusion()) {
       const idx = one2 ? one2.index : raw.search(STACK_FRAME);
       hits.push({ filter: "debug-output", index: Math.max(0, idx), match: one2 ? one2[0].trim() : (frames[0] ?? "").trim() });
     }
   }
-  if (enabled(ctx, "session-state")) {
-    const m = SESSION_GATE.test(text5) ? firstMatch(SESSION_STRONG, text5) : null;
+  if (on.has("session-state")) {
+    const m = firstMatch(SESSION_STRONG, text5, SESSION_NEEDS, gates);
     if (m) hits.push({ filter: "session-state", index: m.index, match: m[0] });
-    else if (!keeper && (entry.type === "ephemeral" || entry.type === "project" || entry.type === "unknown")) {
+    else if (!keeper && gates & G_SESSION_WEAK && (entry.type === "ephemeral" || entry.type === "project" || entry.type === "unknown")) {
       const w = SESSION_WEAK.exec(text5);
       if (w && !ABSOLUTE_DATE.test(text5) && !DIRECTIVE.test(text5))
         hits.push({ filter: "session-state", index: w.index, match: w[0] });
     }
   }
-  if (enabled(ctx, "tone") && TONE_GATE.test(text5) && !DIRECTIVE.test(text5)) {
+  if (on.has("tone") && gates & G_TONE && !DIRECTIVE.test(text5)) {
     const m = TONE.exec(text5) ?? TONE_NAMED.exec(text5) ?? TONE_2.exec(text5);
     if (m) hits.push({ filter: "tone", index: m.index, match: m[0] });
   }
   if (keeper) return hits;
-  if (enabled(ctx, "relative-date")) {
+  if (on.has("relative-date") && gates & G_RELATIVE) {
     const m = RELATIVE_DATE.exec(text5);
     if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
   }
-  if (enabled(ctx, "reasoning") && !hasConclusion && REASONING_GATE.test(text5)) {
-    const m = firstMatch(REASONING, text5);
-    if (m) hits.push({ filter: "reasoning", index: m.index, match: m[0] });
+  if (on.has("reasoning")) {
+    const m = firstMatch(REASONING, text5, REASONING_NEEDS, gates);
+    if (m && !hasConclusion()) hits.push({ filter: "reasoning", index: m.index, match: m[0] });
   }
-  if (enabled(ctx, "pinned-command")) {
+  if (on.has("pinned-command") && (gates & G_PINNED) === G_PINNED) {
     const m = PINNED_INSTALL.exec(raw);
     if (m && (SEQUENCE.test(raw) || !PIN_REASON.test(text5))) hits.push({ filter: "pinned-command", index: m.index, match: m[0] });
   }
-  if (enabled(ctx, "unverified")) {
-    const m = UNVERIFIED_STRONG.exec(text5);
+  if (on.has("unverified") && gates & (G_UNVERIFIED | G_UNVERIFIED_WEAK)) {
+    const m = gates & G_UNVERIFIED ? UNVERIFIED_STRONG.exec(text5) : null;
     if (m) hits.push({ filter: "unverified", index: m.index, match: m[0] });
-    else {
+    else if ((gates & G_UNVERIFIED_WEAK) === G_UNVERIFIED_WEAK) {
       const w = UNVERIFIED_WEAK.exec(text5);
       if (w && HAS_NUMBER.test(text5) && !DIRECTIVE.test(text5)) hits.push({ filter: "unverified", index: w.index, match: w[0] });
     }
@@ -52685,7 +53750,7 @@ function message(h, dateNote) {
       return `Copies ${h.other ? where(h.other) : "CLAUDE.md"}, which is already loaded in every session; delete this copy from auto memory.`;
   }
 }
-function findEphemeral(ctx) {
+function detectEphemeral(ctx) {
   const out = [];
   const copies = /* @__PURE__ */ new Map();
   if (claudeMdCopyActive(ctx)) {
@@ -52712,15 +53777,25 @@ function findEphemeral(ctx) {
       for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
     for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
   }
+  const on = enabledFilters(ctx);
+  const texts = textsOf(ctx.entries);
   ctx.entries.forEach((entry, i) => {
-    if (entry.type === "superseded" || /^\s*SUPERSEDED\b/m.test(entry.text)) return;
+    if (entry.type === "superseded" || entry.text.includes("SUPERSEDED") && /^\s*SUPERSEDED\b/m.test(entry.text)) return;
     if (entry.kind === "frontmatter-field") return;
-    const raw = withoutFrontmatter(entry);
-    const text5 = proseNoCode(entry);
-    const hits = filtersFor(entry, text5, raw, ctx);
+    const raw = texts.withoutFrontmatter(i);
+    const text5 = texts.proseNoCode(i);
+    const hits = filtersFor(entry, text5, raw, on);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: "claude-md-copy", index: 0, match: "", other: copyOf });
-    if (!hits.length) return;
+    if (hits.length) out.push({ entry, hits });
+  });
+  return out;
+}
+function findEphemeral(ctx) {
+  const detected = detectedEarly.get(ctx.entries) ?? detectEphemeral(ctx);
+  detectedEarly.delete(ctx.entries);
+  const out = [];
+  for (const { entry, hits } of detected) {
     const h = hits[0];
     const line2 = h.filter === "claude-md-copy" ? entry.line : lineInEntry(entry, h.index);
     const evidence = { filter: h.filter };
@@ -52753,14 +53828,15 @@ function findEphemeral(ctx) {
     if (h.relative) f.ref = h.match;
     if (suggestion) f.suggestion = suggestion;
     out.push(f);
-  });
+  }
   return out;
 }
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, SESSION_GATE, STACK_GATE, DEBUG_GATE, REASONING_GATE, TONE_GATE, WEEKDAYS, NUMBERS, ephemeralCheck;
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATES2, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, detectedEarly, ephemeralCheck;
 var init_ephemeral = __esm({
   "src/checks/ephemeral.ts"() {
     "use strict";
     init_corpus();
+    init_keywords();
     init_text3();
     FILTER_IDS = [
       "session-state",
@@ -52823,28 +53899,148 @@ var init_ephemeral = __esm({
     UNVERIFIED_STRONG = /\b(?:I think|I believe|I guess|I suspect|I assume|I'm not (?:entirely |totally |100% |completely )?sure|not (?:entirely |totally |100% |completely )?sure (?:if|whether|but|yet|about)|but not sure|(?:I|we) (?:haven't|have not|didn't|did not|never) (?:verify|verified|confirm|confirmed|check|checked|test|tested)|not (?:yet )?verified yet|needs verification|IIRC|if I recall(?: correctly)?|AFAICT|as far as I can tell|(?:only )?saw (?:this|it) once|could be wrong)\b|\(unverified\)|\bunverified:/i;
     UNVERIFIED_WEAK = /\b(?:probably|maybe|possibly|seems like|seems to be|might be)\b/i;
     HAS_NUMBER = /\b\d+(?:\.\d+)?\b/;
-    SESSION_GATE = /session|conversation|chat|now|still|currently|i'm|i am|we're|we are|wip|work|left off|up where|stopped|next step|resume|continue|pick up|start|today|tonight|this morning|this afternoon|this evening|at the moment|current /i;
-    STACK_GATE = /:\d|File "|0x/;
-    DEBUG_GATE = /Traceback|Error|Exception|panic: |goroutine|npm ERR! |Segmentation fault|\d{2}:\d{2}:\d{2}/;
-    REASONING_GATE = /tried|thought|assumed|suspected|let me|try|next i'll|because|hypothesis|attempt|didn't|did not|doesn't|does not/i;
-    TONE_GATE = /frustrated|annoyed|angry|upset|irritated|impatient|stressed|confused|grumpy|tired|mad|unhappy|excited|nervous|disappointed|pleased|happy|mood|losing patience|fed up/i;
+    GROUPS = [
+      // session state (SESSION_STRONG), by pattern
+      ["this-session", ["this session", "this conversation", "this chat", "today's session", "today's conversation", "today's chat"]],
+      ["now", ["currently ", "still ", "now "]],
+      ["doing", [
+        "working on",
+        "debugging",
+        "investigating",
+        "fixing",
+        "looking into",
+        "looking at",
+        "refactoring",
+        "implementing",
+        "migrating",
+        "trying to",
+        "waiting on",
+        "waiting for",
+        "reviewing",
+        "in the middle of",
+        "halfway through",
+        "blocked on"
+      ]],
+      ["i-am", ["i'm", "i am", "we're", "we are"]],
+      ["wip", ["wip"]],
+      ["left-off", ["work in progress", "left off", "up where", "stopped", "next session", "resume from step", "resume at step", "next step"]],
+      ["resume", ["resume", "continue", "pick up", "start"]],
+      ["next", ["next", "last", "remaining", "where"]],
+      ["today", ["today", "tonight", "this morning", "this afternoon", "this evening", "this session"]],
+      ["task", ["task", "goal", "plan", "focus", "work", "todo", "to-do"]],
+      ["for-now", ["today", "right now", "at the moment", "for now"]],
+      ["current", ["current task", "current ticket", "current focus", "current sprint goal", "current branch", "current status"]],
+      ["work-on", ["work on", "working on"]],
+      ["session-weak", ["right now", "at the moment", "currently in progress", "as of today", "as of now"]],
+      // TONE, TONE_NAMED, TONE_2
+      ["tone", [
+        "frustrated",
+        "annoyed",
+        "angry",
+        "upset",
+        "irritated",
+        "impatient",
+        "stressed",
+        "confused",
+        "grumpy",
+        "tired",
+        "mad",
+        "unhappy",
+        "excited",
+        "nervous",
+        "disappointed",
+        "pleased",
+        "happy",
+        "mood",
+        "losing patience",
+        "fed up"
+      ]],
+      ["relative", ["yesterday", "tomorrow", "today", "tonight", "this morning", "this afternoon", "last ", "this week", "this sprint", "s ago"]],
+      // REASONING, by pattern
+      ["tried", ["tried"]],
+      ["i-thought", ["i thought", "we thought", "i tried", "we tried", "i assumed", "we assumed", "i suspected", "we suspected"]],
+      ["let-me", ["let me", "i'll try", "i will try", "going to try", "next i'll", "maybe it's because", "might be because", "could be because", "hypothesis:"]],
+      ["attempt", ["attempt"]],
+      ["no-work", ["t work", "seem to work"]],
+      ["unverified", [
+        "i think",
+        "i believe",
+        "i guess",
+        "i suspect",
+        "i assume",
+        "sure",
+        "haven't",
+        "have not",
+        "didn't",
+        "did not",
+        "never",
+        "verified yet",
+        "needs verification",
+        "iirc",
+        "if i recall",
+        "afaict",
+        "as far as i can tell",
+        "saw this once",
+        "saw it once",
+        "could be wrong",
+        "unverified"
+      ]],
+      ["unverified-weak", ["probably", "maybe", "possibly", "seems like", "seems to be", "might be"]],
+      ["digit", ["0"]],
+      // read on the text with code: STACK_FRAME, DEBUG_ONE, PINNED_INSTALL (command, then version)
+      ["stack", [":0", 'file "', "0x"]],
+      ["debug", ["traceback", "error", "exception", "panic: ", "goroutine", "npm err! ", "segmentation fault", "00:00:00"]],
+      ["install", ["npm ", "yarn ", "bun add", "pip", "uv ", "poetry add", " install", "npx"]],
+      ["pin", ["@", "==", "--version", "-v "]]
+    ];
+    GATES2 = new KeywordGate(GROUPS.map(([, literals]) => literals));
+    CODE_GATES = G("stack", "debug", "install", "pin");
+    SESSION_NEEDS = [
+      G("this-session"),
+      G("this-session"),
+      G("now", "doing"),
+      G("i-am", "doing"),
+      G("wip"),
+      G("left-off"),
+      G("left-off"),
+      G("left-off"),
+      G("resume", "next"),
+      G("today", "task"),
+      G("today", "task"),
+      G("this-session"),
+      G("for-now"),
+      G("current"),
+      G("current"),
+      G("work-on", "digit")
+    ];
+    REASONING_NEEDS = [G("tried"), G("tried"), G("i-thought"), G("let-me"), G("attempt", "digit"), G("no-work")];
+    G_SESSION_WEAK = G("session-weak");
+    G_TONE = G("tone");
+    G_RELATIVE = G("relative");
+    G_UNVERIFIED = G("unverified");
+    G_UNVERIFIED_WEAK = G("unverified-weak", "digit");
+    G_STACK = G("stack");
+    G_DEBUG = G("debug");
+    G_PINNED = G("install", "pin");
     WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
     NUMBERS = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
+    detectedEarly = /* @__PURE__ */ new WeakMap();
     ephemeralCheck = {
       id: "ephemeral",
       kinds: ["ephemeral"],
       severity: "warning",
       description: "Preventive filters: session task state, relative dates, intermediate reasoning, debug output, pinned command sequences, tone notes, unverified observations and copies of CLAUDE.md inside auto memory.",
+      early: (ctx) => detectedEarly.set(ctx.entries, detectEphemeral(ctx)),
       run: findEphemeral
     };
   }
 });
 
 // src/checks/duplicate.ts
-function rank(e, words2) {
+function rank(e, words) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
-  return (index2 ? 0 : 1e6) + words2 * 10 + kindScore;
+  return (index2 ? 0 : 1e6) + words * 10 + kindScore;
 }
 function findDuplicates(ctx) {
   const { entries, files } = ctx;
@@ -52860,7 +54056,7 @@ function findDuplicates(ctx) {
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
-    if (corpus.norm[i] !== corpus.norm[j] && conflictingPair(corpus, i, j)) return false;
+    if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (skipCross && (isAutoMemory(a.format) && isInstructionFile(b.format) || isAutoMemory(b.format) && isInstructionFile(a.format)))
       return false;
@@ -52905,7 +54101,7 @@ function findDuplicates(ctx) {
     for (const m of members) {
       if (m === keep) continue;
       const e = entries[m];
-      const exact = corpus.norm[m] === corpus.norm[keep];
+      const exact = corpus.same(m, keep);
       const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
       const message2 = topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
       out.push({
@@ -52920,7 +54116,7 @@ function findDuplicates(ctx) {
           file: k.file,
           line: k.line,
           exact,
-          similarity: exact ? 1 : Math.round(jaccardOf(corpus.sets[m], corpus.sets[keep]).jaccard * 100) / 100
+          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100
         },
         suggestion: { delete: true }
       });
@@ -52933,10 +54129,10 @@ var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
     init_corpus();
-    init_similarity();
     init_text3();
     init_ephemeral();
     duplicateCheck = {
+      needs: "memory",
       id: "duplicate",
       kinds: ["duplicate"],
       severity: "warning",
@@ -53049,9 +54245,9 @@ function numberClaims(sentence, offset, entry, out) {
     for (const f of found) perClass.set(f.cls, (perClass.get(f.cls) ?? 0) + 1);
     for (const f of found) {
       if (perClass.get(f.cls) !== 1) continue;
-      const words2 = subjectWords(clause);
-      if (words2.length < 2) continue;
-      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, index: f.index });
+      const words = subjectWords(clause);
+      if (words.length < 2) continue;
+      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words, index: f.index });
     }
   }
 }
@@ -53091,9 +54287,40 @@ function ruleClaims(sentence, offset, entry, out) {
     const polarity = /never|not|n't/.test(modal) ? -1 : 1;
     if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
     const obj2 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
-    const words2 = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
-    if (words2.length < 2) continue;
-    out.push({ entry, kind: "rule", key: "rule", value: words2.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words: words2, polarity, index: offset + m.index });
+    const words = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
+    if (words.length < 2) continue;
+    out.push({ entry, kind: "rule", key: "rule", value: words.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words, polarity, index: offset + m.index });
+  }
+}
+function kindsOf(text5) {
+  const g = GATES3.scan(text5);
+  const command = !!(g & G_PM) && HAS_PM.test(text5);
+  const digit = !!(g & G_DIGIT);
+  const number = digit && (HAS_NUMBER2.test(text5) || text5.includes("%"));
+  const version = digit && !!(g & G_TOOL) && HAS_VERSION.test(text5);
+  const rule = !!(g & G_MODAL) && HAS_MODAL.test(text5);
+  if (!command && !number && !version && !rule) return void 0;
+  const history2 = (command || number || version) && !!(g & G_HISTORY) && HISTORY.test(text5);
+  return { command, number, version, rule, history: history2 };
+}
+function claimsOf(text5, kinds, entry, claims) {
+  const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
+  let s;
+  while (s = sentRe.exec(text5)) {
+    const sentence = s[0];
+    if (!sentence.trim()) {
+      if (s[0].length === 0) sentRe.lastIndex++;
+      continue;
+    }
+    const historic = kinds.history && HISTORY.test(sentence);
+    if (!historic) {
+      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, s.index, entry, claims);
+      if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
+        if (kinds.number && (HAS_NUMBER2.test(sentence) || sentence.includes("%"))) numberClaims(sentence, s.index, entry, claims);
+        if (kinds.version) versionClaims(sentence, s.index, entry, claims);
+      }
+    }
+    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, entry, claims);
   }
 }
 function jaccard(a, b) {
@@ -53109,8 +54336,8 @@ function pairs(claims, worded) {
   const index2 = /* @__PURE__ */ new Map();
   claims.forEach((c, i) => c.id = i);
   for (const c of claims) {
-    const keys = worded ? (c.words ?? []).map((w) => c.key + ":" + w) : [c.key];
-    for (const k of keys) {
+    const keys2 = worded ? (c.words ?? []).map((w) => c.key + ":" + w) : [c.key];
+    for (const k of keys2) {
       const l = index2.get(k);
       if (l) l.push(c);
       else index2.set(k, [c]);
@@ -53132,28 +54359,14 @@ function pairs(claims, worded) {
 function findContradictions(ctx) {
   const { entries } = ctx;
   const byKind = { command: [], number: [], version: [], rule: [] };
+  const texts = textsOf(entries);
   entries.forEach((e, i) => {
     if (e.type === "superseded" || e.kind === "frontmatter-field" || e.kind === "section") return;
-    const text5 = proseWithOffsets(e);
+    const text5 = texts.proseWithOffsets(i);
+    const kinds = kindsOf(text5);
+    if (!kinds) return;
     const claims = [];
-    const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
-    let s;
-    while (s = sentRe.exec(text5)) {
-      const sentence = s[0];
-      if (!sentence.trim()) {
-        if (s[0].length === 0) sentRe.lastIndex++;
-        continue;
-      }
-      const historic = HISTORY.test(sentence);
-      if (!historic) {
-        if (HAS_PM.test(sentence)) commandClaims(sentence, s.index, i, claims);
-        if (HAS_DIGIT.test(sentence)) {
-          numberClaims(sentence, s.index, i, claims);
-          versionClaims(sentence, s.index, i, claims);
-        }
-      }
-      if (HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, i, claims);
-    }
+    claimsOf(text5, kinds, i, claims);
     for (const c of claims) byKind[c.kind].push(c);
   });
   const conflicts = [];
@@ -53211,10 +54424,11 @@ function finding2(e, c, other, oc, what) {
     evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
   };
 }
-var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, contradictionCheck;
+var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATES3, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, contradictionCheck;
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
+    init_keywords();
     init_similarity();
     init_text3();
     HISTORY = /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
@@ -53369,7 +54583,95 @@ var init_contradiction = __esm({
     HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
     HAS_DIGIT = /\d/;
     HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
+    HAS_NUMBER2 = new RegExp(NUM_RE.source, "i");
+    HAS_VERSION = new RegExp(VERSION_RE.source, "i");
+    GATES3 = new KeywordGate([
+      // HAS_PM
+      ["npm", "yarn", "bun", "npx", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"],
+      // HAS_DIGIT (a digit stands for any digit)
+      ["0"],
+      // HAS_MODAL
+      ["always", "never", "must", "not", "n't"],
+      // HISTORY
+      [
+        "previously",
+        "used to",
+        "formerly",
+        "no longer",
+        "migrated from",
+        "migrating from",
+        "upgraded from",
+        "upgrading from",
+        "moved from",
+        "switched from",
+        "replaced by",
+        "replaced with",
+        "deprecated",
+        "legacy",
+        "was",
+        "were",
+        "until",
+        "instead of",
+        "rather than",
+        "from ",
+        "vs",
+        "versus"
+      ],
+      // the tools of VERSION_RE
+      [
+        "node",
+        "python",
+        "react",
+        "typescript",
+        "postgres",
+        "java",
+        "go",
+        "ruby",
+        "rails",
+        "django",
+        "next",
+        "vue",
+        "angular",
+        "pnpm",
+        "yarn",
+        "eslint",
+        "jest",
+        "vite",
+        "terraform",
+        "redis",
+        "mysql",
+        "php",
+        "rust",
+        "kotlin",
+        "express",
+        "prisma",
+        "tailwind",
+        "deno",
+        "elixir",
+        "flutter",
+        "laravel",
+        "mongodb",
+        "elasticsearch",
+        "ubuntu",
+        "gradle",
+        ".net",
+        "dotnet",
+        "svelte",
+        "nuxt",
+        "kubernetes",
+        "k8s",
+        "storybook",
+        "playwright",
+        "expo"
+      ]
+    ]);
+    G_PM = 1 << 0;
+    G_DIGIT = 1 << 1;
+    G_MODAL = 1 << 2;
+    G_HISTORY = 1 << 3;
+    G_TOOL = 1 << 4;
     contradictionCheck = {
+      needs: "memory",
       id: "contradiction",
       kinds: ["contradiction"],
       severity: "warning",
@@ -53407,9 +54709,9 @@ function imports(text5) {
   }
   return out;
 }
-function pathCheckReports(ctx, e, hit) {
+function pathCheckReports(ctx, e, hit2) {
   if (ctx.config?.checks?.["path"] === false || e.type === "superseded" || !ctx.evidence?.history) return false;
-  const ref = e.refs?.find((r) => r.kind === "import" && r.raw === "@" + hit.raw);
+  const ref = e.refs?.find((r) => r.kind === "import" && r.raw === "@" + hit2.raw);
   if (!ref) return false;
   try {
     return checkPathRef(e, ref, ctx.evidence) !== null;
@@ -53423,39 +54725,70 @@ function findBrokenLinks(ctx) {
   const byPath = fileMap(files);
   const repoFiles = evidence?.files?.files;
   const repoDirs = evidence?.files?.dirs;
-  const exists3 = (p) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.replace(/\/$/, ""));
+  const exists3 = (p) => byPath.has(p) || !!repoFiles?.has(p) || !!repoDirs?.has(p.endsWith("/") ? p.slice(0, -1) : p);
   const memoryDirs2 = new Set(files.map((f) => f.memoryDir).filter((d) => !!d));
   const inMemoryDir = (p) => {
     for (const d of memoryDirs2) if (p === d || p.startsWith(d + "/")) return true;
     return false;
   };
-  const names = /* @__PURE__ */ new Set();
-  for (const f of files) {
-    names.add(stemOf(f.path).toLowerCase());
-    names.add(baseName(f.path).toLowerCase());
-    const n = f.frontmatter?.name;
-    if (typeof n === "string") names.add(n.toLowerCase());
-  }
-  for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+  let names;
+  const wikiNames = () => {
+    if (names) return names;
+    names = /* @__PURE__ */ new Set();
+    for (const f of files) {
+      names.add(stemOf(f.path).toLowerCase());
+      names.add(baseName(f.path).toLowerCase());
+      const n = f.frontmatter?.name;
+      if (typeof n === "string") names.add(n.toLowerCase());
+    }
+    for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
+    return names;
+  };
+  let named;
+  const filesNamed = (mdir, key) => {
+    if (!named) {
+      named = /* @__PURE__ */ new Map();
+      for (const f of files) {
+        const name = f.frontmatter?.name;
+        if (typeof name !== "string") continue;
+        const n = name.toLowerCase();
+        let byName = named.get(f.memoryDir);
+        if (!byName) named.set(f.memoryDir, byName = /* @__PURE__ */ new Map());
+        const l = byName.get(n);
+        if (l) l.push(f.path);
+        else byName.set(n, [f.path]);
+      }
+    }
+    return named.get(mdir)?.get(key) ?? [];
+  };
   const mentioned = /* @__PURE__ */ new Map();
   const importEdges = /* @__PURE__ */ new Map();
   const push2 = (e, index2, ref, message2, severity, ev) => {
     out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index2), kind: "broken-link", severity, ref, message: message2, evidence: ev });
   };
-  for (const e of entries) {
+  const texts = textsOf(entries);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
     if (e.kind === "frontmatter-field") continue;
     const file = byPath.get(e.file);
-    const text5 = proseNoCode(e);
-    const dir = dirOf(e.file);
     const isIndex = e.format === "auto-memory-index" || file?.format === "auto-memory-index";
-    const mdir = file?.memoryDir ?? (isIndex ? dir : void 0);
+    const mdir = file?.memoryDir ?? (isIndex ? dirOf(e.file) : void 0);
     let seen;
     if (isIndex && mdir !== void 0) {
       seen = mentioned.get(mdir) ?? /* @__PURE__ */ new Set();
       mentioned.set(mdir, seen);
-      for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath2(mdir, m[0]));
     }
-    const ls = links(text5);
+    const raw = e.text;
+    const hasMd = seen !== void 0 && raw.includes(".md");
+    const hasLink = raw.includes("](") || raw.includes("]:");
+    const hasWiki = raw.includes("[[");
+    const hasImport = e.format === "claude-md" && raw.includes("@");
+    const indexTarget2 = isIndex && e.kind === "index-line" && !!e.meta?.target;
+    if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget2) continue;
+    const text5 = texts.proseNoCode(i);
+    const dir = dirOf(e.file);
+    if (hasMd) for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath2(mdir, m[0]));
+    const ls = hasLink ? links(text5) : [];
     for (const l of ls) {
       const resolved = l.target.startsWith("/") && !l.target.startsWith(dir) ? joinPath2("", l.target.slice(1)) : joinPath2(dir, l.target);
       seen?.add(resolved);
@@ -53477,41 +54810,48 @@ function findBrokenLinks(ctx) {
     }
     WIKI_RE.lastIndex = 0;
     let w;
-    while (w = WIKI_RE.exec(text5)) {
+    while (hasWiki && (w = WIKI_RE.exec(text5))) {
       const name = w[1].trim();
       const key = name.toLowerCase();
       if (seen) seen.add(joinPath2(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
-      if (names.has(key) || names.has(key.replace(/\.md$/, "")) || names.has(stemOf(key))) {
-        if (seen) {
-          for (const f of files) if (f.memoryDir === mdir && f.frontmatter?.name?.toLowerCase() === key) seen.add(f.path);
-        }
+      const known = wikiNames();
+      if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
+        if (seen) for (const path12 of filesNamed(mdir, key)) seen.add(path12);
         continue;
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
     }
-    if (e.format === "claude-md") {
-      for (const hit of imports(text5)) {
-        if (hit.target.startsWith("~/") || hit.target.startsWith("/")) continue;
-        const resolved = joinPath2(dir, hit.target);
+    if (hasImport) {
+      for (const hit2 of imports(text5)) {
+        if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
+        const resolved = joinPath2(dir, hit2.target);
         if (!exists3(resolved)) {
-          if (pathCheckReports(ctx, e, hit)) continue;
-          push2(e, hit.index, "@" + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
+          if (pathCheckReports(ctx, e, hit2)) continue;
+          push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
           continue;
         }
         const list3 = importEdges.get(e.file) ?? [];
-        list3.push({ to: resolved, entry: e, hit });
+        list3.push({ to: resolved, entry: e, hit: hit2 });
         importEdges.set(e.file, list3);
       }
     }
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
+  let entryOfFile;
+  const orphanEntry = (path12) => {
+    if (!entryOfFile) {
+      entryOfFile = /* @__PURE__ */ new Map();
+      for (const x of entries) if (!entryOfFile.has(x.file) || x.kind === "topic" && entryOfFile.get(x.file).kind !== "topic") entryOfFile.set(x.file, x);
+    }
+    return entryOfFile.get(path12);
+  };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
       if (f.format !== "auto-memory-topic" || f.memoryDir !== mdir) continue;
       if (seen.has(f.path)) continue;
       const b = baseName(f.path);
       if (b === logBase || b === "pruning-log.md" || /^readme\.md$/i.test(b)) continue;
-      const e = entries.find((x) => x.file === f.path && x.kind === "topic") ?? entries.find((x) => x.file === f.path);
+      const e = orphanEntry(f.path);
       out.push({
         entryId: e?.id ?? null,
         file: f.path,
@@ -53655,6 +54995,7 @@ var init_secret = __esm({
       "vault-token": "HashiCorp Vault token"
     };
     secretCheck = {
+      needs: "memory",
       id: "secret",
       kinds: ["secret"],
       severity: "error",
@@ -53680,7 +55021,7 @@ function loadedCut(file, limit) {
   }
   let inComment = false;
   let lines = 0;
-  let bytes = 0;
+  let bytes2 = 0;
   while (pos2 < text5.length) {
     const nl = text5.indexOf("\n", pos2);
     const end = nl === -1 ? text5.length : nl + 1;
@@ -53711,10 +55052,10 @@ function loadedCut(file, limit) {
     const hadComment = visible.length !== raw.length;
     const counts2 = !(hadComment && visible.trim() === "");
     if (counts2) {
-      if (lines + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines, countedBytes: bytes };
+      if (lines + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines, countedBytes: bytes2 };
       const b = Buffer.byteLength(visible, "utf8");
-      if (bytes + b > maxBytes) {
-        let room = maxBytes - bytes;
+      if (bytes2 + b > maxBytes) {
+        let room = maxBytes - bytes2;
         let k = 0;
         const chars = [...raw];
         let off2 = pos2;
@@ -53725,14 +55066,14 @@ function loadedCut(file, limit) {
           off2 += chars[k].length;
           k++;
         }
-        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines, countedBytes: bytes };
+        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines, countedBytes: bytes2 };
       }
       lines++;
-      bytes += b;
+      bytes2 += b;
     }
     pos2 = end;
   }
-  return { offset: text5.length, line: 0, by: null, countedLines: lines, countedBytes: bytes };
+  return { offset: text5.length, line: 0, by: null, countedLines: lines, countedBytes: bytes2 };
 }
 function lineOf2(text5, offset) {
   let n = 1;
@@ -53851,6 +55192,7 @@ var init_budget = __esm({
     FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     matchers = /* @__PURE__ */ new Map();
     budgetCheck = {
+      needs: "memory",
       id: "budget",
       kinds: ["budget"],
       severity: "warning",
@@ -53872,27 +55214,71 @@ function failed(check2, err) {
     evidence: { check: check2.id }
   };
 }
-function enabled2(ctx, only) {
+function enabled(ctx, only) {
   return CHECKS.filter((c) => ctx.config.checks[c.id] !== false && (!only || only.includes(c.id)));
+}
+function timed(timings, id, t0) {
+  if (timings) timings[`check:${id}`] = Math.round((performance.now() - t0) * 100) / 100;
 }
 function runChecks(ctx, only, timings) {
   const out = [];
-  for (const check2 of enabled2(ctx, only)) {
+  const early = earlyFindings.get(ctx.entries);
+  earlyFindings.delete(ctx.entries);
+  for (const check2 of enabled(ctx, only)) {
+    const done = early?.get(check2.id);
+    if (done) {
+      out.push(...done);
+      continue;
+    }
     const t0 = performance.now();
     try {
       out.push(...check2.run(ctx));
     } catch (err) {
       out.push(failed(check2, err));
     }
-    if (timings) timings[`check:${check2.id}`] = Math.round((performance.now() - t0) * 100) / 100;
+    timed(timings, check2.id, t0);
   }
   return out;
+}
+function clockOnlyEvidence(now) {
+  return new Proxy({ now }, {
+    get(target, prop) {
+      if (prop === "now" || typeof prop === "symbol" || prop === "then") return Reflect.get(target, prop);
+      throw new Error(`evidence.${String(prop)} is not available to a check that needs only memory`);
+    }
+  });
+}
+async function runEarlyChecks(mem, only, timings) {
+  const done = /* @__PURE__ */ new Map();
+  const ctx = { files: mem.files, entries: mem.entries, config: mem.config, evidence: clockOnlyEvidence(mem.now) };
+  for (const check2 of enabled(ctx, only)) {
+    if (check2.needs !== "memory" && !check2.early) continue;
+    await new Promise((res) => setImmediate(res));
+    const t0 = performance.now();
+    if (check2.needs !== "memory") {
+      try {
+        check2.early(mem);
+      } catch {
+      }
+      timed(timings, `${check2.id}:early`, t0);
+      continue;
+    }
+    try {
+      if (check2.prepare) await check2.prepare(ctx);
+      done.set(check2.id, check2.run(ctx));
+    } catch (err) {
+      done.set(check2.id, [failed(check2, err)]);
+    }
+    timed(timings, check2.id, t0);
+  }
+  earlyFindings.set(mem.entries, done);
 }
 async function runChecksAsync(ctx, only, timings) {
   const prepFailures = [];
   const skip = /* @__PURE__ */ new Set();
-  for (const check2 of enabled2(ctx, only)) {
-    if (!check2.prepare) continue;
+  const early = earlyFindings.get(ctx.entries);
+  for (const check2 of enabled(ctx, only)) {
+    if (!check2.prepare || early?.has(check2.id)) continue;
     try {
       await check2.prepare(ctx);
     } catch (err) {
@@ -53900,10 +55286,10 @@ async function runChecksAsync(ctx, only, timings) {
       skip.add(check2.id);
     }
   }
-  const ids = enabled2(ctx, only).map((c) => c.id).filter((id) => !skip.has(id));
+  const ids = enabled(ctx, only).map((c) => c.id).filter((id) => !skip.has(id));
   return [...prepFailures, ...runChecks(ctx, ids, timings)];
 }
-var CHECKS;
+var CHECKS, earlyFindings;
 var init_registry = __esm({
   "src/checks/registry.ts"() {
     "use strict";
@@ -53939,6 +55325,7 @@ var init_registry = __esm({
       secretCheck,
       budgetCheck
     ];
+    earlyFindings = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -54796,7 +56183,7 @@ var require_ignore = __commonJS({
       );
       return index2 < 0 ? path12 : path12.slice(index2 + 1);
     };
-    var parentOf = (path12) => {
+    var parentOf2 = (path12) => {
       if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
         const slices = path12.split(SLASH).filter(Boolean);
         slices.pop();
@@ -55112,7 +56499,7 @@ var require_ignore = __commonJS({
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf(path12);
+        const parentPath = parentOf2(path12);
         const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
         return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
       }
@@ -56091,13 +57478,14 @@ async function discoverMemory(opts) {
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
 }
-var import_ignore, import_picomatch4, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
+var import_ignore, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
 var init_discover = __esm({
   "src/memory/discover.ts"() {
     "use strict";
     import_ignore = __toESM(require_ignore(), 1);
     import_picomatch4 = __toESM(require_picomatch2(), 1);
     init_dist3();
+    MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
     SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
     isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
     isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
@@ -56238,10 +57626,12 @@ var init_discover = __esm({
             if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore.default)().add(gi) }];
           }
           const subdirs = [];
+          const under = dir.endsWith(sep4) ? dir : dir + sep4;
           for (const e of ents) {
-            const abs = join4(dir, e.name);
             let isDir = e.isDirectory();
             let isFile = e.isFile();
+            if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
+            const abs = under + e.name;
             if (e.isSymbolicLink()) {
               try {
                 const st = await stat3(abs);
@@ -56435,9 +57825,11 @@ function readMemoryFileSync(absPath, path12, maxBytes) {
           buf.copy(bigger, 0, 0, len);
           buf = bigger;
         }
-        const n = readSync(fd, buf, len, buf.length - len, null);
+        const want = buf.length - len;
+        const n = readSync(fd, buf, len, want, null);
         if (n === 0) break;
         len += n;
+        if (n < want && len === size) break;
       }
     } catch (e) {
       const code3 = e.code;
@@ -56519,6 +57911,7 @@ var init_tree = __esm({
 // src/memory/refs/prose.ts
 function scanProse(text5, _opts = {}) {
   const out = [];
+  if (!DIGIT.test(text5)) return out;
   scanIssues(text5, out);
   scanVersions(text5, out);
   return out;
@@ -56545,13 +57938,13 @@ function scanIssues(text5, out) {
   let m;
   const url = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
   const taken = [];
-  while (m = url.exec(text5)) {
+  if (text5.includes("github.com/")) while (m = url.exec(text5)) {
     push2(m.index, m.index + m[0].length, Number(m[3]), m[2] === "pull" ? "pr" : "issue", m[1]);
     taken.push([m.index, m.index + m[0].length]);
   }
   const inTaken = (i) => taken.some(([a, b]) => i >= a && i < b);
-  const words2 = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
-  while (m = words2.exec(text5)) {
+  const words = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
+  if (text5.includes("#")) while (m = words.exec(text5)) {
     if (inTaken(m.index)) continue;
     const hashAt = m.index + m[0].lastIndexOf("#");
     const before = text5[hashAt - 1];
@@ -56563,7 +57956,7 @@ function scanIssues(text5, out) {
     push2(m.index, m.index + m[0].length, Number(m[3]), kind, m[2]);
   }
   const spelled = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
-  while (m = spelled.exec(text5)) {
+  if (SPACE_DIGIT.test(text5)) while (m = spelled.exec(text5)) {
     if (inTaken(m.index)) continue;
     push2(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === "issue" ? "issue" : "pr");
   }
@@ -56571,7 +57964,7 @@ function scanIssues(text5, out) {
 function scanVersions(text5, out) {
   let m;
   VERSION_RE2.lastIndex = 0;
-  while (m = VERSION_RE2.exec(text5)) {
+  if (VERSION_HINT.test(text5)) while (m = VERSION_RE2.exec(text5)) {
     const subjectRaw = m[1];
     const subject = subjectRaw.toLowerCase();
     const ver = m[3];
@@ -56590,7 +57983,7 @@ function scanVersions(text5, out) {
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
-  while (m = proj.exec(text5)) {
+  if (PROJECT_VERSION_HINT.test(text5)) while (m = proj.exec(text5)) {
     const before = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
     if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
     const afterText = text5.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
@@ -56631,19 +58024,235 @@ function scanCounts(text5, out) {
     });
   }
 }
-function eachPackageWord(text5, fn) {
-  const re = PACKAGE_WORD;
-  re.lastIndex = 0;
-  let m;
-  while (m = re.exec(text5)) {
-    const raw = m[1];
-    const lower = raw.toLowerCase();
-    if (lower.length < 2 || PROSE_STOPWORDS.has(lower)) continue;
-    if (raw.length <= 4 && ACRONYM.test(raw) && !SUBJECT_ALIASES[lower]) continue;
-    fn(m.index, m.index + raw.length, raw, SUBJECT_ALIASES[lower] ?? lower);
-  }
+function wordHash(w) {
+  let h = 0;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h, 31) + w.charCodeAt(i) | 0;
+  return h;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, PACKAGE_WORD, ACRONYM;
+function toPool(src, from, len, lower) {
+  if (poolEnd + len > pool.length) {
+    const grown = new Uint8Array(Math.max(pool.length * 2, poolEnd + len));
+    grown.set(pool.subarray(0, poolEnd));
+    pool = grown;
+  }
+  const at = poolEnd;
+  for (let i = 0; i < len; i++) {
+    let b = src[from + i];
+    if (lower && b <= 90 && b >= 65) b += 32;
+    pool[at + i] = b;
+  }
+  poolEnd += len;
+  return at;
+}
+function grow2(a, size) {
+  if (size < a.length) return a;
+  const b = new a.constructor(a.length * 2);
+  b.set(a);
+  return b;
+}
+function addKey(key, keyBytes, from, kind, alias, h) {
+  let slot = h & WORD_SLOTS - 1;
+  while (slots[slot] !== 0) slot = slot + 1 & WORD_SLOTS - 1;
+  const k = keys.length;
+  keyHash = grow2(keyHash, k);
+  keyLen = grow2(keyLen, k);
+  keyAt = grow2(keyAt, k);
+  keyKind = grow2(keyKind, k);
+  spellAt = grow2(spellAt, k);
+  keyHash[k] = h;
+  keyLen[k] = key.length;
+  keyAt[k] = toPool(keyBytes, from, key.length, true);
+  keyKind[k] = kind;
+  spellAt[k] = -1;
+  keys.push(key);
+  aliases.push(alias);
+  spellings.push(void 0);
+  slots[slot] = k + 1;
+  return k;
+}
+function resetWords() {
+  slots.set(fixedSlots);
+  keys.length = aliases.length = spellings.length = FIXED;
+  spellings.fill(void 0);
+  spellAt.fill(-1, 0, FIXED);
+  poolEnd = FIXED_POOL;
+}
+function wordIndex(u8, start, end, h, text5, ws, upper) {
+  const len = end - start;
+  let slot = h & WORD_SLOTS - 1;
+  for (; ; ) {
+    const k1 = slots[slot];
+    if (k1 === 0) break;
+    const k = k1 - 1;
+    if (keyHash[k] === h && keyLen[k] === len) {
+      const at = keyAt[k];
+      let i = 0;
+      while (i < len) {
+        let b = u8[start + i];
+        if (b <= 90 && b >= 65) b += 32;
+        if (b !== pool[at + i]) break;
+        i++;
+      }
+      if (i === len) return k;
+    }
+    slot = slot + 1 & WORD_SLOTS - 1;
+  }
+  if (len > WORD_KEEP_MAX || keys.length - FIXED >= WORD_HARD_MAX) return -1;
+  const word = text5.slice(ws, ws + len);
+  return addKey(upper ? word.toLowerCase() : word, u8, start, 0, void 0, h);
+}
+function encodeText(text5) {
+  if (bytes.length < text5.length * 3 + 1) bytes = new Uint8Array(Math.max(text5.length * 3 + 1, bytes.length * 2));
+  const n = encoder.encodeInto(text5, bytes).written;
+  bytes[n] = 0;
+  encoded = text5;
+  encodedLength = n;
+  return n;
+}
+function textFlags(n) {
+  const u8 = bytes;
+  let f = 0;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const b = u8[i];
+    f |= T_PAIR[prev << 8 | b];
+    prev = b;
+  }
+  return f;
+}
+function pushWord(start, end, key, upper) {
+  if (wordCount === wordStart.length) {
+    wordStart = grow2(wordStart, wordCount);
+    wordEnd = grow2(wordEnd, wordCount);
+    wordKey = grow2(wordKey, wordCount);
+    wordUpper = grow2(wordUpper, wordCount);
+  }
+  wordStart[wordCount] = start;
+  wordEnd[wordCount] = end;
+  wordKey[wordCount] = key;
+  wordUpper[wordCount] = upper ? 1 : 0;
+  wordCount++;
+}
+function pushOther(start, end, raw, value2) {
+  otherRaw[otherCount] = raw;
+  otherValue[otherCount] = value2;
+  pushWord(start, end, -1 - otherCount, false);
+  otherCount++;
+}
+function wordStartAt(i) {
+  return wordStart[i];
+}
+function wordEndAt(i) {
+  return wordEnd[i];
+}
+function wordRaw(i) {
+  const k = wordKey[i];
+  if (k < 0) return otherRaw[-1 - k];
+  return wordUpper[i] ? spellings[k] : keys[k];
+}
+function wordValue(i) {
+  const k = wordKey[i];
+  if (k < 0) return otherValue[-1 - k];
+  return aliases[k] ?? keys[k];
+}
+function scanWordsEncoded(text5) {
+  const n = encoded === text5 ? encodedLength : encodeText(text5);
+  const u8 = bytes;
+  wordCount = 0;
+  otherCount = 0;
+  otherRaw.length = otherValue.length = 0;
+  if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
+  let extra = 0;
+  let p = 0;
+  while (p < n) {
+    const b0 = u8[p];
+    if ((CLS[b0] & C_LETTER) === 0) {
+      if (b0 >= 192) extra += b0 >= 224 ? 2 : 1;
+      p++;
+      continue;
+    }
+    if (p > 0 && (CLS[u8[p - 1]] & C_BEHIND) !== 0) {
+      p++;
+      while ((CLS[u8[p]] & C_WORD) !== 0) p++;
+      continue;
+    }
+    const start = p;
+    let e = p;
+    let h = 0;
+    let upper = false;
+    let allUpper = true;
+    let end = -1;
+    let endH = 0;
+    let endUpper = false;
+    let endAllUpper = false;
+    for (; ; ) {
+      for (; ; ) {
+        const b2 = u8[e];
+        if (b2 >= 97 && b2 <= 122) {
+          allUpper = false;
+          h = Math.imul(h, 31) + b2 | 0;
+        } else if (b2 >= 65 && b2 <= 90) {
+          upper = true;
+          h = Math.imul(h, 31) + b2 + 32 | 0;
+        } else if (b2 >= 48 && b2 <= 57 || b2 === 95) {
+          allUpper = false;
+          h = Math.imul(h, 31) + b2 | 0;
+        } else break;
+        e++;
+      }
+      const b = u8[e];
+      if ((CLS[b] & C_AHEAD) === 0 && !(b === 46 && (CLS[u8[e + 1]] & C_LETTER) !== 0)) {
+        end = e;
+        endH = h;
+        endUpper = upper;
+        endAllUpper = allUpper;
+      }
+      if ((b === 46 || b === 45) && (CLS[u8[e + 1]] & C_WORD) !== 0) {
+        allUpper = false;
+        h = Math.imul(h, 31) + b | 0;
+        e++;
+        continue;
+      }
+      break;
+    }
+    p = e;
+    if (end === -1 || end - start < 2) continue;
+    const len = end - start;
+    const ws = start - extra;
+    const k = wordIndex(u8, start, end, endH, text5, ws, endUpper);
+    if (k === -1) {
+      if (endAllUpper && len <= 4) continue;
+      const word = text5.slice(ws, ws + len);
+      pushOther(ws, ws + len, word, endUpper ? word.toLowerCase() : word);
+      continue;
+    }
+    const kind = keyKind[k];
+    if (kind & K_STOP) continue;
+    if (endAllUpper && len <= 4 && !(kind & K_ALIAS && aliases[k])) continue;
+    if (endUpper) {
+      const at = spellAt[k];
+      if (at === -1) {
+        if (len <= WORD_KEEP_MAX) {
+          spellings[k] = text5.slice(ws, ws + len);
+          spellAt[k] = toPool(u8, start, len, false);
+        } else {
+          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      } else {
+        let i = 0;
+        while (i < len && u8[start + i] === pool[at + i]) i++;
+        if (i !== len) {
+          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      }
+    }
+    pushWord(ws, ws + len, k, endUpper);
+  }
+  return wordCount;
+}
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -56742,6 +58351,7 @@ var init_prose = __esm({
     );
     OPEN_WORDS = /\b(?:open|opened|in[- ]progress|wip|pending|blocked|blocking|being worked on|working on|work in progress|todo|to-do|tracking|tracked in|awaiting|waiting (?:on|for)|not yet (?:merged|fixed|resolved|done)|unresolved|ongoing|draft|under review|needs review|in review|until .{0,20}(?:merged|fixed|lands|resolved)|once .{0,30}(?:merged|fixed|lands|resolved)|upcoming|planned)\b/i;
     CLOSED_WORDS = /\b(?:closed|fixed|merged|resolved|landed|done|shipped|completed|reverted)\b/i;
+    DIGIT = /\d/;
     SUBJECT_STOP = new Set(
       "since from released release releases version versions until till before after in at to v tagged shipped published upgrade upgraded upgrading bump bumped requires require required supports support supported uses use using with on and or is was are were be of for the by than below above under over least most pinned pin min max minimum maximum targets target runs run needs need tested".split(" ")
     );
@@ -56750,40 +58360,174 @@ var init_prose = __esm({
       String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
       "g"
     );
+    SPACE_DIGIT = /\s\d/;
+    VERSION_HINT = /[\s=≥^~>]v?\d/;
+    PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
     COUNT_RE = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
     COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
-    PACKAGE_WORD = /(?<![\w@/.-])([A-Za-z][\w]*(?:[.-][\w]+)*)(?![\w@/-]|\.[A-Za-z])/g;
-    ACRONYM = /^[A-Z]+$/;
+    WORD_SLOTS = 1 << 14;
+    WORD_SOFT_MAX = 2048;
+    WORD_HARD_MAX = 4096;
+    WORD_KEEP_MAX = 12;
+    K_STOP = 1;
+    K_ALIAS = 2;
+    slots = new Int32Array(WORD_SLOTS);
+    keyHash = new Int32Array(1024);
+    keyLen = new Int32Array(1024);
+    keyAt = new Int32Array(1024);
+    keyKind = new Uint8Array(1024);
+    spellAt = new Int32Array(1024);
+    keys = [];
+    aliases = [];
+    spellings = [];
+    pool = new Uint8Array(1 << 16);
+    poolEnd = 0;
+    {
+      const aliasOf = (k) => {
+        const v = SUBJECT_ALIASES[k];
+        return v === void 0 || v === null ? void 0 : v;
+      };
+      const all2 = /* @__PURE__ */ new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
+      const enc = new TextEncoder();
+      for (const k of all2) {
+        const stop = PROSE_STOPWORDS.has(k);
+        const alias = aliasOf(k);
+        if ((stop || alias !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
+          addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== void 0 ? K_ALIAS : 0), alias, wordHash(k));
+        }
+      }
+    }
+    FIXED = keys.length;
+    FIXED_POOL = poolEnd;
+    fixedSlots = slots.slice();
+    C_WORD = 1;
+    C_LETTER = 2;
+    C_BEHIND = 4;
+    C_AHEAD = 8;
+    CLS = new Uint8Array(256);
+    for (let ch = 0; ch < 128; ch++) {
+      const c = String.fromCharCode(ch);
+      let v = 0;
+      if (/\w/.test(c)) v |= C_WORD;
+      if (/[A-Za-z]/.test(c)) v |= C_LETTER;
+      if (/[\w@/.-]/.test(c)) v |= C_BEHIND;
+      if (/[\w@/-]/.test(c)) v |= C_AHEAD;
+      CLS[ch] = v;
+    }
+    encoder = new TextEncoder();
+    bytes = new Uint8Array(4096);
+    encoded = null;
+    encodedLength = 0;
+    T_DIGIT = 1;
+    T_COLON = 2;
+    T_BRACKET = 4;
+    T_DOT = 8;
+    T_SLASH = 16;
+    T_AT = 32;
+    T_TOOL = 64;
+    T_PAIR = new Uint8Array(65536);
+    {
+      const single = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
+      for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
+      for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[prev << 8 | b] |= flag;
+      for (const pair2 of ["np", "ya", "bu", "ma", "ju"]) T_PAIR[pair2.charCodeAt(0) << 8 | pair2.charCodeAt(1)] |= T_TOOL;
+    }
+    wordStart = new Int32Array(256);
+    wordEnd = new Int32Array(256);
+    wordKey = new Int32Array(256);
+    wordUpper = new Uint8Array(256);
+    otherRaw = [];
+    otherValue = [];
+    wordCount = 0;
+    otherCount = 0;
   }
 });
 
 // src/memory/references.ts
+function fileInfo(file) {
+  if (file === lastFile && lastInfo.text === file.text) return lastInfo;
+  let fi = fileInfos.get(file);
+  if (fi === void 0 || fi.text !== file.text) {
+    fi = { text: file.text, starts: lineStarts(file.text) };
+    fileInfos.set(file, fi);
+  }
+  lastFile = file;
+  lastInfo = fi;
+  return fi;
+}
+function sameNum(a, b) {
+  return a === b || a !== a && b !== b;
+}
 function extractReferences(entry, file) {
-  const c = new Collector(file);
+  const fileText = file.text;
   const text5 = entry.text;
-  const base = file.text.slice(entry.start, entry.end) === text5 ? entry.start : locate(file.text, text5, entry.start);
+  const st = entry.start;
+  const en = entry.end;
+  const found = fileText.slice(st, en) === text5;
+  const base = found ? st : locate(fileText, text5, st);
+  const exact = Number.isInteger(base) && base >= 0 && (found && base === st && en === st + text5.length || fileText.slice(base, base + text5.length) === text5);
+  const info2 = fileInfo(file);
+  const c = new Collector(file, info2.starts, base);
   const segments = lex(text5, base, file.frontmatterRange);
-  const ctxBase = contextBase(entry, file, text5, base);
-  const heading2 = headingAbove(file.text, entry.start);
+  const ctxBase = contextBase(entry, file, text5, base, info2);
+  const heading2 = headingAbove(fileText, entry.start, info2.starts);
   if (heading2) for (const seg of lex(heading2.text, heading2.start)) headingPaths(seg, c, file);
   frontmatterGlobs(entry, file, c);
   for (const seg of segments) {
-    if (seg.kind === "prose") prose(seg, c, ctxBase, file);
+    if (seg.kind === "prose") prose(seg, c, ctxBase, file, exact);
     else if (seg.kind === "inlineCode") inlineCode2(seg, c, ctxBase, file);
     else if (seg.kind === "linkUrl") linkUrl(seg, c, file);
     else codeBlock(seg, c);
   }
-  const masks = [];
-  for (const seg of segments) if (seg.kind === "code" || seg.kind === "linkUrl") masks.push([seg.start - base, seg.start - base + seg.text.length]);
-  if (file.frontmatterRange) masks.push([file.frontmatterRange[0] - base, file.frontmatterRange[1] - base]);
-  const view = mask(text5, masks.map(([a, b]) => [Math.max(0, a), Math.max(0, b)]));
-  for (const h of scanCountsIn(view.replace(/<!--[\s\S]*?-->/g, (x) => " ".repeat(x.length)))) {
-    addProseHit(h, { kind: "prose", text: view, start: base }, c, "prose");
+  if (hasDigit(text5)) {
+    const ranges = [];
+    for (const seg of segments) {
+      if (seg.kind === "code" || seg.kind === "linkUrl") ranges.push(Math.max(0, seg.start - base), Math.max(0, seg.start - base + seg.text.length));
+    }
+    const fm = file.frontmatterRange;
+    if (fm) ranges.push(Math.max(0, fm[0] - base), Math.max(0, fm[1] - base));
+    if (mayCount(text5, ranges)) {
+      const pairs2 = [];
+      for (let i = 0; i < ranges.length; i += 2) pairs2.push([ranges[i], ranges[i + 1]]);
+      const view = mask(text5, pairs2);
+      const unCommented = view.includes("<!--") ? view.replace(/<!--[\s\S]*?-->/g, (x) => " ".repeat(x.length)) : view;
+      for (const h of scanCountsIn(unCommented)) {
+        addProseHit(h, { kind: "prose", text: view, start: base }, c, "prose");
+      }
+    }
   }
-  c.refs.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (!c.inOrder) c.refs.sort((x, y) => x.start - y.start || x.end - y.end);
   return c.refs;
+}
+function hasDigit(s) {
+  return DIGIT2.test(s);
+}
+function mayCount(text5, ranges) {
+  if (text5.includes("<!--")) return true;
+  const len = text5.length;
+  COUNT_HINT.lastIndex = 0;
+  while (COUNT_HINT.test(text5)) {
+    const end = COUNT_HINT.lastIndex;
+    const at = text5.charCodeAt(end - 2) === 43 ? end - 3 : end - 2;
+    if (!isMasked(ranges, at, len)) return true;
+    COUNT_HINT.lastIndex = at + 1;
+  }
+  for (let k = 0; k < ranges.length; k += 2) {
+    const a = ranges[k];
+    if (a >= 1 && a < len && isDigitAt(text5, a - 1) && !isMasked(ranges, a - 1, len)) return true;
+    if (a >= 2 && a < len && text5.charCodeAt(a - 1) === 43 && isDigitAt(text5, a - 2) && !isMasked(ranges, a - 1, len) && !isMasked(ranges, a - 2, len)) return true;
+  }
+  return false;
+}
+function isMasked(ranges, i, len) {
+  for (let k = 0; k < ranges.length; k += 2) if (i >= ranges[k] && i < Math.min(ranges[k + 1], len)) return true;
+  return false;
+}
+function isDigitAt(s, i) {
+  const ch = s.charCodeAt(i);
+  return ch >= 48 && ch <= 57;
 }
 function locate(fileText, text5, hint) {
   const i = fileText.indexOf(text5, Math.max(0, hint - 16));
@@ -56812,7 +58556,7 @@ function dirTokensOf(s) {
   }
   return [...new Set(out)];
 }
-function contextBase(entry, file, text5, base) {
+function contextBase(entry, file, text5, base, info2) {
   const out = {};
   const firstNl = text5.indexOf("\n");
   if (firstNl !== -1) {
@@ -56822,8 +58566,8 @@ function contextBase(entry, file, text5, base) {
       out.innerFrom = base + firstNl;
     }
   }
-  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(text5)) {
-    const intro = introDirs(file.text)[lineOf(file.text, base) - 1];
+  if (LIST_ITEM.test(text5)) {
+    const intro = introDirs(info2)[lineAt(info2.starts, base) - 1];
     if (intro) {
       out.outer = intro;
       out.via = "list";
@@ -56842,29 +58586,52 @@ function contextBase(entry, file, text5, base) {
   }
   return out;
 }
-function introDirs(fileText) {
-  let out = introCache.get(fileText);
-  if (out) return out;
-  out = [];
+function introDirs(info2) {
+  if (info2.intro) return info2.intro;
+  const text5 = info2.text;
+  const out = [];
   let cur;
-  for (const l of fileText.split("\n")) {
+  let s = 0;
+  for (; ; ) {
+    const nl = text5.indexOf("\n", s);
+    const e = nl === -1 ? text5.length : nl;
     out.push(cur);
-    if (!l.trim() || /^\s*(?:[-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l)) continue;
-    cur = void 0;
-    if (/:\s*$/.test(l) && !/^#/.test(l) && /\//.test(l)) {
-      const d = dirTokens(l);
-      if (d.length === 1) cur = d[0];
+    let p = s;
+    while (p < e && isSpaceCode(text5.charCodeAt(p))) p++;
+    if (p < e && p - s < 2 && !listMarkerAt(text5, p, e)) {
+      cur = void 0;
+      let q = e;
+      while (q > s && isSpaceCode(text5.charCodeAt(q - 1))) q--;
+      if (q > s && text5.charCodeAt(q - 1) === 58 && text5.charCodeAt(s) !== 35) {
+        const line2 = text5.slice(s, e);
+        if (line2.includes("/")) {
+          const d = dirTokens(line2);
+          if (d.length === 1) cur = d[0];
+        }
+      }
     }
+    if (nl === -1) break;
+    s = nl + 1;
   }
-  if (introCache.size > 64) introCache.clear();
-  introCache.set(fileText, out);
+  info2.intro = out;
   return out;
 }
-function headingAbove(fileText, start) {
+function listMarkerAt(text5, p, e) {
+  const ch = text5.charCodeAt(p);
+  if (ch === 45 || ch === 42 || ch === 43) return p + 1 < e && isSpaceCode(text5.charCodeAt(p + 1));
+  let q = p;
+  while (q < e && text5.charCodeAt(q) >= 48 && text5.charCodeAt(q) <= 57) q++;
+  if (q === p || q >= e) return false;
+  const m = text5.charCodeAt(q);
+  return (m === 46 || m === 41) && q + 1 < e && isSpaceCode(text5.charCodeAt(q + 1));
+}
+function headingAbove(fileText, start, starts) {
+  if (!Number.isInteger(start)) return null;
   let k = start;
-  while (k > 0 && /\s/.test(fileText[k - 1])) k--;
+  while (k > 0 && isSpaceCode(fileText.charCodeAt(k - 1))) k--;
   if (k === 0 || k === start) return null;
-  const lineStart = fileText.lastIndexOf("\n", k - 1) + 1;
+  const lineStart = k - 1 < fileText.length ? starts[lineAt(starts, k - 1) - 1] : fileText.lastIndexOf("\n", k - 1) + 1;
+  if (fileText.charCodeAt(lineStart) !== 35) return null;
   const line2 = fileText.slice(lineStart, k);
   return /^#{1,6}\s/.test(line2) ? { text: line2, start: lineStart } : null;
 }
@@ -56887,94 +58654,171 @@ function mask(s, ranges) {
   }
   return out + s.slice(at);
 }
-function prose(seg, c, ctx, file) {
+function prose(seg, c, ctx, file, exact) {
   const t = seg.text;
-  const taken = [];
+  let taken = null;
   let m;
-  URL_RE.lastIndex = 0;
-  while (m = URL_RE.exec(t)) {
-    c.add({ kind: "url", raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
-    taken.push([m.index, m.index + m[0].length]);
-  }
-  WIKILINK_RE.lastIndex = 0;
-  while (m = WIKILINK_RE.exec(t)) {
-    c.add({ kind: "wikilink", raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
-    taken.push([m.index, m.index + m[0].length]);
-  }
-  for (const h of scanProse(t)) {
-    if (h.kind !== "issue" && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
-    addProseHit(h, seg, c, "prose");
-  }
-  const cmd = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
-  while (m = cmd.exec(t)) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ""))) if (p.kind === "script") addPiece(p, seg.start + m.index, c, "prose");
-  const masked = mask(t, taken);
-  const tokRe = /[^\s]+/g;
-  const pathRanges = [];
-  while (m = tokRe.exec(masked)) {
-    if (!HAS_PATH_CHAR.test(m[0])) continue;
-    const [lead, tok] = trimToken(m[0]);
-    if (!tok) continue;
-    const s = m.index + lead;
-    if (tok.startsWith("@") && tok.length > 1) {
-      const p2 = asPath(tok.slice(1), "import");
-      if (p2 && (p2.strong || /\.[\w]+$/.test(p2.value) || /^[.~]/.test(tok.slice(1)))) {
-        c.add({ kind: "import", raw: tok, value: p2.value, start: seg.start + s, end: seg.start + s + tok.length, in: "prose" });
-        pathRanges.push([s, s + tok.length]);
-        continue;
-      }
-      continue;
-    }
-    if (/[*]{2}/.test(tok) || !/[./]/.test(tok)) continue;
-    const p = asPath(tok, "prose");
-    if (p) {
-      addPath(p, tok, seg.start + s, c, "prose", ctx, file);
-      pathRanges.push([s, s + tok.length]);
+  const f = textFlags(encodeText(t));
+  if (f & T_COLON && t.includes("http")) {
+    URL_RE.lastIndex = 0;
+    while (m = URL_RE.exec(t)) {
+      c.add({ kind: "url", raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
     }
   }
-  const masked2 = mask(masked, pathRanges);
-  SCOPED_PACKAGE.lastIndex = 0;
-  while (m = SCOPED_PACKAGE.exec(masked2)) {
-    c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+  if (f & T_BRACKET && t.includes("[[")) {
+    WIKILINK_RE.lastIndex = 0;
+    while (m = WIKILINK_RE.exec(t)) {
+      c.add({ kind: "wikilink", raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
+    }
   }
-  const masked3 = masked2.replace(SCOPED_PACKAGE, (x) => " ".repeat(x.length));
-  eachPackageWord(masked3, (s, e, raw, value2) => c.addWeakWord(seg.start + s, seg.start + e, raw, value2));
+  if (f & T_DIGIT) {
+    for (const h of scanProse(t)) {
+      if (h.kind !== "issue" && taken && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
+      addProseHit(h, seg, c, "prose");
+    }
+  }
+  if (f & T_TOOL && COMMAND_HINT.test(t)) {
+    PROSE_COMMAND.lastIndex = 0;
+    while (m = PROSE_COMMAND.exec(t)) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ""))) if (p.kind === "script") addPiece(p, seg.start + m.index, c, "prose");
+  }
+  const masked = taken ? mask(t, taken) : t;
+  let pathRanges = null;
+  const n = masked.length;
+  const pathChars = (f & (T_DOT | T_SLASH | T_AT)) !== 0;
+  let nd = pathChars ? masked.indexOf(".") : -1;
+  let ns = pathChars ? masked.indexOf("/") : -1;
+  let na = pathChars ? masked.indexOf("@") : -1;
+  let from = 0;
+  for (; ; ) {
+    let p = nd;
+    if (ns !== -1 && (p === -1 || ns < p)) p = ns;
+    if (na !== -1 && (p === -1 || na < p)) p = na;
+    if (p === -1) break;
+    let s0 = p;
+    while (s0 > from && !isSpaceCode(masked.charCodeAt(s0 - 1))) s0--;
+    let e0 = p + 1;
+    while (e0 < n && !isSpaceCode(masked.charCodeAt(e0))) e0++;
+    if (tokenMayBePath(masked, s0, e0)) {
+      const r = proseToken(masked.slice(s0, e0), s0, seg, c, ctx, file);
+      if (r) (pathRanges ??= []).push(r);
+    }
+    from = e0;
+    if (nd !== -1 && nd < e0) nd = masked.indexOf(".", e0);
+    if (ns !== -1 && ns < e0) ns = masked.indexOf("/", e0);
+    if (na !== -1 && na < e0) na = masked.indexOf("@", e0);
+  }
+  const masked2 = pathRanges ? mask(masked, pathRanges) : masked;
+  let masked3 = masked2;
+  if (f & T_AT && masked2.includes("@")) {
+    SCOPED_PACKAGE.lastIndex = 0;
+    while (m = SCOPED_PACKAGE.exec(masked2)) {
+      c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+    }
+    masked3 = masked2.replace(SCOPED_PACKAGE, (x) => " ".repeat(x.length));
+  }
+  const fileText = file.text;
+  const off2 = seg.start;
+  const k = scanWordsEncoded(masked3);
+  for (let i = 0; i < k; i++) {
+    const start = off2 + wordStartAt(i);
+    const end = off2 + wordEndAt(i);
+    const raw = exact ? wordRaw(i) : fileText.slice(start, end) || wordRaw(i);
+    c.push({ kind: "package", raw, value: wordValue(i), start, end, in: "prose", weak: true, line: c.line(start) }, start, end);
+  }
+}
+function tokenMayBePath(text5, s0, e0) {
+  let s = s0;
+  let e = e0;
+  for (; ; ) {
+    const a = text5.charCodeAt(s);
+    if (!(s < e - 1 && (a === 42 || a === 95) && text5.charCodeAt(e - 1) === a)) break;
+    s++;
+    e--;
+  }
+  while (s < e && isLeadPunct(text5.charCodeAt(s))) s++;
+  while (e > s) {
+    const z = text5.charCodeAt(e - 1);
+    if (!isTrailPunct(z)) break;
+    if (z === 46 && e - s <= 2) break;
+    e--;
+  }
+  if (s >= e) return false;
+  if (text5.charCodeAt(s) === 64) return true;
+  for (let i = s; i < e; i++) {
+    const ch = text5.charCodeAt(i);
+    if (ch === 46 || ch === 47) return true;
+  }
+  return false;
+}
+function isLeadPunct(c) {
+  return c === 40 || c === 34 || c === 39 || c === 8220 || c === 8216 || c === 42 || c === 44 || c === 59;
+}
+function isTrailPunct(c) {
+  return c === 41 || c === 34 || c === 39 || c === 8221 || c === 8217 || c === 42 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 46 || c === 8230;
+}
+function proseToken(token, index2, seg, c, ctx, file) {
+  const [lead, tok] = trimToken(token);
+  if (!tok) return null;
+  const s = index2 + lead;
+  if (tok.startsWith("@") && tok.length > 1) {
+    const p2 = asPath(tok.slice(1), "import");
+    if (p2 && (p2.strong || /\.[\w]+$/.test(p2.value) || /^[.~]/.test(tok.slice(1)))) {
+      c.add({ kind: "import", raw: tok, value: p2.value, start: seg.start + s, end: seg.start + s + tok.length, in: "prose" });
+      return [s, s + tok.length];
+    }
+    return null;
+  }
+  if (tok.includes("**") || !tok.includes(".") && !tok.includes("/")) return null;
+  const p = asPath(tok, "prose");
+  if (p) {
+    addPath(p, tok, seg.start + s, c, "prose", ctx, file);
+    return [s, s + tok.length];
+  }
+  return null;
 }
 function addProseHit(h, seg, c, where3) {
   const start = seg.start + h.start;
   const end = seg.start + h.end;
   if (h.kind === "issue") {
-    c.add({ kind: "issue", raw: h.raw, value: h.value, start, end, in: where3, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen, ...h.repo ? { repo: h.repo } : {} });
+    const r = { kind: "issue", raw: h.raw, value: h.value, start, end, in: where3, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen };
+    if (h.repo) r.repo = h.repo;
+    c.add(r);
   } else if (h.kind === "version") {
     c.add({ kind: "version", raw: h.raw, value: h.value, start, end, in: where3, subject: h.subject, version: h.version, bound: h.bound });
   } else if (h.kind === "count") {
-    c.add({ kind: "count", raw: h.raw, value: h.value, start, end, in: where3, count: h.count, noun: h.noun, bound: h.bound, ...h.where ? { base: h.where } : {} });
+    const r = { kind: "count", raw: h.raw, value: h.value, start, end, in: where3, count: h.count, noun: h.noun, bound: h.bound };
+    if (h.where) r.base = h.where;
+    c.add(r);
   }
 }
 function addPath(p, tok, start, c, where3, ctx, file, kind = "path") {
   const bare = !p.value.includes("/") && p.anchor === "plain";
-  const extra = {};
+  if (file.format === "auto-memory-index" && bare && /\.md$/i.test(p.value)) return;
+  const r = { kind, raw: tok, value: p.value, start, end: start + tok.length, in: where3 };
   if (bare) {
     const b = baseFor(ctx, start);
     if (b.base) {
-      extra.base = b.base;
-      extra.via = b.via;
+      r.base = b.base;
+      r.via = b.via;
     }
   }
-  if (p.glob) extra.glob = true;
-  if (!p.strong) extra.weak = true;
-  if (file.format === "auto-memory-index" && bare && /\.md$/i.test(p.value)) return;
-  c.add({ kind, raw: tok, value: p.value, start, end: start + tok.length, in: where3, ...extra });
+  if (p.glob) r.glob = true;
+  if (!p.strong) r.weak = true;
+  c.add(r);
 }
 function inlineCode2(seg, c, ctx, file) {
   const t = seg.text;
-  if (!t.trim()) return;
-  if (/^https?:\/\//.test(t.trim())) {
-    c.add({ kind: "url", raw: t.trim(), value: t.trim(), start: seg.start + t.indexOf(t.trim()), end: seg.start + t.indexOf(t.trim()) + t.trim().length, in: "inlineCode" });
+  const tt = t.trim();
+  if (!tt) return;
+  if (/^https?:\/\//.test(tt)) {
+    c.add({ kind: "url", raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: "inlineCode" });
     for (const h of scanProse(t, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
     return;
   }
-  if (!/\s/.test(t.trim())) {
-    const tok = t.trim();
+  if (!/\s/.test(tt)) {
+    const tok = tt;
     const s = seg.start + t.indexOf(tok);
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
@@ -57017,27 +58861,25 @@ function addPiece(p, offset, c, where3) {
   const start = offset + p.start;
   const end = offset + p.end;
   if (p.kind === "script") {
-    c.add({
-      kind: "command",
-      raw: "",
-      value: p.value,
-      start,
-      end,
-      in: where3,
-      tool: p.tool,
-      script: p.script,
-      ...p.workspace ? { workspace: p.workspace } : {},
-      ...p.cwd ? { base: p.cwd + "/" } : {},
-      ...p.makefile ? { manifest: p.makefile } : {}
-    });
+    const r = { kind: "command", raw: "", value: p.value, start, end, in: where3, tool: p.tool, script: p.script };
+    if (p.workspace) r.workspace = p.workspace;
+    if (p.cwd) r.base = p.cwd + "/";
+    if (p.makefile) r.manifest = p.makefile;
+    c.add(r);
   } else if (p.kind === "package" || p.kind === "tool") {
-    c.add({ kind: "package", raw: "", value: p.value.toLowerCase(), start, end, in: where3, tool: p.tool, ...p.script === "registry" ? { fetched: true } : {} });
+    const r = { kind: "package", raw: "", value: p.value.toLowerCase(), start, end, in: where3, tool: p.tool };
+    if (p.script === "registry") r.fetched = true;
+    c.add(r);
   } else if (p.kind === "path") {
     const v = p.value.replace(/^["']|["']$/g, "");
     const pt = asPath(p.dir && !v.endsWith("/") ? v + "/" : v, "code");
     if (pt) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
-      c.add({ kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3, ...pt.glob ? { glob: true } : {}, ...pt.strong ? {} : { weak: true }, ...p.cwd ? { base: p.cwd + "/" } : {} });
+      const r = { kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3 };
+      if (pt.glob) r.glob = true;
+      if (!pt.strong) r.weak = true;
+      if (p.cwd) r.base = p.cwd + "/";
+      c.add(r);
     }
   }
 }
@@ -57169,10 +59011,12 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, HAS_PATH_CHAR, WIKILINK_RE, Collector, dirTokenCache, introCache;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
+    init_parse3();
+    init_chars();
     init_lex();
     init_paths();
     init_commands();
@@ -57181,53 +59025,111 @@ var init_references = __esm({
     SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
     PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
     URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
-    HAS_PATH_CHAR = /[./@]/;
     WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
+    fileInfos = /* @__PURE__ */ new WeakMap();
+    lastFile = null;
+    lastInfo = null;
+    addedScratch = [];
     Collector = class {
-      constructor(file) {
+      constructor(file, starts, at) {
         this.file = file;
+        this.starts = starts;
+        this.li = lineAt(starts, at) - 1;
+        addedScratch.length = 0;
       }
       file;
+      starts;
       refs = [];
-      seen = /* @__PURE__ */ new Set();
+      /**
+       * References added through `add`, for the duplicate check (a scratch list shared by all
+       * collectors: one at a time); a key set instead once there are many.
+       */
+      added = addedScratch;
+      seen = null;
+      /** Line cursor: index into `starts` of the last line looked up. */
+      li;
+      /** 1-based line of an offset (the same answer as `lineAt(starts, offset)`); offsets come in nearly in order. */
+      line(offset) {
+        const s = this.starts;
+        let i = this.li;
+        if (s[i] <= offset) {
+          const n = s.length;
+          let k = 0;
+          while (i + 1 < n && s[i + 1] <= offset) {
+            i++;
+            if (++k === 16) {
+              i = lineAt(s, offset) - 1;
+              break;
+            }
+          }
+        } else i = lineAt(s, offset) - 1;
+        this.li = i;
+        return i + 1;
+      }
+      duplicate(r) {
+        if (this.seen) {
+          const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
+          if (this.seen.has(key)) return true;
+          this.seen.add(key);
+          return false;
+        }
+        const added = this.added;
+        for (let i = 0; i < added.length; i++) {
+          const x = added[i];
+          if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
+        }
+        added.push(r);
+        if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
+        return false;
+      }
+      /** False once a reference starts (or ends) before the one added before it. */
+      inOrder = true;
+      lastStart = -Infinity;
+      lastEnd = -Infinity;
+      /** Appends a reference, keeping track of whether the list is still in (start, end) order. */
+      push(r, start, end) {
+        if (start < this.lastStart || start === this.lastStart && end < this.lastEnd || start !== start || end !== end) this.inOrder = false;
+        this.lastStart = start;
+        this.lastEnd = end;
+        this.refs.push(r);
+      }
       /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
       add(r) {
-        const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
-        if (this.seen.has(key)) return;
-        this.seen.add(key);
+        if (this.duplicate(r)) return;
         r.raw = this.file.text.slice(r.start, r.end) || r.raw;
-        r.line = r.line ?? lineOf(this.file.text, r.start);
-        this.refs.push(r);
-      }
-      /**
-       * A prose word that may name a package (weak): the hot path, one per word. It needs no
-       * duplicate check: prose segments are disjoint from every other segment, and within a
-       * segment the words scanned here are masked off from scoped names, paths and URLs, so
-       * nothing else adds a `package` reference at the same offsets.
-       */
-      addWeakWord(start, end, raw, value2) {
-        const text5 = this.file.text;
-        const r = { kind: "package", raw: text5.slice(start, end) || raw, value: value2, start, end, in: "prose", weak: true, line: lineOf(text5, start) };
-        this.refs.push(r);
+        r.line = r.line ?? this.line(r.start);
+        this.push(r, r.start, r.end);
       }
     };
+    DIGIT2 = /\d/;
+    COUNT_HINT = /\d\+?\s/g;
+    COMMAND_HINT = /(?:npm|yarn|bun|make|just)\s/;
     dirTokenCache = /* @__PURE__ */ new Map();
-    introCache = /* @__PURE__ */ new Map();
+    LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+    PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
   }
 });
 
 // src/memory/load.ts
-function typeIndexLines(entries, files) {
-  const topicType = /* @__PURE__ */ new Map();
-  for (const e of entries) if (e.kind === "topic") topicType.set(e.file, e);
-  if (topicType.size === 0) return;
+function topicsByFile(parsed) {
+  const topics = /* @__PURE__ */ new Map();
+  for (const p of parsed) if (p) {
+    for (const e of p.entries) if (e.kind === "topic") topics.set(e.file, e);
+  }
+  return topics;
+}
+function typedTopic(topics, dir, target) {
+  const path12 = normaliseJoin(dir ?? "", target);
+  const topic = path12 ? topics.get(path12) : void 0;
+  return topic && topic.typeSource === "frontmatter" ? topic : void 0;
+}
+function typeIndexLines(entries, files, topics) {
+  if (topics.size === 0) return;
   const dirOf4 = new Map(files.map((f) => [f.path, f.memoryDir]));
   for (const e of entries) {
     if (e.kind !== "index-line" || !e.meta.target) continue;
-    const dir = dirOf4.get(e.file);
-    const target = normaliseJoin(dir ?? "", e.meta.target);
-    const topic = target ? topicType.get(target) : void 0;
-    if (topic && topic.typeSource === "frontmatter") {
+    const topic = typedTopic(topics, dirOf4.get(e.file), e.meta.target);
+    if (topic) {
       e.type = topic.type;
       e.typeSource = "frontmatter";
       e.meta.typeRule = `topic:${topic.file}`;
@@ -57235,6 +59137,7 @@ function typeIndexLines(entries, files) {
   }
 }
 function normaliseJoin(dir, rel) {
+  if (rel !== "" && rel !== "." && rel !== ".." && !rel.includes("/")) return dir === "" || dir === "." ? rel : `${dir}/${rel}`;
   if (rel.startsWith("/")) return void 0;
   const parts = dir === "" || dir === "." ? [] : dir.split("/");
   for (const p of rel.split("/")) {
@@ -57288,27 +59191,43 @@ async function loadMemory(opts) {
   const reads = [];
   for (const f of discovered.files) {
     reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
-    await pause.maybe();
+    const y = pause.maybe();
+    if (y) await y;
   }
   timings.read = performance.now() - t;
   t = performance.now();
+  const parsed = [];
+  let topics = /* @__PURE__ */ new Map();
+  for (const indexes of [false, true]) {
+    if (indexes) topics = topicsByFile(parsed);
+    for (let i = 0; i < discovered.files.length; i++) {
+      const d = discovered.files[i];
+      const { text: text5, bytes: bytes2 } = reads[i];
+      if (text5 === void 0 || d.format === "auto-memory-index" !== indexes) continue;
+      const indexLineType = indexes ? (target) => {
+        const topic = typedTopic(topics, d.memoryDir, target);
+        return topic && { type: topic.type, rule: `topic:${topic.file}` };
+      } : void 0;
+      parsed[i] = parseMemoryText(d.path, text5, d.format, { memoryDir: d.memoryDir, protectPatterns: config.protect, bytes: bytes2, indexLineType });
+      const y = pause.maybe();
+      if (y) await y;
+    }
+  }
   const files = [];
   const entries = [];
   for (let i = 0; i < discovered.files.length; i++) {
-    const d = discovered.files[i];
     const r = reads[i];
     if (r.finding) findings.push(r.finding);
-    if (r.text === void 0) continue;
-    const parsed = parseMemoryText(d.path, r.text, d.format, { memoryDir: d.memoryDir, protectPatterns: config.protect });
-    parsed.file.absPath = d.absPath;
-    parsed.file.bytes = r.bytes;
-    if (r.bom) parsed.file.bom = true;
-    files.push(parsed.file);
-    entries.push(...parsed.entries);
-    findings.push(...parsed.findings);
-    await pause.maybe();
+    const p = parsed[i];
+    if (!p) continue;
+    p.file.absPath = discovered.files[i].absPath;
+    p.file.bytes = r.bytes;
+    if (r.bom) p.file.bom = true;
+    files.push(p.file);
+    for (const e of p.entries) entries.push(e);
+    for (const f of p.findings) findings.push(f);
   }
-  typeIndexLines(entries, files);
+  typeIndexLines(entries, files, topics);
   timings.parse = performance.now() - t;
   t = performance.now();
   const byPath = new Map(files.map((f) => [f.path, f]));
@@ -57327,7 +59246,8 @@ async function loadMemory(opts) {
         message: `${e.file}:${e.line}: references could not be extracted (${err.message})`
       });
     }
-    await pause.maybe();
+    const y = pause.maybe();
+    if (y) await y;
   }
   timings.refs = performance.now() - t;
   findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
@@ -57344,6 +59264,7 @@ var init_load2 = __esm({
 });
 
 // src/evidence/pump.ts
+import { getPriority, setPriority } from "node:os";
 import { Worker } from "node:worker_threads";
 function ensureWorker() {
   if (worker) return worker;
@@ -57354,7 +59275,9 @@ function ensureWorker() {
       const p = active.get(m.id);
       if (!p) return;
       if (m.t === "data" && m.ab) {
+        const n = m.ab.byteLength;
         p.handlers.onData(Buffer.from(m.ab));
+        w.postMessage({ op: "ack", id: m.id, bytes: n });
         return;
       }
       active.delete(m.id);
@@ -57392,7 +59315,18 @@ function pumpSpawn(file, args, cwd, env, handlers2) {
     }
   };
 }
-var WORKER_SOURCE, worker, broken, nextId, active;
+function yieldCpuToGit() {
+  if (lowered || !worker) return;
+  lowered = true;
+  const raw = process.env.MEMORY_AUDIT_NICE;
+  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
+  if (!Number.isInteger(nice) || nice <= 0) return;
+  try {
+    if (getPriority() < nice) setPriority(Math.min(nice, 19));
+  } catch {
+  }
+}
+var WORKER_SOURCE, worker, broken, nextId, active, lowered;
 var init_pump = __esm({
   "src/evidence/pump.ts"() {
     "use strict";
@@ -57402,7 +59336,17 @@ const { spawn } = require('node:child_process');
 const FLUSH_BYTES = 512 * 1024;
 const FLUSH_MS = 8;
 const children = new Map();
+// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
+const HIGH_WATER = 8 * 1024 * 1024;
+const LOW_WATER = 2 * 1024 * 1024;
 parentPort.on('message', (m) => {
+  if (m.op === 'ack') {
+    const c = children.get(m.id);
+    if (!c) return;
+    c.inflight -= m.bytes;
+    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
+    return;
+  }
   if (m.op === 'kill') {
     const c = children.get(m.id);
     if (c) c.child.kill();
@@ -57417,7 +59361,7 @@ parentPort.on('message', (m) => {
     parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
     return;
   }
-  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0 };
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
   children.set(id, st);
   const flush = () => {
     if (st.timer) { clearTimeout(st.timer); st.timer = null; }
@@ -57427,7 +59371,9 @@ parentPort.on('message', (m) => {
     let ab;
     if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
     else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    st.inflight += ab.byteLength;
     parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
   };
   child.stdout.on('data', (b) => {
     st.parts.push(b); st.size += b.length;
@@ -57455,6 +59401,7 @@ parentPort.on('message', (m) => {
     broken = false;
     nextId = 1;
     active = /* @__PURE__ */ new Map();
+    lowered = false;
   }
 });
 
@@ -57794,6 +59741,7 @@ function indexFromPaths(paths, untracked, source = "git") {
   const dirs = /* @__PURE__ */ new Set();
   const lower = /* @__PURE__ */ new Map();
   const byBasename = /* @__PURE__ */ new Map();
+  const stats = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
   for (const p of paths) {
     if (!p || files.has(p)) continue;
     files.add(p);
@@ -57804,6 +59752,8 @@ function indexFromPaths(paths, untracked, source = "git") {
     const list3 = byBasename.get(base);
     if (list3) list3.push(p);
     else byBasename.set(base, [p]);
+    const parent = slash < 0 ? "" : p.slice(0, slash);
+    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
     let end = slash;
     while (end > 0) {
       const d = p.slice(0, end);
@@ -57814,7 +59764,16 @@ function indexFromPaths(paths, untracked, source = "git") {
       end = d.lastIndexOf("/");
     }
   }
-  const index2 = { files, dirs, lower, byBasename, source };
+  for (const d of dirs) {
+    const i = d.lastIndexOf("/");
+    const parent = i === -1 ? "" : d.slice(0, i);
+    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const named = stats.byDirName.get(name);
+    if (named) named.push(d);
+    else stats.byDirName.set(name, [d]);
+  }
+  const index2 = { files, dirs, lower, byBasename, source, stats };
   if (untracked && untracked.size) index2.untracked = untracked;
   return index2;
 }
@@ -58006,6 +59965,11 @@ var init_github = __esm({
 });
 
 // src/evidence/history.ts
+function pushTo(m, k, v) {
+  const list3 = m.get(k);
+  if (list3) list3.push(v);
+  else m.set(k, [v]);
+}
 function commonDir(paths) {
   if (!paths.length) return "";
   let parts = paths[0].split("/").slice(0, -1);
@@ -58025,56 +59989,24 @@ function normalizePath2(p) {
 }
 function makeIndex(st, present, shallow, warnings) {
   const { events, order: order2 } = st;
-  let sortedPaths = null;
-  const allPaths = () => {
-    if (!sortedPaths) sortedPaths = [...events.keys()].sort();
-    return sortedPaths;
-  };
+  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
   const pathsUnder = (dir) => {
-    const d = normalizePath2(dir);
-    const arr = allPaths();
-    const pre = d ? d + "/" : "";
-    let lo = 0;
-    let hi = arr.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (arr[mid] < pre) lo = mid + 1;
-      else hi = mid;
-    }
     const out = [];
-    for (let i = lo; i < arr.length && arr[i].startsWith(pre); i++) out.push(arr[i]);
-    return out;
+    const stack = [normalizePath2(dir)];
+    while (stack.length) {
+      const d = stack.pop();
+      const files = childFiles.get(d);
+      if (files) for (const f of files) out.push(f);
+      const dirs = childDirs.get(d);
+      if (dirs) for (const sub of dirs) stack.push(sub);
+    }
+    return out.sort();
   };
   const isHistDir = (d) => st.dirLast.has(d);
-  let lowerMap = null;
   const caseMatch = (p) => {
-    if (!lowerMap) {
-      lowerMap = /* @__PURE__ */ new Map();
-      for (const k of events.keys()) if (!lowerMap.has(k.toLowerCase())) lowerMap.set(k.toLowerCase(), k);
-      for (const k of st.dirLast.keys()) if (!lowerMap.has(k.toLowerCase())) lowerMap.set(k.toLowerCase(), k);
-    }
-    const m = lowerMap.get(p.toLowerCase());
+    const l = p.toLowerCase();
+    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
     return m && m !== p ? m : void 0;
-  };
-  let addsByBase = null;
-  let addsByBlob = null;
-  const buildAdds = () => {
-    addsByBase = /* @__PURE__ */ new Map();
-    addsByBlob = /* @__PURE__ */ new Map();
-    for (const [p, list3] of events) {
-      const base = p.slice(p.lastIndexOf("/") + 1);
-      for (const e of list3) {
-        if (e.type !== "added") continue;
-        const a = addsByBase.get(base);
-        if (a) a.push(e);
-        else addsByBase.set(base, [e]);
-        if (e.blob && !NULL_BLOB.test(e.blob)) {
-          const b = addsByBlob.get(e.blob);
-          if (b) b.push(e);
-          else addsByBlob.set(e.blob, [e]);
-        }
-      }
-    }
   };
   const ord = (c) => order2.get(c) ?? -1;
   const resolvesToPresent = (p, depth2) => {
@@ -58084,11 +60016,10 @@ function makeIndex(st, present, shallow, warnings) {
     return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
   };
   const findReadd = (del, depth2) => {
-    if (!addsByBase) buildAdds();
     const delOrd = ord(del.commit);
-    if (del.blob && !NULL_BLOB.test(del.blob)) {
+    if (del.blob && !isNullBlob(del.blob)) {
       const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
-      same.sort((a, b) => ord(a.commit) - ord(b.commit));
+      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const e2 of same) {
         const r = resolvesToPresent(e2.path, depth2);
         if (r) return { path: e2.path, via: "blob", event: e2 };
@@ -58099,9 +60030,9 @@ function makeIndex(st, present, shallow, warnings) {
     const cands = (addsByBase.get(base) ?? []).filter(
       (e2) => e2.path !== del.path && ord(e2.commit) >= delOrd && ord(e2.commit) <= delOrd + READD_WINDOW
     );
-    const distinct = [...new Set(cands.map((e2) => e2.path))];
-    if (distinct.length !== 1) return void 0;
-    const e = cands[0];
+    if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
+    let e = cands[0];
+    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
     return resolvesToPresent(e.path, depth2) ? { path: e.path, via: "basename", event: e } : void 0;
   };
   const fileFate = (start, since, depth2 = 0) => {
@@ -58239,8 +60170,8 @@ function makeIndex(st, present, shallow, warnings) {
   const fateCache = /* @__PURE__ */ new Map();
   const fate = (raw) => {
     const p = normalizePath2(raw);
-    const hit = fateCache.get(p);
-    if (hit) return hit;
+    const hit2 = fateCache.get(p);
+    if (hit2) return hit2;
     const res = computeFate(p);
     if (fateCache.size < 1e5) fateCache.set(p, res);
     return res;
@@ -58411,7 +60342,7 @@ async function runLogPass(root2, opts = {}) {
   builder.warnings.push(...warn);
   return { builder, code: r.code, stderr: r.stderr };
 }
-var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
+var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, parentOf, isNullBlob, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
 var init_history = __esm({
   "src/evidence/history.ts"() {
     "use strict";
@@ -58472,6 +60403,11 @@ var init_history = __esm({
       "vitest.config.ts"
     ]);
     READD_WINDOW = 100;
+    parentOf = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+    isNullBlob = (b) => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
     HistoryBuilder = class {
       constructor(prefix = "") {
         this.prefix = prefix;
@@ -58484,6 +60420,14 @@ var init_history = __esm({
       /** Paths touched by the current commit (for distinct-commit counting of directories). */
       touchedDirs = /* @__PURE__ */ new Set();
       current = null;
+      lookups = {
+        lowerFiles: /* @__PURE__ */ new Map(),
+        lowerDirs: /* @__PURE__ */ new Map(),
+        addsByBase: /* @__PURE__ */ new Map(),
+        addsByBlob: /* @__PURE__ */ new Map(),
+        childFiles: /* @__PURE__ */ new Map(),
+        childDirs: /* @__PURE__ */ new Map()
+      };
       /** Warnings git printed (rename detection skipped...). */
       warnings = [];
       startCommit(c) {
@@ -58494,8 +60438,14 @@ var init_history = __esm({
       flushCommit() {
         const c = this.current;
         if (!c) return;
+        const lk = this.lookups;
         for (const d of this.touchedDirs) {
-          if (!this.dirLast.has(d)) this.dirLast.set(d, c);
+          if (!this.dirLast.has(d)) {
+            this.dirLast.set(d, c);
+            const ld = d.toLowerCase();
+            if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
+            pushTo(lk.childDirs, parentOf(d), d);
+          }
           this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
         }
         this.touchedDirs.clear();
@@ -58509,14 +60459,22 @@ var init_history = __esm({
       push(path12, ev) {
         let list3 = this.events.get(path12);
         let key = path12;
+        const lk = this.lookups;
         if (list3) key = list3[0].path;
         else {
           list3 = [];
           this.events.set(path12, list3);
+          const lp = path12.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path12);
+          pushTo(lk.childFiles, parentOf(path12), path12);
         }
         const e = ev;
         e.path = key;
         list3.push(e);
+        if (e.type === "added") {
+          pushTo(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
+          if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
+        }
         let end = key.lastIndexOf("/");
         while (end > 0) {
           const d = key.slice(0, end);
@@ -58562,7 +60520,7 @@ var init_history = __esm({
           if (!sorted) list3.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
         }
         return makeIndex(
-          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount },
+          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
           present,
           shallow,
           this.warnings
@@ -59100,7 +61058,7 @@ function packageLock(file, text5) {
     }
   };
 }
-function topLevelSections(text5, keys) {
+function topLevelSections(text5, keys2) {
   const out = [];
   let keep = false;
   let start = 0;
@@ -59112,7 +61070,7 @@ function topLevelSections(text5, keys) {
     if (line2.length && c !== 32 && c !== 9 && c !== 35 && c !== 45) {
       const colon = line2.indexOf(":");
       const key = colon > 0 ? line2.slice(0, colon).replace(/^['"]|['"]$/g, "") : "";
-      keep = keys.has(key);
+      keep = keys2.has(key);
     }
     if (keep) out.push(line2);
     start = end + 1;
@@ -59473,8 +61431,8 @@ var init_manifests = __esm({
       stream;
       interned = /* @__PURE__ */ new Map();
       intern = (s) => {
-        const hit = this.interned.get(s);
-        if (hit !== void 0) return hit;
+        const hit2 = this.interned.get(s);
+        if (hit2 !== void 0) return hit2;
         this.interned.set(s, s);
         return s;
       };
@@ -59546,7 +61504,7 @@ async function gatherEvidence(opts) {
   const findings = [];
   const root2 = opts.root;
   const now = opts.now ?? /* @__PURE__ */ new Date();
-  const info2 = await repoInfo(root2);
+  const info2 = await (opts.info ?? repoInfo(root2));
   timings.repoInfo = ms(t0);
   const repoSlugP = resolveSlug(opts, info2.isRepo);
   const manifests = emptyManifestIndex();
@@ -59576,6 +61534,7 @@ async function gatherEvidence(opts) {
       timings.log = ms(th);
       return r;
     }) : Promise.resolve(null);
+    if (info2.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
     if (fr.error) {
@@ -59659,6 +61618,7 @@ var init_evidence = __esm({
     init_git();
     init_github();
     init_history();
+    init_pump();
     init_manifests();
     init_files();
     init_history();
@@ -59762,8 +61722,37 @@ async function readAccessLog(file, files, entries, root2, now, usage) {
   }
   return { path: file, found: true, records, skipped };
 }
+async function blameFile(root2, file) {
+  const res = await runGit(root2, ["blame", "--line-porcelain", "--", file]).catch(() => null);
+  return res && res.code === 0 ? parseBlame(res.stdout) : null;
+}
+function startBlame(root2, files) {
+  const jobs = /* @__PURE__ */ new Map();
+  const todo = files.filter((f) => f.format !== "auto-memory-topic" && !path6.isAbsolute(f.path)).map((f) => f.path);
+  let running = 0;
+  const waiting = [];
+  const slot = async () => {
+    if (running < BLAME_CONCURRENCY) {
+      running++;
+      return;
+    }
+    await new Promise((res) => waiting.push(res));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  for (const file of todo) {
+    jobs.set(
+      file,
+      slot().then(() => blameFile(root2, file).finally(release))
+    );
+  }
+  return jobs;
+}
 async function gatherUsage(opts) {
-  const { root: root2, files, entries, config, evidence } = opts;
+  const { root: root2, files, entries, config, evidence, early } = opts;
   const lines = /* @__PURE__ */ new Map();
   const unblamed = [];
   const fromHistory = /* @__PURE__ */ new Map();
@@ -59792,17 +61781,18 @@ async function gatherUsage(opts) {
     }
   }
   const blameable = files.filter((f) => !path6.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
-  for (const f of files) if (!blameable.includes(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
+  const willBlame = new Set(blameable);
+  for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   let next = 0;
   const worker2 = async () => {
     while (next < blameable.length) {
       const f = blameable[next++];
-      const res = await runGit(root2, ["blame", "--line-porcelain", "--", f.path]).catch(() => null);
-      if (!res || res.code !== 0) {
+      const times = await (early?.get(f.path) ?? blameFile(root2, f.path));
+      if (!times) {
         unblamed.push(f.path);
         continue;
       }
-      lines.set(f.path, parseBlame(res.stdout));
+      lines.set(f.path, times);
     }
   };
   await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker2));
@@ -59902,16 +61892,43 @@ var init_paths2 = __esm({
 function loadedSize(file) {
   let text5 = file.text;
   if (file.frontmatterRange) text5 = text5.slice(file.frontmatterRange[1]);
-  text5 = text5.replace(/<!--[\s\S]*?-->/g, "");
-  const lines = text5.length === 0 ? 0 : text5.split("\n").length - (text5.endsWith("\n") ? 1 : 0);
+  text5 = withoutComments(text5);
+  const lines = text5.length === 0 ? 0 : countNewlines(text5) + 1 - (text5.endsWith("\n") ? 1 : 0);
   return { lines, bytes: Buffer.byteLength(text5, "utf8"), tokens: file.tokens };
+}
+function withoutComments(text5) {
+  return text5.includes("<!--") ? text5.replace(/<!--[\s\S]*?-->/g, "") : text5;
+}
+function countNewlines(text5) {
+  let n = 0;
+  for (let i = text5.indexOf("\n"); i !== -1; i = text5.indexOf("\n", i + 1)) n++;
+  return n;
 }
 function enforcedBudget(file, budgets) {
   if (file.format === "auto-memory-index") return budgets.memoryIndex;
-  for (const glob2 of Object.keys(budgets.files).sort()) {
-    if ((0, import_picomatch5.default)(glob2, { dot: true })(file.path)) return budgets.files[glob2];
+  for (const [glob2, match] of fileMatchers(budgets.files)) {
+    if (match(file.path)) return budgets.files[glob2];
   }
   return void 0;
+}
+function fileMatchers(files) {
+  const keys2 = Object.keys(files);
+  if (!keys2.length) return [];
+  const globs = keys2.join("\0");
+  const hit2 = matcherCache.get(files);
+  if (hit2 && hit2.globs === globs) return hit2.matchers;
+  const matchers2 = keys2.sort().map((glob2) => [glob2, (0, import_picomatch5.default)(glob2, { dot: true })]);
+  matcherCache.set(files, { globs, matchers: matchers2 });
+  return matchers2;
+}
+function entriesByFile(entries) {
+  const out = /* @__PURE__ */ new Map();
+  for (const e of entries) {
+    const l = out.get(e.file);
+    if (l) l.push(e);
+    else out.set(e.file, [e]);
+  }
+  return out;
 }
 function over(size, b) {
   if (b.lines !== void 0 && size.lines > b.lines) return `${size.lines}/${b.lines} lines`;
@@ -59920,19 +61937,21 @@ function over(size, b) {
   return void 0;
 }
 function entrySize(e, file) {
-  const text5 = e.text.replace(/<!--[\s\S]*?-->/g, "");
+  const text5 = withoutComments(e.text);
   return {
     lines: e.endLine - e.line + 1,
     bytes: Buffer.byteLength(text5, "utf8") + 1,
     tokens: file.text.length ? Math.round(file.tokens * e.text.length / file.text.length) : 0
   };
 }
-function planBudgets(ctx, plan, facts, topicOf, _indexOfTopic) {
+function planBudgets(ctx, plan, facts, topicOf, _indexOfTopic, targetOf = indexTarget) {
+  let byFile;
   for (const file of ctx.files) {
     const budget2 = enforcedBudget(file, ctx.config.budgets);
     if (!budget2) continue;
     const size = loadedSize(file);
-    const inFile = ctx.entries.filter((e) => e.file === file.path);
+    byFile ??= entriesByFile(ctx.entries);
+    const inFile = byFile.get(file.path) ?? [];
     for (const e of inFile) {
       if (REMOVED.has(plan.get(e.id)?.action ?? "keep")) {
         const s = entrySize(e, file);
@@ -59944,22 +61963,20 @@ function planBudgets(ctx, plan, facts, topicOf, _indexOfTopic) {
     const initial = over(size, budget2);
     if (!initial) continue;
     const topicFor = (e) => {
-      const target = indexTarget(e);
+      const target = targetOf(e);
       return target ? topicOf.get(target) : void 0;
     };
-    const candidates3 = inFile.filter((e) => {
+    const archivable = (g) => !g.protected && g.meta.pinned !== true && !NEVER_ARCHIVED.has(g.type);
+    const candidates3 = [];
+    for (const e of inFile) {
       const p = plan.get(e.id);
-      if (!p || p.action !== "keep" || p.rule === 0) return false;
+      if (!p || p.action !== "keep" || p.rule === 0 || !archivable(e)) continue;
       const topic = topicFor(e);
-      const group = topic ? [e, topic] : [e];
-      return group.every(
-        (g) => !g.protected && g.meta.pinned !== true && !["decision", "feedback", "user", "superseded"].includes(g.type) && (g === e || plan.get(g.id)?.action === "keep")
-      );
-    }).map((e) => {
-      const topic = topicFor(e);
+      if (topic && !(archivable(topic) && (topic === e || plan.get(topic.id)?.action === "keep"))) continue;
       const score = Math.max(facts.get(e.id).score.score, topic ? facts.get(topic.id).score.score : 0);
-      return { e, topic, score };
-    }).sort((a, b) => a.score - b.score || b.e.line - a.e.line || (a.e.id < b.e.id ? -1 : 1));
+      candidates3.push({ e, topic, score });
+    }
+    candidates3.sort((a, b) => a.score - b.score || b.e.line - a.e.line || (a.e.id < b.e.id ? -1 : 1));
     for (const c of candidates3) {
       const why = over(size, budget2);
       if (!why) break;
@@ -59983,12 +62000,14 @@ function planBudgets(ctx, plan, facts, topicOf, _indexOfTopic) {
 function remainingOverBudget(ctx, plan) {
   const byId = new Map(plan.map((p) => [p.entryId, p]));
   const out = [];
+  let byFile;
   for (const file of ctx.files) {
     const budget2 = enforcedBudget(file, ctx.config.budgets);
     if (!budget2) continue;
     const size = loadedSize(file);
-    for (const e of ctx.entries) {
-      if (e.file !== file.path || !REMOVED.has(byId.get(e.id)?.action ?? "keep")) continue;
+    byFile ??= entriesByFile(ctx.entries);
+    for (const e of byFile.get(file.path) ?? []) {
+      if (!REMOVED.has(byId.get(e.id)?.action ?? "keep")) continue;
       const s = entrySize(e, file);
       size.lines -= s.lines;
       size.bytes -= s.bytes;
@@ -59999,19 +62018,30 @@ function remainingOverBudget(ctx, plan) {
   }
   return out;
 }
-var import_picomatch5, REMOVED;
+var import_picomatch5, REMOVED, NEVER_ARCHIVED, matcherCache;
 var init_budget2 = __esm({
   "src/policy/budget.ts"() {
     "use strict";
     import_picomatch5 = __toESM(require_picomatch2(), 1);
     init_paths2();
     REMOVED = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
+    NEVER_ARCHIVED = /* @__PURE__ */ new Set(["decision", "feedback", "user", "superseded"]);
+    matcherCache = /* @__PURE__ */ new WeakMap();
   }
 });
 
 // src/policy/score.ts
+function offer(best, t, src) {
+  if (!Number.isNaN(t) && (best.src === void 0 || t > best.t)) {
+    best.t = t;
+    best.src = src;
+  }
+}
 function namedPaths(entry) {
-  const out = /* @__PURE__ */ new Set();
+  return [...namedPathSet(entry)].sort();
+}
+function namedPathSet(entry) {
+  let out;
   for (const r of entry.refs) {
     if (r.kind !== "path" && r.kind !== "import") continue;
     if (r.glob) continue;
@@ -60019,10 +62049,11 @@ function namedPaths(entry) {
     if (v.startsWith("./")) v = v.slice(2);
     while (v.endsWith("/")) v = v.slice(0, -1);
     if (!v || v.startsWith("/") || v.startsWith("~")) continue;
+    out ??= /* @__PURE__ */ new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, "")}/${v}`);
   }
-  return [...out].sort();
+  return out ?? NO_PATHS;
 }
 function parseDate2(s) {
   if (!s) return void 0;
@@ -60030,8 +62061,8 @@ function parseDate2(s) {
   return Number.isNaN(t) ? void 0 : t;
 }
 function scoreEntries(ctx) {
-  const hit = cache2.get(ctx.entries);
-  if (hit && hit.evidence === ctx.evidence && hit.config === ctx.config) return hit.scores;
+  const hit2 = cache2.get(ctx.entries);
+  if (hit2 && hit2.evidence === ctx.evidence && hit2.config === ctx.config) return hit2.scores;
   const scores = computeScores(ctx);
   cache2.set(ctx.entries, { evidence: ctx.evidence, config: ctx.config, scores });
   return scores;
@@ -60046,44 +62077,69 @@ function computeScores(ctx) {
   const pathInfo = (p) => {
     let v = pathCache.get(p);
     if (!v) {
-      const c = evidence.history.lastTouched(p);
-      v = { t: c ? Date.parse(c.time || c.date) : void 0, n: evidence.history.touchCount(p) };
+      if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) v = ABSENT;
+      else {
+        const c = evidence.history.lastTouched(p);
+        v = { exists: true, t: c ? Date.parse(c.time || c.date) : void 0, n: evidence.history.touchCount(p) };
+      }
       pathCache.set(p, v);
     }
     return v;
   };
-  const raw = ctx.entries.map((e) => {
+  const history2 = Boolean(evidence.history?.available);
+  const entries = ctx.entries;
+  const bestT = [];
+  const bestSrc = [];
+  const touchesOf = [];
+  const readsOf = [];
+  const best = { t: NaN, src: void 0 };
+  for (const e of entries) {
     const u = usage?.entries.get(e.id);
-    const signals = [];
-    if (u?.uncommitted) signals.push({ t: now, src: "uncommitted" });
-    if (u?.lastEditedTime !== void 0) signals.push({ t: u.lastEditedTime, src: "edit" });
+    best.t = NaN;
+    best.src = void 0;
+    if (u?.uncommitted) offer(best, now, "uncommitted");
+    if (u?.lastEditedTime !== void 0) offer(best, u.lastEditedTime, "edit");
     const lr = parseDate2(u?.lastRead);
-    if (lr !== void 0) signals.push({ t: lr, src: "read" });
+    if (lr !== void 0) offer(best, lr, "read");
     const fm = parseDate2(e.meta.lastUpdated) ?? parseDate2(e.meta.modified);
-    if (fm !== void 0) signals.push({ t: fm, src: "frontmatter" });
+    if (fm !== void 0) offer(best, fm, "frontmatter");
     let touches = 0;
-    if (evidence.history?.available) {
-      for (const p of namedPaths(e)) {
-        if (!evidence.files.files.has(p) && !evidence.files.dirs.has(p)) continue;
+    if (history2) {
+      for (const p of namedPathSet(e)) {
         const info2 = pathInfo(p);
-        if (info2.t !== void 0) signals.push({ t: info2.t, src: "path" });
+        if (!info2.exists) continue;
+        if (info2.t !== void 0) offer(best, info2.t, "path");
         touches += info2.n;
       }
     }
-    const valid = signals.filter((s) => !Number.isNaN(s.t));
-    let best;
-    for (const s of valid) if (!best || s.t > best.t) best = s;
-    return { e, best, touches, reads: u?.reads ?? 0 };
-  });
-  const maxTouches = Math.max(0, ...raw.map((r) => r.touches));
-  const maxReads = Math.max(0, ...raw.map((r) => r.reads));
+    bestT.push(best.t);
+    bestSrc.push(best.src);
+    touchesOf.push(touches);
+    readsOf.push(u?.reads ?? 0);
+  }
+  const maxTouches = touchesOf.reduce((m, n) => Math.max(m, n), 0);
+  const maxReads = readsOf.reduce((m, n) => Math.max(m, n), 0);
   const norm = (n, max) => max > 0 ? Math.log1p(n) / Math.log1p(max) : 0;
+  const days = /* @__PURE__ */ new Map();
+  const isoDay = (t) => {
+    let d = days.get(t);
+    if (d === void 0) {
+      d = new Date(t).toISOString().slice(0, 10);
+      days.set(t, d);
+    }
+    return d;
+  };
   const out = /* @__PURE__ */ new Map();
-  for (const { e, best, touches, reads } of raw) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const src = bestSrc[i];
+    const t = bestT[i];
+    const touches = touchesOf[i];
+    const reads = readsOf[i];
     const pr = Math.min(10, Math.max(0, e.meta.priority ?? defaultPriority)) / 10;
     let recency = 0.5;
-    if (best) {
-      const age = Math.max(0, (now - best.t) / DAY);
+    if (src) {
+      const age = Math.max(0, (now - t) / DAY);
       recency = Math.pow(0.5, age / halfLifeDays);
     }
     const touchF = norm(touches, maxTouches);
@@ -60094,22 +62150,24 @@ function computeScores(ctx) {
       priority: round3(pr),
       recency: round3(recency),
       frequency: round3(frequency),
-      lastActivity: best ? new Date(best.t).toISOString().slice(0, 10) : void 0,
-      activitySource: best?.src,
+      lastActivity: src ? isoDay(t) : void 0,
+      activitySource: src,
       touches,
       reads,
       pinned: e.meta.pinned === true,
-      unknownRecency: !best
+      unknownRecency: !src
     });
   }
   return out;
 }
-var DAY, round3, cache2;
+var DAY, ABSENT, round3, NO_PATHS, cache2;
 var init_score = __esm({
   "src/policy/score.ts"() {
     "use strict";
     DAY = 864e5;
+    ABSENT = { exists: false, n: 0 };
     round3 = (n) => Math.round(n * 1e3) / 1e3;
+    NO_PATHS = /* @__PURE__ */ new Set();
     cache2 = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -60230,13 +62288,20 @@ function healthWarnings(ctx, findings, plan) {
   const removedTopics = new Set(
     plan.filter((p) => ["delete", "archive", "merge"].includes(p.action)).map((p) => p.entryId)
   );
+  let topicOf;
   for (const e of entries) {
     if (e.kind !== "index-line" || !e.protected || !e.meta.target) continue;
     const target = indexTarget(e);
-    const topic = target ? entries.find((t) => t.kind === "topic" && t.file === target) : void 0;
+    topicOf ??= firstTopicByFile(entries);
+    const topic = target ? topicOf.get(target) : void 0;
     if (topic && removedTopics.has(topic.id))
       out.push(`${e.file}:${e.line} is protected but its topic file ${topic.file} is removed: the index line will dangle.`);
   }
+  return out;
+}
+function firstTopicByFile(entries) {
+  const out = /* @__PURE__ */ new Map();
+  for (const t of entries) if (t.kind === "topic" && !out.has(t.file)) out.set(t.file, t);
   return out;
 }
 var COLD_EXEMPT, STANDING_RULE, pct;
@@ -60353,6 +62418,9 @@ function correctedText(e, edits, today, frontmatterEnd2 = 0) {
   return text5.slice(0, lineStart) + newLine + cr + text5.slice(lineEnd);
 }
 function openFenceBefore(text5, lineStart) {
+  const tick = text5.indexOf("```");
+  const tilde = text5.indexOf("~~~");
+  if ((tick < 0 || tick >= lineStart) && (tilde < 0 || tilde >= lineStart)) return void 0;
   let open2;
   let at = 0;
   while (at < lineStart) {
@@ -60371,29 +62439,24 @@ function openFenceBefore(text5, lineStart) {
 function decideEntry(x, t) {
   const e = x.entry;
   const { ctx, on, today } = t;
-  const item = (action, rule, reason, extra = {}) => ({
-    entryId: e.id,
-    action,
-    rule,
-    reason,
-    file: e.file,
-    line: e.line,
-    score: x.score.score,
-    ...extra
-  });
+  const item = (action, rule, reason, extra) => {
+    const p = { entryId: e.id, action, rule, reason, file: e.file, line: e.line, score: x.score.score };
+    return extra ? Object.assign(p, extra) : p;
+  };
   const keep = (rule, reason) => item("keep", rule, reason);
-  const remove = (rule, action, reason, extra = {}) => {
+  const remove = (rule, action, reason, extra) => {
     if (rule >= 5 && (e.type === "decision" || e.type === "feedback"))
       return keep(rule, `${e.type} entries are not pruned by rule ${rule} (${reason})`);
     if (SECURITY_RE.test(e.text)) return item("review", rule, `security-related; needs a human decision: ${reason}`);
     if (e.kind === "frontmatter-field") return item("review", rule, `frontmatter field; edit by hand: ${reason}`);
     return item(action, rule, reason, extra);
   };
-  const of = (...kinds) => x.findings.length ? x.findings.filter((f) => kinds.includes(f.kind)) : NONE;
+  const of = (kind) => x.findings.length ? x.findings.filter((f) => f.kind === kind) : NONE;
   if (e.protected) return keep(0, `protected (${e.meta.protectedReason ?? "marker"})`);
   if (x.protectedBy) return keep(0, `protected by config pattern /${x.protectedBy}/`);
-  if (t.trail.has(e.file) || /(^|\/)pruning-log\.md$/.test(e.file)) return keep(0, "pruning log written by memory-audit");
-  if (e.type === "superseded" || isSupersededFile(e.file))
+  const own5 = t.ownFile(e.file);
+  if (own5 === "log") return keep(0, "pruning log written by memory-audit");
+  if (e.type === "superseded" || own5 === "superseded")
     return keep(0, "SUPERSEDED record (counter-memory); reviewed by hand, never pruned automatically");
   const secrets = of("secret");
   if (secrets.length || holdsSecret(e)) return item("review", 0, "contains a credential-like string: rotate it and remove it by hand");
@@ -60445,12 +62508,12 @@ function decideEntry(x, t) {
       const keepId = typeof f.evidence?.keep === "string" && f.evidence.keep || typeof f.evidence?.now === "string" && f.evidence.now || "";
       const kept = t.byId.get(keepId);
       if (!kept || kept.id === e.id) continue;
-      if (indexTarget(e) === kept.file || indexTarget(kept) === e.file) continue;
+      if (t.targetOf(e) === kept.file || t.targetOf(kept) === e.file) continue;
       if (agentOf(e) !== agentOf(kept)) continue;
       return remove(3, "merge", `duplicate of ${where2(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
     }
   }
-  const stale2 = x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== "info");
+  const stale2 = x.findings.length ? x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== "info") : NONE;
   if (on(4) && stale2.length) {
     const sup = stale2.filter((f) => f.kind === "superseded");
     if (sup.length) {
@@ -60480,9 +62543,9 @@ function decideEntry(x, t) {
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
     if (e.type === "decision" || e.type === "feedback" || e.type === "user")
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
-    const substantive = e.refs.filter(
-      (r) => r.kind === "path" || r.kind === "command" || r.kind === "package" && !r.weak
-    ).length;
+    let substantive = 0;
+    for (const r of e.refs)
+      if (r.kind === "path" || r.kind === "command" || r.kind === "package" && !r.weak) substantive++;
     if (e.kind === "section" || e.text.length > 400 && uncorrectable.length * 2 < substantive)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
@@ -60496,9 +62559,9 @@ function decideEntry(x, t) {
     }
     return remove(4, "delete", `${reason}; no remaining value`);
   }
-  const weak = x.findings.filter(
+  const weak = x.findings.length ? x.findings.filter(
     (f) => WEAK_KINDS.has(f.kind) && !["orphan", "import-circular", "import-too-deep"].includes(f.evidence?.reason)
-  );
+  ) : NONE;
   if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
@@ -60525,13 +62588,36 @@ function decideEntry(x, t) {
   return keep(7, `no rule applies (score ${fmtScore(x.score.score)})`);
 }
 function oneLine(s) {
-  const t = s.replace(/\s+/g, " ").trim().replace(/[.;:,]+$/, "");
+  let t = MESSY_SPACE_RE.test(s) ? s.replace(/\s+/g, " ").trim() : s;
+  if (TRAILING_PUNCT.has(t.charCodeAt(t.length - 1))) t = t.replace(/[.;:,]+$/, "");
   return t.length > 140 ? t.slice(0, 139) + "…" : t;
 }
 function stillNamed(text5, old, replacement) {
   const without = replacement ? text5.split(replacement).join(" ") : text5;
+  const fast = old && ASCII_RE.test(old) ? namesAscii(without, old) : void 0;
+  if (fast !== void 0) return fast;
   const esc = old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?:^|[^A-Za-z0-9_-])${esc}(?:$|[^A-Za-z0-9_])`, "i").test(without);
+}
+function namesAscii(text5, old) {
+  const lower = text5.toLowerCase();
+  if (lower.length !== text5.length) return void 0;
+  const needle = old.toLowerCase();
+  const n = old.length;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
+    if (!asciiFoldEquals(text5, i, old)) continue;
+    if (i > 0) {
+      const before = text5.charCodeAt(i - 1);
+      if (isWordCode(before) || before === 45) continue;
+    }
+    if (i + n < text5.length && isWordCode(text5.charCodeAt(i + n))) continue;
+    return true;
+  }
+  return false;
+}
+function asciiFoldEquals(text5, at, old) {
+  for (let k = 0; k < old.length; k++) if (fold2(text5.charCodeAt(at + k)) !== fold2(old.charCodeAt(k))) return false;
+  return true;
 }
 function dedupeEdits(edits) {
   const map3 = /* @__PURE__ */ new Map();
@@ -60544,8 +62630,37 @@ function dedupeEdits(edits) {
   return [...map3.values()];
 }
 function frontmatterEnd(t, e) {
-  const f = t.ctx.files.find((m) => m.path === e.file);
-  return f?.frontmatterRange?.[1] ?? 0;
+  return t.frontmatterEnds.get(e.file) ?? 0;
+}
+function memoOwnFiles(trail2) {
+  const memo = /* @__PURE__ */ new Map();
+  return (file) => {
+    if (memo.has(file)) return memo.get(file);
+    const own5 = trail2.has(file) || /(^|\/)pruning-log\.md$/.test(file) ? "log" : isSupersededFile(file) ? "superseded" : void 0;
+    memo.set(file, own5);
+    return own5;
+  };
+}
+function memoTargets() {
+  const memo = /* @__PURE__ */ new Map();
+  return (e) => {
+    if (e.kind !== "index-line") return void 0;
+    if (memo.has(e)) return memo.get(e);
+    const target = indexTarget(e);
+    memo.set(e, target);
+    return target;
+  };
+}
+function frontmatterEnds(files) {
+  const out = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  for (const f of files) {
+    if (seen.has(f.path)) continue;
+    seen.add(f.path);
+    const end = f.frontmatterRange?.[1];
+    if (end !== void 0) out.set(f.path, end);
+  }
+  return out;
 }
 function finishedWork(x, t) {
   const drift = x.findings.find((f) => f.kind === "status-drift");
@@ -60582,40 +62697,54 @@ function decide(ctx, findings) {
   const pruneRes = compile(ctx.config.retention.prune);
   const byId = new Map(ctx.entries.map((e) => [e.id, e]));
   const facts = /* @__PURE__ */ new Map();
+  const firstMatch2 = (res, text5) => res.length ? res.find((r) => r.test(text5))?.source : void 0;
   for (const e of ctx.entries) {
     facts.set(e.id, {
       entry: e,
-      findings: [],
+      findings: NONE,
+      // most entries have no finding: their own array is made on the first one
       score: scores.get(e.id),
-      protectedBy: protect.find((r) => r.test(e.text))?.source,
-      keepBy: keepRes.find((r) => r.test(e.text))?.source,
-      pruneBy: pruneRes.find((r) => r.test(e.text))?.source
+      protectedBy: firstMatch2(protect, e.text),
+      keepBy: firstMatch2(keepRes, e.text),
+      pruneBy: firstMatch2(pruneRes, e.text)
     });
   }
-  for (const f of findings) if (f.entryId) facts.get(f.entryId)?.findings.push(f);
-  const existing = /* @__PURE__ */ new Set([...ctx.files.map((f) => f.path), ...ctx.evidence.files?.files ?? []]);
+  for (const f of findings) {
+    const x = f.entryId ? facts.get(f.entryId) : void 0;
+    if (!x) continue;
+    if (x.findings === NONE) x.findings = [f];
+    else x.findings.push(f);
+  }
+  const memoryPaths = new Set(ctx.files.map((f) => f.path));
+  const repoFiles = ctx.evidence.files?.files;
+  const existing = { has: (p) => memoryPaths.has(p) || (repoFiles?.has(p) ?? false) };
+  const targetOf = memoTargets();
+  const trail2 = /* @__PURE__ */ new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)]);
+  const rulesOn = Array.from({ length: BUDGET_RULE + 1 }, (_, n) => ctx.config.rules[String(n)] !== false);
   const t = {
     ctx,
     byId,
     facts,
-    on: (n) => ctx.config.rules[String(n)] !== false,
+    on: (n) => rulesOn[n] ?? ctx.config.rules[String(n)] !== false,
     today: ctx.evidence.now.toISOString().slice(0, 10),
     existing,
-    trail: /* @__PURE__ */ new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)])
+    frontmatterEnds: frontmatterEnds(ctx.files),
+    targetOf,
+    ownFile: memoOwnFiles(trail2)
   };
   const topicOf = /* @__PURE__ */ new Map();
   for (const e of ctx.entries) if (e.kind === "topic") topicOf.set(e.file, e);
   const secretIndex = (e) => holdsSecret(e) || facts.get(e.id).findings.some((f) => f.kind === "secret");
   const protectingIndex = /* @__PURE__ */ new Map();
   for (const e of ctx.entries) {
-    const target = indexTarget(e);
+    const target = targetOf(e);
     if (target && topicOf.has(target) && e.protected && !protectingIndex.has(target)) protectingIndex.set(target, e);
   }
   const plan = /* @__PURE__ */ new Map();
   const mirrors = [];
   const held = [];
   for (const e of ctx.entries) {
-    const target = indexTarget(e);
+    const target = targetOf(e);
     const by = e.kind === "topic" ? protectingIndex.get(e.file) : void 0;
     if (by && !e.protected) {
       plan.set(e.id, {
@@ -60634,7 +62763,7 @@ function decide(ctx, findings) {
     }
   }
   for (const e of held) {
-    const topic = topicOf.get(indexTarget(e));
+    const topic = topicOf.get(targetOf(e));
     const tp = plan.get(topic.id);
     if (tp.action === "keep" || tp.action === "review" || tp.action === "inoculate") continue;
     plan.set(topic.id, {
@@ -60657,29 +62786,30 @@ function decide(ctx, findings) {
     }
   }
   const indexOfTopic = /* @__PURE__ */ new Map();
-  for (const m of mirrors) indexOfTopic.set(indexTarget(m), m);
+  for (const m of mirrors) indexOfTopic.set(targetOf(m), m);
   for (const e of mirrors) {
-    const topic = topicOf.get(indexTarget(e));
+    const topic = topicOf.get(targetOf(e));
     const tp = plan.get(topic.id);
-    const base = { entryId: e.id, file: e.file, line: e.line, score: facts.get(e.id).score.score };
+    const score = facts.get(e.id).score.score;
+    const mirror = (action, reason, replacement) => replacement === void 0 ? { entryId: e.id, file: e.file, line: e.line, score, action, rule: tp.rule, reason } : { entryId: e.id, file: e.file, line: e.line, score, action, rule: tp.rule, reason, replacement };
     if (tp.action === "merge" && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === "topic" && !indexOfTopic.has(kept.file) && e.meta.target) {
         const rel = path8.posix.relative(path8.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
-          plan.set(e.id, { ...base, action: "update", rule: tp.rule, reason: `index line redirected to ${kept.file} (merged)`, replacement });
+          plan.set(e.id, mirror("update", `index line redirected to ${kept.file} (merged)`, replacement));
           continue;
         }
       }
-      plan.set(e.id, { ...base, action: "delete", rule: tp.rule, reason: `index line of ${topic.file}, merged into ${tp.keep}` });
+      plan.set(e.id, mirror("delete", `index line of ${topic.file}, merged into ${tp.keep}`));
     } else if (REMOVING.has(tp.action)) {
-      plan.set(e.id, { ...base, action: tp.action, rule: tp.rule, reason: `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})` });
+      plan.set(e.id, mirror(tp.action, `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})`));
     } else {
-      plan.set(e.id, { ...base, action: "keep", rule: tp.rule, reason: `index line of ${topic.file}, which is kept` });
+      plan.set(e.id, mirror("keep", `index line of ${topic.file}, which is kept`));
     }
   }
-  planBudgets(ctx, plan, facts, topicOf, indexOfTopic);
+  planBudgets(ctx, plan, facts, topicOf, indexOfTopic, targetOf);
   keepIntroductionsCoherent(ctx, plan);
   for (const p of plan.values()) {
     const x = facts.get(p.entryId);
@@ -60730,7 +62860,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var REMOVING, fmtScore, NONE, LARGE_ENTRY_LINES;
+var BUDGET_RULE, REMOVING, fmtScore, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -60740,10 +62870,16 @@ var init_decide = __esm({
     init_score();
     init_signals();
     init_health();
+    BUDGET_RULE = 8;
     REMOVING = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     fmtScore = (n) => n.toFixed(2);
-    NONE = [];
+    NONE = Object.freeze([]);
     LARGE_ENTRY_LINES = 5;
+    MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
+    TRAILING_PUNCT = /* @__PURE__ */ new Set([46, 59, 58, 44]);
+    ASCII_RE = /^[\x00-\x7f]*$/;
+    fold2 = (c) => c >= 65 && c <= 90 ? c + 32 : c;
+    isWordCode = (c) => c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95;
   }
 });
 
@@ -60826,8 +62962,10 @@ async function audit(opts) {
       return l;
     }
   );
+  const infoP = repoInfo(root2);
   const evidenceP = gatherEvidence({
     root: root2,
+    info: infoP,
     config,
     entries: loadedP.then((l) => l.entries),
     now,
@@ -60838,14 +62976,25 @@ async function audit(opts) {
     timings.evidence = round(performance.now() - t0);
     return r;
   });
-  const [loadedR, evidenceR] = await Promise.allSettled([loadedP, evidenceP]);
+  const earlyP = loadedP.then((l) => {
+    for (const f of l.files) void f.tokens;
+    return runEarlyChecks({ files: l.files, entries: l.entries, config, now }, opts.checks, timings).then(() => {
+      timings.early = round(performance.now() - t0);
+    });
+  });
+  const blameP = Promise.all([infoP, loadedP]).then(
+    ([info2, l]) => info2.isRepo && info2.head ? startBlame(root2, l.files) : void 0
+  );
+  const [loadedR, evidenceR, earlyR, blameR] = await Promise.allSettled([loadedP, evidenceP, earlyP, blameP]);
   if (loadedR.status === "rejected") throw loadedR.reason;
   if (evidenceR.status === "rejected") throw evidenceR.reason;
+  if (earlyR.status === "rejected") throw earlyR.reason;
   const loaded = loadedR.value;
   const { evidence, findings: evidenceFindings } = evidenceR.value;
   for (const [k, v] of Object.entries(loaded.timings ?? {})) timings[k] = round(v);
   for (const [k, v] of Object.entries(evidence.timings ?? {})) timings[`evidence:${k}`] = round(v);
-  await time("usage", () => gatherUsage({ root: root2, files: loaded.files, entries: loaded.entries, config, evidence }));
+  const early = blameR.status === "fulfilled" ? blameR.value : void 0;
+  await time("usage", () => gatherUsage({ root: root2, files: loaded.files, entries: loaded.entries, config, evidence, early }));
   const ctx = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkFindings = await time("checks", () => runChecksAsync(ctx, opts.checks, timings));
   const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...checkFindings]);
@@ -60877,6 +63026,7 @@ var init_audit = __esm({
     init_load2();
     init_evidence();
     init_usage();
+    init_git();
     init_registry();
     init_decide();
     init_json();
@@ -61160,10 +63310,10 @@ function quoteFileNameIfNeeded(s) {
     return s;
   }
   let result = '"';
-  const bytes = new TextEncoder().encode(s);
+  const bytes2 = new TextEncoder().encode(s);
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
+  while (i < bytes2.length) {
+    const b = bytes2[i];
     if (b === 7) {
       result += "\\a";
     } else if (b === 8) {
@@ -64247,9 +66397,9 @@ var applyReviverIteratively = (parsed, userReviver) => {
       const value2 = node2.parent[node2.key];
       const isComplexObject = value2 !== null && typeof value2 === "object";
       if (isComplexObject) {
-        const keys = Object.keys(value2);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value2, key: keys[i], visited: false });
+        const keys2 = Object.keys(value2);
+        for (let i = keys2.length - 1; i >= 0; i--) {
+          stack.push({ parent: value2, key: keys2[i], visited: false });
         }
       }
     } else {
@@ -67904,10 +70054,10 @@ function analysePullRequest(input) {
       const cands = refCandidates(f.ref, f.file);
       if (!cands.some((cand) => pointsAt(cand, oldPath))) continue;
       if (cands.some((cand) => input.existsAtHead(cand))) continue;
-      const hit = { entryId: f.entryId, file: f.file, line: f.line, ref: f.ref, finding: f, message: f.message };
-      if (seen.has(hitKey(hit))) continue;
-      seen.add(hitKey(hit));
-      impact.hits.push(hit);
+      const hit2 = { entryId: f.entryId, file: f.file, line: f.line, ref: f.ref, finding: f, message: f.message };
+      if (seen.has(hitKey(hit2))) continue;
+      seen.add(hitKey(hit2));
+      impact.hits.push(hit2);
       reported.push(f);
     }
     for (const e of input.entries) {
@@ -67916,16 +70066,16 @@ function analysePullRequest(input) {
         const cands = refCandidates(ref.value || ref.raw, e.file);
         if (!cands.some((cand) => pointsAt(cand, oldPath))) continue;
         if (cands.some((cand) => input.existsAtHead(cand))) continue;
-        const hit = {
+        const hit2 = {
           entryId: e.id,
           file: e.file,
           line: ref.line,
           ref: ref.raw,
           message: c.status === "R" ? `${ref.raw} was renamed to ${c.path} in this pull request` : `${ref.raw} is deleted by this pull request`
         };
-        if (seen.has(hitKey(hit))) continue;
-        seen.add(hitKey(hit));
-        impact.hits.push(hit);
+        if (seen.has(hitKey(hit2))) continue;
+        seen.add(hitKey(hit2));
+        impact.hits.push(hit2);
       }
     }
     if (impact.hits.length > 0) impacts.push(impact);
@@ -67942,10 +70092,10 @@ function analysePullRequest(input) {
         const evManifest = f.evidence?.manifest;
         const related = removed === void 0 || removed === "" ? typeof evManifest !== "string" || evManifest === m : names.some((n) => mentions(removed, n));
         if (!related) continue;
-        const hit = { entryId: f.entryId, file: f.file, line: f.line, ref: f.ref ?? "", finding: f, message: f.message };
-        if (seen.has(hitKey(hit))) continue;
-        seen.add(hitKey(hit));
-        impact.hits.push(hit);
+        const hit2 = { entryId: f.entryId, file: f.file, line: f.line, ref: f.ref ?? "", finding: f, message: f.message };
+        if (seen.has(hitKey(hit2))) continue;
+        seen.add(hitKey(hit2));
+        impact.hits.push(hit2);
         reported.push(f);
       }
       if (impact.hits.length > 0) impacts.push(impact);
@@ -68410,5 +70560,18 @@ async function run() {
   }
 }
 
+// src/heap.ts
+import { setFlagsFromString } from "node:v8";
+function tuneHeap(env = process.env) {
+  const raw = env.MEMORY_AUDIT_HEAP_GROWING_PERCENT;
+  const pct2 = raw === void 0 || raw === "" ? 40 : Number(raw);
+  if (!Number.isInteger(pct2) || pct2 <= 0) return;
+  try {
+    setFlagsFromString(`--heap-growing-percent=${Math.min(pct2, 400)}`);
+  } catch {
+  }
+}
+
 // src/index.ts
+tuneHeap();
 await run();
