@@ -89,12 +89,17 @@ interface GitIgnoreLayer {
   ig: Ignore;
 }
 
+/** The text of an ignore file, or undefined when missing or without a single rule (comments only). */
 function readIgnoreFile(file: string): string | undefined {
+  let text: string;
   try {
-    return readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  // `git init` writes .git/info/exclude with comments only: testing every path against an
+  // empty rule set cost as much as a real one.
+  return /^[ \t]*[^#\s]/m.test(text) ? text : undefined;
 }
 
 function ignoredBy(layers: GitIgnoreLayer[], abs: string, isDir: boolean): boolean {
