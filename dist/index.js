@@ -57349,11 +57349,13 @@ function isTopicFile(relToMemoryDir, logPath) {
   return true;
 }
 function readIgnoreFile(file) {
+  let text5;
   try {
-    return readFileSync3(file, "utf8");
+    text5 = readFileSync3(file, "utf8");
   } catch {
     return void 0;
   }
+  return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
 }
 function ignoredBy(layers, abs, isDir) {
   let ignored = false;

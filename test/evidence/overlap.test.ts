@@ -2,10 +2,12 @@
 // on a busy main thread), memory-only checks run while the log pass streams, and blame starts
 // as soon as the memory is known. Each overlap must give exactly what the plain order gives.
 import { execFileSync } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { runChecksAsync, runEarlyChecks } from '../../src/checks/registry.js';
 import { streamGitTokens } from '../../src/evidence/git.js';
+import { yieldCpuToGit } from '../../src/evidence/pump.js';
 import { gatherUsage, startBlame } from '../../src/evidence/usage.js';
 import type { CheckContext } from '../../src/types.js';
 import { cleanup, config, makeRepo, NOW } from '../prune/helpers.js';
@@ -56,6 +58,30 @@ describe('git output through the pump thread', () => {
     expect(r.code).toBe(0);
     expect(got.length).toBe(expected.length);
     expect(got).toEqual(expected);
+  });
+
+  it('lowers the calling thread only: git, started by the pump thread, keeps its priority', async () => {
+    const repo = await makeRepo();
+    const niceOfGit = async (): Promise<number> => {
+      const out: string[] = [];
+      // a git alias starting with ! runs a shell command as git's child: `nice` prints its niceness
+      const r = await streamGitTokens(repo.dir, ['-c', 'alias.niceness=!nice', 'niceness'], (t) => out.push(t));
+      expect(r.code).toBe(0);
+      return Number(out.join('').trim());
+    };
+    const before = getPriority();
+    const gitBefore = await niceOfGit(); // starts the pump thread at this thread's priority
+    expect(gitBefore).toBe(before);
+    const saved = process.env.MEMORY_AUDIT_NICE;
+    process.env.MEMORY_AUDIT_NICE = '7';
+    try {
+      yieldCpuToGit();
+    } finally {
+      if (saved === undefined) delete process.env.MEMORY_AUDIT_NICE;
+      else process.env.MEMORY_AUDIT_NICE = saved;
+    }
+    expect(getPriority()).toBe(Math.max(before, 7));
+    expect(await niceOfGit()).toBe(before);
   });
 
   it('reports a git that fails, with its message', async () => {
