@@ -39393,6 +39393,7 @@ function pumpSpawn(file, args, cwd, env, handlers2) {
 function yieldCpuToGit() {
   if (lowered || !worker) return;
   lowered = true;
+  if (process.platform !== "linux") return;
   const raw = process.env.MEMORY_AUDIT_NICE;
   const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
   if (!Number.isInteger(nice) || nice <= 0) return;

@@ -169,6 +169,8 @@ let lowered = false;
 export function yieldCpuToGit(): void {
   if (lowered || !worker) return;
   lowered = true;
+  // Only Linux keeps priorities per thread; elsewhere this would slow git down with us.
+  if (process.platform !== 'linux') return;
   const raw = process.env.MEMORY_AUDIT_NICE;
   const nice = raw === undefined || raw === '' ? 19 : Number(raw);
   if (!Number.isInteger(nice) || nice <= 0) return;
