@@ -10726,6 +10726,2237 @@ var require_picomatch2 = __commonJS({
   }
 });
 
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename, dirname, normalize, relative, resolve, sep } from "path";
+import * as nativeFs from "fs";
+function cleanPath(path13) {
+  let normalized = normalize(path13);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+function convertSlashes(path13, separator) {
+  return path13.replace(SLASHES_REGEX, separator);
+}
+function isRootDirectory(path13) {
+  return path13 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path13);
+}
+function normalizePath(path13, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path13.includes("/") || path13.startsWith(".");
+  if (resolvePaths) path13 = resolve(path13);
+  if (normalizePath$1 || pathNeedsCleaning) path13 = cleanPath(path13);
+  if (path13 === ".") return "";
+  const needsSeperator = path13[path13.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path13 + pathSeparator : path13, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath2(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath2;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+function build$3(options) {
+  return options.group ? groupFiles : empty;
+}
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path13, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname(path13);
+  let depth2 = 1;
+  while (parent !== state.root && depth2 < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth2++;
+    else parent = dirname(parent);
+  }
+  state.symlinks.set(path13, resolved);
+  return depth2 > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+function report(error, callback$1, output, suppressErrors) {
+  if (error && !suppressErrors) callback$1(error, output);
+  else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+function promise(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output) => {
+      if (err) return reject(err);
+      resolve$1(output);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
+var init_dist = __esm({
+  "node_modules/fdir/dist/index.mjs"() {
+    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+    SLASHES_REGEX = /[\\/]/g;
+    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path13 = directoryPath || ".";
+      if (filters.every((filter) => filter(path13, true))) paths.push(path13);
+    };
+    empty$2 = () => {
+    };
+    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts2.files++;
+    };
+    pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    pushFileCount = (_filename, _paths, counts2, _filters) => {
+      counts2.files++;
+    };
+    pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    empty$1 = () => {
+    };
+    getArray = (paths) => {
+      return paths;
+    };
+    getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    groupFiles = (groups, directory, files) => {
+      groups.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    empty = () => {
+    };
+    resolveSymlinksAsync = function(path13, state, callback$1) {
+      const { queue, fs, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs.realpath(path13, (error, resolvedPath) => {
+        if (error) return queue.dequeue(suppressErrors ? null : error, state);
+        fs.stat(resolvedPath, (error$1, stat4) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat4, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    resolveSymlinks = function(path13, state, callback$1) {
+      const { queue, fs, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs.realpathSync(path13);
+        const stat4 = fs.statSync(resolvedPath);
+        if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return;
+        callback$1(stat4, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    groupsSync = (state) => {
+      return state.groups;
+    };
+    defaultSync = (state) => {
+      return state.paths;
+    };
+    limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    onlyCountsAsync = (state, error, callback$1) => {
+      report(error, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    defaultAsync = (state, error, callback$1) => {
+      report(error, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    limitFilesAsync = (state, error, callback$1) => {
+      report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    groupsAsync = (state, error, callback$1) => {
+      report(error, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    readdirOpts = { withFileTypes: true };
+    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+        callback$1(entries, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+      });
+    };
+    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries = [];
+      try {
+        entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries, directoryPath, currentDepth);
+    };
+    Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+          this.onQueueEmpty(error, output);
+          if (error) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num) {
+        this._files = num;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num) {
+        this._directories = num;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root2, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root2, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || nativeFs
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries, directoryPath, depth2) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries.length; ++i) {
+          const entry = entries[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path13 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path13)) continue;
+            this.pushDirectory(path13, paths, filters);
+            this.walkDirectory(this.state, path13, path13, depth2 - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path13 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path13, this.state, (stat4, resolvedPath) => {
+              if (stat4.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path13 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path13 + pathSeparator, depth2 - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path13;
+                const filename = basename(resolvedPath);
+                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    APIBuilder = class {
+      constructor(root2, options) {
+        this.root = root2;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    pm = null;
+    try {
+      __require2.resolve("picomatch");
+      pm = __require2("picomatch");
+    } catch {
+    }
+    Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: sep,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth2) {
+        this.options.maxDepth = depth2;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate) {
+        this.options.filters.push(predicate);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate) {
+        this.options.exclude = predicate;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root2) {
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root2, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path13) => isMatch(path13));
+        return this;
+      }
+    };
+  }
+});
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from "fs";
+import { isAbsolute, posix, resolve as resolve2 } from "path";
+import { fileURLToPath } from "url";
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers2 = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
+    matchers2[i] = partMatchers;
+  }
+  return (input) => {
+    const inputParts = input.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers2[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix.relative(cwd, p) || ".";
+  return (p) => posix.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path13) {
+  return path13.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+function splitPattern(path13) {
+  var _result$parts;
+  const result = import_picomatch.default.scan(path13, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path13];
+}
+function isDynamicPattern(pattern2, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch.default.scan(pattern2);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+function normalizePattern(pattern2, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern2;
+  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result) : posix.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern2 of options.ignore) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
+  }
+  for (const pattern2 of patterns) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
+    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
+  const ignore3 = (0, import_picomatch.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug ? (p, isDirectory) => {
+      const path13 = format(p, isDirectory);
+      const matches = matcher(path13) && !ignore3(path13);
+      if (matches) log(`matched ${path13}`);
+      return matches;
+    } : (p, isDirectory) => {
+      const path13 = format(p, isDirectory);
+      return matcher(path13) && !ignore3(path13);
+    }],
+    exclude: debug ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve2(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative3] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative3) : [];
+}
+var import_picomatch, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
+var init_dist2 = __esm({
+  "node_modules/tinyglobby/dist/index.mjs"() {
+    init_dist();
+    import_picomatch = __toESM(require_picomatch2(), 1);
+    isReadonlyArray = Array.isArray;
+    BACKSLASHES = /\\/g;
+    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    isWin = process.platform === "win32";
+    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    splitPatternOptions = { parts: true };
+    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    escapePosixPath = (path13) => path13.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path13) => path13.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+  }
+});
+
+// node_modules/ignore/index.js
+var require_ignore = __commonJS({
+  "node_modules/ignore/index.js"(exports, module) {
+    function makeArray(subject) {
+      return Array.isArray(subject) ? subject : [subject];
+    }
+    var UNDEFINED = void 0;
+    var EMPTY2 = "";
+    var SPACE = " ";
+    var ESCAPE = "\\";
+    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
+    var BOM = "\uFEFF";
+    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
+    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
+    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
+    var REGEX_SPLITALL_CRLF = /\r?\n/g;
+    var DOUBLE_SLASH = "//";
+    var SLASH_CODE = 47;
+    var DOT_CODE = 46;
+    var SLASH = "/";
+    var TMP_KEY_IGNORE = "node-ignore";
+    if (typeof Symbol !== "undefined") {
+      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
+    }
+    var KEY_IGNORE = TMP_KEY_IGNORE;
+    var define = (object, key, value2) => {
+      Object.defineProperty(object, key, { value: value2 });
+      return value2;
+    };
+    var RETURN_FALSE = () => false;
+    var POSIX_CLASSES = {
+      alnum: "0-9A-Za-z",
+      alpha: "A-Za-z",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1f\\x7f",
+      digit: "0-9",
+      graph: "!-.0-~",
+      lower: "a-z",
+      print: " -.0-~",
+      punct: "!-.:-@\\[-`{-~",
+      // git's `sane-ctype.h` classifies \v and \f as control, not space,
+      //   unlike C's `isspace`
+      space: " \\t\\n\\r",
+      upper: "A-Z",
+      xdigit: "0-9A-Fa-f"
+    };
+    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
+    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
+    var NON_SLASH = "(?!\\/)";
+    var classSource = (negated, body) => {
+      if (negated) {
+        return `[^\\/${body}]`;
+      }
+      const source = `[${body}]`;
+      return new RegExp(source).test("/") ? NON_SLASH + source : source;
+    };
+    var scanBracket = (pattern2, start) => {
+      const { length } = pattern2;
+      let index2 = start + 1;
+      let negated = EMPTY2;
+      const lead = pattern2[index2];
+      if (lead === "!" || lead === "^") {
+        negated = "^";
+        index2++;
+      }
+      let body = EMPTY2;
+      let prev = EMPTY2;
+      for (; ; ) {
+        const char = pattern2[index2];
+        if (char === UNDEFINED) {
+          return null;
+        }
+        if (char === ESCAPE) {
+          const escaped = pattern2[++index2];
+          body += escapeMember(escaped);
+          prev = escaped;
+        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
+          index2++;
+          let to = pattern2[index2];
+          if (to === ESCAPE) {
+            to = pattern2[index2 += 1];
+          }
+          if (prev <= to) {
+            body += `-${escapeMember(to)}`;
+          }
+          prev = EMPTY2;
+        } else if (char === "[" && pattern2[index2 + 1] === ":") {
+          const nameStart = index2 + 2;
+          let end = nameStart;
+          while (end < length && pattern2[end] !== "]") {
+            end++;
+          }
+          if (end === length) {
+            return null;
+          }
+          if (end > nameStart && pattern2[end - 1] === ":") {
+            const name = pattern2.slice(nameStart, end - 1);
+            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
+              return null;
+            }
+            body += POSIX_CLASSES[name];
+            prev = EMPTY2;
+            index2 = end;
+          } else {
+            body += escapeMember("[");
+            prev = "[";
+            index2 = nameStart - 2;
+          }
+        } else {
+          body += escapeMember(char);
+          prev = char;
+        }
+        index2++;
+        if (pattern2[index2] === "]") {
+          return {
+            end: index2,
+            source: classSource(negated, body)
+          };
+        }
+      }
+    };
+    var NEVER_MATCH = "[]";
+    var PLACEHOLDER2 = "\0";
+    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
+      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
+      "g"
+    );
+    var TRAILING_WILDCARD = "";
+    var TRAILING_DOUBLESTAR = "";
+    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
+    var extractBrackets = (pattern2) => {
+      const sources = [];
+      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
+      const { length } = pattern2;
+      let out = EMPTY2;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = pattern2[index2];
+        if (char === ESCAPE) {
+          const escaped = pattern2[index2 + 1];
+          if (escaped === SLASH && index2 + 2 === length) {
+            out += hold(NEVER_MATCH);
+          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
+            out += pattern2.slice(index2, index2 + 2);
+          } else {
+            out += hold(
+              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
+            );
+          }
+          index2 += 2;
+        } else if (isReserved(char)) {
+          out += hold(`[${char}]`);
+          index2++;
+        } else if (char === "[") {
+          const scanned = scanBracket(pattern2, index2);
+          if (scanned === null) {
+            out += hold(NEVER_MATCH);
+            index2 = length;
+          } else {
+            out += hold(scanned.source);
+            index2 = scanned.end + 1;
+          }
+        } else {
+          out += char;
+          index2++;
+        }
+      }
+      return {
+        source: out,
+        sources
+      };
+    };
+    var DIRECT = null;
+    var REGEX_INNER_SLASH = /\/(?!$)/;
+    var WILDCARD = "[^\\/]*";
+    var REPLACERS = [
+      // Replace (\ ) with ' '
+      // Only a space: an escaped tab or other whitespace is already a literal by
+      //   the time it reaches here, and a bare tab must be left as one, not turned
+      //   into a space.
+      // (\ ) -> ' '
+      // (\\ ) -> '\\ '
+      // (\\\ ) -> '\\ '
+      [
+        // A run of backslashes is taken whole, from its first one, so no match
+        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+        //   quadratic.
+        /(\\+)( ?)/g,
+        (_, run, space) => space ? run.slice(0, run.length - run.length % 2) + SPACE : run,
+        ESCAPE + SPACE
+      ],
+      // git's wildmatch() reads a run of two or more asterisks as one globstar
+      //   whenever the run fills a path segment: it starts the pattern or follows
+      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+      //   already `**`; a longer one is folded into `**` here, so the steps
+      //   below only ever have to know `**`.
+      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+      // git also takes a run beside a literal prefix (`a***/b`) or beside an
+      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+      //   lists both, under "A run of asterisks".
+      [
+        /(^|\/)\*{3,}(?=\/|$)/g,
+        (_, start) => `${start}**`,
+        "*"
+      ],
+      // Escape metacharacters
+      // which is written down by users but means special for regular expressions.
+      // > There are 12 characters with special meanings:
+      // > - the backslash \,
+      // > - the caret ^,
+      // > - the dollar sign $,
+      // > - the period or dot .,
+      // > - the vertical bar or pipe symbol |,
+      // > - the question mark ?,
+      // > - the asterisk or star *,
+      // > - the plus sign +,
+      // > - the opening parenthesis (,
+      // > - the closing parenthesis ),
+      // > - and the opening square bracket [,
+      // > - the opening curly brace {,
+      // > These special characters are often called "metacharacters".
+      [
+        /[\\$.|*+(){^]/g,
+        (match) => `\\${match}`
+      ],
+      [
+        // > a question mark (?) matches a single character
+        /(?!\\)\?/g,
+        () => "[^/]",
+        "?"
+      ],
+      // leading slash
+      [
+        // > A leading slash matches the beginning of the pathname.
+        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+        // A leading slash matches the beginning of the pathname
+        /^\//,
+        () => "^",
+        SLASH
+      ],
+      // replace special metacharacter slash after the leading slash
+      [
+        /\//g,
+        () => "\\/",
+        SLASH
+      ],
+      [
+        // > A leading "**" followed by a slash means match in all directories.
+        // > For example, "**/foo" matches file or directory "foo" anywhere,
+        // > the same as pattern "foo".
+        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+        // >   under directory "foo".
+        // Notice that the '*'s have been replaced as '\\*'
+        /^\^*(?:\\\*\\\*\\\/)+/,
+        // '**/foo' <-> 'foo'
+        () => "(?:^|\\/)",
+        "*"
+      ],
+      // starting
+      [
+        // there will be no leading '/'
+        //   (which has been replaced by section "leading slash")
+        // If starts with '**', adding a '^' to the regular expression also works
+        DIRECT,
+        (source, pattern2) => {
+          if (!source || source[0] === "^" || source[0] === "(") {
+            return source;
+          }
+          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
+          return anchor + source;
+        }
+      ],
+      // two globstars
+      [
+        // Use lookahead assertions so that we could match more than one `'/**'`
+        /\\\/\\\*\\\*(?=\\\/|$)/g,
+        // Zero, one or several directories
+        // should not use '*', or it will be replaced by the next replacer
+        // Check if it is not the last `'/**'`
+        (_, index2, str4) => index2 + 6 < str4.length ? str4.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
+        "*"
+      ],
+      // normal intermediate wildcards
+      [
+        // Never replace escaped '*'
+        // ignore rule '\*' will match the path '*'
+        // 'abc.*/' -> go
+        // 'abc.*'  -> skip this rule,
+        //    coz trailing single wildcard will be handed by [trailing wildcard]
+        /(^|[^\\])(?:\\\*)+(?!$)/g,
+        // '*.js' matches '.js'
+        // '*.js' doesn't match 'abc'
+        // 1. An asterisk "*" matches anything except a slash.
+        // 2. Other consecutive asterisks are considered regular asterisks
+        //    and collapse into one non-slash wildcard run.
+        (_, p1) => p1 + WILDCARD,
+        "*"
+      ],
+      // trailing wildcard, held apart from a literal star
+      [
+        // The step above leaves a trailing `*` alone, so a single `\*` is all that
+        //   can be left at the end here, and what stands in front of it says which
+        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+        //   nothing before it; a literal arrives as the user's own escape, which
+        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+        //   There is no third case: every backslash still reaching the chain is
+        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+        //   own character, so a longer run can never form. This runs while the
+        //   two are still distinct, before the unescape steps below collapse the
+        //   literal onto the very `\*` a wildcard leaves behind.
+        /(^|[^\\])((?:\\\\)*)\\\*$/,
+        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
+        "*"
+      ],
+      [
+        // unescape, revert step 3 except for back slash
+        // For example, if a user escape a '\\*',
+        // after step 3, the result will be '\\\\\\*'
+        /\\\\\\(?=[$.|*+(){^])/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // '\\\\' -> '\\'
+        /\\\\/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // Every real bracket expression -- POSIX classes included -- has already
+        //   been held aside by `extractBrackets`, so the only `[` left in the
+        //   pattern is an escaped, literal one.
+        // A backslash could only stand at the end of the range if it quoted the
+        //   `]`, and `\]` is held aside long before this.
+        /\\\[([^\]/]*?)($|\])/g,
+        // '\\[bar]' -> '\\\\[bar]'
+        (match, range, close2) => `\\[${range}${close2}`,
+        "["
+      ],
+      // ending
+      [
+        // 'js' will not match 'js.'
+        // 'ab' will not match 'abc'
+        DIRECT,
+        // WTF!
+        // https://git-scm.com/docs/gitignore
+        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+        // which re-fixes #24, #38
+        // > If there is a separator at the end of the pattern then the pattern
+        // > will only match directories, otherwise the pattern can match both
+        // > files and directories.
+        // 'js*' will not match 'a.js'
+        // 'js/' will not match 'a.js'
+        // 'js' will match 'a.js' and 'a.js/'
+        (source) => {
+          const last = source[source.length - 1];
+          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+            return source;
+          }
+          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
+        }
+      ]
+    ];
+    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
+    var MODE_IGNORE = "regex";
+    var MODE_CHECK_IGNORE = "checkRegex";
+    var UNDERSCORE = "_";
+    var replaceTrailingWildcard = (_, p1) => {
+      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
+      return `${prefix}(?=$|\\/$)`;
+    };
+    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
+    var replaceTrailingDoublestar = () => "[\\s\\S]";
+    var separatorAfter = (run, at) => {
+      let separator = EMPTY2;
+      for (let index2 = at + 1; index2 < run.length && !run[index2].wildcard; index2++) {
+        separator += run[index2].single;
+      }
+      return separator;
+    };
+    var pinWildcards = (source) => {
+      if (source.indexOf(WILDCARD) < 0) {
+        return source;
+      }
+      const tokens = [];
+      const { length } = source;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = source[index2];
+        if (source.startsWith(WILDCARD, index2)) {
+          tokens.push({ wildcard: true });
+          index2 += WILDCARD.length;
+        } else if (char === "[") {
+          let end = index2 + 1;
+          if (source[end] === "^") {
+            end++;
+          }
+          if (source[end] === "]") {
+            end++;
+          }
+          while (end < length && source[end] !== "]") {
+            end += source[end] === ESCAPE ? 2 : 1;
+          }
+          end++;
+          tokens.push({ single: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === ESCAPE) {
+          tokens.push({ single: source.slice(index2, index2 + 2) });
+          index2 += 2;
+        } else if (char === "(") {
+          let depth2 = 0;
+          let end = index2;
+          do {
+            if (source[end] === ESCAPE) {
+              end++;
+            } else if (source[end] === "(") {
+              depth2++;
+            } else if (source[end] === ")") {
+              depth2--;
+            }
+            end++;
+          } while (end < length && depth2 > 0);
+          if ("*+?".indexOf(source[end]) >= 0) {
+            end++;
+          }
+          tokens.push({ boundary: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === "^" || char === "$") {
+          tokens.push({ boundary: char });
+          index2++;
+        } else {
+          tokens.push({ single: char });
+          index2++;
+        }
+      }
+      let out = EMPTY2;
+      let run = [];
+      const flush = () => {
+        let lastWildcard;
+        run.forEach((token, at) => {
+          if (token.wildcard) {
+            lastWildcard = at;
+          }
+        });
+        run.forEach((token, at) => {
+          if (!token.wildcard) {
+            out += token.single;
+            return;
+          }
+          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run, at)})[^\\/])*`;
+        });
+        run = [];
+      };
+      tokens.forEach((token) => {
+        if (token.boundary === void 0) {
+          run.push(token);
+          return;
+        }
+        flush();
+        out += token.boundary;
+      });
+      flush();
+      return out;
+    };
+    var makeRegexPrefix = (pattern2) => {
+      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
+        pattern2 = "**";
+      }
+      const { source, sources } = extractBrackets(pattern2);
+      const replaced = REPLACERS.reduce(
+        // A pass whose matcher finds nothing hands back the very string it was
+        //   given, so asking first costs a search and saves a rewrite. Ten of the
+        //   fifteen passes never fire for a typical .gitignore line, and between
+        //   them they were 45% of this chain.
+        (prev, [matcher, replacer, required]) => {
+          if (matcher === DIRECT) {
+            return replacer(prev, pattern2);
+          }
+          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+            return prev;
+          }
+          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
+        },
+        source
+      );
+      return sources.length ? replaced.replace(
+        REGEX_RESTORE_PLACEHOLDER,
+        (match, index2) => sources[index2]
+      ) : replaced;
+    };
+    var checkSourceOf = (body, prefix) => {
+      if (body[body.length - 1] === SLASH) {
+        prefix = makeRegexPrefix(body.slice(0, -1));
+      }
+      const head = prefix.slice(0, -1);
+      const last = prefix[prefix.length - 1];
+      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
+    };
+    var matchesBasename = (body) => {
+      const index2 = body.indexOf(SLASH);
+      return index2 < 0 || index2 === body.length - 1;
+    };
+    var basenameOf = (path13) => {
+      const end = path13.length - 1;
+      const index2 = path13.lastIndexOf(
+        SLASH,
+        path13[end] === SLASH ? end - 1 : end
+      );
+      return index2 < 0 ? path13 : path13.slice(index2 + 1);
+    };
+    var parentOf2 = (path13) => {
+      if (path13.charCodeAt(0) === SLASH_CODE || path13.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path13.split(SLASH).filter(Boolean);
+        slices.pop();
+        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
+      }
+      const end = path13.length - 1;
+      const cut = path13.lastIndexOf(
+        SLASH,
+        path13.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+      );
+      return cut < 0 ? EMPTY2 : path13.slice(0, cut + 1);
+    };
+    var isString = (subject) => typeof subject === "string";
+    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
+    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
+    var IgnoreRule = class {
+      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
+        this.pattern = pattern2;
+        this.mark = mark;
+        this.negative = negative;
+        define(this, "body", body);
+        define(this, "ignoreCase", ignoreCase);
+        define(this, "regexPrefix", prefix);
+      }
+      // Worked out on first use and kept behind an own property, the way `regex`
+      //   caches itself in `_regex`. Deciding it in the constructor instead would
+      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+      //   every compile -- including the compiles of rules that are never matched
+      //   against anything.
+      get _basenameOnly() {
+        return define(this, "_basenameOnly", matchesBasename(this.body));
+      }
+      get regex() {
+        const key = UNDERSCORE + MODE_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_IGNORE, key);
+      }
+      get checkRegex() {
+        const key = UNDERSCORE + MODE_CHECK_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_CHECK_IGNORE, key);
+      }
+      _make(mode, key) {
+        const str4 = pinWildcards(
+          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
+        );
+        const regex2 = this.ignoreCase ? new RegExp(str4, "i") : new RegExp(str4);
+        return define(this, key, regex2);
+      }
+    };
+    var hasTrailingBackslash = (str4) => {
+      let count2 = 0;
+      while (str4[str4.length - count2 - 1] === ESCAPE) {
+        count2++;
+      }
+      return count2 % 2 === 1;
+    };
+    var trimEnd = (body, stripLineEnd) => {
+      let lineEnd = body.length;
+      let end;
+      for (; ; ) {
+        if (stripLineEnd && body[lineEnd - 1] === "\r") {
+          lineEnd--;
+        }
+        end = lineEnd;
+        while (body[end - 1] === SPACE) {
+          end--;
+        }
+        if (!stripLineEnd || body[end - 1] !== "\n") {
+          break;
+        }
+        lineEnd = end - 1;
+      }
+      if (end === lineEnd) {
+        return body.slice(0, lineEnd);
+      }
+      let backslashes = 0;
+      while (body[end - backslashes - 1] === ESCAPE) {
+        backslashes++;
+      }
+      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
+    };
+    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
+      let body = stripBOM && pattern2[0] === BOM ? pattern2.slice(1) : pattern2;
+      if (body[0] === "#") {
+        return;
+      }
+      let negative = false;
+      if (body[0] === "!") {
+        negative = true;
+        body = body.slice(1);
+      }
+      const last = body[body.length - 1];
+      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
+        body = trimEnd(body, stripLineEnd);
+      }
+      if (!body || hasTrailingBackslash(body)) {
+        return;
+      }
+      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
+      const regexPrefix = makeRegexPrefix(body);
+      return new IgnoreRule(
+        pattern2,
+        mark,
+        body,
+        ignoreCase,
+        negative,
+        regexPrefix
+      );
+    };
+    var RuleManager = class {
+      constructor(ignoreCase) {
+        this._ignoreCase = ignoreCase;
+        this._rules = [];
+        this._basenameCount = 0;
+      }
+      _add(pattern2, index2) {
+        if (pattern2 && pattern2[KEY_IGNORE]) {
+          this._rules = this._rules.concat(pattern2._rules._rules);
+          this._basenameCount += pattern2._rules._basenameCount;
+          this._added = true;
+          return;
+        }
+        const isStr = isString(pattern2);
+        const raw = isStr ? pattern2 : pattern2.pattern;
+        const rule = checkPattern(raw) && createRule(
+          raw,
+          isStr ? UNDEFINED : pattern2.mark,
+          this._ignoreCase,
+          !this._split,
+          this._stripBOM && !index2
+        );
+        if (rule) {
+          this._added = true;
+          this._rules.push(rule);
+          if (matchesBasename(rule.body)) {
+            this._basenameCount++;
+          }
+        }
+      }
+      // @param {Array<string> | string | Ignore} pattern
+      add(pattern2) {
+        this._added = false;
+        this._split = isString(pattern2);
+        this._stripBOM = !this._split || pattern2[0] === BOM;
+        makeArray(
+          this._split ? splitPattern2(pattern2) : pattern2
+        ).forEach(this._add, this);
+        if (this._added) {
+          this._literalRules = UNDEFINED;
+        }
+        return this._added;
+      }
+      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+      //   are left out once, rather than tested or compiled for every path.
+      testLiteral(path13) {
+        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
+          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
+        ));
+        let ignored = false;
+        let unignored = false;
+        let matchedRule;
+        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule.checkRegex.test(path13)) {
+            ignored = !rule.negative;
+            unignored = rule.negative;
+            matchedRule = rule.negative ? UNDEFINED : rule;
+            break;
+          }
+        }
+        const ret = {
+          ignored,
+          unignored
+        };
+        if (matchedRule) {
+          ret.rule = matchedRule;
+        }
+        return ret;
+      }
+      // Test one single path without recursively checking parent directories
+      //
+      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+      // @returns {TestResult}
+      test(path13, mode) {
+        const rules2 = this._rules;
+        const { length } = rules2;
+        const shortcut = this._basenameCount * 2 >= length;
+        const basename3 = shortcut ? basenameOf(path13) : path13;
+        for (let index2 = length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule[mode].test(
+            shortcut && rule._basenameOnly ? basename3 : path13
+          )) {
+            const { negative } = rule;
+            const ret = {
+              ignored: !negative,
+              unignored: negative
+            };
+            if (!negative) {
+              ret.rule = rule;
+            }
+            return ret;
+          }
+        }
+        return {
+          ignored: false,
+          unignored: false
+        };
+      }
+    };
+    var throwError = (message2, Ctor) => {
+      throw new Ctor(message2);
+    };
+    var checkPath = (path13, originalPath, doThrow) => {
+      if (!isString(path13)) {
+        return doThrow(
+          `path must be a string, but got \`${originalPath}\``,
+          TypeError
+        );
+      }
+      if (!path13) {
+        return doThrow(`path must not be empty`, TypeError);
+      }
+      if (checkPath.isNotRelative(path13)) {
+        const r = "`path.relative()`d";
+        return doThrow(
+          `path should be a ${r} string, but got "${originalPath}"`,
+          RangeError
+        );
+      }
+      return true;
+    };
+    var isNotRelative = (path13) => {
+      const first = path13.charCodeAt(0);
+      if (first === SLASH_CODE) {
+        return true;
+      }
+      if (first !== DOT_CODE) {
+        return false;
+      }
+      if (path13.length === 1) {
+        return true;
+      }
+      const second = path13.charCodeAt(1);
+      if (second === SLASH_CODE) {
+        return true;
+      }
+      if (second !== DOT_CODE) {
+        return false;
+      }
+      return path13.length === 2 || path13.charCodeAt(2) === SLASH_CODE;
+    };
+    checkPath.isNotRelative = isNotRelative;
+    checkPath.convert = (p) => p;
+    var convertPath = (target) => isString(target) && checkPath.convert(target);
+    var Ignore = class {
+      constructor({
+        ignorecase = true,
+        ignoreCase = ignorecase,
+        allowRelativePaths = false
+      } = {}) {
+        define(this, KEY_IGNORE, true);
+        this._rules = new RuleManager(ignoreCase);
+        this._strictPathCheck = !allowRelativePaths;
+        this._initCache();
+      }
+      _initCache() {
+        this._ignoreCache = /* @__PURE__ */ Object.create(null);
+        this._testCache = /* @__PURE__ */ Object.create(null);
+      }
+      add(pattern2) {
+        if (this._rules.add(pattern2)) {
+          this._initCache();
+        }
+        return this;
+      }
+      // legacy
+      addPattern(pattern2) {
+        return this.add(pattern2);
+      }
+      // @returns {TestResult}
+      _test(originalPath, cache3, path13) {
+        checkPath(
+          path13,
+          originalPath,
+          this._strictPathCheck ? throwError : RETURN_FALSE
+        );
+        return path13 ? this._t(path13, cache3) : {
+          ignored: false,
+          unignored: false
+        };
+      }
+      checkIgnore(target) {
+        const path13 = convertPath(target);
+        if (!path13 || path13.charCodeAt(path13.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path13);
+        }
+        const dir = this._t(path13, this._testCache);
+        if (dir.ignored) {
+          return dir;
+        }
+        const literal = this._rules.testLiteral(path13);
+        return literal.ignored || literal.unignored ? literal : dir;
+      }
+      _t(path13, cache3) {
+        const cached = cache3[path13];
+        if (cached) {
+          return cached;
+        }
+        const parentPath = parentOf2(path13);
+        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
+        return cache3[path13] = parent && parent.ignored ? parent : this._rules.test(path13, MODE_IGNORE);
+      }
+      ignores(path13) {
+        return this._test(path13, this._ignoreCache, convertPath(path13)).ignored;
+      }
+      createFilter() {
+        return (path13) => !this.ignores(path13);
+      }
+      filter(paths) {
+        return makeArray(paths).filter(this.createFilter());
+      }
+      // @returns {TestResult}
+      test(path13) {
+        return this._test(path13, this._testCache, convertPath(path13));
+      }
+    };
+    var factory = (options) => new Ignore(options);
+    var isPathValid = (path13) => checkPath(convertPath(path13), path13, RETURN_FALSE);
+    var setupWindows = () => {
+      const makePosix = (str4) => /^\\\\\?\\/.test(str4) || /["<>|\u0000-\u001F]+/u.test(str4) ? str4 : str4.replace(/\\/g, "/");
+      checkPath.convert = makePosix;
+      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
+      checkPath.isNotRelative = (path13) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path13) || isNotRelative(path13);
+    };
+    if (
+      // Detect `process` so that it can run in browsers.
+      typeof process !== "undefined" && process.platform === "win32"
+    ) {
+      setupWindows();
+    }
+    module.exports = factory;
+    factory.default = factory;
+    module.exports.isPathValid = isPathValid;
+    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
+  }
+});
+
+// src/evidence/pump.ts
+import { getPriority, setPriority } from "node:os";
+import { Worker } from "node:worker_threads";
+function ensureWorker() {
+  if (worker) return worker;
+  if (broken) return null;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+    w.on("message", (m) => {
+      const p = active.get(m.id);
+      if (!p) return;
+      if (m.t === "data" && m.ab) {
+        const n = m.ab.byteLength;
+        p.handlers.onData(Buffer.from(m.ab));
+        w.postMessage({ op: "ack", id: m.id, bytes: n });
+        return;
+      }
+      active.delete(m.id);
+      if (active.size === 0) w.unref();
+      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
+      else p.handlers.onError(m.message ?? "git could not be started");
+    });
+    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
+    w.on("exit", () => failAll("the git reader thread stopped"));
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+function failAll(message2) {
+  worker = null;
+  broken = true;
+  const list3 = [...active.values()];
+  active.clear();
+  for (const p of list3) p.handlers.onError(message2);
+}
+function pumpSpawn(file, args, cwd, env, handlers2) {
+  const w = ensureWorker();
+  if (!w) return null;
+  const id = nextId++;
+  active.set(id, { handlers: handlers2 });
+  w.ref();
+  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
+  return {
+    kill: () => {
+      if (active.has(id)) w.postMessage({ op: "kill", id });
+    }
+  };
+}
+function yieldCpuToGit() {
+  if (lowered || !worker) return;
+  lowered = true;
+  if (process.platform !== "linux") return;
+  const raw = process.env.MEMORY_AUDIT_NICE;
+  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
+  if (!Number.isInteger(nice) || nice <= 0) return;
+  try {
+    if (getPriority() < nice) setPriority(Math.min(nice, 19));
+  } catch {
+  }
+}
+var WORKER_SOURCE, worker, broken, nextId, active, lowered;
+var init_pump = __esm({
+  "src/evidence/pump.ts"() {
+    "use strict";
+    WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const FLUSH_BYTES = 512 * 1024;
+const FLUSH_MS = 8;
+const children = new Map();
+// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
+const HIGH_WATER = 8 * 1024 * 1024;
+const LOW_WATER = 2 * 1024 * 1024;
+parentPort.on('message', (m) => {
+  if (m.op === 'ack') {
+    const c = children.get(m.id);
+    if (!c) return;
+    c.inflight -= m.bytes;
+    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
+    return;
+  }
+  if (m.op === 'kill') {
+    const c = children.get(m.id);
+    if (c) c.child.kill();
+    return;
+  }
+  if (m.op !== 'spawn') return;
+  const id = m.id;
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+    return;
+  }
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
+  children.set(id, st);
+  const flush = () => {
+    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
+    if (st.size === 0) return;
+    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
+    st.parts = []; st.size = 0;
+    let ab;
+    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
+    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    st.inflight += ab.byteLength;
+    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
+  };
+  child.stdout.on('data', (b) => {
+    st.parts.push(b); st.size += b.length;
+    if (st.size >= FLUSH_BYTES) flush();
+    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
+  });
+  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
+  let reported = false;
+  child.on('error', (err) => {
+    if (reported) return;
+    reported = true;
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+  });
+  child.on('close', (code) => {
+    if (reported) return;
+    reported = true;
+    flush();
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
+  });
+});
+`;
+    worker = null;
+    broken = false;
+    nextId = 1;
+    active = /* @__PURE__ */ new Map();
+    lowered = false;
+  }
+});
+
+// src/evidence/git.ts
+import { spawn } from "node:child_process";
+function runGit(cwd, args, input) {
+  return new Promise((resolve6) => {
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
+      return;
+    }
+    const out = [];
+    const errOut = [];
+    child.stdout.on("data", (b) => out.push(b));
+    child.stderr.on("data", (b) => errOut.push(b));
+    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
+    child.on(
+      "close",
+      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
+    );
+    child.stdin.on("error", () => {
+    });
+    if (input !== void 0) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+function gitEnv() {
+  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
+}
+function streamGitTokens(cwd, args, onToken) {
+  return new Promise((resolve6) => {
+    let rest = null;
+    let failed2 = null;
+    let kill = () => {
+    };
+    const onData = (chunk) => {
+      if (failed2) return;
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      try {
+        for (; ; ) {
+          const nul = buf.indexOf(0, start);
+          if (nul < 0) break;
+          onToken(buf.toString("utf8", start, nul));
+          start = nul + 1;
+        }
+      } catch (err) {
+        failed2 = err;
+        kill();
+        return;
+      }
+      rest = start < buf.length ? buf.subarray(start) : null;
+      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
+    };
+    const onClose = (code3, stderr) => {
+      if (!failed2 && rest && rest.length > 0) {
+        try {
+          onToken(rest.toString("utf8"));
+        } catch (err) {
+          failed2 = err;
+        }
+      }
+      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
+${failed2.message}` : "") });
+    };
+    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
+    const argv = [...GIT_STABLE_CONFIG, ...args];
+    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
+    if (pumped) {
+      kill = pumped.kill;
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    const c = child;
+    kill = () => c.kill();
+    const errOut = [];
+    let errLen = 0;
+    c.stdout.on("data", onData);
+    c.stderr.on("data", (b) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
+    });
+    c.on("error", (err) => onError(err.message));
+    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
+  });
+}
+function readBlobs(cwd, ids, onBlob) {
+  return new Promise((resolve6) => {
+    if (ids.length === 0) {
+      resolve6({ code: 0, stderr: "" });
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    let idx = 0;
+    let buf = Buffer.alloc(0);
+    let need = -1;
+    let errText = "";
+    const pump = () => {
+      for (; ; ) {
+        if (need < 0) {
+          const nl = buf.indexOf(10);
+          if (nl < 0) return;
+          const header = buf.toString("utf8", 0, nl);
+          buf = buf.subarray(nl + 1);
+          const id = ids[idx] ?? "";
+          if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+            idx++;
+            safe(() => onBlob(id, null));
+            continue;
+          }
+          const parts = header.split(" ");
+          need = Number(parts[2] ?? 0);
+        } else {
+          if (buf.length < need + 1) return;
+          const body = buf.toString("utf8", 0, need);
+          buf = buf.subarray(need + 1);
+          need = -1;
+          const id = ids[idx++] ?? "";
+          safe(() => onBlob(id, body));
+        }
+      }
+    };
+    const safe = (f) => {
+      try {
+        f();
+      } catch (err) {
+        errText += `${err.message}
+`;
+      }
+    };
+    child.stdout.on("data", (chunk) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      pump();
+    });
+    child.stderr.on("data", (b) => {
+      if (errText.length < 64 * 1024) errText += b.toString("utf8");
+    });
+    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
+    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
+    child.stdin.on("error", () => {
+    });
+    const SLICE = 2e3;
+    let i = 0;
+    const writeMore = () => {
+      while (i < ids.length) {
+        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
+        i += SLICE;
+        if (!child.stdin.write(chunk)) {
+          child.stdin.once("drain", writeMore);
+          return;
+        }
+      }
+      child.stdin.end();
+    };
+    writeMore();
+  });
+}
+async function repoInfo(root2) {
+  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
+  const lines = r.stdout.split("\n");
+  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
+    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
+    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
+    const l2 = r2.stdout.split("\n");
+    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
+  }
+  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
+  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
+}
+async function remoteOriginUrl(root2) {
+  const r = await runGit(root2, ["remote", "get-url", "origin"]);
+  if (r.code !== 0) return void 0;
+  return r.stdout.trim() || void 0;
+}
+function parseRepoSlug(url) {
+  const u = url.trim();
+  let path13;
+  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
+  if (scp && !u.includes("://")) path13 = scp[1];
+  else {
+    try {
+      path13 = new URL(u).pathname;
+    } catch {
+      return void 0;
+    }
+  }
+  if (!path13) return void 0;
+  const parts = path13.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (parts.length < 2) return void 0;
+  const [owner, name] = parts.slice(-2);
+  if (!owner || !name) return void 0;
+  return `${owner}/${name}`;
+}
+var GIT_STABLE_CONFIG, BlobStream;
+var init_git = __esm({
+  "src/evidence/git.ts"() {
+    "use strict";
+    init_pump();
+    GIT_STABLE_CONFIG = [
+      "-c",
+      "core.quotePath=false",
+      "-c",
+      "log.showSignature=false",
+      "-c",
+      "color.ui=false",
+      "-c",
+      "diff.renames=true",
+      "-c",
+      "log.follow=false",
+      "-c",
+      "log.showRoot=true",
+      "-c",
+      "diff.relative=false",
+      "-c",
+      "i18n.logOutputEncoding=UTF-8"
+    ];
+    BlobStream = class {
+      constructor(cwd, onBlob) {
+        this.cwd = cwd;
+        this.onBlob = onBlob;
+      }
+      cwd;
+      onBlob;
+      child = null;
+      queue = [];
+      head = 0;
+      buf = Buffer.alloc(0);
+      need = -1;
+      pendingWrite = [];
+      errText = "";
+      done = null;
+      resolveDone = null;
+      requested = 0;
+      start() {
+        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
+        try {
+          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+        } catch (err) {
+          this.resolveDone({ code: -1, stderr: String(err.message) });
+          return;
+        }
+        const child = this.child;
+        child.stdout.on("data", (chunk) => {
+          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+          this.pump();
+        });
+        child.stderr.on("data", (b) => {
+          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
+        });
+        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
+        child.on("close", (code3) => {
+          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
+          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
+        });
+        child.stdin.on("error", () => {
+        });
+      }
+      deliver(id, content3) {
+        try {
+          this.onBlob(id, content3);
+        } catch (err) {
+          this.errText += `${err.message}
+`;
+        }
+      }
+      pump() {
+        for (; ; ) {
+          if (this.need < 0) {
+            const nl = this.buf.indexOf(10);
+            if (nl < 0) return;
+            const header = this.buf.toString("utf8", 0, nl);
+            this.buf = this.buf.subarray(nl + 1);
+            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+              this.deliver(this.queue[this.head++] ?? "", null);
+              continue;
+            }
+            this.need = Number(header.split(" ")[2] ?? 0);
+          } else {
+            if (this.buf.length < this.need + 1) return;
+            const body = this.buf.toString("utf8", 0, this.need);
+            this.buf = this.buf.subarray(this.need + 1);
+            this.need = -1;
+            this.deliver(this.queue[this.head++] ?? "", body);
+          }
+          if (this.head > 4096 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
+          }
+        }
+      }
+      request(id) {
+        if (!this.child && !this.done) this.start();
+        if (!this.child) return;
+        this.queue.push(id);
+        this.requested++;
+        this.pendingWrite.push(id);
+        if (this.pendingWrite.length >= 64) this.flush();
+      }
+      flush() {
+        if (!this.child || this.pendingWrite.length === 0) return;
+        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
+        this.pendingWrite = [];
+      }
+      /** No more requests: waits for every answer. */
+      async end() {
+        if (!this.done) return { code: 0, stderr: "" };
+        this.flush();
+        this.child?.stdin.end();
+        return this.done;
+      }
+    };
+  }
+});
+
+// src/evidence/files.ts
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+function indexFromPaths(paths, untracked, source = "git") {
+  const files = /* @__PURE__ */ new Set();
+  const dirs = /* @__PURE__ */ new Set();
+  const lower = /* @__PURE__ */ new Map();
+  const byBasename = /* @__PURE__ */ new Map();
+  for (const p of paths) {
+    if (!p || files.has(p)) continue;
+    files.add(p);
+    const lp = p.toLowerCase();
+    if (!lower.has(lp)) lower.set(lp, p);
+    const slash = p.lastIndexOf("/");
+    const base = slash < 0 ? p : p.slice(slash + 1);
+    const list3 = byBasename.get(base);
+    if (list3) list3.push(p);
+    else byBasename.set(base, [p]);
+    let end = slash;
+    while (end > 0) {
+      const d = p.slice(0, end);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      const ld = d.toLowerCase();
+      if (!lower.has(ld)) lower.set(ld, d);
+      end = d.lastIndexOf("/");
+    }
+  }
+  const index2 = { files, dirs, lower, byBasename, source, stats: folderStats(files, dirs) };
+  if (untracked && untracked.size) index2.untracked = untracked;
+  return index2;
+}
+function folderStats(files, dirs) {
+  const stats = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
+  for (const f of files) {
+    const i = f.lastIndexOf("/");
+    const parent = i === -1 ? "" : f.slice(0, i);
+    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
+  }
+  for (const d of dirs) {
+    const i = d.lastIndexOf("/");
+    const parent = i === -1 ? "" : d.slice(0, i);
+    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const named = stats.byDirName.get(name);
+    if (named) named.push(d);
+    else stats.byDirName.set(name, [d]);
+  }
+  return stats;
+}
+async function gitFileIndex(root2) {
+  const paths = [];
+  const r = await streamGitTokens(root2, ["ls-files", "-z", "-t", "--cached", "--others", "--deleted", "--exclude-standard", "--exclude=node_modules/"], (tok) => {
+    if (tok) paths.push(tok);
+  });
+  if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
+  const untracked = /* @__PURE__ */ new Set();
+  const deleted = /* @__PURE__ */ new Set();
+  const clean = new Array(paths.length);
+  let n = 0;
+  for (const tok of paths) {
+    const tag = tok.charCodeAt(0);
+    const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
+    if (tag === 82) {
+      deleted.add(p);
+      continue;
+    }
+    if (tag === 63) untracked.add(p);
+    clean[n++] = p;
+  }
+  clean.length = n;
+  if (deleted.size > 0) {
+    let m = 0;
+    for (let i = 0; i < n; i++) if (!deleted.has(clean[i])) clean[m++] = clean[i];
+    clean.length = m;
+  }
+  return { index: indexFromPaths(clean, untracked, "git") };
+}
+async function walkFileIndex(root2) {
+  let found = [];
+  try {
+    found = await glob("**/*", { cwd: root2, dot: true, ignore: WALK_IGNORE, onlyFiles: true, followSymbolicLinks: false });
+  } catch {
+    found = [];
+  }
+  try {
+    const gi = await readFile(path.join(root2, ".gitignore"), "utf8");
+    const ig = (0, import_ignore.default)().add(gi);
+    found = found.filter((f) => !ig.ignores(f));
+  } catch {
+  }
+  found.sort();
+  return indexFromPaths(found, void 0, "filesystem");
+}
+function existsInIndex(index2, p) {
+  const q = p.replace(/\/+$/, "");
+  if (q === "" || q === ".") return "dir";
+  if (index2.files.has(q)) return "file";
+  if (index2.dirs.has(q)) return "dir";
+  return void 0;
+}
+var import_ignore, WALK_IGNORE;
+var init_files = __esm({
+  "src/evidence/files.ts"() {
+    "use strict";
+    init_dist2();
+    import_ignore = __toESM(require_ignore(), 1);
+    init_git();
+    WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
+  }
+});
+
 // node_modules/bail/index.js
 function bail(error) {
   if (error) {
@@ -11184,7 +13415,7 @@ var init_minurl_shared = __esm({
 });
 
 // node_modules/vfile/lib/minurl.js
-import { fileURLToPath } from "node:url";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 var init_minurl = __esm({
   "node_modules/vfile/lib/minurl.js"() {
     init_minurl_shared();
@@ -11392,7 +13623,7 @@ var init_lib4 = __esm({
        */
       set path(path13) {
         if (isUrl(path13)) {
-          path13 = fileURLToPath(path13);
+          path13 = fileURLToPath2(path13);
         }
         assertNonEmpty(path13, "path");
         if (this.path !== path13) {
@@ -20558,7 +22789,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
     return visit3;
     function visit3() {
       const matches = !check2 || is2(node2, index2, parents[parents.length - 1] || void 0);
-      let result = empty;
+      let result = empty2;
       if (enter && matches) {
         result = toResult(enter(node2, parents, index2));
         if (result[0] === EXIT) {
@@ -20605,14 +22836,14 @@ function toResult(value2) {
   if (typeof value2 === "number") {
     return [CONTINUE, value2];
   }
-  return value2 === null || value2 === void 0 ? empty : [value2];
+  return value2 === null || value2 === void 0 ? empty2 : [value2];
 }
-var empty, CONTINUE, EXIT, SKIP;
+var empty2, CONTINUE, EXIT, SKIP;
 var init_lib12 = __esm({
   "node_modules/unist-util-visit-parents/lib/index.js"() {
     init_unist_util_is();
     init_color_node();
-    empty = [];
+    empty2 = [];
     CONTINUE = true;
     EXIT = false;
     SKIP = "skip";
@@ -23304,7 +25535,7 @@ function tokenizeWwwAutolink(effects, ok3, nok) {
     }
     effects.enter("literalAutolink");
     effects.enter("literalAutolinkWww");
-    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path, wwwAfter), nok), nok)(code3);
+    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path2, wwwAfter), nok), nok)(code3);
   }
   function wwwAfter(code3) {
     effects.exit("literalAutolinkWww");
@@ -23354,7 +25585,7 @@ function tokenizeProtocolAutolink(effects, ok3, nok) {
     return nok(code3);
   }
   function afterProtocol(code3) {
-    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path, protocolAfter), nok)(code3);
+    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path2, protocolAfter), nok)(code3);
   }
   function protocolAfter(code3) {
     effects.exit("literalAutolinkHttp");
@@ -23530,7 +25761,7 @@ function previousUnbalanced(events) {
   }
   return result;
 }
-var wwwPrefix, domain, path, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
+var wwwPrefix, domain, path2, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
 var init_syntax2 = __esm({
   "node_modules/micromark-extension-gfm-autolink-literal/lib/syntax.js"() {
     init_micromark_util_character();
@@ -23542,7 +25773,7 @@ var init_syntax2 = __esm({
       tokenize: tokenizeDomain,
       partial: true
     };
-    path = {
+    path2 = {
       tokenize: tokenizePath,
       partial: true
     };
@@ -25686,7 +27917,7 @@ var init_stringify = __esm({
 });
 
 // node_modules/smol-toml/dist/index.js
-var init_dist = __esm({
+var init_dist3 = __esm({
   "node_modules/smol-toml/dist/index.js"() {
     init_parse2();
     init_stringify();
@@ -25956,7 +28187,7 @@ var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
-    init_dist();
+    init_dist3();
     init_classify();
     FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
     Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
@@ -28134,24 +30365,12 @@ var init_lex = __esm({
 
 // src/checks/count.ts
 function dirStats(ev) {
-  let s = ev.files.stats ?? statsCache.get(ev.files);
-  if (s) return s;
-  s = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
-  for (const f of ev.files.files) {
-    const i = f.lastIndexOf("/");
-    const d = i === -1 ? "" : f.slice(0, i);
-    s.files.set(d, (s.files.get(d) ?? 0) + 1);
+  if (ev.files.stats) return ev.files.stats;
+  let s = statsCache.get(ev.files);
+  if (!s) {
+    s = folderStats(ev.files.files, ev.files.dirs);
+    statsCache.set(ev.files, s);
   }
-  for (const d of ev.files.dirs) {
-    const i = d.lastIndexOf("/");
-    const parent = i === -1 ? "" : d.slice(0, i);
-    s.dirs.set(parent, (s.dirs.get(parent) ?? 0) + 1);
-    const name = d.slice(i + 1).toLowerCase();
-    const list3 = s.byDirName.get(name);
-    if (list3) list3.push(d);
-    else s.byDirName.set(name, [d]);
-  }
-  statsCache.set(ev.files, s);
   return s;
 }
 function off(bound, stated, actual) {
@@ -28234,7 +30453,7 @@ function anchorFindings(entry, ctx, text5) {
       continue;
     }
     const globs = Array.isArray(a.glob) ? a.glob : [a.glob];
-    const isMatch = (0, import_picomatch.default)(globs, { dot: true });
+    const isMatch = (0, import_picomatch2.default)(globs, { dot: true });
     let m;
     while (m = re.exec(text5)) {
       if (m[0] === "") {
@@ -28265,12 +30484,13 @@ function anchorFindings(entry, ctx, text5) {
   }
   return out;
 }
-var import_picomatch, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
+var import_picomatch2, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
 var init_count = __esm({
   "src/checks/count.ts"() {
     "use strict";
-    import_picomatch = __toESM(require_picomatch2(), 1);
+    import_picomatch2 = __toESM(require_picomatch2(), 1);
     init_paths();
+    init_files();
     init_lex();
     init_stale_common();
     EXT_WORDS = {
@@ -28755,7 +30975,7 @@ function isAutoMemory(format) {
 function isInstructionFile(format) {
   return format === "claude-md" || format === "agents-md" || format === "gemini-md" || format === "copilot" || format === "cursor-rule";
 }
-function joinPath2(dir, rel) {
+function joinPath3(dir, rel) {
   if (rel && rel !== "." && rel !== ".." && !rel.includes("/")) {
     const d = normalDir(dir);
     return d === "" ? rel : d === "/" ? "/" + rel : d + "/" + rel;
@@ -28814,7 +31034,7 @@ function indexTargetPath(entry, file) {
     if (link2?.url) target = linkPath(link2.url);
   }
   if (!target) return void 0;
-  return joinPath2(dir, target);
+  return joinPath3(dir, target);
 }
 function scopeOf(file, memoryDir) {
   if (file.startsWith("/")) return "";
@@ -30950,10 +33170,10 @@ function findBrokenLinks(ctx) {
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget2) continue;
     const text5 = texts.proseNoCode(i);
     const dir = dirOf(e.file);
-    if (hasMd) for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath2(mdir, m[0]));
+    if (hasMd) for (const m of text5.matchAll(/[\w./-]+\.md\b/g)) seen.add(joinPath3(mdir, m[0]));
     const ls = hasLink ? links(text5) : [];
     for (const l of ls) {
-      const resolved = l.target.startsWith("/") && !l.target.startsWith(dir) ? joinPath2("", l.target.slice(1)) : joinPath2(dir, l.target);
+      const resolved = l.target.startsWith("/") && !l.target.startsWith(dir) ? joinPath3("", l.target.slice(1)) : joinPath3(dir, l.target);
       seen?.add(resolved);
       if (resolved.startsWith("../") || resolved === "..") continue;
       const ours = isAutoMemory(e.format) || inMemoryDir(resolved) || MEMORY_BASENAMES.test(baseName(resolved));
@@ -30966,7 +33186,7 @@ function findBrokenLinks(ctx) {
       }
     }
     if (isIndex && e.kind === "index-line" && e.meta?.target && ls.length === 0) {
-      const resolved = joinPath2(mdir ?? dir, e.meta.target);
+      const resolved = joinPath3(mdir ?? dir, e.meta.target);
       seen?.add(resolved);
       if (!exists2(resolved))
         push2(e, 0, e.meta.target, `The index names ${e.meta.target}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
@@ -30976,7 +33196,7 @@ function findBrokenLinks(ctx) {
     while (hasWiki && (w = WIKI_RE.exec(text5))) {
       const name = w[1].trim();
       const key = name.toLowerCase();
-      if (seen) seen.add(joinPath2(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
+      if (seen) seen.add(joinPath3(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
       const known = wikiNames();
       if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
         if (seen) for (const path13 of filesNamed(mdir, key)) seen.add(path13);
@@ -30987,7 +33207,7 @@ function findBrokenLinks(ctx) {
     if (hasImport) {
       for (const hit2 of imports(text5)) {
         if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
-        const resolved = joinPath2(dir, hit2.target);
+        const resolved = joinPath3(dir, hit2.target);
         if (!exists2(resolved)) {
           if (pathCheckReports(ctx, e, hit2)) continue;
           push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
@@ -31023,7 +33243,7 @@ function findBrokenLinks(ctx) {
         severity: "info",
         ref: b,
         message: `No line of ${mdir ? mdir + "/" : ""}MEMORY.md mentions ${b}, so the agent never loads it; add an index line or delete the file.`,
-        evidence: { reason: "orphan", index: joinPath2(mdir, "MEMORY.md") }
+        evidence: { reason: "orphan", index: joinPath3(mdir, "MEMORY.md") }
       });
     }
   }
@@ -31082,7 +33302,7 @@ var init_broken_link = __esm({
 });
 
 // node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
-import path2 from "node:path";
+import path3 from "node:path";
 function requireLodash_uniq() {
   if (hasRequiredLodash_uniq) return lodash_uniq;
   hasRequiredLodash_uniq = 1;
@@ -32955,7 +35175,7 @@ function reportIfFoundPrivateKeyJSONFormat({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyJSON", {
-        FILE_NAME: source.filePath ? path2.basename(source.filePath) : ""
+        FILE_NAME: source.filePath ? path3.basename(source.filePath) : ""
       }),
       range: [0, source.content.length]
     });
@@ -35165,7 +37385,7 @@ function budgetFor(file, ctx) {
   for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
     let m = matchers.get(glob2);
     if (!m) {
-      m = (0, import_picomatch2.default)(glob2, { dot: true, basename: !glob2.includes("/") });
+      m = (0, import_picomatch3.default)(glob2, { dot: true, basename: !glob2.includes("/") });
       matchers.set(glob2, m);
     }
     if (m(file.path)) {
@@ -35257,11 +37477,11 @@ function findBudget(ctx) {
   }
   return out;
 }
-var import_picomatch2, FM_RE, matchers, budgetCheck;
+var import_picomatch3, FM_RE, matchers, budgetCheck;
 var init_budget = __esm({
   "src/checks/budget.ts"() {
     "use strict";
-    import_picomatch2 = __toESM(require_picomatch2(), 1);
+    import_picomatch3 = __toESM(require_picomatch2(), 1);
     FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     matchers = /* @__PURE__ */ new Map();
     budgetCheck = {
@@ -35403,12 +37623,12 @@ var init_registry = __esm({
 });
 
 // src/config/schema.ts
-import { posix } from "node:path";
+import { posix as posix2 } from "node:path";
 function outsideRepo(p) {
   const v = p.replace(/\\/g, "/");
   if (v.startsWith("/") || /^[A-Za-z]:\//.test(v)) return "an absolute path";
   if (v.startsWith("~")) return "a home-relative path";
-  const norm = posix.normalize(v);
+  const norm = posix2.normalize(v);
   if (norm === ".." || norm.startsWith("../")) return "`..` leads out of it";
   if (norm === "." || norm.endsWith("/")) return "not a file";
   if (norm.split("/").some((seg) => seg.toLowerCase() === ".git")) return "inside `.git`";
@@ -35678,8 +37898,8 @@ var init_schema = __esm({
 });
 
 // src/config/load.ts
-import { readFile } from "node:fs/promises";
-import path3 from "node:path";
+import { readFile as readFile2 } from "node:fs/promises";
+import path4 from "node:path";
 function isPlainObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -35706,19 +37926,19 @@ function parseConfig(text5, file) {
   return value2;
 }
 async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path3.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path3.join(root2, n));
+  const candidates3 = explicitPath ? [path4.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path4.join(root2, n));
   for (const abs of candidates3) {
     let text5;
     try {
-      text5 = await readFile(abs, "utf8");
+      text5 = await readFile2(abs, "utf8");
     } catch (err) {
       const code3 = err.code;
       if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path3.relative(root2, abs);
+      const shown2 = explicitPath ?? path4.relative(root2, abs);
       throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
     }
-    const rel = path3.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path3.isAbsolute(rel) ? rel.split(path3.sep).join("/") : abs;
+    const rel = path4.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path4.isAbsolute(rel) ? rel.split(path4.sep).join("/") : abs;
     return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
   }
   return structuredClone(DEFAULT_CONFIG);
@@ -35742,1654 +37962,6 @@ var init_load = __esm({
         this.file = file;
         this.issues = issues;
       }
-    };
-  }
-});
-
-// node_modules/ignore/index.js
-var require_ignore = __commonJS({
-  "node_modules/ignore/index.js"(exports, module) {
-    function makeArray(subject) {
-      return Array.isArray(subject) ? subject : [subject];
-    }
-    var UNDEFINED = void 0;
-    var EMPTY2 = "";
-    var SPACE = " ";
-    var ESCAPE = "\\";
-    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
-    var BOM = "\uFEFF";
-    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
-    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
-    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
-    var REGEX_SPLITALL_CRLF = /\r?\n/g;
-    var DOUBLE_SLASH = "//";
-    var SLASH_CODE = 47;
-    var DOT_CODE = 46;
-    var SLASH = "/";
-    var TMP_KEY_IGNORE = "node-ignore";
-    if (typeof Symbol !== "undefined") {
-      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
-    }
-    var KEY_IGNORE = TMP_KEY_IGNORE;
-    var define = (object, key, value2) => {
-      Object.defineProperty(object, key, { value: value2 });
-      return value2;
-    };
-    var RETURN_FALSE = () => false;
-    var POSIX_CLASSES = {
-      alnum: "0-9A-Za-z",
-      alpha: "A-Za-z",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1f\\x7f",
-      digit: "0-9",
-      graph: "!-.0-~",
-      lower: "a-z",
-      print: " -.0-~",
-      punct: "!-.:-@\\[-`{-~",
-      // git's `sane-ctype.h` classifies \v and \f as control, not space,
-      //   unlike C's `isspace`
-      space: " \\t\\n\\r",
-      upper: "A-Z",
-      xdigit: "0-9A-Fa-f"
-    };
-    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
-    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
-    var NON_SLASH = "(?!\\/)";
-    var classSource = (negated, body) => {
-      if (negated) {
-        return `[^\\/${body}]`;
-      }
-      const source = `[${body}]`;
-      return new RegExp(source).test("/") ? NON_SLASH + source : source;
-    };
-    var scanBracket = (pattern2, start) => {
-      const { length } = pattern2;
-      let index2 = start + 1;
-      let negated = EMPTY2;
-      const lead = pattern2[index2];
-      if (lead === "!" || lead === "^") {
-        negated = "^";
-        index2++;
-      }
-      let body = EMPTY2;
-      let prev = EMPTY2;
-      for (; ; ) {
-        const char = pattern2[index2];
-        if (char === UNDEFINED) {
-          return null;
-        }
-        if (char === ESCAPE) {
-          const escaped = pattern2[++index2];
-          body += escapeMember(escaped);
-          prev = escaped;
-        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
-          index2++;
-          let to = pattern2[index2];
-          if (to === ESCAPE) {
-            to = pattern2[index2 += 1];
-          }
-          if (prev <= to) {
-            body += `-${escapeMember(to)}`;
-          }
-          prev = EMPTY2;
-        } else if (char === "[" && pattern2[index2 + 1] === ":") {
-          const nameStart = index2 + 2;
-          let end = nameStart;
-          while (end < length && pattern2[end] !== "]") {
-            end++;
-          }
-          if (end === length) {
-            return null;
-          }
-          if (end > nameStart && pattern2[end - 1] === ":") {
-            const name = pattern2.slice(nameStart, end - 1);
-            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
-              return null;
-            }
-            body += POSIX_CLASSES[name];
-            prev = EMPTY2;
-            index2 = end;
-          } else {
-            body += escapeMember("[");
-            prev = "[";
-            index2 = nameStart - 2;
-          }
-        } else {
-          body += escapeMember(char);
-          prev = char;
-        }
-        index2++;
-        if (pattern2[index2] === "]") {
-          return {
-            end: index2,
-            source: classSource(negated, body)
-          };
-        }
-      }
-    };
-    var NEVER_MATCH = "[]";
-    var PLACEHOLDER2 = "\0";
-    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
-      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
-      "g"
-    );
-    var TRAILING_WILDCARD = "";
-    var TRAILING_DOUBLESTAR = "";
-    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
-    var extractBrackets = (pattern2) => {
-      const sources = [];
-      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
-      const { length } = pattern2;
-      let out = EMPTY2;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = pattern2[index2];
-        if (char === ESCAPE) {
-          const escaped = pattern2[index2 + 1];
-          if (escaped === SLASH && index2 + 2 === length) {
-            out += hold(NEVER_MATCH);
-          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
-            out += pattern2.slice(index2, index2 + 2);
-          } else {
-            out += hold(
-              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
-            );
-          }
-          index2 += 2;
-        } else if (isReserved(char)) {
-          out += hold(`[${char}]`);
-          index2++;
-        } else if (char === "[") {
-          const scanned = scanBracket(pattern2, index2);
-          if (scanned === null) {
-            out += hold(NEVER_MATCH);
-            index2 = length;
-          } else {
-            out += hold(scanned.source);
-            index2 = scanned.end + 1;
-          }
-        } else {
-          out += char;
-          index2++;
-        }
-      }
-      return {
-        source: out,
-        sources
-      };
-    };
-    var DIRECT = null;
-    var REGEX_INNER_SLASH = /\/(?!$)/;
-    var WILDCARD = "[^\\/]*";
-    var REPLACERS = [
-      // Replace (\ ) with ' '
-      // Only a space: an escaped tab or other whitespace is already a literal by
-      //   the time it reaches here, and a bare tab must be left as one, not turned
-      //   into a space.
-      // (\ ) -> ' '
-      // (\\ ) -> '\\ '
-      // (\\\ ) -> '\\ '
-      [
-        // A run of backslashes is taken whole, from its first one, so no match
-        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
-        //   quadratic.
-        /(\\+)( ?)/g,
-        (_, run, space) => space ? run.slice(0, run.length - run.length % 2) + SPACE : run,
-        ESCAPE + SPACE
-      ],
-      // git's wildmatch() reads a run of two or more asterisks as one globstar
-      //   whenever the run fills a path segment: it starts the pattern or follows
-      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
-      //   already `**`; a longer one is folded into `**` here, so the steps
-      //   below only ever have to know `**`.
-      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
-      // git also takes a run beside a literal prefix (`a***/b`) or beside an
-      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
-      //   lists both, under "A run of asterisks".
-      [
-        /(^|\/)\*{3,}(?=\/|$)/g,
-        (_, start) => `${start}**`,
-        "*"
-      ],
-      // Escape metacharacters
-      // which is written down by users but means special for regular expressions.
-      // > There are 12 characters with special meanings:
-      // > - the backslash \,
-      // > - the caret ^,
-      // > - the dollar sign $,
-      // > - the period or dot .,
-      // > - the vertical bar or pipe symbol |,
-      // > - the question mark ?,
-      // > - the asterisk or star *,
-      // > - the plus sign +,
-      // > - the opening parenthesis (,
-      // > - the closing parenthesis ),
-      // > - and the opening square bracket [,
-      // > - the opening curly brace {,
-      // > These special characters are often called "metacharacters".
-      [
-        /[\\$.|*+(){^]/g,
-        (match) => `\\${match}`
-      ],
-      [
-        // > a question mark (?) matches a single character
-        /(?!\\)\?/g,
-        () => "[^/]",
-        "?"
-      ],
-      // leading slash
-      [
-        // > A leading slash matches the beginning of the pathname.
-        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
-        // A leading slash matches the beginning of the pathname
-        /^\//,
-        () => "^",
-        SLASH
-      ],
-      // replace special metacharacter slash after the leading slash
-      [
-        /\//g,
-        () => "\\/",
-        SLASH
-      ],
-      [
-        // > A leading "**" followed by a slash means match in all directories.
-        // > For example, "**/foo" matches file or directory "foo" anywhere,
-        // > the same as pattern "foo".
-        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
-        // >   under directory "foo".
-        // Notice that the '*'s have been replaced as '\\*'
-        /^\^*(?:\\\*\\\*\\\/)+/,
-        // '**/foo' <-> 'foo'
-        () => "(?:^|\\/)",
-        "*"
-      ],
-      // starting
-      [
-        // there will be no leading '/'
-        //   (which has been replaced by section "leading slash")
-        // If starts with '**', adding a '^' to the regular expression also works
-        DIRECT,
-        (source, pattern2) => {
-          if (!source || source[0] === "^" || source[0] === "(") {
-            return source;
-          }
-          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
-          return anchor + source;
-        }
-      ],
-      // two globstars
-      [
-        // Use lookahead assertions so that we could match more than one `'/**'`
-        /\\\/\\\*\\\*(?=\\\/|$)/g,
-        // Zero, one or several directories
-        // should not use '*', or it will be replaced by the next replacer
-        // Check if it is not the last `'/**'`
-        (_, index2, str4) => index2 + 6 < str4.length ? str4.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
-        "*"
-      ],
-      // normal intermediate wildcards
-      [
-        // Never replace escaped '*'
-        // ignore rule '\*' will match the path '*'
-        // 'abc.*/' -> go
-        // 'abc.*'  -> skip this rule,
-        //    coz trailing single wildcard will be handed by [trailing wildcard]
-        /(^|[^\\])(?:\\\*)+(?!$)/g,
-        // '*.js' matches '.js'
-        // '*.js' doesn't match 'abc'
-        // 1. An asterisk "*" matches anything except a slash.
-        // 2. Other consecutive asterisks are considered regular asterisks
-        //    and collapse into one non-slash wildcard run.
-        (_, p1) => p1 + WILDCARD,
-        "*"
-      ],
-      // trailing wildcard, held apart from a literal star
-      [
-        // The step above leaves a trailing `*` alone, so a single `\*` is all that
-        //   can be left at the end here, and what stands in front of it says which
-        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
-        //   nothing before it; a literal arrives as the user's own escape, which
-        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
-        //   There is no third case: every backslash still reaching the chain is
-        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
-        //   own character, so a longer run can never form. This runs while the
-        //   two are still distinct, before the unescape steps below collapse the
-        //   literal onto the very `\*` a wildcard leaves behind.
-        /(^|[^\\])((?:\\\\)*)\\\*$/,
-        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
-        "*"
-      ],
-      [
-        // unescape, revert step 3 except for back slash
-        // For example, if a user escape a '\\*',
-        // after step 3, the result will be '\\\\\\*'
-        /\\\\\\(?=[$.|*+(){^])/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // '\\\\' -> '\\'
-        /\\\\/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // Every real bracket expression -- POSIX classes included -- has already
-        //   been held aside by `extractBrackets`, so the only `[` left in the
-        //   pattern is an escaped, literal one.
-        // A backslash could only stand at the end of the range if it quoted the
-        //   `]`, and `\]` is held aside long before this.
-        /\\\[([^\]/]*?)($|\])/g,
-        // '\\[bar]' -> '\\\\[bar]'
-        (match, range, close2) => `\\[${range}${close2}`,
-        "["
-      ],
-      // ending
-      [
-        // 'js' will not match 'js.'
-        // 'ab' will not match 'abc'
-        DIRECT,
-        // WTF!
-        // https://git-scm.com/docs/gitignore
-        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
-        // which re-fixes #24, #38
-        // > If there is a separator at the end of the pattern then the pattern
-        // > will only match directories, otherwise the pattern can match both
-        // > files and directories.
-        // 'js*' will not match 'a.js'
-        // 'js/' will not match 'a.js'
-        // 'js' will match 'a.js' and 'a.js/'
-        (source) => {
-          const last = source[source.length - 1];
-          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
-            return source;
-          }
-          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
-        }
-      ]
-    ];
-    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
-    var MODE_IGNORE = "regex";
-    var MODE_CHECK_IGNORE = "checkRegex";
-    var UNDERSCORE = "_";
-    var replaceTrailingWildcard = (_, p1) => {
-      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
-      return `${prefix}(?=$|\\/$)`;
-    };
-    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
-    var replaceTrailingDoublestar = () => "[\\s\\S]";
-    var separatorAfter = (run, at) => {
-      let separator = EMPTY2;
-      for (let index2 = at + 1; index2 < run.length && !run[index2].wildcard; index2++) {
-        separator += run[index2].single;
-      }
-      return separator;
-    };
-    var pinWildcards = (source) => {
-      if (source.indexOf(WILDCARD) < 0) {
-        return source;
-      }
-      const tokens = [];
-      const { length } = source;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = source[index2];
-        if (source.startsWith(WILDCARD, index2)) {
-          tokens.push({ wildcard: true });
-          index2 += WILDCARD.length;
-        } else if (char === "[") {
-          let end = index2 + 1;
-          if (source[end] === "^") {
-            end++;
-          }
-          if (source[end] === "]") {
-            end++;
-          }
-          while (end < length && source[end] !== "]") {
-            end += source[end] === ESCAPE ? 2 : 1;
-          }
-          end++;
-          tokens.push({ single: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === ESCAPE) {
-          tokens.push({ single: source.slice(index2, index2 + 2) });
-          index2 += 2;
-        } else if (char === "(") {
-          let depth2 = 0;
-          let end = index2;
-          do {
-            if (source[end] === ESCAPE) {
-              end++;
-            } else if (source[end] === "(") {
-              depth2++;
-            } else if (source[end] === ")") {
-              depth2--;
-            }
-            end++;
-          } while (end < length && depth2 > 0);
-          if ("*+?".indexOf(source[end]) >= 0) {
-            end++;
-          }
-          tokens.push({ boundary: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === "^" || char === "$") {
-          tokens.push({ boundary: char });
-          index2++;
-        } else {
-          tokens.push({ single: char });
-          index2++;
-        }
-      }
-      let out = EMPTY2;
-      let run = [];
-      const flush = () => {
-        let lastWildcard;
-        run.forEach((token, at) => {
-          if (token.wildcard) {
-            lastWildcard = at;
-          }
-        });
-        run.forEach((token, at) => {
-          if (!token.wildcard) {
-            out += token.single;
-            return;
-          }
-          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run, at)})[^\\/])*`;
-        });
-        run = [];
-      };
-      tokens.forEach((token) => {
-        if (token.boundary === void 0) {
-          run.push(token);
-          return;
-        }
-        flush();
-        out += token.boundary;
-      });
-      flush();
-      return out;
-    };
-    var makeRegexPrefix = (pattern2) => {
-      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
-        pattern2 = "**";
-      }
-      const { source, sources } = extractBrackets(pattern2);
-      const replaced = REPLACERS.reduce(
-        // A pass whose matcher finds nothing hands back the very string it was
-        //   given, so asking first costs a search and saves a rewrite. Ten of the
-        //   fifteen passes never fire for a typical .gitignore line, and between
-        //   them they were 45% of this chain.
-        (prev, [matcher, replacer, required]) => {
-          if (matcher === DIRECT) {
-            return replacer(prev, pattern2);
-          }
-          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
-            return prev;
-          }
-          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
-        },
-        source
-      );
-      return sources.length ? replaced.replace(
-        REGEX_RESTORE_PLACEHOLDER,
-        (match, index2) => sources[index2]
-      ) : replaced;
-    };
-    var checkSourceOf = (body, prefix) => {
-      if (body[body.length - 1] === SLASH) {
-        prefix = makeRegexPrefix(body.slice(0, -1));
-      }
-      const head = prefix.slice(0, -1);
-      const last = prefix[prefix.length - 1];
-      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
-    };
-    var matchesBasename = (body) => {
-      const index2 = body.indexOf(SLASH);
-      return index2 < 0 || index2 === body.length - 1;
-    };
-    var basenameOf = (path13) => {
-      const end = path13.length - 1;
-      const index2 = path13.lastIndexOf(
-        SLASH,
-        path13[end] === SLASH ? end - 1 : end
-      );
-      return index2 < 0 ? path13 : path13.slice(index2 + 1);
-    };
-    var parentOf2 = (path13) => {
-      if (path13.charCodeAt(0) === SLASH_CODE || path13.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path13.split(SLASH).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
-      }
-      const end = path13.length - 1;
-      const cut = path13.lastIndexOf(
-        SLASH,
-        path13.charCodeAt(end) === SLASH_CODE ? end - 1 : end
-      );
-      return cut < 0 ? EMPTY2 : path13.slice(0, cut + 1);
-    };
-    var isString = (subject) => typeof subject === "string";
-    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
-    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
-    var IgnoreRule = class {
-      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
-        this.pattern = pattern2;
-        this.mark = mark;
-        this.negative = negative;
-        define(this, "body", body);
-        define(this, "ignoreCase", ignoreCase);
-        define(this, "regexPrefix", prefix);
-      }
-      // Worked out on first use and kept behind an own property, the way `regex`
-      //   caches itself in `_regex`. Deciding it in the constructor instead would
-      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
-      //   every compile -- including the compiles of rules that are never matched
-      //   against anything.
-      get _basenameOnly() {
-        return define(this, "_basenameOnly", matchesBasename(this.body));
-      }
-      get regex() {
-        const key = UNDERSCORE + MODE_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_IGNORE, key);
-      }
-      get checkRegex() {
-        const key = UNDERSCORE + MODE_CHECK_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_CHECK_IGNORE, key);
-      }
-      _make(mode, key) {
-        const str4 = pinWildcards(
-          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
-        );
-        const regex2 = this.ignoreCase ? new RegExp(str4, "i") : new RegExp(str4);
-        return define(this, key, regex2);
-      }
-    };
-    var hasTrailingBackslash = (str4) => {
-      let count2 = 0;
-      while (str4[str4.length - count2 - 1] === ESCAPE) {
-        count2++;
-      }
-      return count2 % 2 === 1;
-    };
-    var trimEnd = (body, stripLineEnd) => {
-      let lineEnd = body.length;
-      let end;
-      for (; ; ) {
-        if (stripLineEnd && body[lineEnd - 1] === "\r") {
-          lineEnd--;
-        }
-        end = lineEnd;
-        while (body[end - 1] === SPACE) {
-          end--;
-        }
-        if (!stripLineEnd || body[end - 1] !== "\n") {
-          break;
-        }
-        lineEnd = end - 1;
-      }
-      if (end === lineEnd) {
-        return body.slice(0, lineEnd);
-      }
-      let backslashes = 0;
-      while (body[end - backslashes - 1] === ESCAPE) {
-        backslashes++;
-      }
-      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
-    };
-    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
-      let body = stripBOM && pattern2[0] === BOM ? pattern2.slice(1) : pattern2;
-      if (body[0] === "#") {
-        return;
-      }
-      let negative = false;
-      if (body[0] === "!") {
-        negative = true;
-        body = body.slice(1);
-      }
-      const last = body[body.length - 1];
-      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
-        body = trimEnd(body, stripLineEnd);
-      }
-      if (!body || hasTrailingBackslash(body)) {
-        return;
-      }
-      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
-      const regexPrefix = makeRegexPrefix(body);
-      return new IgnoreRule(
-        pattern2,
-        mark,
-        body,
-        ignoreCase,
-        negative,
-        regexPrefix
-      );
-    };
-    var RuleManager = class {
-      constructor(ignoreCase) {
-        this._ignoreCase = ignoreCase;
-        this._rules = [];
-        this._basenameCount = 0;
-      }
-      _add(pattern2, index2) {
-        if (pattern2 && pattern2[KEY_IGNORE]) {
-          this._rules = this._rules.concat(pattern2._rules._rules);
-          this._basenameCount += pattern2._rules._basenameCount;
-          this._added = true;
-          return;
-        }
-        const isStr = isString(pattern2);
-        const raw = isStr ? pattern2 : pattern2.pattern;
-        const rule = checkPattern(raw) && createRule(
-          raw,
-          isStr ? UNDEFINED : pattern2.mark,
-          this._ignoreCase,
-          !this._split,
-          this._stripBOM && !index2
-        );
-        if (rule) {
-          this._added = true;
-          this._rules.push(rule);
-          if (matchesBasename(rule.body)) {
-            this._basenameCount++;
-          }
-        }
-      }
-      // @param {Array<string> | string | Ignore} pattern
-      add(pattern2) {
-        this._added = false;
-        this._split = isString(pattern2);
-        this._stripBOM = !this._split || pattern2[0] === BOM;
-        makeArray(
-          this._split ? splitPattern2(pattern2) : pattern2
-        ).forEach(this._add, this);
-        if (this._added) {
-          this._literalRules = UNDEFINED;
-        }
-        return this._added;
-      }
-      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
-      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
-      //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path13) {
-        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
-          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
-        ));
-        let ignored = false;
-        let unignored = false;
-        let matchedRule;
-        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule.checkRegex.test(path13)) {
-            ignored = !rule.negative;
-            unignored = rule.negative;
-            matchedRule = rule.negative ? UNDEFINED : rule;
-            break;
-          }
-        }
-        const ret = {
-          ignored,
-          unignored
-        };
-        if (matchedRule) {
-          ret.rule = matchedRule;
-        }
-        return ret;
-      }
-      // Test one single path without recursively checking parent directories
-      //
-      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
-      // @returns {TestResult}
-      test(path13, mode) {
-        const rules2 = this._rules;
-        const { length } = rules2;
-        const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path13) : path13;
-        for (let index2 = length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path13
-          )) {
-            const { negative } = rule;
-            const ret = {
-              ignored: !negative,
-              unignored: negative
-            };
-            if (!negative) {
-              ret.rule = rule;
-            }
-            return ret;
-          }
-        }
-        return {
-          ignored: false,
-          unignored: false
-        };
-      }
-    };
-    var throwError = (message2, Ctor) => {
-      throw new Ctor(message2);
-    };
-    var checkPath = (path13, originalPath, doThrow) => {
-      if (!isString(path13)) {
-        return doThrow(
-          `path must be a string, but got \`${originalPath}\``,
-          TypeError
-        );
-      }
-      if (!path13) {
-        return doThrow(`path must not be empty`, TypeError);
-      }
-      if (checkPath.isNotRelative(path13)) {
-        const r = "`path.relative()`d";
-        return doThrow(
-          `path should be a ${r} string, but got "${originalPath}"`,
-          RangeError
-        );
-      }
-      return true;
-    };
-    var isNotRelative = (path13) => {
-      const first = path13.charCodeAt(0);
-      if (first === SLASH_CODE) {
-        return true;
-      }
-      if (first !== DOT_CODE) {
-        return false;
-      }
-      if (path13.length === 1) {
-        return true;
-      }
-      const second = path13.charCodeAt(1);
-      if (second === SLASH_CODE) {
-        return true;
-      }
-      if (second !== DOT_CODE) {
-        return false;
-      }
-      return path13.length === 2 || path13.charCodeAt(2) === SLASH_CODE;
-    };
-    checkPath.isNotRelative = isNotRelative;
-    checkPath.convert = (p) => p;
-    var convertPath = (target) => isString(target) && checkPath.convert(target);
-    var Ignore = class {
-      constructor({
-        ignorecase = true,
-        ignoreCase = ignorecase,
-        allowRelativePaths = false
-      } = {}) {
-        define(this, KEY_IGNORE, true);
-        this._rules = new RuleManager(ignoreCase);
-        this._strictPathCheck = !allowRelativePaths;
-        this._initCache();
-      }
-      _initCache() {
-        this._ignoreCache = /* @__PURE__ */ Object.create(null);
-        this._testCache = /* @__PURE__ */ Object.create(null);
-      }
-      add(pattern2) {
-        if (this._rules.add(pattern2)) {
-          this._initCache();
-        }
-        return this;
-      }
-      // legacy
-      addPattern(pattern2) {
-        return this.add(pattern2);
-      }
-      // @returns {TestResult}
-      _test(originalPath, cache3, path13) {
-        checkPath(
-          path13,
-          originalPath,
-          this._strictPathCheck ? throwError : RETURN_FALSE
-        );
-        return path13 ? this._t(path13, cache3) : {
-          ignored: false,
-          unignored: false
-        };
-      }
-      checkIgnore(target) {
-        const path13 = convertPath(target);
-        if (!path13 || path13.charCodeAt(path13.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path13);
-        }
-        const dir = this._t(path13, this._testCache);
-        if (dir.ignored) {
-          return dir;
-        }
-        const literal = this._rules.testLiteral(path13);
-        return literal.ignored || literal.unignored ? literal : dir;
-      }
-      _t(path13, cache3) {
-        const cached = cache3[path13];
-        if (cached) {
-          return cached;
-        }
-        const parentPath = parentOf2(path13);
-        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path13] = parent && parent.ignored ? parent : this._rules.test(path13, MODE_IGNORE);
-      }
-      ignores(path13) {
-        return this._test(path13, this._ignoreCache, convertPath(path13)).ignored;
-      }
-      createFilter() {
-        return (path13) => !this.ignores(path13);
-      }
-      filter(paths) {
-        return makeArray(paths).filter(this.createFilter());
-      }
-      // @returns {TestResult}
-      test(path13) {
-        return this._test(path13, this._testCache, convertPath(path13));
-      }
-    };
-    var factory = (options) => new Ignore(options);
-    var isPathValid = (path13) => checkPath(convertPath(path13), path13, RETURN_FALSE);
-    var setupWindows = () => {
-      const makePosix = (str4) => /^\\\\\?\\/.test(str4) || /["<>|\u0000-\u001F]+/u.test(str4) ? str4 : str4.replace(/\\/g, "/");
-      checkPath.convert = makePosix;
-      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path13) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path13) || isNotRelative(path13);
-    };
-    if (
-      // Detect `process` so that it can run in browsers.
-      typeof process !== "undefined" && process.platform === "win32"
-    ) {
-      setupWindows();
-    }
-    module.exports = factory;
-    factory.default = factory;
-    module.exports.isPathValid = isPathValid;
-    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
-  }
-});
-
-// node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename, dirname, normalize, relative, resolve, sep } from "path";
-import * as nativeFs from "fs";
-function cleanPath(path13) {
-  let normalized = normalize(path13);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
-  return normalized;
-}
-function convertSlashes(path13, separator) {
-  return path13.replace(SLASHES_REGEX, separator);
-}
-function isRootDirectory(path13) {
-  return path13 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path13);
-}
-function normalizePath(path13, options) {
-  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path13.includes("/") || path13.startsWith(".");
-  if (resolvePaths) path13 = resolve(path13);
-  if (normalizePath$1 || pathNeedsCleaning) path13 = cleanPath(path13);
-  if (path13 === ".") return "";
-  const needsSeperator = path13[path13.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path13 + pathSeparator : path13, pathSeparator);
-}
-function joinPathWithBasePath(filename, directoryPath) {
-  return directoryPath + filename;
-}
-function joinPathWithRelativePath(root2, options) {
-  return function(filename, directoryPath) {
-    const sameRoot = directoryPath.startsWith(root2);
-    if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-  };
-}
-function joinPath3(filename) {
-  return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-  return directoryPath + filename + separator;
-}
-function build$7(root2, options) {
-  const { relativePaths, includeBasePath } = options;
-  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath3;
-}
-function pushDirectoryWithRelativePath(root2) {
-  return function(directoryPath, paths) {
-    paths.push(directoryPath.substring(root2.length) || ".");
-  };
-}
-function pushDirectoryFilterWithRelativePath(root2) {
-  return function(directoryPath, paths, filters) {
-    const relativePath = directoryPath.substring(root2.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-  };
-}
-function build$6(root2, options) {
-  const { includeDirs, filters, relativePaths } = options;
-  if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
-  if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-  else if (onlyCounts) return pushFileCount;
-  else return pushFile;
-}
-function build$4(options) {
-  return options.group ? getArrayGroup : getArray;
-}
-function build$3(options) {
-  return options.group ? groupFiles : empty2;
-}
-function build$2(options, isSynchronous) {
-  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive(path13, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path13);
-  let depth2 = 1;
-  while (parent !== state.root && depth2 < 2) {
-    const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth2++;
-    else parent = dirname(parent);
-  }
-  state.symlinks.set(path13, resolved);
-  return depth2 > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
-}
-function report(error, callback$1, output, suppressErrors) {
-  if (error && !suppressErrors) callback$1(error, output);
-  else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
-  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
-  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-  else return isSynchronous ? defaultSync : defaultAsync;
-}
-function build(isSynchronous) {
-  return isSynchronous ? walkSync : walkAsync;
-}
-function promise(root2, options) {
-  return new Promise((resolve$1, reject) => {
-    callback(root2, options, (err, output) => {
-      if (err) return reject(err);
-      resolve$1(output);
-    });
-  });
-}
-function callback(root2, options, callback$1) {
-  let walker = new Walker(root2, options, callback$1);
-  walker.start();
-}
-function sync(root2, options) {
-  const walker = new Walker(root2, options);
-  return walker.start();
-}
-var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty2, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
-var init_dist2 = __esm({
-  "node_modules/fdir/dist/index.mjs"() {
-    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-    SLASHES_REGEX = /[\\/]/g;
-    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-    pushDirectory = (directoryPath, paths) => {
-      paths.push(directoryPath || ".");
-    };
-    pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path13 = directoryPath || ".";
-      if (filters.every((filter) => filter(path13, true))) paths.push(path13);
-    };
-    empty$2 = () => {
-    };
-    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
-      if (filters.every((filter) => filter(filename, false))) counts2.files++;
-    };
-    pushFileFilter = (filename, paths, _counts, filters) => {
-      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-    };
-    pushFileCount = (_filename, _paths, counts2, _filters) => {
-      counts2.files++;
-    };
-    pushFile = (filename, paths) => {
-      paths.push(filename);
-    };
-    empty$1 = () => {
-    };
-    getArray = (paths) => {
-      return paths;
-    };
-    getArrayGroup = () => {
-      return [""].slice(0, 0);
-    };
-    groupFiles = (groups, directory, files) => {
-      groups.push({
-        directory,
-        files,
-        dir: directory
-      });
-    };
-    empty2 = () => {
-    };
-    resolveSymlinksAsync = function(path13, state, callback$1) {
-      const { queue, fs, options: { suppressErrors } } = state;
-      queue.enqueue();
-      fs.realpath(path13, (error, resolvedPath) => {
-        if (error) return queue.dequeue(suppressErrors ? null : error, state);
-        fs.stat(resolvedPath, (error$1, stat4) => {
-          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat4, resolvedPath);
-          queue.dequeue(null, state);
-        });
-      });
-    };
-    resolveSymlinks = function(path13, state, callback$1) {
-      const { queue, fs, options: { suppressErrors } } = state;
-      queue.enqueue();
-      try {
-        const resolvedPath = fs.realpathSync(path13);
-        const stat4 = fs.statSync(resolvedPath);
-        if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return;
-        callback$1(stat4, resolvedPath);
-      } catch (e) {
-        if (!suppressErrors) throw e;
-      }
-    };
-    onlyCountsSync = (state) => {
-      return state.counts;
-    };
-    groupsSync = (state) => {
-      return state.groups;
-    };
-    defaultSync = (state) => {
-      return state.paths;
-    };
-    limitFilesSync = (state) => {
-      return state.paths.slice(0, state.options.maxFiles);
-    };
-    onlyCountsAsync = (state, error, callback$1) => {
-      report(error, callback$1, state.counts, state.options.suppressErrors);
-      return null;
-    };
-    defaultAsync = (state, error, callback$1) => {
-      report(error, callback$1, state.paths, state.options.suppressErrors);
-      return null;
-    };
-    limitFilesAsync = (state, error, callback$1) => {
-      report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-      return null;
-    };
-    groupsAsync = (state, error, callback$1) => {
-      report(error, callback$1, state.groups, state.options.suppressErrors);
-      return null;
-    };
-    readdirOpts = { withFileTypes: true };
-    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      state.queue.enqueue();
-      if (currentDepth < 0) return state.queue.dequeue(null, state);
-      const { fs } = state;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-        callback$1(entries, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-      });
-    };
-    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      const { fs } = state;
-      if (currentDepth < 0) return;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      let entries = [];
-      try {
-        entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-      } catch (e) {
-        if (!state.options.suppressErrors) throw e;
-      }
-      callback$1(entries, directoryPath, currentDepth);
-    };
-    Queue = class {
-      count = 0;
-      constructor(onQueueEmpty) {
-        this.onQueueEmpty = onQueueEmpty;
-      }
-      enqueue() {
-        this.count++;
-        return this.count;
-      }
-      dequeue(error, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-          this.onQueueEmpty(error, output);
-          if (error) {
-            output.controller.abort();
-            this.onQueueEmpty = void 0;
-          }
-        }
-      }
-    };
-    Counter = class {
-      _files = 0;
-      _directories = 0;
-      set files(num) {
-        this._files = num;
-      }
-      get files() {
-        return this._files;
-      }
-      set directories(num) {
-        this._directories = num;
-      }
-      get directories() {
-        return this._directories;
-      }
-      /**
-      * @deprecated use `directories` instead
-      */
-      /* c8 ignore next 3 */
-      get dirs() {
-        return this._directories;
-      }
-    };
-    Aborter = class {
-      aborted = false;
-      abort() {
-        this.aborted = true;
-      }
-    };
-    Walker = class {
-      root;
-      isSynchronous;
-      state;
-      joinPath;
-      pushDirectory;
-      pushFile;
-      getArray;
-      groupFiles;
-      resolveSymlink;
-      walkDirectory;
-      callbackInvoker;
-      constructor(root2, options, callback$1) {
-        this.isSynchronous = !callback$1;
-        this.callbackInvoker = build$1(options, this.isSynchronous);
-        this.root = normalizePath(root2, options);
-        this.state = {
-          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-          paths: [""].slice(0, 0),
-          groups: [],
-          counts: new Counter(),
-          options,
-          queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-          symlinks: /* @__PURE__ */ new Map(),
-          visited: [""].slice(0, 0),
-          controller: new Aborter(),
-          fs: options.fs || nativeFs
-        };
-        this.joinPath = build$7(this.root, options);
-        this.pushDirectory = build$6(this.root, options);
-        this.pushFile = build$5(options);
-        this.getArray = build$4(options);
-        this.groupFiles = build$3(options);
-        this.resolveSymlink = build$2(options, this.isSynchronous);
-        this.walkDirectory = build(this.isSynchronous);
-      }
-      start() {
-        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-      }
-      walk = (entries, directoryPath, depth2) => {
-        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-        const files = this.getArray(this.state.paths);
-        for (let i = 0; i < entries.length; ++i) {
-          const entry = entries[i];
-          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-            const filename = this.joinPath(entry.name, directoryPath);
-            this.pushFile(filename, files, this.state.counts, filters);
-          } else if (entry.isDirectory()) {
-            let path13 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path13)) continue;
-            this.pushDirectory(path13, paths, filters);
-            this.walkDirectory(this.state, path13, path13, depth2 - 1, this.walk);
-          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path13 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path13, this.state, (stat4, resolvedPath) => {
-              if (stat4.isDirectory()) {
-                resolvedPath = normalizePath(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path13 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path13 + pathSeparator, depth2 - 1, this.walk);
-              } else {
-                resolvedPath = useRealPaths ? resolvedPath : path13;
-                const filename = basename(resolvedPath);
-                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-                resolvedPath = this.joinPath(filename, directoryPath$1);
-                this.pushFile(resolvedPath, files, this.state.counts, filters);
-              }
-            });
-          }
-        }
-        this.groupFiles(this.state.groups, directoryPath, files);
-      };
-    };
-    APIBuilder = class {
-      constructor(root2, options) {
-        this.root = root2;
-        this.options = options;
-      }
-      withPromise() {
-        return promise(this.root, this.options);
-      }
-      withCallback(cb) {
-        callback(this.root, this.options, cb);
-      }
-      sync() {
-        return sync(this.root, this.options);
-      }
-    };
-    pm = null;
-    try {
-      __require2.resolve("picomatch");
-      pm = __require2("picomatch");
-    } catch {
-    }
-    Builder = class {
-      globCache = {};
-      options = {
-        maxDepth: Infinity,
-        suppressErrors: true,
-        pathSeparator: sep,
-        filters: []
-      };
-      globFunction;
-      constructor(options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        this.globFunction = this.options.globFunction;
-      }
-      group() {
-        this.options.group = true;
-        return this;
-      }
-      withPathSeparator(separator) {
-        this.options.pathSeparator = separator;
-        return this;
-      }
-      withBasePath() {
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withRelativePaths() {
-        this.options.relativePaths = true;
-        return this;
-      }
-      withDirs() {
-        this.options.includeDirs = true;
-        return this;
-      }
-      withMaxDepth(depth2) {
-        this.options.maxDepth = depth2;
-        return this;
-      }
-      withMaxFiles(limit) {
-        this.options.maxFiles = limit;
-        return this;
-      }
-      withFullPaths() {
-        this.options.resolvePaths = true;
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withErrors() {
-        this.options.suppressErrors = false;
-        return this;
-      }
-      withSymlinks({ resolvePaths = true } = {}) {
-        this.options.resolveSymlinks = true;
-        this.options.useRealPaths = resolvePaths;
-        return this.withFullPaths();
-      }
-      withAbortSignal(signal) {
-        this.options.signal = signal;
-        return this;
-      }
-      normalize() {
-        this.options.normalizePath = true;
-        return this;
-      }
-      filter(predicate) {
-        this.options.filters.push(predicate);
-        return this;
-      }
-      onlyDirs() {
-        this.options.excludeFiles = true;
-        this.options.includeDirs = true;
-        return this;
-      }
-      exclude(predicate) {
-        this.options.exclude = predicate;
-        return this;
-      }
-      onlyCounts() {
-        this.options.onlyCounts = true;
-        return this;
-      }
-      crawl(root2) {
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      withGlobFunction(fn) {
-        this.globFunction = fn;
-        return this;
-      }
-      /**
-      * @deprecated Pass options using the constructor instead:
-      * ```ts
-      * new fdir(options).crawl("/path/to/root");
-      * ```
-      * This method will be removed in v7.0
-      */
-      /* c8 ignore next 4 */
-      crawlWithOptions(root2, options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      glob(...patterns) {
-        if (this.globFunction) return this.globWithOptions(patterns);
-        return this.globWithOptions(patterns, ...[{ dot: true }]);
-      }
-      globWithOptions(patterns, ...options) {
-        const globFn = this.globFunction || pm;
-        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-        var isMatch = this.globCache[patterns.join("\0")];
-        if (!isMatch) {
-          isMatch = globFn(patterns, ...options);
-          this.globCache[patterns.join("\0")] = isMatch;
-        }
-        this.options.filters.push((path13) => isMatch(path13));
-        return this;
-      }
-    };
-  }
-});
-
-// node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from "fs";
-import { isAbsolute, posix as posix2, resolve as resolve2 } from "path";
-import { fileURLToPath as fileURLToPath2 } from "url";
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
-  const patternsParts = Array(patternsCount);
-  const matchers2 = Array(patternsCount);
-  let i, j;
-  for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
-    patternsParts[i] = parts;
-    const partsCount = parts.length;
-    const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch3.default)(parts[j], options);
-    matchers2[i] = partMatchers;
-  }
-  return (input) => {
-    const inputParts = input.split("/");
-    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-    for (i = 0; i < patternsCount; i++) {
-      const patternParts = patternsParts[i];
-      const matcher = matchers2[i];
-      const inputPatternCount = inputParts.length;
-      const minParts = Math.min(inputPatternCount, patternParts.length);
-      j = 0;
-      while (j < minParts) {
-        const part = patternParts[j];
-        if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
-        if (!options.noglobstar && part === "**") return true;
-        j++;
-      }
-      if (j === inputPatternCount) return true;
-    }
-    return false;
-  };
-}
-function buildFormat(cwd, root2, absolute) {
-  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
-    if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-    }
-    const prefix = root2.slice(cwd.length + 1);
-    if (prefix) return (p, isDir) => {
-      if (p === ".") return prefix;
-      const result = `${prefix}/${p}`;
-      return isDir ? result.slice(0, -1) : result;
-    };
-    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-  }
-  if (absolute) return (p) => posix2.relative(cwd, p) || ".";
-  return (p) => posix2.relative(cwd, `${root2}/${p}`) || ".";
-}
-function buildRelative(cwd, root2) {
-  if (root2.startsWith(`${cwd}/`)) {
-    const prefix = root2.slice(cwd.length + 1);
-    return (p) => `${prefix}/${p}`;
-  }
-  return (p) => {
-    const result = posix2.relative(cwd, `${root2}/${p}`);
-    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-  };
-}
-function ensureNonDriveRelativePath(path13) {
-  return path13.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-function splitPattern(path13) {
-  var _result$parts;
-  const result = import_picomatch3.default.scan(path13, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path13];
-}
-function isDynamicPattern(pattern2, options) {
-  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan = import_picomatch3.default.scan(pattern2);
-  return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value2) {
-  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
-}
-function normalizePattern(pattern2, opts, props, isIgnore) {
-  var _PARENT_DIRECTORY$exe;
-  const cwd = opts.cwd;
-  let result = pattern2;
-  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
-  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-  const escapedCwd = escapePath(cwd);
-  result = isAbsolute(result.replace(ESCAPING_BACKSLASHES, "")) ? posix2.relative(escapedCwd, result) : posix2.normalize(result);
-  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-  const parts = splitPattern(result);
-  if (parentDir) {
-    const n = (parentDir.length + 1) / 3;
-    let i = 0;
-    const cwdParts = escapedCwd.split("/");
-    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-      i++;
-    }
-    const potentialRoot = posix2.join(cwd, parentDir.slice(i * 3));
-    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-      props.root = ensureNonDriveRelativePath(potentialRoot);
-      props.depthOffset = -n + i;
-    }
-  }
-  if (!isIgnore && props.depthOffset >= 0) {
-    var _props$commonPath;
-    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-    const newCommonPath = [];
-    const length = Math.min(props.commonPath.length, parts.length);
-    for (let i = 0; i < length; i++) {
-      const part = parts[i];
-      if (part === "**" && !parts[i + 1]) {
-        newCommonPath.pop();
-        break;
-      }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-      newCommonPath.push(part);
-    }
-    props.depthOffset = newCommonPath.length;
-    props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix2.join(cwd, ...newCommonPath) : cwd);
-  }
-  return result;
-}
-function processPatterns(options, patterns, props) {
-  const matchPatterns = [];
-  const ignorePatterns = [];
-  for (const pattern2 of options.ignore) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
-  }
-  for (const pattern2 of patterns) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
-    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
-  }
-  return {
-    match: matchPatterns,
-    ignore: ignorePatterns
-  };
-}
-function buildCrawler(options, patterns) {
-  const cwd = options.cwd;
-  const props = {
-    root: cwd,
-    depthOffset: 0
-  };
-  const processed = processPatterns(options, patterns, props);
-  if (options.debug) log("internal processing patterns:", processed);
-  const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
-  const root2 = props.root.replace(BACKSLASHES, "");
-  const matchOptions = {
-    dot,
-    nobrace: options.braceExpansion === false,
-    nocase: !caseSensitiveMatch,
-    noextglob: options.extglob === false,
-    noglobstar: options.globstar === false,
-    posix: true
-  };
-  const matcher = (0, import_picomatch3.default)(processed.match, matchOptions);
-  const ignore3 = (0, import_picomatch3.default)(processed.ignore, matchOptions);
-  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-  const format = buildFormat(cwd, root2, absolute);
-  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
-  const excludePredicate = (_, p) => {
-    const relativePath = excludeFormatter(p, true);
-    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
-  };
-  let maxDepth;
-  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-  const crawler = new Builder({
-    filters: [debug ? (p, isDirectory) => {
-      const path13 = format(p, isDirectory);
-      const matches = matcher(path13) && !ignore3(path13);
-      if (matches) log(`matched ${path13}`);
-      return matches;
-    } : (p, isDirectory) => {
-      const path13 = format(p, isDirectory);
-      return matcher(path13) && !ignore3(path13);
-    }],
-    exclude: debug ? (_, p) => {
-      const skipped = excludePredicate(_, p);
-      log(`${skipped ? "skipped" : "crawling"} ${p}`);
-      return skipped;
-    } : excludePredicate,
-    fs: options.fs,
-    pathSeparator: "/",
-    relativePaths: !absolute,
-    resolvePaths: absolute,
-    includeBasePath: absolute,
-    resolveSymlinks: followSymbolicLinks,
-    excludeSymlinks: !followSymbolicLinks,
-    excludeFiles: onlyDirectories,
-    includeDirs: onlyDirectories || !options.onlyFiles,
-    maxDepth,
-    signal: options.signal
-  }).crawl(root2);
-  if (options.debug) log("internal properties:", {
-    ...props,
-    root: root2
-  });
-  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
-}
-function formatPaths(paths, mapper) {
-  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-  return paths;
-}
-function getOptions(options) {
-  const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve2(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-  opts.ignore = ensureStringArray(opts.ignore);
-  opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat,
-    statSync: opts.fs.statSync || statSync
-  });
-  if (opts.debug) log("globbing with options:", opts);
-  return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-  var _ref;
-  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-  const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-  const [crawler, relative3] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative3) : [];
-}
-var import_picomatch3, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
-var init_dist3 = __esm({
-  "node_modules/tinyglobby/dist/index.mjs"() {
-    init_dist2();
-    import_picomatch3 = __toESM(require_picomatch2(), 1);
-    isReadonlyArray = Array.isArray;
-    BACKSLASHES = /\\/g;
-    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-    isWin = process.platform === "win32";
-    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-    splitPatternOptions = { parts: true };
-    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path13) => path13.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path13) => path13.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapePath = isWin ? escapeWin32Path : escapePosixPath;
-    PARENT_DIRECTORY = /^(\/?\.\.)+/;
-    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-    defaultOptions = {
-      caseSensitiveMatch: true,
-      debug: !!process.env.TINYGLOBBY_DEBUG,
-      expandDirectories: true,
-      followSymbolicLinks: true,
-      onlyFiles: true
     };
   }
 });
@@ -37553,13 +38125,13 @@ async function discoverMemory(opts) {
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
 }
-var import_ignore, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
+var import_ignore2, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
 var init_discover = __esm({
   "src/memory/discover.ts"() {
     "use strict";
-    import_ignore = __toESM(require_ignore(), 1);
+    import_ignore2 = __toESM(require_ignore(), 1);
     import_picomatch4 = __toESM(require_picomatch2(), 1);
-    init_dist3();
+    init_dist2();
     MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
     SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
     isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
@@ -37678,12 +38250,12 @@ var init_discover = __esm({
         const layers = [];
         if (useGitignore) {
           const exclude = readIgnoreFile(join(this.root, ".git", "info", "exclude"));
-          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore.default)().add(exclude) });
+          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore2.default)().add(exclude) });
           if (this.inRoot(start) && start !== this.root) {
             let d = this.root;
             for (const part of relative2(this.root, start).split(sep2)) {
               const gi = readIgnoreFile(join(d, ".gitignore"));
-              if (gi) layers.push({ dir: d, ig: (0, import_ignore.default)().add(gi) });
+              if (gi) layers.push({ dir: d, ig: (0, import_ignore2.default)().add(gi) });
               d = join(d, part);
             }
           }
@@ -37698,7 +38270,7 @@ var init_discover = __esm({
           let here = depthLayers;
           if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
             const gi = readIgnoreFile(join(dir, ".gitignore"));
-            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore.default)().add(gi) }];
+            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore2.default)().add(gi) }];
           }
           const subdirs = [];
           const under = dir.endsWith(sep2) ? dir : dir + sep2;
@@ -39338,583 +39910,6 @@ var init_load2 = __esm({
   }
 });
 
-// src/evidence/pump.ts
-import { getPriority, setPriority } from "node:os";
-import { Worker } from "node:worker_threads";
-function ensureWorker() {
-  if (worker) return worker;
-  if (broken) return null;
-  try {
-    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
-    w.on("message", (m) => {
-      const p = active.get(m.id);
-      if (!p) return;
-      if (m.t === "data" && m.ab) {
-        const n = m.ab.byteLength;
-        p.handlers.onData(Buffer.from(m.ab));
-        w.postMessage({ op: "ack", id: m.id, bytes: n });
-        return;
-      }
-      active.delete(m.id);
-      if (active.size === 0) w.unref();
-      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
-      else p.handlers.onError(m.message ?? "git could not be started");
-    });
-    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
-    w.on("exit", () => failAll("the git reader thread stopped"));
-    w.unref();
-    worker = w;
-    return w;
-  } catch {
-    broken = true;
-    return null;
-  }
-}
-function failAll(message2) {
-  worker = null;
-  broken = true;
-  const list3 = [...active.values()];
-  active.clear();
-  for (const p of list3) p.handlers.onError(message2);
-}
-function pumpSpawn(file, args, cwd, env, handlers2) {
-  const w = ensureWorker();
-  if (!w) return null;
-  const id = nextId++;
-  active.set(id, { handlers: handlers2 });
-  w.ref();
-  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
-  return {
-    kill: () => {
-      if (active.has(id)) w.postMessage({ op: "kill", id });
-    }
-  };
-}
-function yieldCpuToGit() {
-  if (lowered || !worker) return;
-  lowered = true;
-  if (process.platform !== "linux") return;
-  const raw = process.env.MEMORY_AUDIT_NICE;
-  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
-  if (!Number.isInteger(nice) || nice <= 0) return;
-  try {
-    if (getPriority() < nice) setPriority(Math.min(nice, 19));
-  } catch {
-  }
-}
-var WORKER_SOURCE, worker, broken, nextId, active, lowered;
-var init_pump = __esm({
-  "src/evidence/pump.ts"() {
-    "use strict";
-    WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
-const { spawn } = require('node:child_process');
-const FLUSH_BYTES = 512 * 1024;
-const FLUSH_MS = 8;
-const children = new Map();
-// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
-const HIGH_WATER = 8 * 1024 * 1024;
-const LOW_WATER = 2 * 1024 * 1024;
-parentPort.on('message', (m) => {
-  if (m.op === 'ack') {
-    const c = children.get(m.id);
-    if (!c) return;
-    c.inflight -= m.bytes;
-    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
-    return;
-  }
-  if (m.op === 'kill') {
-    const c = children.get(m.id);
-    if (c) c.child.kill();
-    return;
-  }
-  if (m.op !== 'spawn') return;
-  const id = m.id;
-  let child;
-  try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (err) {
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-    return;
-  }
-  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
-  children.set(id, st);
-  const flush = () => {
-    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
-    if (st.size === 0) return;
-    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
-    st.parts = []; st.size = 0;
-    let ab;
-    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
-    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-    st.inflight += ab.byteLength;
-    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
-    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
-  };
-  child.stdout.on('data', (b) => {
-    st.parts.push(b); st.size += b.length;
-    if (st.size >= FLUSH_BYTES) flush();
-    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
-  });
-  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
-  let reported = false;
-  child.on('error', (err) => {
-    if (reported) return;
-    reported = true;
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-  });
-  child.on('close', (code) => {
-    if (reported) return;
-    reported = true;
-    flush();
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
-  });
-});
-`;
-    worker = null;
-    broken = false;
-    nextId = 1;
-    active = /* @__PURE__ */ new Map();
-    lowered = false;
-  }
-});
-
-// src/evidence/git.ts
-import { spawn } from "node:child_process";
-function runGit(cwd, args, input) {
-  return new Promise((resolve6) => {
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
-      return;
-    }
-    const out = [];
-    const errOut = [];
-    child.stdout.on("data", (b) => out.push(b));
-    child.stderr.on("data", (b) => errOut.push(b));
-    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
-    child.on(
-      "close",
-      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
-    );
-    child.stdin.on("error", () => {
-    });
-    if (input !== void 0) child.stdin.end(input);
-    else child.stdin.end();
-  });
-}
-function gitEnv() {
-  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
-}
-function streamGitTokens(cwd, args, onToken) {
-  return new Promise((resolve6) => {
-    let rest = null;
-    let failed2 = null;
-    let kill = () => {
-    };
-    const onData = (chunk) => {
-      if (failed2) return;
-      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
-      let start = 0;
-      try {
-        for (; ; ) {
-          const nul = buf.indexOf(0, start);
-          if (nul < 0) break;
-          onToken(buf.toString("utf8", start, nul));
-          start = nul + 1;
-        }
-      } catch (err) {
-        failed2 = err;
-        kill();
-        return;
-      }
-      rest = start < buf.length ? buf.subarray(start) : null;
-      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
-    };
-    const onClose = (code3, stderr) => {
-      if (!failed2 && rest && rest.length > 0) {
-        try {
-          onToken(rest.toString("utf8"));
-        } catch (err) {
-          failed2 = err;
-        }
-      }
-      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
-${failed2.message}` : "") });
-    };
-    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
-    const argv = [...GIT_STABLE_CONFIG, ...args];
-    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
-    if (pumped) {
-      kill = pumped.kill;
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    const c = child;
-    kill = () => c.kill();
-    const errOut = [];
-    let errLen = 0;
-    c.stdout.on("data", onData);
-    c.stderr.on("data", (b) => {
-      if (errLen < 64 * 1024) {
-        errOut.push(b);
-        errLen += b.length;
-      }
-    });
-    c.on("error", (err) => onError(err.message));
-    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
-  });
-}
-function readBlobs(cwd, ids, onBlob) {
-  return new Promise((resolve6) => {
-    if (ids.length === 0) {
-      resolve6({ code: 0, stderr: "" });
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    let idx = 0;
-    let buf = Buffer.alloc(0);
-    let need = -1;
-    let errText = "";
-    const pump = () => {
-      for (; ; ) {
-        if (need < 0) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          const header = buf.toString("utf8", 0, nl);
-          buf = buf.subarray(nl + 1);
-          const id = ids[idx] ?? "";
-          if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-            idx++;
-            safe(() => onBlob(id, null));
-            continue;
-          }
-          const parts = header.split(" ");
-          need = Number(parts[2] ?? 0);
-        } else {
-          if (buf.length < need + 1) return;
-          const body = buf.toString("utf8", 0, need);
-          buf = buf.subarray(need + 1);
-          need = -1;
-          const id = ids[idx++] ?? "";
-          safe(() => onBlob(id, body));
-        }
-      }
-    };
-    const safe = (f) => {
-      try {
-        f();
-      } catch (err) {
-        errText += `${err.message}
-`;
-      }
-    };
-    child.stdout.on("data", (chunk) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      pump();
-    });
-    child.stderr.on("data", (b) => {
-      if (errText.length < 64 * 1024) errText += b.toString("utf8");
-    });
-    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
-    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
-    child.stdin.on("error", () => {
-    });
-    const SLICE = 2e3;
-    let i = 0;
-    const writeMore = () => {
-      while (i < ids.length) {
-        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
-        i += SLICE;
-        if (!child.stdin.write(chunk)) {
-          child.stdin.once("drain", writeMore);
-          return;
-        }
-      }
-      child.stdin.end();
-    };
-    writeMore();
-  });
-}
-async function repoInfo(root2) {
-  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
-  const lines = r.stdout.split("\n");
-  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
-    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
-    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
-    const l2 = r2.stdout.split("\n");
-    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
-  }
-  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
-  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
-}
-async function remoteOriginUrl(root2) {
-  const r = await runGit(root2, ["remote", "get-url", "origin"]);
-  if (r.code !== 0) return void 0;
-  return r.stdout.trim() || void 0;
-}
-function parseRepoSlug(url) {
-  const u = url.trim();
-  let path13;
-  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path13 = scp[1];
-  else {
-    try {
-      path13 = new URL(u).pathname;
-    } catch {
-      return void 0;
-    }
-  }
-  if (!path13) return void 0;
-  const parts = path13.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
-  if (parts.length < 2) return void 0;
-  const [owner, name] = parts.slice(-2);
-  if (!owner || !name) return void 0;
-  return `${owner}/${name}`;
-}
-var GIT_STABLE_CONFIG, BlobStream;
-var init_git = __esm({
-  "src/evidence/git.ts"() {
-    "use strict";
-    init_pump();
-    GIT_STABLE_CONFIG = [
-      "-c",
-      "core.quotePath=false",
-      "-c",
-      "log.showSignature=false",
-      "-c",
-      "color.ui=false",
-      "-c",
-      "diff.renames=true",
-      "-c",
-      "log.follow=false",
-      "-c",
-      "log.showRoot=true",
-      "-c",
-      "diff.relative=false",
-      "-c",
-      "i18n.logOutputEncoding=UTF-8"
-    ];
-    BlobStream = class {
-      constructor(cwd, onBlob) {
-        this.cwd = cwd;
-        this.onBlob = onBlob;
-      }
-      cwd;
-      onBlob;
-      child = null;
-      queue = [];
-      head = 0;
-      buf = Buffer.alloc(0);
-      need = -1;
-      pendingWrite = [];
-      errText = "";
-      done = null;
-      resolveDone = null;
-      requested = 0;
-      start() {
-        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
-        try {
-          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-        } catch (err) {
-          this.resolveDone({ code: -1, stderr: String(err.message) });
-          return;
-        }
-        const child = this.child;
-        child.stdout.on("data", (chunk) => {
-          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-          this.pump();
-        });
-        child.stderr.on("data", (b) => {
-          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
-        });
-        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
-        child.on("close", (code3) => {
-          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
-          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
-        });
-        child.stdin.on("error", () => {
-        });
-      }
-      deliver(id, content3) {
-        try {
-          this.onBlob(id, content3);
-        } catch (err) {
-          this.errText += `${err.message}
-`;
-        }
-      }
-      pump() {
-        for (; ; ) {
-          if (this.need < 0) {
-            const nl = this.buf.indexOf(10);
-            if (nl < 0) return;
-            const header = this.buf.toString("utf8", 0, nl);
-            this.buf = this.buf.subarray(nl + 1);
-            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-              this.deliver(this.queue[this.head++] ?? "", null);
-              continue;
-            }
-            this.need = Number(header.split(" ")[2] ?? 0);
-          } else {
-            if (this.buf.length < this.need + 1) return;
-            const body = this.buf.toString("utf8", 0, this.need);
-            this.buf = this.buf.subarray(this.need + 1);
-            this.need = -1;
-            this.deliver(this.queue[this.head++] ?? "", body);
-          }
-          if (this.head > 4096 && this.head * 2 > this.queue.length) {
-            this.queue = this.queue.slice(this.head);
-            this.head = 0;
-          }
-        }
-      }
-      request(id) {
-        if (!this.child && !this.done) this.start();
-        if (!this.child) return;
-        this.queue.push(id);
-        this.requested++;
-        this.pendingWrite.push(id);
-        if (this.pendingWrite.length >= 64) this.flush();
-      }
-      flush() {
-        if (!this.child || this.pendingWrite.length === 0) return;
-        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
-        this.pendingWrite = [];
-      }
-      /** No more requests: waits for every answer. */
-      async end() {
-        if (!this.done) return { code: 0, stderr: "" };
-        this.flush();
-        this.child?.stdin.end();
-        return this.done;
-      }
-    };
-  }
-});
-
-// src/evidence/files.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import path4 from "node:path";
-function indexFromPaths(paths, untracked, source = "git") {
-  const files = /* @__PURE__ */ new Set();
-  const dirs = /* @__PURE__ */ new Set();
-  const lower = /* @__PURE__ */ new Map();
-  const byBasename = /* @__PURE__ */ new Map();
-  const stats = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
-  for (const p of paths) {
-    if (!p || files.has(p)) continue;
-    files.add(p);
-    const lp = p.toLowerCase();
-    if (!lower.has(lp)) lower.set(lp, p);
-    const slash = p.lastIndexOf("/");
-    const base = slash < 0 ? p : p.slice(slash + 1);
-    const list3 = byBasename.get(base);
-    if (list3) list3.push(p);
-    else byBasename.set(base, [p]);
-    const parent = slash < 0 ? "" : p.slice(0, slash);
-    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
-    let end = slash;
-    while (end > 0) {
-      const d = p.slice(0, end);
-      if (dirs.has(d)) break;
-      dirs.add(d);
-      const ld = d.toLowerCase();
-      if (!lower.has(ld)) lower.set(ld, d);
-      end = d.lastIndexOf("/");
-    }
-  }
-  for (const d of dirs) {
-    const i = d.lastIndexOf("/");
-    const parent = i === -1 ? "" : d.slice(0, i);
-    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
-    const name = d.slice(i + 1).toLowerCase();
-    const named = stats.byDirName.get(name);
-    if (named) named.push(d);
-    else stats.byDirName.set(name, [d]);
-  }
-  const index2 = { files, dirs, lower, byBasename, source, stats };
-  if (untracked && untracked.size) index2.untracked = untracked;
-  return index2;
-}
-async function gitFileIndex(root2) {
-  const paths = [];
-  const r = await streamGitTokens(root2, ["ls-files", "-z", "-t", "--cached", "--others", "--deleted", "--exclude-standard", "--exclude=node_modules/"], (tok) => {
-    if (tok) paths.push(tok);
-  });
-  if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
-  const untracked = /* @__PURE__ */ new Set();
-  const deleted = /* @__PURE__ */ new Set();
-  const clean = new Array(paths.length);
-  let n = 0;
-  for (const tok of paths) {
-    const tag = tok.charCodeAt(0);
-    const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
-    if (tag === 82) {
-      deleted.add(p);
-      continue;
-    }
-    if (tag === 63) untracked.add(p);
-    clean[n++] = p;
-  }
-  clean.length = n;
-  if (deleted.size > 0) {
-    let m = 0;
-    for (let i = 0; i < n; i++) if (!deleted.has(clean[i])) clean[m++] = clean[i];
-    clean.length = m;
-  }
-  return { index: indexFromPaths(clean, untracked, "git") };
-}
-async function walkFileIndex(root2) {
-  let found = [];
-  try {
-    found = await glob("**/*", { cwd: root2, dot: true, ignore: WALK_IGNORE, onlyFiles: true, followSymbolicLinks: false });
-  } catch {
-    found = [];
-  }
-  try {
-    const gi = await readFile2(path4.join(root2, ".gitignore"), "utf8");
-    const ig = (0, import_ignore2.default)().add(gi);
-    found = found.filter((f) => !ig.ignores(f));
-  } catch {
-  }
-  found.sort();
-  return indexFromPaths(found, void 0, "filesystem");
-}
-function existsInIndex(index2, p) {
-  const q = p.replace(/\/+$/, "");
-  if (q === "" || q === ".") return "dir";
-  if (index2.files.has(q)) return "file";
-  if (index2.dirs.has(q)) return "dir";
-  return void 0;
-}
-var import_ignore2, WALK_IGNORE;
-var init_files = __esm({
-  "src/evidence/files.ts"() {
-    "use strict";
-    init_dist3();
-    import_ignore2 = __toESM(require_ignore(), 1);
-    init_git();
-    WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
-  }
-});
-
 // src/evidence/github.ts
 function issueKeys(entries, defaultRepo) {
   const seen = /* @__PURE__ */ new Map();
@@ -41092,7 +41087,7 @@ var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
-    init_dist();
+    init_dist3();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
@@ -41802,9 +41797,8 @@ async function blameFile(root2, file) {
   const res = await runGit(root2, ["blame", "--line-porcelain", "--", file]).catch(() => null);
   return res && res.code === 0 ? parseBlame(res.stdout) : null;
 }
-function startBlame(root2, files) {
+function blameFiles(root2, paths) {
   const jobs = /* @__PURE__ */ new Map();
-  const todo = files.filter((f) => f.format !== "auto-memory-topic" && !path6.isAbsolute(f.path)).map((f) => f.path);
   let running = 0;
   const waiting = [];
   const slot = async () => {
@@ -41819,13 +41813,11 @@ function startBlame(root2, files) {
     if (next) next();
     else running--;
   };
-  for (const file of todo) {
-    jobs.set(
-      file,
-      slot().then(() => blameFile(root2, file).finally(release))
-    );
-  }
+  for (const file of paths) jobs.set(file, slot().then(() => blameFile(root2, file).finally(release)));
   return jobs;
+}
+function startBlame(root2, files) {
+  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path6.isAbsolute(f.path)).map((f) => f.path));
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
@@ -41859,19 +41851,12 @@ async function gatherUsage(opts) {
   const blameable = files.filter((f) => !path6.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
-  let next = 0;
-  const worker2 = async () => {
-    while (next < blameable.length) {
-      const f = blameable[next++];
-      const times = await (early?.get(f.path) ?? blameFile(root2, f.path));
-      if (!times) {
-        unblamed.push(f.path);
-        continue;
-      }
-      lines.set(f.path, times);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker2));
+  const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
+  for (const f of blameable) {
+    const times = await (early?.get(f.path) ?? rest.get(f.path));
+    if (times) lines.set(f.path, times);
+    else unblamed.push(f.path);
+  }
   const usage = /* @__PURE__ */ new Map();
   for (const e of entries) {
     const u = { reads: 0 };

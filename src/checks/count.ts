@@ -6,6 +6,7 @@
 import picomatch from 'picomatch';
 import type { Check, CheckContext, Entry, Evidence, Finding, Reference, DirStats } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
+import { folderStats } from '../evidence/files.js';
 import { lineOf } from '../memory/refs/lex.js';
 import { checkable, finding, memDirOf } from './stale-common.js';
 
@@ -22,26 +23,14 @@ const FOLDER_NOUN_DENY = new Set(['tests', 'specs', 'cases', 'assertions', 'chec
 
 const statsCache = new WeakMap<object, DirStats>();
 
-/** Immediate children per folder, built once per run from the file index. */
+/** Immediate children per folder: built with the file index, or here for an index without them. */
 function dirStats(ev: Evidence): DirStats {
-  let s = ev.files.stats ?? statsCache.get(ev.files);
-  if (s) return s;
-  s = { files: new Map(), dirs: new Map(), byDirName: new Map() };
-  for (const f of ev.files.files) {
-    const i = f.lastIndexOf('/');
-    const d = i === -1 ? '' : f.slice(0, i);
-    s.files.set(d, (s.files.get(d) ?? 0) + 1);
+  if (ev.files.stats) return ev.files.stats;
+  let s = statsCache.get(ev.files);
+  if (!s) {
+    s = folderStats(ev.files.files, ev.files.dirs);
+    statsCache.set(ev.files, s);
   }
-  for (const d of ev.files.dirs) {
-    const i = d.lastIndexOf('/');
-    const parent = i === -1 ? '' : d.slice(0, i);
-    s.dirs.set(parent, (s.dirs.get(parent) ?? 0) + 1);
-    const name = d.slice(i + 1).toLowerCase();
-    const list = s.byDirName.get(name);
-    if (list) list.push(d);
-    else s.byDirName.set(name, [d]);
-  }
-  statsCache.set(ev.files, s);
   return s;
 }
 

@@ -14,8 +14,6 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
   const dirs = new Set<string>();
   const lower = new Map<string, string>();
   const byBasename = new Map<string, string[]>();
-  // per-folder counts for the count check, built in the same pass
-  const stats: DirStats = { files: new Map(), dirs: new Map(), byDirName: new Map() };
   for (const p of paths) {
     if (!p || files.has(p)) continue;
     files.add(p);
@@ -26,8 +24,6 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
     const list = byBasename.get(base);
     if (list) list.push(p);
     else byBasename.set(base, [p]);
-    const parent = slash < 0 ? '' : p.slice(0, slash);
-    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
     // implied directories, stop as soon as one is known (its ancestors are too)
     let end = slash;
     while (end > 0) {
@@ -39,7 +35,20 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
       end = d.lastIndexOf('/');
     }
   }
-  // folders in the order the Set holds them (the order the count check has always seen)
+  // per-folder counts for the count check, built now (beside git) rather than on its first query
+  const index: FileIndex = { files, dirs, lower, byBasename, source, stats: folderStats(files, dirs) };
+  if (untracked && untracked.size) index.untracked = untracked;
+  return index;
+}
+
+/** Immediate children per folder ('' = the root) and folders by lower-cased name. */
+export function folderStats(files: Iterable<string>, dirs: Iterable<string>): DirStats {
+  const stats: DirStats = { files: new Map(), dirs: new Map(), byDirName: new Map() };
+  for (const f of files) {
+    const i = f.lastIndexOf('/');
+    const parent = i === -1 ? '' : f.slice(0, i);
+    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
+  }
   for (const d of dirs) {
     const i = d.lastIndexOf('/');
     const parent = i === -1 ? '' : d.slice(0, i);
@@ -49,9 +58,7 @@ export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>,
     if (named) named.push(d);
     else stats.byDirName.set(name, [d]);
   }
-  const index: FileIndex = { files, dirs, lower, byBasename, source, stats };
-  if (untracked && untracked.size) index.untracked = untracked;
-  return index;
+  return stats;
 }
 
 /**

@@ -138,15 +138,9 @@ async function blameFile(root: string, file: string): Promise<Array<number | nul
   return res && res.code === 0 ? parseBlame(res.stdout) : null;
 }
 
-/**
- * Starts blaming the memory files that will need it whatever the history says (everything but
- * auto-memory topic files, which the log pass dates), as soon as the memory is known, so that
- * blame runs beside the log pass instead of after it. `gatherUsage` picks the results up; it
- * ignores them when the history turns out to be unavailable.
- */
-export function startBlame(root: string, files: MemoryFile[]): EarlyBlame {
+/** Blames `paths`, at most BLAME_CONCURRENCY at a time; results by path as they come. */
+function blameFiles(root: string, paths: string[]): EarlyBlame {
   const jobs: EarlyBlame = new Map();
-  const todo = files.filter((f) => f.format !== 'auto-memory-topic' && !path.isAbsolute(f.path)).map((f) => f.path);
   let running = 0;
   const waiting: Array<() => void> = [];
   const slot = async (): Promise<void> => {
@@ -161,13 +155,18 @@ export function startBlame(root: string, files: MemoryFile[]): EarlyBlame {
     if (next) next();
     else running--;
   };
-  for (const file of todo) {
-    jobs.set(
-      file,
-      slot().then(() => blameFile(root, file).finally(release)),
-    );
-  }
+  for (const file of paths) jobs.set(file, slot().then(() => blameFile(root, file).finally(release)));
   return jobs;
+}
+
+/**
+ * Starts blaming the memory files that will need it whatever the history says (everything but
+ * auto-memory topic files, which the log pass dates), as soon as the memory is known, so that
+ * blame runs beside the log pass instead of after it. `gatherUsage` picks the results up; it
+ * ignores them when the history turns out to be unavailable.
+ */
+export function startBlame(root: string, files: MemoryFile[]): EarlyBlame {
+  return blameFiles(root, files.filter((f) => f.format !== 'auto-memory-topic' && !path.isAbsolute(f.path)).map((f) => f.path));
 }
 
 /** Fills `evidence.usage`: blame dates per line and entry, and access-log reads when configured. */
@@ -215,19 +214,12 @@ export async function gatherUsage(opts: {
   const blameable = files.filter((f) => !path.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
-  let next = 0;
-  const worker = async () => {
-    while (next < blameable.length) {
-      const f = blameable[next++];
-      const times = await (early?.get(f.path) ?? blameFile(root, f.path));
-      if (!times) {
-        unblamed.push(f.path);
-        continue;
-      }
-      lines.set(f.path, times);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BLAME_CONCURRENCY, blameable.length) }, worker));
+  const rest = blameFiles(root, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
+  for (const f of blameable) {
+    const times = await (early?.get(f.path) ?? rest.get(f.path));
+    if (times) lines.set(f.path, times);
+    else unblamed.push(f.path);
+  }
 
   const usage = new Map<string, EntryUsage>();
   for (const e of entries) {

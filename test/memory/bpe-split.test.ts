@@ -1,20 +1,10 @@
 // Differential test of bpe.ts's hand-written pre-tokenizer against cl100k's split pattern
 // (the regular expression js-tiktoken uses): the same pieces on random text.
 import { describe, expect, it } from 'vitest';
+import { rng } from '../rng.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { countTokensFast, splitPieces, splitPiecesRegex } from '../../src/memory/bpe.js';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ATOMS = [
   'a', 'Z', 'word', 'The', ' ', '  ', '   ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '\u000b', '\f', "'", "'s", "'S", "'re", "'Ve", "'LL", "'d", "'m", "'t", "'x",

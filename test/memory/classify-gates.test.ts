@@ -2,18 +2,8 @@
 // They must never skip a rule that would match: checked here on random texts built from the
 // rules' own vocabulary (so that many of them do match), with every kind of separator.
 import { describe, expect, it } from 'vitest';
+import { rng } from '../rng.js';
 import { classify, gateMisses } from '../../src/memory/classify.js';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Every word of the rules' patterns, plus short function words and near misses.
 const VOCAB = (

@@ -2,19 +2,9 @@
 // (the parser it stands in for) must give exactly the same data, key order included, and no
 // error; parseFrontmatter must give the same result either way.
 import { describe, expect, it } from 'vitest';
+import { rng } from '../rng.js';
 import { parseDocument } from 'yaml';
 import { fastYaml, parseFrontmatter } from '../../src/memory/frontmatter.js';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = ['name', 'description', 'type', 'priority', 'pinned', 'modified', 'last_updated', 'valid_until', 'scope', 'id', 'tags', 'a-b', '_x', 'content', 'true', 'Null', 'x1', 'alwaysApply', 'globs'];
 const VALUES = [

@@ -1,20 +1,10 @@
 // normaliseForId (the text behind entry ids) works on offsets for speed; it must give exactly
 // what the plain regular-expression definition gives, or ids would change.
 import { describe, expect, it } from 'vitest';
+import { rng } from '../rng.js';
 import { normaliseForId } from '../../src/memory/parse.js';
 
 const reference = (text: string): string => text.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/, '').replace(/\s+/g, ' ').trim();
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ATOMS = [
   ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u2028', '\u3000', '\ufeff', '\u200b', '\v', '\f',
