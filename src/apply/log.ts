@@ -6,6 +6,8 @@ import { STALE_KINDS, summarize } from '../policy/signals.js';
 
 export const LOG_TITLE = '# Pruning log';
 export const LOG_KEEP = 12;
+/** The heading of one log entry (`renderLogEntry`), anywhere in a text. */
+export const LOG_ENTRY_HEADING = /^## \d{4}-\d{2}-\d{2} audit$/m;
 const EARLIER = '## Earlier audits (summarised)';
 
 export interface LogInput {

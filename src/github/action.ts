@@ -17,6 +17,7 @@ import {
   createPullRequest,
   decidePullRequest,
   findOpenPullRequest,
+  sameBody,
   updatePullRequest,
   type PullRequestOperation,
   type RepoRef,
@@ -26,6 +27,7 @@ import { planAnnotations } from './annotations.js';
 import { analysePullRequest, isManifest, type PrAnalysis } from './stale.js';
 import { renderSummary } from './summary.js';
 import { VERSION } from '../version.js';
+import { LOG_ENTRY_HEADING } from '../apply/log.js';
 
 // ------------------------------------------------------------------ engine contract
 
@@ -46,7 +48,7 @@ export interface AuditLike {
   plan: PlanItem[];
 }
 
-export type PruneLike = PruneView & { audit: AuditLike; written: boolean; diff: string; warnings?: string[] };
+export type PruneLike = PruneView & { audit: AuditLike; written: boolean; diff: string; warnings?: string[]; archivePath?: string };
 
 /** The core the Action wraps (src/audit.ts audit() and src/commands/prune.ts runPrune()). */
 export interface Engine {
@@ -253,6 +255,43 @@ export function reportJsonOutput(report: Report, reportPath: string): string {
   return JSON.stringify({ schemaVersion: report.schemaVersion, tool: report.tool, repo: report.repo, files: report.files, findings: [], entries: [], plan: [], summary: report.summary, truncated: true, reportPath });
 }
 
+/** Files the prune writes about itself, dated by the run: the pruning log, the archive, SUPERSEDED records. */
+function recordPaths(prune: PruneLike): Set<string> {
+  return new Set([prune.logPath, prune.archivePath ?? '', ...(prune.supersededFiles ?? [])].filter(Boolean));
+}
+
+/**
+ * Whether the prune branch already carries this run's edits: its one commit changes the same
+ * paths, from the same base content, into the same memory (records aside: the log, archive and
+ * SUPERSEDED files are dated by the run that wrote them). A weekly run that finds the same stale
+ * entries then pushes nothing, even though today's date or unrelated commits on the base branch
+ * would make a different tree.
+ */
+async function sameEditsOnSameBase(git: Git, branchSha: string, head: string, tree: string, records: Set<string>): Promise<boolean> {
+  const parents = await git.parents(branchSha);
+  if (parents.length !== 1 || !(await git.hasCommit(parents[0]))) return false;
+  const theirs = await git.changedBlobs(parents[0], branchSha);
+  const ours = await git.changedBlobs(head, tree);
+  if (theirs.size !== ours.size) return false;
+  for (const [path, mine] of ours) {
+    const other = theirs.get(path);
+    if (!other || other.before !== mine.before) return false;
+    if (!records.has(path) && other.after !== mine.after) return false;
+  }
+  return true;
+}
+
+/**
+ * The description with the log entry heading of the description already there, when the date of
+ * the run is the only difference: the branch kept from that run carries its dated entry.
+ */
+function withLogDateOf(existingBody: string, body: string, logEntry: string): string {
+  const heading = logEntry.split('\n', 1)[0];
+  const theirs = LOG_ENTRY_HEADING.exec(existingBody)?.[0];
+  if (!heading || !theirs || !body.includes(heading)) return body;
+  return sameBody(body.replace(heading, theirs), existingBody) ? existingBody : body;
+}
+
 function writeReport(report: Report, env: NodeJS.ProcessEnv): string {
   const dir = env.RUNNER_TEMP || tmpdir();
   mkdirSync(dir, { recursive: true });
@@ -313,14 +352,21 @@ async function publishPullRequest(a: PrArgs): Promise<{
   const remoteSha = await remoteExec(() => git.remoteBranchSha(branch));
   const existing = await findOpenPullRequest(api, repoRef, branch);
   let branchUpToDate = false;
+  /** The branch holds this run's edits, written (and dated) by an earlier run. */
+  let keptFromEarlierRun = false;
   if (tree && remoteSha) {
     if (!(await git.hasCommit(remoteSha))) {
-      // Only the branch tip's tree is needed; never turn a full clone shallow.
-      const depth = (await git.isShallow()) ? 1 : undefined;
+      // The branch tip and its parent are all that is compared; never turn a full clone shallow.
+      const depth = (await git.isShallow()) ? 2 : undefined;
       await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth));
     }
-    branchUpToDate = (await git.hasCommit(remoteSha)) && (await git.treeOf(remoteSha)) === tree;
+    if (await git.hasCommit(remoteSha)) {
+      branchUpToDate = (await git.treeOf(remoteSha)) === tree;
+      if (!branchUpToDate) branchUpToDate = keptFromEarlierRun = await sameEditsOnSameBase(git, remoteSha, head, tree, recordPaths(prune));
+    }
   }
+  // A branch kept from an earlier run carries that run's log entry: so does the description.
+  const body = keptFromEarlierRun && existing ? withLogDateOf(existing.body, rendered.body, prune.logEntry) : rendered.body;
   const current = await git.currentBranch();
   const onPruneBranch = current === branch || ctx.refName === branch;
   const base =
@@ -335,7 +381,7 @@ async function publishPullRequest(a: PrArgs): Promise<{
     remoteBranchSha: remoteSha,
     branchUpToDate,
     title: inputs.title,
-    body: rendered.body,
+    body,
     base,
     labels: inputs.labels,
   });

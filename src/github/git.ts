@@ -96,6 +96,25 @@ export function parseNameStatusZ(out: string): DiffChange[] {
   return changes;
 }
 
+/** One path's blobs on both sides of `git diff-tree -r` (the all-zero id where the path is absent). */
+export interface BlobChange {
+  before: string;
+  after: string;
+}
+
+/** Parses `git diff-tree -r -z --no-renames` output (`:mode mode sha sha status NUL path NUL`...). */
+export function parseDiffTreeZ(out: string): Map<string, BlobChange> {
+  const parts = out.split('\0');
+  const changes = new Map<string, BlobChange>();
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const head = parts[i].replace(/^\n/, '');
+    if (!head.startsWith(':')) break;
+    const [, , before, after] = head.slice(1).split(' ');
+    changes.set(parts[i + 1], { before, after });
+  }
+  return changes;
+}
+
 /** Parses the new-side line numbers of the hunks in a `git diff -U0` patch of one file. */
 export function parseAddedLines(patch: string): number[] {
   const lines: number[] = [];
@@ -195,6 +214,17 @@ export class Git {
   async hasCommit(rev: string): Promise<boolean> {
     const r = await this.run(['cat-file', '-e', `${rev}^{commit}`]);
     return r.code === 0;
+  }
+
+  /** The parents of a commit (empty for a root commit). */
+  async parents(rev: string): Promise<string[]> {
+    const out = await this.exec(['rev-list', '--parents', '-n', '1', rev, '--']);
+    return out.trim().split(/\s+/).slice(1);
+  }
+
+  /** The blobs that differ between two trees or commits, by path (no rename detection). */
+  async changedBlobs(from: string, to: string): Promise<Map<string, BlobChange>> {
+    return parseDiffTreeZ(await this.exec(['diff-tree', '-r', '-z', '--no-renames', from, to, '--']));
   }
 
   async treeOf(rev: string): Promise<string> {

@@ -42,6 +42,8 @@ export async function runAction(opts: {
   eventName: string;
   payload: unknown;
   apiUrl: string;
+  /** The run's clock (SOURCE_DATE_EPOCH, seconds); default NOW_EPOCH. */
+  epoch?: string;
 }): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ma-run-'));
   const files = { event: join(dir, 'event.json'), output: join(dir, 'output'), summary: join(dir, 'summary.md') };
@@ -53,7 +55,7 @@ export async function runAction(opts: {
     HOME: process.env.HOME,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
-    SOURCE_DATE_EPOCH: NOW_EPOCH,
+    SOURCE_DATE_EPOCH: opts.epoch ?? NOW_EPOCH,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: opts.eventName,
     GITHUB_EVENT_PATH: files.event,

@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeGitHub } from './fake-github.js';
 import { git, makeRepo, type Fixture } from './git-fixture.js';
-import { buildBundle, FILES, freshCheckout, MEMORY, PR_CALLS, runAction as run0, TOKEN } from './e2e-helpers.js';
+import { buildBundle, FILES, freshCheckout, MEMORY, NOW_EPOCH, PR_CALLS, runAction as run0, TOKEN } from './e2e-helpers.js';
 
 let built = { dir: '', bundle: '' };
 beforeAll(() => {
@@ -82,6 +82,32 @@ describe.concurrent('pr mode (schedule / workflow_dispatch)', () => {
       expect(git(fx.origin, ['rev-parse', 'refs/heads/memory-audit/prune']).trim()).toBe(branchSha);
       expect(r.summary).toContain('already holds these edits; nothing pushed');
     }
+
+    // A week later, after an unrelated commit on main, in a shallow single-commit checkout (as
+    // actions/checkout makes): the same edits, so nothing is pushed although today's date and the
+    // base differ (the branch's log keeps the date of the run that wrote it), and nothing written.
+    freshCheckout(fx);
+    fx.write('src/util.ts', 'export const one = 1;\n');
+    fx.commit('unrelated change', '2026-01-12T00:00:00Z');
+    git(fx.work, ['push', '-q', 'origin', 'main']);
+    const shallow = join(fx.dir, 'shallow');
+    git(fx.dir, ['clone', '-q', '--depth=1', '-b', 'main', `file://${fx.origin}`, shallow]);
+    expect(git(shallow, ['rev-parse', '--is-shallow-repository']).trim()).toBe('true');
+    const beforeWeek = gh.requests.length;
+    const week = await runAction({
+      workspace: shallow,
+      inputs: { mode: 'pr', labels: 'memory-audit, chore' },
+      eventName: 'schedule',
+      payload: { repository: { full_name: 'acme/widgets', default_branch: 'main' } },
+      apiUrl: gh.url,
+      epoch: String(Number(NOW_EPOCH) + 7 * 86_400),
+    });
+    expect(week.stderr).toBe('');
+    expect(week.code).toBe(0);
+    expect(week.outputs['pull-request-operation']).toBe('none');
+    expect(gh.requests.slice(beforeWeek).filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(git(fx.origin, ['rev-parse', 'refs/heads/memory-audit/prune']).trim()).toBe(branchSha);
+    expect(week.summary).toContain('already holds these edits; nothing pushed');
 
     // New drift on main: the branch is force-pushed (with lease) and the body PATCHed.
     freshCheckout(fx);

@@ -100,6 +100,30 @@ describe('Git plumbing against a bare origin', () => {
     expect(await g.remoteBranchSha('memory-audit/prune')).toBe(null);
   });
 
+  it('lists the parents of a commit and the blobs that differ between two commits or trees, by path', async () => {
+    fx = makeRepo({ 'a.txt': 'a\n', 'dir/b c.md': 'b\n', 'gone.txt': 'x\n' });
+    const g = new Git(fx.work);
+    const first = await g.head();
+    const blob = (rev: string, p: string) => git(fx!.work, ['rev-parse', `${rev}:${p}`]).trim();
+    fx.write('a.txt', 'A\n');
+    fx.write('new.txt', 'n\n');
+    git(fx.work, ['rm', '-q', 'gone.txt']);
+    const second = fx.commit('second');
+    expect(await g.parents(second)).toEqual([first]);
+    expect(await g.parents(first)).toEqual([]);
+    const zero = '0'.repeat(40);
+    expect(await g.changedBlobs(first, second)).toEqual(
+      new Map([
+        ['a.txt', { before: blob(first, 'a.txt'), after: blob(second, 'a.txt') }],
+        ['gone.txt', { before: blob(first, 'gone.txt'), after: zero }],
+        ['new.txt', { before: zero, after: blob(second, 'new.txt') }],
+      ]),
+    );
+    // Trees work as well as commits; unchanged paths (with spaces) are not listed.
+    expect([...(await g.changedBlobs(await g.treeOf(first), await g.treeOf(second))).keys()]).toEqual(['a.txt', 'gone.txt', 'new.txt']);
+    expect((await g.changedBlobs(second, second)).size).toBe(0);
+  });
+
   it('rejects branch names git would not accept and keeps option-like values away from git', async () => {
     fx = makeRepo({ 'a.txt': 'a\n' });
     const g = new Git(fx.work);
