@@ -25,6 +25,8 @@ const LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"
 const REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
 const WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
 const IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
+/** Names of markdown files anywhere in an index line (what the index mentions). */
+const MD_NAME_RE = /[\w./-]+\.md\b/g;
 const MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
 
 interface LinkHit {
@@ -155,7 +157,12 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget) continue;
     const text = texts.proseNoCode(i);
     const dir = dirOf(e.file);
-    if (hasMd) for (const m of text.matchAll(/[\w./-]+\.md\b/g)) seen!.add(joinPath(mdir!, m[0]));
+    if (hasMd) {
+      // (exec on one shared expression: matchAll would copy the expression at every entry)
+      MD_NAME_RE.lastIndex = 0;
+      let md: RegExpExecArray | null;
+      while ((md = MD_NAME_RE.exec(text))) seen!.add(joinPath(mdir!, md[0]));
+    }
 
     // markdown links
     const ls = hasLink ? links(text) : [];

@@ -124,14 +124,17 @@ function budgetFor(file: MemoryFile, ctx: CheckContext): { budget: Budget; match
   return { budget: out, matched };
 }
 
+/** The entries of `files`, by file path, in order. */
+function entriesByFile(entries: Entry[], files: MemoryFile[]): Map<string, Entry[]> {
+  const byFile = new Map<string, Entry[]>(files.map((f) => [f.path, []]));
+  for (const e of entries) byFile.get(e.file)?.push(e);
+  return byFile;
+}
+
 export function findBudget(ctx: CheckContext): Finding[] {
   const out: Finding[] = [];
-  const byFile = new Map<string, Entry[]>();
-  for (const e of ctx.entries) {
-    const l = byFile.get(e.file);
-    if (l) l.push(e);
-    else byFile.set(e.file, [e]);
-  }
+  /** The entries of MEMORY.md files, by file: grouped once one is cut (most runs have no cut). */
+  let indexEntries: Map<string, Entry[]> | undefined;
   const errorBytes = ctx.config.budgets.errorBytes ?? 4 * 1024 * 1024;
   for (const file of ctx.files) {
     const { budget, matched } = budgetFor(file, ctx);
@@ -150,7 +153,8 @@ export function findBudget(ctx: CheckContext): Finding[] {
     if (file.format === 'auto-memory-index') {
       const cut = loadedCut(file, budget);
       if (!cut.by) continue;
-      const entries = (byFile.get(file.path) ?? []).filter((e) => e.end > cut.offset);
+      indexEntries ??= entriesByFile(ctx.entries, ctx.files.filter((f) => f.format === 'auto-memory-index'));
+      const entries = (indexEntries.get(file.path) ?? []).filter((e) => e.end > cut.offset);
       const limitText = cut.by === 'lines' ? `${budget.lines} lines` : fmtBytes(budget.bytes ?? 0);
       out.push({
         entryId: null,

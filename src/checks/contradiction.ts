@@ -4,7 +4,7 @@
 // are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
 // Both locations are reported, each pointing at the other (`evidence.now`).
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
-import { KeywordGate } from './fidelity/keywords.js';
+import { PROSE_GATES } from './fidelity/keywords.js';
 import { PairSet } from './fidelity/similarity.js';
 import { contentWords, fileMap, lineInEntry, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
 
@@ -285,8 +285,9 @@ const HAS_VERSION = new RegExp(VERSION_RE.source, 'i');
 
 // One scan of an entry's prose tells which kinds of claim it can hold at all (fidelity/
 // keywords.ts: literals one of which every match of the test contains). A test whose gate fails
-// on the entry cannot pass on any of its sentences, and is not run.
-const GATES = new KeywordGate([
+// on the entry cannot pass on any of its sentences, and is not run. The scan is shared with
+// ephemeral's gates (PROSE_GATES): a prose text either check has scanned is not read again.
+const GATE = PROSE_GATES.add([
   // HAS_PM
   ['npm', 'yarn', 'bun', 'npx', 'uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye'],
   // HAS_DIGIT (a digit stands for any digit)
@@ -325,9 +326,9 @@ interface Kinds {
  * punctuation) reads the same to every `\b` and lookaround of these tests as the sentence's own
  * edge. So a match inside a sentence is a match in the whole text, and a test that fails on the
  * text fails on every sentence: the entry's sentences are only split when some test passes.
+ * `g`: the gate's groups present in `text`.
  */
-function kindsOf(text: string): Kinds | undefined {
-  const g = GATES.scan(text);
+function kindsOf(text: string, g: number): Kinds | undefined {
   const command = !!(g & G_PM) && HAS_PM.test(text);
   const digit = !!(g & G_DIGIT);
   const number = digit && (HAS_NUMBER.test(text) || text.includes('%'));
@@ -405,7 +406,7 @@ export function findContradictions(ctx: CheckContext): Finding[] {
   entries.forEach((e, i) => {
     if (e.type === 'superseded' || e.kind === 'frontmatter-field' || e.kind === 'section') return;
     const text = texts.proseWithOffsets(i);
-    const kinds = kindsOf(text);
+    const kinds = kindsOf(text, PROSE_GATES.scan(entries, i, text, GATE));
     if (!kinds) return;
     const claims: Claim[] = [];
     claimsOf(text, kinds, i, claims);

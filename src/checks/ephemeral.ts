@@ -8,7 +8,7 @@ import type { Check, CheckContext, Entry, Evidence, Finding, MemoryContext } fro
 /** The part of a check context the filters read. */
 type ConfigView = Pick<CheckContext, 'config'>;
 import { conflictingPair, corpusOf } from './fidelity/corpus.js';
-import { KeywordGate } from './fidelity/keywords.js';
+import { PROSE_GATES } from './fidelity/keywords.js';
 import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
 
 export const FILTER_IDS = [
@@ -151,7 +151,8 @@ const GROUPS: Array<[name: string, literals: string[]]> = [
   ['install', ['npm ', 'yarn ', 'bun add', 'pip', 'uv ', 'poetry add', ' install', 'npx']],
   ['pin', ['@', '==', '--version', '-v ']],
 ];
-const GATES = new KeywordGate(GROUPS.map(([, literals]) => literals));
+/** The handle of these groups in the gates shared with contradiction (one scan per text for both). */
+const GATE = PROSE_GATES.add(GROUPS.map(([, literals]) => literals));
 /** The bits of the named groups. */
 function G(...names: string[]): number {
   let bits = 0;
@@ -203,11 +204,17 @@ function enabledFilters(ctx: ConfigView): Set<FilterId> {
   return new Set(FILTER_IDS.filter((id) => ctx.config.filters?.[id] !== false));
 }
 
+/** The groups present in entry `i`: read on its prose `text`, those about code on its `raw` text. */
+function gatesOf(entries: Entry[], i: number, text: string, raw: string): number {
+  const prose = PROSE_GATES.scan(entries, i, text, GATE);
+  return (prose & ~CODE_GATES) | ((raw === text ? prose : PROSE_GATES.scan(entries, i, raw, GATE)) & CODE_GATES);
+}
+
 /**
  * `text`: prose (frontmatter and fenced code blanked); `raw`: with fenced code, for the filters
- * about code (debug output, pinned commands). Offsets are the entry's own.
+ * about code (debug output, pinned commands). Offsets are the entry's own. `gates`: `gatesOf`.
  */
-function filtersFor(entry: Entry, text: string, raw: string, on: Set<FilterId>): Hit[] {
+function filtersFor(entry: Entry, text: string, raw: string, gates: number, on: Set<FilterId>): Hit[] {
   const hits: Hit[] = [];
   const keeper = KEEPER_TYPES.has(entry.type);
   // declared session state: a structured slot or topic typed `ephemeral`
@@ -215,8 +222,6 @@ function filtersFor(entry: Entry, text: string, raw: string, on: Set<FilterId>):
     const i = raw.search(/\S/);
     hits.push({ filter: 'session-state', index: Math.max(0, i), match: 'type: ephemeral' });
   }
-  const prose = GATES.scan(text);
-  const gates = (prose & ~CODE_GATES) | ((raw === text ? prose : GATES.scan(raw)) & CODE_GATES);
   if (!gates) return hits;
   // whether the entry states a conclusion only matters once a filter has matched: tested then, once
   let conclusion: boolean | undefined;
@@ -396,7 +401,7 @@ function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
     const raw = texts.withoutFrontmatter(i);
     // prose only: fenced and inline code blanked (`WIP` as a label name, `--since="2 weeks ago"`)
     const text = texts.proseNoCode(i);
-    const hits = filtersFor(entry, text, raw, on);
+    const hits = filtersFor(entry, text, raw, gatesOf(ctx.entries, i, text, raw), on);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
     if (hits.length) out.push({ entry, hits });

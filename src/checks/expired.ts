@@ -39,6 +39,8 @@ export function expiryInstant(value: string): Date | null {
 }
 
 const SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
+/** Part of every SLOT match: a quicker scan that rules out most texts. */
+const SLOT_GATE = /until/i;
 
 export const expiredCheck: Check = {
   needs: 'memory',
@@ -51,7 +53,7 @@ export const expiredCheck: Check = {
     const now = ctx.evidence.now;
     for (const entry of ctx.entries) {
       let value = entry.meta.validUntil;
-      if (!value) value = SLOT.exec(entry.text)?.[1]?.trim();
+      if (!value && SLOT_GATE.test(entry.text)) value = SLOT.exec(entry.text)?.[1]?.trim();
       if (!value) continue;
       const until = expiryInstant(String(value));
       if (!until) {

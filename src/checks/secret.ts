@@ -3,7 +3,7 @@
 // value). The value is never written: findings name the location and the kind only, and every
 // report passes text through src/report/redact.ts. Entries with secrets are for human review,
 // never silent deletion.
-import type { Check, CheckContext, Finding } from '../types.js';
+import type { Check, CheckContext, Entry, Finding } from '../types.js';
 import { detectSecrets } from './fidelity/secrets.js';
 import { fileMap, lineAt } from './fidelity/text.js';
 
@@ -34,22 +34,22 @@ export function secretLabel(rule: string): string {
 export function findSecrets(ctx: CheckContext): Finding[] {
   const out: Finding[] = [];
   const files = fileMap(ctx.files);
-  // scan each file once and hand ranges to the entries that hold them
-  const byFile = new Map<string, typeof ctx.entries>();
-  for (const e of ctx.entries) {
-    const l = byFile.get(e.file);
-    if (l) l.push(e);
-    else byFile.set(e.file, [e]);
-  }
-  for (const [path, entries] of byFile) {
+  // scan each file once (in the order of their first entry) and hand ranges to the entries
+  // that hold them; most files hold no secret, so entries are grouped by file only once one does
+  const paths = new Set<string>();
+  for (const e of ctx.entries) paths.add(e.file);
+  let byFile: Map<string, Entry[]> | undefined;
+  const entriesOf = (path: string): Entry[] => (byFile ??= groupByFile(ctx.entries)).get(path)!;
+  for (const path of paths) {
     const file = files.get(path);
-    const seen = new Set<string>();
     if (file) {
       const ranges = detectSecrets(file.text);
       if (!ranges.length) continue;
+      const entries = entriesOf(path);
+      const seen = new Set<string>();
       // innermost entry holding the range (items inside sections)
       for (const r of ranges) {
-        let best: (typeof entries)[number] | undefined;
+        let best: Entry | undefined;
         for (const e of entries)
           if (e.start <= r.start && r.start < e.end && (!best || e.end - e.start < best.end - best.start)) best = e;
         const line = lineAt(file, r.start, best?.line ?? 1);
@@ -59,7 +59,7 @@ export function findSecrets(ctx: CheckContext): Finding[] {
         out.push(finding(best?.id ?? null, path, line, r.rule));
       }
     } else {
-      for (const e of entries)
+      for (const e of entriesOf(path))
         for (const r of detectSecrets(e.text)) {
           let line = e.line;
           for (let i = e.text.indexOf('\n'); i !== -1 && i < r.start; i = e.text.indexOf('\n', i + 1)) line++;
@@ -68,6 +68,17 @@ export function findSecrets(ctx: CheckContext): Finding[] {
     }
   }
   return out;
+}
+
+/** Entries by file, in order. */
+function groupByFile(entries: Entry[]): Map<string, Entry[]> {
+  const byFile = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const l = byFile.get(e.file);
+    if (l) l.push(e);
+    else byFile.set(e.file, [e]);
+  }
+  return byFile;
 }
 
 function finding(entryId: string | null, file: string, line: number, rule: string): Finding {

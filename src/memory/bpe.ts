@@ -239,8 +239,58 @@ function samePiece(piece: string, text: string, i: number): boolean {
   return true;
 }
 
-/** Token count of text.slice(i, e), through the piece table. */
+// Short ASCII pieces (` the`, `-`, `\n`, `.md`: most pieces of memory text) are keyed by their
+// code units packed into one integer, which IS the piece: a hit needs no string comparison.
+// Key: the length (1-4) above 7 bits per unit, never 0 (the empty slot) and below 2^31.
+const SHORT_MAX = 4;
+const SHORT_BITS = 12;
+const SHORT_SLOTS = 1 << SHORT_BITS;
+const shortKey = new Int32Array(SHORT_SLOTS);
+const shortCount = new Int32Array(SHORT_SLOTS);
+let shortUsed = 0;
+
+/** Token count of text.slice(i, e): short ASCII pieces by their packed key, others through the piece table. */
 function countAt(text: string, i: number, e: number, map: Map<string, number>): number {
+  if (e - i <= SHORT_MAX) {
+    let key = e - i;
+    let k = i;
+    for (; k < e; k++) {
+      const c = text.charCodeAt(k);
+      if (c >= 128) break;
+      key = (key << 7) | c;
+    }
+    if (k === e) return countShort(key, text, i, e, map);
+  }
+  return countLong(text, i, e, map);
+}
+
+/** First slot of a short key (Fibonacci hashing: the top SHORT_BITS bits of key * 2^32/phi). */
+function shortSlot(key: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> (32 - SHORT_BITS);
+}
+
+function countShort(key: number, text: string, i: number, e: number, map: Map<string, number>): number {
+  let slot = shortSlot(key);
+  for (;;) {
+    const k = shortKey[slot];
+    if (k === key) return shortCount[slot];
+    if (k === 0) break;
+    slot = (slot + 1) & (SHORT_SLOTS - 1);
+  }
+  const n = pieceCount(text.slice(i, e), map);
+  if (shortUsed >= SHORT_SLOTS >> 1) {
+    shortKey.fill(0);
+    shortUsed = 0;
+    slot = shortSlot(key);
+  }
+  shortKey[slot] = key;
+  shortCount[slot] = n;
+  shortUsed++;
+  return n;
+}
+
+/** Token count of text.slice(i, e), through the piece table. */
+function countLong(text: string, i: number, e: number, map: Map<string, number>): number {
   let h = 0x811c9dc5;
   for (let k = i; k < e; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   const len = e - i;

@@ -654,18 +654,24 @@ function linkUrl(seg: Segment, c: Collector, file: MemoryFile): void {
     return;
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith('#')) return;
-  c.add({ kind: 'link', raw: u, value: u.replace(/[#?].*$/, ''), start, end: start + u.length, in: 'link' });
+  const target = withoutQueryOrFragment(u);
+  c.add({ kind: 'link', raw: u, value: target, start, end: start + u.length, in: 'link' });
   if (file.format === 'auto-memory-index' || file.format === 'auto-memory-topic') {
     if (!u.includes('/') || u.startsWith('./')) return; // links between memory files: the broken-link check owns them
   }
-  let dec = u.replace(/[#?].*$/, '');
+  let dec = target;
   try {
     dec = decodeURI(dec);
   } catch {
     /* keep */
   }
   const p = asPath(dec, 'link');
-  if (p) c.add({ kind: 'path', raw: u.replace(/[#?].*$/, ''), value: p.value, start, end: start + u.replace(/[#?].*$/, '').length, in: 'link', ...(p.glob ? { glob: true } : {}) });
+  if (p) c.add({ kind: 'path', raw: target, value: p.value, start, end: start + target.length, in: 'link', ...(p.glob ? { glob: true } : {}) });
+}
+
+/** `u.replace(/[#?].*$/, '')`: a link's target without its query or fragment. */
+function withoutQueryOrFragment(u: string): string {
+  return u.includes('#') || u.includes('?') ? u.replace(/[#?].*$/, '') : u;
 }
 
 // ------------------------------------------------------------------ fenced code

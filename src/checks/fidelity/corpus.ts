@@ -238,61 +238,59 @@ export function comparableEntry(e: Entry): boolean {
 /**
  * The distinct words of one corpus, each hashed once: by the FNV-1a hash of its characters
  * (the word hash of the shingles), in an open-addressing table that compares the characters in
- * place, so no string is made for a word already seen. A slot keeps the word's content-word
- * hashes (for bags).
+ * place, so no string is made for a word already seen. Each distinct word gets an id (in order
+ * of first sight), which keeps its content-word hashes (for bags): equal ids are equal words.
+ * Ids, unlike slots, stay valid when the table grows (even in the middle of an entry).
  */
 class WordTable {
   private mask = 4095;
-  private used = 0;
-  private hash = new Uint32Array(4096);
-  private word: (string | undefined)[] = new Array(4096);
-  /** Content-word hashes of the word in slot `s`: `bag[bagFrom[s] .. bagTo[s])`. */
-  bagFrom = new Int32Array(4096);
-  bagTo = new Int32Array(4096);
+  /** The id of the word in each slot, -1 for an empty slot. */
+  private slotId = new Int32Array(4096).fill(-1);
+  /** By id: the word, its hash. */
+  private readonly word: string[] = [];
+  private hash: Uint32Array = new Uint32Array(4096);
+  /** Content-word hashes of word `id`: `bag[bagFrom[id] .. bagFrom[id + 1])`. */
+  bagFrom: Int32Array = new Int32Array(4097);
   bag: Uint32Array = new Uint32Array(4096);
-  private bagEnd = 0;
 
-  /** The slot of the word t[start, end) whose hash is `h`, added if new. */
-  slot(t: string, start: number, end: number, h: number): number {
+  /** The id of the word t[start, end) whose hash is `h`, added if new. */
+  id(t: string, start: number, end: number, h: number): number {
     for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
-      const w = this.word[i];
-      if (w === undefined) return this.add(i, t.slice(start, end), h);
-      if (this.hash[i] === h && sameChars(w, t, start, end)) return i;
+      const id = this.slotId[i];
+      if (id === -1) return this.add(i, t.slice(start, end), h);
+      if (this.hash[id] === h && sameChars(this.word[id], t, start, end)) return id;
     }
   }
 
+  /** Adds word `w` (hash `h`) in the empty slot `i`. */
   private add(i: number, w: string, h: number): number {
-    if ((this.used + 1) * 2 > this.mask + 1) {
+    const id = this.word.length;
+    if ((id + 1) * 2 > this.mask + 1) {
       this.grow();
-      return this.slot(w, 0, w.length, h);
+      for (i = h & this.mask; this.slotId[i] !== -1; i = (i + 1) & this.mask);
     }
-    this.used++;
-    this.word[i] = w;
-    this.hash[i] = h;
+    this.slotId[i] = id;
+    this.word.push(w);
+    if (id >= this.hash.length) this.hash = grow(this.hash, id + 1);
+    this.hash[id] = h >>> 0;
     const hs = bagOf(w);
-    if (this.bagEnd + hs.length > this.bag.length) this.bag = grow(this.bag, this.bagEnd + hs.length);
-    this.bagFrom[i] = this.bagEnd;
-    for (const x of hs) this.bag[this.bagEnd++] = x;
-    this.bagTo[i] = this.bagEnd;
-    return i;
+    let end = this.bagFrom[id];
+    if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
+    for (const x of hs) this.bag[end++] = x;
+    if (id + 2 > this.bagFrom.length) this.bagFrom = growInt32(this.bagFrom, id + 2);
+    this.bagFrom[id + 1] = end;
+    return id;
   }
 
+  /** Twice the slots, the ids placed again by their hashes. */
   private grow(): void {
-    const { hash, word, bagFrom, bagTo } = this;
     const cap = (this.mask + 1) * 2;
     this.mask = cap - 1;
-    this.hash = new Uint32Array(cap);
-    this.word = new Array(cap);
-    this.bagFrom = new Int32Array(cap);
-    this.bagTo = new Int32Array(cap);
-    for (let k = 0; k < word.length; k++) {
-      if (word[k] === undefined) continue;
-      let i = hash[k] & this.mask;
-      while (this.word[i] !== undefined) i = (i + 1) & this.mask;
-      this.word[i] = word[k];
-      this.hash[i] = hash[k];
-      this.bagFrom[i] = bagFrom[k];
-      this.bagTo[i] = bagTo[k];
+    this.slotId = new Int32Array(cap).fill(-1);
+    for (let id = 0; id < this.word.length; id++) {
+      let i = this.hash[id] & this.mask;
+      while (this.slotId[i] !== -1) i = (i + 1) & this.mask;
+      this.slotId[i] = id;
     }
   }
 }
@@ -307,6 +305,14 @@ function grow(a: Uint32Array, min: number): Uint32Array {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
   const out = new Uint32Array(cap);
+  out.set(a);
+  return out;
+}
+
+function growInt32(a: Int32Array, min: number): Int32Array {
+  let cap = a.length * 2;
+  while (cap < min) cap *= 2;
+  const out = new Int32Array(cap);
   out.set(a);
   return out;
 }
@@ -326,9 +332,12 @@ class CorpusBuilder {
   readonly wordCount: Int32Array;
   readonly sets = new HashSetsBuilder();
   readonly bags = new HashSetsBuilder();
-  /** Each entry's word hashes, back to back: equal texts have equal sequences. */
-  seq: Uint32Array = new Uint32Array(65536);
-  readonly seqStart: Int32Array;
+  /**
+   * Each shingled entry's words as word ids, back to back: entry `i`'s are
+   * `seq[seqStart[i] .. seqStart[i + 1])`. Equal sequences are equal texts.
+   */
+  private seq: Int32Array = new Int32Array(65536);
+  private readonly seqStart: Int32Array;
   private seqEnd = 0;
   /**
    * Exact groups, found by a key of the word-hash sequence: the first entry of each group (its
@@ -340,13 +349,10 @@ class CorpusBuilder {
   private readonly nextMember: Int32Array;
   private readonly lastMember: Int32Array;
   private readonly norms = new Map<number, string>();
-  /** Each entry's normalised source (`normaliseSource`): its words make `norm`. */
-  private readonly sources: string[] = [];
   private readonly table = new WordTable();
   private readonly texts: EntryTexts;
   // scratch, reused for every entry
   private readonly words = new Words();
-  private slots = new Int32Array(256);
   private scratch: Uint32Array = new Uint32Array(256);
 
   constructor(private readonly entries: Entry[]) {
@@ -360,8 +366,7 @@ class CorpusBuilder {
 
   add(i: number): void {
     const { words, table } = this;
-    const t = comparableEntry(this.entries[i]) ? this.texts.comparableSource(i) : '';
-    this.sources[i] = t;
+    const t = this.source(i);
     scanWords(t, words);
     const count = words.count;
     this.wordCount[i] = count;
@@ -372,17 +377,16 @@ class CorpusBuilder {
       this.bags.push(this.scratch, 0);
       return;
     }
-    if (count > this.slots.length) this.slots = new Int32Array(Math.max(count, this.slots.length * 2));
-    if (this.seqEnd + count > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count);
-    const slots = this.slots;
-    const hashes = this.seq.subarray(this.seqEnd, this.seqEnd + count);
+    if (this.seqEnd + count > this.seq.length) this.seq = growInt32(this.seq, this.seqEnd + count);
+    const seq = this.seq;
+    const from = this.seqEnd;
+    // the word hashes, read where the scan left them
+    const hashes = words.hash;
     let bagSize = 0;
     for (let k = 0; k < count; k++) {
-      const h = words.hash[k];
-      const slot = table.slot(t, words.start[k], words.end[k], h);
-      hashes[k] = h;
-      slots[k] = slot;
-      bagSize += table.bagTo[slot] - table.bagFrom[slot];
+      const id = table.id(t, words.start[k], words.end[k], hashes[k]);
+      seq[from + k] = id;
+      bagSize += table.bagFrom[id + 1] - table.bagFrom[id];
     }
     this.seqEnd += count;
     this.seqStart[i + 1] = this.seqEnd;
@@ -390,28 +394,40 @@ class CorpusBuilder {
     const scratch = this.scratch;
     this.sets.push(scratch, shingleHashes(hashes, count, scratch));
     let b = 0;
-    for (let k = 0; k < count; k++)
-      for (let x = table.bagFrom[slots[k]]; x < table.bagTo[slots[k]]; x++) scratch[b++] = table.bag[x];
+    for (let k = from; k < this.seqEnd; k++)
+      for (let x = table.bagFrom[seq[k]]; x < table.bagFrom[seq[k] + 1]; x++) scratch[b++] = table.bag[x];
     this.bags.push(scratch, b);
     this.groupExact(i, sequenceKey(hashes, count));
+  }
+
+  /**
+   * Entry `i`'s normalised source (`normaliseSource`), whose words are compared. Not kept: made
+   * again for the few entries whose `norm` is needed, so that the sources of all the others die
+   * young (kept, they would all be copied out of the young generation).
+   */
+  private source(i: number): string {
+    return comparableEntry(this.entries[i]) ? this.texts.comparableSource(i) : '';
   }
 
   /** The normalised comparable text of entry `i`, made on demand (only pairs need it). */
   norm(i: number): string {
     let s = this.norms.get(i);
-    if (s === undefined) this.norms.set(i, (s = wordStrings(this.sources[i] ?? '').join(' ')));
+    if (s === undefined) this.norms.set(i, (s = wordStrings(this.source(i)).join(' ')));
     return s;
   }
 
-  /** Same words: the same hash sequences, and (hashes can collide) the same text. */
+  /**
+   * Same words. Shingled entries: the same word-id sequences (ids are exact: no string needed).
+   * Shorter ones (no sequence kept): the same normalised text.
+   */
   same(a: number, b: number): boolean {
     if (a === b) return true;
     const { seq, seqStart } = this;
-    if (this.wordCount[a] !== this.wordCount[b]) return false;
-    const na = seqStart[a + 1] - seqStart[a];
-    if (na !== seqStart[b + 1] - seqStart[b]) return false;
-    for (let k = 0; k < na; k++) if (seq[seqStart[a] + k] !== seq[seqStart[b] + k]) return false;
-    return this.norm(a) === this.norm(b);
+    const n = this.wordCount[a];
+    if (n !== this.wordCount[b]) return false;
+    if (n < MIN_WORDS) return this.norm(a) === this.norm(b);
+    for (let k = 0; k < n; k++) if (seq[seqStart[a] + k] !== seq[seqStart[b] + k]) return false;
+    return true;
   }
 
   private groupExact(i: number, key: number): void {

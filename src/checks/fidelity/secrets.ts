@@ -55,6 +55,15 @@ const PRESET_KIND: Record<string, string> = {
   figma: 'figma-token',
 };
 
+/** A necessary condition on a text: a regular expression, or a test written like one. */
+interface Gate {
+  test(text: string): boolean;
+}
+
+/** The parts of the AWS rule's patterns: access key ids (upper case), secret keys and account ids assigned. */
+const AWS_KEY_ID = /A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA/;
+const AWS_ASSIGNED = /secret_?access_?key|account_?(?:id)?["']?\s*[:=]/i;
+
 /**
  * A necessary condition for each preset rule (secretlint rule id without the package prefix):
  * a literal every match of the rule's patterns contains (read from the rules' regular
@@ -66,9 +75,11 @@ const PRESET_KIND: Record<string, string> = {
  * scan of the text for all of them (fidelity/keywords.ts) tells which gates can match; only
  * those are tested.
  */
-const PRESET_GATE: Record<string, [RegExp, string[]]> = {
+const PRESET_GATE: Record<string, [Gate, string[]]> = {
   aws: [
-    /secret_?access_?key|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|account/i,
+    // the key id prefixes are upper case (`canvas` holds no ANVA key), and an account id is
+    // assigned: `account_id = 1234...` (`account` alone is a common word)
+    { test: (text) => AWS_KEY_ID.test(text) || AWS_ASSIGNED.test(text) },
     ['secretaccesskey', 'secret_accesskey', 'secretaccess_key', 'secret_access_key', 'a3t', 'akia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'asia', 'account'],
   ],
   npm: [/npm_|_authToken|:\/\//i, ['npm_', '_authtoken', '://']],
@@ -95,7 +106,7 @@ const PRESET_GATE: Record<string, [RegExp, string[]]> = {
   figma: [/figd_/, ['figd_']],
 };
 
-let handlers: Array<{ kind: string; gate?: RegExp; bit: number; file: (source: unknown) => unknown }> | undefined;
+let handlers: Array<{ kind: string; gate?: Gate; bit: number; file: (source: unknown) => unknown }> | undefined;
 let sink: SecretRange[] = [];
 let sinkText = '';
 
@@ -244,10 +255,11 @@ const PRESET_BIT: Record<string, number> = Object.fromEntries(Object.keys(PRESET
 const GATES = KeywordGate.forLists([...Object.values(PRESET_GATE).map(([, literals]) => literals), ...OWN.map((p) => p.literals)]);
 const OWN_BITS = GATES.bits.slice(Object.keys(PRESET_GATE).length);
 
-function runOwn(text: string, out: SecretRange[], found: number) {
+/** Our own patterns on `text`; `found`: the gate literals present (null: no gates, every pattern runs). */
+function runOwn(text: string, out: SecretRange[], found: number | null) {
   for (let k = 0; k < OWN.length; k++) {
     const p = OWN[k];
-    if (!(found & OWN_BITS[k]) || !p.gate.test(text)) continue;
+    if (found !== null && (!(found & OWN_BITS[k]) || !p.gate.test(text))) continue;
     p.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = p.re.exec(text))) {
@@ -291,10 +303,19 @@ const ANY_GATE =
 
 /** Every secret-looking range in `text`, sorted, non-overlapping. Synchronous and pure. */
 export function detectSecrets(text: string): SecretRange[] {
+  return detect(text, true);
+}
+
+/** The same with every rule and pattern run on every text: the reference the gates must agree with (tests). */
+export function detectSecretsUngated(text: string): SecretRange[] {
+  return detect(text, false);
+}
+
+function detect(text: string, gated: boolean): SecretRange[] {
   if (!text || text.length < 12) return [];
   // no gate's literal: no gate matches, so neither does their union, ANY_GATE
-  const gates = GATES.gate.scan(text);
-  if (!gates || !QUICK.test(text)) return [];
+  const gates = gated ? GATES.gate.scan(text) : -1;
+  if (gated && (!gates || !QUICK.test(text))) return [];
   // ANY_GATE only decides for rules without a gate (each gate implies it)
   let any: boolean | undefined;
   const found: SecretRange[] = [];
@@ -302,7 +323,7 @@ export function detectSecrets(text: string): SecretRange[] {
   sinkText = text;
   const source = { content: text, filePath: 'memory.md', ext: '.md', contentType: 'text' };
   for (const h of presetHandlers()) {
-    if (h.gate ? !(gates & h.bit) || !h.gate.test(text) : !(any ??= ANY_GATE.test(text))) continue;
+    if (gated && (h.gate ? !(gates & h.bit) || !h.gate.test(text) : !(any ??= ANY_GATE.test(text)))) continue;
     try {
       const r = h.file(source);
       if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).catch(() => {});
@@ -312,6 +333,6 @@ export function detectSecrets(text: string): SecretRange[] {
   }
   sink = [];
   sinkText = '';
-  runOwn(text, found, gates);
+  runOwn(text, found, gated ? gates : null);
   return merge(found.filter((r) => r.end > r.start));
 }

@@ -7,7 +7,7 @@
 // back in one Uint32Array. No number is boxed, a set costs no allocation of its own, and two
 // sets are compared by one merge pass.
 
-const HASHES = 32;
+const HASHES = 32; // a multiple of 4: `signatureInto` takes four seeds per pass
 const BANDS = 8; // 8 bands x 4 rows: LSH candidates from Jaccard ~0.6 upwards (the postings pass covers containment)
 const ROWS = HASHES / BANDS;
 /** Shingles shared by more documents than this are ignored by the containment index. */
@@ -210,31 +210,63 @@ function radixPass(h: Uint32Array, d: Int32Array, toH: Uint32Array, toD: Int32Ar
  */
 const SEED_HALF = Int32Array.from(SEEDS, (s) => s ^ (s >>> 16));
 
+/** `mix(x ^ SEEDS[i])` from its second step on (`half`: `x ^ (x >>> 16)`), with the sign bit flipped. */
+function seeded(half: number, seedHalf: number): number {
+  let y = Math.imul(half ^ seedHalf, 0x7feb352d);
+  y = Math.imul(y ^ (y >>> 15), 0x846ca68b);
+  return y ^ (y >>> 16) ^ 0x80000000;
+}
+
 /**
  * MinHash signature of one set into row `row` of `sig`: `sig[row + i]` is the least
- * `mix(x ^ SEEDS[i])` over the set. Values are kept with the sign bit flipped so every step is
- * int32 arithmetic and every comparison a plain int32 one (order-preserving for the unsigned
- * values).
+ * `mix(x ^ SEEDS[i])` over the set's values (given as `half`, each value's seed-independent
+ * first step). Values are kept with the sign bit flipped so every step is int32 arithmetic and
+ * every comparison a plain int32 one (order-preserving for the unsigned values). Four seeds per
+ * pass over the values: four independent hash chains, their minimums kept in registers.
  */
-function signatureInto(values: Uint32Array, from: number, to: number, sig: Int32Array, row: number): void {
-  sig.fill(0x7fffffff, row, row + HASHES);
-  for (let k = from; k < to; k++) {
-    const x = values[k];
-    const half = x ^ (x >>> 16);
-    for (let i = 0; i < HASHES; i++) {
-      // mix(x ^ SEEDS[i]), from its second step on
-      let y = Math.imul(half ^ SEED_HALF[i], 0x7feb352d);
-      y = Math.imul(y ^ (y >>> 15), 0x846ca68b);
-      y = y ^ (y >>> 16) ^ 0x80000000;
-      if (y < sig[row + i]) sig[row + i] = y;
+function signatureInto(half: Int32Array, n: number, sig: Int32Array, row: number): void {
+  for (let i = 0; i < HASHES; i += 4) {
+    const s0 = SEED_HALF[i];
+    const s1 = SEED_HALF[i + 1];
+    const s2 = SEED_HALF[i + 2];
+    const s3 = SEED_HALF[i + 3];
+    let m0 = 0x7fffffff;
+    let m1 = 0x7fffffff;
+    let m2 = 0x7fffffff;
+    let m3 = 0x7fffffff;
+    for (let k = 0; k < n; k++) {
+      const h = half[k];
+      const y0 = seeded(h, s0);
+      const y1 = seeded(h, s1);
+      const y2 = seeded(h, s2);
+      const y3 = seeded(h, s3);
+      if (y0 < m0) m0 = y0;
+      if (y1 < m1) m1 = y1;
+      if (y2 < m2) m2 = y2;
+      if (y3 < m3) m3 = y3;
     }
+    sig[row + i] = m0;
+    sig[row + i + 1] = m1;
+    sig[row + i + 2] = m2;
+    sig[row + i + 3] = m3;
   }
 }
 
 /** The MinHash signature of every doc: row `k` (`sig[k * HASHES + i]`) is that of `docs[k]`. */
 function signatures(sets: HashSets, docs: Int32Array): Int32Array {
+  const { values, start } = sets;
   const sig = new Int32Array(docs.length * HASHES);
-  for (let k = 0; k < docs.length; k++) signatureInto(sets.values, sets.start[docs[k]], sets.start[docs[k] + 1], sig, k * HASHES);
+  let half = new Int32Array(256);
+  for (let k = 0; k < docs.length; k++) {
+    const from = start[docs[k]];
+    const n = start[docs[k] + 1] - from;
+    if (n > half.length) half = new Int32Array(Math.max(n, half.length * 2));
+    for (let v = 0; v < n; v++) {
+      const x = values[from + v];
+      half[v] = x ^ (x >>> 16);
+    }
+    signatureInto(half, n, sig, k * HASHES);
+  }
   return sig;
 }
 
@@ -316,7 +348,7 @@ export function jaccardOf(a: Set<number>, b: Set<number>): { jaccard: number; co
   return { jaccard: union ? inter / union : 0, containment: small.size ? inter / small.size : 0 };
 }
 
-/** Doc ids packed under a 32-bit hash (or a doc id) in one float64: exact below 2^53. */
+/** The most sets the index takes (doc ids stay small integers). */
 const DOC = 2 ** 21;
 
 /**
@@ -347,8 +379,8 @@ export function similarPairs(
     if (accept(p)) out.push(p);
   };
   const docs = eligible(sets, minShingles);
-  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
   const [hs, ds] = sortedPostings(sets, docs);
+  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
   containmentCandidates(hs, ds, sets.length, consider);
   return out;
 }
@@ -396,12 +428,14 @@ function bandKeys(sig: Int32Array, rows: number): Uint32Array[] {
 /**
  * Containment, over the (shingle, doc) postings sorted by shingle: shingles held by at most
  * MAX_DF entries are "rare"; count rare shingles shared per pair, keep pairs sharing most of
- * one side's rare ones.
+ * one side's rare ones. Pairs are considered in (a, b) order.
  */
 function containmentCandidates(hs: Uint32Array, ds: Int32Array, n: number, consider: (a: number, b: number) => void): void {
   const total = hs.length;
   const rare = new Uint32Array(n);
-  let pairKeys = new Float64Array(1024);
+  // one (a, b) per rare shingle shared, a < b
+  let firsts: Int32Array = new Int32Array(1024);
+  let seconds: Int32Array = new Int32Array(1024);
   let pairCount = 0;
   for (let x = 0; x < total; ) {
     const h = hs[x];
@@ -410,30 +444,58 @@ function containmentCandidates(hs: Uint32Array, ds: Int32Array, n: number, consi
     if (y - x <= MAX_DF) {
       for (let p = x; p < y; p++) rare[ds[p]]++;
       const more = ((y - x) * (y - x - 1)) / 2;
-      if (pairCount + more > pairKeys.length) {
-        const grown = new Float64Array(Math.max(pairKeys.length * 2, pairCount + more));
-        grown.set(pairKeys.subarray(0, pairCount));
-        pairKeys = grown;
+      if (pairCount + more > firsts.length) {
+        const cap = Math.max(firsts.length * 2, pairCount + more);
+        firsts = grownInt32(firsts, cap, pairCount);
+        seconds = grownInt32(seconds, cap, pairCount);
       }
       for (let p = x; p < y; p++)
         for (let q = p + 1; q < y; q++) {
           const a = ds[p];
           const b = ds[q];
-          if (a !== b) pairKeys[pairCount++] = a < b ? a * DOC + b : b * DOC + a;
+          if (a === b) continue;
+          firsts[pairCount] = a < b ? a : b;
+          seconds[pairCount++] = a < b ? b : a;
         }
     }
     x = y;
   }
-  const pk = pairKeys.subarray(0, pairCount).sort();
-  for (let x = 0; x < pk.length; ) {
+  // sorted by (a, b): by b, then stably by a
+  const [bySecond, firstsBySecond] = countingSort(seconds, firsts, pairCount, n);
+  const [sortedFirsts, sortedSeconds] = countingSort(firstsBySecond, bySecond, pairCount, n);
+  for (let x = 0; x < pairCount; ) {
+    const a = sortedFirsts[x];
+    const b = sortedSeconds[x];
     let y = x + 1;
-    while (y < pk.length && pk[y] === pk[x]) y++;
-    const a = Math.floor(pk[x] / DOC);
-    const b = pk[x] % DOC;
+    while (y < pairCount && sortedFirsts[y] === a && sortedSeconds[y] === b) y++;
     const minRare = Math.min(rare[a], rare[b]);
     if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
     x = y;
   }
+}
+
+function grownInt32(a: Int32Array, cap: number, used: number): Int32Array {
+  const out = new Int32Array(cap);
+  out.set(a.subarray(0, used));
+  return out;
+}
+
+/**
+ * Stable counting sort of the parallel arrays `key[0..len)` (values in [0, n)) and
+ * `other[0..len)` by key; returns the sorted (key, other). The inputs are left as they are.
+ */
+function countingSort(key: Int32Array, other: Int32Array, len: number, n: number): [Int32Array, Int32Array] {
+  const at = new Int32Array(n + 1);
+  for (let i = 0; i < len; i++) at[key[i] + 1]++;
+  for (let k = 0; k < n; k++) at[k + 1] += at[k];
+  const sortedKey = new Int32Array(len);
+  const sortedOther = new Int32Array(len);
+  for (let i = 0; i < len; i++) {
+    const to = at[key[i]]++;
+    sortedKey[to] = key[i];
+    sortedOther[to] = other[i];
+  }
+  return [sortedKey, sortedOther];
 }
 
 /** Every (shingle, doc) of the docs, sorted by shingle then doc. */
@@ -445,13 +507,13 @@ function sortedPostings(sets: HashSets, docs: Int32Array): [Uint32Array, Int32Ar
   const hashes = new Uint32Array(total);
   const owners = new Int32Array(total);
   let at = 0;
+  // plain loops: a `subarray` view per doc costs more than copying its few values
   for (let k = 0; k < docs.length; k++) {
     const i = docs[k];
-    const from = start[i];
-    const to = start[i + 1];
-    hashes.set(values.subarray(from, to), at);
-    owners.fill(i, at, at + to - from);
-    at += to - from;
+    for (let v = start[i]; v < start[i + 1]; v++) {
+      hashes[at] = values[v];
+      owners[at++] = i;
+    }
   }
   return sortByHash(hashes, owners);
 }

@@ -74,8 +74,7 @@ export class EntryTexts {
   proseNoCode(i: number): string {
     const v = this.at(i);
     if (v.noCode === undefined) {
-      const p = this.proseWithOffsets(i);
-      v.noCode = p.includes('`') ? p.replace(INLINE_CODE_RE, (m) => blank(m)) : p;
+      v.noCode = blankInlineCode(this.proseWithOffsets(i));
     }
     return v.noCode;
   }
@@ -97,23 +96,35 @@ export function textsOf(entries: Entry[]): EntryTexts {
   return t;
 }
 
-function frontmatterBlanked(entry: Entry, keepDescription: boolean): string {
-  let t = entry.text;
+/**
+ * The entry's text with its frontmatter blanked, but for the values the agent reads: the
+ * `description` (when kept) and a slot's `content`, each where it first appears in the
+ * frontmatter. Built in one pass, blank and kept pieces in order.
+ */
+export function frontmatterBlanked(entry: Entry, keepDescription: boolean): string {
+  const t = entry.text;
   // the frontmatter starts the text: `---` (after an optional BOM)
   if (!(t.startsWith('---') || t.startsWith('\uFEFF---'))) return t;
-  const fm = FRONTMATTER_RE.exec(t);
-  if (fm && fm.index === 0) {
-    t = blank(fm[0]) + t.slice(fm[0].length);
-    const keep = (value: string | undefined) => {
-      if (!value) return;
-      const i = fm[0].indexOf(value);
-      if (i >= 0) t = t.slice(0, i) + value + t.slice(i + value.length);
-    };
-    if (keepDescription) keep(entry.meta?.description);
-    const content = /^content:[ \t]*(.+)$/m.exec(fm[0]);
-    if (content) keep(content[1].replace(/^["']|["']$/g, ''));
+  const fm = FRONTMATTER_RE.exec(t)?.[0]; // anchored: a match starts the text
+  if (fm === undefined) return t;
+  const kept: Array<[start: number, end: number]> = [];
+  const keep = (value: string | undefined) => {
+    const i = value ? fm.indexOf(value) : -1;
+    if (i >= 0) kept.push([i, i + value!.length]);
+  };
+  if (keepDescription) keep(entry.meta?.description);
+  const content = fm.includes('content:') ? /^content:[ \t]*(.+)$/m.exec(fm) : null;
+  if (content) keep(content[1].replace(/^["']|["']$/g, ''));
+  kept.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let pos = 0;
+  for (const [start, end] of kept) {
+    if (end <= pos) continue;
+    const from = Math.max(start, pos);
+    out += blank(fm.slice(pos, from)) + fm.slice(from, end);
+    pos = end;
   }
-  return t;
+  return out + blank(fm.slice(pos)) + t.slice(fm.length);
 }
 
 /** Fenced code and HTML comments blanked (offsets kept). */
@@ -124,7 +135,43 @@ export function withoutFences(t: string): string {
   return t;
 }
 
-const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
+/**
+ * Inline code spans blanked (offsets kept): what `text.replace(/(`+)[^`\n]*?\1/g, blank)` gives,
+ * without a regular expression and a callback per span. At a run of `n` backticks that regex
+ * first tries all `n` as the opening: closed by the first later backtick on the line if `n`
+ * backticks start there. Failing that, a shorter opening can only close inside the run itself:
+ * the run's first `2 * floor(n / 2)` backticks, an empty span. A single unclosed backtick is
+ * skipped. Returns `text` itself when it has no backtick.
+ */
+export function blankInlineCode(text: string): string {
+  let open = text.indexOf('`');
+  if (open === -1) return text;
+  let out = '';
+  let kept = 0;
+  while (open !== -1) {
+    const run = backticksAt(text, open);
+    let close = open + run;
+    while (close < text.length && text.charCodeAt(close) !== 96 && text.charCodeAt(close) !== 10) close++;
+    let end = -1;
+    if (backticksAt(text, close) >= run) end = close + run;
+    else if (run >= 2) end = open + 2 * (run >> 1);
+    if (end === -1) {
+      open = text.indexOf('`', open + 1);
+      continue;
+    }
+    out += text.slice(kept, open) + ' '.repeat(end - open); // a span holds no line break
+    kept = end;
+    open = text.indexOf('`', end);
+  }
+  return out + text.slice(kept);
+}
+
+/** How many backticks start at `i`. */
+function backticksAt(text: string, i: number): number {
+  let n = 0;
+  while (text.charCodeAt(i + n) === 96) n++;
+  return n;
+}
 
 /** Text used for similarity: prose without markdown syntax, lower-cased, whitespace collapsed. */
 export function normalise(text: string): string {
@@ -133,7 +180,7 @@ export function normalise(text: string): string {
 
 /** The words of a normalised source, as strings. */
 export function wordStrings(t: string): string[] {
-  const w = new Words();
+  const w = WORD_STRINGS_SCRATCH;
   scanWords(t, w);
   const out: string[] = new Array(w.count);
   for (let k = 0; k < w.count; k++) out[k] = t.slice(w.start[k], w.end[k]);
@@ -164,9 +211,18 @@ const HEADING_FIRST = /^\s*#{1,6}\s+/;
 const QUOTE = /^\s*>\s?/gm;
 const QUOTE_FIRST = /^\s*>\s?/;
 
-/** ASCII characters that belong to words: a-z, 0-9 and @ . / : + # - */
-const WORD_CHAR = new Uint8Array(128);
-for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789@./:+#-') WORD_CHAR[ch.charCodeAt(0)] = 1;
+/**
+ * ASCII characters that belong to words (a-z, 0-9 and @ . / : + # -), by what they do in a word:
+ * W_WORD extends the run, W_END may end the word (all but `.` `:`), W_CONTENT makes the run a
+ * word (all but `. : / + # @ -`). 0: a separator.
+ */
+const W_WORD = 1;
+const W_END = 2;
+const W_CONTENT = 4;
+const WORD_CLASS = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789') WORD_CLASS[ch.charCodeAt(0)] = W_WORD | W_END | W_CONTENT;
+for (const ch of '/+#@-') WORD_CLASS[ch.charCodeAt(0)] = W_WORD | W_END;
+for (const ch of '.:') WORD_CLASS[ch.charCodeAt(0)] = W_WORD;
 
 /** The words `scanWords` found: `count` of them, word `k` is `text.slice(start[k], end[k])`. */
 export class Words {
@@ -188,65 +244,75 @@ export class Words {
   }
 }
 
+/** The scratch of `wordStrings` (its three arrays cost more than the scan of a short text). */
+const WORD_STRINGS_SCRATCH = new Words();
+
 /**
  * The words of a normalised source (`normaliseSource`, so lower case), in order, into `out`,
  * without making strings. A word is a run of [a-z0-9@./:+#-] and of other letters and digits
  * (dashes and all other punctuation separate words), without trailing `.` / `:`;
- * punctuation-only runs are not words. One pass, no call per character or word: the hash is
- * kept both for the whole run and up to its last character that is not `.` / `:`.
+ * punctuation-only runs are not words. One pass, no call per ASCII character or word: a loop
+ * skips separators, an inner one reads a run, keeping its hash both for the whole run and up
+ * to its last character that is not `.` / `:`.
  */
 export function scanWords(t: string, out: Words): void {
   out.reserve(t.length);
   const { start: starts, end: ends, hash: hashes } = out;
+  const len = t.length;
   let n = 0;
-  let start = -1;
-  let h = 0;
-  /** Hash and end of the run without its trailing `.` / `:`. */
-  let kept = 0;
-  let keptEnd = 0;
-  /** Whether the run has a character other than . : / + # @ - */
-  let content = false;
-  for (let i = 0; i <= t.length; ) {
-    let c = i < t.length ? t.charCodeAt(i) : 32;
-    let width = 1;
-    let inWord: boolean;
-    if (c < 128) inWord = WORD_CHAR[c] === 1;
-    else {
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
-        const lo = t.charCodeAt(i + 1);
-        if (lo >= 0xdc00 && lo <= 0xdfff) {
-          c = (c - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
-          width = 2;
-        }
-      }
-      inWord = letterOrDigit(c);
+  for (let i = 0; i < len; ) {
+    const first = t.charCodeAt(i);
+    if (first < 128 ? WORD_CLASS[first] === 0 : wideWordChar(t, i, first) === 0) {
+      i++; // a separator (a non-letter code point is skipped one unit at a time: its low surrogate is no letter either)
+      continue;
     }
-    if (inWord) {
-      if (start < 0) {
-        start = keptEnd = i;
-        h = kept = 0x811c9dc5;
-        content = false;
+    const from = i;
+    let h = 0x811c9dc5;
+    /** Hash and end of the run without its trailing `.` / `:`, and the OR of its classes. */
+    let kept = h;
+    let keptEnd = i;
+    let classes = 0;
+    while (i < len) {
+      const c = t.charCodeAt(i);
+      let cls: number;
+      if (c < 128) {
+        cls = WORD_CLASS[c];
+        if (cls === 0) break;
+        h = Math.imul(h ^ c, 0x01000193);
+        i++;
+      } else {
+        const width = wideWordChar(t, i, c);
+        if (width === 0) break;
+        h = Math.imul(h ^ c, 0x01000193);
+        if (width === 2) h = Math.imul(h ^ t.charCodeAt(i + 1), 0x01000193);
+        i += width;
+        cls = W_WORD | W_END | W_CONTENT;
       }
-      h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-      if (width === 2) h = Math.imul(h ^ t.charCodeAt(i + 1), 0x01000193);
-      if (c !== 46 && c !== 58) {
-        // not '.' ':'
+      if (cls & W_END) {
         kept = h;
-        keptEnd = i + width;
-        // not one of / + # @ -
-        if (c !== 47 && c !== 43 && c !== 35 && c !== 64 && c !== 45) content = true;
+        keptEnd = i;
+        classes |= cls;
       }
-    } else if (start >= 0) {
-      if (content) {
-        starts[n] = start;
-        ends[n] = keptEnd;
-        hashes[n++] = kept;
-      }
-      start = -1;
     }
-    i += width;
+    if (classes & W_CONTENT) {
+      starts[n] = from;
+      ends[n] = keptEnd;
+      hashes[n++] = kept;
+    }
   }
   out.count = n;
+}
+
+/**
+ * For the non-ASCII unit `c` at `t[i]`: the width (1, or 2 for a surrogate pair) of the code
+ * point it starts if that is a letter or digit, else 0.
+ */
+function wideWordChar(t: string, i: number, c: number): number {
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
+    const lo = t.charCodeAt(i + 1);
+    if (lo >= 0xdc00 && lo <= 0xdfff) return letterOrDigit((c - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000) ? 2 : 0;
+  }
+  return letterOrDigit(c) ? 1 : 0;
 }
 
 /** `\p{L}` or `\p{N}`, per code point, cached. */

@@ -96,11 +96,21 @@ export function scanCountsIn(text: string): ProseHit[] {
 
 function sentenceAround(text: string, s: number, e: number): string {
   let a = s;
-  while (a > 0 && !/[.!?\n]/.test(text[a - 1]) && s - a < 160) a--;
+  while (a > 0 && !endsSentence(text.charCodeAt(a - 1)) && s - a < 160) a--;
   let b = e;
-  while (b < text.length && !/[.!?\n]/.test(text[b]) && b - e < 160) b++;
+  while (b < text.length && !endsSentence(text.charCodeAt(b)) && b - e < 160) b++;
   return text.slice(a, b);
 }
+
+/** `[.!?\n]` (on character codes: no one-character strings). */
+function endsSentence(c: number): boolean {
+  return c === 46 || c === 33 || c === 63 || c === 10;
+}
+
+// Issue patterns (global: lastIndex is reset before each scan; no scan runs inside another).
+const ISSUE_URL = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
+const ISSUE_REF = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
+const ISSUE_SPELLED = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
 
 function scanIssues(text: string, out: ProseHit[]): void {
   const push = (s: number, e: number, n: number, kind: ProseHit['issueKind'], repo?: string) => {
@@ -110,7 +120,8 @@ function scanIssues(text: string, out: ProseHit[]): void {
     out.push({ kind: 'issue', start: s, end: e, raw: text.slice(s, e), value: `${repo ? repo : ''}#${n}`, number: n, issueKind: kind, repo, describedOpen: open });
   };
   let m: RegExpExecArray | null;
-  const url = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
+  const url = ISSUE_URL;
+  url.lastIndex = 0;
   const taken: Array<[number, number]> = [];
   // (Each scan below is skipped when the text lacks what it needs: github.com/, #, a digit after whitespace.)
   if (text.includes('github.com/')) while ((m = url.exec(text))) {
@@ -118,7 +129,8 @@ function scanIssues(text: string, out: ProseHit[]): void {
     taken.push([m.index, m.index + m[0].length]);
   }
   const inTaken = (i: number) => taken.some(([a, b]) => i >= a && i < b);
-  const words = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
+  const words = ISSUE_REF;
+  words.lastIndex = 0;
   if (text.includes('#')) while ((m = words.exec(text))) {
     if (inTaken(m.index)) continue;
     const hashAt = m.index + m[0].lastIndexOf('#');
@@ -130,7 +142,8 @@ function scanIssues(text: string, out: ProseHit[]): void {
     const kind = w.startsWith('p') ? 'pr' : w ? 'issue' : 'unknown';
     push(m.index, m.index + m[0].length, Number(m[3]), kind, m[2]);
   }
-  const spelled = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
+  const spelled = ISSUE_SPELLED;
+  spelled.lastIndex = 0;
   if (SPACE_DIGIT.test(text)) while ((m = spelled.exec(text))) {
     if (inTaken(m.index)) continue;
     push(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === 'issue' ? 'issue' : 'pr');
