@@ -62909,13 +62909,7 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
       return item("review", 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
-    if (e.kind !== "topic") {
-      const lines = e.text.split("\n");
-      const content3 = lines.map((l, i) => ({ l, n: e.line + i })).filter((x2) => x2.l.trim() !== "");
-      const staleLines = new Set(uncorrectable.map((f) => f.line));
-      if (content3.length >= 2 && staleLines.size * 2 <= content3.length)
-        return item("review", 4, `${reason}; the rest of the entry may still be useful`);
-    }
+    if (staleMinority(e, uncorrectable, fmEnd)) return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     return remove(4, "delete", `${reason}; no remaining value`);
   }
   const weak = x.findings.length ? x.findings.filter(
@@ -62987,6 +62981,13 @@ function dedupeEdits(edits) {
     map3.set(k, ed);
   }
   return [...map3.values()];
+}
+function staleMinority(e, stale2, fmEnd) {
+  const skip = e.kind === "topic" ? Math.max(0, Math.min(e.text.length, fmEnd - e.start)) : 0;
+  let content3 = 0;
+  for (const line2 of e.text.slice(skip).split("\n")) if (line2.trim() !== "") content3++;
+  const staleLines = new Set(stale2.map((f) => f.line));
+  return content3 >= 2 && staleLines.size * 2 <= content3;
 }
 function frontmatterEnd(t, e) {
   return t.frontmatterEnds.get(e.file) ?? 0;

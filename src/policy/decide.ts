@@ -373,14 +373,9 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
       return item('review', 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
-    if (e.kind !== 'topic') {
-      // Multi-line entries (an item with sub-items, a short code block) whose stale part is a minority.
-      const lines = e.text.split('\n');
-      const content = lines.map((l, i) => ({ l, n: e.line + i })).filter((x) => x.l.trim() !== '');
-      const staleLines = new Set(uncorrectable.map((f) => f.line));
-      if (content.length >= 2 && staleLines.size * 2 <= content.length)
-        return item('review', 4, `${reason}; the rest of the entry may still be useful`);
-    }
+    // Multi-line entries (an item with sub-items, a short code block, a topic file's body) whose
+    // stale part is a minority: the other lines still hold facts, so a person decides.
+    if (staleMinority(e, uncorrectable, fmEnd)) return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     return remove(4, 'delete', `${reason}; no remaining value`);
   }
 
@@ -493,6 +488,18 @@ function dedupeEdits(edits: Located[]): Located[] | undefined {
     map.set(k, ed);
   }
   return [...map.values()];
+}
+
+/**
+ * Whether the lines holding stale references are at most half of an entry's non-blank lines (at
+ * least two): for a topic file, the lines of its body (frontmatter is metadata, not content).
+ */
+function staleMinority(e: Entry, stale: Finding[], fmEnd: number): boolean {
+  const skip = e.kind === 'topic' ? Math.max(0, Math.min(e.text.length, fmEnd - e.start)) : 0;
+  let content = 0;
+  for (const line of e.text.slice(skip).split('\n')) if (line.trim() !== '') content++;
+  const staleLines = new Set(stale.map((f) => f.line));
+  return content >= 2 && staleLines.size * 2 <= content;
 }
 
 function frontmatterEnd(t: Tree, e: Entry): number {

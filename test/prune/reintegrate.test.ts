@@ -38,6 +38,33 @@ describe('reintegration', () => {
     expect(await repo.read('.claude/memory/deploy2.md')).toBe(topic('deploy2', 'Deploys go through staging first.'));
   });
 
+  test('a topic file whose stale lines are a minority goes to review; one with nothing else left is deleted with its index line', async () => {
+    const repo = await makeRepo({
+      'src/old.ts': 'export const a = 1;\n',
+      'src/keep.ts': 'export const k = 1;\n',
+      '.claude/memory/MEMORY.md': '# Memory\n\n- [Legacy](legacy.md) — the legacy module\n- [Keep](keep.md) — the keep module\n',
+      '.claude/memory/legacy.md': topic('legacy', '- The legacy entry point is `src/old.ts`.\n- `src/old.ts` exports the constant `a`.'),
+      '.claude/memory/keep.md': topic(
+        'keep',
+        '- `src/keep.ts` exports `k`.\n- The old helper lives in `src/old.ts`.\n- Tests for `src/keep.ts` are missing on purpose.\n- `src/keep.ts` must stay tiny.',
+      ),
+    });
+    await repo.remove('src/old.ts');
+    await repo.commit('drop the old module', '2026-02-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path'] });
+    const byFile = (f: string, kind = 'topic') => r.plan.find((p) => p.file === f && r.entries.find((e) => e.id === p.entryId)?.kind === kind)!;
+    // One stale line of four: the other three are facts about a file that exists.
+    expect(byFile('.claude/memory/keep.md')).toMatchObject({ action: 'review', rule: 4 });
+    expect(byFile('.claude/memory/keep.md').reason).toMatch(/the rest of the entry may still be useful$/);
+    // Every line stale: the topic goes, and its index line with it.
+    expect(byFile('.claude/memory/legacy.md')).toMatchObject({ action: 'delete', rule: 4 });
+    const res = await applyAudit(r, { root: repo.dir, now: NOW, write: true });
+    expect(res.changes.filter((c) => c.file !== '.claude/memory/pruning-log.md' && !c.file.endsWith('.jsonl')).map((c) => [c.file, c.after])).toEqual([
+      ['.claude/memory/MEMORY.md', '# Memory\n\n- [Keep](keep.md) — the keep module\n'],
+      ['.claude/memory/legacy.md', null],
+    ]);
+  });
+
   test('over budget: index lines are archived with their topic files', async () => {
     const files: Record<string, string> = {};
     const lines: string[] = [];
