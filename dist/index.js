@@ -64254,11 +64254,12 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
   }
   const headingLines = new Set(headings.map((h) => h.line));
+  const title = file.format !== "auto-memory-topic" && headings[0]?.level === 1 && headings.filter((h) => h.level === 1).length === 1 ? headings[0].line : void 0;
   const spliceLines = /* @__PURE__ */ new Set();
   for (const s of splices) for (let l = lineOf3(ls, s.start); l <= lineOf3(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
   const removedHeadings = [];
   for (const h of headings) {
-    if (removed.has(h.line)) continue;
+    if (removed.has(h.line) || h.line === title) continue;
     let touched = false;
     let content3 = false;
     for (let l = h.line + 1; l <= h.end; l++) {

@@ -5,7 +5,7 @@
 // Per memory file: removed entries take their whole lines out (blank lines around them are
 // collapsed so the markdown keeps its shape), updates splice the entry's range, links to deleted
 // topic files are unlinked (their text stays) and links to merged ones redirected, sections left
-// empty by the prune lose their heading. Topic files that are removed are deleted outright.
+// empty by the prune lose their heading (not the file's title). Topic files that are removed are deleted outright.
 // Protected entries are checked to be byte-identical afterwards.
 import path from 'node:path';
 import type { Config } from '../config/types.js';
@@ -260,11 +260,16 @@ function editFile(
       }
   }
   const headingLines = new Set(headings.map((h) => h.line));
+  // The file's title (its first heading, the only one of level 1) names the file, not a section:
+  // kept when everything under it goes ("# Memory" over an emptied index). Not in a topic file:
+  // one left with nothing but its title is deleted.
+  const title =
+    file.format !== 'auto-memory-topic' && headings[0]?.level === 1 && headings.filter((h) => h.level === 1).length === 1 ? headings[0].line : undefined;
   const spliceLines = new Set<number>();
   for (const s of splices) for (let l = lineOf(ls, s.start); l <= lineOf(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
   const removedHeadings: Array<{ line: number; members: string[] }> = [];
   for (const h of headings) {
-    if (removed.has(h.line)) continue;
+    if (removed.has(h.line) || h.line === title) continue;
     let touched = false;
     let content = false;
     for (let l = h.line + 1; l <= h.end; l++) {

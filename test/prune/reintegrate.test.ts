@@ -65,6 +65,27 @@ describe('reintegration', () => {
     ]);
   });
 
+  test("an emptied file keeps its title; a topic file left with only its title is deleted; restore puts everything back", async () => {
+    const repo = await makeRepo({
+      'CLAUDE.md': '# Widgets\n\n## Status\n\n- Currently working on issue #42, halfway through the refactor.\n',
+      '.claude/memory/MEMORY.md': '# Memory\n\n- [Wip](wip.md) — work in progress\n',
+      '.claude/memory/wip.md': topic('wip', '# Work in progress\n\n- Right now I am debugging the login flow.'),
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['ephemeral'] });
+    const res = await applyAudit(r, { root: repo.dir, now: NOW, write: true });
+    expect(res.changes.filter((c) => c.file.endsWith('.md') && !c.file.endsWith('pruning-log.md')).map((c) => [c.file, c.after])).toEqual([
+      ['.claude/memory/MEMORY.md', '# Memory\n'],
+      ['.claude/memory/wip.md', null],
+      ['CLAUDE.md', '# Widgets\n'],
+    ]);
+    const again = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['ephemeral'] });
+    expect((await applyAudit(again, { root: repo.dir, now: NOW, write: false })).changes).toEqual([]);
+    for (const e of r.entries.filter((x) => x.kind !== 'index-line')) await runRestore({ root: repo.dir, id: e.id, config: config() });
+    expect(await repo.read('CLAUDE.md')).toBe('# Widgets\n\n## Status\n\n- Currently working on issue #42, halfway through the refactor.\n');
+    expect(await repo.read('.claude/memory/wip.md')).toBe(topic('wip', '# Work in progress\n\n- Right now I am debugging the login flow.'));
+    expect(await repo.read('.claude/memory/MEMORY.md')).toBe('# Memory\n\n- [Wip](wip.md) — work in progress\n');
+  });
+
   test('over budget: index lines are archived with their topic files', async () => {
     const files: Record<string, string> = {};
     const lines: string[] = [];
