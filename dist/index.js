@@ -62883,6 +62883,11 @@ function decideEntry(x, t) {
       return item("review", 4, `${rec} may supersede this entry`);
     }
     const fmEnd = frontmatterEnd(t, e);
+    const outside = stale2.find((f) => !withinEntry(e, f));
+    if (outside) {
+      const at = fmEnd > 0 && outside.line < e.line ? `line ${outside.line}, the file's frontmatter` : `line ${outside.line}`;
+      return item("review", 4, `stale (${outside.kind}) at ${at}, outside this entry: ${oneLine(outside.message)}; edit it by hand`);
+    }
     const edits = [];
     const uncorrectable = [];
     for (const f of stale2) {
@@ -62913,7 +62918,7 @@ function decideEntry(x, t) {
     return remove(4, "delete", `${reason}; no remaining value`);
   }
   const weak = x.findings.length ? x.findings.filter(
-    (f) => WEAK_KINDS.has(f.kind) && !["orphan", "import-circular", "import-too-deep"].includes(f.evidence?.reason)
+    (f) => WEAK_KINDS.has(f.kind) && withinEntry(e, f) && !["orphan", "import-circular", "import-too-deep"].includes(f.evidence?.reason)
   ) : NONE;
   if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
@@ -62981,6 +62986,9 @@ function dedupeEdits(edits) {
     map3.set(k, ed);
   }
   return [...map3.values()];
+}
+function withinEntry(e, f) {
+  return !(f.line > 0) || f.line >= e.line && f.line <= e.endLine;
 }
 function staleMinority(e, stale2, fmEnd) {
   const skip = e.kind === "topic" ? Math.max(0, Math.min(e.text.length, fmEnd - e.start)) : 0;

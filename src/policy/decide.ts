@@ -344,7 +344,15 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       if (named) return remove(4, 'delete', `superseded by ${rec}`);
       return item('review', 4, `${rec} may supersede this entry`);
     }
+    // A reference written outside the entry's own lines (a rule file's `globs:` / `paths:` /
+    // `applyTo:` frontmatter, attached to the first entry after it) says nothing about the entry's
+    // text: it is neither corrected nor deleted through the entry.
     const fmEnd = frontmatterEnd(t, e);
+    const outside = stale.find((f) => !withinEntry(e, f));
+    if (outside) {
+      const at = fmEnd > 0 && outside.line < e.line ? `line ${outside.line}, the file's frontmatter` : `line ${outside.line}`;
+      return item('review', 4, `stale (${outside.kind}) at ${at}, outside this entry: ${oneLine(outside.message)}; edit it by hand`);
+    }
     const edits: Located[] = [];
     const uncorrectable: Finding[] = [];
     for (const f of stale) {
@@ -383,7 +391,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   // Orphan topics, circular or too-deep imports are structural problems, not low fidelity.
   const weak = x.findings.length
     ? x.findings.filter(
-        (f) => WEAK_KINDS.has(f.kind) && !['orphan', 'import-circular', 'import-too-deep'].includes(f.evidence?.reason as string),
+        (f) => WEAK_KINDS.has(f.kind) && withinEntry(e, f) && !['orphan', 'import-circular', 'import-too-deep'].includes(f.evidence?.reason as string),
       )
     : NONE;
   if (on(5) && (weak.length || x.pruneBy) && !x.score.pinned) {
@@ -488,6 +496,11 @@ function dedupeEdits(edits: Located[]): Located[] | undefined {
     map.set(k, ed);
   }
   return [...map.values()];
+}
+
+/** Whether a finding is located on the entry's own lines (findings without a line are). */
+function withinEntry(e: Entry, f: Finding): boolean {
+  return !(f.line > 0) || (f.line >= e.line && f.line <= e.endLine);
 }
 
 /**

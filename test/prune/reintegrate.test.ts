@@ -86,6 +86,25 @@ describe('reintegration', () => {
     expect(await repo.read('.claude/memory/MEMORY.md')).toBe('# Memory\n\n- [Wip](wip.md) — work in progress\n');
   });
 
+  test('a stale glob in a rule file\'s frontmatter puts the first entry under review; no body entry is deleted, run after run', async () => {
+    const rule = '---\npaths:\n  - "src/api/**"\n---\n\n- Log with the request id.\n- Never throw raw strings.\n';
+    const repo = await makeRepo({ 'src/api/a.ts': 'export const a = 1;\n', '.claude/rules/api.md': rule });
+    await repo.commit('x', '2026-01-06');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('git', ['mv', 'src/api', 'src/routes'], { cwd: repo.dir });
+    await repo.commit('api -> routes', '2026-02-01');
+    for (const _ of [1, 2]) {
+      const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path'] });
+      expect(r.findings.map((f) => [f.kind, f.line])).toEqual([['path-renamed', 3]]);
+      const first = r.entries.find((e) => e.text.includes('request id'))!;
+      expect(r.plan.find((p) => p.entryId === first.id)).toMatchObject({ action: 'review', rule: 4 });
+      expect(r.plan.find((p) => p.entryId === first.id)!.reason).toMatch(/^stale \(path-renamed\) at line 3, the file's frontmatter, outside this entry: /);
+      const res = await applyAudit(r, { root: repo.dir, now: NOW, write: true });
+      expect(res.changes).toEqual([]);
+      expect(await repo.read('.claude/rules/api.md')).toBe(rule);
+    }
+  });
+
   test('over budget: index lines are archived with their topic files', async () => {
     const files: Record<string, string> = {};
     const lines: string[] = [];
