@@ -4872,8 +4872,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list3) {
-      const value2 = list3.get(name, true);
+    function getDecodeSplit(name, list4) {
+      const value2 = list4.get(name, true);
       if (value2 === null) {
         return null;
       }
@@ -12285,9 +12285,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list3 = this.#headersList.cookies;
-        if (list3) {
-          return [...list3];
+        const list4 = this.#headersList.cookies;
+        if (list4) {
+          return [...list4];
         }
         return [];
       }
@@ -12327,8 +12327,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list3) {
-        o.#headersList = list3;
+      static setHeadersList(o, list4) {
+        o.#headersList = list4;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -13296,13 +13296,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list3 = dependentControllerMap.get(this.signal);
-          if (list3 === void 0) {
-            list3 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list3);
+          let list4 = dependentControllerMap.get(this.signal);
+          if (list4 === void 0) {
+            list4 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list4);
           }
           const acRef = new WeakRef(ac);
-          list3.add(acRef);
+          list4.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -18326,7 +18326,7 @@ var require_eventsource_stream = __commonJS({
     var buffer = __require("node:buffer");
     var { Transform } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util8();
-    var BOM = [239, 187, 191];
+    var BOM2 = [239, 187, 191];
     var LF = 10;
     var CR2 = 13;
     var COLON = 58;
@@ -18698,20 +18698,20 @@ ${value2}`;
         const second = this.peekBufferedByte(1);
         const third = this.peekBufferedByte(2);
         if (second === void 0) {
-          if (first === BOM[0]) {
+          if (first === BOM2[0]) {
             return true;
           }
           this.checkBOM = false;
           return true;
         }
         if (third === void 0) {
-          if (first === BOM[0] && second === BOM[1]) {
+          if (first === BOM2[0] && second === BOM2[1]) {
             return true;
           }
           this.checkBOM = false;
           return false;
         }
-        if (first === BOM[0] && second === BOM[1] && third === BOM[2]) {
+        if (first === BOM2[0] && second === BOM2[1] && third === BOM2[2]) {
           this.discardLeadingBytes(3);
         }
         this.checkBOM = false;
@@ -29850,7 +29850,7 @@ var require_cst = __commonJS({
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
     var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
+    var BOM2 = "\uFEFF";
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
@@ -29858,7 +29858,7 @@ var require_cst = __commonJS({
     var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
-        case BOM:
+        case BOM2:
           return "<BOM>";
         case DOCUMENT:
           return "<DOC>";
@@ -29872,7 +29872,7 @@ var require_cst = __commonJS({
     }
     function tokenType(source) {
       switch (source) {
-        case BOM:
+        case BOM2:
           return "byte-order-mark";
         case DOCUMENT:
           return "doc-mode";
@@ -29934,7 +29934,7 @@ var require_cst = __commonJS({
     exports.setScalarValue = cstScalar.setScalarValue;
     exports.stringify = cstStringify.stringify;
     exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
+    exports.BOM = BOM2;
     exports.DOCUMENT = DOCUMENT;
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
@@ -30572,15 +30572,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list3, type) {
-      for (let i = 0; i < list3.length; ++i)
-        if (list3[i].type === type)
+    function includesToken(list4, type) {
+      for (let i = 0; i < list4.length; ++i)
+        if (list4[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list3) {
-      for (let i = 0; i < list3.length; ++i) {
-        switch (list3[i].type) {
+    function findNonEmptyIndex(list4) {
+      for (let i = 0; i < list4.length; ++i) {
+        switch (list4[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -32020,6 +32020,10 @@ function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
   };
   if (ref) f.ref = ref.raw;
   if (evidence) f.evidence = evidence;
+  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
+    const { replace: _dropped, ...rest } = suggestion;
+    suggestion = Object.keys(rest).length ? rest : void 0;
+  }
   if (suggestion) f.suggestion = suggestion;
   return f;
 }
@@ -32057,14 +32061,33 @@ function describedAsPast(entry, ref) {
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf("\n", endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PAST_AFTER.test(after);
+  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
 }
-var PAST_BEFORE, PAST_AFTER;
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namesSuccessor(entry, ref, successor) {
+  const want = successor.trim();
+  if (!want) return false;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    const b = a + m[0].length;
+    if (ref && a < to && b > from) continue;
+    return true;
+  }
+  return false;
+}
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:→|->|=>)\s*\S)/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
 });
 
@@ -32205,8 +32228,8 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file)) {
       const total = dests.reduce((a, d) => a + d.files, 0);
       const second = [...dests].sort((a, b) => b.files - a.files)[1];
       if (second.files >= Math.max(2, total * 0.1)) {
-        const list3 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
-        const shownList = list3.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
+        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
+        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
         return finding(
           entry,
           ref,
@@ -32256,6 +32279,7 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file)) {
   }
   if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
   if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
   return finding(
     entry,
     ref,
@@ -32265,10 +32289,17 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file)) {
     { path: cands[cands.length - 1].path }
   );
 }
+function lineWithoutCode(entry, ref) {
+  const at = Math.max(0, ref.start - entry.start);
+  const from = entry.text.lastIndexOf("\n", at - 1) + 1;
+  let to = entry.text.indexOf("\n", at);
+  if (to === -1) to = entry.text.length;
+  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, " ");
+}
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var GLOB, BUILD_DIRS, pathCheck;
+var GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
@@ -32276,6 +32307,7 @@ var init_path = __esm({
     init_stale_common();
     GLOB = /[*?[\]{}]/;
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
     pathCheck = {
       id: "path",
       kinds: ["path-missing", "path-renamed", "path-unverified"],
@@ -32699,17 +32731,62 @@ function isBinary(ev, name) {
   return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
 }
 function lastEvent(ev, manifest, name) {
-  const list3 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
-  return list3 && list3.length ? list3[list3.length - 1] : void 0;
+  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list4 && list4.length ? list4[list4.length - 1] : void 0;
+}
+function changesOf(ev, manifest, sha) {
+  let idx = commitCache.get(ev.manifests);
+  if (!idx) {
+    idx = /* @__PURE__ */ new Map();
+    for (const list4 of ev.manifests.scriptHistory.values()) {
+      for (const e of list4) {
+        const k = `${e.commit.sha}\0${e.manifest}`;
+        let c = idx.get(k);
+        if (!c) idx.set(k, c = { added: [], removed: [] });
+        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
+      }
+    }
+    commitCache.set(ev.manifests, idx);
+  }
+  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
+}
+function words(s) {
+  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+}
+function commandSimilarity(a, b) {
+  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
+  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / (ta.size + tb.size - common);
 }
 function renamedTo(ev, manifest, removed, names) {
   if (!names) return void 0;
-  const added = [];
-  for (const n of names) {
-    const list3 = ev.manifests.scriptHistory.get(`${manifest}#${n}`);
-    if (list3?.some((e) => e.type === "added" && e.commit.sha === removed.commit.sha)) added.push(n);
+  const c = changesOf(ev, manifest, removed.commit.sha);
+  const added = c.added.filter((a) => a.name !== removed.name);
+  const peers = c.removed.filter((r) => r.name !== removed.name);
+  if (removed.command) {
+    let best;
+    let bestScore = 0;
+    let tie = false;
+    for (const a of added) {
+      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
+      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
+      else if (sc === bestScore && sc > 0) tie = true;
+    }
+    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
+      return names.has(best.name) ? best.name : void 0;
   }
-  return added.length === 1 ? added[0] : void 0;
+  if (added.length !== 1 || peers.length) return void 0;
+  const only = added[0];
+  if (removed.command && only.command) {
+    const cw = words(only.command);
+    const nw = words(only.name);
+    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
+    if (unrelated) return void 0;
+  }
+  return names.has(only.name) ? only.name : void 0;
 }
 function otherRunner(ev, dir, name, except) {
   if (except !== "just") {
@@ -32750,22 +32827,26 @@ function checkScriptRef(entry, ref, ev) {
   const alt = otherRunner(ev, dir, name, look.kind);
   let replaceWith;
   let tail;
+  let named = false;
   if (!look.names) {
     const gone = lastManifestRemoval(ev, look.manifest);
     tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
   } else if (last && last.type === "removed") {
     const to = renamedTo(ev, look.manifest, last, look.names);
-    if (to) {
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
+      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      named = true;
+    } else if (to) {
       const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
       tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {
     if (!alt && definedElsewhere(ev, name, look.kind)) return null;
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
   }
-  if (alt && !replaceWith) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  if (alt && !replaceWith && !named) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
   return finding(
     entry,
     ref,
@@ -32781,10 +32862,10 @@ function lastManifestRemoval(ev, manifest) {
   const f = ev.history.fate(manifest);
   return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
 }
-function escapeRe(s) {
+function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -32794,6 +32875,8 @@ var init_script = __esm({
     JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
     everCache = /* @__PURE__ */ new WeakMap();
     KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
+    commitCache = /* @__PURE__ */ new WeakMap();
+    SIMILAR = 0.5;
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
@@ -32886,6 +32969,26 @@ function sameField(ev, name, removed) {
   const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
   return !add || !add.field || add.field === removed.field;
 }
+function removedFromField(ev, name, sha, manifest, field2) {
+  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === "removed" && x.commit.sha === sha && x.manifest === manifest);
+  return !e || !field2 || !e.field || e.field === field2;
+}
+function oneFamily(names) {
+  if (names.length <= 1) return true;
+  const lower = names.map((n) => n.toLowerCase());
+  return lower.some(
+    (root2) => lower.every((n) => n === root2 || n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`))
+  );
+}
+function swapSuccessor(added, removedThere) {
+  if (added.length !== 1) return void 0;
+  return oneFamily(removedThere) ? added[0] : void 0;
+}
+function list(names) {
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
+  if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
+}
 function catalogEntry(ev, name) {
   const catalogs = ev.manifests.catalogs;
   if (!catalogs?.size) return void 0;
@@ -32921,30 +33024,34 @@ function checkPackageRef(entry, ref, ev) {
   const added = [...idx.added.get(key) ?? []].filter(
     (n) => n !== h.key && !n.startsWith("@types/") && presentNow(ev, idx, n) && (!field2 || sameField(ev, n, last))
   );
-  const removedThere = [...idx.removed.get(key) ?? []];
+  const removedThere = [...idx.removed.get(key) ?? []].filter(
+    (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
+  );
+  if (!removedThere.includes(h.key)) removedThere.push(h.key);
+  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
   const written = ref.raw;
   const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
   if (cat) {
-    const swap = added.length === 1 && removedThere.length <= 3 ? ` (that commit added \`${added[0]}\`)` : "";
+    const swap = succ ? ` (that commit added \`${succ}\`)` : "";
     return finding(
       entry,
       ref,
       "package-missing",
       "info",
       `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...swap ? { now: added[0] } : {} }
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
     );
   }
-  if (!h.own && added.length === 1 && removedThere.length <= 3) {
-    const succ = added[0];
+  if (succ) {
+    const named = namesSuccessor(entry, ref, succ);
     return finding(
       entry,
       ref,
       "package-renamed",
       "warning",
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; update the reference.`,
+      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      ref.in === "prose" || ref.in === "inlineCode" ? { replace: succ } : void 0
+      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
     );
   }
   if (h.own) {
@@ -32957,13 +33064,14 @@ function checkPackageRef(entry, ref, ev) {
       { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
     );
   }
+  const others = removedThere.filter((n) => n !== h.key);
   return finding(
     entry,
     ref,
     "package-missing",
     "warning",
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
+    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
   );
 }
 var cache, VARIANTS, packageCheck;
@@ -35725,7 +35833,7 @@ var require_ignore = __commonJS({
     var SPACE = " ";
     var ESCAPE = "\\";
     var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
-    var BOM = "\uFEFF";
+    var BOM2 = "\uFEFF";
     var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
     var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
     var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
@@ -36312,7 +36420,7 @@ var require_ignore = __commonJS({
       return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
     };
     var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
-      let body = stripBOM && pattern2[0] === BOM ? pattern2.slice(1) : pattern2;
+      let body = stripBOM && pattern2[0] === BOM2 ? pattern2.slice(1) : pattern2;
       if (body[0] === "#") {
         return;
       }
@@ -36373,7 +36481,7 @@ var require_ignore = __commonJS({
       add(pattern2) {
         this._added = false;
         this._split = isString(pattern2);
-        this._stripBOM = !this._split || pattern2[0] === BOM;
+        this._stripBOM = !this._split || pattern2[0] === BOM2;
         makeArray(
           this._split ? splitPattern2(pattern2) : pattern2
         ).forEach(this._add, this);
@@ -36614,9 +36722,9 @@ function ensureWorker() {
 function failAll(message2) {
   worker = null;
   broken = true;
-  const list3 = [...active.values()];
+  const list4 = [...active.values()];
   active.clear();
-  for (const p of list3) p.handlers.onError(message2);
+  for (const p of list4) p.handlers.onError(message2);
 }
 function pumpSpawn(file, args, cwd, env, handlers2) {
   const w = ensureWorker();
@@ -37065,8 +37173,8 @@ function indexFromPaths(paths, untracked, source = "git") {
     if (!lower.has(lp)) lower.set(lp, p);
     const slash = p.lastIndexOf("/");
     const base = slash < 0 ? p : p.slice(slash + 1);
-    const list3 = byBasename.get(base);
-    if (list3) list3.push(p);
+    const list4 = byBasename.get(base);
+    if (list4) list4.push(p);
     else byBasename.set(base, [p]);
     let end = slash;
     while (end > 0) {
@@ -40980,8 +41088,8 @@ var init_decode_named_character_reference = __esm({
 });
 
 // node_modules/micromark-util-chunked/index.js
-function splice(list3, start, remove, items) {
-  const end = list3.length;
+function splice(list4, start, remove, items) {
+  const end = list4.length;
   let chunkStart = 0;
   let parameters;
   if (start < 0) {
@@ -40993,22 +41101,22 @@ function splice(list3, start, remove, items) {
   if (items.length < 1e4) {
     parameters = Array.from(items);
     parameters.unshift(start, remove);
-    list3.splice(...parameters);
+    list4.splice(...parameters);
   } else {
-    if (remove) list3.splice(start, remove);
+    if (remove) list4.splice(start, remove);
     while (chunkStart < items.length) {
       parameters = items.slice(chunkStart, chunkStart + 1e4);
       parameters.unshift(start, 0);
-      list3.splice(...parameters);
+      list4.splice(...parameters);
       chunkStart += 1e4;
       start += 1e4;
     }
   }
 }
-function push(list3, items) {
-  if (list3.length > 0) {
-    splice(list3, list3.length, 0, items);
-    return list3;
+function push(list4, items) {
+  if (list4.length > 0) {
+    splice(list4, list4.length, 0, items);
+    return list4;
   }
   return items;
 }
@@ -41046,12 +41154,12 @@ function syntaxExtension(all2, extension2) {
     }
   }
 }
-function constructs(existing, list3) {
+function constructs(existing, list4) {
   let index2 = -1;
   const before = [];
-  while (++index2 < list3.length) {
+  while (++index2 < list4.length) {
     ;
-    (list3[index2].add === "after" ? existing : before).push(list3[index2]);
+    (list4[index2].add === "after" ? existing : before).push(list4[index2]);
   }
   splice(existing, 0, 0, before);
 }
@@ -42390,13 +42498,13 @@ var init_code_text = __esm({
 });
 
 // node_modules/micromark-util-subtokenize/lib/splice-buffer.js
-function chunkedPush(list3, right) {
+function chunkedPush(list4, right) {
   let chunkStart = 0;
   if (right.length < 1e4) {
-    list3.push(...right);
+    list4.push(...right);
   } else {
     while (chunkStart < right.length) {
-      list3.push(...right.slice(chunkStart, chunkStart + 1e4));
+      list4.push(...right.slice(chunkStart, chunkStart + 1e4));
       chunkStart += 1e4;
     }
   }
@@ -44530,7 +44638,7 @@ function tokenizeListContinuation(effects, ok3, nok) {
   function notInCurrentItem(code3) {
     self2.containerState._closeFlow = true;
     self2.interrupt = void 0;
-    return factorySpace(effects, effects.attempt(list, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
+    return factorySpace(effects, effects.attempt(list2, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
   }
 }
 function tokenizeIndent(effects, ok3, nok) {
@@ -44552,14 +44660,14 @@ function tokenizeListItemPrefixWhitespace(effects, ok3, nok) {
     return !markdownSpace(code3) && tail && tail[1].type === "listItemPrefixWhitespace" ? ok3(code3) : nok(code3);
   }
 }
-var list, listItemPrefixWhitespaceConstruct, indentConstruct;
+var list2, listItemPrefixWhitespaceConstruct, indentConstruct;
 var init_list = __esm({
   "node_modules/micromark-core-commonmark/lib/list.js"() {
     init_micromark_factory_space();
     init_micromark_util_character();
     init_blank_line();
     init_thematic_break();
-    list = {
+    list2 = {
       continuation: {
         tokenize: tokenizeListContinuation
       },
@@ -44788,11 +44896,11 @@ function initializeFactory(field2) {
       if (code3 === null) {
         return true;
       }
-      const list3 = constructs2[code3];
+      const list4 = constructs2[code3];
       let index2 = -1;
-      if (list3) {
-        while (++index2 < list3.length) {
-          const item = list3[index2];
+      if (list4) {
+        while (++index2 < list4.length) {
+          const item = list4[index2];
           if (!item.previous || item.previous.call(self2, self2.previous)) {
             return true;
           }
@@ -44920,19 +45028,19 @@ var init_constructs = __esm({
     init_micromark_core_commonmark();
     init_text();
     document2 = {
-      [42]: list,
-      [43]: list,
-      [45]: list,
-      [48]: list,
-      [49]: list,
-      [50]: list,
-      [51]: list,
-      [52]: list,
-      [53]: list,
-      [54]: list,
-      [55]: list,
-      [56]: list,
-      [57]: list,
+      [42]: list2,
+      [43]: list2,
+      [45]: list2,
+      [48]: list2,
+      [49]: list2,
+      [50]: list2,
+      [51]: list2,
+      [52]: list2,
+      [53]: list2,
+      [54]: list2,
+      [55]: list2,
+      [56]: list2,
+      [57]: list2,
       [62]: blockQuote
     };
     contentInitial = {
@@ -45149,22 +45257,22 @@ function createTokenizer(parser, initialize, from) {
         function start(code3) {
           const left = code3 !== null && map3[code3];
           const all2 = code3 !== null && map3.null;
-          const list3 = [
+          const list4 = [
             // To do: add more extension tests.
             /* c8 ignore next 2 */
             ...Array.isArray(left) ? left : left ? [left] : [],
             ...Array.isArray(all2) ? all2 : all2 ? [all2] : []
           ];
-          return handleListOfConstructs(list3)(code3);
+          return handleListOfConstructs(list4)(code3);
         }
       }
-      function handleListOfConstructs(list3) {
-        listOfConstructs = list3;
+      function handleListOfConstructs(list4) {
+        listOfConstructs = list4;
         constructIndex = 0;
-        if (list3.length === 0) {
+        if (list4.length === 0) {
           return bogusState;
         }
-        return handleConstruct(list3[constructIndex]);
+        return handleConstruct(list4[constructIndex]);
       }
       function handleConstruct(construct) {
         return start;
@@ -45530,8 +45638,8 @@ function compiler(options) {
       link: opener2(link2),
       listItem: opener2(listItem2),
       listItemValue: onenterlistitemvalue,
-      listOrdered: opener2(list3, onenterlistordered),
-      listUnordered: opener2(list3),
+      listOrdered: opener2(list4, onenterlistordered),
+      listUnordered: opener2(list4),
       paragraph: opener2(paragraph2),
       reference: onenterreference,
       referenceString: buffer,
@@ -46133,7 +46241,7 @@ function compiler(options) {
       position: void 0
     };
   }
-  function list3(token) {
+  function list4(token) {
     return {
       type: "list",
       ordered: token.type === "listOrdered",
@@ -47063,10 +47171,10 @@ var init_unist_util_visit_parents = __esm({
 });
 
 // node_modules/mdast-util-find-and-replace/lib/index.js
-function findAndReplace(tree, list3, options) {
+function findAndReplace(tree, list4, options) {
   const settings = options || {};
   const ignored = convert(settings.ignore || []);
-  const pairs2 = toPairs(list3);
+  const pairs2 = toPairs(list4);
   let pairIndex = -1;
   while (++pairIndex < pairs2.length) {
     visitParents(tree, visitor);
@@ -47140,7 +47248,7 @@ function toPairs(tupleOrList) {
     throw new TypeError("Expected find and replace tuple or list of tuples");
   }
   const result = [];
-  const list3 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
+  const list4 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
     /** @type {FindAndReplaceList} */
     tupleOrList
   ) : [
@@ -47148,8 +47256,8 @@ function toPairs(tupleOrList) {
     tupleOrList
   ];
   let index2 = -1;
-  while (++index2 < list3.length) {
-    const tuple = list3[index2];
+  while (++index2 < list4.length) {
+    const tuple = list4[index2];
     result.push([toExpression(tuple[0]), toFunction(tuple[1])]);
   }
   return result;
@@ -47793,16 +47901,16 @@ var init_blockquote = __esm({
 function patternInScope(stack, pattern2) {
   return listInScope(stack, pattern2.inConstruct, true) && !listInScope(stack, pattern2.notInConstruct, false);
 }
-function listInScope(stack, list3, none) {
-  if (typeof list3 === "string") {
-    list3 = [list3];
+function listInScope(stack, list4, none) {
+  if (typeof list4 === "string") {
+    list4 = [list4];
   }
-  if (!list3 || list3.length === 0) {
+  if (!list4 || list4.length === 0) {
     return none;
   }
   let index2 = -1;
-  while (++index2 < list3.length) {
-    if (stack.includes(list3[index2])) {
+  while (++index2 < list4.length) {
+    if (stack.includes(list4[index2])) {
       return true;
     }
   }
@@ -48287,8 +48395,8 @@ function pair(runs, wrong) {
       } else {
         const involved = [.../* @__PURE__ */ new Set([...opening, ...closing])];
         for (const token of involved) {
-          const list3 = wrong.get(token);
-          if (list3) list3.push(...involved);
+          const list4 = wrong.get(token);
+          if (list4) list4.push(...involved);
         }
       }
       opener2.end -= size;
@@ -49055,7 +49163,7 @@ var init_check_rule = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/list.js
-function list2(node2, parent, state, info2) {
+function list3(node2, parent, state, info2) {
   const exit3 = state.enter("list");
   const bulletCurrent = state.bulletCurrent;
   let bullet = node2.ordered ? checkBulletOrdered(state) : checkBullet(state);
@@ -49305,7 +49413,7 @@ var init_handle = __esm({
       inlineCode,
       link,
       linkReference,
-      list: list2,
+      list: list3,
       listItem,
       paragraph,
       root,
@@ -52132,7 +52240,7 @@ var init_dist3 = __esm({
 });
 
 // src/memory/frontmatter.ts
-function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallback = false) {
+function parseFrontmatter(value2, lang, contentStart, contentLine, cursorRule = false) {
   if (value2.trim() === "") return { data: {}, problems: [] };
   if (lang === "toml") {
     try {
@@ -52145,6 +52253,10 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
       return { problems: [{ line: contentLine + rel - 1, message: `invalid TOML frontmatter: ${msg}` }] };
     }
   }
+  const res = parseYaml(value2, contentStart, contentLine);
+  return cursorRule ? cursorRuleFrontmatter(value2, contentStart, contentLine, res) : res;
+}
+function parseYaml(value2, contentStart, contentLine) {
   const quick = fastYaml(value2);
   if (quick) return { data: quick, problems: [] };
   let doc;
@@ -52157,21 +52269,12 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
     const e = doc.errors[0];
     const rel = Math.min(e.linePos?.[0]?.line ?? 1, contentLineCount(value2));
     const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    const problem = { line: contentLine + rel - 1, message: `invalid YAML frontmatter: ${first}` };
-    if (lenientFallback) {
-      const data = lenientKeyValues(value2);
-      if (data) return { data, problems: [], lenient: true };
-    }
-    return { problems: [problem] };
+    return { problems: [{ line: contentLine + rel - 1, message: `invalid YAML frontmatter: ${first}` }] };
   }
   let js;
   try {
     js = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    if (lenientFallback) {
-      const data = lenientKeyValues(value2);
-      if (data) return { data, problems: [], lenient: true };
-    }
     let rel = 1;
     (0, import_yaml.visit)(doc, {
       Alias(_key, node2) {
@@ -52196,6 +52299,50 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, lenientFallba
     }
   }
   return out;
+}
+function cursorRuleFrontmatter(value2, contentStart, contentLine, res) {
+  if (!res.data && res.problems.length > 0) {
+    let quoted = false;
+    const text5 = value2.replace(BARE_GLOBS_RE, (_m, head, globs) => {
+      quoted = true;
+      return head + JSON.stringify(globs);
+    });
+    if (quoted) {
+      const again = parseYaml(text5, contentStart, contentLine);
+      if (again.data) {
+        res = { data: again.data, problems: again.problems, lenient: true };
+      } else res = again;
+    }
+    if (!res.data) {
+      const bad = firstBadLine(text5);
+      if (bad) res = { problems: [{ line: contentLine + bad.line - 1, message: bad.message }] };
+    }
+  }
+  if (res.data && Object.prototype.hasOwnProperty.call(res.data, "alwaysApply")) {
+    const v = res.data.alwaysApply;
+    if (v !== null && typeof v !== "boolean") {
+      const line2 = contentLine + lastKeyLine(value2, "alwaysApply") - 1;
+      const shown = typeof v === "string" ? JSON.stringify(v) : typeof v === "object" ? "a " + (Array.isArray(v) ? "list" : "mapping") : String(v);
+      res = { ...res, problems: [...res.problems, { line: line2, message: `invalid Cursor rule frontmatter: alwaysApply must be true or false, not ${shown}` }] };
+    }
+  }
+  return res;
+}
+function firstBadLine(text5) {
+  const lines = text5.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i].replace(/\r$/, "");
+    if (!TOP_KEY_LINE_RE.test(line2) || fastYaml(line2)) continue;
+    const r = parseYaml(line2, 0, 1);
+    if (r.problems.length > 0) return { line: i + 1, message: r.problems[0].message };
+  }
+  return void 0;
+}
+function lastKeyLine(text5, key) {
+  const re = new RegExp(`^${key}[ \\t]*:`, "gm");
+  let at = -1;
+  for (let m = re.exec(text5); m; m = re.exec(text5)) at = m.index;
+  return at < 0 ? 1 : lineOfOffset(text5, at);
 }
 function resolvePlain(s) {
   const c = s.charCodeAt(0);
@@ -52307,18 +52454,6 @@ function lineOfOffset(text5, offset) {
   for (let i = text5.indexOf("\n"); i !== -1 && i < offset; i = text5.indexOf("\n", i + 1)) line2++;
   return line2;
 }
-function lenientKeyValues(value2) {
-  const data = {};
-  for (const raw of value2.split(/\r\n|\r|\n/)) {
-    const line2 = raw.trimEnd();
-    if (line2.trim() === "" || line2.trimStart().startsWith("#")) continue;
-    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line2);
-    if (!m) return void 0;
-    const v = m[2].trim();
-    data[m[1]] = v === "true" ? true : v === "false" ? false : v === "" ? null : v.replace(/^(['"])(.*)\1$/, "$2");
-  }
-  return data;
-}
 function normaliseValues(v) {
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? String(v) : v.toISOString();
   if (Array.isArray(v)) return v.map(normaliseValues);
@@ -52387,13 +52522,15 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
+var import_yaml, BARE_GLOBS_RE, TOP_KEY_LINE_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     init_dist3();
     init_classify();
+    BARE_GLOBS_RE = /^(globs[ \t]*:[ \t]+)([^ \t\r\n"'[{|>#][^\r\n]*?)[ \t]*(?=\r?$)/gm;
+    TOP_KEY_LINE_RE = /^[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)/;
     FAST_BAD_CHAR_RE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
     Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
     Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
@@ -52853,10 +52990,10 @@ var init_fastblocks = __esm({
             continue;
           }
           if (bulletLen(this.text, ln.start, ln.end) || orderedLen(this.text, ln.start, ln.end)) {
-            const list3 = this.listAt(0, []);
-            const kind = list3.ordered ? `o${this.delimiterOf(list3)}` : `b${this.text[list3.position.start.offset]}`;
+            const list4 = this.listAt(0, []);
+            const kind = list4.ordered ? `o${this.delimiterOf(list4)}` : `b${this.text[list4.position.start.offset]}`;
             if (prevList && prevList.blankAfter && prevList.kind === kind) throw BAIL;
-            out.push(list3);
+            out.push(list4);
             prevList = { kind, blankAfter: false };
             continue;
           }
@@ -53051,8 +53188,8 @@ var init_fastblocks = __esm({
           position: { start: this.point(open2.start + col, open2), end: this.point(close2.end, close2) }
         };
       }
-      delimiterOf(list3) {
-        const s = list3.position.start.offset;
+      delimiterOf(list4) {
+        const s = list4.position.start.offset;
         const m = ORDERED.exec(this.text.slice(s, s + 12));
         return m ? m[2] : ".";
       }
@@ -54626,10 +54763,10 @@ function off(bound, stated, actual) {
 }
 function countFor(entry, ref, ev) {
   const noun = (ref.noun ?? "").toLowerCase();
-  const words = noun.split(/\s+/);
-  const last = words[words.length - 1];
+  const words2 = noun.split(/\s+/);
+  const last = words2[words2.length - 1];
   const st = dirStats(ev);
-  const named = words.length >= 2 && last === "files" ? words[words.length - 2] : "";
+  const named = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
   const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : "";
   if (ref.base) {
     const memDir = memDirOf(entry.file);
@@ -54647,7 +54784,7 @@ function countFor(entry, ref, ev) {
     const nf = st.files.get(dir) ?? 0;
     const nd = st.dirs.get(dir) ?? 0;
     if (/^(?:directories|folders|dirs|subdirectories|subfolders)$/.test(last)) return { actual: nd, how: `folders in \`${dir}/\`` };
-    const ext = words.length >= 2 ? EXT_WORDS[words[words.length - 2]] : void 0;
+    const ext = words2.length >= 2 ? EXT_WORDS[words2[words2.length - 2]] : void 0;
     if (ext && ext.length && last === "files") {
       let n = 0;
       for (const [base, paths] of ev.files.byBasename) {
@@ -54657,7 +54794,7 @@ function countFor(entry, ref, ev) {
         }
       }
       if (nd > 0 && n !== ref.count) return null;
-      return { actual: n, how: `${words[words.length - 2]} files in \`${dir}/\`` };
+      return { actual: n, how: `${words2[words2.length - 2]} files in \`${dir}/\`` };
     }
     if (last === "files") return nd === 0 ? { actual: nf, how: `files in \`${dir}/\`` } : null;
     if (nd === 0 && nf > 0) return { actual: nf, how: `files in \`${dir}/\`` };
@@ -54671,13 +54808,13 @@ function countFor(entry, ref, ev) {
     if (n === 0) return null;
     return { actual: n, how: `files named ${fileName} in the repository` };
   }
-  if (/^(?:packages|workspaces)$/.test(last) && (words.length === 1 || /^(?:workspace|monorepo)$/.test(words[0]))) {
+  if (/^(?:packages|workspaces)$/.test(last) && (words2.length === 1 || /^(?:workspace|monorepo)$/.test(words2[0]))) {
     if (!/\b(?:monorepo|workspaces?)\b/i.test(entry.text)) return null;
     const n = ev.manifests.workspaces.size;
     if (n < 2) return null;
     return { actual: n, how: "workspace packages in the manifests" };
   }
-  if (words.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
+  if (words2.length === 1 && last.length > 3 && !FOLDER_NOUN_DENY.has(last)) {
     const dirs = st.byDirName.get(last);
     if (dirs && dirs.length === 1) {
       const dir = dirs[0];
@@ -55015,14 +55152,14 @@ var init_superseded = __esm({
                 const clean2 = target.replace(/^~\/.*?\/memory\//, "").replace(/^\.\//, "");
                 const cands = [joinPath(dir, clean2), joinPath("", clean2.replace(/^\//, ""))].filter((x) => !!x);
                 for (const c of cands) {
-                  const list3 = byFile.get(c);
-                  if (list3) {
-                    hits = list3;
+                  const list4 = byFile.get(c);
+                  if (list4) {
+                    hits = list4;
                     break;
                   }
                 }
                 if (!hits.length && !clean2.includes("/")) {
-                  for (const [p, list3] of byFile) if (p.endsWith("/" + clean2) || p === clean2) hits = hits.concat(list3);
+                  for (const [p, list4] of byFile) if (p.endsWith("/" + clean2) || p === clean2) hits = hits.concat(list4);
                 }
                 if (!hits.length) hits = byName.get(clean2.replace(/\.md$/i, "").toLowerCase()) ?? [];
               }
@@ -55459,8 +55596,8 @@ function mix(x) {
   x = Math.imul(x ^ x >>> 15, 2221713035);
   return (x ^ x >>> 16) >>> 0;
 }
-function shingleSize(words) {
-  return words >= 30 ? 3 : words >= 4 ? 2 : 1;
+function shingleSize(words2) {
+  return words2 >= 30 ? 3 : words2 >= 4 ? 2 : 1;
 }
 function shingleHashes(h, n, out) {
   const k = shingleSize(n);
@@ -55743,9 +55880,9 @@ var init_similarity = __esm({
       static from(sets) {
         const b = new HashSetsBuilder();
         for (const s of sets) {
-          const list3 = [...s];
-          const arr = Uint32Array.from(list3);
-          if (!list3.every((x, k) => arr[k] === x)) throw new Error("HashSets hold 32-bit unsigned values only");
+          const list4 = [...s];
+          const arr = Uint32Array.from(list4);
+          if (!list4.every((x, k) => arr[k] === x)) throw new Error("HashSets hold 32-bit unsigned values only");
           b.push(arr, arr.length);
         }
         return b.build();
@@ -55848,8 +55985,8 @@ function wordInfo(norm) {
   let wi = WORD_INFO.get(norm);
   if (!wi) {
     const set = new Set(norm.split(" "));
-    const words = [...set];
-    wi = { words, set, flags: words.map(flagsOf2) };
+    const words2 = [...set];
+    wi = { words: words2, set, flags: words2.map(flagsOf2) };
     if (WORD_INFO.size > 1e5) WORD_INFO.clear();
     WORD_INFO.set(norm, wi);
   }
@@ -56135,10 +56272,10 @@ var init_corpus = __esm({
       words = new Words();
       scratch = new Uint32Array(256);
       add(i) {
-        const { words, table } = this;
+        const { words: words2, table } = this;
         const t = this.source(i);
-        scanWords(t, words);
-        const count2 = words.count;
+        scanWords(t, words2);
+        const count2 = words2.count;
         this.wordCount[i] = count2;
         if (count2 < MIN_WORDS) {
           this.seqStart[i + 1] = this.seqEnd;
@@ -56149,10 +56286,10 @@ var init_corpus = __esm({
         if (this.seqEnd + count2 > this.seq.length) this.seq = growInt32(this.seq, this.seqEnd + count2);
         const seq = this.seq;
         const from = this.seqEnd;
-        const hashes = words.hash;
+        const hashes = words2.hash;
         let bagSize = 0;
         for (let k = 0; k < count2; k++) {
-          const id = table.id(t, words.start[k], words.end[k], hashes[k]);
+          const id = table.id(t, words2.start[k], words2.end[k], hashes[k]);
           seq[from + k] = id;
           bagSize += table.bagFrom[id + 1] - table.bagFrom[id];
         }
@@ -56662,10 +56799,10 @@ var init_ephemeral = __esm({
 });
 
 // src/checks/duplicate.ts
-function rank(e, words) {
+function rank(e, words2) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
-  return (index2 ? 0 : 1e6) + words * 10 + kindScore;
+  return (index2 ? 0 : 1e6) + words2 * 10 + kindScore;
 }
 function findDuplicates(ctx) {
   const { entries, files } = ctx;
@@ -56870,9 +57007,9 @@ function numberClaims(sentence, offset, entry, out) {
     for (const f of found) perClass.set(f.cls, (perClass.get(f.cls) ?? 0) + 1);
     for (const f of found) {
       if (perClass.get(f.cls) !== 1) continue;
-      const words = subjectWords(clause);
-      if (words.length < 2) continue;
-      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words, index: f.index });
+      const words2 = subjectWords(clause);
+      if (words2.length < 2) continue;
+      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, index: f.index });
     }
   }
 }
@@ -56912,9 +57049,9 @@ function ruleClaims(sentence, offset, entry, out) {
     const polarity = /never|not|n't/.test(modal) ? -1 : 1;
     if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
     const obj2 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
-    const words = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
-    if (words.length < 2) continue;
-    out.push({ entry, kind: "rule", key: "rule", value: words.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words, polarity, index: offset + m.index });
+    const words2 = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
+    if (words2.length < 2) continue;
+    out.push({ entry, kind: "rule", key: "rule", value: words2.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words: words2, polarity, index: offset + m.index });
   }
 }
 function kindsOf(text5, g) {
@@ -56967,12 +57104,12 @@ function pairs(claims, worded) {
       else index2.set(k, [c]);
     }
   }
-  for (const list3 of index2.values()) {
-    if (list3.length < 2 || list3.length > (worded ? 50 : 200)) continue;
-    for (let i = 0; i < list3.length; i++)
-      for (let j = i + 1; j < list3.length; j++) {
-        const a = list3[i];
-        const b = list3[j];
+  for (const list4 of index2.values()) {
+    if (list4.length < 2 || list4.length > (worded ? 50 : 200)) continue;
+    for (let i = 0; i < list4.length; i++)
+      for (let j = i + 1; j < list4.length; j++) {
+        const a = list4[i];
+        const b = list4[j];
         if (a.entry === b.entry) continue;
         if (!seen.add(a.id, b.id)) continue;
         out.push([a, b]);
@@ -57458,9 +57595,9 @@ function findBrokenLinks(ctx) {
           push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
           continue;
         }
-        const list3 = importEdges.get(e.file) ?? [];
-        list3.push({ to: resolved, entry: e, hit: hit2 });
-        importEdges.set(e.file, list3);
+        const list4 = importEdges.get(e.file) ?? [];
+        list4.push({ to: resolved, entry: e, hit: hit2 });
+        importEdges.set(e.file, list4);
       }
     }
   }
@@ -58939,9 +59076,9 @@ function scanIssues(text5, out) {
     taken.push([m.index, m.index + m[0].length]);
   }
   const inTaken = (i) => taken.some(([a, b]) => i >= a && i < b);
-  const words = ISSUE_REF;
-  words.lastIndex = 0;
-  if (text5.includes("#")) while (m = words.exec(text5)) {
+  const words2 = ISSUE_REF;
+  words2.lastIndex = 0;
+  if (text5.includes("#")) while (m = words2.exec(text5)) {
     if (inTaken(m.index)) continue;
     const hashAt = m.index + m[0].lastIndexOf("#");
     const before = text5[hashAt - 1];
@@ -60002,9 +60139,9 @@ function frontmatterGlobs(entry, file, c) {
   if (!owns) return;
   for (const key of ["globs", "paths", "applyTo"]) {
     const v = fm[key];
-    const list3 = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [];
+    const list4 = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [];
     let from = range[0];
-    for (const item of list3) {
+    for (const item of list4) {
       const g = String(item).trim();
       if (!g) continue;
       const idx = file.text.indexOf(g, from);
@@ -60395,8 +60532,8 @@ var init_github = __esm({
 
 // src/evidence/history.ts
 function pushTo(m, k, v) {
-  const list3 = m.get(k);
-  if (list3) list3.push(v);
+  const list4 = m.get(k);
+  if (list4) list4.push(v);
   else m.set(k, [v]);
 }
 function commonDir(paths) {
@@ -60476,10 +60613,10 @@ function makeIndex(st, present, shallow, warnings) {
       }
       if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
       seen.add(cur);
-      const list3 = events.get(cur) ?? [];
+      const list4 = events.get(cur) ?? [];
       let lastIdx = -1;
-      for (let i = list3.length - 1; i >= 0; i--) {
-        const e = list3[i];
+      for (let i = list4.length - 1; i >= 0; i--) {
+        const e = list4[i];
         if (ord(e.commit) < after) break;
         if (TERMINAL(e)) {
           lastIdx = i;
@@ -60490,12 +60627,12 @@ function makeIndex(st, present, shallow, warnings) {
         if (chain.length) {
           return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
         }
-        return { status: "unknown", existed: list3.length > 0 };
+        return { status: "unknown", existed: list4.length > 0 };
       }
-      let term = list3[lastIdx];
+      let term = list4[lastIdx];
       if (term.type === "deleted") {
         for (let i = lastIdx - 1; i >= 0; i--) {
-          const e = list3[i];
+          const e = list4[i];
           if (ord(e.commit) < after || CREATION(e)) break;
           if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth2 + 1)) {
             term = e;
@@ -60570,8 +60707,8 @@ function makeIndex(st, present, shallow, warnings) {
         if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
           let moveCommit;
           for (const fin of finals) {
-            const list3 = events.get(fin);
-            const created = list3?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
+            const list4 = events.get(fin);
+            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
             if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
           }
           const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
@@ -60638,18 +60775,18 @@ function makeIndex(st, present, shallow, warnings) {
   const lastTouched = (raw) => {
     const p = normalizePath2(raw);
     if (p === "") return st.commits[st.commits.length - 1];
-    const list3 = events.get(p);
-    if (list3 && list3.length) return list3[list3.length - 1].commit;
+    const list4 = events.get(p);
+    if (list4 && list4.length) return list4[list4.length - 1].commit;
     return st.dirLast.get(p);
   };
   const touchCount = (raw) => {
     const p = normalizePath2(raw);
     if (p === "") return st.commits.length;
-    const list3 = events.get(p);
-    if (list3 && list3.length) {
+    const list4 = events.get(p);
+    if (list4 && list4.length) {
       let n = 0;
       let prev = null;
-      for (const e of list3) {
+      for (const e of list4) {
         if (e.commit !== prev) n++;
         prev = e.commit;
       }
@@ -60886,20 +61023,20 @@ var init_history = __esm({
         return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
       }
       push(path12, ev) {
-        let list3 = this.events.get(path12);
+        let list4 = this.events.get(path12);
         let key = path12;
         const lk = this.lookups;
-        if (list3) key = list3[0].path;
+        if (list4) key = list4[0].path;
         else {
-          list3 = [];
-          this.events.set(path12, list3);
+          list4 = [];
+          this.events.set(path12, list4);
           const lp = path12.toLowerCase();
           if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path12);
           pushTo(lk.childFiles, parentOf(path12), path12);
         }
         const e = ev;
         e.path = key;
-        list3.push(e);
+        list4.push(e);
         if (e.type === "added") {
           pushTo(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
           if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
@@ -60942,11 +61079,11 @@ var init_history = __esm({
         this.commits.reverse();
         const order2 = /* @__PURE__ */ new Map();
         this.commits.forEach((c, i) => order2.set(c, i));
-        for (const list3 of this.events.values()) {
-          list3.reverse();
+        for (const list4 of this.events.values()) {
+          list4.reverse();
           let sorted = true;
-          for (let i = 1; i < list3.length; i++) if (order2.get(list3[i - 1].commit) > order2.get(list3[i].commit)) sorted = false;
-          if (!sorted) list3.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
+          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
+          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
         }
         return makeIndex(
           { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
@@ -61173,9 +61310,9 @@ function parsePyproject(text5) {
   }
   const scripts = /* @__PURE__ */ new Map();
   const runtimes = [];
-  const addReqs = (list3, field2) => {
-    if (!Array.isArray(list3)) return;
-    for (const r of list3) {
+  const addReqs = (list4, field2) => {
+    if (!Array.isArray(list4)) return;
+    for (const r of list4) {
       if (typeof r !== "string") continue;
       const p = pep508(r);
       if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
@@ -61187,7 +61324,7 @@ function parsePyproject(text5) {
     if (typeof project.version === "string") out.version = project.version;
     addReqs(project.dependencies, "project.dependencies");
     const opt = obj(project["optional-dependencies"]);
-    if (opt) for (const [g, list3] of Object.entries(opt)) addReqs(list3, `project.optional-dependencies.${g}`);
+    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
     if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
     if (Array.isArray(project.classifiers)) {
       const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
@@ -61199,7 +61336,7 @@ function parsePyproject(text5) {
     }
   }
   const groups = obj(data["dependency-groups"]);
-  if (groups) for (const [g, list3] of Object.entries(groups)) addReqs(list3, `dependency-groups.${g}`);
+  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
   const build2 = obj(data["build-system"]);
   if (build2) addReqs(build2.requires, "build-system.requires");
   const tool = obj(data.tool);
@@ -61246,7 +61383,7 @@ function parsePyproject(text5) {
     }
   }
   const pdmDev = obj(obj(tool?.pdm)?.["dev-dependencies"]);
-  if (pdmDev) for (const [g, list3] of Object.entries(pdmDev)) addReqs(list3, `tool.pdm.dev-dependencies.${g}`);
+  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
   const uv = obj(tool?.uv);
   if (uv) {
     addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
@@ -61696,8 +61833,8 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
         }
       }
       const key = d.name.toLowerCase();
-      const list3 = idx.dependencies.get(key);
-      if (list3) list3.push(dep);
+      const list4 = idx.dependencies.get(key);
+      if (list4) list4.push(dep);
       else idx.dependencies.set(key, [dep]);
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
     }
@@ -62107,8 +62244,8 @@ async function readAccessLog(file, files, entries, root2, now, usage) {
   }
   const byFile = /* @__PURE__ */ new Map();
   for (const e of entries) {
-    const list3 = byFile.get(e.file);
-    if (list3) list3.push(e);
+    const list4 = byFile.get(e.file);
+    if (list4) list4.push(e);
     else byFile.set(e.file, [e]);
   }
   let records = 0;
@@ -62632,14 +62769,14 @@ function healthWarnings(ctx, findings, plan) {
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
   }
-  const list3 = (xs) => xs.slice(0, 5).join(", ") + (xs.length > 5 ? `, … (+${xs.length - 5})` : "");
+  const list4 = (xs) => xs.slice(0, 5).join(", ") + (xs.length > 5 ? `, … (+${xs.length - 5})` : "");
   if (cold.disuse.length)
     out.push(
-      `${cold.disuse.length} cold from disuse (score < ${threshold}, but what they name is still in the project; keep): ${list3(cold.disuse)}`
+      `${cold.disuse.length} cold from disuse (score < ${threshold}, but what they name is still in the project; keep): ${list4(cold.disuse)}`
     );
   if (cold.irrelevance.length)
     out.push(
-      `${cold.irrelevance.length} cold from irrelevance (score < ${threshold}, naming nothing the project still has; delete next cycle unless still wanted): ${list3(cold.irrelevance)}`
+      `${cold.irrelevance.length} cold from irrelevance (score < ${threshold}, naming nothing the project still has; delete next cycle unless still wanted): ${list4(cold.irrelevance)}`
     );
   out.push(...remainingOverBudget(ctx, plan));
   const log2 = ctx.evidence.usage?.accessLog;
@@ -62895,22 +63032,36 @@ function decideEntry(x, t) {
       if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion.replace });
       else uncorrectable.push(f);
     }
-    const uniq = dedupeEdits(edits);
+    let uniq = dedupeEdits(edits);
     if (!uncorrectable.length && uniq) {
-      const replacement = correctedText(e, uniq, today, fmEnd);
-      const leftover = stale2.find((f) => f.ref && stillNamed(replacement ?? "", f.ref, f.suggestion?.replace ?? ""));
+      let replacement = correctedText(e, uniq, today, fmEnd);
+      const leftoverIn = (text5) => stale2.find((f) => f.ref && stillNamed(text5 ?? "", f.ref, f.suggestion?.replace ?? ""));
+      let leftover = leftoverIn(replacement);
+      if (replacement !== void 0 && leftover && fmEnd > e.start) {
+        const more = frontmatterMentions(e, stale2, fmEnd);
+        const all2 = more.length ? dedupeEdits([...uniq, ...more]) : void 0;
+        if (all2) {
+          uniq = all2;
+          replacement = correctedText(e, all2, today, fmEnd);
+          leftover = leftoverIn(replacement);
+        }
+      }
       if (replacement !== void 0 && !leftover)
         return item("update", 4, `stale, corrected: ${oneLine(stale2[0].message)}`, { replacement });
-      if (leftover) uncorrectable.push(leftover);
+      if (leftover) return item("review", 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
     const first = uncorrectable[0] ?? stale2[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
+    const hist = ctx.evidence.history;
+    if ((hist.shallow || !hist.available) && uncorrectable.some((f) => UNTRACED_KINDS.has(f.kind) && !f.evidence?.commit))
+      return item("review", 4, `${reason}; ${hist.available ? "the clone is shallow" : "git history is not available"}, so a rename cannot be ruled out`);
     if (e.type === "decision" || e.type === "feedback" || e.type === "user")
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
-    let substantive = 0;
-    for (const r of e.refs)
-      if (r.kind === "path" || r.kind === "command" || r.kind === "package" && !r.weak) substantive++;
-    if (e.kind === "section" || e.text.length > 400 && uncorrectable.length * 2 < substantive)
+    if (uniq && edits.length) return item("review", 4, `${reason}; other references of the entry have a known correction`);
+    const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") staleNames.add(path8.posix.basename(f.evidence.manifest));
+    const live = liveNames(e, ctx, staleNames);
+    if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
       return item("review", 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
@@ -62924,7 +63075,7 @@ function decideEntry(x, t) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
       const why = weak.length ? `${weak[0].kind}: ${oneLine(weak[0].message)}` : `retention.prune matches /${x.pruneBy}/`;
-      return remove(5, "delete", `low fidelity (${why}) and low use (score ${fmtScore(x.score.score)} < ${fmtScore(threshold)})`);
+      return remove(5, "delete", `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`);
     }
   }
   if (on(6)) {
@@ -62986,6 +63137,38 @@ function dedupeEdits(edits) {
     map3.set(k, ed);
   }
   return [...map3.values()];
+}
+function frontmatterMentions(e, stale2, fmEnd) {
+  const head = e.text.slice(0, Math.max(0, fmEnd - e.start));
+  const out = [];
+  for (const f of stale2) {
+    const old = f.ref;
+    const next = f.suggestion?.replace;
+    if (!old || next === void 0) continue;
+    for (let k = head.indexOf(old); k >= 0; k = head.indexOf(old, k + old.length)) {
+      const before = k > 0 ? head.charCodeAt(k - 1) : -1;
+      const after = k + old.length < head.length ? head.charCodeAt(k + old.length) : -1;
+      const boundedBefore = before === -1 || !(isWordCode(before) || before === 45);
+      const boundedAfter = after === -1 || !isWordCode(after);
+      if (boundedBefore && boundedAfter) out.push({ start: e.start + k, end: e.start + k + old.length, text: next });
+    }
+  }
+  return out;
+}
+function liveNames(e, ctx, stale2) {
+  const ev = ctx.evidence;
+  const live = /* @__PURE__ */ new Set();
+  for (const p of namedPaths(e))
+    if (!stale2.has(p) && !stale2.has(path8.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  for (const r of e.refs) {
+    if (stale2.has(r.raw) || stale2.has(r.value)) continue;
+    if (r.kind === "package" && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === "command" && r.script) {
+      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script));
+      if (defined) live.add(`command\0${r.value}`);
+    }
+  }
+  return live.size;
 }
 function withinEntry(e, f) {
   return !(f.line > 0) || f.line >= e.line && f.line <= e.endLine;
@@ -63201,16 +63384,16 @@ function keepIntroductionsCoherent(ctx, plan) {
     else byFile.set(e.file, [e]);
   }
   const gone = (x) => REMOVING.has(x.action);
-  for (const list3 of byFile.values()) {
-    list3.sort((a, b) => a.start - b.start);
-    for (let i = 0; i + 1 < list3.length; i++) {
-      const intro = list3[i];
+  for (const list4 of byFile.values()) {
+    list4.sort((a, b) => a.start - b.start);
+    for (let i = 0; i + 1 < list4.length; i++) {
+      const intro = list4[i];
       const introLike = /:\s*$/.test(intro.text) || /^\*\*[^*\n]+\*\*/.test(intro.text) && !intro.text.includes("\n");
       if (intro.kind !== "paragraph" || !introLike) continue;
       const block = [];
       let prevEnd = intro.endLine;
-      for (let j = i + 1; j < list3.length; j++) {
-        const b = list3[j];
+      for (let j = i + 1; j < list4.length; j++) {
+        const b = list4[j];
         if (!["item", "code", "table-row", "quote"].includes(b.kind) || b.line - prevEnd > 2) break;
         if (block.length && b.kind !== block[0].kind) break;
         block.push(b);
@@ -63228,7 +63411,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, UNTRACED_KINDS;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -63241,6 +63424,10 @@ var init_decide = __esm({
     BUDGET_RULE = 8;
     REMOVING = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     fmtScore = (n) => n.toFixed(2);
+    below = (a, b) => {
+      for (let d = 2; d < 6; d++) if (a.toFixed(d) !== b.toFixed(d)) return `${a.toFixed(d)} < ${b.toFixed(d)}`;
+      return `${a} < ${b}`;
+    };
     NONE = Object.freeze([]);
     LARGE_ENTRY_LINES = 5;
     MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
@@ -63248,6 +63435,7 @@ var init_decide = __esm({
     ASCII_RE = /^[\x00-\x7f]*$/;
     fold2 = (c) => c >= 65 && c <= 90 ? c + 32 : c;
     isWordCode = (c) => c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95;
+    UNTRACED_KINDS = /* @__PURE__ */ new Set(["path-missing", "script-missing", "package-missing"]);
   }
 });
 
@@ -64056,9 +64244,9 @@ function verifyEdits(before, after, expected, opts = {}) {
   const changed = new Set(expected.changedIds ?? []);
   const known = new Set(old.entries.map((e) => e.id));
   for (const id of [...removed, ...changed]) if (!known.has(id)) problems.push(`planned entry ${id} is not in ${before.path}`);
-  const count2 = (list3, pred) => {
+  const count2 = (list4, pred) => {
     const m = /* @__PURE__ */ new Map();
-    for (const e of list3) if (pred(e)) m.set(e.text, (m.get(e.text) ?? 0) + 1);
+    for (const e of list4) if (pred(e)) m.set(e.text, (m.get(e.text) ?? 0) + 1);
     return m;
   };
   const kept = count2(old.entries, (e) => !removed.has(e.id) && !changed.has(e.id));
@@ -64641,6 +64829,10 @@ async function readOrNull(abs) {
     return null;
   }
 }
+async function writeMemory(abs, text5, bom) {
+  await mkdir2(path10.dirname(abs), { recursive: true });
+  await writeFile2(abs, bom ? BOM + text5 : text5, "utf8");
+}
 async function applyPlan(input) {
   const root2 = path10.resolve(input.root);
   const trail2 = [pruneLogPath(input.config, input.files), archivePath(input.config)];
@@ -64663,19 +64855,17 @@ async function applyPlan(input) {
   const diff = unifiedDiff(planned.changes);
   let written = false;
   if (input.write && planned.changes.length) {
+    const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
       const abs = path10.resolve(root2, c.file);
-      if (c.after === null) {
-        await rm2(abs, { force: true });
-      } else {
-        await mkdir2(path10.dirname(abs), { recursive: true });
-        await writeFile2(abs, c.after, "utf8");
-      }
+      if (c.after === null) await rm2(abs, { force: true });
+      else await writeMemory(abs, c.after, bom.has(c.file));
     }
     written = true;
   }
   return { ...planned, diff, written };
 }
+var BOM;
 var init_apply = __esm({
   "src/apply/index.ts"() {
     "use strict";
@@ -64684,6 +64874,7 @@ var init_apply = __esm({
     init_paths2();
     init_redact();
     init_edits();
+    BOM = "\uFEFF";
   }
 });
 
@@ -70126,8 +70317,8 @@ function toExisting(p) {
 async function findOpenPullRequest(api, r, branch) {
   try {
     const res = await api.rest.pulls.list({ owner: r.owner, repo: r.repo, state: "open", head: `${r.owner}:${branch}`, per_page: 100 });
-    const list3 = res.data;
-    return list3.length > 0 ? toExisting(list3[0]) : null;
+    const list4 = res.data;
+    return list4.length > 0 ? toExisting(list4[0]) : null;
   } catch (err) {
     throw explainApiError(err, "Listing pull requests");
   }

@@ -1,4 +1,5 @@
 // argv -> options -> core -> exit code. Exit 0: nothing at or above --fail-on; 1: something was; 2: usage or fatal error.
+// restore: 0 when it put something back, 1 when it put nothing back.
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,7 @@ Options:
   -v, --version         the version
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or fatal error.
+restore: 0 when it put something back or it was already back, 1 when nothing could be put back (each record left out is named, with why).
 `;
 
 class UsageError extends Error {}
@@ -142,7 +144,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stdout.write(result.diff);
       for (const w of result.warnings ?? []) io.stderr.write(`warning: ${termSafe(w)}\n`);
       for (const r of result.restored) io.stderr.write(`restored ${termSafe(r.file)}:${r.line}\n`);
-      return 0;
+      for (const r of result.skipped) io.stderr.write(`not restored ${termSafe(r.file)}:${r.line} (${termSafe(r.id)}): ${termSafe(r.reason)}\n`);
+      // Restoring is idempotent: records already back in place are not a failure. Nothing put back
+      // because the text was edited since (or a later removal is in the way) is one.
+      const blocked = result.skipped.some((r) => !r.reason.startsWith('already restored'));
+      return result.restored.length === 0 && blocked ? 1 : 0;
     }
 
     let report: Report;

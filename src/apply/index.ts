@@ -86,6 +86,26 @@ export async function readOrNull(abs: string): Promise<string | null> {
   }
 }
 
+/** The UTF-8 byte order mark, as a character of decoded text. */
+export const BOM = '\uFEFF';
+
+/**
+ * A memory file's text as the reader sees it (src/memory/read.ts): a leading UTF-8 byte order
+ * mark is taken off and reported as `bom`, so that lines and anchors match what prune recorded.
+ * Null when the file does not exist (or cannot be read).
+ */
+export async function readMemoryOrNull(abs: string): Promise<{ text: string; bom: boolean } | null> {
+  const text = await readOrNull(abs);
+  if (text === null) return null;
+  return text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false };
+}
+
+/** Writes memory text, with the byte order mark back in front when the file had one (never added otherwise). */
+export async function writeMemory(abs: string, text: string, bom: boolean): Promise<void> {
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(abs, bom ? BOM + text : text, 'utf8');
+}
+
 /** What planChanges needs, with the repository, the clock and the write switch in place of `today` and `current`. */
 export interface ApplyInput extends Omit<PlanChangesInput, 'today' | 'current'> {
   root: string;
@@ -125,14 +145,14 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyOutput> {
 
   let written = false;
   if (input.write && planned.changes.length) {
+    // Memory text is BOM-less (src/memory/read.ts): a file that had a byte order mark gets it
+    // back, so the only bytes that change are the prune's. The log, archive and SUPERSEDED files
+    // are read and written as they are.
+    const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
       const abs = path.resolve(root, c.file);
-      if (c.after === null) {
-        await rm(abs, { force: true });
-      } else {
-        await mkdir(path.dirname(abs), { recursive: true });
-        await writeFile(abs, c.after, 'utf8');
-      }
+      if (c.after === null) await rm(abs, { force: true });
+      else await writeMemory(abs, c.after, bom.has(c.file));
     }
     written = true;
   }

@@ -1,8 +1,10 @@
 // package-missing / package-renamed: a dependency or tool named in memory that some
 // manifest had at some point and none has now. Renamed when the commit that removed it
-// added exactly one other dependency to the same manifest (a swap).
+// swapped it one for one: it added exactly one other dependency to the same manifest and
+// field, and removed only this one (or only variants of one family: `moment` +
+// `moment-timezone` -> `dayjs`). Anything else has no single successor.
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
-import { checkable, describedAsPast, commitEvidence, describeCommit, finding } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, finding, namesSuccessor } from './stale-common.js';
 
 interface SwapIndex {
   /** `${sha}\0${manifest}` -> names added / removed by that commit in that manifest. */
@@ -108,6 +110,42 @@ function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): bo
   return !add || !add.field || add.field === removed.field;
 }
 
+/** Whether `name` was removed from `manifest` by commit `sha` out of a field compatible with `field`. */
+function removedFromField(ev: Evidence, name: string, sha: string, manifest: string, field: string | undefined): boolean {
+  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === 'removed' && x.commit.sha === sha && x.manifest === manifest);
+  return !e || !field || !e.field || e.field === field;
+}
+
+/**
+ * Whether the removed names are variants of one family: one of them is the root and every
+ * other one extends it (`moment` with `moment-timezone`, `eslint` with `eslint-plugin-x`,
+ * `vue` with `@vue/compiler-sfc`). Names that merely share a prefix (`react-query`,
+ * `react-table`) are not a family: no removed name is their root.
+ */
+export function oneFamily(names: string[]): boolean {
+  if (names.length <= 1) return true;
+  const lower = names.map((n) => n.toLowerCase());
+  return lower.some((root) =>
+    lower.every((n) => n === root || n.startsWith(`${root}-`) || n.startsWith(`${root}_`) || n.startsWith(`${root}.`) || (!root.startsWith('@') && n.startsWith(`@${root}/`))),
+  );
+}
+
+/**
+ * The one dependency that took the place of the removed ones, when the pairing is unambiguous:
+ * exactly one name added to the manifest and field (and still declared), and the commit removed
+ * only this name there, or only variants of one family. `undefined` otherwise.
+ */
+export function swapSuccessor(added: string[], removedThere: string[]): string | undefined {
+  if (added.length !== 1) return undefined;
+  return oneFamily(removedThere) ? added[0] : undefined;
+}
+
+function list(names: string[]): string {
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
+  if (names.length > 3) return `${shown.join(', ')} and ${names.length - 3} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown[0] ?? '';
+}
+
 /** The pnpm catalog still declaring `name` (case-insensitive), and the file declaring catalogs. */
 function catalogEntry(ev: Evidence, name: string): { catalog: string; file: string } | undefined {
   const catalogs = ev.manifests.catalogs;
@@ -148,28 +186,34 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const added = [...(idx.added.get(key) ?? [])].filter(
     (n) => n !== h.key && !n.startsWith('@types/') && presentNow(ev, idx, n) && (!field || sameField(ev, n, last)),
   );
-  const removedThere = [...(idx.removed.get(key) ?? [])];
+  // Removed from the same manifest and field by that commit (typings travel with their package).
+  const removedThere = [...(idx.removed.get(key) ?? [])].filter(
+    (n) => (n === h.key || !n.startsWith('@types/')) && removedFromField(ev, n, last.commit.sha, last.manifest, field),
+  );
+  if (!removedThere.includes(h.key)) removedThere.push(h.key);
+  const succ = h.own ? undefined : swapSuccessor(added, removedThere);
   const written = ref.raw;
   // Still declared in a pnpm catalog (pnpm-workspace.yaml `catalog:` / `catalogs:`) while no
   // workspace package depends on it: a leftover, not a missing package. Info, and said as it is.
   const cat = !h.own ? catalogEntry(ev, h.key) : undefined;
   if (cat) {
-    const swap = added.length === 1 && removedThere.length <= 3 ? ` (that commit added \`${added[0]}\`)` : '';
+    const swap = succ ? ` (that commit added \`${succ}\`)` : '';
     return finding(
       entry, ref, 'package-missing', 'info',
       `\`${written}\` survives only as an entry of the ${cat.catalog === 'default' ? 'default pnpm catalog' : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...(swap ? { now: added[0] } : {}) },
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...(succ ? { now: succ } : {}) },
     );
   }
-  // A swap: the removing commit added exactly one dependency to the same manifest and field
-  // (and removed at most a couple: `moment` + `moment-timezone` -> `dayjs`).
-  if (!h.own && added.length === 1 && removedThere.length <= 3) {
-    const succ = added[0];
+  // A swap: one dependency in, this one (or one family) out, in the same manifest and field.
+  if (succ) {
+    // The entry already names the successor ("Never add `moment` back. Use `dayjs`."): writing it
+    // over the old name would repeat or invert the entry, so no replacement is offered.
+    const named = namesSuccessor(entry, ref, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; update the reference.`,
+      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      ref.in === 'prose' || ref.in === 'inlineCode' ? { replace: succ } : undefined,
+      !named && (ref.in === 'prose' || ref.in === 'inlineCode') ? { replace: succ } : undefined,
     );
   }
   if (h.own) {
@@ -179,10 +223,12 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
       { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key },
     );
   }
+  // No single successor: say what the commit added (and what else it removed) and let a person pick.
+  const others = removedThere.filter((n) => n !== h.key);
   return finding(
     entry, ref, 'package-missing', 'warning',
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key },
+    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...(added.length ? { added } : {}) },
   );
 }
 

@@ -216,11 +216,26 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   // Never existed: report as unverified only when it is clearly meant as a repository path.
   if (ref.weak || ref.via || isGlob || !ref.value.includes('/') || ref.in === 'prose' || ref.in === 'code') return null;
   if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  // A path the line tells the reader to create ("create `src/features/<x>/index.ts`", "(create
+  // the folder when you first need one)", "(example)"): not meant to exist yet.
+  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
   return finding(
     entry, ref, 'path-unverified', 'info',
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+/** Words that say a path is to be made, or only an example. */
+const TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
+
+/** The memory line holding a reference, with its inline code spans blanked (a path's own words do not count). */
+function lineWithoutCode(entry: Entry, ref: Reference): string {
+  const at = Math.max(0, ref.start - entry.start);
+  const from = entry.text.lastIndexOf('\n', at - 1) + 1;
+  let to = entry.text.indexOf('\n', at);
+  if (to === -1) to = entry.text.length;
+  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, ' ');
 }
 
 /** What makes two path references of one entry the same finding. */

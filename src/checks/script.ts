@@ -88,15 +88,88 @@ function lastEvent(ev: Evidence, manifest: string, name: string): ScriptHistoryE
   return list && list.length ? list[list.length - 1] : undefined;
 }
 
-/** Scripts added to the same manifest by the commit that removed `name`: a rename when there is exactly one. */
+interface ScriptChange {
+  name: string;
+  command?: string;
+}
+interface CommitScripts {
+  added: ScriptChange[];
+  removed: ScriptChange[];
+}
+
+const commitCache = new WeakMap<object, Map<string, CommitScripts>>();
+/** Scripts, targets and recipes each commit added to / removed from each manifest (indexed once per run). */
+function changesOf(ev: Evidence, manifest: string, sha: string): CommitScripts {
+  let idx = commitCache.get(ev.manifests);
+  if (!idx) {
+    idx = new Map();
+    for (const list of ev.manifests.scriptHistory.values()) {
+      for (const e of list) {
+        const k = `${e.commit.sha}\0${e.manifest}`;
+        let c = idx.get(k);
+        if (!c) idx.set(k, (c = { added: [], removed: [] }));
+        (e.type === 'added' ? c.added : c.removed).push({ name: e.name, ...(e.command ? { command: e.command } : {}) });
+      }
+    }
+    commitCache.set(ev.manifests, idx);
+  }
+  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
+}
+
+function words(s: string): Set<string> {
+  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+}
+
+/** How alike two command lines are: the share of their whitespace-separated tokens in common (1 = the same). */
+export function commandSimilarity(a: string, b: string): number {
+  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
+  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / (ta.size + tb.size - common);
+}
+
+/** Commands at least this alike pair a removed script with an added one. */
+const SIMILAR = 0.5;
+
+/**
+ * The script that took the place of `removed` in the commit that removed it, when the pairing is
+ * unambiguous; `undefined` otherwise. Two ways to pair:
+ * - by command: the added script whose command is the same or similar (`test:e2e` -> `e2e`, both
+ *   `playwright test`), when it is the single best match and no other script the commit removed
+ *   matches it as well;
+ * - one for one: the commit removed only this script and added only one, unless both command lines
+ *   are known and have nothing in common, nor do the names (`legacy:sync` running a node script
+ *   and `e2e` running Playwright are unrelated).
+ * A commit that removes several and adds fewer leaves the others without a successor.
+ */
 function renamedTo(ev: Evidence, manifest: string, removed: ScriptHistoryEvent, names: Set<string> | undefined): string | undefined {
   if (!names) return undefined;
-  const added: string[] = [];
-  for (const n of names) {
-    const list = ev.manifests.scriptHistory.get(`${manifest}#${n}`);
-    if (list?.some((e) => e.type === 'added' && e.commit.sha === removed.commit.sha)) added.push(n);
+  const c = changesOf(ev, manifest, removed.commit.sha);
+  const added = c.added.filter((a) => a.name !== removed.name);
+  const peers = c.removed.filter((r) => r.name !== removed.name);
+  if (removed.command) {
+    let best: ScriptChange | undefined;
+    let bestScore = 0;
+    let tie = false;
+    for (const a of added) {
+      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
+      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
+      else if (sc === bestScore && sc > 0) tie = true;
+    }
+    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command!) >= bestScore))
+      return names.has(best.name) ? best.name : undefined;
   }
-  return added.length === 1 ? added[0] : undefined;
+  if (added.length !== 1 || peers.length) return undefined;
+  const only = added[0]!;
+  if (removed.command && only.command) {
+    const cw = words(only.command);
+    const nw = words(only.name);
+    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
+    if (unrelated) return undefined;
+  }
+  return names.has(only.name) ? only.name : undefined;
 }
 
 function otherRunner(ev: Evidence, dir: string, name: string, except: Lookup['kind']): string | undefined {
@@ -139,13 +212,19 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   const alt = otherRunner(ev, dir, name, look.kind);
   let replaceWith: string | undefined;
   let tail: string;
+  let named = false;
   if (!look.names) {
     // The whole manifest is gone.
     const gone = lastManifestRemoval(ev, look.manifest);
     tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ''}`;
   } else if (last && last.type === 'removed') {
     const to = renamedTo(ev, look.manifest, last, look.names);
-    if (to) {
+    // The entry already runs the successor (`npm run e2e` next to `npm run test:e2e`): the rename is
+    // said, but writing it over the old command would only repeat the entry.
+    if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.script === to)) {
+      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      named = true;
+    } else if (to) {
       const needsRun = (look.kind === 'npm' && ref.tool && ref.tool !== 'npm' && BUILTINS[ref.tool as 'pnpm' | 'yarn' | 'bun']?.has(to)) || (ref.tool === 'npm' && !/\brun(?:-script)?\b/.test(ref.raw));
       replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
       tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
@@ -155,8 +234,8 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
     if (!alt && definedElsewhere(ev, name, look.kind)) return null;
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
   }
-  if (alt && !replaceWith) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+  if (alt && !replaceWith && !named) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : 'update or remove the command';
   return finding(
     entry, ref, 'script-missing', 'warning',
     `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ''}; ${advice}.`,

@@ -49,6 +49,12 @@ export function finding(
   };
   if (ref) f.ref = ref.raw;
   if (evidence) f.evidence = evidence;
+  // A correction whose successor the entry already names is not written (see `namesSuccessor`):
+  // the finding stays, without the replacement.
+  if (suggestion?.replace !== undefined && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
+    const { replace: _dropped, ...rest } = suggestion;
+    suggestion = Object.keys(rest).length ? rest : undefined;
+  }
   if (suggestion) f.suggestion = suggestion;
   return f;
 }
@@ -92,11 +98,21 @@ export function relativeTo(from: string, to: string): string {
 
 const PAST_BEFORE =
   /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-const PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:→|->|=>)\s*\S)/i;
+/**
+ * A prohibition of the thing named right after it: "never add X back", "don't reintroduce X",
+ * "do not install X", "must not depend on X". Such guidance stays true once X is gone, so
+ * the reference is not stale. Only verbs that bring a thing (back) into the project count:
+ * "never call X directly" or "don't edit X" presuppose that X exists and are still checked.
+ */
+const PROHIBITION_BEFORE =
+  /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+const PAST_AFTER =
+  /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
 
 /**
  * True when the words right around a reference already say it is gone or replaced
- * ("use dayjs instead of moment", "`src/a.ts` was renamed", "`old.ts` → `new.ts`"):
+ * ("use dayjs instead of moment", "`src/a.ts` was renamed", "`old.ts` → `new.ts`"), or
+ * forbid bringing it back ("never add `moment` back", "don't reintroduce `axios`"):
  * the memory records the change, so the reference is not stale.
  */
 export function describedAsPast(entry: Entry, ref: Reference): boolean {
@@ -107,5 +123,33 @@ export function describedAsPast(entry: Entry, ref: Reference): boolean {
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf('\n', endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PAST_AFTER.test(after);
+  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
 }
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * True when the entry already names `successor` somewhere other than at the reference itself
+ * (as a whole token, case-insensitive): "Never add `moment` back. Use `date-fns`." Writing the
+ * successor over the old name would then say the same thing twice, or turn the guidance upside
+ * down, so such a correction is not offered.
+ */
+export function namesSuccessor(entry: Entry, ref: Reference | null, successor: string): boolean {
+  const want = successor.trim();
+  if (!want) return false;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, 'gi');
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    const b = a + m[0].length;
+    if (ref && a < to && b > from) continue; // the reference itself
+    return true;
+  }
+  return false;
+}
+
+/** Kinds whose `suggestion.replace` writes a successor over the old name. */
+const SUCCESSOR_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>(['path-renamed', 'package-renamed', 'script-missing']);

@@ -3,12 +3,11 @@
 // a topic file (and the topic of an index line), headings of sections the prune emptied, links it
 // unlinked. Where the original place moved, the entry goes after the line that preceded it, else
 // at the end of its old section (same heading), else at the end of the file (heading recreated).
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/types.js';
 import { parseArchive, type ArchiveRecord } from '../apply/archive.js';
-import { readOrNull, unifiedDiff } from '../apply/index.js';
+import { readMemoryOrNull, readOrNull, unifiedDiff, writeMemory } from '../apply/index.js';
 import { archivePath } from '../apply/paths.js';
 import { redactSecrets } from '../report/redact.js';
 
@@ -23,6 +22,11 @@ export interface RestoreOptions {
 
 export interface RestoreResult {
   restored: Array<{ file: string; line: number }>;
+  /**
+   * Records of the selection that were not put back, each with why: already restored, or the
+   * text it needs is gone (edited since). Restore is done when `restored` is not empty.
+   */
+  skipped: Array<{ id: string; file: string; line: number; reason: string }>;
   diff: string;
   /** Problems met on the way (corrupt archive lines as `file:line`, records refused); restore went on. */
   warnings: string[];
@@ -173,17 +177,24 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const records = selectRecords(parsed.records, opts.id);
   if (!records.length) throw new Error(`${opts.id} is not in ${arch} (give an entry id e_… or an archive record id a_…)`);
 
+  // Memory files are handled as the reader sees them: without a byte order mark (prune's lines
+  // and anchors are BOM-less), which goes back in front when the file is written.
   const before = new Map<string, string | null>();
   const now = new Map<string, string | null>();
+  const bom = new Map<string, boolean>();
   const get = async (file: string) => {
     if (!now.has(file)) {
-      const t = await readOrNull(path.resolve(root, file));
-      before.set(file, t);
-      now.set(file, t);
+      const t = await readMemoryOrNull(path.resolve(root, file));
+      before.set(file, t?.text ?? null);
+      now.set(file, t?.text ?? null);
+      bom.set(file, t?.bom ?? false);
     }
     return now.get(file)!;
   };
   const restored: RestoreResult['restored'] = [];
+  const skipped: RestoreResult['skipped'] = [];
+  const skip = (r: ArchiveRecord, reason: string) => skipped.push({ id: r.id, file: r.file, line: r.line, reason });
+  const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
   for (const r of records) {
     // Prune names files repository-relative (or absolute, for memory outside the repository); a
     // relative path leading out is not something prune wrote.
@@ -193,30 +204,55 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     }
     const cur = await get(r.file);
     if (r.fileDeleted) {
+      const whole = r.lines ?? r.text;
       if (cur === null) {
-        now.set(r.file, r.lines ?? r.text);
+        now.set(r.file, whole);
+        // A record written with the file's byte order mark noted gets it back.
+        if ((r as ArchiveRecord & { bom?: boolean }).bom === true) bom.set(r.file, true);
         restored.push({ file: r.file, line: 1 });
-      }
+      } else if (cur === whole) skip(r, `already restored: ${r.file} is back in place`);
+      else skip(r, `${r.file} exists again with other content; not overwritten`);
       continue;
     }
     if (r.replacement !== undefined) {
       // An update or a relink: swap the new text back for the original (the occurrence nearest
-      // to where it was; none = already restored or edited since).
-      if (cur === null) continue;
+      // to where it was).
+      if (cur === null) {
+        skip(r, `${r.file} no longer exists`);
+        continue;
+      }
       let best = -1;
       for (let i = cur.indexOf(r.replacement); i >= 0; i = cur.indexOf(r.replacement, i + 1)) {
-        const line = cur.slice(0, i).split('\n').length;
-        if (best < 0 || Math.abs(line - r.line) < Math.abs(cur.slice(0, best).split('\n').length - r.line)) best = i;
+        if (best < 0 || Math.abs(lineAt(cur, i) - r.line) < Math.abs(lineAt(cur, best) - r.line)) best = i;
       }
-      if (best >= 0) {
-        now.set(r.file, cur.slice(0, best) + r.text + cur.slice(best + r.replacement.length));
-        restored.push({ file: r.file, line: cur.slice(0, best).split('\n').length });
+      if (best < 0) {
+        // The same prune may have removed the corrected line afterwards (a merge, a delete):
+        // unless the original is back already, that record has to come back first.
+        const replacement = r.replacement;
+        const by = !cur.includes(r.text) && parsed.records.find(
+          (o) => o !== r && o.date === r.date && o.file === r.file && o.replacement === undefined && !o.fileDeleted && (o.lines ?? o.text).includes(replacement),
+        );
+        skip(
+          r,
+          by
+            ? `its corrected text is no longer in ${r.file}: the same prune then removed it (${by.id}, ${by.action}); restore ${by.id} first`
+            : `its corrected text is no longer in ${r.file}: edited since, or already restored`,
+        );
+        continue;
       }
+      now.set(r.file, cur.slice(0, best) + r.text + cur.slice(best + r.replacement.length));
+      restored.push({ file: r.file, line: lineAt(cur, best) });
       continue;
     }
-    if (cur !== null && r.kind === 'heading' && splitLines(cur).some((l) => bare(l) === r.text)) continue;
+    if (cur !== null && r.kind === 'heading' && splitLines(cur).some((l) => bare(l) === r.text)) {
+      skip(r, 'already restored: the heading is back in place');
+      continue;
+    }
     const res = reinsert(cur ?? '', r, anchorAlternates(parsed.records, r.file));
-    if (res.text === cur) continue; // already there
+    if (res.text === cur) {
+      skip(r, 'already restored: the lines are back in place');
+      continue;
+    }
     now.set(r.file, res.text);
     restored.push({ file: r.file, line: res.line });
   }
@@ -226,11 +262,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     .map((file) => ({ file, before: before.get(file) ?? null, after: now.get(file) ?? null }))
     .filter((c) => c.before !== c.after);
   if (opts.write !== false) {
-    for (const c of changes) {
-      const abs = path.resolve(root, c.file);
-      await mkdir(path.dirname(abs), { recursive: true });
-      await writeFile(abs, c.after ?? '', 'utf8');
-    }
+    for (const c of changes) await writeMemory(path.resolve(root, c.file), c.after ?? '', bom.get(c.file) ?? false);
   }
-  return { restored, diff: unifiedDiff(changes), warnings };
+  return { restored, skipped, diff: unifiedDiff(changes), warnings };
 }

@@ -11,7 +11,7 @@ export interface FrontmatterResult {
   problems: Array<{ line: number; message: string }>;
   /** [start, end) offsets in the file of the `content:` slot value (YAML only), when present. */
   contentRange?: [number, number];
-  /** True when the YAML was invalid but a lenient `key: value` reading succeeded (Cursor rules). */
+  /** True when the YAML was only readable with Cursor's unquoted `globs:` values read as strings. */
   lenient?: boolean;
 }
 
@@ -20,13 +20,15 @@ export interface FrontmatterResult {
  * @param value   the text between the fences
  * @param contentStart offset of `value` in the file
  * @param contentLine  1-based line of the file where `value` starts
+ * @param cursorRule   the block heads a Cursor rule (`.mdc`): Cursor's own unquoted `globs:`
+ *   values are accepted (see cursorRuleFrontmatter) and `alwaysApply` must be a boolean
  */
 export function parseFrontmatter(
   value: string,
   lang: 'yaml' | 'toml',
   contentStart: number,
   contentLine: number,
-  lenientFallback = false,
+  cursorRule = false,
 ): FrontmatterResult {
   if (value.trim() === '') return { data: {}, problems: [] };
   if (lang === 'toml') {
@@ -40,6 +42,12 @@ export function parseFrontmatter(
       return { problems: [{ line: contentLine + rel - 1, message: `invalid TOML frontmatter: ${msg}` }] };
     }
   }
+  const res = parseYaml(value, contentStart, contentLine);
+  return cursorRule ? cursorRuleFrontmatter(value, contentStart, contentLine, res) : res;
+}
+
+/** A YAML block: the fast path when it applies, else `yaml`. */
+function parseYaml(value: string, contentStart: number, contentLine: number): FrontmatterResult {
   // Most frontmatter is a handful of flat `key: value` lines: read those directly (exactly as
   // `yaml` would, proven by a differential test) and leave everything else to `yaml`.
   const quick = fastYaml(value);
@@ -55,22 +63,13 @@ export function parseFrontmatter(
     const rel = Math.min(e.linePos?.[0]?.line ?? 1, contentLineCount(value));
     // yaml appends " at line L, column C:" relative to the block; the finding carries the file line.
     const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    const problem = { line: contentLine + rel - 1, message: `invalid YAML frontmatter: ${first}` };
-    if (lenientFallback) {
-      const data = lenientKeyValues(value);
-      if (data) return { data, problems: [], lenient: true };
-    }
-    return { problems: [problem] };
+    return { problems: [{ line: contentLine + rel - 1, message: `invalid YAML frontmatter: ${first}` }] };
   }
   let js: unknown;
   try {
     js = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     // e.g. Cursor's `globs: *.ts` is an alias to an anchor that does not exist.
-    if (lenientFallback) {
-      const data = lenientKeyValues(value);
-      if (data) return { data, problems: [], lenient: true };
-    }
     let rel = 1;
     visit(doc, {
       Alias(_key, node) {
@@ -95,6 +94,78 @@ export function parseFrontmatter(
     }
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------- Cursor rules
+
+// A top-level `globs:` line whose value Cursor reads as written, up to the end of the line, as a
+// comma-separated glob list: not empty, not quoted, not a flow collection, block scalar or comment.
+// Cursor writes `globs: *.ts` and `globs: src/**/*.ts, lib/*.ts` unquoted; the first is not YAML
+// (`*` starts an alias), the second is (one plain string).
+const BARE_GLOBS_RE = /^(globs[ \t]*:[ \t]+)([^ \t\r\n"'[{|>#][^\r\n]*?)[ \t]*(?=\r?$)/gm;
+// A top-level `key: value` line (the shape of every line Cursor reads).
+const TOP_KEY_LINE_RE = /^[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)/;
+
+/**
+ * Cursor rule frontmatter. Cursor reads it leniently, as `key: value` lines, and writes its
+ * `globs:` value unquoted. The one departure from YAML accepted here is that one: a bare
+ * `globs:` value is read as the string written. Anything else YAML rejects (an unclosed quote or
+ * bracket under any key, a value holding `: `, bad indentation) is reported, on the line that
+ * Cursor itself cannot read when there is one; and `alwaysApply` must be true or false.
+ */
+function cursorRuleFrontmatter(value: string, contentStart: number, contentLine: number, res: FrontmatterResult): FrontmatterResult {
+  if (!res.data && res.problems.length > 0) {
+    // Read the bare globs values as quoted strings (each line keeps its number) and try again.
+    let quoted = false;
+    const text = value.replace(BARE_GLOBS_RE, (_m, head: string, globs: string) => {
+      quoted = true;
+      return head + JSON.stringify(globs);
+    });
+    if (quoted) {
+      const again = parseYaml(text, contentStart, contentLine);
+      if (again.data) {
+        // Offsets of the rewritten text are not the file's: no `content:` range from it.
+        res = { data: again.data, problems: again.problems, lenient: true };
+      } else res = again;
+    }
+    if (!res.data) {
+      const bad = firstBadLine(text);
+      if (bad) res = { problems: [{ line: contentLine + bad.line - 1, message: bad.message }] };
+    }
+  }
+  if (res.data && Object.prototype.hasOwnProperty.call(res.data, 'alwaysApply')) {
+    const v = res.data.alwaysApply;
+    if (v !== null && typeof v !== 'boolean') {
+      const line = contentLine + lastKeyLine(value, 'alwaysApply') - 1;
+      const shown = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? 'a ' + (Array.isArray(v) ? 'list' : 'mapping') : String(v);
+      res = { ...res, problems: [...res.problems, { line, message: `invalid Cursor rule frontmatter: alwaysApply must be true or false, not ${shown}` }] };
+    }
+  }
+  return res;
+}
+
+/**
+ * The first top-level `key: value` line that is not YAML on its own (1-based in the block),
+ * with the YAML error: where Cursor's line-by-line reading breaks, e.g. the line that opens a
+ * quote or bracket that is never closed (`yaml` reports those at the end of the block).
+ */
+function firstBadLine(text: string): { line: number; message: string } | undefined {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (!TOP_KEY_LINE_RE.test(line) || fastYaml(line)) continue;
+    const r = parseYaml(line, 0, 1);
+    if (r.problems.length > 0) return { line: i + 1, message: r.problems[0].message };
+  }
+  return undefined;
+}
+
+/** 1-based line in the block of the last top-level `key:` line (1 when none). */
+function lastKeyLine(text: string, key: string): number {
+  const re = new RegExp(`^${key}[ \\t]*:`, 'gm');
+  let at = -1;
+  for (let m = re.exec(text); m; m = re.exec(text)) at = m.index;
+  return at < 0 ? 1 : lineOfOffset(text, at);
 }
 
 // ---------------------------------------------------------------------------- fast YAML
@@ -251,20 +322,6 @@ function lineOfOffset(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
-}
-
-/** Cursor writes `globs: *.ts,*.tsx`, which is not YAML (`*` starts an alias). Read such lines as plain strings. */
-function lenientKeyValues(value: string): Record<string, unknown> | undefined {
-  const data: Record<string, unknown> = {};
-  for (const raw of value.split(/\r\n|\r|\n/)) {
-    const line = raw.trimEnd();
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!m) return undefined;
-    const v = m[2].trim();
-    data[m[1]] = v === 'true' ? true : v === 'false' ? false : v === '' ? null : v.replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return data;
 }
 
 /** Dates (TOML) become ISO strings so that the data stays plain JSON. */

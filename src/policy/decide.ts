@@ -22,7 +22,7 @@ import type { CheckContext, Entry, Finding, PlanAction, PlanItem } from '../type
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
 import { findSecretRanges } from '../report/redact.js';
 import { planBudgets } from './budget.js';
-import { scoreEntries, type ScoreParts } from './score.js';
+import { namedPaths, scoreEntries, type ScoreParts } from './score.js';
 import {
   ABANDONED_RE,
   PROJECT_SPECIFIC_RE,
@@ -78,6 +78,11 @@ interface PathSet {
 type OwnFile = 'log' | 'superseded' | undefined;
 
 const fmtScore = (n: number) => n.toFixed(2);
+/** "a < b" with enough decimals that the two numbers read differently (0.297 < 0.30, not 0.30 < 0.30). */
+const below = (a: number, b: number): string => {
+  for (let d = 2; d < 6; d++) if (a.toFixed(d) !== b.toFixed(d)) return `${a.toFixed(d)} < ${b.toFixed(d)}`;
+  return `${a} < ${b}`;
+};
 // Frozen: a shared empty list must never be filled by mistake.
 const NONE: Finding[] = Object.freeze([]) as unknown as Finding[];
 /** Rule 4 sends stale entries longer than this (code blocks, directory trees...) to review instead of deleting them. */
@@ -360,24 +365,49 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion!.replace! });
       else uncorrectable.push(f);
     }
-    const uniq = dedupeEdits(edits);
+    let uniq = dedupeEdits(edits);
     if (!uncorrectable.length && uniq) {
-      const replacement = correctedText(e, uniq, today, fmEnd);
+      let replacement = correctedText(e, uniq, today, fmEnd);
       // A partial correction (the old name still appears elsewhere in the entry, e.g. in an import
       // path) would make the entry contradict itself: then it is not a known correction.
-      const leftover = stale.find((f) => f.ref && stillNamed(replacement ?? '', f.ref, f.suggestion?.replace ?? ''));
+      const leftoverIn = (text: string | undefined) => stale.find((f) => f.ref && stillNamed(text ?? '', f.ref, f.suggestion?.replace ?? ''));
+      let leftover = leftoverIn(replacement);
+      if (replacement !== undefined && leftover && fmEnd > e.start) {
+        // A topic file's frontmatter (its `description:`) naming the old path is corrected with it.
+        const more = frontmatterMentions(e, stale, fmEnd);
+        const all = more.length ? dedupeEdits([...uniq, ...more]) : undefined;
+        if (all) {
+          uniq = all;
+          replacement = correctedText(e, all, today, fmEnd);
+          leftover = leftoverIn(replacement);
+        }
+      }
       if (replacement !== undefined && !leftover)
         return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}`, { replacement });
-      if (leftover) uncorrectable.push(leftover);
+      // The successor is known but the old name also appears where it cannot be replaced safely:
+      // a person finishes the correction (deleting would lose a fact whose fix is known).
+      if (leftover) return item('review', 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
     const first = uncorrectable[0] ?? stale[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
+    // Without full history (a shallow clone, a plain folder) "gone" may be a rename that cannot be
+    // seen: a claim no commit backs is not enough to delete.
+    const hist = ctx.evidence.history;
+    if ((hist.shallow || !hist.available) && uncorrectable.some((f) => UNTRACED_KINDS.has(f.kind) && !f.evidence?.commit))
+      return item('review', 4, `${reason}; ${hist.available ? 'the clone is shallow' : 'git history is not available'}, so a rename cannot be ruled out`);
     if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')
       return item('review', 4, `${reason}; a ${e.type} entry is not deleted automatically`);
-    let substantive = 0;
-    for (const r of e.refs)
-      if (r.kind === 'path' || r.kind === 'command' || (r.kind === 'package' && !(r as { weak?: boolean }).weak)) substantive++;
-    if (e.kind === 'section' || (e.text.length > 400 && uncorrectable.length * 2 < substantive))
+    // Part of the entry has a known correction and part has none: deleting it would lose a fact
+    // whose fix is known, correcting it would leave a stale one.
+    if (uniq && edits.length) return item('review', 4, `${reason}; other references of the entry have a known correction`);
+    // The entry names at least as many things the project still has (a file at HEAD, a
+    // dependency, a defined script) as stale ones: it is about more than what went away.
+    const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
+    // The manifest a stale package or script was declared in ("`x` (see package.json)") is where
+    // the stale claim lives, not another thing the entry is about.
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === 'string') staleNames.add(path.posix.basename(f.evidence.manifest));
+    const live = liveNames(e, ctx, staleNames);
+    if (e.kind === 'section' || (live > 0 && staleNames.size <= live))
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
       return item('review', 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
@@ -398,7 +428,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
       const why = weak.length ? `${weak[0].kind}: ${oneLine(weak[0].message)}` : `retention.prune matches /${x.pruneBy}/`;
-      return remove(5, 'delete', `low fidelity (${why}) and low use (score ${fmtScore(x.score.score)} < ${fmtScore(threshold)})`);
+      return remove(5, 'delete', `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`);
     }
   }
 
@@ -497,6 +527,51 @@ function dedupeEdits(edits: Located[]): Located[] | undefined {
   }
   return [...map.values()];
 }
+
+/**
+ * Edits for the old names of stale findings (with a known successor) written in the entry's
+ * frontmatter part (a topic file's `description:`), as whole words or path segments.
+ */
+function frontmatterMentions(e: Entry, stale: Finding[], fmEnd: number): Located[] {
+  const head = e.text.slice(0, Math.max(0, fmEnd - e.start));
+  const out: Located[] = [];
+  for (const f of stale) {
+    const old = f.ref;
+    const next = f.suggestion?.replace;
+    if (!old || next === undefined) continue;
+    for (let k = head.indexOf(old); k >= 0; k = head.indexOf(old, k + old.length)) {
+      const before = k > 0 ? head.charCodeAt(k - 1) : -1;
+      const after = k + old.length < head.length ? head.charCodeAt(k + old.length) : -1;
+      const boundedBefore = before === -1 || !(isWordCode(before) || before === 45);
+      const boundedAfter = after === -1 || !isWordCode(after);
+      if (boundedBefore && boundedAfter) out.push({ start: e.start + k, end: e.start + k + old.length, text: next });
+    }
+  }
+  return out;
+}
+
+/**
+ * How many distinct things the entry names that the project still has: paths at HEAD, current
+ * dependencies, scripts or make targets that are defined (names reported stale are not counted).
+ */
+function liveNames(e: Entry, ctx: CheckContext, stale: Set<string>): number {
+  const ev = ctx.evidence;
+  const live = new Set<string>();
+  for (const p of namedPaths(e))
+    if (!stale.has(p) && !stale.has(path.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  for (const r of e.refs) {
+    if (stale.has(r.raw) || stale.has(r.value)) continue;
+    if (r.kind === 'package' && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === 'command' && r.script) {
+      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script!));
+      if (defined) live.add(`command\0${r.value}`);
+    }
+  }
+  return live.size;
+}
+
+/** Stale kinds whose "gone" needs the history to tell a deletion from a rename. */
+const UNTRACED_KINDS = new Set(['path-missing', 'script-missing', 'package-missing']);
 
 /** Whether a finding is located on the entry's own lines (findings without a line are). */
 function withinEntry(e: Entry, f: Finding): boolean {

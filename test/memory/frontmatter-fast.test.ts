@@ -101,4 +101,34 @@ describe('fastYaml', () => {
     expect(parseFrontmatter('paths:\n  - a\n', 'yaml', 4, 2).data).toEqual({ paths: ['a'] });
     expect(parseFrontmatter('content: x\n', 'yaml', 4, 2).contentRange).toEqual([13, 14]);
   });
+
+  it('Cursor rules: valid YAML reads the same, and only unquoted globs get past a YAML error (20,000 random blocks)', () => {
+    const r = rng(11);
+    let lenient = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const doc = genDoc(r);
+      const plain = parseFrontmatter(doc, 'yaml', 4, 2);
+      const cursor = parseFrontmatter(doc, 'yaml', 4, 2, true);
+      const at = JSON.stringify(doc);
+      if (plain.data) {
+        // The fast path or yaml read it: Cursor mode gives the same data, at most adding the alwaysApply problem.
+        expect(canon(cursor.data), at).toBe(canon(plain.data));
+        expect(cursor.lenient, at).toBeUndefined();
+        for (const p of cursor.problems) expect(p.message, at).toMatch(/^invalid Cursor rule frontmatter: alwaysApply /);
+        continue;
+      }
+      if (!cursor.data) {
+        expect(cursor.problems.length, at).toBeGreaterThan(0);
+        continue;
+      }
+      // Read only thanks to the quirk: there is a bare top-level `globs:` line, and quoting its
+      // value is all it takes for yaml.
+      lenient++;
+      expect(cursor.lenient, at).toBe(true);
+      expect(doc, at).toMatch(/^globs[ \t]*:[ \t]+[^ \t\r\n"'[{|>#]/m);
+      const g = cursor.data.globs;
+      expect(typeof g, at).toBe('string');
+    }
+    expect(lenient).toBeGreaterThan(50);
+  });
 });

@@ -67,6 +67,23 @@ describe('parseFrontmatter: YAML', () => {
     expect(yaml('name: x\n  bad: indent\n', true).problems).toHaveLength(1);
   });
 
+  it('the lenient reading (Cursor rules) covers unquoted globs only, not other YAML errors', () => {
+    // QA 09: these were silently accepted.
+    expect(yaml('description: "API rules\nglobs: src/**/*.ts\nalwaysApply: true\n', true)).toEqual({
+      problems: [{ line: 2, message: 'invalid YAML frontmatter: Missing closing "quote' }],
+    });
+    expect(yaml('description: API\nglobs: [src/**/*.ts, lib/**\nalwaysApply: false\n', true)).toEqual({
+      problems: [{ line: 3, message: 'invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]' }],
+    });
+    expect(yaml('description: API\nalwaysApply: yes please: now\n', true)).toEqual({
+      problems: [{ line: 3, message: 'invalid YAML frontmatter: Nested mappings are not allowed in compact mappings' }],
+    });
+    // Outside Cursor rules the same blocks keep yaml's own position (end of the unclosed scalar).
+    expect(yaml('description: "API rules\nglobs: src/**/*.ts\nalwaysApply: true\n').problems).toEqual([
+      { line: 4, message: 'invalid YAML frontmatter: Missing closing "quote' },
+    ]);
+  });
+
   it('rejects a block that is not a mapping', () => {
     expect(yaml('- a\n- b\n')).toEqual({ problems: [{ line: 2, message: 'frontmatter is not a mapping of keys to values' }] });
   });

@@ -252,9 +252,25 @@ describe('log, archive, idempotence, restore', () => {
     expect(await repo.read('.claude/memory/MEMORY.md')).toBe(
       MEMORY + `- [superseded-${dbgId}](superseded-${dbgId}.md) — Counter-memory preventing re-derivation of debugging the login timeout\n`,
     );
-    // Restoring twice changes nothing.
+    // Restoring twice changes nothing, and says why for each record of the selection.
     const twice = await runRestore({ root: repo.dir, id: ids[0], config: config() });
-    expect(twice).toEqual({ restored: [], diff: '', warnings: [] });
+    const rec = (file: string, kind: string) => records.find((r) => r.file === file && r.kind === kind)!;
+    expect(ids[0]).toBe(rec('.claude/memory/MEMORY.md', 'index-line').entryId);
+    expect(twice).toEqual({
+      restored: [],
+      skipped: [
+        { id: rec('.claude/memory/debug.md', 'topic').id, file: '.claude/memory/debug.md', line: 1, reason: 'already restored: .claude/memory/debug.md is back in place' },
+        { id: rec('.claude/memory/MEMORY.md', 'index-line').id, file: '.claude/memory/MEMORY.md', line: 4, reason: 'already restored: the lines are back in place' },
+        {
+          id: rec('.claude/memory/deploy.md', 'link').id,
+          file: '.claude/memory/deploy.md',
+          line: 1,
+          reason: 'its corrected text is no longer in .claude/memory/deploy.md: edited since, or already restored',
+        },
+      ],
+      diff: '',
+      warnings: [],
+    });
   });
 
   test('output is identical across runs with the same now', async () => {

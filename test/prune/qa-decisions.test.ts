@@ -1,0 +1,107 @@
+// Decisions a user reviewing the prune pull request would reject, each on a real repository with
+// history: deleting what history cannot prove gone, deleting a fact whose fix is known, deleting
+// an entry that is mostly about things that still exist, flagging paths meant to be created.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { applyAudit } from '../../src/commands/prune.js';
+import { NOW, cleanup, config, makeRepo } from './helpers.js';
+
+afterAll(cleanup);
+
+const topic = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n\n${body}\n`;
+
+function planOf(r: Awaited<ReturnType<typeof audit>>, needle: string) {
+  const e = r.entries.find((x) => x.text.includes(needle) && x.kind !== 'index-line');
+  if (!e) throw new Error(`no entry holds ${needle}`);
+  return r.plan.find((p) => p.entryId === e.id)!;
+}
+
+describe('decisions on real history', () => {
+  test('in a shallow clone a path or script that cannot be traced goes to review, not delete; with full history it is deleted or corrected', async () => {
+    const claude = '# P\n\n- Helpers in `src/util.ts`.\n- Fix lint with `npm run lint:fix`.\n- Entry point: `src/server/index.ts`.\n';
+    const repo = await makeRepo({
+      'package.json': '{"name":"p","scripts":{"lint:fix":"eslint --fix ."}}\n',
+      'src/util.ts': 'export {}\n',
+      'src/server/index.ts': 'export {}\n',
+      'CLAUDE.md': claude,
+    });
+    await repo.remove('src/util.ts');
+    await repo.write('package.json', '{"name":"p","scripts":{"fix":"eslint --fix ."}}\n');
+    execFileSync('git', ['mv', 'src/server', 'src/http'], { cwd: repo.dir });
+    await repo.commit('churn', '2026-02-01');
+
+    const full = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path', 'script'] });
+    expect(planOf(full, 'src/util.ts')).toMatchObject({ action: 'delete', rule: 4 });
+    expect(planOf(full, 'lint:fix')).toMatchObject({ action: 'update', rule: 4 });
+    expect(planOf(full, 'src/server/index.ts')).toMatchObject({ action: 'update', rule: 4 });
+
+    const shallow = path.join(await mkdtemp(path.join(tmpdir(), 'ma-shallow-')), 'clone');
+    execFileSync('git', ['clone', '-q', '--depth=1', `file://${repo.dir}`, shallow]);
+    const r = await audit({ root: shallow, now: NOW, config: config(), checks: ['path', 'script'] });
+    for (const needle of ['src/util.ts', 'lint:fix', 'src/server/index.ts']) {
+      const p = planOf(r, needle);
+      expect(p).toMatchObject({ action: 'review', rule: 4 });
+      expect(p.reason).toMatch(/; the clone is shallow, so a rename cannot be ruled out$/);
+    }
+    expect((await applyAudit(r, { root: shallow, now: NOW, write: false })).changes).toEqual([]);
+  });
+
+  test("a topic whose description names the renamed path is corrected in its description and body, not deleted", async () => {
+    const before = topic('billing', 'Stripe webhooks are handled in src/routes/billing.ts', 'Stripe webhooks are handled in `src/routes/billing.ts`; verify signatures before parsing.');
+    const repo = await makeRepo({
+      'src/routes/billing.ts': 'export {}\n',
+      '.claude/memory/MEMORY.md': '# Memory\n\n- [Billing](project_billing.md) — webhooks\n',
+      '.claude/memory/project_billing.md': before,
+    });
+    execFileSync('git', ['mv', 'src/routes', 'src/handlers'], { cwd: repo.dir });
+    await repo.commit('routes -> handlers', '2026-02-10');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path'] });
+    expect(planOf(r, 'verify signatures')).toMatchObject({ action: 'update', rule: 4 });
+    await applyAudit(r, { root: repo.dir, now: NOW, write: true });
+    expect(await repo.read('.claude/memory/project_billing.md')).toBe(
+      topic(
+        'billing',
+        'Stripe webhooks are handled in src/handlers/billing.ts',
+        'Stripe webhooks are handled in `src/handlers/billing.ts`; verify signatures before parsing. [corrected 2026-03-10]',
+      ),
+    );
+  });
+
+  test('an entry about a file that still exists is reviewed, not deleted, when a dependency it mentions is gone; all gone is deleted', async () => {
+    const repo = await makeRepo({
+      'pyproject.toml': '[project]\nname = "ingest"\ndependencies = ["requests>=2", "pyyaml>=6"]\n',
+      'src/ingest/client.py': 'x = 1\n',
+      'scripts/gen.py': 'x = 1\n',
+      'CLAUDE.md': '# Map\n\n- `src/ingest/client.py` is the HTTP client (uses `requests`).\n- `scripts/gen.py` regenerates fixtures with `requests`.\n',
+    });
+    await repo.write('pyproject.toml', '[project]\nname = "ingest"\ndependencies = ["pyyaml>=6"]\n');
+    await repo.remove('scripts/gen.py');
+    await repo.commit('drop requests and the generator', '2026-02-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path', 'package'] });
+    const client = planOf(r, 'HTTP client');
+    expect(client).toMatchObject({ action: 'review', rule: 4 });
+    expect(client.reason).toMatch(/^stale \(package-missing\): .*; the rest of the entry may still be useful$/);
+    expect(planOf(r, 'regenerates fixtures')).toMatchObject({ action: 'delete', rule: 4 });
+  });
+
+  test('paths the line says to create, or gives as an example, are not reported as unverified', async () => {
+    const repo = await makeRepo({
+      'src/features/billing/index.ts': 'export {}\n',
+      'CLAUDE.md': [
+        '# Features',
+        '',
+        '- New feature: create `src/features/my-feature/index.ts` (example).',
+        '- Fixtures belong in `e2e/fixtures/` (create the folder when you first need one).',
+        '- Migrations go in `prisma/migrations/` (created by `prisma migrate dev`).',
+        '- Billing lives in `src/features/billng/index.ts`.',
+        '',
+      ].join('\n'),
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path'] });
+    expect(r.findings.map((f) => [f.kind, f.line])).toEqual([['path-unverified', 6]]);
+  });
+});
