@@ -43057,8 +43057,9 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
     if (uniq && edits.length) return item("review", 4, `${reason}; other references of the entry have a known correction`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") staleNames.add(path8.posix.basename(f.evidence.manifest));
-    const live = liveNames(e, ctx, staleNames);
+    const notLive = new Set(staleNames);
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path8.posix.basename(f.evidence.manifest));
+    const live = liveNames(e, ctx, notLive);
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)

@@ -405,8 +405,9 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     // The manifest a stale package or script was declared in ("`x` (see package.json)") is where
     // the stale claim lives, not another thing the entry is about.
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === 'string') staleNames.add(path.posix.basename(f.evidence.manifest));
-    const live = liveNames(e, ctx, staleNames);
+    const notLive = new Set(staleNames);
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === 'string') notLive.add(path.posix.basename(f.evidence.manifest));
+    const live = liveNames(e, ctx, notLive);
     if (e.kind === 'section' || (live > 0 && staleNames.size <= live))
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
