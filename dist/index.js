@@ -32433,8 +32433,10 @@ function parseSegment(seg, cwd, out) {
           k++;
           continue;
         }
-        if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") dir = val && unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
-        else workspace = val && unquote(val);
+        if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
+          dir = val && unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
+          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out);
+        } else workspace = val && unquote(val);
         k += eq === -1 ? 2 : 1;
         continue;
       }
@@ -32530,6 +32532,7 @@ function parseSegment(seg, cwd, out) {
       const a = rest[k].t;
       if (a === "-C" || a === "--directory" || a === "-d" || a === "--justfile" || a === "-f" || a === "--file" || a === "--working-directory") {
         const v = rest[k + 1] && unquote(rest[k + 1].t);
+        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile");
         if (a === "-f" || a === "--file" || a === "--justfile") makefile = v;
         else dir = v?.replace(/^\.\//, "").replace(/\/$/, "");
         k++;
@@ -32605,6 +32608,15 @@ function parseSegment(seg, cwd, out) {
   }
   scanArgs(rest, out);
   return void 0;
+}
+function folderPiece(opt, next, eq, out, isFile = false) {
+  if (eq !== -1) {
+    const v = opt.t.slice(eq + 1);
+    if (v) out.push({ kind: "path", start: opt.s + eq + 1, end: opt.e, value: v, ...isFile ? {} : { dir: true } });
+    return;
+  }
+  if (!next || next.t.startsWith("-")) return;
+  out.push({ kind: "path", start: next.s, end: next.e, value: next.t, ...isFile ? {} : { dir: true } });
 }
 function trailingOptions(args) {
   const out = {};
@@ -32690,9 +32702,25 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
+function commandFolder(ev, base, memDir) {
+  const b = base.replace(/\/+$/, "");
+  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
+  if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  const cands = [];
+  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
+  if (!cands.length) return legacy;
+  for (const c of cands) if (exists2(ev, c)) return c;
+  if (!ev.history.available) return legacy;
+  for (const c of cands) {
+    const f = ev.history.fate(c);
+    if (f.status === "renamed" && f.successor && exists2(ev, f.successor)) return f.successor;
+  }
+  return null;
+}
 function findLookup(ev, ref, memDir) {
   const tool = ref.tool;
-  const start = ref.base ? joinDir(memDir, ref.base.replace(/\/+$/, "")).replace(/^\/+/, "") : memDir;
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
   if (tool === "make" || tool === "just") {
     const names = tool === "make" ? MAKEFILES : JUSTFILES;
     const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
@@ -32810,11 +32838,84 @@ function makePattern(names, target) {
   }
   return false;
 }
+function nameIndex(ev) {
+  let idx = nameIndexCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
+  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+    const slash = key.indexOf("/");
+    if (key.startsWith("@") && slash > 0) {
+      const tail = key.slice(slash + 1);
+      const l = idx.byTail.get(tail);
+      if (l) l.push(key);
+      else idx.byTail.set(tail, [key]);
+    }
+  }
+  nameIndexCache.set(ev.manifests, idx);
+  return idx;
+}
+function checkWorkspaceGone(entry, ref, ev) {
+  const ws = ref.workspace.replace(/^["']|["']$/g, "");
+  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
+  if (workspaceFolder(ev, ws) !== void 0) return null;
+  const hist = ev.manifests.everProjectNames;
+  if (!hist || !ev.history.available || ev.history.shallow) return null;
+  const idx = nameIndex(ev);
+  let key = ws.toLowerCase();
+  const scoped = key.startsWith("@");
+  if (!hist.get(key)?.length && !scoped) {
+    const tails = idx.byTail.get(key);
+    if (tails?.length !== 1) return null;
+    key = tails[0];
+  }
+  const events = hist.get(key);
+  if (!events?.length) return null;
+  let net = 0;
+  for (const e of events) net += e.type === "added" ? 1 : -1;
+  if (net > 0) return null;
+  const removal = events[events.length - 1];
+  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
+  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
+  if (succ === void 0) {
+    const f = ev.history.fate(removal.manifest);
+    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
+    else if (removal.manifest.includes("/")) {
+      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
+      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
+    }
+  }
+  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
+  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
+  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
+  let written;
+  if (succ !== void 0 && succDir !== void 0) {
+    const tail = succ.slice(succ.indexOf("/") + 1);
+    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
+  }
+  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
+  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
+  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
 function checkScriptRef(entry, ref, ev) {
   if (ref.kind !== "command" || !ref.script) return null;
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$")) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
   const memDir = memDirOf(entry.file);
   const look = findLookup(ev, ref, memDir);
   if (!look) return null;
@@ -32865,11 +32966,12 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
     init_commands();
+    init_paths();
     init_stale_common();
     MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
     JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
@@ -32877,6 +32979,8 @@ var init_script = __esm({
     KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
     commitCache = /* @__PURE__ */ new WeakMap();
     SIMILAR = 0.5;
+    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
+    nameIndexCache = /* @__PURE__ */ new WeakMap();
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
@@ -55277,6 +55381,7 @@ function wordStrings(t) {
 }
 function normaliseSource(text5) {
   let t = text5.toLowerCase();
+  if (t.includes("[corrected ")) t = t.replace(CORRECTED_MARKER, " ");
   if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
   if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
   if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
@@ -55472,7 +55577,7 @@ function scopeOf(file, memoryDir) {
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
-var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, LINE_BREAK, BULLET2, BULLET_FIRST, HEADING3, HEADING_FIRST, QUOTE, QUOTE_FIRST, W_WORD, W_END, W_CONTENT, WORD_CLASS, Words, WORD_STRINGS_SCRATCH, LETTER_OR_DIGIT, CODEPOINT_CLASS, STOPWORDS, LINE_CACHE, FILE_MAP, NORMAL_DIRS;
+var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, CORRECTED_MARKER, LINE_BREAK, BULLET2, BULLET_FIRST, HEADING3, HEADING_FIRST, QUOTE, QUOTE_FIRST, W_WORD, W_END, W_CONTENT, WORD_CLASS, Words, WORD_STRINGS_SCRATCH, LETTER_OR_DIGIT, CODEPOINT_CLASS, STOPWORDS, LINE_CACHE, FILE_MAP, NORMAL_DIRS;
 var init_text3 = __esm({
   "src/checks/fidelity/text.ts"() {
     "use strict";
@@ -55536,6 +55641,7 @@ var init_text3 = __esm({
       }
     };
     TEXTS = /* @__PURE__ */ new WeakMap();
+    CORRECTED_MARKER = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
     LINE_BREAK = /[\n\r\u2028\u2029]/;
     BULLET2 = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm;
     BULLET_FIRST = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/;
@@ -56425,8 +56531,11 @@ function filtersFor(entry, text5, raw, gates, on) {
     if (m) hits.push({ filter: "tone", index: m.index, match: m[0] });
   }
   if (keeper) return hits;
-  if (on.has("relative-date") && gates & G_RELATIVE) {
-    const m = RELATIVE_DATE.exec(text5);
+  if (on.has("relative-date") && gates & (G_RELATIVE | G_FORWARD)) {
+    const back = gates & G_RELATIVE ? RELATIVE_DATE.exec(text5) : null;
+    let fwd = gates & G_FORWARD ? FORWARD_DATE.exec(text5) : null;
+    if (fwd && RECURRING.test(text5)) fwd = null;
+    const m = back && (!fwd || back.index <= fwd.index) ? back : fwd;
     if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
   }
   if (on.has("reasoning")) {
@@ -56451,6 +56560,11 @@ function lineDate(evidence, file, line2) {
   const times = evidence?.usage?.lines?.get(file);
   const t = Array.isArray(times) ? times[line2 - 1] : void 0;
   return typeof t === "number" && Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : void 0;
+}
+function topicDate(evidence, entry) {
+  if (entry.kind !== "topic") return void 0;
+  const u = evidence?.usage?.entries?.get(entry.id);
+  return u && !u.uncommitted && u.firstEdited && u.firstEdited === u.lastEdited ? u.firstEdited : void 0;
 }
 function shift2(date, days) {
   const t = Date.parse(date + "T00:00:00Z") + days * 864e5;
@@ -56485,11 +56599,47 @@ function absoluteFor(phrase, date) {
     if (!n) return void 0;
     if (ago[2] === "days") return shift2(date, -n);
     if (ago[2] === "weeks") return `about ${shift2(date, -7 * n)}`;
-    const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
-    d.setUTCMonth(d.getUTCMonth() - n);
-    return d.toISOString().slice(0, 7);
+    return monthOf(date, -n);
   }
-  return void 0;
+  return forwardFor(p, date);
+}
+function monthOf(date, n) {
+  const d = /* @__PURE__ */ new Date(date + "T00:00:00Z");
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.toISOString().slice(0, 7);
+}
+function mondayOf(date) {
+  return shift2(date, -(((/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 6) % 7));
+}
+function forwardFor(p, date) {
+  const until = /^until (.+)$/.exec(p);
+  if (until) {
+    const abs = forwardFor(`next ${until[1]}`, date);
+    return abs && `until ${abs}`;
+  }
+  const next = /^next (\w+)$/.exec(p);
+  if (next) {
+    if (next[1] === "week") return `the week of ${mondayOf(shift2(date, 7))}`;
+    if (next[1] === "month") return monthOf(date, 1);
+    if (next[1] === "year") return String(Number(date.slice(0, 4)) + 1);
+    const target = WEEKDAYS.indexOf(next[1]);
+    if (target < 0) return void 0;
+    const ahead = (target - (/* @__PURE__ */ new Date(date + "T00:00:00Z")).getUTCDay() + 7) % 7 || 7;
+    return shift2(date, ahead);
+  }
+  const n = /^(?:in )?(.+?) (day|week|month)s?(?: from now)?$/.exec(p);
+  if (!n || !(p.startsWith("in ") || p.endsWith(" from now"))) return void 0;
+  const count2 = /^\d+$/.test(n[1]) ? Number(n[1]) : FORWARD_COUNTS[n[1]];
+  if (!count2) return void 0;
+  if (n[2] === "day") return shift2(date, count2);
+  if (n[2] === "week") return `around ${shift2(date, 7 * count2)}`;
+  return monthOf(date, count2);
+}
+function sameCase(phrase, replacement) {
+  const first = phrase.charAt(0);
+  if (first === first.toLowerCase()) return replacement;
+  return replacement.charAt(0).toUpperCase() + replacement.slice(1);
 }
 function message(h, dateNote) {
   const q = `"${quote(h.match, 50)}"`;
@@ -56512,6 +56662,16 @@ function message(h, dateNote) {
       return `Copies ${h.other ? where(h.other) : "CLAUDE.md"}, which is already loaded in every session; delete this copy from auto memory.`;
   }
 }
+function addsOwnContent(corpus, mem, instr, memEntry, texts) {
+  const memSize = corpus.bags.size(mem);
+  const instrSize = corpus.bags.size(instr);
+  const shared = Math.round(corpus.bags.similarity(mem, instr).containment * Math.min(memSize, instrSize));
+  const own5 = memSize - shared;
+  if (own5 <= 0) return false;
+  if (KEEPER_TYPES.has(memEntry.type)) return true;
+  if (RATIONALE.test(texts.proseWithOffsets(mem, false)) && !RATIONALE.test(texts.proseWithOffsets(instr, false))) return true;
+  return own5 > 2 + Math.floor(instrSize / 5);
+}
 function detectEphemeral(ctx) {
   const out = [];
   const copies = /* @__PURE__ */ new Map();
@@ -56533,7 +56693,9 @@ function detectEphemeral(ctx) {
       const memWords = corpus.wordCount[mem];
       const instrWords = corpus.wordCount[instr];
       const ok3 = exact || jaccard2 >= 0.6 || containment >= 0.75 && memWords <= instrWords * 1.6 + 6;
-      if (ok3 && !copies.has(mem)) copies.set(mem, entries[instr]);
+      if (ok3 && (exact || !addsOwnContent(corpus, mem, instr, entries[mem], textsOf(entries)))) {
+        if (!copies.has(mem)) copies.set(mem, entries[instr]);
+      }
     };
     for (const g of corpus.exact)
       for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
@@ -56566,13 +56728,13 @@ function findEphemeral(ctx) {
     let suggestion = { delete: true };
     let dateNote = "write the absolute date instead (date unknown: no blame for this line)";
     if (h.relative) {
-      const written = lineDate(ctx.evidence, entry.file, line2);
+      const written = lineDate(ctx.evidence, entry.file, line2) ?? topicDate(ctx.evidence, entry);
       const abs = written ? absoluteFor(h.relative, written) : void 0;
       if (written) evidence.date = written;
       if (abs) {
         evidence.absolute = abs;
         dateNote = `the line was written on ${written}, so write ${abs} instead`;
-        suggestion = { replace: abs };
+        suggestion = { replace: sameCase(h.match, abs) };
       } else if (written) {
         dateNote = `the line was written on ${written}; write the absolute date instead`;
         suggestion = void 0;
@@ -56593,7 +56755,7 @@ function findEphemeral(ctx) {
   }
   return out;
 }
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, detectedEarly, ephemeralCheck;
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, WEEKDAY_RE, COUNT_RE, UNIT_RE, EVENT_RE, FORWARD_DATE, RECURRING, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_FORWARD, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, FORWARD_COUNTS, RATIONALE, detectedEarly, ephemeralCheck;
 var init_ephemeral = __esm({
   "src/checks/ephemeral.ts"() {
     "use strict";
@@ -56634,6 +56796,18 @@ var init_ephemeral = __esm({
     ];
     SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
     RELATIVE_DATE = /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
+    WEEKDAY_RE = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
+    COUNT_RE = "(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|few|\\d+)";
+    UNIT_RE = "(?:days?|weeks?|months?)";
+    EVENT_RE = "(?:ships?|shipping|lands?|landing|launch(?:es|ing)?|releases?|releasing|go(?:es)? live|going live|starts?|starting|begins?|beginning|ends?|ending|finish(?:es)?|closes?|closing|opens?|opening|resumes?|resuming|returns?|returning|back|due|lifts?|happens?|happening|arrives?|arriving|kicks? off|kicking off|scheduled|planned|expected|coming|deadline is)";
+    FORWARD_DATE = new RegExp(
+      `(?<!\\b(?:the|every|each) )\\bnext (?:week|month|year|sprint|${WEEKDAY_RE})\\b|\\buntil ${WEEKDAY_RE}\\b|(?<=\\b${EVENT_RE} )in ${COUNT_RE} ${UNIT_RE}\\b|\\b${COUNT_RE} ${UNIT_RE} from now\\b`,
+      "i"
+    );
+    RECURRING = new RegExp(
+      `\\b(?:every|each|weekly|weekends?|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\\b|\\bfrom ${WEEKDAY_RE}\\b`,
+      "i"
+    );
     REASONING = [
       /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
       /\btried\b[^.\n]{0,80}?\b(?:didn't|did not|doesn't|does not) (?:seem to )?(?:work|help|fix)\b/i,
@@ -56718,6 +56892,8 @@ var init_ephemeral = __esm({
         "fed up"
       ]],
       ["relative", ["yesterday", "tomorrow", "today", "tonight", "this morning", "this afternoon", "last ", "this week", "this sprint", "s ago"]],
+      // FORWARD_DATE, by alternative: `next …`, `until …`, `in N days|weeks|months`, `N … from now`
+      ["forward", ["next ", "until ", " day", " week", " month"]],
       // REASONING, by pattern
       ["tried", ["tried"]],
       ["i-thought", ["i thought", "we thought", "i tried", "we tried", "i assumed", "we assumed", "i suspected", "we suspected"]],
@@ -56779,6 +56955,7 @@ var init_ephemeral = __esm({
     G_SESSION_WEAK = G("session-weak");
     G_TONE = G("tone");
     G_RELATIVE = G("relative");
+    G_FORWARD = G("forward");
     G_UNVERIFIED = G("unverified");
     G_UNVERIFIED_WEAK = G("unverified-weak", "digit");
     G_STACK = G("stack");
@@ -56786,6 +56963,25 @@ var init_ephemeral = __esm({
     G_PINNED = G("install", "pin");
     WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
     NUMBERS = { a: 3, couple: 2, few: 3, two: 2, three: 3, four: 4, five: 5 };
+    FORWARD_COUNTS = {
+      a: 1,
+      an: 1,
+      one: 1,
+      two: 2,
+      three: 3,
+      four: 4,
+      five: 5,
+      six: 6,
+      seven: 7,
+      eight: 8,
+      nine: 9,
+      ten: 10,
+      "a few": 3,
+      few: 3,
+      "a couple of": 2,
+      "couple of": 2
+    };
+    RATIONALE = /(?:^|\n)[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:why|how to apply|reason|rationale)(?:\*\*|__)?[ \t]*:|\bbecause\b/i;
     detectedEarly = /* @__PURE__ */ new WeakMap();
     ephemeralCheck = {
       id: "ephemeral",
@@ -56817,6 +57013,7 @@ function findDuplicates(ctx) {
     const a = entries[i];
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
+    if (a.file === b.file && a.kind === "table-row" !== (b.kind === "table-row")) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -57442,6 +57639,458 @@ var init_contradiction = __esm({
   }
 });
 
+// src/memory/discover.ts
+import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
+import { homedir } from "node:os";
+import { readdir as readdir3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
+function formatOf(rel, inMemoryDir = false) {
+  const base = rel.slice(rel.lastIndexOf("/") + 1);
+  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
+  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
+  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
+  if (base === "GEMINI.md") return "gemini-md";
+  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
+  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
+  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
+  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
+  return void 0;
+}
+function isTopicFile(relToMemoryDir, logPath) {
+  if (!/\.md$/i.test(relToMemoryDir)) return false;
+  const parts = relToMemoryDir.split("/");
+  const base = parts[parts.length - 1];
+  if (base === "MEMORY.md") return false;
+  if (/^pruning-log\.md$/i.test(base)) return false;
+  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
+  if (logPath && relToMemoryDir === logPath) return false;
+  return true;
+}
+function readIgnoreFile(file) {
+  let text5;
+  try {
+    text5 = readFileSync3(file, "utf8");
+  } catch {
+    return void 0;
+  }
+  return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
+}
+function ignoredBy(layers, abs, isDir) {
+  let ignored = false;
+  for (const layer of layers) {
+    const prefix = layer.dir.endsWith(sep4) ? layer.dir : layer.dir + sep4;
+    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(layer.dir, abs));
+    if (rel === "" || rel.startsWith("..")) continue;
+    if (isDir) rel += "/";
+    const t = layer.ig.test(rel);
+    if (t.ignored) ignored = true;
+    else if (t.unignored) ignored = false;
+  }
+  return ignored;
+}
+function linkFinding(display, message2, evidence) {
+  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
+  if (evidence) f.evidence = evidence;
+  return f;
+}
+function inMemoryLocation(rel) {
+  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
+}
+function relUnder(dir, abs) {
+  const prefix = dir.endsWith(sep4) ? dir : dir + sep4;
+  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(dir, abs));
+}
+function memoryDirOnDisk(abs, stop) {
+  let d = dirname2(abs);
+  for (; ; ) {
+    if (existsSync5(join4(d, "MEMORY.md"))) return d;
+    if (d === stop) return void 0;
+    const up = dirname2(d);
+    if (up === d) return void 0;
+    d = up;
+  }
+}
+async function discoverMemory(opts) {
+  const root2 = resolve4(opts.root);
+  const d = new Discoverer(root2, opts.ignore, opts.logPath);
+  await d.init();
+  const found = /* @__PURE__ */ new Map();
+  if (!opts.paths || opts.paths.length === 0) {
+    d.collect(await d.walk(root2, true, true), found);
+  } else {
+    for (const given of opts.paths) {
+      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
+      if (isDynamicPattern(p)) {
+        let matches = [];
+        try {
+          matches = await glob(p, {
+            cwd: root2,
+            dot: true,
+            absolute: true,
+            onlyFiles: true,
+            followSymbolicLinks: true,
+            ignore: ["**/node_modules/**", "**/.git/**"]
+          });
+        } catch (e) {
+          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
+          continue;
+        }
+        if (matches.length === 0) {
+          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
+          continue;
+        }
+        for (const m of matches) {
+          const abs2 = resolve4(m);
+          if (found.has(abs2)) continue;
+          const md2 = memoryDirOnDisk(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
+          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
+          let fmt2;
+          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
+          else if (md2 && isTopicFile(toSlash(relative3(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
+          else fmt2 = formatOf(rel2) ?? "other";
+          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
+          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
+          found.set(abs2, f2);
+        }
+        continue;
+      }
+      const abs = resolve4(root2, p);
+      let isDir = false;
+      try {
+        isDir = (await stat3(abs)).isDirectory();
+      } catch {
+        let dangling = false;
+        try {
+          const { lstat: lstat2 } = await import("node:fs/promises");
+          dangling = (await lstat2(abs)).isSymbolicLink();
+        } catch {
+        }
+        if (!dangling) {
+          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
+          continue;
+        }
+      }
+      if (isDir) {
+        const w = await d.walk(abs, false);
+        if (existsSync5(join4(abs, "MEMORY.md"))) w.memoryDirs.add(abs);
+        d.collect(w, found);
+        continue;
+      }
+      if (found.has(abs)) continue;
+      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root2 : dirname2(abs));
+      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
+      let fmt;
+      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
+      else if (md && isTopicFile(toSlash(relative3(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
+      else fmt = formatOf(rel) ?? "other";
+      const f = { path: rel, absPath: abs, format: fmt };
+      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
+      found.set(abs, f);
+    }
+  }
+  const files = [];
+  for (const f of found.values()) {
+    if (d.userIgnored(f.absPath)) continue;
+    if (!await d.symlinkAllowed(f.absPath)) continue;
+    files.push(f);
+  }
+  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  return { files, findings: d.findings };
+}
+var import_ignore2, import_picomatch3, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
+var init_discover = __esm({
+  "src/memory/discover.ts"() {
+    "use strict";
+    import_ignore2 = __toESM(require_ignore(), 1);
+    import_picomatch3 = __toESM(require_picomatch2(), 1);
+    init_dist2();
+    MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
+    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
+    isClaudeRule = (0, import_picomatch3.default)("**/.claude/rules/**/*.md", { dot: true });
+    isCursorRule = (0, import_picomatch3.default)("**/.cursor/rules/**/*.mdc", { dot: true });
+    isCopilotInstructions = (0, import_picomatch3.default)(".github/instructions/**/*.instructions.md", { dot: true });
+    toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
+    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
+    Discoverer = class {
+      constructor(root2, ignoreGlobs, logPath) {
+        this.root = root2;
+        this.logPath = logPath;
+        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch3.default)(ignoreGlobs, { dot: true }) : void 0;
+        this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
+      }
+      root;
+      logPath;
+      findings = [];
+      realRoot = "";
+      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
+      linkFiles = /* @__PURE__ */ new Set();
+      auto = false;
+      /** The root with a trailing separator. */
+      rootPrefix;
+      userIgnore;
+      async init() {
+        try {
+          this.realRoot = await realpath2(this.root);
+        } catch {
+          this.realRoot = this.root;
+        }
+      }
+      display(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) {
+          return toSlash(abs.slice(this.rootPrefix.length));
+        }
+        const rel = relative3(this.root, abs);
+        if (rel === "") return ".";
+        if (rel.startsWith("..") || isAbsolute3(rel)) return toSlash(abs);
+        return toSlash(rel);
+      }
+      inRoot(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) return true;
+        const rel = relative3(this.root, abs);
+        return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+      }
+      userIgnored(abs) {
+        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
+      }
+      /**
+       * For a symlinked file: true when it may be read. A link inside the repository whose target
+       * lies outside it gives a finding and is not read.
+       */
+      async symlinkAllowed(abs) {
+        if (!this.inRoot(abs)) return true;
+        if (this.auto && !this.linkFiles.has(abs)) return true;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return true;
+        }
+        if (!this.insideRealRoot(target)) {
+          const d = this.display(abs);
+          this.findings.push(
+            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
+              target: toSlash(target),
+              audit: `--memory ${toSlash(target)}`
+            })
+          );
+          return false;
+        }
+        return true;
+      }
+      insideRealRoot(target) {
+        const rel = relative3(this.realRoot, target);
+        return !(rel.startsWith("..") || isAbsolute3(rel));
+      }
+      /**
+       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
+       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
+       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
+       */
+      async reportLinkedFolder(abs) {
+        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return;
+        }
+        if (this.insideRealRoot(target)) return;
+        const rel = this.display(abs);
+        let memory = inMemoryLocation(rel);
+        if (!memory) {
+          try {
+            memory = (await readdir3(target)).some((n) => MEMORY_NAMES.has(n));
+          } catch {
+            memory = false;
+          }
+        }
+        if (!memory) return;
+        const t = toSlash(target);
+        this.findings.push(
+          linkFinding(
+            rel,
+            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
+            { target: t, audit: `--memory ${t}` }
+          )
+        );
+      }
+      /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
+      async walk(start, useGitignore, auto = false) {
+        this.auto = auto;
+        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
+        const layers = [];
+        if (useGitignore) {
+          const exclude = readIgnoreFile(join4(this.root, ".git", "info", "exclude"));
+          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore2.default)().add(exclude) });
+          if (this.inRoot(start) && start !== this.root) {
+            let d = this.root;
+            for (const part of relative3(this.root, start).split(sep4)) {
+              const gi = readIgnoreFile(join4(d, ".gitignore"));
+              if (gi) layers.push({ dir: d, ig: (0, import_ignore2.default)().add(gi) });
+              d = join4(d, part);
+            }
+          }
+        }
+        const visit3 = async (dir, depthLayers) => {
+          let ents;
+          try {
+            ents = await readdir3(dir, { withFileTypes: true });
+          } catch {
+            return;
+          }
+          let here = depthLayers;
+          if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
+            const gi = readIgnoreFile(join4(dir, ".gitignore"));
+            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore2.default)().add(gi) }];
+          }
+          const subdirs = [];
+          const under = dir.endsWith(sep4) ? dir : dir + sep4;
+          for (const e of ents) {
+            let isDir = e.isDirectory();
+            let isFile = e.isFile();
+            if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
+            const abs = under + e.name;
+            if (e.isSymbolicLink()) {
+              try {
+                const st = await stat3(abs);
+                isDir = false;
+                isFile = st.isFile();
+                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
+              } catch {
+                isFile = true;
+              }
+              if (isFile) this.linkFiles.add(abs);
+            }
+            if (isDir) {
+              if (SKIP_DIRS.has(e.name)) continue;
+              if (useGitignore && ignoredBy(here, abs, true)) continue;
+              subdirs.push(abs);
+              continue;
+            }
+            if (!isFile) continue;
+            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative3(start, abs));
+            const isMd = /\.md$/i.test(e.name);
+            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
+            if (!known && !isMd) continue;
+            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
+            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
+            if (known) out.known.push(abs);
+            if (isMd) out.markdown.push(abs);
+          }
+          await Promise.all(subdirs.map((sd) => visit3(sd, here)));
+        };
+        await visit3(start, layers);
+        return out;
+      }
+      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
+      collect(w, into, allMarkdownIsMemory = false) {
+        const nearestMemoryDir = (abs) => {
+          let d = dirname2(abs);
+          for (; ; ) {
+            if (w.memoryDirs.has(d)) return d;
+            const up = dirname2(d);
+            if (up === d) return void 0;
+            d = up;
+          }
+        };
+        const add = (abs, format, memoryDir) => {
+          if (into.has(abs)) return;
+          const f = { path: this.display(abs), absPath: abs, format };
+          if (memoryDir !== void 0) f.memoryDir = this.display(memoryDir);
+          into.set(abs, f);
+        };
+        for (const abs of w.known) {
+          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
+          const md = basename2(abs) === "MEMORY.md" ? dirname2(abs) : void 0;
+          const fmt = formatOf(rel, md !== void 0);
+          if (fmt) add(abs, fmt, md);
+        }
+        for (const abs of w.markdown) {
+          if (into.has(abs)) continue;
+          const md = nearestMemoryDir(abs);
+          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
+          else if (allMarkdownIsMemory) add(abs, "other");
+        }
+      }
+      logRelTo(memoryDir) {
+        if (!this.logPath) return void 0;
+        const abs = resolve4(this.root, this.logPath);
+        return toSlash(relative3(memoryDir, abs));
+      }
+    };
+    MAX_IMPORT_HOPS = 4;
+    MAX_IMPORTED_FILES = 500;
+    IMPORT_SKIP_SEGMENT = /(?:^|\/)(?:node_modules|\.git|\.hg|\.svn)(?:\/|$)/;
+    ImportResolver = class {
+      constructor(root2, known, ignoreGlobs) {
+        this.root = root2;
+        this.d = new Discoverer(resolve4(root2), ignoreGlobs, void 0);
+        for (const k of known) this.byAbs.set(k.absPath, k.path);
+      }
+      root;
+      d;
+      ready;
+      /** Absolute path -> memory path of every known file. */
+      byAbs = /* @__PURE__ */ new Map();
+      /** Real path -> memory path, built on the first import not found by its absolute path. */
+      byReal;
+      /**
+       * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
+       * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`.
+       */
+      async resolve(fromAbs, target) {
+        if (target.startsWith("~") || isAbsolute3(target)) return { kind: "skip" };
+        if (!/\.md$/i.test(target)) return { kind: "skip" };
+        const abs = resolve4(dirname2(fromAbs), target);
+        if (!this.d.inRoot(abs)) return { kind: "skip" };
+        const rel = this.d.display(abs);
+        if (IMPORT_SKIP_SEGMENT.test(rel)) return { kind: "skip" };
+        const hit2 = this.byAbs.get(abs);
+        if (hit2 !== void 0) return { kind: "known", path: hit2 };
+        this.ready ??= this.d.init();
+        await this.ready;
+        try {
+          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
+        } catch {
+          return { kind: "skip" };
+        }
+        let real;
+        try {
+          real = await realpath2(abs);
+        } catch {
+          return { kind: "skip" };
+        }
+        const byReal = await this.realIndex();
+        const same = byReal.get(real);
+        if (same !== void 0) {
+          this.byAbs.set(abs, same);
+          return { kind: "known", path: same };
+        }
+        if (this.d.userIgnored(abs)) return { kind: "skip" };
+        if (!await this.d.symlinkAllowed(abs)) return { kind: "skip", finding: this.d.findings.pop() };
+        const file = { path: rel, absPath: abs, format: formatOf(rel) ?? "claude-md" };
+        this.byAbs.set(abs, rel);
+        byReal.set(real, rel);
+        return { kind: "new", file };
+      }
+      async realIndex() {
+        if (this.byReal) return this.byReal;
+        const known = [...this.byAbs];
+        const reals = await Promise.all(known.map(([abs]) => realpath2(abs).catch(() => void 0)));
+        const m = /* @__PURE__ */ new Map();
+        for (let i = 0; i < known.length; i++) {
+          const r = reals[i];
+          if (r !== void 0 && !m.has(r)) m.set(r, known[i][1]);
+        }
+        this.byReal ??= m;
+        return this.byReal;
+      }
+    };
+  }
+});
+
 // src/checks/broken-link.ts
 function links(text5) {
   const out = [];
@@ -57528,6 +58177,23 @@ function findBrokenLinks(ctx) {
     out.push({ entryId: e.id, file: e.file, line: lineInEntry(e, index2), kind: "broken-link", severity, ref, message: message2, evidence: ev });
   };
   const texts = textsOf(entries);
+  let laterImports;
+  const importsOf = (i, text5) => {
+    const e = entries[i];
+    const dir = dirOf(e.file);
+    for (const hit2 of imports(text5)) {
+      if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
+      const resolved = joinPath3(dir, hit2.target);
+      if (!exists3(resolved)) {
+        if (pathCheckReports(ctx, e, hit2)) continue;
+        push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
+        continue;
+      }
+      const list4 = importEdges.get(e.file) ?? [];
+      list4.push({ to: resolved, entry: e, hit: hit2 });
+      importEdges.set(e.file, list4);
+    }
+  };
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (e.kind === "frontmatter-field") continue;
@@ -57544,6 +58210,7 @@ function findBrokenLinks(ctx) {
     const hasLink = raw.includes("](") || raw.includes("]:");
     const hasWiki = raw.includes("[[");
     const hasImport = e.format === "claude-md" && raw.includes("@");
+    if (!hasImport && raw.includes("@")) (laterImports ??= []).push(i);
     const indexTarget2 = isIndex && e.kind === "index-line" && !!e.meta?.target;
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget2) continue;
     const text5 = texts.proseNoCode(i);
@@ -57586,20 +58253,17 @@ function findBrokenLinks(ctx) {
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
     }
-    if (hasImport) {
-      for (const hit2 of imports(text5)) {
-        if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
-        const resolved = joinPath3(dir, hit2.target);
-        if (!exists3(resolved)) {
-          if (pathCheckReports(ctx, e, hit2)) continue;
-          push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
-          continue;
-        }
-        const list4 = importEdges.get(e.file) ?? [];
-        list4.push({ to: resolved, entry: e, hit: hit2 });
-        importEdges.set(e.file, list4);
-      }
-    }
+    if (hasImport) importsOf(i, text5);
+  }
+  for (let pending = laterImports; pending && pending.length > 0; ) {
+    const reached2 = /* @__PURE__ */ new Set();
+    for (const l of importEdges.values()) for (const x of l) reached2.add(x.to);
+    const still = [];
+    const now = [];
+    for (const i of pending) (reached2.has(entries[i].file) ? now : still).push(i);
+    if (now.length === 0) break;
+    for (const i of now) importsOf(i, texts.proseNoCode(i));
+    pending = still;
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
   let entryOfFile;
@@ -57634,8 +58298,12 @@ function findBrokenLinks(ctx) {
   const roots = files.filter((f) => f.format === "claude-md" && !importedBy.has(f.path)).map((f) => f.path);
   const reported = /* @__PURE__ */ new Set();
   const reached = /* @__PURE__ */ new Set();
+  const walked = /* @__PURE__ */ new Set();
   const walk = (file, depth2, stack) => {
     reached.add(file);
+    const memo = `${depth2}\0${file}`;
+    if (walked.has(memo)) return;
+    walked.add(memo);
     for (const edge of importEdges.get(file) ?? []) {
       const hop = depth2 + 1;
       const key = `${edge.entry.id}:${edge.hit.index}`;
@@ -57661,13 +58329,13 @@ function findBrokenLinks(ctx) {
   for (const f of importEdges.keys()) if (!reached.has(f)) walk(f, 0, [f]);
   return out;
 }
-var MAX_IMPORT_HOPS, LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MD_NAME_RE, MEMORY_BASENAMES, brokenLinkCheck;
+var LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MD_NAME_RE, MEMORY_BASENAMES, brokenLinkCheck;
 var init_broken_link = __esm({
   "src/checks/broken-link.ts"() {
     "use strict";
+    init_discover();
     init_path();
     init_text3();
-    MAX_IMPORT_HOPS = 4;
     LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
     REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
     WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
@@ -57866,7 +58534,7 @@ function budgetFor(file, ctx) {
   for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
     let m = matchers.get(glob2);
     if (!m) {
-      m = (0, import_picomatch3.default)(glob2, { dot: true, basename: !glob2.includes("/") });
+      m = (0, import_picomatch4.default)(glob2, { dot: true, basename: !glob2.includes("/") });
       matchers.set(glob2, m);
     }
     if (m(file.path)) {
@@ -57959,11 +58627,11 @@ function findBudget(ctx) {
   }
   return out;
 }
-var import_picomatch3, FM_RE, matchers, budgetCheck;
+var import_picomatch4, FM_RE, matchers, budgetCheck;
 var init_budget = __esm({
   "src/checks/budget.ts"() {
     "use strict";
-    import_picomatch3 = __toESM(require_picomatch2(), 1);
+    import_picomatch4 = __toESM(require_picomatch2(), 1);
     FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     matchers = /* @__PURE__ */ new Map();
     budgetCheck = {
@@ -58448,390 +59116,6 @@ var init_load = __esm({
   }
 });
 
-// src/memory/discover.ts
-import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
-import { homedir } from "node:os";
-import { readdir as readdir3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
-function formatOf(rel, inMemoryDir = false) {
-  const base = rel.slice(rel.lastIndexOf("/") + 1);
-  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
-  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
-  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
-  if (base === "GEMINI.md") return "gemini-md";
-  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
-  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
-  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
-  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
-  return void 0;
-}
-function isTopicFile(relToMemoryDir, logPath) {
-  if (!/\.md$/i.test(relToMemoryDir)) return false;
-  const parts = relToMemoryDir.split("/");
-  const base = parts[parts.length - 1];
-  if (base === "MEMORY.md") return false;
-  if (/^pruning-log\.md$/i.test(base)) return false;
-  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
-  if (logPath && relToMemoryDir === logPath) return false;
-  return true;
-}
-function readIgnoreFile(file) {
-  let text5;
-  try {
-    text5 = readFileSync3(file, "utf8");
-  } catch {
-    return void 0;
-  }
-  return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
-}
-function ignoredBy(layers, abs, isDir) {
-  let ignored = false;
-  for (const layer of layers) {
-    const prefix = layer.dir.endsWith(sep4) ? layer.dir : layer.dir + sep4;
-    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(layer.dir, abs));
-    if (rel === "" || rel.startsWith("..")) continue;
-    if (isDir) rel += "/";
-    const t = layer.ig.test(rel);
-    if (t.ignored) ignored = true;
-    else if (t.unignored) ignored = false;
-  }
-  return ignored;
-}
-function linkFinding(display, message2, evidence) {
-  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
-  if (evidence) f.evidence = evidence;
-  return f;
-}
-function inMemoryLocation(rel) {
-  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
-}
-function relUnder(dir, abs) {
-  const prefix = dir.endsWith(sep4) ? dir : dir + sep4;
-  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative3(dir, abs));
-}
-function memoryDirOnDisk(abs, stop) {
-  let d = dirname2(abs);
-  for (; ; ) {
-    if (existsSync5(join4(d, "MEMORY.md"))) return d;
-    if (d === stop) return void 0;
-    const up = dirname2(d);
-    if (up === d) return void 0;
-    d = up;
-  }
-}
-async function discoverMemory(opts) {
-  const root2 = resolve4(opts.root);
-  const d = new Discoverer(root2, opts.ignore, opts.logPath);
-  await d.init();
-  const found = /* @__PURE__ */ new Map();
-  if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root2, true, true), found);
-  } else {
-    for (const given of opts.paths) {
-      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
-      if (isDynamicPattern(p)) {
-        let matches = [];
-        try {
-          matches = await glob(p, {
-            cwd: root2,
-            dot: true,
-            absolute: true,
-            onlyFiles: true,
-            followSymbolicLinks: true,
-            ignore: ["**/node_modules/**", "**/.git/**"]
-          });
-        } catch (e) {
-          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
-          continue;
-        }
-        if (matches.length === 0) {
-          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
-          continue;
-        }
-        for (const m of matches) {
-          const abs2 = resolve4(m);
-          if (found.has(abs2)) continue;
-          const md2 = memoryDirOnDisk(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
-          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
-          let fmt2;
-          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
-          else if (md2 && isTopicFile(toSlash(relative3(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
-          else fmt2 = formatOf(rel2) ?? "other";
-          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
-          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
-          found.set(abs2, f2);
-        }
-        continue;
-      }
-      const abs = resolve4(root2, p);
-      let isDir = false;
-      try {
-        isDir = (await stat3(abs)).isDirectory();
-      } catch {
-        let dangling = false;
-        try {
-          const { lstat: lstat2 } = await import("node:fs/promises");
-          dangling = (await lstat2(abs)).isSymbolicLink();
-        } catch {
-        }
-        if (!dangling) {
-          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
-          continue;
-        }
-      }
-      if (isDir) {
-        const w = await d.walk(abs, false);
-        if (existsSync5(join4(abs, "MEMORY.md"))) w.memoryDirs.add(abs);
-        d.collect(w, found);
-        continue;
-      }
-      if (found.has(abs)) continue;
-      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root2 : dirname2(abs));
-      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
-      let fmt;
-      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
-      else if (md && isTopicFile(toSlash(relative3(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
-      else fmt = formatOf(rel) ?? "other";
-      const f = { path: rel, absPath: abs, format: fmt };
-      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
-      found.set(abs, f);
-    }
-  }
-  const files = [];
-  for (const f of found.values()) {
-    if (d.userIgnored(f.absPath)) continue;
-    if (!await d.symlinkAllowed(f.absPath)) continue;
-    files.push(f);
-  }
-  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-  return { files, findings: d.findings };
-}
-var import_ignore2, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer;
-var init_discover = __esm({
-  "src/memory/discover.ts"() {
-    "use strict";
-    import_ignore2 = __toESM(require_ignore(), 1);
-    import_picomatch4 = __toESM(require_picomatch2(), 1);
-    init_dist2();
-    MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
-    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
-    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
-    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
-    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
-    toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
-    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
-    Discoverer = class {
-      constructor(root2, ignoreGlobs, logPath) {
-        this.root = root2;
-        this.logPath = logPath;
-        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
-        this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
-      }
-      root;
-      logPath;
-      findings = [];
-      realRoot = "";
-      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
-      linkFiles = /* @__PURE__ */ new Set();
-      auto = false;
-      /** The root with a trailing separator. */
-      rootPrefix;
-      userIgnore;
-      async init() {
-        try {
-          this.realRoot = await realpath2(this.root);
-        } catch {
-          this.realRoot = this.root;
-        }
-      }
-      display(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) {
-          return toSlash(abs.slice(this.rootPrefix.length));
-        }
-        const rel = relative3(this.root, abs);
-        if (rel === "") return ".";
-        if (rel.startsWith("..") || isAbsolute3(rel)) return toSlash(abs);
-        return toSlash(rel);
-      }
-      inRoot(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep4}..`)) return true;
-        const rel = relative3(this.root, abs);
-        return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-      }
-      userIgnored(abs) {
-        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
-      }
-      /**
-       * For a symlinked file: true when it may be read. A link inside the repository whose target
-       * lies outside it gives a finding and is not read.
-       */
-      async symlinkAllowed(abs) {
-        if (!this.inRoot(abs)) return true;
-        if (this.auto && !this.linkFiles.has(abs)) return true;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return true;
-        }
-        if (!this.insideRealRoot(target)) {
-          const d = this.display(abs);
-          this.findings.push(
-            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
-              target: toSlash(target),
-              audit: `--memory ${toSlash(target)}`
-            })
-          );
-          return false;
-        }
-        return true;
-      }
-      insideRealRoot(target) {
-        const rel = relative3(this.realRoot, target);
-        return !(rel.startsWith("..") || isAbsolute3(rel));
-      }
-      /**
-       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
-       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
-       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
-       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
-       */
-      async reportLinkedFolder(abs) {
-        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return;
-        }
-        if (this.insideRealRoot(target)) return;
-        const rel = this.display(abs);
-        let memory = inMemoryLocation(rel);
-        if (!memory) {
-          try {
-            memory = (await readdir3(target)).some((n) => MEMORY_NAMES.has(n));
-          } catch {
-            memory = false;
-          }
-        }
-        if (!memory) return;
-        const t = toSlash(target);
-        this.findings.push(
-          linkFinding(
-            rel,
-            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
-            { target: t, audit: `--memory ${t}` }
-          )
-        );
-      }
-      /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
-      async walk(start, useGitignore, auto = false) {
-        this.auto = auto;
-        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
-        const layers = [];
-        if (useGitignore) {
-          const exclude = readIgnoreFile(join4(this.root, ".git", "info", "exclude"));
-          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore2.default)().add(exclude) });
-          if (this.inRoot(start) && start !== this.root) {
-            let d = this.root;
-            for (const part of relative3(this.root, start).split(sep4)) {
-              const gi = readIgnoreFile(join4(d, ".gitignore"));
-              if (gi) layers.push({ dir: d, ig: (0, import_ignore2.default)().add(gi) });
-              d = join4(d, part);
-            }
-          }
-        }
-        const visit3 = async (dir, depthLayers) => {
-          let ents;
-          try {
-            ents = await readdir3(dir, { withFileTypes: true });
-          } catch {
-            return;
-          }
-          let here = depthLayers;
-          if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
-            const gi = readIgnoreFile(join4(dir, ".gitignore"));
-            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore2.default)().add(gi) }];
-          }
-          const subdirs = [];
-          const under = dir.endsWith(sep4) ? dir : dir + sep4;
-          for (const e of ents) {
-            let isDir = e.isDirectory();
-            let isFile = e.isFile();
-            if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
-            const abs = under + e.name;
-            if (e.isSymbolicLink()) {
-              try {
-                const st = await stat3(abs);
-                isDir = false;
-                isFile = st.isFile();
-                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
-              } catch {
-                isFile = true;
-              }
-              if (isFile) this.linkFiles.add(abs);
-            }
-            if (isDir) {
-              if (SKIP_DIRS.has(e.name)) continue;
-              if (useGitignore && ignoredBy(here, abs, true)) continue;
-              subdirs.push(abs);
-              continue;
-            }
-            if (!isFile) continue;
-            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative3(start, abs));
-            const isMd = /\.md$/i.test(e.name);
-            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
-            if (!known && !isMd) continue;
-            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
-            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
-            if (known) out.known.push(abs);
-            if (isMd) out.markdown.push(abs);
-          }
-          await Promise.all(subdirs.map((sd) => visit3(sd, here)));
-        };
-        await visit3(start, layers);
-        return out;
-      }
-      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
-      collect(w, into, allMarkdownIsMemory = false) {
-        const nearestMemoryDir = (abs) => {
-          let d = dirname2(abs);
-          for (; ; ) {
-            if (w.memoryDirs.has(d)) return d;
-            const up = dirname2(d);
-            if (up === d) return void 0;
-            d = up;
-          }
-        };
-        const add = (abs, format, memoryDir) => {
-          if (into.has(abs)) return;
-          const f = { path: this.display(abs), absPath: abs, format };
-          if (memoryDir !== void 0) f.memoryDir = this.display(memoryDir);
-          into.set(abs, f);
-        };
-        for (const abs of w.known) {
-          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
-          const md = basename2(abs) === "MEMORY.md" ? dirname2(abs) : void 0;
-          const fmt = formatOf(rel, md !== void 0);
-          if (fmt) add(abs, fmt, md);
-        }
-        for (const abs of w.markdown) {
-          if (into.has(abs)) continue;
-          const md = nearestMemoryDir(abs);
-          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
-          else if (allMarkdownIsMemory) add(abs, "other");
-        }
-      }
-      logRelTo(memoryDir) {
-        if (!this.logPath) return void 0;
-        const abs = resolve4(this.root, this.logPath);
-        return toSlash(relative3(memoryDir, abs));
-      }
-    };
-  }
-});
-
 // src/memory/read.ts
 import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 function malformed(path12, line2, message2, evidence) {
@@ -59000,7 +59284,19 @@ function isTree(code3) {
   const indents = new Set(names.map((l) => /^\s*/.exec(l)[0].length));
   return plain && dirs >= 1 && indents.size >= 2 && /^\S.*\/\s*$/.test(names[0]);
 }
-function parseTree(code3) {
+function isListing(code3) {
+  let slash = false;
+  let n = 0;
+  for (const line2 of code3.split("\n")) {
+    if (!line2.trim() || /^\s*(?:\.{3}|…)\s*$/.test(line2)) continue;
+    const m = LISTING_LINE.exec(line2);
+    if (!m || !PATH_LIKE.test(m[1]) || /^\.+\/?$/.test(m[1])) return false;
+    if (m[1].includes("/")) slash = true;
+    n++;
+  }
+  return n >= 1 && slash;
+}
+function parseTree(code3, listing = false) {
   const out = [];
   const stack = [];
   let k = 0;
@@ -59024,16 +59320,20 @@ function parseTree(code3) {
     const parent = stack.map((s) => s.name).join("/");
     const path12 = parent ? `${parent}/${clean2}` : clean2;
     out.push({ raw: name, offset: lineStart + c, path: path12, base: parent ? parent + "/" : "", dir, depth: stack.length });
-    if (dir || !/\.[\w]+$/.test(clean2) && !clean2.startsWith(".")) stack.push({ col, name: clean2 });
+    if (listing) {
+      if (dir) stack.push({ col, name: clean2 });
+    } else if (dir || !/\.[\w]+$/.test(clean2) && !clean2.startsWith(".")) stack.push({ col, name: clean2 });
     else if (clean2.startsWith(".") && !/\.[\w]+$/.test(clean2.slice(1))) stack.push({ col, name: clean2 });
   }
   return out;
 }
-var TREE_CHARS;
+var TREE_CHARS, LISTING_LINE, PATH_LIKE;
 var init_tree = __esm({
   "src/memory/refs/tree.ts"() {
     "use strict";
     TREE_CHARS = /[│├└┬┼─|`+\\]/;
+    LISTING_LINE = /^\s*([\w.-][\w.+@-]*(?:\/[\w.+@-]+)*\/?)(?:\s+#.*|\s{2,}\/\/.*)?\s*$/;
+    PATH_LIKE = /\/|\.[A-Za-z][\w]{0,9}$/;
   }
 });
 
@@ -59129,8 +59429,8 @@ function scanVersions(text5, out) {
 }
 function scanCounts(text5, out) {
   let m;
-  COUNT_RE.lastIndex = 0;
-  while (m = COUNT_RE.exec(text5)) {
+  COUNT_RE2.lastIndex = 0;
+  while (m = COUNT_RE2.exec(text5)) {
     const n = Number(m[2].replace(/,/g, ""));
     if (!Number.isFinite(n) || n < 2) continue;
     const nounPhrase = m[4];
@@ -59387,7 +59687,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE2, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -59501,7 +59801,7 @@ var init_prose = __esm({
     SPACE_DIGIT = /\s\d/;
     VERSION_HINT = /[\s=≥^~>]v?\d/;
     PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
-    COUNT_RE = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
+    COUNT_RE2 = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
     COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
@@ -60070,8 +60370,10 @@ function codeBlock(seg, c) {
     }
     return;
   }
-  if (PLAIN_LANGS.has(lang) && isTree(seg.text)) {
-    const items = parseTree(seg.text);
+  const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
+  const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
+  if (tree || listing) {
+    const items = parseTree(seg.text, listing);
     const rootHome = /* @__PURE__ */ new Set();
     for (const it of items) {
       if (/^[~$]/.test(it.path) || it.path.startsWith("/")) {
@@ -60082,6 +60384,10 @@ function codeBlock(seg, c) {
       if (/^[~$]/.test(top) || /^<|>$/.test(top)) continue;
       const p = asPath(it.path + (it.dir ? "/" : ""), "code");
       if (!p || p.anchor !== "plain") continue;
+      if (listing && !it.base) {
+        c.add({ kind: "path", raw: it.raw, value: p.value, start: seg.start + it.offset, end: seg.start + it.offset + it.raw.length, in: "code", ...p.glob ? { glob: true } : {} });
+        continue;
+      }
       c.add({
         kind: "path",
         raw: it.raw,
@@ -60328,22 +60634,42 @@ async function loadMemory(opts) {
       });
     }
   }
+  let { files, entries } = await loadBatch(discovered.files, config, pause, findings, timings, typeIndexLines);
   t = performance.now();
+  const imported = await followImports(root2, config, files, entries, pause, findings, timings);
+  if (imported) {
+    files = [...files, ...imported.files].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    const byFile = /* @__PURE__ */ new Map();
+    for (const e of [...entries, ...imported.entries]) {
+      const l = byFile.get(e.file);
+      if (l) l.push(e);
+      else byFile.set(e.file, [e]);
+    }
+    entries = [];
+    for (const f of files) for (const e of byFile.get(f.path) ?? []) entries.push(e);
+    timings.imports = performance.now() - t;
+  }
+  findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
+  return { files, entries, findings, timings };
+}
+async function loadBatch(list4, config, pause, findings, timings, beforeRefs) {
+  const add = (k, t0) => timings[k] = (timings[k] ?? 0) + performance.now() - t0;
+  let t = performance.now();
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
   const reads = [];
-  for (const f of discovered.files) {
+  for (const f of list4) {
     reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
     const y = pause.maybe();
     if (y) await y;
   }
-  timings.read = performance.now() - t;
+  add("read", t);
   t = performance.now();
   const parsed = [];
   let topics = /* @__PURE__ */ new Map();
   for (const indexes of [false, true]) {
     if (indexes) topics = topicsByFile(parsed);
-    for (let i = 0; i < discovered.files.length; i++) {
-      const d = discovered.files[i];
+    for (let i = 0; i < list4.length; i++) {
+      const d = list4[i];
       const { text: text5, bytes: bytes2 } = reads[i];
       if (text5 === void 0 || d.format === "auto-memory-index" !== indexes) continue;
       const indexLineType = indexes ? (target) => {
@@ -60357,20 +60683,20 @@ async function loadMemory(opts) {
   }
   const files = [];
   const entries = [];
-  for (let i = 0; i < discovered.files.length; i++) {
+  for (let i = 0; i < list4.length; i++) {
     const r = reads[i];
     if (r.finding) findings.push(r.finding);
     const p = parsed[i];
     if (!p) continue;
-    p.file.absPath = discovered.files[i].absPath;
+    p.file.absPath = list4[i].absPath;
     p.file.bytes = r.bytes;
     if (r.bom) p.file.bom = true;
     files.push(p.file);
     for (const e of p.entries) entries.push(e);
     for (const f of p.findings) findings.push(f);
   }
-  typeIndexLines(entries, files, topics);
-  timings.parse = performance.now() - t;
+  beforeRefs?.(entries, files, topics);
+  add("parse", t);
   t = performance.now();
   const byPath = new Map(files.map((f) => [f.path, f]));
   for (const e of entries) {
@@ -60391,9 +60717,87 @@ async function loadMemory(opts) {
     const y = pause.maybe();
     if (y) await y;
   }
-  timings.refs = performance.now() - t;
-  findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
-  return { files, entries, findings, timings };
+  add("refs", t);
+  return { files, entries };
+}
+async function followImports(root2, config, files, entries, pause, findings, timings) {
+  let frontier = files.filter((f) => f.format === "claude-md" && f.text.includes("@"));
+  if (frontier.length === 0) return void 0;
+  const entriesOf = /* @__PURE__ */ new Map();
+  const indexEntries = (list4) => {
+    for (const e of list4) {
+      const l = entriesOf.get(e.file);
+      if (l) l.push(e);
+      else entriesOf.set(e.file, [e]);
+    }
+  };
+  indexEntries(entries);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const hops = /* @__PURE__ */ new Map();
+  for (const f of files) if (f.format === "claude-md") hops.set(f.path, 0);
+  const resolver2 = new ImportResolver(root2, files, config.ignore);
+  const out = { files: [], entries: [] };
+  const seenFindings = new Set(findings.map((f) => `${f.file}\0${f.message}`));
+  let capped = false;
+  for (let hop = 1; hop <= MAX_IMPORT_HOPS && frontier.length > 0; hop++) {
+    const load2 = [];
+    const next = [];
+    for (const f of frontier) {
+      if (!f.text.includes("@")) continue;
+      for (const e of entriesOf.get(f.path) ?? []) {
+        for (const r of e.refs ?? []) {
+          if (r.kind !== "import" || !r.raw.startsWith("@")) continue;
+          const res = await resolver2.resolve(f.absPath, r.raw.slice(1));
+          if (res.kind === "skip") {
+            if (res.finding && !seenFindings.has(`${res.finding.file}\0${res.finding.message}`)) {
+              seenFindings.add(`${res.finding.file}\0${res.finding.message}`);
+              findings.push(res.finding);
+            }
+            continue;
+          }
+          if (res.kind === "known") {
+            if (hops.has(res.path)) continue;
+            hops.set(res.path, hop);
+            const known = byPath.get(res.path);
+            if (known) next.push(known);
+            continue;
+          }
+          if (out.files.length + load2.length >= MAX_IMPORTED_FILES) {
+            if (!capped) {
+              capped = true;
+              const line2 = r.line;
+              findings.push({
+                entryId: null,
+                file: e.file,
+                line: line2,
+                kind: "malformed",
+                severity: "warning",
+                ref: r.raw,
+                message: `${e.file}:${line2}: the import ${r.raw} is not audited: more than ${MAX_IMPORTED_FILES} files are imported, and imports past that many are not loaded`
+              });
+            }
+            continue;
+          }
+          hops.set(res.file.path, hop);
+          load2.push(res.file);
+        }
+        const y = pause.maybe();
+        if (y) await y;
+      }
+    }
+    if (load2.length > 0) {
+      const b = await loadBatch(load2, config, pause, findings, timings);
+      for (const f of b.files) {
+        byPath.set(f.path, f);
+        next.push(f);
+        out.files.push(f);
+      }
+      indexEntries(b.entries);
+      for (const e of b.entries) out.entries.push(e);
+    }
+    frontier = next;
+  }
+  return out.files.length > 0 ? out : void 0;
 }
 var init_load2 = __esm({
   "src/memory/load.ts"() {
@@ -63799,6 +64203,20 @@ var init_base = __esm({
   }
 });
 
+// node_modules/diff/libesm/diff/character.js
+function diffChars(oldStr, newStr, options) {
+  return characterDiff.diff(oldStr, newStr, options);
+}
+var CharacterDiff, characterDiff;
+var init_character2 = __esm({
+  "node_modules/diff/libesm/diff/character.js"() {
+    init_base();
+    CharacterDiff = class extends Diff {
+    };
+    characterDiff = new CharacterDiff();
+  }
+});
+
 // node_modules/diff/libesm/diff/line.js
 function diffLines(oldStr, newStr, options) {
   return lineDiff.diff(oldStr, newStr, options);
@@ -64121,6 +64539,7 @@ var init_create = __esm({
 // node_modules/diff/libesm/index.js
 var init_libesm = __esm({
   "node_modules/diff/libesm/index.js"() {
+    init_character2();
     init_create();
   }
 });
@@ -64331,6 +64750,38 @@ function relPath(fromFile, toFile) {
 function nonSpace(s) {
   return s.replace(/\s+/g, "").length;
 }
+function carryEdits(from, to, edits) {
+  let pre = 0;
+  const max = Math.min(from.length, to.length);
+  while (pre < max && from.charCodeAt(pre) === to.charCodeAt(pre)) pre++;
+  let suf = 0;
+  while (suf < max - pre && from.charCodeAt(from.length - 1 - suf) === to.charCodeAt(to.length - 1 - suf)) suf++;
+  const same = [[0, 0, pre]];
+  const parts = diffChars(from.slice(pre, from.length - suf), to.slice(pre, to.length - suf), { maxEditLength: 5e3 });
+  if (parts) {
+    let o = pre;
+    let n = pre;
+    for (const part of parts) {
+      if (!part.added && !part.removed) same.push([o, n, part.value.length]);
+      if (!part.added) o += part.value.length;
+      if (!part.removed) n += part.value.length;
+    }
+  }
+  same.push([from.length - suf, to.length - suf, suf]);
+  const mapStart = (x) => same.find(([o, , len]) => x >= o && x < o + len);
+  const mapEnd = (x) => same.find(([o, , len]) => x > o && x <= o + len);
+  const out = [];
+  const missed = [];
+  for (const ed of edits) {
+    const a = mapStart(ed.start);
+    const b = mapEnd(ed.end);
+    const s = a ? a[1] + ed.start - a[0] : -1;
+    const t = b ? b[1] + ed.end - b[0] : -1;
+    if (s >= 0 && t >= s && to.slice(s, t) === from.slice(ed.start, ed.end)) out.push({ ...ed, start: s, end: t });
+    else missed.push(ed);
+  }
+  return { edits: out, missed };
+}
 function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const text5 = file.text;
   const ls = lineStarts2(text5);
@@ -64342,33 +64793,8 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const warnings = [];
   const removedEntries = [];
   const held = /* @__PURE__ */ new Set();
-  const sorted = [...entries].sort((x, y) => x.start - y.start);
-  for (const e of sorted) {
-    const p = plan.get(e.id);
-    if (!p || e.protected) continue;
-    if ((REMOVING2.has(p.action) || p.action === "update") && (hasSecret(e.text) || hasSecret(p.replacement))) {
-      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
-      held.add(e.id);
-      continue;
-    }
-    if (REMOVING2.has(p.action)) {
-      const a = lineOf3(ls, e.start);
-      const b = lineOf3(ls, Math.max(e.start, e.end - 1));
-      const prefix = text5.slice(ls[a - 1], e.start);
-      const suffix = text5.slice(e.end, ls[b]).replace(/\r?\n$/, "");
-      const whole = /^[ \t>]*$/.test(prefix) && isBlank(suffix);
-      if (whole) for (let l = a; l <= b; l++) removed.add(l);
-      else splices.push({ start: e.start, end: e.end, text: "", why: `remove ${e.id}` });
-      removedEntries.push({ e, p, a, b, whole });
-    } else if (p.action === "update" && p.replacement !== void 0 && p.replacement !== e.text) {
-      splices.push({ start: e.start, end: e.end, text: p.replacement, why: `update ${e.id}` });
-      records.push({ ...entryRecord(e, today, "update", p.rule, p.reason), replacement: p.replacement });
-    }
-  }
   const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path9.posix.basename(t.file, ".md").toLowerCase() === name;
-  for (const e of sorted) {
-    const p = plan.get(e.id);
-    if (e.protected || p && !held.has(e.id) && (REMOVING2.has(p.action) || p.action === "update")) continue;
+  const linkEdits = (e) => {
     const local = [];
     const groups = /* @__PURE__ */ new Set();
     for (const s of e.spans) {
@@ -64406,6 +64832,52 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
       groups.add(merged.from.id);
     }
+    return { local, groups };
+  };
+  const sorted = [...entries].sort((x, y) => x.start - y.start);
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    if (!p || e.protected) continue;
+    if ((REMOVING2.has(p.action) || p.action === "update") && (hasSecret(e.text) || hasSecret(p.replacement))) {
+      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
+      held.add(e.id);
+      continue;
+    }
+    if (REMOVING2.has(p.action)) {
+      const a = lineOf3(ls, e.start);
+      const b = lineOf3(ls, Math.max(e.start, e.end - 1));
+      const prefix = text5.slice(ls[a - 1], e.start);
+      const suffix = text5.slice(e.end, ls[b]).replace(/\r?\n$/, "");
+      const whole = /^[ \t>]*$/.test(prefix) && isBlank(suffix);
+      if (whole) for (let l = a; l <= b; l++) removed.add(l);
+      else splices.push({ start: e.start, end: e.end, text: "", why: `remove ${e.id}` });
+      removedEntries.push({ e, p, a, b, whole });
+    } else if (p.action === "update" && p.replacement !== void 0 && p.replacement !== e.text) {
+      let replacement = p.replacement;
+      let reason = p.reason;
+      const { local } = linkEdits(e);
+      if (local.length) {
+        const carried = carryEdits(e.text, replacement, local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start })));
+        const dangling = carried.missed.filter((m) => replacement.includes(e.text.slice(m.start, m.end)));
+        if (dangling.length)
+          warnings.push(`${e.file}:${e.line}: ${e.id}: a link to removed memory could not be placed in the updated text (${dangling.map((m) => m.why).join(", ")}); left as it is (review it by hand)`);
+        if (carried.edits.length) {
+          try {
+            replacement = spliceEdits(replacement, carried.edits);
+            reason += "; links to removed memory unlinked or redirected";
+          } catch (err) {
+            warnings.push(`${e.file}:${e.line}: ${err.message}`);
+          }
+        }
+      }
+      splices.push({ start: e.start, end: e.end, text: replacement, why: `update ${e.id}` });
+      records.push({ ...entryRecord(e, today, "update", p.rule, reason), replacement });
+    }
+  }
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    if (e.protected || p && !held.has(e.id) && (REMOVING2.has(p.action) || p.action === "update")) continue;
+    const { local, groups } = linkEdits(e);
     if (!local.length) continue;
     if (hasSecret(e.text)) {
       warnings.push(`${e.file}:${e.line}: ${e.id} links to removed memory but holds a credential-like string; links left as they are (review it by hand)`);
@@ -64426,6 +64898,31 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       replacement,
       group: [...groups].sort()
     });
+  }
+  const removedTables = [];
+  const rows = sorted.filter((e) => e.kind === "table-row");
+  for (let i = 0; i < rows.length; ) {
+    let j = i;
+    while (j + 1 < rows.length && rows[j + 1].line === rows[j].endLine + 1) j++;
+    const body = rows.slice(i, j + 1);
+    i = j + 1;
+    const first = body[0].line;
+    const allGone = body.every((r) => {
+      for (let l = r.line; l <= r.endLine; l++) if (!removed.has(l)) return false;
+      return true;
+    });
+    if (!allGone || first - 2 < bodyStart) continue;
+    const head = lineText(text5, ls, first - 2);
+    const delim = lineText(text5, ls, first - 1);
+    if (!TABLE_DELIM_RE.test(delim) || isBlank(head) || !head.includes("|") || /^[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/.test(head)) continue;
+    if (removed.has(first - 2) || removed.has(first - 1)) continue;
+    if (hasSecret(head)) {
+      warnings.push(`${file.path}:${first - 2}: table header holds a credential-like string; kept although its rows are gone (rotate it and remove it by hand)`);
+      continue;
+    }
+    removed.add(first - 2);
+    removed.add(first - 1);
+    removedTables.push({ a: first - 2, b: first - 1, members: body.map((r) => r.id) });
   }
   const headings = [];
   let fence3;
@@ -64537,6 +65034,26 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       ...anchors(h.line, h.line)
     });
   }
+  for (const t of removedTables) {
+    const lines = text5.slice(ls[t.a - 1], ls[t.b]);
+    records.push({
+      id: recordId([today, file.path, t.a, lines]),
+      entryId: "t_" + recordId([file.path, lines]).slice(2),
+      date: today,
+      action: "reintegrate",
+      rule: 0,
+      reason: "table header left without rows",
+      file: file.path,
+      line: t.a,
+      endLine: t.b,
+      kind: "table-header",
+      headings: [],
+      text: lines.replace(/\r?\n$/, ""),
+      lines,
+      group: t.members,
+      ...anchors(t.a, t.b)
+    });
+  }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),
@@ -64639,6 +65156,8 @@ function planChanges(input) {
         text: topic.text,
         lines: f.text,
         fileDeleted: true,
+        // Memory text is BOM-less (src/memory/read.ts): the mark is noted so restore puts it back.
+        ...f.bom ? { bom: true } : {},
         group: entries.filter((e) => e.kind === "index-line" && planById.get(e.id) && REMOVING2.has(planById.get(e.id).action)).filter((e) => normalizeTarget(e.file, e.meta.target ?? "") === topic.file).map((e) => e.id),
         ...tp.keep ? { keep: tp.keep } : {},
         ...tp.superseded ? { superseded: tp.superseded } : {}
@@ -64751,10 +65270,11 @@ function planChanges(input) {
     skipped: [...skipped].sort()
   };
 }
-var REMOVING2, HEADING_RE, FENCE_RE2;
+var REMOVING2, HEADING_RE, FENCE_RE2, TABLE_DELIM_RE;
 var init_edits = __esm({
   "src/apply/edits.ts"() {
     "use strict";
+    init_libesm();
     init_archive();
     init_log();
     init_paths2();
@@ -64765,6 +65285,7 @@ var init_edits = __esm({
     REMOVING2 = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
     FENCE_RE2 = /^ {0,3}(`{3,}|~{3,})/;
+    TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
   }
 });
 

@@ -6,7 +6,10 @@ import type { Entry, EntryType, PlanAction } from '../types.js';
 export interface ArchiveRecord {
   /** `a_` + 8 hex of date + entry id + action + file + line: stable for a given run. */
   id: string;
-  /** The entry (or `h_…` for a section heading removed because its section emptied, `l_…` for a relinked line). */
+  /**
+   * The entry (or `h_…` for a section heading removed because its section emptied, `t_…` for a
+   * table's header and delimiter rows removed because all its rows went, `l_…` for a relinked line).
+   */
   entryId: string;
   /** YYYY-MM-DD of the prune. */
   date: string;
@@ -18,7 +21,7 @@ export interface ArchiveRecord {
   line: number;
   endLine: number;
   type?: EntryType;
-  kind?: Entry['kind'] | 'heading' | 'link';
+  kind?: Entry['kind'] | 'heading' | 'table-header' | 'link';
   headings: string[];
   /** Exact source text of the entry (for topic files: the whole file). */
   text: string;
@@ -28,6 +31,8 @@ export interface ArchiveRecord {
   replacement?: string;
   /** The whole file was deleted (a topic file). */
   fileDeleted?: boolean;
+  /** The deleted file started with a UTF-8 byte order mark (not in `lines`): restore writes it back. */
+  bom?: boolean;
   /** Anchors for restore: the original previous line, and the nearest previous line kept by the prune. */
   prevLine?: string;
   keptBefore?: string;

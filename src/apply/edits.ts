@@ -4,10 +4,12 @@
 //
 // Per memory file: removed entries take their whole lines out (blank lines around them are
 // collapsed so the markdown keeps its shape), updates splice the entry's range, links to deleted
-// topic files are unlinked (their text stays) and links to merged ones redirected, sections left
+// topic files are unlinked (their text stays) and links to merged ones redirected (in updated
+// entries too), tables whose rows all went lose their header and delimiter rows, sections left
 // empty by the prune lose their heading (not the file's title). Topic files that are removed are deleted outright.
 // Protected entries are checked to be byte-identical afterwards.
 import path from 'node:path';
+import { diffChars } from 'diff';
 import type { Config } from '../config/types.js';
 import type { Entry, Evidence, Finding, MemoryFile, PlanItem } from '../types.js';
 import { recordId, serializeRecords, type ArchiveRecord } from './archive.js';
@@ -93,6 +95,8 @@ export interface PlanChangesInput {
 const REMOVING = new Set(['delete', 'archive', 'merge']);
 const HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+/** A GFM table delimiter row (`| --- | :-: |`), possibly inside a blockquote; at least one pipe. */
+const TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 function normalizeTarget(fromFile: string, url: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#') || url.startsWith('/')) return undefined;
@@ -113,6 +117,48 @@ function relPath(fromFile: string, toFile: string): string {
 
 function nonSpace(s: string): number {
   return s.replace(/\s+/g, '').length;
+}
+
+/**
+ * Moves edits made against `from` onto `to` (a rewrite of `from`, e.g. an update's replacement):
+ * an edit is carried when the text it replaces is still there, unchanged, at the place the
+ * rewrite moved it to (found by a character diff), so it never lands on text the rewrite changed.
+ * Edits whose text the rewrite changed are returned as `missed` (as given, offsets in `from`).
+ */
+export function carryEdits(from: string, to: string, edits: Splice[]): { edits: Splice[]; missed: Splice[] } {
+  // Common prefix and suffix first: the diff then only runs over the rewritten middle, so a long
+  // topic file with one corrected path costs little.
+  let pre = 0;
+  const max = Math.min(from.length, to.length);
+  while (pre < max && from.charCodeAt(pre) === to.charCodeAt(pre)) pre++;
+  let suf = 0;
+  while (suf < max - pre && from.charCodeAt(from.length - 1 - suf) === to.charCodeAt(to.length - 1 - suf)) suf++;
+  // Unchanged runs: [offset in from, offset in to, length].
+  const same: Array<[number, number, number]> = [[0, 0, pre]];
+  const parts = diffChars(from.slice(pre, from.length - suf), to.slice(pre, to.length - suf), { maxEditLength: 5000 });
+  if (parts) {
+    let o = pre;
+    let n = pre;
+    for (const part of parts) {
+      if (!part.added && !part.removed) same.push([o, n, part.value.length]);
+      if (!part.added) o += part.value.length;
+      if (!part.removed) n += part.value.length;
+    }
+  }
+  same.push([from.length - suf, to.length - suf, suf]);
+  const mapStart = (x: number) => same.find(([o, , len]) => x >= o && x < o + len);
+  const mapEnd = (x: number) => same.find(([o, , len]) => x > o && x <= o + len);
+  const out: Splice[] = [];
+  const missed: Splice[] = [];
+  for (const ed of edits) {
+    const a = mapStart(ed.start);
+    const b = mapEnd(ed.end);
+    const s = a ? a[1] + ed.start - a[0] : -1;
+    const t = b ? b[1] + ed.end - b[0] : -1;
+    if (s >= 0 && t >= s && to.slice(s, t) === from.slice(ed.start, ed.end)) out.push({ ...ed, start: s, end: t });
+    else missed.push(ed);
+  }
+  return { edits: out, missed };
 }
 
 interface FileEditResult {
@@ -143,37 +189,11 @@ function editFile(
   const removedEntries: Array<{ e: Entry; p: PlanItem; a: number; b: number; whole: boolean }> = [];
   const held = new Set<string>();
 
-  const sorted = [...entries].sort((x, y) => x.start - y.start);
-  for (const e of sorted) {
-    const p = plan.get(e.id);
-    if (!p || e.protected) continue;
-    if ((REMOVING.has(p.action) || p.action === 'update') && (hasSecret(e.text) || hasSecret(p.replacement))) {
-      // Second line of defence (the plan sends these to review): never copy a credential.
-      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
-      held.add(e.id);
-      continue;
-    }
-    if (REMOVING.has(p.action)) {
-      const a = lineOf(ls, e.start);
-      const b = lineOf(ls, Math.max(e.start, e.end - 1));
-      const prefix = text.slice(ls[a - 1], e.start);
-      const suffix = text.slice(e.end, ls[b]).replace(/\r?\n$/, '');
-      const whole = /^[ \t>]*$/.test(prefix) && isBlank(suffix);
-      if (whole) for (let l = a; l <= b; l++) removed.add(l);
-      else splices.push({ start: e.start, end: e.end, text: '', why: `remove ${e.id}` });
-      removedEntries.push({ e, p, a, b, whole });
-    } else if (p.action === 'update' && p.replacement !== undefined && p.replacement !== e.text) {
-      splices.push({ start: e.start, end: e.end, text: p.replacement, why: `update ${e.id}` });
-      records.push({ ...entryRecord(e, today, 'update', p.rule, p.reason), replacement: p.replacement });
-    }
-  }
-
-  // Reintegration: unlink links to deleted topic files, redirect links to merged ones.
+  // Reintegration: links to deleted topic files are unlinked, links to merged ones redirected.
   const topicNamed = (name: string, t: Entry) =>
     (t.meta.name ?? '').toLowerCase() === name || path.posix.basename(t.file, '.md').toLowerCase() === name;
-  for (const e of sorted) {
-    const p = plan.get(e.id);
-    if (e.protected || (p && !held.has(e.id) && (REMOVING.has(p.action) || p.action === 'update'))) continue;
+  /** The unlink / redirect edits of one entry's links (file offsets) and the topics they concern. */
+  const linkEdits = (e: Entry): { local: Splice[]; groups: Set<string> } => {
     const local: Splice[] = [];
     const groups = new Set<string>();
     for (const s of e.spans) {
@@ -213,6 +233,63 @@ function editFile(
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem}${m[3]}${m[4] ?? ''}]]`, why: `redirect [[${r.value}]]` });
       groups.add(merged.from.id);
     }
+    return { local, groups };
+  };
+
+  const sorted = [...entries].sort((x, y) => x.start - y.start);
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    if (!p || e.protected) continue;
+    if ((REMOVING.has(p.action) || p.action === 'update') && (hasSecret(e.text) || hasSecret(p.replacement))) {
+      // Second line of defence (the plan sends these to review): never copy a credential.
+      warnings.push(`${e.file}:${e.line}: ${e.id} holds a credential-like string; not ${p.action}d (review it by hand)`);
+      held.add(e.id);
+      continue;
+    }
+    if (REMOVING.has(p.action)) {
+      const a = lineOf(ls, e.start);
+      const b = lineOf(ls, Math.max(e.start, e.end - 1));
+      const prefix = text.slice(ls[a - 1], e.start);
+      const suffix = text.slice(e.end, ls[b]).replace(/\r?\n$/, '');
+      const whole = /^[ \t>]*$/.test(prefix) && isBlank(suffix);
+      if (whole) for (let l = a; l <= b; l++) removed.add(l);
+      else splices.push({ start: e.start, end: e.end, text: '', why: `remove ${e.id}` });
+      removedEntries.push({ e, p, a, b, whole });
+    } else if (p.action === 'update' && p.replacement !== undefined && p.replacement !== e.text) {
+      // An updated entry's links to removed memory get the same unlinking / redirecting as any
+      // kept entry's: the update is applied to the entry's original text, so otherwise the
+      // links would dangle after the topic is gone. One record: restoring the update brings
+      // back the original text (links included).
+      let replacement = p.replacement;
+      let reason = p.reason;
+      const { local } = linkEdits(e);
+      if (local.length) {
+        const carried = carryEdits(e.text, replacement, local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start })));
+        // A link the update rewrote (e.g. an index line already redirected to a merged topic's
+        // kept file) is the update's to decide; only one whose text is still there, in a place
+        // the diff could not pin down, is left dangling: say so.
+        const dangling = carried.missed.filter((m) => replacement.includes(e.text.slice(m.start, m.end)));
+        if (dangling.length)
+          warnings.push(`${e.file}:${e.line}: ${e.id}: a link to removed memory could not be placed in the updated text (${dangling.map((m) => m.why).join(', ')}); left as it is (review it by hand)`);
+        if (carried.edits.length) {
+          try {
+            replacement = spliceEdits(replacement, carried.edits);
+            reason += '; links to removed memory unlinked or redirected';
+          } catch (err) {
+            warnings.push(`${e.file}:${e.line}: ${(err as Error).message}`);
+          }
+        }
+      }
+      splices.push({ start: e.start, end: e.end, text: replacement, why: `update ${e.id}` });
+      records.push({ ...entryRecord(e, today, 'update', p.rule, reason), replacement });
+    }
+  }
+
+  for (const e of sorted) {
+    const p = plan.get(e.id);
+    // Updated entries had their links handled with the update (above).
+    if (e.protected || (p && !held.has(e.id) && (REMOVING.has(p.action) || p.action === 'update'))) continue;
+    const { local, groups } = linkEdits(e);
     if (!local.length) continue;
     if (hasSecret(e.text)) {
       warnings.push(`${e.file}:${e.line}: ${e.id} links to removed memory but holds a credential-like string; links left as they are (review it by hand)`);
@@ -233,6 +310,40 @@ function editFile(
       replacement,
       group: [...groups].sort(),
     });
+  }
+
+  // Tables emptied by this prune lose their header and delimiter rows. Only body rows are entries,
+  // so without this a table whose rows all went stays as a header-only table (which also keeps
+  // its section from counting as empty). Rows of one table are table-row entries on consecutive
+  // lines (GFM body rows are one line each; a table ends at the first line that is not a row),
+  // and the header and delimiter are the two lines right above the first row.
+  const removedTables: Array<{ a: number; b: number; members: string[] }> = [];
+  const rows = sorted.filter((e) => e.kind === 'table-row');
+  for (let i = 0; i < rows.length; ) {
+    let j = i;
+    while (j + 1 < rows.length && rows[j + 1].line === rows[j].endLine + 1) j++;
+    const body = rows.slice(i, j + 1);
+    i = j + 1;
+    const first = body[0].line;
+    const allGone = body.every((r) => {
+      for (let l = r.line; l <= r.endLine; l++) if (!removed.has(l)) return false;
+      return true;
+    });
+    if (!allGone || first - 2 < bodyStart) continue;
+    const head = lineText(text, ls, first - 2);
+    const delim = lineText(text, ls, first - 1);
+    // The delimiter row proves the two lines are the table's header; a header that is also a
+    // list item's first line (`- | a | b |`) would take the item marker with it: left alone.
+    if (!TABLE_DELIM_RE.test(delim) || isBlank(head) || !head.includes('|') || /^[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/.test(head)) continue;
+    if (removed.has(first - 2) || removed.has(first - 1)) continue;
+    if (hasSecret(head)) {
+      // Never removed automatically: the header's text would go into the diff and the archive.
+      warnings.push(`${file.path}:${first - 2}: table header holds a credential-like string; kept although its rows are gone (rotate it and remove it by hand)`);
+      continue;
+    }
+    removed.add(first - 2);
+    removed.add(first - 1);
+    removedTables.push({ a: first - 2, b: first - 1, members: body.map((r) => r.id) });
   }
 
   // Sections emptied by this prune lose their heading (and any empty sub-headings).
@@ -355,6 +466,28 @@ function editFile(
       ...anchors(h.line, h.line),
     });
   }
+  for (const t of removedTables) {
+    // Header and delimiter as one record (a delimiter like `| --- | --- |` is rarely unique in a
+    // file, so it must not be matched on its own); it travels with the table's rows.
+    const lines = text.slice(ls[t.a - 1], ls[t.b]);
+    records.push({
+      id: recordId([today, file.path, t.a, lines]),
+      entryId: 't_' + recordId([file.path, lines]).slice(2),
+      date: today,
+      action: 'reintegrate',
+      rule: 0,
+      reason: 'table header left without rows',
+      file: file.path,
+      line: t.a,
+      endLine: t.b,
+      kind: 'table-header',
+      headings: [],
+      text: lines.replace(/\r?\n$/, ''),
+      lines,
+      group: t.members,
+      ...anchors(t.a, t.b),
+    });
+  }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),
@@ -471,6 +604,8 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
         text: topic.text,
         lines: f.text,
         fileDeleted: true,
+        // Memory text is BOM-less (src/memory/read.ts): the mark is noted so restore puts it back.
+        ...(f.bom ? { bom: true } : {}),
         group: entries
           .filter((e) => e.kind === 'index-line' && planById.get(e.id) && REMOVING.has(planById.get(e.id)!.action))
           .filter((e) => normalizeTarget(e.file, e.meta.target ?? '') === topic.file)

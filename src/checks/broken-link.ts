@@ -2,8 +2,11 @@
 // that do not exist, `[[name]]` links to unknown names, MEMORY.md index lines whose topic file is
 // gone, topic files the index never mentions (orphans: never loaded), and `@imports` that are
 // missing, circular or deeper than Claude Code's limit of four hops. Code spans and fences are
-// skipped. Links to ordinary repository files are left to the path checks.
+// skipped. Links to ordinary repository files are left to the path checks. Files brought in by
+// imports are memory files themselves (loadMemory loads them), so the import graph seen here
+// spans every file Claude Code loads, not only the ones auto-detection finds.
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { MAX_IMPORT_HOPS } from '../memory/discover.js';
 import { checkPathRef } from './path.js';
 import {
   baseName,
@@ -18,8 +21,8 @@ import {
   textsOf,
 } from './fidelity/text.js';
 
-/** Claude Code follows @imports at most this many hops deep. */
-export const MAX_IMPORT_HOPS = 4;
+/** Claude Code follows @imports at most this many hops deep (defined with the loader that follows them). */
+export { MAX_IMPORT_HOPS };
 
 const LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
 const REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
@@ -135,6 +138,23 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
   };
 
   const texts = textsOf(entries);
+  let laterImports: number[] | undefined;
+  const importsOf = (i: number, text: string) => {
+    const e = entries[i];
+    const dir = dirOf(e.file);
+    for (const hit of imports(text)) {
+      if (hit.target.startsWith('~/') || hit.target.startsWith('/')) continue; // outside the repository
+      const resolved = joinPath(dir, hit.target);
+      if (!exists(resolved)) {
+        if (pathCheckReports(ctx, e, hit)) continue; // renamed or deleted in history: the path check says so, once
+        push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
+        continue;
+      }
+      const list = importEdges.get(e.file) ?? [];
+      list.push({ to: resolved, entry: e, hit });
+      importEdges.set(e.file, list);
+    }
+  };
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (e.kind === 'frontmatter-field') continue;
@@ -153,6 +173,9 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     const hasLink = raw.includes('](') || raw.includes(']:');
     const hasWiki = raw.includes('[[');
     const hasImport = e.format === 'claude-md' && raw.includes('@');
+    // Another format's imports count only once a CLAUDE.md-style file imports that file (then
+    // Claude Code follows them): decided after this loop, when the import edges are known.
+    if (!hasImport && raw.includes('@')) (laterImports ??= []).push(i);
     const indexTarget = isIndex && e.kind === 'index-line' && !!e.meta?.target;
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget) continue;
     const text = texts.proseNoCode(i);
@@ -204,21 +227,20 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
       push(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, 'warning', { name, reason: 'unknown-name' });
     }
 
-    // @imports (CLAUDE.md-style files only)
-    if (hasImport) {
-      for (const hit of imports(text)) {
-        if (hit.target.startsWith('~/') || hit.target.startsWith('/')) continue; // outside the repository
-        const resolved = joinPath(dir, hit.target);
-        if (!exists(resolved)) {
-          if (pathCheckReports(ctx, e, hit)) continue; // renamed or deleted in history: the path check says so, once
-          push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
-          continue;
-        }
-        const list = importEdges.get(e.file) ?? [];
-        list.push({ to: resolved, entry: e, hit });
-        importEdges.set(e.file, list);
-      }
-    }
+    // @imports (CLAUDE.md-style files; others once imported, below)
+    if (hasImport) importsOf(i, text);
+  }
+  // Files of other formats that a CLAUDE.md-style file imports (`@AGENTS.md`): Claude Code
+  // follows their imports too. Repeated until no further file is reached.
+  for (let pending = laterImports; pending && pending.length > 0; ) {
+    const reached = new Set<string>();
+    for (const l of importEdges.values()) for (const x of l) reached.add(x.to);
+    const still: number[] = [];
+    const now: number[] = [];
+    for (const i of pending) (reached.has(entries[i].file) ? now : still).push(i);
+    if (now.length === 0) break;
+    for (const i of now) importsOf(i, texts.proseNoCode(i));
+    pending = still;
   }
 
   // orphans: topic files the index never mentions
@@ -258,8 +280,15 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
   const roots = files.filter((f) => f.format === 'claude-md' && !importedBy.has(f.path)).map((f) => f.path);
   const reported = new Set<string>();
   const reached = new Set<string>();
+  // Each file is walked once per depth: what lies below a file depends on its depth, and walking
+  // every path instead could take exponential time on a dense import graph. A cycle is still
+  // reported (on the import that closes it on the first path that meets it).
+  const walked = new Set<string>();
   const walk = (file: string, depth: number, stack: string[]) => {
     reached.add(file);
+    const memo = `${depth}\0${file}`;
+    if (walked.has(memo)) return;
+    walked.add(memo);
     for (const edge of importEdges.get(file) ?? []) {
       const hop = depth + 1;
       const key = `${edge.entry.id}:${edge.hit.index}`;

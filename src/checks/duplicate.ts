@@ -30,6 +30,11 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     const a = entries[i];
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
+    // In one file, a table row and a prose line are two forms the author chose on purpose: a
+    // command table is a reference looked up by name, a numbered step or bullet a procedure read
+    // in order. Repeating a command in both is structure, not drift; merging one away would
+    // break the table or the sequence. (Across files a copy is still a copy, whatever its form.)
+    if (a.file === b.file && (a.kind === 'table-row') !== (b.kind === 'table-row')) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;

@@ -7,9 +7,9 @@ import type { Check, CheckContext, Entry, Evidence, Finding, MemoryContext } fro
 
 /** The part of a check context the filters read. */
 type ConfigView = Pick<CheckContext, 'config'>;
-import { conflictingPair, corpusOf } from './fidelity/corpus.js';
+import { conflictingPair, type Corpus, corpusOf } from './fidelity/corpus.js';
 import { PROSE_GATES } from './fidelity/keywords.js';
-import { fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
+import { type EntryTexts, fileMap, isAutoMemory, isInstructionFile, lineInEntry, quote, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
 
 export const FILTER_IDS = [
   'session-state',
@@ -71,6 +71,34 @@ const SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (
 
 const RELATIVE_DATE =
   /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
+
+/**
+ * Relative dates pointing forward: "next Thursday", "next week", "in two weeks", "until Monday",
+ * "3 days from now". Stale as soon as the date passes, like the backward ones. Not matched: spans
+ * ("for the next week", "every next sprint") and durations of recurring behaviour ("tokens expire
+ * in 7 days"): `in N days` only counts after a verb of a one-off event (ships, lands, begins,
+ * is due, is back…); a weekday after `until` only when the text states no recurrence
+ * (`RECURRING`: "frozen from Friday until Monday every week").
+ */
+const WEEKDAY_RE = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const COUNT_RE = '(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|few|\\d+)';
+const UNIT_RE = '(?:days?|weeks?|months?)';
+const EVENT_RE =
+  '(?:ships?|shipping|lands?|landing|launch(?:es|ing)?|releases?|releasing|go(?:es)? live|going live|starts?|starting|begins?|beginning|' +
+  'ends?|ending|finish(?:es)?|closes?|closing|opens?|opening|resumes?|resuming|returns?|returning|back|due|lifts?|happens?|happening|' +
+  'arrives?|arriving|kicks? off|kicking off|scheduled|planned|expected|coming|deadline is)';
+const FORWARD_DATE = new RegExp(
+  `(?<!\\b(?:the|every|each) )\\bnext (?:week|month|year|sprint|${WEEKDAY_RE})\\b` +
+    `|\\buntil ${WEEKDAY_RE}\\b` +
+    `|(?<=\\b${EVENT_RE} )in ${COUNT_RE} ${UNIT_RE}\\b` +
+    `|\\b${COUNT_RE} ${UNIT_RE} from now\\b`,
+  'i',
+);
+/** A recurring schedule: a weekday in it is every week's, not a date. */
+const RECURRING = new RegExp(
+  `\\b(?:every|each|weekly|weekends?|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\\b|\\bfrom ${WEEKDAY_RE}\\b`,
+  'i',
+);
 
 const REASONING: RegExp[] = [
   /\b(?:I|we) tried\b[^.\n]{0,100}?\b(?:but|didn't|did not|doesn't|does not|no luck|failed|no effect|still|nothing)\b/i,
@@ -134,6 +162,8 @@ const GROUPS: Array<[name: string, literals: string[]]> = [
   ['tone', ['frustrated', 'annoyed', 'angry', 'upset', 'irritated', 'impatient', 'stressed', 'confused', 'grumpy', 'tired', 'mad', 'unhappy',
     'excited', 'nervous', 'disappointed', 'pleased', 'happy', 'mood', 'losing patience', 'fed up']],
   ['relative', ['yesterday', 'tomorrow', 'today', 'tonight', 'this morning', 'this afternoon', 'last ', 'this week', 'this sprint', 's ago']],
+  // FORWARD_DATE, by alternative: `next …`, `until …`, `in N days|weeks|months`, `N … from now`
+  ['forward', ['next ', 'until ', ' day', ' week', ' month']],
   // REASONING, by pattern
   ['tried', ['tried']],
   ['i-thought', ['i thought', 'we thought', 'i tried', 'we tried', 'i assumed', 'we assumed', 'i suspected', 'we suspected']],
@@ -175,6 +205,7 @@ const REASONING_NEEDS = [G('tried'), G('tried'), G('i-thought'), G('let-me'), G(
 const G_SESSION_WEAK = G('session-weak');
 const G_TONE = G('tone');
 const G_RELATIVE = G('relative');
+const G_FORWARD = G('forward');
 const G_UNVERIFIED = G('unverified');
 const G_UNVERIFIED_WEAK = G('unverified-weak', 'digit');
 const G_STACK = G('stack');
@@ -256,8 +287,11 @@ function filtersFor(entry: Entry, text: string, raw: string, gates: number, on: 
 
   if (keeper) return hits;
 
-  if (on.has('relative-date') && gates & G_RELATIVE) {
-    const m = RELATIVE_DATE.exec(text);
+  if (on.has('relative-date') && gates & (G_RELATIVE | G_FORWARD)) {
+    const back = gates & G_RELATIVE ? RELATIVE_DATE.exec(text) : null;
+    let fwd = gates & G_FORWARD ? FORWARD_DATE.exec(text) : null;
+    if (fwd && RECURRING.test(text)) fwd = null; // a weekly schedule, not a date
+    const m = back && (!fwd || back.index <= fwd.index) ? back : fwd;
     if (m && !ABSOLUTE_DATE.test(text)) hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
   }
   if (on.has('reasoning')) {
@@ -286,6 +320,17 @@ export function lineDate(evidence: Evidence | undefined, file: string, line: num
   const times = evidence?.usage?.lines?.get(file);
   const t = Array.isArray(times) ? times[line - 1] : undefined;
   return typeof t === 'number' && Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : undefined;
+}
+
+/**
+ * The date a topic file's lines were written, when git knows it for every line: topic files are
+ * not blamed (their dates come from the history pass), but a topic committed once, and not edited
+ * since, had all its lines written by that one commit.
+ */
+function topicDate(evidence: Evidence | undefined, entry: Entry): string | undefined {
+  if (entry.kind !== 'topic') return undefined;
+  const u = evidence?.usage?.entries?.get(entry.id);
+  return u && !u.uncommitted && u.firstEdited && u.firstEdited === u.lastEdited ? u.firstEdited : undefined;
 }
 
 function shift(date: string, days: number): string {
@@ -326,11 +371,70 @@ export function absoluteFor(phrase: string, date: string): string | undefined {
     if (!n) return undefined;
     if (ago[2] === 'days') return shift(date, -n);
     if (ago[2] === 'weeks') return `about ${shift(date, -7 * n)}`;
-    const d = new Date(date + 'T00:00:00Z');
-    d.setUTCMonth(d.getUTCMonth() - n);
-    return d.toISOString().slice(0, 7);
+    return monthOf(date, -n);
   }
-  return undefined;
+  return forwardFor(p, date);
+}
+
+/** The month (YYYY-MM) `n` months from `date`'s (from its 1st: 31 January + 1 month is February). */
+function monthOf(date: string, n: number): string {
+  const d = new Date(date + 'T00:00:00Z');
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.toISOString().slice(0, 7);
+}
+
+/** The Monday starting the week of `date` (ISO weeks). */
+function mondayOf(date: string): string {
+  return shift(date, -((new Date(date + 'T00:00:00Z').getUTCDay() + 6) % 7));
+}
+
+/** Counts written in words, for "in two weeks"; "a few" is taken as three. */
+const FORWARD_COUNTS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  'a few': 3, few: 3, 'a couple of': 2, 'couple of': 2,
+};
+
+/**
+ * The absolute date a forward phrase (FORWARD_DATE, lower case) meant, written on `date`:
+ * "next thursday" is the first Thursday after that day (as "last friday" is the last one before
+ * it), "next week" the week after, "until monday" keeps its "until". A sprint's length is unknown:
+ * no date.
+ */
+function forwardFor(p: string, date: string): string | undefined {
+  const until = /^until (.+)$/.exec(p);
+  if (until) {
+    const abs = forwardFor(`next ${until[1]}`, date);
+    return abs && `until ${abs}`;
+  }
+  const next = /^next (\w+)$/.exec(p);
+  if (next) {
+    if (next[1] === 'week') return `the week of ${mondayOf(shift(date, 7))}`;
+    if (next[1] === 'month') return monthOf(date, 1);
+    if (next[1] === 'year') return String(Number(date.slice(0, 4)) + 1);
+    const target = WEEKDAYS.indexOf(next[1]);
+    if (target < 0) return undefined;
+    const ahead = (target - new Date(date + 'T00:00:00Z').getUTCDay() + 7) % 7 || 7;
+    return shift(date, ahead);
+  }
+  const n = /^(?:in )?(.+?) (day|week|month)s?(?: from now)?$/.exec(p);
+  if (!n || !(p.startsWith('in ') || p.endsWith(' from now'))) return undefined;
+  const count = /^\d+$/.test(n[1]) ? Number(n[1]) : FORWARD_COUNTS[n[1]];
+  if (!count) return undefined;
+  if (n[2] === 'day') return shift(date, count);
+  if (n[2] === 'week') return `around ${shift(date, 7 * count)}`;
+  return monthOf(date, count);
+}
+
+/**
+ * The replacement written with the capital of the phrase it replaces: "Last week we moved CI"
+ * becomes "The week of 2025-12-29 we moved CI", not "the week of…" (a phrase starts with a
+ * capital where it opens a sentence or a list item).
+ */
+export function sameCase(phrase: string, replacement: string): string {
+  const first = phrase.charAt(0);
+  if (first === first.toLowerCase()) return replacement; // lower case, or no letter at all
+  return replacement.charAt(0).toUpperCase() + replacement.slice(1);
 }
 
 // -------------------------------------------------------------- messages
@@ -363,6 +467,30 @@ interface Detected {
   hits: Hit[];
 }
 
+/** A rationale line or clause: "**Why:** …", "How to apply: …", "Reason: …", "… because …". */
+const RATIONALE = /(?:^|\n)[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:why|how to apply|reason|rationale)(?:\*\*|__)?[ \t]*:|\bbecause\b/i;
+
+/**
+ * Whether auto-memory entry `mem` says something the instruction entry `instr` does not, so that
+ * deleting it as a copy would lose information: a rationale of its own ("**Why:** npm once
+ * rewrote the lockfile…"), or content words beyond a small margin (a reworded copy may swap a
+ * word or two). Keeper types (feedback, decision, user) record why a rule exists, so any new
+ * content word of theirs is kept; a project or reference note may add two words, plus one for
+ * every five content words of the instruction entry (rewording grows with length).
+ */
+function addsOwnContent(corpus: Corpus, mem: number, instr: number, memEntry: Entry, texts: EntryTexts): boolean {
+  const memSize = corpus.bags.size(mem);
+  const instrSize = corpus.bags.size(instr);
+  const shared = Math.round(corpus.bags.similarity(mem, instr).containment * Math.min(memSize, instrSize));
+  const own = memSize - shared;
+  if (own <= 0) return false;
+  if (KEEPER_TYPES.has(memEntry.type)) return true;
+  // a rationale the instruction entry does not give is the note's reason to exist
+  // (read on the prose: frontmatter, fenced code and comments blanked)
+  if (RATIONALE.test(texts.proseWithOffsets(mem, false)) && !RATIONALE.test(texts.proseWithOffsets(instr, false))) return true;
+  return own > 2 + Math.floor(instrSize / 5);
+}
+
 /** The memory-only part: every entry's filter hits, CLAUDE.md copies included. */
 function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
   const out: Detected[] = [];
@@ -386,7 +514,9 @@ function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
       const instrWords = corpus.wordCount[instr];
       // the memory entry is (mostly) the CLAUDE.md text, not a richer note that quotes it
       const ok = exact || jaccard >= 0.6 || (containment >= 0.75 && memWords <= instrWords * 1.6 + 6);
-      if (ok && !copies.has(mem)) copies.set(mem, entries[instr]);
+      if (ok && (exact || !addsOwnContent(corpus, mem, instr, entries[mem], textsOf(entries)))) {
+        if (!copies.has(mem)) copies.set(mem, entries[instr]);
+      }
     };
     for (const g of corpus.exact)
       for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
@@ -425,13 +555,13 @@ export function findEphemeral(ctx: CheckContext): Finding[] {
     let suggestion: Finding['suggestion'] = { delete: true };
     let dateNote = 'write the absolute date instead (date unknown: no blame for this line)';
     if (h.relative) {
-      const written = lineDate(ctx.evidence, entry.file, line);
+      const written = lineDate(ctx.evidence, entry.file, line) ?? topicDate(ctx.evidence, entry);
       const abs = written ? absoluteFor(h.relative, written) : undefined;
       if (written) evidence.date = written;
       if (abs) {
         evidence.absolute = abs;
         dateNote = `the line was written on ${written}, so write ${abs} instead`;
-        suggestion = { replace: abs };
+        suggestion = { replace: sameCase(h.match, abs) };
       } else if (written) {
         dateNote = `the line was written on ${written}; write the absolute date instead`;
         suggestion = undefined;

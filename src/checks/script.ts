@@ -2,7 +2,8 @@
 // script, target or recipe is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS } from '../memory/refs/commands.js';
-import { checkable, describedAsPast, commitEvidence, describeCommit, finding, joinDir, memDirOf, upwards } from './stale-common.js';
+import { joinPath } from '../memory/refs/paths.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards } from './stale-common.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -37,9 +38,34 @@ function workspaceFolder(ev: Evidence, ws: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The folder a command runs in when it names one (`cd dir &&`, `pnpm -C dir`, `npm --prefix dir`):
+ * relative to the memory file's folder, else to the root. A folder that is gone is followed to
+ * its successor when history shows it was moved (the script is then looked up in the folder the
+ * command would have to name now); `null` when it was deleted or never existed: the command
+ * fails for its folder, which the path check reports, and walking up to an unrelated manifest
+ * would only guess. Folders outside the repository (`~`, `$VAR`, absolute) keep the old walk.
+ */
+function commandFolder(ev: Evidence, base: string, memDir: string): string | null {
+  const b = base.replace(/\/+$/, '');
+  const legacy = joinDir(memDir, b).replace(/^\/+/, '');
+  if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  const cands: string[] = [];
+  for (const c of [joinPath(memDir, b), joinPath('', b)]) if (c !== null && c !== '' && !cands.includes(c)) cands.push(c);
+  if (!cands.length) return legacy;
+  for (const c of cands) if (exists(ev, c)) return c;
+  if (!ev.history.available) return legacy;
+  for (const c of cands) {
+    const f = ev.history.fate(c);
+    if (f.status === 'renamed' && f.successor && exists(ev, f.successor)) return f.successor;
+  }
+  return null;
+}
+
 function findLookup(ev: Evidence, ref: Reference, memDir: string): Lookup | null {
   const tool = ref.tool;
-  const start = ref.base ? joinDir(memDir, ref.base.replace(/\/+$/, '')).replace(/^\/+/, '') : memDir;
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
   if (tool === 'make' || tool === 'just') {
     const names = tool === 'make' ? MAKEFILES : JUSTFILES;
     const map = tool === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
@@ -193,11 +219,116 @@ function makePattern(names: Set<string>, target: string): boolean {
   return false;
 }
 
+// ------------------------------------------------------------------ workspace filters
+
+/** A workspace selector that names one package: `@acme/web`, `web` (no globs, paths or `...`/`^` graph suffixes). */
+const PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
+
+interface NameIndex {
+  /** `${sha}\0${manifest}` -> the name that commit gave that manifest. */
+  addedBy: Map<string, string>;
+  /** Unscoped name -> the scoped names ever declared with it (`web` -> `@acme/web`). */
+  byTail: Map<string, string[]>;
+}
+const nameIndexCache = new WeakMap<object, NameIndex>();
+/** Indexes the history of manifest `name` fields once per run (no git call: the manifest pass collected it). */
+function nameIndex(ev: Evidence): NameIndex {
+  let idx = nameIndexCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { addedBy: new Map(), byTail: new Map() };
+  for (const [key, list] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list) if (e.type === 'added') idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+    const slash = key.indexOf('/');
+    if (key.startsWith('@') && slash > 0) {
+      const tail = key.slice(slash + 1);
+      const l = idx.byTail.get(tail);
+      if (l) l.push(key);
+      else idx.byTail.set(tail, [key]);
+    }
+  }
+  nameIndexCache.set(ev.manifests, idx);
+  return idx;
+}
+
+/**
+ * `pnpm --filter @acme/web dev`, `npm -w @acme/web run dev`, `yarn workspace @acme/web dev` whose
+ * package name no workspace package has any more. Reported only on evidence: the history of the
+ * manifests' `name` fields shows a package.json declared that name and every manifest that did
+ * has dropped it (renamed or deleted); a name never seen may be a selector this check does not
+ * understand, so it is left alone. The successor is the name the same commit gave the same
+ * package.json (`@acme/web` -> `@acme/site`); the command is rewritten only when that package
+ * defines the script and the selector is written inside the reference.
+ */
+function checkWorkspaceGone(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const ws = ref.workspace!.replace(/^["']|["']$/g, '');
+  if (!PLAIN_WORKSPACE.test(ws) || ws.includes('..')) return null;
+  if (workspaceFolder(ev, ws) !== undefined) return null;
+  const hist = ev.manifests.everProjectNames;
+  // A shallow history may lack the commits that added a name still in use: no verdict then.
+  if (!hist || !ev.history.available || ev.history.shallow) return null;
+  const idx = nameIndex(ev);
+  let key = ws.toLowerCase();
+  const scoped = key.startsWith('@');
+  if (!hist.get(key)?.length && !scoped) {
+    // pnpm matches an unscoped selector against scoped names when only one package has that tail.
+    const tails = idx.byTail.get(key);
+    if (tails?.length !== 1) return null;
+    key = tails[0]!;
+  }
+  const events = hist.get(key);
+  if (!events?.length) return null;
+  // The name must be gone from every manifest that declared it: as many removals as additions
+  // (a manifest moved with its name unchanged records nothing; one moved and renamed records both).
+  let net = 0;
+  for (const e of events) net += e.type === 'added' ? 1 : -1;
+  if (net > 0) return null;
+  // Events come oldest first: the last one is the latest removal.
+  const removal = events[events.length - 1];
+  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
+  // The successor: the name the same commit gave the same package.json, or the package.json git
+  // history follows it to (a moved folder whose manifest changed too much to pair as a rename).
+  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
+  if (succ === undefined) {
+    const f = ev.history.fate(removal.manifest);
+    if (f.status === 'renamed' && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
+    else if (removal.manifest.includes('/')) {
+      // The package's folder moved (its other files paired as renames) while its package.json did not.
+      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf('/')));
+      if (d.status === 'renamed' && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, 'package.json')}`);
+    }
+  }
+  const succDir = succ !== undefined ? ev.manifests.workspaces.get(succ) : undefined;
+  const succManifest = succDir !== undefined ? joinDir(succDir, 'package.json') : undefined;
+  const hasScript = succManifest !== undefined && !!ev.manifests.scripts.get(succManifest)?.has(ref.script!);
+  let written: string | undefined;
+  if (succ !== undefined && succDir !== undefined) {
+    // Written the way the entry wrote it: unscoped when the entry did and that stays unambiguous.
+    const tail = succ.slice(succ.indexOf('/') + 1);
+    written = !scoped && succ.startsWith('@') && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith('/' + tail))) ? tail : succ;
+  }
+  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe(ws)}(?=[\\s"']|$)`);
+  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : undefined;
+  const what = succ === undefined || succDir === undefined
+    ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}`
+    : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? '' : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...(succ !== undefined ? { successor: succ } : {}) },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
 export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'command' || !ref.script) return null;
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$')) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
   const memDir = memDirOf(entry.file);
   const look = findLookup(ev, ref, memDir);
   if (!look) return null;

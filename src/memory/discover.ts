@@ -479,3 +479,112 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   d.findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { files, findings: d.findings };
 }
+
+// ------------------------------------------------------------------ @imports
+
+/**
+ * Claude Code follows `@path` imports of CLAUDE.md-style files recursively, at most this many
+ * hops from the file it loaded first (CLAUDE.md itself is hop 0; a file four imports away is
+ * still loaded, a fifth is not). The `broken-link` check reports imports past it.
+ */
+export const MAX_IMPORT_HOPS = 4;
+
+/**
+ * At most this many files are loaded through imports in one audit. Import graphs are a handful
+ * of files in practice; the bound keeps a pathological or generated graph from turning the
+ * audit into a crawl of the repository. Past it, one finding names the first import left out.
+ */
+export const MAX_IMPORTED_FILES = 500;
+
+/** Folders an import is never followed into: not the project's own text (and never pruned). */
+const IMPORT_SKIP_SEGMENT = /(?:^|\/)(?:node_modules|\.git|\.hg|\.svn)(?:\/|$)/;
+
+export type ImportResolution =
+  /** A file inside the repository that is not memory yet: load it. */
+  | { kind: 'new'; file: DiscoveredFile }
+  /** Already memory (discovered, or imported before), possibly under another name (symlink, case). */
+  | { kind: 'known'; path: string }
+  /** Not followed: outside the repository, not Markdown, missing (other checks report those), or refused (finding). */
+  | { kind: 'skip'; finding?: Finding };
+
+/**
+ * Resolves `@imports` to files (I/O on paths only, like discovery). Created once per audit and
+ * only when some memory file holds an import: a repository without imports pays nothing.
+ */
+export class ImportResolver {
+  private readonly d: Discoverer;
+  private ready: Promise<void> | undefined;
+  /** Absolute path -> memory path of every known file. */
+  private readonly byAbs = new Map<string, string>();
+  /** Real path -> memory path, built on the first import not found by its absolute path. */
+  private byReal: Map<string, string> | undefined;
+
+  constructor(
+    readonly root: string,
+    known: Iterable<{ path: string; absPath: string }>,
+    ignoreGlobs?: string[],
+  ) {
+    this.d = new Discoverer(resolve(root), ignoreGlobs, undefined);
+    for (const k of known) this.byAbs.set(k.absPath, k.path);
+  }
+
+  /**
+   * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
+   * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`.
+   */
+  async resolve(fromAbs: string, target: string): Promise<ImportResolution> {
+    // `~/…` (the home folder) and absolute paths lie outside the repository: Claude Code loads
+    // them, but they are not the repository's to audit (pass them with --memory).
+    if (target.startsWith('~') || isAbsolute(target)) return { kind: 'skip' };
+    // Only Markdown is memory to parse: `@package.json` is loaded by Claude Code as it is, and
+    // stays a reference (the path checks verify it exists).
+    if (!/\.md$/i.test(target)) return { kind: 'skip' };
+    const abs = resolve(dirname(fromAbs), target);
+    if (!this.d.inRoot(abs)) return { kind: 'skip' };
+    const rel = this.d.display(abs);
+    if (IMPORT_SKIP_SEGMENT.test(rel)) return { kind: 'skip' };
+    const hit = this.byAbs.get(abs);
+    if (hit !== undefined) return { kind: 'known', path: hit };
+    this.ready ??= this.d.init();
+    await this.ready;
+    try {
+      if (!(await stat(abs)).isFile()) return { kind: 'skip' }; // a folder: not a file to load
+    } catch {
+      return { kind: 'skip' }; // missing or dangling: broken-link / path report the import
+    }
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch {
+      return { kind: 'skip' };
+    }
+    // The same file under another name (a symlink, or other letter case on a case-insensitive
+    // file system) is loaded once, under the name it was first known by.
+    const byReal = await this.realIndex();
+    const same = byReal.get(real);
+    if (same !== undefined) {
+      this.byAbs.set(abs, same);
+      return { kind: 'known', path: same };
+    }
+    if (this.d.userIgnored(abs)) return { kind: 'skip' };
+    if (!(await this.d.symlinkAllowed(abs))) return { kind: 'skip', finding: this.d.findings.pop() };
+    const file: DiscoveredFile = { path: rel, absPath: abs, format: formatOf(rel) ?? 'claude-md' };
+    this.byAbs.set(abs, rel);
+    byReal.set(real, rel);
+    return { kind: 'new', file };
+  }
+
+  private async realIndex(): Promise<Map<string, string>> {
+    if (this.byReal) return this.byReal;
+    const known = [...this.byAbs];
+    const reals = await Promise.all(known.map(([abs]) => realpath(abs).catch(() => undefined))); // unreadable: reported by the reader
+    const m = new Map<string, string>();
+    // In the order the files were known (sorted discovery first): deterministic when two share a target.
+    for (let i = 0; i < known.length; i++) {
+      const r = reals[i];
+      if (r !== undefined && !m.has(r)) m.set(r, known[i][1]);
+    }
+    this.byReal ??= m;
+    return this.byReal;
+  }
+}

@@ -1,7 +1,7 @@
 // Loading memory: discover -> read -> parse -> references, for the audit pipeline.
 import type { Config } from '../config/types.js';
 import type { Entry, Finding, MemoryFile } from '../types.js';
-import { discoverMemory, type DiscoveredFile } from './discover.js';
+import { discoverMemory, ImportResolver, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, type DiscoveredFile } from './discover.js';
 import { parseMemoryText, type ParseOptions, type ParseResult } from './parse.js';
 import { readMemoryFileSync } from './read.js';
 import { extractReferences } from './references.js';
@@ -116,17 +116,49 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
     }
   }
 
+  // Index lines take their topic's type before references are extracted (as they always have).
+  let { files, entries } = await loadBatch(discovered.files, config, pause, findings, timings, typeIndexLines);
+
   t = performance.now();
+  const imported = await followImports(root, config, files, entries, pause, findings, timings);
+  if (imported) {
+    // Imported files join the others in path order (the order discovery gives).
+    files = [...files, ...imported.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const byFile = new Map<string, Entry[]>();
+    for (const e of [...entries, ...imported.entries]) {
+      const l = byFile.get(e.file);
+      if (l) l.push(e);
+      else byFile.set(e.file, [e]);
+    }
+    entries = [];
+    for (const f of files) for (const e of byFile.get(f.path) ?? []) entries.push(e);
+    timings.imports = performance.now() - t;
+  }
+  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return { files, entries, findings, timings };
+}
+
+/** Reads, parses and extracts the references of `list`; stage times are added to `timings`. */
+async function loadBatch(
+  list: DiscoveredFile[],
+  config: Config,
+  pause: ReturnType<typeof cooperative>,
+  findings: Finding[],
+  timings: Record<string, number>,
+  beforeRefs?: (entries: Entry[], files: MemoryFile[], topics: Map<string, Entry>) => void,
+): Promise<{ files: MemoryFile[]; entries: Entry[] }> {
+  const add = (k: string, t0: number) => (timings[k] = (timings[k] ?? 0) + performance.now() - t0);
+  let t = performance.now();
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
   // Synchronous reads: for thousands of small files (usually in the page cache) four system
   // calls each on this thread beat the thread pool's round trips several times over.
   const reads: ReturnType<typeof readMemoryFileSync>[] = [];
-  for (const f of discovered.files as DiscoveredFile[]) {
+  for (const f of list) {
     reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
     const y = pause.maybe();
     if (y) await y;
   }
-  timings.read = performance.now() - t;
+  add('read', t);
 
   t = performance.now();
   // Topic files first, then the indexes linking to them: an index line takes its topic's
@@ -135,8 +167,8 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
   let topics = new Map<string, Entry>();
   for (const indexes of [false, true]) {
     if (indexes) topics = topicsByFile(parsed);
-    for (let i = 0; i < discovered.files.length; i++) {
-      const d = discovered.files[i];
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i];
       const { text, bytes } = reads[i];
       if (text === undefined || (d.format === 'auto-memory-index') !== indexes) continue;
       const indexLineType: ParseOptions['indexLineType'] = indexes
@@ -152,20 +184,20 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
   }
   const files: MemoryFile[] = [];
   const entries: Entry[] = [];
-  for (let i = 0; i < discovered.files.length; i++) {
+  for (let i = 0; i < list.length; i++) {
     const r = reads[i];
     if (r.finding) findings.push(r.finding);
     const p = parsed[i];
     if (!p) continue;
-    p.file.absPath = discovered.files[i].absPath;
+    p.file.absPath = list[i].absPath;
     p.file.bytes = r.bytes;
     if (r.bom) p.file.bom = true;
     files.push(p.file);
     for (const e of p.entries) entries.push(e);
     for (const f of p.findings) findings.push(f);
   }
-  typeIndexLines(entries, files, topics);
-  timings.parse = performance.now() - t;
+  beforeRefs?.(entries, files, topics);
+  add('parse', t);
 
   t = performance.now();
   const byPath = new Map(files.map((f) => [f.path, f]));
@@ -187,7 +219,112 @@ export async function loadMemory(opts: LoadOptions): Promise<LoadedMemory> {
     const y = pause.maybe();
     if (y) await y;
   }
-  timings.refs = performance.now() - t;
-  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { files, entries, findings, timings };
+  add('refs', t);
+  return { files, entries };
+}
+
+/**
+ * Files brought in by `@imports` are memory too: Claude Code loads them with the file importing
+ * them, every session, and follows their own imports in turn. Starting from the CLAUDE.md-style
+ * files (format `claude-md`: CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, nested CLAUDE.md,
+ * .claude/rules; found by detection or given with --memory), the `import` references of their
+ * entries (the extractor leaves out code spans, fences, e-mail addresses and `@scope/package`)
+ * are followed breadth first, each file reached at its fewest hops. A file reached that is not
+ * memory yet is loaded once (format from its name, else `claude-md`: it is CLAUDE.md content);
+ * a file that already is memory (AGENTS.md imported from CLAUDE.md) is not loaded again, but its
+ * imports are followed, as Claude Code does. Files more than MAX_IMPORT_HOPS hops away are never
+ * loaded by Claude Code and are not loaded here; the import reaching them is still an entry of a
+ * loaded file, so `broken-link` reports it as too deep. Imports leaving the repository, of
+ * non-Markdown files (`@package.json`) and of missing files are not followed (the path and
+ * broken-link checks report what needs reporting). Returns undefined when nothing was imported
+ * (the usual case: no file holding an `@` costs one `includes` per CLAUDE.md-style file).
+ */
+async function followImports(
+  root: string,
+  config: Config,
+  files: MemoryFile[],
+  entries: Entry[],
+  pause: ReturnType<typeof cooperative>,
+  findings: Finding[],
+  timings: Record<string, number>,
+): Promise<{ files: MemoryFile[]; entries: Entry[] } | undefined> {
+  let frontier = files.filter((f) => f.format === 'claude-md' && f.text.includes('@'));
+  if (frontier.length === 0) return undefined;
+  const entriesOf = new Map<string, Entry[]>();
+  const indexEntries = (list: Entry[]) => {
+    for (const e of list) {
+      const l = entriesOf.get(e.file);
+      if (l) l.push(e);
+      else entriesOf.set(e.file, [e]);
+    }
+  };
+  indexEntries(entries);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  /** Memory path -> fewest hops from a CLAUDE.md-style file (those are 0 and already expanded). */
+  const hops = new Map<string, number>();
+  for (const f of files) if (f.format === 'claude-md') hops.set(f.path, 0);
+  const resolver = new ImportResolver(root, files, config.ignore);
+  const out = { files: [] as MemoryFile[], entries: [] as Entry[] };
+  const seenFindings = new Set(findings.map((f) => `${f.file}\0${f.message}`));
+  let capped = false;
+  for (let hop = 1; hop <= MAX_IMPORT_HOPS && frontier.length > 0; hop++) {
+    const load: DiscoveredFile[] = [];
+    const next: MemoryFile[] = [];
+    for (const f of frontier) {
+      if (!f.text.includes('@')) continue;
+      for (const e of entriesOf.get(f.path) ?? []) {
+        for (const r of e.refs ?? []) {
+          if (r.kind !== 'import' || !r.raw.startsWith('@')) continue;
+          const res = await resolver.resolve(f.absPath, r.raw.slice(1));
+          if (res.kind === 'skip') {
+            if (res.finding && !seenFindings.has(`${res.finding.file}\0${res.finding.message}`)) {
+              seenFindings.add(`${res.finding.file}\0${res.finding.message}`);
+              findings.push(res.finding);
+            }
+            continue;
+          }
+          if (res.kind === 'known') {
+            // Already memory: follow its imports once, from the fewest hops it is reached at.
+            if (hops.has(res.path)) continue;
+            hops.set(res.path, hop);
+            const known = byPath.get(res.path);
+            if (known) next.push(known);
+            continue;
+          }
+          if (out.files.length + load.length >= MAX_IMPORTED_FILES) {
+            if (!capped) {
+              capped = true;
+              const line = r.line;
+              findings.push({
+                entryId: null,
+                file: e.file,
+                line,
+                kind: 'malformed',
+                severity: 'warning',
+                ref: r.raw,
+                message: `${e.file}:${line}: the import ${r.raw} is not audited: more than ${MAX_IMPORTED_FILES} files are imported, and imports past that many are not loaded`,
+              });
+            }
+            continue;
+          }
+          hops.set(res.file.path, hop);
+          load.push(res.file);
+        }
+        const y = pause.maybe();
+        if (y) await y;
+      }
+    }
+    if (load.length > 0) {
+      const b = await loadBatch(load, config, pause, findings, timings);
+      for (const f of b.files) {
+        byPath.set(f.path, f);
+        next.push(f);
+        out.files.push(f);
+      }
+      indexEntries(b.entries);
+      for (const e of b.entries) out.entries.push(e);
+    }
+    frontier = next;
+  }
+  return out.files.length > 0 ? out : undefined;
 }

@@ -7,7 +7,7 @@ import { isSpaceCode } from './refs/chars.js';
 import { lex, splitLines, type Segment } from './refs/lex.js';
 import { asPath, trimToken, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, type CommandPiece } from './refs/commands.js';
-import { isTree, parseTree } from './refs/tree.js';
+import { isListing, isTree, parseTree } from './refs/tree.js';
 import {
   encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
   wordEndAt, wordRaw, wordStartAt, wordValue,
@@ -701,8 +701,11 @@ function codeBlock(seg: Segment, c: Collector): void {
     }
     return;
   }
-  if (PLAIN_LANGS.has(lang) && isTree(seg.text)) {
-    const items = parseTree(seg.text);
+  // A directory diagram, or a layout listing (paths one per line, optional `# comment`; see isListing).
+  const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
+  const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
+  if (tree || listing) {
+    const items = parseTree(seg.text, listing);
     const rootHome = new Set<number>();
     for (const it of items) {
       if (/^[~$]/.test(it.path) || it.path.startsWith('/')) {
@@ -713,6 +716,12 @@ function codeBlock(seg: Segment, c: Collector): void {
       if (/^[~$]/.test(top) || /^<|>$/.test(top)) continue;
       const p = asPath(it.path + (it.dir ? '/' : ''), 'code');
       if (!p || p.anchor !== 'plain') continue;
+      if (listing && !it.base) {
+        // A listing line at the top holds the whole path as written: an ordinary code path
+        // (resolved like inline code, and corrected in place when it was renamed).
+        c.add({ kind: 'path', raw: it.raw, value: p.value, start: seg.start + it.offset, end: seg.start + it.offset + it.raw.length, in: 'code', ...(p.glob ? { glob: true } : {}) });
+        continue;
+      }
       c.add({
         kind: 'path', raw: it.raw, value: p.value, start: seg.start + it.offset, end: seg.start + it.offset + it.raw.length, in: 'code',
         via: 'tree', ...(it.base ? { base: it.base } : {}), ...(p.glob ? { glob: true } : {}),

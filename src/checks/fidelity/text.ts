@@ -190,6 +190,11 @@ export function wordStrings(t: string): string[] {
 /** `text` lower-cased, with markdown syntax (links, tags, bullets, headings, quotes) turned to spaces. */
 export function normaliseSource(text: string): string {
   let t = text.toLowerCase();
+  // `[corrected YYYY-MM-DD]` is memory-audit's own edit marker (src/policy/decide.ts), not
+  // content: kept, its four words ("corrected", the date's three numbers) are shared by every
+  // corrected entry and made two short entries corrected on the same day a reworded duplicate
+  // (a second prune then merged what the first had just corrected).
+  if (t.includes('[corrected ')) t = t.replace(CORRECTED_MARKER, ' ');
   if (t.includes('](')) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1'); // [text](url) -> text
   if (t.includes('[[')) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1');
   if (t.includes('<')) t = t.replace(/<[^>\n]+>/g, ' ');
@@ -199,6 +204,9 @@ export function normaliseSource(text: string): string {
   if (t.includes('>')) t = t.replace(lines ? QUOTE : QUOTE_FIRST, ' ');
   return t;
 }
+
+/** The marker `correctedText` appends to a line it rewrote (lower case here). */
+const CORRECTED_MARKER = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
 
 // Markdown line prefixes. Each matches only at a line start, so in a text without line breaks
 // only at its start: the `_FIRST` forms (anchored, not global) then give the same result

@@ -158,8 +158,12 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
           k++;
           continue; // pnpm -w = workspace root
         }
-        if (name === '--prefix' || name === '-C' || name === '--dir' || name === '--cwd') dir = val && unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
-        else workspace = val && unquote(val);
+        if (name === '--prefix' || name === '-C' || name === '--dir' || name === '--cwd') {
+          dir = val && unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
+          // The folder is a path reference of its own, like the target of `cd dir &&`: a moved
+          // folder breaks `pnpm -C dir x` / `npm --prefix dir run x` just as it breaks `cd dir`.
+          folderPiece(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out);
+        } else workspace = val && unquote(val);
         k += eq === -1 ? 2 : 1;
         continue;
       }
@@ -256,6 +260,9 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       const a = rest[k].t;
       if (a === '-C' || a === '--directory' || a === '-d' || a === '--justfile' || a === '-f' || a === '--file' || a === '--working-directory') {
         const v = rest[k + 1] && unquote(rest[k + 1].t);
+        // `make -C dir`, `just --working-directory dir`, `make -f build/Makefile`: the folder or
+        // file is a path reference too (a moved folder breaks the command).
+        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === '-f' || a === '--file' || a === '--justfile');
         if (a === '-f' || a === '--file' || a === '--justfile') makefile = v;
         else dir = v?.replace(/^\.\//, '').replace(/\/$/, '');
         k++;
@@ -330,6 +337,20 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   }
   scanArgs(rest, out);
   return undefined;
+}
+
+/**
+ * The value of a folder option (`-C dir`, `--prefix dir`, `--dir=dir`) as a path piece: the
+ * separate token after the option, or the part after `=`. `isFile` for `-f Makefile`.
+ */
+function folderPiece(opt: Tok, next: Tok | undefined, eq: number, out: CommandPiece[], isFile = false): void {
+  if (eq !== -1) {
+    const v = opt.t.slice(eq + 1);
+    if (v) out.push({ kind: 'path', start: opt.s + eq + 1, end: opt.e, value: v, ...(isFile ? {} : { dir: true }) });
+    return;
+  }
+  if (!next || next.t.startsWith('-')) return;
+  out.push({ kind: 'path', start: next.s, end: next.e, value: next.t, ...(isFile ? {} : { dir: true }) });
 }
 
 /** `npm run build -w web`, `--workspace=web`, `--prefix dir` written after the script name (before `--`). */

@@ -30,7 +30,41 @@ export function isTree(code: string): boolean {
   return plain && dirs >= 1 && indents.size >= 2 && /^\S.*\/\s*$/.test(names[0]);
 }
 
-export function parseTree(code: string): TreeItem[] {
+/**
+ * One line of a layout listing: a path-like token (no spaces; not starting with `/`, `~`, `@`,
+ * `$`), then optionally a comment (`# ...`, or `// ...` after two spaces). Anything else on the
+ * line (code, a command, `key: value`, prose) means the block is not a listing.
+ */
+const LISTING_LINE = /^\s*([\w.-][\w.+@-]*(?:\/[\w.+@-]+)*\/?)(?:\s+#.*|\s{2,}\/\/.*)?\s*$/;
+/** A token names a path: it holds a `/`, or ends with a file extension (a letter first: not `1.2.3`). */
+const PATH_LIKE = /\/|\.[A-Za-z][\w]{0,9}$/;
+
+/**
+ * True when a fence is a layout listing that is not a one-name-per-line tree: every line is a
+ * path-like token with an optional comment (`api/src/routes/   # one file per resource`,
+ * `packages/shared/src/dates.ts`), elisions (`...`) aside, and at least one of them holds a `/`.
+ * Precision first: a single line that is code, a command, JSON or prose disqualifies the whole
+ * block (shell fences were taken before; scoped package names start with `@` and are not lines
+ * of a listing), so only blocks that list paths and nothing else are read as paths.
+ */
+export function isListing(code: string): boolean {
+  let slash = false;
+  let n = 0;
+  for (const line of code.split('\n')) {
+    if (!line.trim() || /^\s*(?:\.{3}|…)\s*$/.test(line)) continue;
+    const m = LISTING_LINE.exec(line);
+    if (!m || !PATH_LIKE.test(m[1]) || /^\.+\/?$/.test(m[1])) return false;
+    if (m[1].includes('/')) slash = true;
+    n++;
+  }
+  return n >= 1 && slash;
+}
+
+/**
+ * `listing`: only lines ending in `/` are parents of the lines indented below them (in a listing
+ * of multi-segment names, `scripts/build` is a file, not a folder).
+ */
+export function parseTree(code: string, listing = false): TreeItem[] {
   const out: TreeItem[] = [];
   const stack: Array<{ col: number; name: string }> = [];
   let k = 0;
@@ -56,7 +90,9 @@ export function parseTree(code: string): TreeItem[] {
     const parent = stack.map((s) => s.name).join('/');
     const path = parent ? `${parent}/${clean}` : clean;
     out.push({ raw: name, offset: lineStart + c, path, base: parent ? parent + '/' : '', dir, depth: stack.length });
-    if (dir || (!/\.[\w]+$/.test(clean) && !clean.startsWith('.'))) stack.push({ col, name: clean });
+    if (listing) {
+      if (dir) stack.push({ col, name: clean });
+    } else if (dir || (!/\.[\w]+$/.test(clean) && !clean.startsWith('.'))) stack.push({ col, name: clean });
     else if (clean.startsWith('.') && !/\.[\w]+$/.test(clean.slice(1))) stack.push({ col, name: clean });
   }
   return out;

@@ -1,0 +1,92 @@
+// QA regressions for `duplicate`: a second prune must not merge what the first one corrected.
+// Root cause: the `[corrected YYYY-MM-DD]` marker added four content words ("corrected" and the
+// date's three numbers) to both corrected lines, lifting a table row and a numbered step that
+// share one command over the reworded-copy bar (six shared content words).
+import { afterAll, describe, expect, it, test } from 'vitest';
+import { findDuplicates } from '../../src/checks/duplicate.js';
+import { normalise } from '../../src/checks/fidelity/text.js';
+import { runPrune } from '../../src/commands/prune.js';
+import { cleanup, makeRepo, NOW } from '../prune/helpers.js';
+import { context, parseFiles } from './helpers.js';
+
+afterAll(cleanup);
+
+const dups = (input: Record<string, string>) => {
+  const { files, entries } = parseFiles(input);
+  return findDuplicates(context(files, entries)).map((f) => [f.file, f.line, f.evidence?.file, f.evidence?.line, f.evidence?.exact]);
+};
+
+describe('the [corrected YYYY-MM-DD] marker is not content', () => {
+  it('is normalised away', () => {
+    expect(normalise('| migrate | `npm run migrate` [corrected 2026-06-01] |')).toBe('migrate npm run migrate');
+    expect(normalise('2. Migrate with `npm run migrate`. [corrected 2026-06-01]')).toBe('migrate with npm run migrate');
+    // other bracketed dates are content
+    expect(normalise('- Shipped [2026-06-01] to prod')).toBe('shipped 2026-06-01 to prod');
+  });
+
+  it('two short lines corrected the same day are not a reworded copy of each other', () => {
+    expect(
+      dups({
+        'CLAUDE.md': '# Commands\n\n- Migrate: `npm run migrate` [corrected 2026-06-01]\n',
+        'AGENTS.md': '# Steps\n\n2. Migrate with `npm run migrate`. [corrected 2026-06-01]\n',
+      }),
+    ).toEqual([]);
+  });
+
+  it('a corrected line still repeats its uncorrected copy exactly', () => {
+    expect(
+      dups({
+        'CLAUDE.md': '# Setup\n\n- Run the migrations with `npm run migrate` before starting the server. [corrected 2026-06-01]\n',
+        'AGENTS.md': '# Setup\n\n- Run the migrations with `npm run migrate` before starting the server.\n',
+      }),
+    ).toEqual([['AGENTS.md', 3, 'CLAUDE.md', 3, true]]);
+  });
+});
+
+describe('a table row and a prose line of the same file are different forms', () => {
+  const row = '| migrate | `npm run db:migrate -- --schema prisma/schema.prisma` |';
+  const step = '2. Migrate with `npm run db:migrate -- --schema prisma/schema.prisma`.';
+
+  it('are not merged in one file (a command table and a procedure)', () => {
+    expect(dups({ 'CLAUDE.md': `# Commands\n\n| task | command |\n| --- | --- |\n${row}\n\n1. Build.\n${step}\n` })).toEqual([]);
+  });
+
+  it('are still a copy across files', () => {
+    expect(
+      dups({ 'CLAUDE.md': `# Commands\n\n| task | command |\n| --- | --- |\n${row}\n`, 'AGENTS.md': `# Steps\n\n1. Build.\n${step}\n` }),
+    ).toEqual([['CLAUDE.md', 5, 'AGENTS.md', 4, false]]);
+  });
+
+  it('two rows of two tables repeating each other are still a copy', () => {
+    expect(
+      dups({
+        'CLAUDE.md': `# Commands\n\n| task | command |\n| --- | --- |\n${row}\n\n## Again\n\n| task | command |\n| --- | --- |\n${row}\n`,
+      }),
+    ).toEqual([['CLAUDE.md', 11, 'CLAUDE.md', 5, true]]);
+  });
+});
+
+test('a second prune changes nothing after correcting a table row and a numbered step (QA2 10)', async () => {
+  const pkg = (name: string) => JSON.stringify({ name: 'x', scripts: { test: 'vitest', [name]: 'prisma migrate deploy' } }) + '\n';
+  const claude =
+    '# Project\n\n## Commands\n\n| task | command |\n| --- | --- |\n| test | `npm test` |\n| migrate | `npm run db:migrate` |\n\n' +
+    '1. Test with `npm test`.\n2. Migrate with `npm run db:migrate`.\n';
+  const repo = await makeRepo({ 'package.json': pkg('db:migrate'), 'CLAUDE.md': claude }, '2026-01-05');
+  await repo.write('package.json', pkg('migrate'));
+  await repo.commit('rename migrate script', '2026-02-02');
+
+  const first = await runPrune({ root: repo.dir, now: NOW, write: true });
+  expect(first.plan.filter((p) => p.action !== 'keep').map((p) => [p.action, p.rule, p.line])).toEqual([
+    ['update', 4, 8],
+    ['update', 4, 11],
+  ]);
+  const after =
+    '# Project\n\n## Commands\n\n| task | command |\n| --- | --- |\n| test | `npm test` |\n| migrate | `npm run migrate` [corrected 2026-03-10] |\n\n' +
+    '1. Test with `npm test`.\n2. Migrate with `npm run migrate`. [corrected 2026-03-10]\n';
+  expect(await repo.read('CLAUDE.md')).toBe(after);
+
+  const second = await runPrune({ root: repo.dir, now: NOW, write: true });
+  expect(second.audit.findings.filter((f) => f.kind === 'duplicate')).toEqual([]);
+  expect(second.changes).toEqual([]);
+  expect(await repo.read('CLAUDE.md')).toBe(after);
+});
