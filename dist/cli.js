@@ -42940,6 +42940,8 @@ function namedPaths(entry) {
 }
 function namedPathSet(entry) {
   let out;
+  const slash = entry.file.lastIndexOf("/");
+  const dir = slash > 0 && !entry.file.startsWith("/") ? entry.file.slice(0, slash) : "";
   for (const r of entry.refs) {
     if (r.kind !== "path" && r.kind !== "import") continue;
     if (r.glob) continue;
@@ -42950,6 +42952,7 @@ function namedPathSet(entry) {
     out ??= /* @__PURE__ */ new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, "")}/${v}`);
+    if (dir && !v.startsWith("../")) out.add(`${dir}/${v}`);
   }
   return out ?? NO_PATHS;
 }

@@ -57,6 +57,10 @@ const NO_PATHS: ReadonlySet<string> = new Set();
 /** The distinct paths of `namedPaths`, unsorted (scoring sums over them: order does not matter). */
 function namedPathSet(entry: Entry): ReadonlySet<string> {
   let out: Set<string> | undefined;
+  // A nested memory file's relative paths (`@d2.md` in docs/agent/, `src/x.ts` in packages/a/
+  // CLAUDE.md) name files beside it: the path joined with its folder is tried too.
+  const slash = entry.file.lastIndexOf('/');
+  const dir = slash > 0 && !entry.file.startsWith('/') ? entry.file.slice(0, slash) : '';
   for (const r of entry.refs) {
     if (r.kind !== 'path' && r.kind !== 'import') continue;
     if (r.glob) continue;
@@ -67,6 +71,7 @@ function namedPathSet(entry: Entry): ReadonlySet<string> {
     out ??= new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, '')}/${v}`);
+    if (dir && !v.startsWith('../')) out.add(`${dir}/${v}`);
   }
   return out ?? NO_PATHS;
 }

@@ -105,3 +105,19 @@ describe('decisions on real history', () => {
     expect(r.findings.map((f) => [f.kind, f.line])).toEqual([['path-unverified', 6]]);
   });
 });
+
+describe('paths named by nested memory files', () => {
+  test('a relative path in a nested file also names the file beside it (imports, package-local paths)', async () => {
+    const { namedPaths } = await import('../../src/policy/score.js');
+    const { coldKind } = await import('../../src/policy/health.js');
+    const repo = await makeRepo({
+      'CLAUDE.md': '# P\n\n@docs/agent/conventions.md\n',
+      'docs/agent/conventions.md': '# Conventions\n\n@d2.md\n',
+      'docs/agent/d2.md': '# More\n\n- Keep functions small.\n',
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const line = r.entries.find((e) => e.file === 'docs/agent/conventions.md' && e.text.includes('@d2.md'))!;
+    expect(namedPaths(line)).toEqual(['d2.md', 'docs/agent/d2.md']);
+    expect(coldKind(line, { files: r.files, entries: r.entries, evidence: r.evidence, config: r.config })).toBe('disuse');
+  });
+});
