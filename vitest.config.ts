@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // In CI (.ci/run) the results are also written as JSON, from which .ci/run prints the plain
 // closing line "N passed, N failed".
 const ci = Boolean(process.env.CI);
+// Most tests wait on git child processes: one worker more than there are cores keeps the cores
+// busy (on 2 cores: 60 s instead of 110 s for the suite).
+const workers = Math.max(2, Math.min(6, availableParallelism() + 1));
 
 export default defineConfig({
   test: {
@@ -12,6 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: workers,
     reporters: ci ? ['default', 'json'] : ['default'],
     ...(ci ? { outputFile: { json: '.vitest-results.json' } } : {}),
   },
