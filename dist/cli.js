@@ -9130,7 +9130,8 @@ function checkVersionRef(entry, ref, ev) {
     "warning",
     `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
     { now: curText, manifest: where3, package: subject },
-    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText)) }
+    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
+    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
   );
 }
 var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;

@@ -135,7 +135,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     entry, ref, 'version-drift', 'warning',
     `\`${written}\` is out of date: \`${where}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? '' : ''}.`,
     { now: curText, manifest: where, package: subject },
-    { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + (stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText)) },
+    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
+    { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + (stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ''))) },
   );
 }
 

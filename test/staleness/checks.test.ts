@@ -218,6 +218,10 @@ describe('version check', () => {
     ]);
   });
 
+  it('keeps a written wildcard: "React 17.x" becomes "React 18.x"', () => {
+    expect(short(run(versionCheck, '- Components target React 17.x.', ev))).toEqual(['version-drift|1|React 17.x|18.3.1|React 18.x']);
+  });
+
   it('computes lower bounds of specs', () => {
     expect([lowerBound('>=3.10'), lowerBound('^18.2.0 || ^20'), lowerBound('>= 1.21, < 2'), lowerBound('<5')]).toEqual([[3, 10], [18, 2, 0], [1, 21], null]);
   });
