@@ -38205,6 +38205,16 @@ var init_secrets = __esm({
         accept: (v) => !/EXAMPLE/.test(v)
       },
       {
+        // The secret access key written after its key id without a label ("AKIA… with secret
+        // wJalr…"): 40 base64 characters within a short span after a real-looking id.
+        rule: "aws-secret-key",
+        gate: /AKIA|ASIA|ABIA|ACCA/,
+        literals: ["akia", "asia", "abia", "acca"],
+        re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b[^\n]{0,200}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+        group: 1,
+        accept: (v, m) => !/EXAMPLE/.test(m[0].slice(0, 20)) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /[0-9/+]/.test(v)
+      },
+      {
         rule: "slack-webhook",
         gate: /hooks\.slack\.com/,
         literals: ["hooks.slack.com"],
@@ -45955,6 +45965,13 @@ function renderText(report2, opts) {
 }
 
 // src/cli.ts
+function neutraliseWorkflowCommands(text5) {
+  return text5.replace(/^([ \t]*)(::|##\[)/gm, (_m, blanks, cmd) => `${blanks}${cmd[0]}​${cmd.slice(1)}`);
+}
+function guardWorkflowCommands(io) {
+  const wrap3 = (s) => ({ isTTY: s.isTTY, write: (t) => s.write(neutraliseWorkflowCommands(t)) });
+  return { ...io, stdout: wrap3(io.stdout), stderr: wrap3(io.stderr) };
+}
 var HELP = `memory-audit ${VERSION} — audit the memory of AI coding agents against the repository.
 
 Usage:
@@ -46009,6 +46026,7 @@ function failingCount(report2, failOn) {
   return report2.findings.filter((f) => levels.includes(f.severity)).length;
 }
 async function main(argv, io) {
+  if (io.env.GITHUB_ACTIONS === "true") io = guardWorkflowCommands(io);
   let parsed;
   try {
     parsed = parseArgs({

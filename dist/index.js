@@ -23223,6 +23223,16 @@ var init_secrets = __esm({
         accept: (v) => !/EXAMPLE/.test(v)
       },
       {
+        // The secret access key written after its key id without a label ("AKIA… with secret
+        // wJalr…"): 40 base64 characters within a short span after a real-looking id.
+        rule: "aws-secret-key",
+        gate: /AKIA|ASIA|ABIA|ACCA/,
+        literals: ["akia", "asia", "abia", "acca"],
+        re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b[^\n]{0,200}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+        group: 1,
+        accept: (v, m) => !/EXAMPLE/.test(m[0].slice(0, 20)) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /[0-9/+]/.test(v)
+      },
+      {
         rule: "slack-webhook",
         gate: /hooks\.slack\.com/,
         literals: ["hooks.slack.com"],

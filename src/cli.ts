@@ -19,6 +19,16 @@ export interface CliIO {
   cwd: string;
 }
 
+/** Breaks a would-be workflow command at the start of any line (a zero-width space after its first character). */
+export function neutraliseWorkflowCommands(text: string): string {
+  return text.replace(/^([ \t]*)(::|##\[)/gm, (_m, blanks: string, cmd: string) => `${blanks}${cmd[0]}\u200b${cmd.slice(1)}`);
+}
+
+function guardWorkflowCommands(io: CliIO): CliIO {
+  const wrap = (s: CliIO['stdout']): CliIO['stdout'] => ({ isTTY: s.isTTY, write: (t: string) => s.write(neutraliseWorkflowCommands(t)) });
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
+}
+
 export const HELP = `memory-audit ${VERSION} — audit the memory of AI coding agents against the repository.
 
 Usage:
@@ -78,6 +88,9 @@ export function failingCount(report: Report, failOn: string): number {
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  // In a GitHub Actions step the runner reads every output line starting (after blanks) with `::`
+  // or `##[` as a workflow command; memory text printed in a diff or report must not become one.
+  if (io.env.GITHUB_ACTIONS === 'true') io = guardWorkflowCommands(io);
   let parsed;
   try {
     parsed = parseArgs({
