@@ -33003,6 +33003,7 @@ function findDuplicates(ctx) {
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
     if (a.file === b.file && a.kind === "table-row" !== (b.kind === "table-row")) return false;
+    if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -33047,7 +33048,7 @@ function findDuplicates(ctx) {
     }
     const k = entries[keep];
     for (const m of members) {
-      if (m === keep) continue;
+      if (m === keep || !allowed(m, keep)) continue;
       const e = entries[m];
       const exact = corpus.same(m, keep);
       const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
@@ -33072,13 +33073,14 @@ function findDuplicates(ctx) {
   }
   return out;
 }
-var duplicateCheck;
+var NUMBERED_STEP, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
     init_corpus();
     init_text3();
     init_ephemeral();
+    NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
     duplicateCheck = {
       needs: "memory",
       id: "duplicate",
@@ -33777,12 +33779,13 @@ async function discoverMemory(opts) {
       found.set(abs, f);
     }
   }
-  const files = [];
+  let files = [];
   for (const f of found.values()) {
     if (d.userIgnored(f.absPath)) continue;
     if (!await d.symlinkAllowed(f.absPath)) continue;
     files.push(f);
   }
+  files = await d.withoutLinksToKnown(files);
   files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
@@ -33866,6 +33869,28 @@ var init_discover = __esm({
           return false;
         }
         return true;
+      }
+      /**
+       * A symlinked memory file whose target is itself memory found by the walk (`CLAUDE.md ->
+       * AGENTS.md`, a common layout) is one file: it is read once, under the target's name (the file
+       * prune would write), so it is neither audited twice nor reported as a copy of itself.
+       */
+      async withoutLinksToKnown(files) {
+        const links2 = files.filter((f) => this.linkFiles.has(f.absPath));
+        if (links2.length === 0) return files;
+        const byPath = new Set(files.filter((f) => !this.linkFiles.has(f.absPath)).map((f) => f.path));
+        const drop = /* @__PURE__ */ new Set();
+        for (const f of links2) {
+          let target;
+          try {
+            target = await realpath2(f.absPath);
+          } catch {
+            continue;
+          }
+          const rel = toSlash(relative2(this.realRoot, target));
+          if (byPath.has(rel)) drop.add(f.absPath);
+        }
+        return drop.size ? files.filter((f) => !drop.has(f.absPath)) : files;
       }
       insideRealRoot(target) {
         const rel = relative2(this.realRoot, target);

@@ -7,6 +7,9 @@ import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js
 import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
+/** An ordered-list item: `3. …` or `3) …`. */
+const NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
+
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
 function rank(e: Entry, words: number): number {
   const index = e.kind === 'index-line' || e.format === 'auto-memory-index';
@@ -35,6 +38,9 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     // in order. Repeating a command in both is structure, not drift; merging one away would
     // break the table or the sequence. (Across files a copy is still a copy, whatever its form.)
     if (a.file === b.file && (a.kind === 'table-row') !== (b.kind === 'table-row')) return false;
+    // A numbered step belongs to its procedure: two procedures of one file that share a step
+    // ("8. Add tests", "9. Verify against the reference") each need it to stand alone.
+    if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -86,7 +92,9 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     }
     const k = entries[keep];
     for (const m of members) {
-      if (m === keep) continue;
+      // Clusters are transitive (two steps of one file, each copied in another file): a member is
+      // only reported against the kept entry when that pair itself may be called a duplicate.
+      if (m === keep || !allowed(m, keep)) continue;
       const e = entries[m];
       const exact = corpus.same(m, keep);
       const topicWins = k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index');

@@ -210,6 +210,29 @@ class Discoverer {
     return true;
   }
 
+  /**
+   * A symlinked memory file whose target is itself memory found by the walk (`CLAUDE.md ->
+   * AGENTS.md`, a common layout) is one file: it is read once, under the target's name (the file
+   * prune would write), so it is neither audited twice nor reported as a copy of itself.
+   */
+  async withoutLinksToKnown(files: DiscoveredFile[]): Promise<DiscoveredFile[]> {
+    const links = files.filter((f) => this.linkFiles.has(f.absPath));
+    if (links.length === 0) return files;
+    const byPath = new Set(files.filter((f) => !this.linkFiles.has(f.absPath)).map((f) => f.path));
+    const drop = new Set<string>();
+    for (const f of links) {
+      let target: string;
+      try {
+        target = await realpath(f.absPath);
+      } catch {
+        continue; // dangling: the reader reports it
+      }
+      const rel = toSlash(relative(this.realRoot, target));
+      if (byPath.has(rel)) drop.add(f.absPath);
+    }
+    return drop.size ? files.filter((f) => !drop.has(f.absPath)) : files;
+  }
+
   private insideRealRoot(target: string): boolean {
     const rel = relative(this.realRoot, target);
     return !(rel.startsWith('..') || isAbsolute(rel));
@@ -469,12 +492,13 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
     }
   }
 
-  const files: DiscoveredFile[] = [];
+  let files: DiscoveredFile[] = [];
   for (const f of found.values()) {
     if (d.userIgnored(f.absPath)) continue;
     if (!(await d.symlinkAllowed(f.absPath))) continue;
     files.push(f);
   }
+  files = await d.withoutLinksToKnown(files);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   d.findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { files, findings: d.findings };

@@ -90,3 +90,22 @@ test('a second prune changes nothing after correcting a table row and a numbered
   expect(second.changes).toEqual([]);
   expect(await repo.read('CLAUDE.md')).toBe(after);
 });
+
+describe('numbered procedures', () => {
+  test('two procedures of one file that share steps keep them; the same step in another file is still a copy', async () => {
+    const { makeRepo, cleanup, NOW, config } = await import('../prune/helpers.js');
+    const { audit } = await import('../../src/audit.js');
+    const procedure = (title: string) =>
+      `## ${title}\n\n1. Add the new year's tax curve to \`data/tax_curves/\`.\n2. Update \`config.py\` validation to support new years.\n3. Add tests for the new year.\n4. Verify calculations against the official BMF calculators.\n`;
+    const repo = await makeRepo({
+      'config.py': 'x = 1\n',
+      'data/tax_curves/2025.json': '{}\n',
+      'CLAUDE.md': `# Netto\n\n${procedure('Tasks')}\n${procedure('Updating tax data')}`,
+      'AGENTS.md': '# Agents\n\n- Verify calculations against the official BMF calculators.\n',
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['duplicate'] });
+    expect(r.findings.filter((f) => f.file === 'CLAUDE.md').map((f) => [f.line, f.message, r.entries.find((e) => e.id === f.entryId)?.text])).toEqual([]);
+    expect(r.plan.filter((p) => p.file === 'CLAUDE.md' && p.action !== 'keep')).toEqual([]);
+    await cleanup();
+  });
+});

@@ -47,7 +47,7 @@ beforeAll(() => {
   put('ignored-memory/t.md');
   symlinkSync(join(tmp, 'outside.md'), join(root, 'packages/web/GEMINI.md'));
   symlinkSync('CLAUDE.md', join(root, 'packages/api/AGENTS.md')); // dangling (relative to its folder)
-  symlinkSync(join(root, 'CLAUDE.md'), join(root, 'docs/AGENTS.md')); // inside the repository: fine
+  symlinkSync(join(root, 'CLAUDE.md'), join(root, 'docs/AGENTS.md')); // inside the repository, to a file that is memory: read once, as CLAUDE.md
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -70,7 +70,6 @@ describe('auto-detection', () => {
       ['AGENTS.md', 'agents-md', undefined],
       ['CLAUDE.local.md', 'claude-md', undefined],
       ['CLAUDE.md', 'claude-md', undefined],
-      ['docs/AGENTS.md', 'agents-md', undefined],
       ['packages/api/AGENTS.md', 'agents-md', undefined],
       ['packages/api/GEMINI.md', 'gemini-md', undefined],
       ['packages/web/AGENTS.md', 'agents-md', undefined],
