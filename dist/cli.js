@@ -53,6 +53,43 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// src/report/findings.ts
+function sortFindings(findings) {
+  const cmp = (x, y) => x < y ? -1 : x > y ? 1 : 0;
+  return [...findings].sort(
+    (a, b) => cmp(a.file, b.file) || a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || cmp(a.kind, b.kind) || cmp(a.ref ?? "", b.ref ?? "")
+  );
+}
+function findingsAndNotes(report2) {
+  return report2.notes?.length ? sortFindings([...report2.findings, ...report2.notes]) : report2.findings;
+}
+var CONTRACT_KINDS, SEVERITY_ORDER;
+var init_findings = __esm({
+  "src/report/findings.ts"() {
+    "use strict";
+    CONTRACT_KINDS = /* @__PURE__ */ new Set([
+      "path-missing",
+      "path-renamed",
+      "script-missing",
+      "package-missing",
+      "package-renamed",
+      "version-drift",
+      "count-drift",
+      "status-drift",
+      "expired",
+      "superseded",
+      "ephemeral",
+      "duplicate",
+      "contradiction",
+      "broken-link",
+      "secret",
+      "budget",
+      "malformed"
+    ]);
+    SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -43894,7 +43931,9 @@ var init_version2 = __esm({
 function buildReport(input) {
   const byKind = {};
   const bySeverity = { error: 0, warning: 0, info: 0 };
-  for (const f of input.findings) {
+  const findings = input.findings.filter((f) => CONTRACT_KINDS.has(f.kind));
+  const notes = input.findings.filter((f) => !CONTRACT_KINDS.has(f.kind));
+  for (const f of findings) {
     byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
     bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
   }
@@ -43913,11 +43952,13 @@ function buildReport(input) {
       protected: e.protected,
       text: redactSecrets(e.text)
     })),
-    findings: input.findings.map((f) => redactDeep(f)),
+    findings: findings.map((f) => redactDeep(f)),
+    notes: notes.map((f) => redactDeep(f)),
     plan: input.plan.map((p) => redactDeep(p)),
     summary: {
       entries: input.entries.length,
-      findings: input.findings.length,
+      findings: findings.length,
+      notes: notes.length,
       byKind,
       bySeverity,
       tokens,
@@ -43935,6 +43976,7 @@ var init_json = __esm({
     "use strict";
     init_version2();
     init_redact();
+    init_findings();
   }
 });
 
@@ -44023,16 +44065,11 @@ async function audit(opts) {
   });
   return { report: report2, files: loaded.files, entries: loaded.entries, findings, plan, evidence, config, timings };
 }
-function sortFindings(findings) {
-  const cmp = (x, y) => x < y ? -1 : x > y ? 1 : 0;
-  return [...findings].sort(
-    (a, b) => cmp(a.file, b.file) || a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || cmp(a.kind, b.kind) || cmp(a.ref ?? "", b.ref ?? "")
-  );
-}
-var round, SEVERITY_ORDER;
+var round;
 var init_audit = __esm({
   "src/audit.ts"() {
     "use strict";
+    init_findings();
     init_load();
     init_load2();
     init_evidence();
@@ -44042,7 +44079,6 @@ var init_audit = __esm({
     init_decide();
     init_json();
     round = (ms2) => Math.round(ms2 * 100) / 100;
-    SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
   }
 });
 
@@ -45889,6 +45925,7 @@ function termSafe(text5) {
 }
 
 // src/report/markdown.ts
+init_findings();
 var ICON = { error: "🔴", warning: "🟠", info: "🔵" };
 function renderMarkdown(report2, opts = {}) {
   const maxRows = opts.maxRows ?? 500;
@@ -45910,15 +45947,16 @@ function renderMarkdown(report2, opts = {}) {
     for (const [k, n] of kinds) out.push(`| ${k} | ${n} |`);
     out.push("");
   }
-  if (report2.findings.length > 0) {
+  const shown = findingsAndNotes(report2);
+  if (shown.length > 0) {
     out.push("| | Location | Kind | Finding | Plan |", "| --- | --- | --- | --- | --- |");
     const plan = new Map(report2.plan.map((p) => [p.entryId, p]));
-    for (const f of report2.findings.slice(0, maxRows)) {
+    for (const f of shown.slice(0, maxRows)) {
       const p = f.entryId ? plan.get(f.entryId) : void 0;
       const planCell = p && p.action !== "keep" ? `${p.action} (rule ${p.rule})` : "";
       out.push(`| ${ICON[f.severity]} | ${mdCode(`${f.file}:${f.line}`)} | ${f.kind} | ${mdCell(f.message)} | ${planCell} |`);
     }
-    if (report2.findings.length > maxRows) out.push("", `…and ${report2.findings.length - maxRows} more finding(s) in the JSON report.`);
+    if (shown.length > maxRows) out.push("", `…and ${shown.length - maxRows} more finding(s) in the JSON report.`);
     out.push("");
   } else {
     out.push("No findings: memory matches the repository.", "");
@@ -45934,6 +45972,7 @@ function renderMarkdown(report2, opts = {}) {
 }
 
 // src/report/text.ts
+init_findings();
 var CODES = { red: 31, yellow: 33, blue: 34, gray: 90, bold: 1, green: 32, cyan: 36 };
 function colorEnabled(stream, env = process.env) {
   if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
@@ -45947,7 +45986,7 @@ function renderText(report2, opts) {
   const planByEntry = /* @__PURE__ */ new Map();
   for (const p of report2.plan) planByEntry.set(p.entryId, p);
   const byFile = /* @__PURE__ */ new Map();
-  for (const f of report2.findings) {
+  for (const f of findingsAndNotes(report2)) {
     if (opts.info === false && f.severity === "info") continue;
     const list4 = byFile.get(f.file) ?? [];
     list4.push(f);
@@ -45978,8 +46017,10 @@ function renderText(report2, opts) {
     lines.push("");
   }
   const sev = report2.summary.bySeverity;
-  const counts2 = `${sev.error ?? 0} error(s), ${sev.warning ?? 0} warning(s), ${sev.info ?? 0} info`;
-  lines.push(report2.findings.length === 0 ? paint("green", "No findings: memory matches the repository.") : paint("bold", counts2));
+  const notes = report2.notes?.length ?? 0;
+  const noted = notes ? ` (${notes} note${notes === 1 ? "" : "s"} above on what could not be checked)` : "";
+  const counts2 = `${sev.error ?? 0} error(s), ${sev.warning ?? 0} warning(s), ${sev.info ?? 0} info${noted}`;
+  lines.push(report2.findings.length === 0 ? paint("green", `No findings: memory matches the repository${noted}.`) : paint("bold", counts2));
   const actions = {};
   for (const p of report2.plan) if (p.action !== "keep") actions[p.action] = (actions[p.action] ?? 0) + 1;
   const planLine = Object.entries(actions).sort(([a], [b]) => a < b ? -1 : 1).map(([a, n]) => `${n} ${a}`).join(", ");

@@ -24091,6 +24091,43 @@ var require_lib = __commonJS({
   }
 });
 
+// src/report/findings.ts
+function sortFindings(findings) {
+  const cmp = (x, y) => x < y ? -1 : x > y ? 1 : 0;
+  return [...findings].sort(
+    (a, b) => cmp(a.file, b.file) || a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || cmp(a.kind, b.kind) || cmp(a.ref ?? "", b.ref ?? "")
+  );
+}
+function findingsAndNotes(report2) {
+  return report2.notes?.length ? sortFindings([...report2.findings, ...report2.notes]) : report2.findings;
+}
+var CONTRACT_KINDS, SEVERITY_ORDER;
+var init_findings = __esm({
+  "src/report/findings.ts"() {
+    "use strict";
+    CONTRACT_KINDS = /* @__PURE__ */ new Set([
+      "path-missing",
+      "path-renamed",
+      "script-missing",
+      "package-missing",
+      "package-renamed",
+      "version-drift",
+      "count-drift",
+      "status-drift",
+      "expired",
+      "superseded",
+      "ephemeral",
+      "duplicate",
+      "contradiction",
+      "broken-link",
+      "secret",
+      "budget",
+      "malformed"
+    ]);
+    SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+  }
+});
+
 // src/version.ts
 var VERSION7;
 var init_version = __esm({
@@ -63887,7 +63924,9 @@ var init_decide = __esm({
 function buildReport(input) {
   const byKind = {};
   const bySeverity = { error: 0, warning: 0, info: 0 };
-  for (const f of input.findings) {
+  const findings = input.findings.filter((f) => CONTRACT_KINDS.has(f.kind));
+  const notes = input.findings.filter((f) => !CONTRACT_KINDS.has(f.kind));
+  for (const f of findings) {
     byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
     bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
   }
@@ -63906,11 +63945,13 @@ function buildReport(input) {
       protected: e.protected,
       text: redactSecrets(e.text)
     })),
-    findings: input.findings.map((f) => redactDeep(f)),
+    findings: findings.map((f) => redactDeep(f)),
+    notes: notes.map((f) => redactDeep(f)),
     plan: input.plan.map((p) => redactDeep(p)),
     summary: {
       entries: input.entries.length,
-      findings: input.findings.length,
+      findings: findings.length,
+      notes: notes.length,
       byKind,
       bySeverity,
       tokens,
@@ -63924,6 +63965,7 @@ var init_json = __esm({
     "use strict";
     init_version();
     init_redact();
+    init_findings();
   }
 });
 
@@ -64012,16 +64054,11 @@ async function audit(opts) {
   });
   return { report: report2, files: loaded.files, entries: loaded.entries, findings, plan, evidence, config, timings };
 }
-function sortFindings(findings) {
-  const cmp = (x, y) => x < y ? -1 : x > y ? 1 : 0;
-  return [...findings].sort(
-    (a, b) => cmp(a.file, b.file) || a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || cmp(a.kind, b.kind) || cmp(a.ref ?? "", b.ref ?? "")
-  );
-}
-var round, SEVERITY_ORDER;
+var round;
 var init_audit = __esm({
   "src/audit.ts"() {
     "use strict";
+    init_findings();
     init_load();
     init_load2();
     init_evidence();
@@ -64031,7 +64068,6 @@ var init_audit = __esm({
     init_decide();
     init_json();
     round = (ms2) => Math.round(ms2 * 100) / 100;
-    SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
   }
 });
 
@@ -71160,6 +71196,7 @@ function mdCode(text5) {
 }
 
 // src/report/markdown.ts
+init_findings();
 var ICON2 = { error: "🔴", warning: "🟠", info: "🔵" };
 function renderMarkdown(report2, opts = {}) {
   const maxRows = opts.maxRows ?? 500;
@@ -71181,15 +71218,16 @@ function renderMarkdown(report2, opts = {}) {
     for (const [k, n] of kinds) out.push(`| ${k} | ${n} |`);
     out.push("");
   }
-  if (report2.findings.length > 0) {
+  const shown = findingsAndNotes(report2);
+  if (shown.length > 0) {
     out.push("| | Location | Kind | Finding | Plan |", "| --- | --- | --- | --- | --- |");
     const plan = new Map(report2.plan.map((p) => [p.entryId, p]));
-    for (const f of report2.findings.slice(0, maxRows)) {
+    for (const f of shown.slice(0, maxRows)) {
       const p = f.entryId ? plan.get(f.entryId) : void 0;
       const planCell = p && p.action !== "keep" ? `${p.action} (rule ${p.rule})` : "";
       out.push(`| ${ICON2[f.severity]} | ${mdCode(`${f.file}:${f.line}`)} | ${f.kind} | ${mdCell(f.message)} | ${planCell} |`);
     }
-    if (report2.findings.length > maxRows) out.push("", `…and ${report2.findings.length - maxRows} more finding(s) in the JSON report.`);
+    if (shown.length > maxRows) out.push("", `…and ${shown.length - maxRows} more finding(s) in the JSON report.`);
     out.push("");
   } else {
     out.push("No findings: memory matches the repository.", "");
@@ -71224,6 +71262,7 @@ function renderSummary(s) {
 
 // src/github/action.ts
 init_version();
+init_findings();
 init_log();
 var FAIL_LEVELS = {
   error: ["error"],
@@ -71346,7 +71385,7 @@ async function runAction(engine2, env = process.env) {
     }
   }
   const reportPath = writeReport(audit2.report, env);
-  setOutput("findings-count", String(audit2.findings.length));
+  setOutput("findings-count", String(audit2.report.findings.length));
   setOutput("report-json", reportJsonOutput(audit2.report, reportPath));
   setOutput("report-path", reportPath);
   setOutput("mode", result.mode);
@@ -71373,8 +71412,8 @@ async function runAction(engine2, env = process.env) {
     });
     await summary.addRaw(md).write();
   }
-  result.findings = audit2.findings.length;
-  const failing = failingFindings(reported, inputs.failOn);
+  result.findings = audit2.report.findings.length;
+  const failing = failingFindings(reported.filter((f) => CONTRACT_KINDS.has(f.kind)), inputs.failOn);
   result.failing = failing.length;
   if (publishError) {
     setFailed(publishError.message);

@@ -1,5 +1,6 @@
 // The pipeline, end to end: discover -> parse -> evidence -> check -> decide -> report.
 // I/O happens in loadMemory / gatherEvidence / gatherUsage; checks and decide are pure.
+import { sortFindings } from './report/findings.js';
 import { resolve } from 'node:path';
 import { loadConfig } from './config/load.js';
 import { loadMemory } from './memory/load.js';
@@ -140,17 +141,5 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
-/** Deterministic order: file, line, severity, kind, ref. */
-export function sortFindings(findings: Finding[]): Finding[] {
-  const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
-  return [...findings].sort(
-    (a, b) =>
-      cmp(a.file, b.file) ||
-      a.line - b.line ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      cmp(a.kind, b.kind) ||
-      cmp(a.ref ?? '', b.ref ?? ''),
-  );
-}
+export { sortFindings };

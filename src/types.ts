@@ -542,10 +542,13 @@ export interface Report {
     text: string;
   }>;
   findings: Finding[];
+  /** What could not be verified and remarks about the run: same shape, not findings (src/report/findings.ts). */
+  notes?: Finding[];
   plan: PlanItem[];
   summary: {
     entries: number;
     findings: number;
+    notes?: number;
     byKind: Record<string, number>;
     bySeverity: Record<string, number>;
     tokens: number;

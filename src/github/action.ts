@@ -27,6 +27,7 @@ import { planAnnotations } from './annotations.js';
 import { analysePullRequest, isManifest, type PrAnalysis } from './stale.js';
 import { renderSummary } from './summary.js';
 import { VERSION } from '../version.js';
+import { CONTRACT_KINDS } from '../report/findings.js';
 import { LOG_ENTRY_HEADING } from '../apply/log.js';
 
 // ------------------------------------------------------------------ engine contract
@@ -201,7 +202,7 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     }
   }
   const reportPath = writeReport(audit.report, env);
-  core.setOutput('findings-count', String(audit.findings.length));
+  core.setOutput('findings-count', String(audit.report.findings.length));
   core.setOutput('report-json', reportJsonOutput(audit.report, reportPath));
   core.setOutput('report-path', reportPath);
   core.setOutput('mode', result.mode);
@@ -228,8 +229,9 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     });
     await core.summary.addRaw(md).write();
   }
-  result.findings = audit.findings.length;
-  const failing = failingFindings(reported, inputs.failOn);
+  result.findings = audit.report.findings.length;
+  // Notes (what could not be checked, remarks about the run) are not findings about memory.
+  const failing = failingFindings(reported.filter((f) => CONTRACT_KINDS.has(f.kind)), inputs.failOn);
   result.failing = failing.length;
   if (publishError) {
     core.setFailed(publishError.message);

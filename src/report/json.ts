@@ -1,6 +1,7 @@
 // The JSON report (schema 1, ../shared/design/REPORT-FORMAT.md): a public contract.
 import { VERSION } from '../version.js';
 import { redactDeep, redactSecrets } from './redact.js';
+import { CONTRACT_KINDS } from './findings.js';
 import type { Entry, Evidence, Finding, MemoryFile, PlanItem, Report } from '../types.js';
 
 export interface ReportInput {
@@ -18,7 +19,9 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): Report {
   const byKind: Record<string, number> = {};
   const bySeverity: Record<string, number> = { error: 0, warning: 0, info: 0 };
-  for (const f of input.findings) {
+  const findings = input.findings.filter((f) => CONTRACT_KINDS.has(f.kind));
+  const notes = input.findings.filter((f) => !CONTRACT_KINDS.has(f.kind));
+  for (const f of findings) {
     byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
     bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
   }
@@ -37,11 +40,13 @@ export function buildReport(input: ReportInput): Report {
       protected: e.protected,
       text: redactSecrets(e.text),
     })),
-    findings: input.findings.map((f) => redactDeep(f)),
+    findings: findings.map((f) => redactDeep(f)),
+    notes: notes.map((f) => redactDeep(f)),
     plan: input.plan.map((p) => redactDeep(p)),
     summary: {
       entries: input.entries.length,
-      findings: input.findings.length,
+      findings: findings.length,
+      notes: notes.length,
       byKind,
       bySeverity,
       tokens,

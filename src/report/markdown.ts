@@ -1,6 +1,7 @@
 // Markdown report: `--format markdown` and the Action's job summary.
 import type { Report } from '../types.js';
 import { mdCell, mdCode } from './escape.js';
+import { findingsAndNotes } from './findings.js';
 
 const ICON = { error: '🔴', warning: '🟠', info: '🔵' } as const;
 
@@ -31,15 +32,16 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     for (const [k, n] of kinds) out.push(`| ${k} | ${n} |`);
     out.push('');
   }
-  if (report.findings.length > 0) {
+  const shown = findingsAndNotes(report);
+  if (shown.length > 0) {
     out.push('| | Location | Kind | Finding | Plan |', '| --- | --- | --- | --- | --- |');
     const plan = new Map(report.plan.map((p) => [p.entryId, p]));
-    for (const f of report.findings.slice(0, maxRows)) {
+    for (const f of shown.slice(0, maxRows)) {
       const p = f.entryId ? plan.get(f.entryId) : undefined;
       const planCell = p && p.action !== 'keep' ? `${p.action} (rule ${p.rule})` : '';
       out.push(`| ${ICON[f.severity]} | ${mdCode(`${f.file}:${f.line}`)} | ${f.kind} | ${mdCell(f.message)} | ${planCell} |`);
     }
-    if (report.findings.length > maxRows) out.push('', `…and ${report.findings.length - maxRows} more finding(s) in the JSON report.`);
+    if (shown.length > maxRows) out.push('', `…and ${shown.length - maxRows} more finding(s) in the JSON report.`);
     out.push('');
   } else {
     out.push('No findings: memory matches the repository.', '');

@@ -1,6 +1,7 @@
 // Terminal output: readable, colour only on a TTY and never with NO_COLOR.
 import type { Finding, PlanItem, Report } from '../types.js';
 import { termSafe } from './escape.js';
+import { findingsAndNotes } from './findings.js';
 
 export interface TextOptions {
   color: boolean;
@@ -24,7 +25,7 @@ export function renderText(report: Report, opts: TextOptions): string {
   for (const p of report.plan) planByEntry.set(p.entryId, p);
 
   const byFile = new Map<string, Finding[]>();
-  for (const f of report.findings) {
+  for (const f of findingsAndNotes(report)) {
     if (opts.info === false && f.severity === 'info') continue;
     const list = byFile.get(f.file) ?? [];
     list.push(f);
@@ -57,8 +58,10 @@ export function renderText(report: Report, opts: TextOptions): string {
     lines.push('');
   }
   const sev = report.summary.bySeverity;
-  const counts = `${sev.error ?? 0} error(s), ${sev.warning ?? 0} warning(s), ${sev.info ?? 0} info`;
-  lines.push(report.findings.length === 0 ? paint('green', 'No findings: memory matches the repository.') : paint('bold', counts));
+  const notes = report.notes?.length ?? 0;
+  const noted = notes ? ` (${notes} note${notes === 1 ? '' : 's'} above on what could not be checked)` : '';
+  const counts = `${sev.error ?? 0} error(s), ${sev.warning ?? 0} warning(s), ${sev.info ?? 0} info${noted}`;
+  lines.push(report.findings.length === 0 ? paint('green', `No findings: memory matches the repository${noted}.`) : paint('bold', counts));
   const actions: Record<string, number> = {};
   for (const p of report.plan) if (p.action !== 'keep') actions[p.action] = (actions[p.action] ?? 0) + 1;
   const planLine = Object.entries(actions)

@@ -111,7 +111,7 @@ describe.concurrent('the Action, end to end', () => {
     const res = await action({ workspace: shallow, inputs: { mode: 'report', token: TOKEN, 'fail-on': 'never' }, eventName: 'workflow_dispatch', payload: event, apiUrl: gh.url });
     expect(res.code).toBe(0);
     expect(res.outputs.mode).toBe('report');
-    const kinds = (res.report.findings as Array<{ kind: string; file: string; line: number }>).map((f) => `${f.kind} ${f.file}:${f.line}`);
+    const kinds = ([...res.report.findings, ...(res.report.notes ?? [])] as Array<{ kind: string; file: string; line: number }>).map((f) => `${f.kind} ${f.file}:${f.line}`);
     expect(kinds.filter((k) => k.startsWith('shallow-history'))).toHaveLength(1);
     expect(kinds).toContain('path-missing CLAUDE.md:5');
     expect(res.summary).toContain('fetch-depth: 0');

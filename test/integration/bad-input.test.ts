@@ -65,9 +65,10 @@ describe.concurrent('bad input never stops the audit', () => {
     writeFileSync(path.join(dir, 'CLAUDE.md'), '- Auth lives in `src/a.ts`.\n');
     const res = await cli(dir, ['--now', NOW, '--format', 'json', '--fail-on', 'never']);
     expect(res.code).toBe(0);
-    const report = JSON.parse(res.stdout) as { repo: { head: string | null }; findings: JsonFinding[] };
+    const report = JSON.parse(res.stdout) as { repo: { head: string | null }; findings: JsonFinding[]; notes?: JsonFinding[] };
     expect(report.repo.head).toBe(null);
-    const notices = report.findings.filter((f) => f.kind === 'shallow-history');
+    expect(report.findings.filter((f) => f.kind === 'shallow-history')).toEqual([]); // a note, not a finding
+    const notices = (report.notes ?? []).filter((f) => f.kind === 'shallow-history');
     expect(notices.map((f) => f.message)).toEqual([
       `${dir} is not a git repository: files were read from disk, and renames, deletions and history cannot be checked.`,
     ]);
@@ -83,8 +84,9 @@ describe.concurrent('bad input never stops the audit', () => {
     await simpleGit().clone(`file://${r.dir}`, clone, ['--depth', '1', '-q']);
     const res = await cli(clone, ['--now', NOW, '--format', 'json', '--fail-on', 'never']);
     expect(res.code).toBe(0);
-    const report = JSON.parse(res.stdout) as { findings: JsonFinding[] };
-    const notices = report.findings.filter((f) => f.kind === 'shallow-history');
+    const report = JSON.parse(res.stdout) as { findings: JsonFinding[]; notes?: JsonFinding[] };
+    expect(report.findings.filter((f) => f.kind === 'shallow-history')).toEqual([]); // a note, not a finding
+    const notices = (report.notes ?? []).filter((f) => f.kind === 'shallow-history');
     expect(notices.length).toBe(1);
     expect(notices[0].message).toContain('fetch-depth: 0');
     const claude = report.findings.filter((f) => f.file === 'CLAUDE.md');
@@ -142,8 +144,8 @@ describe.concurrent('bad input never stops the audit', () => {
       }
       expect(res.code).toBe(0);
       expect(seen).toEqual([`GET /repos/acme/widgets/issues/42 Bearer ${token}`]);
-      const report = JSON.parse(res.stdout) as { findings: Array<JsonFinding & { evidence?: { reason?: string } }> };
-      const un = report.findings.filter((f) => f.kind === 'status-unchecked');
+      const report = JSON.parse(res.stdout) as { findings: Array<JsonFinding & { evidence?: { reason?: string } }>; notes?: Array<JsonFinding & { evidence?: { reason?: string } }> };
+      const un = (report.notes ?? []).filter((f) => f.kind === 'status-unchecked');
       expect(un.length).toBe(1);
       expect(un[0].file).toBe('CLAUDE.md');
       expect(un[0].line).toBe(1);

@@ -1,5 +1,6 @@
 // End to end on real git histories: the labelled scenario suite and the GitHub status
 // check against a local HTTP server on 127.0.0.1.
+import { findingsAndNotes } from '../../src/report/findings.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,7 +87,7 @@ describe('status check against a local GitHub API', () => {
     });
     const dir = await repoWithMemory();
     const { report } = await audit({ root: dir, memory: ['CLAUDE.md'], now: NOW, token: 't0k', repoSlug: 'acme/app', apiUrl: api });
-    const got = report.findings.filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.ref, f.severity, f.message]);
+    const got = findingsAndNotes(report).filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.ref, f.severity, f.message]);
     expect(got).toEqual([
       ['status-drift', 3, '#12', 'warning', 'Issue acme/app#12 ("Login loop") is described as open but was closed on 2026-05-20; remove the entry or record the outcome.'],
       ['status-drift', 5, 'PR #13', 'warning', 'PR acme/app#13 ("Add retries") is described as open but was merged on 2026-05-21; remove the entry or record the outcome.'],
@@ -98,16 +99,18 @@ describe('status check against a local GitHub API', () => {
     const api = await serve(() => ({ status: 403, body: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0' } }));
     const dir = await repoWithMemory();
     const limited = await audit({ root: dir, memory: ['CLAUDE.md'], now: NOW, token: 't0k', repoSlug: 'acme/app', apiUrl: api });
-    expect(limited.report.findings.filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.ref])).toEqual([
+    expect(findingsAndNotes(limited.report).filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.ref])).toEqual([
       ['status-unchecked', 3, '#12'],
       ['status-unchecked', 5, 'PR #13'],
       ['status-unchecked', 7, '#14'],
     ]);
-    expect(limited.report.findings.find((f) => f.line === 3 && f.kind === 'status-unchecked')!.message).toBe(
+    expect(findingsAndNotes(limited.report).find((f) => f.line === 3 && f.kind === 'status-unchecked')!.message).toBe(
       'Could not check whether `#12` is still open (rate limited (403): API rate limit exceeded); pass a GitHub token (GITHUB_TOKEN or --token) to verify.',
     );
     const none = await audit({ root: dir, memory: ['CLAUDE.md'], now: NOW, repoSlug: 'acme/app' });
-    expect(none.report.findings.filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.evidence?.reason])).toEqual([
+    // What could not be checked is a note of the JSON report, not a finding (REPORT-FORMAT.md kinds).
+    expect(none.report.findings.filter((f) => f.kind === 'status-unchecked')).toEqual([]);
+    expect(findingsAndNotes(none.report).filter((f) => f.kind.startsWith('status-')).map((f) => [f.kind, f.line, f.evidence?.reason])).toEqual([
       ['status-unchecked', 3, 'no token'],
       ['status-unchecked', 5, 'no token'],
       ['status-unchecked', 7, 'no token'],
