@@ -44082,6 +44082,30 @@ var init_audit = __esm({
   }
 });
 
+// src/report/escape.ts
+function neutralize(text5) {
+  return redactSecrets(text5).replace(/@(?=[A-Za-z0-9_-])/g, "@​").replace(/<!--/g, "&lt;!--").replace(/</g, "&lt;");
+}
+function mdCell(text5) {
+  return neutralize(text5).replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
+function mdCode(text5) {
+  const clean = redactSecrets(text5).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = clean.startsWith("`") || clean.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${clean.replace(/\|/g, "\\|")}${pad}${fence3}`;
+}
+function termSafe(text5) {
+  return redactSecrets(text5).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, "");
+}
+var init_escape = __esm({
+  "src/report/escape.ts"() {
+    "use strict";
+    init_redact();
+  }
+});
+
 // src/apply/archive.ts
 import { createHash as createHash2 } from "node:crypto";
 function recordId(parts) {
@@ -44661,7 +44685,7 @@ var init_libesm = __esm({
 
 // src/apply/log.ts
 function cell(s) {
-  return s.replace(/\r?\n/g, " ").replace(/\\/g, "\\\\").replace(/\|/g, "\\|").trim();
+  return neutralize(s).replace(/\r?\n/g, " ").replace(/\\/g, "\\\\").replace(/\|/g, "\\|").trim();
 }
 function counts(kinds) {
   const m = /* @__PURE__ */ new Map();
@@ -44758,6 +44782,7 @@ var init_log = __esm({
   "src/apply/log.ts"() {
     "use strict";
     init_signals();
+    init_escape();
     LOG_TITLE = "# Pruning log";
     LOG_KEEP = 12;
     EARLIER = "## Earlier audits (summarised)";
@@ -45905,26 +45930,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync as existsSync2, statSync as statSync2, writeFileSync } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 
-// src/report/escape.ts
-init_redact();
-function neutralize(text5) {
-  return redactSecrets(text5).replace(/@(?=[A-Za-z0-9_-])/g, "@​").replace(/<!--/g, "&lt;!--").replace(/</g, "&lt;");
-}
-function mdCell(text5) {
-  return neutralize(text5).replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-}
-function mdCode(text5) {
-  const clean = redactSecrets(text5).replace(/\r?\n/g, " ");
-  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = clean.startsWith("`") || clean.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${clean.replace(/\|/g, "\\|")}${pad}${fence3}`;
-}
-function termSafe(text5) {
-  return redactSecrets(text5).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, "");
-}
-
 // src/report/markdown.ts
+init_escape();
 init_findings();
 var ICON = { error: "🔴", warning: "🟠", info: "🔵" };
 function renderMarkdown(report2, opts = {}) {
@@ -45972,6 +45979,7 @@ function renderMarkdown(report2, opts = {}) {
 }
 
 // src/report/text.ts
+init_escape();
 init_findings();
 var CODES = { red: 31, yellow: 33, blue: 34, gray: 90, bold: 1, green: 32, cyan: 36 };
 function colorEnabled(stream, env = process.env) {
@@ -46031,6 +46039,7 @@ function renderText(report2, opts) {
 }
 
 // src/cli.ts
+init_escape();
 function neutraliseWorkflowCommands(text5) {
   return text5.replace(/^([ \t]*)(::|##\[)/gm, (_m, blanks, cmd) => `${blanks}${cmd[0]}​${cmd.slice(1)}`);
 }

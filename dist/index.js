@@ -24091,6 +24091,27 @@ var require_lib = __commonJS({
   }
 });
 
+// src/report/escape.ts
+function neutralize(text5) {
+  return redactSecrets(text5).replace(/@(?=[A-Za-z0-9_-])/g, "@​").replace(/<!--/g, "&lt;!--").replace(/</g, "&lt;");
+}
+function mdCell(text5) {
+  return neutralize(text5).replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
+function mdCode(text5) {
+  const clean2 = redactSecrets(text5).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...(clean2.match(/`+/g) ?? []).map((r) => r.length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = clean2.startsWith("`") || clean2.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${clean2.replace(/\|/g, "\\|")}${pad}${fence3}`;
+}
+var init_escape = __esm({
+  "src/report/escape.ts"() {
+    "use strict";
+    init_redact();
+  }
+});
+
 // src/report/findings.ts
 function sortFindings(findings) {
   const cmp = (x, y) => x < y ? -1 : x > y ? 1 : 0;
@@ -24199,7 +24220,7 @@ var init_signals = __esm({
 
 // src/apply/log.ts
 function cell(s) {
-  return s.replace(/\r?\n/g, " ").replace(/\\/g, "\\\\").replace(/\|/g, "\\|").trim();
+  return neutralize(s).replace(/\r?\n/g, " ").replace(/\\/g, "\\\\").replace(/\|/g, "\\|").trim();
 }
 function counts(kinds) {
   const m = /* @__PURE__ */ new Map();
@@ -24296,6 +24317,7 @@ var init_log = __esm({
   "src/apply/log.ts"() {
     "use strict";
     init_signals();
+    init_escape();
     LOG_TITLE = "# Pruning log";
     LOG_KEEP = 12;
     LOG_ENTRY_HEADING = /^## \d{4}-\d{2}-\d{2} audit$/m;
@@ -71179,23 +71201,8 @@ function analysePullRequest(input) {
   return { impacts, added, entryIds: [...entryIds].sort(), findings: all2 };
 }
 
-// src/report/escape.ts
-init_redact();
-function neutralize(text5) {
-  return redactSecrets(text5).replace(/@(?=[A-Za-z0-9_-])/g, "@​").replace(/<!--/g, "&lt;!--").replace(/</g, "&lt;");
-}
-function mdCell(text5) {
-  return neutralize(text5).replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-}
-function mdCode(text5) {
-  const clean2 = redactSecrets(text5).replace(/\r?\n/g, " ");
-  const longest = Math.max(0, ...(clean2.match(/`+/g) ?? []).map((r) => r.length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = clean2.startsWith("`") || clean2.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${clean2.replace(/\|/g, "\\|")}${pad}${fence3}`;
-}
-
 // src/report/markdown.ts
+init_escape();
 init_findings();
 var ICON2 = { error: "🔴", warning: "🟠", info: "🔵" };
 function renderMarkdown(report2, opts = {}) {

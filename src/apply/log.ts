@@ -3,6 +3,7 @@
 // SUPERSEDED files written. Kept short: beyond LOG_KEEP audits, the oldest are summarised per year.
 import type { Entry, Finding, PlanItem } from '../types.js';
 import { STALE_KINDS, summarize } from '../policy/signals.js';
+import { neutralize } from '../report/escape.js';
 
 export const LOG_TITLE = '# Pruning log';
 export const LOG_KEEP = 12;
@@ -22,8 +23,10 @@ export interface LogInput {
 const CHANGED = new Set(['delete', 'archive', 'merge', 'update', 'inoculate']);
 const REMOVED = new Set(['delete', 'archive', 'merge']);
 
+/** A table cell of untrusted text (memory content): the log is committed and rendered on GitHub,
+ *  so raw HTML, comment openers and @mentions are neutralised as in the PR body. */
 function cell(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').trim();
+  return neutralize(s).replace(/\r?\n/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').trim();
 }
 
 function counts(kinds: string[]): string {
