@@ -32045,14 +32045,7 @@ function sameChars(w, t, start, end) {
 function grow(a, min) {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
-  const out = new Uint32Array(cap);
-  out.set(a);
-  return out;
-}
-function growInt32(a, min) {
-  let cap = a.length * 2;
-  while (cap < min) cap *= 2;
-  const out = new Int32Array(cap);
+  const out = a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap);
   out.set(a);
   return out;
 }
@@ -32158,7 +32151,7 @@ var init_corpus = __esm({
         let end = this.bagFrom[id];
         if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
         for (const x of hs) this.bag[end++] = x;
-        if (id + 2 > this.bagFrom.length) this.bagFrom = growInt32(this.bagFrom, id + 2);
+        if (id + 2 > this.bagFrom.length) this.bagFrom = grow(this.bagFrom, id + 2);
         this.bagFrom[id + 1] = end;
         return id;
       }
@@ -32222,7 +32215,7 @@ var init_corpus = __esm({
           this.bags.push(this.scratch, 0);
           return;
         }
-        if (this.seqEnd + count2 > this.seq.length) this.seq = growInt32(this.seq, this.seqEnd + count2);
+        if (this.seqEnd + count2 > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count2);
         const seq = this.seq;
         const from = this.seqEnd;
         const hashes = words2.hash;

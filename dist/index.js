@@ -46926,12 +46926,12 @@ function createConstruct(matter2) {
   }
 }
 function fence(matter2, prop) {
-  return matter2.marker ? pick(matter2.marker, prop).repeat(3) : (
+  return matter2.marker ? pick2(matter2.marker, prop).repeat(3) : (
     // @ts-expect-error: They’re mutually exclusive.
-    pick(matter2.fence, prop)
+    pick2(matter2.fence, prop)
   );
 }
-function pick(schema, prop) {
+function pick2(schema, prop) {
   return typeof schema === "string" ? schema : schema[prop];
 }
 var init_syntax = __esm({
@@ -47019,12 +47019,12 @@ function handler2(matter2) {
   }
 }
 function fence2(matter2, prop) {
-  return matter2.marker ? pick2(matter2.marker, prop).repeat(3) : (
+  return matter2.marker ? pick3(matter2.marker, prop).repeat(3) : (
     // @ts-expect-error: They’re mutually exclusive.
-    pick2(matter2.fence, prop)
+    pick3(matter2.fence, prop)
   );
 }
-function pick2(schema, prop) {
+function pick3(schema, prop) {
   return typeof schema === "string" ? schema : schema[prop];
 }
 var init_lib9 = __esm({
@@ -56282,14 +56282,7 @@ function sameChars(w, t, start, end) {
 function grow(a, min) {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
-  const out = new Uint32Array(cap);
-  out.set(a);
-  return out;
-}
-function growInt32(a, min) {
-  let cap = a.length * 2;
-  while (cap < min) cap *= 2;
-  const out = new Int32Array(cap);
+  const out = a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap);
   out.set(a);
   return out;
 }
@@ -56395,7 +56388,7 @@ var init_corpus = __esm({
         let end = this.bagFrom[id];
         if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
         for (const x of hs) this.bag[end++] = x;
-        if (id + 2 > this.bagFrom.length) this.bagFrom = growInt32(this.bagFrom, id + 2);
+        if (id + 2 > this.bagFrom.length) this.bagFrom = grow(this.bagFrom, id + 2);
         this.bagFrom[id + 1] = end;
         return id;
       }
@@ -56459,7 +56452,7 @@ var init_corpus = __esm({
           this.bags.push(this.scratch, 0);
           return;
         }
-        if (this.seqEnd + count2 > this.seq.length) this.seq = growInt32(this.seq, this.seqEnd + count2);
+        if (this.seqEnd + count2 > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count2);
         const seq = this.seq;
         const from = this.seqEnd;
         const hashes = words2.hash;
@@ -71021,9 +71014,36 @@ function clean(text5, max = 1e3) {
   const one2 = redactSecrets(text5).replace(/\s+/g, " ").trim();
   return one2.length > max ? `${one2.slice(0, max - 1)}…` : one2;
 }
+var LAST_KINDS = { budget: 2, malformed: 1 };
+function pick(findings, cap) {
+  if (findings.length <= cap) return findings;
+  const byKind = /* @__PURE__ */ new Map();
+  findings.forEach((f, i) => {
+    const l = byKind.get(f.kind);
+    if (l) l.push(i);
+    else byKind.set(f.kind, [i]);
+  });
+  const kinds = [...byKind.keys()].sort((a, b) => (LAST_KINDS[a] ?? 0) - (LAST_KINDS[b] ?? 0));
+  const chosen = [];
+  for (let round2 = 0; chosen.length < cap; round2++) {
+    let any = false;
+    for (const k of kinds) {
+      const i = byKind.get(k)[round2];
+      if (i === void 0) continue;
+      any = true;
+      chosen.push(i);
+      if (chosen.length === cap) break;
+    }
+    if (!any) break;
+  }
+  return chosen.sort((a, b) => a - b).map((i) => findings[i]);
+}
 function planAnnotations(findings, cap = 10) {
   const byLevel = { error: [], warning: [], notice: [] };
-  for (const f of findings) {
+  const bySeverity = { error: [], warning: [], info: [] };
+  for (const f of findings) bySeverity[f.severity].push(f);
+  const total = { error: bySeverity.error.length, warning: bySeverity.warning.length, notice: bySeverity.info.length };
+  for (const f of [...pick(bySeverity.error, cap), ...pick(bySeverity.warning, cap), ...pick(bySeverity.info, cap)]) {
     const level = LEVEL[f.severity];
     byLevel[level].push({
       level,
@@ -71035,11 +71055,11 @@ function planAnnotations(findings, cap = 10) {
   }
   const overflow = { error: 0, warning: 0, notice: 0 };
   for (const level of ["error", "warning"]) {
-    overflow[level] = Math.max(0, byLevel[level].length - cap);
+    overflow[level] = Math.max(0, total[level] - cap);
   }
-  const anyOverflow = overflow.error + overflow.warning > 0 || byLevel.notice.length > cap;
+  const anyOverflow = overflow.error + overflow.warning > 0 || total.notice > cap;
   const noticeCap = anyOverflow ? cap - 1 : cap;
-  overflow.notice = Math.max(0, byLevel.notice.length - noticeCap);
+  overflow.notice = Math.max(0, total.notice - noticeCap);
   const annotations = [
     ...byLevel.error.slice(0, cap),
     ...byLevel.warning.slice(0, cap),

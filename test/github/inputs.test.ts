@@ -90,6 +90,15 @@ describe('planAnnotations', () => {
       message: '2 warnings, 1 notice not shown as annotations (GitHub shows at most 10 per level per step); see the job summary for all findings.',
     });
   });
+  it('takes kinds in turn, budget last: many budget warnings cannot hide a renamed path', () => {
+    const g = (kind: Finding['kind'], line: number): Finding => ({ entryId: `e_${line}`, file: 'MEMORY.md', line, kind, severity: 'warning', message: `${kind} ${line}` });
+    const findings = [...Array.from({ length: 300 }, (_, i) => g('budget', 201 + i)), g('path-renamed', 7), g('ephemeral', 9), g('ephemeral', 12)].sort((a, b) => a.line - b.line);
+    const plan = planAnnotations(findings);
+    expect(plan.annotations.filter((a) => a.level === 'warning').map((a) => a.message)).toEqual([
+      'path-renamed 7', 'ephemeral 9', 'ephemeral 12', 'budget 201', 'budget 202', 'budget 203', 'budget 204', 'budget 205', 'budget 206', 'budget 207',
+    ]);
+    expect(plan.overflow).toEqual({ error: 0, warning: 293, notice: 0 });
+  });
   it('emits everything when under the cap', () => {
     const plan = planAnnotations([f('info', 1), f('warning', 2)]);
     expect(plan.annotations.map((a) => a.level)).toEqual(['warning', 'notice']);

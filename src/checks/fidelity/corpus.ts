@@ -277,7 +277,7 @@ class WordTable {
     let end = this.bagFrom[id];
     if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
     for (const x of hs) this.bag[end++] = x;
-    if (id + 2 > this.bagFrom.length) this.bagFrom = growInt32(this.bagFrom, id + 2);
+    if (id + 2 > this.bagFrom.length) this.bagFrom = grow(this.bagFrom, id + 2);
     this.bagFrom[id + 1] = end;
     return id;
   }
@@ -301,18 +301,11 @@ function sameChars(w: string, t: string, start: number, end: number): boolean {
   return true;
 }
 
-function grow(a: Uint32Array, min: number): Uint32Array {
+/** A copy of a typed array with room for at least `min` values (capacity doubled). */
+function grow<A extends Uint32Array | Int32Array>(a: A, min: number): A {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
-  const out = new Uint32Array(cap);
-  out.set(a);
-  return out;
-}
-
-function growInt32(a: Int32Array, min: number): Int32Array {
-  let cap = a.length * 2;
-  while (cap < min) cap *= 2;
-  const out = new Int32Array(cap);
+  const out = (a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap)) as A;
   out.set(a);
   return out;
 }
@@ -377,7 +370,7 @@ class CorpusBuilder {
       this.bags.push(this.scratch, 0);
       return;
     }
-    if (this.seqEnd + count > this.seq.length) this.seq = growInt32(this.seq, this.seqEnd + count);
+    if (this.seqEnd + count > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count);
     const seq = this.seq;
     const from = this.seqEnd;
     // the word hashes, read where the scan left them
