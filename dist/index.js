@@ -63571,7 +63571,10 @@ function decideEntry(x, t) {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
       const why = weak.length ? `${weak[0].kind}: ${oneLine(weak[0].message)}` : `retention.prune matches /${x.pruneBy}/`;
-      return remove(5, "delete", `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`);
+      const reason = `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`;
+      if (!x.pruneBy && weak.every((f) => f.kind === "path-unverified"))
+        return remove(5, "review", `${reason}; the path may be relative to a folder the entry names`);
+      return remove(5, "delete", reason);
     }
   }
   if (on(6)) {

@@ -429,7 +429,12 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const threshold = x.pruneBy ? Math.min(1, ctx.config.scoring.threshold * 2) : ctx.config.scoring.threshold;
     if (x.score.score < threshold) {
       const why = weak.length ? `${weak[0].kind}: ${oneLine(weak[0].message)}` : `retention.prune matches /${x.pruneBy}/`;
-      return remove(5, 'delete', `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`);
+      // A path never seen in history may be a typo, or a path relative to a folder the text names
+      // ("under `packages/next`: `src/cli/next-dev.ts`"): a person tells them apart.
+      const reason = `low fidelity (${why}) and low use (score ${below(x.score.score, threshold)})`;
+      if (!x.pruneBy && weak.every((f) => f.kind === 'path-unverified'))
+        return remove(5, 'review', `${reason}; the path may be relative to a folder the entry names`);
+      return remove(5, 'delete', reason);
     }
   }
 
