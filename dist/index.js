@@ -32056,5394 +32056,6 @@ var init_paths = __esm({
   }
 });
 
-// src/checks/stale-common.ts
-function short(sha) {
-  return (sha ?? "").slice(0, 7);
-}
-function describeCommit(c) {
-  if (!c) return "an unknown commit";
-  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
-  return `${short(c.sha)} (${c.date}${subject})`;
-}
-function commitEvidence(c) {
-  if (!c) return {};
-  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
-}
-function memDirOf(file) {
-  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
-  const i = file.lastIndexOf("/");
-  return i === -1 ? "" : file.slice(0, i);
-}
-function exists2(ev, p) {
-  if (p === "") return true;
-  return ev.files.files.has(p) || ev.files.dirs.has(p);
-}
-function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
-  const f = {
-    entryId: entry.id,
-    file: entry.file,
-    line: ref ? ref.line : entry.line,
-    kind,
-    severity,
-    message: message2
-  };
-  if (ref) f.ref = ref.raw;
-  if (evidence) f.evidence = evidence;
-  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
-    const { replace: _dropped, ...rest } = suggestion;
-    suggestion = Object.keys(rest).length ? rest : void 0;
-  }
-  if (suggestion) f.suggestion = suggestion;
-  return f;
-}
-function checkable(entry) {
-  return entry.type !== "superseded";
-}
-function upwards(dir) {
-  const out = [];
-  let d = dir;
-  for (; ; ) {
-    out.push(d);
-    if (!d) break;
-    const i = d.lastIndexOf("/");
-    d = i === -1 ? "" : d.slice(0, i);
-  }
-  return out;
-}
-function joinDir(dir, name) {
-  return dir ? `${dir}/${name}` : name;
-}
-function relativeTo(from, to) {
-  if (!from) return to;
-  const a = from.split("/");
-  const b = to.split("/");
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const up = a.length - i;
-  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
-}
-function describedAsPast(entry, ref) {
-  const at = ref.start - entry.start;
-  if (at < 0 || at > entry.text.length) return false;
-  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
-  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
-  const endAt = ref.end - entry.start;
-  const lineEnd = entry.text.indexOf("\n", endAt);
-  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
-}
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function namesSuccessor(entry, ref, successor) {
-  const want = successor.trim();
-  if (!want) return false;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
-  for (const m of entry.text.matchAll(re)) {
-    const a = m.index ?? 0;
-    const b = a + m[0].length;
-    if (ref && a < to && b > from) continue;
-    return true;
-  }
-  return false;
-}
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
-var init_stale_common = __esm({
-  "src/checks/stale-common.ts"() {
-    "use strict";
-    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
-    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
-  }
-});
-
-// src/checks/path.ts
-function anchorOf(ref) {
-  let r = ref.raw;
-  const at = ref.kind === "import" || r.startsWith("@");
-  if (at && r.startsWith("@")) r = r.slice(1);
-  if (ref.via === "tree") return { anchor: "plain", at };
-  if (r.startsWith("/")) return { anchor: "root", at };
-  if (r.startsWith("./")) return { anchor: "dot", at };
-  if (r.startsWith("../")) return { anchor: "parent", at };
-  return { anchor: "plain", at };
-}
-function candidates(ref, memDir, value2) {
-  const { anchor } = anchorOf(ref);
-  const out = [];
-  const push2 = (p, from) => {
-    if (p === null || p === "") return;
-    if (!out.some((c) => c.path === p)) out.push({ path: p, from });
-  };
-  const base = ref.base && ref.via !== "tree" ? ref.base.replace(/\/+$/, "") : "";
-  if (anchor === "root") push2(joinPath("", value2), "root");
-  else if (anchor === "parent") push2(joinPath(memDir, value2), "memdir");
-  else {
-    if (base) push2(joinPath(base, value2), "base");
-    push2(joinPath(memDir, value2), "memdir");
-    push2(joinPath("", value2), "root");
-  }
-  return out;
-}
-function globPrefix(v) {
-  const segs = v.split("/");
-  const out = [];
-  for (const s of segs) {
-    if (GLOB.test(s)) break;
-    out.push(s);
-  }
-  return out.join("/");
-}
-function stale(f) {
-  return f.status === "renamed" || f.status === "deleted";
-}
-function resolvePath(ev, cands) {
-  for (const c of cands) if (exists2(ev, c.path)) return { kind: "present", cand: c };
-  for (const c of cands) {
-    const real = ev.files.lower.get(c.path.toLowerCase());
-    if (real && real !== c.path) {
-      const f = ev.history.available ? ev.history.fate(c.path) : void 0;
-      if (f && f.status === "renamed" && f.successor && f.successor !== real && exists2(ev, f.successor)) return { kind: "renamed", cand: c, fate: f };
-      return { kind: "case", cand: c, real };
-    }
-  }
-  if (!ev.history.available) return { kind: "unknown-history" };
-  for (const c of cands) {
-    const f = ev.history.fate(c.path);
-    if (!stale(f)) continue;
-    if (f.status === "renamed" && f.successor !== void 0 && f.successor !== "" && exists2(ev, f.successor)) {
-      if (f.inferred === "case") return { kind: "case", cand: c, real: f.successor };
-      return { kind: "renamed", cand: c, fate: f };
-    }
-    return { kind: "deleted", cand: c, fate: f };
-  }
-  return { kind: ev.history.shallow ? "unknown-history" : "never" };
-}
-function styled(ref, cand, successor, memDir, dir) {
-  const { anchor, at } = anchorOf(ref);
-  if (ref.via === "tree") return void 0;
-  let out;
-  if (cand.from === "base") {
-    const base = (ref.base ?? "").replace(/\/+$/, "");
-    if (!successor.startsWith(base + "/")) return void 0;
-    out = successor.slice(base.length + 1);
-  } else if (anchor === "root") out = "/" + successor;
-  else if (cand.from === "memdir" && memDir) {
-    out = relativeTo(memDir, successor);
-    if (anchor === "dot" && !out.startsWith(".")) out = "./" + out;
-  } else {
-    out = successor;
-    if (anchor === "dot") out = "./" + out;
-  }
-  const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
-  if (globTail) out += globTail;
-  if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
-  if (at) out = "@" + out;
-  return out;
-}
-function bareName(ref) {
-  return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
-}
-function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file)) {
-  if (ref.kind !== "path" && ref.kind !== "import") return null;
-  const isGlob = !!ref.glob || GLOB.test(ref.value);
-  let value2 = ref.value;
-  if (isGlob) {
-    value2 = globPrefix(ref.value);
-    if (!value2) return null;
-  }
-  const cands = candidates(ref, memDir, value2);
-  if (!cands.length) return null;
-  if (ref.via === "tree" && value2.includes("/")) {
-    const top = value2.slice(0, value2.indexOf("/"));
-    if (!exists2(ev, top) && !(ev.history.available && ev.history.fate(top).status !== "unknown")) {
-      const stripped = value2.slice(top.length + 1);
-      if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: "tree-stripped" });
-    }
-  }
-  const res = resolvePath(ev, cands);
-  const shown = ref.raw;
-  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
-  const dirRef = ref.raw.endsWith("/");
-  if (res.kind === "present") return null;
-  if (describedAsPast(entry, ref)) return null;
-  if (res.kind === "case") {
-    const real = res.real;
-    return finding(
-      entry,
-      ref,
-      "path-renamed",
-      "info",
-      `\`${shown}\`${resolvedNote(res.cand)} differs only in letter case from \`${real}\`, which fails on case-sensitive file systems; write \`${real}\`.`,
-      { now: real, path: res.cand.path, case: true },
-      styled(ref, res.cand, real, memDir, dirRef) ? { replace: styled(ref, res.cand, real, memDir, dirRef) } : void 0
-    );
-  }
-  if (bareName(ref) && !ref.via && (res.kind === "deleted" || res.kind === "never")) {
-    const name = ref.value.split("/").pop();
-    if (ev.files.byBasename.get(name)?.length) return null;
-  }
-  if (res.kind === "renamed") {
-    const f = res.fate;
-    const succ = f.successor;
-    const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(", ")})` : "";
-    const replace2 = styled(ref, res.cand, succ, memDir, !!f.isDirectory || dirRef);
-    const inferred = f.inferred;
-    const dests = f.destinations ?? [];
-    if (f.isDirectory && dests.length >= 2) {
-      const total = dests.reduce((a, d) => a + d.files, 0);
-      const second = [...dests].sort((a, b) => b.files - a.files)[1];
-      if (second.files >= Math.max(2, total * 0.1)) {
-        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
-        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
-        return finding(
-          entry,
-          ref,
-          "path-missing",
-          "warning",
-          `Directory \`${shown}\`${resolvedNote(res.cand)} was split up in ${describeCommit(f.commit)}: its files moved to ${shownList}${dests.length > 3 ? " and more" : ""}; point the reference at the part you mean.`,
-          { ...commitEvidence(f.commit), path: res.cand.path, now: f.commit ? short(f.commit.sha) : void 0, destinations: dests }
-        );
-      }
-    }
-    if (inferred === "readded") {
-      const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
-      const added = ev.history.events.get(succ)?.find((e) => (e.type === "added" || e.type === "renamed-to") && (!del || e.commit.time >= del.commit.time));
-      return finding(
-        entry,
-        ref,
-        "path-renamed",
-        "warning",
-        `\`${shown}\`${resolvedNote(res.cand)} was deleted in ${describeCommit(del?.commit ?? f.commit)} and re-added as \`${succ}\`${added ? ` in ${describeCommit(added.commit)}` : ""}; update the reference.`,
-        { ...commitEvidence(added?.commit ?? f.commit), path: res.cand.path, now: succ, readded: true },
-        replace2 ? { replace: replace2 } : void 0
-      );
-    }
-    return finding(
-      entry,
-      ref,
-      "path-renamed",
-      "warning",
-      `${f.isDirectory ? "Directory " : ""}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? "moved" : "renamed"} to \`${succ}${f.isDirectory ? "/" : ""}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
-      { ...commitEvidence(f.commit), path: res.cand.path, now: succ, ...f.chain ? { chain: f.chain.map((h) => ({ from: h.from, to: h.to, commit: h.commit.sha })) } : {} },
-      replace2 ? { replace: replace2 } : void 0
-    );
-  }
-  if (res.kind === "deleted") {
-    const f = res.fate;
-    if (BUILD_DIRS.has(res.cand.path.split("/")[0].toLowerCase())) return null;
-    const c = f.commit;
-    const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : "";
-    const by = c?.author ? ` by ${c.author}` : "";
-    const msg = f.isDirectory ? `Directory \`${shown}\`${resolvedNote(res.cand)} no longer exists${moved}: its last files were removed or split up by ${describeCommit(c)}${by}; remove the reference or point it at the new location.` : `\`${shown}\`${resolvedNote(res.cand)} was deleted${moved} in ${describeCommit(c)}${by}; remove the reference or point it at what replaced it.`;
-    return finding(entry, ref, "path-missing", "warning", msg, { ...commitEvidence(c), path: res.cand.path, now: c ? short(c.sha) : void 0 });
-  }
-  if (res.kind === "unknown-history") {
-    if (ref.weak || ref.via || !ref.value.includes("/") || ref.in === "prose") return null;
-    const why = !ev.history.available ? "git history is not available" : "the clone is shallow (use actions/checkout with fetch-depth: 0)";
-    return finding(entry, ref, "path-missing", "warning", `\`${shown}\` does not exist at HEAD and ${why}, so its rename or deletion cannot be traced; fix or remove the reference.`, { path: cands[0].path });
-  }
-  if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
-  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
-  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
-  return finding(
-    entry,
-    ref,
-    "path-unverified",
-    "info",
-    `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
-    { path: cands[cands.length - 1].path }
-  );
-}
-function lineWithoutCode(entry, ref) {
-  const at = Math.max(0, ref.start - entry.start);
-  const from = entry.text.lastIndexOf("\n", at - 1) + 1;
-  let to = entry.text.indexOf("\n", at);
-  if (to === -1) to = entry.text.length;
-  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, " ");
-}
-function sameRefKey(ref) {
-  return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
-}
-var GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
-var init_path = __esm({
-  "src/checks/path.ts"() {
-    "use strict";
-    init_paths();
-    init_stale_common();
-    GLOB = /[*?[\]{}]/;
-    BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
-    TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
-    pathCheck = {
-      id: "path",
-      kinds: ["path-missing", "path-renamed", "path-unverified"],
-      severity: "warning",
-      description: "Paths named in memory that no longer exist: renamed (with the final successor) or deleted (with the commit).",
-      run(ctx) {
-        const out = [];
-        const ev = ctx.evidence;
-        let memDirFile;
-        let memDir = "";
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          let first;
-          let seen;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "path" && ref.kind !== "import") continue;
-            if (!first) first = ref;
-            else {
-              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
-              const key = sameRefKey(ref);
-              if (seen.has(key)) continue;
-              seen.add(key);
-            }
-            if (memDirFile !== entry.file) {
-              memDirFile = entry.file;
-              memDir = memDirOf(entry.file);
-            }
-            const f = checkPathRef(entry, ref, ev, memDir);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/memory/refs/chars.ts
-function isSpaceCode(c) {
-  if (c <= 32) return c === 32 || c >= 9 && c <= 13;
-  if (c < 160) return false;
-  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
-}
-var init_chars = __esm({
-  "src/memory/refs/chars.ts"() {
-    "use strict";
-  }
-});
-
-// src/memory/refs/commands.ts
-function tokenize(line2) {
-  const out = [];
-  const re = /"[^"]*"|'[^']*'|[^\s]+/g;
-  let m;
-  while (m = re.exec(line2)) out.push({ t: m[0], s: m.index, e: m.index + m[0].length });
-  return out;
-}
-function looksLikeCommand(line2) {
-  const t = line2.trim().replace(/^\$\s+/, "");
-  if (!t) return false;
-  let e = 0;
-  while (e < t.length && !isSpaceCode(t.charCodeAt(e))) e++;
-  const w = e === t.length ? t : t.slice(0, e);
-  return KNOWN_TOOLS.has(w) || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w);
-}
-function parseCommandLine(line2) {
-  const toks = tokenize(line2);
-  const out = [];
-  let seg = [];
-  let cwd;
-  const flush = () => {
-    if (seg.length) {
-      const cd = parseSegment(seg, cwd, out);
-      if (cd !== void 0) cwd = cd;
-    }
-    seg = [];
-  };
-  for (const t of toks) {
-    if (t.t.length <= 2 && SEPARATORS.test(t.t)) {
-      flush();
-      continue;
-    }
-    if (t.t.startsWith("#") && (t.s === 0 || /\s/.test(line2[t.s - 1]))) break;
-    seg.push(t);
-  }
-  flush();
-  return out;
-}
-function unquote(t) {
-  return t.replace(/^["']|["']$/g, "");
-}
-function parseSegment(seg, cwd, out) {
-  let i = 0;
-  while (i < seg.length && /^\$$/.test(seg[i].t)) i++;
-  while (i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t)) i++;
-  if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
-  if (i >= seg.length) return void 0;
-  const head = seg[i];
-  const w = head.t;
-  const rest = seg.slice(i + 1);
-  if (w === "cd" && rest.length) {
-    const d = unquote(rest[0].t);
-    out.push({ kind: "path", start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
-    return d.replace(/^\.\//, "").replace(/\/$/, "");
-  }
-  if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
-    const tool = w;
-    let workspace;
-    let dir = cwd;
-    let k = 0;
-    while (k < rest.length && rest[k].t.startsWith("-")) {
-      const o = rest[k].t;
-      const eq = o.indexOf("=");
-      const name = eq === -1 ? o : o.slice(0, eq);
-      const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
-      if (name === "-r" || name === "--recursive" || name === "--workspaces" || name === "-ws") {
-        workspace = "*";
-        k++;
-        continue;
-      }
-      if (TARGET_OPTIONS.has(name)) {
-        if (name === "-w" && tool === "pnpm") {
-          k++;
-          continue;
-        }
-        if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
-          dir = val && unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
-          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out);
-        } else workspace = val && unquote(val);
-        k += eq === -1 ? 2 : 1;
-        continue;
-      }
-      k++;
-    }
-    if (tool === "yarn" && rest[k]?.t === "workspace" && rest[k + 1]) {
-      workspace = unquote(rest[k + 1].t);
-      k += 2;
-    }
-    const sub = rest[k];
-    if (!sub) return void 0;
-    const subName = sub.t;
-    if (subName === "run" || subName === "run-script" || tool === "bun" && subName === "run") {
-      let j = k + 1;
-      while (j < rest.length && rest[j].t.startsWith("-")) j++;
-      const s = rest[j];
-      if (!s) return void 0;
-      const name = unquote(s.t);
-      if (tool === "bun" && (/[/.]/.test(name) && /\.[cm]?[jt]sx?$|\//.test(name))) {
-        out.push({ kind: "path", start: s.s, end: s.e, value: name });
-        return void 0;
-      }
-      const after2 = trailingOptions(rest.slice(j + 1));
-      out.push({ kind: "script", tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
-      scanArgs(rest.slice(j + 1), out);
-      return void 0;
-    }
-    if (INSTALL_VERBS.has(subName) || tool === "npm" && (subName === "uninstall" || subName === "list" || subName === "ls") || subName === "remove" || subName === "why") {
-      for (const a of rest.slice(k + 1)) {
-        if (a.t.startsWith("-")) continue;
-        pushPackage(a, out, tool);
-      }
-      return void 0;
-    }
-    if (subName === "dlx" || subName === "exec" || subName === "x" || tool === "npm" && subName === "exec") {
-      const a = rest.slice(k + 1).find((x) => !x.t.startsWith("-"));
-      if (a) pushPackage(a, out, "npx", true);
-      return void 0;
-    }
-    const builtins2 = BUILTINS[tool];
-    if (tool === "npm") {
-      if (NPM_SCRIPT_SHORTCUTS.has(subName)) {
-        const name = subName === "t" || subName === "tst" ? "test" : subName;
-        const after2 = trailingOptions(rest.slice(k + 1));
-        out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
-      }
-      return void 0;
-    }
-    if (tool === "bun" && subName === "test") {
-      scanArgs(rest.slice(k + 1), out);
-      return void 0;
-    }
-    if ((tool === "pnpm" || tool === "yarn") && (subName === "test" || subName === "start" || subName === "t")) {
-      const after2 = trailingOptions(rest.slice(k + 1));
-      out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === "t" ? "test" : subName, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
-      return void 0;
-    }
-    if (builtins2.has(subName) || subName.startsWith("-")) {
-      scanArgs(rest.slice(k + 1), out);
-      return void 0;
-    }
-    if (!/^[\w:.@/-]+$/.test(subName)) return void 0;
-    if (tool === "bun" && /\.[cm]?[jt]sx?$/.test(subName)) {
-      out.push({ kind: "path", start: sub.s, end: sub.e, value: subName });
-      return void 0;
-    }
-    const after = trailingOptions(rest.slice(k + 1));
-    out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
-    if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(":")) out.push({ kind: "package", tool, start: sub.s, end: sub.e, value: subName });
-    scanArgs(rest.slice(k + 1), out);
-    return void 0;
-  }
-  if (w === "npx" || w === "bunx" || w === "pnpx" || w === "uvx" || w === "pipx") {
-    let k = 0;
-    while (k < rest.length && rest[k].t.startsWith("-")) {
-      if (rest[k].t === "-p" || rest[k].t === "--package") {
-        if (rest[k + 1]) pushPackage(rest[k + 1], out, "npx", true);
-        k += 2;
-        continue;
-      }
-      k++;
-    }
-    if (w === "pipx" && rest[k] && (rest[k].t === "run" || rest[k].t === "install")) k++;
-    if (rest[k]) pushPackage(rest[k], out, w === "uvx" || w === "pipx" ? "pip" : "npx", true);
-    scanArgs(rest.slice(k + 1), out);
-    return void 0;
-  }
-  if (w === "make" || w === "just") {
-    const tool = w;
-    let dir = cwd;
-    let makefile;
-    for (let k = 0; k < rest.length; k++) {
-      const a = rest[k].t;
-      if (a === "-C" || a === "--directory" || a === "-d" || a === "--justfile" || a === "-f" || a === "--file" || a === "--working-directory") {
-        const v = rest[k + 1] && unquote(rest[k + 1].t);
-        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile");
-        if (a === "-f" || a === "--file" || a === "--justfile") makefile = v;
-        else dir = v?.replace(/^\.\//, "").replace(/\/$/, "");
-        k++;
-        continue;
-      }
-      if (a.startsWith("-") || a.includes("=")) continue;
-      if (!/^[\w.:/%-]+$/.test(a)) break;
-      if (tool === "just" && k > 0 && !rest.slice(0, k).every((x) => x.t.startsWith("-"))) break;
-      const first = !out.some((p) => p.kind === "script" && p.start === head.s);
-      out.push({
-        kind: "script",
-        tool,
-        start: first ? head.s : rest[k].s,
-        end: rest[k].e,
-        value: `${w} ${a}`,
-        script: a,
-        cwd: dir,
-        makefile
-      });
-    }
-    return void 0;
-  }
-  if (w === "pip" || w === "pip3" || w === "uv" && rest[0]?.t === "pip" || (w === "python" || w === "python3") && rest[0]?.t === "-m" && rest[1]?.t === "pip") {
-    const skip = w === "uv" ? 1 : w.startsWith("python") ? 2 : 0;
-    const r = rest.slice(skip);
-    if (r[0] && (r[0].t === "install" || r[0].t === "uninstall" || r[0].t === "show")) {
-      for (let k = 1; k < r.length; k++) {
-        const a = r[k].t;
-        if (a === "-r" || a === "--requirement" || a === "-c" || a === "-e" || a === "--editable") {
-          if (r[k + 1] && a !== "-e" && a !== "--editable") out.push({ kind: "path", start: r[k + 1].s, end: r[k + 1].e, value: unquote(r[k + 1].t) });
-          k++;
-          continue;
-        }
-        if (a.startsWith("-") || a === ".") continue;
-        pushPackage(r[k], out, "pip");
-      }
-    }
-    return void 0;
-  }
-  if ((w === "uv" || w === "poetry") && (rest[0]?.t === "add" || rest[0]?.t === "remove")) {
-    for (const a of rest.slice(1)) if (!a.t.startsWith("-")) pushPackage(a, out, "pip");
-    return void 0;
-  }
-  if ((w === "uv" || w === "poetry") && rest[0]?.t === "run") {
-    let k = 1;
-    while (k < rest.length && rest[k].t.startsWith("-")) k++;
-    if (rest[k] && !/^(python3?|-m)$/.test(rest[k].t) && !/[/.]/.test(rest[k].t)) pushPackage(rest[k], out, "pip", true);
-    scanArgs(rest.slice(k + 1), out);
-    return void 0;
-  }
-  if (w === "cargo") {
-    if (rest[0] && (rest[0].t === "add" || rest[0].t === "install")) {
-      for (const a of rest.slice(1)) if (!a.t.startsWith("-")) pushPackage(a, out, "cargo");
-    }
-    scanArgs(rest, out);
-    return void 0;
-  }
-  if (w === "go") {
-    if (rest[0] && (rest[0].t === "get" || rest[0].t === "install")) {
-      for (const a of rest.slice(1)) if (!a.t.startsWith("-") && !a.t.startsWith(".")) pushPackage(a, out, "go");
-      return void 0;
-    }
-    scanArgs(rest, out);
-    return void 0;
-  }
-  if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
-    out.push({ kind: "path", start: head.s, end: head.e, value: w });
-    scanArgs(rest, out);
-    return void 0;
-  }
-  if (/^[a-z][\w.-]*$/.test(w) && !/^(git|cd|ls|cat|echo|export|curl|wget|gh|brew|sudo|mkdir|rm|cp|mv|source|bash|sh|node|python3?|docker|docker-compose|kubectl|psql|test|set|if|then|fi|for|do|done|grep|find|sed|awk|chmod|touch|open|code|claude|tail|head|kill|pkill|jq|xargs|tee|env|which|read|true|false|exit|return|printf)$/.test(w)) {
-    out.push({ kind: "tool", tool: "other", start: head.s, end: head.e, value: w });
-  }
-  scanArgs(rest, out);
-  return void 0;
-}
-function folderPiece(opt, next, eq, out, isFile = false) {
-  if (eq !== -1) {
-    const v = opt.t.slice(eq + 1);
-    if (v) out.push({ kind: "path", start: opt.s + eq + 1, end: opt.e, value: v, ...isFile ? {} : { dir: true } });
-    return;
-  }
-  if (!next || next.t.startsWith("-")) return;
-  out.push({ kind: "path", start: next.s, end: next.e, value: next.t, ...isFile ? {} : { dir: true } });
-}
-function trailingOptions(args) {
-  const out = {};
-  for (let k = 0; k < args.length; k++) {
-    const o = args[k].t;
-    if (o === "--") break;
-    const eq = o.indexOf("=");
-    const name = eq === -1 ? o : o.slice(0, eq);
-    const val = eq === -1 ? args[k + 1]?.t : o.slice(eq + 1);
-    if (name === "-ws" || name === "--workspaces" || name === "-r" || name === "--recursive") out.workspace = "*";
-    else if ((name === "-w" || name === "--workspace" || name === "--filter" || name === "-F") && val) out.workspace = unquote(val);
-    else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
-  }
-  return out;
-}
-function pushPackage(t, out, tool, fetched = false) {
-  let v = unquote(t.t);
-  let name = v.replace(/\[.*$/, "").replace(/(?:==|>=|<=|~=|!=|>|<).*$/, "");
-  if (name.startsWith("@")) {
-    const at = name.indexOf("@", 1);
-    if (at > 0) name = name.slice(0, at);
-  } else if (name.includes("@")) name = name.slice(0, name.indexOf("@"));
-  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === "go" && /^[\w.-]+(\/[\w.-]+)+$/.test(name))) return;
-  if (/^\d/.test(name) || name.length < 2) return;
-  out.push({ kind: "package", tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...fetched && v !== name ? { script: "registry" } : fetched ? { script: "exec" } : {} });
-}
-function scanArgs(args, out) {
-  for (const a of args) {
-    if (a.t.startsWith("-")) {
-      const eq = a.t.indexOf("=");
-      if (eq > 0) {
-        const v = a.t.slice(eq + 1);
-        if (v) out.push({ kind: "path", start: a.s + eq + 1, end: a.e, value: v });
-      }
-      continue;
-    }
-    out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
-  }
-}
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS;
-var init_commands = __esm({
-  "src/memory/refs/commands.ts"() {
-    "use strict";
-    init_chars();
-    BUILTINS = {
-      npm: new Set(
-        "access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search hook init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo root run run-script sbom search set shrinkwrap star stars team token undeprecate uninstall unpublish unstar update version view whoami i in ins inst insta instal isnt isnta isntal add un remove rm r unlink list la up upgrade c x create t tst test start stop restart it cit clean-install issues home v info show author rb s se find why".split(/\s+/)
-      ),
-      pnpm: new Set(
-        "add install i update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch install-test it patch patch-commit patch-remove audit list ls outdated why licenses run exec dlx create start test t tst publish pack recursive server store root bin setup init deploy doctor config c env self-update cat-file cat-index find-hash sbom approve-builds ignored-builds dedupe catalog help completion -r --recursive".split(/\s+/)
-      ),
-      yarn: new Set(
-        "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help import info init install licenses link list login logout node npm outdated owner pack patch patch-commit plugin policies publish rebuild remove run search set tag team test start unlink unplug up upgrade upgrade-interactive version versions why workspace workspaces constraints stage".split(/\s+/)
-      ),
-      bun: new Set(
-        "run test x repl exec install i add a remove rm update outdated link unlink pm build init create upgrade publish patch patch-commit audit info why feedback completions help".split(/\s+/)
-      )
-    };
-    NPM_SCRIPT_SHORTCUTS = /* @__PURE__ */ new Set(["test", "t", "tst", "start", "stop", "restart"]);
-    INSTALL_VERBS = /* @__PURE__ */ new Set(["i", "install", "add", "in", "ins", "a"]);
-    SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
-    TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
-    KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
-  }
-});
-
-// src/checks/script.ts
-function everHad(ev, manifest) {
-  let set = everCache.get(ev.manifests);
-  if (!set) {
-    set = /* @__PURE__ */ new Set();
-    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
-    everCache.set(ev.manifests, set);
-  }
-  return set.has(manifest);
-}
-function workspaceFolder(ev, ws) {
-  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
-  const direct = ev.manifests.workspaces.get(w);
-  if (direct !== void 0) return direct;
-  for (const [name, dir] of ev.manifests.workspaces) {
-    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
-  }
-  return void 0;
-}
-function commandFolder(ev, base, memDir) {
-  const b = base.replace(/\/+$/, "");
-  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
-  if (!b || /^[~$/]|\$/.test(b)) return legacy;
-  const cands = [];
-  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
-  if (!cands.length) return legacy;
-  for (const c of cands) if (exists2(ev, c)) return c;
-  if (!ev.history.available) return legacy;
-  for (const c of cands) {
-    const f = ev.history.fate(c);
-    if (f.status === "renamed" && f.successor && exists2(ev, f.successor)) return f.successor;
-  }
-  return null;
-}
-function findLookup(ev, ref, memDir) {
-  const tool = ref.tool;
-  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
-  if (start === null) return null;
-  if (tool === "make" || tool === "just") {
-    const names = tool === "make" ? MAKEFILES : JUSTFILES;
-    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-    if (ref.manifest) {
-      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
-      return { manifest: m, names: map3.get(m), kind: tool };
-    }
-    for (const d of upwards(start)) {
-      for (const n of names) {
-        const m = joinDir(d, n);
-        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
-      }
-    }
-    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
-    return null;
-  }
-  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
-    if (ref.workspace) {
-      if (/[*{!]/.test(ref.workspace)) return null;
-      const dir = workspaceFolder(ev, ref.workspace);
-      if (dir === void 0) return null;
-      const m = joinDir(dir, "package.json");
-      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) {
-      const m = joinDir(d, "package.json");
-      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
-    return null;
-  }
-  return null;
-}
-function isBinary(ev, name) {
-  const n = name.toLowerCase();
-  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
-}
-function lastEvent(ev, manifest, name) {
-  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
-  return list4 && list4.length ? list4[list4.length - 1] : void 0;
-}
-function changesOf(ev, manifest, sha) {
-  let idx = commitCache.get(ev.manifests);
-  if (!idx) {
-    idx = /* @__PURE__ */ new Map();
-    for (const list4 of ev.manifests.scriptHistory.values()) {
-      for (const e of list4) {
-        const k = `${e.commit.sha}\0${e.manifest}`;
-        let c = idx.get(k);
-        if (!c) idx.set(k, c = { added: [], removed: [] });
-        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
-      }
-    }
-    commitCache.set(ev.manifests, idx);
-  }
-  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
-}
-function words(s) {
-  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
-}
-function commandSimilarity(a, b) {
-  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
-  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
-  if (!ta.size || !tb.size) return 0;
-  let common = 0;
-  for (const t of ta) if (tb.has(t)) common++;
-  return common / (ta.size + tb.size - common);
-}
-function renamedTo(ev, manifest, removed, names) {
-  if (!names) return void 0;
-  const c = changesOf(ev, manifest, removed.commit.sha);
-  const added = c.added.filter((a) => a.name !== removed.name);
-  const peers = c.removed.filter((r) => r.name !== removed.name);
-  if (removed.command) {
-    let best;
-    let bestScore = 0;
-    let tie = false;
-    for (const a of added) {
-      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
-      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
-      else if (sc === bestScore && sc > 0) tie = true;
-    }
-    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
-      return names.has(best.name) ? best.name : void 0;
-  }
-  if (added.length !== 1 || peers.length) return void 0;
-  const only = added[0];
-  if (removed.command && only.command) {
-    const cw = words(only.command);
-    const nw = words(only.name);
-    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
-    if (unrelated) return void 0;
-  }
-  return names.has(only.name) ? only.name : void 0;
-}
-function otherRunner(ev, dir, name, except) {
-  if (except !== "just") {
-    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
-  }
-  if (except !== "make") {
-    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
-  }
-  return void 0;
-}
-function definedElsewhere(ev, name, kind) {
-  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-  for (const [m, set] of map3) if (set.has(name)) return m;
-  return void 0;
-}
-function makePattern(names, target) {
-  for (const n of names) {
-    if (!n.includes("%")) continue;
-    const [a, b] = n.split("%", 2);
-    if (target.startsWith(a) && target.endsWith(b ?? "") && target.length > a.length + (b ?? "").length) return true;
-  }
-  return false;
-}
-function nameIndex(ev) {
-  let idx = nameIndexCache.get(ev.manifests);
-  if (idx) return idx;
-  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
-  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
-    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
-    const slash = key.indexOf("/");
-    if (key.startsWith("@") && slash > 0) {
-      const tail = key.slice(slash + 1);
-      const l = idx.byTail.get(tail);
-      if (l) l.push(key);
-      else idx.byTail.set(tail, [key]);
-    }
-  }
-  nameIndexCache.set(ev.manifests, idx);
-  return idx;
-}
-function checkWorkspaceGone(entry, ref, ev) {
-  const ws = ref.workspace.replace(/^["']|["']$/g, "");
-  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
-  if (workspaceFolder(ev, ws) !== void 0) return null;
-  const hist = ev.manifests.everProjectNames;
-  if (!hist || !ev.history.available || ev.history.shallow) return null;
-  const idx = nameIndex(ev);
-  let key = ws.toLowerCase();
-  const scoped = key.startsWith("@");
-  if (!hist.get(key)?.length && !scoped) {
-    const tails = idx.byTail.get(key);
-    if (tails?.length !== 1) return null;
-    key = tails[0];
-  }
-  const events = hist.get(key);
-  if (!events?.length) return null;
-  let net = 0;
-  for (const e of events) net += e.type === "added" ? 1 : -1;
-  if (net > 0) return null;
-  const removal = events[events.length - 1];
-  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
-  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
-  if (succ === void 0) {
-    const f = ev.history.fate(removal.manifest);
-    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
-    else if (removal.manifest.includes("/")) {
-      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
-      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
-    }
-  }
-  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
-  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
-  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
-  let written;
-  if (succ !== void 0 && succDir !== void 0) {
-    const tail = succ.slice(succ.indexOf("/") + 1);
-    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
-  }
-  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
-  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
-  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
-    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function checkScriptRef(entry, ref, ev) {
-  if (ref.kind !== "command" || !ref.script) return null;
-  const name = ref.script;
-  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$")) return null;
-  if (describedAsPast(entry, ref)) return null;
-  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
-    const gone = checkWorkspaceGone(entry, ref, ev);
-    if (gone) return gone;
-  }
-  const memDir = memDirOf(entry.file);
-  const look = findLookup(ev, ref, memDir);
-  if (!look) return null;
-  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
-  if (look.names?.has(name)) return null;
-  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
-  const last = lastEvent(ev, look.manifest, name);
-  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
-  const dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
-  const alt = otherRunner(ev, dir, name, look.kind);
-  let replaceWith;
-  let tail;
-  let named = false;
-  if (!look.names) {
-    const gone = lastManifestRemoval(ev, look.manifest);
-    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
-  } else if (last && last.type === "removed") {
-    const to = renamedTo(ev, look.manifest, last, look.names);
-    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
-      named = true;
-    } else if (to) {
-      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
-    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
-  } else {
-    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
-    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
-  }
-  if (alt && !replaceWith && !named) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
-    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function lastManifestRemoval(ev, manifest) {
-  if (!ev.history.available) return void 0;
-  const f = ev.history.fate(manifest);
-  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
-}
-function escapeRe2(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
-var init_script = __esm({
-  "src/checks/script.ts"() {
-    "use strict";
-    init_commands();
-    init_paths();
-    init_stale_common();
-    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
-    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
-    everCache = /* @__PURE__ */ new WeakMap();
-    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
-    commitCache = /* @__PURE__ */ new WeakMap();
-    SIMILAR = 0.5;
-    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
-    nameIndexCache = /* @__PURE__ */ new WeakMap();
-    scriptCheck = {
-      id: "script",
-      kinds: ["script-missing"],
-      severity: "warning",
-      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
-      run(ctx) {
-        const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "command") continue;
-            const f = checkScriptRef(entry, ref, ctx.evidence);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/package.ts
-function swapIndex(ev) {
-  let idx = cache.get(ev.manifests);
-  if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map() };
-  for (const [name, events] of ev.manifests.everDependencies) {
-    for (const e of events) {
-      const key = `${e.commit.sha}\0${e.manifest}`;
-      const map3 = e.type === "added" ? idx.added : idx.removed;
-      let set = map3.get(key);
-      if (!set) map3.set(key, set = /* @__PURE__ */ new Set());
-      set.add(name);
-    }
-  }
-  for (const n of ev.manifests.workspaces.keys()) idx.workspaceNames.add(n.toLowerCase());
-  for (const p of ev.manifests.projectVersions) if (p.name) idx.projectNames.add(p.name.toLowerCase());
-  cache.set(ev.manifests, idx);
-  return idx;
-}
-function variants(name) {
-  let v = VARIANTS.get(name);
-  if (v) return v;
-  const n = name.toLowerCase();
-  const pep = n.replace(/[-_.]+/g, "-");
-  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
-  if (VARIANTS.size > 1e5) VARIANTS.clear();
-  VARIANTS.set(name, v);
-  return v;
-}
-function presentNow(ev, idx, name) {
-  for (const v of variants(name)) {
-    if (ev.manifests.dependencies.get(v)?.length) return true;
-    if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
-  }
-  return false;
-}
-function history(ev, name) {
-  for (const v of variants(name)) {
-    const events = ev.manifests.everDependencies.get(v);
-    if (events && events.length) return { key: v, events };
-  }
-  for (const v of variants(name)) {
-    const events = ev.manifests.everProjectNames?.get(v);
-    if (events && events.length) return { key: v, events, own: true };
-  }
-  return void 0;
-}
-function removedName(ev, idx, name) {
-  let r = idx.removedNames.get(name);
-  if (r !== void 0) return r;
-  r = null;
-  if (!presentNow(ev, idx, name)) {
-    const h = history(ev, name);
-    const removals = h ? h.events.filter((e) => e.type === "removed") : [];
-    if (h && removals.length) r = { h, removals };
-  }
-  if (idx.removedNames.size > 1e5) idx.removedNames.clear();
-  idx.removedNames.set(name, r);
-  return r;
-}
-function mayBeStale(ref, ev, idx) {
-  if (ref.kind !== "package" || ref.fetched) return false;
-  const name = ref.value;
-  if (!name || name.length < 2) return false;
-  return removedName(ev, idx, name) !== null;
-}
-function sameField(ev, name, removed) {
-  const events = ev.manifests.everDependencies.get(name);
-  const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
-  return !add || !add.field || add.field === removed.field;
-}
-function removedFromField(ev, name, sha, manifest, field2) {
-  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === "removed" && x.commit.sha === sha && x.manifest === manifest);
-  return !e || !field2 || !e.field || e.field === field2;
-}
-function oneFamily(names) {
-  if (names.length <= 1) return true;
-  const lower = names.map((n) => n.toLowerCase());
-  return lower.some(
-    (root2) => lower.every((n) => n === root2 || n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`))
-  );
-}
-function swapSuccessor(added, removedThere) {
-  if (added.length !== 1) return void 0;
-  return oneFamily(removedThere) ? added[0] : void 0;
-}
-function list(names) {
-  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
-  if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
-  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
-}
-function catalogEntry(ev, name) {
-  const catalogs = ev.manifests.catalogs;
-  if (!catalogs?.size) return void 0;
-  const wanted = new Set(variants(name));
-  for (const [catalog, pkgs] of catalogs) {
-    for (const pkg of pkgs.keys()) {
-      if (!wanted.has(pkg.toLowerCase())) continue;
-      let file = "pnpm-workspace.yaml";
-      for (const [path12, kind] of ev.manifests.manifestFiles ?? []) {
-        if (kind === "pnpm-workspace") {
-          file = path12;
-          break;
-        }
-      }
-      return { catalog, file };
-    }
-  }
-  return void 0;
-}
-function checkPackageRef(entry, ref, ev) {
-  if (ref.kind !== "package") return null;
-  if (ref.fetched) return null;
-  const name = ref.value;
-  if (!name || name.length < 2) return null;
-  const idx = swapIndex(ev);
-  const gone = removedName(ev, idx, name);
-  if (!gone) return null;
-  const { h, removals } = gone;
-  if (describedAsPast(entry, ref)) return null;
-  const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
-  const key = `${last.commit.sha}\0${last.manifest}`;
-  const field2 = last.field;
-  const added = [...idx.added.get(key) ?? []].filter(
-    (n) => n !== h.key && !n.startsWith("@types/") && presentNow(ev, idx, n) && (!field2 || sameField(ev, n, last))
-  );
-  const removedThere = [...idx.removed.get(key) ?? []].filter(
-    (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
-  );
-  if (!removedThere.includes(h.key)) removedThere.push(h.key);
-  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
-  const written = ref.raw;
-  const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
-  if (cat) {
-    const swap = succ ? ` (that commit added \`${succ}\`)` : "";
-    return finding(
-      entry,
-      ref,
-      "package-missing",
-      "info",
-      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
-    );
-  }
-  if (succ) {
-    const named = namesSuccessor(entry, ref, succ);
-    return finding(
-      entry,
-      ref,
-      "package-renamed",
-      "warning",
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
-    );
-  }
-  if (h.own) {
-    return finding(
-      entry,
-      ref,
-      "package-missing",
-      "warning",
-      `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
-    );
-  }
-  const others = removedThere.filter((n) => n !== h.key);
-  return finding(
-    entry,
-    ref,
-    "package-missing",
-    "warning",
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
-  );
-}
-var cache, VARIANTS, packageCheck;
-var init_package = __esm({
-  "src/checks/package.ts"() {
-    "use strict";
-    init_stale_common();
-    cache = /* @__PURE__ */ new WeakMap();
-    VARIANTS = /* @__PURE__ */ new Map();
-    packageCheck = {
-      id: "package",
-      kinds: ["package-missing", "package-renamed"],
-      severity: "warning",
-      description: "Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).",
-      run(ctx) {
-        const out = [];
-        const idx = swapIndex(ctx.evidence);
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          let seen;
-          for (const ref of entry.refs) {
-            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-            const k = `${ref.line}\0${ref.value}`;
-            if (seen?.has(k)) continue;
-            const f = checkPackageRef(entry, ref, ctx.evidence);
-            if (f) {
-              (seen ??= /* @__PURE__ */ new Set()).add(k);
-              out.push(f);
-            }
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/version.ts
-function parseVersion(s) {
-  const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
-  if (!m) return null;
-  return m[1].split(".").map(Number);
-}
-function lowerBound(spec) {
-  const hit2 = lbCache.get(spec);
-  if (hit2 !== void 0) return hit2 ? [...hit2] : null;
-  const v = computeLowerBound(spec);
-  if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
-  return v;
-}
-function computeLowerBound(spec) {
-  let best = null;
-  for (const alt of spec.split("||")) {
-    const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
-    let lb = null;
-    for (let k = 0; k < parts.length; k++) {
-      let p = parts[k];
-      if (/^(>=|>|\^|~=|~|==|=)$/.test(p) && parts[k + 1]) p = p + parts[++k];
-      if (/^</.test(p) || /^!=/.test(p)) continue;
-      const v = parseVersion(p.replace(/^(>=|>|\^|~=|~|===|==|=)/, ""));
-      if (!v) continue;
-      if (/^>[^=]/.test(p)) v[v.length - 1] += 0;
-      lb = v;
-      break;
-    }
-    if (lb && (!best || compare(lb, best) < 0)) best = lb;
-  }
-  return best;
-}
-function compare(a, b) {
-  const n = Math.max(a.length, b.length);
-  for (let k = 0; k < n; k++) {
-    const d = (a[k] ?? 0) - (b[k] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
-function truncate(v, n) {
-  const out = v.slice(0, n);
-  while (out.length < n) out.push(0);
-  return out;
-}
-function line(v) {
-  return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
-}
-function checkVersionRef(entry, ref, ev) {
-  if (ref.kind !== "version" || !ref.subject || !ref.version) return null;
-  const raw = ref.version.replace(/\+$/, "");
-  const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
-  const stated = parseVersion(loText);
-  if (!stated) return null;
-  const subject = ref.subject;
-  const written = ref.raw;
-  if (subject === "(project)") {
-    const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
-    if (roots.length !== 1) return null;
-    const cur2 = parseVersion(roots[0].version);
-    if (!cur2 || line(cur2) === line(stated)) return null;
-    return finding(
-      entry,
-      ref,
-      "version-drift",
-      "warning",
-      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
-      { now: roots[0].version, manifest: roots[0].manifest },
-      { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
-    );
-  }
-  if (RUNTIMES.has(subject)) {
-    const rt = ev.manifests.runtimes.get(subject);
-    if (!rt) return null;
-    const lb = lowerBound(rt.spec);
-    if (!lb) return null;
-    const prec = Math.min(stated.length, 3);
-    const lbT = truncate(lb, prec);
-    const st = truncate(stated, prec);
-    const ranged = ref.bound === "atLeast" || /[-–]|to/.test(raw);
-    const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
-    if (!drift) return null;
-    const label = RUNTIME_LABEL[subject] ?? subject;
-    const newText2 = lbT.join(".");
-    return finding(
-      entry,
-      ref,
-      "version-drift",
-      "warning",
-      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
-      { now: rt.spec, source: rt.source, runtime: subject },
-      { replace: written.replace(loText.replace(/^v/, ""), newText2) }
-    );
-  }
-  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
-  if (!deps || !deps.length) return null;
-  let cur = null;
-  let curText = "";
-  let where3 = "";
-  for (const d of deps) {
-    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
-    if (v && (!cur || compare(v, cur) > 0)) {
-      cur = v;
-      curText = d.locked ?? d.spec;
-      where3 = d.manifest;
-    }
-  }
-  if (!cur) return null;
-  if (stated.length === 1 || stated[0] !== 0) {
-    if (stated[0] === cur[0]) return null;
-  } else if (line(stated) === line(cur)) return null;
-  if (ref.bound === "atLeast" && compare(cur, stated) >= 0 && stated[0] !== 0) {
-    return null;
-  }
-  const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
-  return finding(
-    entry,
-    ref,
-    "version-drift",
-    "warning",
-    `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
-    { now: curText, manifest: where3, package: subject },
-    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
-    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
-  );
-}
-var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
-var init_version2 = __esm({
-  "src/checks/version.ts"() {
-    "use strict";
-    init_stale_common();
-    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
-    RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
-    lbCache = /* @__PURE__ */ new Map();
-    versionCheck = {
-      id: "version",
-      kinds: ["version-drift"],
-      severity: "warning",
-      description: "Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.",
-      run(ctx) {
-        const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "version") continue;
-            const f = checkVersionRef(entry, ref, ctx.evidence);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// node_modules/picomatch/lib/constants.js
-var require_constants6 = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
-    "use strict";
-    var WIN_SLASH = "\\\\/";
-    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-    var DOT_LITERAL = "\\.";
-    var PLUS_LITERAL = "\\+";
-    var QMARK_LITERAL = "\\?";
-    var SLASH_LITERAL = "\\/";
-    var ONE_CHAR = "(?=.)";
-    var QMARK = "[^/]";
-    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-    var NO_DOT = `(?!${DOT_LITERAL})`;
-    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-    var STAR = `${QMARK}*?`;
-    var SEP = "/";
-    var POSIX_CHARS = {
-      DOT_LITERAL,
-      PLUS_LITERAL,
-      QMARK_LITERAL,
-      SLASH_LITERAL,
-      ONE_CHAR,
-      QMARK,
-      END_ANCHOR,
-      DOTS_SLASH,
-      NO_DOT,
-      NO_DOTS,
-      NO_DOT_SLASH,
-      NO_DOTS_SLASH,
-      QMARK_NO_DOT,
-      STAR,
-      START_ANCHOR,
-      SEP
-    };
-    var WINDOWS_CHARS = {
-      ...POSIX_CHARS,
-      SLASH_LITERAL: `[${WIN_SLASH}]`,
-      QMARK: WIN_NO_SLASH,
-      STAR: `${WIN_NO_SLASH}*?`,
-      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-      NO_DOT: `(?!${DOT_LITERAL})`,
-      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-      SEP: "\\"
-    };
-    var POSIX_REGEX_SOURCE = {
-      __proto__: null,
-      alnum: "a-zA-Z0-9",
-      alpha: "a-zA-Z",
-      ascii: "\\x00-\\x7F",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1F\\x7F",
-      digit: "0-9",
-      graph: "\\x21-\\x7E",
-      lower: "a-z",
-      print: "\\x20-\\x7E ",
-      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
-      space: " \\t\\r\\n\\v\\f",
-      upper: "A-Z",
-      word: "A-Za-z0-9_",
-      xdigit: "A-Fa-f0-9"
-    };
-    module.exports = {
-      DEFAULT_MAX_EXTGLOB_RECURSION,
-      MAX_LENGTH: 1024 * 64,
-      POSIX_REGEX_SOURCE,
-      // regular expressions
-      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-      // Replace globs with equivalent patterns to reduce parsing time.
-      REPLACEMENTS: {
-        __proto__: null,
-        "***": "*",
-        "**/**": "**",
-        "**/**/**": "**"
-      },
-      // Digits
-      CHAR_0: 48,
-      /* 0 */
-      CHAR_9: 57,
-      /* 9 */
-      // Alphabet chars.
-      CHAR_UPPERCASE_A: 65,
-      /* A */
-      CHAR_LOWERCASE_A: 97,
-      /* a */
-      CHAR_UPPERCASE_Z: 90,
-      /* Z */
-      CHAR_LOWERCASE_Z: 122,
-      /* z */
-      CHAR_LEFT_PARENTHESES: 40,
-      /* ( */
-      CHAR_RIGHT_PARENTHESES: 41,
-      /* ) */
-      CHAR_ASTERISK: 42,
-      /* * */
-      // Non-alphabetic chars.
-      CHAR_AMPERSAND: 38,
-      /* & */
-      CHAR_AT: 64,
-      /* @ */
-      CHAR_BACKWARD_SLASH: 92,
-      /* \ */
-      CHAR_CARRIAGE_RETURN: 13,
-      /* \r */
-      CHAR_CIRCUMFLEX_ACCENT: 94,
-      /* ^ */
-      CHAR_COLON: 58,
-      /* : */
-      CHAR_COMMA: 44,
-      /* , */
-      CHAR_DOT: 46,
-      /* . */
-      CHAR_DOUBLE_QUOTE: 34,
-      /* " */
-      CHAR_EQUAL: 61,
-      /* = */
-      CHAR_EXCLAMATION_MARK: 33,
-      /* ! */
-      CHAR_FORM_FEED: 12,
-      /* \f */
-      CHAR_FORWARD_SLASH: 47,
-      /* / */
-      CHAR_GRAVE_ACCENT: 96,
-      /* ` */
-      CHAR_HASH: 35,
-      /* # */
-      CHAR_HYPHEN_MINUS: 45,
-      /* - */
-      CHAR_LEFT_ANGLE_BRACKET: 60,
-      /* < */
-      CHAR_LEFT_CURLY_BRACE: 123,
-      /* { */
-      CHAR_LEFT_SQUARE_BRACKET: 91,
-      /* [ */
-      CHAR_LINE_FEED: 10,
-      /* \n */
-      CHAR_NO_BREAK_SPACE: 160,
-      /* \u00A0 */
-      CHAR_PERCENT: 37,
-      /* % */
-      CHAR_PLUS: 43,
-      /* + */
-      CHAR_QUESTION_MARK: 63,
-      /* ? */
-      CHAR_RIGHT_ANGLE_BRACKET: 62,
-      /* > */
-      CHAR_RIGHT_CURLY_BRACE: 125,
-      /* } */
-      CHAR_RIGHT_SQUARE_BRACKET: 93,
-      /* ] */
-      CHAR_SEMICOLON: 59,
-      /* ; */
-      CHAR_SINGLE_QUOTE: 39,
-      /* ' */
-      CHAR_SPACE: 32,
-      /*   */
-      CHAR_TAB: 9,
-      /* \t */
-      CHAR_UNDERSCORE: 95,
-      /* _ */
-      CHAR_VERTICAL_LINE: 124,
-      /* | */
-      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
-      /* \uFEFF */
-      /**
-       * Create EXTGLOB_CHARS
-       */
-      extglobChars(chars) {
-        return {
-          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
-          "?": { type: "qmark", open: "(?:", close: ")?" },
-          "+": { type: "plus", open: "(?:", close: ")+" },
-          "*": { type: "star", open: "(?:", close: ")*" },
-          "@": { type: "at", open: "(?:", close: ")" }
-        };
-      },
-      /**
-       * Create GLOB_CHARS
-       */
-      globChars(win32) {
-        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-      }
-    };
-  }
-});
-
-// node_modules/picomatch/lib/utils.js
-var require_utils2 = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
-    "use strict";
-    var {
-      REGEX_BACKSLASH,
-      REGEX_REMOVE_BACKSLASH,
-      REGEX_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_GLOBAL
-    } = require_constants6();
-    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str5) => REGEX_SPECIAL_CHARS.test(str5);
-    exports.isRegexChar = (str5) => str5.length === 1 && exports.hasRegexChars(str5);
-    exports.escapeRegex = (str5) => str5.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str5) => str5.replace(REGEX_BACKSLASH, "/");
-    exports.isWindows = () => {
-      if (typeof navigator !== "undefined" && navigator.platform) {
-        const platform2 = navigator.platform.toLowerCase();
-        return platform2 === "win32" || platform2 === "windows";
-      }
-      if (typeof process !== "undefined" && process.platform) {
-        return process.platform === "win32";
-      }
-      return false;
-    };
-    exports.removeBackslashes = (str5) => {
-      return str5.replace(REGEX_REMOVE_BACKSLASH, (match) => {
-        return match === "\\" ? "" : match;
-      });
-    };
-    exports.escapeLast = (input, char, lastIdx) => {
-      const idx = input.lastIndexOf(char, lastIdx);
-      if (idx === -1) return input;
-      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
-      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-    };
-    exports.removePrefix = (input, state = {}) => {
-      let output = input;
-      if (output.startsWith("./")) {
-        output = output.slice(2);
-        state.prefix = "./";
-      }
-      return output;
-    };
-    exports.wrapOutput = (input, state = {}, options = {}) => {
-      const prepend = options.contains ? "" : "^";
-      const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input})${append}`;
-      if (state.negated === true) {
-        output = `(?:^(?!${output}).*$)`;
-      }
-      return output;
-    };
-    exports.basename = (path12, { windows } = {}) => {
-      const segs = path12.split(windows ? /[\\/]/ : "/");
-      const last = segs[segs.length - 1];
-      if (last === "") {
-        return segs[segs.length - 2];
-      }
-      return last;
-    };
-  }
-});
-
-// node_modules/picomatch/lib/scan.js
-var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
-    "use strict";
-    var utils = require_utils2();
-    var {
-      CHAR_ASTERISK,
-      /* * */
-      CHAR_AT,
-      /* @ */
-      CHAR_BACKWARD_SLASH,
-      /* \ */
-      CHAR_COMMA,
-      /* , */
-      CHAR_DOT,
-      /* . */
-      CHAR_EXCLAMATION_MARK,
-      /* ! */
-      CHAR_FORWARD_SLASH,
-      /* / */
-      CHAR_LEFT_CURLY_BRACE,
-      /* { */
-      CHAR_LEFT_PARENTHESES,
-      /* ( */
-      CHAR_LEFT_SQUARE_BRACKET,
-      /* [ */
-      CHAR_PLUS,
-      /* + */
-      CHAR_QUESTION_MARK,
-      /* ? */
-      CHAR_RIGHT_CURLY_BRACE,
-      /* } */
-      CHAR_RIGHT_PARENTHESES,
-      /* ) */
-      CHAR_RIGHT_SQUARE_BRACKET
-      /* ] */
-    } = require_constants6();
-    var isPathSeparator = (code3) => {
-      return code3 === CHAR_FORWARD_SLASH || code3 === CHAR_BACKWARD_SLASH;
-    };
-    var depth2 = (token) => {
-      if (token.isPrefix !== true) {
-        token.depth = token.isGlobstar ? Infinity : 1;
-      }
-    };
-    var scan = (input, options) => {
-      const opts = options || {};
-      const length = input.length - 1;
-      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-      const slashes = [];
-      const tokens = [];
-      const parts = [];
-      let str5 = input;
-      let index2 = -1;
-      let start = 0;
-      let lastIndex = 0;
-      let isBrace = false;
-      let isBracket = false;
-      let isGlob = false;
-      let isExtglob = false;
-      let isGlobstar = false;
-      let braceEscaped = false;
-      let backslashes = false;
-      let negated = false;
-      let negatedExtglob = false;
-      let finished = false;
-      let braces = 0;
-      let prev;
-      let code3;
-      let token = { value: "", depth: 0, isGlob: false };
-      const eos = () => index2 >= length;
-      const peek3 = () => str5.charCodeAt(index2 + 1);
-      const advance = () => {
-        prev = code3;
-        return str5.charCodeAt(++index2);
-      };
-      while (index2 < length) {
-        code3 = advance();
-        let next;
-        if (code3 === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          code3 = advance();
-          if (code3 === CHAR_LEFT_CURLY_BRACE) {
-            braceEscaped = true;
-          }
-          continue;
-        }
-        if (braceEscaped === true || code3 === CHAR_LEFT_CURLY_BRACE) {
-          braces++;
-          while (eos() !== true && (code3 = advance())) {
-            if (code3 === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (code3 === CHAR_LEFT_CURLY_BRACE) {
-              braces++;
-              continue;
-            }
-            if (braceEscaped !== true && code3 === CHAR_DOT && (code3 = advance()) === CHAR_DOT) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (braceEscaped !== true && code3 === CHAR_COMMA) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (code3 === CHAR_RIGHT_CURLY_BRACE) {
-              braces--;
-              if (braces === 0) {
-                braceEscaped = false;
-                isBrace = token.isBrace = true;
-                finished = true;
-                break;
-              }
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code3 === CHAR_FORWARD_SLASH) {
-          slashes.push(index2);
-          tokens.push(token);
-          token = { value: "", depth: 0, isGlob: false };
-          if (finished === true) continue;
-          if (prev === CHAR_DOT && index2 === start + 1) {
-            start += 2;
-            continue;
-          }
-          lastIndex = index2 + 1;
-          continue;
-        }
-        if (opts.noext !== true) {
-          const isExtglobChar = code3 === CHAR_PLUS || code3 === CHAR_AT || code3 === CHAR_ASTERISK || code3 === CHAR_QUESTION_MARK || code3 === CHAR_EXCLAMATION_MARK;
-          if (isExtglobChar === true && peek3() === CHAR_LEFT_PARENTHESES) {
-            isGlob = token.isGlob = true;
-            isExtglob = token.isExtglob = true;
-            finished = true;
-            if (code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
-              negatedExtglob = true;
-            }
-            if (scanToEnd === true) {
-              let parens = 0;
-              while (eos() !== true && (code3 = advance())) {
-                if (code3 === CHAR_BACKWARD_SLASH) {
-                  backslashes = token.backslashes = true;
-                  advance();
-                  continue;
-                }
-                if (code3 === CHAR_LEFT_PARENTHESES) {
-                  parens++;
-                  continue;
-                }
-                if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                  finished = true;
-                  break;
-                }
-              }
-              continue;
-            }
-            break;
-          }
-        }
-        if (code3 === CHAR_ASTERISK) {
-          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code3 === CHAR_QUESTION_MARK) {
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code3 === CHAR_LEFT_SQUARE_BRACKET) {
-          while (eos() !== true && (next = advance())) {
-            if (next === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-              isBracket = token.isBracket = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              break;
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (opts.nonegate !== true && code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
-          negated = token.negated = true;
-          start++;
-          continue;
-        }
-        if (opts.noparen !== true && code3 === CHAR_LEFT_PARENTHESES) {
-          isGlob = token.isGlob = true;
-          if (scanToEnd === true) {
-            let parens = 1;
-            while (eos() !== true && (code3 = advance())) {
-              if (code3 === CHAR_BACKWARD_SLASH) {
-                backslashes = token.backslashes = true;
-                advance();
-                continue;
-              }
-              if (code3 === CHAR_LEFT_PARENTHESES) {
-                parens++;
-                continue;
-              }
-              if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                finished = true;
-                break;
-              }
-            }
-            continue;
-          }
-          break;
-        }
-        if (isGlob === true) {
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-      }
-      if (opts.noext === true) {
-        isExtglob = false;
-        isGlob = false;
-      }
-      let base = str5;
-      let prefix = "";
-      let glob2 = "";
-      if (start > 0) {
-        prefix = str5.slice(0, start);
-        str5 = str5.slice(start);
-        lastIndex -= start;
-      }
-      if (base && isGlob === true && lastIndex > 0) {
-        base = str5.slice(0, lastIndex);
-        glob2 = str5.slice(lastIndex);
-      } else if (isGlob === true) {
-        base = "";
-        glob2 = str5;
-      } else {
-        base = str5;
-      }
-      if (base && base !== "" && base !== "/" && base !== str5) {
-        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-          base = base.slice(0, -1);
-        }
-      }
-      if (opts.unescape === true) {
-        if (glob2) glob2 = utils.removeBackslashes(glob2);
-        if (base && backslashes === true) {
-          base = utils.removeBackslashes(base);
-        }
-      }
-      const state = {
-        prefix,
-        input,
-        start,
-        base,
-        glob: glob2,
-        isBrace,
-        isBracket,
-        isGlob,
-        isExtglob,
-        isGlobstar,
-        negated,
-        negatedExtglob
-      };
-      if (opts.tokens === true) {
-        state.maxDepth = 0;
-        if (!isPathSeparator(code3)) {
-          tokens.push(token);
-        }
-        state.tokens = tokens;
-      }
-      if (opts.parts === true || opts.tokens === true) {
-        let prevIndex;
-        for (let idx = 0; idx < slashes.length; idx++) {
-          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
-          const i = slashes[idx];
-          const value3 = input.slice(n2, i);
-          if (opts.tokens) {
-            if (idx === 0 && start !== 0) {
-              tokens[idx].isPrefix = true;
-              tokens[idx].value = prefix;
-            } else {
-              tokens[idx].value = value3;
-            }
-            depth2(tokens[idx]);
-            state.maxDepth += tokens[idx].depth;
-          }
-          if (i >= start) {
-            parts.push(value3);
-            prevIndex = i;
-          }
-        }
-        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
-        const value2 = input.slice(n);
-        parts.push(value2);
-        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-          tokens[tokens.length - 1].value = value2;
-          depth2(tokens[tokens.length - 1]);
-          state.maxDepth += tokens[tokens.length - 1].depth;
-        }
-        state.slashes = slashes;
-        state.parts = parts;
-      }
-      return state;
-    };
-    module.exports = scan;
-  }
-});
-
-// node_modules/picomatch/lib/parse.js
-var require_parse2 = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
-    "use strict";
-    var constants4 = require_constants6();
-    var utils = require_utils2();
-    var {
-      MAX_LENGTH,
-      POSIX_REGEX_SOURCE,
-      REGEX_NON_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_BACKREF,
-      REPLACEMENTS
-    } = constants4;
-    var expandRange = (args, options) => {
-      if (typeof options.expandRange === "function") {
-        return options.expandRange(...args, options);
-      }
-      args.sort();
-      const value2 = `[${args.join("-")}]`;
-      try {
-        new RegExp(value2);
-      } catch (ex) {
-        return args.map((v) => utils.escapeRegex(v)).join("..");
-      }
-      return value2;
-    };
-    var syntaxError = (type, char) => {
-      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-    };
-    var splitTopLevel = (input) => {
-      const parts = [];
-      let bracket = 0;
-      let paren = 0;
-      let quote2 = 0;
-      let value2 = "";
-      let escaped = false;
-      for (const ch of input) {
-        if (escaped === true) {
-          value2 += ch;
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          value2 += ch;
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
-          value2 += ch;
-          continue;
-        }
-        if (quote2 === 0) {
-          if (ch === "[") {
-            bracket++;
-          } else if (ch === "]" && bracket > 0) {
-            bracket--;
-          } else if (bracket === 0) {
-            if (ch === "(") {
-              paren++;
-            } else if (ch === ")" && paren > 0) {
-              paren--;
-            } else if (ch === "|" && paren === 0) {
-              parts.push(value2);
-              value2 = "";
-              continue;
-            }
-          }
-        }
-        value2 += ch;
-      }
-      parts.push(value2);
-      return parts;
-    };
-    var isPlainBranch = (branch) => {
-      let escaped = false;
-      for (const ch of branch) {
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (/[?*+@!()[\]{}]/.test(ch)) {
-          return false;
-        }
-      }
-      return true;
-    };
-    var normalizeSimpleBranch = (branch) => {
-      let value2 = branch.trim();
-      let changed = true;
-      while (changed === true) {
-        changed = false;
-        if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
-          value2 = value2.slice(2, -1);
-          changed = true;
-        }
-      }
-      if (!isPlainBranch(value2)) {
-        return;
-      }
-      return value2.replace(/\\(.)/g, "$1");
-    };
-    var hasRepeatedCharPrefixOverlap = (branches) => {
-      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-      for (let i = 0; i < values.length; i++) {
-        for (let j = i + 1; j < values.length; j++) {
-          const a = values[i];
-          const b = values[j];
-          const char = a[0];
-          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-            continue;
-          }
-          if (a === b || a.startsWith(b) || b.startsWith(a)) {
-            return true;
-          }
-        }
-      }
-      return false;
-    };
-    var parseRepeatedExtglob = (pattern2, requireEnd = true) => {
-      if (pattern2[0] !== "+" && pattern2[0] !== "*" || pattern2[1] !== "(") {
-        return;
-      }
-      let bracket = 0;
-      let paren = 0;
-      let quote2 = 0;
-      let escaped = false;
-      for (let i = 1; i < pattern2.length; i++) {
-        const ch = pattern2[i];
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
-          continue;
-        }
-        if (quote2 === 1) {
-          continue;
-        }
-        if (ch === "[") {
-          bracket++;
-          continue;
-        }
-        if (ch === "]" && bracket > 0) {
-          bracket--;
-          continue;
-        }
-        if (bracket > 0) {
-          continue;
-        }
-        if (ch === "(") {
-          paren++;
-          continue;
-        }
-        if (ch === ")") {
-          paren--;
-          if (paren === 0) {
-            if (requireEnd === true && i !== pattern2.length - 1) {
-              return;
-            }
-            return {
-              type: pattern2[0],
-              body: pattern2.slice(2, i),
-              end: i
-            };
-          }
-        }
-      }
-    };
-    var buildCharClassStar = (chars) => {
-      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
-      return `${source}*`;
-    };
-    var getStarExtglobSequenceChars = (pattern2) => {
-      let index2 = 0;
-      const chars = [];
-      while (index2 < pattern2.length) {
-        const match = parseRepeatedExtglob(pattern2.slice(index2), false);
-        if (!match || match.type !== "*") {
-          return;
-        }
-        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
-        if (branches.length !== 1) {
-          return;
-        }
-        const branch = normalizeSimpleBranch(branches[0]);
-        if (!branch || branch.length !== 1) {
-          return;
-        }
-        chars.push(branch);
-        index2 += match.end + 1;
-      }
-      if (chars.length < 1) {
-        return;
-      }
-      return chars;
-    };
-    var repeatedExtglobRecursion = (pattern2) => {
-      let depth2 = 0;
-      let value2 = pattern2.trim();
-      let match = parseRepeatedExtglob(value2);
-      while (match) {
-        depth2++;
-        value2 = match.body.trim();
-        match = parseRepeatedExtglob(value2);
-      }
-      return depth2;
-    };
-    var analyzeRepeatedExtglob = (body, options) => {
-      if (options.maxExtglobRecursion === false) {
-        return { risky: false };
-      }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
-      const branches = splitTopLevel(body).map((branch) => branch.trim());
-      if (branches.length > 1) {
-        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
-          return { risky: true };
-        }
-      }
-      const safeChars = [];
-      let sawStarSequence = false;
-      let combinable = true;
-      for (const branch of branches) {
-        const chars = getStarExtglobSequenceChars(branch);
-        if (chars) {
-          sawStarSequence = true;
-          safeChars.push(...chars);
-          continue;
-        }
-        const literal = normalizeSimpleBranch(branch);
-        if (literal && literal.length === 1) {
-          safeChars.push(literal);
-          continue;
-        }
-        combinable = false;
-        if (repeatedExtglobRecursion(branch) > max) {
-          return { risky: true };
-        }
-      }
-      if (sawStarSequence) {
-        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
-      }
-      return { risky: false };
-    };
-    var parse5 = (input, options) => {
-      if (typeof input !== "string") {
-        throw new TypeError("Expected a string");
-      }
-      input = REPLACEMENTS[input] || input;
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      let len = input.length;
-      if (len > max) {
-        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-      }
-      const bos = { type: "bos", value: "", output: opts.prepend || "" };
-      const tokens = [bos];
-      const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants4.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
-      const {
-        DOT_LITERAL,
-        PLUS_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOT_SLASH,
-        NO_DOTS_SLASH,
-        QMARK,
-        QMARK_NO_DOT,
-        STAR,
-        START_ANCHOR
-      } = PLATFORM_CHARS;
-      const globstar = (opts2) => {
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const nodot = opts.dot ? "" : NO_DOT;
-      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-      let star = opts.bash === true ? globstar(opts) : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      if (typeof opts.noext === "boolean") {
-        opts.noextglob = opts.noext;
-      }
-      const state = {
-        input,
-        index: -1,
-        start: 0,
-        dot: opts.dot === true,
-        consumed: "",
-        output: "",
-        prefix: "",
-        backtrack: false,
-        negated: false,
-        brackets: 0,
-        braces: 0,
-        parens: 0,
-        quotes: 0,
-        globstar: false,
-        tokens
-      };
-      input = utils.removePrefix(input, state);
-      len = input.length;
-      const extglobs = [];
-      const braces = [];
-      const stack = [];
-      let prev = bos;
-      let value2;
-      const eos = () => state.index === len - 1;
-      const peek3 = state.peek = (n = 1) => input[state.index + n];
-      const advance = state.advance = () => input[++state.index] || "";
-      const remaining = () => input.slice(state.index + 1);
-      const consume = (value3 = "", num = 0) => {
-        state.consumed += value3;
-        state.index += num;
-      };
-      const append = (token) => {
-        state.output += token.output != null ? token.output : token.value;
-        consume(token.value);
-      };
-      const negate = () => {
-        let count2 = 1;
-        while (peek3() === "!" && (peek3(2) !== "(" || peek3(3) === "?")) {
-          advance();
-          state.start++;
-          count2++;
-        }
-        if (count2 % 2 === 0) {
-          return false;
-        }
-        state.negated = true;
-        state.start++;
-        return true;
-      };
-      const increment = (type) => {
-        state[type]++;
-        stack.push(type);
-      };
-      const decrement = (type) => {
-        state[type]--;
-        stack.pop();
-      };
-      const push2 = (tok) => {
-        if (prev.type === "globstar") {
-          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
-          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
-          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
-            state.output = state.output.slice(0, -prev.output.length);
-            prev.type = "star";
-            prev.value = "*";
-            prev.output = star;
-            state.output += prev.output;
-          }
-        }
-        if (extglobs.length && tok.type !== "paren") {
-          extglobs[extglobs.length - 1].inner += tok.value;
-        }
-        if (tok.value || tok.output) append(tok);
-        if (prev && prev.type === "text" && tok.type === "text") {
-          prev.output = (prev.output || prev.value) + tok.value;
-          prev.value += tok.value;
-          return;
-        }
-        tok.prev = prev;
-        tokens.push(tok);
-        prev = tok;
-      };
-      const extglobOpen = (type, value3) => {
-        const token = { ...EXTGLOB_CHARS[value3], conditions: 1, inner: "" };
-        token.prev = prev;
-        token.parens = state.parens;
-        token.output = state.output;
-        token.startIndex = state.index;
-        token.tokensIndex = tokens.length;
-        const output = (opts.capture ? "(" : "") + token.open;
-        increment("parens");
-        push2({ type, value: value3, output: state.output ? "" : ONE_CHAR });
-        push2({ type: "paren", extglob: true, value: advance(), output });
-        extglobs.push(token);
-      };
-      const extglobClose = (token) => {
-        const literal = input.slice(token.startIndex, state.index + 1);
-        const body = input.slice(token.startIndex + 2, state.index);
-        const analysis = analyzeRepeatedExtglob(body, opts);
-        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
-          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
-          open2.type = "text";
-          open2.value = literal;
-          open2.output = safeOutput || utils.escapeRegex(literal);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-            tokens[i].value = "";
-            tokens[i].output = "";
-            delete tokens[i].suffix;
-          }
-          state.output = token.output + open2.output;
-          state.backtrack = true;
-          push2({ type: "paren", extglob: true, value: value2, output: "" });
-          decrement("parens");
-          return;
-        }
-        let output = token.close + (opts.capture ? ")" : "");
-        let rest;
-        if (token.type === "negate") {
-          let extglobStar = star;
-          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
-            extglobStar = globstar(opts);
-          }
-          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-            output = token.close = `)$))${extglobStar}`;
-          }
-          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse5(rest, { ...options, fastpaths: false }).output;
-            output = token.close = `)${expression})${extglobStar})`;
-          }
-          if (token.prev.type === "bos") {
-            state.negatedExtglob = true;
-          }
-        }
-        push2({ type: "paren", extglob: true, value: value2, output });
-        decrement("parens");
-      };
-      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-        let backslashes = false;
-        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index2) => {
-          if (first === "\\") {
-            backslashes = true;
-            return m;
-          }
-          if (first === "?") {
-            if (esc) {
-              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            if (index2 === 0) {
-              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            return QMARK.repeat(chars.length);
-          }
-          if (first === ".") {
-            return DOT_LITERAL.repeat(chars.length);
-          }
-          if (first === "*") {
-            if (esc) {
-              return esc + first + (rest ? star : "");
-            }
-            return star;
-          }
-          return esc ? m : `\\${m}`;
-        });
-        if (backslashes === true) {
-          if (opts.unescape === true) {
-            output = output.replace(/\\/g, "");
-          } else {
-            output = output.replace(/\\+/g, (m) => {
-              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
-            });
-          }
-        }
-        if (output === input && opts.contains === true) {
-          state.output = input;
-          return state;
-        }
-        state.output = utils.wrapOutput(output, state, options);
-        return state;
-      }
-      while (!eos()) {
-        value2 = advance();
-        if (value2 === "\0") {
-          continue;
-        }
-        if (value2 === "\\") {
-          const next = peek3();
-          if (next === "/" && opts.bash !== true) {
-            continue;
-          }
-          if (next === "." || next === ";") {
-            continue;
-          }
-          if (!next) {
-            value2 += "\\";
-            push2({ type: "text", value: value2 });
-            continue;
-          }
-          const match = /^\\+/.exec(remaining());
-          let slashes = 0;
-          if (match && match[0].length > 2) {
-            slashes = match[0].length;
-            state.index += slashes;
-            if (slashes % 2 !== 0) {
-              value2 += "\\";
-            }
-          }
-          if (opts.unescape === true) {
-            value2 = advance();
-          } else {
-            value2 += advance();
-          }
-          if (state.brackets === 0) {
-            push2({ type: "text", value: value2 });
-            continue;
-          }
-        }
-        if (state.brackets > 0 && (value2 !== "]" || prev.value === "[" || prev.value === "[^")) {
-          if (opts.posix !== false && value2 === ":") {
-            const inner = prev.value.slice(1);
-            if (inner.includes("[")) {
-              prev.posix = true;
-              if (inner.includes(":")) {
-                const idx = prev.value.lastIndexOf("[");
-                const pre = prev.value.slice(0, idx);
-                const rest2 = prev.value.slice(idx + 2);
-                const posix4 = POSIX_REGEX_SOURCE[rest2];
-                if (posix4) {
-                  prev.value = pre + posix4;
-                  state.backtrack = true;
-                  advance();
-                  if (!bos.output && tokens.indexOf(prev) === 1) {
-                    bos.output = ONE_CHAR;
-                  }
-                  continue;
-                }
-              }
-            }
-          }
-          if (value2 === "[" && peek3() !== ":" || value2 === "-" && peek3() === "]") {
-            value2 = `\\${value2}`;
-          }
-          if (value2 === "]" && (prev.value === "[" || prev.value === "[^")) {
-            value2 = `\\${value2}`;
-          }
-          if (opts.posix === true && value2 === "!" && prev.value === "[") {
-            value2 = "^";
-          }
-          prev.value += value2;
-          append({ value: value2 });
-          continue;
-        }
-        if (state.quotes === 1 && value2 !== '"') {
-          value2 = utils.escapeRegex(value2);
-          prev.value += value2;
-          append({ value: value2 });
-          continue;
-        }
-        if (value2 === '"') {
-          state.quotes = state.quotes === 1 ? 0 : 1;
-          if (opts.keepQuotes === true) {
-            push2({ type: "text", value: value2 });
-          }
-          continue;
-        }
-        if (value2 === "(") {
-          increment("parens");
-          push2({ type: "paren", value: value2 });
-          continue;
-        }
-        if (value2 === ")") {
-          if (state.parens === 0 && opts.strictBrackets === true) {
-            throw new SyntaxError(syntaxError("opening", "("));
-          }
-          const extglob = extglobs[extglobs.length - 1];
-          if (extglob && state.parens === extglob.parens + 1) {
-            extglobClose(extglobs.pop());
-            continue;
-          }
-          push2({ type: "paren", value: value2, output: state.parens ? ")" : "\\)" });
-          decrement("parens");
-          continue;
-        }
-        if (value2 === "[") {
-          if (opts.nobracket === true || !remaining().includes("]")) {
-            if (opts.nobracket !== true && opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("closing", "]"));
-            }
-            value2 = `\\${value2}`;
-          } else {
-            increment("brackets");
-          }
-          push2({ type: "bracket", value: value2 });
-          continue;
-        }
-        if (value2 === "]") {
-          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push2({ type: "text", value: value2, output: `\\${value2}` });
-            continue;
-          }
-          if (state.brackets === 0) {
-            if (opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("opening", "["));
-            }
-            push2({ type: "text", value: value2, output: `\\${value2}` });
-            continue;
-          }
-          decrement("brackets");
-          const prevValue = prev.value.slice(1);
-          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
-            value2 = `/${value2}`;
-          }
-          prev.value += value2;
-          append({ value: value2 });
-          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-            continue;
-          }
-          const escaped = utils.escapeRegex(prev.value);
-          state.output = state.output.slice(0, -prev.value.length);
-          if (opts.literalBrackets === true) {
-            state.output += escaped;
-            prev.value = escaped;
-            continue;
-          }
-          prev.value = `(${capture}${escaped}|${prev.value})`;
-          state.output += prev.value;
-          continue;
-        }
-        if (value2 === "{" && opts.nobrace !== true) {
-          increment("braces");
-          const open2 = {
-            type: "brace",
-            value: value2,
-            output: "(",
-            outputIndex: state.output.length,
-            tokensIndex: state.tokens.length
-          };
-          braces.push(open2);
-          push2(open2);
-          continue;
-        }
-        if (value2 === "}") {
-          const brace = braces[braces.length - 1];
-          if (opts.nobrace === true || !brace) {
-            push2({ type: "text", value: value2, output: value2 });
-            continue;
-          }
-          let output = ")";
-          if (brace.dots === true) {
-            const arr = tokens.slice();
-            const range = [];
-            for (let i = arr.length - 1; i >= 0; i--) {
-              tokens.pop();
-              if (arr[i].type === "brace") {
-                break;
-              }
-              if (arr[i].type !== "dots") {
-                range.unshift(arr[i].value);
-              }
-            }
-            output = expandRange(range, opts);
-            state.backtrack = true;
-          }
-          if (brace.comma !== true && brace.dots !== true) {
-            const out = state.output.slice(0, brace.outputIndex);
-            const toks = state.tokens.slice(brace.tokensIndex);
-            brace.value = brace.output = "\\{";
-            value2 = output = "\\}";
-            state.output = out;
-            for (const t of toks) {
-              state.output += t.output || t.value;
-            }
-          }
-          push2({ type: "brace", value: value2, output });
-          decrement("braces");
-          braces.pop();
-          continue;
-        }
-        if (value2 === "|") {
-          if (extglobs.length > 0) {
-            extglobs[extglobs.length - 1].conditions++;
-          }
-          push2({ type: "text", value: value2 });
-          continue;
-        }
-        if (value2 === ",") {
-          let output = value2;
-          const brace = braces[braces.length - 1];
-          if (brace && stack[stack.length - 1] === "braces") {
-            brace.comma = true;
-            output = "|";
-          }
-          push2({ type: "comma", value: value2, output });
-          continue;
-        }
-        if (value2 === "/") {
-          if (prev.type === "dot" && state.index === state.start + 1) {
-            state.start = state.index + 1;
-            state.consumed = "";
-            state.output = "";
-            tokens.pop();
-            prev = bos;
-            continue;
-          }
-          push2({ type: "slash", value: value2, output: SLASH_LITERAL });
-          continue;
-        }
-        if (value2 === ".") {
-          if (state.braces > 0 && prev.type === "dot") {
-            if (prev.value === ".") prev.output = DOT_LITERAL;
-            const brace = braces[braces.length - 1];
-            prev.type = "dots";
-            prev.output += value2;
-            prev.value += value2;
-            brace.dots = true;
-            continue;
-          }
-          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push2({ type: "text", value: value2, output: DOT_LITERAL });
-            continue;
-          }
-          push2({ type: "dot", value: value2, output: DOT_LITERAL });
-          continue;
-        }
-        if (value2 === "?") {
-          const isGroup = prev && prev.value === "(";
-          if (!isGroup && opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
-            extglobOpen("qmark", value2);
-            continue;
-          }
-          if (prev && prev.type === "paren") {
-            const next = peek3();
-            let output = value2;
-            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
-              output = `\\${value2}`;
-            }
-            push2({ type: "text", value: value2, output });
-            continue;
-          }
-          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push2({ type: "qmark", value: value2, output: QMARK_NO_DOT });
-            continue;
-          }
-          push2({ type: "qmark", value: value2, output: QMARK });
-          continue;
-        }
-        if (value2 === "!") {
-          if (opts.noextglob !== true && peek3() === "(") {
-            if (peek3(2) !== "?" || !/[!=<:]/.test(peek3(3))) {
-              extglobOpen("negate", value2);
-              continue;
-            }
-          }
-          if (opts.nonegate !== true && state.index === 0) {
-            negate();
-            continue;
-          }
-        }
-        if (value2 === "+") {
-          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
-            extglobOpen("plus", value2);
-            continue;
-          }
-          if (prev && prev.value === "(" || opts.regex === false) {
-            push2({ type: "plus", value: value2, output: PLUS_LITERAL });
-            continue;
-          }
-          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push2({ type: "plus", value: value2 });
-            continue;
-          }
-          push2({ type: "plus", value: PLUS_LITERAL });
-          continue;
-        }
-        if (value2 === "@") {
-          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
-            push2({ type: "at", extglob: true, value: value2, output: "" });
-            continue;
-          }
-          push2({ type: "text", value: value2 });
-          continue;
-        }
-        if (value2 !== "*") {
-          if (value2 === "$" || value2 === "^") {
-            value2 = `\\${value2}`;
-          }
-          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-          if (match) {
-            value2 += match[0];
-            state.index += match[0].length;
-          }
-          push2({ type: "text", value: value2 });
-          continue;
-        }
-        if (prev && (prev.type === "globstar" || prev.star === true)) {
-          prev.type = "star";
-          prev.star = true;
-          prev.value += value2;
-          prev.output = star;
-          state.backtrack = true;
-          state.globstar = true;
-          consume(value2);
-          continue;
-        }
-        let rest = remaining();
-        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-          extglobOpen("star", value2);
-          continue;
-        }
-        if (prev.type === "star") {
-          if (opts.noglobstar === true) {
-            consume(value2);
-            continue;
-          }
-          const prior = prev.prev;
-          const before = prior.prev;
-          const isStart = prior.type === "slash" || prior.type === "bos";
-          const afterStar = before && (before.type === "star" || before.type === "globstar");
-          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push2({ type: "star", value: value2, output: "" });
-            continue;
-          }
-          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
-          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
-          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push2({ type: "star", value: value2, output: "" });
-            continue;
-          }
-          while (rest.slice(0, 3) === "/**") {
-            const after = input[state.index + 4];
-            if (after && after !== "/") {
-              break;
-            }
-            rest = rest.slice(3);
-            consume("/**", 3);
-          }
-          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
-          if (prior.type === "bos" && eos()) {
-            prev.type = "globstar";
-            prev.value += value2;
-            prev.output = globstar(opts);
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value2);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
-            prev.value += value2;
-            state.globstar = true;
-            state.output += prior.output + prev.output;
-            consume(value2);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
-            const end = rest[1] !== void 0 ? "|$" : "";
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-            prev.value += value2;
-            state.output += prior.output + prev.output;
-            state.globstar = true;
-            consume(value2 + advance());
-            push2({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          if (prior.type === "bos" && rest[0] === "/") {
-            prev.type = "globstar";
-            prev.value += value2;
-            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value2 + advance());
-            push2({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          state.output = state.output.slice(0, -prev.output.length);
-          prev.type = "globstar";
-          prev.output = globstar(opts);
-          prev.value += value2;
-          state.output += prev.output;
-          state.globstar = true;
-          consume(value2);
-          continue;
-        }
-        const token = { type: "star", value: value2, output: star };
-        if (opts.bash === true) {
-          token.output = ".*?";
-          if (prev.type === "bos" || prev.type === "slash") {
-            token.output = nodot + token.output;
-          }
-          push2(token);
-          continue;
-        }
-        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
-          token.output = value2;
-          push2(token);
-          continue;
-        }
-        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
-          if (prev.type === "dot") {
-            state.output += NO_DOT_SLASH;
-            prev.output += NO_DOT_SLASH;
-          } else if (opts.dot === true) {
-            state.output += NO_DOTS_SLASH;
-            prev.output += NO_DOTS_SLASH;
-          } else {
-            state.output += nodot;
-            prev.output += nodot;
-          }
-          if (peek3() !== "*") {
-            state.output += ONE_CHAR;
-            prev.output += ONE_CHAR;
-          }
-        }
-        push2(token);
-      }
-      while (state.brackets > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
-        state.output = utils.escapeLast(state.output, "[");
-        decrement("brackets");
-      }
-      while (state.parens > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
-        state.output = utils.escapeLast(state.output, "(");
-        decrement("parens");
-      }
-      while (state.braces > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
-        state.output = utils.escapeLast(state.output, "{");
-        decrement("braces");
-      }
-      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
-        push2({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
-      }
-      if (state.backtrack === true) {
-        state.output = "";
-        for (const token of state.tokens) {
-          state.output += token.output != null ? token.output : token.value;
-          if (token.suffix) {
-            state.output += token.suffix;
-          }
-        }
-      }
-      return state;
-    };
-    parse5.fastpaths = (input, options) => {
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      const len = input.length;
-      if (len > max) {
-        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-      }
-      input = REPLACEMENTS[input] || input;
-      const {
-        DOT_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOTS,
-        NO_DOTS_SLASH,
-        STAR,
-        START_ANCHOR
-      } = constants4.globChars(opts.windows);
-      const nodot = opts.dot ? NO_DOTS : NO_DOT;
-      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-      const capture = opts.capture ? "" : "?:";
-      const state = { negated: false, prefix: "" };
-      let star = opts.bash === true ? ".*?" : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      const globstar = (opts2) => {
-        if (opts2.noglobstar === true) return star;
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const create2 = (str5) => {
-        switch (str5) {
-          case "*":
-            return `${nodot}${ONE_CHAR}${star}`;
-          case ".*":
-            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*.*":
-            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*/*":
-            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-          case "**":
-            return nodot + globstar(opts);
-          case "**/*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-          case "**/*.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "**/.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-          default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str5);
-            if (!match) return;
-            const source2 = create2(match[1]);
-            if (!source2) return;
-            return source2 + DOT_LITERAL + match[2];
-          }
-        }
-      };
-      const output = utils.removePrefix(input, state);
-      let source = create2(output);
-      if (source && opts.strictSlashes !== true) {
-        source += `${SLASH_LITERAL}?`;
-      }
-      return source;
-    };
-    module.exports = parse5;
-  }
-});
-
-// node_modules/picomatch/lib/picomatch.js
-var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
-    "use strict";
-    var scan = require_scan();
-    var parse5 = require_parse2();
-    var utils = require_utils2();
-    var constants4 = require_constants6();
-    var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch6 = (glob2, options, returnState = false) => {
-      if (Array.isArray(glob2)) {
-        const fns = glob2.map((input) => picomatch6(input, options, returnState));
-        const arrayMatcher = (str5) => {
-          for (const isMatch of fns) {
-            const state2 = isMatch(str5);
-            if (state2) return state2;
-          }
-          return false;
-        };
-        return arrayMatcher;
-      }
-      const isState = isObject(glob2) && glob2.tokens && glob2.input;
-      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
-        throw new TypeError("Expected pattern to be a non-empty string");
-      }
-      const opts = options || {};
-      const posix4 = opts.windows;
-      const regex2 = isState ? picomatch6.compileRe(glob2, options) : picomatch6.makeRe(glob2, options, false, true);
-      const state = regex2.state;
-      delete regex2.state;
-      let isIgnored = () => false;
-      if (opts.ignore) {
-        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
-      }
-      const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch6.test(input, regex2, options, { glob: glob2, posix: posix4 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix4, input, output, match, isMatch };
-        if (typeof opts.onResult === "function") {
-          opts.onResult(result);
-        }
-        if (isMatch === false) {
-          result.isMatch = false;
-          return returnObject ? result : false;
-        }
-        if (isIgnored(input)) {
-          if (typeof opts.onIgnore === "function") {
-            opts.onIgnore(result);
-          }
-          result.isMatch = false;
-          return returnObject ? result : false;
-        }
-        if (typeof opts.onMatch === "function") {
-          opts.onMatch(result);
-        }
-        return returnObject ? result : true;
-      };
-      if (returnState) {
-        matcher.state = state;
-      }
-      return matcher;
-    };
-    picomatch6.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
-      if (typeof input !== "string") {
-        throw new TypeError("Expected input to be a string");
-      }
-      if (input === "") {
-        return { isMatch: false, output: "" };
-      }
-      const opts = options || {};
-      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
-      let match = input === glob2;
-      let output = match && format ? format(input) : input;
-      if (match === false) {
-        output = format ? format(input) : input;
-        match = output === glob2;
-      }
-      if (match === false || opts.capture === true) {
-        if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch6.matchBase(input, regex2, options, posix4);
-        } else {
-          match = regex2.exec(output);
-        }
-      }
-      return { isMatch: Boolean(match), match, output };
-    };
-    picomatch6.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
-      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch6.makeRe(glob2, options);
-      return regex2.test(utils.basename(input, { windows: posix4 }));
-    };
-    picomatch6.isMatch = (str5, patterns, options) => picomatch6(patterns, options)(str5);
-    picomatch6.parse = (pattern2, options) => {
-      if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch6.parse(p, options));
-      return parse5(pattern2, { ...options, fastpaths: false });
-    };
-    picomatch6.scan = (input, options) => scan(input, options);
-    picomatch6.compileRe = (state, options, returnOutput = false, returnState = false) => {
-      if (returnOutput === true) {
-        return state.output;
-      }
-      const opts = options || {};
-      const prepend = opts.contains ? "" : "^";
-      const append = opts.contains ? "" : "$";
-      let source = `${prepend}(?:${state.output})${append}`;
-      if (state && state.negated === true) {
-        source = `^(?!${source}).*$`;
-      }
-      const regex2 = picomatch6.toRegex(source, options);
-      if (returnState === true) {
-        regex2.state = state;
-      }
-      return regex2;
-    };
-    picomatch6.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-      if (!input || typeof input !== "string") {
-        throw new TypeError("Expected a non-empty string");
-      }
-      let parsed = { negated: false, fastpaths: true };
-      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse5.fastpaths(input, options);
-      }
-      if (!parsed.output) {
-        parsed = parse5(input, options);
-      }
-      return picomatch6.compileRe(parsed, options, returnOutput, returnState);
-    };
-    picomatch6.toRegex = (source, options) => {
-      try {
-        const opts = options || {};
-        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
-      } catch (err) {
-        if (options && options.debug === true) throw err;
-        return /$^/;
-      }
-    };
-    picomatch6.constants = constants4;
-    module.exports = picomatch6;
-  }
-});
-
-// node_modules/picomatch/index.js
-var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
-    "use strict";
-    var pico = require_picomatch();
-    var utils = require_utils2();
-    function picomatch6(glob2, options, returnState = false) {
-      if (options && (options.windows === null || options.windows === void 0)) {
-        options = { ...options, windows: utils.isWindows() };
-      }
-      return pico(glob2, options, returnState);
-    }
-    Object.assign(picomatch6, pico);
-    module.exports = picomatch6;
-  }
-});
-
-// node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
-import * as nativeFs from "fs";
-function cleanPath(path12) {
-  let normalized = normalize(path12);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
-  return normalized;
-}
-function convertSlashes(path12, separator) {
-  return path12.replace(SLASHES_REGEX, separator);
-}
-function isRootDirectory(path12) {
-  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
-}
-function normalizePath(path12, options) {
-  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
-  if (resolvePaths) path12 = resolve2(path12);
-  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
-  if (path12 === ".") return "";
-  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
-}
-function joinPathWithBasePath(filename, directoryPath) {
-  return directoryPath + filename;
-}
-function joinPathWithRelativePath(root2, options) {
-  return function(filename, directoryPath) {
-    const sameRoot = directoryPath.startsWith(root2);
-    if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-  };
-}
-function joinPath2(filename) {
-  return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-  return directoryPath + filename + separator;
-}
-function build$7(root2, options) {
-  const { relativePaths, includeBasePath } = options;
-  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath2;
-}
-function pushDirectoryWithRelativePath(root2) {
-  return function(directoryPath, paths) {
-    paths.push(directoryPath.substring(root2.length) || ".");
-  };
-}
-function pushDirectoryFilterWithRelativePath(root2) {
-  return function(directoryPath, paths, filters) {
-    const relativePath = directoryPath.substring(root2.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-  };
-}
-function build$6(root2, options) {
-  const { includeDirs, filters, relativePaths } = options;
-  if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
-  if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-  else if (onlyCounts) return pushFileCount;
-  else return pushFile;
-}
-function build$4(options) {
-  return options.group ? getArrayGroup : getArray;
-}
-function build$3(options) {
-  return options.group ? groupFiles : empty;
-}
-function build$2(options, isSynchronous) {
-  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive(path12, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path12);
-  let depth2 = 1;
-  while (parent !== state.root && depth2 < 2) {
-    const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth2++;
-    else parent = dirname(parent);
-  }
-  state.symlinks.set(path12, resolved);
-  return depth2 > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
-}
-function report(error2, callback$1, output, suppressErrors) {
-  if (error2 && !suppressErrors) callback$1(error2, output);
-  else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
-  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
-  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-  else return isSynchronous ? defaultSync : defaultAsync;
-}
-function build(isSynchronous) {
-  return isSynchronous ? walkSync : walkAsync;
-}
-function promise(root2, options) {
-  return new Promise((resolve$1, reject) => {
-    callback(root2, options, (err, output) => {
-      if (err) return reject(err);
-      resolve$1(output);
-    });
-  });
-}
-function callback(root2, options, callback$1) {
-  let walker = new Walker(root2, options, callback$1);
-  walker.start();
-}
-function sync(root2, options) {
-  const walker = new Walker(root2, options);
-  return walker.start();
-}
-var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
-var init_dist = __esm({
-  "node_modules/fdir/dist/index.mjs"() {
-    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-    SLASHES_REGEX = /[\\/]/g;
-    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-    pushDirectory = (directoryPath, paths) => {
-      paths.push(directoryPath || ".");
-    };
-    pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path12 = directoryPath || ".";
-      if (filters.every((filter) => filter(path12, true))) paths.push(path12);
-    };
-    empty$2 = () => {
-    };
-    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
-      if (filters.every((filter) => filter(filename, false))) counts2.files++;
-    };
-    pushFileFilter = (filename, paths, _counts, filters) => {
-      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-    };
-    pushFileCount = (_filename, _paths, counts2, _filters) => {
-      counts2.files++;
-    };
-    pushFile = (filename, paths) => {
-      paths.push(filename);
-    };
-    empty$1 = () => {
-    };
-    getArray = (paths) => {
-      return paths;
-    };
-    getArrayGroup = () => {
-      return [""].slice(0, 0);
-    };
-    groupFiles = (groups, directory, files) => {
-      groups.push({
-        directory,
-        files,
-        dir: directory
-      });
-    };
-    empty = () => {
-    };
-    resolveSymlinksAsync = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      fs3.realpath(path12, (error2, resolvedPath) => {
-        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-        fs3.stat(resolvedPath, (error$1, stat5) => {
-          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat5, resolvedPath);
-          queue.dequeue(null, state);
-        });
-      });
-    };
-    resolveSymlinks = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      try {
-        const resolvedPath = fs3.realpathSync(path12);
-        const stat5 = fs3.statSync(resolvedPath);
-        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
-        callback$1(stat5, resolvedPath);
-      } catch (e) {
-        if (!suppressErrors) throw e;
-      }
-    };
-    onlyCountsSync = (state) => {
-      return state.counts;
-    };
-    groupsSync = (state) => {
-      return state.groups;
-    };
-    defaultSync = (state) => {
-      return state.paths;
-    };
-    limitFilesSync = (state) => {
-      return state.paths.slice(0, state.options.maxFiles);
-    };
-    onlyCountsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.counts, state.options.suppressErrors);
-      return null;
-    };
-    defaultAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths, state.options.suppressErrors);
-      return null;
-    };
-    limitFilesAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-      return null;
-    };
-    groupsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.groups, state.options.suppressErrors);
-      return null;
-    };
-    readdirOpts = { withFileTypes: true };
-    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      state.queue.enqueue();
-      if (currentDepth < 0) return state.queue.dequeue(null, state);
-      const { fs: fs3 } = state;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
-        callback$1(entries, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
-      });
-    };
-    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      const { fs: fs3 } = state;
-      if (currentDepth < 0) return;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      let entries = [];
-      try {
-        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
-      } catch (e) {
-        if (!state.options.suppressErrors) throw e;
-      }
-      callback$1(entries, directoryPath, currentDepth);
-    };
-    Queue = class {
-      count = 0;
-      constructor(onQueueEmpty) {
-        this.onQueueEmpty = onQueueEmpty;
-      }
-      enqueue() {
-        this.count++;
-        return this.count;
-      }
-      dequeue(error2, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
-          this.onQueueEmpty(error2, output);
-          if (error2) {
-            output.controller.abort();
-            this.onQueueEmpty = void 0;
-          }
-        }
-      }
-    };
-    Counter = class {
-      _files = 0;
-      _directories = 0;
-      set files(num) {
-        this._files = num;
-      }
-      get files() {
-        return this._files;
-      }
-      set directories(num) {
-        this._directories = num;
-      }
-      get directories() {
-        return this._directories;
-      }
-      /**
-      * @deprecated use `directories` instead
-      */
-      /* c8 ignore next 3 */
-      get dirs() {
-        return this._directories;
-      }
-    };
-    Aborter = class {
-      aborted = false;
-      abort() {
-        this.aborted = true;
-      }
-    };
-    Walker = class {
-      root;
-      isSynchronous;
-      state;
-      joinPath;
-      pushDirectory;
-      pushFile;
-      getArray;
-      groupFiles;
-      resolveSymlink;
-      walkDirectory;
-      callbackInvoker;
-      constructor(root2, options, callback$1) {
-        this.isSynchronous = !callback$1;
-        this.callbackInvoker = build$1(options, this.isSynchronous);
-        this.root = normalizePath(root2, options);
-        this.state = {
-          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-          paths: [""].slice(0, 0),
-          groups: [],
-          counts: new Counter(),
-          options,
-          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
-          symlinks: /* @__PURE__ */ new Map(),
-          visited: [""].slice(0, 0),
-          controller: new Aborter(),
-          fs: options.fs || nativeFs
-        };
-        this.joinPath = build$7(this.root, options);
-        this.pushDirectory = build$6(this.root, options);
-        this.pushFile = build$5(options);
-        this.getArray = build$4(options);
-        this.groupFiles = build$3(options);
-        this.resolveSymlink = build$2(options, this.isSynchronous);
-        this.walkDirectory = build(this.isSynchronous);
-      }
-      start() {
-        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-      }
-      walk = (entries, directoryPath, depth2) => {
-        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-        const files = this.getArray(this.state.paths);
-        for (let i = 0; i < entries.length; ++i) {
-          const entry = entries[i];
-          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-            const filename = this.joinPath(entry.name, directoryPath);
-            this.pushFile(filename, files, this.state.counts, filters);
-          } else if (entry.isDirectory()) {
-            let path12 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path12)) continue;
-            this.pushDirectory(path12, paths, filters);
-            this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
-          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path12 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
-              if (stat5.isDirectory()) {
-                resolvedPath = normalizePath(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
-              } else {
-                resolvedPath = useRealPaths ? resolvedPath : path12;
-                const filename = basename(resolvedPath);
-                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-                resolvedPath = this.joinPath(filename, directoryPath$1);
-                this.pushFile(resolvedPath, files, this.state.counts, filters);
-              }
-            });
-          }
-        }
-        this.groupFiles(this.state.groups, directoryPath, files);
-      };
-    };
-    APIBuilder = class {
-      constructor(root2, options) {
-        this.root = root2;
-        this.options = options;
-      }
-      withPromise() {
-        return promise(this.root, this.options);
-      }
-      withCallback(cb) {
-        callback(this.root, this.options, cb);
-      }
-      sync() {
-        return sync(this.root, this.options);
-      }
-    };
-    pm = null;
-    try {
-      __require2.resolve("picomatch");
-      pm = __require2("picomatch");
-    } catch {
-    }
-    Builder = class {
-      globCache = {};
-      options = {
-        maxDepth: Infinity,
-        suppressErrors: true,
-        pathSeparator: sep3,
-        filters: []
-      };
-      globFunction;
-      constructor(options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        this.globFunction = this.options.globFunction;
-      }
-      group() {
-        this.options.group = true;
-        return this;
-      }
-      withPathSeparator(separator) {
-        this.options.pathSeparator = separator;
-        return this;
-      }
-      withBasePath() {
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withRelativePaths() {
-        this.options.relativePaths = true;
-        return this;
-      }
-      withDirs() {
-        this.options.includeDirs = true;
-        return this;
-      }
-      withMaxDepth(depth2) {
-        this.options.maxDepth = depth2;
-        return this;
-      }
-      withMaxFiles(limit) {
-        this.options.maxFiles = limit;
-        return this;
-      }
-      withFullPaths() {
-        this.options.resolvePaths = true;
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withErrors() {
-        this.options.suppressErrors = false;
-        return this;
-      }
-      withSymlinks({ resolvePaths = true } = {}) {
-        this.options.resolveSymlinks = true;
-        this.options.useRealPaths = resolvePaths;
-        return this.withFullPaths();
-      }
-      withAbortSignal(signal) {
-        this.options.signal = signal;
-        return this;
-      }
-      normalize() {
-        this.options.normalizePath = true;
-        return this;
-      }
-      filter(predicate) {
-        this.options.filters.push(predicate);
-        return this;
-      }
-      onlyDirs() {
-        this.options.excludeFiles = true;
-        this.options.includeDirs = true;
-        return this;
-      }
-      exclude(predicate) {
-        this.options.exclude = predicate;
-        return this;
-      }
-      onlyCounts() {
-        this.options.onlyCounts = true;
-        return this;
-      }
-      crawl(root2) {
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      withGlobFunction(fn) {
-        this.globFunction = fn;
-        return this;
-      }
-      /**
-      * @deprecated Pass options using the constructor instead:
-      * ```ts
-      * new fdir(options).crawl("/path/to/root");
-      * ```
-      * This method will be removed in v7.0
-      */
-      /* c8 ignore next 4 */
-      crawlWithOptions(root2, options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      glob(...patterns) {
-        if (this.globFunction) return this.globWithOptions(patterns);
-        return this.globWithOptions(patterns, ...[{ dot: true }]);
-      }
-      globWithOptions(patterns, ...options) {
-        const globFn = this.globFunction || pm;
-        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-        var isMatch = this.globCache[patterns.join("\0")];
-        if (!isMatch) {
-          isMatch = globFn(patterns, ...options);
-          this.globCache[patterns.join("\0")] = isMatch;
-        }
-        this.options.filters.push((path12) => isMatch(path12));
-        return this;
-      }
-    };
-  }
-});
-
-// node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix2, resolve as resolve3 } from "path";
-import { fileURLToPath } from "url";
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
-  const patternsParts = Array(patternsCount);
-  const matchers2 = Array(patternsCount);
-  let i, j;
-  for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
-    patternsParts[i] = parts;
-    const partsCount = parts.length;
-    const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
-    matchers2[i] = partMatchers;
-  }
-  return (input) => {
-    const inputParts = input.split("/");
-    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-    for (i = 0; i < patternsCount; i++) {
-      const patternParts = patternsParts[i];
-      const matcher = matchers2[i];
-      const inputPatternCount = inputParts.length;
-      const minParts = Math.min(inputPatternCount, patternParts.length);
-      j = 0;
-      while (j < minParts) {
-        const part = patternParts[j];
-        if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
-        if (!options.noglobstar && part === "**") return true;
-        j++;
-      }
-      if (j === inputPatternCount) return true;
-    }
-    return false;
-  };
-}
-function buildFormat(cwd, root2, absolute) {
-  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
-    if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-    }
-    const prefix = root2.slice(cwd.length + 1);
-    if (prefix) return (p, isDir) => {
-      if (p === ".") return prefix;
-      const result = `${prefix}/${p}`;
-      return isDir ? result.slice(0, -1) : result;
-    };
-    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-  }
-  if (absolute) return (p) => posix2.relative(cwd, p) || ".";
-  return (p) => posix2.relative(cwd, `${root2}/${p}`) || ".";
-}
-function buildRelative(cwd, root2) {
-  if (root2.startsWith(`${cwd}/`)) {
-    const prefix = root2.slice(cwd.length + 1);
-    return (p) => `${prefix}/${p}`;
-  }
-  return (p) => {
-    const result = posix2.relative(cwd, `${root2}/${p}`);
-    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-  };
-}
-function ensureNonDriveRelativePath(path12) {
-  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-function splitPattern(path12) {
-  var _result$parts;
-  const result = import_picomatch.default.scan(path12, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path12];
-}
-function isDynamicPattern(pattern2, options) {
-  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan = import_picomatch.default.scan(pattern2);
-  return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value2) {
-  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
-}
-function normalizePattern(pattern2, opts, props, isIgnore) {
-  var _PARENT_DIRECTORY$exe;
-  const cwd = opts.cwd;
-  let result = pattern2;
-  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
-  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-  const escapedCwd = escapePath(cwd);
-  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix2.relative(escapedCwd, result) : posix2.normalize(result);
-  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-  const parts = splitPattern(result);
-  if (parentDir) {
-    const n = (parentDir.length + 1) / 3;
-    let i = 0;
-    const cwdParts = escapedCwd.split("/");
-    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-      i++;
-    }
-    const potentialRoot = posix2.join(cwd, parentDir.slice(i * 3));
-    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-      props.root = ensureNonDriveRelativePath(potentialRoot);
-      props.depthOffset = -n + i;
-    }
-  }
-  if (!isIgnore && props.depthOffset >= 0) {
-    var _props$commonPath;
-    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-    const newCommonPath = [];
-    const length = Math.min(props.commonPath.length, parts.length);
-    for (let i = 0; i < length; i++) {
-      const part = parts[i];
-      if (part === "**" && !parts[i + 1]) {
-        newCommonPath.pop();
-        break;
-      }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-      newCommonPath.push(part);
-    }
-    props.depthOffset = newCommonPath.length;
-    props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix2.join(cwd, ...newCommonPath) : cwd);
-  }
-  return result;
-}
-function processPatterns(options, patterns, props) {
-  const matchPatterns = [];
-  const ignorePatterns = [];
-  for (const pattern2 of options.ignore) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
-  }
-  for (const pattern2 of patterns) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
-    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
-  }
-  return {
-    match: matchPatterns,
-    ignore: ignorePatterns
-  };
-}
-function buildCrawler(options, patterns) {
-  const cwd = options.cwd;
-  const props = {
-    root: cwd,
-    depthOffset: 0
-  };
-  const processed = processPatterns(options, patterns, props);
-  if (options.debug) log("internal processing patterns:", processed);
-  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
-  const root2 = props.root.replace(BACKSLASHES, "");
-  const matchOptions = {
-    dot,
-    nobrace: options.braceExpansion === false,
-    nocase: !caseSensitiveMatch,
-    noextglob: options.extglob === false,
-    noglobstar: options.globstar === false,
-    posix: true
-  };
-  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
-  const ignore3 = (0, import_picomatch.default)(processed.ignore, matchOptions);
-  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-  const format = buildFormat(cwd, root2, absolute);
-  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
-  const excludePredicate = (_, p) => {
-    const relativePath = excludeFormatter(p, true);
-    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
-  };
-  let maxDepth;
-  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-  const crawler = new Builder({
-    filters: [debug2 ? (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      const matches = matcher(path12) && !ignore3(path12);
-      if (matches) log(`matched ${path12}`);
-      return matches;
-    } : (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      return matcher(path12) && !ignore3(path12);
-    }],
-    exclude: debug2 ? (_, p) => {
-      const skipped = excludePredicate(_, p);
-      log(`${skipped ? "skipped" : "crawling"} ${p}`);
-      return skipped;
-    } : excludePredicate,
-    fs: options.fs,
-    pathSeparator: "/",
-    relativePaths: !absolute,
-    resolvePaths: absolute,
-    includeBasePath: absolute,
-    resolveSymlinks: followSymbolicLinks,
-    excludeSymlinks: !followSymbolicLinks,
-    excludeFiles: onlyDirectories,
-    includeDirs: onlyDirectories || !options.onlyFiles,
-    maxDepth,
-    signal: options.signal
-  }).crawl(root2);
-  if (options.debug) log("internal properties:", {
-    ...props,
-    root: root2
-  });
-  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
-}
-function formatPaths(paths, mapper) {
-  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-  return paths;
-}
-function getOptions(options) {
-  const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-  opts.ignore = ensureStringArray(opts.ignore);
-  opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir2,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
-    statSync: opts.fs.statSync || statSync
-  });
-  if (opts.debug) log("globbing with options:", opts);
-  return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-  var _ref;
-  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-  const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-  const [crawler, relative4] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
-}
-var import_picomatch, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
-var init_dist2 = __esm({
-  "node_modules/tinyglobby/dist/index.mjs"() {
-    init_dist();
-    import_picomatch = __toESM(require_picomatch2(), 1);
-    isReadonlyArray = Array.isArray;
-    BACKSLASHES = /\\/g;
-    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-    isWin = process.platform === "win32";
-    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-    splitPatternOptions = { parts: true };
-    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapePath = isWin ? escapeWin32Path : escapePosixPath;
-    PARENT_DIRECTORY = /^(\/?\.\.)+/;
-    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-    defaultOptions = {
-      caseSensitiveMatch: true,
-      debug: !!process.env.TINYGLOBBY_DEBUG,
-      expandDirectories: true,
-      followSymbolicLinks: true,
-      onlyFiles: true
-    };
-  }
-});
-
-// node_modules/ignore/index.js
-var require_ignore = __commonJS({
-  "node_modules/ignore/index.js"(exports, module) {
-    function makeArray(subject) {
-      return Array.isArray(subject) ? subject : [subject];
-    }
-    var UNDEFINED = void 0;
-    var EMPTY2 = "";
-    var SPACE = " ";
-    var ESCAPE = "\\";
-    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
-    var BOM2 = "\uFEFF";
-    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
-    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
-    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
-    var REGEX_SPLITALL_CRLF = /\r?\n/g;
-    var DOUBLE_SLASH = "//";
-    var SLASH_CODE = 47;
-    var DOT_CODE = 46;
-    var SLASH = "/";
-    var TMP_KEY_IGNORE = "node-ignore";
-    if (typeof Symbol !== "undefined") {
-      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
-    }
-    var KEY_IGNORE = TMP_KEY_IGNORE;
-    var define = (object, key, value2) => {
-      Object.defineProperty(object, key, { value: value2 });
-      return value2;
-    };
-    var RETURN_FALSE = () => false;
-    var POSIX_CLASSES = {
-      alnum: "0-9A-Za-z",
-      alpha: "A-Za-z",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1f\\x7f",
-      digit: "0-9",
-      graph: "!-.0-~",
-      lower: "a-z",
-      print: " -.0-~",
-      punct: "!-.:-@\\[-`{-~",
-      // git's `sane-ctype.h` classifies \v and \f as control, not space,
-      //   unlike C's `isspace`
-      space: " \\t\\n\\r",
-      upper: "A-Z",
-      xdigit: "0-9A-Fa-f"
-    };
-    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
-    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
-    var NON_SLASH = "(?!\\/)";
-    var classSource = (negated, body) => {
-      if (negated) {
-        return `[^\\/${body}]`;
-      }
-      const source = `[${body}]`;
-      return new RegExp(source).test("/") ? NON_SLASH + source : source;
-    };
-    var scanBracket = (pattern2, start) => {
-      const { length } = pattern2;
-      let index2 = start + 1;
-      let negated = EMPTY2;
-      const lead = pattern2[index2];
-      if (lead === "!" || lead === "^") {
-        negated = "^";
-        index2++;
-      }
-      let body = EMPTY2;
-      let prev = EMPTY2;
-      for (; ; ) {
-        const char = pattern2[index2];
-        if (char === UNDEFINED) {
-          return null;
-        }
-        if (char === ESCAPE) {
-          const escaped = pattern2[++index2];
-          body += escapeMember(escaped);
-          prev = escaped;
-        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
-          index2++;
-          let to = pattern2[index2];
-          if (to === ESCAPE) {
-            to = pattern2[index2 += 1];
-          }
-          if (prev <= to) {
-            body += `-${escapeMember(to)}`;
-          }
-          prev = EMPTY2;
-        } else if (char === "[" && pattern2[index2 + 1] === ":") {
-          const nameStart = index2 + 2;
-          let end = nameStart;
-          while (end < length && pattern2[end] !== "]") {
-            end++;
-          }
-          if (end === length) {
-            return null;
-          }
-          if (end > nameStart && pattern2[end - 1] === ":") {
-            const name = pattern2.slice(nameStart, end - 1);
-            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
-              return null;
-            }
-            body += POSIX_CLASSES[name];
-            prev = EMPTY2;
-            index2 = end;
-          } else {
-            body += escapeMember("[");
-            prev = "[";
-            index2 = nameStart - 2;
-          }
-        } else {
-          body += escapeMember(char);
-          prev = char;
-        }
-        index2++;
-        if (pattern2[index2] === "]") {
-          return {
-            end: index2,
-            source: classSource(negated, body)
-          };
-        }
-      }
-    };
-    var NEVER_MATCH = "[]";
-    var PLACEHOLDER2 = "\0";
-    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
-      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
-      "g"
-    );
-    var TRAILING_WILDCARD = "";
-    var TRAILING_DOUBLESTAR = "";
-    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
-    var extractBrackets = (pattern2) => {
-      const sources = [];
-      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
-      const { length } = pattern2;
-      let out = EMPTY2;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = pattern2[index2];
-        if (char === ESCAPE) {
-          const escaped = pattern2[index2 + 1];
-          if (escaped === SLASH && index2 + 2 === length) {
-            out += hold(NEVER_MATCH);
-          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
-            out += pattern2.slice(index2, index2 + 2);
-          } else {
-            out += hold(
-              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
-            );
-          }
-          index2 += 2;
-        } else if (isReserved(char)) {
-          out += hold(`[${char}]`);
-          index2++;
-        } else if (char === "[") {
-          const scanned = scanBracket(pattern2, index2);
-          if (scanned === null) {
-            out += hold(NEVER_MATCH);
-            index2 = length;
-          } else {
-            out += hold(scanned.source);
-            index2 = scanned.end + 1;
-          }
-        } else {
-          out += char;
-          index2++;
-        }
-      }
-      return {
-        source: out,
-        sources
-      };
-    };
-    var DIRECT = null;
-    var REGEX_INNER_SLASH = /\/(?!$)/;
-    var WILDCARD = "[^\\/]*";
-    var REPLACERS = [
-      // Replace (\ ) with ' '
-      // Only a space: an escaped tab or other whitespace is already a literal by
-      //   the time it reaches here, and a bare tab must be left as one, not turned
-      //   into a space.
-      // (\ ) -> ' '
-      // (\\ ) -> '\\ '
-      // (\\\ ) -> '\\ '
-      [
-        // A run of backslashes is taken whole, from its first one, so no match
-        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
-        //   quadratic.
-        /(\\+)( ?)/g,
-        (_, run2, space) => space ? run2.slice(0, run2.length - run2.length % 2) + SPACE : run2,
-        ESCAPE + SPACE
-      ],
-      // git's wildmatch() reads a run of two or more asterisks as one globstar
-      //   whenever the run fills a path segment: it starts the pattern or follows
-      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
-      //   already `**`; a longer one is folded into `**` here, so the steps
-      //   below only ever have to know `**`.
-      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
-      // git also takes a run beside a literal prefix (`a***/b`) or beside an
-      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
-      //   lists both, under "A run of asterisks".
-      [
-        /(^|\/)\*{3,}(?=\/|$)/g,
-        (_, start) => `${start}**`,
-        "*"
-      ],
-      // Escape metacharacters
-      // which is written down by users but means special for regular expressions.
-      // > There are 12 characters with special meanings:
-      // > - the backslash \,
-      // > - the caret ^,
-      // > - the dollar sign $,
-      // > - the period or dot .,
-      // > - the vertical bar or pipe symbol |,
-      // > - the question mark ?,
-      // > - the asterisk or star *,
-      // > - the plus sign +,
-      // > - the opening parenthesis (,
-      // > - the closing parenthesis ),
-      // > - and the opening square bracket [,
-      // > - the opening curly brace {,
-      // > These special characters are often called "metacharacters".
-      [
-        /[\\$.|*+(){^]/g,
-        (match) => `\\${match}`
-      ],
-      [
-        // > a question mark (?) matches a single character
-        /(?!\\)\?/g,
-        () => "[^/]",
-        "?"
-      ],
-      // leading slash
-      [
-        // > A leading slash matches the beginning of the pathname.
-        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
-        // A leading slash matches the beginning of the pathname
-        /^\//,
-        () => "^",
-        SLASH
-      ],
-      // replace special metacharacter slash after the leading slash
-      [
-        /\//g,
-        () => "\\/",
-        SLASH
-      ],
-      [
-        // > A leading "**" followed by a slash means match in all directories.
-        // > For example, "**/foo" matches file or directory "foo" anywhere,
-        // > the same as pattern "foo".
-        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
-        // >   under directory "foo".
-        // Notice that the '*'s have been replaced as '\\*'
-        /^\^*(?:\\\*\\\*\\\/)+/,
-        // '**/foo' <-> 'foo'
-        () => "(?:^|\\/)",
-        "*"
-      ],
-      // starting
-      [
-        // there will be no leading '/'
-        //   (which has been replaced by section "leading slash")
-        // If starts with '**', adding a '^' to the regular expression also works
-        DIRECT,
-        (source, pattern2) => {
-          if (!source || source[0] === "^" || source[0] === "(") {
-            return source;
-          }
-          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
-          return anchor + source;
-        }
-      ],
-      // two globstars
-      [
-        // Use lookahead assertions so that we could match more than one `'/**'`
-        /\\\/\\\*\\\*(?=\\\/|$)/g,
-        // Zero, one or several directories
-        // should not use '*', or it will be replaced by the next replacer
-        // Check if it is not the last `'/**'`
-        (_, index2, str5) => index2 + 6 < str5.length ? str5.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
-        "*"
-      ],
-      // normal intermediate wildcards
-      [
-        // Never replace escaped '*'
-        // ignore rule '\*' will match the path '*'
-        // 'abc.*/' -> go
-        // 'abc.*'  -> skip this rule,
-        //    coz trailing single wildcard will be handed by [trailing wildcard]
-        /(^|[^\\])(?:\\\*)+(?!$)/g,
-        // '*.js' matches '.js'
-        // '*.js' doesn't match 'abc'
-        // 1. An asterisk "*" matches anything except a slash.
-        // 2. Other consecutive asterisks are considered regular asterisks
-        //    and collapse into one non-slash wildcard run.
-        (_, p1) => p1 + WILDCARD,
-        "*"
-      ],
-      // trailing wildcard, held apart from a literal star
-      [
-        // The step above leaves a trailing `*` alone, so a single `\*` is all that
-        //   can be left at the end here, and what stands in front of it says which
-        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
-        //   nothing before it; a literal arrives as the user's own escape, which
-        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
-        //   There is no third case: every backslash still reaching the chain is
-        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
-        //   own character, so a longer run can never form. This runs while the
-        //   two are still distinct, before the unescape steps below collapse the
-        //   literal onto the very `\*` a wildcard leaves behind.
-        /(^|[^\\])((?:\\\\)*)\\\*$/,
-        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
-        "*"
-      ],
-      [
-        // unescape, revert step 3 except for back slash
-        // For example, if a user escape a '\\*',
-        // after step 3, the result will be '\\\\\\*'
-        /\\\\\\(?=[$.|*+(){^])/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // '\\\\' -> '\\'
-        /\\\\/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // Every real bracket expression -- POSIX classes included -- has already
-        //   been held aside by `extractBrackets`, so the only `[` left in the
-        //   pattern is an escaped, literal one.
-        // A backslash could only stand at the end of the range if it quoted the
-        //   `]`, and `\]` is held aside long before this.
-        /\\\[([^\]/]*?)($|\])/g,
-        // '\\[bar]' -> '\\\\[bar]'
-        (match, range, close2) => `\\[${range}${close2}`,
-        "["
-      ],
-      // ending
-      [
-        // 'js' will not match 'js.'
-        // 'ab' will not match 'abc'
-        DIRECT,
-        // WTF!
-        // https://git-scm.com/docs/gitignore
-        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
-        // which re-fixes #24, #38
-        // > If there is a separator at the end of the pattern then the pattern
-        // > will only match directories, otherwise the pattern can match both
-        // > files and directories.
-        // 'js*' will not match 'a.js'
-        // 'js/' will not match 'a.js'
-        // 'js' will match 'a.js' and 'a.js/'
-        (source) => {
-          const last = source[source.length - 1];
-          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
-            return source;
-          }
-          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
-        }
-      ]
-    ];
-    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
-    var MODE_IGNORE = "regex";
-    var MODE_CHECK_IGNORE = "checkRegex";
-    var UNDERSCORE = "_";
-    var replaceTrailingWildcard = (_, p1) => {
-      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
-      return `${prefix}(?=$|\\/$)`;
-    };
-    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
-    var replaceTrailingDoublestar = () => "[\\s\\S]";
-    var separatorAfter = (run2, at) => {
-      let separator = EMPTY2;
-      for (let index2 = at + 1; index2 < run2.length && !run2[index2].wildcard; index2++) {
-        separator += run2[index2].single;
-      }
-      return separator;
-    };
-    var pinWildcards = (source) => {
-      if (source.indexOf(WILDCARD) < 0) {
-        return source;
-      }
-      const tokens = [];
-      const { length } = source;
-      let index2 = 0;
-      while (index2 < length) {
-        const char = source[index2];
-        if (source.startsWith(WILDCARD, index2)) {
-          tokens.push({ wildcard: true });
-          index2 += WILDCARD.length;
-        } else if (char === "[") {
-          let end = index2 + 1;
-          if (source[end] === "^") {
-            end++;
-          }
-          if (source[end] === "]") {
-            end++;
-          }
-          while (end < length && source[end] !== "]") {
-            end += source[end] === ESCAPE ? 2 : 1;
-          }
-          end++;
-          tokens.push({ single: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === ESCAPE) {
-          tokens.push({ single: source.slice(index2, index2 + 2) });
-          index2 += 2;
-        } else if (char === "(") {
-          let depth2 = 0;
-          let end = index2;
-          do {
-            if (source[end] === ESCAPE) {
-              end++;
-            } else if (source[end] === "(") {
-              depth2++;
-            } else if (source[end] === ")") {
-              depth2--;
-            }
-            end++;
-          } while (end < length && depth2 > 0);
-          if ("*+?".indexOf(source[end]) >= 0) {
-            end++;
-          }
-          tokens.push({ boundary: source.slice(index2, end) });
-          index2 = end;
-        } else if (char === "^" || char === "$") {
-          tokens.push({ boundary: char });
-          index2++;
-        } else {
-          tokens.push({ single: char });
-          index2++;
-        }
-      }
-      let out = EMPTY2;
-      let run2 = [];
-      const flush = () => {
-        let lastWildcard;
-        run2.forEach((token, at) => {
-          if (token.wildcard) {
-            lastWildcard = at;
-          }
-        });
-        run2.forEach((token, at) => {
-          if (!token.wildcard) {
-            out += token.single;
-            return;
-          }
-          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run2, at)})[^\\/])*`;
-        });
-        run2 = [];
-      };
-      tokens.forEach((token) => {
-        if (token.boundary === void 0) {
-          run2.push(token);
-          return;
-        }
-        flush();
-        out += token.boundary;
-      });
-      flush();
-      return out;
-    };
-    var makeRegexPrefix = (pattern2) => {
-      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
-        pattern2 = "**";
-      }
-      const { source, sources } = extractBrackets(pattern2);
-      const replaced = REPLACERS.reduce(
-        // A pass whose matcher finds nothing hands back the very string it was
-        //   given, so asking first costs a search and saves a rewrite. Ten of the
-        //   fifteen passes never fire for a typical .gitignore line, and between
-        //   them they were 45% of this chain.
-        (prev, [matcher, replacer, required]) => {
-          if (matcher === DIRECT) {
-            return replacer(prev, pattern2);
-          }
-          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
-            return prev;
-          }
-          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
-        },
-        source
-      );
-      return sources.length ? replaced.replace(
-        REGEX_RESTORE_PLACEHOLDER,
-        (match, index2) => sources[index2]
-      ) : replaced;
-    };
-    var checkSourceOf = (body, prefix) => {
-      if (body[body.length - 1] === SLASH) {
-        prefix = makeRegexPrefix(body.slice(0, -1));
-      }
-      const head = prefix.slice(0, -1);
-      const last = prefix[prefix.length - 1];
-      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
-    };
-    var matchesBasename = (body) => {
-      const index2 = body.indexOf(SLASH);
-      return index2 < 0 || index2 === body.length - 1;
-    };
-    var basenameOf = (path12) => {
-      const end = path12.length - 1;
-      const index2 = path12.lastIndexOf(
-        SLASH,
-        path12[end] === SLASH ? end - 1 : end
-      );
-      return index2 < 0 ? path12 : path12.slice(index2 + 1);
-    };
-    var parentOf2 = (path12) => {
-      if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path12.split(SLASH).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
-      }
-      const end = path12.length - 1;
-      const cut = path12.lastIndexOf(
-        SLASH,
-        path12.charCodeAt(end) === SLASH_CODE ? end - 1 : end
-      );
-      return cut < 0 ? EMPTY2 : path12.slice(0, cut + 1);
-    };
-    var isString = (subject) => typeof subject === "string";
-    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
-    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
-    var IgnoreRule = class {
-      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
-        this.pattern = pattern2;
-        this.mark = mark;
-        this.negative = negative;
-        define(this, "body", body);
-        define(this, "ignoreCase", ignoreCase);
-        define(this, "regexPrefix", prefix);
-      }
-      // Worked out on first use and kept behind an own property, the way `regex`
-      //   caches itself in `_regex`. Deciding it in the constructor instead would
-      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
-      //   every compile -- including the compiles of rules that are never matched
-      //   against anything.
-      get _basenameOnly() {
-        return define(this, "_basenameOnly", matchesBasename(this.body));
-      }
-      get regex() {
-        const key = UNDERSCORE + MODE_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_IGNORE, key);
-      }
-      get checkRegex() {
-        const key = UNDERSCORE + MODE_CHECK_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_CHECK_IGNORE, key);
-      }
-      _make(mode, key) {
-        const str5 = pinWildcards(
-          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
-        );
-        const regex2 = this.ignoreCase ? new RegExp(str5, "i") : new RegExp(str5);
-        return define(this, key, regex2);
-      }
-    };
-    var hasTrailingBackslash = (str5) => {
-      let count2 = 0;
-      while (str5[str5.length - count2 - 1] === ESCAPE) {
-        count2++;
-      }
-      return count2 % 2 === 1;
-    };
-    var trimEnd = (body, stripLineEnd) => {
-      let lineEnd = body.length;
-      let end;
-      for (; ; ) {
-        if (stripLineEnd && body[lineEnd - 1] === "\r") {
-          lineEnd--;
-        }
-        end = lineEnd;
-        while (body[end - 1] === SPACE) {
-          end--;
-        }
-        if (!stripLineEnd || body[end - 1] !== "\n") {
-          break;
-        }
-        lineEnd = end - 1;
-      }
-      if (end === lineEnd) {
-        return body.slice(0, lineEnd);
-      }
-      let backslashes = 0;
-      while (body[end - backslashes - 1] === ESCAPE) {
-        backslashes++;
-      }
-      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
-    };
-    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
-      let body = stripBOM && pattern2[0] === BOM2 ? pattern2.slice(1) : pattern2;
-      if (body[0] === "#") {
-        return;
-      }
-      let negative = false;
-      if (body[0] === "!") {
-        negative = true;
-        body = body.slice(1);
-      }
-      const last = body[body.length - 1];
-      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
-        body = trimEnd(body, stripLineEnd);
-      }
-      if (!body || hasTrailingBackslash(body)) {
-        return;
-      }
-      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
-      const regexPrefix = makeRegexPrefix(body);
-      return new IgnoreRule(
-        pattern2,
-        mark,
-        body,
-        ignoreCase,
-        negative,
-        regexPrefix
-      );
-    };
-    var RuleManager = class {
-      constructor(ignoreCase) {
-        this._ignoreCase = ignoreCase;
-        this._rules = [];
-        this._basenameCount = 0;
-      }
-      _add(pattern2, index2) {
-        if (pattern2 && pattern2[KEY_IGNORE]) {
-          this._rules = this._rules.concat(pattern2._rules._rules);
-          this._basenameCount += pattern2._rules._basenameCount;
-          this._added = true;
-          return;
-        }
-        const isStr = isString(pattern2);
-        const raw = isStr ? pattern2 : pattern2.pattern;
-        const rule = checkPattern(raw) && createRule(
-          raw,
-          isStr ? UNDEFINED : pattern2.mark,
-          this._ignoreCase,
-          !this._split,
-          this._stripBOM && !index2
-        );
-        if (rule) {
-          this._added = true;
-          this._rules.push(rule);
-          if (matchesBasename(rule.body)) {
-            this._basenameCount++;
-          }
-        }
-      }
-      // @param {Array<string> | string | Ignore} pattern
-      add(pattern2) {
-        this._added = false;
-        this._split = isString(pattern2);
-        this._stripBOM = !this._split || pattern2[0] === BOM2;
-        makeArray(
-          this._split ? splitPattern2(pattern2) : pattern2
-        ).forEach(this._add, this);
-        if (this._added) {
-          this._literalRules = UNDEFINED;
-        }
-        return this._added;
-      }
-      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
-      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
-      //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path12) {
-        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
-          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
-        ));
-        let ignored = false;
-        let unignored = false;
-        let matchedRule;
-        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule.checkRegex.test(path12)) {
-            ignored = !rule.negative;
-            unignored = rule.negative;
-            matchedRule = rule.negative ? UNDEFINED : rule;
-            break;
-          }
-        }
-        const ret = {
-          ignored,
-          unignored
-        };
-        if (matchedRule) {
-          ret.rule = matchedRule;
-        }
-        return ret;
-      }
-      // Test one single path without recursively checking parent directories
-      //
-      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
-      // @returns {TestResult}
-      test(path12, mode) {
-        const rules2 = this._rules;
-        const { length } = rules2;
-        const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path12) : path12;
-        for (let index2 = length - 1; index2 >= 0; index2--) {
-          const rule = rules2[index2];
-          if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path12
-          )) {
-            const { negative } = rule;
-            const ret = {
-              ignored: !negative,
-              unignored: negative
-            };
-            if (!negative) {
-              ret.rule = rule;
-            }
-            return ret;
-          }
-        }
-        return {
-          ignored: false,
-          unignored: false
-        };
-      }
-    };
-    var throwError = (message2, Ctor) => {
-      throw new Ctor(message2);
-    };
-    var checkPath = (path12, originalPath, doThrow) => {
-      if (!isString(path12)) {
-        return doThrow(
-          `path must be a string, but got \`${originalPath}\``,
-          TypeError
-        );
-      }
-      if (!path12) {
-        return doThrow(`path must not be empty`, TypeError);
-      }
-      if (checkPath.isNotRelative(path12)) {
-        const r = "`path.relative()`d";
-        return doThrow(
-          `path should be a ${r} string, but got "${originalPath}"`,
-          RangeError
-        );
-      }
-      return true;
-    };
-    var isNotRelative = (path12) => {
-      const first = path12.charCodeAt(0);
-      if (first === SLASH_CODE) {
-        return true;
-      }
-      if (first !== DOT_CODE) {
-        return false;
-      }
-      if (path12.length === 1) {
-        return true;
-      }
-      const second = path12.charCodeAt(1);
-      if (second === SLASH_CODE) {
-        return true;
-      }
-      if (second !== DOT_CODE) {
-        return false;
-      }
-      return path12.length === 2 || path12.charCodeAt(2) === SLASH_CODE;
-    };
-    checkPath.isNotRelative = isNotRelative;
-    checkPath.convert = (p) => p;
-    var convertPath = (target) => isString(target) && checkPath.convert(target);
-    var Ignore = class {
-      constructor({
-        ignorecase = true,
-        ignoreCase = ignorecase,
-        allowRelativePaths = false
-      } = {}) {
-        define(this, KEY_IGNORE, true);
-        this._rules = new RuleManager(ignoreCase);
-        this._strictPathCheck = !allowRelativePaths;
-        this._initCache();
-      }
-      _initCache() {
-        this._ignoreCache = /* @__PURE__ */ Object.create(null);
-        this._testCache = /* @__PURE__ */ Object.create(null);
-      }
-      add(pattern2) {
-        if (this._rules.add(pattern2)) {
-          this._initCache();
-        }
-        return this;
-      }
-      // legacy
-      addPattern(pattern2) {
-        return this.add(pattern2);
-      }
-      // @returns {TestResult}
-      _test(originalPath, cache3, path12) {
-        checkPath(
-          path12,
-          originalPath,
-          this._strictPathCheck ? throwError : RETURN_FALSE
-        );
-        return path12 ? this._t(path12, cache3) : {
-          ignored: false,
-          unignored: false
-        };
-      }
-      checkIgnore(target) {
-        const path12 = convertPath(target);
-        if (!path12 || path12.charCodeAt(path12.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path12);
-        }
-        const dir = this._t(path12, this._testCache);
-        if (dir.ignored) {
-          return dir;
-        }
-        const literal = this._rules.testLiteral(path12);
-        return literal.ignored || literal.unignored ? literal : dir;
-      }
-      _t(path12, cache3) {
-        const cached = cache3[path12];
-        if (cached) {
-          return cached;
-        }
-        const parentPath = parentOf2(path12);
-        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
-      }
-      ignores(path12) {
-        return this._test(path12, this._ignoreCache, convertPath(path12)).ignored;
-      }
-      createFilter() {
-        return (path12) => !this.ignores(path12);
-      }
-      filter(paths) {
-        return makeArray(paths).filter(this.createFilter());
-      }
-      // @returns {TestResult}
-      test(path12) {
-        return this._test(path12, this._testCache, convertPath(path12));
-      }
-    };
-    var factory = (options) => new Ignore(options);
-    var isPathValid = (path12) => checkPath(convertPath(path12), path12, RETURN_FALSE);
-    var setupWindows = () => {
-      const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
-      checkPath.convert = makePosix;
-      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path12) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path12) || isNotRelative(path12);
-    };
-    if (
-      // Detect `process` so that it can run in browsers.
-      typeof process !== "undefined" && process.platform === "win32"
-    ) {
-      setupWindows();
-    }
-    module.exports = factory;
-    factory.default = factory;
-    module.exports.isPathValid = isPathValid;
-    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
-  }
-});
-
-// src/evidence/pump.ts
-import { getPriority, setPriority } from "node:os";
-import { Worker } from "node:worker_threads";
-function ensureWorker() {
-  if (worker) return worker;
-  if (broken) return null;
-  try {
-    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
-    w.on("message", (m) => {
-      const p = active.get(m.id);
-      if (!p) return;
-      if (m.t === "data" && m.ab) {
-        const n = m.ab.byteLength;
-        p.handlers.onData(Buffer.from(m.ab));
-        w.postMessage({ op: "ack", id: m.id, bytes: n });
-        return;
-      }
-      active.delete(m.id);
-      if (active.size === 0) w.unref();
-      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
-      else p.handlers.onError(m.message ?? "git could not be started");
-    });
-    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
-    w.on("exit", () => failAll("the git reader thread stopped"));
-    w.unref();
-    worker = w;
-    return w;
-  } catch {
-    broken = true;
-    return null;
-  }
-}
-function failAll(message2) {
-  worker = null;
-  broken = true;
-  const list4 = [...active.values()];
-  active.clear();
-  for (const p of list4) p.handlers.onError(message2);
-}
-function pumpSpawn(file, args, cwd, env, handlers2) {
-  const w = ensureWorker();
-  if (!w) return null;
-  const id = nextId++;
-  active.set(id, { handlers: handlers2 });
-  w.ref();
-  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
-  return {
-    kill: () => {
-      if (active.has(id)) w.postMessage({ op: "kill", id });
-    }
-  };
-}
-function yieldCpuToGit() {
-  if (lowered || !worker) return;
-  lowered = true;
-  if (process.platform !== "linux") return;
-  const raw = process.env.MEMORY_AUDIT_NICE;
-  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
-  if (!Number.isInteger(nice) || nice <= 0) return;
-  try {
-    if (getPriority() < nice) setPriority(Math.min(nice, 19));
-  } catch {
-  }
-}
-var WORKER_SOURCE, worker, broken, nextId, active, lowered;
-var init_pump = __esm({
-  "src/evidence/pump.ts"() {
-    "use strict";
-    WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
-const { spawn } = require('node:child_process');
-const FLUSH_BYTES = 512 * 1024;
-const FLUSH_MS = 8;
-const children = new Map();
-// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
-const HIGH_WATER = 8 * 1024 * 1024;
-const LOW_WATER = 2 * 1024 * 1024;
-parentPort.on('message', (m) => {
-  if (m.op === 'ack') {
-    const c = children.get(m.id);
-    if (!c) return;
-    c.inflight -= m.bytes;
-    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
-    return;
-  }
-  if (m.op === 'kill') {
-    const c = children.get(m.id);
-    if (c) c.child.kill();
-    return;
-  }
-  if (m.op !== 'spawn') return;
-  const id = m.id;
-  let child;
-  try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (err) {
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-    return;
-  }
-  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
-  children.set(id, st);
-  const flush = () => {
-    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
-    if (st.size === 0) return;
-    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
-    st.parts = []; st.size = 0;
-    let ab;
-    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
-    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-    st.inflight += ab.byteLength;
-    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
-    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
-  };
-  child.stdout.on('data', (b) => {
-    st.parts.push(b); st.size += b.length;
-    if (st.size >= FLUSH_BYTES) flush();
-    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
-  });
-  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
-  let reported = false;
-  child.on('error', (err) => {
-    if (reported) return;
-    reported = true;
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-  });
-  child.on('close', (code) => {
-    if (reported) return;
-    reported = true;
-    flush();
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
-  });
-});
-`;
-    worker = null;
-    broken = false;
-    nextId = 1;
-    active = /* @__PURE__ */ new Map();
-    lowered = false;
-  }
-});
-
-// src/evidence/git.ts
-import { spawn } from "node:child_process";
-function runGit(cwd, args, input) {
-  return new Promise((resolve6) => {
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
-      return;
-    }
-    const out = [];
-    const errOut = [];
-    child.stdout.on("data", (b) => out.push(b));
-    child.stderr.on("data", (b) => errOut.push(b));
-    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
-    child.on(
-      "close",
-      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
-    );
-    child.stdin.on("error", () => {
-    });
-    if (input !== void 0) child.stdin.end(input);
-    else child.stdin.end();
-  });
-}
-function gitEnv() {
-  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
-}
-function streamGitTokens(cwd, args, onToken) {
-  return new Promise((resolve6) => {
-    let rest = null;
-    let failed2 = null;
-    let kill = () => {
-    };
-    const onData = (chunk) => {
-      if (failed2) return;
-      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
-      let start = 0;
-      try {
-        for (; ; ) {
-          const nul = buf.indexOf(0, start);
-          if (nul < 0) break;
-          onToken(buf.toString("utf8", start, nul));
-          start = nul + 1;
-        }
-      } catch (err) {
-        failed2 = err;
-        kill();
-        return;
-      }
-      rest = start < buf.length ? buf.subarray(start) : null;
-      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
-    };
-    const onClose = (code3, stderr) => {
-      if (!failed2 && rest && rest.length > 0) {
-        try {
-          onToken(rest.toString("utf8"));
-        } catch (err) {
-          failed2 = err;
-        }
-      }
-      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
-${failed2.message}` : "") });
-    };
-    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
-    const argv = [...GIT_STABLE_CONFIG, ...args];
-    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
-    if (pumped) {
-      kill = pumped.kill;
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    const c = child;
-    kill = () => c.kill();
-    const errOut = [];
-    let errLen = 0;
-    c.stdout.on("data", onData);
-    c.stderr.on("data", (b) => {
-      if (errLen < 64 * 1024) {
-        errOut.push(b);
-        errLen += b.length;
-      }
-    });
-    c.on("error", (err) => onError(err.message));
-    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
-  });
-}
-function readBlobs(cwd, ids, onBlob) {
-  return new Promise((resolve6) => {
-    if (ids.length === 0) {
-      resolve6({ code: 0, stderr: "" });
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    let idx = 0;
-    let buf = Buffer.alloc(0);
-    let need = -1;
-    let errText = "";
-    const pump = () => {
-      for (; ; ) {
-        if (need < 0) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          const header2 = buf.toString("utf8", 0, nl);
-          buf = buf.subarray(nl + 1);
-          const id = ids[idx] ?? "";
-          if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
-            idx++;
-            safe(() => onBlob(id, null));
-            continue;
-          }
-          const parts = header2.split(" ");
-          need = Number(parts[2] ?? 0);
-        } else {
-          if (buf.length < need + 1) return;
-          const body = buf.toString("utf8", 0, need);
-          buf = buf.subarray(need + 1);
-          need = -1;
-          const id = ids[idx++] ?? "";
-          safe(() => onBlob(id, body));
-        }
-      }
-    };
-    const safe = (f) => {
-      try {
-        f();
-      } catch (err) {
-        errText += `${err.message}
-`;
-      }
-    };
-    child.stdout.on("data", (chunk) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      pump();
-    });
-    child.stderr.on("data", (b) => {
-      if (errText.length < 64 * 1024) errText += b.toString("utf8");
-    });
-    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
-    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
-    child.stdin.on("error", () => {
-    });
-    const SLICE = 2e3;
-    let i = 0;
-    const writeMore = () => {
-      while (i < ids.length) {
-        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
-        i += SLICE;
-        if (!child.stdin.write(chunk)) {
-          child.stdin.once("drain", writeMore);
-          return;
-        }
-      }
-      child.stdin.end();
-    };
-    writeMore();
-  });
-}
-async function repoInfo(root2) {
-  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
-  const lines = r.stdout.split("\n");
-  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
-    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
-    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
-    const l2 = r2.stdout.split("\n");
-    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
-  }
-  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
-  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
-}
-async function remoteOriginUrl(root2) {
-  const r = await runGit(root2, ["remote", "get-url", "origin"]);
-  if (r.code !== 0) return void 0;
-  return r.stdout.trim() || void 0;
-}
-function parseRepoSlug(url) {
-  const u = url.trim();
-  let path12;
-  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path12 = scp[1];
-  else {
-    try {
-      path12 = new URL(u).pathname;
-    } catch {
-      return void 0;
-    }
-  }
-  if (!path12) return void 0;
-  const parts = path12.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
-  if (parts.length < 2) return void 0;
-  const [owner, name] = parts.slice(-2);
-  if (!owner || !name) return void 0;
-  return `${owner}/${name}`;
-}
-var GIT_STABLE_CONFIG, BlobStream;
-var init_git = __esm({
-  "src/evidence/git.ts"() {
-    "use strict";
-    init_pump();
-    GIT_STABLE_CONFIG = [
-      "-c",
-      "core.quotePath=false",
-      "-c",
-      "log.showSignature=false",
-      "-c",
-      "color.ui=false",
-      "-c",
-      "diff.renames=true",
-      "-c",
-      "log.follow=false",
-      "-c",
-      "log.showRoot=true",
-      "-c",
-      "diff.relative=false",
-      "-c",
-      "i18n.logOutputEncoding=UTF-8"
-    ];
-    BlobStream = class {
-      constructor(cwd, onBlob) {
-        this.cwd = cwd;
-        this.onBlob = onBlob;
-      }
-      cwd;
-      onBlob;
-      child = null;
-      queue = [];
-      head = 0;
-      buf = Buffer.alloc(0);
-      need = -1;
-      pendingWrite = [];
-      errText = "";
-      done = null;
-      resolveDone = null;
-      requested = 0;
-      start() {
-        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
-        try {
-          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-        } catch (err) {
-          this.resolveDone({ code: -1, stderr: String(err.message) });
-          return;
-        }
-        const child = this.child;
-        child.stdout.on("data", (chunk) => {
-          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-          this.pump();
-        });
-        child.stderr.on("data", (b) => {
-          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
-        });
-        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
-        child.on("close", (code3) => {
-          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
-          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
-        });
-        child.stdin.on("error", () => {
-        });
-      }
-      deliver(id, content3) {
-        try {
-          this.onBlob(id, content3);
-        } catch (err) {
-          this.errText += `${err.message}
-`;
-        }
-      }
-      pump() {
-        for (; ; ) {
-          if (this.need < 0) {
-            const nl = this.buf.indexOf(10);
-            if (nl < 0) return;
-            const header2 = this.buf.toString("utf8", 0, nl);
-            this.buf = this.buf.subarray(nl + 1);
-            if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
-              this.deliver(this.queue[this.head++] ?? "", null);
-              continue;
-            }
-            this.need = Number(header2.split(" ")[2] ?? 0);
-          } else {
-            if (this.buf.length < this.need + 1) return;
-            const body = this.buf.toString("utf8", 0, this.need);
-            this.buf = this.buf.subarray(this.need + 1);
-            this.need = -1;
-            this.deliver(this.queue[this.head++] ?? "", body);
-          }
-          if (this.head > 4096 && this.head * 2 > this.queue.length) {
-            this.queue = this.queue.slice(this.head);
-            this.head = 0;
-          }
-        }
-      }
-      request(id) {
-        if (!this.child && !this.done) this.start();
-        if (!this.child) return;
-        this.queue.push(id);
-        this.requested++;
-        this.pendingWrite.push(id);
-        if (this.pendingWrite.length >= 64) this.flush();
-      }
-      flush() {
-        if (!this.child || this.pendingWrite.length === 0) return;
-        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
-        this.pendingWrite = [];
-      }
-      /** No more requests: waits for every answer. */
-      async end() {
-        if (!this.done) return { code: 0, stderr: "" };
-        this.flush();
-        this.child?.stdin.end();
-        return this.done;
-      }
-    };
-  }
-});
-
-// src/evidence/files.ts
-import { readFile } from "node:fs/promises";
-import path2 from "node:path";
-function indexFromPaths(paths, untracked, source = "git") {
-  const files = /* @__PURE__ */ new Set();
-  const dirs = /* @__PURE__ */ new Set();
-  const lower = /* @__PURE__ */ new Map();
-  const byBasename = /* @__PURE__ */ new Map();
-  for (const p of paths) {
-    if (!p || files.has(p)) continue;
-    files.add(p);
-    const lp = p.toLowerCase();
-    if (!lower.has(lp)) lower.set(lp, p);
-    const slash = p.lastIndexOf("/");
-    const base = slash < 0 ? p : p.slice(slash + 1);
-    const list4 = byBasename.get(base);
-    if (list4) list4.push(p);
-    else byBasename.set(base, [p]);
-    let end = slash;
-    while (end > 0) {
-      const d = p.slice(0, end);
-      if (dirs.has(d)) break;
-      dirs.add(d);
-      const ld = d.toLowerCase();
-      if (!lower.has(ld)) lower.set(ld, d);
-      end = d.lastIndexOf("/");
-    }
-  }
-  const index2 = { files, dirs, lower, byBasename, source, stats: folderStats(files, dirs) };
-  if (untracked && untracked.size) index2.untracked = untracked;
-  return index2;
-}
-function folderStats(files, dirs) {
-  const stats = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
-  for (const f of files) {
-    const i = f.lastIndexOf("/");
-    const parent = i === -1 ? "" : f.slice(0, i);
-    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
-  }
-  for (const d of dirs) {
-    const i = d.lastIndexOf("/");
-    const parent = i === -1 ? "" : d.slice(0, i);
-    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
-    const name = d.slice(i + 1).toLowerCase();
-    const named = stats.byDirName.get(name);
-    if (named) named.push(d);
-    else stats.byDirName.set(name, [d]);
-  }
-  return stats;
-}
-async function gitFileIndex(root2) {
-  const paths = [];
-  const r = await streamGitTokens(root2, ["ls-files", "-z", "-t", "--cached", "--others", "--deleted", "--exclude-standard", "--exclude=node_modules/"], (tok) => {
-    if (tok) paths.push(tok);
-  });
-  if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
-  const untracked = /* @__PURE__ */ new Set();
-  const deleted = /* @__PURE__ */ new Set();
-  const clean2 = new Array(paths.length);
-  let n = 0;
-  for (const tok of paths) {
-    const tag = tok.charCodeAt(0);
-    const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
-    if (tag === 82) {
-      deleted.add(p);
-      continue;
-    }
-    if (tag === 63) untracked.add(p);
-    clean2[n++] = p;
-  }
-  clean2.length = n;
-  if (deleted.size > 0) {
-    let m = 0;
-    for (let i = 0; i < n; i++) if (!deleted.has(clean2[i])) clean2[m++] = clean2[i];
-    clean2.length = m;
-  }
-  return { index: indexFromPaths(clean2, untracked, "git") };
-}
-async function walkFileIndex(root2) {
-  let found = [];
-  try {
-    found = await glob("**/*", { cwd: root2, dot: true, ignore: WALK_IGNORE, onlyFiles: true, followSymbolicLinks: false });
-  } catch {
-    found = [];
-  }
-  try {
-    const gi = await readFile(path2.join(root2, ".gitignore"), "utf8");
-    const ig = (0, import_ignore.default)().add(gi);
-    found = found.filter((f) => !ig.ignores(f));
-  } catch {
-  }
-  found.sort();
-  return indexFromPaths(found, void 0, "filesystem");
-}
-function existsInIndex(index2, p) {
-  const q = p.replace(/\/+$/, "");
-  if (q === "" || q === ".") return "dir";
-  if (index2.files.has(q)) return "file";
-  if (index2.dirs.has(q)) return "dir";
-  return void 0;
-}
-var import_ignore, WALK_IGNORE;
-var init_files = __esm({
-  "src/evidence/files.ts"() {
-    "use strict";
-    init_dist2();
-    import_ignore = __toESM(require_ignore(), 1);
-    init_git();
-    WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
-  }
-});
-
 // node_modules/bail/index.js
 function bail(error2) {
   if (error2) {
@@ -37902,7 +32514,7 @@ var init_minurl_shared = __esm({
 });
 
 // node_modules/vfile/lib/minurl.js
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { fileURLToPath } from "node:url";
 var init_minurl = __esm({
   "node_modules/vfile/lib/minurl.js"() {
     init_minurl_shared();
@@ -38110,7 +32722,7 @@ var init_lib4 = __esm({
        */
       set path(path12) {
         if (isUrl(path12)) {
-          path12 = fileURLToPath2(path12);
+          path12 = fileURLToPath(path12);
         }
         assertNonEmpty(path12, "path");
         if (this.path !== path12) {
@@ -44812,7 +39424,7 @@ function tokenizeListContinuation(effects, ok3, nok) {
   function notInCurrentItem(code3) {
     self2.containerState._closeFlow = true;
     self2.interrupt = void 0;
-    return factorySpace(effects, effects.attempt(list2, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
+    return factorySpace(effects, effects.attempt(list, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
   }
 }
 function tokenizeIndent(effects, ok3, nok) {
@@ -44834,14 +39446,14 @@ function tokenizeListItemPrefixWhitespace(effects, ok3, nok) {
     return !markdownSpace(code3) && tail && tail[1].type === "listItemPrefixWhitespace" ? ok3(code3) : nok(code3);
   }
 }
-var list2, listItemPrefixWhitespaceConstruct, indentConstruct;
+var list, listItemPrefixWhitespaceConstruct, indentConstruct;
 var init_list = __esm({
   "node_modules/micromark-core-commonmark/lib/list.js"() {
     init_micromark_factory_space();
     init_micromark_util_character();
     init_blank_line();
     init_thematic_break();
-    list2 = {
+    list = {
       continuation: {
         tokenize: tokenizeListContinuation
       },
@@ -45202,19 +39814,19 @@ var init_constructs = __esm({
     init_micromark_core_commonmark();
     init_text();
     document2 = {
-      [42]: list2,
-      [43]: list2,
-      [45]: list2,
-      [48]: list2,
-      [49]: list2,
-      [50]: list2,
-      [51]: list2,
-      [52]: list2,
-      [53]: list2,
-      [54]: list2,
-      [55]: list2,
-      [56]: list2,
-      [57]: list2,
+      [42]: list,
+      [43]: list,
+      [45]: list,
+      [48]: list,
+      [49]: list,
+      [50]: list,
+      [51]: list,
+      [52]: list,
+      [53]: list,
+      [54]: list,
+      [55]: list,
+      [56]: list,
+      [57]: list,
       [62]: blockQuote
     };
     contentInitial = {
@@ -47276,7 +41888,7 @@ function visitParents(tree, testOrEnterOrVisitors, enterOrVisitorsOrReverse, rev
     return visit3;
     function visit3() {
       const matches = !check2 || is2(node2, index2, parents[parents.length - 1] || void 0);
-      let result = empty2;
+      let result = empty;
       if (enter && matches) {
         result = toResult(enter(node2, parents, index2));
         if (result[0] === EXIT) {
@@ -47323,14 +41935,14 @@ function toResult(value2) {
   if (typeof value2 === "number") {
     return [CONTINUE, value2];
   }
-  return value2 === null || value2 === void 0 ? empty2 : [value2];
+  return value2 === null || value2 === void 0 ? empty : [value2];
 }
-var empty2, CONTINUE, EXIT, SKIP;
+var empty, CONTINUE, EXIT, SKIP;
 var init_lib12 = __esm({
   "node_modules/unist-util-visit-parents/lib/index.js"() {
     init_unist_util_is();
     init_color_node();
-    empty2 = [];
+    empty = [];
     CONTINUE = true;
     EXIT = false;
     SKIP = "skip";
@@ -48423,7 +43035,7 @@ var init_html_kind = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/util/container-phrasing.js
-function candidates2(tokens, involved, runOf2) {
+function candidates(tokens, involved, runOf2) {
   const related = /* @__PURE__ */ new Set();
   for (const token of tokens) {
     const siblings = runOf2.get(token);
@@ -48490,7 +43102,7 @@ function check(tokens, before, after) {
   index2 = -1;
   while (++index2 < tokens.length) {
     const involved = wrong.get(tokens[index2]);
-    if (involved) return { attention: candidates2(tokens, involved, runOf2), index: index2 };
+    if (involved) return { attention: candidates(tokens, involved, runOf2), index: index2 };
   }
 }
 function encode(tokens, start) {
@@ -49337,7 +43949,7 @@ var init_check_rule = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/list.js
-function list3(node2, parent, state, info2) {
+function list2(node2, parent, state, info2) {
   const exit3 = state.enter("list");
   const bulletCurrent = state.bulletCurrent;
   let bullet = node2.ordered ? checkBulletOrdered(state) : checkBullet(state);
@@ -49587,7 +44199,7 @@ var init_handle = __esm({
       inlineCode,
       link,
       linkReference,
-      list: list3,
+      list: list2,
       listItem,
       paragraph,
       root,
@@ -50022,7 +44634,7 @@ function tokenizeWwwAutolink(effects, ok3, nok) {
     }
     effects.enter("literalAutolink");
     effects.enter("literalAutolinkWww");
-    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path3, wwwAfter), nok), nok)(code3);
+    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path2, wwwAfter), nok), nok)(code3);
   }
   function wwwAfter(code3) {
     effects.exit("literalAutolinkWww");
@@ -50072,7 +44684,7 @@ function tokenizeProtocolAutolink(effects, ok3, nok) {
     return nok(code3);
   }
   function afterProtocol(code3) {
-    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path3, protocolAfter), nok)(code3);
+    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path2, protocolAfter), nok)(code3);
   }
   function protocolAfter(code3) {
     effects.exit("literalAutolinkHttp");
@@ -50248,7 +44860,7 @@ function previousUnbalanced(events) {
   }
   return result;
 }
-var wwwPrefix, domain, path3, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
+var wwwPrefix, domain, path2, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
 var init_syntax2 = __esm({
   "node_modules/micromark-extension-gfm-autolink-literal/lib/syntax.js"() {
     init_micromark_util_character();
@@ -50260,7 +44872,7 @@ var init_syntax2 = __esm({
       tokenize: tokenizeDomain,
       partial: true
     };
-    path3 = {
+    path2 = {
       tokenize: tokenizePath,
       partial: true
     };
@@ -52404,7 +47016,7 @@ var init_stringify = __esm({
 });
 
 // node_modules/smol-toml/dist/index.js
-var init_dist3 = __esm({
+var init_dist = __esm({
   "node_modules/smol-toml/dist/index.js"() {
     init_parse2();
     init_stringify();
@@ -52701,7 +47313,7 @@ var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
-    init_dist3();
+    init_dist();
     init_classify();
     BARE_GLOBS_RE = /^(globs[ \t]*:[ \t]+)([^ \t\r\n"'[{|>#][^\r\n]*?)[ \t]*(?=\r?$)/gm;
     TOP_KEY_LINE_RE = /^[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)/;
@@ -53023,14 +47635,14 @@ function fastBlocks(text5, from = 0, to = text5.length, line2 = 1) {
 function mayOpenBlock(c) {
   return c < 128 && BLOCK_LEAD[c] === 1;
 }
-function isSpaceCode2(c) {
+function isSpaceCode(c) {
   if (c < 128) return c === 32 || c >= 9 && c <= 13;
   return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
 }
 function bulletLen(text5, pos2, end) {
   const c = text5.charCodeAt(pos2);
   if (c !== 45 && c !== 42 && c !== 43 || pos2 + 2 >= end || text5.charCodeAt(pos2 + 1) !== 32) return 0;
-  return isSpaceCode2(text5.charCodeAt(pos2 + 2)) ? 0 : 2;
+  return isSpaceCode(text5.charCodeAt(pos2 + 2)) ? 0 : 2;
 }
 function orderedLen(text5, pos2, end) {
   let k = pos2;
@@ -53038,7 +47650,7 @@ function orderedLen(text5, pos2, end) {
   const digits = k - pos2;
   const d = text5.charCodeAt(k);
   if (digits === 0 || digits > 9 || d !== 46 && d !== 41 || k + 2 >= end || text5.charCodeAt(k + 1) !== 32) return 0;
-  return isSpaceCode2(text5.charCodeAt(k + 2)) ? 0 : digits + 2;
+  return isSpaceCode(text5.charCodeAt(k + 2)) ? 0 : digits + 2;
 }
 function startsAtOne(text5, pos2, end) {
   const d = text5.charCodeAt(pos2 + 1);
@@ -54270,8 +48882,8 @@ function listMarkerEnd(text5) {
 function normaliseForId(text5) {
   let a = listMarkerEnd(text5);
   let b = text5.length;
-  while (a < b && isSpaceCode2(text5.charCodeAt(a))) a++;
-  while (b > a && isSpaceCode2(text5.charCodeAt(b - 1))) b--;
+  while (a < b && isSpaceCode(text5.charCodeAt(a))) a++;
+  while (b > a && isSpaceCode(text5.charCodeAt(b - 1))) b--;
   if (COLLAPSE_RE.test(text5)) return text5.slice(a, b).replace(WS_RUN_RE, " ");
   return a === 0 && b === text5.length ? text5 : text5.slice(a, b);
 }
@@ -54721,6 +49333,18 @@ var init_parse3 = __esm({
   }
 });
 
+// src/memory/refs/chars.ts
+function isSpaceCode2(c) {
+  if (c <= 32) return c === 32 || c >= 9 && c <= 13;
+  if (c < 160) return false;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+var init_chars = __esm({
+  "src/memory/refs/chars.ts"() {
+    "use strict";
+  }
+});
+
 // src/memory/refs/lex.ts
 function lex(text5, base, skip) {
   const out = [];
@@ -54881,7 +49505,7 @@ function lexInline(text5, base, out) {
       const us = e;
       while (e < n) {
         const ch = text5.charCodeAt(e);
-        if (angle ? ch === 62 : ch === 41 && depth2 === 0 || isSpaceCode(ch)) break;
+        if (angle ? ch === 62 : ch === 41 && depth2 === 0 || isSpaceCode2(ch)) break;
         if (ch === 40) depth2++;
         if (ch === 41) depth2--;
         if (ch === 10) break;
@@ -54917,6 +49541,6762 @@ var init_lex = __esm({
     init_chars();
     FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
     lineTables = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/memory/refs/commands.ts
+function tokenize(line2) {
+  const out = [];
+  const re = /"[^"]*"|'[^']*'|[^\s]+/g;
+  let m;
+  while (m = re.exec(line2)) out.push({ t: m[0], s: m.index, e: m.index + m[0].length });
+  return out;
+}
+function looksLikeCommand(line2) {
+  const t = line2.trim().replace(/^\$\s+/, "");
+  if (!t) return false;
+  let e = 0;
+  while (e < t.length && !isSpaceCode2(t.charCodeAt(e))) e++;
+  const w = e === t.length ? t : t.slice(0, e);
+  return KNOWN_TOOLS.has(w) || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w);
+}
+function parseCommandLine(line2) {
+  const toks = tokenize(line2);
+  const out = [];
+  let seg = [];
+  let cwd;
+  const flush = () => {
+    if (seg.length) {
+      const cd = parseSegment(seg, cwd, out);
+      if (cd !== void 0) cwd = cd;
+    }
+    seg = [];
+  };
+  for (const t of toks) {
+    if (t.t.length <= 2 && SEPARATORS.test(t.t)) {
+      flush();
+      continue;
+    }
+    if (t.t.startsWith("#") && (t.s === 0 || /\s/.test(line2[t.s - 1]))) break;
+    seg.push(t);
+  }
+  flush();
+  return out;
+}
+function unquote(t) {
+  return t.replace(/^["']|["']$/g, "");
+}
+function parseSegment(seg, cwd, out) {
+  let i = 0;
+  while (i < seg.length && /^\$$/.test(seg[i].t)) i++;
+  while (i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t)) i++;
+  if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
+  if (i >= seg.length) return void 0;
+  const head = seg[i];
+  const w = head.t;
+  const rest = seg.slice(i + 1);
+  if (w === "cd" && rest.length) {
+    const d = unquote(rest[0].t);
+    out.push({ kind: "path", start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
+    return d.replace(/^\.\//, "").replace(/\/$/, "");
+  }
+  if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
+    const tool = w;
+    let workspace;
+    let dir = cwd;
+    let k = 0;
+    while (k < rest.length && rest[k].t.startsWith("-")) {
+      const o = rest[k].t;
+      const eq = o.indexOf("=");
+      const name = eq === -1 ? o : o.slice(0, eq);
+      const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
+      if (name === "-r" || name === "--recursive" || name === "--workspaces" || name === "-ws") {
+        workspace = "*";
+        k++;
+        continue;
+      }
+      if (TARGET_OPTIONS.has(name)) {
+        if (name === "-w" && tool === "pnpm") {
+          k++;
+          continue;
+        }
+        if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
+          dir = val && unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
+          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out);
+        } else workspace = val && unquote(val);
+        k += eq === -1 ? 2 : 1;
+        continue;
+      }
+      k++;
+    }
+    if (tool === "yarn" && rest[k]?.t === "workspace" && rest[k + 1]) {
+      workspace = unquote(rest[k + 1].t);
+      k += 2;
+    }
+    const sub = rest[k];
+    if (!sub) return void 0;
+    const subName = sub.t;
+    if (subName === "run" || subName === "run-script" || tool === "bun" && subName === "run") {
+      let j = k + 1;
+      while (j < rest.length && rest[j].t.startsWith("-")) j++;
+      const s = rest[j];
+      if (!s) return void 0;
+      const name = unquote(s.t);
+      if (tool === "bun" && (/[/.]/.test(name) && /\.[cm]?[jt]sx?$|\//.test(name))) {
+        out.push({ kind: "path", start: s.s, end: s.e, value: name });
+        return void 0;
+      }
+      const after2 = trailingOptions(rest.slice(j + 1));
+      out.push({ kind: "script", tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      scanArgs(rest.slice(j + 1), out);
+      return void 0;
+    }
+    if (INSTALL_VERBS.has(subName) || tool === "npm" && (subName === "uninstall" || subName === "list" || subName === "ls") || subName === "remove" || subName === "why") {
+      for (const a of rest.slice(k + 1)) {
+        if (a.t.startsWith("-")) continue;
+        pushPackage(a, out, tool);
+      }
+      return void 0;
+    }
+    if (subName === "dlx" || subName === "exec" || subName === "x" || tool === "npm" && subName === "exec") {
+      const a = rest.slice(k + 1).find((x) => !x.t.startsWith("-"));
+      if (a) pushPackage(a, out, "npx", true);
+      return void 0;
+    }
+    const builtins2 = BUILTINS[tool];
+    if (tool === "npm") {
+      if (NPM_SCRIPT_SHORTCUTS.has(subName)) {
+        const name = subName === "t" || subName === "tst" ? "test" : subName;
+        const after2 = trailingOptions(rest.slice(k + 1));
+        out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      }
+      return void 0;
+    }
+    if (tool === "bun" && subName === "test") {
+      scanArgs(rest.slice(k + 1), out);
+      return void 0;
+    }
+    if ((tool === "pnpm" || tool === "yarn") && (subName === "test" || subName === "start" || subName === "t")) {
+      const after2 = trailingOptions(rest.slice(k + 1));
+      out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === "t" ? "test" : subName, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      return void 0;
+    }
+    if (builtins2.has(subName) || subName.startsWith("-")) {
+      scanArgs(rest.slice(k + 1), out);
+      return void 0;
+    }
+    if (!/^[\w:.@/-]+$/.test(subName)) return void 0;
+    if (tool === "bun" && /\.[cm]?[jt]sx?$/.test(subName)) {
+      out.push({ kind: "path", start: sub.s, end: sub.e, value: subName });
+      return void 0;
+    }
+    const after = trailingOptions(rest.slice(k + 1));
+    out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(":")) out.push({ kind: "package", tool, start: sub.s, end: sub.e, value: subName });
+    scanArgs(rest.slice(k + 1), out);
+    return void 0;
+  }
+  if (w === "npx" || w === "bunx" || w === "pnpx" || w === "uvx" || w === "pipx") {
+    let k = 0;
+    while (k < rest.length && rest[k].t.startsWith("-")) {
+      if (rest[k].t === "-p" || rest[k].t === "--package") {
+        if (rest[k + 1]) pushPackage(rest[k + 1], out, "npx", true);
+        k += 2;
+        continue;
+      }
+      k++;
+    }
+    if (w === "pipx" && rest[k] && (rest[k].t === "run" || rest[k].t === "install")) k++;
+    if (rest[k]) pushPackage(rest[k], out, w === "uvx" || w === "pipx" ? "pip" : "npx", true);
+    scanArgs(rest.slice(k + 1), out);
+    return void 0;
+  }
+  if (w === "make" || w === "just") {
+    const tool = w;
+    let dir = cwd;
+    let makefile;
+    for (let k = 0; k < rest.length; k++) {
+      const a = rest[k].t;
+      if (a === "-C" || a === "--directory" || a === "-d" || a === "--justfile" || a === "-f" || a === "--file" || a === "--working-directory") {
+        const v = rest[k + 1] && unquote(rest[k + 1].t);
+        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile");
+        if (a === "-f" || a === "--file" || a === "--justfile") makefile = v;
+        else dir = v?.replace(/^\.\//, "").replace(/\/$/, "");
+        k++;
+        continue;
+      }
+      if (a.startsWith("-") || a.includes("=")) continue;
+      if (!/^[\w.:/%-]+$/.test(a)) break;
+      if (tool === "just" && k > 0 && !rest.slice(0, k).every((x) => x.t.startsWith("-"))) break;
+      const first = !out.some((p) => p.kind === "script" && p.start === head.s);
+      out.push({
+        kind: "script",
+        tool,
+        start: first ? head.s : rest[k].s,
+        end: rest[k].e,
+        value: `${w} ${a}`,
+        script: a,
+        cwd: dir,
+        makefile
+      });
+    }
+    return void 0;
+  }
+  if (w === "pip" || w === "pip3" || w === "uv" && rest[0]?.t === "pip" || (w === "python" || w === "python3") && rest[0]?.t === "-m" && rest[1]?.t === "pip") {
+    const skip = w === "uv" ? 1 : w.startsWith("python") ? 2 : 0;
+    const r = rest.slice(skip);
+    if (r[0] && (r[0].t === "install" || r[0].t === "uninstall" || r[0].t === "show")) {
+      for (let k = 1; k < r.length; k++) {
+        const a = r[k].t;
+        if (a === "-r" || a === "--requirement" || a === "-c" || a === "-e" || a === "--editable") {
+          if (r[k + 1] && a !== "-e" && a !== "--editable") out.push({ kind: "path", start: r[k + 1].s, end: r[k + 1].e, value: unquote(r[k + 1].t) });
+          k++;
+          continue;
+        }
+        if (a.startsWith("-") || a === ".") continue;
+        pushPackage(r[k], out, "pip");
+      }
+    }
+    return void 0;
+  }
+  if ((w === "uv" || w === "poetry") && (rest[0]?.t === "add" || rest[0]?.t === "remove")) {
+    for (const a of rest.slice(1)) if (!a.t.startsWith("-")) pushPackage(a, out, "pip");
+    return void 0;
+  }
+  if ((w === "uv" || w === "poetry") && rest[0]?.t === "run") {
+    let k = 1;
+    while (k < rest.length && rest[k].t.startsWith("-")) k++;
+    if (rest[k] && !/^(python3?|-m)$/.test(rest[k].t) && !/[/.]/.test(rest[k].t)) pushPackage(rest[k], out, "pip", true);
+    scanArgs(rest.slice(k + 1), out);
+    return void 0;
+  }
+  if (w === "cargo") {
+    if (rest[0] && (rest[0].t === "add" || rest[0].t === "install")) {
+      for (const a of rest.slice(1)) if (!a.t.startsWith("-")) pushPackage(a, out, "cargo");
+    }
+    scanArgs(rest, out);
+    return void 0;
+  }
+  if (w === "go") {
+    if (rest[0] && (rest[0].t === "get" || rest[0].t === "install")) {
+      for (const a of rest.slice(1)) if (!a.t.startsWith("-") && !a.t.startsWith(".")) pushPackage(a, out, "go");
+      return void 0;
+    }
+    scanArgs(rest, out);
+    return void 0;
+  }
+  if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
+    out.push({ kind: "path", start: head.s, end: head.e, value: w });
+    scanArgs(rest, out);
+    return void 0;
+  }
+  if (/^[a-z][\w.-]*$/.test(w) && !/^(git|cd|ls|cat|echo|export|curl|wget|gh|brew|sudo|mkdir|rm|cp|mv|source|bash|sh|node|python3?|docker|docker-compose|kubectl|psql|test|set|if|then|fi|for|do|done|grep|find|sed|awk|chmod|touch|open|code|claude|tail|head|kill|pkill|jq|xargs|tee|env|which|read|true|false|exit|return|printf)$/.test(w)) {
+    out.push({ kind: "tool", tool: "other", start: head.s, end: head.e, value: w });
+  }
+  scanArgs(rest, out);
+  return void 0;
+}
+function folderPiece(opt, next, eq, out, isFile = false) {
+  if (eq !== -1) {
+    const v = opt.t.slice(eq + 1);
+    if (v) out.push({ kind: "path", start: opt.s + eq + 1, end: opt.e, value: v, ...isFile ? {} : { dir: true } });
+    return;
+  }
+  if (!next || next.t.startsWith("-")) return;
+  out.push({ kind: "path", start: next.s, end: next.e, value: next.t, ...isFile ? {} : { dir: true } });
+}
+function trailingOptions(args) {
+  const out = {};
+  for (let k = 0; k < args.length; k++) {
+    const o = args[k].t;
+    if (o === "--") break;
+    const eq = o.indexOf("=");
+    const name = eq === -1 ? o : o.slice(0, eq);
+    const val = eq === -1 ? args[k + 1]?.t : o.slice(eq + 1);
+    if (name === "-ws" || name === "--workspaces" || name === "-r" || name === "--recursive") out.workspace = "*";
+    else if ((name === "-w" || name === "--workspace" || name === "--filter" || name === "-F") && val) out.workspace = unquote(val);
+    else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
+  }
+  return out;
+}
+function pushPackage(t, out, tool, fetched = false) {
+  let v = unquote(t.t);
+  let name = v.replace(/\[.*$/, "").replace(/(?:==|>=|<=|~=|!=|>|<).*$/, "");
+  if (name.startsWith("@")) {
+    const at = name.indexOf("@", 1);
+    if (at > 0) name = name.slice(0, at);
+  } else if (name.includes("@")) name = name.slice(0, name.indexOf("@"));
+  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === "go" && /^[\w.-]+(\/[\w.-]+)+$/.test(name))) return;
+  if (/^\d/.test(name) || name.length < 2) return;
+  out.push({ kind: "package", tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...fetched && v !== name ? { script: "registry" } : fetched ? { script: "exec" } : {} });
+}
+function scanArgs(args, out) {
+  for (const a of args) {
+    if (a.t.startsWith("-")) {
+      const eq = a.t.indexOf("=");
+      if (eq > 0) {
+        const v = a.t.slice(eq + 1);
+        if (v) out.push({ kind: "path", start: a.s + eq + 1, end: a.e, value: v });
+      }
+      continue;
+    }
+    out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
+  }
+}
+var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS;
+var init_commands = __esm({
+  "src/memory/refs/commands.ts"() {
+    "use strict";
+    init_chars();
+    BUILTINS = {
+      npm: new Set(
+        "access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search hook init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo root run run-script sbom search set shrinkwrap star stars team token undeprecate uninstall unpublish unstar update version view whoami i in ins inst insta instal isnt isnta isntal add un remove rm r unlink list la up upgrade c x create t tst test start stop restart it cit clean-install issues home v info show author rb s se find why".split(/\s+/)
+      ),
+      pnpm: new Set(
+        "add install i update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch install-test it patch patch-commit patch-remove audit list ls outdated why licenses run exec dlx create start test t tst publish pack recursive server store root bin setup init deploy doctor config c env self-update cat-file cat-index find-hash sbom approve-builds ignored-builds dedupe catalog help completion -r --recursive".split(/\s+/)
+      ),
+      yarn: new Set(
+        "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help import info init install licenses link list login logout node npm outdated owner pack patch patch-commit plugin policies publish rebuild remove run search set tag team test start unlink unplug up upgrade upgrade-interactive version versions why workspace workspaces constraints stage".split(/\s+/)
+      ),
+      bun: new Set(
+        "run test x repl exec install i add a remove rm update outdated link unlink pm build init create upgrade publish patch patch-commit audit info why feedback completions help".split(/\s+/)
+      )
+    };
+    NPM_SCRIPT_SHORTCUTS = /* @__PURE__ */ new Set(["test", "t", "tst", "start", "stop", "restart"]);
+    INSTALL_VERBS = /* @__PURE__ */ new Set(["i", "install", "add", "in", "ins", "a"]);
+    SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
+    TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
+    KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
+  }
+});
+
+// src/memory/refs/tree.ts
+function isTree(code3) {
+  const lines = code3.split("\n").filter((l) => l.trim());
+  if (lines.length < 2) return false;
+  const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
+  if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
+  const names = lines.map((l) => l.replace(/\s+#.*$/, "").replace(/(?<=\S)\s{2,}.*$/, ""));
+  const plain = names.every((l) => /^\s*[\w.@-][\w.@+-]*\/?\s*$/.test(l));
+  const dirs = names.filter((l) => /\/\s*$/.test(l)).length;
+  const indents = new Set(names.map((l) => /^\s*/.exec(l)[0].length));
+  return plain && dirs >= 1 && indents.size >= 2 && /^\S.*\/\s*$/.test(names[0]);
+}
+function isListing(code3) {
+  let slash = false;
+  let n = 0;
+  for (const line2 of code3.split("\n")) {
+    if (!line2.trim() || /^\s*(?:\.{3}|…)\s*$/.test(line2)) continue;
+    const m = LISTING_LINE.exec(line2);
+    if (!m || !PATH_LIKE.test(m[1]) || /^\.+\/?$/.test(m[1])) return false;
+    if (m[1].includes("/")) slash = true;
+    n++;
+  }
+  return n >= 1 && slash;
+}
+function parseTree(code3, listing = false) {
+  const out = [];
+  const stack = [];
+  let k = 0;
+  for (const line2 of code3.split("\n")) {
+    const lineStart = k;
+    k += line2.length + 1;
+    let c = 0;
+    while (c < line2.length && (line2[c] === " " || line2[c] === "	" || TREE_CHARS.test(line2[c]) || line2[c] === "-" && /[├└|`+]/.test(line2.slice(0, c)))) c++;
+    if (c >= line2.length) continue;
+    const restText = line2.slice(c);
+    const m = /^([^\s#←→<]+(?: [^\s#←→<(]+)*?)(?=\s{2,}|\t|\s+#|\s+←|\s+->|\s+\(|\s*$)/.exec(restText);
+    if (!m) continue;
+    let name = m[1].trim();
+    if (!name || /^[.…]+$/.test(name) || name.includes(" ")) {
+      continue;
+    }
+    const col = c;
+    while (stack.length && stack[stack.length - 1].col >= col) stack.pop();
+    const dir = name.endsWith("/");
+    const clean2 = name.replace(/\/+$/, "");
+    const parent = stack.map((s) => s.name).join("/");
+    const path12 = parent ? `${parent}/${clean2}` : clean2;
+    out.push({ raw: name, offset: lineStart + c, path: path12, base: parent ? parent + "/" : "", dir, depth: stack.length });
+    if (listing) {
+      if (dir) stack.push({ col, name: clean2 });
+    } else if (dir || !/\.[\w]+$/.test(clean2) && !clean2.startsWith(".")) stack.push({ col, name: clean2 });
+    else if (clean2.startsWith(".") && !/\.[\w]+$/.test(clean2.slice(1))) stack.push({ col, name: clean2 });
+  }
+  return out;
+}
+var TREE_CHARS, LISTING_LINE, PATH_LIKE;
+var init_tree = __esm({
+  "src/memory/refs/tree.ts"() {
+    "use strict";
+    TREE_CHARS = /[│├└┬┼─|`+\\]/;
+    LISTING_LINE = /^\s*([\w.-][\w.+@-]*(?:\/[\w.+@-]+)*\/?)(?:\s+#.*|\s{2,}\/\/.*)?\s*$/;
+    PATH_LIKE = /\/|\.[A-Za-z][\w]{0,9}$/;
+  }
+});
+
+// src/memory/refs/prose.ts
+function scanProse(text5, _opts = {}) {
+  const out = [];
+  if (!DIGIT.test(text5)) return out;
+  scanIssues(text5, out);
+  scanVersions(text5, out);
+  return out;
+}
+function scanCountsIn(text5) {
+  const out = [];
+  scanCounts(text5, out);
+  return out;
+}
+function sentenceAround(text5, s, e) {
+  let a = s;
+  while (a > 0 && !endsSentence(text5.charCodeAt(a - 1)) && s - a < 160) a--;
+  let b = e;
+  while (b < text5.length && !endsSentence(text5.charCodeAt(b)) && b - e < 160) b++;
+  return text5.slice(a, b);
+}
+function endsSentence(c) {
+  return c === 46 || c === 33 || c === 63 || c === 10;
+}
+function scanIssues(text5, out) {
+  const push2 = (s, e, n, kind, repo) => {
+    const sentence = sentenceAround(text5, s, e);
+    const rest = sentence.replace(text5.slice(s, e), " ");
+    const open2 = OPEN_WORDS.test(rest) && !CLOSED_WORDS.test(rest);
+    out.push({ kind: "issue", start: s, end: e, raw: text5.slice(s, e), value: `${repo ? repo : ""}#${n}`, number: n, issueKind: kind, repo, describedOpen: open2 });
+  };
+  let m;
+  const url = ISSUE_URL;
+  url.lastIndex = 0;
+  const taken = [];
+  if (text5.includes("github.com/")) while (m = url.exec(text5)) {
+    push2(m.index, m.index + m[0].length, Number(m[3]), m[2] === "pull" ? "pr" : "issue", m[1]);
+    taken.push([m.index, m.index + m[0].length]);
+  }
+  const inTaken = (i) => taken.some(([a, b]) => i >= a && i < b);
+  const words2 = ISSUE_REF;
+  words2.lastIndex = 0;
+  if (text5.includes("#")) while (m = words2.exec(text5)) {
+    if (inTaken(m.index)) continue;
+    const hashAt = m.index + m[0].lastIndexOf("#");
+    const before = text5[hashAt - 1];
+    if (before && !m[2] && /[\w&/]/.test(before)) continue;
+    const after = text5[hashAt + 1 + m[3].length];
+    if (after && /[\w-]/.test(after)) continue;
+    const w = (m[1] || "").toLowerCase();
+    const kind = w.startsWith("p") ? "pr" : w ? "issue" : "unknown";
+    push2(m.index, m.index + m[0].length, Number(m[3]), kind, m[2]);
+  }
+  const spelled = ISSUE_SPELLED;
+  spelled.lastIndex = 0;
+  if (SPACE_DIGIT.test(text5)) while (m = spelled.exec(text5)) {
+    if (inTaken(m.index)) continue;
+    push2(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === "issue" ? "issue" : "pr");
+  }
+}
+function scanVersions(text5, out) {
+  let m;
+  VERSION_RE.lastIndex = 0;
+  if (VERSION_HINT.test(text5)) while (m = VERSION_RE.exec(text5)) {
+    const subjectRaw = m[1];
+    const subject = subjectRaw.toLowerCase();
+    const ver = m[3];
+    if (!/\d/.test(ver)) continue;
+    const key = SUBJECT_ALIASES[subject] ?? subject;
+    const plainInt = /^\d+$/.test(ver);
+    if (plainInt && Number(ver) > 300) continue;
+    if (/^(?:step|phase|part|layer|stage|level|tier|section|chapter|item|option|project|version|release|v|table|tables|priority|todo|p|day|days|week|weeks|hour|hours|minute|minutes|port|line|lines|page|issue|pr|claude|gpt|sonnet|opus|haiku|gemini|llama|windows|macos|ios|android|ubuntu|debian|es|ecmascript|http|tls|utf|sha|md|h|top|group|round|q)$/.test(subject))
+      continue;
+    if (PROSE_STOPWORDS.has(subject) && !SUBJECT_ALIASES[subject]) continue;
+    if (SUBJECT_STOP.has(subject)) continue;
+    if (plainInt && !SUBJECT_ALIASES[subject] && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
+    const bound = m[4] ? "atLeast" : m[2] && m[2] !== "^" && m[2] !== "~" ? "atLeast" : "exact";
+    const start = m.index;
+    const end = m.index + m[0].length;
+    out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
+  }
+  const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
+  if (PROJECT_VERSION_HINT.test(text5)) while (m = proj.exec(text5)) {
+    const before = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
+    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
+    const afterText = text5.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
+    if (/^\s*(?:introduced|added|removed|deprecated|released|shipped|changelog|release notes|and later|and earlier|or later|onwards)/.test(afterText)) continue;
+    if (out.some((h) => h.kind === "version" && m.index >= h.start && m.index < h.end)) continue;
+    out.push({ kind: "version", start: m.index, end: m.index + m[0].length, raw: m[0], value: m[2], subject: "(project)", version: m[2], bound: "exact" });
+  }
+}
+function scanCounts(text5, out) {
+  let m;
+  COUNT_RE.lastIndex = 0;
+  while (m = COUNT_RE.exec(text5)) {
+    const n = Number(m[2].replace(/,/g, ""));
+    if (!Number.isFinite(n) || n < 2) continue;
+    const nounPhrase = m[4];
+    const last = nounPhrase.split(/\s+/).pop();
+    if (COUNT_NOUN_STOP.test(last)) continue;
+    const prev = text5.slice(Math.max(0, m.index - 2), m.index);
+    if (/[.:]\d?$/.test(prev)) continue;
+    const pw = /([A-Za-z][\w.-]*)\s+$/.exec(text5.slice(Math.max(0, m.index - 40), m.index));
+    if (pw && !m[1] && /^[A-Z]/.test(pw[1]) && !COUNT_STARTERS.has(pw[1].toLowerCase())) continue;
+    if (pw && SUBJECT_ALIASES[pw[1].toLowerCase()]) continue;
+    const q = (m[1] || "").trim().toLowerCase();
+    const bound = m[3] || q === "over" || q === "more than" || q === "at least" ? "atLeast" : q ? "approx" : "exact";
+    const start = m.index + (m[1] ? m[1].length : 0);
+    const prefixLen = (m[1] || "").length + m[2].length + (m[3] || "").length;
+    const endNoun = m.index + m[0].indexOf(nounPhrase, prefixLen) + nounPhrase.length;
+    out.push({
+      kind: "count",
+      start,
+      end: endNoun,
+      raw: text5.slice(start, endNoun),
+      value: String(n),
+      count: n,
+      noun: nounPhrase.toLowerCase(),
+      bound,
+      where: m[5]
+    });
+  }
+}
+function wordHash(w) {
+  let h = 0;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h, 31) + w.charCodeAt(i) | 0;
+  return h;
+}
+function toPool(src, from, len, lower) {
+  if (poolEnd + len > pool.length) {
+    const grown = new Uint8Array(Math.max(pool.length * 2, poolEnd + len));
+    grown.set(pool.subarray(0, poolEnd));
+    pool = grown;
+  }
+  const at = poolEnd;
+  for (let i = 0; i < len; i++) {
+    let b = src[from + i];
+    if (lower && b <= 90 && b >= 65) b += 32;
+    pool[at + i] = b;
+  }
+  poolEnd += len;
+  return at;
+}
+function grow(a, size) {
+  if (size < a.length) return a;
+  const b = new a.constructor(a.length * 2);
+  b.set(a);
+  return b;
+}
+function addKey(key, keyBytes, from, kind, alias, h) {
+  let slot = h & WORD_SLOTS - 1;
+  while (slots[slot] !== 0) slot = slot + 1 & WORD_SLOTS - 1;
+  const k = keys.length;
+  keyHash = grow(keyHash, k);
+  keyLen = grow(keyLen, k);
+  keyAt = grow(keyAt, k);
+  keyKind = grow(keyKind, k);
+  spellAt = grow(spellAt, k);
+  keyHash[k] = h;
+  keyLen[k] = key.length;
+  keyAt[k] = toPool(keyBytes, from, key.length, true);
+  keyKind[k] = kind;
+  spellAt[k] = -1;
+  keys.push(key);
+  aliases.push(alias);
+  spellings.push(void 0);
+  slots[slot] = k + 1;
+  return k;
+}
+function resetWords() {
+  slots.set(fixedSlots);
+  keys.length = aliases.length = spellings.length = FIXED;
+  spellings.fill(void 0);
+  spellAt.fill(-1, 0, FIXED);
+  poolEnd = FIXED_POOL;
+}
+function wordIndex(u8, start, end, h, text5, ws, upper) {
+  const len = end - start;
+  let slot = h & WORD_SLOTS - 1;
+  for (; ; ) {
+    const k1 = slots[slot];
+    if (k1 === 0) break;
+    const k = k1 - 1;
+    if (keyHash[k] === h && keyLen[k] === len) {
+      const at = keyAt[k];
+      let i = 0;
+      while (i < len) {
+        let b = u8[start + i];
+        if (b <= 90 && b >= 65) b += 32;
+        if (b !== pool[at + i]) break;
+        i++;
+      }
+      if (i === len) return k;
+    }
+    slot = slot + 1 & WORD_SLOTS - 1;
+  }
+  if (len > WORD_KEEP_MAX || keys.length - FIXED >= WORD_HARD_MAX) return -1;
+  const word = text5.slice(ws, ws + len);
+  return addKey(upper ? word.toLowerCase() : word, u8, start, 0, void 0, h);
+}
+function encodeText(text5) {
+  if (bytes.length < text5.length * 3 + 1) bytes = new Uint8Array(Math.max(text5.length * 3 + 1, bytes.length * 2));
+  const n = encoder.encodeInto(text5, bytes).written;
+  bytes[n] = 0;
+  encoded = text5;
+  encodedLength = n;
+  return n;
+}
+function textFlags(n) {
+  const u8 = bytes;
+  let f = 0;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const b = u8[i];
+    f |= T_PAIR[prev << 8 | b];
+    prev = b;
+  }
+  return f;
+}
+function pushWord(start, end, key, upper) {
+  if (wordCount === wordStart.length) {
+    wordStart = grow(wordStart, wordCount);
+    wordEnd = grow(wordEnd, wordCount);
+    wordKey = grow(wordKey, wordCount);
+    wordUpper = grow(wordUpper, wordCount);
+  }
+  wordStart[wordCount] = start;
+  wordEnd[wordCount] = end;
+  wordKey[wordCount] = key;
+  wordUpper[wordCount] = upper ? 1 : 0;
+  wordCount++;
+}
+function pushOther(start, end, raw, value2) {
+  otherRaw[otherCount] = raw;
+  otherValue[otherCount] = value2;
+  pushWord(start, end, -1 - otherCount, false);
+  otherCount++;
+}
+function wordStartAt(i) {
+  return wordStart[i];
+}
+function wordEndAt(i) {
+  return wordEnd[i];
+}
+function wordRaw(i) {
+  const k = wordKey[i];
+  if (k < 0) return otherRaw[-1 - k];
+  return wordUpper[i] ? spellings[k] : keys[k];
+}
+function wordValue(i) {
+  const k = wordKey[i];
+  if (k < 0) return otherValue[-1 - k];
+  return aliases[k] ?? keys[k];
+}
+function scanWordsEncoded(text5) {
+  const n = encoded === text5 ? encodedLength : encodeText(text5);
+  const u8 = bytes;
+  wordCount = 0;
+  otherCount = 0;
+  otherRaw.length = otherValue.length = 0;
+  if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
+  let extra = 0;
+  let p = 0;
+  while (p < n) {
+    const b0 = u8[p];
+    if ((CLS[b0] & C_LETTER) === 0) {
+      if (b0 >= 192) extra += b0 >= 224 ? 2 : 1;
+      p++;
+      continue;
+    }
+    if (p > 0 && (CLS[u8[p - 1]] & C_BEHIND) !== 0) {
+      p++;
+      while ((CLS[u8[p]] & C_WORD) !== 0) p++;
+      continue;
+    }
+    const start = p;
+    let e = p;
+    let h = 0;
+    let upper = false;
+    let allUpper = true;
+    let end = -1;
+    let endH = 0;
+    let endUpper = false;
+    let endAllUpper = false;
+    for (; ; ) {
+      for (; ; ) {
+        const b2 = u8[e];
+        if (b2 >= 97 && b2 <= 122) {
+          allUpper = false;
+          h = Math.imul(h, 31) + b2 | 0;
+        } else if (b2 >= 65 && b2 <= 90) {
+          upper = true;
+          h = Math.imul(h, 31) + b2 + 32 | 0;
+        } else if (b2 >= 48 && b2 <= 57 || b2 === 95) {
+          allUpper = false;
+          h = Math.imul(h, 31) + b2 | 0;
+        } else break;
+        e++;
+      }
+      const b = u8[e];
+      if ((CLS[b] & C_AHEAD) === 0 && !(b === 46 && (CLS[u8[e + 1]] & C_LETTER) !== 0)) {
+        end = e;
+        endH = h;
+        endUpper = upper;
+        endAllUpper = allUpper;
+      }
+      if ((b === 46 || b === 45) && (CLS[u8[e + 1]] & C_WORD) !== 0) {
+        allUpper = false;
+        h = Math.imul(h, 31) + b | 0;
+        e++;
+        continue;
+      }
+      break;
+    }
+    p = e;
+    if (end === -1 || end - start < 2) continue;
+    const len = end - start;
+    const ws = start - extra;
+    const k = wordIndex(u8, start, end, endH, text5, ws, endUpper);
+    if (k === -1) {
+      if (endAllUpper && len <= 4) continue;
+      const word = text5.slice(ws, ws + len);
+      pushOther(ws, ws + len, word, endUpper ? word.toLowerCase() : word);
+      continue;
+    }
+    const kind = keyKind[k];
+    if (kind & K_STOP) continue;
+    if (endAllUpper && len <= 4 && !(kind & K_ALIAS && aliases[k])) continue;
+    if (endUpper) {
+      const at = spellAt[k];
+      if (at === -1) {
+        if (len <= WORD_KEEP_MAX) {
+          spellings[k] = text5.slice(ws, ws + len);
+          spellAt[k] = toPool(u8, start, len, false);
+        } else {
+          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      } else {
+        let i = 0;
+        while (i < len && u8[start + i] === pool[at + i]) i++;
+        if (i !== len) {
+          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
+          continue;
+        }
+      }
+    }
+    pushWord(ws, ws + len, k, endUpper);
+  }
+  return wordCount;
+}
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var init_prose = __esm({
+  "src/memory/refs/prose.ts"() {
+    "use strict";
+    SUBJECT_ALIASES = {
+      "node.js": "node",
+      nodejs: "node",
+      node: "node",
+      python: "python",
+      python3: "python",
+      cpython: "python",
+      go: "go",
+      golang: "go",
+      rust: "rust",
+      ruby: "ruby",
+      java: "java",
+      deno: "deno",
+      bun: "bun",
+      php: "php",
+      typescript: "typescript",
+      ts: "typescript",
+      react: "react",
+      "next.js": "next",
+      nextjs: "next",
+      next: "next",
+      "vue.js": "vue",
+      vuejs: "vue",
+      vue: "vue",
+      "nuxt.js": "nuxt",
+      nuxt: "nuxt",
+      angular: "@angular/core",
+      svelte: "svelte",
+      sveltekit: "@sveltejs/kit",
+      vite: "vite",
+      vitest: "vitest",
+      jest: "jest",
+      eslint: "eslint",
+      prettier: "prettier",
+      tailwind: "tailwindcss",
+      tailwindcss: "tailwindcss",
+      "tailwind css": "tailwindcss",
+      express: "express",
+      fastify: "fastify",
+      hono: "hono",
+      prisma: "prisma",
+      drizzle: "drizzle-orm",
+      zod: "zod",
+      electron: "electron",
+      webpack: "webpack",
+      rollup: "rollup",
+      esbuild: "esbuild",
+      pnpm: "pnpm",
+      npm: "npm",
+      yarn: "yarn",
+      django: "django",
+      flask: "flask",
+      fastapi: "fastapi",
+      pydantic: "pydantic",
+      pytest: "pytest",
+      mkdocs: "mkdocs",
+      storybook: "storybook",
+      playwright: "@playwright/test",
+      astro: "astro",
+      remix: "@remix-run/react",
+      "react native": "react-native",
+      "react-native": "react-native",
+      expo: "expo",
+      tokio: "tokio",
+      serde: "serde",
+      mocha: "mocha",
+      babel: "@babel/core",
+      redux: "redux",
+      graphql: "graphql",
+      mongoose: "mongoose",
+      sequelize: "sequelize",
+      typeorm: "typeorm",
+      nestjs: "@nestjs/core",
+      "nest.js": "@nestjs/core",
+      turborepo: "turbo",
+      turbo: "turbo",
+      nx: "nx",
+      lerna: "lerna",
+      biome: "@biomejs/biome",
+      ruff: "ruff",
+      mypy: "mypy",
+      black: "black",
+      poetry: "poetry",
+      uv: "uv",
+      gunicorn: "gunicorn",
+      uvicorn: "uvicorn",
+      numpy: "numpy",
+      pandas: "pandas",
+      "socket.io": "socket.io"
+    };
+    PROSE_STOPWORDS = new Set(
+      "a an the and or but if then else when while for to of in on at by with from into onto as is are was were be been being it its this that these those there here we you they he she i me my our your their not no yes all any each every some most more less many much few one two three four five six seven eight nine ten use uses used using run runs running build builds test tests testing format lint check checks debug log logs logger path paths util utils events event process buffer stream streams url assert crypto http https net os fs child string number object array map set date error errors type types open close which once request requests got async sync color colors chalk glob once ms bytes send serve vary mime fresh merge extend clone inherits depd statuses accepts cookie etag proxy rich click black attrs six future typing mock requests toml yaml json ini dotenv execa ora signal which ws concurrently globals commander core common config configs server client shared ui app api cli web docs doc data db store state cache queue worker workers jobs job task tasks hooks hook router routes route model models schema schemas view views page pages component components lib libs src dist bin scripts script tools tool plugin plugins module modules package packages dependency dependencies framework library service services main index default defaults auth session sessions user users admin dev prod production development staging local remote new old latest stable next previous first last start stop restart status info warn warning help version versions release releases update upgrade install uninstall add remove delete create read write get put post patch head options fetch watch serve preview clean reset init setup deploy publish pack link unlink list show find search filter sort parse parser render renderer compile compiler transform bundle bundler loader runtime env environment context provider providers adapter adapters handler handlers middleware controller controllers helper helpers node python go rust java ruby shell bash zsh git github gitlab docker make just cargo pip npm pnpm yarn bun deno also only just even still very so such than too can could should would will shall may might must do does did done have has had make makes made see note notes via per about after before over under between through during without within against across up down out off again further then once both either neither other another same own each few what who whom whose why how where true false null undefined none nil ok okay test-utils semver inquirer prompts prompt table tables pretty kleur picocolors colorette consola pino winston morgan debug-log sharp canvas jsdom uuid nanoid cuid slugify marked remark rehype unified micromark mdast vfile gray-matter minimist yargs meow cac arg sade mri citty clipanion oclif vorpal caporal".split(/\s+/)
+    );
+    OPEN_WORDS = /\b(?:open|opened|in[- ]progress|wip|pending|blocked|blocking|being worked on|working on|work in progress|todo|to-do|tracking|tracked in|awaiting|waiting (?:on|for)|not yet (?:merged|fixed|resolved|done)|unresolved|ongoing|draft|under review|needs review|in review|until .{0,20}(?:merged|fixed|lands|resolved)|once .{0,30}(?:merged|fixed|lands|resolved)|upcoming|planned)\b/i;
+    CLOSED_WORDS = /\b(?:closed|fixed|merged|resolved|landed|done|shipped|completed|reverted)\b/i;
+    DIGIT = /\d/;
+    ISSUE_URL = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
+    ISSUE_REF = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
+    ISSUE_SPELLED = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
+    SUBJECT_STOP = new Set(
+      "since from released release releases version versions until till before after in at to v tagged shipped published upgrade upgraded upgrading bump bumped requires require required supports support supported uses use using with on and or is was are were be of for the by than below above under over least most pinned pin min max minimum maximum targets target runs run needs need tested".split(" ")
+    );
+    VERSION_TOKEN = String.raw`v?\d+(?:\.\d+){0,2}(?:\.x)?`;
+    VERSION_RE = new RegExp(
+      String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
+      "g"
+    );
+    SPACE_DIGIT = /\s\d/;
+    VERSION_HINT = /[\s=≥^~>]v?\d/;
+    PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
+    COUNT_RE = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
+    COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
+    COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
+    SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
+    WORD_SLOTS = 1 << 14;
+    WORD_SOFT_MAX = 2048;
+    WORD_HARD_MAX = 4096;
+    WORD_KEEP_MAX = 12;
+    K_STOP = 1;
+    K_ALIAS = 2;
+    slots = new Int32Array(WORD_SLOTS);
+    keyHash = new Int32Array(1024);
+    keyLen = new Int32Array(1024);
+    keyAt = new Int32Array(1024);
+    keyKind = new Uint8Array(1024);
+    spellAt = new Int32Array(1024);
+    keys = [];
+    aliases = [];
+    spellings = [];
+    pool = new Uint8Array(1 << 16);
+    poolEnd = 0;
+    {
+      const aliasOf = (k) => {
+        const v = SUBJECT_ALIASES[k];
+        return v === void 0 || v === null ? void 0 : v;
+      };
+      const all2 = /* @__PURE__ */ new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
+      const enc = new TextEncoder();
+      for (const k of all2) {
+        const stop = PROSE_STOPWORDS.has(k);
+        const alias = aliasOf(k);
+        if ((stop || alias !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
+          addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== void 0 ? K_ALIAS : 0), alias, wordHash(k));
+        }
+      }
+    }
+    FIXED = keys.length;
+    FIXED_POOL = poolEnd;
+    fixedSlots = slots.slice();
+    C_WORD = 1;
+    C_LETTER = 2;
+    C_BEHIND = 4;
+    C_AHEAD = 8;
+    CLS = new Uint8Array(256);
+    for (let ch = 0; ch < 128; ch++) {
+      const c = String.fromCharCode(ch);
+      let v = 0;
+      if (/\w/.test(c)) v |= C_WORD;
+      if (/[A-Za-z]/.test(c)) v |= C_LETTER;
+      if (/[\w@/.-]/.test(c)) v |= C_BEHIND;
+      if (/[\w@/-]/.test(c)) v |= C_AHEAD;
+      CLS[ch] = v;
+    }
+    encoder = new TextEncoder();
+    bytes = new Uint8Array(4096);
+    encoded = null;
+    encodedLength = 0;
+    T_DIGIT = 1;
+    T_COLON = 2;
+    T_BRACKET = 4;
+    T_DOT = 8;
+    T_SLASH = 16;
+    T_AT = 32;
+    T_TOOL = 64;
+    T_PAIR = new Uint8Array(65536);
+    {
+      const single = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
+      for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
+      for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[prev << 8 | b] |= flag;
+      for (const pair2 of ["np", "ya", "bu", "ma", "ju"]) T_PAIR[pair2.charCodeAt(0) << 8 | pair2.charCodeAt(1)] |= T_TOOL;
+    }
+    wordStart = new Int32Array(256);
+    wordEnd = new Int32Array(256);
+    wordKey = new Int32Array(256);
+    wordUpper = new Uint8Array(256);
+    otherRaw = [];
+    otherValue = [];
+    wordCount = 0;
+    otherCount = 0;
+  }
+});
+
+// src/memory/references.ts
+function fileInfo(file) {
+  if (file === lastFile && lastInfo.text === file.text) return lastInfo;
+  let fi = fileInfos.get(file);
+  if (fi === void 0 || fi.text !== file.text) {
+    fi = { text: file.text, starts: lineStarts(file.text) };
+    fileInfos.set(file, fi);
+  }
+  lastFile = file;
+  lastInfo = fi;
+  return fi;
+}
+function sameNum(a, b) {
+  return a === b || a !== a && b !== b;
+}
+function extractReferences(entry, file) {
+  const fileText = file.text;
+  const text5 = entry.text;
+  const st = entry.start;
+  const en = entry.end;
+  const found = fileText.slice(st, en) === text5;
+  const base = found ? st : locate(fileText, text5, st);
+  const exact = Number.isInteger(base) && base >= 0 && (found && base === st && en === st + text5.length || fileText.slice(base, base + text5.length) === text5);
+  const info2 = fileInfo(file);
+  const c = new Collector(file, info2.starts, base);
+  const segments = lex(text5, base, file.frontmatterRange);
+  const ctxBase = contextBase(entry, file, text5, base, info2);
+  const heading2 = headingAbove(fileText, entry.start, info2.starts);
+  if (heading2) for (const seg of lex(heading2.text, heading2.start)) headingPaths(seg, c, file);
+  frontmatterGlobs(entry, file, c);
+  for (const seg of segments) {
+    if (seg.kind === "prose") prose(seg, c, ctxBase, file, exact);
+    else if (seg.kind === "inlineCode") inlineCode2(seg, c, ctxBase, file);
+    else if (seg.kind === "linkUrl") linkUrl(seg, c, file);
+    else codeBlock(seg, c);
+  }
+  if (hasDigit(text5)) {
+    const ranges = [];
+    for (const seg of segments) {
+      if (seg.kind === "code" || seg.kind === "linkUrl") ranges.push(Math.max(0, seg.start - base), Math.max(0, seg.start - base + seg.text.length));
+    }
+    const fm = file.frontmatterRange;
+    if (fm) ranges.push(Math.max(0, fm[0] - base), Math.max(0, fm[1] - base));
+    if (mayCount(text5, ranges)) {
+      const pairs2 = [];
+      for (let i = 0; i < ranges.length; i += 2) pairs2.push([ranges[i], ranges[i + 1]]);
+      const view = mask(text5, pairs2);
+      const unCommented = view.includes("<!--") ? view.replace(/<!--[\s\S]*?-->/g, (x) => " ".repeat(x.length)) : view;
+      for (const h of scanCountsIn(unCommented)) {
+        addProseHit(h, { kind: "prose", text: view, start: base }, c, "prose");
+      }
+    }
+  }
+  if (!c.inOrder) c.refs.sort((x, y) => x.start - y.start || x.end - y.end);
+  return c.refs;
+}
+function hasDigit(s) {
+  return DIGIT2.test(s);
+}
+function mayCount(text5, ranges) {
+  if (text5.includes("<!--")) return true;
+  const len = text5.length;
+  COUNT_HINT.lastIndex = 0;
+  while (COUNT_HINT.test(text5)) {
+    const end = COUNT_HINT.lastIndex;
+    const at = text5.charCodeAt(end - 2) === 43 ? end - 3 : end - 2;
+    if (!isMasked(ranges, at, len)) return true;
+    COUNT_HINT.lastIndex = at + 1;
+  }
+  for (let k = 0; k < ranges.length; k += 2) {
+    const a = ranges[k];
+    if (a >= 1 && a < len && isDigitAt(text5, a - 1) && !isMasked(ranges, a - 1, len)) return true;
+    if (a >= 2 && a < len && text5.charCodeAt(a - 1) === 43 && isDigitAt(text5, a - 2) && !isMasked(ranges, a - 1, len) && !isMasked(ranges, a - 2, len)) return true;
+  }
+  return false;
+}
+function isMasked(ranges, i, len) {
+  for (let k = 0; k < ranges.length; k += 2) if (i >= ranges[k] && i < Math.min(ranges[k + 1], len)) return true;
+  return false;
+}
+function isDigitAt(s, i) {
+  const ch = s.charCodeAt(i);
+  return ch >= 48 && ch <= 57;
+}
+function locate(fileText, text5, hint) {
+  const i = fileText.indexOf(text5, Math.max(0, hint - 16));
+  if (i !== -1) return i;
+  const j = fileText.indexOf(text5);
+  return j === -1 ? hint : j;
+}
+function dirTokens(s) {
+  let d = dirTokenCache.get(s);
+  if (!d) {
+    d = dirTokensOf(s);
+    if (dirTokenCache.size > 1e4) dirTokenCache.clear();
+    dirTokenCache.set(s, d);
+  }
+  return d;
+}
+function dirTokensOf(s) {
+  const out = [];
+  for (const seg of lex(s, 0)) {
+    if (seg.kind === "code" || seg.kind === "linkUrl") continue;
+    for (const raw of seg.text.split(/[\s()[\],]+/)) {
+      const [, t] = trimToken(raw);
+      const p = asPath(t, seg.kind === "inlineCode" ? "code" : "prose");
+      if (p && p.anchor !== "root" && (p.dir || !/\.[\w]+$/.test(p.value) && p.value.includes("/")) && !p.glob) out.push(p.value);
+    }
+  }
+  return [...new Set(out)];
+}
+function contextBase(entry, file, text5, base, info2) {
+  const out = {};
+  const firstNl = text5.indexOf("\n");
+  if (firstNl !== -1) {
+    const d = dirTokens(text5.slice(0, firstNl));
+    if (d.length === 1) {
+      out.inner = d[0];
+      out.innerFrom = base + firstNl;
+    }
+  }
+  if (LIST_ITEM.test(text5)) {
+    const intro = introDirs(info2)[lineAt(info2.starts, base) - 1];
+    if (intro) {
+      out.outer = intro;
+      out.via = "list";
+    }
+  }
+  if (!out.outer) {
+    for (let k = entry.headings.length - 1; k >= 0; k--) {
+      const d = dirTokens(entry.headings[k]);
+      if (d.length === 1) {
+        out.outer = d[0];
+        out.via = "heading";
+        break;
+      }
+      if (d.length > 1) break;
+    }
+  }
+  return out;
+}
+function introDirs(info2) {
+  if (info2.intro) return info2.intro;
+  const text5 = info2.text;
+  const out = [];
+  let cur;
+  let s = 0;
+  for (; ; ) {
+    const nl = text5.indexOf("\n", s);
+    const e = nl === -1 ? text5.length : nl;
+    out.push(cur);
+    let p = s;
+    while (p < e && isSpaceCode2(text5.charCodeAt(p))) p++;
+    if (p < e && p - s < 2 && !listMarkerAt(text5, p, e)) {
+      cur = void 0;
+      let q = e;
+      while (q > s && isSpaceCode2(text5.charCodeAt(q - 1))) q--;
+      if (q > s && text5.charCodeAt(q - 1) === 58 && text5.charCodeAt(s) !== 35) {
+        const line2 = text5.slice(s, e);
+        if (line2.includes("/")) {
+          const d = dirTokens(line2);
+          if (d.length === 1) cur = d[0];
+        }
+      }
+    }
+    if (nl === -1) break;
+    s = nl + 1;
+  }
+  info2.intro = out;
+  return out;
+}
+function contextFolders(entry, file, at) {
+  const out = [];
+  const push2 = (d) => {
+    for (const x of d) if (!out.includes(x)) out.push(x);
+  };
+  const text5 = file && file.text.slice(entry.start, entry.end) === entry.text ? file.text : entry.text;
+  const off2 = text5 === entry.text ? entry.start : 0;
+  let s = text5.lastIndexOf("\n", at - off2 - 1) + 1;
+  let indent2 = indentAt(text5, s);
+  let item = listMarkerAt(text5, s + indent2, lineEndAt(text5, s));
+  for (let n = 0; s > 0 && n < 200 && indent2 > 0; n++) {
+    s = text5.lastIndexOf("\n", s - 2) + 1;
+    const e = lineEndAt(text5, s);
+    const ind = indentAt(text5, s);
+    if (s + ind === e) continue;
+    if (ind < indent2 && listMarkerAt(text5, s + ind, e)) {
+      push2(folderTokens(text5.slice(s, e)));
+      indent2 = ind;
+      item = true;
+    } else if (ind < 2 && !listMarkerAt(text5, s + ind, e)) break;
+  }
+  if (item) {
+    for (let n = 0; s > 0 && n < 400; n++) {
+      s = text5.lastIndexOf("\n", s - 2) + 1;
+      const e = lineEndAt(text5, s);
+      const ind = indentAt(text5, s);
+      if (s + ind === e || ind >= 2 || listMarkerAt(text5, s + ind, e)) continue;
+      let q = e;
+      while (q > s && isSpaceCode2(text5.charCodeAt(q - 1))) q--;
+      if (q > s && text5.charCodeAt(q - 1) === 58 && text5.charCodeAt(s) !== 35) push2(folderTokens(text5.slice(s, e)));
+      break;
+    }
+  }
+  for (let k = entry.headings.length - 1; k >= 0; k--) {
+    const d = folderTokens(entry.headings[k]);
+    if (d.length) {
+      push2(d);
+      break;
+    }
+  }
+  return out;
+}
+function lineEndAt(text5, s) {
+  const e = text5.indexOf("\n", s);
+  return e === -1 ? text5.length : e;
+}
+function indentAt(text5, s) {
+  let p = s;
+  while (p < text5.length && (text5.charCodeAt(p) === 32 || text5.charCodeAt(p) === 9)) p++;
+  return p - s;
+}
+function folderTokens(line2) {
+  const d = dirTokens(line2);
+  if (!line2.includes("`")) return d;
+  let out;
+  for (const seg of lex(line2, 0)) {
+    if (seg.kind !== "inlineCode") continue;
+    const t = seg.text.trim().replace(/\/+$/, "");
+    if (/^[A-Za-z_][\w-]*$/.test(t) && !d.includes(t)) (out ??= [...d]).push(t);
+  }
+  return out ?? d;
+}
+function listMarkerAt(text5, p, e) {
+  const ch = text5.charCodeAt(p);
+  if (ch === 45 || ch === 42 || ch === 43) return p + 1 < e && isSpaceCode2(text5.charCodeAt(p + 1));
+  let q = p;
+  while (q < e && text5.charCodeAt(q) >= 48 && text5.charCodeAt(q) <= 57) q++;
+  if (q === p || q >= e) return false;
+  const m = text5.charCodeAt(q);
+  return (m === 46 || m === 41) && q + 1 < e && isSpaceCode2(text5.charCodeAt(q + 1));
+}
+function headingAbove(fileText, start, starts) {
+  if (!Number.isInteger(start)) return null;
+  let k = start;
+  while (k > 0 && isSpaceCode2(fileText.charCodeAt(k - 1))) k--;
+  if (k === 0 || k === start) return null;
+  const lineStart = k - 1 < fileText.length ? starts[lineAt(starts, k - 1) - 1] : fileText.lastIndexOf("\n", k - 1) + 1;
+  if (fileText.charCodeAt(lineStart) !== 35) return null;
+  const line2 = fileText.slice(lineStart, k);
+  return /^#{1,6}\s/.test(line2) ? { text: line2, start: lineStart } : null;
+}
+function baseFor(ctx, at) {
+  if (ctx.inner && ctx.innerFrom !== void 0 && at > ctx.innerFrom) return { base: ctx.inner + "/", via: "entry" };
+  if (ctx.outer) return { base: ctx.outer + "/", via: ctx.via };
+  return {};
+}
+function mask(s, ranges) {
+  if (!ranges.length) return s;
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [x0, y0] of sorted) {
+    const x = Math.max(at, Math.min(x0, s.length));
+    const y = Math.min(y0, s.length);
+    if (y <= x) continue;
+    out += s.slice(at, x) + " ".repeat(y - x);
+    at = y;
+  }
+  return out + s.slice(at);
+}
+function prose(seg, c, ctx, file, exact) {
+  const t = seg.text;
+  let taken = null;
+  let m;
+  const f = textFlags(encodeText(t));
+  if (f & T_COLON && t.includes("http")) {
+    URL_RE.lastIndex = 0;
+    while (m = URL_RE.exec(t)) {
+      c.add({ kind: "url", raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
+    }
+  }
+  if (f & T_BRACKET && t.includes("[[")) {
+    WIKILINK_RE.lastIndex = 0;
+    while (m = WIKILINK_RE.exec(t)) {
+      c.add({ kind: "wikilink", raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+      (taken ??= []).push([m.index, m.index + m[0].length]);
+    }
+  }
+  if (f & T_DIGIT) {
+    for (const h of scanProse(t)) {
+      if (h.kind !== "issue" && taken && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
+      addProseHit(h, seg, c, "prose");
+    }
+  }
+  if (f & T_TOOL && COMMAND_HINT.test(t)) {
+    PROSE_COMMAND.lastIndex = 0;
+    while (m = PROSE_COMMAND.exec(t)) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ""))) if (p.kind === "script") addPiece(p, seg.start + m.index, c, "prose");
+  }
+  const masked = taken ? mask(t, taken) : t;
+  let pathRanges = null;
+  const n = masked.length;
+  const pathChars = (f & (T_DOT | T_SLASH | T_AT)) !== 0;
+  let nd = pathChars ? masked.indexOf(".") : -1;
+  let ns = pathChars ? masked.indexOf("/") : -1;
+  let na = pathChars ? masked.indexOf("@") : -1;
+  let from = 0;
+  for (; ; ) {
+    let p = nd;
+    if (ns !== -1 && (p === -1 || ns < p)) p = ns;
+    if (na !== -1 && (p === -1 || na < p)) p = na;
+    if (p === -1) break;
+    let s0 = p;
+    while (s0 > from && !isSpaceCode2(masked.charCodeAt(s0 - 1))) s0--;
+    let e0 = p + 1;
+    while (e0 < n && !isSpaceCode2(masked.charCodeAt(e0))) e0++;
+    if (tokenMayBePath(masked, s0, e0)) {
+      const r = proseToken(masked.slice(s0, e0), s0, seg, c, ctx, file);
+      if (r) (pathRanges ??= []).push(r);
+    }
+    from = e0;
+    if (nd !== -1 && nd < e0) nd = masked.indexOf(".", e0);
+    if (ns !== -1 && ns < e0) ns = masked.indexOf("/", e0);
+    if (na !== -1 && na < e0) na = masked.indexOf("@", e0);
+  }
+  const masked2 = pathRanges ? mask(masked, pathRanges) : masked;
+  let masked3 = masked2;
+  if (f & T_AT && masked2.includes("@")) {
+    SCOPED_PACKAGE.lastIndex = 0;
+    while (m = SCOPED_PACKAGE.exec(masked2)) {
+      c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
+    }
+    masked3 = masked2.replace(SCOPED_PACKAGE, (x) => " ".repeat(x.length));
+  }
+  const fileText = file.text;
+  const off2 = seg.start;
+  const k = scanWordsEncoded(masked3);
+  for (let i = 0; i < k; i++) {
+    const start = off2 + wordStartAt(i);
+    const end = off2 + wordEndAt(i);
+    const raw = exact ? wordRaw(i) : fileText.slice(start, end) || wordRaw(i);
+    c.push({ kind: "package", raw, value: wordValue(i), start, end, in: "prose", weak: true, line: c.line(start) }, start, end);
+  }
+}
+function tokenMayBePath(text5, s0, e0) {
+  let s = s0;
+  let e = e0;
+  for (; ; ) {
+    const a = text5.charCodeAt(s);
+    if (!(s < e - 1 && (a === 42 || a === 95) && text5.charCodeAt(e - 1) === a)) break;
+    s++;
+    e--;
+  }
+  while (s < e && isLeadPunct(text5.charCodeAt(s))) s++;
+  while (e > s) {
+    const z = text5.charCodeAt(e - 1);
+    if (!isTrailPunct(z)) break;
+    if (z === 46 && e - s <= 2) break;
+    e--;
+  }
+  if (s >= e) return false;
+  if (text5.charCodeAt(s) === 64) return true;
+  for (let i = s; i < e; i++) {
+    const ch = text5.charCodeAt(i);
+    if (ch === 46 || ch === 47) return true;
+  }
+  return false;
+}
+function isLeadPunct(c) {
+  return c === 40 || c === 34 || c === 39 || c === 8220 || c === 8216 || c === 42 || c === 44 || c === 59;
+}
+function isTrailPunct(c) {
+  return c === 41 || c === 34 || c === 39 || c === 8221 || c === 8217 || c === 42 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 46 || c === 8230;
+}
+function proseToken(token, index2, seg, c, ctx, file) {
+  const [lead, tok] = trimToken(token);
+  if (!tok) return null;
+  const s = index2 + lead;
+  if (tok.startsWith("@") && tok.length > 1) {
+    const p2 = asPath(tok.slice(1), "import");
+    if (p2 && (p2.strong || /\.[\w]+$/.test(p2.value) || /^[.~]/.test(tok.slice(1)))) {
+      c.add({ kind: "import", raw: tok, value: p2.value, start: seg.start + s, end: seg.start + s + tok.length, in: "prose" });
+      return [s, s + tok.length];
+    }
+    return null;
+  }
+  if (tok.includes("**") || !tok.includes(".") && !tok.includes("/")) return null;
+  const p = asPath(tok, "prose");
+  if (p) {
+    addPath(p, tok, seg.start + s, c, "prose", ctx, file);
+    return [s, s + tok.length];
+  }
+  return null;
+}
+function addProseHit(h, seg, c, where3) {
+  const start = seg.start + h.start;
+  const end = seg.start + h.end;
+  if (h.kind === "issue") {
+    const r = { kind: "issue", raw: h.raw, value: h.value, start, end, in: where3, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen };
+    if (h.repo) r.repo = h.repo;
+    c.add(r);
+  } else if (h.kind === "version") {
+    c.add({ kind: "version", raw: h.raw, value: h.value, start, end, in: where3, subject: h.subject, version: h.version, bound: h.bound });
+  } else if (h.kind === "count") {
+    const r = { kind: "count", raw: h.raw, value: h.value, start, end, in: where3, count: h.count, noun: h.noun, bound: h.bound };
+    if (h.where) r.base = h.where;
+    c.add(r);
+  }
+}
+function addPath(p, tok, start, c, where3, ctx, file, kind = "path") {
+  const bare = !p.value.includes("/") && p.anchor === "plain";
+  if (file.format === "auto-memory-index" && bare && /\.md$/i.test(p.value)) return;
+  const r = { kind, raw: tok, value: p.value, start, end: start + tok.length, in: where3 };
+  if (bare) {
+    const b = baseFor(ctx, start);
+    if (b.base) {
+      r.base = b.base;
+      r.via = b.via;
+    }
+  }
+  if (p.glob) r.glob = true;
+  if (!p.strong) r.weak = true;
+  c.add(r);
+}
+function inlineCode2(seg, c, ctx, file) {
+  const t = seg.text;
+  const tt = t.trim();
+  if (!tt) return;
+  if (/^https?:\/\//.test(tt)) {
+    c.add({ kind: "url", raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: "inlineCode" });
+    for (const h of scanProse(t, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
+    return;
+  }
+  if (!/\s/.test(tt)) {
+    const tok = tt;
+    const s = seg.start + t.indexOf(tok);
+    if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
+      c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
+      return;
+    }
+    const viaAt = tok.startsWith("@") ? tok.slice(1) : tok;
+    const p = asPath(viaAt, "code");
+    if (p) {
+      addPath(p, tok, s, c, "inlineCode", ctx, file);
+      return;
+    }
+    if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
+      c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
+    }
+    for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
+    return;
+  }
+  if (looksLikeCommand(t)) {
+    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, "inlineCode");
+    return;
+  }
+  const tokRe = /[^\s]+/g;
+  let m;
+  while (m = tokRe.exec(t)) {
+    let word = m[0];
+    let off2 = m.index;
+    const env = /^[A-Z_][A-Z0-9_]*=/.exec(word);
+    if (env) {
+      word = word.slice(env[0].length);
+      off2 += env[0].length;
+    }
+    const [lead, tok] = trimToken(word);
+    if (!tok) continue;
+    const p = asPath(tok, "code");
+    if (p) addPath(p, tok, seg.start + off2 + lead, c, "inlineCode", ctx, file);
+  }
+  for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
+}
+function addPiece(p, offset, c, where3) {
+  const start = offset + p.start;
+  const end = offset + p.end;
+  if (p.kind === "script") {
+    const r = { kind: "command", raw: "", value: p.value, start, end, in: where3, tool: p.tool, script: p.script };
+    if (p.workspace) r.workspace = p.workspace;
+    if (p.cwd) r.base = p.cwd + "/";
+    if (p.makefile) r.manifest = p.makefile;
+    c.add(r);
+  } else if (p.kind === "package" || p.kind === "tool") {
+    const r = { kind: "package", raw: "", value: p.value.toLowerCase(), start, end, in: where3, tool: p.tool };
+    if (p.script === "registry") r.fetched = true;
+    c.add(r);
+  } else if (p.kind === "path") {
+    const v = p.value.replace(/^["']|["']$/g, "");
+    const pt = asPath(p.dir && !v.endsWith("/") ? v + "/" : v, "code");
+    if (pt) {
+      const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
+      const r = { kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3 };
+      if (pt.glob) r.glob = true;
+      if (!pt.strong) r.weak = true;
+      if (p.cwd) r.base = p.cwd + "/";
+      c.add(r);
+    }
+  }
+}
+function linkUrl(seg, c, file) {
+  const u = seg.text;
+  const start = seg.start;
+  if (/^https?:\/\//i.test(u)) {
+    c.add({ kind: "url", raw: u, value: u, start, end: start + u.length, in: "link" });
+    for (const h of scanProse(u, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "link");
+    return;
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith("#")) return;
+  const target = withoutQueryOrFragment(u);
+  c.add({ kind: "link", raw: u, value: target, start, end: start + u.length, in: "link" });
+  if (file.format === "auto-memory-index" || file.format === "auto-memory-topic") {
+    if (!u.includes("/") || u.startsWith("./")) return;
+  }
+  let dec = target;
+  try {
+    dec = decodeURI(dec);
+  } catch {
+  }
+  const p = asPath(dec, "link");
+  if (p) c.add({ kind: "path", raw: target, value: p.value, start, end: start + target.length, in: "link", ...p.glob ? { glob: true } : {} });
+}
+function withoutQueryOrFragment(u) {
+  return u.includes("#") || u.includes("?") ? u.replace(/[#?].*$/, "") : u;
+}
+function codeBlock(seg, c) {
+  const lang = seg.lang ?? "";
+  const lines = splitLines(seg.text);
+  const shell = SHELL_LANGS.has(lang) || PLAIN_LANGS.has(lang) && isShellish(lines.map((l) => l.text));
+  if (shell) {
+    for (const l of lines) {
+      let text5 = l.text;
+      let off2 = 0;
+      const pm2 = /^(\s*(?:\$|>|%|#\s*\$)\s+)/.exec(text5);
+      if (pm2 && !/^\s*#\s*[A-Za-z]/.test(text5)) {
+        off2 = pm2[1].length;
+        text5 = text5.slice(off2);
+      }
+      const trimmed = text5.trimStart();
+      if (trimmed.startsWith("#")) {
+        commentPaths(trimmed, seg.start + l.start + off2 + (text5.length - trimmed.length), c);
+        continue;
+      }
+      for (const p of parseCommandLine(text5)) addPiece(p, seg.start + l.start + off2, c, "code");
+      const hash2 = text5.search(/\s#\s/);
+      if (hash2 !== -1) commentPaths(text5.slice(hash2), seg.start + l.start + off2 + hash2, c);
+    }
+    return;
+  }
+  const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
+  const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
+  if (tree || listing) {
+    const items = parseTree(seg.text, listing);
+    const rootHome = /* @__PURE__ */ new Set();
+    for (const it of items) {
+      if (/^[~$]/.test(it.path) || it.path.startsWith("/")) {
+        rootHome.add(it.depth);
+        continue;
+      }
+      const top = it.path.split("/")[0];
+      if (/^[~$]/.test(top) || /^<|>$/.test(top)) continue;
+      const p = asPath(it.path + (it.dir ? "/" : ""), "code");
+      if (!p || p.anchor !== "plain") continue;
+      if (listing && !it.base) {
+        c.add({ kind: "path", raw: it.raw, value: p.value, start: seg.start + it.offset, end: seg.start + it.offset + it.raw.length, in: "code", ...p.glob ? { glob: true } : {} });
+        continue;
+      }
+      c.add({
+        kind: "path",
+        raw: it.raw,
+        value: p.value,
+        start: seg.start + it.offset,
+        end: seg.start + it.offset + it.raw.length,
+        in: "code",
+        via: "tree",
+        ...it.base ? { base: it.base } : {},
+        ...p.glob ? { glob: true } : {}
+      });
+    }
+    return;
+  }
+  if (PLAIN_LANGS.has(lang)) {
+    let m;
+    SCOPED_PACKAGE.lastIndex = 0;
+    while (m = SCOPED_PACKAGE.exec(seg.text)) {
+      c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "code" });
+    }
+  }
+}
+function isShellish(lines) {
+  const body = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  if (!body.length) return false;
+  const cmd = body.filter((l) => looksLikeCommand(l.replace(/^[$>%]\s+/, ""))).length;
+  return cmd / body.length >= 0.6;
+}
+function commentPaths(text5, start, c) {
+  const re = /[^\s]+/g;
+  let m;
+  while (m = re.exec(text5)) {
+    const [lead, tok] = trimToken(m[0]);
+    if (!tok || tok === "#") continue;
+    const p = asPath(tok, "prose");
+    if (p && p.strong) c.add({ kind: "path", raw: tok, value: p.value, start: start + m.index + lead, end: start + m.index + lead + tok.length, in: "code" });
+  }
+}
+function headingPaths(seg, c, file) {
+  if (seg.kind !== "prose" && seg.kind !== "inlineCode") return;
+  const re = /[^\s]+/g;
+  let m;
+  while (m = re.exec(seg.text)) {
+    const [lead, tok] = trimToken(m[0]);
+    if (!tok || /^#+$/.test(tok)) continue;
+    const p = asPath(tok, seg.kind === "inlineCode" ? "code" : "prose");
+    if (p && p.value.includes("/")) addPath(p, tok, seg.start + m.index + lead, c, seg.kind === "inlineCode" ? "inlineCode" : "prose", {}, file);
+  }
+}
+function frontmatterGlobs(entry, file, c) {
+  const fm = file.frontmatter;
+  const range = file.frontmatterRange;
+  if (!fm || !range) return;
+  const owns = entry.start <= range[0] || entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$))*$/.test(file.text.slice(range[1], entry.start));
+  if (!owns) return;
+  for (const key of ["globs", "paths", "applyTo"]) {
+    const v = fm[key];
+    const list4 = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [];
+    let from = range[0];
+    for (const item of list4) {
+      const g = String(item).trim();
+      if (!g) continue;
+      const idx = file.text.indexOf(g, from);
+      if (idx === -1 || idx >= range[1]) continue;
+      from = idx + g.length;
+      const p = asPath(g, "code");
+      if (!p || p.anchor === "root") continue;
+      c.add({ kind: "path", raw: g, value: p.value, start: idx, end: idx + g.length, in: "frontmatter", ...p.glob ? { glob: true } : {} });
+    }
+  }
+}
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND;
+var init_references = __esm({
+  "src/memory/references.ts"() {
+    "use strict";
+    init_parse3();
+    init_chars();
+    init_lex();
+    init_paths();
+    init_commands();
+    init_tree();
+    init_prose();
+    SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
+    PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
+    URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
+    WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
+    fileInfos = /* @__PURE__ */ new WeakMap();
+    lastFile = null;
+    lastInfo = null;
+    addedScratch = [];
+    Collector = class {
+      constructor(file, starts, at) {
+        this.file = file;
+        this.starts = starts;
+        this.li = lineAt(starts, at) - 1;
+        addedScratch.length = 0;
+      }
+      file;
+      starts;
+      refs = [];
+      /**
+       * References added through `add`, for the duplicate check (a scratch list shared by all
+       * collectors: one at a time); a key set instead once there are many.
+       */
+      added = addedScratch;
+      seen = null;
+      /** Line cursor: index into `starts` of the last line looked up. */
+      li;
+      /** 1-based line of an offset (the same answer as `lineAt(starts, offset)`); offsets come in nearly in order. */
+      line(offset) {
+        const s = this.starts;
+        let i = this.li;
+        if (s[i] <= offset) {
+          const n = s.length;
+          let k = 0;
+          while (i + 1 < n && s[i + 1] <= offset) {
+            i++;
+            if (++k === 16) {
+              i = lineAt(s, offset) - 1;
+              break;
+            }
+          }
+        } else i = lineAt(s, offset) - 1;
+        this.li = i;
+        return i + 1;
+      }
+      duplicate(r) {
+        if (this.seen) {
+          const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
+          if (this.seen.has(key)) return true;
+          this.seen.add(key);
+          return false;
+        }
+        const added = this.added;
+        for (let i = 0; i < added.length; i++) {
+          const x = added[i];
+          if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
+        }
+        added.push(r);
+        if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
+        return false;
+      }
+      /** False once a reference starts (or ends) before the one added before it. */
+      inOrder = true;
+      lastStart = -Infinity;
+      lastEnd = -Infinity;
+      /** Appends a reference, keeping track of whether the list is still in (start, end) order. */
+      push(r, start, end) {
+        if (start < this.lastStart || start === this.lastStart && end < this.lastEnd || start !== start || end !== end) this.inOrder = false;
+        this.lastStart = start;
+        this.lastEnd = end;
+        this.refs.push(r);
+      }
+      /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
+      add(r) {
+        if (this.duplicate(r)) return;
+        r.raw = this.file.text.slice(r.start, r.end) || r.raw;
+        r.line = r.line ?? this.line(r.start);
+        this.push(r, r.start, r.end);
+      }
+    };
+    DIGIT2 = /\d/;
+    COUNT_HINT = /\d\+?\s/g;
+    COMMAND_HINT = /(?:npm|yarn|bun|make|just)\s/;
+    dirTokenCache = /* @__PURE__ */ new Map();
+    LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+    PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
+  }
+});
+
+// src/checks/stale-common.ts
+function short(sha) {
+  return (sha ?? "").slice(0, 7);
+}
+function describeCommit(c) {
+  if (!c) return "an unknown commit";
+  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
+  return `${short(c.sha)} (${c.date}${subject})`;
+}
+function commitEvidence(c) {
+  if (!c) return {};
+  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
+}
+function memDirOf(file) {
+  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
+  const i = file.lastIndexOf("/");
+  return i === -1 ? "" : file.slice(0, i);
+}
+function exists2(ev, p) {
+  if (p === "") return true;
+  return ev.files.files.has(p) || ev.files.dirs.has(p);
+}
+function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
+  const f = {
+    entryId: entry.id,
+    file: entry.file,
+    line: ref ? ref.line : entry.line,
+    kind,
+    severity,
+    message: message2
+  };
+  if (ref) f.ref = ref.raw;
+  if (evidence) f.evidence = evidence;
+  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
+    const { replace: _dropped, ...rest } = suggestion;
+    suggestion = Object.keys(rest).length ? rest : void 0;
+  }
+  if (suggestion) f.suggestion = suggestion;
+  return f;
+}
+function checkable(entry) {
+  return entry.type !== "superseded";
+}
+function upwards(dir) {
+  const out = [];
+  let d = dir;
+  for (; ; ) {
+    out.push(d);
+    if (!d) break;
+    const i = d.lastIndexOf("/");
+    d = i === -1 ? "" : d.slice(0, i);
+  }
+  return out;
+}
+function joinDir(dir, name) {
+  return dir ? `${dir}/${name}` : name;
+}
+function relativeTo(from, to) {
+  if (!from) return to;
+  const a = from.split("/");
+  const b = to.split("/");
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const up = a.length - i;
+  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
+}
+function describedAsPast(entry, ref) {
+  const at = ref.start - entry.start;
+  if (at < 0 || at > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
+  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
+  const endAt = ref.end - entry.start;
+  const lineEnd = entry.text.indexOf("\n", endAt);
+  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
+  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
+}
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namesSuccessor(entry, ref, successor) {
+  const want = successor.trim();
+  if (!want) return false;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    const b = a + m[0].length;
+    if (ref && a < to && b > from) continue;
+    return true;
+  }
+  return false;
+}
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
+var init_stale_common = __esm({
+  "src/checks/stale-common.ts"() {
+    "use strict";
+    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
+  }
+});
+
+// src/checks/path.ts
+function contextCandidates(entry, ref, ev, value2, file, cands) {
+  const out = [];
+  for (const dir of contextFolders(entry, file, ref.start)) {
+    if (!ev.files.dirs.has(dir)) continue;
+    const push2 = (p) => {
+      if (p && !cands.some((c) => c.path === p) && !out.some((c) => c.path === p)) out.push({ path: p, from: "context", base: dir });
+    };
+    push2(joinPath(dir, value2));
+    const ds = dir.split("/");
+    const vs = value2.split("/");
+    for (let k = Math.min(ds.length, vs.length - 1); k >= 1; k--) {
+      if (ds.slice(ds.length - k).join("/") === vs.slice(0, k).join("/")) push2(joinPath(ds.slice(0, ds.length - k).join("/"), value2));
+    }
+  }
+  return out;
+}
+function anchorOf(ref) {
+  let r = ref.raw;
+  const at = ref.kind === "import" || r.startsWith("@");
+  if (at && r.startsWith("@")) r = r.slice(1);
+  if (ref.via === "tree") return { anchor: "plain", at };
+  if (r.startsWith("/")) return { anchor: "root", at };
+  if (r.startsWith("./")) return { anchor: "dot", at };
+  if (r.startsWith("../")) return { anchor: "parent", at };
+  return { anchor: "plain", at };
+}
+function candidates2(ref, memDir, value2) {
+  const { anchor } = anchorOf(ref);
+  const out = [];
+  const push2 = (p, from) => {
+    if (p === null || p === "") return;
+    if (!out.some((c) => c.path === p)) out.push({ path: p, from });
+  };
+  const base = ref.base && ref.via !== "tree" ? ref.base.replace(/\/+$/, "") : "";
+  if (anchor === "root") push2(joinPath("", value2), "root");
+  else if (anchor === "parent") push2(joinPath(memDir, value2), "memdir");
+  else {
+    if (base) push2(joinPath(base, value2), "base");
+    push2(joinPath(memDir, value2), "memdir");
+    push2(joinPath("", value2), "root");
+  }
+  return out;
+}
+function globPrefix(v) {
+  const segs = v.split("/");
+  const out = [];
+  for (const s of segs) {
+    if (GLOB.test(s)) break;
+    out.push(s);
+  }
+  return out.join("/");
+}
+function stale(f) {
+  return f.status === "renamed" || f.status === "deleted";
+}
+function resolvePath(ev, cands) {
+  for (const c of cands) if (exists2(ev, c.path)) return { kind: "present", cand: c };
+  for (const c of cands) {
+    const real = ev.files.lower.get(c.path.toLowerCase());
+    if (real && real !== c.path) {
+      const f = ev.history.available ? ev.history.fate(c.path) : void 0;
+      if (f && f.status === "renamed" && f.successor && f.successor !== real && exists2(ev, f.successor)) return { kind: "renamed", cand: c, fate: f };
+      return { kind: "case", cand: c, real };
+    }
+  }
+  if (!ev.history.available) return { kind: "unknown-history" };
+  for (const c of cands) {
+    const f = ev.history.fate(c.path);
+    if (!stale(f)) continue;
+    if (f.status === "renamed" && f.successor !== void 0 && f.successor !== "" && exists2(ev, f.successor)) {
+      if (f.inferred === "case") return { kind: "case", cand: c, real: f.successor };
+      return { kind: "renamed", cand: c, fate: f };
+    }
+    return { kind: "deleted", cand: c, fate: f };
+  }
+  return { kind: ev.history.shallow ? "unknown-history" : "never" };
+}
+function styled(ref, cand, successor, memDir, dir) {
+  const { anchor, at } = anchorOf(ref);
+  if (ref.via === "tree") return void 0;
+  let out;
+  if (cand.from === "base" || cand.from === "context") {
+    const base = cand.from === "context" ? cand.base ?? "" : (ref.base ?? "").replace(/\/+$/, "");
+    if (!successor.startsWith(base + "/")) return void 0;
+    out = successor.slice(base.length + 1);
+  } else if (anchor === "root") out = "/" + successor;
+  else if (cand.from === "memdir" && memDir) {
+    out = relativeTo(memDir, successor);
+    if (anchor === "dot" && !out.startsWith(".")) out = "./" + out;
+  } else {
+    out = successor;
+    if (anchor === "dot") out = "./" + out;
+  }
+  const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
+  if (globTail) out += globTail;
+  if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
+  if (at) out = "@" + out;
+  return out;
+}
+function bareName(ref) {
+  return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
+}
+function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
+  if (ref.kind !== "path" && ref.kind !== "import") return null;
+  const isGlob = !!ref.glob || GLOB.test(ref.value);
+  let value2 = ref.value;
+  if (isGlob) {
+    value2 = globPrefix(ref.value);
+    if (!value2) return null;
+  }
+  const cands = candidates2(ref, memDir, value2);
+  if (!cands.length) return null;
+  if (ref.via === "tree" && value2.includes("/")) {
+    const top = value2.slice(0, value2.indexOf("/"));
+    if (!exists2(ev, top) && !(ev.history.available && ev.history.fate(top).status !== "unknown")) {
+      const stripped = value2.slice(top.length + 1);
+      if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: "tree-stripped" });
+    }
+  }
+  let res = resolvePath(ev, cands);
+  if ((res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
+    const anchor = anchorOf(ref).anchor;
+    if (anchor === "plain" || anchor === "dot") {
+      const more = contextCandidates(entry, ref, ev, value2, file, cands);
+      if (more.length) {
+        const r2 = resolvePath(ev, more);
+        if (r2.kind === "present") return null;
+        if (res.kind === "never" && r2.kind !== "never" && r2.kind !== "unknown-history") res = r2;
+      }
+    }
+  }
+  const shown = ref.raw;
+  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
+  const dirRef = ref.raw.endsWith("/");
+  if (res.kind === "present") return null;
+  if (describedAsPast(entry, ref)) return null;
+  if (res.kind === "case") {
+    const real = res.real;
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "info",
+      `\`${shown}\`${resolvedNote(res.cand)} differs only in letter case from \`${real}\`, which fails on case-sensitive file systems; write \`${real}\`.`,
+      { now: real, path: res.cand.path, case: true },
+      styled(ref, res.cand, real, memDir, dirRef) ? { replace: styled(ref, res.cand, real, memDir, dirRef) } : void 0
+    );
+  }
+  if (bareName(ref) && !ref.via && (res.kind === "deleted" || res.kind === "never")) {
+    const name = ref.value.split("/").pop();
+    if (ev.files.byBasename.get(name)?.length) return null;
+  }
+  if (res.kind === "renamed") {
+    const f = res.fate;
+    const succ = f.successor;
+    const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(", ")})` : "";
+    const replace2 = styled(ref, res.cand, succ, memDir, !!f.isDirectory || dirRef);
+    const inferred = f.inferred;
+    const dests = f.destinations ?? [];
+    if (f.isDirectory && dests.length >= 2) {
+      const total = dests.reduce((a, d) => a + d.files, 0);
+      const second = [...dests].sort((a, b) => b.files - a.files)[1];
+      if (second.files >= Math.max(2, total * 0.1)) {
+        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
+        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
+        return finding(
+          entry,
+          ref,
+          "path-missing",
+          "warning",
+          `Directory \`${shown}\`${resolvedNote(res.cand)} was split up in ${describeCommit(f.commit)}: its files moved to ${shownList}${dests.length > 3 ? " and more" : ""}; point the reference at the part you mean.`,
+          { ...commitEvidence(f.commit), path: res.cand.path, now: f.commit ? short(f.commit.sha) : void 0, destinations: dests }
+        );
+      }
+    }
+    if (inferred === "readded") {
+      const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
+      const added = ev.history.events.get(succ)?.find((e) => (e.type === "added" || e.type === "renamed-to") && (!del || e.commit.time >= del.commit.time));
+      return finding(
+        entry,
+        ref,
+        "path-renamed",
+        "warning",
+        `\`${shown}\`${resolvedNote(res.cand)} was deleted in ${describeCommit(del?.commit ?? f.commit)} and re-added as \`${succ}\`${added ? ` in ${describeCommit(added.commit)}` : ""}; update the reference.`,
+        { ...commitEvidence(added?.commit ?? f.commit), path: res.cand.path, now: succ, readded: true },
+        replace2 ? { replace: replace2 } : void 0
+      );
+    }
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "warning",
+      `${f.isDirectory ? "Directory " : ""}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? "moved" : "renamed"} to \`${succ}${f.isDirectory ? "/" : ""}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
+      { ...commitEvidence(f.commit), path: res.cand.path, now: succ, ...f.chain ? { chain: f.chain.map((h) => ({ from: h.from, to: h.to, commit: h.commit.sha })) } : {} },
+      replace2 ? { replace: replace2 } : void 0
+    );
+  }
+  if (res.kind === "deleted") {
+    const f = res.fate;
+    if (BUILD_DIRS.has(res.cand.path.split("/")[0].toLowerCase())) return null;
+    const c = f.commit;
+    const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : "";
+    const by = c?.author ? ` by ${c.author}` : "";
+    const msg = f.isDirectory ? `Directory \`${shown}\`${resolvedNote(res.cand)} no longer exists${moved}: its last files were removed or split up by ${describeCommit(c)}${by}; remove the reference or point it at the new location.` : `\`${shown}\`${resolvedNote(res.cand)} was deleted${moved} in ${describeCommit(c)}${by}; remove the reference or point it at what replaced it.`;
+    return finding(entry, ref, "path-missing", "warning", msg, { ...commitEvidence(c), path: res.cand.path, now: c ? short(c.sha) : void 0 });
+  }
+  if (res.kind === "unknown-history") {
+    if (ref.weak || ref.via || !ref.value.includes("/") || ref.in === "prose") return null;
+    const why = !ev.history.available ? "git history is not available" : "the clone is shallow (use actions/checkout with fetch-depth: 0)";
+    return finding(entry, ref, "path-missing", "warning", `\`${shown}\` does not exist at HEAD and ${why}, so its rename or deletion cannot be traced; fix or remove the reference.`, { path: cands[0].path });
+  }
+  if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
+  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
+  return finding(
+    entry,
+    ref,
+    "path-unverified",
+    "info",
+    `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
+    { path: cands[cands.length - 1].path }
+  );
+}
+function lineWithoutCode(entry, ref) {
+  const at = Math.max(0, ref.start - entry.start);
+  const from = entry.text.lastIndexOf("\n", at - 1) + 1;
+  let to = entry.text.indexOf("\n", at);
+  if (to === -1) to = entry.text.length;
+  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, " ");
+}
+function sameRefKey(ref) {
+  return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
+}
+var GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
+var init_path = __esm({
+  "src/checks/path.ts"() {
+    "use strict";
+    init_paths();
+    init_references();
+    init_stale_common();
+    GLOB = /[*?[\]{}]/;
+    BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
+    pathCheck = {
+      id: "path",
+      kinds: ["path-missing", "path-renamed", "path-unverified"],
+      severity: "warning",
+      description: "Paths named in memory that no longer exist: renamed (with the final successor) or deleted (with the commit).",
+      run(ctx) {
+        const out = [];
+        const ev = ctx.evidence;
+        let memDirFile;
+        let memDir = "";
+        let file;
+        let byPath;
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          let first;
+          let seen;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "path" && ref.kind !== "import") continue;
+            if (!first) first = ref;
+            else {
+              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
+              const key = sameRefKey(ref);
+              if (seen.has(key)) continue;
+              seen.add(key);
+            }
+            if (memDirFile !== entry.file) {
+              memDirFile = entry.file;
+              memDir = memDirOf(entry.file);
+              byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
+              file = byPath.get(entry.file);
+            }
+            const f = checkPathRef(entry, ref, ev, memDir, file);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/script.ts
+function everHad(ev, manifest) {
+  let set = everCache.get(ev.manifests);
+  if (!set) {
+    set = /* @__PURE__ */ new Set();
+    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
+    everCache.set(ev.manifests, set);
+  }
+  return set.has(manifest);
+}
+function workspaceFolder(ev, ws) {
+  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
+  const direct = ev.manifests.workspaces.get(w);
+  if (direct !== void 0) return direct;
+  for (const [name, dir] of ev.manifests.workspaces) {
+    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
+  }
+  return void 0;
+}
+function commandFolder(ev, base, memDir) {
+  const b = base.replace(/\/+$/, "");
+  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
+  if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  const cands = [];
+  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
+  if (!cands.length) return legacy;
+  for (const c of cands) if (exists2(ev, c)) return c;
+  if (!ev.history.available) return legacy;
+  for (const c of cands) {
+    const f = ev.history.fate(c);
+    if (f.status === "renamed" && f.successor && exists2(ev, f.successor)) return f.successor;
+  }
+  return null;
+}
+function findLookup(ev, ref, memDir) {
+  const tool = ref.tool;
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  if (tool === "make" || tool === "just") {
+    const names = tool === "make" ? MAKEFILES : JUSTFILES;
+    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+    if (ref.manifest) {
+      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
+      return { manifest: m, names: map3.get(m), kind: tool };
+    }
+    for (const d of upwards(start)) {
+      for (const n of names) {
+        const m = joinDir(d, n);
+        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
+      }
+    }
+    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
+    return null;
+  }
+  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
+    if (ref.workspace) {
+      if (/[*{!]/.test(ref.workspace)) return null;
+      const dir = workspaceFolder(ev, ref.workspace);
+      if (dir === void 0) return null;
+      const m = joinDir(dir, "package.json");
+      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) {
+      const m = joinDir(d, "package.json");
+      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
+    return null;
+  }
+  return null;
+}
+function isBinary(ev, name) {
+  const n = name.toLowerCase();
+  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+}
+function lastEvent(ev, manifest, name) {
+  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list4 && list4.length ? list4[list4.length - 1] : void 0;
+}
+function changesOf(ev, manifest, sha) {
+  let idx = commitCache.get(ev.manifests);
+  if (!idx) {
+    idx = /* @__PURE__ */ new Map();
+    for (const list4 of ev.manifests.scriptHistory.values()) {
+      for (const e of list4) {
+        const k = `${e.commit.sha}\0${e.manifest}`;
+        let c = idx.get(k);
+        if (!c) idx.set(k, c = { added: [], removed: [] });
+        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
+      }
+    }
+    commitCache.set(ev.manifests, idx);
+  }
+  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
+}
+function words(s) {
+  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+}
+function commandSimilarity(a, b) {
+  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
+  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / (ta.size + tb.size - common);
+}
+function renamedTo(ev, manifest, removed, names) {
+  if (!names) return void 0;
+  const c = changesOf(ev, manifest, removed.commit.sha);
+  const added = c.added.filter((a) => a.name !== removed.name);
+  const peers = c.removed.filter((r) => r.name !== removed.name);
+  if (removed.command) {
+    let best;
+    let bestScore = 0;
+    let tie = false;
+    for (const a of added) {
+      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
+      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
+      else if (sc === bestScore && sc > 0) tie = true;
+    }
+    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
+      return names.has(best.name) ? best.name : void 0;
+  }
+  if (added.length !== 1 || peers.length) return void 0;
+  const only = added[0];
+  if (removed.command && only.command) {
+    const cw = words(only.command);
+    const nw = words(only.name);
+    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
+    if (unrelated) return void 0;
+  }
+  return names.has(only.name) ? only.name : void 0;
+}
+function otherRunner(ev, dir, name, except) {
+  if (except !== "just") {
+    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
+  }
+  if (except !== "make") {
+    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
+  }
+  return void 0;
+}
+function definedElsewhere(ev, name, kind) {
+  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  for (const [m, set] of map3) if (set.has(name)) return m;
+  return void 0;
+}
+function makePattern(names, target) {
+  for (const n of names) {
+    if (!n.includes("%")) continue;
+    const [a, b] = n.split("%", 2);
+    if (target.startsWith(a) && target.endsWith(b ?? "") && target.length > a.length + (b ?? "").length) return true;
+  }
+  return false;
+}
+function nameIndex(ev) {
+  let idx = nameIndexCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
+  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+    const slash = key.indexOf("/");
+    if (key.startsWith("@") && slash > 0) {
+      const tail = key.slice(slash + 1);
+      const l = idx.byTail.get(tail);
+      if (l) l.push(key);
+      else idx.byTail.set(tail, [key]);
+    }
+  }
+  nameIndexCache.set(ev.manifests, idx);
+  return idx;
+}
+function checkWorkspaceGone(entry, ref, ev) {
+  const ws = ref.workspace.replace(/^["']|["']$/g, "");
+  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
+  if (workspaceFolder(ev, ws) !== void 0) return null;
+  const hist = ev.manifests.everProjectNames;
+  if (!hist || !ev.history.available || ev.history.shallow) return null;
+  const idx = nameIndex(ev);
+  let key = ws.toLowerCase();
+  const scoped = key.startsWith("@");
+  if (!hist.get(key)?.length && !scoped) {
+    const tails = idx.byTail.get(key);
+    if (tails?.length !== 1) return null;
+    key = tails[0];
+  }
+  const events = hist.get(key);
+  if (!events?.length) return null;
+  let net = 0;
+  for (const e of events) net += e.type === "added" ? 1 : -1;
+  if (net > 0) return null;
+  const removal = events[events.length - 1];
+  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
+  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
+  if (succ === void 0) {
+    const f = ev.history.fate(removal.manifest);
+    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
+    else if (removal.manifest.includes("/")) {
+      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
+      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
+    }
+  }
+  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
+  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
+  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
+  let written;
+  if (succ !== void 0 && succDir !== void 0) {
+    const tail = succ.slice(succ.indexOf("/") + 1);
+    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
+  }
+  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
+  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
+  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function checkScriptRef(entry, ref, ev) {
+  if (ref.kind !== "command" || !ref.script) return null;
+  const name = ref.script;
+  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$")) return null;
+  if (describedAsPast(entry, ref)) return null;
+  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
+  const memDir = memDirOf(entry.file);
+  const look = findLookup(ev, ref, memDir);
+  if (!look) return null;
+  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
+  if (look.names?.has(name)) return null;
+  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
+  const last = lastEvent(ev, look.manifest, name);
+  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
+  const dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
+  const alt = otherRunner(ev, dir, name, look.kind);
+  let replaceWith;
+  let tail;
+  let named = false;
+  if (!look.names) {
+    const gone = lastManifestRemoval(ev, look.manifest);
+    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
+  } else if (last && last.type === "removed") {
+    const to = renamedTo(ev, look.manifest, last, look.names);
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
+      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      named = true;
+    } else if (to) {
+      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
+  } else {
+    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
+  }
+  if (alt && !replaceWith && !named) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
+    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function lastManifestRemoval(ev, manifest) {
+  if (!ev.history.available) return void 0;
+  const f = ev.history.fate(manifest);
+  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
+}
+function escapeRe2(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
+var init_script = __esm({
+  "src/checks/script.ts"() {
+    "use strict";
+    init_commands();
+    init_paths();
+    init_stale_common();
+    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
+    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
+    everCache = /* @__PURE__ */ new WeakMap();
+    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
+    commitCache = /* @__PURE__ */ new WeakMap();
+    SIMILAR = 0.5;
+    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
+    nameIndexCache = /* @__PURE__ */ new WeakMap();
+    scriptCheck = {
+      id: "script",
+      kinds: ["script-missing"],
+      severity: "warning",
+      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
+      run(ctx) {
+        const out = [];
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "command") continue;
+            const f = checkScriptRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/package.ts
+function swapIndex(ev) {
+  let idx = cache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map() };
+  for (const [name, events] of ev.manifests.everDependencies) {
+    for (const e of events) {
+      const key = `${e.commit.sha}\0${e.manifest}`;
+      const map3 = e.type === "added" ? idx.added : idx.removed;
+      let set = map3.get(key);
+      if (!set) map3.set(key, set = /* @__PURE__ */ new Set());
+      set.add(name);
+    }
+  }
+  for (const n of ev.manifests.workspaces.keys()) idx.workspaceNames.add(n.toLowerCase());
+  for (const p of ev.manifests.projectVersions) if (p.name) idx.projectNames.add(p.name.toLowerCase());
+  cache.set(ev.manifests, idx);
+  return idx;
+}
+function variants(name) {
+  let v = VARIANTS.get(name);
+  if (v) return v;
+  const n = name.toLowerCase();
+  const pep = n.replace(/[-_.]+/g, "-");
+  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
+  if (VARIANTS.size > 1e5) VARIANTS.clear();
+  VARIANTS.set(name, v);
+  return v;
+}
+function presentNow(ev, idx, name) {
+  for (const v of variants(name)) {
+    if (ev.manifests.dependencies.get(v)?.length) return true;
+    if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
+  }
+  return false;
+}
+function history(ev, name) {
+  for (const v of variants(name)) {
+    const events = ev.manifests.everDependencies.get(v);
+    if (events && events.length) return { key: v, events };
+  }
+  for (const v of variants(name)) {
+    const events = ev.manifests.everProjectNames?.get(v);
+    if (events && events.length) return { key: v, events, own: true };
+  }
+  return void 0;
+}
+function removedName(ev, idx, name) {
+  let r = idx.removedNames.get(name);
+  if (r !== void 0) return r;
+  r = null;
+  if (!presentNow(ev, idx, name)) {
+    const h = history(ev, name);
+    const removals = h ? h.events.filter((e) => e.type === "removed") : [];
+    if (h && removals.length) r = { h, removals };
+  }
+  if (idx.removedNames.size > 1e5) idx.removedNames.clear();
+  idx.removedNames.set(name, r);
+  return r;
+}
+function mayBeStale(ref, ev, idx) {
+  if (ref.kind !== "package" || ref.fetched) return false;
+  const name = ref.value;
+  if (!name || name.length < 2) return false;
+  return removedName(ev, idx, name) !== null;
+}
+function sameField(ev, name, removed) {
+  const events = ev.manifests.everDependencies.get(name);
+  const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
+  return !add || !add.field || add.field === removed.field;
+}
+function removedFromField(ev, name, sha, manifest, field2) {
+  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === "removed" && x.commit.sha === sha && x.manifest === manifest);
+  return !e || !field2 || !e.field || e.field === field2;
+}
+function oneFamily(names) {
+  if (names.length <= 1) return true;
+  const lower = names.map((n) => n.toLowerCase());
+  return lower.some(
+    (root2) => lower.every((n) => n === root2 || n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`))
+  );
+}
+function swapSuccessor(added, removedThere) {
+  if (added.length !== 1) return void 0;
+  return oneFamily(removedThere) ? added[0] : void 0;
+}
+function list3(names) {
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
+  if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
+}
+function catalogEntry(ev, name) {
+  const catalogs = ev.manifests.catalogs;
+  if (!catalogs?.size) return void 0;
+  const wanted = new Set(variants(name));
+  for (const [catalog, pkgs] of catalogs) {
+    for (const pkg of pkgs.keys()) {
+      if (!wanted.has(pkg.toLowerCase())) continue;
+      let file = "pnpm-workspace.yaml";
+      for (const [path12, kind] of ev.manifests.manifestFiles ?? []) {
+        if (kind === "pnpm-workspace") {
+          file = path12;
+          break;
+        }
+      }
+      return { catalog, file };
+    }
+  }
+  return void 0;
+}
+function checkPackageRef(entry, ref, ev) {
+  if (ref.kind !== "package") return null;
+  if (ref.fetched) return null;
+  const name = ref.value;
+  if (!name || name.length < 2) return null;
+  const idx = swapIndex(ev);
+  const gone = removedName(ev, idx, name);
+  if (!gone) return null;
+  const { h, removals } = gone;
+  if (describedAsPast(entry, ref)) return null;
+  const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
+  const key = `${last.commit.sha}\0${last.manifest}`;
+  const field2 = last.field;
+  const added = [...idx.added.get(key) ?? []].filter(
+    (n) => n !== h.key && !n.startsWith("@types/") && presentNow(ev, idx, n) && (!field2 || sameField(ev, n, last))
+  );
+  const removedThere = [...idx.removed.get(key) ?? []].filter(
+    (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
+  );
+  if (!removedThere.includes(h.key)) removedThere.push(h.key);
+  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
+  const written = ref.raw;
+  const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
+  if (cat) {
+    const swap = succ ? ` (that commit added \`${succ}\`)` : "";
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "info",
+      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
+    );
+  }
+  if (succ) {
+    const named = namesSuccessor(entry, ref, succ);
+    return finding(
+      entry,
+      ref,
+      "package-renamed",
+      "warning",
+      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
+      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
+    );
+  }
+  if (h.own) {
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "warning",
+      `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
+    );
+  }
+  const others = removedThere.filter((n) => n !== h.key);
+  return finding(
+    entry,
+    ref,
+    "package-missing",
+    "warning",
+    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
+  );
+}
+var cache, VARIANTS, packageCheck;
+var init_package = __esm({
+  "src/checks/package.ts"() {
+    "use strict";
+    init_stale_common();
+    cache = /* @__PURE__ */ new WeakMap();
+    VARIANTS = /* @__PURE__ */ new Map();
+    packageCheck = {
+      id: "package",
+      kinds: ["package-missing", "package-renamed"],
+      severity: "warning",
+      description: "Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).",
+      run(ctx) {
+        const out = [];
+        const idx = swapIndex(ctx.evidence);
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          let seen;
+          for (const ref of entry.refs) {
+            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
+            const k = `${ref.line}\0${ref.value}`;
+            if (seen?.has(k)) continue;
+            const f = checkPackageRef(entry, ref, ctx.evidence);
+            if (f) {
+              (seen ??= /* @__PURE__ */ new Set()).add(k);
+              out.push(f);
+            }
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/version.ts
+function parseVersion(s) {
+  const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
+  if (!m) return null;
+  return m[1].split(".").map(Number);
+}
+function lowerBound(spec) {
+  const hit2 = lbCache.get(spec);
+  if (hit2 !== void 0) return hit2 ? [...hit2] : null;
+  const v = computeLowerBound(spec);
+  if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
+  return v;
+}
+function computeLowerBound(spec) {
+  let best = null;
+  for (const alt of spec.split("||")) {
+    const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
+    let lb = null;
+    for (let k = 0; k < parts.length; k++) {
+      let p = parts[k];
+      if (/^(>=|>|\^|~=|~|==|=)$/.test(p) && parts[k + 1]) p = p + parts[++k];
+      if (/^</.test(p) || /^!=/.test(p)) continue;
+      const v = parseVersion(p.replace(/^(>=|>|\^|~=|~|===|==|=)/, ""));
+      if (!v) continue;
+      if (/^>[^=]/.test(p)) v[v.length - 1] += 0;
+      lb = v;
+      break;
+    }
+    if (lb && (!best || compare(lb, best) < 0)) best = lb;
+  }
+  return best;
+}
+function compare(a, b) {
+  const n = Math.max(a.length, b.length);
+  for (let k = 0; k < n; k++) {
+    const d = (a[k] ?? 0) - (b[k] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+function truncate(v, n) {
+  const out = v.slice(0, n);
+  while (out.length < n) out.push(0);
+  return out;
+}
+function line(v) {
+  return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
+}
+function checkVersionRef(entry, ref, ev) {
+  if (ref.kind !== "version" || !ref.subject || !ref.version) return null;
+  const raw = ref.version.replace(/\+$/, "");
+  const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
+  const stated = parseVersion(loText);
+  if (!stated) return null;
+  const subject = ref.subject;
+  const written = ref.raw;
+  if (subject === "(project)") {
+    const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
+    if (roots.length !== 1) return null;
+    const cur2 = parseVersion(roots[0].version);
+    if (!cur2 || line(cur2) === line(stated)) return null;
+    return finding(
+      entry,
+      ref,
+      "version-drift",
+      "warning",
+      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
+      { now: roots[0].version, manifest: roots[0].manifest },
+      { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
+    );
+  }
+  if (RUNTIMES.has(subject)) {
+    const rt = ev.manifests.runtimes.get(subject);
+    if (!rt) return null;
+    const lb = lowerBound(rt.spec);
+    if (!lb) return null;
+    const prec = Math.min(stated.length, 3);
+    const lbT = truncate(lb, prec);
+    const st = truncate(stated, prec);
+    const ranged = ref.bound === "atLeast" || /[-–]|to/.test(raw);
+    const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
+    if (!drift) return null;
+    const label = RUNTIME_LABEL[subject] ?? subject;
+    const newText2 = lbT.join(".");
+    return finding(
+      entry,
+      ref,
+      "version-drift",
+      "warning",
+      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
+      { now: rt.spec, source: rt.source, runtime: subject },
+      { replace: written.replace(loText.replace(/^v/, ""), newText2) }
+    );
+  }
+  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  if (!deps || !deps.length) return null;
+  let cur = null;
+  let curText = "";
+  let where3 = "";
+  for (const d of deps) {
+    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    if (v && (!cur || compare(v, cur) > 0)) {
+      cur = v;
+      curText = d.locked ?? d.spec;
+      where3 = d.manifest;
+    }
+  }
+  if (!cur) return null;
+  if (stated.length === 1 || stated[0] !== 0) {
+    if (stated[0] === cur[0]) return null;
+  } else if (line(stated) === line(cur)) return null;
+  if (ref.bound === "atLeast" && compare(cur, stated) >= 0 && stated[0] !== 0) {
+    return null;
+  }
+  const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
+  return finding(
+    entry,
+    ref,
+    "version-drift",
+    "warning",
+    `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
+    { now: curText, manifest: where3, package: subject },
+    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
+    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
+  );
+}
+var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
+var init_version2 = __esm({
+  "src/checks/version.ts"() {
+    "use strict";
+    init_stale_common();
+    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
+    RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
+    lbCache = /* @__PURE__ */ new Map();
+    versionCheck = {
+      id: "version",
+      kinds: ["version-drift"],
+      severity: "warning",
+      description: "Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.",
+      run(ctx) {
+        const out = [];
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "version") continue;
+            const f = checkVersionRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/constants.js
+var require_constants6 = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils2 = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants6();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str5) => REGEX_SPECIAL_CHARS.test(str5);
+    exports.isRegexChar = (str5) => str5.length === 1 && exports.hasRegexChars(str5);
+    exports.escapeRegex = (str5) => str5.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str5) => str5.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str5) => {
+      return str5.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input, char, lastIdx) => {
+      const idx = input.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input;
+      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+    };
+    exports.removePrefix = (input, state = {}) => {
+      let output = input;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports.wrapOutput = (input, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports.basename = (path12, { windows } = {}) => {
+      const segs = path12.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils2();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants6();
+    var isPathSeparator = (code3) => {
+      return code3 === CHAR_FORWARD_SLASH || code3 === CHAR_BACKWARD_SLASH;
+    };
+    var depth2 = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input, options) => {
+      const opts = options || {};
+      const length = input.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str5 = input;
+      let index2 = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code3;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index2 >= length;
+      const peek3 = () => str5.charCodeAt(index2 + 1);
+      const advance = () => {
+        prev = code3;
+        return str5.charCodeAt(++index2);
+      };
+      while (index2 < length) {
+        code3 = advance();
+        let next;
+        if (code3 === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code3 = advance();
+          if (code3 === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code3 === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code3 = advance())) {
+            if (code3 === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code3 === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code3 === CHAR_DOT && (code3 = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code3 === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code3 === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_FORWARD_SLASH) {
+          slashes.push(index2);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index2 === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index2 + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code3 === CHAR_PLUS || code3 === CHAR_AT || code3 === CHAR_ASTERISK || code3 === CHAR_QUESTION_MARK || code3 === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek3() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code3 = advance())) {
+                if (code3 === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code3 === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code3 === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code3 === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code3 === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code3 = advance())) {
+              if (code3 === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code3 === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code3 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str5;
+      let prefix = "";
+      let glob2 = "";
+      if (start > 0) {
+        prefix = str5.slice(0, start);
+        str5 = str5.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str5.slice(0, lastIndex);
+        glob2 = str5.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob2 = str5;
+      } else {
+        base = str5;
+      }
+      if (base && base !== "" && base !== "/" && base !== str5) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input,
+        start,
+        base,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code3)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value3 = input.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value3;
+            }
+            depth2(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value3);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value2 = input.slice(n);
+        parts.push(value2);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+          tokens[tokens.length - 1].value = value2;
+          depth2(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse2 = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants4 = require_constants6();
+    var utils = require_utils2();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants4;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value2 = `[${args.join("-")}]`;
+      try {
+        new RegExp(value2);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value2;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let value2 = "";
+      let escaped = false;
+      for (const ch of input) {
+        if (escaped === true) {
+          value2 += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value2 += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          value2 += ch;
+          continue;
+        }
+        if (quote2 === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value2);
+              value2 = "";
+              continue;
+            }
+          }
+        }
+        value2 += ch;
+      }
+      parts.push(value2);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value2 = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
+          value2 = value2.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value2)) {
+        return;
+      }
+      return value2.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern2, requireEnd = true) => {
+      if (pattern2[0] !== "+" && pattern2[0] !== "*" || pattern2[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern2.length; i++) {
+        const ch = pattern2[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote2 === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern2.length - 1) {
+              return;
+            }
+            return {
+              type: pattern2[0],
+              body: pattern2.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern2) => {
+      let index2 = 0;
+      const chars = [];
+      while (index2 < pattern2.length) {
+        const match = parseRepeatedExtglob(pattern2.slice(index2), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index2 += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern2) => {
+      let depth2 = 0;
+      let value2 = pattern2.trim();
+      let match = parseRepeatedExtglob(value2);
+      while (match) {
+        depth2++;
+        value2 = match.body.trim();
+        match = parseRepeatedExtglob(value2);
+      }
+      return depth2;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal = normalizeSimpleBranch(branch);
+        if (literal && literal.length === 1) {
+          safeChars.push(literal);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse5 = (input, options) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input = REPLACEMENTS[input] || input;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants4.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input = utils.removePrefix(input, state);
+      len = input.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value2;
+      const eos = () => state.index === len - 1;
+      const peek3 = state.peek = (n = 1) => input[state.index + n];
+      const advance = state.advance = () => input[++state.index] || "";
+      const remaining = () => input.slice(state.index + 1);
+      const consume = (value3 = "", num = 0) => {
+        state.consumed += value3;
+        state.index += num;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count2 = 1;
+        while (peek3() === "!" && (peek3(2) !== "(" || peek3(3) === "?")) {
+          advance();
+          state.start++;
+          count2++;
+        }
+        if (count2 % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push2 = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value3) => {
+        const token = { ...EXTGLOB_CHARS[value3], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push2({ type, value: value3, output: state.output ? "" : ONE_CHAR });
+        push2({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal = input.slice(token.startIndex, state.index + 1);
+        const body = input.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal;
+          open2.output = safeOutput || utils.escapeRegex(literal);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push2({ type: "paren", extglob: true, value: value2, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse5(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push2({ type: "paren", extglob: true, value: value2, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+        let backslashes = false;
+        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index2) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc) {
+              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index2 === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc) {
+              return esc + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input && opts.contains === true) {
+          state.output = input;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value2 = advance();
+        if (value2 === "\0") {
+          continue;
+        }
+        if (value2 === "\\") {
+          const next = peek3();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value2 += "\\";
+            push2({ type: "text", value: value2 });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value2 += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value2 = advance();
+          } else {
+            value2 += advance();
+          }
+          if (state.brackets === 0) {
+            push2({ type: "text", value: value2 });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value2 !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value2 === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix4 = POSIX_REGEX_SOURCE[rest2];
+                if (posix4) {
+                  prev.value = pre + posix4;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value2 === "[" && peek3() !== ":" || value2 === "-" && peek3() === "]") {
+            value2 = `\\${value2}`;
+          }
+          if (value2 === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value2 = `\\${value2}`;
+          }
+          if (opts.posix === true && value2 === "!" && prev.value === "[") {
+            value2 = "^";
+          }
+          prev.value += value2;
+          append({ value: value2 });
+          continue;
+        }
+        if (state.quotes === 1 && value2 !== '"') {
+          value2 = utils.escapeRegex(value2);
+          prev.value += value2;
+          append({ value: value2 });
+          continue;
+        }
+        if (value2 === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push2({ type: "text", value: value2 });
+          }
+          continue;
+        }
+        if (value2 === "(") {
+          increment("parens");
+          push2({ type: "paren", value: value2 });
+          continue;
+        }
+        if (value2 === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push2({ type: "paren", value: value2, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value2 === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value2 = `\\${value2}`;
+          } else {
+            increment("brackets");
+          }
+          push2({ type: "bracket", value: value2 });
+          continue;
+        }
+        if (value2 === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push2({ type: "text", value: value2, output: `\\${value2}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push2({ type: "text", value: value2, output: `\\${value2}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value2 = `/${value2}`;
+          }
+          prev.value += value2;
+          append({ value: value2 });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value2 === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value: value2,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push2(open2);
+          continue;
+        }
+        if (value2 === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push2({ type: "text", value: value2, output: value2 });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value2 = output = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push2({ type: "brace", value: value2, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value2 === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push2({ type: "text", value: value2 });
+          continue;
+        }
+        if (value2 === ",") {
+          let output = value2;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push2({ type: "comma", value: value2, output });
+          continue;
+        }
+        if (value2 === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push2({ type: "slash", value: value2, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value2 === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value2;
+            prev.value += value2;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push2({ type: "text", value: value2, output: DOT_LITERAL });
+            continue;
+          }
+          push2({ type: "dot", value: value2, output: DOT_LITERAL });
+          continue;
+        }
+        if (value2 === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            extglobOpen("qmark", value2);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek3();
+            let output = value2;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value2}`;
+            }
+            push2({ type: "text", value: value2, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push2({ type: "qmark", value: value2, output: QMARK_NO_DOT });
+            continue;
+          }
+          push2({ type: "qmark", value: value2, output: QMARK });
+          continue;
+        }
+        if (value2 === "!") {
+          if (opts.noextglob !== true && peek3() === "(") {
+            if (peek3(2) !== "?" || !/[!=<:]/.test(peek3(3))) {
+              extglobOpen("negate", value2);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value2 === "+") {
+          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            extglobOpen("plus", value2);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push2({ type: "plus", value: value2, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push2({ type: "plus", value: value2 });
+            continue;
+          }
+          push2({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value2 === "@") {
+          if (opts.noextglob !== true && peek3() === "(" && peek3(2) !== "?") {
+            push2({ type: "at", extglob: true, value: value2, output: "" });
+            continue;
+          }
+          push2({ type: "text", value: value2 });
+          continue;
+        }
+        if (value2 !== "*") {
+          if (value2 === "$" || value2 === "^") {
+            value2 = `\\${value2}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value2 += match[0];
+            state.index += match[0].length;
+          }
+          push2({ type: "text", value: value2 });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value2;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value2);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value2);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value2);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push2({ type: "star", value: value2, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push2({ type: "star", value: value2, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value2;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value2);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value2;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value2);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value2;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value2 + advance());
+            push2({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value2;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value2 + advance());
+            push2({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value2;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value2);
+          continue;
+        }
+        const token = { type: "star", value: value2, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push2(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value2;
+          push2(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek3() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push2(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push2({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse5.fastpaths = (input, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input = REPLACEMENTS[input] || input;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants4.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create2 = (str5) => {
+        switch (str5) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str5);
+            if (!match) return;
+            const source2 = create2(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input, state);
+      let source = create2(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse5;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse5 = require_parse2();
+    var utils = require_utils2();
+    var constants4 = require_constants6();
+    var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch6 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input) => picomatch6(input, options, returnState));
+        const arrayMatcher = (str5) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str5);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix4 = opts.windows;
+      const regex2 = isState ? picomatch6.compileRe(glob2, options) : picomatch6.makeRe(glob2, options, false, true);
+      const state = regex2.state;
+      delete regex2.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input, returnObject = false) => {
+        const { isMatch, match, output } = picomatch6.test(input, regex2, options, { glob: glob2, posix: posix4 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix4, input, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch6.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
+      let match = input === glob2;
+      let output = match && format ? format(input) : input;
+      if (match === false) {
+        output = format ? format(input) : input;
+        match = output === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch6.matchBase(input, regex2, options, posix4);
+        } else {
+          match = regex2.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch6.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch6.makeRe(glob2, options);
+      return regex2.test(utils.basename(input, { windows: posix4 }));
+    };
+    picomatch6.isMatch = (str5, patterns, options) => picomatch6(patterns, options)(str5);
+    picomatch6.parse = (pattern2, options) => {
+      if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch6.parse(p, options));
+      return parse5(pattern2, { ...options, fastpaths: false });
+    };
+    picomatch6.scan = (input, options) => scan(input, options);
+    picomatch6.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex2 = picomatch6.toRegex(source, options);
+      if (returnState === true) {
+        regex2.state = state;
+      }
+      return regex2;
+    };
+    picomatch6.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+      if (!input || typeof input !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
+        parsed.output = parse5.fastpaths(input, options);
+      }
+      if (!parsed.output) {
+        parsed = parse5(input, options);
+      }
+      return picomatch6.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch6.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch6.constants = constants4;
+    module.exports = picomatch6;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils2();
+    function picomatch6(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch6, pico);
+    module.exports = picomatch6;
+  }
+});
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
+import * as nativeFs from "fs";
+function cleanPath(path12) {
+  let normalized = normalize(path12);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+function convertSlashes(path12, separator) {
+  return path12.replace(SLASHES_REGEX, separator);
+}
+function isRootDirectory(path12) {
+  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
+}
+function normalizePath(path12, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
+  if (resolvePaths) path12 = resolve2(path12);
+  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
+  if (path12 === ".") return "";
+  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath2(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath2;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+function build$3(options) {
+  return options.group ? groupFiles : empty2;
+}
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path12, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname(path12);
+  let depth2 = 1;
+  while (parent !== state.root && depth2 < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth2++;
+    else parent = dirname(parent);
+  }
+  state.symlinks.set(path12, resolved);
+  return depth2 > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+function report(error2, callback$1, output, suppressErrors) {
+  if (error2 && !suppressErrors) callback$1(error2, output);
+  else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+function promise(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output) => {
+      if (err) return reject(err);
+      resolve$1(output);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty2, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
+var init_dist2 = __esm({
+  "node_modules/fdir/dist/index.mjs"() {
+    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+    SLASHES_REGEX = /[\\/]/g;
+    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path12 = directoryPath || ".";
+      if (filters.every((filter) => filter(path12, true))) paths.push(path12);
+    };
+    empty$2 = () => {
+    };
+    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts2.files++;
+    };
+    pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    pushFileCount = (_filename, _paths, counts2, _filters) => {
+      counts2.files++;
+    };
+    pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    empty$1 = () => {
+    };
+    getArray = (paths) => {
+      return paths;
+    };
+    getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    groupFiles = (groups, directory, files) => {
+      groups.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    empty2 = () => {
+    };
+    resolveSymlinksAsync = function(path12, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs3.realpath(path12, (error2, resolvedPath) => {
+        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
+        fs3.stat(resolvedPath, (error$1, stat5) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat5, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    resolveSymlinks = function(path12, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs3.realpathSync(path12);
+        const stat5 = fs3.statSync(resolvedPath);
+        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
+        callback$1(stat5, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    groupsSync = (state) => {
+      return state.groups;
+    };
+    defaultSync = (state) => {
+      return state.paths;
+    };
+    limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    onlyCountsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    defaultAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    limitFilesAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    groupsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    readdirOpts = { withFileTypes: true };
+    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs3 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
+        callback$1(entries, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
+      });
+    };
+    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs3 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries = [];
+      try {
+        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries, directoryPath, currentDepth);
+    };
+    Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error2, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
+          this.onQueueEmpty(error2, output);
+          if (error2) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num) {
+        this._files = num;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num) {
+        this._directories = num;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root2, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath(root2, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || nativeFs
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries, directoryPath, depth2) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries.length; ++i) {
+          const entry = entries[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path12 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path12)) continue;
+            this.pushDirectory(path12, paths, filters);
+            this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path12 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
+              if (stat5.isDirectory()) {
+                resolvedPath = normalizePath(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path12;
+                const filename = basename(resolvedPath);
+                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    APIBuilder = class {
+      constructor(root2, options) {
+        this.root = root2;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    pm = null;
+    try {
+      __require2.resolve("picomatch");
+      pm = __require2("picomatch");
+    } catch {
+    }
+    Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: sep3,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth2) {
+        this.options.maxDepth = depth2;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate) {
+        this.options.filters.push(predicate);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate) {
+        this.options.exclude = predicate;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root2) {
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root2, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path12) => isMatch(path12));
+        return this;
+      }
+    };
+  }
+});
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { isAbsolute as isAbsolute2, posix as posix2, resolve as resolve3 } from "path";
+import { fileURLToPath as fileURLToPath2 } from "url";
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers2 = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
+    matchers2[i] = partMatchers;
+  }
+  return (input) => {
+    const inputParts = input.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers2[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix2.relative(cwd, p) || ".";
+  return (p) => posix2.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix2.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path12) {
+  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+function splitPattern(path12) {
+  var _result$parts;
+  const result = import_picomatch.default.scan(path12, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path12];
+}
+function isDynamicPattern(pattern2, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch.default.scan(pattern2);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+function normalizePattern(pattern2, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern2;
+  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix2.relative(escapedCwd, result) : posix2.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix2.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix2.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern2 of options.ignore) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
+  }
+  for (const pattern2 of patterns) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
+    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
+  const ignore3 = (0, import_picomatch.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug2 ? (p, isDirectory2) => {
+      const path12 = format(p, isDirectory2);
+      const matches = matcher(path12) && !ignore3(path12);
+      if (matches) log(`matched ${path12}`);
+      return matches;
+    } : (p, isDirectory2) => {
+      const path12 = format(p, isDirectory2);
+      return matcher(path12) && !ignore3(path12);
+    }],
+    exclude: debug2 ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir2,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat2,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative4] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
+}
+var import_picomatch, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
+var init_dist3 = __esm({
+  "node_modules/tinyglobby/dist/index.mjs"() {
+    init_dist2();
+    import_picomatch = __toESM(require_picomatch2(), 1);
+    isReadonlyArray = Array.isArray;
+    BACKSLASHES = /\\/g;
+    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    isWin = process.platform === "win32";
+    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    splitPatternOptions = { parts: true };
+    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+  }
+});
+
+// node_modules/ignore/index.js
+var require_ignore = __commonJS({
+  "node_modules/ignore/index.js"(exports, module) {
+    function makeArray(subject) {
+      return Array.isArray(subject) ? subject : [subject];
+    }
+    var UNDEFINED = void 0;
+    var EMPTY2 = "";
+    var SPACE = " ";
+    var ESCAPE = "\\";
+    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
+    var BOM2 = "\uFEFF";
+    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
+    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
+    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
+    var REGEX_SPLITALL_CRLF = /\r?\n/g;
+    var DOUBLE_SLASH = "//";
+    var SLASH_CODE = 47;
+    var DOT_CODE = 46;
+    var SLASH = "/";
+    var TMP_KEY_IGNORE = "node-ignore";
+    if (typeof Symbol !== "undefined") {
+      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
+    }
+    var KEY_IGNORE = TMP_KEY_IGNORE;
+    var define = (object, key, value2) => {
+      Object.defineProperty(object, key, { value: value2 });
+      return value2;
+    };
+    var RETURN_FALSE = () => false;
+    var POSIX_CLASSES = {
+      alnum: "0-9A-Za-z",
+      alpha: "A-Za-z",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1f\\x7f",
+      digit: "0-9",
+      graph: "!-.0-~",
+      lower: "a-z",
+      print: " -.0-~",
+      punct: "!-.:-@\\[-`{-~",
+      // git's `sane-ctype.h` classifies \v and \f as control, not space,
+      //   unlike C's `isspace`
+      space: " \\t\\n\\r",
+      upper: "A-Z",
+      xdigit: "0-9A-Fa-f"
+    };
+    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
+    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
+    var NON_SLASH = "(?!\\/)";
+    var classSource = (negated, body) => {
+      if (negated) {
+        return `[^\\/${body}]`;
+      }
+      const source = `[${body}]`;
+      return new RegExp(source).test("/") ? NON_SLASH + source : source;
+    };
+    var scanBracket = (pattern2, start) => {
+      const { length } = pattern2;
+      let index2 = start + 1;
+      let negated = EMPTY2;
+      const lead = pattern2[index2];
+      if (lead === "!" || lead === "^") {
+        negated = "^";
+        index2++;
+      }
+      let body = EMPTY2;
+      let prev = EMPTY2;
+      for (; ; ) {
+        const char = pattern2[index2];
+        if (char === UNDEFINED) {
+          return null;
+        }
+        if (char === ESCAPE) {
+          const escaped = pattern2[++index2];
+          body += escapeMember(escaped);
+          prev = escaped;
+        } else if (char === "-" && prev && index2 + 1 < length && pattern2[index2 + 1] !== "]") {
+          index2++;
+          let to = pattern2[index2];
+          if (to === ESCAPE) {
+            to = pattern2[index2 += 1];
+          }
+          if (prev <= to) {
+            body += `-${escapeMember(to)}`;
+          }
+          prev = EMPTY2;
+        } else if (char === "[" && pattern2[index2 + 1] === ":") {
+          const nameStart = index2 + 2;
+          let end = nameStart;
+          while (end < length && pattern2[end] !== "]") {
+            end++;
+          }
+          if (end === length) {
+            return null;
+          }
+          if (end > nameStart && pattern2[end - 1] === ":") {
+            const name = pattern2.slice(nameStart, end - 1);
+            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
+              return null;
+            }
+            body += POSIX_CLASSES[name];
+            prev = EMPTY2;
+            index2 = end;
+          } else {
+            body += escapeMember("[");
+            prev = "[";
+            index2 = nameStart - 2;
+          }
+        } else {
+          body += escapeMember(char);
+          prev = char;
+        }
+        index2++;
+        if (pattern2[index2] === "]") {
+          return {
+            end: index2,
+            source: classSource(negated, body)
+          };
+        }
+      }
+    };
+    var NEVER_MATCH = "[]";
+    var PLACEHOLDER2 = "\0";
+    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
+      `${PLACEHOLDER2}(\\d+)${PLACEHOLDER2}`,
+      "g"
+    );
+    var TRAILING_WILDCARD = "";
+    var TRAILING_DOUBLESTAR = "";
+    var isReserved = (char) => char === PLACEHOLDER2 || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
+    var extractBrackets = (pattern2) => {
+      const sources = [];
+      const hold = (source) => `${PLACEHOLDER2}${sources.push(source) - 1}${PLACEHOLDER2}`;
+      const { length } = pattern2;
+      let out = EMPTY2;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = pattern2[index2];
+        if (char === ESCAPE) {
+          const escaped = pattern2[index2 + 1];
+          if (escaped === SLASH && index2 + 2 === length) {
+            out += hold(NEVER_MATCH);
+          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
+            out += pattern2.slice(index2, index2 + 2);
+          } else {
+            out += hold(
+              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
+            );
+          }
+          index2 += 2;
+        } else if (isReserved(char)) {
+          out += hold(`[${char}]`);
+          index2++;
+        } else if (char === "[") {
+          const scanned = scanBracket(pattern2, index2);
+          if (scanned === null) {
+            out += hold(NEVER_MATCH);
+            index2 = length;
+          } else {
+            out += hold(scanned.source);
+            index2 = scanned.end + 1;
+          }
+        } else {
+          out += char;
+          index2++;
+        }
+      }
+      return {
+        source: out,
+        sources
+      };
+    };
+    var DIRECT = null;
+    var REGEX_INNER_SLASH = /\/(?!$)/;
+    var WILDCARD = "[^\\/]*";
+    var REPLACERS = [
+      // Replace (\ ) with ' '
+      // Only a space: an escaped tab or other whitespace is already a literal by
+      //   the time it reaches here, and a bare tab must be left as one, not turned
+      //   into a space.
+      // (\ ) -> ' '
+      // (\\ ) -> '\\ '
+      // (\\\ ) -> '\\ '
+      [
+        // A run of backslashes is taken whole, from its first one, so no match
+        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+        //   quadratic.
+        /(\\+)( ?)/g,
+        (_, run2, space) => space ? run2.slice(0, run2.length - run2.length % 2) + SPACE : run2,
+        ESCAPE + SPACE
+      ],
+      // git's wildmatch() reads a run of two or more asterisks as one globstar
+      //   whenever the run fills a path segment: it starts the pattern or follows
+      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+      //   already `**`; a longer one is folded into `**` here, so the steps
+      //   below only ever have to know `**`.
+      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+      // git also takes a run beside a literal prefix (`a***/b`) or beside an
+      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+      //   lists both, under "A run of asterisks".
+      [
+        /(^|\/)\*{3,}(?=\/|$)/g,
+        (_, start) => `${start}**`,
+        "*"
+      ],
+      // Escape metacharacters
+      // which is written down by users but means special for regular expressions.
+      // > There are 12 characters with special meanings:
+      // > - the backslash \,
+      // > - the caret ^,
+      // > - the dollar sign $,
+      // > - the period or dot .,
+      // > - the vertical bar or pipe symbol |,
+      // > - the question mark ?,
+      // > - the asterisk or star *,
+      // > - the plus sign +,
+      // > - the opening parenthesis (,
+      // > - the closing parenthesis ),
+      // > - and the opening square bracket [,
+      // > - the opening curly brace {,
+      // > These special characters are often called "metacharacters".
+      [
+        /[\\$.|*+(){^]/g,
+        (match) => `\\${match}`
+      ],
+      [
+        // > a question mark (?) matches a single character
+        /(?!\\)\?/g,
+        () => "[^/]",
+        "?"
+      ],
+      // leading slash
+      [
+        // > A leading slash matches the beginning of the pathname.
+        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+        // A leading slash matches the beginning of the pathname
+        /^\//,
+        () => "^",
+        SLASH
+      ],
+      // replace special metacharacter slash after the leading slash
+      [
+        /\//g,
+        () => "\\/",
+        SLASH
+      ],
+      [
+        // > A leading "**" followed by a slash means match in all directories.
+        // > For example, "**/foo" matches file or directory "foo" anywhere,
+        // > the same as pattern "foo".
+        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+        // >   under directory "foo".
+        // Notice that the '*'s have been replaced as '\\*'
+        /^\^*(?:\\\*\\\*\\\/)+/,
+        // '**/foo' <-> 'foo'
+        () => "(?:^|\\/)",
+        "*"
+      ],
+      // starting
+      [
+        // there will be no leading '/'
+        //   (which has been replaced by section "leading slash")
+        // If starts with '**', adding a '^' to the regular expression also works
+        DIRECT,
+        (source, pattern2) => {
+          if (!source || source[0] === "^" || source[0] === "(") {
+            return source;
+          }
+          const anchor = !REGEX_INNER_SLASH.test(pattern2) ? "(?:^|\\/)" : "^";
+          return anchor + source;
+        }
+      ],
+      // two globstars
+      [
+        // Use lookahead assertions so that we could match more than one `'/**'`
+        /\\\/\\\*\\\*(?=\\\/|$)/g,
+        // Zero, one or several directories
+        // should not use '*', or it will be replaced by the next replacer
+        // Check if it is not the last `'/**'`
+        (_, index2, str5) => index2 + 6 < str5.length ? str5.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
+        "*"
+      ],
+      // normal intermediate wildcards
+      [
+        // Never replace escaped '*'
+        // ignore rule '\*' will match the path '*'
+        // 'abc.*/' -> go
+        // 'abc.*'  -> skip this rule,
+        //    coz trailing single wildcard will be handed by [trailing wildcard]
+        /(^|[^\\])(?:\\\*)+(?!$)/g,
+        // '*.js' matches '.js'
+        // '*.js' doesn't match 'abc'
+        // 1. An asterisk "*" matches anything except a slash.
+        // 2. Other consecutive asterisks are considered regular asterisks
+        //    and collapse into one non-slash wildcard run.
+        (_, p1) => p1 + WILDCARD,
+        "*"
+      ],
+      // trailing wildcard, held apart from a literal star
+      [
+        // The step above leaves a trailing `*` alone, so a single `\*` is all that
+        //   can be left at the end here, and what stands in front of it says which
+        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+        //   nothing before it; a literal arrives as the user's own escape, which
+        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+        //   There is no third case: every backslash still reaching the chain is
+        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+        //   own character, so a longer run can never form. This runs while the
+        //   two are still distinct, before the unescape steps below collapse the
+        //   literal onto the very `\*` a wildcard leaves behind.
+        /(^|[^\\])((?:\\\\)*)\\\*$/,
+        (match, p1, p2) => p2 === EMPTY2 ? p1 + TRAILING_WILDCARD : match,
+        "*"
+      ],
+      [
+        // unescape, revert step 3 except for back slash
+        // For example, if a user escape a '\\*',
+        // after step 3, the result will be '\\\\\\*'
+        /\\\\\\(?=[$.|*+(){^])/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // '\\\\' -> '\\'
+        /\\\\/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // Every real bracket expression -- POSIX classes included -- has already
+        //   been held aside by `extractBrackets`, so the only `[` left in the
+        //   pattern is an escaped, literal one.
+        // A backslash could only stand at the end of the range if it quoted the
+        //   `]`, and `\]` is held aside long before this.
+        /\\\[([^\]/]*?)($|\])/g,
+        // '\\[bar]' -> '\\\\[bar]'
+        (match, range, close2) => `\\[${range}${close2}`,
+        "["
+      ],
+      // ending
+      [
+        // 'js' will not match 'js.'
+        // 'ab' will not match 'abc'
+        DIRECT,
+        // WTF!
+        // https://git-scm.com/docs/gitignore
+        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+        // which re-fixes #24, #38
+        // > If there is a separator at the end of the pattern then the pattern
+        // > will only match directories, otherwise the pattern can match both
+        // > files and directories.
+        // 'js*' will not match 'a.js'
+        // 'js/' will not match 'a.js'
+        // 'js' will match 'a.js' and 'a.js/'
+        (source) => {
+          const last = source[source.length - 1];
+          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+            return source;
+          }
+          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
+        }
+      ]
+    ];
+    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
+    var MODE_IGNORE = "regex";
+    var MODE_CHECK_IGNORE = "checkRegex";
+    var UNDERSCORE = "_";
+    var replaceTrailingWildcard = (_, p1) => {
+      const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
+      return `${prefix}(?=$|\\/$)`;
+    };
+    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
+    var replaceTrailingDoublestar = () => "[\\s\\S]";
+    var separatorAfter = (run2, at) => {
+      let separator = EMPTY2;
+      for (let index2 = at + 1; index2 < run2.length && !run2[index2].wildcard; index2++) {
+        separator += run2[index2].single;
+      }
+      return separator;
+    };
+    var pinWildcards = (source) => {
+      if (source.indexOf(WILDCARD) < 0) {
+        return source;
+      }
+      const tokens = [];
+      const { length } = source;
+      let index2 = 0;
+      while (index2 < length) {
+        const char = source[index2];
+        if (source.startsWith(WILDCARD, index2)) {
+          tokens.push({ wildcard: true });
+          index2 += WILDCARD.length;
+        } else if (char === "[") {
+          let end = index2 + 1;
+          if (source[end] === "^") {
+            end++;
+          }
+          if (source[end] === "]") {
+            end++;
+          }
+          while (end < length && source[end] !== "]") {
+            end += source[end] === ESCAPE ? 2 : 1;
+          }
+          end++;
+          tokens.push({ single: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === ESCAPE) {
+          tokens.push({ single: source.slice(index2, index2 + 2) });
+          index2 += 2;
+        } else if (char === "(") {
+          let depth2 = 0;
+          let end = index2;
+          do {
+            if (source[end] === ESCAPE) {
+              end++;
+            } else if (source[end] === "(") {
+              depth2++;
+            } else if (source[end] === ")") {
+              depth2--;
+            }
+            end++;
+          } while (end < length && depth2 > 0);
+          if ("*+?".indexOf(source[end]) >= 0) {
+            end++;
+          }
+          tokens.push({ boundary: source.slice(index2, end) });
+          index2 = end;
+        } else if (char === "^" || char === "$") {
+          tokens.push({ boundary: char });
+          index2++;
+        } else {
+          tokens.push({ single: char });
+          index2++;
+        }
+      }
+      let out = EMPTY2;
+      let run2 = [];
+      const flush = () => {
+        let lastWildcard;
+        run2.forEach((token, at) => {
+          if (token.wildcard) {
+            lastWildcard = at;
+          }
+        });
+        run2.forEach((token, at) => {
+          if (!token.wildcard) {
+            out += token.single;
+            return;
+          }
+          out += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run2, at)})[^\\/])*`;
+        });
+        run2 = [];
+      };
+      tokens.forEach((token) => {
+        if (token.boundary === void 0) {
+          run2.push(token);
+          return;
+        }
+        flush();
+        out += token.boundary;
+      });
+      flush();
+      return out;
+    };
+    var makeRegexPrefix = (pattern2) => {
+      if (REGEX_ANCHORED_GLOBSTAR.test(pattern2)) {
+        pattern2 = "**";
+      }
+      const { source, sources } = extractBrackets(pattern2);
+      const replaced = REPLACERS.reduce(
+        // A pass whose matcher finds nothing hands back the very string it was
+        //   given, so asking first costs a search and saves a rewrite. Ten of the
+        //   fifteen passes never fire for a typical .gitignore line, and between
+        //   them they were 45% of this chain.
+        (prev, [matcher, replacer, required]) => {
+          if (matcher === DIRECT) {
+            return replacer(prev, pattern2);
+          }
+          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+            return prev;
+          }
+          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern2)) : prev;
+        },
+        source
+      );
+      return sources.length ? replaced.replace(
+        REGEX_RESTORE_PLACEHOLDER,
+        (match, index2) => sources[index2]
+      ) : replaced;
+    };
+    var checkSourceOf = (body, prefix) => {
+      if (body[body.length - 1] === SLASH) {
+        prefix = makeRegexPrefix(body.slice(0, -1));
+      }
+      const head = prefix.slice(0, -1);
+      const last = prefix[prefix.length - 1];
+      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
+    };
+    var matchesBasename = (body) => {
+      const index2 = body.indexOf(SLASH);
+      return index2 < 0 || index2 === body.length - 1;
+    };
+    var basenameOf = (path12) => {
+      const end = path12.length - 1;
+      const index2 = path12.lastIndexOf(
+        SLASH,
+        path12[end] === SLASH ? end - 1 : end
+      );
+      return index2 < 0 ? path12 : path12.slice(index2 + 1);
+    };
+    var parentOf2 = (path12) => {
+      if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path12.split(SLASH).filter(Boolean);
+        slices.pop();
+        return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
+      }
+      const end = path12.length - 1;
+      const cut = path12.lastIndexOf(
+        SLASH,
+        path12.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+      );
+      return cut < 0 ? EMPTY2 : path12.slice(0, cut + 1);
+    };
+    var isString = (subject) => typeof subject === "string";
+    var checkPattern = (pattern2) => pattern2 && isString(pattern2);
+    var splitPattern2 = (pattern2) => (pattern2[pattern2.length - 1] === "\r" ? pattern2.slice(0, -1) : pattern2).split(REGEX_SPLITALL_CRLF).filter(Boolean);
+    var IgnoreRule = class {
+      constructor(pattern2, mark, body, ignoreCase, negative, prefix) {
+        this.pattern = pattern2;
+        this.mark = mark;
+        this.negative = negative;
+        define(this, "body", body);
+        define(this, "ignoreCase", ignoreCase);
+        define(this, "regexPrefix", prefix);
+      }
+      // Worked out on first use and kept behind an own property, the way `regex`
+      //   caches itself in `_regex`. Deciding it in the constructor instead would
+      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+      //   every compile -- including the compiles of rules that are never matched
+      //   against anything.
+      get _basenameOnly() {
+        return define(this, "_basenameOnly", matchesBasename(this.body));
+      }
+      get regex() {
+        const key = UNDERSCORE + MODE_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_IGNORE, key);
+      }
+      get checkRegex() {
+        const key = UNDERSCORE + MODE_CHECK_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_CHECK_IGNORE, key);
+      }
+      _make(mode, key) {
+        const str5 = pinWildcards(
+          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
+        );
+        const regex2 = this.ignoreCase ? new RegExp(str5, "i") : new RegExp(str5);
+        return define(this, key, regex2);
+      }
+    };
+    var hasTrailingBackslash = (str5) => {
+      let count2 = 0;
+      while (str5[str5.length - count2 - 1] === ESCAPE) {
+        count2++;
+      }
+      return count2 % 2 === 1;
+    };
+    var trimEnd = (body, stripLineEnd) => {
+      let lineEnd = body.length;
+      let end;
+      for (; ; ) {
+        if (stripLineEnd && body[lineEnd - 1] === "\r") {
+          lineEnd--;
+        }
+        end = lineEnd;
+        while (body[end - 1] === SPACE) {
+          end--;
+        }
+        if (!stripLineEnd || body[end - 1] !== "\n") {
+          break;
+        }
+        lineEnd = end - 1;
+      }
+      if (end === lineEnd) {
+        return body.slice(0, lineEnd);
+      }
+      let backslashes = 0;
+      while (body[end - backslashes - 1] === ESCAPE) {
+        backslashes++;
+      }
+      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
+    };
+    var createRule = (pattern2, mark, ignoreCase, stripLineEnd, stripBOM) => {
+      let body = stripBOM && pattern2[0] === BOM2 ? pattern2.slice(1) : pattern2;
+      if (body[0] === "#") {
+        return;
+      }
+      let negative = false;
+      if (body[0] === "!") {
+        negative = true;
+        body = body.slice(1);
+      }
+      const last = body[body.length - 1];
+      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
+        body = trimEnd(body, stripLineEnd);
+      }
+      if (!body || hasTrailingBackslash(body)) {
+        return;
+      }
+      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
+      const regexPrefix = makeRegexPrefix(body);
+      return new IgnoreRule(
+        pattern2,
+        mark,
+        body,
+        ignoreCase,
+        negative,
+        regexPrefix
+      );
+    };
+    var RuleManager = class {
+      constructor(ignoreCase) {
+        this._ignoreCase = ignoreCase;
+        this._rules = [];
+        this._basenameCount = 0;
+      }
+      _add(pattern2, index2) {
+        if (pattern2 && pattern2[KEY_IGNORE]) {
+          this._rules = this._rules.concat(pattern2._rules._rules);
+          this._basenameCount += pattern2._rules._basenameCount;
+          this._added = true;
+          return;
+        }
+        const isStr = isString(pattern2);
+        const raw = isStr ? pattern2 : pattern2.pattern;
+        const rule = checkPattern(raw) && createRule(
+          raw,
+          isStr ? UNDEFINED : pattern2.mark,
+          this._ignoreCase,
+          !this._split,
+          this._stripBOM && !index2
+        );
+        if (rule) {
+          this._added = true;
+          this._rules.push(rule);
+          if (matchesBasename(rule.body)) {
+            this._basenameCount++;
+          }
+        }
+      }
+      // @param {Array<string> | string | Ignore} pattern
+      add(pattern2) {
+        this._added = false;
+        this._split = isString(pattern2);
+        this._stripBOM = !this._split || pattern2[0] === BOM2;
+        makeArray(
+          this._split ? splitPattern2(pattern2) : pattern2
+        ).forEach(this._add, this);
+        if (this._added) {
+          this._literalRules = UNDEFINED;
+        }
+        return this._added;
+      }
+      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+      //   are left out once, rather than tested or compiled for every path.
+      testLiteral(path12) {
+        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
+          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
+        ));
+        let ignored = false;
+        let unignored = false;
+        let matchedRule;
+        for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule.checkRegex.test(path12)) {
+            ignored = !rule.negative;
+            unignored = rule.negative;
+            matchedRule = rule.negative ? UNDEFINED : rule;
+            break;
+          }
+        }
+        const ret = {
+          ignored,
+          unignored
+        };
+        if (matchedRule) {
+          ret.rule = matchedRule;
+        }
+        return ret;
+      }
+      // Test one single path without recursively checking parent directories
+      //
+      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+      // @returns {TestResult}
+      test(path12, mode) {
+        const rules2 = this._rules;
+        const { length } = rules2;
+        const shortcut = this._basenameCount * 2 >= length;
+        const basename3 = shortcut ? basenameOf(path12) : path12;
+        for (let index2 = length - 1; index2 >= 0; index2--) {
+          const rule = rules2[index2];
+          if (rule[mode].test(
+            shortcut && rule._basenameOnly ? basename3 : path12
+          )) {
+            const { negative } = rule;
+            const ret = {
+              ignored: !negative,
+              unignored: negative
+            };
+            if (!negative) {
+              ret.rule = rule;
+            }
+            return ret;
+          }
+        }
+        return {
+          ignored: false,
+          unignored: false
+        };
+      }
+    };
+    var throwError = (message2, Ctor) => {
+      throw new Ctor(message2);
+    };
+    var checkPath = (path12, originalPath, doThrow) => {
+      if (!isString(path12)) {
+        return doThrow(
+          `path must be a string, but got \`${originalPath}\``,
+          TypeError
+        );
+      }
+      if (!path12) {
+        return doThrow(`path must not be empty`, TypeError);
+      }
+      if (checkPath.isNotRelative(path12)) {
+        const r = "`path.relative()`d";
+        return doThrow(
+          `path should be a ${r} string, but got "${originalPath}"`,
+          RangeError
+        );
+      }
+      return true;
+    };
+    var isNotRelative = (path12) => {
+      const first = path12.charCodeAt(0);
+      if (first === SLASH_CODE) {
+        return true;
+      }
+      if (first !== DOT_CODE) {
+        return false;
+      }
+      if (path12.length === 1) {
+        return true;
+      }
+      const second = path12.charCodeAt(1);
+      if (second === SLASH_CODE) {
+        return true;
+      }
+      if (second !== DOT_CODE) {
+        return false;
+      }
+      return path12.length === 2 || path12.charCodeAt(2) === SLASH_CODE;
+    };
+    checkPath.isNotRelative = isNotRelative;
+    checkPath.convert = (p) => p;
+    var convertPath = (target) => isString(target) && checkPath.convert(target);
+    var Ignore = class {
+      constructor({
+        ignorecase = true,
+        ignoreCase = ignorecase,
+        allowRelativePaths = false
+      } = {}) {
+        define(this, KEY_IGNORE, true);
+        this._rules = new RuleManager(ignoreCase);
+        this._strictPathCheck = !allowRelativePaths;
+        this._initCache();
+      }
+      _initCache() {
+        this._ignoreCache = /* @__PURE__ */ Object.create(null);
+        this._testCache = /* @__PURE__ */ Object.create(null);
+      }
+      add(pattern2) {
+        if (this._rules.add(pattern2)) {
+          this._initCache();
+        }
+        return this;
+      }
+      // legacy
+      addPattern(pattern2) {
+        return this.add(pattern2);
+      }
+      // @returns {TestResult}
+      _test(originalPath, cache3, path12) {
+        checkPath(
+          path12,
+          originalPath,
+          this._strictPathCheck ? throwError : RETURN_FALSE
+        );
+        return path12 ? this._t(path12, cache3) : {
+          ignored: false,
+          unignored: false
+        };
+      }
+      checkIgnore(target) {
+        const path12 = convertPath(target);
+        if (!path12 || path12.charCodeAt(path12.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path12);
+        }
+        const dir = this._t(path12, this._testCache);
+        if (dir.ignored) {
+          return dir;
+        }
+        const literal = this._rules.testLiteral(path12);
+        return literal.ignored || literal.unignored ? literal : dir;
+      }
+      _t(path12, cache3) {
+        const cached = cache3[path12];
+        if (cached) {
+          return cached;
+        }
+        const parentPath = parentOf2(path12);
+        const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
+        return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
+      }
+      ignores(path12) {
+        return this._test(path12, this._ignoreCache, convertPath(path12)).ignored;
+      }
+      createFilter() {
+        return (path12) => !this.ignores(path12);
+      }
+      filter(paths) {
+        return makeArray(paths).filter(this.createFilter());
+      }
+      // @returns {TestResult}
+      test(path12) {
+        return this._test(path12, this._testCache, convertPath(path12));
+      }
+    };
+    var factory = (options) => new Ignore(options);
+    var isPathValid = (path12) => checkPath(convertPath(path12), path12, RETURN_FALSE);
+    var setupWindows = () => {
+      const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
+      checkPath.convert = makePosix;
+      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
+      checkPath.isNotRelative = (path12) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path12) || isNotRelative(path12);
+    };
+    if (
+      // Detect `process` so that it can run in browsers.
+      typeof process !== "undefined" && process.platform === "win32"
+    ) {
+      setupWindows();
+    }
+    module.exports = factory;
+    factory.default = factory;
+    module.exports.isPathValid = isPathValid;
+    define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
+  }
+});
+
+// src/evidence/pump.ts
+import { getPriority, setPriority } from "node:os";
+import { Worker } from "node:worker_threads";
+function ensureWorker() {
+  if (worker) return worker;
+  if (broken) return null;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+    w.on("message", (m) => {
+      const p = active.get(m.id);
+      if (!p) return;
+      if (m.t === "data" && m.ab) {
+        const n = m.ab.byteLength;
+        p.handlers.onData(Buffer.from(m.ab));
+        w.postMessage({ op: "ack", id: m.id, bytes: n });
+        return;
+      }
+      active.delete(m.id);
+      if (active.size === 0) w.unref();
+      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
+      else p.handlers.onError(m.message ?? "git could not be started");
+    });
+    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
+    w.on("exit", () => failAll("the git reader thread stopped"));
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+function failAll(message2) {
+  worker = null;
+  broken = true;
+  const list4 = [...active.values()];
+  active.clear();
+  for (const p of list4) p.handlers.onError(message2);
+}
+function pumpSpawn(file, args, cwd, env, handlers2) {
+  const w = ensureWorker();
+  if (!w) return null;
+  const id = nextId++;
+  active.set(id, { handlers: handlers2 });
+  w.ref();
+  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
+  return {
+    kill: () => {
+      if (active.has(id)) w.postMessage({ op: "kill", id });
+    }
+  };
+}
+function yieldCpuToGit() {
+  if (lowered || !worker) return;
+  lowered = true;
+  if (process.platform !== "linux") return;
+  const raw = process.env.MEMORY_AUDIT_NICE;
+  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
+  if (!Number.isInteger(nice) || nice <= 0) return;
+  try {
+    if (getPriority() < nice) setPriority(Math.min(nice, 19));
+  } catch {
+  }
+}
+var WORKER_SOURCE, worker, broken, nextId, active, lowered;
+var init_pump = __esm({
+  "src/evidence/pump.ts"() {
+    "use strict";
+    WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const FLUSH_BYTES = 512 * 1024;
+const FLUSH_MS = 8;
+const children = new Map();
+// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
+const HIGH_WATER = 8 * 1024 * 1024;
+const LOW_WATER = 2 * 1024 * 1024;
+parentPort.on('message', (m) => {
+  if (m.op === 'ack') {
+    const c = children.get(m.id);
+    if (!c) return;
+    c.inflight -= m.bytes;
+    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
+    return;
+  }
+  if (m.op === 'kill') {
+    const c = children.get(m.id);
+    if (c) c.child.kill();
+    return;
+  }
+  if (m.op !== 'spawn') return;
+  const id = m.id;
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+    return;
+  }
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
+  children.set(id, st);
+  const flush = () => {
+    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
+    if (st.size === 0) return;
+    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
+    st.parts = []; st.size = 0;
+    let ab;
+    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
+    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    st.inflight += ab.byteLength;
+    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
+  };
+  child.stdout.on('data', (b) => {
+    st.parts.push(b); st.size += b.length;
+    if (st.size >= FLUSH_BYTES) flush();
+    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
+  });
+  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
+  let reported = false;
+  child.on('error', (err) => {
+    if (reported) return;
+    reported = true;
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+  });
+  child.on('close', (code) => {
+    if (reported) return;
+    reported = true;
+    flush();
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
+  });
+});
+`;
+    worker = null;
+    broken = false;
+    nextId = 1;
+    active = /* @__PURE__ */ new Map();
+    lowered = false;
+  }
+});
+
+// src/evidence/git.ts
+import { spawn } from "node:child_process";
+function runGit(cwd, args, input) {
+  return new Promise((resolve6) => {
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
+      return;
+    }
+    const out = [];
+    const errOut = [];
+    child.stdout.on("data", (b) => out.push(b));
+    child.stderr.on("data", (b) => errOut.push(b));
+    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
+    child.on(
+      "close",
+      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
+    );
+    child.stdin.on("error", () => {
+    });
+    if (input !== void 0) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+function gitEnv() {
+  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
+}
+function streamGitTokens(cwd, args, onToken) {
+  return new Promise((resolve6) => {
+    let rest = null;
+    let failed2 = null;
+    let kill = () => {
+    };
+    const onData = (chunk) => {
+      if (failed2) return;
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      try {
+        for (; ; ) {
+          const nul = buf.indexOf(0, start);
+          if (nul < 0) break;
+          onToken(buf.toString("utf8", start, nul));
+          start = nul + 1;
+        }
+      } catch (err) {
+        failed2 = err;
+        kill();
+        return;
+      }
+      rest = start < buf.length ? buf.subarray(start) : null;
+      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
+    };
+    const onClose = (code3, stderr) => {
+      if (!failed2 && rest && rest.length > 0) {
+        try {
+          onToken(rest.toString("utf8"));
+        } catch (err) {
+          failed2 = err;
+        }
+      }
+      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
+${failed2.message}` : "") });
+    };
+    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
+    const argv = [...GIT_STABLE_CONFIG, ...args];
+    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
+    if (pumped) {
+      kill = pumped.kill;
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    const c = child;
+    kill = () => c.kill();
+    const errOut = [];
+    let errLen = 0;
+    c.stdout.on("data", onData);
+    c.stderr.on("data", (b) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
+    });
+    c.on("error", (err) => onError(err.message));
+    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
+  });
+}
+function readBlobs(cwd, ids, onBlob) {
+  return new Promise((resolve6) => {
+    if (ids.length === 0) {
+      resolve6({ code: 0, stderr: "" });
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    let idx = 0;
+    let buf = Buffer.alloc(0);
+    let need = -1;
+    let errText = "";
+    const pump = () => {
+      for (; ; ) {
+        if (need < 0) {
+          const nl = buf.indexOf(10);
+          if (nl < 0) return;
+          const header2 = buf.toString("utf8", 0, nl);
+          buf = buf.subarray(nl + 1);
+          const id = ids[idx] ?? "";
+          if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
+            idx++;
+            safe(() => onBlob(id, null));
+            continue;
+          }
+          const parts = header2.split(" ");
+          need = Number(parts[2] ?? 0);
+        } else {
+          if (buf.length < need + 1) return;
+          const body = buf.toString("utf8", 0, need);
+          buf = buf.subarray(need + 1);
+          need = -1;
+          const id = ids[idx++] ?? "";
+          safe(() => onBlob(id, body));
+        }
+      }
+    };
+    const safe = (f) => {
+      try {
+        f();
+      } catch (err) {
+        errText += `${err.message}
+`;
+      }
+    };
+    child.stdout.on("data", (chunk) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      pump();
+    });
+    child.stderr.on("data", (b) => {
+      if (errText.length < 64 * 1024) errText += b.toString("utf8");
+    });
+    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
+    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
+    child.stdin.on("error", () => {
+    });
+    const SLICE = 2e3;
+    let i = 0;
+    const writeMore = () => {
+      while (i < ids.length) {
+        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
+        i += SLICE;
+        if (!child.stdin.write(chunk)) {
+          child.stdin.once("drain", writeMore);
+          return;
+        }
+      }
+      child.stdin.end();
+    };
+    writeMore();
+  });
+}
+async function repoInfo(root2) {
+  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
+  const lines = r.stdout.split("\n");
+  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
+    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
+    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
+    const l2 = r2.stdout.split("\n");
+    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
+  }
+  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
+  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
+}
+async function remoteOriginUrl(root2) {
+  const r = await runGit(root2, ["remote", "get-url", "origin"]);
+  if (r.code !== 0) return void 0;
+  return r.stdout.trim() || void 0;
+}
+function parseRepoSlug(url) {
+  const u = url.trim();
+  let path12;
+  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
+  if (scp && !u.includes("://")) path12 = scp[1];
+  else {
+    try {
+      path12 = new URL(u).pathname;
+    } catch {
+      return void 0;
+    }
+  }
+  if (!path12) return void 0;
+  const parts = path12.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (parts.length < 2) return void 0;
+  const [owner, name] = parts.slice(-2);
+  if (!owner || !name) return void 0;
+  return `${owner}/${name}`;
+}
+var GIT_STABLE_CONFIG, BlobStream;
+var init_git = __esm({
+  "src/evidence/git.ts"() {
+    "use strict";
+    init_pump();
+    GIT_STABLE_CONFIG = [
+      "-c",
+      "core.quotePath=false",
+      "-c",
+      "log.showSignature=false",
+      "-c",
+      "color.ui=false",
+      "-c",
+      "diff.renames=true",
+      "-c",
+      "log.follow=false",
+      "-c",
+      "log.showRoot=true",
+      "-c",
+      "diff.relative=false",
+      "-c",
+      "i18n.logOutputEncoding=UTF-8"
+    ];
+    BlobStream = class {
+      constructor(cwd, onBlob) {
+        this.cwd = cwd;
+        this.onBlob = onBlob;
+      }
+      cwd;
+      onBlob;
+      child = null;
+      queue = [];
+      head = 0;
+      buf = Buffer.alloc(0);
+      need = -1;
+      pendingWrite = [];
+      errText = "";
+      done = null;
+      resolveDone = null;
+      requested = 0;
+      start() {
+        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
+        try {
+          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+        } catch (err) {
+          this.resolveDone({ code: -1, stderr: String(err.message) });
+          return;
+        }
+        const child = this.child;
+        child.stdout.on("data", (chunk) => {
+          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+          this.pump();
+        });
+        child.stderr.on("data", (b) => {
+          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
+        });
+        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
+        child.on("close", (code3) => {
+          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
+          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
+        });
+        child.stdin.on("error", () => {
+        });
+      }
+      deliver(id, content3) {
+        try {
+          this.onBlob(id, content3);
+        } catch (err) {
+          this.errText += `${err.message}
+`;
+        }
+      }
+      pump() {
+        for (; ; ) {
+          if (this.need < 0) {
+            const nl = this.buf.indexOf(10);
+            if (nl < 0) return;
+            const header2 = this.buf.toString("utf8", 0, nl);
+            this.buf = this.buf.subarray(nl + 1);
+            if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
+              this.deliver(this.queue[this.head++] ?? "", null);
+              continue;
+            }
+            this.need = Number(header2.split(" ")[2] ?? 0);
+          } else {
+            if (this.buf.length < this.need + 1) return;
+            const body = this.buf.toString("utf8", 0, this.need);
+            this.buf = this.buf.subarray(this.need + 1);
+            this.need = -1;
+            this.deliver(this.queue[this.head++] ?? "", body);
+          }
+          if (this.head > 4096 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
+          }
+        }
+      }
+      request(id) {
+        if (!this.child && !this.done) this.start();
+        if (!this.child) return;
+        this.queue.push(id);
+        this.requested++;
+        this.pendingWrite.push(id);
+        if (this.pendingWrite.length >= 64) this.flush();
+      }
+      flush() {
+        if (!this.child || this.pendingWrite.length === 0) return;
+        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
+        this.pendingWrite = [];
+      }
+      /** No more requests: waits for every answer. */
+      async end() {
+        if (!this.done) return { code: 0, stderr: "" };
+        this.flush();
+        this.child?.stdin.end();
+        return this.done;
+      }
+    };
+  }
+});
+
+// src/evidence/files.ts
+import { readFile } from "node:fs/promises";
+import path3 from "node:path";
+function indexFromPaths(paths, untracked, source = "git") {
+  const files = /* @__PURE__ */ new Set();
+  const dirs = /* @__PURE__ */ new Set();
+  const lower = /* @__PURE__ */ new Map();
+  const byBasename = /* @__PURE__ */ new Map();
+  for (const p of paths) {
+    if (!p || files.has(p)) continue;
+    files.add(p);
+    const lp = p.toLowerCase();
+    if (!lower.has(lp)) lower.set(lp, p);
+    const slash = p.lastIndexOf("/");
+    const base = slash < 0 ? p : p.slice(slash + 1);
+    const list4 = byBasename.get(base);
+    if (list4) list4.push(p);
+    else byBasename.set(base, [p]);
+    let end = slash;
+    while (end > 0) {
+      const d = p.slice(0, end);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      const ld = d.toLowerCase();
+      if (!lower.has(ld)) lower.set(ld, d);
+      end = d.lastIndexOf("/");
+    }
+  }
+  const index2 = { files, dirs, lower, byBasename, source, stats: folderStats(files, dirs) };
+  if (untracked && untracked.size) index2.untracked = untracked;
+  return index2;
+}
+function folderStats(files, dirs) {
+  const stats = { files: /* @__PURE__ */ new Map(), dirs: /* @__PURE__ */ new Map(), byDirName: /* @__PURE__ */ new Map() };
+  for (const f of files) {
+    const i = f.lastIndexOf("/");
+    const parent = i === -1 ? "" : f.slice(0, i);
+    stats.files.set(parent, (stats.files.get(parent) ?? 0) + 1);
+  }
+  for (const d of dirs) {
+    const i = d.lastIndexOf("/");
+    const parent = i === -1 ? "" : d.slice(0, i);
+    stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
+    const name = d.slice(i + 1).toLowerCase();
+    const named = stats.byDirName.get(name);
+    if (named) named.push(d);
+    else stats.byDirName.set(name, [d]);
+  }
+  return stats;
+}
+async function gitFileIndex(root2) {
+  const paths = [];
+  const r = await streamGitTokens(root2, ["ls-files", "-z", "-t", "--cached", "--others", "--deleted", "--exclude-standard", "--exclude=node_modules/"], (tok) => {
+    if (tok) paths.push(tok);
+  });
+  if (r.code !== 0) return { index: indexFromPaths([]), error: r.stderr.trim() || `git ls-files exited with ${r.code}` };
+  const untracked = /* @__PURE__ */ new Set();
+  const deleted = /* @__PURE__ */ new Set();
+  const clean2 = new Array(paths.length);
+  let n = 0;
+  for (const tok of paths) {
+    const tag = tok.charCodeAt(0);
+    const p = tok.length > 2 && tok.charCodeAt(1) === 32 ? tok.slice(2) : tok;
+    if (tag === 82) {
+      deleted.add(p);
+      continue;
+    }
+    if (tag === 63) untracked.add(p);
+    clean2[n++] = p;
+  }
+  clean2.length = n;
+  if (deleted.size > 0) {
+    let m = 0;
+    for (let i = 0; i < n; i++) if (!deleted.has(clean2[i])) clean2[m++] = clean2[i];
+    clean2.length = m;
+  }
+  return { index: indexFromPaths(clean2, untracked, "git") };
+}
+async function walkFileIndex(root2) {
+  let found = [];
+  try {
+    found = await glob("**/*", { cwd: root2, dot: true, ignore: WALK_IGNORE, onlyFiles: true, followSymbolicLinks: false });
+  } catch {
+    found = [];
+  }
+  try {
+    const gi = await readFile(path3.join(root2, ".gitignore"), "utf8");
+    const ig = (0, import_ignore.default)().add(gi);
+    found = found.filter((f) => !ig.ignores(f));
+  } catch {
+  }
+  found.sort();
+  return indexFromPaths(found, void 0, "filesystem");
+}
+function existsInIndex(index2, p) {
+  const q = p.replace(/\/+$/, "");
+  if (q === "" || q === ".") return "dir";
+  if (index2.files.has(q)) return "file";
+  if (index2.dirs.has(q)) return "dir";
+  return void 0;
+}
+var import_ignore, WALK_IGNORE;
+var init_files = __esm({
+  "src/evidence/files.ts"() {
+    "use strict";
+    init_dist3();
+    import_ignore = __toESM(require_ignore(), 1);
+    init_git();
+    WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
   }
 });
 
@@ -56279,7 +57659,7 @@ function sameChars(w, t, start, end) {
   for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== t.charCodeAt(start + k)) return false;
   return true;
 }
-function grow(a, min) {
+function grow2(a, min) {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
   const out = a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap);
@@ -56382,13 +57762,13 @@ var init_corpus = __esm({
         }
         this.slotId[i] = id;
         this.word.push(w);
-        if (id >= this.hash.length) this.hash = grow(this.hash, id + 1);
+        if (id >= this.hash.length) this.hash = grow2(this.hash, id + 1);
         this.hash[id] = h >>> 0;
         const hs = bagOf(w);
         let end = this.bagFrom[id];
-        if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
+        if (end + hs.length > this.bag.length) this.bag = grow2(this.bag, end + hs.length);
         for (const x of hs) this.bag[end++] = x;
-        if (id + 2 > this.bagFrom.length) this.bagFrom = grow(this.bagFrom, id + 2);
+        if (id + 2 > this.bagFrom.length) this.bagFrom = grow2(this.bagFrom, id + 2);
         this.bagFrom[id + 1] = end;
         return id;
       }
@@ -56452,7 +57832,7 @@ var init_corpus = __esm({
           this.bags.push(this.scratch, 0);
           return;
         }
-        if (this.seqEnd + count2 > this.seq.length) this.seq = grow(this.seq, this.seqEnd + count2);
+        if (this.seqEnd + count2 > this.seq.length) this.seq = grow2(this.seq, this.seqEnd + count2);
         const seq = this.seq;
         const from = this.seqEnd;
         const hashes = words2.hash;
@@ -56464,7 +57844,7 @@ var init_corpus = __esm({
         }
         this.seqEnd += count2;
         this.seqStart[i + 1] = this.seqEnd;
-        if (Math.max(count2, bagSize) > this.scratch.length) this.scratch = grow(this.scratch, Math.max(count2, bagSize));
+        if (Math.max(count2, bagSize) > this.scratch.length) this.scratch = grow2(this.scratch, Math.max(count2, bagSize));
         const scratch = this.scratch;
         this.sets.push(scratch, shingleHashes(hashes, count2, scratch));
         let b = 0;
@@ -56818,7 +58198,7 @@ function findEphemeral(ctx) {
   }
   return out;
 }
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, WEEKDAY_RE, COUNT_RE, UNIT_RE, EVENT_RE, FORWARD_DATE, RECURRING, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_FORWARD, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, FORWARD_COUNTS, RATIONALE, detectedEarly, ephemeralCheck;
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, WEEKDAY_RE, COUNT_RE2, UNIT_RE, EVENT_RE, FORWARD_DATE, RECURRING, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_FORWARD, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, FORWARD_COUNTS, RATIONALE, detectedEarly, ephemeralCheck;
 var init_ephemeral = __esm({
   "src/checks/ephemeral.ts"() {
     "use strict";
@@ -56860,11 +58240,11 @@ var init_ephemeral = __esm({
     SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
     RELATIVE_DATE = /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
     WEEKDAY_RE = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
-    COUNT_RE = "(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|few|\\d+)";
+    COUNT_RE2 = "(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|few|\\d+)";
     UNIT_RE = "(?:days?|weeks?|months?)";
     EVENT_RE = "(?:ships?|shipping|lands?|landing|launch(?:es|ing)?|releases?|releasing|go(?:es)? live|going live|starts?|starting|begins?|beginning|ends?|ending|finish(?:es)?|closes?|closing|opens?|opening|resumes?|resuming|returns?|returning|back|due|lifts?|happens?|happening|arrives?|arriving|kicks? off|kicking off|scheduled|planned|expected|coming|deadline is)";
     FORWARD_DATE = new RegExp(
-      `(?<!\\b(?:the|every|each) )\\bnext (?:week|month|year|sprint|${WEEKDAY_RE})\\b|\\buntil ${WEEKDAY_RE}\\b|(?<=\\b${EVENT_RE} )in ${COUNT_RE} ${UNIT_RE}\\b|\\b${COUNT_RE} ${UNIT_RE} from now\\b`,
+      `(?<!\\b(?:the|every|each) )\\bnext (?:week|month|year|sprint|${WEEKDAY_RE})\\b|\\buntil ${WEEKDAY_RE}\\b|(?<=\\b${EVENT_RE} )in ${COUNT_RE2} ${UNIT_RE}\\b|\\b${COUNT_RE2} ${UNIT_RE} from now\\b`,
       "i"
     );
     RECURRING = new RegExp(
@@ -57277,10 +58657,10 @@ function numberClaims(sentence, offset, entry, out) {
 }
 function versionClaims(sentence, offset, entry, out) {
   if (/[<>^~]=?\s*\d/.test(sentence)) return;
-  VERSION_RE.lastIndex = 0;
+  VERSION_RE2.lastIndex = 0;
   const found = [];
   let m;
-  while (m = VERSION_RE.exec(sentence)) {
+  while (m = VERSION_RE2.exec(sentence)) {
     if (m[3] && m[3] !== ".x") continue;
     const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, " ")];
     if (!tool) continue;
@@ -57447,7 +58827,7 @@ function finding2(e, c, other, oc, what) {
     evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
   };
 }
-var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, contradictionCheck;
+var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE2, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, contradictionCheck;
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
@@ -57600,14 +58980,14 @@ var init_contradiction = __esm({
       playwright: "playwright"
     };
     AMBIGUOUS = /* @__PURE__ */ new Set(["go", "node", "java", "rust", "ruby", "express", "vue", "react"]);
-    VERSION_RE = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
+    VERSION_RE2 = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
     RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
     RULE_NOISE = /* @__PURE__ */ new Set(["ever", "anything", "thing", "someth", "something", "please", "really", "any", "directly", "actually"]);
     HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
     HAS_DIGIT = /\d/;
     HAS_MODAL = /\b(?:always|never|must|not|n't)\b/i;
     HAS_NUMBER2 = new RegExp(NUM_RE.source, "i");
-    HAS_VERSION = new RegExp(VERSION_RE.source, "i");
+    HAS_VERSION = new RegExp(VERSION_RE2.source, "i");
     GATE2 = PROSE_GATES.add([
       // HAS_PM
       ["npm", "yarn", "bun", "npx", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"],
@@ -57870,7 +59250,7 @@ var init_discover = __esm({
     "use strict";
     import_ignore2 = __toESM(require_ignore(), 1);
     import_picomatch3 = __toESM(require_picomatch2(), 1);
-    init_dist2();
+    init_dist3();
     MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
     SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
     isClaudeRule = (0, import_picomatch3.default)("**/.claude/rules/**/*.md", { dot: true });
@@ -59360,1292 +60740,6 @@ var init_read = __esm({
   }
 });
 
-// src/memory/refs/tree.ts
-function isTree(code3) {
-  const lines = code3.split("\n").filter((l) => l.trim());
-  if (lines.length < 2) return false;
-  const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
-  if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
-  const names = lines.map((l) => l.replace(/\s+#.*$/, "").replace(/(?<=\S)\s{2,}.*$/, ""));
-  const plain = names.every((l) => /^\s*[\w.@-][\w.@+-]*\/?\s*$/.test(l));
-  const dirs = names.filter((l) => /\/\s*$/.test(l)).length;
-  const indents = new Set(names.map((l) => /^\s*/.exec(l)[0].length));
-  return plain && dirs >= 1 && indents.size >= 2 && /^\S.*\/\s*$/.test(names[0]);
-}
-function isListing(code3) {
-  let slash = false;
-  let n = 0;
-  for (const line2 of code3.split("\n")) {
-    if (!line2.trim() || /^\s*(?:\.{3}|…)\s*$/.test(line2)) continue;
-    const m = LISTING_LINE.exec(line2);
-    if (!m || !PATH_LIKE.test(m[1]) || /^\.+\/?$/.test(m[1])) return false;
-    if (m[1].includes("/")) slash = true;
-    n++;
-  }
-  return n >= 1 && slash;
-}
-function parseTree(code3, listing = false) {
-  const out = [];
-  const stack = [];
-  let k = 0;
-  for (const line2 of code3.split("\n")) {
-    const lineStart = k;
-    k += line2.length + 1;
-    let c = 0;
-    while (c < line2.length && (line2[c] === " " || line2[c] === "	" || TREE_CHARS.test(line2[c]) || line2[c] === "-" && /[├└|`+]/.test(line2.slice(0, c)))) c++;
-    if (c >= line2.length) continue;
-    const restText = line2.slice(c);
-    const m = /^([^\s#←→<]+(?: [^\s#←→<(]+)*?)(?=\s{2,}|\t|\s+#|\s+←|\s+->|\s+\(|\s*$)/.exec(restText);
-    if (!m) continue;
-    let name = m[1].trim();
-    if (!name || /^[.…]+$/.test(name) || name.includes(" ")) {
-      continue;
-    }
-    const col = c;
-    while (stack.length && stack[stack.length - 1].col >= col) stack.pop();
-    const dir = name.endsWith("/");
-    const clean2 = name.replace(/\/+$/, "");
-    const parent = stack.map((s) => s.name).join("/");
-    const path12 = parent ? `${parent}/${clean2}` : clean2;
-    out.push({ raw: name, offset: lineStart + c, path: path12, base: parent ? parent + "/" : "", dir, depth: stack.length });
-    if (listing) {
-      if (dir) stack.push({ col, name: clean2 });
-    } else if (dir || !/\.[\w]+$/.test(clean2) && !clean2.startsWith(".")) stack.push({ col, name: clean2 });
-    else if (clean2.startsWith(".") && !/\.[\w]+$/.test(clean2.slice(1))) stack.push({ col, name: clean2 });
-  }
-  return out;
-}
-var TREE_CHARS, LISTING_LINE, PATH_LIKE;
-var init_tree = __esm({
-  "src/memory/refs/tree.ts"() {
-    "use strict";
-    TREE_CHARS = /[│├└┬┼─|`+\\]/;
-    LISTING_LINE = /^\s*([\w.-][\w.+@-]*(?:\/[\w.+@-]+)*\/?)(?:\s+#.*|\s{2,}\/\/.*)?\s*$/;
-    PATH_LIKE = /\/|\.[A-Za-z][\w]{0,9}$/;
-  }
-});
-
-// src/memory/refs/prose.ts
-function scanProse(text5, _opts = {}) {
-  const out = [];
-  if (!DIGIT.test(text5)) return out;
-  scanIssues(text5, out);
-  scanVersions(text5, out);
-  return out;
-}
-function scanCountsIn(text5) {
-  const out = [];
-  scanCounts(text5, out);
-  return out;
-}
-function sentenceAround(text5, s, e) {
-  let a = s;
-  while (a > 0 && !endsSentence(text5.charCodeAt(a - 1)) && s - a < 160) a--;
-  let b = e;
-  while (b < text5.length && !endsSentence(text5.charCodeAt(b)) && b - e < 160) b++;
-  return text5.slice(a, b);
-}
-function endsSentence(c) {
-  return c === 46 || c === 33 || c === 63 || c === 10;
-}
-function scanIssues(text5, out) {
-  const push2 = (s, e, n, kind, repo) => {
-    const sentence = sentenceAround(text5, s, e);
-    const rest = sentence.replace(text5.slice(s, e), " ");
-    const open2 = OPEN_WORDS.test(rest) && !CLOSED_WORDS.test(rest);
-    out.push({ kind: "issue", start: s, end: e, raw: text5.slice(s, e), value: `${repo ? repo : ""}#${n}`, number: n, issueKind: kind, repo, describedOpen: open2 });
-  };
-  let m;
-  const url = ISSUE_URL;
-  url.lastIndex = 0;
-  const taken = [];
-  if (text5.includes("github.com/")) while (m = url.exec(text5)) {
-    push2(m.index, m.index + m[0].length, Number(m[3]), m[2] === "pull" ? "pr" : "issue", m[1]);
-    taken.push([m.index, m.index + m[0].length]);
-  }
-  const inTaken = (i) => taken.some(([a, b]) => i >= a && i < b);
-  const words2 = ISSUE_REF;
-  words2.lastIndex = 0;
-  if (text5.includes("#")) while (m = words2.exec(text5)) {
-    if (inTaken(m.index)) continue;
-    const hashAt = m.index + m[0].lastIndexOf("#");
-    const before = text5[hashAt - 1];
-    if (before && !m[2] && /[\w&/]/.test(before)) continue;
-    const after = text5[hashAt + 1 + m[3].length];
-    if (after && /[\w-]/.test(after)) continue;
-    const w = (m[1] || "").toLowerCase();
-    const kind = w.startsWith("p") ? "pr" : w ? "issue" : "unknown";
-    push2(m.index, m.index + m[0].length, Number(m[3]), kind, m[2]);
-  }
-  const spelled = ISSUE_SPELLED;
-  spelled.lastIndex = 0;
-  if (SPACE_DIGIT.test(text5)) while (m = spelled.exec(text5)) {
-    if (inTaken(m.index)) continue;
-    push2(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === "issue" ? "issue" : "pr");
-  }
-}
-function scanVersions(text5, out) {
-  let m;
-  VERSION_RE2.lastIndex = 0;
-  if (VERSION_HINT.test(text5)) while (m = VERSION_RE2.exec(text5)) {
-    const subjectRaw = m[1];
-    const subject = subjectRaw.toLowerCase();
-    const ver = m[3];
-    if (!/\d/.test(ver)) continue;
-    const key = SUBJECT_ALIASES[subject] ?? subject;
-    const plainInt = /^\d+$/.test(ver);
-    if (plainInt && Number(ver) > 300) continue;
-    if (/^(?:step|phase|part|layer|stage|level|tier|section|chapter|item|option|project|version|release|v|table|tables|priority|todo|p|day|days|week|weeks|hour|hours|minute|minutes|port|line|lines|page|issue|pr|claude|gpt|sonnet|opus|haiku|gemini|llama|windows|macos|ios|android|ubuntu|debian|es|ecmascript|http|tls|utf|sha|md|h|top|group|round|q)$/.test(subject))
-      continue;
-    if (PROSE_STOPWORDS.has(subject) && !SUBJECT_ALIASES[subject]) continue;
-    if (SUBJECT_STOP.has(subject)) continue;
-    if (plainInt && !SUBJECT_ALIASES[subject] && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
-    const bound = m[4] ? "atLeast" : m[2] && m[2] !== "^" && m[2] !== "~" ? "atLeast" : "exact";
-    const start = m.index;
-    const end = m.index + m[0].length;
-    out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
-  }
-  const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
-  if (PROJECT_VERSION_HINT.test(text5)) while (m = proj.exec(text5)) {
-    const before = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
-    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
-    const afterText = text5.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
-    if (/^\s*(?:introduced|added|removed|deprecated|released|shipped|changelog|release notes|and later|and earlier|or later|onwards)/.test(afterText)) continue;
-    if (out.some((h) => h.kind === "version" && m.index >= h.start && m.index < h.end)) continue;
-    out.push({ kind: "version", start: m.index, end: m.index + m[0].length, raw: m[0], value: m[2], subject: "(project)", version: m[2], bound: "exact" });
-  }
-}
-function scanCounts(text5, out) {
-  let m;
-  COUNT_RE2.lastIndex = 0;
-  while (m = COUNT_RE2.exec(text5)) {
-    const n = Number(m[2].replace(/,/g, ""));
-    if (!Number.isFinite(n) || n < 2) continue;
-    const nounPhrase = m[4];
-    const last = nounPhrase.split(/\s+/).pop();
-    if (COUNT_NOUN_STOP.test(last)) continue;
-    const prev = text5.slice(Math.max(0, m.index - 2), m.index);
-    if (/[.:]\d?$/.test(prev)) continue;
-    const pw = /([A-Za-z][\w.-]*)\s+$/.exec(text5.slice(Math.max(0, m.index - 40), m.index));
-    if (pw && !m[1] && /^[A-Z]/.test(pw[1]) && !COUNT_STARTERS.has(pw[1].toLowerCase())) continue;
-    if (pw && SUBJECT_ALIASES[pw[1].toLowerCase()]) continue;
-    const q = (m[1] || "").trim().toLowerCase();
-    const bound = m[3] || q === "over" || q === "more than" || q === "at least" ? "atLeast" : q ? "approx" : "exact";
-    const start = m.index + (m[1] ? m[1].length : 0);
-    const prefixLen = (m[1] || "").length + m[2].length + (m[3] || "").length;
-    const endNoun = m.index + m[0].indexOf(nounPhrase, prefixLen) + nounPhrase.length;
-    out.push({
-      kind: "count",
-      start,
-      end: endNoun,
-      raw: text5.slice(start, endNoun),
-      value: String(n),
-      count: n,
-      noun: nounPhrase.toLowerCase(),
-      bound,
-      where: m[5]
-    });
-  }
-}
-function wordHash(w) {
-  let h = 0;
-  for (let i = 0; i < w.length; i++) h = Math.imul(h, 31) + w.charCodeAt(i) | 0;
-  return h;
-}
-function toPool(src, from, len, lower) {
-  if (poolEnd + len > pool.length) {
-    const grown = new Uint8Array(Math.max(pool.length * 2, poolEnd + len));
-    grown.set(pool.subarray(0, poolEnd));
-    pool = grown;
-  }
-  const at = poolEnd;
-  for (let i = 0; i < len; i++) {
-    let b = src[from + i];
-    if (lower && b <= 90 && b >= 65) b += 32;
-    pool[at + i] = b;
-  }
-  poolEnd += len;
-  return at;
-}
-function grow2(a, size) {
-  if (size < a.length) return a;
-  const b = new a.constructor(a.length * 2);
-  b.set(a);
-  return b;
-}
-function addKey(key, keyBytes, from, kind, alias, h) {
-  let slot = h & WORD_SLOTS - 1;
-  while (slots[slot] !== 0) slot = slot + 1 & WORD_SLOTS - 1;
-  const k = keys.length;
-  keyHash = grow2(keyHash, k);
-  keyLen = grow2(keyLen, k);
-  keyAt = grow2(keyAt, k);
-  keyKind = grow2(keyKind, k);
-  spellAt = grow2(spellAt, k);
-  keyHash[k] = h;
-  keyLen[k] = key.length;
-  keyAt[k] = toPool(keyBytes, from, key.length, true);
-  keyKind[k] = kind;
-  spellAt[k] = -1;
-  keys.push(key);
-  aliases.push(alias);
-  spellings.push(void 0);
-  slots[slot] = k + 1;
-  return k;
-}
-function resetWords() {
-  slots.set(fixedSlots);
-  keys.length = aliases.length = spellings.length = FIXED;
-  spellings.fill(void 0);
-  spellAt.fill(-1, 0, FIXED);
-  poolEnd = FIXED_POOL;
-}
-function wordIndex(u8, start, end, h, text5, ws, upper) {
-  const len = end - start;
-  let slot = h & WORD_SLOTS - 1;
-  for (; ; ) {
-    const k1 = slots[slot];
-    if (k1 === 0) break;
-    const k = k1 - 1;
-    if (keyHash[k] === h && keyLen[k] === len) {
-      const at = keyAt[k];
-      let i = 0;
-      while (i < len) {
-        let b = u8[start + i];
-        if (b <= 90 && b >= 65) b += 32;
-        if (b !== pool[at + i]) break;
-        i++;
-      }
-      if (i === len) return k;
-    }
-    slot = slot + 1 & WORD_SLOTS - 1;
-  }
-  if (len > WORD_KEEP_MAX || keys.length - FIXED >= WORD_HARD_MAX) return -1;
-  const word = text5.slice(ws, ws + len);
-  return addKey(upper ? word.toLowerCase() : word, u8, start, 0, void 0, h);
-}
-function encodeText(text5) {
-  if (bytes.length < text5.length * 3 + 1) bytes = new Uint8Array(Math.max(text5.length * 3 + 1, bytes.length * 2));
-  const n = encoder.encodeInto(text5, bytes).written;
-  bytes[n] = 0;
-  encoded = text5;
-  encodedLength = n;
-  return n;
-}
-function textFlags(n) {
-  const u8 = bytes;
-  let f = 0;
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const b = u8[i];
-    f |= T_PAIR[prev << 8 | b];
-    prev = b;
-  }
-  return f;
-}
-function pushWord(start, end, key, upper) {
-  if (wordCount === wordStart.length) {
-    wordStart = grow2(wordStart, wordCount);
-    wordEnd = grow2(wordEnd, wordCount);
-    wordKey = grow2(wordKey, wordCount);
-    wordUpper = grow2(wordUpper, wordCount);
-  }
-  wordStart[wordCount] = start;
-  wordEnd[wordCount] = end;
-  wordKey[wordCount] = key;
-  wordUpper[wordCount] = upper ? 1 : 0;
-  wordCount++;
-}
-function pushOther(start, end, raw, value2) {
-  otherRaw[otherCount] = raw;
-  otherValue[otherCount] = value2;
-  pushWord(start, end, -1 - otherCount, false);
-  otherCount++;
-}
-function wordStartAt(i) {
-  return wordStart[i];
-}
-function wordEndAt(i) {
-  return wordEnd[i];
-}
-function wordRaw(i) {
-  const k = wordKey[i];
-  if (k < 0) return otherRaw[-1 - k];
-  return wordUpper[i] ? spellings[k] : keys[k];
-}
-function wordValue(i) {
-  const k = wordKey[i];
-  if (k < 0) return otherValue[-1 - k];
-  return aliases[k] ?? keys[k];
-}
-function scanWordsEncoded(text5) {
-  const n = encoded === text5 ? encodedLength : encodeText(text5);
-  const u8 = bytes;
-  wordCount = 0;
-  otherCount = 0;
-  otherRaw.length = otherValue.length = 0;
-  if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
-  let extra = 0;
-  let p = 0;
-  while (p < n) {
-    const b0 = u8[p];
-    if ((CLS[b0] & C_LETTER) === 0) {
-      if (b0 >= 192) extra += b0 >= 224 ? 2 : 1;
-      p++;
-      continue;
-    }
-    if (p > 0 && (CLS[u8[p - 1]] & C_BEHIND) !== 0) {
-      p++;
-      while ((CLS[u8[p]] & C_WORD) !== 0) p++;
-      continue;
-    }
-    const start = p;
-    let e = p;
-    let h = 0;
-    let upper = false;
-    let allUpper = true;
-    let end = -1;
-    let endH = 0;
-    let endUpper = false;
-    let endAllUpper = false;
-    for (; ; ) {
-      for (; ; ) {
-        const b2 = u8[e];
-        if (b2 >= 97 && b2 <= 122) {
-          allUpper = false;
-          h = Math.imul(h, 31) + b2 | 0;
-        } else if (b2 >= 65 && b2 <= 90) {
-          upper = true;
-          h = Math.imul(h, 31) + b2 + 32 | 0;
-        } else if (b2 >= 48 && b2 <= 57 || b2 === 95) {
-          allUpper = false;
-          h = Math.imul(h, 31) + b2 | 0;
-        } else break;
-        e++;
-      }
-      const b = u8[e];
-      if ((CLS[b] & C_AHEAD) === 0 && !(b === 46 && (CLS[u8[e + 1]] & C_LETTER) !== 0)) {
-        end = e;
-        endH = h;
-        endUpper = upper;
-        endAllUpper = allUpper;
-      }
-      if ((b === 46 || b === 45) && (CLS[u8[e + 1]] & C_WORD) !== 0) {
-        allUpper = false;
-        h = Math.imul(h, 31) + b | 0;
-        e++;
-        continue;
-      }
-      break;
-    }
-    p = e;
-    if (end === -1 || end - start < 2) continue;
-    const len = end - start;
-    const ws = start - extra;
-    const k = wordIndex(u8, start, end, endH, text5, ws, endUpper);
-    if (k === -1) {
-      if (endAllUpper && len <= 4) continue;
-      const word = text5.slice(ws, ws + len);
-      pushOther(ws, ws + len, word, endUpper ? word.toLowerCase() : word);
-      continue;
-    }
-    const kind = keyKind[k];
-    if (kind & K_STOP) continue;
-    if (endAllUpper && len <= 4 && !(kind & K_ALIAS && aliases[k])) continue;
-    if (endUpper) {
-      const at = spellAt[k];
-      if (at === -1) {
-        if (len <= WORD_KEEP_MAX) {
-          spellings[k] = text5.slice(ws, ws + len);
-          spellAt[k] = toPool(u8, start, len, false);
-        } else {
-          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
-          continue;
-        }
-      } else {
-        let i = 0;
-        while (i < len && u8[start + i] === pool[at + i]) i++;
-        if (i !== len) {
-          pushOther(ws, ws + len, text5.slice(ws, ws + len), aliases[k] ?? keys[k]);
-          continue;
-        }
-      }
-    }
-    pushWord(ws, ws + len, k, endUpper);
-  }
-  return wordCount;
-}
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE2, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE2, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
-var init_prose = __esm({
-  "src/memory/refs/prose.ts"() {
-    "use strict";
-    SUBJECT_ALIASES = {
-      "node.js": "node",
-      nodejs: "node",
-      node: "node",
-      python: "python",
-      python3: "python",
-      cpython: "python",
-      go: "go",
-      golang: "go",
-      rust: "rust",
-      ruby: "ruby",
-      java: "java",
-      deno: "deno",
-      bun: "bun",
-      php: "php",
-      typescript: "typescript",
-      ts: "typescript",
-      react: "react",
-      "next.js": "next",
-      nextjs: "next",
-      next: "next",
-      "vue.js": "vue",
-      vuejs: "vue",
-      vue: "vue",
-      "nuxt.js": "nuxt",
-      nuxt: "nuxt",
-      angular: "@angular/core",
-      svelte: "svelte",
-      sveltekit: "@sveltejs/kit",
-      vite: "vite",
-      vitest: "vitest",
-      jest: "jest",
-      eslint: "eslint",
-      prettier: "prettier",
-      tailwind: "tailwindcss",
-      tailwindcss: "tailwindcss",
-      "tailwind css": "tailwindcss",
-      express: "express",
-      fastify: "fastify",
-      hono: "hono",
-      prisma: "prisma",
-      drizzle: "drizzle-orm",
-      zod: "zod",
-      electron: "electron",
-      webpack: "webpack",
-      rollup: "rollup",
-      esbuild: "esbuild",
-      pnpm: "pnpm",
-      npm: "npm",
-      yarn: "yarn",
-      django: "django",
-      flask: "flask",
-      fastapi: "fastapi",
-      pydantic: "pydantic",
-      pytest: "pytest",
-      mkdocs: "mkdocs",
-      storybook: "storybook",
-      playwright: "@playwright/test",
-      astro: "astro",
-      remix: "@remix-run/react",
-      "react native": "react-native",
-      "react-native": "react-native",
-      expo: "expo",
-      tokio: "tokio",
-      serde: "serde",
-      mocha: "mocha",
-      babel: "@babel/core",
-      redux: "redux",
-      graphql: "graphql",
-      mongoose: "mongoose",
-      sequelize: "sequelize",
-      typeorm: "typeorm",
-      nestjs: "@nestjs/core",
-      "nest.js": "@nestjs/core",
-      turborepo: "turbo",
-      turbo: "turbo",
-      nx: "nx",
-      lerna: "lerna",
-      biome: "@biomejs/biome",
-      ruff: "ruff",
-      mypy: "mypy",
-      black: "black",
-      poetry: "poetry",
-      uv: "uv",
-      gunicorn: "gunicorn",
-      uvicorn: "uvicorn",
-      numpy: "numpy",
-      pandas: "pandas",
-      "socket.io": "socket.io"
-    };
-    PROSE_STOPWORDS = new Set(
-      "a an the and or but if then else when while for to of in on at by with from into onto as is are was were be been being it its this that these those there here we you they he she i me my our your their not no yes all any each every some most more less many much few one two three four five six seven eight nine ten use uses used using run runs running build builds test tests testing format lint check checks debug log logs logger path paths util utils events event process buffer stream streams url assert crypto http https net os fs child string number object array map set date error errors type types open close which once request requests got async sync color colors chalk glob once ms bytes send serve vary mime fresh merge extend clone inherits depd statuses accepts cookie etag proxy rich click black attrs six future typing mock requests toml yaml json ini dotenv execa ora signal which ws concurrently globals commander core common config configs server client shared ui app api cli web docs doc data db store state cache queue worker workers jobs job task tasks hooks hook router routes route model models schema schemas view views page pages component components lib libs src dist bin scripts script tools tool plugin plugins module modules package packages dependency dependencies framework library service services main index default defaults auth session sessions user users admin dev prod production development staging local remote new old latest stable next previous first last start stop restart status info warn warning help version versions release releases update upgrade install uninstall add remove delete create read write get put post patch head options fetch watch serve preview clean reset init setup deploy publish pack link unlink list show find search filter sort parse parser render renderer compile compiler transform bundle bundler loader runtime env environment context provider providers adapter adapters handler handlers middleware controller controllers helper helpers node python go rust java ruby shell bash zsh git github gitlab docker make just cargo pip npm pnpm yarn bun deno also only just even still very so such than too can could should would will shall may might must do does did done have has had make makes made see note notes via per about after before over under between through during without within against across up down out off again further then once both either neither other another same own each few what who whom whose why how where true false null undefined none nil ok okay test-utils semver inquirer prompts prompt table tables pretty kleur picocolors colorette consola pino winston morgan debug-log sharp canvas jsdom uuid nanoid cuid slugify marked remark rehype unified micromark mdast vfile gray-matter minimist yargs meow cac arg sade mri citty clipanion oclif vorpal caporal".split(/\s+/)
-    );
-    OPEN_WORDS = /\b(?:open|opened|in[- ]progress|wip|pending|blocked|blocking|being worked on|working on|work in progress|todo|to-do|tracking|tracked in|awaiting|waiting (?:on|for)|not yet (?:merged|fixed|resolved|done)|unresolved|ongoing|draft|under review|needs review|in review|until .{0,20}(?:merged|fixed|lands|resolved)|once .{0,30}(?:merged|fixed|lands|resolved)|upcoming|planned)\b/i;
-    CLOSED_WORDS = /\b(?:closed|fixed|merged|resolved|landed|done|shipped|completed|reverted)\b/i;
-    DIGIT = /\d/;
-    ISSUE_URL = /https?:\/\/github\.com\/([\w.-]+\/[\w.-]+)\/(issues|pull)\/(\d+)\b/g;
-    ISSUE_REF = /(?<![\w#&/.-])(?:(PRs?|pull requests?|issues?|bugs?|tickets?)\s+)?(?:([\w.-]+\/[\w.-]+))?#(\d{1,6})\b/gi;
-    ISSUE_SPELLED = /\b(PR|pull request|issue)\s+(\d{1,6})\b/gi;
-    SUBJECT_STOP = new Set(
-      "since from released release releases version versions until till before after in at to v tagged shipped published upgrade upgraded upgrading bump bumped requires require required supports support supported uses use using with on and or is was are were be of for the by than below above under over least most pinned pin min max minimum maximum targets target runs run needs need tested".split(" ")
-    );
-    VERSION_TOKEN = String.raw`v?\d+(?:\.\d+){0,2}(?:\.x)?`;
-    VERSION_RE2 = new RegExp(
-      String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
-      "g"
-    );
-    SPACE_DIGIT = /\s\d/;
-    VERSION_HINT = /[\s=≥^~>]v?\d/;
-    PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
-    COUNT_RE2 = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
-    COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
-    COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
-    SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
-    WORD_SLOTS = 1 << 14;
-    WORD_SOFT_MAX = 2048;
-    WORD_HARD_MAX = 4096;
-    WORD_KEEP_MAX = 12;
-    K_STOP = 1;
-    K_ALIAS = 2;
-    slots = new Int32Array(WORD_SLOTS);
-    keyHash = new Int32Array(1024);
-    keyLen = new Int32Array(1024);
-    keyAt = new Int32Array(1024);
-    keyKind = new Uint8Array(1024);
-    spellAt = new Int32Array(1024);
-    keys = [];
-    aliases = [];
-    spellings = [];
-    pool = new Uint8Array(1 << 16);
-    poolEnd = 0;
-    {
-      const aliasOf = (k) => {
-        const v = SUBJECT_ALIASES[k];
-        return v === void 0 || v === null ? void 0 : v;
-      };
-      const all2 = /* @__PURE__ */ new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
-      const enc = new TextEncoder();
-      for (const k of all2) {
-        const stop = PROSE_STOPWORDS.has(k);
-        const alias = aliasOf(k);
-        if ((stop || alias !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
-          addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== void 0 ? K_ALIAS : 0), alias, wordHash(k));
-        }
-      }
-    }
-    FIXED = keys.length;
-    FIXED_POOL = poolEnd;
-    fixedSlots = slots.slice();
-    C_WORD = 1;
-    C_LETTER = 2;
-    C_BEHIND = 4;
-    C_AHEAD = 8;
-    CLS = new Uint8Array(256);
-    for (let ch = 0; ch < 128; ch++) {
-      const c = String.fromCharCode(ch);
-      let v = 0;
-      if (/\w/.test(c)) v |= C_WORD;
-      if (/[A-Za-z]/.test(c)) v |= C_LETTER;
-      if (/[\w@/.-]/.test(c)) v |= C_BEHIND;
-      if (/[\w@/-]/.test(c)) v |= C_AHEAD;
-      CLS[ch] = v;
-    }
-    encoder = new TextEncoder();
-    bytes = new Uint8Array(4096);
-    encoded = null;
-    encodedLength = 0;
-    T_DIGIT = 1;
-    T_COLON = 2;
-    T_BRACKET = 4;
-    T_DOT = 8;
-    T_SLASH = 16;
-    T_AT = 32;
-    T_TOOL = 64;
-    T_PAIR = new Uint8Array(65536);
-    {
-      const single = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
-      for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
-      for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[prev << 8 | b] |= flag;
-      for (const pair2 of ["np", "ya", "bu", "ma", "ju"]) T_PAIR[pair2.charCodeAt(0) << 8 | pair2.charCodeAt(1)] |= T_TOOL;
-    }
-    wordStart = new Int32Array(256);
-    wordEnd = new Int32Array(256);
-    wordKey = new Int32Array(256);
-    wordUpper = new Uint8Array(256);
-    otherRaw = [];
-    otherValue = [];
-    wordCount = 0;
-    otherCount = 0;
-  }
-});
-
-// src/memory/references.ts
-function fileInfo(file) {
-  if (file === lastFile && lastInfo.text === file.text) return lastInfo;
-  let fi = fileInfos.get(file);
-  if (fi === void 0 || fi.text !== file.text) {
-    fi = { text: file.text, starts: lineStarts(file.text) };
-    fileInfos.set(file, fi);
-  }
-  lastFile = file;
-  lastInfo = fi;
-  return fi;
-}
-function sameNum(a, b) {
-  return a === b || a !== a && b !== b;
-}
-function extractReferences(entry, file) {
-  const fileText = file.text;
-  const text5 = entry.text;
-  const st = entry.start;
-  const en = entry.end;
-  const found = fileText.slice(st, en) === text5;
-  const base = found ? st : locate(fileText, text5, st);
-  const exact = Number.isInteger(base) && base >= 0 && (found && base === st && en === st + text5.length || fileText.slice(base, base + text5.length) === text5);
-  const info2 = fileInfo(file);
-  const c = new Collector(file, info2.starts, base);
-  const segments = lex(text5, base, file.frontmatterRange);
-  const ctxBase = contextBase(entry, file, text5, base, info2);
-  const heading2 = headingAbove(fileText, entry.start, info2.starts);
-  if (heading2) for (const seg of lex(heading2.text, heading2.start)) headingPaths(seg, c, file);
-  frontmatterGlobs(entry, file, c);
-  for (const seg of segments) {
-    if (seg.kind === "prose") prose(seg, c, ctxBase, file, exact);
-    else if (seg.kind === "inlineCode") inlineCode2(seg, c, ctxBase, file);
-    else if (seg.kind === "linkUrl") linkUrl(seg, c, file);
-    else codeBlock(seg, c);
-  }
-  if (hasDigit(text5)) {
-    const ranges = [];
-    for (const seg of segments) {
-      if (seg.kind === "code" || seg.kind === "linkUrl") ranges.push(Math.max(0, seg.start - base), Math.max(0, seg.start - base + seg.text.length));
-    }
-    const fm = file.frontmatterRange;
-    if (fm) ranges.push(Math.max(0, fm[0] - base), Math.max(0, fm[1] - base));
-    if (mayCount(text5, ranges)) {
-      const pairs2 = [];
-      for (let i = 0; i < ranges.length; i += 2) pairs2.push([ranges[i], ranges[i + 1]]);
-      const view = mask(text5, pairs2);
-      const unCommented = view.includes("<!--") ? view.replace(/<!--[\s\S]*?-->/g, (x) => " ".repeat(x.length)) : view;
-      for (const h of scanCountsIn(unCommented)) {
-        addProseHit(h, { kind: "prose", text: view, start: base }, c, "prose");
-      }
-    }
-  }
-  if (!c.inOrder) c.refs.sort((x, y) => x.start - y.start || x.end - y.end);
-  return c.refs;
-}
-function hasDigit(s) {
-  return DIGIT2.test(s);
-}
-function mayCount(text5, ranges) {
-  if (text5.includes("<!--")) return true;
-  const len = text5.length;
-  COUNT_HINT.lastIndex = 0;
-  while (COUNT_HINT.test(text5)) {
-    const end = COUNT_HINT.lastIndex;
-    const at = text5.charCodeAt(end - 2) === 43 ? end - 3 : end - 2;
-    if (!isMasked(ranges, at, len)) return true;
-    COUNT_HINT.lastIndex = at + 1;
-  }
-  for (let k = 0; k < ranges.length; k += 2) {
-    const a = ranges[k];
-    if (a >= 1 && a < len && isDigitAt(text5, a - 1) && !isMasked(ranges, a - 1, len)) return true;
-    if (a >= 2 && a < len && text5.charCodeAt(a - 1) === 43 && isDigitAt(text5, a - 2) && !isMasked(ranges, a - 1, len) && !isMasked(ranges, a - 2, len)) return true;
-  }
-  return false;
-}
-function isMasked(ranges, i, len) {
-  for (let k = 0; k < ranges.length; k += 2) if (i >= ranges[k] && i < Math.min(ranges[k + 1], len)) return true;
-  return false;
-}
-function isDigitAt(s, i) {
-  const ch = s.charCodeAt(i);
-  return ch >= 48 && ch <= 57;
-}
-function locate(fileText, text5, hint) {
-  const i = fileText.indexOf(text5, Math.max(0, hint - 16));
-  if (i !== -1) return i;
-  const j = fileText.indexOf(text5);
-  return j === -1 ? hint : j;
-}
-function dirTokens(s) {
-  let d = dirTokenCache.get(s);
-  if (!d) {
-    d = dirTokensOf(s);
-    if (dirTokenCache.size > 1e4) dirTokenCache.clear();
-    dirTokenCache.set(s, d);
-  }
-  return d;
-}
-function dirTokensOf(s) {
-  const out = [];
-  for (const seg of lex(s, 0)) {
-    if (seg.kind === "code" || seg.kind === "linkUrl") continue;
-    for (const raw of seg.text.split(/[\s()[\],]+/)) {
-      const [, t] = trimToken(raw);
-      const p = asPath(t, seg.kind === "inlineCode" ? "code" : "prose");
-      if (p && p.anchor !== "root" && (p.dir || !/\.[\w]+$/.test(p.value) && p.value.includes("/")) && !p.glob) out.push(p.value);
-    }
-  }
-  return [...new Set(out)];
-}
-function contextBase(entry, file, text5, base, info2) {
-  const out = {};
-  const firstNl = text5.indexOf("\n");
-  if (firstNl !== -1) {
-    const d = dirTokens(text5.slice(0, firstNl));
-    if (d.length === 1) {
-      out.inner = d[0];
-      out.innerFrom = base + firstNl;
-    }
-  }
-  if (LIST_ITEM.test(text5)) {
-    const intro = introDirs(info2)[lineAt(info2.starts, base) - 1];
-    if (intro) {
-      out.outer = intro;
-      out.via = "list";
-    }
-  }
-  if (!out.outer) {
-    for (let k = entry.headings.length - 1; k >= 0; k--) {
-      const d = dirTokens(entry.headings[k]);
-      if (d.length === 1) {
-        out.outer = d[0];
-        out.via = "heading";
-        break;
-      }
-      if (d.length > 1) break;
-    }
-  }
-  return out;
-}
-function introDirs(info2) {
-  if (info2.intro) return info2.intro;
-  const text5 = info2.text;
-  const out = [];
-  let cur;
-  let s = 0;
-  for (; ; ) {
-    const nl = text5.indexOf("\n", s);
-    const e = nl === -1 ? text5.length : nl;
-    out.push(cur);
-    let p = s;
-    while (p < e && isSpaceCode(text5.charCodeAt(p))) p++;
-    if (p < e && p - s < 2 && !listMarkerAt(text5, p, e)) {
-      cur = void 0;
-      let q = e;
-      while (q > s && isSpaceCode(text5.charCodeAt(q - 1))) q--;
-      if (q > s && text5.charCodeAt(q - 1) === 58 && text5.charCodeAt(s) !== 35) {
-        const line2 = text5.slice(s, e);
-        if (line2.includes("/")) {
-          const d = dirTokens(line2);
-          if (d.length === 1) cur = d[0];
-        }
-      }
-    }
-    if (nl === -1) break;
-    s = nl + 1;
-  }
-  info2.intro = out;
-  return out;
-}
-function listMarkerAt(text5, p, e) {
-  const ch = text5.charCodeAt(p);
-  if (ch === 45 || ch === 42 || ch === 43) return p + 1 < e && isSpaceCode(text5.charCodeAt(p + 1));
-  let q = p;
-  while (q < e && text5.charCodeAt(q) >= 48 && text5.charCodeAt(q) <= 57) q++;
-  if (q === p || q >= e) return false;
-  const m = text5.charCodeAt(q);
-  return (m === 46 || m === 41) && q + 1 < e && isSpaceCode(text5.charCodeAt(q + 1));
-}
-function headingAbove(fileText, start, starts) {
-  if (!Number.isInteger(start)) return null;
-  let k = start;
-  while (k > 0 && isSpaceCode(fileText.charCodeAt(k - 1))) k--;
-  if (k === 0 || k === start) return null;
-  const lineStart = k - 1 < fileText.length ? starts[lineAt(starts, k - 1) - 1] : fileText.lastIndexOf("\n", k - 1) + 1;
-  if (fileText.charCodeAt(lineStart) !== 35) return null;
-  const line2 = fileText.slice(lineStart, k);
-  return /^#{1,6}\s/.test(line2) ? { text: line2, start: lineStart } : null;
-}
-function baseFor(ctx, at) {
-  if (ctx.inner && ctx.innerFrom !== void 0 && at > ctx.innerFrom) return { base: ctx.inner + "/", via: "entry" };
-  if (ctx.outer) return { base: ctx.outer + "/", via: ctx.via };
-  return {};
-}
-function mask(s, ranges) {
-  if (!ranges.length) return s;
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  let out = "";
-  let at = 0;
-  for (const [x0, y0] of sorted) {
-    const x = Math.max(at, Math.min(x0, s.length));
-    const y = Math.min(y0, s.length);
-    if (y <= x) continue;
-    out += s.slice(at, x) + " ".repeat(y - x);
-    at = y;
-  }
-  return out + s.slice(at);
-}
-function prose(seg, c, ctx, file, exact) {
-  const t = seg.text;
-  let taken = null;
-  let m;
-  const f = textFlags(encodeText(t));
-  if (f & T_COLON && t.includes("http")) {
-    URL_RE.lastIndex = 0;
-    while (m = URL_RE.exec(t)) {
-      c.add({ kind: "url", raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
-      (taken ??= []).push([m.index, m.index + m[0].length]);
-    }
-  }
-  if (f & T_BRACKET && t.includes("[[")) {
-    WIKILINK_RE.lastIndex = 0;
-    while (m = WIKILINK_RE.exec(t)) {
-      c.add({ kind: "wikilink", raw: m[0], value: m[1].trim(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
-      (taken ??= []).push([m.index, m.index + m[0].length]);
-    }
-  }
-  if (f & T_DIGIT) {
-    for (const h of scanProse(t)) {
-      if (h.kind !== "issue" && taken && taken.some(([a, b]) => h.start < b && h.end > a)) continue;
-      addProseHit(h, seg, c, "prose");
-    }
-  }
-  if (f & T_TOOL && COMMAND_HINT.test(t)) {
-    PROSE_COMMAND.lastIndex = 0;
-    while (m = PROSE_COMMAND.exec(t)) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ""))) if (p.kind === "script") addPiece(p, seg.start + m.index, c, "prose");
-  }
-  const masked = taken ? mask(t, taken) : t;
-  let pathRanges = null;
-  const n = masked.length;
-  const pathChars = (f & (T_DOT | T_SLASH | T_AT)) !== 0;
-  let nd = pathChars ? masked.indexOf(".") : -1;
-  let ns = pathChars ? masked.indexOf("/") : -1;
-  let na = pathChars ? masked.indexOf("@") : -1;
-  let from = 0;
-  for (; ; ) {
-    let p = nd;
-    if (ns !== -1 && (p === -1 || ns < p)) p = ns;
-    if (na !== -1 && (p === -1 || na < p)) p = na;
-    if (p === -1) break;
-    let s0 = p;
-    while (s0 > from && !isSpaceCode(masked.charCodeAt(s0 - 1))) s0--;
-    let e0 = p + 1;
-    while (e0 < n && !isSpaceCode(masked.charCodeAt(e0))) e0++;
-    if (tokenMayBePath(masked, s0, e0)) {
-      const r = proseToken(masked.slice(s0, e0), s0, seg, c, ctx, file);
-      if (r) (pathRanges ??= []).push(r);
-    }
-    from = e0;
-    if (nd !== -1 && nd < e0) nd = masked.indexOf(".", e0);
-    if (ns !== -1 && ns < e0) ns = masked.indexOf("/", e0);
-    if (na !== -1 && na < e0) na = masked.indexOf("@", e0);
-  }
-  const masked2 = pathRanges ? mask(masked, pathRanges) : masked;
-  let masked3 = masked2;
-  if (f & T_AT && masked2.includes("@")) {
-    SCOPED_PACKAGE.lastIndex = 0;
-    while (m = SCOPED_PACKAGE.exec(masked2)) {
-      c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose" });
-    }
-    masked3 = masked2.replace(SCOPED_PACKAGE, (x) => " ".repeat(x.length));
-  }
-  const fileText = file.text;
-  const off2 = seg.start;
-  const k = scanWordsEncoded(masked3);
-  for (let i = 0; i < k; i++) {
-    const start = off2 + wordStartAt(i);
-    const end = off2 + wordEndAt(i);
-    const raw = exact ? wordRaw(i) : fileText.slice(start, end) || wordRaw(i);
-    c.push({ kind: "package", raw, value: wordValue(i), start, end, in: "prose", weak: true, line: c.line(start) }, start, end);
-  }
-}
-function tokenMayBePath(text5, s0, e0) {
-  let s = s0;
-  let e = e0;
-  for (; ; ) {
-    const a = text5.charCodeAt(s);
-    if (!(s < e - 1 && (a === 42 || a === 95) && text5.charCodeAt(e - 1) === a)) break;
-    s++;
-    e--;
-  }
-  while (s < e && isLeadPunct(text5.charCodeAt(s))) s++;
-  while (e > s) {
-    const z = text5.charCodeAt(e - 1);
-    if (!isTrailPunct(z)) break;
-    if (z === 46 && e - s <= 2) break;
-    e--;
-  }
-  if (s >= e) return false;
-  if (text5.charCodeAt(s) === 64) return true;
-  for (let i = s; i < e; i++) {
-    const ch = text5.charCodeAt(i);
-    if (ch === 46 || ch === 47) return true;
-  }
-  return false;
-}
-function isLeadPunct(c) {
-  return c === 40 || c === 34 || c === 39 || c === 8220 || c === 8216 || c === 42 || c === 44 || c === 59;
-}
-function isTrailPunct(c) {
-  return c === 41 || c === 34 || c === 39 || c === 8221 || c === 8217 || c === 42 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 46 || c === 8230;
-}
-function proseToken(token, index2, seg, c, ctx, file) {
-  const [lead, tok] = trimToken(token);
-  if (!tok) return null;
-  const s = index2 + lead;
-  if (tok.startsWith("@") && tok.length > 1) {
-    const p2 = asPath(tok.slice(1), "import");
-    if (p2 && (p2.strong || /\.[\w]+$/.test(p2.value) || /^[.~]/.test(tok.slice(1)))) {
-      c.add({ kind: "import", raw: tok, value: p2.value, start: seg.start + s, end: seg.start + s + tok.length, in: "prose" });
-      return [s, s + tok.length];
-    }
-    return null;
-  }
-  if (tok.includes("**") || !tok.includes(".") && !tok.includes("/")) return null;
-  const p = asPath(tok, "prose");
-  if (p) {
-    addPath(p, tok, seg.start + s, c, "prose", ctx, file);
-    return [s, s + tok.length];
-  }
-  return null;
-}
-function addProseHit(h, seg, c, where3) {
-  const start = seg.start + h.start;
-  const end = seg.start + h.end;
-  if (h.kind === "issue") {
-    const r = { kind: "issue", raw: h.raw, value: h.value, start, end, in: where3, number: h.number, issueKind: h.issueKind, describedOpen: h.describedOpen };
-    if (h.repo) r.repo = h.repo;
-    c.add(r);
-  } else if (h.kind === "version") {
-    c.add({ kind: "version", raw: h.raw, value: h.value, start, end, in: where3, subject: h.subject, version: h.version, bound: h.bound });
-  } else if (h.kind === "count") {
-    const r = { kind: "count", raw: h.raw, value: h.value, start, end, in: where3, count: h.count, noun: h.noun, bound: h.bound };
-    if (h.where) r.base = h.where;
-    c.add(r);
-  }
-}
-function addPath(p, tok, start, c, where3, ctx, file, kind = "path") {
-  const bare = !p.value.includes("/") && p.anchor === "plain";
-  if (file.format === "auto-memory-index" && bare && /\.md$/i.test(p.value)) return;
-  const r = { kind, raw: tok, value: p.value, start, end: start + tok.length, in: where3 };
-  if (bare) {
-    const b = baseFor(ctx, start);
-    if (b.base) {
-      r.base = b.base;
-      r.via = b.via;
-    }
-  }
-  if (p.glob) r.glob = true;
-  if (!p.strong) r.weak = true;
-  c.add(r);
-}
-function inlineCode2(seg, c, ctx, file) {
-  const t = seg.text;
-  const tt = t.trim();
-  if (!tt) return;
-  if (/^https?:\/\//.test(tt)) {
-    c.add({ kind: "url", raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: "inlineCode" });
-    for (const h of scanProse(t, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
-    return;
-  }
-  if (!/\s/.test(tt)) {
-    const tok = tt;
-    const s = seg.start + t.indexOf(tok);
-    if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
-      c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
-      return;
-    }
-    const viaAt = tok.startsWith("@") ? tok.slice(1) : tok;
-    const p = asPath(viaAt, "code");
-    if (p) {
-      addPath(p, tok, s, c, "inlineCode", ctx, file);
-      return;
-    }
-    if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
-      c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
-    }
-    for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
-    return;
-  }
-  if (looksLikeCommand(t)) {
-    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, "inlineCode");
-    return;
-  }
-  const tokRe = /[^\s]+/g;
-  let m;
-  while (m = tokRe.exec(t)) {
-    let word = m[0];
-    let off2 = m.index;
-    const env = /^[A-Z_][A-Z0-9_]*=/.exec(word);
-    if (env) {
-      word = word.slice(env[0].length);
-      off2 += env[0].length;
-    }
-    const [lead, tok] = trimToken(word);
-    if (!tok) continue;
-    const p = asPath(tok, "code");
-    if (p) addPath(p, tok, seg.start + off2 + lead, c, "inlineCode", ctx, file);
-  }
-  for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
-}
-function addPiece(p, offset, c, where3) {
-  const start = offset + p.start;
-  const end = offset + p.end;
-  if (p.kind === "script") {
-    const r = { kind: "command", raw: "", value: p.value, start, end, in: where3, tool: p.tool, script: p.script };
-    if (p.workspace) r.workspace = p.workspace;
-    if (p.cwd) r.base = p.cwd + "/";
-    if (p.makefile) r.manifest = p.makefile;
-    c.add(r);
-  } else if (p.kind === "package" || p.kind === "tool") {
-    const r = { kind: "package", raw: "", value: p.value.toLowerCase(), start, end, in: where3, tool: p.tool };
-    if (p.script === "registry") r.fetched = true;
-    c.add(r);
-  } else if (p.kind === "path") {
-    const v = p.value.replace(/^["']|["']$/g, "");
-    const pt = asPath(p.dir && !v.endsWith("/") ? v + "/" : v, "code");
-    if (pt) {
-      const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
-      const r = { kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3 };
-      if (pt.glob) r.glob = true;
-      if (!pt.strong) r.weak = true;
-      if (p.cwd) r.base = p.cwd + "/";
-      c.add(r);
-    }
-  }
-}
-function linkUrl(seg, c, file) {
-  const u = seg.text;
-  const start = seg.start;
-  if (/^https?:\/\//i.test(u)) {
-    c.add({ kind: "url", raw: u, value: u, start, end: start + u.length, in: "link" });
-    for (const h of scanProse(u, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "link");
-    return;
-  }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith("#")) return;
-  const target = withoutQueryOrFragment(u);
-  c.add({ kind: "link", raw: u, value: target, start, end: start + u.length, in: "link" });
-  if (file.format === "auto-memory-index" || file.format === "auto-memory-topic") {
-    if (!u.includes("/") || u.startsWith("./")) return;
-  }
-  let dec = target;
-  try {
-    dec = decodeURI(dec);
-  } catch {
-  }
-  const p = asPath(dec, "link");
-  if (p) c.add({ kind: "path", raw: target, value: p.value, start, end: start + target.length, in: "link", ...p.glob ? { glob: true } : {} });
-}
-function withoutQueryOrFragment(u) {
-  return u.includes("#") || u.includes("?") ? u.replace(/[#?].*$/, "") : u;
-}
-function codeBlock(seg, c) {
-  const lang = seg.lang ?? "";
-  const lines = splitLines(seg.text);
-  const shell = SHELL_LANGS.has(lang) || PLAIN_LANGS.has(lang) && isShellish(lines.map((l) => l.text));
-  if (shell) {
-    for (const l of lines) {
-      let text5 = l.text;
-      let off2 = 0;
-      const pm2 = /^(\s*(?:\$|>|%|#\s*\$)\s+)/.exec(text5);
-      if (pm2 && !/^\s*#\s*[A-Za-z]/.test(text5)) {
-        off2 = pm2[1].length;
-        text5 = text5.slice(off2);
-      }
-      const trimmed = text5.trimStart();
-      if (trimmed.startsWith("#")) {
-        commentPaths(trimmed, seg.start + l.start + off2 + (text5.length - trimmed.length), c);
-        continue;
-      }
-      for (const p of parseCommandLine(text5)) addPiece(p, seg.start + l.start + off2, c, "code");
-      const hash2 = text5.search(/\s#\s/);
-      if (hash2 !== -1) commentPaths(text5.slice(hash2), seg.start + l.start + off2 + hash2, c);
-    }
-    return;
-  }
-  const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
-  const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
-  if (tree || listing) {
-    const items = parseTree(seg.text, listing);
-    const rootHome = /* @__PURE__ */ new Set();
-    for (const it of items) {
-      if (/^[~$]/.test(it.path) || it.path.startsWith("/")) {
-        rootHome.add(it.depth);
-        continue;
-      }
-      const top = it.path.split("/")[0];
-      if (/^[~$]/.test(top) || /^<|>$/.test(top)) continue;
-      const p = asPath(it.path + (it.dir ? "/" : ""), "code");
-      if (!p || p.anchor !== "plain") continue;
-      if (listing && !it.base) {
-        c.add({ kind: "path", raw: it.raw, value: p.value, start: seg.start + it.offset, end: seg.start + it.offset + it.raw.length, in: "code", ...p.glob ? { glob: true } : {} });
-        continue;
-      }
-      c.add({
-        kind: "path",
-        raw: it.raw,
-        value: p.value,
-        start: seg.start + it.offset,
-        end: seg.start + it.offset + it.raw.length,
-        in: "code",
-        via: "tree",
-        ...it.base ? { base: it.base } : {},
-        ...p.glob ? { glob: true } : {}
-      });
-    }
-    return;
-  }
-  if (PLAIN_LANGS.has(lang)) {
-    let m;
-    SCOPED_PACKAGE.lastIndex = 0;
-    while (m = SCOPED_PACKAGE.exec(seg.text)) {
-      c.add({ kind: "package", raw: m[0], value: m[0].toLowerCase(), start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "code" });
-    }
-  }
-}
-function isShellish(lines) {
-  const body = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-  if (!body.length) return false;
-  const cmd = body.filter((l) => looksLikeCommand(l.replace(/^[$>%]\s+/, ""))).length;
-  return cmd / body.length >= 0.6;
-}
-function commentPaths(text5, start, c) {
-  const re = /[^\s]+/g;
-  let m;
-  while (m = re.exec(text5)) {
-    const [lead, tok] = trimToken(m[0]);
-    if (!tok || tok === "#") continue;
-    const p = asPath(tok, "prose");
-    if (p && p.strong) c.add({ kind: "path", raw: tok, value: p.value, start: start + m.index + lead, end: start + m.index + lead + tok.length, in: "code" });
-  }
-}
-function headingPaths(seg, c, file) {
-  if (seg.kind !== "prose" && seg.kind !== "inlineCode") return;
-  const re = /[^\s]+/g;
-  let m;
-  while (m = re.exec(seg.text)) {
-    const [lead, tok] = trimToken(m[0]);
-    if (!tok || /^#+$/.test(tok)) continue;
-    const p = asPath(tok, seg.kind === "inlineCode" ? "code" : "prose");
-    if (p && p.value.includes("/")) addPath(p, tok, seg.start + m.index + lead, c, seg.kind === "inlineCode" ? "inlineCode" : "prose", {}, file);
-  }
-}
-function frontmatterGlobs(entry, file, c) {
-  const fm = file.frontmatter;
-  const range = file.frontmatterRange;
-  if (!fm || !range) return;
-  const owns = entry.start <= range[0] || entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$))*$/.test(file.text.slice(range[1], entry.start));
-  if (!owns) return;
-  for (const key of ["globs", "paths", "applyTo"]) {
-    const v = fm[key];
-    const list4 = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [];
-    let from = range[0];
-    for (const item of list4) {
-      const g = String(item).trim();
-      if (!g) continue;
-      const idx = file.text.indexOf(g, from);
-      if (idx === -1 || idx >= range[1]) continue;
-      from = idx + g.length;
-      const p = asPath(g, "code");
-      if (!p || p.anchor === "root") continue;
-      c.add({ kind: "path", raw: g, value: p.value, start: idx, end: idx + g.length, in: "frontmatter", ...p.glob ? { glob: true } : {} });
-    }
-  }
-}
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND;
-var init_references = __esm({
-  "src/memory/references.ts"() {
-    "use strict";
-    init_parse3();
-    init_chars();
-    init_lex();
-    init_paths();
-    init_commands();
-    init_tree();
-    init_prose();
-    SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
-    PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
-    URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
-    WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
-    fileInfos = /* @__PURE__ */ new WeakMap();
-    lastFile = null;
-    lastInfo = null;
-    addedScratch = [];
-    Collector = class {
-      constructor(file, starts, at) {
-        this.file = file;
-        this.starts = starts;
-        this.li = lineAt(starts, at) - 1;
-        addedScratch.length = 0;
-      }
-      file;
-      starts;
-      refs = [];
-      /**
-       * References added through `add`, for the duplicate check (a scratch list shared by all
-       * collectors: one at a time); a key set instead once there are many.
-       */
-      added = addedScratch;
-      seen = null;
-      /** Line cursor: index into `starts` of the last line looked up. */
-      li;
-      /** 1-based line of an offset (the same answer as `lineAt(starts, offset)`); offsets come in nearly in order. */
-      line(offset) {
-        const s = this.starts;
-        let i = this.li;
-        if (s[i] <= offset) {
-          const n = s.length;
-          let k = 0;
-          while (i + 1 < n && s[i + 1] <= offset) {
-            i++;
-            if (++k === 16) {
-              i = lineAt(s, offset) - 1;
-              break;
-            }
-          }
-        } else i = lineAt(s, offset) - 1;
-        this.li = i;
-        return i + 1;
-      }
-      duplicate(r) {
-        if (this.seen) {
-          const key = `${r.kind}:${r.start}:${r.end}:${r.value}`;
-          if (this.seen.has(key)) return true;
-          this.seen.add(key);
-          return false;
-        }
-        const added = this.added;
-        for (let i = 0; i < added.length; i++) {
-          const x = added[i];
-          if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
-        }
-        added.push(r);
-        if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
-        return false;
-      }
-      /** False once a reference starts (or ends) before the one added before it. */
-      inOrder = true;
-      lastStart = -Infinity;
-      lastEnd = -Infinity;
-      /** Appends a reference, keeping track of whether the list is still in (start, end) order. */
-      push(r, start, end) {
-        if (start < this.lastStart || start === this.lastStart && end < this.lastEnd || start !== start || end !== end) this.inOrder = false;
-        this.lastStart = start;
-        this.lastEnd = end;
-        this.refs.push(r);
-      }
-      /** `r` is a fresh object literal at every call site: it becomes the reference (no copy). */
-      add(r) {
-        if (this.duplicate(r)) return;
-        r.raw = this.file.text.slice(r.start, r.end) || r.raw;
-        r.line = r.line ?? this.line(r.start);
-        this.push(r, r.start, r.end);
-      }
-    };
-    DIGIT2 = /\d/;
-    COUNT_HINT = /\d\+?\s/g;
-    COMMAND_HINT = /(?:npm|yarn|bun|make|just)\s/;
-    dirTokenCache = /* @__PURE__ */ new Map();
-    LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
-    PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
-  }
-});
-
 // src/memory/load.ts
 function topicsByFile(parsed) {
   const topics = /* @__PURE__ */ new Map();
@@ -62074,7 +62168,7 @@ var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
-    init_dist3();
+    init_dist();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str4 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];

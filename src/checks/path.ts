@@ -2,8 +2,9 @@
 // the repository at HEAD, explained from history (renamed, with the final successor; or
 // deleted, with the commit). Resolved against the memory file's folder and the repository
 // root, whichever matches the history.
-import type { Check, CheckContext, Entry, Evidence, Finding, PathFate, Reference } from '../types.js';
+import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFate, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
+import { contextFolders } from '../memory/references.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
 
 const GLOB = /[*?[\]{}]/;
@@ -12,7 +13,32 @@ const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.
 interface Candidate {
   path: string;
   /** How the candidate relates to what was written. */
-  from: 'base' | 'memdir' | 'root' | 'tree-stripped';
+  from: 'base' | 'memdir' | 'root' | 'tree-stripped' | 'context';
+  /** 'context': the folder the text around the path names. */
+  base?: string;
+}
+
+/**
+ * A path with a folder in it that resolves nowhere as written, tried against the folders its
+ * context names (parent list items, the list's intro line, the nearest heading; see
+ * `contextFolders`) that exist at HEAD as folders. `a/b` under folder `x/a` is also `x/a/b`.
+ */
+function contextCandidates(entry: Entry, ref: Reference, ev: Evidence, value: string, file: MemoryFile | undefined, cands: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const dir of contextFolders(entry, file, ref.start)) {
+    if (!ev.files.dirs.has(dir)) continue;
+    const push = (p: string | null) => {
+      if (p && !cands.some((c) => c.path === p) && !out.some((c) => c.path === p)) out.push({ path: p, from: 'context', base: dir });
+    };
+    push(joinPath(dir, value));
+    // Overlap: the path repeats the folder's last segments (`workbench/browser` under `src/vs/workbench`).
+    const ds = dir.split('/');
+    const vs = value.split('/');
+    for (let k = Math.min(ds.length, vs.length - 1); k >= 1; k--) {
+      if (ds.slice(ds.length - k).join('/') === vs.slice(0, k).join('/')) push(joinPath(ds.slice(0, ds.length - k).join('/'), value));
+    }
+  }
+  return out;
 }
 
 type Anchor = 'plain' | 'dot' | 'parent' | 'root';
@@ -95,8 +121,8 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
   const { anchor, at } = anchorOf(ref);
   if (ref.via === 'tree') return undefined;
   let out: string;
-  if (cand.from === 'base') {
-    const base = (ref.base ?? '').replace(/\/+$/, '');
+  if (cand.from === 'base' || cand.from === 'context') {
+    const base = cand.from === 'context' ? cand.base ?? '' : (ref.base ?? '').replace(/\/+$/, '');
     if (!successor.startsWith(base + '/')) return undefined;
     out = successor.slice(base.length + 1);
   } else if (anchor === 'root') out = '/' + successor;
@@ -118,7 +144,7 @@ function bareName(ref: Reference): boolean {
   return !ref.value.includes('/') && anchorOf(ref).anchor === 'plain';
 }
 
-export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir = memDirOf(entry.file)): Finding | null {
+export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir = memDirOf(entry.file), file?: MemoryFile): Finding | null {
   if (ref.kind !== 'path' && ref.kind !== 'import') return null;
   const isGlob = !!ref.glob || GLOB.test(ref.value);
   let value = ref.value;
@@ -136,7 +162,19 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
       if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: 'tree-stripped' });
     }
   }
-  const res = resolvePath(ev, cands);
+  let res = resolvePath(ev, cands);
+  // Not found as written, nor ever in history: try the folders the context names.
+  if ((res.kind === 'never' || res.kind === 'unknown-history') && ref.kind === 'path' && ref.via !== 'tree' && value.includes('/') && !isGlob) {
+    const anchor = anchorOf(ref).anchor;
+    if (anchor === 'plain' || anchor === 'dot') {
+      const more = contextCandidates(entry, ref, ev, value, file, cands);
+      if (more.length) {
+        const r2 = resolvePath(ev, more);
+        if (r2.kind === 'present') return null;
+        if (res.kind === 'never' && r2.kind !== 'never' && r2.kind !== 'unknown-history') res = r2;
+      }
+    }
+  }
   const shown = ref.raw;
   const resolvedNote = (c: Candidate | undefined) => (c && c.path !== ref.value.replace(/\/+$/, '') && c.path !== value ? ` (${c.path})` : '');
   const dirRef = ref.raw.endsWith('/');
@@ -253,6 +291,8 @@ export const pathCheck: Check = {
     const ev = ctx.evidence;
     let memDirFile: string | undefined;
     let memDir = '';
+    let file: MemoryFile | undefined;
+    let byPath: Map<string, MemoryFile> | undefined;
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding. Most entries
@@ -271,8 +311,10 @@ export const pathCheck: Check = {
         if (memDirFile !== entry.file) {
           memDirFile = entry.file; // entries come file by file: one folder computation per file
           memDir = memDirOf(entry.file);
+          byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
+          file = byPath.get(entry.file);
         }
-        const f = checkPathRef(entry, ref, ev, memDir);
+        const f = checkPathRef(entry, ref, ev, memDir, file);
         if (f) out.push(f);
       }
     }

@@ -331,6 +331,82 @@ function introDirs(info: FileInfo): Array<string | undefined> {
   return out;
 }
 
+/**
+ * Folders a path written at `at` may be relative to, nearest first (computed only when the
+ * path does not resolve as written; the path check keeps those that exist as folders):
+ * the folders of the list items it is nested under, the folder named by the intro line of
+ * its list (a line ending with ':'), and the folder(s) named by the nearest heading that names one.
+ * A folder token may be a path (`packages/next`, `src/`) or, in code, a plain name (`codex-rs`).
+ */
+export function contextFolders(entry: Entry, file: MemoryFile | undefined, at: number): string[] {
+  const out: string[] = [];
+  const push = (d: string[]) => {
+    for (const x of d) if (!out.includes(x)) out.push(x);
+  };
+  const text = file && file.text.slice(entry.start, entry.end) === entry.text ? file.text : entry.text;
+  const off = text === entry.text ? entry.start : 0;
+  let s = text.lastIndexOf('\n', at - off - 1) + 1; // start of the reference's line
+  let indent = indentAt(text, s);
+  let item = listMarkerAt(text, s + indent, lineEndAt(text, s));
+  // Parent list items: walk up, each time to the nearest list item indented less.
+  for (let n = 0; s > 0 && n < 200 && indent > 0; n++) {
+    s = text.lastIndexOf('\n', s - 2) + 1;
+    const e = lineEndAt(text, s);
+    const ind = indentAt(text, s);
+    if (s + ind === e) continue; // blank
+    if (ind < indent && listMarkerAt(text, s + ind, e)) {
+      push(folderTokens(text.slice(s, e)));
+      indent = ind;
+      item = true;
+    } else if (ind < 2 && !listMarkerAt(text, s + ind, e)) break;
+  }
+  // The list's intro line (only for list items: "... in `codex-rs`, especially:").
+  if (item) {
+    for (let n = 0; s > 0 && n < 400; n++) {
+      s = text.lastIndexOf('\n', s - 2) + 1;
+      const e = lineEndAt(text, s);
+      const ind = indentAt(text, s);
+      if (s + ind === e || ind >= 2 || listMarkerAt(text, s + ind, e)) continue;
+      let q = e;
+      while (q > s && isSpaceCode(text.charCodeAt(q - 1))) q--;
+      if (q > s && text.charCodeAt(q - 1) === 58 /* : */ && text.charCodeAt(s) !== 35 /* # */) push(folderTokens(text.slice(s, e)));
+      break;
+    }
+  }
+  for (let k = entry.headings.length - 1; k >= 0; k--) {
+    const d = folderTokens(entry.headings[k]);
+    if (d.length) {
+      push(d);
+      break;
+    }
+  }
+  return out;
+}
+
+function lineEndAt(text: string, s: number): number {
+  const e = text.indexOf('\n', s);
+  return e === -1 ? text.length : e;
+}
+
+function indentAt(text: string, s: number): number {
+  let p = s;
+  while (p < text.length && (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9)) p++;
+  return p - s;
+}
+
+/** Folder tokens of a line: `dirTokens`, and plain names in code (`codex-rs`) with no extension. */
+function folderTokens(line: string): string[] {
+  const d = dirTokens(line);
+  if (!line.includes('`')) return d;
+  let out: string[] | undefined;
+  for (const seg of lex(line, 0)) {
+    if (seg.kind !== 'inlineCode') continue;
+    const t = seg.text.trim().replace(/\/+$/, '');
+    if (/^[A-Za-z_][\w-]*$/.test(t) && !d.includes(t)) (out ??= [...d]).push(t);
+  }
+  return out ?? d;
+}
+
 /** `^\s*(?:[-*+]|\d+[.)])\s` at the first non-space character `p` of a line ending at `e`. */
 function listMarkerAt(text: string, p: number, e: number): boolean {
   const ch = text.charCodeAt(p);
