@@ -63754,7 +63754,7 @@ function liveNames(e, ctx, stale2) {
   for (const p of namedPaths(e))
     if (!stale2.has(p) && !stale2.has(path8.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
   for (const r of e.refs) {
-    if (stale2.has(r.raw) || stale2.has(r.value)) continue;
+    if (stale2.has(r.raw) || stale2.has(r.value) || inStaleSpan(e, r, stale2)) continue;
     if (r.kind === "package" && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
     if (r.kind === "command" && r.script) {
       const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script));
@@ -63762,6 +63762,16 @@ function liveNames(e, ctx, stale2) {
     }
   }
   return live.size;
+}
+function inStaleSpan(e, r, stale2) {
+  if (r.in !== "inlineCode" && r.in !== "code") return false;
+  const at = r.start - e.start;
+  const open2 = e.text.lastIndexOf("`", at - 1);
+  const close2 = e.text.indexOf("`", r.end - e.start);
+  if (open2 < 0 || close2 < 0) return false;
+  const span = e.text.slice(open2 + 1, close2);
+  for (const name of stale2) if (name && span.includes(name)) return true;
+  return false;
 }
 function withinEntry(e, f) {
   return !(f.line > 0) || f.line >= e.line && f.line <= e.endLine;

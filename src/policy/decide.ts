@@ -18,7 +18,7 @@
 // topic file, duplicates whose kept version is itself removed stay, budgets archive the
 // lowest scores (rule 8), and deletions of abandoned strategies get a SUPERSEDED record.
 import path from 'node:path';
-import type { CheckContext, Entry, Finding, PlanAction, PlanItem } from '../types.js';
+import type { CheckContext, Entry, Finding, PlanAction, PlanItem, Reference } from '../types.js';
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
 import { findSecretRanges } from '../report/redact.js';
 import { planBudgets } from './budget.js';
@@ -566,7 +566,7 @@ function liveNames(e: Entry, ctx: CheckContext, stale: Set<string>): number {
   for (const p of namedPaths(e))
     if (!stale.has(p) && !stale.has(path.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
   for (const r of e.refs) {
-    if (stale.has(r.raw) || stale.has(r.value)) continue;
+    if (stale.has(r.raw) || stale.has(r.value) || inStaleSpan(e, r, stale)) continue;
     if (r.kind === 'package' && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
     if (r.kind === 'command' && r.script) {
       const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script!));
@@ -574,6 +574,21 @@ function liveNames(e: Entry, ctx: CheckContext, stale: Set<string>): number {
     }
   }
   return live.size;
+}
+
+/**
+ * Whether a reference sits in the same code span as a stale name (`npx tsx legacy/import.ts`: the
+ * runner is there to run the deleted file, it is not something else the entry is about).
+ */
+function inStaleSpan(e: Entry, r: Reference, stale: Set<string>): boolean {
+  if (r.in !== 'inlineCode' && r.in !== 'code') return false;
+  const at = r.start - e.start;
+  const open = e.text.lastIndexOf('`', at - 1);
+  const close = e.text.indexOf('`', r.end - e.start);
+  if (open < 0 || close < 0) return false;
+  const span = e.text.slice(open + 1, close);
+  for (const name of stale) if (name && span.includes(name)) return true;
+  return false;
 }
 
 /** Stale kinds whose "gone" needs the history to tell a deletion from a rename. */

@@ -88,6 +88,18 @@ describe('decisions on real history', () => {
     expect(planOf(r, 'regenerates fixtures')).toMatchObject({ action: 'delete', rule: 4 });
   });
 
+  test('the runner in the same command as a deleted file does not keep the entry alive', async () => {
+    const repo = await makeRepo({
+      'package.json': '{"name":"p","devDependencies":{"tsx":"^4.0.0"}}\n',
+      'legacy/import.ts': 'export {}\n',
+      'CLAUDE.md': '# Layout\n\n- The legacy importer is `legacy/import.ts`; run it with `npx tsx legacy/import.ts`.\n',
+    });
+    await repo.remove('legacy/import.ts');
+    await repo.commit('remove the importer', '2026-02-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['path', 'package'] });
+    expect(planOf(r, 'legacy importer')).toMatchObject({ action: 'delete', rule: 4 });
+  });
+
   test('paths the line says to create, or gives as an example, are not reported as unverified', async () => {
     const repo = await makeRepo({
       'src/features/billing/index.ts': 'export {}\n',
