@@ -33867,6 +33867,20 @@ var init_keywords = __esm({
 });
 
 // src/checks/ephemeral.ts
+function insideQuotes(text5, at) {
+  const from = text5.lastIndexOf("\n", at - 1) + 1;
+  let open = false;
+  for (let i = from; i < at; i++) {
+    const c = text5.charCodeAt(i);
+    if (c === 34) open = !open;
+    else if (c === 8220) open = true;
+    else if (c === 8221) open = false;
+  }
+  if (!open) return false;
+  const to = text5.indexOf("\n", at);
+  const rest = text5.slice(at, to === -1 ? text5.length : to);
+  return /["\u201d]/.test(rest);
+}
 function G(...names) {
   let bits = 0;
   for (const n of names) {
@@ -33935,7 +33949,8 @@ function filtersFor(entry, text5, raw, gates, on) {
     let fwd = gates & G_FORWARD ? FORWARD_DATE.exec(text5) : null;
     if (fwd && RECURRING.test(text5)) fwd = null;
     const m = back && (!fwd || back.index <= fwd.index) ? back : fwd;
-    if (m && !ABSOLUTE_DATE.test(text5)) hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
+    if (m && !ABSOLUTE_DATE.test(text5) && !insideQuotes(text5, m.index))
+      hits.push({ filter: "relative-date", index: m.index, match: m[0], relative: m[0] });
   }
   if (on.has("reasoning")) {
     const m = firstMatch(REASONING, text5, REASONING_NEEDS, gates);
@@ -43658,7 +43673,9 @@ function decideEntry(x, t) {
     const urls = e.refs.filter((r) => r.kind === "url");
     const local = e.refs.some((r) => r.kind === "path" || r.kind === "command" || r.kind === "issue" || r.kind === "import");
     const prose2 = e.text.replace(/https?:\/\/\S+/g, " ");
-    if (urls.length && !local && urls.every((r) => isPublicDocUrl(r.value || r.raw)) && !PROJECT_SPECIFIC_RE.test(prose2)) {
+    const own6 = projectNames(ctx);
+    const publicDoc = (u) => isPublicDocUrl(u) && !ownHost(urlHost(u) ?? "", own6);
+    if (urls.length && !local && urls.every((r) => publicDoc(r.value || r.raw)) && !PROJECT_SPECIFIC_RE.test(prose2)) {
       const hosts = [...new Set(urls.map((r) => urlHost(r.value || r.raw)))].join(", ");
       return remove(7, "delete", `freely available reference (${hosts}); findable with a search`);
     }
@@ -43748,6 +43765,25 @@ function inStaleSpan(e, r, stale2) {
   const span = e.text.slice(open + 1, close2);
   for (const name of stale2) if (name && span.includes(name)) return true;
   return false;
+}
+function projectNames(ctx) {
+  let names = PROJECT_NAMES.get(ctx.evidence);
+  if (names) return names;
+  names = /* @__PURE__ */ new Set();
+  const add = (s) => {
+    for (const part of (s ?? "").toLowerCase().split(/[^a-z0-9]+/)) if (part.length >= 3) names.add(part);
+  };
+  add(ctx.evidence.github?.repo);
+  for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
+  for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
+  for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
+  add(path8.basename(ctx.evidence.root));
+  PROJECT_NAMES.set(ctx.evidence, names);
+  return names;
+}
+function ownHost(host, names) {
+  const labels = host.split(".").slice(0, -1);
+  return labels.some((l) => l !== "docs" && l !== "www" && names.has(l));
 }
 function withinEntry(e, f) {
   return !(f.line > 0) || f.line >= e.line && f.line <= e.endLine;
@@ -43990,7 +44026,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, UNTRACED_KINDS;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -44014,6 +44050,7 @@ var init_decide = __esm({
     ASCII_RE = /^[\x00-\x7f]*$/;
     fold2 = (c) => c >= 65 && c <= 90 ? c + 32 : c;
     isWordCode = (c) => c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95;
+    PROJECT_NAMES = /* @__PURE__ */ new WeakMap();
     UNTRACED_KINDS = /* @__PURE__ */ new Set(["path-missing", "script-missing", "package-missing"]);
   }
 });

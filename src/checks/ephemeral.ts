@@ -32,6 +32,26 @@ interface Hit {
   other?: Entry;
 }
 
+/**
+ * Whether `at` lies inside a double-quoted span of its line ("Would this break someone who used
+ * it last week?"): quoted words are a question or a saying to reuse, relative to whenever it is
+ * asked, not a dated statement.
+ */
+function insideQuotes(text: string, at: number): boolean {
+  const from = text.lastIndexOf('\n', at - 1) + 1;
+  let open = false;
+  for (let i = from; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) open = !open;
+    else if (c === 0x201c /* “ */) open = true;
+    else if (c === 0x201d /* ” */) open = false;
+  }
+  if (!open) return false;
+  const to = text.indexOf('\n', at);
+  const rest = text.slice(at, to === -1 ? text.length : to);
+  return /["\u201d]/.test(rest);
+}
+
 /** Types whose entries are kept on principle: only the strongest signals apply to them. */
 const KEEPER_TYPES = new Set(['decision', 'feedback', 'user']);
 
@@ -292,7 +312,8 @@ function filtersFor(entry: Entry, text: string, raw: string, gates: number, on: 
     let fwd = gates & G_FORWARD ? FORWARD_DATE.exec(text) : null;
     if (fwd && RECURRING.test(text)) fwd = null; // a weekly schedule, not a date
     const m = back && (!fwd || back.index <= fwd.index) ? back : fwd;
-    if (m && !ABSOLUTE_DATE.test(text)) hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
+    if (m && !ABSOLUTE_DATE.test(text) && !insideQuotes(text, m.index))
+      hits.push({ filter: 'relative-date', index: m.index, match: m[0], relative: m[0] });
   }
   if (on.has('reasoning')) {
     const m = firstMatch(REASONING, text, REASONING_NEEDS, gates);

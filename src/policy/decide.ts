@@ -452,7 +452,9 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const urls = e.refs.filter((r) => r.kind === 'url');
     const local = e.refs.some((r) => r.kind === 'path' || r.kind === 'command' || r.kind === 'issue' || r.kind === 'import');
     const prose = e.text.replace(/https?:\/\/\S+/g, ' ');
-    if (urls.length && !local && urls.every((r) => isPublicDocUrl(r.value || r.raw)) && !PROJECT_SPECIFIC_RE.test(prose)) {
+    const own = projectNames(ctx);
+    const publicDoc = (u: string) => isPublicDocUrl(u) && !ownHost(urlHost(u) ?? '', own);
+    if (urls.length && !local && urls.every((r) => publicDoc(r.value || r.raw)) && !PROJECT_SPECIFIC_RE.test(prose)) {
       const hosts = [...new Set(urls.map((r) => urlHost(r.value || r.raw)))].join(', ');
       return remove(7, 'delete', `freely available reference (${hosts}); findable with a search`);
     }
@@ -589,6 +591,34 @@ function inStaleSpan(e: Entry, r: Reference, stale: Set<string>): boolean {
   const span = e.text.slice(open + 1, close);
   for (const name of stale) if (name && span.includes(name)) return true;
   return false;
+}
+
+const PROJECT_NAMES = new WeakMap<object, Set<string>>();
+
+/**
+ * The project's own names: the GitHub repository's owner and name, the names its manifests declare
+ * (scope and name, now or in history, workspace packages included), the repository folder's name. Lower case, three letters or more.
+ */
+function projectNames(ctx: CheckContext): Set<string> {
+  let names = PROJECT_NAMES.get(ctx.evidence);
+  if (names) return names;
+  names = new Set<string>();
+  const add = (s: string | undefined) => {
+    for (const part of (s ?? '').toLowerCase().split(/[^a-z0-9]+/)) if (part.length >= 3) names!.add(part);
+  };
+  add(ctx.evidence.github?.repo);
+  for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
+  for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
+  for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
+  add(path.basename(ctx.evidence.root));
+  PROJECT_NAMES.set(ctx.evidence, names);
+  return names;
+}
+
+/** The project's own site (`docs.sentry.io` in getsentry/sentry): not third-party documentation. */
+function ownHost(host: string, names: Set<string>): boolean {
+  const labels = host.split('.').slice(0, -1); // the top-level domain names nothing
+  return labels.some((l) => l !== 'docs' && l !== 'www' && names.has(l));
 }
 
 /** Stale kinds whose "gone" needs the history to tell a deletion from a rename. */

@@ -133,3 +133,25 @@ describe('paths named by nested memory files', () => {
     expect(coldKind(line, { files: r.files, entries: r.entries, evidence: r.evidence, config: r.config })).toBe('disuse');
   });
 });
+
+describe('real-world memory texts', () => {
+  test("a link to the project's own documentation site is not deleted as a freely available reference; a third-party one is", async () => {
+    const repo = await makeRepo({
+      'package.json': '{"name":"sentry"}\n',
+      '.claude/memory/MEMORY.md': '# Memory\n\n- [Docs](reference_docs.md) — where the docs are\n- [MDN](reference_mdn.md) — fetch\n',
+      '.claude/memory/reference_docs.md': '---\nname: docs\ndescription: where the docs are\ntype: reference\n---\n\nMain documentation: https://docs.sentry.io/\n',
+      '.claude/memory/reference_mdn.md': '---\nname: mdn\ndescription: fetch\ntype: reference\n---\n\nFetch API: https://developer.mozilla.org/en-US/docs/Web/API/fetch\n',
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    expect(planOf(r, 'docs.sentry.io').action).toBe('keep');
+    expect(planOf(r, 'developer.mozilla.org')).toMatchObject({ action: 'delete', rule: 7 });
+  });
+
+  test('a relative date inside a quoted question is not a dated statement', async () => {
+    const repo = await makeRepo({
+      'CLAUDE.md': '# Reviews\n\n- Ask: "Would this change break someone\'s code if they used it last week?"\n- The cache was cleared last week.\n',
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['ephemeral'] });
+    expect(r.findings.map((f) => [f.kind, f.line])).toEqual([['ephemeral', 4]]);
+  });
+});
