@@ -34409,6 +34409,15 @@ var init_ephemeral = __esm({
 });
 
 // src/checks/duplicate.ts
+function contextOf(e, file) {
+  const ref = e.refs.find((r) => r.kind === "path");
+  return ref ? contextFolders(e, file, ref.start)[0] : void 0;
+}
+function aboutDifferentFolders(a, b, file) {
+  const x = contextOf(a, file);
+  const y = contextOf(b, file);
+  return x !== void 0 && y !== void 0 && x !== y;
+}
 function rank(e, words2) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
@@ -34429,6 +34438,7 @@ function findDuplicates(ctx) {
     if (corpus.contains(i, j)) return false;
     if (a.file === b.file && a.kind === "table-row" !== (b.kind === "table-row")) return false;
     if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
+    if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -34502,6 +34512,7 @@ var NUMBERED_STEP, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
+    init_references();
     init_corpus();
     init_text3();
     init_ephemeral();

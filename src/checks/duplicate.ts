@@ -2,13 +2,26 @@
 // whitespace and markdown) or nearly (MinHash/LSH over word shingles, verified by Jaccard or
 // containment). One finding per redundant entry, naming the most complete version to keep:
 // a topic file beats a MEMORY.md line, then the longer text wins.
-import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import type { Check, CheckContext, Entry, Finding, MemoryFile } from '../types.js';
+import { contextFolders } from '../memory/references.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
 import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
 /** An ordered-list item: `3. …` or `3) …`. */
 const NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
+
+/** The folder the text around an entry's first path names (nearest first), or undefined. */
+function contextOf(e: Entry, file: MemoryFile | undefined): string | undefined {
+  const ref = e.refs.find((r) => r.kind === 'path');
+  return ref ? contextFolders(e, file, ref.start)[0] : undefined;
+}
+
+function aboutDifferentFolders(a: Entry, b: Entry, file: MemoryFile | undefined): boolean {
+  const x = contextOf(a, file);
+  const y = contextOf(b, file);
+  return x !== undefined && y !== undefined && x !== y;
+}
 
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
 function rank(e: Entry, words: number): number {
@@ -41,6 +54,9 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     // A numbered step belongs to its procedure: two procedures of one file that share a step
     // ("8. Add tests", "9. Verify against the reference") each need it to stand alone.
     if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
+    // The same words about folders under different parents ("`node/` - Node.js compatibility"
+    // under `src/bun.js/` and under `src/js/`) describe two folders.
+    if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;

@@ -109,3 +109,33 @@ describe('numbered procedures', () => {
     await cleanup();
   });
 });
+
+describe('folders under different parents', () => {
+  test('the same description of same-named folders under different headings is not a duplicate; under one heading it is', async () => {
+    const { makeRepo, cleanup, NOW, config } = await import('../prune/helpers.js');
+    const { audit } = await import('../../src/audit.js');
+    const repo = await makeRepo({
+      'src/bun.js/node/x.ts': '1\n',
+      'src/js/node/x.ts': '1\n',
+      'CLAUDE.md': [
+        '# Bun',
+        '',
+        '## Runtime (`src/bun.js/`)',
+        '',
+        '- `node/` - Node.js compatibility layer for the runtime modules',
+        '',
+        '## Modules (`src/js/`)',
+        '',
+        '- `node/` - Node.js compatibility layer for the runtime modules (`node:fs`)',
+        '',
+        '## Again (`src/js/`)',
+        '',
+        '- `node/` - Node.js compatibility layer for the runtime modules (`node:fs`).',
+        '',
+      ].join('\n'),
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['duplicate'] });
+    expect(r.findings.map((f) => [f.kind, f.line, f.evidence?.line])).toEqual([['duplicate', 13, 9]]);
+    await cleanup();
+  });
+});
