@@ -58462,6 +58462,18 @@ function aboutDifferentFolders(a, b, file) {
   const y = contextOf(b, file);
   return x !== void 0 && y !== void 0 && x !== y;
 }
+function proseWords(text5) {
+  return new Set(contentWords(text5.replace(/`[^`\n]*`/g, " ")));
+}
+function differentProse(a, b) {
+  if (!a.includes("`") && !b.includes("`")) return false;
+  const x = proseWords(a);
+  const y = proseWords(b);
+  if (x.size < 3 || y.size < 3) return false;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared) < 1 / 3;
+}
 function rank(e, words2) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
@@ -58483,6 +58495,7 @@ function findDuplicates(ctx) {
     if (a.file === b.file && a.kind === "table-row" !== (b.kind === "table-row")) return false;
     if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
     if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
+    if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;

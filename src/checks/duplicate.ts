@@ -5,7 +5,7 @@
 import type { Check, CheckContext, Entry, Finding, MemoryFile } from '../types.js';
 import { contextFolders } from '../memory/references.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
-import { fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
+import { contentWords, fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
 /** An ordered-list item: `3. …` or `3) …`. */
@@ -21,6 +21,25 @@ function aboutDifferentFolders(a: Entry, b: Entry, file: MemoryFile | undefined)
   const x = contextOf(a, file);
   const y = contextOf(b, file);
   return x !== undefined && y !== undefined && x !== y;
+}
+
+/** Content words outside code spans. */
+function proseWords(text: string): Set<string> {
+  return new Set(contentWords(text.replace(/`[^`\n]*`/g, ' ')));
+}
+
+/**
+ * Two texts whose words outside code share less than a third (each with at least three): the
+ * code they share is the subject, not the statement.
+ */
+function differentProse(a: string, b: string): boolean {
+  if (!a.includes('`') && !b.includes('`')) return false;
+  const x = proseWords(a);
+  const y = proseWords(b);
+  if (x.size < 3 || y.size < 3) return false;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared) < 1 / 3;
 }
 
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
@@ -57,6 +76,9 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     // The same words about folders under different parents ("`node/` - Node.js compatibility"
     // under `src/bun.js/` and under `src/js/`) describe two folders.
     if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
+    // A near match carried by a shared command: what the two say around it differs (a prohibition,
+    // a checklist step, an error and its fix that all run the same script).
+    if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;

@@ -139,3 +139,34 @@ describe('folders under different parents', () => {
     await cleanup();
   });
 });
+
+describe('a shared command', () => {
+  test('a rule, a checklist step and an error fix that run the same script are not duplicates; a reworded copy still is', async () => {
+    const { makeRepo, cleanup, NOW, config } = await import('../prune/helpers.js');
+    const { audit } = await import('../../src/audit.js');
+    const repo = await makeRepo({
+      'utils/modular_model_converter.py': 'x = 1\n',
+      'AGENTS.md': [
+        '# Models',
+        '',
+        'If a model has `modular_<name>.py`, do not edit generated `modeling_*.py` files directly. Edit modular and run `make fix-repo` (or `python utils/modular_model_converter.py <name>`).',
+        '',
+        '## Adding models',
+        '',
+        '- Run `python utils/modular_model_converter.py <name>` to generate standard files',
+        '',
+        '## Common errors',
+        '',
+        '- "modular conversion failed": modular file has syntax errors. Run `python utils/modular_model_converter.py <name>` to debug.',
+        '',
+        '## Again',
+        '',
+        '- Run `python utils/modular_model_converter.py <name>` to generate the standard files.',
+        '',
+      ].join('\n'),
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: ['duplicate'] });
+    expect(r.findings.map((f) => [f.kind, f.line, f.evidence?.line])).toEqual([['duplicate', 7, 15]]);
+    await cleanup();
+  });
+});
