@@ -58457,11 +58457,6 @@ function contextOf(e, file) {
   const ref = e.refs.find((r) => r.kind === "path");
   return ref ? contextFolders(e, file, ref.start)[0] : void 0;
 }
-function aboutDifferentFolders(a, b, file) {
-  const x = contextOf(a, file);
-  const y = contextOf(b, file);
-  return x !== void 0 && y !== void 0 && x !== y;
-}
 function proseWords(text5) {
   return new Set(contentWords(text5.replace(/`[^`\n]*`/g, " ")));
 }
@@ -58488,13 +58483,22 @@ function findDuplicates(ctx) {
     const pair2 = (x, y) => x.kind === "index-line" && y.kind === "topic" && indexTargetPath(x, fm.get(x.file)) === y.file;
     return pair2(a, b) || pair2(b, a);
   };
+  const folders = /* @__PURE__ */ new Map();
+  const folderOf = (i) => {
+    if (!folders.has(i)) folders.set(i, contextOf(entries[i], fm.get(entries[i].file)));
+    return folders.get(i);
+  };
   const allowed = (i, j) => {
     const a = entries[i];
     const b = entries[j];
     if (corpus.contains(i, j)) return false;
     if (a.file === b.file && a.kind === "table-row" !== (b.kind === "table-row")) return false;
     if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
-    if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
+    if (a.file === b.file) {
+      const x = folderOf(i);
+      const y = folderOf(j);
+      if (x !== void 0 && y !== void 0 && x !== y) return false;
+    }
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
@@ -63218,8 +63222,20 @@ function offer(best, t, src) {
     best.src = src;
   }
 }
-function namedPaths(entry) {
-  return [...namedPathSet(entry)].sort();
+function liveNames(e, ctx, skip = () => false, weak = false) {
+  const ev = ctx.evidence;
+  const live = /* @__PURE__ */ new Set();
+  for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  for (const r of e.refs) {
+    if (r.kind === "package" && (weak || !r.weak) && !skip(r.value, r) && ev.manifests.dependencies.has(r.value.toLowerCase()))
+      live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === "command" && r.script && !skip(r.value, r)) {
+      const script = r.script;
+      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
+      if (defined) live.add(`command\0${r.value}`);
+    }
+  }
+  return live;
 }
 function namedPathSet(entry) {
   let out;
@@ -63358,16 +63374,7 @@ var init_score = __esm({
 
 // src/policy/health.ts
 function coldKind(e, ctx) {
-  const ev = ctx.evidence;
-  if (namedPaths(e).some((p) => ev.files.files.has(p) || ev.files.dirs.has(p))) return "disuse";
-  for (const r of e.refs) {
-    if (r.kind === "package" && ev.manifests.dependencies.has(r.value.toLowerCase())) return "disuse";
-    if (r.kind === "command" && r.script) {
-      for (const s of ev.manifests.scripts.values()) if (s.has(r.script)) return "disuse";
-      for (const s of ev.manifests.makeTargets.values()) if (s.has(r.script)) return "disuse";
-    }
-  }
-  return "irrelevance";
+  return liveNames(e, ctx, void 0, true).size > 0 ? "disuse" : "irrelevance";
 }
 function healthWarnings(ctx, findings, plan) {
   const out = [];
@@ -63689,7 +63696,11 @@ function decideEntry(x, t) {
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path8.posix.basename(f.evidence.manifest));
-    const live = liveNames(e, ctx, notLive);
+    const live = liveNames(
+      e,
+      ctx,
+      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path8.posix.basename(name))
+    ).size;
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
@@ -63788,21 +63799,6 @@ function frontmatterMentions(e, stale2, fmEnd) {
     }
   }
   return out;
-}
-function liveNames(e, ctx, stale2) {
-  const ev = ctx.evidence;
-  const live = /* @__PURE__ */ new Set();
-  for (const p of namedPaths(e))
-    if (!stale2.has(p) && !stale2.has(path8.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
-  for (const r of e.refs) {
-    if (stale2.has(r.raw) || stale2.has(r.value) || inStaleSpan(e, r, stale2)) continue;
-    if (r.kind === "package" && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
-    if (r.kind === "command" && r.script) {
-      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script));
-      if (defined) live.add(`command\0${r.value}`);
-    }
-  }
-  return live.size;
 }
 function inStaleSpan(e, r, stale2) {
   if (r.in !== "inlineCode" && r.in !== "code") return false;
@@ -65272,46 +65268,29 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     blankBefore: a > 1 && isBlank(lineText(text5, ls, a - 1)),
     blankAfter: b < n && isBlank(lineText(text5, ls, b + 1))
   });
-  for (const h of removedHeadings) {
-    const t = lineText(text5, ls, h.line);
+  const structureRecord = (prefix, kind, reason, a, b, group) => {
+    const lines = text5.slice(ls[a - 1], ls[b]);
+    const shown = a === b ? lineText(text5, ls, a) : lines.replace(/\r?\n$/, "");
     records.push({
-      id: recordId([today, file.path, h.line, t]),
-      entryId: "h_" + recordId([file.path, t]).slice(2),
+      id: recordId([today, file.path, a, a === b ? shown : lines]),
+      entryId: prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
       date: today,
       action: "reintegrate",
       rule: 0,
-      reason: "section heading left without content",
+      reason,
       file: file.path,
-      line: h.line,
-      endLine: h.line,
-      kind: "heading",
+      line: a,
+      endLine: b,
+      kind,
       headings: [],
-      text: t,
-      lines: text5.slice(ls[h.line - 1], ls[h.line]),
-      group: h.members,
-      ...anchors(h.line, h.line)
-    });
-  }
-  for (const t of removedTables) {
-    const lines = text5.slice(ls[t.a - 1], ls[t.b]);
-    records.push({
-      id: recordId([today, file.path, t.a, lines]),
-      entryId: "t_" + recordId([file.path, lines]).slice(2),
-      date: today,
-      action: "reintegrate",
-      rule: 0,
-      reason: "table header left without rows",
-      file: file.path,
-      line: t.a,
-      endLine: t.b,
-      kind: "table-header",
-      headings: [],
-      text: lines.replace(/\r?\n$/, ""),
+      text: shown,
       lines,
-      group: t.members,
-      ...anchors(t.a, t.b)
+      group,
+      ...anchors(a, b)
     });
-  }
+  };
+  for (const h of removedHeadings) structureRecord("h_", "heading", "section heading left without content", h.line, h.line, h.members);
+  for (const t of removedTables) structureRecord("t_", "table-header", "table header left without rows", t.a, t.b, t.members);
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),

@@ -140,6 +140,3 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
-
-
-export { sortFindings };

@@ -446,48 +446,36 @@ function editFile(
     blankBefore: a > 1 && isBlank(lineText(text, ls, a - 1)),
     blankAfter: b < n && isBlank(lineText(text, ls, b + 1)),
   });
-  for (const h of removedHeadings) {
-    const t = lineText(text, ls, h.line);
+  /**
+   * The record of markup the prune removed with entries (a heading, a table's header and
+   * delimiter): lines a..b, put back with the members of `group`. The entry id is the kind's
+   * prefix plus a hash of the file and the text (not its line, which moves).
+   */
+  const structureRecord = (prefix: string, kind: 'heading' | 'table-header', reason: string, a: number, b: number, group: string[]) => {
+    const lines = text.slice(ls[a - 1], ls[b]);
+    const shown = a === b ? lineText(text, ls, a) : lines.replace(/\r?\n$/, '');
     records.push({
-      id: recordId([today, file.path, h.line, t]),
-      entryId: 'h_' + recordId([file.path, t]).slice(2),
+      id: recordId([today, file.path, a, a === b ? shown : lines]),
+      entryId: prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
       date: today,
       action: 'reintegrate',
       rule: 0,
-      reason: 'section heading left without content',
+      reason,
       file: file.path,
-      line: h.line,
-      endLine: h.line,
-      kind: 'heading',
+      line: a,
+      endLine: b,
+      kind,
       headings: [],
-      text: t,
-      lines: text.slice(ls[h.line - 1], ls[h.line]),
-      group: h.members,
-      ...anchors(h.line, h.line),
-    });
-  }
-  for (const t of removedTables) {
-    // Header and delimiter as one record (a delimiter like `| --- | --- |` is rarely unique in a
-    // file, so it must not be matched on its own); it travels with the table's rows.
-    const lines = text.slice(ls[t.a - 1], ls[t.b]);
-    records.push({
-      id: recordId([today, file.path, t.a, lines]),
-      entryId: 't_' + recordId([file.path, lines]).slice(2),
-      date: today,
-      action: 'reintegrate',
-      rule: 0,
-      reason: 'table header left without rows',
-      file: file.path,
-      line: t.a,
-      endLine: t.b,
-      kind: 'table-header',
-      headings: [],
-      text: lines.replace(/\r?\n$/, ''),
+      text: shown,
       lines,
-      group: t.members,
-      ...anchors(t.a, t.b),
+      group,
+      ...anchors(a, b),
     });
-  }
+  };
+  for (const h of removedHeadings) structureRecord('h_', 'heading', 'section heading left without content', h.line, h.line, h.members);
+  // Header and delimiter as one record (a delimiter like `| --- | --- |` is rarely unique in a
+  // file, so it must not be matched on its own); it travels with the table's rows.
+  for (const t of removedTables) structureRecord('t_', 'table-header', 'table header left without rows', t.a, t.b, t.members);
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),

@@ -17,11 +17,6 @@ function contextOf(e: Entry, file: MemoryFile | undefined): string | undefined {
   return ref ? contextFolders(e, file, ref.start)[0] : undefined;
 }
 
-function aboutDifferentFolders(a: Entry, b: Entry, file: MemoryFile | undefined): boolean {
-  const x = contextOf(a, file);
-  const y = contextOf(b, file);
-  return x !== undefined && y !== undefined && x !== y;
-}
 
 /** Content words outside code spans. */
 function proseWords(text: string): Set<string> {
@@ -61,6 +56,12 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
       x.kind === 'index-line' && y.kind === 'topic' && indexTargetPath(x, fm.get(x.file)) === y.file;
     return pair(a, b) || pair(b, a);
   };
+  // The folder each compared entry is about, once per entry (pairs share entries).
+  const folders = new Map<number, string | undefined>();
+  const folderOf = (i: number) => {
+    if (!folders.has(i)) folders.set(i, contextOf(entries[i], fm.get(entries[i].file)));
+    return folders.get(i);
+  };
   const allowed = (i: number, j: number) => {
     const a = entries[i];
     const b = entries[j];
@@ -75,7 +76,11 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     if (a.file === b.file && (NUMBERED_STEP.test(a.text) || NUMBERED_STEP.test(b.text))) return false;
     // The same words about folders under different parents ("`node/` - Node.js compatibility"
     // under `src/bun.js/` and under `src/js/`) describe two folders.
-    if (a.file === b.file && aboutDifferentFolders(a, b, fm.get(a.file))) return false;
+    if (a.file === b.file) {
+      const x = folderOf(i);
+      const y = folderOf(j);
+      if (x !== undefined && y !== undefined && x !== y) return false;
+    }
     // A near match carried by a shared command: what the two say around it differs (a prohibition,
     // a checklist step, an error and its fix that all run the same script).
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;

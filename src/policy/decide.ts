@@ -22,7 +22,7 @@ import type { CheckContext, Entry, Finding, PlanAction, PlanItem, Reference } fr
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
 import { findSecretRanges } from '../report/redact.js';
 import { planBudgets } from './budget.js';
-import { namedPaths, scoreEntries, type ScoreParts } from './score.js';
+import { liveNames, scoreEntries, type ScoreParts } from './score.js';
 import {
   ABANDONED_RE,
   PROJECT_SPECIFIC_RE,
@@ -407,7 +407,9 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // the stale claim lives, not another thing the entry is about.
     const notLive = new Set(staleNames);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === 'string') notLive.add(path.posix.basename(f.evidence.manifest));
-    const live = liveNames(e, ctx, notLive);
+    const live = liveNames(e, ctx, (name, r) =>
+      r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path.posix.basename(name)),
+    ).size;
     if (e.kind === 'section' || (live > 0 && staleNames.size <= live))
       return item('review', 4, `${reason}; the rest of the entry may still be useful`);
     if (e.kind !== 'topic' && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
@@ -556,26 +558,6 @@ function frontmatterMentions(e: Entry, stale: Finding[], fmEnd: number): Located
     }
   }
   return out;
-}
-
-/**
- * How many distinct things the entry names that the project still has: paths at HEAD, current
- * dependencies, scripts or make targets that are defined (names reported stale are not counted).
- */
-function liveNames(e: Entry, ctx: CheckContext, stale: Set<string>): number {
-  const ev = ctx.evidence;
-  const live = new Set<string>();
-  for (const p of namedPaths(e))
-    if (!stale.has(p) && !stale.has(path.posix.basename(p)) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
-  for (const r of e.refs) {
-    if (stale.has(r.raw) || stale.has(r.value) || inStaleSpan(e, r, stale)) continue;
-    if (r.kind === 'package' && !r.weak && ev.manifests.dependencies.has(r.value.toLowerCase())) live.add(`package\0${r.value.toLowerCase()}`);
-    if (r.kind === 'command' && r.script) {
-      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((s) => s.has(r.script!));
-      if (defined) live.add(`command\0${r.value}`);
-    }
-  }
-  return live.size;
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { CheckContext, Entry, Finding, PlanItem } from '../types.js';
 import { indexTarget } from '../apply/paths.js';
 import { remainingOverBudget } from './budget.js';
-import { namedPaths, scoreEntries } from './score.js';
+import { liveNames, scoreEntries } from './score.js';
 import { STALE_KINDS } from './signals.js';
 
 const COLD_EXEMPT = new Set(['decision', 'feedback', 'user', 'superseded']);
@@ -19,16 +19,7 @@ const pct = (n: number, d: number) => `${Math.round((n / d) * 1000) / 10}%`;
  *   deletion in the next pruning cycle.
  */
 export function coldKind(e: Entry, ctx: CheckContext): 'disuse' | 'irrelevance' {
-  const ev = ctx.evidence;
-  if (namedPaths(e).some((p) => ev.files.files.has(p) || ev.files.dirs.has(p))) return 'disuse';
-  for (const r of e.refs) {
-    if (r.kind === 'package' && ev.manifests.dependencies.has(r.value.toLowerCase())) return 'disuse';
-    if (r.kind === 'command' && r.script) {
-      for (const s of ev.manifests.scripts.values()) if (s.has(r.script)) return 'disuse';
-      for (const s of ev.manifests.makeTargets.values()) if (s.has(r.script)) return 'disuse';
-    }
-  }
-  return 'irrelevance';
+  return liveNames(e, ctx, undefined, true).size > 0 ? 'disuse' : 'irrelevance';
 }
 
 export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: PlanItem[]): string[] {

@@ -7,7 +7,7 @@
 // - frequency: how often the paths it names were touched in history, plus recorded reads,
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
-import type { CheckContext, Entry } from '../types.js';
+import type { CheckContext, Entry, Reference } from '../types.js';
 
 export interface ScoreParts {
   score: number;
@@ -53,6 +53,32 @@ export function namedPaths(entry: Entry): string[] {
 }
 
 const NO_PATHS: ReadonlySet<string> = new Set();
+
+/**
+ * What an entry names that the project still has, as `kind\0name` keys: paths at HEAD, current
+ * dependencies, scripts or make targets that are defined. `skip` leaves names out (a path's own
+ * text, or a reference); `weak`: prose words that may name a package count too.
+ */
+export function liveNames(
+  e: Entry,
+  ctx: CheckContext,
+  skip: (name: string, r?: Reference) => boolean = () => false,
+  weak = false,
+): Set<string> {
+  const ev = ctx.evidence;
+  const live = new Set<string>();
+  for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  for (const r of e.refs) {
+    if (r.kind === 'package' && (weak || !r.weak) && !skip(r.value, r) && ev.manifests.dependencies.has(r.value.toLowerCase()))
+      live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === 'command' && r.script && !skip(r.value, r)) {
+      const script = r.script;
+      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
+      if (defined) live.add(`command\0${r.value}`);
+    }
+  }
+  return live;
+}
 
 /** The distinct paths of `namedPaths`, unsorted (scoring sums over them: order does not matter). */
 function namedPathSet(entry: Entry): ReadonlySet<string> {
