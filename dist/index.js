@@ -65358,6 +65358,18 @@ function planChanges(input) {
     skipped.add(e.id);
     planById.set(e.id, { ...p, action: "review" });
   }
+  const removedIndexLines = /* @__PURE__ */ new Map();
+  const topicByFile = /* @__PURE__ */ new Map();
+  for (const e of entries) {
+    if (e.kind === "topic" && !topicByFile.has(e.file)) topicByFile.set(e.file, e);
+    const p = planById.get(e.id);
+    if (e.kind !== "index-line" || !p || !REMOVING2.has(p.action)) continue;
+    const target = normalizeTarget(e.file, e.meta.target ?? "");
+    if (target === void 0) continue;
+    const l = removedIndexLines.get(target);
+    if (l) l.push(e.id);
+    else removedIndexLines.set(target, [e.id]);
+  }
   const deletedTopics = /* @__PURE__ */ new Map();
   const redirects = /* @__PURE__ */ new Map();
   for (const e of entries) {
@@ -65395,7 +65407,7 @@ function planChanges(input) {
         fileDeleted: true,
         // Memory text is BOM-less (src/memory/read.ts): the mark is noted so restore puts it back.
         ...f.bom ? { bom: true } : {},
-        group: entries.filter((e) => e.kind === "index-line" && planById.get(e.id) && REMOVING2.has(planById.get(e.id).action)).filter((e) => normalizeTarget(e.file, e.meta.target ?? "") === topic.file).map((e) => e.id),
+        group: removedIndexLines.get(topic.file) ?? [],
         ...tp.keep ? { keep: tp.keep } : {},
         ...tp.superseded ? { superseded: tp.superseded } : {}
       }));
@@ -65427,7 +65439,7 @@ function planChanges(input) {
       const e = byId.get(r.entryId);
       if (e?.kind === "index-line") {
         const target = normalizeTarget(e.file, e.meta.target ?? "");
-        const t = target ? deletedTopics.get(target) ?? (redirects.has(target) ? entries.find((x) => x.file === target && x.kind === "topic") : void 0) : void 0;
+        const t = target ? deletedTopics.get(target) ?? (redirects.has(target) ? topicByFile.get(target) : void 0) : void 0;
         if (t) r.group = [.../* @__PURE__ */ new Set([...r.group ?? [], t.id])];
       }
       records.push(r);
