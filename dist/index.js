@@ -1091,14 +1091,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1549,39 +1549,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path12);
+        debuglog("sending request to %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path12,
+          path13,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path12);
+        debuglog("trailers received from %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path12,
+          path13,
           error2.message
         );
       });
@@ -1630,9 +1630,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path12);
+          debuglog("sending request to %s %s/%s", method, origin, path13);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1695,7 +1695,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -1710,11 +1710,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler3) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1780,7 +1780,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path12, query) : path12;
+        this.path = query ? buildURL(path13, query) : path13;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6473,7 +6473,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request2;
+      const { method, path: path13, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6554,7 +6554,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header2 = `${method} ${path12} HTTP/1.1\r
+      let header2 = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header2 += `host: ${host}\r
@@ -7083,7 +7083,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7180,7 +7180,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path12;
+      headers[HTTP2_HEADER_PATH] = path13;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7533,9 +7533,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search: search2 } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path12 = search2 ? `${pathname}${search2}` : pathname;
+        const path13 = search2 ? `${pathname}${search2}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path12;
+        this.opts.path = path13;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8774,10 +8774,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10749,20 +10749,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path12) {
-      if (typeof path12 !== "string") {
-        return path12;
+    function safeUrl(path13) {
+      if (typeof path13 !== "string") {
+        return path13;
       }
-      const pathSegments = path12.split("?");
+      const pathSegments = path13.split("?");
       if (pathSegments.length !== 2) {
-        return path12;
+        return path13;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path12, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path12);
+    function matchKey(mockDispatch2, { path: path13, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path13);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10784,7 +10784,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10822,9 +10822,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path12, method, body, headers, query } = opts;
+      const { path: path13, method, body, headers, query } = opts;
       return {
-        path: path12,
+        path: path13,
         method,
         body,
         headers,
@@ -11287,10 +11287,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path12,
+            Path: path13,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16169,9 +16169,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path12) {
-      for (let i = 0; i < path12.length; ++i) {
-        const code3 = path12.charCodeAt(i);
+    function validateCookiePath(path13) {
+      for (let i = 0; i < path13.length; ++i) {
+        const code3 = path13.charCodeAt(i);
         if (code3 < 32 || // exclude CTLs (0-31)
         code3 > 126 || // exclude DEL and non-ascii
         code3 === 59) {
@@ -19091,11 +19091,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path12 = opts.path;
+          let path13 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path12 = `/${path12}`;
+            path13 = `/${path13}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path12);
+          url = new URL(util.parseOrigin(url).origin + path13);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -20140,11 +20140,11 @@ function requireLodash_sortby() {
     function baseForOwn(object, iteratee) {
       return object && baseFor2(object, iteratee, keys2);
     }
-    function baseGet(object, path12) {
-      path12 = isKey(path12, object) ? [path12] : castPath(path12);
-      var index2 = 0, length = path12.length;
+    function baseGet(object, path13) {
+      path13 = isKey(path13, object) ? [path13] : castPath(path13);
+      var index2 = 0, length = path13.length;
       while (object != null && index2 < length) {
-        object = object[toKey(path12[index2++])];
+        object = object[toKey(path13[index2++])];
       }
       return index2 && index2 == length ? object : void 0;
     }
@@ -20271,13 +20271,13 @@ function requireLodash_sortby() {
         return object === source || baseIsMatch(object, source, matchData);
       };
     }
-    function baseMatchesProperty(path12, srcValue) {
-      if (isKey(path12) && isStrictComparable(srcValue)) {
-        return matchesStrictComparable(toKey(path12), srcValue);
+    function baseMatchesProperty(path13, srcValue) {
+      if (isKey(path13) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path13), srcValue);
       }
       return function(object) {
-        var objValue = get(object, path12);
-        return objValue === void 0 && objValue === srcValue ? hasIn(object, path12) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+        var objValue = get(object, path13);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object, path13) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
       };
     }
     function baseOrderBy(collection, iteratees, orders) {
@@ -20293,9 +20293,9 @@ function requireLodash_sortby() {
         return compareMultiple(object, other, orders);
       });
     }
-    function basePropertyDeep(path12) {
+    function basePropertyDeep(path13) {
       return function(object) {
-        return baseGet(object, path12);
+        return baseGet(object, path13);
       };
     }
     function baseRest(func, start) {
@@ -20550,11 +20550,11 @@ function requireLodash_sortby() {
         return result;
       };
     }
-    function hasPath(object, path12, hasFunc) {
-      path12 = isKey(path12, object) ? [path12] : castPath(path12);
-      var result, index2 = -1, length = path12.length;
+    function hasPath(object, path13, hasFunc) {
+      path13 = isKey(path13, object) ? [path13] : castPath(path13);
+      var result, index2 = -1, length = path13.length;
       while (++index2 < length) {
-        var key = toKey(path12[index2]);
+        var key = toKey(path13[index2]);
         if (!(result = object != null && hasFunc(object, key))) {
           break;
         }
@@ -20709,12 +20709,12 @@ function requireLodash_sortby() {
     function toString2(value2) {
       return value2 == null ? "" : baseToString(value2);
     }
-    function get(object, path12, defaultValue) {
-      var result = object == null ? void 0 : baseGet(object, path12);
+    function get(object, path13, defaultValue) {
+      var result = object == null ? void 0 : baseGet(object, path13);
       return result === void 0 ? defaultValue : result;
     }
-    function hasIn(object, path12) {
-      return object != null && hasPath(object, path12, baseHasIn);
+    function hasIn(object, path13) {
+      return object != null && hasPath(object, path13, baseHasIn);
     }
     function keys2(object) {
       return isArrayLike(object) ? arrayLikeKeys(object) : baseKeys(object);
@@ -20722,8 +20722,8 @@ function requireLodash_sortby() {
     function identity(value2) {
       return value2;
     }
-    function property(path12) {
-      return isKey(path12) ? baseProperty(toKey(path12)) : basePropertyDeep(path12);
+    function property(path13) {
+      return isKey(path13) ? baseProperty(toKey(path13)) : basePropertyDeep(path13);
     }
     module.exports = sortBy;
   })(lodash_sortby, lodash_sortby.exports);
@@ -21015,7 +21015,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context: context3, t }
   }
   try {
     const fs3 = await import("node:fs");
-    const path12 = await import("node:path");
+    const path13 = await import("node:path");
     const pfxBytes = new Uint8Array(fs3.readFileSync(source.filePath));
     const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
     if (!isGcpServiceAccountP12) {
@@ -21023,7 +21023,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context: context3, t }
     }
     context3.report({
       message: t("PrivateKeyP12", {
-        FILE_NAME: path12.basename(source.filePath)
+        FILE_NAME: path13.basename(source.filePath)
       }),
       range: [0, source.content.length]
     });
@@ -24276,19 +24276,19 @@ function parseLog(text5) {
   }
   return { earlier, audits, head };
 }
-function appendLog(existing, entry, keep = LOG_KEEP) {
-  if (existing === null || existing.trim() === "") {
+function appendLog(existing2, entry, keep = LOG_KEEP) {
+  if (existing2 === null || existing2.trim() === "") {
     return `${LOG_TITLE}
 
 Written by \`memory-audit prune\`: what was removed or changed, when and why. Full texts are in the archive; \`memory-audit restore <id>\` puts an entry back.
 
 ${entry}`;
   }
-  const { earlier, audits, head } = parseLog(existing);
+  const { earlier, audits, head } = parseLog(existing2);
   audits.push({ date: entry.slice(3, 13), text: entry });
   if (audits.length <= keep && earlier.length === 0) {
-    const sep5 = existing.endsWith("\n\n") ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
-    return existing + sep5 + entry;
+    const sep5 = existing2.endsWith("\n\n") ? "" : existing2.endsWith("\n") ? "\n" : "\n\n";
+    return existing2 + sep5 + entry;
   }
   const old = audits.splice(0, Math.max(0, audits.length - keep));
   const perYear = /* @__PURE__ */ new Map();
@@ -24404,17 +24404,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path12) {
-      const ctrl = callVisitor(key, node2, visitor, path12);
+    function visit_(key, node2, visitor, path13) {
+      const ctrl = callVisitor(key, node2, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visit_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visit_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
+          path13 = Object.freeze(path13.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path12);
+            const ci = visit_(i, node2.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24425,13 +24425,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path12);
+          const cv = visit_("value", node2.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -24452,17 +24452,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP2;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path12) {
-      const ctrl = await callVisitor(key, node2, visitor, path12);
+    async function visitAsync_(key, node2, visitor, path13) {
+      const ctrl = await callVisitor(key, node2, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visitAsync_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visitAsync_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
+          path13 = Object.freeze(path13.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path12);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24473,13 +24473,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path12);
+          const cv = await visitAsync_("value", node2.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -24506,23 +24506,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path12) {
+    function callVisitor(key, node2, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path12);
+        return visitor(key, node2, path13);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path12);
+        return visitor.Map?.(key, node2, path13);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path12);
+        return visitor.Seq?.(key, node2, path13);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path12);
+        return visitor.Pair?.(key, node2, path13);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path12);
+        return visitor.Scalar?.(key, node2, path13);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path12);
+        return visitor.Alias?.(key, node2, path13);
       return void 0;
     }
-    function replaceNode(key, path12, node2) {
-      const parent = path12[path12.length - 1];
+    function replaceNode(key, path13, node2) {
+      const parent = path13[path13.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -25134,10 +25134,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path12, value2) {
+    function collectionFromPath(schema, path13, value2) {
       let v = value2;
-      for (let i = path12.length - 1; i >= 0; --i) {
-        const k = path12[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k = path13[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -25156,7 +25156,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -25186,11 +25186,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path12, value2) {
-        if (isEmptyPath(path12))
+      addIn(path13, value2) {
+        if (isEmptyPath(path13))
           this.add(value2);
         else {
-          const [key, ...rest] = path12;
+          const [key, ...rest] = path13;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value2);
@@ -25204,8 +25204,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        const [key, ...rest] = path12;
+      deleteIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -25219,8 +25219,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        const [key, ...rest] = path12;
+      getIn(path13, keepScalar) {
+        const [key, ...rest] = path13;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -25238,8 +25238,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path12) {
-        const [key, ...rest] = path12;
+      hasIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -25249,8 +25249,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value2) {
-        const [key, ...rest] = path12;
+      setIn(path13, value2) {
+        const [key, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -27765,9 +27765,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path12, value2) {
+      addIn(path13, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path12, value2);
+          this.contents.addIn(path13, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -27842,14 +27842,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        if (Collection2.isEmptyPath(path12)) {
+      deleteIn(path13) {
+        if (Collection2.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -27864,10 +27864,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        if (Collection2.isEmptyPath(path12))
+      getIn(path13, keepScalar) {
+        if (Collection2.isEmptyPath(path13))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -27878,10 +27878,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path12) {
-        if (Collection2.isEmptyPath(path12))
+      hasIn(path13) {
+        if (Collection2.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -27898,13 +27898,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value2) {
-        if (Collection2.isEmptyPath(path12)) {
+      setIn(path13, value2) {
+        if (Collection2.isEmptyPath(path13)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path12), value2);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path13), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path12, value2);
+          this.contents.setIn(path13, value2);
         }
       }
       /**
@@ -29865,9 +29865,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path12) => {
+    visit3.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field2, index2] of path12) {
+      for (const [field2, index2] of path13) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -29876,23 +29876,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path12) => {
-      const parent = visit3.itemAtPath(cst, path12.slice(0, -1));
-      const field2 = path12[path12.length - 1][0];
+    visit3.parentCollection = (cst, path13) => {
+      const parent = visit3.itemAtPath(cst, path13.slice(0, -1));
+      const field2 = path13[path13.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path12, item, visitor) {
-      let ctrl = visitor(item, path12);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path12.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29903,10 +29903,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path12);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -31836,7 +31836,7 @@ function asPath(tokenIn, ctx) {
   for (const s of segs) {
     if (s === ".." || s === ".") continue;
     if (!glob2 && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
-    if (plainChars ? s.length === 0 : !/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
+    if (plainChars ? s.length === 0 : !SEGMENT.test(s)) return null;
   }
   if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === "path" && segs[1].toLowerCase() === "to") return null;
   const first = segs[0];
@@ -31862,9 +31862,9 @@ function asPath(tokenIn, ctx) {
     if (anchor === "root" && !dir && !knownFile) return null;
   } else {
     if (ctx === "prose") {
-      if (!knownFile && !dir && anchor === "plain" && segs.every((s) => /^[A-Z][\w-]*$/.test(s)) && !/^\./.test(first))
+      if (!knownFile && !dir && anchor === "plain" && segs.every((s) => new RegExp("^\\p{Lu}[\\p{L}\\p{M}\\p{N}_-]*$", "u").test(s)) && !/^\./.test(first))
         return null;
-      if (!knownFile && !dir && anchor === "plain" && segs.every((s) => /^[a-z]+$/i.test(s)) && segs.length >= 3 && !/^\./.test(first))
+      if (!knownFile && !dir && anchor === "plain" && segs.every((s) => /^[\p{L}\p{M}]+$/u.test(s)) && segs.length >= 3 && !/^\./.test(first))
         return null;
     }
     if (segs.some((s) => s === "")) return null;
@@ -31887,7 +31887,50 @@ function joinPath(base, rel) {
   }
   return out.join("/");
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
+function asSpacedPath(t, ctx) {
+  if (!t.includes(" ") || t.length > 300 || /[\t\n\r\f\v\u00a0]| {2}|^ | $|\/ | \//.test(t)) return null;
+  const words2 = t.split(" ");
+  for (let i = 0; i < words2.length; i++) {
+    const w = words2[i];
+    if (w.startsWith("-")) return null;
+    if (i < words2.length - 1 && FILE_EXTENSIONS.has(extOf(w)) && /\.[^./]+$/.test(w)) return null;
+  }
+  if (ctx === "code") {
+    const slash = t.indexOf("/");
+    if (slash === -1 || t.slice(0, slash).includes(" ")) return null;
+    const ext = extOf(t);
+    if (!ext || !FILE_EXTENSIONS.has(ext)) return null;
+  }
+  const u = t.replace(/ /g, "_");
+  const p = asPath(u, ctx);
+  if (!p) return null;
+  const at = u.indexOf(p.value);
+  if (at === -1) return null;
+  return { ...p, value: t.slice(at, at + p.value.length) };
+}
+function configOwnerDir(file) {
+  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
+  const at = Math.max(file.lastIndexOf("/.cursor/"), file.lastIndexOf("/.claude/"), file.lastIndexOf("/.github/"));
+  return at > 0 ? file.slice(0, at) : "";
+}
+function splitGlobList(v) {
+  if (!v.includes("{")) return v.split(",");
+  const out = [];
+  let depth2 = 0;
+  let from = 0;
+  for (let i = 0; i < v.length; i++) {
+    const ch = v.charCodeAt(i);
+    if (ch === 123) depth2++;
+    else if (ch === 125 && depth2 > 0) depth2--;
+    else if (ch === 44 && depth2 === 0) {
+      out.push(v.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(v.slice(from));
+  return out;
+}
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -32026,6 +32069,7 @@ var init_paths = __esm({
       "runner"
     ]);
     GLOB_CHARS = /[*?[\]{}]/;
+    SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
     F_COLON = 1;
     F_BACKSLASH = 2;
     F_BAD = 4;
@@ -32534,8 +32578,8 @@ function assertNonEmpty(part, name) {
     throw new Error("`" + name + "` cannot be empty");
   }
 }
-function assertPath(path12, name) {
-  if (!path12) {
+function assertPath(path13, name) {
+  if (!path13) {
     throw new Error("Setting `" + name + "` requires `path` to be set too");
   }
 }
@@ -32720,13 +32764,13 @@ var init_lib4 = __esm({
        * @returns {undefined}
        *   Nothing.
        */
-      set path(path12) {
-        if (isUrl(path12)) {
-          path12 = fileURLToPath(path12);
+      set path(path13) {
+        if (isUrl(path13)) {
+          path13 = fileURLToPath(path13);
         }
-        assertNonEmpty(path12, "path");
-        if (this.path !== path12) {
-          this.history.push(path12);
+        assertNonEmpty(path13, "path");
+        if (this.path !== path13) {
+          this.history.push(path13);
         }
       }
       /**
@@ -35940,14 +35984,14 @@ function syntaxExtension(all2, extension2) {
     }
   }
 }
-function constructs(existing, list4) {
+function constructs(existing2, list4) {
   let index2 = -1;
   const before = [];
   while (++index2 < list4.length) {
     ;
-    (list4[index2].add === "after" ? existing : before).push(list4[index2]);
+    (list4[index2].add === "after" ? existing2 : before).push(list4[index2]);
   }
-  splice(existing, 0, 0, before);
+  splice(existing2, 0, 0, before);
 }
 var hasOwnProperty;
 var init_micromark_util_combine_extensions = __esm({
@@ -36137,14 +36181,14 @@ function addImplementation(editMap, at, remove, add, before) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
-  if (existing) {
-    existing[1] += remove;
+  const existing2 = editMap.index.get(at);
+  if (existing2) {
+    existing2[1] += remove;
     if (before) {
-      add.push(...existing[2]);
-      existing[2] = add;
+      add.push(...existing2[2]);
+      existing2[2] = add;
     } else {
-      existing[2].push(...add);
+      existing2[2].push(...add);
     }
     return;
   }
@@ -41370,9 +41414,9 @@ function frontmatter(options) {
     const matter2 = matters[index2];
     const code3 = fence(matter2, "open").charCodeAt(0);
     const construct = createConstruct(matter2);
-    const existing = flow3[code3];
-    if (Array.isArray(existing)) {
-      existing.push(construct);
+    const existing2 = flow3[code3];
+    if (Array.isArray(existing2)) {
+      existing2.push(construct);
     } else {
       flow3[code3] = [construct];
     }
@@ -42161,7 +42205,7 @@ function transformGfmAutolinkLiterals(tree) {
     { ignore: ["link", "linkReference"] }
   );
 }
-function findUrl(_, protocol, domain2, path12, match) {
+function findUrl(_, protocol, domain2, path13, match) {
   if (!previous2(match)) {
     return false;
   }
@@ -42174,7 +42218,7 @@ function findUrl(_, protocol, domain2, path12, match) {
   if (unicodePunctuation(domain2.charCodeAt(0)) || !isCorrectDomain(domain2)) {
     return false;
   }
-  const parts = splitUrl(domain2 + path12);
+  const parts = splitUrl(domain2 + path13);
   const result = {
     type: "link",
     title: null,
@@ -45329,10 +45373,10 @@ function addImplementation2(editMap, at, remove, add) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
-  if (existing) {
-    existing[1] += remove;
-    existing[2].push(...add);
+  const existing2 = editMap.index.get(at);
+  if (existing2) {
+    existing2[1] += remove;
+    existing2[2].push(...add);
     return;
   }
   const change = [at, remove, add];
@@ -48820,7 +48864,7 @@ function spanOf(node2, out, defs, src) {
       return false;
   }
 }
-function readFrontmatter(node2, text5, path12, format, ls, findings) {
+function readFrontmatter(node2, text5, path13, format, ls, findings) {
   if (node2.type !== "yaml" && node2.type !== "toml") return void 0;
   const lang = node2.type === "yaml" ? "yaml" : "toml";
   const p = pos(node2);
@@ -48839,11 +48883,11 @@ function readFrontmatter(node2, text5, path12, format, ls, findings) {
   for (const pr of res.problems) {
     findings.push({
       entryId: null,
-      file: path12,
+      file: path13,
       line: pr.line,
       kind: "malformed",
       severity: "error",
-      message: `${path12}:${pr.line}: ${pr.message}`,
+      message: `${path13}:${pr.line}: ${pr.message}`,
       evidence: { frontmatter: lang }
     });
   }
@@ -48891,8 +48935,8 @@ function sha8(s) {
   if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
   return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
-function assignIds(path12, entries) {
-  const prefix = path12 + "\0";
+function assignIds(path13, entries) {
+  const prefix = path13 + "\0";
   if (entries.length === 1) {
     entries[0].id = "e_" + sha8(prefix + normaliseForId(entries[0].text));
     return;
@@ -48948,29 +48992,29 @@ function indexLineMeta(item, defs) {
   if (rest) meta.description = rest;
   return meta;
 }
-function parseMemoryText(path12, text5, format, opts = {}) {
+function parseMemoryText(path13, text5, format, opts = {}) {
   try {
-    return parseUnsafe(path12, text5, format, opts);
+    return parseUnsafe(path13, text5, format, opts);
   } catch (e) {
-    const file = { path: path12, absPath: path12, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
+    const file = { path: path13, absPath: path13, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
     if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
     const finding4 = {
       entryId: null,
-      file: path12,
+      file: path13,
       line: 1,
       kind: "malformed",
       severity: "error",
-      message: `${path12}: could not be parsed (${e.message}); no entries read`
+      message: `${path13}: could not be parsed (${e.message}); no entries read`
     };
     return { file, entries: [], findings: [finding4] };
   }
 }
-function parseUnsafe(path12, text5, format, opts) {
+function parseUnsafe(path13, text5, format, opts) {
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
   const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
   const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
-  const file = { path: path12, absPath: path12, format, text: text5, lines, bytes: bytes2 };
+  const file = { path: path13, absPath: path13, format, text: text5, lines, bytes: bytes2 };
   Object.defineProperty(file, "tokens", TOKENS);
   if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
@@ -48980,29 +49024,29 @@ function parseUnsafe(path12, text5, format, opts) {
   let builder;
   try {
     if (format !== "auto-memory-topic" && !text5.includes("]:")) {
-      builder = new EntryBuilder(path12, text5, format, ls, opts, NO_DEFS);
+      builder = new EntryBuilder(path13, text5, format, ls, opts, NO_DEFS);
       parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls, out: builder });
     } else {
       const blocks = parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls });
       let defs;
       for (const b of blocks) if (b.type === "definition") (defs ??= /* @__PURE__ */ new Map()).set(b.identifier.toLowerCase(), b.url);
-      builder = new EntryBuilder(path12, text5, format, ls, opts, defs ?? NO_DEFS);
+      builder = new EntryBuilder(path13, text5, format, ls, opts, defs ?? NO_DEFS);
       for (const b of blocks) builder.push(b);
     }
   } catch (e) {
     if (builder?.failure && builder.failure.error === e) throw e;
-    const message2 = `${path12}: could not be parsed as Markdown: ${e.message}`;
-    return { file, entries: [], findings: [{ entryId: null, file: path12, line: 1, kind: "malformed", severity: "error", message: message2 }] };
+    const message2 = `${path13}: could not be parsed as Markdown: ${e.message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path13, line: 1, kind: "malformed", severity: "error", message: message2 }] };
   }
   const findings = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
-      file: path12,
+      file: path13,
       line: b.deepLine,
       kind: "malformed",
       severity: "warning",
-      message: `${path12}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      message: `${path13}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
     });
   }
@@ -49083,8 +49127,8 @@ var init_parse3 = __esm({
       configurable: true
     };
     EntryBuilder = class {
-      constructor(path12, text5, format, ls, opts, defs) {
-        this.path = path12;
+      constructor(path13, text5, format, ls, opts, defs) {
+        this.path = path13;
         this.text = text5;
         this.format = format;
         this.ls = ls;
@@ -49159,17 +49203,17 @@ var init_parse3 = __esm({
       /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
       start(first) {
         this.started = true;
-        const { text: text5, path: path12, format } = this;
+        const { text: text5, path: path13, format } = this;
         if (first && (first.type === "yaml" || first.type === "toml")) {
-          this.fm = readFrontmatter(first, text5, path12, format, this.ls, this.findings);
+          this.fm = readFrontmatter(first, text5, path13, format, this.ls, this.findings);
         } else if (looksLikeUnclosedFrontmatter(text5)) {
           this.findings.push({
             entryId: null,
-            file: path12,
+            file: path13,
             line: 1,
             kind: "malformed",
             severity: format === "auto-memory-topic" ? "error" : "warning",
-            message: `${path12}:1: frontmatter fence is never closed; the file is read as plain Markdown`
+            message: `${path13}:1: frontmatter fence is never closed; the file is read as plain Markdown`
           });
         }
         const fm = this.fm;
@@ -49515,7 +49559,7 @@ function lexInline(text5, base, out) {
       let close2 = text5.indexOf(")", e);
       if (close2 === -1 || text5.slice(e, close2).includes("\n")) close2 = e;
       if (k + 1 > proseStart) out.push({ kind: "prose", text: text5.slice(proseStart, k + 1), start: base + proseStart });
-      if (url) out.push({ kind: "linkUrl", text: url, start: base + us });
+      if (url) out.push(angle ? { kind: "linkUrl", text: url, start: base + us, angle: true } : { kind: "linkUrl", text: url, start: base + us });
       k = close2 + 1;
       proseStart = k;
       continue;
@@ -49560,15 +49604,23 @@ function looksLikeCommand(line2) {
   const w = e === t.length ? t : t.slice(0, e);
   return KNOWN_TOOLS.has(w) || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w);
 }
-function parseCommandLine(line2) {
+function parseCommandLine(line2, state) {
   const toks = tokenize(line2);
   const out = [];
   let seg = [];
-  let cwd;
+  let cwd = state?.cwd;
+  let prev = state?.prev;
+  let cds = 0;
+  let others = 0;
   const flush = () => {
     if (seg.length) {
       const cd = parseSegment(seg, cwd, out);
-      if (cd !== void 0) cwd = cd;
+      if (cd !== void 0) {
+        cds++;
+        const next = cd === "-" ? prev : joinCwd(cwd, cd);
+        prev = cwd;
+        cwd = next;
+      } else others++;
     }
     seg = [];
   };
@@ -49581,24 +49633,67 @@ function parseCommandLine(line2) {
     seg.push(t);
   }
   flush();
+  if (state && cds) {
+    if (others) state.cwd = state.prev = void 0;
+    else {
+      state.cwd = cwd;
+      state.prev = prev;
+    }
+  }
   return out;
+}
+function joinCwd(cwd, target) {
+  const t = unquote(target).replace(/\/+$/, "");
+  if (t === "" && target) return "/";
+  if (/^[~/$]/.test(t) || t.includes("$") || t.includes("`")) return t || void 0;
+  const segs = cwd ? cwd.split("/").filter(Boolean) : [];
+  for (const s of t.split("/")) {
+    if (s === "" || s === ".") continue;
+    const last = segs[segs.length - 1];
+    if (s === ".." && last !== void 0 && last !== ".." && !(segs.length === 1 && /^[~$]/.test(last))) segs.pop();
+    else segs.push(s);
+  }
+  const out = (cwd && cwd.startsWith("/") ? "/" : "") + segs.join("/");
+  return out || void 0;
+}
+function insideFolder(cwd) {
+  if (!cwd || /^[~/$]/.test(cwd) || /[$`*?{}<>]/.test(cwd) || cwd.split("/").includes("..")) return void 0;
+  return cwd;
 }
 function unquote(t) {
   return t.replace(/^["']|["']$/g, "");
 }
+function withCwd(p, cwd) {
+  p.cwd = insideFolder(cwd);
+  return p;
+}
 function parseSegment(seg, cwd, out) {
+  const from = out.length;
+  const at = { dir: cwd };
+  const cd = segmentPieces(seg, cwd, out, at);
+  const inside = insideFolder(at.dir);
+  if (inside) {
+    for (let k = from; k < out.length; k++) if (out[k].kind === "path" && !Object.hasOwn(out[k], "cwd")) out[k].cwd = inside;
+  }
+  return cd;
+}
+function segmentPieces(seg, cwd, out, at) {
   let i = 0;
   while (i < seg.length && /^\$$/.test(seg[i].t)) i++;
-  while (i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t)) i++;
+  for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
   if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
   if (i >= seg.length) return void 0;
   const head = seg[i];
   const w = head.t;
   const rest = seg.slice(i + 1);
-  if (w === "cd" && rest.length) {
-    const d = unquote(rest[0].t);
-    out.push({ kind: "path", start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
-    return d.replace(/^\.\//, "").replace(/\/$/, "");
+  if (w === "cd") {
+    let k = 0;
+    while (k < rest.length && rest[k].t.length > 1 && rest[k].t.startsWith("-")) k++;
+    const target = rest[k];
+    if (!target) return "~";
+    if (target.t === "-") return "-";
+    out.push(withCwd({ kind: "path", start: target.s, end: target.e, value: target.t, dir: true }, cwd));
+    return target.t;
   }
   if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
     const tool = w;
@@ -49621,8 +49716,8 @@ function parseSegment(seg, cwd, out) {
           continue;
         }
         if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
-          dir = val && unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
-          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out);
+          dir = val && joinCwd(cwd, val);
+          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, false, cwd);
         } else workspace = val && unquote(val);
         k += eq === -1 ? 2 : 1;
         continue;
@@ -49633,6 +49728,7 @@ function parseSegment(seg, cwd, out) {
       workspace = unquote(rest[k + 1].t);
       k += 2;
     }
+    at.dir = workspace ? void 0 : dir;
     const sub = rest[k];
     if (!sub) return void 0;
     const subName = sub.t;
@@ -49642,12 +49738,14 @@ function parseSegment(seg, cwd, out) {
       const s = rest[j];
       if (!s) return void 0;
       const name = unquote(s.t);
+      if (isPlaceholderScript(name)) return void 0;
       if (tool === "bun" && (/[/.]/.test(name) && /\.[cm]?[jt]sx?$|\//.test(name))) {
         out.push({ kind: "path", start: s.s, end: s.e, value: name });
         return void 0;
       }
       const after2 = trailingOptions(rest.slice(j + 1));
       out.push({ kind: "script", tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      at.dir = argsFolder(workspace, after2, dir);
       scanArgs(rest.slice(j + 1), out);
       return void 0;
     }
@@ -49685,13 +49783,14 @@ function parseSegment(seg, cwd, out) {
       scanArgs(rest.slice(k + 1), out);
       return void 0;
     }
-    if (!/^[\w:.@/-]+$/.test(subName)) return void 0;
+    if (!/^[\w:.@/-]+$/.test(subName) || isPlaceholderScript(subName)) return void 0;
     if (tool === "bun" && /\.[cm]?[jt]sx?$/.test(subName)) {
       out.push({ kind: "path", start: sub.s, end: sub.e, value: subName });
       return void 0;
     }
     const after = trailingOptions(rest.slice(k + 1));
     out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    at.dir = argsFolder(workspace, after, dir);
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(":")) out.push({ kind: "package", tool, start: sub.s, end: sub.e, value: subName });
     scanArgs(rest.slice(k + 1), out);
     return void 0;
@@ -49719,14 +49818,19 @@ function parseSegment(seg, cwd, out) {
       const a = rest[k].t;
       if (a === "-C" || a === "--directory" || a === "-d" || a === "--justfile" || a === "-f" || a === "--file" || a === "--working-directory") {
         const v = rest[k + 1] && unquote(rest[k + 1].t);
-        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile");
+        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile", cwd);
         if (a === "-f" || a === "--file" || a === "--justfile") makefile = v;
-        else dir = v?.replace(/^\.\//, "").replace(/\/$/, "");
+        else dir = v && joinCwd(cwd, v);
         k++;
         continue;
       }
-      if (a.startsWith("-") || a.includes("=")) continue;
+      if (a.startsWith("-")) continue;
+      if (a.includes("=")) {
+        assignmentPath(rest[k], out);
+        continue;
+      }
       if (!/^[\w.:/%-]+$/.test(a)) break;
+      if (isPlaceholderScript(a)) continue;
       if (tool === "just" && k > 0 && !rest.slice(0, k).every((x) => x.t.startsWith("-"))) break;
       const first = !out.some((p) => p.kind === "script" && p.start === head.s);
       out.push({
@@ -49740,6 +49844,7 @@ function parseSegment(seg, cwd, out) {
         makefile
       });
     }
+    at.dir = dir;
     return void 0;
   }
   if (w === "pip" || w === "pip3" || w === "uv" && rest[0]?.t === "pip" || (w === "python" || w === "python3") && rest[0]?.t === "-m" && rest[1]?.t === "pip") {
@@ -49765,16 +49870,62 @@ function parseSegment(seg, cwd, out) {
   }
   if ((w === "uv" || w === "poetry") && rest[0]?.t === "run") {
     let k = 1;
-    while (k < rest.length && rest[k].t.startsWith("-")) k++;
+    while (k < rest.length && rest[k].t.startsWith("-")) {
+      const o = rest[k].t;
+      const eq = o.indexOf("=");
+      const name = eq === -1 ? o : o.slice(0, eq);
+      if (w === "uv" && name === "--package") selectedPackage(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, "pip");
+      k += eq === -1 && (w === "uv" ? UV_RUN_VALUE_OPTIONS : POETRY_RUN_VALUE_OPTIONS).has(name) ? 2 : 1;
+    }
     if (rest[k] && !/^(python3?|-m)$/.test(rest[k].t) && !/[/.]/.test(rest[k].t)) pushPackage(rest[k], out, "pip", true);
     scanArgs(rest.slice(k + 1), out);
     return void 0;
+  }
+  let args = rest;
+  if (w === "uv" && rest[0] && UV_PACKAGE_COMMANDS.has(rest[0].t)) {
+    args = [];
+    for (let k = 0; k < rest.length; k++) {
+      const o = rest[k].t;
+      const eq = o.indexOf("=");
+      if (o === "--") {
+        args.push(...rest.slice(k));
+        break;
+      }
+      if ((eq === -1 ? o : o.slice(0, eq)) === "--package") {
+        selectedPackage(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, "pip");
+        if (eq === -1) k++;
+        continue;
+      }
+      args.push(rest[k]);
+    }
   }
   if (w === "cargo") {
     if (rest[0] && (rest[0].t === "add" || rest[0].t === "install")) {
       for (const a of rest.slice(1)) if (!a.t.startsWith("-")) pushPackage(a, out, "cargo");
     }
-    scanArgs(rest, out);
+    const cargoArgs = [];
+    for (let k = 0; k < rest.length; k++) {
+      const o = rest[k].t;
+      if (o === "--") {
+        cargoArgs.push(...rest.slice(k));
+        break;
+      }
+      if (o === "-p" || o === "--package") {
+        selectedPackage(rest[k], rest[k + 1], -1, out, "cargo");
+        k++;
+        continue;
+      }
+      if (o.startsWith("--package=")) {
+        selectedPackage(rest[k], void 0, o.indexOf("="), out, "cargo");
+        continue;
+      }
+      if (/^-p[\w]/.test(o)) {
+        pushPackage({ t: o.slice(2), s: rest[k].s + 2, e: rest[k].e }, out, "cargo");
+        continue;
+      }
+      cargoArgs.push(rest[k]);
+    }
+    scanArgs(cargoArgs, out);
     return void 0;
   }
   if (w === "go") {
@@ -49793,17 +49944,44 @@ function parseSegment(seg, cwd, out) {
   if (/^[a-z][\w.-]*$/.test(w) && !/^(git|cd|ls|cat|echo|export|curl|wget|gh|brew|sudo|mkdir|rm|cp|mv|source|bash|sh|node|python3?|docker|docker-compose|kubectl|psql|test|set|if|then|fi|for|do|done|grep|find|sed|awk|chmod|touch|open|code|claude|tail|head|kill|pkill|jq|xargs|tee|env|which|read|true|false|exit|return|printf)$/.test(w)) {
     out.push({ kind: "tool", tool: "other", start: head.s, end: head.e, value: w });
   }
-  scanArgs(rest, out);
+  scanArgs(args, out);
   return void 0;
 }
-function folderPiece(opt, next, eq, out, isFile = false) {
+function folderPiece(opt, next, eq, out, isFile, cwd) {
   if (eq !== -1) {
     const v = opt.t.slice(eq + 1);
-    if (v) out.push({ kind: "path", start: opt.s + eq + 1, end: opt.e, value: v, ...isFile ? {} : { dir: true } });
+    if (v) out.push(withCwd({ kind: "path", start: opt.s + eq + 1, end: opt.e, value: v, ...isFile ? {} : { dir: true } }, cwd));
     return;
   }
   if (!next || next.t.startsWith("-")) return;
-  out.push({ kind: "path", start: next.s, end: next.e, value: next.t, ...isFile ? {} : { dir: true } });
+  out.push(withCwd({ kind: "path", start: next.s, end: next.e, value: next.t, ...isFile ? {} : { dir: true } }, cwd));
+}
+function selectedPackage(opt, next, eq, out, tool) {
+  if (eq !== -1) {
+    if (eq + 1 < opt.t.length) pushPackage({ t: opt.t.slice(eq + 1), s: opt.s + eq + 1, e: opt.e }, out, tool);
+    return;
+  }
+  if (next && !next.t.startsWith("-")) pushPackage(next, out, tool);
+}
+function assignmentPath(t, out) {
+  const eq = t.t.indexOf("=");
+  if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t.t.slice(0, eq))) return;
+  let s = t.s + eq + 1;
+  let v = t.t.slice(eq + 1);
+  const q = v.charCodeAt(0);
+  if ((q === 34 || q === 39) && v.length > 2 && v.charCodeAt(v.length - 1) === q) {
+    v = v.slice(1, -1);
+    s++;
+  }
+  if (!/^[\w.@+-][\w./@+-]*$/.test(v) || !v.includes("/") || v.includes("//")) return;
+  const dotted = v.startsWith("./") || v.startsWith("../");
+  out.push({ kind: "path", start: s, end: s + v.length, value: v, ...dotted ? {} : { weak: true } });
+}
+function argsFolder(workspace, after, dir) {
+  return workspace ?? after.workspace ? void 0 : after.cwd ?? dir;
+}
+function isPlaceholderScript(name) {
+  return /^[^\p{L}\p{N}]+$/u.test(name) || /^(?:<.*>|\[.*\]|\{.*\})$/.test(name) || /^[A-Z][A-Z0-9_]*$/.test(name);
 }
 function trailingOptions(args) {
   const out = {};
@@ -49832,6 +50010,10 @@ function pushPackage(t, out, tool, fetched = false) {
 }
 function scanArgs(args, out) {
   for (const a of args) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
+      assignmentPath(a, out);
+      continue;
+    }
     if (a.t.startsWith("-")) {
       const eq = a.t.indexOf("=");
       if (eq > 0) {
@@ -49843,7 +50025,7 @@ function scanArgs(args, out) {
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS;
+var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -49867,6 +50049,44 @@ var init_commands = __esm({
     SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
     TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
     KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
+    UV_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set([
+      "--package",
+      "--with",
+      "--with-editable",
+      "--with-requirements",
+      "--python",
+      "-p",
+      "--project",
+      "--directory",
+      "--extra",
+      "--group",
+      "--only-group",
+      "--no-group",
+      "--env-file",
+      "--index",
+      "--default-index",
+      "--index-url",
+      "-i",
+      "--extra-index-url",
+      "--find-links",
+      "-f",
+      "--config-file",
+      "--cache-dir",
+      "--exclude-newer",
+      "--prerelease",
+      "--resolution",
+      "--config-setting",
+      "-C",
+      "--link-mode",
+      "--python-platform",
+      "--no-binary-package",
+      "--no-build-package",
+      "--reinstall-package",
+      "--upgrade-package",
+      "-P"
+    ]);
+    POETRY_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--directory", "-C", "--project", "-P"]);
+    UV_PACKAGE_COMMANDS = /* @__PURE__ */ new Set(["sync", "build", "tree", "export", "version"]);
   }
 });
 
@@ -49916,8 +50136,8 @@ function parseTree(code3, listing = false) {
     const dir = name.endsWith("/");
     const clean2 = name.replace(/\/+$/, "");
     const parent = stack.map((s) => s.name).join("/");
-    const path12 = parent ? `${parent}/${clean2}` : clean2;
-    out.push({ raw: name, offset: lineStart + c, path: path12, base: parent ? parent + "/" : "", dir, depth: stack.length });
+    const path13 = parent ? `${parent}/${clean2}` : clean2;
+    out.push({ raw: name, offset: lineStart + c, path: path13, base: parent ? parent + "/" : "", dir, depth: stack.length });
     if (listing) {
       if (dir) stack.push({ col, name: clean2 });
     } else if (dir || !/\.[\w]+$/.test(clean2) && !clean2.startsWith(".")) stack.push({ col, name: clean2 });
@@ -50013,6 +50233,7 @@ function scanVersions(text5, out) {
     const bound = m[4] ? "atLeast" : m[2] && m[2] !== "^" && m[2] !== "~" ? "atLeast" : "exact";
     const start = m.index;
     const end = m.index + m[0].length;
+    if (isFeatureVersion(text5, start, end)) continue;
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
@@ -50024,6 +50245,34 @@ function scanVersions(text5, out) {
     if (out.some((h) => h.kind === "version" && m.index >= h.start && m.index < h.end)) continue;
     out.push({ kind: "version", start: m.index, end: m.index + m[0].length, raw: m[0], value: m[2], subject: "(project)", version: m[2], bound: "exact" });
   }
+}
+function clauseAround(text5, s, e) {
+  const stop = (i) => {
+    const c = text5.charCodeAt(i);
+    if (c === 10 || c === 59) return true;
+    const next = text5.charCodeAt(i + 1);
+    const spaced = i + 1 >= text5.length || next === 32 || next === 9 || next === 10;
+    if ((c === 46 || c === 33 || c === 63 || c === 44 || c === 58) && spaced) return true;
+    return (c === 8212 || c === 8211) && text5.charCodeAt(i - 1) === 32;
+  };
+  let a = s;
+  while (a > 0 && s - a < 200 && !stop(a - 1)) a--;
+  let b = e;
+  while (b < text5.length && b - e < 200 && !stop(b)) b++;
+  return [text5.slice(a, s), text5.slice(e, b)];
+}
+function isFeatureVersion(text5, s, e) {
+  const after = text5.slice(e, e + 60);
+  const subjectOf = FEATURE_VERB_AFTER.test(after);
+  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(text5.slice(Math.max(0, s - 60), s));
+  if (!subjectOf && !objectOf) return false;
+  const [before, rest] = clauseAround(text5, s, e);
+  if (objectOf) return true;
+  return !PROJECT_TIE_BEFORE.test(before) && !PROJECT_TIE_AFTER.test(rest);
+}
+function folderBefore(text5, at) {
+  const m = FOLDER_FIRST.exec(text5.slice(Math.max(0, at - 160), at));
+  return m ? m[1] ?? m[2] : void 0;
 }
 function scanCounts(text5, out) {
   let m;
@@ -50053,7 +50302,7 @@ function scanCounts(text5, out) {
       count: n,
       noun: nounPhrase.toLowerCase(),
       bound,
-      where: m[5]
+      where: m[5] ?? (IN_FILE_NOUN.test(last) ? void 0 : folderBefore(text5, m.index))
     });
   }
 }
@@ -50285,7 +50534,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -50399,9 +50648,15 @@ var init_prose = __esm({
     SPACE_DIGIT = /\s\d/;
     VERSION_HINT = /[\s=≥^~>]v?\d/;
     PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
+    FEATURE_VERB_AFTER = /^(?:'s|’s)\b|^\s+(?:\w+ly\s+)?(?:ships|shipped|introduces|introduced|adds|added|brings|brought|evaluates|evaluated|allows|allowed|lets|enables|enabled|supports|provides|provided|includes|included|has(?! to)|had(?! to)|gains|gained|gets|got|makes|made|changes|changed|removes|removed|deprecates|deprecated|drops|dropped|batches|treats|accepts|rejects|infers|narrows|emits|throws|warns|raises|exposes|implements|defaults|resolves|handles|caches|comes with|came with|no longer|landed|arrived|became|becomes|replaces|replaced|stabili[sz]es|stabili[sz]ed|fixes|fixed|breaks|broke)\b/i;
+    FEATURE_PHRASE_BEFORE = /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
+    PROJECT_TIE_BEFORE = /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
+    PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)\b/i;
     COUNT_RE = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
     COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
+    FOLDER_FIRST = /(?:`(\.{0,2}\/?[\w.@-]+(?:\/[\w.@-]+)*\/?)`|(?<![\w.@/-])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+))[*_"']*(?:\s+(?:folder|directory|dir))?\s*(?:(?:—|–|--?|,|:)\s*(?:and\s+)?(?:it|which|that)\s+|(?:it|which|that)\s+)?(?:already\s+|now\s+|currently\s+|still\s+)?(?:has|contains|holds)\s+$/;
+    IN_FILE_NOUN = /^(?:tests|specs|cases|assertions|checks|lines|errors|warnings|issues|functions|methods|classes|fields|columns|endpoints|routes|tables|types|exports|tokens|todos|entries|keys|rows)$/i;
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
     WORD_SLOTS = 1 << 14;
     WORD_SOFT_MAX = 2048;
@@ -50620,7 +50875,44 @@ function contextBase(entry, file, text5, base, info2) {
       if (d.length > 1) break;
     }
   }
+  if (entry.kind === "topic" && out.inner === void 0 && text5.length > 0) {
+    const t = topicFolder(file, info2, base, base + text5.length);
+    if (t) {
+      out.inner = t.dir;
+      out.innerFrom = t.from;
+    }
+  }
   return out;
+}
+function topicFolder(file, info2, from, to) {
+  const intro = introDirs(info2);
+  const starts = info2.starts;
+  const text5 = info2.text;
+  const fm = file.frontmatterRange;
+  let found;
+  const first = lineAt(starts, from) - 1;
+  const last = lineAt(starts, Math.max(from, to - 1)) - 1;
+  for (let i = first; i <= last && i < starts.length; i++) {
+    const s = starts[i];
+    if (fm && s < fm[1] && s >= fm[0]) continue;
+    let d = intro[i];
+    let at = s - 1;
+    if (d === void 0 && text5.charCodeAt(s) === 35) {
+      const e = lineEndAt(text5, s);
+      if (/^#{1,6}\s/.test(text5.slice(s, Math.min(e, s + 8)))) {
+        const h = dirTokens(text5.slice(s, e));
+        if (h.length > 1) return void 0;
+        if (h.length === 1) {
+          d = h[0];
+          at = e;
+        }
+      }
+    }
+    if (d === void 0) continue;
+    if (!found) found = { dir: d, from: at };
+    else if (found.dir !== d) return void 0;
+  }
+  return found;
 }
 function introDirs(info2) {
   if (info2.intro) return info2.intro;
@@ -50692,6 +50984,8 @@ function contextFolders(entry, file, at) {
       break;
     }
   }
+  const owner = configOwnerDir(entry.file);
+  if (owner) push2([owner]);
   return out;
 }
 function lineEndAt(text5, s) {
@@ -50934,8 +51228,14 @@ function inlineCode2(seg, c, ctx, file) {
     for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
     return;
   }
+  const spaced = asSpacedPath(tt, "code");
+  if (spaced) {
+    addPath(spaced, tt, seg.start + t.indexOf(tt), c, "inlineCode", ctx, file);
+    return;
+  }
   if (looksLikeCommand(t)) {
-    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, "inlineCode");
+    const cwd = file.text.startsWith(t, seg.start) ? folderNamedAfter(file.text, seg.start + t.length) : void 0;
+    for (const p of parseCommandLine(t, cwd ? { cwd } : void 0)) addPiece(p, seg.start, c, "inlineCode");
     return;
   }
   const tokRe = /[^\s]+/g;
@@ -50954,6 +51254,21 @@ function inlineCode2(seg, c, ctx, file) {
     if (p) addPath(p, tok, seg.start + off2 + lead, c, "inlineCode", ctx, file);
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
+}
+function folderNamedAfter(fileText, at) {
+  if (fileText.charCodeAt(at) !== 96) return void 0;
+  const m = /^`+[ \t]+(?:in|from|inside|within)[ \t]+(?:the[ \t]+)?(?:`([^`\s]+)`|([\w.@/-]+?)(?=[,;:.)!?]*(?:\s|$)))/.exec(fileText.slice(at, at + 160));
+  if (!m) return void 0;
+  const tok = m[1] ?? m[2];
+  if (!tok.includes("/") || tok.startsWith("/")) return void 0;
+  const p = asPath(tok, "code");
+  if (!p || p.glob || p.anchor === "root" || p.anchor === "parent" || !p.dir && /\.\w+$/.test(p.value)) return void 0;
+  return p.value;
+}
+function fileFolder(path13) {
+  if (path13.startsWith("/") || /^[a-z]:[\\/]/i.test(path13)) return "";
+  const i = path13.lastIndexOf("/");
+  return i === -1 ? "" : path13.slice(0, i);
 }
 function addPiece(p, offset, c, where3) {
   const start = offset + p.start;
@@ -50975,19 +51290,26 @@ function addPiece(p, offset, c, where3) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
       const r = { kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3 };
       if (pt.glob) r.glob = true;
-      if (!pt.strong) r.weak = true;
-      if (p.cwd) r.base = p.cwd + "/";
+      if (!pt.strong || p.weak) r.weak = true;
+      if (p.cwd) {
+        const dir = fileFolder(c.file.path);
+        r.base = (dir ? `${dir}/${p.cwd}` : p.cwd) + "/";
+      }
       c.add(r);
     }
   }
 }
 function linkUrl(seg, c, file) {
-  const u = seg.text;
-  const start = seg.start;
+  let u = seg.text;
+  let start = seg.start;
   if (/^https?:\/\//i.test(u)) {
     c.add({ kind: "url", raw: u, value: u, start, end: start + u.length, in: "link" });
     for (const h of scanProse(u, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "link");
     return;
+  }
+  if (u.length > 4 && /^mdc:/i.test(u)) {
+    u = u.slice(4);
+    start += 4;
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith("#")) return;
   const target = withoutQueryOrFragment(u);
@@ -51000,7 +51322,7 @@ function linkUrl(seg, c, file) {
     dec = decodeURI(dec);
   } catch {
   }
-  const p = asPath(dec, "link");
+  const p = asPath(dec, "link") ?? (seg.angle || dec !== target ? asSpacedPath(dec, "link") : null);
   if (p) c.add({ kind: "path", raw: target, value: p.value, start, end: start + target.length, in: "link", ...p.glob ? { glob: true } : {} });
 }
 function withoutQueryOrFragment(u) {
@@ -51011,6 +51333,7 @@ function codeBlock(seg, c) {
   const lines = splitLines(seg.text);
   const shell = SHELL_LANGS.has(lang) || PLAIN_LANGS.has(lang) && isShellish(lines.map((l) => l.text));
   if (shell) {
+    const state = {};
     for (const l of lines) {
       let text5 = l.text;
       let off2 = 0;
@@ -51024,7 +51347,7 @@ function codeBlock(seg, c) {
         commentPaths(trimmed, seg.start + l.start + off2 + (text5.length - trimmed.length), c);
         continue;
       }
-      for (const p of parseCommandLine(text5)) addPiece(p, seg.start + l.start + off2, c, "code");
+      for (const p of parseCommandLine(text5, state)) addPiece(p, seg.start + l.start + off2, c, "code");
       const hash2 = text5.search(/\s#\s/);
       if (hash2 !== -1) commentPaths(text5.slice(hash2), seg.start + l.start + off2 + hash2, c);
     }
@@ -51101,14 +51424,15 @@ function frontmatterGlobs(entry, file, c) {
   const fm = file.frontmatter;
   const range = file.frontmatterRange;
   if (!fm || !range) return;
-  const owns = entry.start <= range[0] || entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$))*$/.test(file.text.slice(range[1], entry.start));
+  const owns = entry.start <= range[0] || entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$)|<!--(?:[^-]|-(?!->))*-->)*$/.test(file.text.slice(range[1], entry.start));
   if (!owns) return;
   for (const key of ["globs", "paths", "applyTo"]) {
     const v = fm[key];
-    const list4 = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [];
+    const list4 = Array.isArray(v) ? v : typeof v === "string" ? splitGlobList(v) : [];
     let from = range[0];
     for (const item of list4) {
-      const g = String(item).trim();
+      let g = String(item).trim();
+      if (g.startsWith("!")) g = g.slice(1).trimStart();
       if (!g) continue;
       const idx = file.text.indexOf(g, from);
       if (idx === -1 || idx >= range[1]) continue;
@@ -51215,1081 +51539,6 @@ var init_references = __esm({
     dirTokenCache = /* @__PURE__ */ new Map();
     LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
     PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
-  }
-});
-
-// src/checks/stale-common.ts
-function short(sha) {
-  return (sha ?? "").slice(0, 7);
-}
-function describeCommit(c) {
-  if (!c) return "an unknown commit";
-  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
-  return `${short(c.sha)} (${c.date}${subject})`;
-}
-function commitEvidence(c) {
-  if (!c) return {};
-  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
-}
-function memDirOf(file) {
-  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
-  const i = file.lastIndexOf("/");
-  return i === -1 ? "" : file.slice(0, i);
-}
-function exists2(ev, p) {
-  if (p === "") return true;
-  return ev.files.files.has(p) || ev.files.dirs.has(p);
-}
-function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
-  const f = {
-    entryId: entry.id,
-    file: entry.file,
-    line: ref ? ref.line : entry.line,
-    kind,
-    severity,
-    message: message2
-  };
-  if (ref) f.ref = ref.raw;
-  if (evidence) f.evidence = evidence;
-  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
-    const { replace: _dropped, ...rest } = suggestion;
-    suggestion = Object.keys(rest).length ? rest : void 0;
-  }
-  if (suggestion) f.suggestion = suggestion;
-  return f;
-}
-function checkable(entry) {
-  return entry.type !== "superseded";
-}
-function upwards(dir) {
-  const out = [];
-  let d = dir;
-  for (; ; ) {
-    out.push(d);
-    if (!d) break;
-    const i = d.lastIndexOf("/");
-    d = i === -1 ? "" : d.slice(0, i);
-  }
-  return out;
-}
-function joinDir(dir, name) {
-  return dir ? `${dir}/${name}` : name;
-}
-function relativeTo(from, to) {
-  if (!from) return to;
-  const a = from.split("/");
-  const b = to.split("/");
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const up = a.length - i;
-  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
-}
-function describedAsPast(entry, ref) {
-  const at = ref.start - entry.start;
-  if (at < 0 || at > entry.text.length) return false;
-  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
-  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
-  const endAt = ref.end - entry.start;
-  const lineEnd = entry.text.indexOf("\n", endAt);
-  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
-}
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function namesSuccessor(entry, ref, successor) {
-  const want = successor.trim();
-  if (!want) return false;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
-  for (const m of entry.text.matchAll(re)) {
-    const a = m.index ?? 0;
-    const b = a + m[0].length;
-    if (ref && a < to && b > from) continue;
-    return true;
-  }
-  return false;
-}
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
-var init_stale_common = __esm({
-  "src/checks/stale-common.ts"() {
-    "use strict";
-    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
-    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
-  }
-});
-
-// src/checks/path.ts
-function contextCandidates(entry, ref, ev, value2, file, cands) {
-  const out = [];
-  for (const dir of contextFolders(entry, file, ref.start)) {
-    if (!ev.files.dirs.has(dir)) continue;
-    const push2 = (p) => {
-      if (p && !cands.some((c) => c.path === p) && !out.some((c) => c.path === p)) out.push({ path: p, from: "context", base: dir });
-    };
-    push2(joinPath(dir, value2));
-    const ds = dir.split("/");
-    const vs = value2.split("/");
-    for (let k = Math.min(ds.length, vs.length - 1); k >= 1; k--) {
-      if (ds.slice(ds.length - k).join("/") === vs.slice(0, k).join("/")) push2(joinPath(ds.slice(0, ds.length - k).join("/"), value2));
-    }
-  }
-  return out;
-}
-function anchorOf(ref) {
-  let r = ref.raw;
-  const at = ref.kind === "import" || r.startsWith("@");
-  if (at && r.startsWith("@")) r = r.slice(1);
-  if (ref.via === "tree") return { anchor: "plain", at };
-  if (r.startsWith("/")) return { anchor: "root", at };
-  if (r.startsWith("./")) return { anchor: "dot", at };
-  if (r.startsWith("../")) return { anchor: "parent", at };
-  return { anchor: "plain", at };
-}
-function candidates2(ref, memDir, value2) {
-  const { anchor } = anchorOf(ref);
-  const out = [];
-  const push2 = (p, from) => {
-    if (p === null || p === "") return;
-    if (!out.some((c) => c.path === p)) out.push({ path: p, from });
-  };
-  const base = ref.base && ref.via !== "tree" ? ref.base.replace(/\/+$/, "") : "";
-  if (anchor === "root") push2(joinPath("", value2), "root");
-  else if (anchor === "parent") push2(joinPath(memDir, value2), "memdir");
-  else {
-    if (base) push2(joinPath(base, value2), "base");
-    push2(joinPath(memDir, value2), "memdir");
-    push2(joinPath("", value2), "root");
-  }
-  return out;
-}
-function globPrefix(v) {
-  const segs = v.split("/");
-  const out = [];
-  for (const s of segs) {
-    if (GLOB.test(s)) break;
-    out.push(s);
-  }
-  return out.join("/");
-}
-function stale(f) {
-  return f.status === "renamed" || f.status === "deleted";
-}
-function resolvePath(ev, cands) {
-  for (const c of cands) if (exists2(ev, c.path)) return { kind: "present", cand: c };
-  for (const c of cands) {
-    const real = ev.files.lower.get(c.path.toLowerCase());
-    if (real && real !== c.path) {
-      const f = ev.history.available ? ev.history.fate(c.path) : void 0;
-      if (f && f.status === "renamed" && f.successor && f.successor !== real && exists2(ev, f.successor)) return { kind: "renamed", cand: c, fate: f };
-      return { kind: "case", cand: c, real };
-    }
-  }
-  if (!ev.history.available) return { kind: "unknown-history" };
-  for (const c of cands) {
-    const f = ev.history.fate(c.path);
-    if (!stale(f)) continue;
-    if (f.status === "renamed" && f.successor !== void 0 && f.successor !== "" && exists2(ev, f.successor)) {
-      if (f.inferred === "case") return { kind: "case", cand: c, real: f.successor };
-      return { kind: "renamed", cand: c, fate: f };
-    }
-    return { kind: "deleted", cand: c, fate: f };
-  }
-  return { kind: ev.history.shallow ? "unknown-history" : "never" };
-}
-function styled(ref, cand, successor, memDir, dir) {
-  const { anchor, at } = anchorOf(ref);
-  if (ref.via === "tree") return void 0;
-  let out;
-  if (cand.from === "base" || cand.from === "context") {
-    const base = cand.from === "context" ? cand.base ?? "" : (ref.base ?? "").replace(/\/+$/, "");
-    if (!successor.startsWith(base + "/")) return void 0;
-    out = successor.slice(base.length + 1);
-  } else if (anchor === "root") out = "/" + successor;
-  else if (cand.from === "memdir" && memDir) {
-    out = relativeTo(memDir, successor);
-    if (anchor === "dot" && !out.startsWith(".")) out = "./" + out;
-  } else {
-    out = successor;
-    if (anchor === "dot") out = "./" + out;
-  }
-  const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
-  if (globTail) out += globTail;
-  if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
-  if (at) out = "@" + out;
-  return out;
-}
-function bareName(ref) {
-  return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
-}
-function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
-  if (ref.kind !== "path" && ref.kind !== "import") return null;
-  const isGlob = !!ref.glob || GLOB.test(ref.value);
-  let value2 = ref.value;
-  if (isGlob) {
-    value2 = globPrefix(ref.value);
-    if (!value2) return null;
-  }
-  const cands = candidates2(ref, memDir, value2);
-  if (!cands.length) return null;
-  if (ref.via === "tree" && value2.includes("/")) {
-    const top = value2.slice(0, value2.indexOf("/"));
-    if (!exists2(ev, top) && !(ev.history.available && ev.history.fate(top).status !== "unknown")) {
-      const stripped = value2.slice(top.length + 1);
-      if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: "tree-stripped" });
-    }
-  }
-  let res = resolvePath(ev, cands);
-  if ((res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
-    const anchor = anchorOf(ref).anchor;
-    if (anchor === "plain" || anchor === "dot") {
-      const more = contextCandidates(entry, ref, ev, value2, file, cands);
-      if (more.length) {
-        const r2 = resolvePath(ev, more);
-        if (r2.kind === "present") return null;
-        if (res.kind === "never" && r2.kind !== "never" && r2.kind !== "unknown-history") res = r2;
-      }
-    }
-  }
-  const shown = ref.raw;
-  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
-  const dirRef = ref.raw.endsWith("/");
-  if (res.kind === "present") return null;
-  if (describedAsPast(entry, ref)) return null;
-  if (res.kind === "case") {
-    const real = res.real;
-    return finding(
-      entry,
-      ref,
-      "path-renamed",
-      "info",
-      `\`${shown}\`${resolvedNote(res.cand)} differs only in letter case from \`${real}\`, which fails on case-sensitive file systems; write \`${real}\`.`,
-      { now: real, path: res.cand.path, case: true },
-      styled(ref, res.cand, real, memDir, dirRef) ? { replace: styled(ref, res.cand, real, memDir, dirRef) } : void 0
-    );
-  }
-  if (bareName(ref) && !ref.via && (res.kind === "deleted" || res.kind === "never")) {
-    const name = ref.value.split("/").pop();
-    if (ev.files.byBasename.get(name)?.length) return null;
-  }
-  if (res.kind === "renamed") {
-    const f = res.fate;
-    const succ = f.successor;
-    const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(", ")})` : "";
-    const replace2 = styled(ref, res.cand, succ, memDir, !!f.isDirectory || dirRef);
-    const inferred = f.inferred;
-    const dests = f.destinations ?? [];
-    if (f.isDirectory && dests.length >= 2) {
-      const total = dests.reduce((a, d) => a + d.files, 0);
-      const second = [...dests].sort((a, b) => b.files - a.files)[1];
-      if (second.files >= Math.max(2, total * 0.1)) {
-        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
-        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
-        return finding(
-          entry,
-          ref,
-          "path-missing",
-          "warning",
-          `Directory \`${shown}\`${resolvedNote(res.cand)} was split up in ${describeCommit(f.commit)}: its files moved to ${shownList}${dests.length > 3 ? " and more" : ""}; point the reference at the part you mean.`,
-          { ...commitEvidence(f.commit), path: res.cand.path, now: f.commit ? short(f.commit.sha) : void 0, destinations: dests }
-        );
-      }
-    }
-    if (inferred === "readded") {
-      const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
-      const added = ev.history.events.get(succ)?.find((e) => (e.type === "added" || e.type === "renamed-to") && (!del || e.commit.time >= del.commit.time));
-      return finding(
-        entry,
-        ref,
-        "path-renamed",
-        "warning",
-        `\`${shown}\`${resolvedNote(res.cand)} was deleted in ${describeCommit(del?.commit ?? f.commit)} and re-added as \`${succ}\`${added ? ` in ${describeCommit(added.commit)}` : ""}; update the reference.`,
-        { ...commitEvidence(added?.commit ?? f.commit), path: res.cand.path, now: succ, readded: true },
-        replace2 ? { replace: replace2 } : void 0
-      );
-    }
-    return finding(
-      entry,
-      ref,
-      "path-renamed",
-      "warning",
-      `${f.isDirectory ? "Directory " : ""}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? "moved" : "renamed"} to \`${succ}${f.isDirectory ? "/" : ""}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
-      { ...commitEvidence(f.commit), path: res.cand.path, now: succ, ...f.chain ? { chain: f.chain.map((h) => ({ from: h.from, to: h.to, commit: h.commit.sha })) } : {} },
-      replace2 ? { replace: replace2 } : void 0
-    );
-  }
-  if (res.kind === "deleted") {
-    const f = res.fate;
-    if (BUILD_DIRS.has(res.cand.path.split("/")[0].toLowerCase())) return null;
-    const c = f.commit;
-    const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : "";
-    const by = c?.author ? ` by ${c.author}` : "";
-    const msg = f.isDirectory ? `Directory \`${shown}\`${resolvedNote(res.cand)} no longer exists${moved}: its last files were removed or split up by ${describeCommit(c)}${by}; remove the reference or point it at the new location.` : `\`${shown}\`${resolvedNote(res.cand)} was deleted${moved} in ${describeCommit(c)}${by}; remove the reference or point it at what replaced it.`;
-    return finding(entry, ref, "path-missing", "warning", msg, { ...commitEvidence(c), path: res.cand.path, now: c ? short(c.sha) : void 0 });
-  }
-  if (res.kind === "unknown-history") {
-    if (ref.weak || ref.via || !ref.value.includes("/") || ref.in === "prose") return null;
-    const why = !ev.history.available ? "git history is not available" : "the clone is shallow (use actions/checkout with fetch-depth: 0)";
-    return finding(entry, ref, "path-missing", "warning", `\`${shown}\` does not exist at HEAD and ${why}, so its rename or deletion cannot be traced; fix or remove the reference.`, { path: cands[0].path });
-  }
-  if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
-  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
-  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
-  return finding(
-    entry,
-    ref,
-    "path-unverified",
-    "info",
-    `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
-    { path: cands[cands.length - 1].path }
-  );
-}
-function lineWithoutCode(entry, ref) {
-  const at = Math.max(0, ref.start - entry.start);
-  const from = entry.text.lastIndexOf("\n", at - 1) + 1;
-  let to = entry.text.indexOf("\n", at);
-  if (to === -1) to = entry.text.length;
-  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, " ");
-}
-function sameRefKey(ref) {
-  return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
-}
-var GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
-var init_path = __esm({
-  "src/checks/path.ts"() {
-    "use strict";
-    init_paths();
-    init_references();
-    init_stale_common();
-    GLOB = /[*?[\]{}]/;
-    BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
-    TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
-    pathCheck = {
-      id: "path",
-      kinds: ["path-missing", "path-renamed", "path-unverified"],
-      severity: "warning",
-      description: "Paths named in memory that no longer exist: renamed (with the final successor) or deleted (with the commit).",
-      run(ctx) {
-        const out = [];
-        const ev = ctx.evidence;
-        let memDirFile;
-        let memDir = "";
-        let file;
-        let byPath;
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          let first;
-          let seen;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "path" && ref.kind !== "import") continue;
-            if (!first) first = ref;
-            else {
-              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
-              const key = sameRefKey(ref);
-              if (seen.has(key)) continue;
-              seen.add(key);
-            }
-            if (memDirFile !== entry.file) {
-              memDirFile = entry.file;
-              memDir = memDirOf(entry.file);
-              byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
-              file = byPath.get(entry.file);
-            }
-            const f = checkPathRef(entry, ref, ev, memDir, file);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/script.ts
-function everHad(ev, manifest) {
-  let set = everCache.get(ev.manifests);
-  if (!set) {
-    set = /* @__PURE__ */ new Set();
-    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
-    everCache.set(ev.manifests, set);
-  }
-  return set.has(manifest);
-}
-function workspaceFolder(ev, ws) {
-  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
-  const direct = ev.manifests.workspaces.get(w);
-  if (direct !== void 0) return direct;
-  for (const [name, dir] of ev.manifests.workspaces) {
-    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
-  }
-  return void 0;
-}
-function commandFolder(ev, base, memDir) {
-  const b = base.replace(/\/+$/, "");
-  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
-  if (!b || /^[~$/]|\$/.test(b)) return legacy;
-  const cands = [];
-  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
-  if (!cands.length) return legacy;
-  for (const c of cands) if (exists2(ev, c)) return c;
-  if (!ev.history.available) return legacy;
-  for (const c of cands) {
-    const f = ev.history.fate(c);
-    if (f.status === "renamed" && f.successor && exists2(ev, f.successor)) return f.successor;
-  }
-  return null;
-}
-function findLookup(ev, ref, memDir) {
-  const tool = ref.tool;
-  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
-  if (start === null) return null;
-  if (tool === "make" || tool === "just") {
-    const names = tool === "make" ? MAKEFILES : JUSTFILES;
-    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-    if (ref.manifest) {
-      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
-      return { manifest: m, names: map3.get(m), kind: tool };
-    }
-    for (const d of upwards(start)) {
-      for (const n of names) {
-        const m = joinDir(d, n);
-        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
-      }
-    }
-    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
-    return null;
-  }
-  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
-    if (ref.workspace) {
-      if (/[*{!]/.test(ref.workspace)) return null;
-      const dir = workspaceFolder(ev, ref.workspace);
-      if (dir === void 0) return null;
-      const m = joinDir(dir, "package.json");
-      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) {
-      const m = joinDir(d, "package.json");
-      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
-    return null;
-  }
-  return null;
-}
-function isBinary(ev, name) {
-  const n = name.toLowerCase();
-  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
-}
-function lastEvent(ev, manifest, name) {
-  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
-  return list4 && list4.length ? list4[list4.length - 1] : void 0;
-}
-function changesOf(ev, manifest, sha) {
-  let idx = commitCache.get(ev.manifests);
-  if (!idx) {
-    idx = /* @__PURE__ */ new Map();
-    for (const list4 of ev.manifests.scriptHistory.values()) {
-      for (const e of list4) {
-        const k = `${e.commit.sha}\0${e.manifest}`;
-        let c = idx.get(k);
-        if (!c) idx.set(k, c = { added: [], removed: [] });
-        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
-      }
-    }
-    commitCache.set(ev.manifests, idx);
-  }
-  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
-}
-function words(s) {
-  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
-}
-function commandSimilarity(a, b) {
-  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
-  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
-  if (!ta.size || !tb.size) return 0;
-  let common = 0;
-  for (const t of ta) if (tb.has(t)) common++;
-  return common / (ta.size + tb.size - common);
-}
-function renamedTo(ev, manifest, removed, names) {
-  if (!names) return void 0;
-  const c = changesOf(ev, manifest, removed.commit.sha);
-  const added = c.added.filter((a) => a.name !== removed.name);
-  const peers = c.removed.filter((r) => r.name !== removed.name);
-  if (removed.command) {
-    let best;
-    let bestScore = 0;
-    let tie = false;
-    for (const a of added) {
-      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
-      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
-      else if (sc === bestScore && sc > 0) tie = true;
-    }
-    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
-      return names.has(best.name) ? best.name : void 0;
-  }
-  if (added.length !== 1 || peers.length) return void 0;
-  const only = added[0];
-  if (removed.command && only.command) {
-    const cw = words(only.command);
-    const nw = words(only.name);
-    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
-    if (unrelated) return void 0;
-  }
-  return names.has(only.name) ? only.name : void 0;
-}
-function otherRunner(ev, dir, name, except) {
-  if (except !== "just") {
-    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
-  }
-  if (except !== "make") {
-    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
-  }
-  return void 0;
-}
-function definedElsewhere(ev, name, kind) {
-  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-  for (const [m, set] of map3) if (set.has(name)) return m;
-  return void 0;
-}
-function makePattern(names, target) {
-  for (const n of names) {
-    if (!n.includes("%")) continue;
-    const [a, b] = n.split("%", 2);
-    if (target.startsWith(a) && target.endsWith(b ?? "") && target.length > a.length + (b ?? "").length) return true;
-  }
-  return false;
-}
-function nameIndex(ev) {
-  let idx = nameIndexCache.get(ev.manifests);
-  if (idx) return idx;
-  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
-  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
-    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
-    const slash = key.indexOf("/");
-    if (key.startsWith("@") && slash > 0) {
-      const tail = key.slice(slash + 1);
-      const l = idx.byTail.get(tail);
-      if (l) l.push(key);
-      else idx.byTail.set(tail, [key]);
-    }
-  }
-  nameIndexCache.set(ev.manifests, idx);
-  return idx;
-}
-function checkWorkspaceGone(entry, ref, ev) {
-  const ws = ref.workspace.replace(/^["']|["']$/g, "");
-  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
-  if (workspaceFolder(ev, ws) !== void 0) return null;
-  const hist = ev.manifests.everProjectNames;
-  if (!hist || !ev.history.available || ev.history.shallow) return null;
-  const idx = nameIndex(ev);
-  let key = ws.toLowerCase();
-  const scoped = key.startsWith("@");
-  if (!hist.get(key)?.length && !scoped) {
-    const tails = idx.byTail.get(key);
-    if (tails?.length !== 1) return null;
-    key = tails[0];
-  }
-  const events = hist.get(key);
-  if (!events?.length) return null;
-  let net = 0;
-  for (const e of events) net += e.type === "added" ? 1 : -1;
-  if (net > 0) return null;
-  const removal = events[events.length - 1];
-  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
-  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
-  if (succ === void 0) {
-    const f = ev.history.fate(removal.manifest);
-    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
-    else if (removal.manifest.includes("/")) {
-      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
-      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
-    }
-  }
-  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
-  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
-  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
-  let written;
-  if (succ !== void 0 && succDir !== void 0) {
-    const tail = succ.slice(succ.indexOf("/") + 1);
-    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
-  }
-  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
-  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
-  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
-    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function checkScriptRef(entry, ref, ev) {
-  if (ref.kind !== "command" || !ref.script) return null;
-  const name = ref.script;
-  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$")) return null;
-  if (describedAsPast(entry, ref)) return null;
-  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
-    const gone = checkWorkspaceGone(entry, ref, ev);
-    if (gone) return gone;
-  }
-  const memDir = memDirOf(entry.file);
-  const look = findLookup(ev, ref, memDir);
-  if (!look) return null;
-  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
-  if (look.names?.has(name)) return null;
-  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
-  const last = lastEvent(ev, look.manifest, name);
-  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
-  const dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
-  const alt = otherRunner(ev, dir, name, look.kind);
-  let replaceWith;
-  let tail;
-  let named = false;
-  if (!look.names) {
-    const gone = lastManifestRemoval(ev, look.manifest);
-    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
-  } else if (last && last.type === "removed") {
-    const to = renamedTo(ev, look.manifest, last, look.names);
-    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
-      named = true;
-    } else if (to) {
-      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
-    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
-  } else {
-    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
-    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
-  }
-  if (alt && !replaceWith && !named) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
-    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function lastManifestRemoval(ev, manifest) {
-  if (!ev.history.available) return void 0;
-  const f = ev.history.fate(manifest);
-  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
-}
-function escapeRe2(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
-var init_script = __esm({
-  "src/checks/script.ts"() {
-    "use strict";
-    init_commands();
-    init_paths();
-    init_stale_common();
-    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
-    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
-    everCache = /* @__PURE__ */ new WeakMap();
-    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
-    commitCache = /* @__PURE__ */ new WeakMap();
-    SIMILAR = 0.5;
-    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
-    nameIndexCache = /* @__PURE__ */ new WeakMap();
-    scriptCheck = {
-      id: "script",
-      kinds: ["script-missing"],
-      severity: "warning",
-      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
-      run(ctx) {
-        const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "command") continue;
-            const f = checkScriptRef(entry, ref, ctx.evidence);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/package.ts
-function swapIndex(ev) {
-  let idx = cache.get(ev.manifests);
-  if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map() };
-  for (const [name, events] of ev.manifests.everDependencies) {
-    for (const e of events) {
-      const key = `${e.commit.sha}\0${e.manifest}`;
-      const map3 = e.type === "added" ? idx.added : idx.removed;
-      let set = map3.get(key);
-      if (!set) map3.set(key, set = /* @__PURE__ */ new Set());
-      set.add(name);
-    }
-  }
-  for (const n of ev.manifests.workspaces.keys()) idx.workspaceNames.add(n.toLowerCase());
-  for (const p of ev.manifests.projectVersions) if (p.name) idx.projectNames.add(p.name.toLowerCase());
-  cache.set(ev.manifests, idx);
-  return idx;
-}
-function variants(name) {
-  let v = VARIANTS.get(name);
-  if (v) return v;
-  const n = name.toLowerCase();
-  const pep = n.replace(/[-_.]+/g, "-");
-  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
-  if (VARIANTS.size > 1e5) VARIANTS.clear();
-  VARIANTS.set(name, v);
-  return v;
-}
-function presentNow(ev, idx, name) {
-  for (const v of variants(name)) {
-    if (ev.manifests.dependencies.get(v)?.length) return true;
-    if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
-  }
-  return false;
-}
-function history(ev, name) {
-  for (const v of variants(name)) {
-    const events = ev.manifests.everDependencies.get(v);
-    if (events && events.length) return { key: v, events };
-  }
-  for (const v of variants(name)) {
-    const events = ev.manifests.everProjectNames?.get(v);
-    if (events && events.length) return { key: v, events, own: true };
-  }
-  return void 0;
-}
-function removedName(ev, idx, name) {
-  let r = idx.removedNames.get(name);
-  if (r !== void 0) return r;
-  r = null;
-  if (!presentNow(ev, idx, name)) {
-    const h = history(ev, name);
-    const removals = h ? h.events.filter((e) => e.type === "removed") : [];
-    if (h && removals.length) r = { h, removals };
-  }
-  if (idx.removedNames.size > 1e5) idx.removedNames.clear();
-  idx.removedNames.set(name, r);
-  return r;
-}
-function mayBeStale(ref, ev, idx) {
-  if (ref.kind !== "package" || ref.fetched) return false;
-  const name = ref.value;
-  if (!name || name.length < 2) return false;
-  return removedName(ev, idx, name) !== null;
-}
-function sameField(ev, name, removed) {
-  const events = ev.manifests.everDependencies.get(name);
-  const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
-  return !add || !add.field || add.field === removed.field;
-}
-function removedFromField(ev, name, sha, manifest, field2) {
-  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === "removed" && x.commit.sha === sha && x.manifest === manifest);
-  return !e || !field2 || !e.field || e.field === field2;
-}
-function oneFamily(names) {
-  if (names.length <= 1) return true;
-  const lower = names.map((n) => n.toLowerCase());
-  return lower.some(
-    (root2) => lower.every((n) => n === root2 || n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`))
-  );
-}
-function swapSuccessor(added, removedThere) {
-  if (added.length !== 1) return void 0;
-  return oneFamily(removedThere) ? added[0] : void 0;
-}
-function list3(names) {
-  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
-  if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
-  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
-}
-function catalogEntry(ev, name) {
-  const catalogs = ev.manifests.catalogs;
-  if (!catalogs?.size) return void 0;
-  const wanted = new Set(variants(name));
-  for (const [catalog, pkgs] of catalogs) {
-    for (const pkg of pkgs.keys()) {
-      if (!wanted.has(pkg.toLowerCase())) continue;
-      let file = "pnpm-workspace.yaml";
-      for (const [path12, kind] of ev.manifests.manifestFiles ?? []) {
-        if (kind === "pnpm-workspace") {
-          file = path12;
-          break;
-        }
-      }
-      return { catalog, file };
-    }
-  }
-  return void 0;
-}
-function checkPackageRef(entry, ref, ev) {
-  if (ref.kind !== "package") return null;
-  if (ref.fetched) return null;
-  const name = ref.value;
-  if (!name || name.length < 2) return null;
-  const idx = swapIndex(ev);
-  const gone = removedName(ev, idx, name);
-  if (!gone) return null;
-  const { h, removals } = gone;
-  if (describedAsPast(entry, ref)) return null;
-  const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
-  const key = `${last.commit.sha}\0${last.manifest}`;
-  const field2 = last.field;
-  const added = [...idx.added.get(key) ?? []].filter(
-    (n) => n !== h.key && !n.startsWith("@types/") && presentNow(ev, idx, n) && (!field2 || sameField(ev, n, last))
-  );
-  const removedThere = [...idx.removed.get(key) ?? []].filter(
-    (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
-  );
-  if (!removedThere.includes(h.key)) removedThere.push(h.key);
-  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
-  const written = ref.raw;
-  const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
-  if (cat) {
-    const swap = succ ? ` (that commit added \`${succ}\`)` : "";
-    return finding(
-      entry,
-      ref,
-      "package-missing",
-      "info",
-      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
-    );
-  }
-  if (succ) {
-    const named = namesSuccessor(entry, ref, succ);
-    return finding(
-      entry,
-      ref,
-      "package-renamed",
-      "warning",
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
-    );
-  }
-  if (h.own) {
-    return finding(
-      entry,
-      ref,
-      "package-missing",
-      "warning",
-      `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,
-      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
-    );
-  }
-  const others = removedThere.filter((n) => n !== h.key);
-  return finding(
-    entry,
-    ref,
-    "package-missing",
-    "warning",
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
-  );
-}
-var cache, VARIANTS, packageCheck;
-var init_package = __esm({
-  "src/checks/package.ts"() {
-    "use strict";
-    init_stale_common();
-    cache = /* @__PURE__ */ new WeakMap();
-    VARIANTS = /* @__PURE__ */ new Map();
-    packageCheck = {
-      id: "package",
-      kinds: ["package-missing", "package-renamed"],
-      severity: "warning",
-      description: "Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).",
-      run(ctx) {
-        const out = [];
-        const idx = swapIndex(ctx.evidence);
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          let seen;
-          for (const ref of entry.refs) {
-            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-            const k = `${ref.line}\0${ref.value}`;
-            if (seen?.has(k)) continue;
-            const f = checkPackageRef(entry, ref, ctx.evidence);
-            if (f) {
-              (seen ??= /* @__PURE__ */ new Set()).add(k);
-              out.push(f);
-            }
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/version.ts
-function parseVersion(s) {
-  const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
-  if (!m) return null;
-  return m[1].split(".").map(Number);
-}
-function lowerBound(spec) {
-  const hit2 = lbCache.get(spec);
-  if (hit2 !== void 0) return hit2 ? [...hit2] : null;
-  const v = computeLowerBound(spec);
-  if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
-  return v;
-}
-function computeLowerBound(spec) {
-  let best = null;
-  for (const alt of spec.split("||")) {
-    const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
-    let lb = null;
-    for (let k = 0; k < parts.length; k++) {
-      let p = parts[k];
-      if (/^(>=|>|\^|~=|~|==|=)$/.test(p) && parts[k + 1]) p = p + parts[++k];
-      if (/^</.test(p) || /^!=/.test(p)) continue;
-      const v = parseVersion(p.replace(/^(>=|>|\^|~=|~|===|==|=)/, ""));
-      if (!v) continue;
-      if (/^>[^=]/.test(p)) v[v.length - 1] += 0;
-      lb = v;
-      break;
-    }
-    if (lb && (!best || compare(lb, best) < 0)) best = lb;
-  }
-  return best;
-}
-function compare(a, b) {
-  const n = Math.max(a.length, b.length);
-  for (let k = 0; k < n; k++) {
-    const d = (a[k] ?? 0) - (b[k] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
-function truncate(v, n) {
-  const out = v.slice(0, n);
-  while (out.length < n) out.push(0);
-  return out;
-}
-function line(v) {
-  return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
-}
-function checkVersionRef(entry, ref, ev) {
-  if (ref.kind !== "version" || !ref.subject || !ref.version) return null;
-  const raw = ref.version.replace(/\+$/, "");
-  const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
-  const stated = parseVersion(loText);
-  if (!stated) return null;
-  const subject = ref.subject;
-  const written = ref.raw;
-  if (subject === "(project)") {
-    const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
-    if (roots.length !== 1) return null;
-    const cur2 = parseVersion(roots[0].version);
-    if (!cur2 || line(cur2) === line(stated)) return null;
-    return finding(
-      entry,
-      ref,
-      "version-drift",
-      "warning",
-      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
-      { now: roots[0].version, manifest: roots[0].manifest },
-      { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
-    );
-  }
-  if (RUNTIMES.has(subject)) {
-    const rt = ev.manifests.runtimes.get(subject);
-    if (!rt) return null;
-    const lb = lowerBound(rt.spec);
-    if (!lb) return null;
-    const prec = Math.min(stated.length, 3);
-    const lbT = truncate(lb, prec);
-    const st = truncate(stated, prec);
-    const ranged = ref.bound === "atLeast" || /[-–]|to/.test(raw);
-    const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
-    if (!drift) return null;
-    const label = RUNTIME_LABEL[subject] ?? subject;
-    const newText2 = lbT.join(".");
-    return finding(
-      entry,
-      ref,
-      "version-drift",
-      "warning",
-      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
-      { now: rt.spec, source: rt.source, runtime: subject },
-      { replace: written.replace(loText.replace(/^v/, ""), newText2) }
-    );
-  }
-  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
-  if (!deps || !deps.length) return null;
-  let cur = null;
-  let curText = "";
-  let where3 = "";
-  for (const d of deps) {
-    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
-    if (v && (!cur || compare(v, cur) > 0)) {
-      cur = v;
-      curText = d.locked ?? d.spec;
-      where3 = d.manifest;
-    }
-  }
-  if (!cur) return null;
-  if (stated.length === 1 || stated[0] !== 0) {
-    if (stated[0] === cur[0]) return null;
-  } else if (line(stated) === line(cur)) return null;
-  if (ref.bound === "atLeast" && compare(cur, stated) >= 0 && stated[0] !== 0) {
-    return null;
-  }
-  const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
-  return finding(
-    entry,
-    ref,
-    "version-drift",
-    "warning",
-    `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
-    { now: curText, manifest: where3, package: subject },
-    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
-    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
-  );
-}
-var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
-var init_version2 = __esm({
-  "src/checks/version.ts"() {
-    "use strict";
-    init_stale_common();
-    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
-    RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
-    lbCache = /* @__PURE__ */ new Map();
-    versionCheck = {
-      id: "version",
-      kinds: ["version-drift"],
-      severity: "warning",
-      description: "Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.",
-      run(ctx) {
-        const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "version") continue;
-            const f = checkVersionRef(entry, ref, ctx.evidence);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
   }
 });
 
@@ -52548,8 +51797,8 @@ var require_utils2 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path12, { windows } = {}) => {
-      const segs = path12.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path13, { windows } = {}) => {
+      const segs = path13.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -53921,9 +53170,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants4 = require_constants6();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch6 = (glob2, options, returnState = false) => {
+    var picomatch7 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input) => picomatch6(input, options, returnState));
+        const fns = glob2.map((input) => picomatch7(input, options, returnState));
         const arrayMatcher = (str5) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str5);
@@ -53939,16 +53188,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix4 = opts.windows;
-      const regex2 = isState ? picomatch6.compileRe(glob2, options) : picomatch6.makeRe(glob2, options, false, true);
+      const regex2 = isState ? picomatch7.compileRe(glob2, options) : picomatch7.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch7(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch6.test(input, regex2, options, { glob: glob2, posix: posix4 });
+        const { isMatch, match, output } = picomatch7.test(input, regex2, options, { glob: glob2, posix: posix4 });
         const result = { glob: glob2, state, regex: regex2, posix: posix4, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -53974,7 +53223,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch6.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
+    picomatch7.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -53991,24 +53240,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch6.matchBase(input, regex2, options, posix4);
+          match = picomatch7.matchBase(input, regex2, options, posix4);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch6.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
-      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch6.makeRe(glob2, options);
+    picomatch7.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch7.makeRe(glob2, options);
       return regex2.test(utils.basename(input, { windows: posix4 }));
     };
-    picomatch6.isMatch = (str5, patterns, options) => picomatch6(patterns, options)(str5);
-    picomatch6.parse = (pattern2, options) => {
-      if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch6.parse(p, options));
+    picomatch7.isMatch = (str5, patterns, options) => picomatch7(patterns, options)(str5);
+    picomatch7.parse = (pattern2, options) => {
+      if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch7.parse(p, options));
       return parse5(pattern2, { ...options, fastpaths: false });
     };
-    picomatch6.scan = (input, options) => scan(input, options);
-    picomatch6.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch7.scan = (input, options) => scan(input, options);
+    picomatch7.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -54019,13 +53268,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex2 = picomatch6.toRegex(source, options);
+      const regex2 = picomatch7.toRegex(source, options);
       if (returnState === true) {
         regex2.state = state;
       }
       return regex2;
     };
-    picomatch6.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+    picomatch7.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
       if (!input || typeof input !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -54036,9 +53285,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse5(input, options);
       }
-      return picomatch6.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch7.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch6.toRegex = (source, options) => {
+    picomatch7.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -54047,8 +53296,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch6.constants = constants4;
-    module.exports = picomatch6;
+    picomatch7.constants = constants4;
+    module.exports = picomatch7;
   }
 });
 
@@ -54058,797 +53307,118 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch6(glob2, options, returnState = false) {
+    function picomatch7(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch6, pico);
-    module.exports = picomatch6;
+    Object.assign(picomatch7, pico);
+    module.exports = picomatch7;
   }
 });
 
-// node_modules/fdir/dist/index.mjs
-import { createRequire } from "module";
-import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
-import * as nativeFs from "fs";
-function cleanPath(path12) {
-  let normalized = normalize(path12);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
-  return normalized;
+// src/checks/stale-common.ts
+function short(sha) {
+  return (sha ?? "").slice(0, 7);
 }
-function convertSlashes(path12, separator) {
-  return path12.replace(SLASHES_REGEX, separator);
+function describeCommit(c) {
+  if (!c) return "an unknown commit";
+  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
+  return `${short(c.sha)} (${c.date}${subject})`;
 }
-function isRootDirectory(path12) {
-  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
+function commitEvidence(c) {
+  if (!c) return {};
+  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
 }
-function normalizePath(path12, options) {
-  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
-  if (resolvePaths) path12 = resolve2(path12);
-  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
-  if (path12 === ".") return "";
-  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
+function memDirOf(file) {
+  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
+  const i = file.lastIndexOf("/");
+  return i === -1 ? "" : file.slice(0, i);
 }
-function joinPathWithBasePath(filename, directoryPath) {
-  return directoryPath + filename;
+function exists2(ev, p) {
+  if (p === "") return true;
+  return ev.files.files.has(p) || ev.files.dirs.has(p);
 }
-function joinPathWithRelativePath(root2, options) {
-  return function(filename, directoryPath) {
-    const sameRoot = directoryPath.startsWith(root2);
-    if (sameRoot) return directoryPath.slice(root2.length) + filename;
-    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
+  const f = {
+    entryId: entry.id,
+    file: entry.file,
+    line: ref ? ref.line : entry.line,
+    kind,
+    severity,
+    message: message2
   };
-}
-function joinPath2(filename) {
-  return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-  return directoryPath + filename + separator;
-}
-function build$7(root2, options) {
-  const { relativePaths, includeBasePath } = options;
-  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath2;
-}
-function pushDirectoryWithRelativePath(root2) {
-  return function(directoryPath, paths) {
-    paths.push(directoryPath.substring(root2.length) || ".");
-  };
-}
-function pushDirectoryFilterWithRelativePath(root2) {
-  return function(directoryPath, paths, filters) {
-    const relativePath = directoryPath.substring(root2.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-  };
-}
-function build$6(root2, options) {
-  const { includeDirs, filters, relativePaths } = options;
-  if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
-  if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-  else if (onlyCounts) return pushFileCount;
-  else return pushFile;
-}
-function build$4(options) {
-  return options.group ? getArrayGroup : getArray;
-}
-function build$3(options) {
-  return options.group ? groupFiles : empty2;
-}
-function build$2(options, isSynchronous) {
-  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive(path12, resolved, state) {
-  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path12);
-  let depth2 = 1;
-  while (parent !== state.root && depth2 < 2) {
-    const resolvedPath = state.symlinks.get(parent);
-    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth2++;
-    else parent = dirname(parent);
+  if (ref) f.ref = ref.raw;
+  if (evidence) f.evidence = evidence;
+  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
+    const { replace: _dropped, ...rest } = suggestion;
+    suggestion = Object.keys(rest).length ? rest : void 0;
   }
-  state.symlinks.set(path12, resolved);
-  return depth2 > 1;
+  if (suggestion) f.suggestion = suggestion;
+  return f;
 }
-function isRecursiveUsingRealPaths(resolved, state) {
-  return state.visited.includes(resolved + state.options.pathSeparator);
+function checkable(entry) {
+  return entry.type !== "superseded";
 }
-function report(error2, callback$1, output, suppressErrors) {
-  if (error2 && !suppressErrors) callback$1(error2, output);
-  else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
-  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
-  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-  else return isSynchronous ? defaultSync : defaultAsync;
-}
-function build(isSynchronous) {
-  return isSynchronous ? walkSync : walkAsync;
-}
-function promise(root2, options) {
-  return new Promise((resolve$1, reject) => {
-    callback(root2, options, (err, output) => {
-      if (err) return reject(err);
-      resolve$1(output);
-    });
-  });
-}
-function callback(root2, options, callback$1) {
-  let walker = new Walker(root2, options, callback$1);
-  walker.start();
-}
-function sync(root2, options) {
-  const walker = new Walker(root2, options);
-  return walker.start();
-}
-var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty2, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
-var init_dist2 = __esm({
-  "node_modules/fdir/dist/index.mjs"() {
-    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-    SLASHES_REGEX = /[\\/]/g;
-    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-    pushDirectory = (directoryPath, paths) => {
-      paths.push(directoryPath || ".");
-    };
-    pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path12 = directoryPath || ".";
-      if (filters.every((filter) => filter(path12, true))) paths.push(path12);
-    };
-    empty$2 = () => {
-    };
-    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
-      if (filters.every((filter) => filter(filename, false))) counts2.files++;
-    };
-    pushFileFilter = (filename, paths, _counts, filters) => {
-      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-    };
-    pushFileCount = (_filename, _paths, counts2, _filters) => {
-      counts2.files++;
-    };
-    pushFile = (filename, paths) => {
-      paths.push(filename);
-    };
-    empty$1 = () => {
-    };
-    getArray = (paths) => {
-      return paths;
-    };
-    getArrayGroup = () => {
-      return [""].slice(0, 0);
-    };
-    groupFiles = (groups, directory, files) => {
-      groups.push({
-        directory,
-        files,
-        dir: directory
-      });
-    };
-    empty2 = () => {
-    };
-    resolveSymlinksAsync = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      fs3.realpath(path12, (error2, resolvedPath) => {
-        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
-        fs3.stat(resolvedPath, (error$1, stat5) => {
-          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat5, resolvedPath);
-          queue.dequeue(null, state);
-        });
-      });
-    };
-    resolveSymlinks = function(path12, state, callback$1) {
-      const { queue, fs: fs3, options: { suppressErrors } } = state;
-      queue.enqueue();
-      try {
-        const resolvedPath = fs3.realpathSync(path12);
-        const stat5 = fs3.statSync(resolvedPath);
-        if (stat5.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
-        callback$1(stat5, resolvedPath);
-      } catch (e) {
-        if (!suppressErrors) throw e;
-      }
-    };
-    onlyCountsSync = (state) => {
-      return state.counts;
-    };
-    groupsSync = (state) => {
-      return state.groups;
-    };
-    defaultSync = (state) => {
-      return state.paths;
-    };
-    limitFilesSync = (state) => {
-      return state.paths.slice(0, state.options.maxFiles);
-    };
-    onlyCountsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.counts, state.options.suppressErrors);
-      return null;
-    };
-    defaultAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths, state.options.suppressErrors);
-      return null;
-    };
-    limitFilesAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-      return null;
-    };
-    groupsAsync = (state, error2, callback$1) => {
-      report(error2, callback$1, state.groups, state.options.suppressErrors);
-      return null;
-    };
-    readdirOpts = { withFileTypes: true };
-    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      state.queue.enqueue();
-      if (currentDepth < 0) return state.queue.dequeue(null, state);
-      const { fs: fs3 } = state;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
-        callback$1(entries, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
-      });
-    };
-    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-      const { fs: fs3 } = state;
-      if (currentDepth < 0) return;
-      state.visited.push(crawlPath);
-      state.counts.directories++;
-      let entries = [];
-      try {
-        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
-      } catch (e) {
-        if (!state.options.suppressErrors) throw e;
-      }
-      callback$1(entries, directoryPath, currentDepth);
-    };
-    Queue = class {
-      count = 0;
-      constructor(onQueueEmpty) {
-        this.onQueueEmpty = onQueueEmpty;
-      }
-      enqueue() {
-        this.count++;
-        return this.count;
-      }
-      dequeue(error2, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
-          this.onQueueEmpty(error2, output);
-          if (error2) {
-            output.controller.abort();
-            this.onQueueEmpty = void 0;
-          }
-        }
-      }
-    };
-    Counter = class {
-      _files = 0;
-      _directories = 0;
-      set files(num) {
-        this._files = num;
-      }
-      get files() {
-        return this._files;
-      }
-      set directories(num) {
-        this._directories = num;
-      }
-      get directories() {
-        return this._directories;
-      }
-      /**
-      * @deprecated use `directories` instead
-      */
-      /* c8 ignore next 3 */
-      get dirs() {
-        return this._directories;
-      }
-    };
-    Aborter = class {
-      aborted = false;
-      abort() {
-        this.aborted = true;
-      }
-    };
-    Walker = class {
-      root;
-      isSynchronous;
-      state;
-      joinPath;
-      pushDirectory;
-      pushFile;
-      getArray;
-      groupFiles;
-      resolveSymlink;
-      walkDirectory;
-      callbackInvoker;
-      constructor(root2, options, callback$1) {
-        this.isSynchronous = !callback$1;
-        this.callbackInvoker = build$1(options, this.isSynchronous);
-        this.root = normalizePath(root2, options);
-        this.state = {
-          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-          paths: [""].slice(0, 0),
-          groups: [],
-          counts: new Counter(),
-          options,
-          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
-          symlinks: /* @__PURE__ */ new Map(),
-          visited: [""].slice(0, 0),
-          controller: new Aborter(),
-          fs: options.fs || nativeFs
-        };
-        this.joinPath = build$7(this.root, options);
-        this.pushDirectory = build$6(this.root, options);
-        this.pushFile = build$5(options);
-        this.getArray = build$4(options);
-        this.groupFiles = build$3(options);
-        this.resolveSymlink = build$2(options, this.isSynchronous);
-        this.walkDirectory = build(this.isSynchronous);
-      }
-      start() {
-        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-      }
-      walk = (entries, directoryPath, depth2) => {
-        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-        const files = this.getArray(this.state.paths);
-        for (let i = 0; i < entries.length; ++i) {
-          const entry = entries[i];
-          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-            const filename = this.joinPath(entry.name, directoryPath);
-            this.pushFile(filename, files, this.state.counts, filters);
-          } else if (entry.isDirectory()) {
-            let path12 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path12)) continue;
-            this.pushDirectory(path12, paths, filters);
-            this.walkDirectory(this.state, path12, path12, depth2 - 1, this.walk);
-          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path12 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path12, this.state, (stat5, resolvedPath) => {
-              if (stat5.isDirectory()) {
-                resolvedPath = normalizePath(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth2 - 1, this.walk);
-              } else {
-                resolvedPath = useRealPaths ? resolvedPath : path12;
-                const filename = basename(resolvedPath);
-                const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-                resolvedPath = this.joinPath(filename, directoryPath$1);
-                this.pushFile(resolvedPath, files, this.state.counts, filters);
-              }
-            });
-          }
-        }
-        this.groupFiles(this.state.groups, directoryPath, files);
-      };
-    };
-    APIBuilder = class {
-      constructor(root2, options) {
-        this.root = root2;
-        this.options = options;
-      }
-      withPromise() {
-        return promise(this.root, this.options);
-      }
-      withCallback(cb) {
-        callback(this.root, this.options, cb);
-      }
-      sync() {
-        return sync(this.root, this.options);
-      }
-    };
-    pm = null;
-    try {
-      __require2.resolve("picomatch");
-      pm = __require2("picomatch");
-    } catch {
-    }
-    Builder = class {
-      globCache = {};
-      options = {
-        maxDepth: Infinity,
-        suppressErrors: true,
-        pathSeparator: sep3,
-        filters: []
-      };
-      globFunction;
-      constructor(options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        this.globFunction = this.options.globFunction;
-      }
-      group() {
-        this.options.group = true;
-        return this;
-      }
-      withPathSeparator(separator) {
-        this.options.pathSeparator = separator;
-        return this;
-      }
-      withBasePath() {
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withRelativePaths() {
-        this.options.relativePaths = true;
-        return this;
-      }
-      withDirs() {
-        this.options.includeDirs = true;
-        return this;
-      }
-      withMaxDepth(depth2) {
-        this.options.maxDepth = depth2;
-        return this;
-      }
-      withMaxFiles(limit) {
-        this.options.maxFiles = limit;
-        return this;
-      }
-      withFullPaths() {
-        this.options.resolvePaths = true;
-        this.options.includeBasePath = true;
-        return this;
-      }
-      withErrors() {
-        this.options.suppressErrors = false;
-        return this;
-      }
-      withSymlinks({ resolvePaths = true } = {}) {
-        this.options.resolveSymlinks = true;
-        this.options.useRealPaths = resolvePaths;
-        return this.withFullPaths();
-      }
-      withAbortSignal(signal) {
-        this.options.signal = signal;
-        return this;
-      }
-      normalize() {
-        this.options.normalizePath = true;
-        return this;
-      }
-      filter(predicate) {
-        this.options.filters.push(predicate);
-        return this;
-      }
-      onlyDirs() {
-        this.options.excludeFiles = true;
-        this.options.includeDirs = true;
-        return this;
-      }
-      exclude(predicate) {
-        this.options.exclude = predicate;
-        return this;
-      }
-      onlyCounts() {
-        this.options.onlyCounts = true;
-        return this;
-      }
-      crawl(root2) {
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      withGlobFunction(fn) {
-        this.globFunction = fn;
-        return this;
-      }
-      /**
-      * @deprecated Pass options using the constructor instead:
-      * ```ts
-      * new fdir(options).crawl("/path/to/root");
-      * ```
-      * This method will be removed in v7.0
-      */
-      /* c8 ignore next 4 */
-      crawlWithOptions(root2, options) {
-        this.options = {
-          ...this.options,
-          ...options
-        };
-        return new APIBuilder(root2 || ".", this.options);
-      }
-      glob(...patterns) {
-        if (this.globFunction) return this.globWithOptions(patterns);
-        return this.globWithOptions(patterns, ...[{ dot: true }]);
-      }
-      globWithOptions(patterns, ...options) {
-        const globFn = this.globFunction || pm;
-        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-        var isMatch = this.globCache[patterns.join("\0")];
-        if (!isMatch) {
-          isMatch = globFn(patterns, ...options);
-          this.globCache[patterns.join("\0")] = isMatch;
-        }
-        this.options.filters.push((path12) => isMatch(path12));
-        return this;
-      }
-    };
+function upwards(dir) {
+  const out = [];
+  let d = dir;
+  for (; ; ) {
+    out.push(d);
+    if (!d) break;
+    const i = d.lastIndexOf("/");
+    d = i === -1 ? "" : d.slice(0, i);
   }
-});
-
-// node_modules/tinyglobby/dist/index.mjs
-import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
-import { isAbsolute as isAbsolute2, posix as posix2, resolve as resolve3 } from "path";
-import { fileURLToPath as fileURLToPath2 } from "url";
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
-  const patternsParts = Array(patternsCount);
-  const matchers2 = Array(patternsCount);
-  let i, j;
-  for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
-    patternsParts[i] = parts;
-    const partsCount = parts.length;
-    const partMatchers = Array(partsCount);
-    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
-    matchers2[i] = partMatchers;
+  return out;
+}
+function joinDir(dir, name) {
+  return dir ? `${dir}/${name}` : name;
+}
+function relativeTo(from, to) {
+  if (!from) return to;
+  const a = from.split("/");
+  const b = to.split("/");
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const up = a.length - i;
+  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
+}
+function describedAsPast(entry, ref) {
+  const at = ref.start - entry.start;
+  if (at < 0 || at > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
+  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
+  const endAt = ref.end - entry.start;
+  const lineEnd = entry.text.indexOf("\n", endAt);
+  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
+  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
+}
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namesSuccessor(entry, ref, successor) {
+  const want = successor.trim();
+  if (!want) return false;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    const b = a + m[0].length;
+    if (ref && a < to && b > from) continue;
+    return true;
   }
-  return (input) => {
-    const inputParts = input.split("/");
-    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-    for (i = 0; i < patternsCount; i++) {
-      const patternParts = patternsParts[i];
-      const matcher = matchers2[i];
-      const inputPatternCount = inputParts.length;
-      const minParts = Math.min(inputPatternCount, patternParts.length);
-      j = 0;
-      while (j < minParts) {
-        const part = patternParts[j];
-        if (part.includes("/")) return true;
-        if (!matcher[j](inputParts[j])) break;
-        if (!options.noglobstar && part === "**") return true;
-        j++;
-      }
-      if (j === inputPatternCount) return true;
-    }
-    return false;
-  };
+  return false;
 }
-function buildFormat(cwd, root2, absolute) {
-  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
-    if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-    }
-    const prefix = root2.slice(cwd.length + 1);
-    if (prefix) return (p, isDir) => {
-      if (p === ".") return prefix;
-      const result = `${prefix}/${p}`;
-      return isDir ? result.slice(0, -1) : result;
-    };
-    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-  }
-  if (absolute) return (p) => posix2.relative(cwd, p) || ".";
-  return (p) => posix2.relative(cwd, `${root2}/${p}`) || ".";
-}
-function buildRelative(cwd, root2) {
-  if (root2.startsWith(`${cwd}/`)) {
-    const prefix = root2.slice(cwd.length + 1);
-    return (p) => `${prefix}/${p}`;
-  }
-  return (p) => {
-    const result = posix2.relative(cwd, `${root2}/${p}`);
-    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-  };
-}
-function ensureNonDriveRelativePath(path12) {
-  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-function splitPattern(path12) {
-  var _result$parts;
-  const result = import_picomatch.default.scan(path12, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path12];
-}
-function isDynamicPattern(pattern2, options) {
-  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-  const scan = import_picomatch.default.scan(pattern2);
-  return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value2) {
-  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
-}
-function normalizePattern(pattern2, opts, props, isIgnore) {
-  var _PARENT_DIRECTORY$exe;
-  const cwd = opts.cwd;
-  let result = pattern2;
-  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
-  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-  const escapedCwd = escapePath(cwd);
-  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix2.relative(escapedCwd, result) : posix2.normalize(result);
-  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-  const parts = splitPattern(result);
-  if (parentDir) {
-    const n = (parentDir.length + 1) / 3;
-    let i = 0;
-    const cwdParts = escapedCwd.split("/");
-    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-      i++;
-    }
-    const potentialRoot = posix2.join(cwd, parentDir.slice(i * 3));
-    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-      props.root = ensureNonDriveRelativePath(potentialRoot);
-      props.depthOffset = -n + i;
-    }
-  }
-  if (!isIgnore && props.depthOffset >= 0) {
-    var _props$commonPath;
-    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-    const newCommonPath = [];
-    const length = Math.min(props.commonPath.length, parts.length);
-    for (let i = 0; i < length; i++) {
-      const part = parts[i];
-      if (part === "**" && !parts[i + 1]) {
-        newCommonPath.pop();
-        break;
-      }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-      newCommonPath.push(part);
-    }
-    props.depthOffset = newCommonPath.length;
-    props.commonPath = newCommonPath;
-    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix2.join(cwd, ...newCommonPath) : cwd);
-  }
-  return result;
-}
-function processPatterns(options, patterns, props) {
-  const matchPatterns = [];
-  const ignorePatterns = [];
-  for (const pattern2 of options.ignore) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
-  }
-  for (const pattern2 of patterns) {
-    if (!pattern2) continue;
-    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
-    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
-  }
-  return {
-    match: matchPatterns,
-    ignore: ignorePatterns
-  };
-}
-function buildCrawler(options, patterns) {
-  const cwd = options.cwd;
-  const props = {
-    root: cwd,
-    depthOffset: 0
-  };
-  const processed = processPatterns(options, patterns, props);
-  if (options.debug) log("internal processing patterns:", processed);
-  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
-  const root2 = props.root.replace(BACKSLASHES, "");
-  const matchOptions = {
-    dot,
-    nobrace: options.braceExpansion === false,
-    nocase: !caseSensitiveMatch,
-    noextglob: options.extglob === false,
-    noglobstar: options.globstar === false,
-    posix: true
-  };
-  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
-  const ignore3 = (0, import_picomatch.default)(processed.ignore, matchOptions);
-  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-  const format = buildFormat(cwd, root2, absolute);
-  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
-  const excludePredicate = (_, p) => {
-    const relativePath = excludeFormatter(p, true);
-    return relativePath !== "." && !partialMatcher(relativePath) || ignore3(relativePath);
-  };
-  let maxDepth;
-  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-  const crawler = new Builder({
-    filters: [debug2 ? (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      const matches = matcher(path12) && !ignore3(path12);
-      if (matches) log(`matched ${path12}`);
-      return matches;
-    } : (p, isDirectory2) => {
-      const path12 = format(p, isDirectory2);
-      return matcher(path12) && !ignore3(path12);
-    }],
-    exclude: debug2 ? (_, p) => {
-      const skipped = excludePredicate(_, p);
-      log(`${skipped ? "skipped" : "crawling"} ${p}`);
-      return skipped;
-    } : excludePredicate,
-    fs: options.fs,
-    pathSeparator: "/",
-    relativePaths: !absolute,
-    resolvePaths: absolute,
-    includeBasePath: absolute,
-    resolveSymlinks: followSymbolicLinks,
-    excludeSymlinks: !followSymbolicLinks,
-    excludeFiles: onlyDirectories,
-    includeDirs: onlyDirectories || !options.onlyFiles,
-    maxDepth,
-    signal: options.signal
-  }).crawl(root2);
-  if (options.debug) log("internal properties:", {
-    ...props,
-    root: root2
-  });
-  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
-}
-function formatPaths(paths, mapper) {
-  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-  return paths;
-}
-function getOptions(options) {
-  const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-  opts.ignore = ensureStringArray(opts.ignore);
-  opts.fs && (opts.fs = {
-    readdir: opts.fs.readdir || readdir2,
-    readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
-    realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
-    statSync: opts.fs.statSync || statSync
-  });
-  if (opts.debug) log("globbing with options:", opts);
-  return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-  var _ref;
-  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-  const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-  const [crawler, relative4] = getCrawler(globInput, options);
-  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
-}
-var import_picomatch, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
-var init_dist3 = __esm({
-  "node_modules/tinyglobby/dist/index.mjs"() {
-    init_dist2();
-    import_picomatch = __toESM(require_picomatch2(), 1);
-    isReadonlyArray = Array.isArray;
-    BACKSLASHES = /\\/g;
-    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-    isWin = process.platform === "win32";
-    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-    splitPatternOptions = { parts: true };
-    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapePath = isWin ? escapeWin32Path : escapePosixPath;
-    PARENT_DIRECTORY = /^(\/?\.\.)+/;
-    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-    defaultOptions = {
-      caseSensitiveMatch: true,
-      debug: !!process.env.TINYGLOBBY_DEBUG,
-      expandDirectories: true,
-      followSymbolicLinks: true,
-      onlyFiles: true
-    };
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
+var init_stale_common = __esm({
+  "src/checks/stale-common.ts"() {
+    "use strict";
+    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
 });
 
@@ -55354,26 +53924,26 @@ var require_ignore = __commonJS({
       const index2 = body.indexOf(SLASH);
       return index2 < 0 || index2 === body.length - 1;
     };
-    var basenameOf = (path12) => {
-      const end = path12.length - 1;
-      const index2 = path12.lastIndexOf(
+    var basenameOf = (path13) => {
+      const end = path13.length - 1;
+      const index2 = path13.lastIndexOf(
         SLASH,
-        path12[end] === SLASH ? end - 1 : end
+        path13[end] === SLASH ? end - 1 : end
       );
-      return index2 < 0 ? path12 : path12.slice(index2 + 1);
+      return index2 < 0 ? path13 : path13.slice(index2 + 1);
     };
-    var parentOf2 = (path12) => {
-      if (path12.charCodeAt(0) === SLASH_CODE || path12.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path12.split(SLASH).filter(Boolean);
+    var parentOf3 = (path13) => {
+      if (path13.charCodeAt(0) === SLASH_CODE || path13.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path13.split(SLASH).filter(Boolean);
         slices.pop();
         return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
       }
-      const end = path12.length - 1;
-      const cut = path12.lastIndexOf(
+      const end = path13.length - 1;
+      const cut = path13.lastIndexOf(
         SLASH,
-        path12.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path13.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY2 : path12.slice(0, cut + 1);
+      return cut < 0 ? EMPTY2 : path13.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern2) => pattern2 && isString(pattern2);
@@ -55523,7 +54093,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path12) {
+      testLiteral(path13) {
         const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
         ));
@@ -55532,7 +54102,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
-          if (rule.checkRegex.test(path12)) {
+          if (rule.checkRegex.test(path13)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -55552,15 +54122,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path12, mode) {
+      test(path13, mode) {
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path12) : path12;
+        const basename3 = shortcut ? basenameOf(path13) : path13;
         for (let index2 = length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path12
+            shortcut && rule._basenameOnly ? basename3 : path13
           )) {
             const { negative } = rule;
             const ret = {
@@ -55582,17 +54152,17 @@ var require_ignore = __commonJS({
     var throwError = (message2, Ctor) => {
       throw new Ctor(message2);
     };
-    var checkPath = (path12, originalPath, doThrow) => {
-      if (!isString(path12)) {
+    var checkPath = (path13, originalPath, doThrow) => {
+      if (!isString(path13)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path12) {
+      if (!path13) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path12)) {
+      if (checkPath.isNotRelative(path13)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -55601,25 +54171,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path12) => {
-      const first = path12.charCodeAt(0);
+    var isNotRelative = (path13) => {
+      const first = path13.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path12.length === 1) {
+      if (path13.length === 1) {
         return true;
       }
-      const second = path12.charCodeAt(1);
+      const second = path13.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path12.length === 2 || path12.charCodeAt(2) === SLASH_CODE;
+      return path13.length === 2 || path13.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -55650,59 +54220,59 @@ var require_ignore = __commonJS({
         return this.add(pattern2);
       }
       // @returns {TestResult}
-      _test(originalPath, cache3, path12) {
+      _test(originalPath, cache3, path13) {
         checkPath(
-          path12,
+          path13,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path12 ? this._t(path12, cache3) : {
+        return path13 ? this._t(path13, cache3) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path12 = convertPath(target);
-        if (!path12 || path12.charCodeAt(path12.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path12);
+        const path13 = convertPath(target);
+        if (!path13 || path13.charCodeAt(path13.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path13);
         }
-        const dir = this._t(path12, this._testCache);
+        const dir = this._t(path13, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal = this._rules.testLiteral(path12);
+        const literal = this._rules.testLiteral(path13);
         return literal.ignored || literal.unignored ? literal : dir;
       }
-      _t(path12, cache3) {
-        const cached = cache3[path12];
+      _t(path13, cache3) {
+        const cached = cache3[path13];
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf2(path12);
+        const parentPath = parentOf3(path13);
         const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path12] = parent && parent.ignored ? parent : this._rules.test(path12, MODE_IGNORE);
+        return cache3[path13] = parent && parent.ignored ? parent : this._rules.test(path13, MODE_IGNORE);
       }
-      ignores(path12) {
-        return this._test(path12, this._ignoreCache, convertPath(path12)).ignored;
+      ignores(path13) {
+        return this._test(path13, this._ignoreCache, convertPath(path13)).ignored;
       }
       createFilter() {
-        return (path12) => !this.ignores(path12);
+        return (path13) => !this.ignores(path13);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path12) {
-        return this._test(path12, this._testCache, convertPath(path12));
+      test(path13) {
+        return this._test(path13, this._testCache, convertPath(path13));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path12) => checkPath(convertPath(path12), path12, RETURN_FALSE);
+    var isPathValid = (path13) => checkPath(convertPath(path13), path13, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path12) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path12) || isNotRelative(path12);
+      checkPath.isNotRelative = (path13) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path13) || isNotRelative(path13);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -55714,6 +54284,1000 @@ var require_ignore = __commonJS({
     factory.default = factory;
     module.exports.isPathValid = isPathValid;
     define(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
+  }
+});
+
+// src/evidence/untracked-on-purpose.ts
+import { readFile } from "node:fs/promises";
+import path3 from "node:path";
+async function loadIgnoreRules(root2, index2) {
+  const paths = index2.byBasename.get(".gitignore");
+  if (!paths || paths.length === 0) return;
+  const texts = /* @__PURE__ */ new Map();
+  await Promise.all(
+    paths.map(async (p) => {
+      try {
+        texts.set(p.length === 10 ? "" : p.slice(0, -11), await readFile(path3.join(root2, p), "utf8"));
+      } catch {
+      }
+    })
+  );
+  if (texts.size) rulesByIndex.set(index2, { texts, compiled: /* @__PURE__ */ new Map(), verdicts: /* @__PURE__ */ new Map() });
+}
+function compiledAt(rules2, dir) {
+  let ig = rules2.compiled.get(dir);
+  if (ig !== void 0) return ig;
+  const text5 = rules2.texts.get(dir);
+  ig = null;
+  if (text5 !== void 0) {
+    try {
+      ig = (0, import_ignore.default)({ ignorecase: false }).add(text5);
+    } catch {
+      ig = null;
+    }
+  }
+  rules2.compiled.set(dir, ig);
+  return ig;
+}
+function ownVerdict(ig, rel) {
+  let r;
+  try {
+    r = ig.test(rel);
+  } catch {
+    return void 0;
+  }
+  if (r.unignored) return false;
+  if (!r.ignored) return void 0;
+  const trimmed = rel.endsWith("/") ? rel.slice(0, -1) : rel;
+  const slash = trimmed.lastIndexOf("/");
+  if (slash > 0 && ig.test(trimmed.slice(0, slash + 1)).ignored) return void 0;
+  return true;
+}
+function ignoredByGit(index2, p, isDir = false) {
+  const rules2 = rulesByIndex.get(index2);
+  if (!rules2 || !p || p.startsWith("/") || p.startsWith("../")) return false;
+  const segs = p.split("/");
+  let prefix = "";
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    if (!seg || seg === "." || seg === "..") return false;
+    const parent = prefix;
+    prefix = prefix ? `${prefix}/${seg}` : seg;
+    const asDir = i < segs.length - 1 || isDir;
+    const key = asDir ? prefix + "/" : prefix;
+    let v = rules2.verdicts.get(key);
+    if (v === void 0) {
+      v = false;
+      for (let d = parent; ; ) {
+        const ig = compiledAt(rules2, d);
+        if (ig) {
+          const rel = (d ? prefix.slice(d.length + 1) : prefix) + (asDir ? "/" : "");
+          const own5 = ownVerdict(ig, rel);
+          if (own5 !== void 0) {
+            v = own5;
+            break;
+          }
+        }
+        if (!d) break;
+        const s = d.lastIndexOf("/");
+        d = s < 0 ? "" : d.slice(0, s);
+      }
+      rules2.verdicts.set(key, v);
+    }
+    if (v) return true;
+  }
+  return false;
+}
+function insideSubmodule(index2, p) {
+  for (let end = p.indexOf("/"); end > 0; end = p.indexOf("/", end + 1)) {
+    if (index2.files.has(p.slice(0, end))) return true;
+  }
+  return false;
+}
+function underDependencyFolder(p) {
+  const segs = p.split("/");
+  for (let i = 0; i < segs.length - 1; i++) {
+    const s = segs[i];
+    if (DEPENDENCY_DIRS.has(s)) return true;
+    if (s === "vendor" && segs[i + 1] === "bundle" && i + 1 < segs.length - 1) return true;
+  }
+  return false;
+}
+function untrackedOnPurpose(index2, p, isDir = false) {
+  if (!p) return false;
+  if (underDependencyFolder(isDir ? p + "/x" : p)) return true;
+  if (insideSubmodule(index2, p)) return true;
+  if (ignoredByGit(index2, p, isDir)) return true;
+  if (!isDir && !/\.[^/]+$/.test(p) && ignoredByGit(index2, p, true)) return true;
+  return false;
+}
+var import_ignore, rulesByIndex, DEPENDENCY_DIRS;
+var init_untracked_on_purpose = __esm({
+  "src/evidence/untracked-on-purpose.ts"() {
+    "use strict";
+    import_ignore = __toESM(require_ignore(), 1);
+    rulesByIndex = /* @__PURE__ */ new WeakMap();
+    DEPENDENCY_DIRS = /* @__PURE__ */ new Set([
+      "node_modules",
+      "bower_components",
+      "jspm_packages",
+      ".pnpm-store",
+      // npm, pnpm, yarn, bower
+      ".venv",
+      "venv",
+      "__pypackages__",
+      "site-packages",
+      ".tox",
+      ".nox",
+      // Python
+      ".bundle",
+      // Ruby (bundler's local config and install path)
+      "Pods"
+      // CocoaPods
+    ]);
+  }
+});
+
+// src/evidence/path-lookups.ts
+function pushTo(m, k, v) {
+  const list4 = m.get(k);
+  if (list4) list4.push(v);
+  else m.set(k, [v]);
+}
+function childrenAtHead(index2, dir) {
+  let byDir = headChildren.get(index2);
+  if (!byDir) {
+    byDir = /* @__PURE__ */ new Map();
+    for (const f of index2.files) pushTo(byDir, parentOf(f), f);
+    for (const d of index2.dirs) pushTo(byDir, parentOf(d), d);
+    headChildren.set(index2, byDir);
+  }
+  return byDir.get(dir) ?? [];
+}
+function headPathsEndingWith(index2, rel) {
+  let cache3 = headSuffixes.get(index2);
+  if (!cache3) headSuffixes.set(index2, cache3 = /* @__PURE__ */ new Map());
+  const hit2 = cache3.get(rel);
+  if (hit2) return hit2;
+  const tail = "/" + rel;
+  const last = baseOf(rel);
+  const out = [];
+  for (const p of index2.byBasename.get(last) ?? []) if (p.endsWith(tail)) out.push(p);
+  for (const d of index2.stats?.byDirName.get(last.toLowerCase()) ?? []) if (d.endsWith(tail)) out.push(d);
+  cache3.set(rel, out);
+  return out;
+}
+function tablesOf(history2) {
+  let t = historyTables.get(history2);
+  if (!t) {
+    t = { byBase: /* @__PURE__ */ new Map(), byDir: /* @__PURE__ */ new Map(), suffixes: /* @__PURE__ */ new Map() };
+    for (const p of history2.events.keys()) {
+      const i = p.lastIndexOf("/");
+      pushTo(t.byBase, i < 0 ? p : p.slice(i + 1), p);
+      pushTo(t.byDir, i < 0 ? "" : p.slice(0, i), p);
+    }
+    historyTables.set(history2, t);
+  }
+  return t;
+}
+function historyFilesEndingWith(history2, rel) {
+  const t = tablesOf(history2);
+  let out = t.suffixes.get(rel);
+  if (!out) {
+    const tail = "/" + rel;
+    out = (t.byBase.get(baseOf(rel)) ?? []).filter((p) => p.endsWith(tail));
+    t.suffixes.set(rel, out);
+  }
+  return out;
+}
+function historyFilesInFolder(history2, dir) {
+  return tablesOf(history2).byDir.get(dir) ?? [];
+}
+var parentOf, baseOf, headChildren, headSuffixes, historyTables;
+var init_path_lookups = __esm({
+  "src/evidence/path-lookups.ts"() {
+    "use strict";
+    parentOf = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+    baseOf = (p) => p.slice(p.lastIndexOf("/") + 1);
+    headChildren = /* @__PURE__ */ new WeakMap();
+    headSuffixes = /* @__PURE__ */ new WeakMap();
+    historyTables = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/checks/path.ts
+function contextCandidates(entry, ref, ev, value2, file, cands) {
+  const out = [];
+  for (const dir of contextFolders(entry, file, ref.start)) {
+    if (!ev.files.dirs.has(dir)) continue;
+    const push2 = (p) => {
+      if (p && !cands.some((c) => c.path === p) && !out.some((c) => c.path === p)) out.push({ path: p, from: "context", base: dir });
+    };
+    push2(joinPath(dir, value2));
+    const ds = dir.split("/");
+    const vs = value2.split("/");
+    for (let k = Math.min(ds.length, vs.length - 1); k >= 1; k--) {
+      if (ds.slice(ds.length - k).join("/") === vs.slice(0, k).join("/")) push2(joinPath(ds.slice(0, ds.length - k).join("/"), value2));
+    }
+  }
+  return out;
+}
+function anchorOf(ref) {
+  let r = ref.raw;
+  const at = ref.kind === "import" || r.startsWith("@");
+  if (at && r.startsWith("@")) r = r.slice(1);
+  if (ref.via === "tree") return { anchor: "plain", at };
+  if (r.startsWith("/")) return { anchor: "root", at };
+  if (r.startsWith("./")) return { anchor: "dot", at };
+  if (r.startsWith("../")) return { anchor: "parent", at };
+  return { anchor: "plain", at };
+}
+function candidates2(ref, memDir, value2) {
+  const { anchor } = anchorOf(ref);
+  const out = [];
+  const push2 = (p, from) => {
+    if (p === null || p === "") return;
+    if (!out.some((c) => c.path === p)) out.push({ path: p, from });
+  };
+  const base = ref.base && ref.via !== "tree" ? ref.base.replace(/\/+$/, "") : "";
+  if (anchor === "root") push2(joinPath("", value2), "root");
+  else if (anchor === "parent") push2(joinPath(memDir, value2), "memdir");
+  else {
+    if (base) push2(joinPath(base, value2), "base");
+    push2(joinPath(memDir, value2), "memdir");
+    push2(joinPath("", value2), "root");
+  }
+  return out;
+}
+function globPrefix(v) {
+  const segs = v.split("/");
+  const out = [];
+  for (const s of segs) {
+    if (GLOB.test(s)) break;
+    out.push(s);
+  }
+  return out.join("/");
+}
+function stale(f) {
+  return f.status === "renamed" || f.status === "deleted";
+}
+function resolvePath(ev, cands) {
+  for (const c of cands) if (exists2(ev, c.path)) return { kind: "present", cand: c };
+  for (const c of cands) {
+    const real = ev.files.lower.get(c.path.toLowerCase());
+    if (real && real !== c.path) {
+      const f = ev.history.available ? ev.history.fate(c.path) : void 0;
+      if (f && f.status === "renamed" && f.successor && exists2(ev, f.successor) && (f.successor !== real || f.commit && !f.inferred)) return { kind: "renamed", cand: c, fate: f };
+      return { kind: "case", cand: c, real };
+    }
+  }
+  if (!ev.history.available) return { kind: "unknown-history" };
+  for (const c of cands) {
+    const f = ev.history.fate(c.path);
+    if (!stale(f)) continue;
+    if (f.status === "renamed" && f.successor !== void 0 && f.successor !== "" && exists2(ev, f.successor)) {
+      if (f.inferred === "case") return { kind: "case", cand: c, real: f.successor };
+      return { kind: "renamed", cand: c, fate: f };
+    }
+    return { kind: "deleted", cand: c, fate: f };
+  }
+  return { kind: ev.history.shallow ? "unknown-history" : "never" };
+}
+function commonFolder(paths) {
+  let common = paths[0].slice(0, Math.max(0, paths[0].lastIndexOf("/")));
+  for (const p of paths) {
+    while (common && !p.startsWith(common + "/")) {
+      const i = common.lastIndexOf("/");
+      common = i < 0 ? "" : common.slice(0, i);
+    }
+  }
+  return common;
+}
+function resolveBySuffix(ev, value2, fromHistory) {
+  const rel = value2.replace(/\/+$/, "");
+  const slash = rel.indexOf("/");
+  if (slash <= 0) return void 0;
+  const first = rel.slice(0, slash);
+  if (first === "." || first === "..") return void 0;
+  const now = headPathsEndingWith(ev.files, rel);
+  if (now.length === 1 || now.length > 1 && commonFolder(now) !== "") return "found";
+  if (now.length > 0 || !fromHistory || !ev.history.available || ev.history.shallow) return void 0;
+  const then = historyFilesEndingWith(ev.history, rel);
+  if (then.length !== 1) return void 0;
+  const full = then[0];
+  const r = resolvePath(ev, [{ path: full, from: "context", base: full.slice(0, full.length - rel.length - 1) }]);
+  return r.kind === "renamed" || r.kind === "deleted" ? r : void 0;
+}
+function globMatchesGone(entry, ref, ev, memDir, cand) {
+  const seg = ref.value.slice(globPrefix(ref.value).length + 1);
+  if (!seg || seg.includes("/") || seg.includes("**") || !GLOB.test(seg)) return null;
+  const dir = cand.path;
+  if (!ev.files.dirs.has(dir) || !ev.history.available || ev.history.shallow) return null;
+  let match;
+  try {
+    match = (0, import_picomatch.default)(seg);
+  } catch {
+    return null;
+  }
+  if (exists2(ev, `${dir}/${seg}`)) return null;
+  const baseOf2 = (p) => p.slice(p.lastIndexOf("/") + 1);
+  for (const f of childrenAtHead(ev.files, dir)) if (match(baseOf2(f))) return null;
+  const former = historyFilesInFolder(ev.history, dir).filter((p) => match(baseOf2(p))).sort();
+  if (!former.length) return null;
+  if (former.some((p) => untrackedOnPurpose(ev.files, p))) return null;
+  const fates = [];
+  for (const p of former) {
+    const f = ev.history.fate(p);
+    if (f.status === "renamed" ? !f.successor || !exists2(ev, f.successor) : f.status !== "deleted") return null;
+    fates.push(f);
+  }
+  if (describedAsPast(entry, ref)) return null;
+  let last = fates[0].commit;
+  for (const f of fates) if (f.commit && (!last || f.commit.time > last.time)) last = f.commit;
+  const written = `${dir}/${seg}`;
+  const list4 = former.slice(0, 3).map((p) => `\`${p}\``).join(", ") + (former.length > 3 ? ` and ${former.length - 3} more` : "");
+  const what = former.length === 1 ? `the file it matched (${list4}) was` : `the ${former.length} files it matched (${list4}) were`;
+  const pairs2 = fates.every((f) => f.status === "renamed") ? former.map((p, i) => [p, fates[i].successor]) : [];
+  const successor = pairs2.length ? renamedGlob(seg, pairs2, match) : void 0;
+  if (successor) {
+    const replace2 = styled({ ...ref, glob: false }, cand, successor, memDir, false);
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "warning",
+      `\`${ref.raw}\` matches no file any more: ${what} renamed to \`${successor}\` in ${describeCommit(last)}; update the reference.`,
+      { ...commitEvidence(last), path: written, now: successor, matched: former },
+      replace2 ? { replace: replace2 } : void 0
+    );
+  }
+  const how = fates.every((f) => f.status === "deleted") ? "deleted" : "renamed or deleted, not all in one way";
+  const by = how === "deleted" && last?.author ? ` by ${last.author}` : "";
+  return finding(
+    entry,
+    ref,
+    "path-missing",
+    "warning",
+    `\`${ref.raw}\` matches no file any more: ${what} ${how} (the last in ${describeCommit(last)}${by}); remove the reference or point it at what replaced ${former.length === 1 ? "it" : "them"}.`,
+    { ...commitEvidence(last), path: written, now: last ? short(last.sha) : void 0, matched: former }
+  );
+}
+function renamedGlob(seg, pairs2, oldMatch) {
+  const dirOf4 = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+  const baseOf2 = (p) => p.slice(p.lastIndexOf("/") + 1);
+  const newDir = dirOf4(pairs2[0][1]);
+  if (pairs2.some(([, n]) => dirOf4(n) !== newDir)) return void 0;
+  let x;
+  let y = "";
+  const starts = /* @__PURE__ */ new Set();
+  const ends = /* @__PURE__ */ new Set();
+  for (const [o, n] of pairs2) {
+    const ob = baseOf2(o);
+    const nb = baseOf2(n);
+    let p = 0;
+    while (p < ob.length && p < nb.length && ob[p] === nb[p]) p++;
+    let q = 0;
+    while (q < ob.length - p && q < nb.length - p && ob[ob.length - 1 - q] === nb[nb.length - 1 - q]) q++;
+    const ox = ob.slice(p, ob.length - q);
+    const ny = nb.slice(p, nb.length - q);
+    if (x === void 0) {
+      x = ox;
+      y = ny;
+    } else if (x !== ox || y !== ny) return void 0;
+    starts.add(p);
+    ends.add(q);
+  }
+  let newSeg = seg;
+  if (x || y) {
+    const firstWild = seg.search(/[*?[\]{}]/);
+    const lastWild = Math.max(...["*", "?", "[", "]", "{", "}"].map((c) => seg.lastIndexOf(c)));
+    const head = seg.slice(0, firstWild);
+    const tail = seg.slice(lastWild + 1);
+    const p = starts.size === 1 ? [...starts][0] : -1;
+    const q = ends.size === 1 ? [...ends][0] : -1;
+    if (p >= 0 && p + x.length <= head.length && head.slice(p, p + x.length) === x) newSeg = seg.slice(0, p) + y + seg.slice(p + x.length);
+    else if (q >= 0 && q + x.length <= tail.length && tail.slice(tail.length - q - x.length, tail.length - q) === x) {
+      const at = seg.length - q - x.length;
+      newSeg = seg.slice(0, at) + y + seg.slice(at + x.length);
+    } else return void 0;
+  }
+  let newMatch;
+  try {
+    newMatch = newSeg === seg ? oldMatch : (0, import_picomatch.default)(newSeg);
+  } catch {
+    return void 0;
+  }
+  if (!newSeg || pairs2.some(([, n]) => !newMatch(baseOf2(n)))) return void 0;
+  return newDir ? `${newDir}/${newSeg}` : newSeg;
+}
+function styled(ref, cand, successor, memDir, dir) {
+  const { anchor, at } = anchorOf(ref);
+  if (ref.via === "tree") return void 0;
+  let out;
+  if (cand.from === "base" || cand.from === "context") {
+    const base = cand.from === "context" ? cand.base ?? "" : (ref.base ?? "").replace(/\/+$/, "");
+    if (!successor.startsWith(base + "/")) return void 0;
+    out = successor.slice(base.length + 1);
+  } else if (anchor === "root") out = "/" + successor;
+  else if (cand.from === "memdir" && memDir) {
+    out = relativeTo(memDir, successor);
+    if (anchor === "dot" && !out.startsWith(".")) out = "./" + out;
+  } else {
+    out = successor;
+    if (anchor === "dot") out = "./" + out;
+  }
+  const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
+  if (globTail) out += globTail;
+  if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
+  if (at) out = "@" + out;
+  if (ref.in === "link") {
+    if (/%[0-9a-f]{2}/i.test(ref.raw)) out = encodeURI(out);
+    else if (out.includes(" ") && !ref.raw.includes(" ")) out = out.replace(/ /g, "%20");
+  }
+  return out;
+}
+function bareName(ref) {
+  return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
+}
+function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
+  if (ref.kind !== "path" && ref.kind !== "import") return null;
+  const isGlob = !!ref.glob || GLOB.test(ref.value);
+  let value2 = ref.value;
+  if (isGlob) {
+    value2 = globPrefix(ref.value);
+    if (!value2) return null;
+  }
+  const cands = candidates2(ref, memDir, value2);
+  if (!cands.length) return null;
+  if (ref.via === "tree" && value2.includes("/")) {
+    const top = value2.slice(0, value2.indexOf("/"));
+    if (!exists2(ev, top) && !(ev.history.available && ev.history.fate(top).status !== "unknown")) {
+      const stripped = value2.slice(top.length + 1);
+      if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: "tree-stripped" });
+    }
+  }
+  let res = resolvePath(ev, cands);
+  if ((res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
+    const anchor = anchorOf(ref).anchor;
+    if (anchor === "plain" || anchor === "dot") {
+      const more = contextCandidates(entry, ref, ev, value2, file, cands);
+      if (more.length) {
+        const r2 = resolvePath(ev, more);
+        if (r2.kind === "present") return null;
+        if (res.kind === "never" && r2.kind !== "never" && r2.kind !== "unknown-history") res = r2;
+      }
+    }
+  }
+  const shown = ref.raw;
+  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
+  const dirRef = ref.raw.endsWith("/");
+  if (res.kind === "never" || res.kind === "unknown-history") {
+    if (cands.some((c) => untrackedOnPurpose(ev.files, c.path, isGlob || dirRef))) return null;
+    if (!isGlob && ref.kind === "path" && ref.via !== "tree" && anchorOf(ref).anchor === "plain") {
+      const bySuffix = resolveBySuffix(ev, value2, !ref.weak);
+      if (bySuffix === "found") return null;
+      if (bySuffix) res = bySuffix;
+    }
+  }
+  if (res.kind === "present") return isGlob && ref.kind === "path" && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
+  if (describedAsPast(entry, ref)) return null;
+  if (res.kind === "case") {
+    const real = res.real;
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "info",
+      `\`${shown}\`${resolvedNote(res.cand)} differs only in letter case from \`${real}\`, which fails on case-sensitive file systems; write \`${real}\`.`,
+      { now: real, path: res.cand.path, case: true },
+      styled(ref, res.cand, real, memDir, dirRef) ? { replace: styled(ref, res.cand, real, memDir, dirRef) } : void 0
+    );
+  }
+  if (bareName(ref) && !ref.via && (res.kind === "deleted" || res.kind === "never")) {
+    const name = ref.value.split("/").pop();
+    if (ev.files.byBasename.get(name)?.length) return null;
+  }
+  if (res.kind === "renamed") {
+    const f = res.fate;
+    const succ = f.successor;
+    const hops = f.chain && f.chain.length > 1 ? ` (via ${f.chain.slice(0, -1).map((h) => `\`${h.to}\``).join(", ")})` : "";
+    const replace2 = styled(ref, res.cand, succ, memDir, !!f.isDirectory || dirRef);
+    const inferred = f.inferred;
+    const dests = f.destinations ?? [];
+    if (f.isDirectory && dests.length >= 2) {
+      const total = dests.reduce((a, d) => a + d.files, 0);
+      const second = [...dests].sort((a, b) => b.files - a.files)[1];
+      if (second.files >= Math.max(2, total * 0.1)) {
+        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
+        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
+        return finding(
+          entry,
+          ref,
+          "path-missing",
+          "warning",
+          `Directory \`${shown}\`${resolvedNote(res.cand)} was split up in ${describeCommit(f.commit)}: its files moved to ${shownList}${dests.length > 3 ? " and more" : ""}; point the reference at the part you mean.`,
+          { ...commitEvidence(f.commit), path: res.cand.path, now: f.commit ? short(f.commit.sha) : void 0, destinations: dests }
+        );
+      }
+    }
+    if (inferred === "readded") {
+      const del = f.chain?.find((h) => h.to === succ) ?? f.chain?.[f.chain.length - 1];
+      const added = ev.history.events.get(succ)?.find((e) => (e.type === "added" || e.type === "renamed-to") && (!del || e.commit.time >= del.commit.time));
+      return finding(
+        entry,
+        ref,
+        "path-renamed",
+        "warning",
+        `\`${shown}\`${resolvedNote(res.cand)} was deleted in ${describeCommit(del?.commit ?? f.commit)} and re-added as \`${succ}\`${added ? ` in ${describeCommit(added.commit)}` : ""}; update the reference.`,
+        { ...commitEvidence(added?.commit ?? f.commit), path: res.cand.path, now: succ, readded: true },
+        replace2 ? { replace: replace2 } : void 0
+      );
+    }
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "warning",
+      `${f.isDirectory ? "Directory " : ""}\`${shown}\`${resolvedNote(res.cand)} was ${f.isDirectory ? "moved" : "renamed"} to \`${succ}${f.isDirectory ? "/" : ""}\`${hops} in ${describeCommit(f.commit)}; update the reference.`,
+      { ...commitEvidence(f.commit), path: res.cand.path, now: succ, ...f.chain ? { chain: f.chain.map((h) => ({ from: h.from, to: h.to, commit: h.commit.sha })) } : {} },
+      replace2 ? { replace: replace2 } : void 0
+    );
+  }
+  if (res.kind === "deleted") {
+    const f = res.fate;
+    if (BUILD_DIRS.has(res.cand.path.split("/")[0].toLowerCase())) return null;
+    if (untrackedOnPurpose(ev.files, res.cand.path, !!f.isDirectory || dirRef)) return null;
+    const c = f.commit;
+    const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : "";
+    const by = c?.author ? ` by ${c.author}` : "";
+    const msg = f.isDirectory ? `Directory \`${shown}\`${resolvedNote(res.cand)} no longer exists${moved}: its last files were removed or split up by ${describeCommit(c)}${by}; remove the reference or point it at the new location.` : `\`${shown}\`${resolvedNote(res.cand)} was deleted${moved} in ${describeCommit(c)}${by}; remove the reference or point it at what replaced it.`;
+    return finding(entry, ref, "path-missing", "warning", msg, { ...commitEvidence(c), path: res.cand.path, now: c ? short(c.sha) : void 0 });
+  }
+  if (res.kind === "unknown-history") {
+    if (ref.weak || ref.via || !ref.value.includes("/") || ref.in === "prose") return null;
+    const why = !ev.history.available ? "git history is not available" : "the clone is shallow (use actions/checkout with fetch-depth: 0)";
+    return finding(entry, ref, "path-missing", "warning", `\`${shown}\` does not exist at HEAD and ${why}, so its rename or deletion cannot be traced; fix or remove the reference.`, { path: cands[0].path });
+  }
+  if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
+  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
+  return finding(
+    entry,
+    ref,
+    "path-unverified",
+    "info",
+    `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
+    { path: cands[cands.length - 1].path }
+  );
+}
+function lineWithoutCode(entry, ref) {
+  const at = Math.max(0, ref.start - entry.start);
+  const from = entry.text.lastIndexOf("\n", at - 1) + 1;
+  let to = entry.text.indexOf("\n", at);
+  if (to === -1) to = entry.text.length;
+  return entry.text.slice(from, to).replace(/`[^`\n]*`/g, " ");
+}
+function sameRefKey(ref) {
+  return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
+}
+var import_picomatch, GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
+var init_path = __esm({
+  "src/checks/path.ts"() {
+    "use strict";
+    init_paths();
+    init_references();
+    import_picomatch = __toESM(require_picomatch2(), 1);
+    init_stale_common();
+    init_untracked_on_purpose();
+    init_path_lookups();
+    GLOB = /[*?[\]{}]/;
+    BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
+    pathCheck = {
+      id: "path",
+      kinds: ["path-missing", "path-renamed", "path-unverified"],
+      severity: "warning",
+      description: "Paths named in memory that no longer exist: renamed (with the final successor) or deleted (with the commit).",
+      run(ctx) {
+        const out = [];
+        const ev = ctx.evidence;
+        let memDirFile;
+        let memDir = "";
+        let file;
+        let byPath;
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          let first;
+          let seen;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "path" && ref.kind !== "import") continue;
+            if (!first) first = ref;
+            else {
+              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
+              const key = sameRefKey(ref);
+              if (seen.has(key)) continue;
+              seen.add(key);
+            }
+            if (memDirFile !== entry.file) {
+              memDirFile = entry.file;
+              memDir = memDirOf(entry.file);
+              byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
+              file = byPath.get(entry.file);
+            }
+            const f = checkPathRef(entry, ref, ev, memDir, file);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/script.ts
+function everHad(ev, manifest) {
+  let set = everCache.get(ev.manifests);
+  if (!set) {
+    set = /* @__PURE__ */ new Set();
+    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
+    everCache.set(ev.manifests, set);
+  }
+  return set.has(manifest);
+}
+function workspaceFolder(ev, ws) {
+  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
+  const direct = ev.manifests.workspaces.get(w);
+  if (direct !== void 0) return direct;
+  for (const [name, dir] of ev.manifests.workspaces) {
+    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
+  }
+  return void 0;
+}
+function commandFolder(ev, base, memDir) {
+  const b = base.replace(/\/+$/, "");
+  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
+  if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  if (joinPath(memDir, b) === "") return "";
+  const cands = [];
+  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
+  if (!cands.length) return b.split("/").includes("..") ? null : legacy;
+  for (const c of cands) if (exists2(ev, c)) return c;
+  if (!ev.history.available) return legacy;
+  for (const c of cands) {
+    const f = ev.history.fate(c);
+    if (f.status === "renamed" && f.successor && exists2(ev, f.successor)) return f.successor;
+  }
+  return null;
+}
+function findLookup(ev, ref, memDir) {
+  const tool = ref.tool;
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  if (tool === "make" || tool === "just") {
+    const names = tool === "make" ? MAKEFILES : JUSTFILES;
+    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+    if (ref.manifest) {
+      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
+      return { manifest: m, names: map3.get(m), kind: tool };
+    }
+    for (const d of upwards(start)) {
+      for (const n of names) {
+        const m = joinDir(d, n);
+        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
+      }
+    }
+    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
+    return null;
+  }
+  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
+    if (ref.workspace) {
+      if (/[*{!]/.test(ref.workspace)) return null;
+      const dir = workspaceFolder(ev, ref.workspace);
+      if (dir === void 0) return null;
+      const m = joinDir(dir, "package.json");
+      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) {
+      const m = joinDir(d, "package.json");
+      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
+    return null;
+  }
+  return null;
+}
+function isBinary(ev, name) {
+  const n = name.toLowerCase();
+  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+}
+function lastEvent(ev, manifest, name) {
+  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list4 && list4.length ? list4[list4.length - 1] : void 0;
+}
+function changesOf(ev, manifest, sha) {
+  let idx = commitCache.get(ev.manifests);
+  if (!idx) {
+    idx = /* @__PURE__ */ new Map();
+    for (const list4 of ev.manifests.scriptHistory.values()) {
+      for (const e of list4) {
+        const k = `${e.commit.sha}\0${e.manifest}`;
+        let c = idx.get(k);
+        if (!c) idx.set(k, c = { added: [], removed: [] });
+        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
+      }
+    }
+    commitCache.set(ev.manifests, idx);
+  }
+  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
+}
+function words(s) {
+  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+}
+function commandSimilarity(a, b) {
+  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
+  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / (ta.size + tb.size - common);
+}
+function renamedTo(ev, manifest, removed, names) {
+  if (!names) return void 0;
+  const c = changesOf(ev, manifest, removed.commit.sha);
+  const added = c.added.filter((a) => a.name !== removed.name);
+  const peers = c.removed.filter((r) => r.name !== removed.name);
+  if (removed.command) {
+    let best;
+    let bestScore = 0;
+    let tie = false;
+    for (const a of added) {
+      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
+      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
+      else if (sc === bestScore && sc > 0) tie = true;
+    }
+    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
+      return names.has(best.name) ? best.name : void 0;
+  }
+  if (added.length !== 1 || peers.length) return void 0;
+  const only = added[0];
+  if (removed.command && only.command) {
+    const cw = words(only.command);
+    const nw = words(only.name);
+    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
+    if (unrelated) return void 0;
+  }
+  return names.has(only.name) ? only.name : void 0;
+}
+function otherRunner(ev, dir, name, except) {
+  if (except !== "just") {
+    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
+  }
+  if (except !== "make") {
+    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
+  }
+  return void 0;
+}
+function definedElsewhere(ev, name, kind) {
+  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  for (const [m, set] of map3) if (set.has(name)) return m;
+  return void 0;
+}
+function definers(ev) {
+  let idx = definersCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = /* @__PURE__ */ new Map();
+  const add = (manifest, name) => {
+    const kind = manifestKind(manifest);
+    if (!kind) return;
+    const k = `${kind}\0${name}`;
+    const set = idx.get(k);
+    if (set) set.add(manifest);
+    else idx.set(k, /* @__PURE__ */ new Set([manifest]));
+  };
+  for (const list4 of ev.manifests.scriptHistory.values()) if (list4.length) add(list4[0].manifest, list4[0].name);
+  for (const map3 of [ev.manifests.scripts, ev.manifests.makeTargets, ev.manifests.justRecipes]) for (const [m, names] of map3) for (const n of names) add(m, n);
+  definersCache.set(ev.manifests, idx);
+  return idx;
+}
+function manifestKind(manifest) {
+  const base = manifest.slice(manifest.lastIndexOf("/") + 1);
+  return base === "package.json" ? "npm" : MAKEFILES.includes(base) ? "make" : JUSTFILES.includes(base) ? "just" : void 0;
+}
+function soleFormerDefiner(ev, look, name) {
+  const set = definers(ev).get(`${look.kind}\0${name}`);
+  if (!set || set.size !== (set.has(look.manifest) ? 2 : 1)) return void 0;
+  let other;
+  for (const m of set) if (m !== look.manifest) other = m;
+  const map3 = look.kind === "npm" ? ev.manifests.scripts : look.kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  const names = map3.get(other);
+  if (names?.has(name)) return void 0;
+  return { manifest: other, names, kind: look.kind };
+}
+function makePattern(names, target) {
+  for (const n of names) {
+    if (!n.includes("%")) continue;
+    const [a, b] = n.split("%", 2);
+    if (target.startsWith(a) && target.endsWith(b ?? "") && target.length > a.length + (b ?? "").length) return true;
+  }
+  return false;
+}
+function nameIndex(ev) {
+  let idx = nameIndexCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
+  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+    const slash = key.indexOf("/");
+    if (key.startsWith("@") && slash > 0) {
+      const tail = key.slice(slash + 1);
+      const l = idx.byTail.get(tail);
+      if (l) l.push(key);
+      else idx.byTail.set(tail, [key]);
+    }
+  }
+  nameIndexCache.set(ev.manifests, idx);
+  return idx;
+}
+function checkWorkspaceGone(entry, ref, ev) {
+  const ws = ref.workspace.replace(/^["']|["']$/g, "");
+  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
+  if (workspaceFolder(ev, ws) !== void 0) return null;
+  const hist = ev.manifests.everProjectNames;
+  if (!hist || !ev.history.available || ev.history.shallow) return null;
+  const idx = nameIndex(ev);
+  let key = ws.toLowerCase();
+  const scoped = key.startsWith("@");
+  if (!hist.get(key)?.length && !scoped) {
+    const tails = idx.byTail.get(key);
+    if (tails?.length !== 1) return null;
+    key = tails[0];
+  }
+  const events = hist.get(key);
+  if (!events?.length) return null;
+  let net = 0;
+  for (const e of events) net += e.type === "added" ? 1 : -1;
+  if (net > 0) return null;
+  const removal = events[events.length - 1];
+  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
+  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
+  if (succ === void 0) {
+    const f = ev.history.fate(removal.manifest);
+    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
+    else if (removal.manifest.includes("/")) {
+      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
+      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
+    }
+  }
+  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
+  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
+  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
+  let written;
+  if (succ !== void 0 && succDir !== void 0) {
+    const tail = succ.slice(succ.indexOf("/") + 1);
+    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
+  }
+  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
+  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
+  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function checkScriptRef(entry, ref, ev) {
+  if (ref.kind !== "command" || !ref.script) return null;
+  const name = ref.script;
+  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
+  if (describedAsPast(entry, ref)) return null;
+  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
+  const memDir = memDirOf(entry.file);
+  let look = findLookup(ev, ref, memDir);
+  if (!look) return null;
+  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
+  if (look.names?.has(name)) return null;
+  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
+  let last = lastEvent(ev, look.manifest, name);
+  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
+  let dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
+  let alt = otherRunner(ev, dir, name, look.kind);
+  let former = false;
+  if (!last && !alt && look.names && !ref.base && !ref.workspace && !ref.manifest) {
+    const sole = soleFormerDefiner(ev, look, name);
+    if (sole) {
+      look = sole;
+      last = lastEvent(ev, look.manifest, name);
+      dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
+      alt = otherRunner(ev, dir, name, look.kind);
+      former = true;
+    }
+  }
+  const of = former ? ` of \`${look.manifest}\`` : "";
+  let replaceWith;
+  let tail;
+  let named = false;
+  if (!look.names) {
+    const gone = lastManifestRemoval(ev, look.manifest);
+    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
+  } else if (last && last.type === "removed") {
+    const to = renamedTo(ev, look.manifest, last, look.names);
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      named = true;
+    } else if (to) {
+      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
+  } else {
+    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
+  }
+  if (alt && !replaceWith && !named) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
+    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function lastManifestRemoval(ev, manifest) {
+  if (!ev.history.available) return void 0;
+  const f = ev.history.fate(manifest);
+  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
+}
+function escapeRe2(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
+var init_script = __esm({
+  "src/checks/script.ts"() {
+    "use strict";
+    init_commands();
+    init_paths();
+    init_stale_common();
+    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
+    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
+    everCache = /* @__PURE__ */ new WeakMap();
+    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
+    commitCache = /* @__PURE__ */ new WeakMap();
+    SIMILAR = 0.5;
+    definersCache = /* @__PURE__ */ new WeakMap();
+    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
+    nameIndexCache = /* @__PURE__ */ new WeakMap();
+    scriptCheck = {
+      id: "script",
+      kinds: ["script-missing"],
+      severity: "warning",
+      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
+      run(ctx) {
+        const out = [];
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "command") continue;
+            const f = checkScriptRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
   }
 });
 
@@ -56050,18 +55614,18 @@ async function remoteOriginUrl(root2) {
 }
 function parseRepoSlug(url) {
   const u = url.trim();
-  let path12;
+  let path13;
   const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path12 = scp[1];
+  if (scp && !u.includes("://")) path13 = scp[1];
   else {
     try {
-      path12 = new URL(u).pathname;
+      path13 = new URL(u).pathname;
     } catch {
       return void 0;
     }
   }
-  if (!path12) return void 0;
-  const parts = path12.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (!path13) return void 0;
+  const parts = path13.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
   if (parts.length < 2) return void 0;
   const [owner, name] = parts.slice(-2);
   if (!owner || !name) return void 0;
@@ -56188,9 +55752,2844 @@ var init_git = __esm({
   }
 });
 
+// src/evidence/history.ts
+function pushTo2(m, k, v) {
+  const list4 = m.get(k);
+  if (list4) list4.push(v);
+  else m.set(k, [v]);
+}
+function commonDir(paths) {
+  if (!paths.length) return "";
+  let parts = paths[0].split("/").slice(0, -1);
+  for (const p of paths.slice(1)) {
+    const q = p.split("/");
+    let i = 0;
+    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join("/");
+}
+function normalizePath(p) {
+  let q = p.trim().replace(/\\/g, "/");
+  while (q.startsWith("./")) q = q.slice(2);
+  q = q.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
+  return q;
+}
+function makeIndex(st, present, shallow, warnings) {
+  const { events, order: order2 } = st;
+  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
+  const pathsUnder = (dir) => {
+    const out = [];
+    const stack = [normalizePath(dir)];
+    while (stack.length) {
+      const d = stack.pop();
+      const files = childFiles.get(d);
+      if (files) for (const f of files) out.push(f);
+      const dirs = childDirs.get(d);
+      if (dirs) for (const sub of dirs) stack.push(sub);
+    }
+    return out.sort();
+  };
+  const isHistDir = (d) => st.dirLast.has(d);
+  const caseMatch = (p) => {
+    const l = p.toLowerCase();
+    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
+    return m && m !== p ? m : void 0;
+  };
+  const ord = (c) => order2.get(c) ?? -1;
+  const resolvesToPresent = (p, depth2) => {
+    if (present(p)) return p;
+    if (depth2 > 3) return void 0;
+    const f = fileFate(p, -1, depth2 + 1);
+    return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
+  };
+  const findReadd = (del, depth2) => {
+    const delOrd = ord(del.commit);
+    if (del.blob && !isNullBlob(del.blob)) {
+      const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
+      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (const e2 of same) {
+        const r = resolvesToPresent(e2.path, depth2);
+        if (r) return { path: e2.path, via: "blob", event: e2 };
+      }
+    }
+    const base = del.path.slice(del.path.lastIndexOf("/") + 1);
+    if (GENERIC_BASENAMES.has(base.toLowerCase())) return void 0;
+    const cands = (addsByBase.get(base) ?? []).filter(
+      (e2) => e2.path !== del.path && ord(e2.commit) >= delOrd && ord(e2.commit) <= delOrd + READD_WINDOW
+    );
+    if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
+    let e = cands[0];
+    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
+    return resolvesToPresent(e.path, depth2) ? { path: e.path, via: "basename", event: e } : void 0;
+  };
+  const fileFate = (start, since, depth2 = 0) => {
+    const chain = [];
+    const seen = /* @__PURE__ */ new Set();
+    let cur = start;
+    let after = since;
+    let inferred;
+    for (; ; ) {
+      if (present(cur) && cur !== start) {
+        return { status: "renamed", successor: cur, commit: chain[chain.length - 1]?.commit, chain, isDirectory: false, inferred, existed: true };
+      }
+      if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
+      seen.add(cur);
+      const list4 = events.get(cur) ?? [];
+      let lastIdx = -1;
+      for (let i = list4.length - 1; i >= 0; i--) {
+        const e = list4[i];
+        if (ord(e.commit) < after) break;
+        if (TERMINAL(e)) {
+          lastIdx = i;
+          break;
+        }
+      }
+      if (lastIdx < 0) {
+        if (chain.length) {
+          return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
+        }
+        return { status: "unknown", existed: list4.length > 0 };
+      }
+      let term = list4[lastIdx];
+      if (term.type === "deleted") {
+        for (let i = lastIdx - 1; i >= 0; i--) {
+          const e = list4[i];
+          if (ord(e.commit) < after || CREATION(e)) break;
+          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth2 + 1)) {
+            term = e;
+            break;
+          }
+        }
+      }
+      if (term.type === "renamed-from" && term.other) {
+        chain.push({ from: cur, to: term.other, commit: term.commit });
+        after = ord(term.commit);
+        cur = term.other;
+        continue;
+      }
+      const re = depth2 < 3 ? findReadd(term, depth2) : void 0;
+      if (re) {
+        chain.push({ from: cur, to: re.path, commit: term.commit });
+        inferred = "readded";
+        after = ord(re.event.commit);
+        cur = re.path;
+        continue;
+      }
+      return {
+        status: "deleted",
+        commit: term.commit,
+        chain: chain.length ? chain : void 0,
+        isDirectory: false,
+        existed: true,
+        ...chain.length ? { lastPath: cur } : {}
+      };
+    }
+  };
+  const dirFate = (dir, depth2) => {
+    const files = pathsUnder(dir);
+    const votes = /* @__PURE__ */ new Map();
+    let lastDelete;
+    let lastMove;
+    let voters = 0;
+    const pre = dir + "/";
+    for (const f of files) {
+      const ff = fileFate(f, -1, 2);
+      if (ff.status === "present") continue;
+      voters++;
+      const hop = ff.chain?.find((h) => !h.to.startsWith(pre));
+      if (ff.status === "renamed" && hop) {
+        if (!lastMove || ord(hop.commit) > ord(lastMove)) lastMove = hop.commit;
+        const rest = hop.from.startsWith(pre) ? hop.from.slice(pre.length) : "";
+        let newDir;
+        if (rest && hop.to.endsWith("/" + rest)) newDir = hop.to.slice(0, hop.to.length - rest.length - 1);
+        else if (rest && hop.to === rest) newDir = "";
+        if (newDir === void 0) continue;
+        const v = votes.get(newDir);
+        if (v) {
+          v.n++;
+          if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
+          if (ff.successor) v.finals.push(ff.successor);
+        } else votes.set(newDir, { n: 1, commit: hop.commit, finals: ff.successor ? [ff.successor] : [] });
+        continue;
+      }
+      const c = ff.commit;
+      if (c && (!lastDelete || ord(c) > ord(lastDelete))) lastDelete = c;
+    }
+    let best;
+    for (const [k, v] of votes) if (!best || v.n > best[1].n) best = [k, v];
+    const destinations = [...votes].map(([k, v]) => ({ path: k, files: v.n })).sort((a, b) => b.files - a.files);
+    if (best && best[1].n * 2 >= voters && best[0] !== dir) {
+      const to = best[0];
+      const hop = { from: dir, to, commit: best[1].commit };
+      const finals = best[1].finals;
+      const stayed = finals.filter((x) => x.startsWith(to + "/")).length;
+      if (finals.length && stayed * 2 < finals.length) {
+        const lcp = commonDir(finals);
+        if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
+          let moveCommit;
+          for (const fin of finals) {
+            const list4 = events.get(fin);
+            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
+            if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
+          }
+          const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
+          return { status: "renamed", successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
+        }
+      }
+      if (present(to) || to === "" || depth2 > 4) {
+        return { status: "renamed", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
+      }
+      if (isHistDir(to)) {
+        const next = dirFate(to, depth2 + 1);
+        return { ...next, isDirectory: true, chain: [hop, ...next.chain ?? []], destinations };
+      }
+      return { status: "unknown", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
+    }
+    const last = [lastDelete, lastMove].filter((c) => !!c).sort((a, b) => ord(b) - ord(a))[0];
+    return {
+      status: last ? "deleted" : "unknown",
+      commit: last,
+      isDirectory: true,
+      existed: true,
+      ...destinations.length ? { destinations } : {}
+    };
+  };
+  const fateCache = /* @__PURE__ */ new Map();
+  const fate = (raw) => {
+    const p = normalizePath(raw);
+    const hit2 = fateCache.get(p);
+    if (hit2) return hit2;
+    const res = computeFate(p);
+    if (fateCache.size < 1e5) fateCache.set(p, res);
+    return res;
+  };
+  const computeFate = (p) => {
+    const now = present(p);
+    if (now) return { status: "present", isDirectory: now === "dir", existed: events.has(p) || isHistDir(p) };
+    if (events.has(p)) return fileFate(p, -1);
+    if (isHistDir(p)) return dirFate(p, 0);
+    const cm = caseMatch(p);
+    if (cm !== void 0) {
+      const f = present(cm) ? { status: "present", isDirectory: present(cm) === "dir" } : computeFate(cm);
+      if (f.status === "present") return { status: "renamed", successor: cm, isDirectory: f.isDirectory, inferred: "case", existed: true };
+      return { ...f, inferred: f.inferred ?? "case", caseOf: cm };
+    }
+    let end = p.lastIndexOf("/");
+    while (end > 0) {
+      const anc = p.slice(0, end);
+      if (present(anc)) break;
+      if (isHistDir(anc)) {
+        const df = fate(anc);
+        if (df.status === "renamed" && df.successor !== void 0) {
+          const cand = (df.successor ? df.successor + "/" : "") + p.slice(end + 1);
+          const kind = present(cand);
+          if (kind) {
+            return { status: "renamed", successor: cand, commit: df.commit, chain: df.chain, isDirectory: kind === "dir", inferred: "directory", existed: false };
+          }
+        }
+        break;
+      }
+      end = anc.lastIndexOf("/");
+    }
+    return { status: "unknown", existed: false };
+  };
+  const lastTouched = (raw) => {
+    const p = normalizePath(raw);
+    if (p === "") return st.commits[st.commits.length - 1];
+    const list4 = events.get(p);
+    if (list4 && list4.length) return list4[list4.length - 1].commit;
+    return st.dirLast.get(p);
+  };
+  const touchCount = (raw) => {
+    const p = normalizePath(raw);
+    if (p === "") return st.commits.length;
+    const list4 = events.get(p);
+    if (list4 && list4.length) {
+      let n = 0;
+      let prev = null;
+      for (const e of list4) {
+        if (e.commit !== prev) n++;
+        prev = e.commit;
+      }
+      return n;
+    }
+    return st.dirCount.get(p) ?? 0;
+  };
+  return {
+    available: true,
+    shallow,
+    commits: st.commits.length,
+    events,
+    fate,
+    lastTouched,
+    touchCount,
+    pathsUnder,
+    caseMatch,
+    known: (raw) => {
+      const p = normalizePath(raw);
+      return events.has(p) ? "file" : isHistDir(p) ? "dir" : void 0;
+    },
+    warnings,
+    commitList: st.commits
+  };
+}
+function emptyHistory(shallow = false, available = false) {
+  return {
+    available,
+    shallow,
+    commits: 0,
+    events: /* @__PURE__ */ new Map(),
+    fate: () => ({ status: "unknown", existed: false }),
+    lastTouched: () => void 0,
+    touchCount: () => 0,
+    pathsUnder: () => [],
+    caseMatch: () => void 0,
+    known: () => void 0,
+    warnings: []
+  };
+}
+async function runLogPass(root2, opts = {}) {
+  const builder = new HistoryBuilder(opts.prefix ?? "");
+  let pending = null;
+  let need = 0;
+  let commit = null;
+  const onChange = opts.onChange;
+  const dayCache = /* @__PURE__ */ new Map();
+  const onToken = (raw) => {
+    if (need > 0 && pending) {
+      if (need === 2) {
+        pending.src = raw;
+        need = pending.status === "R" || pending.status === "C" ? 1 : 0;
+        if (need === 1) return;
+      } else {
+        pending.dst = raw;
+        need = 0;
+      }
+      if (commit) {
+        if (onChange) onChange(commit, pending);
+        builder.addChange(pending);
+      }
+      pending = null;
+      return;
+    }
+    let tok = raw;
+    if (tok.charCodeAt(0) === 10) tok = tok.slice(1);
+    if (tok.charCodeAt(0) === 30) {
+      const f = tok.slice(1).split("");
+      const at = Number(f[2]);
+      const ms2 = Number.isFinite(at) ? at * 1e3 : 0;
+      const time = new Date(ms2).toISOString();
+      const dayKey = Math.floor(ms2 / 864e5);
+      let date = dayCache.get(dayKey);
+      if (!date) {
+        date = time.slice(0, 10);
+        dayCache.set(dayKey, date);
+      }
+      commit = { sha: f[0] ?? "", date, time: time.replace(".000Z", "Z"), author: f[3] ?? "", subject: f.slice(4).join("") };
+      builder.startCommit(commit);
+      return;
+    }
+    if (tok.charCodeAt(0) === 58) {
+      const s1 = tok.indexOf(" ", 1);
+      const s2 = tok.indexOf(" ", s1 + 1);
+      const s3 = tok.indexOf(" ", s2 + 1);
+      const s4 = tok.indexOf(" ", s3 + 1);
+      const letter = tok.charAt(s4 + 1);
+      pending = {
+        status: letter,
+        similarity: tok.length > s4 + 2 ? Number(tok.slice(s4 + 2)) : void 0,
+        src: "",
+        // Only adds, deletes and renames keep blob ids (re-add detection, manifest history).
+        srcBlob: tok.slice(s2 + 1, s3),
+        dstBlob: tok.slice(s3 + 1, s4),
+        srcMode: tok.slice(1, s1),
+        dstMode: tok.slice(s1 + 1, s2)
+      };
+      need = 2;
+      return;
+    }
+  };
+  const args = [
+    "-c",
+    `diff.renameLimit=${opts.renameLimit ?? 5e3}`,
+    "log",
+    "HEAD",
+    "--raw",
+    "--no-abbrev",
+    "-M",
+    "-z",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    `--format=${LOG_FORMAT}`,
+    "--"
+  ];
+  const r = await streamGitTokens(root2, args, onToken);
+  const warn = r.stderr.split("\n").map((l) => l.trim()).filter((l) => /rename|skipped|limit/i.test(l));
+  builder.warnings.push(...warn);
+  return { builder, code: r.code, stderr: r.stderr };
+}
+var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, parentOf2, isNullBlob, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
+var init_history = __esm({
+  "src/evidence/history.ts"() {
+    "use strict";
+    init_git();
+    NULL_BLOB = /^0+$/;
+    GENERIC_BASENAMES = /* @__PURE__ */ new Set([
+      "index.ts",
+      "index.js",
+      "index.tsx",
+      "index.jsx",
+      "index.mjs",
+      "index.cjs",
+      "index.d.ts",
+      "index.md",
+      "index.html",
+      "readme.md",
+      "readme",
+      "readme.rst",
+      "license",
+      "license.md",
+      "changelog.md",
+      "package.json",
+      "tsconfig.json",
+      "__init__.py",
+      "main.py",
+      "main.go",
+      "main.rs",
+      "mod.rs",
+      "lib.rs",
+      "main.ts",
+      "main.js",
+      "utils.ts",
+      "utils.js",
+      "utils.py",
+      "types.ts",
+      "types.go",
+      "types.py",
+      "config.ts",
+      "config.js",
+      "config.py",
+      "cargo.toml",
+      "go.mod",
+      "makefile",
+      "dockerfile",
+      ".gitignore",
+      ".gitkeep",
+      "setup.py",
+      "pyproject.toml",
+      "test.ts",
+      "app.ts",
+      "app.tsx",
+      "app.py",
+      "constants.ts",
+      "helpers.ts",
+      "claude.md",
+      "agents.md",
+      "vite.config.ts",
+      "vitest.config.ts"
+    ]);
+    READD_WINDOW = 100;
+    parentOf2 = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+    isNullBlob = (b) => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
+    HistoryBuilder = class {
+      constructor(prefix = "") {
+        this.prefix = prefix;
+      }
+      prefix;
+      commits = [];
+      events = /* @__PURE__ */ new Map();
+      dirLast = /* @__PURE__ */ new Map();
+      dirCount = /* @__PURE__ */ new Map();
+      /** Paths touched by the current commit (for distinct-commit counting of directories). */
+      touchedDirs = /* @__PURE__ */ new Set();
+      current = null;
+      lookups = {
+        lowerFiles: /* @__PURE__ */ new Map(),
+        lowerDirs: /* @__PURE__ */ new Map(),
+        addsByBase: /* @__PURE__ */ new Map(),
+        addsByBlob: /* @__PURE__ */ new Map(),
+        childFiles: /* @__PURE__ */ new Map(),
+        childDirs: /* @__PURE__ */ new Map()
+      };
+      /** Warnings git printed (rename detection skipped...). */
+      warnings = [];
+      startCommit(c) {
+        this.flushCommit();
+        this.current = c;
+        this.commits.push(c);
+      }
+      flushCommit() {
+        const c = this.current;
+        if (!c) return;
+        const lk = this.lookups;
+        for (const d of this.touchedDirs) {
+          if (!this.dirLast.has(d)) {
+            this.dirLast.set(d, c);
+            const ld = d.toLowerCase();
+            if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
+            pushTo2(lk.childDirs, parentOf2(d), d);
+          }
+          this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
+        }
+        this.touchedDirs.clear();
+      }
+      /** Strips the root prefix; returns null for paths outside the root. */
+      rel(p) {
+        if (p === void 0) return null;
+        if (!this.prefix) return p;
+        return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
+      }
+      push(path13, ev) {
+        let list4 = this.events.get(path13);
+        let key = path13;
+        const lk = this.lookups;
+        if (list4) key = list4[0].path;
+        else {
+          list4 = [];
+          this.events.set(path13, list4);
+          const lp = path13.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path13);
+          pushTo2(lk.childFiles, parentOf2(path13), path13);
+        }
+        const e = ev;
+        e.path = key;
+        list4.push(e);
+        if (e.type === "added") {
+          pushTo2(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
+          if (e.blob && !isNullBlob(e.blob)) pushTo2(lk.addsByBlob, e.blob, e);
+        }
+        let end = key.lastIndexOf("/");
+        while (end > 0) {
+          const d = key.slice(0, end);
+          if (this.touchedDirs.has(d)) break;
+          this.touchedDirs.add(d);
+          end = d.lastIndexOf("/");
+        }
+      }
+      addChange(ch) {
+        const commit = this.current;
+        if (!commit) return;
+        const s = ch.status;
+        const src = this.rel(ch.src);
+        const dst = this.rel(ch.dst);
+        if (s === "R" && ch.dst !== void 0) {
+          if (src !== null && dst !== null) {
+            this.push(src, { type: "renamed-from", other: dst, similarity: ch.similarity, commit, blob: ch.srcBlob });
+            this.push(dst, { type: "renamed-to", other: src, similarity: ch.similarity, commit, blob: ch.dstBlob });
+          } else if (src !== null) this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
+          else if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
+          return;
+        }
+        if (s === "C" && ch.dst !== void 0) {
+          if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
+          return;
+        }
+        if (src === null) return;
+        if (s === "A") this.push(src, { type: "added", commit, blob: ch.dstBlob });
+        else if (s === "D") this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
+        else if (s === "M" || s === "T") this.push(src, { type: "modified", commit });
+      }
+      /** Finishes the pass; `present` tells what exists now (the file index). */
+      finish(present, shallow) {
+        this.flushCommit();
+        this.current = null;
+        this.commits.reverse();
+        const order2 = /* @__PURE__ */ new Map();
+        this.commits.forEach((c, i) => order2.set(c, i));
+        for (const list4 of this.events.values()) {
+          list4.reverse();
+          let sorted = true;
+          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
+          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
+        }
+        return makeIndex(
+          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
+          present,
+          shallow,
+          this.warnings
+        );
+      }
+    };
+    TERMINAL = (e) => e.type === "deleted" || e.type === "renamed-from";
+    CREATION = (e) => e.type === "added" || e.type === "renamed-to";
+    LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%an%x1f%s";
+  }
+});
+
+// src/evidence/manifests/kinds.ts
+function manifestKind2(path13) {
+  if (SKIP_SEGMENT.test(path13)) return void 0;
+  const slash = path13.lastIndexOf("/");
+  const base = slash < 0 ? path13 : path13.slice(slash + 1);
+  switch (base) {
+    case "package.json":
+      return "package.json";
+    case "pnpm-workspace.yaml":
+    case "pnpm-workspace.yml":
+      return "pnpm-workspace";
+    case "package-lock.json":
+    case "npm-shrinkwrap.json":
+      return "package-lock";
+    case "pnpm-lock.yaml":
+      return "pnpm-lock";
+    case "yarn.lock":
+      return "yarn-lock";
+    case "pyproject.toml":
+      return "pyproject";
+    case "Cargo.toml":
+      return "cargo";
+    case "go.mod":
+      return "go.mod";
+    case "Gemfile":
+    case "gems.rb":
+      return "gemfile";
+    case "Makefile":
+    case "makefile":
+    case "GNUmakefile":
+      return "makefile";
+    case "justfile":
+    case "Justfile":
+    case ".justfile":
+      return "justfile";
+    case ".nvmrc":
+    case ".node-version":
+    case ".python-version":
+    case ".ruby-version":
+    case ".tool-versions":
+      return "runtime-file";
+  }
+  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path13)) {
+    return "requirements";
+  }
+  return void 0;
+}
+function isLockfile(kind) {
+  return kind === "package-lock" || kind === "pnpm-lock" || kind === "yarn-lock";
+}
+function hasHistory(kind) {
+  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace";
+}
+var SKIP_SEGMENT;
+var init_kinds = __esm({
+  "src/evidence/manifests/kinds.ts"() {
+    "use strict";
+    SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+  }
+});
+
+// src/evidence/manifests/parse.ts
+function parseManifest(kind, path13, text5) {
+  try {
+    switch (kind) {
+      case "package.json":
+        return parsePackageJson(text5);
+      case "pnpm-workspace":
+        return parsePnpmWorkspace(text5);
+      case "pyproject":
+        return parsePyproject(text5);
+      case "cargo":
+        return parseCargo(text5);
+      case "requirements":
+        return parseRequirements(text5);
+      case "go.mod":
+        return parseGoMod(text5);
+      case "gemfile":
+        return parseGemfile(text5);
+      case "makefile":
+        return parseMakefile(text5);
+      case "justfile":
+        return parseJustfile(text5);
+      case "runtime-file":
+        return parseRuntimeFile(path13, text5);
+      default:
+        return { kind, deps: [], problems: [] };
+    }
+  } catch (err) {
+    return { kind, deps: [], problems: [{ message: `could not be read: ${err.message}` }] };
+  }
+}
+function jsonErrorLine(message2, text5) {
+  const lc = /line (\d+) column \d+/.exec(message2);
+  if (lc) return Number(lc[1]);
+  const pos2 = /position (\d+)/.exec(message2);
+  if (pos2) {
+    const n = Math.min(Number(pos2[1]), text5.length);
+    let line2 = 1;
+    for (let i = 0; i < n; i++) if (text5.charCodeAt(i) === 10) line2++;
+    return line2;
+  }
+  return void 0;
+}
+function parsePackageJson(text5) {
+  const out = { kind: "package.json", deps: [], problems: [] };
+  let data;
+  try {
+    data = JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
+  } catch (err) {
+    const message2 = err.message;
+    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
+    return out;
+  }
+  const pkg = obj(data);
+  if (!pkg) {
+    out.problems.push({ message: "package.json is not a JSON object" });
+    return out;
+  }
+  for (const field2 of NPM_DEP_FIELDS) {
+    const deps = obj(pkg[field2]);
+    if (!deps) continue;
+    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str3(spec) ?? "", field: field2 });
+  }
+  for (const field2 of ["bundledDependencies", "bundleDependencies"]) {
+    const b = pkg[field2];
+    if (Array.isArray(b)) {
+      for (const name of b) if (typeof name === "string") out.deps.push({ name, spec: "", field: field2 });
+    }
+  }
+  const scripts = obj(pkg.scripts);
+  out.scripts = /* @__PURE__ */ new Map();
+  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str3(v) ?? "");
+  if (typeof pkg.name === "string") out.name = pkg.name;
+  if (typeof pkg.version === "string") out.version = pkg.version;
+  const ws = pkg.workspaces;
+  if (Array.isArray(ws)) out.workspaces = ws.filter((w) => typeof w === "string");
+  else if (obj(ws) && Array.isArray(obj(ws).packages)) {
+    out.workspaces = obj(ws).packages.filter((w) => typeof w === "string");
+  }
+  const runtimes = [];
+  const engines = obj(pkg.engines);
+  if (engines) {
+    for (const [k, v] of Object.entries(engines)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
+  }
+  const volta = obj(pkg.volta);
+  if (volta) {
+    for (const [k, v] of Object.entries(volta)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
+  }
+  if (typeof pkg.packageManager === "string") {
+    const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
+    if (m) runtimes.push({ name: m[1], spec: m[2] });
+  }
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function yamlLine(err) {
+  if (err instanceof import_yaml2.YAMLParseError && err.linePos) return err.linePos[0].line;
+  return void 0;
+}
+function parsePnpmWorkspace(text5) {
+  const out = { kind: "pnpm-workspace", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
+  const catalogs = /* @__PURE__ */ new Map();
+  const cat = obj(doc.catalog);
+  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str3(v) ?? ""])));
+  const cats = obj(doc.catalogs);
+  if (cats) {
+    for (const [name, c] of Object.entries(cats)) {
+      const m = obj(c);
+      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str3(v) ?? ""])));
+    }
+  }
+  if (catalogs.size) out.catalogs = catalogs;
+  return out;
+}
+function tomlProblem(err) {
+  if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line };
+  return { message: `invalid TOML: ${err.message}` };
+}
+function pep508(req) {
+  const s = req.trim();
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
+  if (!m) return void 0;
+  let spec = (m[3] ?? "").trim();
+  const semi = spec.indexOf(";");
+  if (semi >= 0) spec = spec.slice(0, semi).trim();
+  if (spec.startsWith("@")) spec = spec.slice(1).trim();
+  spec = spec.replace(/^\((.*)\)$/, "$1");
+  return { name: m[1], spec };
+}
+function parsePyproject(text5) {
+  const out = { kind: "pyproject", deps: [], problems: [] };
+  let data;
+  try {
+    data = parse4(text5);
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const scripts = /* @__PURE__ */ new Map();
+  const runtimes = [];
+  const addReqs = (list4, field2) => {
+    if (!Array.isArray(list4)) return;
+    for (const r of list4) {
+      if (typeof r !== "string") continue;
+      const p = pep508(r);
+      if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
+    }
+  };
+  const project = obj(data.project);
+  if (project) {
+    if (typeof project.name === "string") out.name = project.name;
+    if (typeof project.version === "string") out.version = project.version;
+    addReqs(project.dependencies, "project.dependencies");
+    const opt = obj(project["optional-dependencies"]);
+    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
+    if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
+    if (Array.isArray(project.classifiers)) {
+      const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
+      if (py.length) out.classifiers = py;
+    }
+    for (const key of ["scripts", "gui-scripts"]) {
+      const s = obj(project[key]);
+      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str3(v) ?? "");
+    }
+  }
+  const groups = obj(data["dependency-groups"]);
+  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
+  const build2 = obj(data["build-system"]);
+  if (build2) addReqs(build2.requires, "build-system.requires");
+  const tool = obj(data.tool);
+  const poetry = obj(tool?.poetry);
+  if (poetry) {
+    if (!out.name && typeof poetry.name === "string") out.name = poetry.name;
+    if (!out.version && typeof poetry.version === "string") out.version = poetry.version;
+    const addPoetry = (deps, field2) => {
+      const d = obj(deps);
+      if (!d) return;
+      for (const [name, spec] of Object.entries(d)) {
+        const s = str3(spec) ?? str3(obj(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
+        if (name.toLowerCase() === "python") {
+          runtimes.push({ name: "python", spec: s });
+          continue;
+        }
+        out.deps.push({ name, spec: s, field: field2 });
+      }
+    };
+    addPoetry(poetry.dependencies, "tool.poetry.dependencies");
+    addPoetry(poetry["dev-dependencies"], "tool.poetry.dev-dependencies");
+    const pg = obj(poetry.group);
+    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
+    const ps = obj(poetry.scripts);
+    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str3(v) ?? str3(obj(v)?.reference) ?? "");
+  }
+  for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
+    const t = obj(obj(tool?.[toolName])?.[key]);
+    if (!t) continue;
+    for (const [k, v] of Object.entries(t)) {
+      if (k.startsWith("_")) continue;
+      scripts.set(k, str3(v) ?? str3(obj(v)?.cmd) ?? str3(obj(v)?.shell) ?? "");
+    }
+  }
+  const hatchEnvs = obj(obj(tool?.hatch)?.envs);
+  if (hatchEnvs) {
+    for (const [env, cfg] of Object.entries(hatchEnvs)) {
+      const s = obj(obj(cfg)?.scripts);
+      if (!s) continue;
+      for (const [k, v] of Object.entries(s)) {
+        const cmd = Array.isArray(v) ? v.join(" && ") : str3(v) ?? "";
+        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
+      }
+    }
+  }
+  const pdmDev = obj(obj(tool?.pdm)?.["dev-dependencies"]);
+  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
+  const uv = obj(tool?.uv);
+  if (uv) {
+    addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
+    const members = obj(uv.workspace)?.members;
+    if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
+  }
+  if (scripts.size) out.scripts = scripts;
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function parseCargo(text5) {
+  const out = { kind: "cargo", deps: [], problems: [] };
+  let data;
+  try {
+    data = parse4(text5);
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const addDeps = (table, field2) => {
+    const d = obj(table);
+    if (!d) return;
+    for (const [key, spec] of Object.entries(d)) {
+      const o = obj(spec);
+      const name = typeof o?.package === "string" ? o.package : key;
+      const s = str3(spec) ?? str3(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str3(o.path)}` : o?.git ? `git:${str3(o.git)}` : "");
+      out.deps.push({ name, spec: s, field: field2 });
+    }
+  };
+  for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(data[f], f);
+  const target = obj(data.target);
+  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj(t)?.[f], `target.${cfg}.${f}`);
+  const ws = obj(data.workspace);
+  if (ws) {
+    addDeps(ws.dependencies, "workspace.dependencies");
+    if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m) => typeof m === "string");
+  }
+  const pkg = obj(data.package);
+  if (pkg) {
+    if (typeof pkg.name === "string") out.name = pkg.name;
+    const v = pkg.version;
+    if (typeof v === "string") out.version = v;
+    else if (obj(v)?.workspace === true) {
+      const wv = obj(ws?.package)?.version;
+      if (typeof wv === "string") out.version = wv;
+    }
+    if (typeof pkg["rust-version"] === "string") out.runtimes = [{ name: "rust", spec: pkg["rust-version"] }];
+  } else {
+    const wv = obj(ws?.package)?.version;
+    if (typeof wv === "string") out.version = wv;
+    const rv = obj(ws?.package)?.["rust-version"];
+    if (typeof rv === "string") out.runtimes = [{ name: "rust", spec: rv }];
+  }
+  return out;
+}
+function parseRequirements(text5) {
+  const out = { kind: "requirements", deps: [], problems: [] };
+  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines) {
+    let line2 = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (!line2) continue;
+    const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
+    if (line2.startsWith("-e ") || line2.startsWith("--editable")) {
+      if (egg) out.deps.push({ name: egg[1], spec: "", field: "requirements" });
+      continue;
+    }
+    if (line2.startsWith("-") || /^[a-z+]+:\/\//i.test(line2) || line2.startsWith(".") || line2.startsWith("/")) continue;
+    line2 = line2.replace(/\s--\S+(=\S+)?/g, "").trim();
+    const at = /^([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*@\s*\S+/.exec(line2);
+    if (at) {
+      out.deps.push({ name: at[1], spec: "", field: "requirements" });
+      continue;
+    }
+    const p = pep508(line2);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field: "requirements" });
+  }
+  return out;
+}
+function parseGoMod(text5) {
+  const out = { kind: "go.mod", deps: [], problems: [] };
+  const runtimes = [];
+  let block = null;
+  text5.split(/\r?\n/).forEach((raw) => {
+    const indirect = /\/\/\s*indirect/.test(raw);
+    const line2 = raw.replace(/\/\/.*$/, "").trim();
+    if (!line2) return;
+    if (block) {
+      if (line2 === ")") {
+        block = null;
+        return;
+      }
+      if (block === "require") {
+        const [mod, ver] = line2.split(/\s+/);
+        if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
+      }
+      return;
+    }
+    const m = /^(\w+)\s*(.*)$/.exec(line2);
+    if (!m) return;
+    const [, kw, rest = ""] = m;
+    if (rest === "(") {
+      block = kw;
+      return;
+    }
+    if (kw === "module") out.goModule = out.name = rest.replace(/^"|"$/g, "");
+    else if (kw === "go") runtimes.push({ name: "go", spec: rest });
+    else if (kw === "toolchain") runtimes.push({ name: "go-toolchain", spec: rest.replace(/^go/, "") });
+    else if (kw === "require") {
+      const [mod, ver] = rest.split(/\s+/);
+      if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
+    }
+  });
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function parseGemfile(text5) {
+  const out = { kind: "gemfile", deps: [], problems: [] };
+  for (const raw of text5.split(/\r?\n/)) {
+    const line2 = raw.trim();
+    const g = /^gem\s*\(?\s*["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?/.exec(line2);
+    if (g) {
+      out.deps.push({ name: g[1], spec: g[2] ?? "", field: "gem" });
+      continue;
+    }
+    const r = /^ruby\s+["']([^"']+)["']/.exec(line2);
+    if (r) out.runtimes = [...out.runtimes ?? [], { name: "ruby", spec: r[1] }];
+  }
+  return out;
+}
+function parseMakefile(text5) {
+  const targets = /* @__PURE__ */ new Set();
+  let inDefine = false;
+  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines) {
+    if (inDefine) {
+      if (/^\s*endef\b/.test(raw)) inDefine = false;
+      continue;
+    }
+    if (/^\s*define\b/.test(raw)) {
+      inDefine = true;
+      continue;
+    }
+    if (raw.startsWith("	") || raw.startsWith("#")) continue;
+    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1");
+    const m = /^([^:=#\t][^:=#]*?)\s*(::?)(?!=)(.*)$/.exec(line2);
+    if (!m) continue;
+    if (m[3].startsWith(":=") || m[3].startsWith("=")) continue;
+    const lhs = m[1].trim();
+    if (/^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|vpath)\b/.test(lhs)) continue;
+    if (/[?+!]$/.test(lhs)) continue;
+    if (lhs === ".PHONY") {
+      for (const t of m[3].replace(/[;|].*$/, "").trim().split(/\s+/)) if (t && !t.includes("$") && !t.includes("%")) targets.add(t);
+      continue;
+    }
+    for (const t of lhs.split(/\s+/)) {
+      if (!t || t.startsWith(".") || t.includes("%") || t.includes("$(") || t.includes("${")) continue;
+      targets.add(t);
+    }
+  }
+  return { kind: "makefile", deps: [], targets: [...targets], problems: [] };
+}
+function parseJustfile(text5) {
+  const recipes = /* @__PURE__ */ new Set();
+  for (const raw of text5.split(/\r?\n/)) {
+    if (!raw || /^[\s#[]/.test(raw)) continue;
+    const alias = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
+    if (alias) {
+      recipes.add(alias[1]);
+      continue;
+    }
+    if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
+    const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
+    if (m) recipes.add(m[1]);
+  }
+  return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
+}
+function parseRuntimeFile(path13, text5) {
+  const out = { kind: "runtime-file", deps: [], problems: [] };
+  const base = path13.slice(path13.lastIndexOf("/") + 1);
+  const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
+  if (base === ".tool-versions") {
+    out.runtimes = [];
+    for (const raw of text5.split(/\r?\n/)) {
+      const line2 = raw.replace(/#.*$/, "").trim();
+      const [tool, ver] = line2.split(/\s+/);
+      if (tool && ver) out.runtimes.push({ name: TOOL_VERSIONS_NAMES[tool] ?? tool, spec: ver });
+    }
+  } else if (first) {
+    const name = base === ".python-version" ? "python" : base === ".ruby-version" ? "ruby" : "node";
+    out.runtimes = [{ name, spec: first }];
+  }
+  return out;
+}
+var import_yaml2, obj, str3, NPM_DEP_FIELDS, TOOL_VERSIONS_NAMES;
+var init_parse4 = __esm({
+  "src/evidence/manifests/parse.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_dist();
+    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+    NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
+    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java" };
+  }
+});
+
+// src/evidence/manifests/lockfiles.ts
+function parseLockfile(kind, file, text5) {
+  try {
+    if (kind === "package-lock") return packageLock(file, text5);
+    if (kind === "pnpm-lock") return pnpmLock(file, text5);
+    return yarnLock(file, text5);
+  } catch (err) {
+    return { problem: { message: `could not be read: ${err.message}` } };
+  }
+}
+function packageLock(file, text5) {
+  let data;
+  try {
+    data = JSON.parse(text5);
+  } catch (err) {
+    const m = err.message;
+    return { problem: { message: `invalid JSON: ${m}`, line: jsonErrorLine(m, text5) } };
+  }
+  const dir = dirOf(file);
+  const packages = data.packages ?? {};
+  const v1 = data.dependencies ?? {};
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name) {
+        const rel = relTo(dir, manifestDir);
+        if (rel === null) return void 0;
+        const local = rel ? packages[`${rel}/node_modules/${name}`]?.version : void 0;
+        return local ?? packages[`node_modules/${name}`]?.version ?? (rel === "" ? v1[name]?.version : void 0);
+      }
+    }
+  };
+}
+function topLevelSections(text5, keys2) {
+  const out = [];
+  let keep = false;
+  let start = 0;
+  while (start <= text5.length) {
+    let end = text5.indexOf("\n", start);
+    if (end < 0) end = text5.length;
+    const line2 = text5.slice(start, end);
+    const c = line2.charCodeAt(0);
+    if (line2.length && c !== 32 && c !== 9 && c !== 35 && c !== 45) {
+      const colon = line2.indexOf(":");
+      const key = colon > 0 ? line2.slice(0, colon).replace(/^['"]|['"]$/g, "") : "";
+      keep = keys2.has(key);
+    }
+    if (keep) out.push(line2);
+    start = end + 1;
+  }
+  return out.join("\n");
+}
+function pnpmLock(file, text5) {
+  const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
+  let data;
+  try {
+    data = (0, import_yaml3.parse)(section, { uniqueKeys: false }) ?? {};
+  } catch (err) {
+    const line2 = err.linePos?.[0]?.line;
+    return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
+  }
+  const dir = dirOf(file);
+  const importers = data.importers ?? { ".": data };
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name) {
+        const rel = relTo(dir, manifestDir);
+        if (rel === null) return void 0;
+        const imp = importers[rel === "" ? "." : rel];
+        if (!imp) return void 0;
+        for (const f of ["dependencies", "devDependencies", "optionalDependencies"]) {
+          const e = imp[f]?.[name];
+          if (e === void 0) continue;
+          const v = typeof e === "object" && e ? e.version : e;
+          const c = cleanPnpmVersion(v);
+          if (c) return c;
+        }
+        return void 0;
+      }
+    }
+  };
+}
+function unquote2(s) {
+  return s.trim().replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
+}
+function yarnLock(file, text5) {
+  const byDescriptor = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  let pending = [];
+  for (const line2 of text5.split(/\r?\n/)) {
+    if (!line2 || line2.startsWith("#")) continue;
+    if (!line2.startsWith(" ")) {
+      pending = [];
+      if (!line2.endsWith(":")) continue;
+      const head = line2.slice(0, -1);
+      if (head === "__metadata") continue;
+      for (const d of head.split(/,\s*/)) pending.push(unquote2(d));
+      continue;
+    }
+    if (pending.length === 0) continue;
+    const m = /^ {2}version:?\s+(.+)$/.exec(line2);
+    if (!m) continue;
+    const version = unquote2(m[1]);
+    for (const d of pending) {
+      byDescriptor.set(d, version);
+      const at = d.indexOf("@", 1);
+      const name = at > 0 ? d.slice(0, at) : d;
+      let set = byName.get(name);
+      if (!set) byName.set(name, set = /* @__PURE__ */ new Set());
+      set.add(version);
+    }
+    pending = [];
+  }
+  const dir = dirOf(file);
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name, spec) {
+        if (relTo(dir, manifestDir) === null) return void 0;
+        const exact = byDescriptor.get(`${name}@${spec}`) ?? byDescriptor.get(`${name}@npm:${spec}`);
+        if (exact) return exact;
+        const all2 = byName.get(name);
+        return all2 && all2.size === 1 ? [...all2][0] : void 0;
+      }
+    }
+  };
+}
+var import_yaml3, dirOf, relTo, cleanPnpmVersion;
+var init_lockfiles = __esm({
+  "src/evidence/manifests/lockfiles.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_parse4();
+    dirOf = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
+    cleanPnpmVersion = (v) => {
+      const s = typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+      if (!s || s.startsWith("link:") || s.startsWith("file:") || s.startsWith("workspace:")) return void 0;
+      return s.replace(/\(.*$/, "").replace(/_.*$/, "").replace(/^\/.*\//, "");
+    };
+  }
+});
+
+// src/evidence/manifests.ts
+import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
+import path4 from "node:path";
+function emptyManifestIndex() {
+  return {
+    dependencies: /* @__PURE__ */ new Map(),
+    everDependencies: /* @__PURE__ */ new Map(),
+    scripts: /* @__PURE__ */ new Map(),
+    makeTargets: /* @__PURE__ */ new Map(),
+    justRecipes: /* @__PURE__ */ new Map(),
+    scriptHistory: /* @__PURE__ */ new Map(),
+    workspaces: /* @__PURE__ */ new Map(),
+    runtimes: /* @__PURE__ */ new Map(),
+    projectVersions: [],
+    problems: [],
+    dependencyVersions: /* @__PURE__ */ new Map(),
+    everProjectNames: /* @__PURE__ */ new Map(),
+    runtimeAll: [],
+    pythonClassifiers: /* @__PURE__ */ new Map(),
+    scriptCommands: /* @__PURE__ */ new Map(),
+    workspaceGlobs: [],
+    catalogs: /* @__PURE__ */ new Map(),
+    manifestFiles: /* @__PURE__ */ new Map(),
+    lockfiles: [],
+    goModules: /* @__PURE__ */ new Map()
+  };
+}
+async function mapLimit(items, limit, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker2 = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
+  return out;
+}
+async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
+  const idx = into;
+  const found = [];
+  for (const f of files.files) {
+    const kind = manifestKind2(f);
+    if (kind) found.push({ file: f, kind });
+  }
+  found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const texts = await mapLimit(found, 32, async ({ file }) => {
+    try {
+      const abs = path4.join(root2, file);
+      const st = await stat2(abs);
+      if (!st.isFile()) return { error: "not a regular file" };
+      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
+      return { text: await readFile2(abs, "utf8") };
+    } catch (err) {
+      return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
+    }
+  });
+  const locks = [];
+  const parsed = [];
+  found.forEach(({ file, kind }, i) => {
+    const t = texts[i];
+    if ("error" in t) {
+      if (t.error !== "missing from the working tree") idx.problems.push({ file, message: t.error });
+      return;
+    }
+    idx.manifestFiles.set(file, kind);
+    if (isLockfile(kind)) {
+      const r = parseLockfile(kind, file, t.text);
+      if (r.problem) idx.problems.push({ file, ...r.problem });
+      if (r.lock) {
+        locks.push(r.lock);
+        idx.lockfiles.push(file);
+      }
+      return;
+    }
+    const p = parseManifest(kind, file, t.text);
+    for (const pr of p.problems) idx.problems.push({ file, ...pr });
+    parsed.push({ file, p });
+  });
+  locks.sort((a, b) => depth(b.file) - depth(a.file));
+  const runtimeCands = [];
+  for (const { file, p } of parsed) {
+    const dir = dirOf2(file);
+    for (const d of p.deps) {
+      const dep = { name: d.name, spec: d.spec, manifest: file, field: d.field };
+      if (p.kind === "package.json") {
+        for (const l of locks) {
+          const v = l.lookup(dir, d.name, d.spec);
+          if (v) {
+            dep.locked = v;
+            break;
+          }
+        }
+      }
+      const key = d.name.toLowerCase();
+      const list4 = idx.dependencies.get(key);
+      if (list4) list4.push(dep);
+      else idx.dependencies.set(key, [dep]);
+      if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
+    }
+    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod")) {
+      const n = p.name.toLowerCase();
+      if (!idx.everProjectNames.has(n)) idx.everProjectNames.set(n, []);
+    }
+    if (p.scripts && (p.kind === "package.json" || p.scripts.size)) {
+      idx.scripts.set(file, new Set(p.scripts.keys()));
+      idx.scriptCommands.set(file, p.scripts);
+    }
+    if (p.targets) idx.makeTargets.set(file, new Set(p.targets));
+    if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
+    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject")) {
+      if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
+    }
+    if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs.push({ glob: g, source: file });
+    if (p.catalogs) for (const [name, m] of p.catalogs) idx.catalogs.set(name, m);
+    if (p.goModule) idx.goModules.set(p.goModule, file);
+    if (p.classifiers) idx.pythonClassifiers.set(file, p.classifiers);
+    if (p.runtimes) {
+      const base = file.slice(file.lastIndexOf("/") + 1);
+      const rank2 = depth(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
+      for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank: rank2 });
+    }
+  }
+  runtimeCands.sort((a, b) => a.rank - b.rank);
+  for (const r of runtimeCands) {
+    idx.runtimeAll.push({ name: r.name, spec: r.spec, source: r.source });
+    if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
+  }
+  return idx;
+}
+function summarize2(p, intern) {
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
+  const deps = /* @__PURE__ */ new Map();
+  for (const d of p.deps) {
+    const key = intern(d.name.toLowerCase());
+    if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
+  }
+  const scripts = /* @__PURE__ */ new Map();
+  if (p.scripts && p.kind === "package.json") for (const [k, v] of p.scripts) scripts.set(intern(k), { source: "npm", command: v });
+  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: "" });
+  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: "" });
+  const out = { deps, scripts };
+  if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
+  return out;
+}
+function buildManifestHistory(changes, summaries, idx) {
+  const chrono = changes.slice().reverse();
+  const lastGood = /* @__PURE__ */ new Map();
+  const ever = idx.everDependencies;
+  const versions = idx.dependencyVersions;
+  const scriptHist = idx.scriptHistory;
+  if (!idx.everProjectNames) idx.everProjectNames = /* @__PURE__ */ new Map();
+  const names = idx.everProjectNames;
+  const push2 = (m, k, v) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+  let i = 0;
+  while (i < chrono.length) {
+    const commit = chrono[i].commit;
+    let j = i;
+    while (j < chrono.length && chrono[j].commit === commit) j++;
+    const depAdds = /* @__PURE__ */ new Map();
+    const depRemovals = [];
+    const scriptAdds = /* @__PURE__ */ new Map();
+    const scriptRemovals = [];
+    for (let k = i; k < j; k++) {
+      const c = chrono[k];
+      const manifest = c.status === "R" && c.dst ? c.dst : c.src;
+      const beforeKey = c.src;
+      let before;
+      if (c.status === "A") before = EMPTY;
+      else before = summaries.get(c.srcBlob) ?? lastGood.get(beforeKey) ?? void 0;
+      let after;
+      if (c.status === "D") after = EMPTY;
+      else after = summaries.get(c.dstBlob) ?? void 0;
+      if (c.status === "R" && c.dst) lastGood.delete(c.src);
+      if (!after) continue;
+      if (c.status !== "D") lastGood.set(manifest, after);
+      else lastGood.delete(manifest);
+      if (!before) before = EMPTY;
+      if (before.name !== after.name) {
+        if (before.name) {
+          const gone = { name: before.name, displayName: before.name, manifest, type: "removed", commit, field: "name" };
+          push2(names, before.name.toLowerCase(), gone);
+          ownNameChange.set(gone, { status: c.status === "R" || c.status === "D" ? c.status : "M", from: c.src });
+        }
+        if (after.name) push2(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: "added", commit, field: "name" });
+      }
+      for (const [key, d] of after.deps) {
+        const old = before.deps.get(key);
+        if (!old) {
+          push2(ever, key, { name: d.name, displayName: d.name, manifest, type: "added", commit, spec: d.spec, field: d.field });
+          push2(depAdds, manifest, d.name);
+        } else if (old.spec !== d.spec) {
+          push2(versions, key, { name: d.name, manifest, from: old.spec, to: d.spec, commit });
+        }
+      }
+      for (const [key, d] of before.deps) {
+        if (after.deps.has(key)) continue;
+        const ev = { name: d.name, displayName: d.name, manifest, type: "removed", commit, spec: d.spec, field: d.field };
+        push2(ever, key, ev);
+        depRemovals.push(ev);
+      }
+      for (const [name, s] of after.scripts) {
+        if (before.scripts.has(name)) continue;
+        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, source: s.source, ...s.command ? { command: s.command } : {} });
+        push2(scriptAdds, manifest, { name, command: s.command });
+      }
+      for (const [name, s] of before.scripts) {
+        if (after.scripts.has(name)) continue;
+        const ev = { name, manifest, type: "removed", commit, source: s.source, ...s.command ? { command: s.command } : {} };
+        push2(scriptHist, `${manifest}#${name}`, ev);
+        scriptRemovals.push(ev);
+      }
+    }
+    for (const ev of depRemovals) {
+      const same = depAdds.get(ev.manifest);
+      if (same?.length) ev.addedInSameCommit = same.slice();
+      const elsewhere = [];
+      for (const [m, names2] of depAdds) if (m !== ev.manifest) for (const n of names2) elsewhere.push({ name: n, manifest: m });
+      if (elsewhere.length) ev.addedElsewhereInSameCommit = elsewhere.slice(0, 50);
+    }
+    for (const ev of scriptRemovals) {
+      const same = scriptAdds.get(ev.manifest);
+      if (!same?.length) continue;
+      ev.addedInSameCommit = same.map((s) => s.name);
+      if (ev.command) {
+        const twin = same.find((s) => s.command === ev.command);
+        if (twin) ev.renamedTo = twin.name;
+      }
+    }
+    i = j;
+  }
+}
+function ownNameAddedBy(idx) {
+  const names = idx.everProjectNames;
+  if (!names) return /* @__PURE__ */ new Map();
+  let m = ownNamesAdded.get(names);
+  if (m) return m;
+  m = /* @__PURE__ */ new Map();
+  for (const list4 of names.values()) for (const e of list4) if (e.type === "added") m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+  ownNamesAdded.set(names, m);
+  return m;
+}
+function folderMovedBy(history2, dir, sha) {
+  let memo = folderMoves.get(history2);
+  if (!memo) folderMoves.set(history2, memo = /* @__PURE__ */ new Map());
+  const key = `${sha}\0${dir}`;
+  if (memo.has(key)) return memo.get(key);
+  const pre = `${dir}/`;
+  const votes = /* @__PURE__ */ new Map();
+  let voters = 0;
+  let looked = 0;
+  for (const f of history2.pathsUnder?.(dir) ?? []) {
+    if (manifestKind2(f)) continue;
+    if (++looked > FOLDER_VOTERS) break;
+    const fate = history2.fate(f);
+    const hop = fate.chain?.[0];
+    if (hop && hop.from === f && hop.commit.sha === sha) {
+      voters++;
+      const rest = f.slice(pre.length);
+      if (hop.to.endsWith(`/${rest}`)) {
+        const to = hop.to.slice(0, hop.to.length - rest.length - 1);
+        if (to !== dir) votes.set(to, (votes.get(to) ?? 0) + 1);
+      }
+    } else if (fate.status === "deleted" && !fate.chain && fate.commit?.sha === sha) voters++;
+  }
+  let res;
+  if (voters) {
+    let best;
+    for (const v of votes) if (!best || v[1] > best[1]) best = v;
+    res = best && best[1] * 2 > voters ? best[0] : null;
+  }
+  memo.set(key, res);
+  return res;
+}
+function renamedOwnName(idx, history2, removal) {
+  const addedBy = ownNameAddedBy(idx);
+  const sha = removal.commit.sha;
+  const at = (manifest) => {
+    const name = addedBy.get(`${sha}\0${manifest}`);
+    return name === void 0 ? void 0 : { name, manifest };
+  };
+  const ch = ownNameChange.get(removal);
+  if (!ch || ch.status === "M") {
+    const same = at(removal.manifest);
+    if (same || ch) return same;
+  }
+  const from = ch?.from ?? removal.manifest;
+  const slash = from.lastIndexOf("/");
+  const moved = slash > 0 && history2.available ? folderMovedBy(history2, from.slice(0, slash), sha) : void 0;
+  if (moved === null) return void 0;
+  if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
+  return ch?.status === "R" ? at(removal.manifest) : void 0;
+}
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var init_manifests = __esm({
+  "src/evidence/manifests.ts"() {
+    "use strict";
+    init_git();
+    init_history();
+    init_kinds();
+    init_lockfiles();
+    init_parse4();
+    init_kinds();
+    init_parse4();
+    MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+    ManifestChangeCollector = class {
+      constructor(prefix = "", gitRoot) {
+        this.prefix = prefix;
+        this.gitRoot = gitRoot;
+        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5))) : null;
+      }
+      prefix;
+      gitRoot;
+      changes = [];
+      summaries = /* @__PURE__ */ new Map();
+      kindOfBlob = /* @__PURE__ */ new Map();
+      stream;
+      interned = /* @__PURE__ */ new Map();
+      intern = (s) => {
+        const hit2 = this.interned.get(s);
+        if (hit2 !== void 0) return hit2;
+        this.interned.set(s, s);
+        return s;
+      };
+      summarizeBlob(id, text5) {
+        const k = this.kindOfBlob.get(id);
+        if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
+        return summarize2(parseManifest(k.kind, k.path, text5), this.intern);
+      }
+      want(id, kind, path13) {
+        if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
+        this.kindOfBlob.set(id, { kind, path: path13 });
+        this.stream?.request(id);
+      }
+      add(c) {
+        this.changes.push(c);
+        if (c.status !== "A") this.want(c.srcBlob, c.kind, c.src);
+        if (c.status !== "D") this.want(c.dstBlob, c.kind, c.dst ?? c.src);
+      }
+      onChange = (commit, ch) => {
+        const p = this.prefix;
+        const rel = (x) => x === void 0 ? void 0 : !p ? x : x.startsWith(p) ? x.slice(p.length) : void 0;
+        const src = rel(ch.src);
+        const dst = rel(ch.dst);
+        const target = dst ?? src;
+        if (target === void 0) return;
+        const kind = manifestKind2(target) ?? (src !== void 0 ? manifestKind2(src) : void 0);
+        if (!kind || !hasHistory(kind)) return;
+        if (ch.status === "R" && (src === void 0 || dst === void 0)) {
+          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
+          else if (src !== void 0) this.add({ commit, kind, status: "D", src, srcBlob: ch.srcBlob, dstBlob: "0" });
+          return;
+        }
+        if (ch.status === "C") {
+          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
+          return;
+        }
+        if (src === void 0) return;
+        this.add({ commit, kind, status: ch.status, src, dst, srcBlob: ch.srcBlob, dstBlob: ch.dstBlob });
+      };
+      /** Waits for (or, without streaming, reads) every blob. */
+      async finish() {
+        const problems = [];
+        if (this.stream) {
+          const r = await this.stream.end();
+          if (r.code !== 0) problems.push(`git cat-file --batch failed: ${r.stderr.trim()}`);
+        } else if (this.gitRoot === void 0 && this.kindOfBlob.size) {
+          problems.push("manifest history needs the repository root");
+        }
+        return { blobs: this.kindOfBlob.size, problems };
+      }
+      /** Reads blobs in one batch after the fact (no streaming). */
+      async readAll(gitRoot) {
+        const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
+        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
+      }
+    };
+    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    depth = (p) => (p.match(/\//g) ?? []).length;
+    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
+    EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
+    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod"]);
+    ownNameChange = /* @__PURE__ */ new WeakMap();
+    ownNamesAdded = /* @__PURE__ */ new WeakMap();
+    FOLDER_VOTERS = 200;
+    folderMoves = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/checks/package.ts
+function swapIndex(ev) {
+  let idx = cache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map() };
+  for (const [name, events] of ev.manifests.everDependencies) {
+    for (const e of events) {
+      const key = `${e.commit.sha}\0${e.manifest}`;
+      const map3 = e.type === "added" ? idx.added : idx.removed;
+      let set = map3.get(key);
+      if (!set) map3.set(key, set = /* @__PURE__ */ new Set());
+      set.add(name);
+    }
+  }
+  for (const n of ev.manifests.workspaces.keys()) idx.workspaceNames.add(n.toLowerCase());
+  for (const p of ev.manifests.projectVersions) if (p.name) idx.projectNames.add(p.name.toLowerCase());
+  cache.set(ev.manifests, idx);
+  return idx;
+}
+function variants(name) {
+  let v = VARIANTS.get(name);
+  if (v) return v;
+  const n = name.toLowerCase();
+  const pep = n.replace(/[-_.]+/g, "-");
+  v = pep === n ? [n] : [n, pep, n.replace(/[-_.]+/g, "_")];
+  if (VARIANTS.size > 1e5) VARIANTS.clear();
+  VARIANTS.set(name, v);
+  return v;
+}
+function presentNow(ev, idx, name) {
+  for (const v of variants(name)) {
+    if (ev.manifests.dependencies.get(v)?.length) return true;
+    if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
+    const own5 = ev.manifests.everProjectNames?.get(v);
+    if (own5?.length) {
+      let net = 0;
+      for (const e of own5) net += e.type === "added" ? 1 : -1;
+      if (net > 0) return true;
+    }
+  }
+  return false;
+}
+function ownRename(ev, idx, name) {
+  const hist = ev.manifests.everProjectNames;
+  if (!hist?.size) return void 0;
+  const memo = idx.renames.get(name);
+  if (memo !== void 0) return memo ?? void 0;
+  const r = followRenames(ev, idx, hist, name);
+  if (idx.renames.size > 1e5) idx.renames.clear();
+  idx.renames.set(name, r ?? null);
+  return r;
+}
+function followRenames(ev, idx, hist, name) {
+  const lastRemoval = (n) => {
+    for (const v of variants(n)) {
+      const events = hist.get(v);
+      if (!events?.length) continue;
+      for (let i = events.length - 1; i >= 0; i--) if (events[i].type === "removed") return events[i];
+    }
+    return void 0;
+  };
+  const removal = lastRemoval(name);
+  if (!removal) return void 0;
+  const names = [];
+  let manifest;
+  let cur = removal;
+  const seen = /* @__PURE__ */ new Set([name.toLowerCase()]);
+  for (let hop = 0; hop < 8 && cur; hop++) {
+    const next = renamedOwnName(ev.manifests, ev.history, cur);
+    if (next === void 0 || seen.has(next.name.toLowerCase())) return void 0;
+    seen.add(next.name.toLowerCase());
+    names.push(next.name);
+    manifest ??= next.manifest;
+    if (presentNow(ev, idx, next.name)) return { removal, names, manifest };
+    cur = lastRemoval(next.name);
+  }
+  return void 0;
+}
+function wasOwnName(ev, name) {
+  const hist = ev.manifests.everProjectNames;
+  if (!hist?.size) return false;
+  for (const v of variants(name)) if (hist.get(v)?.length) return true;
+  return false;
+}
+function spelledLike(written, declared, succ) {
+  if (written === declared || !/[-_.]/.test(declared)) return succ;
+  const underscored = (s) => s.replace(/[-.]/g, "_");
+  const hyphened = (s) => s.replace(/[_.]/g, "-");
+  if (written.toLowerCase() === underscored(declared).toLowerCase() && written !== declared) return underscored(succ);
+  if (written.toLowerCase() === hyphened(declared).toLowerCase()) return hyphened(succ);
+  return succ;
+}
+function namesFolder(ev, written, declared) {
+  if (written.toLowerCase() === declared.toLowerCase()) return false;
+  return !!ev.files.stats?.byDirName.get(written.toLowerCase())?.length;
+}
+function history(ev, name) {
+  for (const v of variants(name)) {
+    const events = ev.manifests.everDependencies.get(v);
+    if (events && events.length) return { key: v, events };
+  }
+  for (const v of variants(name)) {
+    const events = ev.manifests.everProjectNames?.get(v);
+    if (events && events.length) return { key: v, events, own: true };
+  }
+  return void 0;
+}
+function removedName(ev, idx, name) {
+  let r = idx.removedNames.get(name);
+  if (r !== void 0) return r;
+  r = null;
+  if (!presentNow(ev, idx, name)) {
+    const h = history(ev, name);
+    const removals = h ? h.events.filter((e) => e.type === "removed") : [];
+    if (h && removals.length) r = { h, removals };
+  }
+  if (idx.removedNames.size > 1e5) idx.removedNames.clear();
+  idx.removedNames.set(name, r);
+  return r;
+}
+function mayBeStale(ref, ev, idx) {
+  if (ref.kind !== "package" || ref.fetched) return false;
+  const name = ref.value;
+  if (!name || name.length < 2) return false;
+  return removedName(ev, idx, name) !== null;
+}
+function sameField(ev, name, removed) {
+  const events = ev.manifests.everDependencies.get(name);
+  const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
+  return !add || !add.field || add.field === removed.field;
+}
+function removedFromField(ev, name, sha, manifest, field2) {
+  const e = ev.manifests.everDependencies.get(name)?.find((x) => x.type === "removed" && x.commit.sha === sha && x.manifest === manifest);
+  return !e || !field2 || !e.field || e.field === field2;
+}
+function oneFamily(names) {
+  if (names.length <= 1) return true;
+  const lower = names.map((n) => n.toLowerCase());
+  return lower.some(
+    (root2) => lower.every((n) => n === root2 || n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`))
+  );
+}
+function swapSuccessor(added, removedThere) {
+  if (added.length !== 1) return void 0;
+  return oneFamily(removedThere) ? added[0] : void 0;
+}
+function list3(names) {
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``);
+  if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
+}
+function catalogEntry(ev, name) {
+  const catalogs = ev.manifests.catalogs;
+  if (!catalogs?.size) return void 0;
+  const wanted = new Set(variants(name));
+  for (const [catalog, pkgs] of catalogs) {
+    for (const pkg of pkgs.keys()) {
+      if (!wanted.has(pkg.toLowerCase())) continue;
+      let file = "pnpm-workspace.yaml";
+      for (const [path13, kind] of ev.manifests.manifestFiles ?? []) {
+        if (kind === "pnpm-workspace") {
+          file = path13;
+          break;
+        }
+      }
+      return { catalog, file };
+    }
+  }
+  return void 0;
+}
+function checkPackageRef(entry, ref, ev) {
+  if (ref.kind !== "package") return null;
+  if (ref.fetched) return null;
+  const name = ref.value;
+  if (!name || name.length < 2) return null;
+  const idx = swapIndex(ev);
+  const gone = removedName(ev, idx, name);
+  if (!gone) return null;
+  const { h, removals } = gone;
+  if (describedAsPast(entry, ref)) return null;
+  if (ref.weak && /^[A-Za-z]+$/.test(ref.raw) && wasOwnName(ev, name)) return null;
+  const ren = ownRename(ev, idx, name);
+  if (ren) {
+    const { removal } = ren;
+    if (namesFolder(ev, ref.raw, removal.name)) return null;
+    const first = ren.names[0];
+    const succ2 = ren.names[ren.names.length - 1];
+    const written2 = ref.raw;
+    const replace2 = spelledLike(written2, removal.name, succ2);
+    const named = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
+    const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
+    const writable = ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code";
+    return finding(
+      entry,
+      ref,
+      "package-renamed",
+      "warning",
+      `\`${written2}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${replace2}\`: remove or reword the reference to \`${written2}\`` : "update the reference"}.`,
+      { ...commitEvidence(removal.commit), manifest: ren.manifest, now: succ2, package: removal.name, renamed: true },
+      !named && writable ? { replace: replace2 } : void 0
+    );
+  }
+  const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
+  const key = `${last.commit.sha}\0${last.manifest}`;
+  const field2 = last.field;
+  const added = [...idx.added.get(key) ?? []].filter(
+    (n) => n !== h.key && !n.startsWith("@types/") && presentNow(ev, idx, n) && (!field2 || sameField(ev, n, last))
+  );
+  const removedThere = [...idx.removed.get(key) ?? []].filter(
+    (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
+  );
+  if (!removedThere.includes(h.key)) removedThere.push(h.key);
+  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
+  const written = ref.raw;
+  const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
+  if (cat) {
+    const swap = succ ? ` (that commit added \`${succ}\`)` : "";
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "info",
+      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
+    );
+  }
+  if (succ) {
+    const named = namesSuccessor(entry, ref, succ);
+    return finding(
+      entry,
+      ref,
+      "package-renamed",
+      "warning",
+      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
+      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
+    );
+  }
+  if (h.own) {
+    if (namesFolder(ev, ref.raw, h.events[h.events.length - 1]?.name ?? h.key)) return null;
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "warning",
+      `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,
+      { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
+    );
+  }
+  const others = removedThere.filter((n) => n !== h.key);
+  return finding(
+    entry,
+    ref,
+    "package-missing",
+    "warning",
+    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
+  );
+}
+var cache, VARIANTS, packageCheck;
+var init_package = __esm({
+  "src/checks/package.ts"() {
+    "use strict";
+    init_manifests();
+    init_stale_common();
+    cache = /* @__PURE__ */ new WeakMap();
+    VARIANTS = /* @__PURE__ */ new Map();
+    packageCheck = {
+      id: "package",
+      kinds: ["package-missing", "package-renamed"],
+      severity: "warning",
+      description: "Dependencies and tools named in memory that were in a manifest once and are in none now (renamed when swapped for a successor).",
+      run(ctx) {
+        const out = [];
+        const idx = swapIndex(ctx.evidence);
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          let seen;
+          for (const ref of entry.refs) {
+            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
+            const k = `${ref.line}\0${ref.value}`;
+            if (seen?.has(k)) continue;
+            const f = checkPackageRef(entry, ref, ctx.evidence);
+            if (f) {
+              (seen ??= /* @__PURE__ */ new Set()).add(k);
+              out.push(f);
+            }
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// src/checks/version.ts
+function parseVersion(s) {
+  const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
+  if (!m) return null;
+  return m[1].split(".").map(Number);
+}
+function lowerBound(spec) {
+  const hit2 = lbCache.get(spec);
+  if (hit2 !== void 0) return hit2 ? [...hit2] : null;
+  const v = computeLowerBound(spec);
+  if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
+  return v;
+}
+function computeLowerBound(spec) {
+  let best = null;
+  for (const alt of spec.split("||")) {
+    const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
+    let lb = null;
+    for (let k = 0; k < parts.length; k++) {
+      let p = parts[k];
+      if (/^(>=|>|\^|~=|~|==|=)$/.test(p) && parts[k + 1]) p = p + parts[++k];
+      if (/^</.test(p) || /^!=/.test(p)) continue;
+      const v = parseVersion(p.replace(/^(>=|>|\^|~=|~|===|==|=)/, ""));
+      if (!v) continue;
+      if (/^>[^=]/.test(p)) v[v.length - 1] += 0;
+      lb = v;
+      break;
+    }
+    if (lb && (!best || compare(lb, best) < 0)) best = lb;
+  }
+  return best;
+}
+function compare(a, b) {
+  const n = Math.max(a.length, b.length);
+  for (let k = 0; k < n; k++) {
+    const d = (a[k] ?? 0) - (b[k] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+function truncate(v, n) {
+  const out = v.slice(0, n);
+  while (out.length < n) out.push(0);
+  return out;
+}
+function line(v) {
+  return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
+}
+function checkVersionRef(entry, ref, ev) {
+  if (ref.kind !== "version" || !ref.subject || !ref.version) return null;
+  const raw = ref.version.replace(/\+$/, "");
+  const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
+  const stated = parseVersion(loText);
+  if (!stated) return null;
+  const subject = ref.subject;
+  const written = ref.raw;
+  if (subject === "(project)") {
+    const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
+    if (roots.length !== 1) return null;
+    const cur2 = parseVersion(roots[0].version);
+    if (!cur2 || line(cur2) === line(stated)) return null;
+    return finding(
+      entry,
+      ref,
+      "version-drift",
+      "warning",
+      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
+      { now: roots[0].version, manifest: roots[0].manifest },
+      { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
+    );
+  }
+  if (RUNTIMES.has(subject)) {
+    const rt = ev.manifests.runtimes.get(subject);
+    if (!rt) return null;
+    const lb = lowerBound(rt.spec);
+    if (!lb) return null;
+    const prec = Math.min(stated.length, 3);
+    const lbT = truncate(lb, prec);
+    const st = truncate(stated, prec);
+    const ranged = ref.bound === "atLeast" || /[-–]|to/.test(raw);
+    const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
+    if (!drift) return null;
+    const label = RUNTIME_LABEL[subject] ?? subject;
+    const newText2 = lbT.join(".");
+    return finding(
+      entry,
+      ref,
+      "version-drift",
+      "warning",
+      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
+      { now: rt.spec, source: rt.source, runtime: subject },
+      { replace: written.replace(loText.replace(/^v/, ""), newText2) }
+    );
+  }
+  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  if (!deps || !deps.length) return null;
+  let cur = null;
+  let curText = "";
+  let where3 = "";
+  for (const d of deps) {
+    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    if (v && (!cur || compare(v, cur) > 0)) {
+      cur = v;
+      curText = d.locked ?? d.spec;
+      where3 = d.manifest;
+    }
+  }
+  if (!cur) return null;
+  if (stated.length === 1 || stated[0] !== 0) {
+    if (stated[0] === cur[0]) return null;
+  } else if (line(stated) === line(cur)) return null;
+  if (ref.bound === "atLeast" && compare(cur, stated) >= 0 && stated[0] !== 0) {
+    return null;
+  }
+  const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
+  return finding(
+    entry,
+    ref,
+    "version-drift",
+    "warning",
+    `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
+    { now: curText, manifest: where3, package: subject },
+    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
+    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
+  );
+}
+var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
+var init_version2 = __esm({
+  "src/checks/version.ts"() {
+    "use strict";
+    init_stale_common();
+    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
+    RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
+    lbCache = /* @__PURE__ */ new Map();
+    versionCheck = {
+      id: "version",
+      kinds: ["version-drift"],
+      severity: "warning",
+      description: "Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.",
+      run(ctx) {
+        const out = [];
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "version") continue;
+            const f = checkVersionRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename, dirname, normalize, relative as relative2, resolve as resolve2, sep as sep3 } from "path";
+import * as nativeFs from "fs";
+function cleanPath(path13) {
+  let normalized = normalize(path13);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep3) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
+}
+function convertSlashes(path13, separator) {
+  return path13.replace(SLASHES_REGEX, separator);
+}
+function isRootDirectory(path13) {
+  return path13 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path13);
+}
+function normalizePath2(path13, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path13.includes("/") || path13.startsWith(".");
+  if (resolvePaths) path13 = resolve2(path13);
+  if (normalizePath$1 || pathNeedsCleaning) path13 = cleanPath(path13);
+  if (path13 === ".") return "";
+  const needsSeperator = path13[path13.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path13 + pathSeparator : path13, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root2, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root2);
+    if (sameRoot) return directoryPath.slice(root2.length) + filename;
+    else return convertSlashes(relative2(root2, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath2(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root2, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root2 ? joinPathWithRelativePath(root2, options) : includeBasePath ? joinPathWithBasePath : joinPath2;
+}
+function pushDirectoryWithRelativePath(root2) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root2.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root2) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root2.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+function build$6(root2, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root2) : pushDirectoryWithRelativePath(root2);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+function build$3(options) {
+  return options.group ? groupFiles : empty2;
+}
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path13, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname(path13);
+  let depth2 = 1;
+  while (parent !== state.root && depth2 < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth2++;
+    else parent = dirname(parent);
+  }
+  state.symlinks.set(path13, resolved);
+  return depth2 > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+function report(error2, callback$1, output, suppressErrors) {
+  if (error2 && !suppressErrors) callback$1(error2, output);
+  else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+function promise(root2, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root2, options, (err, output) => {
+      if (err) return reject(err);
+      resolve$1(output);
+    });
+  });
+}
+function callback(root2, options, callback$1) {
+  let walker = new Walker(root2, options, callback$1);
+  walker.start();
+}
+function sync(root2, options) {
+  const walker = new Walker(root2, options);
+  return walker.start();
+}
+var __require2, SLASHES_REGEX, WINDOWS_ROOT_DIR_REGEX, pushDirectory, pushDirectoryFilter, empty$2, pushFileFilterAndCount, pushFileFilter, pushFileCount, pushFile, empty$1, getArray, getArrayGroup, groupFiles, empty2, resolveSymlinksAsync, resolveSymlinks, onlyCountsSync, groupsSync, defaultSync, limitFilesSync, onlyCountsAsync, defaultAsync, limitFilesAsync, groupsAsync, readdirOpts, walkAsync, walkSync, Queue, Counter, Aborter, Walker, APIBuilder, pm, Builder;
+var init_dist2 = __esm({
+  "node_modules/fdir/dist/index.mjs"() {
+    __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+    SLASHES_REGEX = /[\\/]/g;
+    WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+    pushDirectory = (directoryPath, paths) => {
+      paths.push(directoryPath || ".");
+    };
+    pushDirectoryFilter = (directoryPath, paths, filters) => {
+      const path13 = directoryPath || ".";
+      if (filters.every((filter) => filter(path13, true))) paths.push(path13);
+    };
+    empty$2 = () => {
+    };
+    pushFileFilterAndCount = (filename, _paths, counts2, filters) => {
+      if (filters.every((filter) => filter(filename, false))) counts2.files++;
+    };
+    pushFileFilter = (filename, paths, _counts, filters) => {
+      if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+    };
+    pushFileCount = (_filename, _paths, counts2, _filters) => {
+      counts2.files++;
+    };
+    pushFile = (filename, paths) => {
+      paths.push(filename);
+    };
+    empty$1 = () => {
+    };
+    getArray = (paths) => {
+      return paths;
+    };
+    getArrayGroup = () => {
+      return [""].slice(0, 0);
+    };
+    groupFiles = (groups, directory, files) => {
+      groups.push({
+        directory,
+        files,
+        dir: directory
+      });
+    };
+    empty2 = () => {
+    };
+    resolveSymlinksAsync = function(path13, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      fs3.realpath(path13, (error2, resolvedPath) => {
+        if (error2) return queue.dequeue(suppressErrors ? null : error2, state);
+        fs3.stat(resolvedPath, (error$1, stat5) => {
+          if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+          if (stat5.isDirectory() && isRecursive(path13, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat5, resolvedPath);
+          queue.dequeue(null, state);
+        });
+      });
+    };
+    resolveSymlinks = function(path13, state, callback$1) {
+      const { queue, fs: fs3, options: { suppressErrors } } = state;
+      queue.enqueue();
+      try {
+        const resolvedPath = fs3.realpathSync(path13);
+        const stat5 = fs3.statSync(resolvedPath);
+        if (stat5.isDirectory() && isRecursive(path13, resolvedPath, state)) return;
+        callback$1(stat5, resolvedPath);
+      } catch (e) {
+        if (!suppressErrors) throw e;
+      }
+    };
+    onlyCountsSync = (state) => {
+      return state.counts;
+    };
+    groupsSync = (state) => {
+      return state.groups;
+    };
+    defaultSync = (state) => {
+      return state.paths;
+    };
+    limitFilesSync = (state) => {
+      return state.paths.slice(0, state.options.maxFiles);
+    };
+    onlyCountsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.counts, state.options.suppressErrors);
+      return null;
+    };
+    defaultAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths, state.options.suppressErrors);
+      return null;
+    };
+    limitFilesAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+      return null;
+    };
+    groupsAsync = (state, error2, callback$1) => {
+      report(error2, callback$1, state.groups, state.options.suppressErrors);
+      return null;
+    };
+    readdirOpts = { withFileTypes: true };
+    walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      state.queue.enqueue();
+      if (currentDepth < 0) return state.queue.dequeue(null, state);
+      const { fs: fs3 } = state;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
+        callback$1(entries, directoryPath, currentDepth);
+        state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
+      });
+    };
+    walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+      const { fs: fs3 } = state;
+      if (currentDepth < 0) return;
+      state.visited.push(crawlPath);
+      state.counts.directories++;
+      let entries = [];
+      try {
+        entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
+      } catch (e) {
+        if (!state.options.suppressErrors) throw e;
+      }
+      callback$1(entries, directoryPath, currentDepth);
+    };
+    Queue = class {
+      count = 0;
+      constructor(onQueueEmpty) {
+        this.onQueueEmpty = onQueueEmpty;
+      }
+      enqueue() {
+        this.count++;
+        return this.count;
+      }
+      dequeue(error2, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
+          this.onQueueEmpty(error2, output);
+          if (error2) {
+            output.controller.abort();
+            this.onQueueEmpty = void 0;
+          }
+        }
+      }
+    };
+    Counter = class {
+      _files = 0;
+      _directories = 0;
+      set files(num) {
+        this._files = num;
+      }
+      get files() {
+        return this._files;
+      }
+      set directories(num) {
+        this._directories = num;
+      }
+      get directories() {
+        return this._directories;
+      }
+      /**
+      * @deprecated use `directories` instead
+      */
+      /* c8 ignore next 3 */
+      get dirs() {
+        return this._directories;
+      }
+    };
+    Aborter = class {
+      aborted = false;
+      abort() {
+        this.aborted = true;
+      }
+    };
+    Walker = class {
+      root;
+      isSynchronous;
+      state;
+      joinPath;
+      pushDirectory;
+      pushFile;
+      getArray;
+      groupFiles;
+      resolveSymlink;
+      walkDirectory;
+      callbackInvoker;
+      constructor(root2, options, callback$1) {
+        this.isSynchronous = !callback$1;
+        this.callbackInvoker = build$1(options, this.isSynchronous);
+        this.root = normalizePath2(root2, options);
+        this.state = {
+          root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+          paths: [""].slice(0, 0),
+          groups: [],
+          counts: new Counter(),
+          options,
+          queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
+          symlinks: /* @__PURE__ */ new Map(),
+          visited: [""].slice(0, 0),
+          controller: new Aborter(),
+          fs: options.fs || nativeFs
+        };
+        this.joinPath = build$7(this.root, options);
+        this.pushDirectory = build$6(this.root, options);
+        this.pushFile = build$5(options);
+        this.getArray = build$4(options);
+        this.groupFiles = build$3(options);
+        this.resolveSymlink = build$2(options, this.isSynchronous);
+        this.walkDirectory = build(this.isSynchronous);
+      }
+      start() {
+        this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+        this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+        return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+      }
+      walk = (entries, directoryPath, depth2) => {
+        const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+        if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+        const files = this.getArray(this.state.paths);
+        for (let i = 0; i < entries.length; ++i) {
+          const entry = entries[i];
+          if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+            const filename = this.joinPath(entry.name, directoryPath);
+            this.pushFile(filename, files, this.state.counts, filters);
+          } else if (entry.isDirectory()) {
+            let path13 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path13)) continue;
+            this.pushDirectory(path13, paths, filters);
+            this.walkDirectory(this.state, path13, path13, depth2 - 1, this.walk);
+          } else if (this.resolveSymlink && entry.isSymbolicLink()) {
+            let path13 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path13, this.state, (stat5, resolvedPath) => {
+              if (stat5.isDirectory()) {
+                resolvedPath = normalizePath2(resolvedPath, this.state.options);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path13 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path13 + pathSeparator, depth2 - 1, this.walk);
+              } else {
+                resolvedPath = useRealPaths ? resolvedPath : path13;
+                const filename = basename(resolvedPath);
+                const directoryPath$1 = normalizePath2(dirname(resolvedPath), this.state.options);
+                resolvedPath = this.joinPath(filename, directoryPath$1);
+                this.pushFile(resolvedPath, files, this.state.counts, filters);
+              }
+            });
+          }
+        }
+        this.groupFiles(this.state.groups, directoryPath, files);
+      };
+    };
+    APIBuilder = class {
+      constructor(root2, options) {
+        this.root = root2;
+        this.options = options;
+      }
+      withPromise() {
+        return promise(this.root, this.options);
+      }
+      withCallback(cb) {
+        callback(this.root, this.options, cb);
+      }
+      sync() {
+        return sync(this.root, this.options);
+      }
+    };
+    pm = null;
+    try {
+      __require2.resolve("picomatch");
+      pm = __require2("picomatch");
+    } catch {
+    }
+    Builder = class {
+      globCache = {};
+      options = {
+        maxDepth: Infinity,
+        suppressErrors: true,
+        pathSeparator: sep3,
+        filters: []
+      };
+      globFunction;
+      constructor(options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        this.globFunction = this.options.globFunction;
+      }
+      group() {
+        this.options.group = true;
+        return this;
+      }
+      withPathSeparator(separator) {
+        this.options.pathSeparator = separator;
+        return this;
+      }
+      withBasePath() {
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withRelativePaths() {
+        this.options.relativePaths = true;
+        return this;
+      }
+      withDirs() {
+        this.options.includeDirs = true;
+        return this;
+      }
+      withMaxDepth(depth2) {
+        this.options.maxDepth = depth2;
+        return this;
+      }
+      withMaxFiles(limit) {
+        this.options.maxFiles = limit;
+        return this;
+      }
+      withFullPaths() {
+        this.options.resolvePaths = true;
+        this.options.includeBasePath = true;
+        return this;
+      }
+      withErrors() {
+        this.options.suppressErrors = false;
+        return this;
+      }
+      withSymlinks({ resolvePaths = true } = {}) {
+        this.options.resolveSymlinks = true;
+        this.options.useRealPaths = resolvePaths;
+        return this.withFullPaths();
+      }
+      withAbortSignal(signal) {
+        this.options.signal = signal;
+        return this;
+      }
+      normalize() {
+        this.options.normalizePath = true;
+        return this;
+      }
+      filter(predicate) {
+        this.options.filters.push(predicate);
+        return this;
+      }
+      onlyDirs() {
+        this.options.excludeFiles = true;
+        this.options.includeDirs = true;
+        return this;
+      }
+      exclude(predicate) {
+        this.options.exclude = predicate;
+        return this;
+      }
+      onlyCounts() {
+        this.options.onlyCounts = true;
+        return this;
+      }
+      crawl(root2) {
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      withGlobFunction(fn) {
+        this.globFunction = fn;
+        return this;
+      }
+      /**
+      * @deprecated Pass options using the constructor instead:
+      * ```ts
+      * new fdir(options).crawl("/path/to/root");
+      * ```
+      * This method will be removed in v7.0
+      */
+      /* c8 ignore next 4 */
+      crawlWithOptions(root2, options) {
+        this.options = {
+          ...this.options,
+          ...options
+        };
+        return new APIBuilder(root2 || ".", this.options);
+      }
+      glob(...patterns) {
+        if (this.globFunction) return this.globWithOptions(patterns);
+        return this.globWithOptions(patterns, ...[{ dot: true }]);
+      }
+      globWithOptions(patterns, ...options) {
+        const globFn = this.globFunction || pm;
+        if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+        var isMatch = this.globCache[patterns.join("\0")];
+        if (!isMatch) {
+          isMatch = globFn(patterns, ...options);
+          this.globCache[patterns.join("\0")] = isMatch;
+        }
+        this.options.filters.push((path13) => isMatch(path13));
+        return this;
+      }
+    };
+  }
+});
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
+import { isAbsolute as isAbsolute2, posix as posix2, resolve as resolve3 } from "path";
+import { fileURLToPath as fileURLToPath2 } from "url";
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers2 = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch2.default)(parts[j], options);
+    matchers2[i] = partMatchers;
+  }
+  return (input) => {
+    const inputParts = input.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers2[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+function buildFormat(cwd, root2, absolute) {
+  if (cwd === root2 || root2.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+    }
+    const prefix = root2.slice(cwd.length + 1);
+    if (prefix) return (p, isDir) => {
+      if (p === ".") return prefix;
+      const result = `${prefix}/${p}`;
+      return isDir ? result.slice(0, -1) : result;
+    };
+    return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+  }
+  if (absolute) return (p) => posix2.relative(cwd, p) || ".";
+  return (p) => posix2.relative(cwd, `${root2}/${p}`) || ".";
+}
+function buildRelative(cwd, root2) {
+  if (root2.startsWith(`${cwd}/`)) {
+    const prefix = root2.slice(cwd.length + 1);
+    return (p) => `${prefix}/${p}`;
+  }
+  return (p) => {
+    const result = posix2.relative(cwd, `${root2}/${p}`);
+    return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+  };
+}
+function ensureNonDriveRelativePath(path13) {
+  return path13.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+function splitPattern(path13) {
+  var _result$parts;
+  const result = import_picomatch2.default.scan(path13, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path13];
+}
+function isDynamicPattern(pattern2, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch2.default.scan(pattern2);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value2) {
+  return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
+}
+function normalizePattern(pattern2, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result = pattern2;
+  if (pattern2[pattern2.length - 1] === "/") result = pattern2.slice(0, -1);
+  if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+  const escapedCwd = escapePath(cwd);
+  result = isAbsolute2(result.replace(ESCAPING_BACKSLASHES, "")) ? posix2.relative(escapedCwd, result) : posix2.normalize(result);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result);
+  if (parentDir) {
+    const n = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+      result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix2.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix2.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern2 of options.ignore) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") ignorePatterns.push(normalizePattern(pattern2, options, props, true));
+  }
+  for (const pattern2 of patterns) {
+    if (!pattern2) continue;
+    if (pattern2[0] !== "!" || pattern2[1] === "(") matchPatterns.push(normalizePattern(pattern2, options, props, false));
+    else if (pattern2[1] !== "!" || pattern2[2] === "(") ignorePatterns.push(normalizePattern(pattern2.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root2 = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch2.default)(processed.match, matchOptions);
+  const ignore4 = (0, import_picomatch2.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root2, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root2, true);
+  const excludePredicate = (_, p) => {
+    const relativePath = excludeFormatter(p, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore4(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug2 ? (p, isDirectory2) => {
+      const path13 = format(p, isDirectory2);
+      const matches = matcher(path13) && !ignore4(path13);
+      if (matches) log(`matched ${path13}`);
+      return matches;
+    } : (p, isDirectory2) => {
+      const path13 = format(p, isDirectory2);
+      return matcher(path13) && !ignore4(path13);
+    }],
+    exclude: debug2 ? (_, p) => {
+      const skipped = excludePredicate(_, p);
+      log(`${skipped ? "skipped" : "crawling"} ${p}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root2);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root: root2
+  });
+  return [crawler, cwd !== root2 && !absolute && buildRelative(cwd, root2)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve3(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir2,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat3,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+  const [crawler, relative4] = getCrawler(globInput, options);
+  return crawler ? formatPaths(await crawler.withPromise(), relative4) : [];
+}
+var import_picomatch2, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
+var init_dist3 = __esm({
+  "node_modules/tinyglobby/dist/index.mjs"() {
+    init_dist2();
+    import_picomatch2 = __toESM(require_picomatch2(), 1);
+    isReadonlyArray = Array.isArray;
+    BACKSLASHES = /\\/g;
+    DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+    isWin = process.platform === "win32";
+    ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+    WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+    isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+    splitPatternOptions = { parts: true };
+    POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+    WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+    escapePosixPath = (path13) => path13.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path13) => path13.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePath = isWin ? escapeWin32Path : escapePosixPath;
+    PARENT_DIRECTORY = /^(\/?\.\.)+/;
+    ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+    defaultOptions = {
+      caseSensitiveMatch: true,
+      debug: !!process.env.TINYGLOBBY_DEBUG,
+      expandDirectories: true,
+      followSymbolicLinks: true,
+      onlyFiles: true
+    };
+  }
+});
+
 // src/evidence/files.ts
-import { readFile } from "node:fs/promises";
-import path3 from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import path5 from "node:path";
 function indexFromPaths(paths, untracked, source = "git") {
   const files = /* @__PURE__ */ new Set();
   const dirs = /* @__PURE__ */ new Set();
@@ -56264,7 +58663,9 @@ async function gitFileIndex(root2) {
     for (let i = 0; i < n; i++) if (!deleted.has(clean2[i])) clean2[m++] = clean2[i];
     clean2.length = m;
   }
-  return { index: indexFromPaths(clean2, untracked, "git") };
+  const index2 = indexFromPaths(clean2, untracked, "git");
+  await loadIgnoreRules(root2, index2);
+  return { index: index2 };
 }
 async function walkFileIndex(root2) {
   let found = [];
@@ -56274,13 +58675,15 @@ async function walkFileIndex(root2) {
     found = [];
   }
   try {
-    const gi = await readFile(path3.join(root2, ".gitignore"), "utf8");
-    const ig = (0, import_ignore.default)().add(gi);
+    const gi = await readFile3(path5.join(root2, ".gitignore"), "utf8");
+    const ig = (0, import_ignore2.default)().add(gi);
     found = found.filter((f) => !ig.ignores(f));
   } catch {
   }
   found.sort();
-  return indexFromPaths(found, void 0, "filesystem");
+  const index2 = indexFromPaths(found, void 0, "filesystem");
+  await loadIgnoreRules(root2, index2);
+  return index2;
 }
 function existsInIndex(index2, p) {
   const q = p.replace(/\/+$/, "");
@@ -56289,13 +58692,14 @@ function existsInIndex(index2, p) {
   if (index2.dirs.has(q)) return "dir";
   return void 0;
 }
-var import_ignore, WALK_IGNORE;
+var import_ignore2, WALK_IGNORE;
 var init_files = __esm({
   "src/evidence/files.ts"() {
     "use strict";
     init_dist3();
-    import_ignore = __toESM(require_ignore(), 1);
+    import_ignore2 = __toESM(require_ignore(), 1);
     init_git();
+    init_untracked_on_purpose();
     WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
   }
 });
@@ -56390,7 +58794,7 @@ function anchorFindings(entry, ctx, text5) {
       continue;
     }
     const globs = Array.isArray(a.glob) ? a.glob : [a.glob];
-    const isMatch = (0, import_picomatch2.default)(globs, { dot: true });
+    const isMatch = (0, import_picomatch3.default)(globs, { dot: true });
     let m;
     while (m = re.exec(text5)) {
       if (m[0] === "") {
@@ -56421,11 +58825,11 @@ function anchorFindings(entry, ctx, text5) {
   }
   return out;
 }
-var import_picomatch2, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
+var import_picomatch3, EXT_WORDS, FOLDER_NOUN_DENY, statsCache, countCheck;
 var init_count = __esm({
   "src/checks/count.ts"() {
     "use strict";
-    import_picomatch2 = __toESM(require_picomatch2(), 1);
+    import_picomatch3 = __toESM(require_picomatch2(), 1);
     init_paths();
     init_files();
     init_lex();
@@ -56982,15 +59386,15 @@ function joinPaths(dir, rel) {
   }
   return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
 }
-function dirOf(path12) {
-  const i = path12.lastIndexOf("/");
-  return i < 0 ? "" : path12.slice(0, i);
+function dirOf3(path13) {
+  const i = path13.lastIndexOf("/");
+  return i < 0 ? "" : path13.slice(0, i);
 }
-function baseName(path12) {
-  return path12.slice(path12.lastIndexOf("/") + 1);
+function baseName(path13) {
+  return path13.slice(path13.lastIndexOf("/") + 1);
 }
-function stemOf(path12) {
-  return baseName(path12).replace(/\.[^.]*$/, "");
+function stemOf(path13) {
+  return baseName(path13).replace(/\.[^.]*$/, "");
 }
 function linkPath(url) {
   let u = url.trim().replace(/^<|>$/g, "");
@@ -57005,7 +59409,7 @@ function isExternal(url) {
   return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//");
 }
 function indexTargetPath(entry, file) {
-  const dir = file?.memoryDir ?? dirOf(entry.file);
+  const dir = file?.memoryDir ?? dirOf3(entry.file);
   let target = entry.meta?.target;
   if (!target) {
     const link2 = entry.spans?.find((s) => s.kind === "link" && s.url && !isExternal(s.url));
@@ -57022,7 +59426,7 @@ function scopeOf(file, memoryDir) {
   }
   const m = /^(.*?)(?:^|\/)(?:\.claude|\.github|\.cursor)\//.exec(file);
   if (m) return m[1];
-  return dirOf(file);
+  return dirOf3(file);
 }
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
@@ -58469,6 +60873,24 @@ function differentProse(a, b) {
   for (const w of x) if (y.has(w)) shared++;
   return shared / (x.size + y.size - shared) < 1 / 3;
 }
+function pointersOf(text5) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of text5.matchAll(POINTER)) out.add(m[0].replace(/^[`\]()\s]+|[`)\s]+$/g, "").replace(/^\.\//, "").toLowerCase());
+  return out;
+}
+function sharedPointersOnly(a, b) {
+  const pa = pointersOf(a);
+  if (!pa.size) return false;
+  let sharedPointers = 0;
+  for (const p of pointersOf(b)) if (pa.has(p)) sharedPointers++;
+  if (!sharedPointers) return false;
+  const x = new Set(contentWords(a.replace(POINTER, " ").replace(/`[^`\n]*`/g, " ")));
+  const y = new Set(contentWords(b.replace(POINTER, " ").replace(/`[^`\n]*`/g, " ")));
+  if (!x.size || !y.size) return false;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared) < 1 / 3;
+}
 function rank(e, words2) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
@@ -58500,6 +60922,7 @@ function findDuplicates(ctx) {
       if (x !== void 0 && y !== void 0 && x !== y) return false;
     }
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
+    if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -58569,7 +60992,7 @@ function findDuplicates(ctx) {
   }
   return out;
 }
-var NUMBERED_STEP, duplicateCheck;
+var NUMBERED_STEP, POINTER, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
@@ -58578,6 +61001,7 @@ var init_duplicate = __esm({
     init_text3();
     init_ephemeral();
     NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
+    POINTER = /`\s*(?:[\w.@~*-]*\/[\w.@~*\/-]*|[\w@*-][\w.@*-]*\.[A-Za-z][A-Za-z0-9]{0,7})\s*`|\]\([^)\s]*\)|(?<![\w`/.@-])(?:[\w.@~-]+\/[\w.@~*\/-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css))(?![\w`/])/g;
     duplicateCheck = {
       needs: "memory",
       id: "duplicate",
@@ -58708,6 +61132,7 @@ function versionClaims(sentence, offset, entry, out) {
     const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, " ")];
     if (!tool) continue;
     const v = m[2];
+    if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
     if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes(".") && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === "node" && Number(v) >= 10 && Number(v) <= 40))
       continue;
     found.push({ entry, kind: "version", key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
@@ -58874,6 +61299,7 @@ var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS,
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
+    init_prose();
     init_keywords();
     init_similarity();
     init_text3();
@@ -59130,7 +61556,7 @@ var init_contradiction = __esm({
 // src/memory/discover.ts
 import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
 import { homedir } from "node:os";
-import { readdir as readdir3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir3, realpath as realpath2, stat as stat4 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join4, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
 function formatOf(rel, inMemoryDir = false) {
   const base = rel.slice(rel.lastIndexOf("/") + 1);
@@ -59245,7 +61671,7 @@ async function discoverMemory(opts) {
       const abs = resolve4(root2, p);
       let isDir = false;
       try {
-        isDir = (await stat3(abs)).isDirectory();
+        isDir = (await stat4(abs)).isDirectory();
       } catch {
         let dangling = false;
         try {
@@ -59287,25 +61713,25 @@ async function discoverMemory(opts) {
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
 }
-var import_ignore2, import_picomatch3, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
+var import_ignore3, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
 var init_discover = __esm({
   "src/memory/discover.ts"() {
     "use strict";
-    import_ignore2 = __toESM(require_ignore(), 1);
-    import_picomatch3 = __toESM(require_picomatch2(), 1);
+    import_ignore3 = __toESM(require_ignore(), 1);
+    import_picomatch4 = __toESM(require_picomatch2(), 1);
     init_dist3();
     MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
     SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
-    isClaudeRule = (0, import_picomatch3.default)("**/.claude/rules/**/*.md", { dot: true });
-    isCursorRule = (0, import_picomatch3.default)("**/.cursor/rules/**/*.mdc", { dot: true });
-    isCopilotInstructions = (0, import_picomatch3.default)(".github/instructions/**/*.instructions.md", { dot: true });
+    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
+    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
+    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
     toSlash = (p) => sep4 === "\\" ? p.split(sep4).join("/") : p;
     MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
     Discoverer = class {
       constructor(root2, ignoreGlobs, logPath) {
         this.root = root2;
         this.logPath = logPath;
-        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch3.default)(ignoreGlobs, { dot: true }) : void 0;
+        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
         this.rootPrefix = root2.endsWith(sep4) ? root2 : root2 + sep4;
       }
       root;
@@ -59434,12 +61860,12 @@ var init_discover = __esm({
         const layers = [];
         if (useGitignore) {
           const exclude = readIgnoreFile(join4(this.root, ".git", "info", "exclude"));
-          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore2.default)().add(exclude) });
+          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore3.default)().add(exclude) });
           if (this.inRoot(start) && start !== this.root) {
             let d = this.root;
             for (const part of relative3(this.root, start).split(sep4)) {
               const gi = readIgnoreFile(join4(d, ".gitignore"));
-              if (gi) layers.push({ dir: d, ig: (0, import_ignore2.default)().add(gi) });
+              if (gi) layers.push({ dir: d, ig: (0, import_ignore3.default)().add(gi) });
               d = join4(d, part);
             }
           }
@@ -59454,7 +61880,7 @@ var init_discover = __esm({
           let here = depthLayers;
           if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
             const gi = readIgnoreFile(join4(dir, ".gitignore"));
-            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore2.default)().add(gi) }];
+            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
           }
           const subdirs = [];
           const under = dir.endsWith(sep4) ? dir : dir + sep4;
@@ -59465,7 +61891,7 @@ var init_discover = __esm({
             const abs = under + e.name;
             if (e.isSymbolicLink()) {
               try {
-                const st = await stat3(abs);
+                const st = await stat4(abs);
                 isDir = false;
                 isFile = st.isFile();
                 if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
@@ -59549,9 +61975,11 @@ var init_discover = __esm({
       byReal;
       /**
        * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
-       * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`.
+       * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`. A new file
+       * without a memory name of its own gets `format`: the format of the file the import chain
+       * starts from (CLAUDE.md content for Claude Code, GEMINI.md content for Gemini CLI).
        */
-      async resolve(fromAbs, target) {
+      async resolve(fromAbs, target, format = "claude-md") {
         if (target.startsWith("~") || isAbsolute3(target)) return { kind: "skip" };
         if (!/\.md$/i.test(target)) return { kind: "skip" };
         const abs = resolve4(dirname2(fromAbs), target);
@@ -59563,7 +61991,7 @@ var init_discover = __esm({
         this.ready ??= this.d.init();
         await this.ready;
         try {
-          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
+          if (!(await stat4(abs)).isFile()) return { kind: "skip" };
         } catch {
           return { kind: "skip" };
         }
@@ -59581,7 +62009,7 @@ var init_discover = __esm({
         }
         if (this.d.userIgnored(abs)) return { kind: "skip" };
         if (!await this.d.symlinkAllowed(abs)) return { kind: "skip", finding: this.d.findings.pop() };
-        const file = { path: rel, absPath: abs, format: formatOf(rel) ?? "claude-md" };
+        const file = { path: rel, absPath: abs, format: formatOf(rel) ?? format };
         this.byAbs.set(abs, rel);
         byReal.set(real, rel);
         return { kind: "new", file };
@@ -59640,6 +62068,17 @@ function pathCheckReports(ctx, e, hit2) {
     return false;
   }
 }
+function pathCheckExplainsLink(ctx, e, hit2) {
+  if (ctx.config?.checks?.["path"] === false || e.type === "superseded" || !ctx.evidence?.history) return false;
+  const ref = e.refs?.find((r) => r.kind === "path" && (r.raw === hit2.raw || r.raw === hit2.target));
+  if (!ref) return false;
+  try {
+    const f = checkPathRef(e, ref, ctx.evidence);
+    return f !== null && f.kind !== "path-unverified";
+  } catch {
+    return false;
+  }
+}
 function findBrokenLinks(ctx) {
   const { entries, files, evidence } = ctx;
   const out = [];
@@ -59691,13 +62130,13 @@ function findBrokenLinks(ctx) {
   let laterImports;
   const importsOf = (i, text5) => {
     const e = entries[i];
-    const dir = dirOf(e.file);
+    const dir = dirOf3(e.file);
     for (const hit2 of imports(text5)) {
       if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
       const resolved = joinPath3(dir, hit2.target);
       if (!exists3(resolved)) {
         if (pathCheckReports(ctx, e, hit2)) continue;
-        push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
+        push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so ${e.format === "gemini-md" ? "Gemini CLI" : "Claude Code"} loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
         continue;
       }
       const list4 = importEdges.get(e.file) ?? [];
@@ -59710,7 +62149,7 @@ function findBrokenLinks(ctx) {
     if (e.kind === "frontmatter-field") continue;
     const file = byPath.get(e.file);
     const isIndex = e.format === "auto-memory-index" || file?.format === "auto-memory-index";
-    const mdir = file?.memoryDir ?? (isIndex ? dirOf(e.file) : void 0);
+    const mdir = file?.memoryDir ?? (isIndex ? dirOf3(e.file) : void 0);
     let seen;
     if (isIndex && mdir !== void 0) {
       seen = mentioned.get(mdir) ?? /* @__PURE__ */ new Set();
@@ -59720,12 +62159,12 @@ function findBrokenLinks(ctx) {
     const hasMd = seen !== void 0 && raw.includes(".md");
     const hasLink = raw.includes("](") || raw.includes("]:");
     const hasWiki = raw.includes("[[");
-    const hasImport = e.format === "claude-md" && raw.includes("@");
+    const hasImport = (e.format === "claude-md" || e.format === "gemini-md") && raw.includes("@");
     if (!hasImport && raw.includes("@")) (laterImports ??= []).push(i);
     const indexTarget2 = isIndex && e.kind === "index-line" && !!e.meta?.target;
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget2) continue;
     const text5 = texts.proseNoCode(i);
-    const dir = dirOf(e.file);
+    const dir = dirOf3(e.file);
     if (hasMd) {
       MD_NAME_RE.lastIndex = 0;
       let md;
@@ -59742,6 +62181,7 @@ function findBrokenLinks(ctx) {
       if (isIndex && e.kind === "index-line") {
         push2(e, l.index, l.raw, `The index links to ${l.raw}, which no longer exists; remove this index line or restore the topic file.`, "warning", { target: resolved, reason: "index-target-missing" });
       } else {
+        if (pathCheckExplainsLink(ctx, e, l)) continue;
         push2(e, l.index, l.raw, `The link to ${l.raw} points to a memory file that does not exist; fix the link or remove it.`, "warning", { target: resolved, reason: "missing" });
       }
     }
@@ -59759,7 +62199,7 @@ function findBrokenLinks(ctx) {
       if (seen) seen.add(joinPath3(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
       const known = wikiNames();
       if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
-        if (seen) for (const path12 of filesNamed(mdir, key)) seen.add(path12);
+        if (seen) for (const path13 of filesNamed(mdir, key)) seen.add(path13);
         continue;
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
@@ -59778,12 +62218,12 @@ function findBrokenLinks(ctx) {
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
   let entryOfFile;
-  const orphanEntry = (path12) => {
+  const orphanEntry = (path13) => {
     if (!entryOfFile) {
       entryOfFile = /* @__PURE__ */ new Map();
       for (const x of entries) if (!entryOfFile.has(x.file) || x.kind === "topic" && entryOfFile.get(x.file).kind !== "topic") entryOfFile.set(x.file, x);
     }
-    return entryOfFile.get(path12);
+    return entryOfFile.get(path13);
   };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
@@ -59873,13 +62313,13 @@ function findSecrets(ctx) {
   const paths = /* @__PURE__ */ new Set();
   for (const e of ctx.entries) paths.add(e.file);
   let byFile;
-  const entriesOf = (path12) => (byFile ??= groupByFile(ctx.entries)).get(path12);
-  for (const path12 of paths) {
-    const file = files.get(path12);
+  const entriesOf = (path13) => (byFile ??= groupByFile(ctx.entries)).get(path13);
+  for (const path13 of paths) {
+    const file = files.get(path13);
     if (file) {
       const ranges = detectSecrets(file.text);
       if (!ranges.length) continue;
-      const entries = entriesOf(path12);
+      const entries = entriesOf(path13);
       const seen = /* @__PURE__ */ new Set();
       for (const r of ranges) {
         let best;
@@ -59889,14 +62329,14 @@ function findSecrets(ctx) {
         const key = `${best?.id}:${line2}:${r.rule}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(finding3(best?.id ?? null, path12, line2, r.rule));
+        out.push(finding3(best?.id ?? null, path13, line2, r.rule));
       }
     } else {
-      for (const e of entriesOf(path12))
+      for (const e of entriesOf(path13))
         for (const r of detectSecrets(e.text)) {
           let line2 = e.line;
           for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
-          out.push(finding3(e.id, path12, line2, r.rule));
+          out.push(finding3(e.id, path13, line2, r.rule));
         }
     }
   }
@@ -60045,7 +62485,7 @@ function budgetFor(file, ctx) {
   for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
     let m = matchers.get(glob2);
     if (!m) {
-      m = (0, import_picomatch4.default)(glob2, { dot: true, basename: !glob2.includes("/") });
+      m = (0, import_picomatch5.default)(glob2, { dot: true, basename: !glob2.includes("/") });
       matchers.set(glob2, m);
     }
     if (m(file.path)) {
@@ -60138,11 +62578,11 @@ function findBudget(ctx) {
   }
   return out;
 }
-var import_picomatch4, FM_RE, matchers, budgetCheck;
+var import_picomatch5, FM_RE, matchers, budgetCheck;
 var init_budget = __esm({
   "src/checks/budget.ts"() {
     "use strict";
-    import_picomatch4 = __toESM(require_picomatch2(), 1);
+    import_picomatch5 = __toESM(require_picomatch2(), 1);
     FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     matchers = /* @__PURE__ */ new Map();
     budgetCheck = {
@@ -60318,9 +62758,9 @@ function describe(s) {
   }
 }
 function nodeKind(node2) {
-  if ((0, import_yaml2.isMap)(node2)) return "a mapping";
-  if ((0, import_yaml2.isSeq)(node2)) return "a list";
-  if ((0, import_yaml2.isScalar)(node2)) {
+  if ((0, import_yaml4.isMap)(node2)) return "a mapping";
+  if ((0, import_yaml4.isSeq)(node2)) return "a list";
+  if ((0, import_yaml4.isScalar)(node2)) {
     const v = node2.value;
     if (v === null) return "null";
     if (typeof v === "string") return `the string "${v.length > 30 ? v.slice(0, 30) + "…" : v}"`;
@@ -60351,12 +62791,12 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
   };
   const fail = (node2, key, message2) => issues.push({ ...at(node2), key, message: message2 });
   const walk = (node2, s, key) => {
-    if ((0, import_yaml2.isAlias)(node2)) node2 = node2.resolve(doc);
+    if ((0, import_yaml4.isAlias)(node2)) node2 = node2.resolve(doc);
     switch (s.type) {
       case "string":
       case "regex":
       case "date": {
-        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "string") {
+        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "string") {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -60383,13 +62823,13 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return v;
       }
       case "boolean":
-        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "boolean") {
+        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "boolean") {
           fail(node2, key, `expected true or false, got ${nodeKind(node2)}`);
           return void 0;
         }
         return node2.value;
       case "number": {
-        if (!(0, import_yaml2.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
+        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -60402,7 +62842,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return void 0;
       }
       case "array": {
-        if ((0, import_yaml2.isSeq)(node2)) {
+        if ((0, import_yaml4.isSeq)(node2)) {
           const out = [];
           node2.items.forEach((item, i) => {
             const v = walk(item, s.items, `${key}[${i}]`);
@@ -60410,7 +62850,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           });
           return out;
         }
-        if (s.single && (0, import_yaml2.isScalar)(node2) && node2.value !== null) {
+        if (s.single && (0, import_yaml4.isScalar)(node2) && node2.value !== null) {
           const v = walk(node2, s.items, key);
           return v === void 0 ? void 0 : [v];
         }
@@ -60419,46 +62859,46 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
       case "object":
       case "record": {
-        if (!(0, import_yaml2.isMap)(node2)) {
+        if (!(0, import_yaml4.isMap)(node2)) {
           fail(node2, key, `expected a mapping, got ${nodeKind(node2)}`);
           return void 0;
         }
         const out = {};
         for (const pair2 of node2.items) {
-          const k = (0, import_yaml2.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
-          const path12 = key ? `${key}.${k}` : String(k);
+          const k = (0, import_yaml4.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
+          const path13 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
             continue;
           }
           if (Object.prototype.hasOwnProperty.call(out, k)) {
-            fail(pair2.key, path12, "duplicate key");
+            fail(pair2.key, path13, "duplicate key");
             continue;
           }
           let child;
           if (s.type === "object") {
             child = s.props[k];
             if (!child) {
-              fail(pair2.key, path12, `unknown key${suggest(k, Object.keys(s.props))}`);
+              fail(pair2.key, path13, `unknown key${suggest(k, Object.keys(s.props))}`);
               continue;
             }
           } else {
             if (s.keys && !s.keys.test(k)) {
-              fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
+              fail(pair2.key, path13, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
               continue;
             }
             if (s.known) {
               const known = [...s.known()];
               if (!known.includes(k)) {
-                fail(pair2.key, path12, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
+                fail(pair2.key, path13, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
                 continue;
               }
             }
             child = s.values;
           }
           const valueNode = pair2.value;
-          if (valueNode === null || (0, import_yaml2.isScalar)(valueNode) && valueNode.value === null) continue;
-          const v = walk(valueNode, child, path12);
+          if (valueNode === null || (0, import_yaml4.isScalar)(valueNode) && valueNode.value === null) continue;
+          const v = walk(valueNode, child, path13);
           if (v !== void 0) out[k] = v;
         }
         if (s.type === "object" && s.required) {
@@ -60480,24 +62920,24 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
     }
   };
-  const root2 = (0, import_yaml2.isDocument)(doc) ? doc.contents : null;
-  if (root2 === null || (0, import_yaml2.isScalar)(root2) && root2.value === null) return { value: {}, issues };
+  const root2 = (0, import_yaml4.isDocument)(doc) ? doc.contents : null;
+  if (root2 === null || (0, import_yaml4.isScalar)(root2) && root2.value === null) return { value: {}, issues };
   const value2 = walk(root2, schema, "");
   return { value: value2 ?? {}, issues };
 }
-var import_yaml2, str3, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
+var import_yaml4, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_registry();
     init_ephemeral();
-    str3 = { type: "string" };
+    str4 = { type: "string" };
     repoPath = { type: "string", inRepo: true };
     regex = { type: "regex" };
     bool = { type: "boolean" };
     count = { type: "number", min: 0, integer: true };
-    strings = { type: "array", items: str3, single: true };
+    strings = { type: "array", items: str4, single: true };
     regexes = { type: "array", items: regex, single: true };
     budget = { type: "object", props: { lines: count, bytes: count, tokens: count } };
     CONFIG_SCHEMA = {
@@ -60542,25 +62982,25 @@ var init_schema = __esm({
             type: "object",
             props: {
               pattern: regex,
-              glob: { type: "oneOf", of: [str3, { type: "array", items: str3 }], hint: "a glob or a list of globs" },
-              description: str3
+              glob: { type: "oneOf", of: [str4, { type: "array", items: str4 }], hint: "a glob or a list of globs" },
+              description: str4
             },
             required: ["pattern", "glob"]
           }
         },
         log: repoPath,
         archive: repoPath,
-        accessLog: str3,
+        accessLog: str4,
         now: { type: "date" },
-        github: { type: "object", props: { token: str3, repo: str3, apiUrl: str3 } }
+        github: { type: "object", props: { token: str4, repo: str4, apiUrl: str4 } }
       }
     };
   }
 });
 
 // src/config/load.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import path4 from "node:path";
+import { readFile as readFile4 } from "node:fs/promises";
+import path6 from "node:path";
 function isPlainObject4(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -60573,8 +63013,8 @@ function mergeConfig(base, over2) {
   return out;
 }
 function parseConfig(text5, file) {
-  const lineCounter = new import_yaml3.LineCounter();
-  const doc = (0, import_yaml3.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  const lineCounter = new import_yaml5.LineCounter();
+  const doc = (0, import_yaml5.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
   if (doc.errors.length) {
     const issues2 = doc.errors.map((e) => {
       const pos2 = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
@@ -60587,28 +63027,28 @@ function parseConfig(text5, file) {
   return value2;
 }
 async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path4.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path4.join(root2, n));
+  const candidates3 = explicitPath ? [path6.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path6.join(root2, n));
   for (const abs of candidates3) {
     let text5;
     try {
-      text5 = await readFile2(abs, "utf8");
+      text5 = await readFile4(abs, "utf8");
     } catch (err) {
       const code3 = err.code;
       if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path4.relative(root2, abs);
+      const shown2 = explicitPath ?? path6.relative(root2, abs);
       throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
     }
-    const rel = path4.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path4.isAbsolute(rel) ? rel.split(path4.sep).join("/") : abs;
+    const rel = path6.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path6.isAbsolute(rel) ? rel.split(path6.sep).join("/") : abs;
     return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
   }
   return structuredClone(DEFAULT_CONFIG);
 }
-var import_yaml3, CONFIG_FILE_NAMES, ConfigError;
+var import_yaml5, CONFIG_FILE_NAMES, ConfigError;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_defaults();
     init_schema();
     CONFIG_FILE_NAMES = [".memory-audit.yml", ".memory-audit.yaml"];
@@ -60629,8 +63069,8 @@ var init_load = __esm({
 
 // src/memory/read.ts
 import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync } from "node:fs";
-function malformed(path12, line2, message2, evidence) {
-  const f = { entryId: null, file: path12, line: line2, kind: "malformed", severity: "error", message: message2 };
+function malformed(path13, line2, message2, evidence) {
+  const f = { entryId: null, file: path13, line: line2, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
   return f;
 }
@@ -60672,7 +63112,7 @@ function firstInvalidUtf8(buf) {
   }
   return -1;
 }
-function decodeMemoryBytes(buf, path12) {
+function decodeMemoryBytes(buf, path13) {
   const bom = buf.length >= 3 && buf[0] === 239 && buf[1] === 187 && buf[2] === 191;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
@@ -60680,7 +63120,7 @@ function decodeMemoryBytes(buf, path12) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path12, line2, `${path12}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
+      finding: malformed(path13, line2, `${path13}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
         offset: nul
       })
     };
@@ -60693,13 +63133,13 @@ function decodeMemoryBytes(buf, path12) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path12, line2, `${path12}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
+      finding: malformed(path13, line2, `${path13}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
         offset: at
       })
     };
   }
 }
-function cannotRead(absPath, path12, e) {
+function cannotRead(absPath, path13, e) {
   const code3 = e.code;
   let dangling = false;
   try {
@@ -60707,33 +63147,33 @@ function cannotRead(absPath, path12, e) {
   } catch {
   }
   const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
-  return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${why})`, { code: code3 ?? null }) };
+  return { bytes: 0, bom: false, finding: malformed(path13, 1, `${path13}: cannot be read (${why})`, { code: code3 ?? null }) };
 }
-function readMemoryFileSync(absPath, path12, maxBytes) {
+function readMemoryFileSync(absPath, path13, maxBytes) {
   let fd;
   try {
     fd = openSync(absPath, OPEN_FLAGS);
   } catch (e) {
     if (e.code === "EISDIR") {
-      return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: is a directory, not a memory file`) };
+      return { bytes: 0, bom: false, finding: malformed(path13, 1, `${path13}: is a directory, not a memory file`) };
     }
-    return cannotRead(absPath, path12, e);
+    return cannotRead(absPath, path13, e);
   }
   try {
     let size;
     try {
       const st = fstatSync(fd);
-      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: is a directory, not a memory file`) };
-      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path12, 1, `${path12}: not a regular file; not read`) };
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path13, 1, `${path13}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path13, 1, `${path13}: not a regular file; not read`) };
       size = st.size;
     } catch (e) {
-      return cannotRead(absPath, path12, e);
+      return cannotRead(absPath, path13, e);
     }
     if (size > maxBytes) {
       return {
         bytes: size,
         bom: false,
-        finding: malformed(path12, 1, `${path12}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+        finding: malformed(path13, 1, `${path13}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
           bytes: size,
           limit: maxBytes
         })
@@ -60757,16 +63197,16 @@ function readMemoryFileSync(absPath, path12, maxBytes) {
       }
     } catch (e) {
       const code3 = e.code;
-      return { bytes: size, bom: false, finding: malformed(path12, 1, `${path12}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
+      return { bytes: size, bom: false, finding: malformed(path13, 1, `${path13}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
     }
     if (len > maxBytes) {
       return {
         bytes: len,
         bom: false,
-        finding: malformed(path12, 1, `${path12}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
+        finding: malformed(path13, 1, `${path13}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
       };
     }
-    return decodeMemoryBytes(buf.subarray(0, len), path12);
+    return decodeMemoryBytes(buf.subarray(0, len), path13);
   } finally {
     try {
       closeSync(fd);
@@ -60792,8 +63232,8 @@ function topicsByFile(parsed) {
   return topics;
 }
 function typedTopic(topics, dir, target) {
-  const path12 = normaliseJoin(dir ?? "", target);
-  const topic = path12 ? topics.get(path12) : void 0;
+  const path13 = normaliseJoin(dir ?? "", target);
+  const topic = path13 ? topics.get(path13) : void 0;
   return topic && topic.typeSource === "frontmatter" ? topic : void 0;
 }
 function typeIndexLines(entries, files, topics) {
@@ -60946,7 +63386,7 @@ async function loadBatch(list4, config, pause, findings, timings, beforeRefs) {
   return { files, entries };
 }
 async function followImports(root2, config, files, entries, pause, findings, timings) {
-  let frontier = files.filter((f) => f.format === "claude-md" && f.text.includes("@"));
+  let frontier = files.filter((f) => IMPORTING.has(f.format) && f.text.includes("@"));
   if (frontier.length === 0) return void 0;
   const entriesOf = /* @__PURE__ */ new Map();
   const indexEntries = (list4) => {
@@ -60959,7 +63399,12 @@ async function followImports(root2, config, files, entries, pause, findings, tim
   indexEntries(entries);
   const byPath = new Map(files.map((f) => [f.path, f]));
   const hops = /* @__PURE__ */ new Map();
-  for (const f of files) if (f.format === "claude-md") hops.set(f.path, 0);
+  const origin = /* @__PURE__ */ new Map();
+  for (const f of files)
+    if (IMPORTING.has(f.format)) {
+      hops.set(f.path, 0);
+      origin.set(f.path, f.format);
+    }
   const resolver2 = new ImportResolver(root2, files, config.ignore);
   const out = { files: [], entries: [] };
   const seenFindings = new Set(findings.map((f) => `${f.file}\0${f.message}`));
@@ -60972,7 +63417,8 @@ async function followImports(root2, config, files, entries, pause, findings, tim
       for (const e of entriesOf.get(f.path) ?? []) {
         for (const r of e.refs ?? []) {
           if (r.kind !== "import" || !r.raw.startsWith("@")) continue;
-          const res = await resolver2.resolve(f.absPath, r.raw.slice(1));
+          const from = origin.get(f.path) ?? "claude-md";
+          const res = await resolver2.resolve(f.absPath, r.raw.slice(1), from);
           if (res.kind === "skip") {
             if (res.finding && !seenFindings.has(`${res.finding.file}\0${res.finding.message}`)) {
               seenFindings.add(`${res.finding.file}\0${res.finding.message}`);
@@ -60983,6 +63429,7 @@ async function followImports(root2, config, files, entries, pause, findings, tim
           if (res.kind === "known") {
             if (hops.has(res.path)) continue;
             hops.set(res.path, hop);
+            origin.set(res.path, from);
             const known = byPath.get(res.path);
             if (known) next.push(known);
             continue;
@@ -61004,6 +63451,7 @@ async function followImports(root2, config, files, entries, pause, findings, tim
             continue;
           }
           hops.set(res.file.path, hop);
+          origin.set(res.file.path, from);
           load2.push(res.file);
         }
         const y = pause.maybe();
@@ -61024,6 +63472,7 @@ async function followImports(root2, config, files, entries, pause, findings, tim
   }
   return out.files.length > 0 ? out : void 0;
 }
+var IMPORTING;
 var init_load2 = __esm({
   "src/memory/load.ts"() {
     "use strict";
@@ -61031,6 +63480,7 @@ var init_load2 = __esm({
     init_parse3();
     init_read();
     init_references();
+    IMPORTING = /* @__PURE__ */ new Set(["claude-md", "gemini-md"]);
   }
 });
 
@@ -61156,1539 +63606,6 @@ async function fetchGitHubState(opts) {
 var init_github = __esm({
   "src/evidence/github.ts"() {
     "use strict";
-  }
-});
-
-// src/evidence/history.ts
-function pushTo(m, k, v) {
-  const list4 = m.get(k);
-  if (list4) list4.push(v);
-  else m.set(k, [v]);
-}
-function commonDir(paths) {
-  if (!paths.length) return "";
-  let parts = paths[0].split("/").slice(0, -1);
-  for (const p of paths.slice(1)) {
-    const q = p.split("/");
-    let i = 0;
-    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
-    parts = parts.slice(0, i);
-  }
-  return parts.join("/");
-}
-function normalizePath2(p) {
-  let q = p.trim().replace(/\\/g, "/");
-  while (q.startsWith("./")) q = q.slice(2);
-  q = q.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
-  return q;
-}
-function makeIndex(st, present, shallow, warnings) {
-  const { events, order: order2 } = st;
-  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
-  const pathsUnder = (dir) => {
-    const out = [];
-    const stack = [normalizePath2(dir)];
-    while (stack.length) {
-      const d = stack.pop();
-      const files = childFiles.get(d);
-      if (files) for (const f of files) out.push(f);
-      const dirs = childDirs.get(d);
-      if (dirs) for (const sub of dirs) stack.push(sub);
-    }
-    return out.sort();
-  };
-  const isHistDir = (d) => st.dirLast.has(d);
-  const caseMatch = (p) => {
-    const l = p.toLowerCase();
-    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
-    return m && m !== p ? m : void 0;
-  };
-  const ord = (c) => order2.get(c) ?? -1;
-  const resolvesToPresent = (p, depth2) => {
-    if (present(p)) return p;
-    if (depth2 > 3) return void 0;
-    const f = fileFate(p, -1, depth2 + 1);
-    return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
-  };
-  const findReadd = (del, depth2) => {
-    const delOrd = ord(del.commit);
-    if (del.blob && !isNullBlob(del.blob)) {
-      const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
-      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      for (const e2 of same) {
-        const r = resolvesToPresent(e2.path, depth2);
-        if (r) return { path: e2.path, via: "blob", event: e2 };
-      }
-    }
-    const base = del.path.slice(del.path.lastIndexOf("/") + 1);
-    if (GENERIC_BASENAMES.has(base.toLowerCase())) return void 0;
-    const cands = (addsByBase.get(base) ?? []).filter(
-      (e2) => e2.path !== del.path && ord(e2.commit) >= delOrd && ord(e2.commit) <= delOrd + READD_WINDOW
-    );
-    if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
-    let e = cands[0];
-    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
-    return resolvesToPresent(e.path, depth2) ? { path: e.path, via: "basename", event: e } : void 0;
-  };
-  const fileFate = (start, since, depth2 = 0) => {
-    const chain = [];
-    const seen = /* @__PURE__ */ new Set();
-    let cur = start;
-    let after = since;
-    let inferred;
-    for (; ; ) {
-      if (present(cur) && cur !== start) {
-        return { status: "renamed", successor: cur, commit: chain[chain.length - 1]?.commit, chain, isDirectory: false, inferred, existed: true };
-      }
-      if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
-      seen.add(cur);
-      const list4 = events.get(cur) ?? [];
-      let lastIdx = -1;
-      for (let i = list4.length - 1; i >= 0; i--) {
-        const e = list4[i];
-        if (ord(e.commit) < after) break;
-        if (TERMINAL(e)) {
-          lastIdx = i;
-          break;
-        }
-      }
-      if (lastIdx < 0) {
-        if (chain.length) {
-          return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
-        }
-        return { status: "unknown", existed: list4.length > 0 };
-      }
-      let term = list4[lastIdx];
-      if (term.type === "deleted") {
-        for (let i = lastIdx - 1; i >= 0; i--) {
-          const e = list4[i];
-          if (ord(e.commit) < after || CREATION(e)) break;
-          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth2 + 1)) {
-            term = e;
-            break;
-          }
-        }
-      }
-      if (term.type === "renamed-from" && term.other) {
-        chain.push({ from: cur, to: term.other, commit: term.commit });
-        after = ord(term.commit);
-        cur = term.other;
-        continue;
-      }
-      const re = depth2 < 3 ? findReadd(term, depth2) : void 0;
-      if (re) {
-        chain.push({ from: cur, to: re.path, commit: term.commit });
-        inferred = "readded";
-        after = ord(re.event.commit);
-        cur = re.path;
-        continue;
-      }
-      return {
-        status: "deleted",
-        commit: term.commit,
-        chain: chain.length ? chain : void 0,
-        isDirectory: false,
-        existed: true,
-        ...chain.length ? { lastPath: cur } : {}
-      };
-    }
-  };
-  const dirFate = (dir, depth2) => {
-    const files = pathsUnder(dir);
-    const votes = /* @__PURE__ */ new Map();
-    let lastDelete;
-    let lastMove;
-    let voters = 0;
-    const pre = dir + "/";
-    for (const f of files) {
-      const ff = fileFate(f, -1, 2);
-      if (ff.status === "present") continue;
-      voters++;
-      const hop = ff.chain?.find((h) => !h.to.startsWith(pre));
-      if (ff.status === "renamed" && hop) {
-        if (!lastMove || ord(hop.commit) > ord(lastMove)) lastMove = hop.commit;
-        const rest = hop.from.startsWith(pre) ? hop.from.slice(pre.length) : "";
-        let newDir;
-        if (rest && hop.to.endsWith("/" + rest)) newDir = hop.to.slice(0, hop.to.length - rest.length - 1);
-        else if (rest && hop.to === rest) newDir = "";
-        if (newDir === void 0) continue;
-        const v = votes.get(newDir);
-        if (v) {
-          v.n++;
-          if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
-          if (ff.successor) v.finals.push(ff.successor);
-        } else votes.set(newDir, { n: 1, commit: hop.commit, finals: ff.successor ? [ff.successor] : [] });
-        continue;
-      }
-      const c = ff.commit;
-      if (c && (!lastDelete || ord(c) > ord(lastDelete))) lastDelete = c;
-    }
-    let best;
-    for (const [k, v] of votes) if (!best || v.n > best[1].n) best = [k, v];
-    const destinations = [...votes].map(([k, v]) => ({ path: k, files: v.n })).sort((a, b) => b.files - a.files);
-    if (best && best[1].n * 2 >= voters && best[0] !== dir) {
-      const to = best[0];
-      const hop = { from: dir, to, commit: best[1].commit };
-      const finals = best[1].finals;
-      const stayed = finals.filter((x) => x.startsWith(to + "/")).length;
-      if (finals.length && stayed * 2 < finals.length) {
-        const lcp = commonDir(finals);
-        if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
-          let moveCommit;
-          for (const fin of finals) {
-            const list4 = events.get(fin);
-            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
-            if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
-          }
-          const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
-          return { status: "renamed", successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
-        }
-      }
-      if (present(to) || to === "" || depth2 > 4) {
-        return { status: "renamed", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
-      }
-      if (isHistDir(to)) {
-        const next = dirFate(to, depth2 + 1);
-        return { ...next, isDirectory: true, chain: [hop, ...next.chain ?? []], destinations };
-      }
-      return { status: "unknown", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
-    }
-    const last = [lastDelete, lastMove].filter((c) => !!c).sort((a, b) => ord(b) - ord(a))[0];
-    return {
-      status: last ? "deleted" : "unknown",
-      commit: last,
-      isDirectory: true,
-      existed: true,
-      ...destinations.length ? { destinations } : {}
-    };
-  };
-  const fateCache = /* @__PURE__ */ new Map();
-  const fate = (raw) => {
-    const p = normalizePath2(raw);
-    const hit2 = fateCache.get(p);
-    if (hit2) return hit2;
-    const res = computeFate(p);
-    if (fateCache.size < 1e5) fateCache.set(p, res);
-    return res;
-  };
-  const computeFate = (p) => {
-    const now = present(p);
-    if (now) return { status: "present", isDirectory: now === "dir", existed: events.has(p) || isHistDir(p) };
-    if (events.has(p)) return fileFate(p, -1);
-    if (isHistDir(p)) return dirFate(p, 0);
-    const cm = caseMatch(p);
-    if (cm !== void 0) {
-      const f = present(cm) ? { status: "present", isDirectory: present(cm) === "dir" } : computeFate(cm);
-      if (f.status === "present") return { status: "renamed", successor: cm, isDirectory: f.isDirectory, inferred: "case", existed: true };
-      return { ...f, inferred: f.inferred ?? "case", caseOf: cm };
-    }
-    let end = p.lastIndexOf("/");
-    while (end > 0) {
-      const anc = p.slice(0, end);
-      if (present(anc)) break;
-      if (isHistDir(anc)) {
-        const df = fate(anc);
-        if (df.status === "renamed" && df.successor !== void 0) {
-          const cand = (df.successor ? df.successor + "/" : "") + p.slice(end + 1);
-          const kind = present(cand);
-          if (kind) {
-            return { status: "renamed", successor: cand, commit: df.commit, chain: df.chain, isDirectory: kind === "dir", inferred: "directory", existed: false };
-          }
-        }
-        break;
-      }
-      end = anc.lastIndexOf("/");
-    }
-    return { status: "unknown", existed: false };
-  };
-  const lastTouched = (raw) => {
-    const p = normalizePath2(raw);
-    if (p === "") return st.commits[st.commits.length - 1];
-    const list4 = events.get(p);
-    if (list4 && list4.length) return list4[list4.length - 1].commit;
-    return st.dirLast.get(p);
-  };
-  const touchCount = (raw) => {
-    const p = normalizePath2(raw);
-    if (p === "") return st.commits.length;
-    const list4 = events.get(p);
-    if (list4 && list4.length) {
-      let n = 0;
-      let prev = null;
-      for (const e of list4) {
-        if (e.commit !== prev) n++;
-        prev = e.commit;
-      }
-      return n;
-    }
-    return st.dirCount.get(p) ?? 0;
-  };
-  return {
-    available: true,
-    shallow,
-    commits: st.commits.length,
-    events,
-    fate,
-    lastTouched,
-    touchCount,
-    pathsUnder,
-    caseMatch,
-    known: (raw) => {
-      const p = normalizePath2(raw);
-      return events.has(p) ? "file" : isHistDir(p) ? "dir" : void 0;
-    },
-    warnings,
-    commitList: st.commits
-  };
-}
-function emptyHistory(shallow = false, available = false) {
-  return {
-    available,
-    shallow,
-    commits: 0,
-    events: /* @__PURE__ */ new Map(),
-    fate: () => ({ status: "unknown", existed: false }),
-    lastTouched: () => void 0,
-    touchCount: () => 0,
-    pathsUnder: () => [],
-    caseMatch: () => void 0,
-    known: () => void 0,
-    warnings: []
-  };
-}
-async function runLogPass(root2, opts = {}) {
-  const builder = new HistoryBuilder(opts.prefix ?? "");
-  let pending = null;
-  let need = 0;
-  let commit = null;
-  const onChange = opts.onChange;
-  const dayCache = /* @__PURE__ */ new Map();
-  const onToken = (raw) => {
-    if (need > 0 && pending) {
-      if (need === 2) {
-        pending.src = raw;
-        need = pending.status === "R" || pending.status === "C" ? 1 : 0;
-        if (need === 1) return;
-      } else {
-        pending.dst = raw;
-        need = 0;
-      }
-      if (commit) {
-        if (onChange) onChange(commit, pending);
-        builder.addChange(pending);
-      }
-      pending = null;
-      return;
-    }
-    let tok = raw;
-    if (tok.charCodeAt(0) === 10) tok = tok.slice(1);
-    if (tok.charCodeAt(0) === 30) {
-      const f = tok.slice(1).split("");
-      const at = Number(f[2]);
-      const ms2 = Number.isFinite(at) ? at * 1e3 : 0;
-      const time = new Date(ms2).toISOString();
-      const dayKey = Math.floor(ms2 / 864e5);
-      let date = dayCache.get(dayKey);
-      if (!date) {
-        date = time.slice(0, 10);
-        dayCache.set(dayKey, date);
-      }
-      commit = { sha: f[0] ?? "", date, time: time.replace(".000Z", "Z"), author: f[3] ?? "", subject: f.slice(4).join("") };
-      builder.startCommit(commit);
-      return;
-    }
-    if (tok.charCodeAt(0) === 58) {
-      const s1 = tok.indexOf(" ", 1);
-      const s2 = tok.indexOf(" ", s1 + 1);
-      const s3 = tok.indexOf(" ", s2 + 1);
-      const s4 = tok.indexOf(" ", s3 + 1);
-      const letter = tok.charAt(s4 + 1);
-      pending = {
-        status: letter,
-        similarity: tok.length > s4 + 2 ? Number(tok.slice(s4 + 2)) : void 0,
-        src: "",
-        // Only adds, deletes and renames keep blob ids (re-add detection, manifest history).
-        srcBlob: tok.slice(s2 + 1, s3),
-        dstBlob: tok.slice(s3 + 1, s4),
-        srcMode: tok.slice(1, s1),
-        dstMode: tok.slice(s1 + 1, s2)
-      };
-      need = 2;
-      return;
-    }
-  };
-  const args = [
-    "-c",
-    `diff.renameLimit=${opts.renameLimit ?? 5e3}`,
-    "log",
-    "HEAD",
-    "--raw",
-    "--no-abbrev",
-    "-M",
-    "-z",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    `--format=${LOG_FORMAT}`,
-    "--"
-  ];
-  const r = await streamGitTokens(root2, args, onToken);
-  const warn = r.stderr.split("\n").map((l) => l.trim()).filter((l) => /rename|skipped|limit/i.test(l));
-  builder.warnings.push(...warn);
-  return { builder, code: r.code, stderr: r.stderr };
-}
-var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, parentOf, isNullBlob, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
-var init_history = __esm({
-  "src/evidence/history.ts"() {
-    "use strict";
-    init_git();
-    NULL_BLOB = /^0+$/;
-    GENERIC_BASENAMES = /* @__PURE__ */ new Set([
-      "index.ts",
-      "index.js",
-      "index.tsx",
-      "index.jsx",
-      "index.mjs",
-      "index.cjs",
-      "index.d.ts",
-      "index.md",
-      "index.html",
-      "readme.md",
-      "readme",
-      "readme.rst",
-      "license",
-      "license.md",
-      "changelog.md",
-      "package.json",
-      "tsconfig.json",
-      "__init__.py",
-      "main.py",
-      "main.go",
-      "main.rs",
-      "mod.rs",
-      "lib.rs",
-      "main.ts",
-      "main.js",
-      "utils.ts",
-      "utils.js",
-      "utils.py",
-      "types.ts",
-      "types.go",
-      "types.py",
-      "config.ts",
-      "config.js",
-      "config.py",
-      "cargo.toml",
-      "go.mod",
-      "makefile",
-      "dockerfile",
-      ".gitignore",
-      ".gitkeep",
-      "setup.py",
-      "pyproject.toml",
-      "test.ts",
-      "app.ts",
-      "app.tsx",
-      "app.py",
-      "constants.ts",
-      "helpers.ts",
-      "claude.md",
-      "agents.md",
-      "vite.config.ts",
-      "vitest.config.ts"
-    ]);
-    READD_WINDOW = 100;
-    parentOf = (p) => {
-      const i = p.lastIndexOf("/");
-      return i < 0 ? "" : p.slice(0, i);
-    };
-    isNullBlob = (b) => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
-    HistoryBuilder = class {
-      constructor(prefix = "") {
-        this.prefix = prefix;
-      }
-      prefix;
-      commits = [];
-      events = /* @__PURE__ */ new Map();
-      dirLast = /* @__PURE__ */ new Map();
-      dirCount = /* @__PURE__ */ new Map();
-      /** Paths touched by the current commit (for distinct-commit counting of directories). */
-      touchedDirs = /* @__PURE__ */ new Set();
-      current = null;
-      lookups = {
-        lowerFiles: /* @__PURE__ */ new Map(),
-        lowerDirs: /* @__PURE__ */ new Map(),
-        addsByBase: /* @__PURE__ */ new Map(),
-        addsByBlob: /* @__PURE__ */ new Map(),
-        childFiles: /* @__PURE__ */ new Map(),
-        childDirs: /* @__PURE__ */ new Map()
-      };
-      /** Warnings git printed (rename detection skipped...). */
-      warnings = [];
-      startCommit(c) {
-        this.flushCommit();
-        this.current = c;
-        this.commits.push(c);
-      }
-      flushCommit() {
-        const c = this.current;
-        if (!c) return;
-        const lk = this.lookups;
-        for (const d of this.touchedDirs) {
-          if (!this.dirLast.has(d)) {
-            this.dirLast.set(d, c);
-            const ld = d.toLowerCase();
-            if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
-            pushTo(lk.childDirs, parentOf(d), d);
-          }
-          this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
-        }
-        this.touchedDirs.clear();
-      }
-      /** Strips the root prefix; returns null for paths outside the root. */
-      rel(p) {
-        if (p === void 0) return null;
-        if (!this.prefix) return p;
-        return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
-      }
-      push(path12, ev) {
-        let list4 = this.events.get(path12);
-        let key = path12;
-        const lk = this.lookups;
-        if (list4) key = list4[0].path;
-        else {
-          list4 = [];
-          this.events.set(path12, list4);
-          const lp = path12.toLowerCase();
-          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path12);
-          pushTo(lk.childFiles, parentOf(path12), path12);
-        }
-        const e = ev;
-        e.path = key;
-        list4.push(e);
-        if (e.type === "added") {
-          pushTo(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
-          if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
-        }
-        let end = key.lastIndexOf("/");
-        while (end > 0) {
-          const d = key.slice(0, end);
-          if (this.touchedDirs.has(d)) break;
-          this.touchedDirs.add(d);
-          end = d.lastIndexOf("/");
-        }
-      }
-      addChange(ch) {
-        const commit = this.current;
-        if (!commit) return;
-        const s = ch.status;
-        const src = this.rel(ch.src);
-        const dst = this.rel(ch.dst);
-        if (s === "R" && ch.dst !== void 0) {
-          if (src !== null && dst !== null) {
-            this.push(src, { type: "renamed-from", other: dst, similarity: ch.similarity, commit, blob: ch.srcBlob });
-            this.push(dst, { type: "renamed-to", other: src, similarity: ch.similarity, commit, blob: ch.dstBlob });
-          } else if (src !== null) this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
-          else if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
-          return;
-        }
-        if (s === "C" && ch.dst !== void 0) {
-          if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
-          return;
-        }
-        if (src === null) return;
-        if (s === "A") this.push(src, { type: "added", commit, blob: ch.dstBlob });
-        else if (s === "D") this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
-        else if (s === "M" || s === "T") this.push(src, { type: "modified", commit });
-      }
-      /** Finishes the pass; `present` tells what exists now (the file index). */
-      finish(present, shallow) {
-        this.flushCommit();
-        this.current = null;
-        this.commits.reverse();
-        const order2 = /* @__PURE__ */ new Map();
-        this.commits.forEach((c, i) => order2.set(c, i));
-        for (const list4 of this.events.values()) {
-          list4.reverse();
-          let sorted = true;
-          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
-          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
-        }
-        return makeIndex(
-          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
-          present,
-          shallow,
-          this.warnings
-        );
-      }
-    };
-    TERMINAL = (e) => e.type === "deleted" || e.type === "renamed-from";
-    CREATION = (e) => e.type === "added" || e.type === "renamed-to";
-    LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%an%x1f%s";
-  }
-});
-
-// src/evidence/manifests/kinds.ts
-function manifestKind(path12) {
-  if (SKIP_SEGMENT.test(path12)) return void 0;
-  const slash = path12.lastIndexOf("/");
-  const base = slash < 0 ? path12 : path12.slice(slash + 1);
-  switch (base) {
-    case "package.json":
-      return "package.json";
-    case "pnpm-workspace.yaml":
-    case "pnpm-workspace.yml":
-      return "pnpm-workspace";
-    case "package-lock.json":
-    case "npm-shrinkwrap.json":
-      return "package-lock";
-    case "pnpm-lock.yaml":
-      return "pnpm-lock";
-    case "yarn.lock":
-      return "yarn-lock";
-    case "pyproject.toml":
-      return "pyproject";
-    case "Cargo.toml":
-      return "cargo";
-    case "go.mod":
-      return "go.mod";
-    case "Gemfile":
-    case "gems.rb":
-      return "gemfile";
-    case "Makefile":
-    case "makefile":
-    case "GNUmakefile":
-      return "makefile";
-    case "justfile":
-    case "Justfile":
-    case ".justfile":
-      return "justfile";
-    case ".nvmrc":
-    case ".node-version":
-    case ".python-version":
-    case ".ruby-version":
-    case ".tool-versions":
-      return "runtime-file";
-  }
-  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path12)) {
-    return "requirements";
-  }
-  return void 0;
-}
-function isLockfile(kind) {
-  return kind === "package-lock" || kind === "pnpm-lock" || kind === "yarn-lock";
-}
-function hasHistory(kind) {
-  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace";
-}
-var SKIP_SEGMENT;
-var init_kinds = __esm({
-  "src/evidence/manifests/kinds.ts"() {
-    "use strict";
-    SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
-  }
-});
-
-// src/evidence/manifests/parse.ts
-function parseManifest(kind, path12, text5) {
-  try {
-    switch (kind) {
-      case "package.json":
-        return parsePackageJson(text5);
-      case "pnpm-workspace":
-        return parsePnpmWorkspace(text5);
-      case "pyproject":
-        return parsePyproject(text5);
-      case "cargo":
-        return parseCargo(text5);
-      case "requirements":
-        return parseRequirements(text5);
-      case "go.mod":
-        return parseGoMod(text5);
-      case "gemfile":
-        return parseGemfile(text5);
-      case "makefile":
-        return parseMakefile(text5);
-      case "justfile":
-        return parseJustfile(text5);
-      case "runtime-file":
-        return parseRuntimeFile(path12, text5);
-      default:
-        return { kind, deps: [], problems: [] };
-    }
-  } catch (err) {
-    return { kind, deps: [], problems: [{ message: `could not be read: ${err.message}` }] };
-  }
-}
-function jsonErrorLine(message2, text5) {
-  const lc = /line (\d+) column \d+/.exec(message2);
-  if (lc) return Number(lc[1]);
-  const pos2 = /position (\d+)/.exec(message2);
-  if (pos2) {
-    const n = Math.min(Number(pos2[1]), text5.length);
-    let line2 = 1;
-    for (let i = 0; i < n; i++) if (text5.charCodeAt(i) === 10) line2++;
-    return line2;
-  }
-  return void 0;
-}
-function parsePackageJson(text5) {
-  const out = { kind: "package.json", deps: [], problems: [] };
-  let data;
-  try {
-    data = JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
-  } catch (err) {
-    const message2 = err.message;
-    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
-    return out;
-  }
-  const pkg = obj(data);
-  if (!pkg) {
-    out.problems.push({ message: "package.json is not a JSON object" });
-    return out;
-  }
-  for (const field2 of NPM_DEP_FIELDS) {
-    const deps = obj(pkg[field2]);
-    if (!deps) continue;
-    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str4(spec) ?? "", field: field2 });
-  }
-  for (const field2 of ["bundledDependencies", "bundleDependencies"]) {
-    const b = pkg[field2];
-    if (Array.isArray(b)) {
-      for (const name of b) if (typeof name === "string") out.deps.push({ name, spec: "", field: field2 });
-    }
-  }
-  const scripts = obj(pkg.scripts);
-  out.scripts = /* @__PURE__ */ new Map();
-  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str4(v) ?? "");
-  if (typeof pkg.name === "string") out.name = pkg.name;
-  if (typeof pkg.version === "string") out.version = pkg.version;
-  const ws = pkg.workspaces;
-  if (Array.isArray(ws)) out.workspaces = ws.filter((w) => typeof w === "string");
-  else if (obj(ws) && Array.isArray(obj(ws).packages)) {
-    out.workspaces = obj(ws).packages.filter((w) => typeof w === "string");
-  }
-  const runtimes = [];
-  const engines = obj(pkg.engines);
-  if (engines) {
-    for (const [k, v] of Object.entries(engines)) if (str4(v)) runtimes.push({ name: k, spec: str4(v) });
-  }
-  const volta = obj(pkg.volta);
-  if (volta) {
-    for (const [k, v] of Object.entries(volta)) if (str4(v)) runtimes.push({ name: k, spec: str4(v) });
-  }
-  if (typeof pkg.packageManager === "string") {
-    const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
-    if (m) runtimes.push({ name: m[1], spec: m[2] });
-  }
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-function yamlLine(err) {
-  if (err instanceof import_yaml4.YAMLParseError && err.linePos) return err.linePos[0].line;
-  return void 0;
-}
-function parsePnpmWorkspace(text5) {
-  const out = { kind: "pnpm-workspace", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml4.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
-    return out;
-  }
-  const doc = obj(data);
-  if (!doc) return out;
-  if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
-  const catalogs = /* @__PURE__ */ new Map();
-  const cat = obj(doc.catalog);
-  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str4(v) ?? ""])));
-  const cats = obj(doc.catalogs);
-  if (cats) {
-    for (const [name, c] of Object.entries(cats)) {
-      const m = obj(c);
-      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str4(v) ?? ""])));
-    }
-  }
-  if (catalogs.size) out.catalogs = catalogs;
-  return out;
-}
-function tomlProblem(err) {
-  if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line };
-  return { message: `invalid TOML: ${err.message}` };
-}
-function pep508(req) {
-  const s = req.trim();
-  const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
-  if (!m) return void 0;
-  let spec = (m[3] ?? "").trim();
-  const semi = spec.indexOf(";");
-  if (semi >= 0) spec = spec.slice(0, semi).trim();
-  if (spec.startsWith("@")) spec = spec.slice(1).trim();
-  spec = spec.replace(/^\((.*)\)$/, "$1");
-  return { name: m[1], spec };
-}
-function parsePyproject(text5) {
-  const out = { kind: "pyproject", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
-  const scripts = /* @__PURE__ */ new Map();
-  const runtimes = [];
-  const addReqs = (list4, field2) => {
-    if (!Array.isArray(list4)) return;
-    for (const r of list4) {
-      if (typeof r !== "string") continue;
-      const p = pep508(r);
-      if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
-    }
-  };
-  const project = obj(data.project);
-  if (project) {
-    if (typeof project.name === "string") out.name = project.name;
-    if (typeof project.version === "string") out.version = project.version;
-    addReqs(project.dependencies, "project.dependencies");
-    const opt = obj(project["optional-dependencies"]);
-    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
-    if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
-    if (Array.isArray(project.classifiers)) {
-      const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
-      if (py.length) out.classifiers = py;
-    }
-    for (const key of ["scripts", "gui-scripts"]) {
-      const s = obj(project[key]);
-      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str4(v) ?? "");
-    }
-  }
-  const groups = obj(data["dependency-groups"]);
-  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
-  const build2 = obj(data["build-system"]);
-  if (build2) addReqs(build2.requires, "build-system.requires");
-  const tool = obj(data.tool);
-  const poetry = obj(tool?.poetry);
-  if (poetry) {
-    if (!out.name && typeof poetry.name === "string") out.name = poetry.name;
-    if (!out.version && typeof poetry.version === "string") out.version = poetry.version;
-    const addPoetry = (deps, field2) => {
-      const d = obj(deps);
-      if (!d) return;
-      for (const [name, spec] of Object.entries(d)) {
-        const s = str4(spec) ?? str4(obj(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
-        if (name.toLowerCase() === "python") {
-          runtimes.push({ name: "python", spec: s });
-          continue;
-        }
-        out.deps.push({ name, spec: s, field: field2 });
-      }
-    };
-    addPoetry(poetry.dependencies, "tool.poetry.dependencies");
-    addPoetry(poetry["dev-dependencies"], "tool.poetry.dev-dependencies");
-    const pg = obj(poetry.group);
-    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
-    const ps = obj(poetry.scripts);
-    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str4(v) ?? str4(obj(v)?.reference) ?? "");
-  }
-  for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
-    const t = obj(obj(tool?.[toolName])?.[key]);
-    if (!t) continue;
-    for (const [k, v] of Object.entries(t)) {
-      if (k.startsWith("_")) continue;
-      scripts.set(k, str4(v) ?? str4(obj(v)?.cmd) ?? str4(obj(v)?.shell) ?? "");
-    }
-  }
-  const hatchEnvs = obj(obj(tool?.hatch)?.envs);
-  if (hatchEnvs) {
-    for (const [env, cfg] of Object.entries(hatchEnvs)) {
-      const s = obj(obj(cfg)?.scripts);
-      if (!s) continue;
-      for (const [k, v] of Object.entries(s)) {
-        const cmd = Array.isArray(v) ? v.join(" && ") : str4(v) ?? "";
-        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
-      }
-    }
-  }
-  const pdmDev = obj(obj(tool?.pdm)?.["dev-dependencies"]);
-  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
-  const uv = obj(tool?.uv);
-  if (uv) {
-    addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
-    const members = obj(uv.workspace)?.members;
-    if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
-  }
-  if (scripts.size) out.scripts = scripts;
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-function parseCargo(text5) {
-  const out = { kind: "cargo", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
-  const addDeps = (table, field2) => {
-    const d = obj(table);
-    if (!d) return;
-    for (const [key, spec] of Object.entries(d)) {
-      const o = obj(spec);
-      const name = typeof o?.package === "string" ? o.package : key;
-      const s = str4(spec) ?? str4(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str4(o.path)}` : o?.git ? `git:${str4(o.git)}` : "");
-      out.deps.push({ name, spec: s, field: field2 });
-    }
-  };
-  for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(data[f], f);
-  const target = obj(data.target);
-  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj(t)?.[f], `target.${cfg}.${f}`);
-  const ws = obj(data.workspace);
-  if (ws) {
-    addDeps(ws.dependencies, "workspace.dependencies");
-    if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m) => typeof m === "string");
-  }
-  const pkg = obj(data.package);
-  if (pkg) {
-    if (typeof pkg.name === "string") out.name = pkg.name;
-    const v = pkg.version;
-    if (typeof v === "string") out.version = v;
-    else if (obj(v)?.workspace === true) {
-      const wv = obj(ws?.package)?.version;
-      if (typeof wv === "string") out.version = wv;
-    }
-    if (typeof pkg["rust-version"] === "string") out.runtimes = [{ name: "rust", spec: pkg["rust-version"] }];
-  } else {
-    const wv = obj(ws?.package)?.version;
-    if (typeof wv === "string") out.version = wv;
-    const rv = obj(ws?.package)?.["rust-version"];
-    if (typeof rv === "string") out.runtimes = [{ name: "rust", spec: rv }];
-  }
-  return out;
-}
-function parseRequirements(text5) {
-  const out = { kind: "requirements", deps: [], problems: [] };
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
-    let line2 = raw.replace(/(^|\s)#.*$/, "").trim();
-    if (!line2) continue;
-    const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
-    if (line2.startsWith("-e ") || line2.startsWith("--editable")) {
-      if (egg) out.deps.push({ name: egg[1], spec: "", field: "requirements" });
-      continue;
-    }
-    if (line2.startsWith("-") || /^[a-z+]+:\/\//i.test(line2) || line2.startsWith(".") || line2.startsWith("/")) continue;
-    line2 = line2.replace(/\s--\S+(=\S+)?/g, "").trim();
-    const at = /^([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*@\s*\S+/.exec(line2);
-    if (at) {
-      out.deps.push({ name: at[1], spec: "", field: "requirements" });
-      continue;
-    }
-    const p = pep508(line2);
-    if (p) out.deps.push({ name: p.name, spec: p.spec, field: "requirements" });
-  }
-  return out;
-}
-function parseGoMod(text5) {
-  const out = { kind: "go.mod", deps: [], problems: [] };
-  const runtimes = [];
-  let block = null;
-  text5.split(/\r?\n/).forEach((raw) => {
-    const indirect = /\/\/\s*indirect/.test(raw);
-    const line2 = raw.replace(/\/\/.*$/, "").trim();
-    if (!line2) return;
-    if (block) {
-      if (line2 === ")") {
-        block = null;
-        return;
-      }
-      if (block === "require") {
-        const [mod, ver] = line2.split(/\s+/);
-        if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
-      }
-      return;
-    }
-    const m = /^(\w+)\s*(.*)$/.exec(line2);
-    if (!m) return;
-    const [, kw, rest = ""] = m;
-    if (rest === "(") {
-      block = kw;
-      return;
-    }
-    if (kw === "module") out.goModule = out.name = rest.replace(/^"|"$/g, "");
-    else if (kw === "go") runtimes.push({ name: "go", spec: rest });
-    else if (kw === "toolchain") runtimes.push({ name: "go-toolchain", spec: rest.replace(/^go/, "") });
-    else if (kw === "require") {
-      const [mod, ver] = rest.split(/\s+/);
-      if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
-    }
-  });
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-function parseGemfile(text5) {
-  const out = { kind: "gemfile", deps: [], problems: [] };
-  for (const raw of text5.split(/\r?\n/)) {
-    const line2 = raw.trim();
-    const g = /^gem\s*\(?\s*["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?/.exec(line2);
-    if (g) {
-      out.deps.push({ name: g[1], spec: g[2] ?? "", field: "gem" });
-      continue;
-    }
-    const r = /^ruby\s+["']([^"']+)["']/.exec(line2);
-    if (r) out.runtimes = [...out.runtimes ?? [], { name: "ruby", spec: r[1] }];
-  }
-  return out;
-}
-function parseMakefile(text5) {
-  const targets = /* @__PURE__ */ new Set();
-  let inDefine = false;
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
-    if (inDefine) {
-      if (/^\s*endef\b/.test(raw)) inDefine = false;
-      continue;
-    }
-    if (/^\s*define\b/.test(raw)) {
-      inDefine = true;
-      continue;
-    }
-    if (raw.startsWith("	") || raw.startsWith("#")) continue;
-    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1");
-    const m = /^([^:=#\t][^:=#]*?)\s*(::?)(?!=)(.*)$/.exec(line2);
-    if (!m) continue;
-    if (m[3].startsWith(":=") || m[3].startsWith("=")) continue;
-    const lhs = m[1].trim();
-    if (/^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|vpath)\b/.test(lhs)) continue;
-    if (/[?+!]$/.test(lhs)) continue;
-    if (lhs === ".PHONY") {
-      for (const t of m[3].replace(/[;|].*$/, "").trim().split(/\s+/)) if (t && !t.includes("$") && !t.includes("%")) targets.add(t);
-      continue;
-    }
-    for (const t of lhs.split(/\s+/)) {
-      if (!t || t.startsWith(".") || t.includes("%") || t.includes("$(") || t.includes("${")) continue;
-      targets.add(t);
-    }
-  }
-  return { kind: "makefile", deps: [], targets: [...targets], problems: [] };
-}
-function parseJustfile(text5) {
-  const recipes = /* @__PURE__ */ new Set();
-  for (const raw of text5.split(/\r?\n/)) {
-    if (!raw || /^[\s#[]/.test(raw)) continue;
-    const alias = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
-    if (alias) {
-      recipes.add(alias[1]);
-      continue;
-    }
-    if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
-    const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
-    if (m) recipes.add(m[1]);
-  }
-  return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
-}
-function parseRuntimeFile(path12, text5) {
-  const out = { kind: "runtime-file", deps: [], problems: [] };
-  const base = path12.slice(path12.lastIndexOf("/") + 1);
-  const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
-  if (base === ".tool-versions") {
-    out.runtimes = [];
-    for (const raw of text5.split(/\r?\n/)) {
-      const line2 = raw.replace(/#.*$/, "").trim();
-      const [tool, ver] = line2.split(/\s+/);
-      if (tool && ver) out.runtimes.push({ name: TOOL_VERSIONS_NAMES[tool] ?? tool, spec: ver });
-    }
-  } else if (first) {
-    const name = base === ".python-version" ? "python" : base === ".ruby-version" ? "ruby" : "node";
-    out.runtimes = [{ name, spec: first }];
-  }
-  return out;
-}
-var import_yaml4, obj, str4, NPM_DEP_FIELDS, TOOL_VERSIONS_NAMES;
-var init_parse4 = __esm({
-  "src/evidence/manifests/parse.ts"() {
-    "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
-    init_dist();
-    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
-    str4 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
-    NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
-    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java" };
-  }
-});
-
-// src/evidence/manifests/lockfiles.ts
-function parseLockfile(kind, file, text5) {
-  try {
-    if (kind === "package-lock") return packageLock(file, text5);
-    if (kind === "pnpm-lock") return pnpmLock(file, text5);
-    return yarnLock(file, text5);
-  } catch (err) {
-    return { problem: { message: `could not be read: ${err.message}` } };
-  }
-}
-function packageLock(file, text5) {
-  let data;
-  try {
-    data = JSON.parse(text5);
-  } catch (err) {
-    const m = err.message;
-    return { problem: { message: `invalid JSON: ${m}`, line: jsonErrorLine(m, text5) } };
-  }
-  const dir = dirOf2(file);
-  const packages = data.packages ?? {};
-  const v1 = data.dependencies ?? {};
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name) {
-        const rel = relTo(dir, manifestDir);
-        if (rel === null) return void 0;
-        const local = rel ? packages[`${rel}/node_modules/${name}`]?.version : void 0;
-        return local ?? packages[`node_modules/${name}`]?.version ?? (rel === "" ? v1[name]?.version : void 0);
-      }
-    }
-  };
-}
-function topLevelSections(text5, keys2) {
-  const out = [];
-  let keep = false;
-  let start = 0;
-  while (start <= text5.length) {
-    let end = text5.indexOf("\n", start);
-    if (end < 0) end = text5.length;
-    const line2 = text5.slice(start, end);
-    const c = line2.charCodeAt(0);
-    if (line2.length && c !== 32 && c !== 9 && c !== 35 && c !== 45) {
-      const colon = line2.indexOf(":");
-      const key = colon > 0 ? line2.slice(0, colon).replace(/^['"]|['"]$/g, "") : "";
-      keep = keys2.has(key);
-    }
-    if (keep) out.push(line2);
-    start = end + 1;
-  }
-  return out.join("\n");
-}
-function pnpmLock(file, text5) {
-  const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
-  let data;
-  try {
-    data = (0, import_yaml5.parse)(section, { uniqueKeys: false }) ?? {};
-  } catch (err) {
-    const line2 = err.linePos?.[0]?.line;
-    return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
-  }
-  const dir = dirOf2(file);
-  const importers = data.importers ?? { ".": data };
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name) {
-        const rel = relTo(dir, manifestDir);
-        if (rel === null) return void 0;
-        const imp = importers[rel === "" ? "." : rel];
-        if (!imp) return void 0;
-        for (const f of ["dependencies", "devDependencies", "optionalDependencies"]) {
-          const e = imp[f]?.[name];
-          if (e === void 0) continue;
-          const v = typeof e === "object" && e ? e.version : e;
-          const c = cleanPnpmVersion(v);
-          if (c) return c;
-        }
-        return void 0;
-      }
-    }
-  };
-}
-function unquote2(s) {
-  return s.trim().replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
-}
-function yarnLock(file, text5) {
-  const byDescriptor = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  let pending = [];
-  for (const line2 of text5.split(/\r?\n/)) {
-    if (!line2 || line2.startsWith("#")) continue;
-    if (!line2.startsWith(" ")) {
-      pending = [];
-      if (!line2.endsWith(":")) continue;
-      const head = line2.slice(0, -1);
-      if (head === "__metadata") continue;
-      for (const d of head.split(/,\s*/)) pending.push(unquote2(d));
-      continue;
-    }
-    if (pending.length === 0) continue;
-    const m = /^ {2}version:?\s+(.+)$/.exec(line2);
-    if (!m) continue;
-    const version = unquote2(m[1]);
-    for (const d of pending) {
-      byDescriptor.set(d, version);
-      const at = d.indexOf("@", 1);
-      const name = at > 0 ? d.slice(0, at) : d;
-      let set = byName.get(name);
-      if (!set) byName.set(name, set = /* @__PURE__ */ new Set());
-      set.add(version);
-    }
-    pending = [];
-  }
-  const dir = dirOf2(file);
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name, spec) {
-        if (relTo(dir, manifestDir) === null) return void 0;
-        const exact = byDescriptor.get(`${name}@${spec}`) ?? byDescriptor.get(`${name}@npm:${spec}`);
-        if (exact) return exact;
-        const all2 = byName.get(name);
-        return all2 && all2.size === 1 ? [...all2][0] : void 0;
-      }
-    }
-  };
-}
-var import_yaml5, dirOf2, relTo, cleanPnpmVersion;
-var init_lockfiles = __esm({
-  "src/evidence/manifests/lockfiles.ts"() {
-    "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
-    init_parse4();
-    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
-    relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
-    cleanPnpmVersion = (v) => {
-      const s = typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
-      if (!s || s.startsWith("link:") || s.startsWith("file:") || s.startsWith("workspace:")) return void 0;
-      return s.replace(/\(.*$/, "").replace(/_.*$/, "").replace(/^\/.*\//, "");
-    };
-  }
-});
-
-// src/evidence/manifests.ts
-import { readFile as readFile3, stat as stat4 } from "node:fs/promises";
-import path5 from "node:path";
-function emptyManifestIndex() {
-  return {
-    dependencies: /* @__PURE__ */ new Map(),
-    everDependencies: /* @__PURE__ */ new Map(),
-    scripts: /* @__PURE__ */ new Map(),
-    makeTargets: /* @__PURE__ */ new Map(),
-    justRecipes: /* @__PURE__ */ new Map(),
-    scriptHistory: /* @__PURE__ */ new Map(),
-    workspaces: /* @__PURE__ */ new Map(),
-    runtimes: /* @__PURE__ */ new Map(),
-    projectVersions: [],
-    problems: [],
-    dependencyVersions: /* @__PURE__ */ new Map(),
-    everProjectNames: /* @__PURE__ */ new Map(),
-    runtimeAll: [],
-    pythonClassifiers: /* @__PURE__ */ new Map(),
-    scriptCommands: /* @__PURE__ */ new Map(),
-    workspaceGlobs: [],
-    catalogs: /* @__PURE__ */ new Map(),
-    manifestFiles: /* @__PURE__ */ new Map(),
-    lockfiles: [],
-    goModules: /* @__PURE__ */ new Map()
-  };
-}
-async function mapLimit(items, limit, fn) {
-  const out = new Array(items.length);
-  let next = 0;
-  const worker2 = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
-  return out;
-}
-async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
-  const idx = into;
-  const found = [];
-  for (const f of files.files) {
-    const kind = manifestKind(f);
-    if (kind) found.push({ file: f, kind });
-  }
-  found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const texts = await mapLimit(found, 32, async ({ file }) => {
-    try {
-      const abs = path5.join(root2, file);
-      const st = await stat4(abs);
-      if (!st.isFile()) return { error: "not a regular file" };
-      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile3(abs, "utf8") };
-    } catch (err) {
-      return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
-    }
-  });
-  const locks = [];
-  const parsed = [];
-  found.forEach(({ file, kind }, i) => {
-    const t = texts[i];
-    if ("error" in t) {
-      if (t.error !== "missing from the working tree") idx.problems.push({ file, message: t.error });
-      return;
-    }
-    idx.manifestFiles.set(file, kind);
-    if (isLockfile(kind)) {
-      const r = parseLockfile(kind, file, t.text);
-      if (r.problem) idx.problems.push({ file, ...r.problem });
-      if (r.lock) {
-        locks.push(r.lock);
-        idx.lockfiles.push(file);
-      }
-      return;
-    }
-    const p = parseManifest(kind, file, t.text);
-    for (const pr of p.problems) idx.problems.push({ file, ...pr });
-    parsed.push({ file, p });
-  });
-  locks.sort((a, b) => depth(b.file) - depth(a.file));
-  const runtimeCands = [];
-  for (const { file, p } of parsed) {
-    const dir = dirOf3(file);
-    for (const d of p.deps) {
-      const dep = { name: d.name, spec: d.spec, manifest: file, field: d.field };
-      if (p.kind === "package.json") {
-        for (const l of locks) {
-          const v = l.lookup(dir, d.name, d.spec);
-          if (v) {
-            dep.locked = v;
-            break;
-          }
-        }
-      }
-      const key = d.name.toLowerCase();
-      const list4 = idx.dependencies.get(key);
-      if (list4) list4.push(dep);
-      else idx.dependencies.set(key, [dep]);
-      if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
-    }
-    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod")) {
-      const n = p.name.toLowerCase();
-      if (!idx.everProjectNames.has(n)) idx.everProjectNames.set(n, []);
-    }
-    if (p.scripts && (p.kind === "package.json" || p.scripts.size)) {
-      idx.scripts.set(file, new Set(p.scripts.keys()));
-      idx.scriptCommands.set(file, p.scripts);
-    }
-    if (p.targets) idx.makeTargets.set(file, new Set(p.targets));
-    if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
-    if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
-    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject")) {
-      if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
-    }
-    if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs.push({ glob: g, source: file });
-    if (p.catalogs) for (const [name, m] of p.catalogs) idx.catalogs.set(name, m);
-    if (p.goModule) idx.goModules.set(p.goModule, file);
-    if (p.classifiers) idx.pythonClassifiers.set(file, p.classifiers);
-    if (p.runtimes) {
-      const base = file.slice(file.lastIndexOf("/") + 1);
-      const rank2 = depth(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
-      for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank: rank2 });
-    }
-  }
-  runtimeCands.sort((a, b) => a.rank - b.rank);
-  for (const r of runtimeCands) {
-    idx.runtimeAll.push({ name: r.name, spec: r.spec, source: r.source });
-    if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
-  }
-  return idx;
-}
-function summarize2(p, intern) {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
-  const deps = /* @__PURE__ */ new Map();
-  for (const d of p.deps) {
-    const key = intern(d.name.toLowerCase());
-    if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
-  }
-  const scripts = /* @__PURE__ */ new Map();
-  if (p.scripts && p.kind === "package.json") for (const [k, v] of p.scripts) scripts.set(intern(k), { source: "npm", command: v });
-  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: "" });
-  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: "" });
-  const out = { deps, scripts };
-  if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
-  return out;
-}
-function buildManifestHistory(changes, summaries, idx) {
-  const chrono = changes.slice().reverse();
-  const lastGood = /* @__PURE__ */ new Map();
-  const ever = idx.everDependencies;
-  const versions = idx.dependencyVersions;
-  const scriptHist = idx.scriptHistory;
-  if (!idx.everProjectNames) idx.everProjectNames = /* @__PURE__ */ new Map();
-  const names = idx.everProjectNames;
-  const push2 = (m, k, v) => {
-    const l = m.get(k);
-    if (l) l.push(v);
-    else m.set(k, [v]);
-  };
-  let i = 0;
-  while (i < chrono.length) {
-    const commit = chrono[i].commit;
-    let j = i;
-    while (j < chrono.length && chrono[j].commit === commit) j++;
-    const depAdds = /* @__PURE__ */ new Map();
-    const depRemovals = [];
-    const scriptAdds = /* @__PURE__ */ new Map();
-    const scriptRemovals = [];
-    for (let k = i; k < j; k++) {
-      const c = chrono[k];
-      const manifest = c.status === "R" && c.dst ? c.dst : c.src;
-      const beforeKey = c.src;
-      let before;
-      if (c.status === "A") before = EMPTY;
-      else before = summaries.get(c.srcBlob) ?? lastGood.get(beforeKey) ?? void 0;
-      let after;
-      if (c.status === "D") after = EMPTY;
-      else after = summaries.get(c.dstBlob) ?? void 0;
-      if (c.status === "R" && c.dst) lastGood.delete(c.src);
-      if (!after) continue;
-      if (c.status !== "D") lastGood.set(manifest, after);
-      else lastGood.delete(manifest);
-      if (!before) before = EMPTY;
-      if (before.name !== after.name) {
-        if (before.name) push2(names, before.name.toLowerCase(), { name: before.name, displayName: before.name, manifest, type: "removed", commit, field: "name" });
-        if (after.name) push2(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: "added", commit, field: "name" });
-      }
-      for (const [key, d] of after.deps) {
-        const old = before.deps.get(key);
-        if (!old) {
-          push2(ever, key, { name: d.name, displayName: d.name, manifest, type: "added", commit, spec: d.spec, field: d.field });
-          push2(depAdds, manifest, d.name);
-        } else if (old.spec !== d.spec) {
-          push2(versions, key, { name: d.name, manifest, from: old.spec, to: d.spec, commit });
-        }
-      }
-      for (const [key, d] of before.deps) {
-        if (after.deps.has(key)) continue;
-        const ev = { name: d.name, displayName: d.name, manifest, type: "removed", commit, spec: d.spec, field: d.field };
-        push2(ever, key, ev);
-        depRemovals.push(ev);
-      }
-      for (const [name, s] of after.scripts) {
-        if (before.scripts.has(name)) continue;
-        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, source: s.source, ...s.command ? { command: s.command } : {} });
-        push2(scriptAdds, manifest, { name, command: s.command });
-      }
-      for (const [name, s] of before.scripts) {
-        if (after.scripts.has(name)) continue;
-        const ev = { name, manifest, type: "removed", commit, source: s.source, ...s.command ? { command: s.command } : {} };
-        push2(scriptHist, `${manifest}#${name}`, ev);
-        scriptRemovals.push(ev);
-      }
-    }
-    for (const ev of depRemovals) {
-      const same = depAdds.get(ev.manifest);
-      if (same?.length) ev.addedInSameCommit = same.slice();
-      const elsewhere = [];
-      for (const [m, names2] of depAdds) if (m !== ev.manifest) for (const n of names2) elsewhere.push({ name: n, manifest: m });
-      if (elsewhere.length) ev.addedElsewhereInSameCommit = elsewhere.slice(0, 50);
-    }
-    for (const ev of scriptRemovals) {
-      const same = scriptAdds.get(ev.manifest);
-      if (!same?.length) continue;
-      ev.addedInSameCommit = same.map((s) => s.name);
-      if (ev.command) {
-        const twin = same.find((s) => s.command === ev.command);
-        if (twin) ev.renamedTo = twin.name;
-      }
-    }
-    i = j;
-  }
-}
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth, RUNTIME_FILE_ORDER, EMPTY, NAMED_KINDS;
-var init_manifests = __esm({
-  "src/evidence/manifests.ts"() {
-    "use strict";
-    init_git();
-    init_history();
-    init_kinds();
-    init_lockfiles();
-    init_parse4();
-    init_kinds();
-    init_parse4();
-    MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-    ManifestChangeCollector = class {
-      constructor(prefix = "", gitRoot) {
-        this.prefix = prefix;
-        this.gitRoot = gitRoot;
-        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5))) : null;
-      }
-      prefix;
-      gitRoot;
-      changes = [];
-      summaries = /* @__PURE__ */ new Map();
-      kindOfBlob = /* @__PURE__ */ new Map();
-      stream;
-      interned = /* @__PURE__ */ new Map();
-      intern = (s) => {
-        const hit2 = this.interned.get(s);
-        if (hit2 !== void 0) return hit2;
-        this.interned.set(s, s);
-        return s;
-      };
-      summarizeBlob(id, text5) {
-        const k = this.kindOfBlob.get(id);
-        if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
-        return summarize2(parseManifest(k.kind, k.path, text5), this.intern);
-      }
-      want(id, kind, path12) {
-        if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
-        this.kindOfBlob.set(id, { kind, path: path12 });
-        this.stream?.request(id);
-      }
-      add(c) {
-        this.changes.push(c);
-        if (c.status !== "A") this.want(c.srcBlob, c.kind, c.src);
-        if (c.status !== "D") this.want(c.dstBlob, c.kind, c.dst ?? c.src);
-      }
-      onChange = (commit, ch) => {
-        const p = this.prefix;
-        const rel = (x) => x === void 0 ? void 0 : !p ? x : x.startsWith(p) ? x.slice(p.length) : void 0;
-        const src = rel(ch.src);
-        const dst = rel(ch.dst);
-        const target = dst ?? src;
-        if (target === void 0) return;
-        const kind = manifestKind(target) ?? (src !== void 0 ? manifestKind(src) : void 0);
-        if (!kind || !hasHistory(kind)) return;
-        if (ch.status === "R" && (src === void 0 || dst === void 0)) {
-          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
-          else if (src !== void 0) this.add({ commit, kind, status: "D", src, srcBlob: ch.srcBlob, dstBlob: "0" });
-          return;
-        }
-        if (ch.status === "C") {
-          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
-          return;
-        }
-        if (src === void 0) return;
-        this.add({ commit, kind, status: ch.status, src, dst, srcBlob: ch.srcBlob, dstBlob: ch.dstBlob });
-      };
-      /** Waits for (or, without streaming, reads) every blob. */
-      async finish() {
-        const problems = [];
-        if (this.stream) {
-          const r = await this.stream.end();
-          if (r.code !== 0) problems.push(`git cat-file --batch failed: ${r.stderr.trim()}`);
-        } else if (this.gitRoot === void 0 && this.kindOfBlob.size) {
-          problems.push("manifest history needs the repository root");
-        }
-        return { blobs: this.kindOfBlob.size, problems };
-      }
-      /** Reads blobs in one batch after the fact (no streaming). */
-      async readAll(gitRoot) {
-        const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
-        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
-      }
-    };
-    dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
-    depth = (p) => (p.match(/\//g) ?? []).length;
-    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
-    EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
-    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod"]);
   }
 });
 
@@ -62826,8 +63743,8 @@ var init_evidence = __esm({
 });
 
 // src/evidence/usage.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import path6 from "node:path";
+import { readFile as readFile5 } from "node:fs/promises";
+import path7 from "node:path";
 function parseBlame(out) {
   const result = [];
   let sha = "";
@@ -62852,14 +63769,14 @@ function parseBlame(out) {
 }
 function matchLogFile(logged, files, root2) {
   const norm = logged.replace(/\\/g, "/");
-  const abs = path6.isAbsolute(logged) ? path6.resolve(logged) : path6.resolve(root2, logged);
-  const exact = files.find((f) => path6.resolve(f.absPath) === abs);
+  const abs = path7.isAbsolute(logged) ? path7.resolve(logged) : path7.resolve(root2, logged);
+  const exact = files.find((f) => path7.resolve(f.absPath) === abs);
   if (exact) return exact;
-  const bySuffix = files.filter((f) => !path6.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
+  const bySuffix = files.filter((f) => !path7.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
   if (bySuffix.length === 1) return bySuffix[0];
   const inMemory = files.filter((f) => {
     if (!f.memoryDir) return false;
-    const rel = path6.posix.relative(f.memoryDir, f.path);
+    const rel = path7.posix.relative(f.memoryDir, f.path);
     return norm.endsWith("/memory/" + rel);
   });
   return inMemory.length === 1 ? inMemory[0] : void 0;
@@ -62867,7 +63784,7 @@ function matchLogFile(logged, files, root2) {
 async function readAccessLog(file, files, entries, root2, now, usage) {
   let text5;
   try {
-    text5 = await readFile4(file, "utf8");
+    text5 = await readFile5(file, "utf8");
   } catch {
     return { path: file, found: false, records: 0, skipped: 0 };
   }
@@ -62941,7 +63858,7 @@ function blameFiles(root2, paths) {
   return jobs;
 }
 function startBlame(root2, files) {
-  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path6.isAbsolute(f.path)).map((f) => f.path));
+  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path7.isAbsolute(f.path)).map((f) => f.path));
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
@@ -62950,7 +63867,7 @@ async function gatherUsage(opts) {
   const fromHistory = /* @__PURE__ */ new Map();
   if (evidence.history.available) {
     for (const f of files) {
-      if (f.format !== "auto-memory-topic" || path6.isAbsolute(f.path)) continue;
+      if (f.format !== "auto-memory-topic" || path7.isAbsolute(f.path)) continue;
       const ev = evidence.history.events.get(f.path);
       if (!ev || !ev.length) continue;
       const first = Date.parse(ev[0].commit.time || ev[0].commit.date);
@@ -62960,7 +63877,7 @@ async function gatherUsage(opts) {
   }
   const dirty = /* @__PURE__ */ new Set();
   if (fromHistory.size) {
-    const dirs = [...new Set([...fromHistory.keys()].map((p) => path6.posix.dirname(p)))].sort();
+    const dirs = [...new Set([...fromHistory.keys()].map((p) => path7.posix.dirname(p)))].sort();
     const st = await runGit(root2, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...dirs]).catch(() => null);
     if (st && st.code === 0) {
       const parts = st.stdout.split("\0");
@@ -62972,7 +63889,7 @@ async function gatherUsage(opts) {
       }
     }
   }
-  const blameable = files.filter((f) => !path6.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
+  const blameable = files.filter((f) => !path7.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
@@ -63015,7 +63932,7 @@ async function gatherUsage(opts) {
   }
   let accessLog;
   if (config.accessLog) {
-    const abs = path6.resolve(root2, config.accessLog);
+    const abs = path7.resolve(root2, config.accessLog);
     const read = await readAccessLog(abs, files, entries, root2, evidence.now, usage);
     accessLog = read ? { ...read, path: config.accessLog } : void 0;
   }
@@ -63033,7 +63950,7 @@ var init_usage = __esm({
 });
 
 // src/apply/paths.ts
-import path7 from "node:path";
+import path8 from "node:path";
 function memoryDirs(files) {
   return [...new Set(files.map((f) => f.memoryDir).filter((d) => typeof d === "string"))].sort();
 }
@@ -63054,13 +63971,13 @@ function supersededPath(entry, files) {
   return joinRel(dir, `superseded-${shortId(entry.id)}.md`);
 }
 function joinRel(dir, name) {
-  return dir === "" || dir === "." ? name : path7.posix.join(dir, name);
+  return dir === "" || dir === "." ? name : path8.posix.join(dir, name);
 }
 function indexTarget(entry) {
   if (entry.kind !== "index-line" || !entry.meta.target) return void 0;
   const t = entry.meta.target;
   if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/")) return void 0;
-  return path7.posix.normalize(path7.posix.join(path7.posix.dirname(entry.file), t));
+  return path8.posix.normalize(path8.posix.join(path8.posix.dirname(entry.file), t));
 }
 function isSupersededFile(file) {
   return /(^|\/)superseded[-_][^/]*\.md$/i.test(file);
@@ -63102,7 +64019,7 @@ function fileMatchers(files) {
   const globs = keys2.join("\0");
   const hit2 = matcherCache.get(files);
   if (hit2 && hit2.globs === globs) return hit2.matchers;
-  const matchers2 = keys2.sort().map((glob2) => [glob2, (0, import_picomatch5.default)(glob2, { dot: true })]);
+  const matchers2 = keys2.sort().map((glob2) => [glob2, (0, import_picomatch6.default)(glob2, { dot: true })]);
   matcherCache.set(files, { globs, matchers: matchers2 });
   return matchers2;
 }
@@ -63203,11 +64120,11 @@ function remainingOverBudget(ctx, plan) {
   }
   return out;
 }
-var import_picomatch5, REMOVED2, NEVER_ARCHIVED, matcherCache;
+var import_picomatch6, REMOVED2, NEVER_ARCHIVED, matcherCache;
 var init_budget2 = __esm({
   "src/policy/budget.ts"() {
     "use strict";
-    import_picomatch5 = __toESM(require_picomatch2(), 1);
+    import_picomatch6 = __toESM(require_picomatch2(), 1);
     init_paths2();
     REMOVED2 = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     NEVER_ARCHIVED = /* @__PURE__ */ new Set(["decision", "feedback", "user", "superseded"]);
@@ -63226,21 +64143,91 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
   const ev = ctx.evidence;
   const live = /* @__PURE__ */ new Set();
   for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  const own5 = ownNames(ev);
+  const dir = entryDir(e);
   for (const r of e.refs) {
-    if (r.kind === "package" && (weak || !r.weak) && !skip(r.value, r) && ev.manifests.dependencies.has(r.value.toLowerCase()))
-      live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === "package" && (weak || !r.weak) && !skip(r.value, r)) {
+      const name = r.value.toLowerCase();
+      if (ev.manifests.dependencies.has(name)) live.add(`package\0${name}`);
+      else if (own5.has(packageRoot(name))) live.add(`package\0${packageRoot(name)}`);
+    }
     if (r.kind === "command" && r.script && !skip(r.value, r)) {
       const script = r.script;
       const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
       if (defined) live.add(`command\0${r.value}`);
     }
+    if (r.kind === "link" && !skip(r.value, r)) {
+      const p = existing(ev, normalPath(r.value), dir, r.base);
+      if (p) live.add(`path\0${p}`);
+    }
+    if (r.kind === "path" && r.glob && !skip(r.value, r)) {
+      const cut = r.value.search(/[*?[{]/);
+      const prefix = normalPath(cut < 0 ? r.value : r.value.slice(0, cut).replace(/[^/]*$/, ""));
+      const p = prefix && existing(ev, prefix, dir, r.base);
+      if (p && ev.files.dirs.has(p)) live.add(`path\0${p}`);
+    }
+    if (r.kind === "version" && r.subject && r.subject !== "(project)" && !skip(r.value, r)) {
+      const subject = r.subject.toLowerCase();
+      if (ev.manifests.runtimes.has(subject) || ev.manifests.dependencies.has(subject)) live.add(`version\0${subject}`);
+    }
+  }
+  if (e.text.includes("`")) {
+    CODE.lastIndex = 0;
+    let m;
+    while (m = CODE.exec(e.text)) {
+      for (const tok of m[0].replace(/^`+|`+$/g, "").match(TOKEN) ?? []) {
+        const name = tok.toLowerCase();
+        if (own5.has(packageRoot(name))) {
+          if (!skip(tok)) live.add(`package\0${packageRoot(name)}`);
+          continue;
+        }
+        if (!/[/.]/.test(tok) || /^\.+$/.test(tok)) continue;
+        const p = existing(ev, normalPath(tok), dir);
+        if (p && !skip(p) && !skip(tok)) live.add(`path\0${p}`);
+      }
+    }
   }
   return live;
+}
+function packageRoot(name) {
+  const parts = name.split("/");
+  return name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+function normalPath(v) {
+  let p = v.replace(/^mdc:/i, "").replace(/[#?].*$/, "");
+  while (p.startsWith("./")) p = p.slice(2);
+  p = p.replace(/\/\.\.\.$/, "");
+  while (p.endsWith("/")) p = p.slice(0, -1);
+  return p.startsWith("/") || p.startsWith("~") || p.startsWith("../") ? "" : p;
+}
+function entryDir(e) {
+  const slash = e.file.lastIndexOf("/");
+  return slash > 0 && !e.file.startsWith("/") ? e.file.slice(0, slash) : "";
+}
+function existing(ev, p, dir, base) {
+  if (!p) return void 0;
+  const has = (x) => ev.files.files.has(x) || ev.files.dirs.has(x);
+  if (has(p)) return p;
+  if (dir && has(`${dir}/${p}`)) return `${dir}/${p}`;
+  const b = base?.replace(/\/+$/, "");
+  if (b && has(`${b}/${p}`)) return `${b}/${p}`;
+  return void 0;
+}
+function ownNames(ev) {
+  let s = ownCache.get(ev.manifests);
+  if (!s) {
+    const set = /* @__PURE__ */ new Set();
+    for (const n of ev.manifests.workspaces.keys()) set.add(n.toLowerCase());
+    for (const p of ev.manifests.projectVersions) if (p.name) set.add(p.name.toLowerCase());
+    ownCache.set(ev.manifests, s = set);
+  }
+  return s;
 }
 function namedPathSet(entry) {
   let out;
   const slash = entry.file.lastIndexOf("/");
   const dir = slash > 0 && !entry.file.startsWith("/") ? entry.file.slice(0, slash) : "";
+  const owner = configOwnerDir(entry.file);
   for (const r of entry.refs) {
     if (r.kind !== "path" && r.kind !== "import") continue;
     if (r.glob) continue;
@@ -63252,6 +64239,7 @@ function namedPathSet(entry) {
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, "")}/${v}`);
     if (dir && !v.startsWith("../")) out.add(`${dir}/${v}`);
+    if (owner && owner !== dir && !v.startsWith("../")) out.add(`${owner}/${v}`);
   }
   return out ?? NO_PATHS;
 }
@@ -63360,14 +64348,18 @@ function computeScores(ctx) {
   }
   return out;
 }
-var DAY, ABSENT, round3, NO_PATHS, cache2;
+var DAY, ABSENT, round3, NO_PATHS, CODE, TOKEN, ownCache, cache2;
 var init_score = __esm({
   "src/policy/score.ts"() {
     "use strict";
+    init_paths();
     DAY = 864e5;
     ABSENT = { exists: false, n: 0 };
     round3 = (n) => Math.round(n * 1e3) / 1e3;
     NO_PATHS = /* @__PURE__ */ new Set();
+    CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+    TOKEN = /[@\w.~$][\w.@/$~-]*/g;
+    ownCache = /* @__PURE__ */ new WeakMap();
     cache2 = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -63450,7 +64442,7 @@ var init_health = __esm({
 });
 
 // src/policy/decide.ts
-import path8 from "node:path";
+import path9 from "node:path";
 function compile(patterns) {
   const out = [];
   for (const p of patterns) {
@@ -63695,11 +64687,11 @@ function decideEntry(x, t) {
     if (uniq && edits.length) return item("review", 4, `${reason}; other references of the entry have a known correction`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path8.posix.basename(f.evidence.manifest));
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path9.posix.basename(f.evidence.manifest));
     const live = liveNames(
       e,
       ctx,
-      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path8.posix.basename(name))
+      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path9.posix.basename(name))
     ).size;
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
@@ -63821,7 +64813,7 @@ function projectNames(ctx) {
   for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
   for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
   for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
-  add(path8.basename(ctx.evidence.root));
+  add(path9.basename(ctx.evidence.root));
   PROJECT_NAMES.set(ctx.evidence, names);
   return names;
 }
@@ -63927,7 +64919,7 @@ function decide(ctx, findings) {
   }
   const memoryPaths = new Set(ctx.files.map((f) => f.path));
   const repoFiles = ctx.evidence.files?.files;
-  const existing = { has: (p) => memoryPaths.has(p) || (repoFiles?.has(p) ?? false) };
+  const existing2 = { has: (p) => memoryPaths.has(p) || (repoFiles?.has(p) ?? false) };
   const targetOf = memoTargets();
   const trail2 = /* @__PURE__ */ new Set([pruneLogPath(ctx.config, ctx.files), archivePath(ctx.config)]);
   const rulesOn = Array.from({ length: BUDGET_RULE + 1 }, (_, n) => ctx.config.rules[String(n)] !== false);
@@ -63937,7 +64929,7 @@ function decide(ctx, findings) {
     facts,
     on: (n) => rulesOn[n] ?? ctx.config.rules[String(n)] !== false,
     today: ctx.evidence.now.toISOString().slice(0, 10),
-    existing,
+    existing: existing2,
     frontmatterEnds: frontmatterEnds(ctx.files),
     targetOf,
     ownFile: memoOwnFiles(trail2)
@@ -64005,7 +64997,7 @@ function decide(ctx, findings) {
     if (tp.action === "merge" && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === "topic" && !indexOfTopic.has(kept.file) && e.meta.target) {
-        const rel = path8.posix.relative(path8.posix.dirname(e.file), kept.file);
+        const rel = path9.posix.relative(path9.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
           plan.set(e.id, mirror("update", `index line redirected to ${kept.file} (merged)`, replacement));
@@ -64025,7 +65017,7 @@ function decide(ctx, findings) {
     const x = facts.get(p.entryId);
     if (!needsInoculation(p, x)) continue;
     const record = supersededPath(x.entry, ctx.files);
-    if (existing.has(record)) {
+    if (existing2.has(record)) {
       p.reason += `; already inoculated by ${record}`;
       continue;
     }
@@ -64353,16 +65345,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path12, added, removed, oldPosInc, options) {
-        const last = path12.lastComponent;
+      addToPath(path13, added, removed, oldPosInc, options) {
+        const last = path13.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path12.oldPos + oldPosInc,
+            oldPos: path13.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path12.oldPos + oldPosInc,
+            oldPos: path13.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -64959,7 +65951,7 @@ var init_edit = __esm({
 });
 
 // src/apply/edits.ts
-import path9 from "node:path";
+import path10 from "node:path";
 function entryRecord(e, today, action, rule, reason) {
   return {
     id: recordId([today, e.id, action, e.file, e.line]),
@@ -64987,6 +65979,10 @@ function redactRecord(r) {
   return out;
 }
 function normalizeTarget(fromFile, url) {
+  if (MDC.test(url)) {
+    const t = normalizeTarget("", url.slice(4));
+    return t === void 0 || t.startsWith("../") ? void 0 : t;
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("#") || url.startsWith("/")) return void 0;
   const clean2 = (() => {
     try {
@@ -64996,10 +65992,10 @@ function normalizeTarget(fromFile, url) {
     }
   })();
   if (!clean2) return void 0;
-  return path9.posix.normalize(path9.posix.join(path9.posix.dirname(fromFile), clean2));
+  return path10.posix.normalize(path10.posix.join(path10.posix.dirname(fromFile), clean2));
 }
 function relPath(fromFile, toFile) {
-  return path9.posix.relative(path9.posix.dirname(fromFile), toFile) || path9.posix.basename(toFile);
+  return path10.posix.relative(path10.posix.dirname(fromFile), toFile) || path10.posix.basename(toFile);
 }
 function nonSpace(s) {
   return s.replace(/\s+/g, "").length;
@@ -65047,7 +66043,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const warnings = [];
   const removedEntries = [];
   const held = /* @__PURE__ */ new Set();
-  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path9.posix.basename(t.file, ".md").toLowerCase() === name;
+  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path10.posix.basename(t.file, ".md").toLowerCase() === name;
   const linkEdits = (e) => {
     const local = [];
     const groups = /* @__PURE__ */ new Set();
@@ -65064,7 +66060,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
         groups.add(dead.id);
       } else if (redirects.has(target)) {
         const { to: keptFile, from } = redirects.get(target);
-        const to = relPath(file.path, keptFile);
+        const to = MDC.test(s.url) ? s.url.slice(0, 4) + keptFile : relPath(file.path, keptFile);
         groups.add(from.id);
         local.push({ start: s.start, end: s.end, text: `[${m[1]}](${m[2].replace(s.url, to)})`, why: `redirect ${target}` });
       }
@@ -65080,7 +66076,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
       const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
       if (!merged) continue;
-      const stem2 = path9.posix.basename(merged.to, ".md");
+      const stem2 = path10.posix.basename(merged.to, ".md");
       const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
       if (!m) continue;
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
@@ -65480,7 +66476,7 @@ function planChanges(input) {
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === "inoculate" ? "inoculation" : p.action });
     const dir = mf?.memoryDir;
     const index2 = dir !== void 0 ? files.find((f) => f.format === "auto-memory-index" && f.memoryDir === dir) : void 0;
-    if (index2 && path9.posix.dirname(p.superseded) === path9.posix.normalize(dir ?? ".")) {
+    if (index2 && path10.posix.dirname(p.superseded) === path10.posix.normalize(dir ?? ".")) {
       const cur = after.has(index2.path) ? after.get(index2.path) : index2.text;
       if (cur === null) continue;
       const ieol = index2.eol ?? "\n";
@@ -65519,7 +66515,7 @@ function planChanges(input) {
     skipped: [...skipped].sort()
   };
 }
-var REMOVING2, HEADING_RE, FENCE_RE2, TABLE_DELIM_RE;
+var REMOVING2, HEADING_RE, FENCE_RE2, TABLE_DELIM_RE, MDC;
 var init_edits = __esm({
   "src/apply/edits.ts"() {
     "use strict";
@@ -65535,12 +66531,13 @@ var init_edits = __esm({
     HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
     FENCE_RE2 = /^ {0,3}(`{3,}|~{3,})/;
     TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+    MDC = /^mdc:/i;
   }
 });
 
 // src/apply/index.ts
-import { mkdir as mkdir2, readFile as readFile5, realpath as realpath3, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir as mkdir2, readFile as readFile6, realpath as realpath3, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import path11 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
 }
@@ -65564,22 +66561,22 @@ function unifiedDiff(changes) {
   return out;
 }
 function within(root2, abs) {
-  const rel = path10.relative(root2, abs);
-  return rel === "" || !rel.startsWith("..") && !path10.isAbsolute(rel);
+  const rel = path11.relative(root2, abs);
+  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
 }
 async function assertInsideRoot(root2, file, what) {
-  const abs = path10.resolve(root2, file);
+  const abs = path11.resolve(root2, file);
   const fail = () => {
     throw new Error(`${what} ${file} resolves outside the repository (${root2}); refusing to write it`);
   };
-  if (!within(root2, abs) || path10.relative(root2, abs).split(path10.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
+  if (!within(root2, abs) || path11.relative(root2, abs).split(path11.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
     realRoot = await realpath3(root2);
   } catch {
     return;
   }
-  for (let p = abs; ; p = path10.dirname(p)) {
+  for (let p = abs; ; p = path11.dirname(p)) {
     let real;
     try {
       real = await realpath3(p);
@@ -65590,29 +66587,29 @@ async function assertInsideRoot(root2, file, what) {
       if (!within(realRoot, real)) fail();
       return;
     }
-    if (path10.dirname(p) === p) return;
+    if (path11.dirname(p) === p) return;
   }
 }
 async function readOrNull(abs) {
   try {
-    return await readFile5(abs, "utf8");
+    return await readFile6(abs, "utf8");
   } catch {
     return null;
   }
 }
 async function writeMemory(abs, text5, bom) {
-  await mkdir2(path10.dirname(abs), { recursive: true });
+  await mkdir2(path11.dirname(abs), { recursive: true });
   await writeFile2(abs, bom ? BOM + text5 : text5, "utf8");
 }
 async function applyPlan(input) {
-  const root2 = path10.resolve(input.root);
+  const root2 = path11.resolve(input.root);
   const trail2 = [pruneLogPath(input.config, input.files), archivePath(input.config)];
   if (input.config.log) await assertInsideRoot(root2, trail2[0], "the pruning log (config `log`)");
   await assertInsideRoot(root2, trail2[1], "the archive (config `archive`)");
   const wanted = new Set(trail2);
   for (const p of input.plan) if (p.superseded) wanted.add(p.superseded);
   const current = /* @__PURE__ */ new Map();
-  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path10.resolve(root2, f)));
+  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path11.resolve(root2, f)));
   const planned = planChanges({
     files: input.files,
     entries: input.entries,
@@ -65628,7 +66625,7 @@ async function applyPlan(input) {
   if (input.write && planned.changes.length) {
     const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
-      const abs = path10.resolve(root2, c.file);
+      const abs = path11.resolve(root2, c.file);
       if (c.after === null) await rm2(abs, { force: true });
       else await writeMemory(abs, c.after, bom.has(c.file));
     }
@@ -65655,9 +66652,9 @@ __export(prune_exports, {
   applyAudit: () => applyAudit,
   runPrune: () => runPrune
 });
-import path11 from "node:path";
+import path12 from "node:path";
 async function runPrune(opts) {
-  const root2 = path11.resolve(opts.root);
+  const root2 = path12.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const now = resolveNow(opts.now, config);
   const result = await audit({ ...opts, root: root2, config, now });
@@ -66631,8 +67628,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path12 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path12} does not exist${EOL5}`);
+        const path13 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path13} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -70860,8 +71857,8 @@ function parseNameStatusZ(out) {
       const to = parts[i++] ?? "";
       changes.push({ status, path: to, from, similarity: score });
     } else {
-      const path12 = parts[i++] ?? "";
-      changes.push({ status, path: path12 });
+      const path13 = parts[i++] ?? "";
+      changes.push({ status, path: path13 });
     }
   }
   return changes;
@@ -71100,8 +72097,8 @@ async function createPullRequest(api, r, p) {
     return { pr: toExisting(res.data), raced: false };
   } catch (err) {
     if (statusOf(err) === 422 && /already exists/i.test(apiMessage(err))) {
-      const existing = await findOpenPullRequest(api, r, p.branch);
-      if (existing) return { pr: existing, raced: true };
+      const existing2 = await findOpenPullRequest(api, r, p.branch);
+      if (existing2) return { pr: existing2, raced: true };
     }
     throw explainApiError(err, "Creating the pull request");
   }
@@ -71146,14 +72143,14 @@ async function findStickyComment(api, r, issue2, marker = COMMENT_MARKER2) {
   }
 }
 async function upsertStickyComment(api, r, issue2, body, opts) {
-  const existing = await findStickyComment(api, r, issue2, opts.marker);
-  if (existing) {
-    if (sameBody(existing.body, body)) return { operation: "unchanged", id: existing.id, url: existing.url };
+  const existing2 = await findStickyComment(api, r, issue2, opts.marker);
+  if (existing2) {
+    if (sameBody(existing2.body, body)) return { operation: "unchanged", id: existing2.id, url: existing2.url };
     try {
-      const res = await api.rest.issues.updateComment({ owner: r.owner, repo: r.repo, comment_id: existing.id, body });
-      return { operation: "updated", id: existing.id, url: res.data.html_url ?? existing.url };
+      const res = await api.rest.issues.updateComment({ owner: r.owner, repo: r.repo, comment_id: existing2.id, body });
+      return { operation: "updated", id: existing2.id, url: res.data.html_url ?? existing2.url };
     } catch (err) {
-      throw explainApiError(err, `Updating comment ${existing.id}`, COMMENT_PERMISSION_HELP);
+      throw explainApiError(err, `Updating comment ${existing2.id}`, COMMENT_PERMISSION_HELP);
     }
   }
   if (!opts.createIfMissing) return { operation: "none", id: null, url: null };
@@ -71268,8 +72265,8 @@ var MANIFEST_NAMES = /* @__PURE__ */ new Set([
   ".node-version",
   ".tool-versions"
 ]);
-function isManifest(path12) {
-  const base = posix.basename(path12);
+function isManifest(path13) {
+  const base = posix.basename(path13);
   return MANIFEST_NAMES.has(base) || /^requirements.*\.txt$/.test(base);
 }
 function normalizeRef(ref) {
@@ -71289,8 +72286,8 @@ function refCandidates(ref, memoryFile) {
   }
   return out;
 }
-function pointsAt(candidate, path12) {
-  return candidate === path12 || path12.startsWith(`${candidate}/`);
+function pointsAt(candidate, path13) {
+  return candidate === path13 || path13.startsWith(`${candidate}/`);
 }
 function mentions(text5, name) {
   if (!name) return false;
@@ -71627,10 +72624,10 @@ async function sameEditsOnSameBase(git, branchSha, head, tree, records) {
   const theirs = await git.changedBlobs(parents[0], branchSha);
   const ours = await git.changedBlobs(head, tree);
   if (theirs.size !== ours.size) return false;
-  for (const [path12, mine] of ours) {
-    const other = theirs.get(path12);
+  for (const [path13, mine] of ours) {
+    const other = theirs.get(path13);
     if (!other || other.before !== mine.before) return false;
-    if (!records.has(path12) && other.after !== mine.after) return false;
+    if (!records.has(path13) && other.after !== mine.after) return false;
   }
   return true;
 }
@@ -71643,10 +72640,10 @@ function withLogDateOf(existingBody, body, logEntry) {
 function writeReport(report2, env) {
   const dir = env.RUNNER_TEMP || tmpdir2();
   mkdirSync(dir, { recursive: true });
-  const path12 = join3(dir, "memory-audit-report.json");
-  writeFileSync(path12, `${JSON.stringify(report2, null, 2)}
+  const path13 = join3(dir, "memory-audit-report.json");
+  writeFileSync(path13, `${JSON.stringify(report2, null, 2)}
 `);
-  return path12;
+  return path13;
 }
 async function publishPullRequest(a) {
   const { git, api, inputs, ctx, repoRef, prune, actions } = a;
@@ -71679,7 +72676,7 @@ async function publishPullRequest(a) {
   }
   const hasChanges = inputs.dryRun ? paths.length > 0 : tree !== null;
   const remoteSha = await remoteExec(() => git.remoteBranchSha(branch));
-  const existing = await findOpenPullRequest(api, repoRef, branch);
+  const existing2 = await findOpenPullRequest(api, repoRef, branch);
   let branchUpToDate = false;
   let keptFromEarlierRun = false;
   if (tree && remoteSha) {
@@ -71692,14 +72689,14 @@ async function publishPullRequest(a) {
       if (!branchUpToDate) branchUpToDate = keptFromEarlierRun = await sameEditsOnSameBase(git, remoteSha, head, tree, recordPaths(prune));
     }
   }
-  const body = keptFromEarlierRun && existing ? withLogDateOf(existing.body, rendered.body, prune.logEntry) : rendered.body;
+  const body = keptFromEarlierRun && existing2 ? withLogDateOf(existing2.body, rendered.body, prune.logEntry) : rendered.body;
   const current = await git.currentBranch();
   const onPruneBranch = current === branch || ctx.refName === branch;
   const base = inputs.base || (onPruneBranch ? "" : current || (ctx.refName && !ctx.pullRequest ? ctx.refName : "")) || ctx.defaultBranch || "main";
   if (base === branch) throw new Error(`The prune branch "${branch}" cannot be its own base; run on the base branch or set the \`base\` input.`);
   const decision = decidePullRequest({
     hasChanges,
-    existing,
+    existing: existing2,
     remoteBranchSha: remoteSha,
     branchUpToDate,
     title: inputs.title,
@@ -71708,9 +72705,9 @@ async function publishPullRequest(a) {
     labels: inputs.labels
   });
   if (inputs.dryRun) {
-    const would = decision.pr === "create" ? `create a pull request from \`${branch}\` into \`${base}\`` : decision.pr === "close" ? `close pull request #${existing?.number} and delete \`${branch}\`` : existing ? `update pull request #${existing.number}` : "change nothing";
+    const would = decision.pr === "create" ? `create a pull request from \`${branch}\` into \`${base}\`` : decision.pr === "close" ? `close pull request #${existing2?.number} and delete \`${branch}\`` : existing2 ? `update pull request #${existing2.number}` : "change nothing";
     actions.push(`Dry run: ${paths.length} file(s) would change; memory-audit would ${would}.`);
-    return { operation: "none", overflow: rendered.overflow, ...existing ? { pullRequest: { number: existing.number, url: existing.url } } : {} };
+    return { operation: "none", overflow: rendered.overflow, ...existing2 ? { pullRequest: { number: existing2.number, url: existing2.url } } : {} };
   }
   if (decision.push && tree) {
     const commit = await git.commitTree(tree, head, inputs.commitMessage, BOT_IDENTITY);
@@ -71732,21 +72729,21 @@ async function publishPullRequest(a) {
     await labelSafely(api, repoRef, pr.number, inputs.labels);
     return { operation: raced ? "updated" : "created", pullRequest, overflow: rendered.overflow };
   }
-  if (existing) pullRequest = { number: existing.number, url: existing.url };
-  if (decision.pr === "update" && existing) {
-    if (Object.keys(decision.patch).length > 0) await updatePullRequest(api, repoRef, existing.number, decision.patch);
-    await labelSafely(api, repoRef, existing.number, decision.addLabels);
+  if (existing2) pullRequest = { number: existing2.number, url: existing2.url };
+  if (decision.pr === "update" && existing2) {
+    if (Object.keys(decision.patch).length > 0) await updatePullRequest(api, repoRef, existing2.number, decision.patch);
+    await labelSafely(api, repoRef, existing2.number, decision.addLabels);
   }
-  if (decision.pr === "close" && existing) {
-    await updatePullRequest(api, repoRef, existing.number, { state: "closed" });
-    actions.push(`Nothing left to prune: closed pull request #${existing.number}.`);
+  if (decision.pr === "close" && existing2) {
+    await updatePullRequest(api, repoRef, existing2.number, { state: "closed" });
+    actions.push(`Nothing left to prune: closed pull request #${existing2.number}.`);
   }
   if (decision.deleteBranch) {
     await remoteExec(() => git.deleteRemoteBranch(branch, remoteSha));
     actions.push(`Deleted branch \`${branch}\`.`);
   }
-  if (decision.operation === "updated") actions.push(`Updated pull request #${existing?.number}: ${existing?.url}`);
-  if (decision.operation === "none" && hasChanges) actions.push(`Pull request #${existing?.number} is already up to date.`);
+  if (decision.operation === "updated") actions.push(`Updated pull request #${existing2?.number}: ${existing2?.url}`);
+  if (decision.operation === "none" && hasChanges) actions.push(`Pull request #${existing2?.number} is already up to date.`);
   if (decision.operation === "none" && !hasChanges) actions.push("Nothing to prune.");
   return { operation: decision.operation, overflow: rendered.overflow, ...pullRequest ? { pullRequest } : {} };
 }

@@ -99,6 +99,11 @@ const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 const TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 function normalizeTarget(fromFile: string, url: string): string | undefined {
+  // `mdc:path` (Cursor rule links) names a path from the repository root.
+  if (MDC.test(url)) {
+    const t = normalizeTarget('', url.slice(4));
+    return t === undefined || t.startsWith('../') ? undefined : t;
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#') || url.startsWith('/')) return undefined;
   const clean = (() => {
     try {
@@ -110,6 +115,9 @@ function normalizeTarget(fromFile: string, url: string): string | undefined {
   if (!clean) return undefined;
   return path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), clean));
 }
+
+/** Cursor's file-link prefix (`[name](mdc:apps/web/x.ts)`). */
+const MDC = /^mdc:/i;
 
 function relPath(fromFile: string, toFile: string): string {
   return path.posix.relative(path.posix.dirname(fromFile), toFile) || path.posix.basename(toFile);
@@ -209,7 +217,8 @@ function editFile(
         groups.add(dead.id);
       } else if (redirects.has(target)) {
         const { to: keptFile, from } = redirects.get(target)!;
-        const to = relPath(file.path, keptFile);
+        // An `mdc:` link keeps its prefix and stays a path from the root.
+        const to = MDC.test(s.url) ? s.url.slice(0, 4) + keptFile : relPath(file.path, keptFile);
         groups.add(from.id);
         local.push({ start: s.start, end: s.end, text: `[${m[1]}](${m[2].replace(s.url, to)})`, why: `redirect ${target}` });
       }

@@ -84,6 +84,25 @@ function pathCheckReports(ctx: CheckContext, e: Entry, hit: LinkHit): boolean {
   }
 }
 
+/**
+ * The same for a markdown link to a memory file: when the path check explains the missing
+ * target from history (`path-renamed` with the successor, `path-missing` with the commit, a
+ * case-only difference), the link is reported once, there. A target the path check only
+ * calls unverified (never in history) stays a broken link here.
+ */
+function pathCheckExplainsLink(ctx: CheckContext, e: Entry, hit: LinkHit): boolean {
+  if (ctx.config?.checks?.['path'] === false || e.type === 'superseded' || !ctx.evidence?.history) return false;
+  // the path reference of the link: its destination as written, or without `#anchor` / `?query`
+  const ref = e.refs?.find((r) => r.kind === 'path' && (r.raw === hit.raw || r.raw === hit.target));
+  if (!ref) return false;
+  try {
+    const f = checkPathRef(e, ref, ctx.evidence);
+    return f !== null && f.kind !== 'path-unverified';
+  } catch {
+    return false;
+  }
+}
+
 export function findBrokenLinks(ctx: CheckContext): Finding[] {
   const { entries, files, evidence } = ctx;
   const out: Finding[] = [];
@@ -147,7 +166,7 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
       const resolved = joinPath(dir, hit.target);
       if (!exists(resolved)) {
         if (pathCheckReports(ctx, e, hit)) continue; // renamed or deleted in history: the path check says so, once
-        push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so Claude Code loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
+        push(e, hit.index, '@' + hit.raw, `The import @${hit.raw} points to a file that does not exist, so ${e.format === 'gemini-md' ? 'Gemini CLI' : 'Claude Code'} loads nothing; fix the path or remove it.`, 'warning', { target: resolved, reason: 'import-missing' });
         continue;
       }
       const list = importEdges.get(e.file) ?? [];
@@ -172,7 +191,8 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     const hasMd = seen !== undefined && raw.includes('.md');
     const hasLink = raw.includes('](') || raw.includes(']:');
     const hasWiki = raw.includes('[[');
-    const hasImport = e.format === 'claude-md' && raw.includes('@');
+    // GEMINI.md: Gemini CLI's import processor follows `@file.md` the same way.
+    const hasImport = (e.format === 'claude-md' || e.format === 'gemini-md') && raw.includes('@');
     // Another format's imports count only once a CLAUDE.md-style file imports that file (then
     // Claude Code follows them): decided after this loop, when the import edges are known.
     if (!hasImport && raw.includes('@')) (laterImports ??= []).push(i);
@@ -200,6 +220,7 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
       if (isIndex && e.kind === 'index-line') {
         push(e, l.index, l.raw, `The index links to ${l.raw}, which no longer exists; remove this index line or restore the topic file.`, 'warning', { target: resolved, reason: 'index-target-missing' });
       } else {
+        if (pathCheckExplainsLink(ctx, e, l)) continue; // renamed or deleted in history: the path check says so, once
         push(e, l.index, l.raw, `The link to ${l.raw} points to a memory file that does not exist; fix the link or remove it.`, 'warning', { target: resolved, reason: 'missing' });
       }
     }

@@ -4,6 +4,7 @@
 // are extracted per sentence and grouped by key in maps, so no pairwise scan over all entries.
 // Both locations are reported, each pointing at the other (`evidence.now`).
 import type { Check, CheckContext, Entry, Finding } from '../types.js';
+import { isFeatureVersion } from '../memory/refs/prose.js';
 import { PROSE_GATES } from './fidelity/keywords.js';
 import { PairSet } from './fidelity/similarity.js';
 import { contentWords, fileMap, lineInEntry, scopeOf, scopesOverlap, textsOf, where } from './fidelity/text.js';
@@ -232,6 +233,8 @@ function versionClaims(sentence: string, offset: number, entry: number, out: Cla
     const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, ' ')];
     if (!tool) continue;
     const v = m[2];
+    // "Node 18 ships a global fetch", "arrived in Python 3.10": what a release does, not a value the project states.
+    if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
     if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes('.') && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === 'node' && Number(v) >= 10 && Number(v) <= 40))
       continue;
     found.push({ entry, kind: 'version', key: tool, value: v, shown: m[0].trim(), index: offset + m.index });

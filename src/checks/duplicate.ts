@@ -37,6 +37,42 @@ function differentProse(a: string, b: string): boolean {
   return shared / (x.size + y.size - shared) < 1 / 3;
 }
 
+/**
+ * A path or file reference: a code span holding one path-like token (`docs/a.md`, `src/x/`,
+ * `IFAIRY_*.md`, `Makefile` is not: no slash, no extension), a bare `dir/file` or `name.ext` token,
+ * or a link destination.
+ */
+const POINTER = /`\s*(?:[\w.@~*-]*\/[\w.@~*\/-]*|[\w@*-][\w.@*-]*\.[A-Za-z][A-Za-z0-9]{0,7})\s*`|\]\([^)\s]*\)|(?<![\w`/.@-])(?:[\w.@~-]+\/[\w.@~*\/-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css))(?![\w`/])/g;
+
+/** The pointers of a text, as written (code ticks and link brackets dropped). */
+function pointersOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(POINTER)) out.add(m[0].replace(/^[`\]()\s]+|[`)\s]+$/g, '').replace(/^\.\//, '').toLowerCase());
+  return out;
+}
+
+/**
+ * Two entries that share file references (a pointer list — "V2 docs: `a.md`, `b.md`, `c.md`" —
+ * and a rule that names the same files) but whose own words, outside code and paths, share less
+ * than a third, each side saying something (at least one word): they point at the same files for
+ * different reasons, so deleting one loses an index item or a rule. (Like `differentProse` for a
+ * shared command, with no minimum size: a list item's label is often one or two words. Two pure
+ * lists with no words of their own are the same list twice and stay duplicates.)
+ */
+function sharedPointersOnly(a: string, b: string): boolean {
+  const pa = pointersOf(a);
+  if (!pa.size) return false;
+  let sharedPointers = 0;
+  for (const p of pointersOf(b)) if (pa.has(p)) sharedPointers++;
+  if (!sharedPointers) return false;
+  const x = new Set(contentWords(a.replace(POINTER, ' ').replace(/`[^`\n]*`/g, ' ')));
+  const y = new Set(contentWords(b.replace(POINTER, ' ').replace(/`[^`\n]*`/g, ' ')));
+  if (!x.size || !y.size) return false;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared) < 1 / 3;
+}
+
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
 function rank(e: Entry, words: number): number {
   const index = e.kind === 'index-line' || e.format === 'auto-memory-index';
@@ -84,6 +120,8 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     // A near match carried by a shared command: what the two say around it differs (a prohibition,
     // a checklist step, an error and its fix that all run the same script).
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
+    // A near match carried by shared file references: an index item and a rule naming the same files.
+    if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
     if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;

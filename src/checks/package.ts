@@ -2,8 +2,11 @@
 // manifest had at some point and none has now. Renamed when the commit that removed it
 // swapped it one for one: it added exactly one other dependency to the same manifest and
 // field, and removed only this one (or only variants of one family: `moment` +
-// `moment-timezone` -> `dayjs`). Anything else has no single successor.
+// `moment-timezone` -> `dayjs`). Anything else has no single successor. A workspace package's
+// own name (`[package] name`, `[project] name`, package.json `name`) dropped by a commit that
+// set another name in the same manifest (or where that commit moved it) was renamed to it.
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
+import { renamedOwnName } from '../evidence/manifests.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, finding, namesSuccessor } from './stale-common.js';
 
 interface SwapIndex {
@@ -19,6 +22,8 @@ interface SwapIndex {
    * package-like words over a few hundred distinct names: each name is looked up once.
    */
   removedNames: Map<string, Removed | null>;
+  /** Per name as written: its rename by its own manifest (`ownRename`), or null. */
+  renames: Map<string, OwnRename | null>;
 }
 
 interface Removed {
@@ -31,7 +36,7 @@ const cache = new WeakMap<object, SwapIndex>();
 function swapIndex(ev: Evidence): SwapIndex {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map() };
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -64,8 +69,105 @@ function presentNow(ev: Evidence, idx: SwapIndex, name: string): boolean {
   for (const v of variants(name)) {
     if (ev.manifests.dependencies.get(v)?.length) return true;
     if (idx.workspaceNames.has(v) || idx.projectNames.has(v)) return true;
+    // A manifest still declares it as its own name (a root package without a version is in
+    // neither set above): more manifests took the name than dropped it.
+    const own = ev.manifests.everProjectNames?.get(v);
+    if (own?.length) {
+      let net = 0;
+      for (const e of own) net += e.type === 'added' ? 1 : -1;
+      if (net > 0) return true;
+    }
   }
   return false;
+}
+
+interface OwnRename {
+  /** The removal of the name as written (the first hop). */
+  removal: PackageHistoryEvent;
+  /** Every name it went through, the last one declared now. */
+  names: string[];
+  /** The manifest that took the first new name. */
+  manifest: string;
+}
+
+/**
+ * A workspace package (or project) whose own manifest renamed it: the commit that made its
+ * `name` field drop the name set another name in the same manifest, or in the manifest at the
+ * place that commit moved it to (`renamedOwnName`). Followed through later renames of the
+ * successor (at most 8 hops) to a name some manifest declares now; otherwise undefined (a
+ * rename whose successor was then deleted has no live successor). Dependencies on the package
+ * in other manifests (`hir-ty = { path = "../hir-ty" }` renamed with it) play no part: the
+ * package's own manifest says what it became, even when several members were renamed at once.
+ */
+function ownRename(ev: Evidence, idx: SwapIndex, name: string): OwnRename | undefined {
+  const hist = ev.manifests.everProjectNames;
+  if (!hist?.size) return undefined;
+  const memo = idx.renames.get(name);
+  if (memo !== undefined) return memo ?? undefined;
+  const r = followRenames(ev, idx, hist, name);
+  if (idx.renames.size > 100_000) idx.renames.clear();
+  idx.renames.set(name, r ?? null);
+  return r;
+}
+
+function followRenames(ev: Evidence, idx: SwapIndex, hist: Map<string, PackageHistoryEvent[]>, name: string): OwnRename | undefined {
+  const lastRemoval = (n: string): PackageHistoryEvent | undefined => {
+    for (const v of variants(n)) {
+      const events = hist.get(v);
+      if (!events?.length) continue;
+      // Events are oldest first: the last removal is the one that made the name disappear.
+      for (let i = events.length - 1; i >= 0; i--) if (events[i]!.type === 'removed') return events[i];
+    }
+    return undefined;
+  };
+  const removal = lastRemoval(name);
+  if (!removal) return undefined;
+  const names: string[] = [];
+  let manifest: string | undefined;
+  let cur: PackageHistoryEvent | undefined = removal;
+  const seen = new Set<string>([name.toLowerCase()]);
+  for (let hop = 0; hop < 8 && cur; hop++) {
+    const next = renamedOwnName(ev.manifests, ev.history, cur);
+    if (next === undefined || seen.has(next.name.toLowerCase())) return undefined;
+    seen.add(next.name.toLowerCase());
+    names.push(next.name);
+    manifest ??= next.manifest;
+    if (presentNow(ev, idx, next.name)) return { removal, names, manifest };
+    cur = lastRemoval(next.name);
+  }
+  return undefined;
+}
+
+/** Whether some manifest ever declared `name` as its own package name. */
+function wasOwnName(ev: Evidence, name: string): boolean {
+  const hist = ev.manifests.everProjectNames;
+  if (!hist?.size) return false;
+  for (const v of variants(name)) if (hist.get(v)?.length) return true;
+  return false;
+}
+
+/**
+ * The successor written the way the reference writes the old name: Rust and Python spell a
+ * package `hir-ty` / `acme-ingest` in manifests and commands and `hir_ty` / `acme_ingest` in
+ * code, so a reference with `_` where the declared name has `-` gets the successor with `_`.
+ */
+function spelledLike(written: string, declared: string, succ: string): string {
+  if (written === declared || !/[-_.]/.test(declared)) return succ;
+  const underscored = (s: string) => s.replace(/[-.]/g, '_');
+  const hyphened = (s: string) => s.replace(/[_.]/g, '-');
+  if (written.toLowerCase() === underscored(declared).toLowerCase() && written !== declared) return underscored(succ);
+  if (written.toLowerCase() === hyphened(declared).toLowerCase()) return hyphened(succ);
+  return succ;
+}
+
+/**
+ * A reference spelled unlike the package's declared name (`acme_ingest` for `acme-ingest`) that is
+ * also the name of a folder at HEAD names that folder: a Python import package keeps its folder
+ * (`src/acme_ingest/`) when the distribution is renamed. Still there, so not stale.
+ */
+function namesFolder(ev: Evidence, written: string, declared: string): boolean {
+  if (written.toLowerCase() === declared.toLowerCase()) return false;
+  return !!ev.files.stats?.byDirName.get(written.toLowerCase())?.length;
 }
 
 function history(ev: Evidence, name: string): { key: string; events: PackageHistoryEvent[]; own?: boolean } | undefined {
@@ -179,6 +281,32 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   // the words around it already say it is gone ("dayjs instead of moment"); checked last: it is
   // the costliest test and most names are still present or were never dependencies
   if (describedAsPast(entry, ref)) return null;
+  // Workspace package names are often plain words (`syntax`, `parser`, `web`): a plain word in
+  // prose, outside code, that was such a name is read as the word ("check the syntax"), not as
+  // the package; neither renamed nor deleted. Names with `-`, `_`, `.` or digits stay checked.
+  if (ref.weak && /^[A-Za-z]+$/.test(ref.raw) && wasOwnName(ev, name)) return null;
+  // A workspace package renamed by its own manifest: the manifest names the successor, whatever
+  // happened to the dependencies on it (renamed with it in the same commit, several at once).
+  const ren = ownRename(ev, idx, name);
+  if (ren) {
+    const { removal } = ren;
+    if (namesFolder(ev, ref.raw, removal.name)) return null;
+    const first = ren.names[0]!;
+    const succ = ren.names[ren.names.length - 1]!;
+    const written = ref.raw;
+    const replace = spelledLike(written, removal.name, succ);
+    const named = namesSuccessor(entry, ref, replace) || (replace !== succ && namesSuccessor(entry, ref, succ));
+    const later = ren.names.length > 1 ? `, later renamed to \`${succ}\`` : '';
+    // In code too: a renamed workspace package is an identifier (`cargo test -p hir-ty`), not a
+    // choice between libraries; links and frontmatter are left alone.
+    const writable = ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code';
+    return finding(
+      entry, ref, 'package-renamed', 'warning',
+      `\`${written}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${replace}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
+      { ...commitEvidence(removal.commit), manifest: ren.manifest, now: succ, package: removal.name, renamed: true },
+      !named && writable ? { replace } : undefined,
+    );
+  }
   // The last removal is the one that made it disappear everywhere.
   const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
   const key = `${last.commit.sha}\0${last.manifest}`;
@@ -217,6 +345,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     );
   }
   if (h.own) {
+    if (namesFolder(ev, ref.raw, h.events[h.events.length - 1]?.name ?? h.key)) return null;
     return finding(
       entry, ref, 'package-missing', 'warning',
       `\`${written}\` no longer names any package: \`${last.manifest}\` stopped declaring it in ${describeCommit(last.commit)}; remove the reference or use the package's current name.`,

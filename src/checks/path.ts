@@ -5,7 +5,10 @@
 import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFate, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
+import picomatch from 'picomatch';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
+import { untrackedOnPurpose } from '../evidence/untracked-on-purpose.js';
+import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder } from '../evidence/path-lookups.js';
 
 const GLOB = /[*?[\]{}]/;
 const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.venv', 'venv', 'coverage', '.next', '.nuxt', '.turbo', '.cache', '__pycache__', 'site', '.output', '.svelte-kit', 'tmp', '.tmp']);
@@ -98,9 +101,10 @@ export function resolvePath(ev: Evidence, cands: Candidate[]): Resolution {
   for (const c of cands) {
     const real = ev.files.lower.get(c.path.toLowerCase());
     if (real && real !== c.path) {
-      // A real rename (history) beats a case-only match.
+      // A real rename (history) beats a case-only match; so does a case-only rename history
+      // records (`git mv Readme.md README.md`): the old spelling is a stale name, not a typo.
       const f = ev.history.available ? ev.history.fate(c.path) : undefined;
-      if (f && f.status === 'renamed' && f.successor && f.successor !== real && exists(ev, f.successor)) return { kind: 'renamed', cand: c, fate: f };
+      if (f && f.status === 'renamed' && f.successor && exists(ev, f.successor) && (f.successor !== real || (f.commit && !f.inferred))) return { kind: 'renamed', cand: c, fate: f };
       return { kind: 'case', cand: c, real };
     }
   }
@@ -115,6 +119,164 @@ export function resolvePath(ev: Evidence, cands: Candidate[]): Resolution {
     return { kind: 'deleted', cand: c, fate: f };
   }
   return { kind: ev.history.shallow ? 'unknown-history' : 'never' };
+}
+
+/** The deepest folder holding every path ('' when they share none). */
+function commonFolder(paths: string[]): string {
+  let common = paths[0]!.slice(0, Math.max(0, paths[0]!.lastIndexOf('/')));
+  for (const p of paths) {
+    while (common && !p.startsWith(common + '/')) {
+      const i = common.lastIndexOf('/');
+      common = i < 0 ? '' : common.slice(0, i);
+    }
+  }
+  return common;
+}
+
+/**
+ * A relative path of two or more segments found nowhere as written, tried as the trailing
+ * segments of a longer path: memory often writes paths relative to a component folder
+ * (`lib/action_view/helpers/form_helper.rb` in rails, for
+ * `actionview/lib/action_view/helpers/form_helper.rb`). 'found' when it ends one path at HEAD,
+ * or several that lie under one folder (the same tolerance bare names found elsewhere in the
+ * tree get). When it ends nothing at HEAD but exactly one file history knows, and that file
+ * was renamed or deleted, that is the path's fate (reported with the full path in
+ * parentheses, the successor written relative to the same component folder); only for
+ * references that are clearly paths (`fromHistory`: not a weak prose token).
+ */
+function resolveBySuffix(ev: Evidence, value: string, fromHistory: boolean): Resolution | 'found' | undefined {
+  const rel = value.replace(/\/+$/, '');
+  const slash = rel.indexOf('/');
+  if (slash <= 0) return undefined;
+  const first = rel.slice(0, slash);
+  if (first === '.' || first === '..') return undefined;
+  const now = headPathsEndingWith(ev.files, rel);
+  if (now.length === 1 || (now.length > 1 && commonFolder(now) !== '')) return 'found';
+  // several unrelated paths end so (ambiguous), or a history that cannot tell renames apart
+  if (now.length > 0 || !fromHistory || !ev.history.available || ev.history.shallow) return undefined;
+  const then = historyFilesEndingWith(ev.history, rel);
+  if (then.length !== 1) return undefined;
+  const full = then[0]!;
+  const r = resolvePath(ev, [{ path: full, from: 'context', base: full.slice(0, full.length - rel.length - 1) }]);
+  return r.kind === 'renamed' || r.kind === 'deleted' ? r : undefined;
+}
+
+/**
+ * A glob naming files of one folder (`src/llama-model-loader.*`: wildcards in the last
+ * segment only) whose folder exists: stale when it matches no file at HEAD although it
+ * matched tracked files in history, and each of them was renamed or deleted. When every one
+ * was renamed the same way (to one folder, with the same change to the literal part of the
+ * name), the glob with that change applied is the successor; otherwise `path-missing`. Globs
+ * that still match something, never matched a tracked file, or whose matches' fate history
+ * cannot tell stay silent.
+ */
+function globMatchesGone(entry: Entry, ref: Reference, ev: Evidence, memDir: string, cand: Candidate): Finding | null {
+  const seg = ref.value.slice(globPrefix(ref.value).length + 1);
+  if (!seg || seg.includes('/') || seg.includes('**') || !GLOB.test(seg)) return null;
+  const dir = cand.path;
+  if (!ev.files.dirs.has(dir) || !ev.history.available || ev.history.shallow) return null;
+  let match: (name: string) => boolean;
+  try {
+    match = picomatch(seg);
+  } catch {
+    return null;
+  }
+  // A name that exists as written is no glob (`app/blog/[slug]`, a Next.js route folder).
+  if (exists(ev, `${dir}/${seg}`)) return null;
+  const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  for (const f of childrenAtHead(ev.files, dir)) if (match(baseOf(f))) return null;
+  const former = historyFilesInFolder(ev.history, dir).filter((p) => match(baseOf(p))).sort();
+  if (!former.length) return null;
+  // Untracked since, but git-ignored now (`config/*.local.json`): the files live on, out of git.
+  if (former.some((p) => untrackedOnPurpose(ev.files, p))) return null;
+  const fates: PathFate[] = [];
+  for (const p of former) {
+    const f = ev.history.fate(p);
+    if (f.status === 'renamed' ? !f.successor || !exists(ev, f.successor) : f.status !== 'deleted') return null;
+    fates.push(f);
+  }
+  if (describedAsPast(entry, ref)) return null;
+  // the most recent of the commits that renamed or deleted the former matches
+  let last = fates[0]!.commit;
+  for (const f of fates) if (f.commit && (!last || f.commit.time > last.time)) last = f.commit;
+  const written = `${dir}/${seg}`;
+  const list = former.slice(0, 3).map((p) => `\`${p}\``).join(', ') + (former.length > 3 ? ` and ${former.length - 3} more` : '');
+  const what = former.length === 1 ? `the file it matched (${list}) was` : `the ${former.length} files it matched (${list}) were`;
+  const pairs = fates.every((f) => f.status === 'renamed') ? former.map((p, i) => [p, fates[i]!.successor!] as const) : [];
+  const successor = pairs.length ? renamedGlob(seg, pairs, match) : undefined;
+  if (successor) {
+    const replace = styled({ ...ref, glob: false }, cand, successor, memDir, false);
+    return finding(
+      entry, ref, 'path-renamed', 'warning',
+      `\`${ref.raw}\` matches no file any more: ${what} renamed to \`${successor}\` in ${describeCommit(last)}; update the reference.`,
+      { ...commitEvidence(last), path: written, now: successor, matched: former },
+      replace ? { replace } : undefined,
+    );
+  }
+  const how = fates.every((f) => f.status === 'deleted') ? 'deleted' : 'renamed or deleted, not all in one way';
+  const by = how === 'deleted' && last?.author ? ` by ${last.author}` : '';
+  return finding(
+    entry, ref, 'path-missing', 'warning',
+    `\`${ref.raw}\` matches no file any more: ${what} ${how} (the last in ${describeCommit(last)}${by}); remove the reference or point it at what replaced ${former.length === 1 ? 'it' : 'them'}.`,
+    { ...commitEvidence(last), path: written, now: last ? short(last.sha) : undefined, matched: former },
+  );
+}
+
+/**
+ * The glob `seg` rewritten for renames `old -> new` (full paths): all into one folder, each
+ * name changed by the same edit (`llama-model-loader.cpp -> llama-loader.cpp` and `.h -> .h`:
+ * `model-` removed) at the same place of the literal start or end of the glob. Undefined when
+ * no single edit explains every rename, or the rewritten glob misses one of the new names.
+ */
+function renamedGlob(seg: string, pairs: ReadonlyArray<readonly [string, string]>, oldMatch: (name: string) => boolean): string | undefined {
+  const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const newDir = dirOf(pairs[0]![1]);
+  if (pairs.some(([, n]) => dirOf(n) !== newDir)) return undefined;
+  // each rename as old = P + x + S, new = P + y + S (longest common prefix P, then suffix S)
+  let x: string | undefined;
+  let y = '';
+  const starts = new Set<number>();
+  const ends = new Set<number>();
+  for (const [o, n] of pairs) {
+    const ob = baseOf(o);
+    const nb = baseOf(n);
+    let p = 0;
+    while (p < ob.length && p < nb.length && ob[p] === nb[p]) p++;
+    let q = 0;
+    while (q < ob.length - p && q < nb.length - p && ob[ob.length - 1 - q] === nb[nb.length - 1 - q]) q++;
+    const ox = ob.slice(p, ob.length - q);
+    const ny = nb.slice(p, nb.length - q);
+    if (x === undefined) {
+      x = ox;
+      y = ny;
+    } else if (x !== ox || y !== ny) return undefined;
+    starts.add(p);
+    ends.add(q);
+  }
+  let newSeg = seg;
+  if (x || y) {
+    // the literal text before the first wildcard and after the last one
+    const firstWild = seg.search(/[*?[\]{}]/);
+    const lastWild = Math.max(...['*', '?', '[', ']', '{', '}'].map((c) => seg.lastIndexOf(c)));
+    const head = seg.slice(0, firstWild);
+    const tail = seg.slice(lastWild + 1);
+    const p = starts.size === 1 ? [...starts][0]! : -1;
+    const q = ends.size === 1 ? [...ends][0]! : -1;
+    if (p >= 0 && p + x!.length <= head.length && head.slice(p, p + x!.length) === x) newSeg = seg.slice(0, p) + y + seg.slice(p + x!.length);
+    else if (q >= 0 && q + x!.length <= tail.length && tail.slice(tail.length - q - x!.length, tail.length - q) === x) {
+      const at = seg.length - q - x!.length;
+      newSeg = seg.slice(0, at) + y + seg.slice(at + x!.length);
+    } else return undefined;
+  }
+  let newMatch: (name: string) => boolean;
+  try {
+    newMatch = newSeg === seg ? oldMatch : picomatch(newSeg);
+  } catch {
+    return undefined;
+  }
+  if (!newSeg || pairs.some(([, n]) => !newMatch(baseOf(n)))) return undefined;
+  return newDir ? `${newDir}/${newSeg}` : newSeg;
 }
 
 function styled(ref: Reference, cand: Candidate, successor: string, memDir: string, dir: boolean): string | undefined {
@@ -137,6 +299,12 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
   if (globTail) out += globTail;
   if (dir && ref.raw.endsWith('/') && !out.endsWith('/')) out += '/';
   if (at) out = '@' + out;
+  // A link target is written the way the link was: percent-encoded when it was, and a new name
+  // with spaces encoded unless the target sat in angle brackets (the only place a raw space can).
+  if (ref.in === 'link') {
+    if (/%[0-9a-f]{2}/i.test(ref.raw)) out = encodeURI(out);
+    else if (out.includes(' ') && !ref.raw.includes(' ')) out = out.replace(/ /g, '%20');
+  }
   return out;
 }
 
@@ -179,7 +347,19 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   const resolvedNote = (c: Candidate | undefined) => (c && c.path !== ref.value.replace(/\/+$/, '') && c.path !== value ? ` (${c.path})` : '');
   const dirRef = ref.raw.endsWith('/');
 
-  if (res.kind === 'present') return null;
+  if (res.kind === 'never' || res.kind === 'unknown-history') {
+    // Left out of git on purpose: git-ignored (build output such as `build-rel/`, `dist/`),
+    // inside a submodule, or installed dependencies. Absent from the index and from history
+    // by design, so neither a typo nor a rename. (A tracked file that was renamed or deleted
+    // resolved above, from history, and keeps that finding.)
+    if (cands.some((c) => untrackedOnPurpose(ev.files, c.path, isGlob || dirRef))) return null;
+    if (!isGlob && ref.kind === 'path' && ref.via !== 'tree' && anchorOf(ref).anchor === 'plain') {
+      const bySuffix = resolveBySuffix(ev, value, !ref.weak);
+      if (bySuffix === 'found') return null;
+      if (bySuffix) res = bySuffix;
+    }
+  }
+  if (res.kind === 'present') return isGlob && ref.kind === 'path' && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
   // the text already says it is gone or replaced (tested once the path is known to be missing)
   if (describedAsPast(entry, ref)) return null;
   if (res.kind === 'case') {
@@ -238,6 +418,9 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     const f = res.fate!;
     // Build output and local environments are regenerated, not tracked: gone from git is not gone.
     if (BUILD_DIRS.has(res.cand!.path.split('/')[0].toLowerCase())) return null;
+    // Removed from git and ignored since (a file that became generated or local-only, such as
+    // `generated/schema.json` or `config/local.json`): gone from the index on purpose, not gone.
+    if (untrackedOnPurpose(ev.files, res.cand!.path, !!f.isDirectory || dirRef)) return null;
     const c = f.commit;
     const moved = f.chain && f.chain.length ? ` after moving to \`${f.chain[f.chain.length - 1].to}\`` : '';
     const by = c?.author ? ` by ${c.author}` : '';

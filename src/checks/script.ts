@@ -1,7 +1,7 @@
 // script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x` whose
 // script, target or recipe is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
-import { BUILTINS } from '../memory/refs/commands.js';
+import { BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards } from './stale-common.js';
 
@@ -45,14 +45,17 @@ function workspaceFolder(ev: Evidence, ws: string): string | undefined {
  * command would have to name now); `null` when it was deleted or never existed: the command
  * fails for its folder, which the path check reports, and walking up to an unrelated manifest
  * would only guess. Folders outside the repository (`~`, `$VAR`, absolute) keep the old walk.
+ * `..` steps up from the memory file's folder: to the root at most (`cd ..` in `web/AGENTS.md`);
+ * a folder above the root (`cd ../other-repo`) is another repository: `null`.
  */
 function commandFolder(ev: Evidence, base: string, memDir: string): string | null {
   const b = base.replace(/\/+$/, '');
   const legacy = joinDir(memDir, b).replace(/^\/+/, '');
   if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  if (joinPath(memDir, b) === '') return '';
   const cands: string[] = [];
   for (const c of [joinPath(memDir, b), joinPath('', b)]) if (c !== null && c !== '' && !cands.includes(c)) cands.push(c);
-  if (!cands.length) return legacy;
+  if (!cands.length) return b.split('/').includes('..') ? null : legacy;
   for (const c of cands) if (exists(ev, c)) return c;
   if (!ev.history.available) return legacy;
   for (const c of cands) {
@@ -210,6 +213,52 @@ function definedElsewhere(ev: Evidence, name: string, kind: Lookup['kind']): str
   return undefined;
 }
 
+const definersCache = new WeakMap<object, Map<string, Set<string>>>();
+/**
+ * `${kind}\0${name}` -> every manifest of that kind that defines the name at HEAD or did at some
+ * point of history (indexed once per run).
+ */
+function definers(ev: Evidence): Map<string, Set<string>> {
+  let idx = definersCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = new Map();
+  const add = (manifest: string, name: string) => {
+    const kind = manifestKind(manifest);
+    if (!kind) return;
+    const k = `${kind}\0${name}`;
+    const set = idx!.get(k);
+    if (set) set.add(manifest);
+    else idx!.set(k, new Set([manifest]));
+  };
+  for (const list of ev.manifests.scriptHistory.values()) if (list.length) add(list[0]!.manifest, list[0]!.name);
+  for (const map of [ev.manifests.scripts, ev.manifests.makeTargets, ev.manifests.justRecipes]) for (const [m, names] of map) for (const n of names) add(m, n);
+  definersCache.set(ev.manifests, idx);
+  return idx;
+}
+
+function manifestKind(manifest: string): Lookup['kind'] | undefined {
+  const base = manifest.slice(manifest.lastIndexOf('/') + 1);
+  return base === 'package.json' ? 'npm' : MAKEFILES.includes(base) ? 'make' : JUSTFILES.includes(base) ? 'just' : undefined;
+}
+
+/**
+ * The manifest a command is checked against instead of the nearest one, when the nearest never
+ * defined the name in its history and exactly one other manifest of the repository did, and
+ * no longer does: a nested memory file (`frontend/src-tauri/AGENTS.md`) telling to run
+ * `npm run version:bump` "from the repository root" means the root package.json, which
+ * renamed it. With several candidates there is no telling which was meant: `undefined`.
+ */
+function soleFormerDefiner(ev: Evidence, look: Lookup, name: string): Lookup | undefined {
+  const set = definers(ev).get(`${look.kind}\0${name}`);
+  if (!set || set.size !== (set.has(look.manifest) ? 2 : 1)) return undefined;
+  let other: string | undefined;
+  for (const m of set) if (m !== look.manifest) other = m;
+  const map = look.kind === 'npm' ? ev.manifests.scripts : look.kind === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  const names = map.get(other!);
+  if (names?.has(name)) return undefined; // defined there now: the command runs there, not stale
+  return { manifest: other!, names, kind: look.kind };
+}
+
 function makePattern(names: Set<string>, target: string): boolean {
   for (const n of names) {
     if (!n.includes('%')) continue;
@@ -323,24 +372,40 @@ function checkWorkspaceGone(entry: Entry, ref: Reference, ev: Evidence): Finding
 export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'command' || !ref.script) return null;
   const name = ref.script;
-  if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$')) return null;
+  // (Placeholders such as `...` or `SCRIPT` are not extracted; references made elsewhere are skipped too.)
+  if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
   if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
     const gone = checkWorkspaceGone(entry, ref, ev);
     if (gone) return gone;
   }
   const memDir = memDirOf(entry.file);
-  const look = findLookup(ev, ref, memDir);
+  let look = findLookup(ev, ref, memDir);
   if (!look) return null;
   const what = look.kind === 'npm' ? 'script' : look.kind === 'make' ? 'target' : 'recipe';
   if (look.names?.has(name)) return null;
   if (look.kind === 'make' && look.names && makePattern(look.names, name)) return null;
-  const last = lastEvent(ev, look.manifest, name);
+  let last = lastEvent(ev, look.manifest, name);
   // `pnpm vitest`, `yarn eslint`: a binary of a dependency, not a script (the package check owns it),
   // unless this manifest once had a script of that name.
   if (look.kind === 'npm' && ref.tool !== 'npm' && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
-  const dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
-  const alt = otherRunner(ev, dir, name, look.kind);
+  let dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
+  let alt = otherRunner(ev, dir, name, look.kind);
+  // The nearest manifest never had it: the one manifest that did is meant (only when the command
+  // names no folder, workspace or file of its own: those say which manifest, and fixing the name
+  // against another one would be wrong).
+  let former = false;
+  if (!last && !alt && look.names && !ref.base && !ref.workspace && !ref.manifest) {
+    const sole = soleFormerDefiner(ev, look, name);
+    if (sole) {
+      look = sole;
+      last = lastEvent(ev, look.manifest, name);
+      dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
+      alt = otherRunner(ev, dir, name, look.kind);
+      former = true;
+    }
+  }
+  const of = former ? ` of \`${look.manifest}\`` : '';
   let replaceWith: string | undefined;
   let tail: string;
   let named = false;
@@ -353,12 +418,12 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
     // The entry already runs the successor (`npm run e2e` next to `npm run test:e2e`): the rename is
     // said, but writing it over the old command would only repeat the entry.
     if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.script === to)) {
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
       named = true;
     } else if (to) {
       const needsRun = (look.kind === 'npm' && ref.tool && ref.tool !== 'npm' && BUILTINS[ref.tool as 'pnpm' | 'yarn' | 'bun']?.has(to)) || (ref.tool === 'npm' && !/\brun(?:-script)?\b/.test(ref.raw));
       replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
-      tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {
     // Never defined in this manifest. When another package defines it, the command is run there: not stale.

@@ -7,6 +7,7 @@ import { glob } from 'tinyglobby';
 import ignore from 'ignore';
 import type { DirStats, FileIndex } from '../types.js';
 import { streamGitTokens } from './git.js';
+import { loadIgnoreRules } from './untracked-on-purpose.js';
 
 /** Builds the lookup maps from a list of repository-relative paths (forward slashes). */
 export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>, source: 'git' | 'filesystem' = 'git'): FileIndex {
@@ -64,7 +65,8 @@ export function folderStats(files: Iterable<string>, dirs: Iterable<string>): Di
 /**
  * One git call: tracked files and untracked-but-not-ignored files, relative to `root`, less
  * tracked files deleted from the working tree (what the agent would find is what exists now).
- * Untracked `node_modules/` folders are skipped even when nothing ignores them.
+ * Untracked `node_modules/` folders are skipped even when nothing ignores them. The .gitignore
+ * files listed are read too (see `untracked-on-purpose.ts`).
  */
 export async function gitFileIndex(root: string): Promise<{ index: FileIndex; error?: string }> {
   const paths: string[] = [];
@@ -94,7 +96,10 @@ export async function gitFileIndex(root: string): Promise<{ index: FileIndex; er
     for (let i = 0; i < n; i++) if (!deleted.has(clean[i])) clean[m++] = clean[i];
     clean.length = m;
   }
-  return { index: indexFromPaths(clean, untracked, 'git') };
+  const index = indexFromPaths(clean, untracked, 'git');
+  // The .gitignore rules, for paths memory names that git leaves out on purpose (build output)
+  await loadIgnoreRules(root, index);
+  return { index };
 }
 
 const WALK_IGNORE = ['**/node_modules/**', '**/.git/**', '**/.hg/**', '**/.svn/**'];
@@ -115,7 +120,9 @@ export async function walkFileIndex(root: string): Promise<FileIndex> {
     // no .gitignore
   }
   found.sort();
-  return indexFromPaths(found, undefined, 'filesystem');
+  const index = indexFromPaths(found, undefined, 'filesystem');
+  await loadIgnoreRules(root, index);
+  return index;
 }
 
 /** Exact lookup of a file or directory; `''` and `.` mean the root. */

@@ -8,6 +8,7 @@ import type {
   CommitInfo,
   DependencyVersionEvent,
   FileIndex,
+  HistoryIndex,
   ManifestDependency,
   ManifestIndex,
   ManifestKind,
@@ -334,7 +335,11 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
       else lastGood.delete(manifest);
       if (!before) before = EMPTY;
       if (before.name !== after.name) {
-        if (before.name) push(names, before.name.toLowerCase(), { name: before.name, displayName: before.name, manifest, type: 'removed', commit, field: 'name' } as PackageHistoryEvent);
+        if (before.name) {
+          const gone = { name: before.name, displayName: before.name, manifest, type: 'removed', commit, field: 'name' } as PackageHistoryEvent;
+          push(names, before.name.toLowerCase(), gone);
+          ownNameChange.set(gone, { status: c.status === 'R' || c.status === 'D' ? c.status : 'M', from: c.src });
+        }
         if (after.name) push(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: 'added', commit, field: 'name' } as PackageHistoryEvent);
       }
       for (const [key, d] of after.deps) {
@@ -383,4 +388,102 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
     i = j;
   }
   // Every dependency at HEAD is an "ever" dependency, even without history.
+}
+
+// ------------------------------------------------------------------ renamed packages
+
+/**
+ * How the manifest of an own-name removal changed in its commit: git's status ('M' in place,
+ * 'R' paired as moved from `from`, 'D' deleted). Kept beside the event (the event type is shared).
+ */
+const ownNameChange = new WeakMap<PackageHistoryEvent, { status: string; from: string }>();
+
+/** `${sha}\0${manifest}` -> the own name that commit gave that manifest (from `everProjectNames`). */
+const ownNamesAdded = new WeakMap<object, Map<string, string>>();
+
+function ownNameAddedBy(idx: ManifestIndex): Map<string, string> {
+  const names = idx.everProjectNames;
+  if (!names) return new Map();
+  let m = ownNamesAdded.get(names);
+  if (m) return m;
+  m = new Map();
+  for (const list of names.values()) for (const e of list) if (e.type === 'added') m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+  ownNamesAdded.set(names, m);
+  return m;
+}
+
+/** Files of a folder whose fate is looked at to see where the folder went (sorted, the first ones). */
+const FOLDER_VOTERS = 200;
+const folderMoves = new WeakMap<HistoryIndex, Map<string, string | null | undefined>>();
+
+/**
+ * Where commit `sha` moved folder `dir`, by its files other than manifests: each file the commit
+ * took out of `dir` keeping its relative path votes for its new folder, a file it deleted votes
+ * for nothing, and a strict majority decides. `undefined` when no such file exists (no evidence),
+ * `null` when they disagree. Manifests do not vote: sibling members' manifests are small and
+ * alike, and git pairs them crosswise when several members move at once (`hir-ty/Cargo.toml` ->
+ * `hir-definitions/Cargo.toml`), while their sources pair with their own.
+ */
+function folderMovedBy(history: HistoryIndex, dir: string, sha: string): string | null | undefined {
+  let memo = folderMoves.get(history);
+  if (!memo) folderMoves.set(history, (memo = new Map()));
+  const key = `${sha}\0${dir}`;
+  if (memo.has(key)) return memo.get(key);
+  const pre = `${dir}/`;
+  const votes = new Map<string, number>();
+  let voters = 0;
+  let looked = 0;
+  for (const f of history.pathsUnder?.(dir) ?? []) {
+    if (manifestKind(f)) continue;
+    if (++looked > FOLDER_VOTERS) break;
+    const fate = history.fate(f);
+    const hop = fate.chain?.[0];
+    if (hop && hop.from === f && hop.commit.sha === sha) {
+      voters++;
+      const rest = f.slice(pre.length);
+      if (hop.to.endsWith(`/${rest}`)) {
+        const to = hop.to.slice(0, hop.to.length - rest.length - 1);
+        if (to !== dir) votes.set(to, (votes.get(to) ?? 0) + 1);
+      }
+    } else if (fate.status === 'deleted' && !fate.chain && fate.commit?.sha === sha) voters++;
+  }
+  let res: string | null | undefined;
+  if (voters) {
+    let best: [string, number] | undefined;
+    for (const v of votes) if (!best || v[1] > best[1]) best = v;
+    res = best && best[1] * 2 > voters ? best[0] : null;
+  }
+  memo.set(key, res);
+  return res;
+}
+
+/**
+ * The name a workspace package took when `removal` (an `everProjectNames` removal: a manifest
+ * dropping its own `name`) happened, and the manifest that took it. Only a name set by that very
+ * commit counts (a package deleted in one commit and another created later is no rename):
+ * - manifest changed in place: the name the commit gave the same manifest;
+ * - manifest moved or deleted: the name the commit gave the manifest of the same file name in
+ *   the folder the commit moved the package's folder to, by its other files (`folderMovedBy`);
+ *   git's own pairing of the manifest counts only when no other file says anything (a folder
+ *   holding nothing else), because small manifests of sibling packages pair crosswise.
+ * No git call: the manifest pass and the history index hold everything.
+ */
+export function renamedOwnName(idx: ManifestIndex, history: HistoryIndex, removal: PackageHistoryEvent): { name: string; manifest: string } | undefined {
+  const addedBy = ownNameAddedBy(idx);
+  const sha = removal.commit.sha;
+  const at = (manifest: string) => {
+    const name = addedBy.get(`${sha}\0${manifest}`);
+    return name === undefined ? undefined : { name, manifest };
+  };
+  const ch = ownNameChange.get(removal);
+  if (!ch || ch.status === 'M') {
+    const same = at(removal.manifest);
+    if (same || ch) return same;
+  }
+  const from = ch?.from ?? removal.manifest;
+  const slash = from.lastIndexOf('/');
+  const moved = slash > 0 && history.available ? folderMovedBy(history, from.slice(0, slash), sha) : undefined;
+  if (moved === null) return undefined;
+  if (moved !== undefined) return at(`${moved ? `${moved}/` : ''}${from.slice(slash + 1)}`);
+  return ch?.status === 'R' ? at(removal.manifest) : undefined;
 }

@@ -554,9 +554,11 @@ export class ImportResolver {
 
   /**
    * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
-   * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`.
+   * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`. A new file
+   * without a memory name of its own gets `format`: the format of the file the import chain
+   * starts from (CLAUDE.md content for Claude Code, GEMINI.md content for Gemini CLI).
    */
-  async resolve(fromAbs: string, target: string): Promise<ImportResolution> {
+  async resolve(fromAbs: string, target: string, format: MemoryFormat = 'claude-md'): Promise<ImportResolution> {
     // `~/…` (the home folder) and absolute paths lie outside the repository: Claude Code loads
     // them, but they are not the repository's to audit (pass them with --memory).
     if (target.startsWith('~') || isAbsolute(target)) return { kind: 'skip' };
@@ -592,7 +594,7 @@ export class ImportResolver {
     }
     if (this.d.userIgnored(abs)) return { kind: 'skip' };
     if (!(await this.d.symlinkAllowed(abs))) return { kind: 'skip', finding: this.d.findings.pop() };
-    const file: DiscoveredFile = { path: rel, absPath: abs, format: formatOf(rel) ?? 'claude-md' };
+    const file: DiscoveredFile = { path: rel, absPath: abs, format: formatOf(rel) ?? format };
     this.byAbs.set(abs, rel);
     byReal.set(real, rel);
     return { kind: 'new', file };

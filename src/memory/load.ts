@@ -1,6 +1,6 @@
 // Loading memory: discover -> read -> parse -> references, for the audit pipeline.
 import type { Config } from '../config/types.js';
-import type { Entry, Finding, MemoryFile } from '../types.js';
+import type { Entry, Finding, MemoryFile, MemoryFormat } from '../types.js';
 import { discoverMemory, ImportResolver, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, type DiscoveredFile } from './discover.js';
 import { parseMemoryText, type ParseOptions, type ParseResult } from './parse.js';
 import { readMemoryFileSync } from './read.js';
@@ -225,12 +225,14 @@ async function loadBatch(
 
 /**
  * Files brought in by `@imports` are memory too: Claude Code loads them with the file importing
- * them, every session, and follows their own imports in turn. Starting from the CLAUDE.md-style
- * files (format `claude-md`: CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, nested CLAUDE.md,
- * .claude/rules; found by detection or given with --memory), the `import` references of their
+ * them, every session, and follows their own imports in turn; Gemini CLI's memory import
+ * processor does the same for GEMINI.md. Starting from the CLAUDE.md-style files (format
+ * `claude-md`: CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, nested CLAUDE.md, .claude/rules)
+ * and GEMINI.md files, found by detection or given with --memory, the `import` references of their
  * entries (the extractor leaves out code spans, fences, e-mail addresses and `@scope/package`)
  * are followed breadth first, each file reached at its fewest hops. A file reached that is not
- * memory yet is loaded once (format from its name, else `claude-md`: it is CLAUDE.md content);
+ * memory yet is loaded once (format from its name, else that of the file its chain starts from:
+ * `claude-md` or `gemini-md`, whose content it is);
  * a file that already is memory (AGENTS.md imported from CLAUDE.md) is not loaded again, but its
  * imports are followed, as Claude Code does. Files more than MAX_IMPORT_HOPS hops away are never
  * loaded by Claude Code and are not loaded here; the import reaching them is still an entry of a
@@ -239,6 +241,9 @@ async function loadBatch(
  * broken-link checks report what needs reporting). Returns undefined when nothing was imported
  * (the usual case: no file holding an `@` costs one `includes` per CLAUDE.md-style file).
  */
+/** Formats whose `@file.md` lines are imports for their own agent: where import chains start. */
+const IMPORTING: ReadonlySet<MemoryFormat> = new Set<MemoryFormat>(['claude-md', 'gemini-md']);
+
 async function followImports(
   root: string,
   config: Config,
@@ -248,7 +253,9 @@ async function followImports(
   findings: Finding[],
   timings: Record<string, number>,
 ): Promise<{ files: MemoryFile[]; entries: Entry[] } | undefined> {
-  let frontier = files.filter((f) => f.format === 'claude-md' && f.text.includes('@'));
+  // Import chains start at CLAUDE.md-style files (Claude Code) and at GEMINI.md (Gemini CLI's
+  // memory import processor reads the same `@file.md` syntax, relative to the importing file).
+  let frontier = files.filter((f) => IMPORTING.has(f.format) && f.text.includes('@'));
   if (frontier.length === 0) return undefined;
   const entriesOf = new Map<string, Entry[]>();
   const indexEntries = (list: Entry[]) => {
@@ -262,7 +269,13 @@ async function followImports(
   const byPath = new Map(files.map((f) => [f.path, f]));
   /** Memory path -> fewest hops from a CLAUDE.md-style file (those are 0 and already expanded). */
   const hops = new Map<string, number>();
-  for (const f of files) if (f.format === 'claude-md') hops.set(f.path, 0);
+  /** Memory path -> the format its import chain started from (what an imported file is read as). */
+  const origin = new Map<string, MemoryFormat>();
+  for (const f of files)
+    if (IMPORTING.has(f.format)) {
+      hops.set(f.path, 0);
+      origin.set(f.path, f.format);
+    }
   const resolver = new ImportResolver(root, files, config.ignore);
   const out = { files: [] as MemoryFile[], entries: [] as Entry[] };
   const seenFindings = new Set(findings.map((f) => `${f.file}\0${f.message}`));
@@ -275,7 +288,8 @@ async function followImports(
       for (const e of entriesOf.get(f.path) ?? []) {
         for (const r of e.refs ?? []) {
           if (r.kind !== 'import' || !r.raw.startsWith('@')) continue;
-          const res = await resolver.resolve(f.absPath, r.raw.slice(1));
+          const from = origin.get(f.path) ?? 'claude-md';
+          const res = await resolver.resolve(f.absPath, r.raw.slice(1), from);
           if (res.kind === 'skip') {
             if (res.finding && !seenFindings.has(`${res.finding.file}\0${res.finding.message}`)) {
               seenFindings.add(`${res.finding.file}\0${res.finding.message}`);
@@ -287,6 +301,7 @@ async function followImports(
             // Already memory: follow its imports once, from the fewest hops it is reached at.
             if (hops.has(res.path)) continue;
             hops.set(res.path, hop);
+            origin.set(res.path, from);
             const known = byPath.get(res.path);
             if (known) next.push(known);
             continue;
@@ -308,6 +323,7 @@ async function followImports(
             continue;
           }
           hops.set(res.file.path, hop);
+          origin.set(res.file.path, from);
           load.push(res.file);
         }
         const y = pause.maybe();

@@ -5,8 +5,8 @@ import type { Entry, MemoryFile, Reference } from '../types.js';
 import { lineAt, lineStarts } from './parse.js';
 import { isSpaceCode } from './refs/chars.js';
 import { lex, splitLines, type Segment } from './refs/lex.js';
-import { asPath, trimToken, type PathToken } from './refs/paths.js';
-import { looksLikeCommand, parseCommandLine, type CommandPiece } from './refs/commands.js';
+import { asPath, asSpacedPath, configOwnerDir, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
+import { looksLikeCommand, parseCommandLine, type CommandPiece, type ShellState } from './refs/commands.js';
 import { isListing, isTree, parseTree } from './refs/tree.js';
 import {
   encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
@@ -57,7 +57,7 @@ class Collector {
   /** Line cursor: index into `starts` of the last line looked up. */
   private li: number;
   constructor(
-    private readonly file: MemoryFile,
+    readonly file: MemoryFile,
     private readonly starts: number[],
     at: number,
   ) {
@@ -291,7 +291,55 @@ function contextBase(entry: Entry, file: MemoryFile, text: string, base: number,
       if (d.length > 1) break;
     }
   }
+  // A topic file is one entry: its lists and headings are inside it, not around it. The folder
+  // its body's list intro lines and headings name (`located in \`builds/scripts/\`:`) applies to
+  // the bare names after it, as it does around a CLAUDE.md entry; only when the body names one
+  // such folder (several: which list a name belongs to is not tracked here, so none is guessed).
+  if (entry.kind === 'topic' && out.inner === undefined && text.length > 0) {
+    const t = topicFolder(file, info, base, base + text.length);
+    if (t) {
+      out.inner = t.dir;
+      out.innerFrom = t.from;
+    }
+  }
   return out;
+}
+
+/**
+ * The one folder named by list intro lines and headings inside a topic body ([from, to) in the
+ * file), and the offset after which it applies (the end of the line before its first list, or
+ * of the heading); undefined when none or several folders are named. Frontmatter lines are not
+ * read.
+ */
+function topicFolder(file: MemoryFile, info: FileInfo, from: number, to: number): { dir: string; from: number } | undefined {
+  const intro = introDirs(info);
+  const starts = info.starts;
+  const text = info.text;
+  const fm = file.frontmatterRange;
+  let found: { dir: string; from: number } | undefined;
+  const first = lineAt(starts, from) - 1;
+  const last = lineAt(starts, Math.max(from, to - 1)) - 1;
+  for (let i = first; i <= last && i < starts.length; i++) {
+    const s = starts[i];
+    if (fm && s < fm[1] && s >= fm[0]) continue;
+    let d: string | undefined = intro[i];
+    let at = s - 1;
+    if (d === undefined && text.charCodeAt(s) === 35 /* # */) {
+      const e = lineEndAt(text, s);
+      if (/^#{1,6}\s/.test(text.slice(s, Math.min(e, s + 8)))) {
+        const h = dirTokens(text.slice(s, e));
+        if (h.length > 1) return undefined;
+        if (h.length === 1) {
+          d = h[0];
+          at = e;
+        }
+      }
+    }
+    if (d === undefined) continue;
+    if (!found) found = { dir: d, from: at };
+    else if (found.dir !== d) return undefined;
+  }
+  return found;
 }
 
 /**
@@ -380,6 +428,11 @@ export function contextFolders(entry: Entry, file: MemoryFile | undefined, at: n
       break;
     }
   }
+  // Memory kept in a project's config folder (`apps/web/.cursor/rules/x.mdc`,
+  // `apps/web/.claude/CLAUDE.md`) is read from that project (`apps/web`): its paths are written
+  // from there. Last: the text's own context is nearer.
+  const owner = configOwnerDir(entry.file);
+  if (owner) push([owner]);
   return out;
 }
 
@@ -668,8 +721,15 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     for (const h of scanProse(t, { inCode: true })) if (h.kind === 'version' || h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
     return;
   }
+  // A whole span naming one path with spaces (`docs/User Guide.md`).
+  const spaced = asSpacedPath(tt, 'code');
+  if (spaced) {
+    addPath(spaced, tt, seg.start + t.indexOf(tt), c, 'inlineCode', ctx, file);
+    return;
+  }
   if (looksLikeCommand(t)) {
-    for (const p of parseCommandLine(t)) addPiece(p, seg.start, c, 'inlineCode');
+    const cwd = file.text.startsWith(t, seg.start) ? folderNamedAfter(file.text, seg.start + t.length) : undefined;
+    for (const p of parseCommandLine(t, cwd ? { cwd } : undefined)) addPiece(p, seg.start, c, 'inlineCode');
     return;
   }
   // Several words, not a command: look for paths and versions.
@@ -689,6 +749,30 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     if (p) addPath(p, tok, seg.start + off + lead, c, 'inlineCode', ctx, file);
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === 'version' || h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
+}
+
+/**
+ * The folder a sentence says a command in inline code runs in, right after it: "run `pnpm run x`
+ * in `apps/www`" (also `from`, `inside`, `within`, with or without `the`, the folder in code or
+ * plain). Only a folder path: it holds a `/` (or is `dir/`) and has no file extension, glob or
+ * placeholder; a plain word (`in \`watch\` mode`) is not taken.
+ */
+function folderNamedAfter(fileText: string, at: number): string | undefined {
+  if (fileText.charCodeAt(at) !== 96 /* ` */) return undefined;
+  const m = /^`+[ \t]+(?:in|from|inside|within)[ \t]+(?:the[ \t]+)?(?:`([^`\s]+)`|([\w.@/-]+?)(?=[,;:.)!?]*(?:\s|$)))/.exec(fileText.slice(at, at + 160));
+  if (!m) return undefined;
+  const tok = m[1] ?? m[2];
+  if (!tok.includes('/') || tok.startsWith('/')) return undefined;
+  const p = asPath(tok, 'code');
+  if (!p || p.glob || p.anchor === 'root' || p.anchor === 'parent' || (!p.dir && /\.\w+$/.test(p.value))) return undefined;
+  return p.value;
+}
+
+/** The repository-relative folder of a memory file ('' at the root, or for a file outside the repository). */
+function fileFolder(path: string): string {
+  if (path.startsWith('/') || /^[a-z]:[\\/]/i.test(path)) return '';
+  const i = path.lastIndexOf('/');
+  return i === -1 ? '' : path.slice(0, i);
 }
 
 function addPiece(p: CommandPiece, offset: number, c: Collector, where: Reference['in']): void {
@@ -712,8 +796,14 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
       const r: Omit<Reference, 'line'> = { kind: 'path', raw: v, value: pt.value, start: s, end: s + v.length, in: where };
       if (pt.glob) r.glob = true;
-      if (!pt.strong) r.weak = true;
-      if (p.cwd) r.base = p.cwd + '/';
+      if (!pt.strong || p.weak) r.weak = true;
+      // A path's `base` is repository-relative (scripts resolve theirs in the script check): the
+      // folder the command runs in (normalised, below the memory file's folder: see `insideFolder`),
+      // from the memory file's folder.
+      if (p.cwd) {
+        const dir = fileFolder(c.file.path);
+        r.base = (dir ? `${dir}/${p.cwd}` : p.cwd) + '/';
+      }
       c.add(r);
     }
   }
@@ -722,12 +812,19 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
 // ------------------------------------------------------------------ links
 
 function linkUrl(seg: Segment, c: Collector, file: MemoryFile): void {
-  const u = seg.text;
-  const start = seg.start;
+  let u = seg.text;
+  let start = seg.start;
   if (/^https?:\/\//i.test(u)) {
     c.add({ kind: 'url', raw: u, value: u, start, end: start + u.length, in: 'link' });
     for (const h of scanProse(u, { inCode: true })) if (h.kind === 'issue') addProseHit(h, seg, c, 'link');
     return;
+  }
+  // `[name](mdc:apps/web/x.ts)`, the file link Cursor's own rule generator writes: `mdc:` marks
+  // a repository path, not a URL scheme. The references cover the path after the prefix, so a
+  // correction replaces the path and keeps `mdc:`.
+  if (u.length > 4 && /^mdc:/i.test(u)) {
+    u = u.slice(4);
+    start += 4;
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith('#')) return;
   const target = withoutQueryOrFragment(u);
@@ -741,7 +838,9 @@ function linkUrl(seg: Segment, c: Collector, file: MemoryFile): void {
   } catch {
     /* keep */
   }
-  const p = asPath(dec, 'link');
+  // A target in angle brackets (`<docs/User Guide.md>`) or percent-encoded (`User%20Guide.md`)
+  // is one path even with spaces in it: the link syntax delimits it.
+  const p = asPath(dec, 'link') ?? (seg.angle || dec !== target ? asSpacedPath(dec, 'link') : null);
   if (p) c.add({ kind: 'path', raw: target, value: p.value, start, end: start + target.length, in: 'link', ...(p.glob ? { glob: true } : {}) });
 }
 
@@ -757,6 +856,8 @@ function codeBlock(seg: Segment, c: Collector): void {
   const lines = splitLines(seg.text);
   const shell = SHELL_LANGS.has(lang) || (PLAIN_LANGS.has(lang) && isShellish(lines.map((l) => l.text)));
   if (shell) {
+    // The folder `cd web` on a line of its own moves the fence's shell to, for the lines below.
+    const state: ShellState = {};
     for (const l of lines) {
       let text = l.text;
       let off = 0;
@@ -771,7 +872,7 @@ function codeBlock(seg: Segment, c: Collector): void {
         commentPaths(trimmed, seg.start + l.start + off + (text.length - trimmed.length), c);
         continue;
       }
-      for (const p of parseCommandLine(text)) addPiece(p, seg.start + l.start + off, c, 'code');
+      for (const p of parseCommandLine(text, state)) addPiece(p, seg.start + l.start + off, c, 'code');
       const hash = text.search(/\s#\s/);
       if (hash !== -1) commentPaths(text.slice(hash), seg.start + l.start + off + hash, c);
     }
@@ -845,22 +946,27 @@ function headingPaths(seg: Segment, c: Collector, file: MemoryFile): void {
 }
 
 /**
- * `globs:` (Cursor rules) and `paths:` (.claude/rules) in frontmatter: a rule whose globs
- * point at a folder that is gone never applies. Attached to the entry holding the
- * frontmatter, or to the first entry after it.
+ * `globs:` (Cursor rules), `paths:` (.claude/rules) and `applyTo:` (Copilot instructions) in
+ * frontmatter: a rule whose globs point at a folder that is gone never applies. Attached to the
+ * entry holding the frontmatter, or to the first entry after it: only blank lines, headings and
+ * HTML comments (`<!-- generated by … -->`, `<!-- PROTECTED -->`, which are not entries) may
+ * come between. A protected first entry still carries them (they are not its text; the plan
+ * never edits a protected entry nor frontmatter through an entry).
  */
 function frontmatterGlobs(entry: Entry, file: MemoryFile, c: Collector): void {
   const fm = file.frontmatter;
   const range = file.frontmatterRange;
   if (!fm || !range) return;
-  const owns = entry.start <= range[0] || (entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$))*$/.test(file.text.slice(range[1], entry.start)));
+  const owns = entry.start <= range[0] || (entry.start >= range[1] && /^(?:\s|#[^\n]*(?:\n|$)|<!--(?:[^-]|-(?!->))*-->)*$/.test(file.text.slice(range[1], entry.start)));
   if (!owns) return;
   for (const key of ['globs', 'paths', 'applyTo']) {
     const v = fm[key];
-    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [];
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? splitGlobList(v) : [];
     let from = range[0];
     for (const item of list) {
-      const g = String(item).trim();
+      let g = String(item).trim();
+      // A negated glob (`!src/**/*.test.ts`) names the same folders.
+      if (g.startsWith('!')) g = g.slice(1).trimStart();
       if (!g) continue;
       const idx = file.text.indexOf(g, from);
       if (idx === -1 || idx >= range[1]) continue;

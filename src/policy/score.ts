@@ -8,6 +8,7 @@
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
 import type { CheckContext, Entry, Reference } from '../types.js';
+import { configOwnerDir } from '../memory/refs/paths.js';
 
 export interface ScoreParts {
   score: number;
@@ -68,16 +69,110 @@ export function liveNames(
   const ev = ctx.evidence;
   const live = new Set<string>();
   for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
+  const own = ownNames(ev);
+  const dir = entryDir(e);
   for (const r of e.refs) {
-    if (r.kind === 'package' && (weak || !r.weak) && !skip(r.value, r) && ev.manifests.dependencies.has(r.value.toLowerCase()))
-      live.add(`package\0${r.value.toLowerCase()}`);
+    if (r.kind === 'package' && (weak || !r.weak) && !skip(r.value, r)) {
+      const name = r.value.toLowerCase();
+      if (ev.manifests.dependencies.has(name)) live.add(`package\0${name}`);
+      // A workspace member or the project itself (`uv run --package acme-ingest`, `@acme/sdk/v3`).
+      else if (own.has(packageRoot(name))) live.add(`package\0${packageRoot(name)}`);
+    }
     if (r.kind === 'command' && r.script && !skip(r.value, r)) {
       const script = r.script;
       const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
       if (defined) live.add(`command\0${r.value}`);
     }
+    // A link whose target exists (`[env](mdc:apps/web/env.ts)`, `[guide](docs/guide)`).
+    if (r.kind === 'link' && !skip(r.value, r)) {
+      const p = existing(ev, normalPath(r.value), dir, r.base);
+      if (p) live.add(`path\0${p}`);
+    }
+    // A glob over a folder the project has (`python/*`, `app/v3/services/**/*.server.ts`).
+    if (r.kind === 'path' && r.glob && !skip(r.value, r)) {
+      const cut = r.value.search(/[*?[{]/);
+      const prefix = normalPath(cut < 0 ? r.value : r.value.slice(0, cut).replace(/[^/]*$/, ''));
+      const p = prefix && existing(ev, prefix, dir, r.base);
+      if (p && ev.files.dirs.has(p)) live.add(`path\0${p}`);
+    }
+    // A runtime the project declares or a dependency it has, at any version: "Go 1.22 is required"
+    // is about the project's Go (a drifted version is a stale name, left out through `skip`).
+    if (r.kind === 'version' && r.subject && r.subject !== '(project)' && !skip(r.value, r)) {
+      const subject = r.subject.toLowerCase();
+      if (ev.manifests.runtimes.has(subject) || ev.manifests.dependencies.has(subject)) live.add(`version\0${subject}`);
+    }
+  }
+  // Code the entry shows (inline spans and fences): names the reference parser does not type —
+  // a workspace member as a command argument (`cargo test -p acme-core`), a folder or file in a
+  // command (`go test ./services/api/...`, `go.work`). Only tokens that name something the project
+  // has at HEAD count, so a prose word never does.
+  if (e.text.includes('`')) {
+    CODE.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CODE.exec(e.text))) {
+      for (const tok of m[0].replace(/^`+|`+$/g, '').match(TOKEN) ?? []) {
+        const name = tok.toLowerCase();
+        if (own.has(packageRoot(name))) {
+          if (!skip(tok)) live.add(`package\0${packageRoot(name)}`);
+          continue;
+        }
+        if (!/[/.]/.test(tok) || /^\.+$/.test(tok)) continue;
+        const p = existing(ev, normalPath(tok), dir);
+        if (p && !skip(p) && !skip(tok)) live.add(`path\0${p}`);
+      }
+    }
   }
   return live;
+}
+
+/** Inline code spans and fenced blocks of an entry's text. */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+/** Word-like tokens of code: names, paths, scoped packages (`@a/b`), `./dir/...`. */
+const TOKEN = /[@\w.~$][\w.@/$~-]*/g;
+
+/** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
+function packageRoot(name: string): string {
+  const parts = name.split('/');
+  return name.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** A written path, bare: no `mdc:` or `./`, no `/...` (Go's package pattern), no trailing `/`, no `#anchor`. */
+function normalPath(v: string): string {
+  let p = v.replace(/^mdc:/i, '').replace(/[#?].*$/, '');
+  while (p.startsWith('./')) p = p.slice(2);
+  p = p.replace(/\/\.\.\.$/, '');
+  while (p.endsWith('/')) p = p.slice(0, -1);
+  return p.startsWith('/') || p.startsWith('~') || p.startsWith('../') ? '' : p;
+}
+
+/** The folder of the entry's memory file ('' at the root or outside the repository). */
+function entryDir(e: Entry): string {
+  const slash = e.file.lastIndexOf('/');
+  return slash > 0 && !e.file.startsWith('/') ? e.file.slice(0, slash) : '';
+}
+
+/** `p` as a file or folder at HEAD: from the root, the memory file's folder or the reference's base. */
+function existing(ev: CheckContext['evidence'], p: string, dir: string, base?: string): string | undefined {
+  if (!p) return undefined;
+  const has = (x: string) => ev.files.files.has(x) || ev.files.dirs.has(x);
+  if (has(p)) return p;
+  if (dir && has(`${dir}/${p}`)) return `${dir}/${p}`;
+  const b = base?.replace(/\/+$/, '');
+  if (b && has(`${b}/${p}`)) return `${b}/${p}`;
+  return undefined;
+}
+
+/** Workspace members' and the project's own names at HEAD (lower-cased), once per manifest index. */
+const ownCache = new WeakMap<object, ReadonlySet<string>>();
+function ownNames(ev: CheckContext['evidence']): ReadonlySet<string> {
+  let s = ownCache.get(ev.manifests);
+  if (!s) {
+    const set = new Set<string>();
+    for (const n of ev.manifests.workspaces.keys()) set.add(n.toLowerCase());
+    for (const p of ev.manifests.projectVersions) if (p.name) set.add(p.name.toLowerCase());
+    ownCache.set(ev.manifests, (s = set));
+  }
+  return s;
 }
 
 /** The distinct paths of `namedPaths`, unsorted (scoring sums over them: order does not matter). */
@@ -87,6 +182,9 @@ function namedPathSet(entry: Entry): ReadonlySet<string> {
   // CLAUDE.md) name files beside it: the path joined with its folder is tried too.
   const slash = entry.file.lastIndexOf('/');
   const dir = slash > 0 && !entry.file.startsWith('/') ? entry.file.slice(0, slash) : '';
+  // A file under a sub-project's `.cursor/`, `.claude/` or `.github/` names paths from that
+  // sub-project (`src/x.ts` in apps/web/.cursor/rules/a.mdc is apps/web/src/x.ts).
+  const owner = configOwnerDir(entry.file);
   for (const r of entry.refs) {
     if (r.kind !== 'path' && r.kind !== 'import') continue;
     if (r.glob) continue;
@@ -98,6 +196,7 @@ function namedPathSet(entry: Entry): ReadonlySet<string> {
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, '')}/${v}`);
     if (dir && !v.startsWith('../')) out.add(`${dir}/${v}`);
+    if (owner && owner !== dir && !v.startsWith('../')) out.add(`${owner}/${v}`);
   }
   return out ?? NO_PATHS;
 }

@@ -109,15 +109,20 @@ describe('imported files in the audit', () => {
 });
 
 describe('broken-link on the import graph', () => {
-  it("follows the imports of another format's file once a CLAUDE.md imports it, and never otherwise", () => {
+  it("follows the imports of another format's file once a CLAUDE.md imports it, and never otherwise (GEMINI.md's own imports: Gemini CLI follows them)", () => {
     const { files, entries } = parseFiles({
       'CLAUDE.md': '# P\n@AGENTS.md\n',
       'AGENTS.md': '# A\n- @docs/a.md\n- @docs/gone.md\n',
       'docs/a.md': '# a\n',
       'GEMINI.md': '# G\n- @docs/also-gone.md\n',
+      'docs/copilot.md': '# C\n- @docs/never.md\n',
     });
     const f = findBrokenLinks(context(files, entries));
-    expect(f.map((x) => [x.file, x.line, x.ref, x.evidence?.reason])).toEqual([['AGENTS.md', 3, '@docs/gone.md', 'import-missing']]);
+    expect(f.map((x) => [x.file, x.line, x.ref, x.evidence?.reason])).toEqual([
+      ['GEMINI.md', 2, '@docs/also-gone.md', 'import-missing'],
+      ['AGENTS.md', 3, '@docs/gone.md', 'import-missing'],
+    ]);
+    expect(f[0].message).toBe('The import @docs/also-gone.md points to a file that does not exist, so Gemini CLI loads nothing; fix the path or remove it.');
   });
 
   it('a dense import graph is walked once per file and depth (no exponential walk); cycles are still reported', () => {

@@ -67,7 +67,7 @@ describe('loadMemory follows @imports', () => {
       'AGENTS.md': '# Agents\n- See @docs/from-agents.md\n',
       'docs/a.md': '# A\n- a\n',
       'docs/from-agents.md': '# From agents\n- b\n',
-      'GEMINI.md': '# Gemini\n- @docs/gemini-only.md\n', // nobody imports GEMINI.md: its @ is not an import for Claude Code
+      'GEMINI.md': '# Gemini\n- @docs/gemini-only.md\n', // Gemini CLI's import processor follows GEMINI.md's own @ imports
       'docs/gemini-only.md': '# G\n',
     });
     const l = await load();
@@ -77,6 +77,7 @@ describe('loadMemory follows @imports', () => {
       ['GEMINI.md', 'gemini-md'],
       ['docs/a.md', 'claude-md'],
       ['docs/from-agents.md', 'claude-md'],
+      ['docs/gemini-only.md', 'gemini-md'],
     ]);
     expect(l.findings).toEqual([]);
   });

@@ -20,6 +20,9 @@ describe('paths relative to a folder named by their context', () => {
       'codex-rs/app-server-protocol/src/protocol/common.rs', 'codex-rs/app-server-protocol/src/protocol/v2.rs', 'codex-rs/app-server/README.md',
       'packages/next/src/cli/next-dev.ts', 'packages/next/src/server/dev/next-dev-server.ts', 'packages/next/src/build/index.ts',
       'src/vs/workbench/browser/x.ts', 'codex-rs/core/src/old_name.rs',
+      // a second `app-server/README.md` in another folder: without a context folder the short
+      // path is ambiguous (a unique suffix alone would resolve it)
+      'codex-rs-legacy/app-server/README.md',
     ]) await r.write(f, body(f));
     await r.commit('init', '2026-01-02');
     await r.move('codex-rs/core/src/old_name.rs', 'codex-rs/core/src/new_name.rs');

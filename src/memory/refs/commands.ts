@@ -52,11 +52,27 @@ export interface CommandPiece {
   value: string;
   script?: string;
   workspace?: string;
-  /** For scripts: a folder the command runs in (`cd x &&`, `make -C x`, `npm --prefix x`). */
+  /**
+   * The folder the command runs in (`cd x &&`, `cd x` on an earlier line of the fence, `make -C x`,
+   * `npm --prefix x`): for scripts, where the manifest is looked up; for paths, the folder they are
+   * relative to (only a folder inside the memory file's tree: see `insideFolder`).
+   */
   cwd?: string;
   makefile?: string;
   /** Paths: known to be a folder (`cd x`). */
   dir?: boolean;
+  /** Paths: low confidence (the path-like value of `NAME=value`, which may be a non-path such as `linux/amd64`). */
+  weak?: boolean;
+}
+
+/**
+ * The folder a shell fence is in, carried from line to line: `cd web` on a line of its own
+ * sets it for the lines below (the fence is a script run top to bottom); `prev` is for `cd -`.
+ * `undefined` is the memory file's folder (where a reader starts).
+ */
+export interface ShellState {
+  cwd?: string;
+  prev?: string;
 }
 
 interface Tok { t: string; s: number; e: number }
@@ -91,17 +107,31 @@ export function looksLikeCommand(line: string): boolean {
 
 /**
  * Parses one command line (no newline) into pieces. Segments separated by && ; | are
- * parsed independently; `cd dir &&` sets the folder for what follows.
+ * parsed independently; `cd dir &&` sets the folder for what follows (joined with the folder
+ * it is in: `cd web && cd src` is `web/src`). `state` carries the folder of a shell fence from
+ * line to line (or names the folder a command is said to run in, "run `x` in `apps/web`"): the
+ * line starts there, and a line holding nothing but `cd` moves it (`cd ..`, `cd -` included).
+ * A line chaining `cd` with a command (`cd api && make run`) ends the carried folder: such
+ * lines are mostly written one per terminal, each from the top folder, so the next line's
+ * folder is not known better than before.
  */
-export function parseCommandLine(line: string): CommandPiece[] {
+export function parseCommandLine(line: string, state?: ShellState): CommandPiece[] {
   const toks = tokenize(line);
   const out: CommandPiece[] = [];
   let seg: Tok[] = [];
-  let cwd: string | undefined;
+  let cwd = state?.cwd;
+  let prev = state?.prev;
+  let cds = 0;
+  let others = 0;
   const flush = () => {
     if (seg.length) {
       const cd = parseSegment(seg, cwd, out);
-      if (cd !== undefined) cwd = cd;
+      if (cd !== undefined) {
+        cds++;
+        const next = cd === '-' ? prev : joinCwd(cwd, cd);
+        prev = cwd;
+        cwd = next;
+      } else others++;
     }
     seg = [];
   };
@@ -114,27 +144,97 @@ export function parseCommandLine(line: string): CommandPiece[] {
     seg.push(t);
   }
   flush();
+  if (state && cds) {
+    if (others) state.cwd = state.prev = undefined;
+    else {
+      state.cwd = cwd;
+      state.prev = prev;
+    }
+  }
   return out;
+}
+
+/**
+ * The folder `cd target` leads to from `cwd` (`undefined`: the memory file's folder): `..`
+ * steps up (kept as a leading `..` above the start), `~`, `/abs` and `$VAR` targets stand for
+ * themselves. `undefined` when it is the starting folder again.
+ */
+export function joinCwd(cwd: string | undefined, target: string): string | undefined {
+  const t = unquote(target).replace(/\/+$/, '');
+  if (t === '' && target) return '/';
+  if (/^[~/$]/.test(t) || t.includes('$') || t.includes('`')) return t || undefined;
+  const segs = cwd ? cwd.split('/').filter(Boolean) : [];
+  for (const s of t.split('/')) {
+    if (s === '' || s === '.') continue;
+    const last = segs[segs.length - 1];
+    // `..` cancels the folder before it, but not a `..` already above the start, nor `~` / `$HOME`.
+    if (s === '..' && last !== undefined && last !== '..' && !(segs.length === 1 && /^[~$]/.test(last))) segs.pop();
+    else segs.push(s);
+  }
+  const out = (cwd && cwd.startsWith('/') ? '/' : '') + segs.join('/');
+  return out || undefined;
+}
+
+/**
+ * `cwd` when it is a folder below the memory file's folder, written plainly (`web`, `apps/www`):
+ * the folder paths of the command are resolved against. Home, absolute, `$VAR` and `..` folders
+ * give none (those paths are then resolved as before).
+ */
+export function insideFolder(cwd: string | undefined): string | undefined {
+  if (!cwd || /^[~/$]/.test(cwd) || /[$`*?{}<>]/.test(cwd) || cwd.split('/').includes('..')) return undefined;
+  return cwd;
 }
 
 function unquote(t: string): string {
   return t.replace(/^["']|["']$/g, '');
 }
 
-/** Returns a new cwd when the segment is `cd dir`. */
+/** A piece whose path is relative to `cwd`, the folder the shell is in (not the one the command runs in). */
+function withCwd(p: CommandPiece, cwd: string | undefined): CommandPiece {
+  p.cwd = insideFolder(cwd); // set even when undefined: `parseSegment` leaves it alone
+  return p;
+}
+
+/**
+ * Returns the target when the segment is `cd dir` (`-` for `cd -`, `~` for `cd` alone). The
+ * path pieces of the segment are relative to the folder the command runs in (`cd web &&
+ * bin/test test/x.rb`, `make -C dir WHAT=./x`): they carry it as `cwd` when it is a folder
+ * inside the memory file's tree (see `insideFolder`), unless they set their own.
+ */
 function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]): string | undefined {
+  const from = out.length;
+  const at: SegmentFolder = { dir: cwd };
+  const cd = segmentPieces(seg, cwd, out, at);
+  const inside = insideFolder(at.dir);
+  if (inside) for (let k = from; k < out.length; k++) if (out[k].kind === 'path' && !Object.hasOwn(out[k], 'cwd')) out[k].cwd = inside;
+  return cd;
+}
+
+/** Where the program of a segment runs: the shell's folder, or the one `-C` / `--prefix` names (`undefined`: not known). */
+interface SegmentFolder {
+  dir: string | undefined;
+}
+
+function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[], at: SegmentFolder): string | undefined {
   let i = 0;
   while (i < seg.length && /^\$$/.test(seg[i].t)) i++; // prompt
-  while (i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t)) i++; // env assignments
+  // Env assignments; a path-like value is a path (`KUBE_ROOT=./hack make x`).
+  for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
   if (i < seg.length && (seg[i].t === 'sudo' || seg[i].t === 'time' || seg[i].t === 'exec')) i++;
   if (i >= seg.length) return undefined;
   const head = seg[i];
   const w = head.t;
   const rest = seg.slice(i + 1);
-  if (w === 'cd' && rest.length) {
-    const d = unquote(rest[0].t);
-    out.push({ kind: 'path', start: rest[0].s, end: rest[0].e, value: rest[0].t, dir: true });
-    return d.replace(/^\.\//, '').replace(/\/$/, '');
+  if (w === 'cd') {
+    // `cd -P dir`: options first; `cd` alone goes home, `cd -` back to the previous folder.
+    let k = 0;
+    while (k < rest.length && rest[k].t.length > 1 && rest[k].t.startsWith('-')) k++;
+    const target = rest[k];
+    if (!target) return '~';
+    if (target.t === '-') return '-';
+    // The target is relative to the folder the shell is in.
+    out.push(withCwd({ kind: 'path', start: target.s, end: target.e, value: target.t, dir: true }, cwd));
+    return target.t;
   }
 
   if (w === 'npm' || w === 'pnpm' || w === 'yarn' || w === 'bun') {
@@ -159,10 +259,10 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
           continue; // pnpm -w = workspace root
         }
         if (name === '--prefix' || name === '-C' || name === '--dir' || name === '--cwd') {
-          dir = val && unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
+          dir = val && joinCwd(cwd, val);
           // The folder is a path reference of its own, like the target of `cd dir &&`: a moved
           // folder breaks `pnpm -C dir x` / `npm --prefix dir run x` just as it breaks `cd dir`.
-          folderPiece(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out);
+          folderPiece(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out, false, cwd);
         } else workspace = val && unquote(val);
         k += eq === -1 ? 2 : 1;
         continue;
@@ -173,6 +273,8 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       workspace = unquote(rest[k + 1].t);
       k += 2;
     }
+    // A workspace selector runs the command in that package's folder, which the text does not name.
+    at.dir = workspace ? undefined : dir;
     const sub = rest[k];
     if (!sub) return undefined;
     const subName = sub.t;
@@ -182,12 +284,14 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       const s = rest[j];
       if (!s) return undefined;
       const name = unquote(s.t);
+      if (isPlaceholderScript(name)) return undefined;
       if (tool === 'bun' && (/[/.]/.test(name) && /\.[cm]?[jt]sx?$|\//.test(name))) {
         out.push({ kind: 'path', start: s.s, end: s.e, value: name });
         return undefined;
       }
       const after = trailingOptions(rest.slice(j + 1));
       out.push({ kind: 'script', tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+      at.dir = argsFolder(workspace, after, dir);
       scanArgs(rest.slice(j + 1), out);
       return undefined;
     }
@@ -225,13 +329,14 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
       scanArgs(rest.slice(k + 1), out);
       return undefined;
     }
-    if (!/^[\w:.@/-]+$/.test(subName)) return undefined;
+    if (!/^[\w:.@/-]+$/.test(subName) || isPlaceholderScript(subName)) return undefined;
     if (tool === 'bun' && /\.[cm]?[jt]sx?$/.test(subName)) {
       out.push({ kind: 'path', start: sub.s, end: sub.e, value: subName });
       return undefined;
     }
     const after = trailingOptions(rest.slice(k + 1));
     out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    at.dir = argsFolder(workspace, after, dir);
     // `pnpm vitest`, `yarn eslint .`: without a script of that name the tool runs the package's binary.
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(':')) out.push({ kind: 'package', tool, start: sub.s, end: sub.e, value: subName });
     scanArgs(rest.slice(k + 1), out);
@@ -262,14 +367,19 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
         const v = rest[k + 1] && unquote(rest[k + 1].t);
         // `make -C dir`, `just --working-directory dir`, `make -f build/Makefile`: the folder or
         // file is a path reference too (a moved folder breaks the command).
-        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === '-f' || a === '--file' || a === '--justfile');
+        if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === '-f' || a === '--file' || a === '--justfile', cwd);
         if (a === '-f' || a === '--file' || a === '--justfile') makefile = v;
-        else dir = v?.replace(/^\.\//, '').replace(/\/$/, '');
+        else dir = v && joinCwd(cwd, v);
         k++;
         continue;
       }
-      if (a.startsWith('-') || a.includes('=')) continue;
+      if (a.startsWith('-')) continue;
+      if (a.includes('=')) {
+        assignmentPath(rest[k], out); // `make test WHAT=./pkg/kubelet`
+        continue;
+      }
       if (!/^[\w.:/%-]+$/.test(a)) break;
+      if (isPlaceholderScript(a)) continue;
       if (tool === 'just' && k > 0 && !rest.slice(0, k).every((x) => x.t.startsWith('-'))) break; // just recipe arguments
       const first = !out.some((p) => p.kind === 'script' && p.start === head.s);
       out.push({
@@ -283,6 +393,7 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
         makefile,
       });
     }
+    at.dir = dir;
     return undefined;
   }
   if (w === 'pip' || w === 'pip3' || (w === 'uv' && rest[0]?.t === 'pip') || ((w === 'python' || w === 'python3') && rest[0]?.t === '-m' && rest[1]?.t === 'pip')) {
@@ -308,14 +419,66 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   }
   if ((w === 'uv' || w === 'poetry') && rest[0]?.t === 'run') {
     let k = 1;
-    while (k < rest.length && rest[k].t.startsWith('-')) k++;
+    while (k < rest.length && rest[k].t.startsWith('-')) {
+      const o = rest[k].t;
+      const eq = o.indexOf('=');
+      const name = eq === -1 ? o : o.slice(0, eq);
+      // `uv run --package acme-ingest pytest`: the workspace member is a package reference.
+      if (w === 'uv' && name === '--package') selectedPackage(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out, 'pip');
+      // Options taking a value: the value is not the program (`uv run --with httpx python x.py`).
+      k += eq === -1 && (w === 'uv' ? UV_RUN_VALUE_OPTIONS : POETRY_RUN_VALUE_OPTIONS).has(name) ? 2 : 1;
+    }
     if (rest[k] && !/^(python3?|-m)$/.test(rest[k].t) && !/[/.]/.test(rest[k].t)) pushPackage(rest[k], out, 'pip', true);
     scanArgs(rest.slice(k + 1), out);
     return undefined;
   }
+  let args = rest;
+  if (w === 'uv' && rest[0] && UV_PACKAGE_COMMANDS.has(rest[0].t)) {
+    // `uv sync --package x`, `uv build --package x`: the workspace member selected (then the
+    // command is read like any other, without the selector).
+    args = [];
+    for (let k = 0; k < rest.length; k++) {
+      const o = rest[k].t;
+      const eq = o.indexOf('=');
+      if (o === '--') {
+        args.push(...rest.slice(k));
+        break;
+      }
+      if ((eq === -1 ? o : o.slice(0, eq)) === '--package') {
+        selectedPackage(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out, 'pip');
+        if (eq === -1) k++;
+        continue;
+      }
+      args.push(rest[k]);
+    }
+  }
   if (w === 'cargo') {
     if (rest[0] && (rest[0].t === 'add' || rest[0].t === 'install')) for (const a of rest.slice(1)) if (!a.t.startsWith('-')) pushPackage(a, out, 'cargo');
-    scanArgs(rest, out);
+    // `cargo test -p hir-ty`, `--package foo`, `--package=foo`, `-pfoo`: the crate selected (a
+    // workspace member or a dependency) is a package reference; its value is no path argument.
+    const cargoArgs: Tok[] = [];
+    for (let k = 0; k < rest.length; k++) {
+      const o = rest[k].t;
+      if (o === '--') {
+        cargoArgs.push(...rest.slice(k));
+        break;
+      }
+      if (o === '-p' || o === '--package') {
+        selectedPackage(rest[k], rest[k + 1], -1, out, 'cargo');
+        k++;
+        continue;
+      }
+      if (o.startsWith('--package=')) {
+        selectedPackage(rest[k], undefined, o.indexOf('='), out, 'cargo');
+        continue;
+      }
+      if (/^-p[\w]/.test(o)) {
+        pushPackage({ t: o.slice(2), s: rest[k].s + 2, e: rest[k].e }, out, 'cargo');
+        continue;
+      }
+      cargoArgs.push(rest[k]);
+    }
+    scanArgs(cargoArgs, out);
     return undefined;
   }
   if (w === 'go') {
@@ -335,7 +498,7 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   if (/^[a-z][\w.-]*$/.test(w) && !/^(git|cd|ls|cat|echo|export|curl|wget|gh|brew|sudo|mkdir|rm|cp|mv|source|bash|sh|node|python3?|docker|docker-compose|kubectl|psql|test|set|if|then|fi|for|do|done|grep|find|sed|awk|chmod|touch|open|code|claude|tail|head|kill|pkill|jq|xargs|tee|env|which|read|true|false|exit|return|printf)$/.test(w)) {
     out.push({ kind: 'tool', tool: 'other', start: head.s, end: head.e, value: w });
   }
-  scanArgs(rest, out);
+  scanArgs(args, out);
   return undefined;
 }
 
@@ -343,14 +506,70 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
  * The value of a folder option (`-C dir`, `--prefix dir`, `--dir=dir`) as a path piece: the
  * separate token after the option, or the part after `=`. `isFile` for `-f Makefile`.
  */
-function folderPiece(opt: Tok, next: Tok | undefined, eq: number, out: CommandPiece[], isFile = false): void {
+function folderPiece(opt: Tok, next: Tok | undefined, eq: number, out: CommandPiece[], isFile: boolean, cwd: string | undefined): void {
   if (eq !== -1) {
     const v = opt.t.slice(eq + 1);
-    if (v) out.push({ kind: 'path', start: opt.s + eq + 1, end: opt.e, value: v, ...(isFile ? {} : { dir: true }) });
+    if (v) out.push(withCwd({ kind: 'path', start: opt.s + eq + 1, end: opt.e, value: v, ...(isFile ? {} : { dir: true }) }, cwd));
     return;
   }
   if (!next || next.t.startsWith('-')) return;
-  out.push({ kind: 'path', start: next.s, end: next.e, value: next.t, ...(isFile ? {} : { dir: true }) });
+  out.push(withCwd({ kind: 'path', start: next.s, end: next.e, value: next.t, ...(isFile ? {} : { dir: true }) }, cwd));
+}
+
+/** uv / poetry `run` options whose value is the next token. */
+const UV_RUN_VALUE_OPTIONS = new Set([
+  '--package', '--with', '--with-editable', '--with-requirements', '--python', '-p', '--project', '--directory', '--extra',
+  '--group', '--only-group', '--no-group', '--env-file', '--index', '--default-index', '--index-url', '-i', '--extra-index-url',
+  '--find-links', '-f', '--config-file', '--cache-dir', '--exclude-newer', '--prerelease', '--resolution', '--config-setting',
+  '-C', '--link-mode', '--python-platform', '--no-binary-package', '--no-build-package', '--reinstall-package', '--upgrade-package', '-P',
+]);
+const POETRY_RUN_VALUE_OPTIONS = new Set(['--directory', '-C', '--project', '-P']);
+/** uv commands that take `--package <workspace member>`. */
+const UV_PACKAGE_COMMANDS = new Set(['sync', 'build', 'tree', 'export', 'version']);
+
+/** The package a selector option names (`-p x`, `--package x`, `--package=x`), as a package piece. */
+function selectedPackage(opt: Tok, next: Tok | undefined, eq: number, out: CommandPiece[], tool: Tool): void {
+  if (eq !== -1) {
+    if (eq + 1 < opt.t.length) pushPackage({ t: opt.t.slice(eq + 1), s: opt.s + eq + 1, e: opt.e }, out, tool);
+    return;
+  }
+  if (next && !next.t.startsWith('-')) pushPackage(next, out, tool);
+}
+
+/**
+ * The path-like value of a `NAME=value` argument or env prefix (`make test WHAT=./pkg/kubelet`,
+ * `KUBE_ROOT=./hack`): a path piece when it starts with `./` / `../` or holds a `/`. Weak unless
+ * it starts with `./` / `../`: `PLATFORM=linux/amd64` or `TZ=Europe/Paris` are not paths, and a
+ * weak path is only reported when history shows it was renamed or deleted.
+ */
+function assignmentPath(t: Tok, out: CommandPiece[]): void {
+  const eq = t.t.indexOf('=');
+  if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t.t.slice(0, eq))) return;
+  let s = t.s + eq + 1;
+  let v = t.t.slice(eq + 1);
+  const q = v.charCodeAt(0);
+  if ((q === 34 || q === 39) && v.length > 2 && v.charCodeAt(v.length - 1) === q) {
+    v = v.slice(1, -1);
+    s++;
+  }
+  // One plain path: no URL, variable, list or home / absolute folder.
+  if (!/^[\w.@+-][\w./@+-]*$/.test(v) || !v.includes('/') || v.includes('//')) return;
+  const dotted = v.startsWith('./') || v.startsWith('../');
+  out.push({ kind: 'path', start: s, end: s + v.length, value: v, ...(dotted ? {} : { weak: true }) });
+}
+
+/** The folder a script's arguments are relative to: none known when a workspace selector picks the package. */
+function argsFolder(workspace: string | undefined, after: { workspace?: string; cwd?: string }, dir: string | undefined): string | undefined {
+  return workspace ?? after.workspace ? undefined : after.cwd ?? dir;
+}
+
+/**
+ * A script name that stands for any script: `pnpm run ...`, `npm run …`, `pnpm run <script>`,
+ * `yarn run [name]`, `npm run {script}`, `make TARGET`. Made only of punctuation, wrapped in
+ * brackets, or all capitals (the way usage lines write a name to fill in): never checked.
+ */
+export function isPlaceholderScript(name: string): boolean {
+  return /^[^\p{L}\p{N}]+$/u.test(name) || /^(?:<.*>|\[.*\]|\{.*\})$/.test(name) || /^[A-Z][A-Z0-9_]*$/.test(name);
 }
 
 /** `npm run build -w web`, `--workspace=web`, `--prefix dir` written after the script name (before `--`). */
@@ -384,6 +603,10 @@ function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): 
 
 function scanArgs(args: Tok[], out: CommandPiece[]): void {
   for (const a of args) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
+      assignmentPath(a, out); // `NAME=./dir`: the value, never the whole token
+      continue;
+    }
     if (a.t.startsWith('-')) {
       const eq = a.t.indexOf('=');
       if (eq > 0) {

@@ -13,6 +13,8 @@ export interface Segment {
   start: number;
   /** Fenced code: the info string's first word, lower-cased ('' when unlabelled). */
   lang?: string;
+  /** Link destination written in angle brackets (`](<docs/User Guide.md>)`): it may hold spaces. */
+  angle?: boolean;
 }
 
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
@@ -205,7 +207,7 @@ function lexInline(text: string, base: number, out: Segment[]): void {
       let close = text.indexOf(')', e);
       if (close === -1 || text.slice(e, close).includes('\n')) close = e;
       if (k + 1 > proseStart) out.push({ kind: 'prose', text: text.slice(proseStart, k + 1), start: base + proseStart });
-      if (url) out.push({ kind: 'linkUrl', text: url, start: base + us });
+      if (url) out.push(angle ? { kind: 'linkUrl', text: url, start: base + us, angle: true } : { kind: 'linkUrl', text: url, start: base + us });
       k = close + 1;
       proseStart = k;
       continue;

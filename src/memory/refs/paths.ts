@@ -54,6 +54,8 @@ export interface PathToken {
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+/** The characters of one path segment: letters, marks and digits of any script, `_`, and `@.+-*?[]{},=!%~`. */
+const SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
 
 /** Strips punctuation that surrounds a token in prose. Returns [leadTrim, token]. */
 export function trimToken(tok: string): [number, string] {
@@ -247,7 +249,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   for (const s of segs) {
     if (s === '..' || s === '.') continue;
     if (!glob && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
-    if (plainChars ? s.length === 0 : !/^[\w@.+\-*?[\]{},=!%~]+$/u.test(s)) return null;
+    // Letters of any script count (`docs/café.md`, `docs/数据字典.md`): Unicode letters, marks, digits.
+    if (plainChars ? s.length === 0 : !SEGMENT.test(s)) return null;
   }
   if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === 'path' && segs[1].toLowerCase() === 'to') return null;
   const first = segs[0];
@@ -277,9 +280,10 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   } else {
     if (ctx === 'prose') {
       // `Slack/Telegram/GitHub`, `TypeScript/JavaScript`: words, not paths.
-      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^[A-Z][\w-]*$/.test(s)) && !/^\./.test(first))
+      // (Any script: `Größe/Gewicht` is two words as much as `Size/Weight`.)
+      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^\p{Lu}[\p{L}\p{M}\p{N}_-]*$/u.test(s)) && !/^\./.test(first))
         return null;
-      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^[a-z]+$/i.test(s)) && segs.length >= 3 && !/^\./.test(first))
+      if (!knownFile && !dir && anchor === 'plain' && segs.every((s) => /^[\p{L}\p{M}]+$/u.test(s)) && segs.length >= 3 && !/^\./.test(first))
         return null; // fatal/error/warn
     }
     if (segs.some((s) => s === '')) return null;
@@ -310,4 +314,71 @@ export function joinPath(base: string, rel: string): string | null {
 export function dirname(p: string): string {
   const i = p.lastIndexOf('/');
   return i === -1 ? '' : p.slice(0, i);
+}
+
+/**
+ * A path with spaces in it, where the writing itself makes it one token: a whole inline code
+ * span (`ctx` 'code': `docs/User Guide.md`), or a link target in angle brackets or
+ * percent-encoded (`ctx` 'link': `<docs/User Guide.md>`, `docs/User%20Guide.md` decoded).
+ * Prose with spaces must not become a path, so: single spaces inside segments only (never at a
+ * segment's ends, never doubled, no tab); no word before the last one looks like a file name
+ * (`src/a.ts and b.ts` is two paths) or an option (`-x`); in code the span also holds a `/`,
+ * ends in a known file extension, and its first segment has no space (`see docs/x.md`,
+ * `node scripts/x.mjs` are a word and a path). Otherwise the same shape rules as `asPath`.
+ */
+export function asSpacedPath(t: string, ctx: 'code' | 'link'): PathToken | null {
+  if (!t.includes(' ') || t.length > 300 || /[\t\n\r\f\v\u00a0]| {2}|^ | $|\/ | \//.test(t)) return null;
+  const words = t.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w.startsWith('-')) return null;
+    if (i < words.length - 1 && FILE_EXTENSIONS.has(extOf(w)) && /\.[^./]+$/.test(w)) return null;
+  }
+  if (ctx === 'code') {
+    const slash = t.indexOf('/');
+    if (slash === -1 || t.slice(0, slash).includes(' ')) return null;
+    const ext = extOf(t);
+    if (!ext || !FILE_EXTENSIONS.has(ext)) return null;
+  }
+  // Checked as written with each space read as `_` (a segment character), then given back its spaces.
+  const u = t.replace(/ /g, '_');
+  const p = asPath(u, ctx);
+  if (!p) return null;
+  const at = u.indexOf(p.value);
+  if (at === -1) return null;
+  return { ...p, value: t.slice(at, at + p.value.length) };
+}
+
+/**
+ * The folder a memory file kept in a project's config folder belongs to: `apps/web` for
+ * `apps/web/.cursor/rules/x.mdc`, `apps/web/.claude/CLAUDE.md`, `apps/web/.claude/rules/x.md`,
+ * `apps/web/.github/copilot-instructions.md` (any depth below `.cursor/`, `.claude/`,
+ * `.github/`; the innermost one). Cursor's nested rules and Claude Code in that project read
+ * such a file from `apps/web`, so its relative paths are written from there. '' for the
+ * repository root's own config folders, other files, and paths outside the repository.
+ */
+export function configOwnerDir(file: string): string {
+  if (!file || file.startsWith('/') || /^[a-z]:[\\/]/i.test(file)) return '';
+  const at = Math.max(file.lastIndexOf('/.cursor/'), file.lastIndexOf('/.claude/'), file.lastIndexOf('/.github/'));
+  return at > 0 ? file.slice(0, at) : '';
+}
+
+// A comma-separated glob list (`src/a/**, lib/*.ts`), split only at commas outside braces:
+// `src/**/*.{ts,tsx}` is one glob (Cursor writes brace lists in `globs:`).
+export function splitGlobList(v: string): string[] {
+  if (!v.includes('{')) return v.split(',');
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < v.length; i++) {
+    const ch = v.charCodeAt(i);
+    if (ch === 123 /* { */) depth++;
+    else if (ch === 125 /* } */ && depth > 0) depth--;
+    else if (ch === 44 /* , */ && depth === 0) {
+      out.push(v.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(v.slice(from));
+  return out;
 }

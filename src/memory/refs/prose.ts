@@ -190,6 +190,8 @@ function scanVersions(text: string, out: ProseHit[]): void {
     const bound: ProseHit['bound'] = m[4] ? 'atLeast' : m[2] && m[2] !== '^' && m[2] !== '~' ? 'atLeast' : 'exact';
     const start = m.index;
     const end = m.index + m[0].length;
+    // "Node 18 ships a global fetch", "arrived in Python 3.10": a fact about the runtime, not the project's requirement.
+    if (isFeatureVersion(text, start, end)) continue;
     out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? '+' : ''), bound });
   }
   // Standalone project versions: "v0.2.0", "version 5.0.2".
@@ -204,12 +206,93 @@ function scanVersions(text: string, out: ProseHit[]): void {
   }
 }
 
+/**
+ * Verbs that make a version (right before them, an adverb allowed between) the subject of a statement about
+ * what that release of the language or tool does ("Node 18 ships a global fetch", "Python 3.14 evaluates
+ * annotations lazily", "React 18 batches state updates"): a fact about the release, true whatever the project
+ * requires. Not `uses`, `is`, `needs`, `requires` (the project's own sentences say "Node 20 is required").
+ */
+const FEATURE_VERB_AFTER =
+  /^(?:'s|’s)\b|^\s+(?:\w+ly\s+)?(?:ships|shipped|introduces|introduced|adds|added|brings|brought|evaluates|evaluated|allows|allowed|lets|enables|enabled|supports|provides|provided|includes|included|has(?! to)|had(?! to)|gains|gained|gets|got|makes|made|changes|changed|removes|removed|deprecates|deprecated|drops|dropped|batches|treats|accepts|rejects|infers|narrows|emits|throws|warns|raises|exposes|implements|defaults|resolves|handles|caches|comes with|came with|no longer|landed|arrived|became|becomes|replaces|replaced|stabili[sz]es|stabili[sz]ed|fixes|fixed|breaks|broke)\b/i;
+/**
+ * Words that make a version (right after them) the object of a feature or history phrase ("arrived in Python
+ * 3.10", "deprecated in Node 22", "since Go 1.21", "as of TypeScript 5.0", "new in Python 3.12"): when a feature
+ * came or went, not what the project requires.
+ */
+const FEATURE_PHRASE_BEFORE =
+  /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
+/** Before a version in its clause: the project requires, supports, uses, targets or runs it. */
+const PROJECT_TIE_BEFORE =
+  /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
+/** After a subject version in its clause: it is the project's floor ("Python 3.14 has been our minimum"). */
+const PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)\b/i;
+
+/**
+ * The clause around [s, e): bounded by sentence ends (`.`, `!`, `?` before whitespace), line ends, `;`, `:`
+ * and `,` before whitespace, and dashes between spaces (a comma splits "Since Python 3.10, we use `match`":
+ * what the second clause says is not said of the version).
+ */
+function clauseAround(text: string, s: number, e: number): [string, string] {
+  const stop = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 59) return true; // \n ;
+    const next = text.charCodeAt(i + 1);
+    const spaced = i + 1 >= text.length || next === 32 || next === 9 || next === 10;
+    if ((c === 46 || c === 33 || c === 63 || c === 44 || c === 58) && spaced) return true; // . ! ? , :
+    return (c === 8212 || c === 8211) && text.charCodeAt(i - 1) === 32; // — –
+  };
+  let a = s;
+  while (a > 0 && s - a < 200 && !stop(a - 1)) a--;
+  let b = e;
+  while (b < text.length && b - e < 200 && !stop(b)) b++;
+  return [text.slice(a, s), text.slice(e, b)];
+}
+
+/**
+ * Whether the version written at [s, e) (its subject included) is the subject or the object of a statement
+ * about a language or tool feature, so no claim about the project: "Node 18 ships a global fetch", "Python
+ * 3.14 explicitly allows …", "Node 18's fetch", "arrived in Python 3.10", "deprecated in Node 22". A version
+ * is still the project's when its clause ties it to the project before it ("We require Node 18, which
+ * ships …" — the comma ends the clause; "our minimum, Python 3.14 has …") or names it a minimum after it.
+ * Exported for the contradiction check (a feature statement states no value of the project's).
+ */
+export function isFeatureVersion(text: string, s: number, e: number): boolean {
+  const after = text.slice(e, e + 60);
+  const subjectOf = FEATURE_VERB_AFTER.test(after);
+  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(text.slice(Math.max(0, s - 60), s));
+  if (!subjectOf && !objectOf) return false;
+  const [before, rest] = clauseAround(text, s, e);
+  if (objectOf) return true; // "introduced in Python 3.10": when, never what the project needs
+  return !PROJECT_TIE_BEFORE.test(before) && !PROJECT_TIE_AFTER.test(rest);
+}
+
 const COUNT_RE =
   /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
 
 const COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
 
 const COUNT_STARTERS = new Set(['the', 'has', 'have', 'all', 'only', 'with', 'uses', 'contains', 'includes', 'holds', 'exactly', 'over', 'about', 'there', 'are', 'of', 'and', 'or', 'its', 'our', 'these', 'currently', 'now', 'total', 'total:', 'lists', 'defines', 'ships', 'provides', 'supports', 'exposes', 'registers']);
+
+/**
+ * A folder written first, then its count: "`app/utils/` has 19 modules", "`dir/` contains|holds N …",
+ * "check `app/utils/` — it already has 19 modules" (`it`, `which` or `that` right after the folder, in the
+ * same clause). The folder must be a code span or hold a `/` — a plain word before `has` is any subject
+ * ("each package has 3 modules") — and the verb must end right before the count (or its `about`, `over`…).
+ */
+const FOLDER_FIRST =
+  /(?:`(\.{0,2}\/?[\w.@-]+(?:\/[\w.@-]+)*\/?)`|(?<![\w.@/-])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+))[*_"']*(?:\s+(?:folder|directory|dir))?\s*(?:(?:—|–|--?|,|:)\s*(?:and\s+)?(?:it|which|that)\s+|(?:it|which|that)\s+)?(?:already\s+|now\s+|currently\s+|still\s+)?(?:has|contains|holds)\s+$/;
+
+/**
+ * Nouns that count what files hold, not files: "`tests/` has 310 tests" is the number of test cases, not of
+ * the folder's files (folder-first counts only; "N tests in `dir/`" is read as before).
+ */
+const IN_FILE_NOUN = /^(?:tests|specs|cases|assertions|checks|lines|errors|warnings|issues|functions|methods|classes|fields|columns|endpoints|routes|tables|types|exports|tokens|todos|entries|keys|rows)$/i;
+
+/** The folder named right before a count, written folder-first (see FOLDER_FIRST), or undefined. */
+function folderBefore(text: string, at: number): string | undefined {
+  const m = FOLDER_FIRST.exec(text.slice(Math.max(0, at - 160), at));
+  return m ? m[1] ?? m[2] : undefined;
+}
 
 function scanCounts(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
@@ -241,7 +324,7 @@ function scanCounts(text: string, out: ProseHit[]): void {
       count: n,
       noun: nounPhrase.toLowerCase(),
       bound,
-      where: m[5],
+      where: m[5] ?? (IN_FILE_NOUN.test(last) ? undefined : folderBefore(text, m.index)),
     });
   }
 }
