@@ -25,6 +25,9 @@ const KIND_LABEL: Record<string, string> = {
   'openai-key': 'OpenAI API key',
   'anthropic-key': 'Anthropic API key',
   'vault-token': 'HashiCorp Vault token',
+  'sentry-token': 'Sentry auth token',
+  'pypi-token': 'PyPI upload token',
+  'digitalocean-token': 'DigitalOcean token',
 };
 
 export function secretLabel(rule: string): string {

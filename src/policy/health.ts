@@ -52,6 +52,9 @@ export function healthWarnings(ctx: CheckContext, findings: Finding[], plan: Pla
     if (e.kind === 'index-line' || COLD_EXEMPT.has(e.type)) continue;
     // A standing rule ("always…", "never…") names nothing by design: no git activity makes it cold.
     if (STANDING_RULE.test(e.text)) continue;
+    // A file's preamble (a paragraph under its title at most: "This file provides guidance to…",
+    // what the project is) is lasting context, not a topic that can fall out of use.
+    if (e.kind === 'paragraph' && e.headings.length <= 1 && e.format !== 'auto-memory-topic') continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);

@@ -14,6 +14,10 @@ const JWT = 'eyJhbGciOiJIUzI1NiJ9' + '.' + 'eyJzdWIiOiJ0ZXN0LXVzZXIifQ' + '.' + 
 const PG_PASS = 'Zr8q' + 'Lw2Xv9mT';
 const API_KEY_VALUE = 'f9K2mQ7x' + 'L4pR8vT1wZ6y';
 const GITLAB = 'glpat-' + 'xY3kL9mN2pQ7rS5tU8vW';
+const SENTRY_ORG = 'sntrys_' + 'eyJpYXQiOjE3MDAwMDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8ifQ==' + '_' + 'FAKEfake0123456789abcdefFAKEfake0123456789ab';
+const SENTRY_USER = 'sntryu_' + '0123456789abcdef'.repeat(4);
+const PYPI = 'pypi-' + 'AgEIcHlwaS5vcmc' + 'CJGZha2UtZmFrZS1mYWtlLWZha2UtZmFrZS1mYWtlLWZha2UtZmFrZQ';
+const DO = 'dop_v1_' + 'fedcba9876543210'.repeat(4);
 const PEM =
   '-----BEGIN ' + 'RSA PRIVATE KEY-----\n' + 'MIIEow' + 'IBAAKCAQEAfakefakefakefakefakefakefakefakefakefakefake' + 'x'.repeat(60) + '\n-----END ' + 'RSA PRIVATE KEY-----';
 
@@ -27,6 +31,10 @@ describe('findSecretRanges / redactSecrets', () => {
     ['GitLab token', `ci ${GITLAB}`, 'gitlab-token'],
     ['private key', PEM, 'private-key'],
     ['api_key assignment', `api_key: ${API_KEY_VALUE}`, 'password-assignment'],
+    ['Sentry organisation token', `SENTRY_AUTH_TOKEN is ${SENTRY_ORG} for uploads`, 'sentry-token'],
+    ['Sentry user token', `user token ${SENTRY_USER}`, 'sentry-token'],
+    ['PyPI token', `twine uses ${PYPI}`, 'pypi-token'],
+    ['DigitalOcean token', `doctl auth init -t ${DO}`, 'digitalocean-token'],
   ];
   for (const [name, text, rule] of cases) {
     it(`detects a ${name}`, () => {

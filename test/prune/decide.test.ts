@@ -351,4 +351,25 @@ describe('budgets and health', () => {
     const prot = { ...ctx, entries: entries.map((e, i) => (i % 2 ? { ...e, protected: true } : e)) };
     expect(healthWarnings(prot, [], decide(prot, []))[0]).toMatch(/are protected: the protection criteria are too loose/);
   });
+
+  test("a file's preamble is never listed as cold; a cold paragraph of a section is", async () => {
+    const md = [
+      '# CLAUDE.md',
+      '',
+      'This file provides guidance to Claude Code when working with code in this repository.',
+      '',
+      'Acme is a billing service for small shops.',
+      '',
+      '## Notes',
+      '',
+      'The quarterly report template was discussed with finance.',
+      '',
+    ].join('\n');
+    const repo = await makeRepo({ 'CLAUDE.md': md, 'src/a.ts': '1\n' }, '2024-01-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const warnings = healthWarnings(r, [], decide(r, []));
+    expect(warnings.filter((w) => /cold from/.test(w))).toEqual([
+      '1 cold from irrelevance (score < 0.3, naming nothing the project still has; delete next cycle unless still wanted): CLAUDE.md:9',
+    ]);
+  });
 });

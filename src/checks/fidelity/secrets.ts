@@ -232,6 +232,12 @@ const OWN: OwnPattern[] = [
   { rule: 'anthropic-key', gate: /sk-ant-/, literals: ['sk-ant-'], re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
   { rule: 'gitlab-token', gate: /glpat-/, literals: ['glpat-'], re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
   { rule: 'slack-token', gate: /xox/, literals: ['xox'], re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+  // Sentry organisation tokens (`sntrys_` + base64 claims + `_` + secret) and user tokens (`sntryu_` + 64 hex).
+  { rule: 'sentry-token', gate: /sntry[su]_/, literals: ['sntrys_', 'sntryu_'], re: /\bsntry(?:s_[A-Za-z0-9+/=]{20,}_[A-Za-z0-9+/_-]{20,}|u_[a-f0-9]{64}\b)/g },
+  // PyPI upload tokens are macaroons whose base64 always starts with the same header.
+  { rule: 'pypi-token', gate: /pypi-/, literals: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  // DigitalOcean personal, OAuth and refresh tokens.
+  { rule: 'digitalocean-token', gate: /do[opr]_v1_/, literals: ['dop_v1_', 'doo_v1_', 'dor_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   {
     rule: 'private-key', gate: /-----BEGIN/, literals: ['-----begin'],
     re: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,12000}?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
