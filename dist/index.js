@@ -1027,8 +1027,8 @@ var require_util = __commonJS({
     }
     function nop() {
     }
-    function isStream(obj2) {
-      return obj2 && typeof obj2 === "object" && typeof obj2.pipe === "function" && typeof obj2.on === "function";
+    function isStream(obj3) {
+      return obj3 && typeof obj3 === "object" && typeof obj3.pipe === "function" && typeof obj3.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -1133,14 +1133,14 @@ var require_util = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj2) {
-      return JSON.parse(JSON.stringify(obj2));
+    function deepClone(obj3) {
+      return JSON.parse(JSON.stringify(obj3));
     }
-    function isAsyncIterable(obj2) {
-      return !!(obj2 != null && typeof obj2[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj3) {
+      return !!(obj3 != null && typeof obj3[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj2) {
-      return !!(obj2 != null && (typeof obj2[Symbol.iterator] === "function" || typeof obj2[Symbol.asyncIterator] === "function"));
+    function isIterable(obj3) {
+      return !!(obj3 != null && (typeof obj3[Symbol.iterator] === "function" || typeof obj3[Symbol.asyncIterator] === "function"));
     }
     function bodyLength(body) {
       if (body == null) {
@@ -1187,30 +1187,30 @@ var require_util = __commonJS({
     function bufferToLowerCasedHeaderName(value2) {
       return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj2) {
-      if (obj2 === void 0) obj2 = {};
+    function parseHeaders(headers, obj3) {
+      if (obj3 === void 0) obj3 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key = headerNameToString(headers[i]);
-        let val = obj2[key];
+        let val = obj3[key];
         if (val) {
           if (typeof val === "string") {
             val = [val];
-            obj2[key] = val;
+            obj3[key] = val;
           }
           val.push(headers[i + 1].toString("utf8"));
         } else {
           const headersValue = headers[i + 1];
           if (typeof headersValue === "string") {
-            obj2[key] = headersValue;
+            obj3[key] = headersValue;
           } else {
-            obj2[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
+            obj3[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
           }
         }
       }
-      if ("content-length" in obj2 && "content-disposition" in obj2) {
-        obj2["content-disposition"] = Buffer.from(obj2["content-disposition"]).toString("latin1");
+      if ("content-length" in obj3 && "content-disposition" in obj3) {
+        obj3["content-disposition"] = Buffer.from(obj3["content-disposition"]).toString("latin1");
       }
-      return obj2;
+      return obj3;
     }
     function parseRawHeaders(headers) {
       const len = headers.length;
@@ -1388,17 +1388,17 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj2, name, listener) {
-      const listeners = obj2[kListeners] ??= [];
+    function addListener(obj3, name, listener) {
+      const listeners = obj3[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj2.on(name, listener);
-      return obj2;
+      obj3.on(name, listener);
+      return obj3;
     }
-    function removeAllListeners(obj2) {
-      for (const [name, listener] of obj2[kListeners] ?? []) {
-        obj2.removeListener(name, listener);
+    function removeAllListeners(obj3) {
+      for (const [name, listener] of obj3[kListeners] ?? []) {
+        obj3.removeListener(name, listener);
       }
-      obj2[kListeners] = null;
+      obj3[kListeners] = null;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -2003,11 +2003,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
-            const str5 = `${val[i]}`;
-            if (!isValidHeaderValue(str5)) {
+            const str6 = `${val[i]}`;
+            if (!isValidHeaderValue(str6)) {
               throw new InvalidArgumentError(`invalid ${key} header`);
             }
-            arr.push(str5);
+            arr.push(str6);
           }
         }
         val = arr;
@@ -2711,10 +2711,10 @@ var require_utils = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = void 0;
-    function enumToMap(obj2) {
+    function enumToMap(obj3) {
       const res = {};
-      Object.keys(obj2).forEach((key) => {
-        const value2 = obj2[key];
+      Object.keys(obj3).forEach((key) => {
+        const value2 = obj3[key];
         if (typeof value2 === "number") {
           res[key] = value2;
         }
@@ -3580,25 +3580,25 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str5, leading = true, trailing = true) {
-      return removeChars(str5, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str6, leading = true, trailing = true) {
+      return removeChars(str6, leading, trailing, isHTTPWhiteSpace);
     }
     function isASCIIWhitespace(char) {
       return char === 13 || char === 10 || char === 9 || char === 12 || char === 32;
     }
-    function removeASCIIWhitespace(str5, leading = true, trailing = true) {
-      return removeChars(str5, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str6, leading = true, trailing = true) {
+      return removeChars(str6, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str5, leading, trailing, predicate) {
+    function removeChars(str6, leading, trailing, predicate) {
       let lead = 0;
-      let trail2 = str5.length - 1;
+      let trail2 = str6.length - 1;
       if (leading) {
-        while (lead < str5.length && predicate(str5.charCodeAt(lead))) lead++;
+        while (lead < str6.length && predicate(str6.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail2 > 0 && predicate(str5.charCodeAt(trail2))) trail2--;
+        while (trail2 > 0 && predicate(str6.charCodeAt(trail2))) trail2--;
       }
-      return lead === 0 && trail2 === str5.length - 1 ? str5 : str5.slice(lead, trail2 + 1);
+      return lead === 0 && trail2 === str6.length - 1 ? str6 : str6.slice(lead, trail2 + 1);
     }
     function isomorphicDecode(input) {
       const length = input.length;
@@ -5517,7 +5517,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape = (str5) => str5.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape = (str6) => str6.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -16500,9 +16500,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str5 = stringify2(cookie);
-      if (str5) {
-        headers.append("Set-Cookie", str5);
+      const str6 = stringify2(cookie);
+      if (str6) {
+        headers.append("Set-Cookie", str6);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -20746,8 +20746,8 @@ function requireRegexpParse() {
   Object.defineProperty(regexpParse, "__esModule", { value: true });
   regexpParse.isRegExpString = regexpParse.parseRegExpString = void 0;
   var REGEXP_LITERAL_PATTERN = /^\/(.+)\/([guimysd]*)$/;
-  var parseRegExpString = function(str5) {
-    var result = str5.match(REGEXP_LITERAL_PATTERN);
+  var parseRegExpString = function(str6) {
+    var result = str6.match(REGEXP_LITERAL_PATTERN);
     if (!result) {
       return null;
     }
@@ -20757,8 +20757,8 @@ function requireRegexpParse() {
     };
   };
   regexpParse.parseRegExpString = parseRegExpString;
-  var isRegExpString = function(str5) {
-    return REGEXP_LITERAL_PATTERN.test(str5);
+  var isRegExpString = function(str6) {
+    return REGEXP_LITERAL_PATTERN.test(str6);
   };
   regexpParse.isRegExpString = isRegExpString;
   return regexpParse;
@@ -21142,7 +21142,7 @@ function reportIfFoundIncomingWebhook({ source, options, context: context3, t })
     });
   }
 }
-function isVariableLikeString$1(str5) {
+function isVariableLikeString$1(str6) {
   const variablePatterns = [
     /\$\{[^}]{1,50}\}/,
     // ${var}
@@ -21155,7 +21155,7 @@ function isVariableLikeString$1(str5) {
     /\$[A-Z_]{1,30}/
     // $VAR
   ];
-  return variablePatterns.some((pattern2) => pattern2.test(str5));
+  return variablePatterns.some((pattern2) => pattern2.test(str6));
 }
 function isLikelyRealUsername(username) {
   if (username.length < 2)
@@ -21362,7 +21362,7 @@ function reportIfFound({ pattern: pattern2, messageId, source, options, context:
     });
   }
 }
-function isVariableLikeString(str5) {
+function isVariableLikeString(str6) {
   const variablePatterns = [
     /\$\{[^}]{1,50}\}/,
     // ${var}
@@ -21377,7 +21377,7 @@ function isVariableLikeString(str5) {
     /\$\([^)]{1,50}\)/
     // $(var)
   ];
-  return variablePatterns.some((pattern2) => pattern2.test(str5));
+  return variablePatterns.some((pattern2) => pattern2.test(str6));
 }
 function isLikelyRealPassword(password) {
   if (password.length < 4)
@@ -23248,6 +23248,12 @@ var init_secrets = __esm({
       { rule: "anthropic-key", gate: /sk-ant-/, literals: ["sk-ant-"], re: /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{40,}/g },
       { rule: "gitlab-token", gate: /glpat-/, literals: ["glpat-"], re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
       { rule: "slack-token", gate: /xox/, literals: ["xox"], re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+      // Sentry organisation tokens (`sntrys_` + base64 claims + `_` + secret) and user tokens (`sntryu_` + 64 hex).
+      { rule: "sentry-token", gate: /sntry[su]_/, literals: ["sntrys_", "sntryu_"], re: /\bsntry(?:s_[A-Za-z0-9+/=]{20,}_[A-Za-z0-9+/_-]{20,}|u_[a-f0-9]{64}\b)/g },
+      // PyPI upload tokens are macaroons whose base64 always starts with the same header.
+      { rule: "pypi-token", gate: /pypi-/, literals: ["pypi-"], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+      // DigitalOcean personal, OAuth and refresh tokens.
+      { rule: "digitalocean-token", gate: /do[opr]_v1_/, literals: ["dop_v1_", "doo_v1_", "dor_v1_"], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
       {
         rule: "private-key",
         gate: /-----BEGIN/,
@@ -23670,8 +23676,8 @@ var require_lib = __commonJS({
         });
       }
       postJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj2, additionalHeaders = {}) {
-          const data = JSON.stringify(obj2, null, 2);
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj3, additionalHeaders = {}) {
+          const data = JSON.stringify(obj3, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
           const res = yield this.post(requestUrl, data, additionalHeaders);
@@ -23679,8 +23685,8 @@ var require_lib = __commonJS({
         });
       }
       putJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj2, additionalHeaders = {}) {
-          const data = JSON.stringify(obj2, null, 2);
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj3, additionalHeaders = {}) {
+          const data = JSON.stringify(obj3, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
           const res = yield this.put(requestUrl, data, additionalHeaders);
@@ -23688,8 +23694,8 @@ var require_lib = __commonJS({
         });
       }
       patchJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj2, additionalHeaders = {}) {
-          const data = JSON.stringify(obj2, null, 2);
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj3, additionalHeaders = {}) {
+          const data = JSON.stringify(obj3, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
           const res = yield this.patch(requestUrl, data, additionalHeaders);
@@ -24052,25 +24058,25 @@ var require_lib = __commonJS({
               }
               return value2;
             }
-            let obj2;
+            let obj3;
             let contents;
             try {
               contents = yield res.readBody();
               if (contents && contents.length > 0) {
                 if (options && options.deserializeDates) {
-                  obj2 = JSON.parse(contents, dateTimeDeserializer);
+                  obj3 = JSON.parse(contents, dateTimeDeserializer);
                 } else {
-                  obj2 = JSON.parse(contents);
+                  obj3 = JSON.parse(contents);
                 }
-                response.result = obj2;
+                response.result = obj3;
               }
               response.headers = res.message.headers;
             } catch (err) {
             }
             if (statusCode > 299) {
               let msg;
-              if (obj2 && obj2.message) {
-                msg = obj2.message;
+              if (obj3 && obj3.message) {
+                msg = obj3.message;
               } else if (contents && contents.length > 0) {
                 msg = contents;
               } else {
@@ -24087,7 +24093,111 @@ var require_lib = __commonJS({
       }
     };
     exports.HttpClient = HttpClient3;
-    var lowercaseKeys2 = (obj2) => Object.keys(obj2).reduce((c, k) => (c[k.toLowerCase()] = obj2[k], c), {});
+    var lowercaseKeys2 = (obj3) => Object.keys(obj3).reduce((c, k) => (c[k.toLowerCase()] = obj3[k], c), {});
+  }
+});
+
+// src/checks/stale-common.ts
+function short(sha) {
+  return (sha ?? "").slice(0, 7);
+}
+function describeCommit(c) {
+  if (!c) return "an unknown commit";
+  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
+  return `${short(c.sha)} (${c.date}${subject})`;
+}
+function commitEvidence(c) {
+  if (!c) return {};
+  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
+}
+function memDirOf(file) {
+  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
+  const i = file.lastIndexOf("/");
+  return i === -1 ? "" : file.slice(0, i);
+}
+function exists2(ev, p) {
+  if (p === "") return true;
+  return ev.files.files.has(p) || ev.files.dirs.has(p);
+}
+function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
+  const f = {
+    entryId: entry.id,
+    file: entry.file,
+    line: ref ? ref.line : entry.line,
+    kind,
+    severity,
+    message: message2
+  };
+  if (ref) f.ref = ref.raw;
+  if (evidence) f.evidence = evidence;
+  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
+    const { replace: _dropped, ...rest } = suggestion;
+    suggestion = Object.keys(rest).length ? rest : void 0;
+  }
+  if (suggestion) f.suggestion = suggestion;
+  return f;
+}
+function checkable(entry) {
+  return entry.type !== "superseded";
+}
+function upwards(dir) {
+  const out = [];
+  let d = dir;
+  for (; ; ) {
+    out.push(d);
+    if (!d) break;
+    const i = d.lastIndexOf("/");
+    d = i === -1 ? "" : d.slice(0, i);
+  }
+  return out;
+}
+function joinDir(dir, name) {
+  return dir ? `${dir}/${name}` : name;
+}
+function relativeTo(from, to) {
+  if (!from) return to;
+  const a = from.split("/");
+  const b = to.split("/");
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const up = a.length - i;
+  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
+}
+function describedAsPast(entry, ref) {
+  const at = ref.start - entry.start;
+  if (at < 0 || at > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
+  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
+  const endAt = ref.end - entry.start;
+  const lineEnd = entry.text.indexOf("\n", endAt);
+  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
+  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
+}
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namesSuccessor(entry, ref, successor) {
+  const want = successor.trim();
+  if (!want) return false;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    const b = a + m[0].length;
+    if (ref && a < to && b > from) continue;
+    return true;
+  }
+  return false;
+}
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
+var init_stale_common = __esm({
+  "src/checks/stale-common.ts"() {
+    "use strict";
+    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
 });
 
@@ -24787,7 +24897,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj2, key, val) {
+    function applyReviver(reviver, obj3, key, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -24827,7 +24937,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj2, key, val);
+      return reviver.call(obj3, key, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -25274,13 +25384,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str5) => str5.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str6) => str6.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
-    var lineComment = (str5, indent2, comment) => str5.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str5.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str6, indent2, comment) => str6.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str6.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -25434,16 +25544,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str5) => /^(%|---|\.\.\.)/m.test(str5);
-    function lineLengthOverLimit(str5, lineWidth, indentLength) {
+    var containsDocumentMarker = (str6) => /^(%|---|\.\.\.)/m.test(str6);
+    function lineLengthOverLimit(str6, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str5.length;
+      const strLen = str6.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str5[i] === "\n") {
+        if (str6[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -25460,11 +25570,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
-      let str5 = "";
+      let str6 = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str5 += json.slice(start, i) + "\\ ";
+          str6 += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -25473,38 +25583,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str5 += json.slice(start, i);
+                str6 += json.slice(start, i);
                 const code3 = json.substr(i + 2, 4);
                 switch (code3) {
                   case "0000":
-                    str5 += "\\0";
+                    str6 += "\\0";
                     break;
                   case "0007":
-                    str5 += "\\a";
+                    str6 += "\\a";
                     break;
                   case "000b":
-                    str5 += "\\v";
+                    str6 += "\\v";
                     break;
                   case "001b":
-                    str5 += "\\e";
+                    str6 += "\\e";
                     break;
                   case "0085":
-                    str5 += "\\N";
+                    str6 += "\\N";
                     break;
                   case "00a0":
-                    str5 += "\\_";
+                    str6 += "\\_";
                     break;
                   case "2028":
-                    str5 += "\\L";
+                    str6 += "\\L";
                     break;
                   case "2029":
-                    str5 += "\\P";
+                    str6 += "\\P";
                     break;
                   default:
                     if (code3.substr(0, 2) === "00")
-                      str5 += "\\x" + code3.substr(2);
+                      str6 += "\\x" + code3.substr(2);
                     else
-                      str5 += json.substr(i, 6);
+                      str6 += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -25514,14 +25624,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str5 += json.slice(start, i) + "\n\n";
+                str6 += json.slice(start, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str5 += "\n";
+                  str6 += "\n";
                   i += 2;
                 }
-                str5 += indent2;
+                str6 += indent2;
                 if (json[i + 2] === " ")
-                  str5 += "\\";
+                  str6 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -25530,8 +25640,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str5 = start ? str5 + json.slice(start) : json;
-      return implicitKey ? str5 : foldFlowLines.foldFlowLines(str5, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str6 = start ? str6 + json.slice(start) : json;
+      return implicitKey ? str6 : foldFlowLines.foldFlowLines(str6, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value2, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
@@ -25659,15 +25769,15 @@ ${indent2}${start}${value2}${end}`;
           return quotedString(value2, ctx);
         }
       }
-      const str5 = value2.replace(/\n+/g, `$&
+      const str6 = value2.replace(/\n+/g, `$&
 ${indent2}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str5);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str6);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value2, ctx);
       }
-      return implicitKey ? str5 : foldFlowLines.foldFlowLines(str5, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str6 : foldFlowLines.foldFlowLines(str6, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -25763,10 +25873,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj2;
+      let obj3;
       if (identity.isScalar(item)) {
-        obj2 = item.value;
-        let match = tags.filter((t) => t.identify?.(obj2));
+        obj3 = item.value;
+        let match = tags.filter((t) => t.identify?.(obj3));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -25774,11 +25884,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj2 = item;
-        tagObj = tags.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
+        obj3 = item;
+        tagObj = tags.find((t) => t.nodeClass && obj3 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj2?.constructor?.name ?? (obj2 === null ? "null" : typeof obj2);
+        const name = obj3?.constructor?.name ?? (obj3 === null ? "null" : typeof obj3);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -25819,11 +25929,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str5 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str6 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str5;
-      return identity.isScalar(node2) || str5[0] === "{" || str5[0] === "[" ? `${props} ${str5}` : `${props}
-${ctx.indent}${str5}`;
+        return str6;
+      return identity.isScalar(node2) || str6[0] === "{" || str6[0] === "[" ? `${props} ${str6}` : `${props}
+${ctx.indent}${str6}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify2;
@@ -25858,8 +25968,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str5 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str5.length > 1024) {
+      let str6 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str6.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -25868,27 +25978,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value2 == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str5 === "" ? "?" : explicitKey ? `? ${str5}` : str5;
+          return str6 === "" ? "?" : explicitKey ? `? ${str6}` : str6;
         }
       } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
-        str5 = `? ${str5}`;
+        str6 = `? ${str6}`;
         if (keyComment && !keyCommentDone) {
-          str5 += stringifyComment.lineComment(str5, ctx.indent, commentString(keyComment));
+          str6 += stringifyComment.lineComment(str6, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str5;
+        return str6;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str5 += stringifyComment.lineComment(str5, ctx.indent, commentString(keyComment));
-        str5 = `? ${str5}
+          str6 += stringifyComment.lineComment(str6, ctx.indent, commentString(keyComment));
+        str6 = `? ${str6}
 ${indent2}:`;
       } else {
-        str5 = `${str5}:`;
+        str6 = `${str6}:`;
         if (keyComment)
-          str5 += stringifyComment.lineComment(str5, ctx.indent, commentString(keyComment));
+          str6 += stringifyComment.lineComment(str6, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value2)) {
@@ -25904,7 +26014,7 @@ ${indent2}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value2))
-        ctx.indentAtStart = str5.length + 1;
+        ctx.indentAtStart = str6.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -25948,16 +26058,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str5 += ws + valueStr;
+      str6 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str5 += stringifyComment.lineComment(str5, ctx.indent, commentString(valueComment));
+        str6 += stringifyComment.lineComment(str6, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str5;
+      return str6;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -26184,31 +26294,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str6 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str7 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str6 += stringifyComment.lineComment(str6, itemIndent, commentString(comment2));
+          str7 += stringifyComment.lineComment(str7, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str6);
+        lines.push(blockItemPrefix + str7);
       }
-      let str5;
+      let str6;
       if (lines.length === 0) {
-        str5 = flowChars.start + flowChars.end;
+        str6 = flowChars.start + flowChars.end;
       } else {
-        str5 = lines[0];
+        str6 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line2 = lines[i];
-          str5 += line2 ? `
+          str6 += line2 ? `
 ${indent2}${line2}` : "\n";
         }
       }
       if (comment) {
-        str5 += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        str6 += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str5;
+      return str6;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -26251,21 +26361,21 @@ ${indent2}${line2}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str5 = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str5.includes("\n"));
+        let str6 = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str6.includes("\n"));
         if (i < items.length - 1) {
-          str5 += ",";
+          str6 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line2) => sum + line2.length + 2, 2) + (str5.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line2) => sum + line2.length + 2, 2) + (str6.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str5 += ",";
+            str6 += ",";
           }
         }
         if (comment)
-          str5 += stringifyComment.lineComment(str5, itemIndent, commentString(comment));
-        lines.push(str5);
+          str6 += stringifyComment.lineComment(str6, itemIndent, commentString(comment));
+        lines.push(str6);
         linesAtValue = lines.length;
       }
       const { start, end } = flowChars;
@@ -26277,11 +26387,11 @@ ${indent2}${line2}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str5 = start;
+          let str6 = start;
           for (const line2 of lines)
-            str5 += line2 ? `
+            str6 += line2 ? `
 ${indentStep}${indent2}${line2}` : "\n";
-          return `${str5}
+          return `${str6}
 ${indent2}${end}`;
         } else {
           return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -26334,23 +26444,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj2, ctx) {
+      static from(schema, obj3, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map3 = new this(schema);
         const add = (key, value2) => {
           if (typeof replacer === "function")
-            value2 = replacer.call(obj2, key, value2);
+            value2 = replacer.call(obj3, key, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
           if (value2 !== void 0 || keepUndefined)
             map3.items.push(Pair.createPair(key, value2, ctx));
         };
-        if (obj2 instanceof Map) {
-          for (const [key, value2] of obj2)
+        if (obj3 instanceof Map) {
+          for (const [key, value2] of obj3)
             add(key, value2);
-        } else if (obj2 && typeof obj2 === "object") {
-          for (const key of Object.keys(obj2))
-            add(key, obj2[key]);
+        } else if (obj3 && typeof obj3 === "object") {
+          for (const key of Object.keys(obj3))
+            add(key, obj3[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map3.items.sort(schema.sortMapEntries);
@@ -26460,7 +26570,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map4;
       },
-      createNode: (schema, obj2, ctx) => YAMLMap.YAMLMap.from(schema, obj2, ctx)
+      createNode: (schema, obj3, ctx) => YAMLMap.YAMLMap.from(schema, obj3, ctx)
     };
     exports.map = map3;
   }
@@ -26556,15 +26666,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj2, ctx) {
+      static from(schema, obj3, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj2 && Symbol.iterator in Object(obj2)) {
+        if (obj3 && Symbol.iterator in Object(obj3)) {
           let i = 0;
-          for (let it of obj2) {
+          for (let it of obj3) {
             if (typeof replacer === "function") {
-              const key = obj2 instanceof Set ? it : String(i++);
-              it = replacer.call(obj2, key, it);
+              const key = obj3 instanceof Set ? it : String(i++);
+              it = replacer.call(obj3, key, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -26598,7 +26708,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj2, ctx) => YAMLSeq.YAMLSeq.from(schema, obj2, ctx)
+      createNode: (schema, obj3, ctx) => YAMLSeq.YAMLSeq.from(schema, obj3, ctx)
     };
     exports.seq = seq;
   }
@@ -26613,7 +26723,7 @@ var require_string = __commonJS({
       identify: (value2) => typeof value2 === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str5) => str5,
+      resolve: (str6) => str6,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -26651,7 +26761,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str5) => new Scalar.Scalar(str5[0] === "t" || str5[0] === "T"),
+      resolve: (str6) => new Scalar.Scalar(str6[0] === "t" || str6[0] === "T"),
       stringify({ source, value: value2 }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -26703,7 +26813,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str5) => str5.slice(-3).toLowerCase() === "nan" ? NaN : str5[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str6) => str6.slice(-3).toLowerCase() === "nan" ? NaN : str6[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -26712,7 +26822,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str5) => parseFloat(str5),
+      resolve: (str6) => parseFloat(str6),
       stringify(node2) {
         const num = Number(node2.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -26723,11 +26833,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str5) {
-        const node2 = new Scalar.Scalar(parseFloat(str5));
-        const dot = str5.indexOf(".");
-        if (dot !== -1 && str5[str5.length - 1] === "0")
-          node2.minFractionDigits = str5.length - dot - 1;
+      resolve(str6) {
+        const node2 = new Scalar.Scalar(parseFloat(str6));
+        const dot = str6.indexOf(".");
+        if (dot !== -1 && str6[str6.length - 1] === "0")
+          node2.minFractionDigits = str6.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -26744,7 +26854,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
-    var intResolve = (str5, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str5) : parseInt(str5.substring(offset), radix);
+    var intResolve = (str6, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str6) : parseInt(str6.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value: value2 } = node2;
       if (intIdentify(value2) && value2 >= 0)
@@ -26757,7 +26867,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 2, 8, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int = {
@@ -26765,7 +26875,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 0, 10, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -26774,7 +26884,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 2, 16, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int;
@@ -26827,7 +26937,7 @@ var require_schema2 = __commonJS({
         identify: (value2) => typeof value2 === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str5) => str5,
+        resolve: (str6) => str6,
         stringify: stringifyJSON
       },
       {
@@ -26844,7 +26954,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str5) => str5 === "true",
+        resolve: (str6) => str6 === "true",
         stringify: stringifyJSON
       },
       {
@@ -26852,7 +26962,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str5, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str5) : parseInt(str5, 10),
+        resolve: (str6, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str6) : parseInt(str6, 10),
         stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
       },
       {
@@ -26860,7 +26970,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str5) => parseFloat(str5),
+        resolve: (str6) => parseFloat(str6),
         stringify: stringifyJSON
       }
     ];
@@ -26868,9 +26978,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str5, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str5)}`);
-        return str5;
+      resolve(str6, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str6)}`);
+        return str6;
       }
     };
     var schema = [map3.map, seq.seq].concat(jsonScalars, jsonError);
@@ -26902,10 +27012,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str5 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str5.length);
-          for (let i = 0; i < str5.length; ++i)
-            buffer[i] = str5.charCodeAt(i);
+          const str6 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str6.length);
+          for (let i = 0; i < str6.length; ++i)
+            buffer[i] = str6.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -26916,28 +27026,28 @@ var require_binary = __commonJS({
         if (!value2)
           return "";
         const buf = value2;
-        let str5;
+        let str6;
         if (typeof node_buffer.Buffer === "function") {
-          str5 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str6 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str5 = btoa(s);
+          str6 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str5.length / lineWidth);
+          const n = Math.ceil(str6.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str5.substr(o, lineWidth);
+            lines[i] = str6.substr(o, lineWidth);
           }
-          str5 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str6 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str5 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str6 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -27143,7 +27253,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str5) => str5.slice(-3).toLowerCase() === "nan" ? NaN : str5[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str6) => str6.slice(-3).toLowerCase() === "nan" ? NaN : str6[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -27152,7 +27262,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str5) => parseFloat(str5.replace(/_/g, "")),
+      resolve: (str6) => parseFloat(str6.replace(/_/g, "")),
       stringify(node2) {
         const num = Number(node2.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -27163,11 +27273,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str5) {
-        const node2 = new Scalar.Scalar(parseFloat(str5.replace(/_/g, "")));
-        const dot = str5.indexOf(".");
+      resolve(str6) {
+        const node2 = new Scalar.Scalar(parseFloat(str6.replace(/_/g, "")));
+        const dot = str6.indexOf(".");
         if (dot !== -1) {
-          const f = str5.substring(dot + 1).replace(/_/g, "");
+          const f = str6.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -27187,34 +27297,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
-    function intResolve(str5, offset, radix, { intAsBigInt }) {
-      const sign = str5[0];
+    function intResolve(str6, offset, radix, { intAsBigInt }) {
+      const sign = str6[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str5 = str5.substring(offset).replace(/_/g, "");
+      str6 = str6.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str5 = `0b${str5}`;
+            str6 = `0b${str6}`;
             break;
           case 8:
-            str5 = `0o${str5}`;
+            str6 = `0o${str6}`;
             break;
           case 16:
-            str5 = `0x${str5}`;
+            str6 = `0x${str6}`;
             break;
         }
-        const n2 = BigInt(str5);
+        const n2 = BigInt(str6);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str5, radix);
+      const n = parseInt(str6, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value: value2 } = node2;
       if (intIdentify(value2)) {
-        const str5 = value2.toString(radix);
-        return value2 < 0 ? "-" + prefix + str5.substr(1) : prefix + str5;
+        const str6 = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str6.substr(1) : prefix + str6;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -27224,7 +27334,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 2, 2, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -27233,7 +27343,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 1, 8, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int = {
@@ -27241,7 +27351,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 0, 10, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -27250,7 +27360,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str5, _onError, opt) => intResolve(str5, 2, 16, opt),
+      resolve: (str6, _onError, opt) => intResolve(str6, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int;
@@ -27354,9 +27464,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str5, asBigInt) {
-      const sign = str5[0];
-      const parts = sign === "-" || sign === "+" ? str5.substring(1) : str5;
+    function parseSexagesimal(str6, asBigInt) {
+      const sign = str6[0];
+      const parts = sign === "-" || sign === "+" ? str6.substring(1) : str6;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
@@ -27393,7 +27503,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str5, _onError, { intAsBigInt }) => parseSexagesimal(str5, intAsBigInt),
+      resolve: (str6, _onError, { intAsBigInt }) => parseSexagesimal(str6, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -27402,7 +27512,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str5) => parseSexagesimal(str5, false),
+      resolve: (str6) => parseSexagesimal(str6, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -27413,8 +27523,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str5) {
-        const match = str5.match(timestamp.test);
+      resolve(str6) {
+        const match = str6.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day2, hour, minute, second] = match.map(Number);
@@ -28009,7 +28119,7 @@ var require_errors2 = __commonJS({
         this.pos = pos2;
       }
     };
-    var YAMLParseError2 = class extends YAMLError {
+    var YAMLParseError3 = class extends YAMLError {
       constructor(pos2, code3, message2) {
         super("YAMLParseError", pos2, code3, message2);
       }
@@ -28055,7 +28165,7 @@ ${pointer}
       }
     };
     exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError2;
+    exports.YAMLParseError = YAMLParseError3;
     exports.YAMLWarning = YAMLWarning;
     exports.prettifyError = prettifyError;
   }
@@ -29336,17 +29446,17 @@ var require_compose_node = __commonJS({
       return node2;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
-      if (alias.source === "")
+      const alias2 = new Alias.Alias(source.substring(1));
+      if (alias2.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
-      if (alias.source.endsWith(":"))
+      if (alias2.source.endsWith(":"))
         onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
       const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
-      alias.range = [offset, valueEnd, re.offset];
+      alias2.range = [offset, valueEnd, re.offset];
       if (re.comment)
-        alias.comment = re.comment;
-      return alias;
+        alias2.comment = re.comment;
+      return alias2;
     }
     exports.composeEmptyNode = composeEmptyNode;
     exports.composeNode = composeNode;
@@ -31840,7 +31950,8 @@ function asPath(tokenIn, ctx) {
   }
   if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === "path" && segs[1].toLowerCase() === "to") return null;
   const first = segs[0];
-  if (anchor === "plain" && first.includes(".") && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
+  const variantFile = (name) => ctx !== "prose" && name.length > 8 && VARIANT_FILE.test(name);
+  if (anchor === "plain" && first.includes(".") && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first) && !variantFile(first)) {
     if (segs.length > 1 || !FILE_EXTENSIONS.has(extOf(first))) return null;
   }
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
@@ -31850,7 +31961,7 @@ function asPath(tokenIn, ctx) {
   const ext = extOf(v);
   const last = segs[segs.length - 1];
   const hasSlash = segs.length > 1;
-  const knownFile = EXTENSIONLESS_FILES.has(last) || ext !== "" && FILE_EXTENSIONS.has(ext);
+  const knownFile = EXTENSIONLESS_FILES.has(last) || ext !== "" && FILE_EXTENSIONS.has(ext) || ext !== "" && variantFile(last);
   if (!hasSlash) {
     if (ext && /^\d/.test(ext)) return null;
     if (knownFile) {
@@ -31930,7 +32041,7 @@ function splitGlobList(v) {
   out.push(v.slice(from));
   return out;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -31972,6 +32083,7 @@ var init_paths = __esm({
       "go.mod",
       "go.sum"
     ]);
+    VARIANT_FILE = /^(?:Procfile|Dockerfile|Containerfile|Gemfile|Makefile|Vagrantfile|Jenkinsfile|Brewfile)(?:\.[A-Za-z0-9_-]+)+$/;
     PLACEHOLDER_SEGMENT = /^(?:path|to|foo|bar|baz|qux|xxx+|yyy+|zzz+|some|your|my|example|examples?-\w+|\.\.\.|…|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[-_].*|my[-_](?:app|project|repo|package|file|dir|folder|module|lib|component|service)s?|some[-_].*|<.*|.*>|.*\{.*|.*\}.*|n\/a)$/i;
     NOT_PATHS = /* @__PURE__ */ new Set(
       [
@@ -32125,19 +32237,19 @@ var require_extend = __commonJS({
       }
       return toStr.call(arr) === "[object Array]";
     };
-    var isPlainObject5 = function isPlainObject6(obj2) {
-      if (!obj2 || toStr.call(obj2) !== "[object Object]") {
+    var isPlainObject5 = function isPlainObject6(obj3) {
+      if (!obj3 || toStr.call(obj3) !== "[object Object]") {
         return false;
       }
-      var hasOwnConstructor = hasOwn.call(obj2, "constructor");
-      var hasIsPrototypeOf = obj2.constructor && obj2.constructor.prototype && hasOwn.call(obj2.constructor.prototype, "isPrototypeOf");
-      if (obj2.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
+      var hasOwnConstructor = hasOwn.call(obj3, "constructor");
+      var hasIsPrototypeOf = obj3.constructor && obj3.constructor.prototype && hasOwn.call(obj3.constructor.prototype, "isPrototypeOf");
+      if (obj3.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
         return false;
       }
       var key;
-      for (key in obj2) {
+      for (key in obj3) {
       }
-      return typeof key === "undefined" || hasOwn.call(obj2, key);
+      return typeof key === "undefined" || hasOwn.call(obj3, key);
     };
     var setProperty = function setProperty2(target, options) {
       if (defineProperty && options.name === "__proto__") {
@@ -32151,15 +32263,15 @@ var require_extend = __commonJS({
         target[options.name] = options.newValue;
       }
     };
-    var getProperty = function getProperty2(obj2, name) {
+    var getProperty = function getProperty2(obj3, name) {
       if (name === "__proto__") {
-        if (!hasOwn.call(obj2, name)) {
+        if (!hasOwn.call(obj3, name)) {
           return void 0;
         } else if (gOPD) {
-          return gOPD(obj2, name).value;
+          return gOPD(obj3, name).value;
         }
       }
-      return obj2[name];
+      return obj3[name];
     };
     module.exports = function extend2() {
       var options, name, src, copy, copyIsArray, clone;
@@ -33638,7 +33750,7 @@ var init_lib5 = __esm({
         assertUnfrozen("use", this.frozen);
         if (value2 === null || value2 === void 0) {
         } else if (typeof value2 === "function") {
-          addPlugin(value2, parameters);
+          addPlugin2(value2, parameters);
         } else if (typeof value2 === "object") {
           if (Array.isArray(value2)) {
             addList(value2);
@@ -33651,14 +33763,14 @@ var init_lib5 = __esm({
         return this;
         function add(value3) {
           if (typeof value3 === "function") {
-            addPlugin(value3, []);
+            addPlugin2(value3, []);
           } else if (typeof value3 === "object") {
             if (Array.isArray(value3)) {
               const [plugin, ...parameters2] = (
                 /** @type {PluginTuple<Array<unknown>>} */
                 value3
               );
-              addPlugin(plugin, parameters2);
+              addPlugin2(plugin, parameters2);
             } else {
               addPreset(value3);
             }
@@ -33689,7 +33801,7 @@ var init_lib5 = __esm({
             throw new TypeError("Expected a list of plugins, not `" + plugins + "`");
           }
         }
-        function addPlugin(plugin, parameters2) {
+        function addPlugin2(plugin, parameters2) {
           let index2 = -1;
           let entryIndex = -1;
           while (++index2 < attachers.length) {
@@ -46629,10 +46741,10 @@ function parseNumber(ctx, startPtr, startChr, sign, endChr) {
   }
   if (!(state & 1))
     TomlError.x("unfinished numeric value", ctx, startPtr);
-  let str5 = ctx.s.slice(startPtr, ctx.p);
+  let str6 = ctx.s.slice(startPtr, ctx.p);
   if (hasUnderscores)
-    str5 = str5.replaceAll("_", "");
-  return state > 1 ? parseFloat(str5) : parseInteger(ctx, str5, 10, startPtr);
+    str6 = str6.replaceAll("_", "");
+  return state > 1 ? parseFloat(str6) : parseInteger(ctx, str6, 10, startPtr);
 }
 function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   let c, underscore = 1;
@@ -46648,15 +46760,15 @@ function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   }
   if (underscore & 1)
     TomlError.x("unfinished numeric value", ctx);
-  let str5 = ctx.s.slice(startPtr + 2, ctx.p);
+  let str6 = ctx.s.slice(startPtr + 2, ctx.p);
   if (underscore)
-    str5 = str5.replaceAll("_", "");
-  return parseInteger(ctx, str5, base, startPtr);
+    str6 = str6.replaceAll("_", "");
+  return parseInteger(ctx, str6, base, startPtr);
 }
-function parseInteger(ctx, str5, base, startPtr) {
+function parseInteger(ctx, str6, base, startPtr) {
   if (ctx.bi !== true)
     int: {
-      let val = parseInt(str5, base);
+      let val = parseInt(str6, base);
       if (!Number.isSafeInteger(val)) {
         if (ctx.bi)
           break int;
@@ -46664,7 +46776,7 @@ function parseInteger(ctx, str5, base, startPtr) {
       }
       return val;
     }
-  return base === 10 ? BigInt(str5) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str5);
+  return base === 10 ? BigInt(str6) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str6);
 }
 function parseDate(ctx, c, endChr) {
   let startPtr = ctx.p++, unsafeSeparator;
@@ -46711,25 +46823,25 @@ function parseTime(ctx, c, endChr) {
   let t = ctx.s.slice(start, ctx.p);
   return readDate(ctx, t, 4, false, start);
 }
-function readDate(ctx, str5, type, unsafeDelim, errPtr, temporalSuffix) {
+function readDate(ctx, str6, type, unsafeDelim, errPtr, temporalSuffix) {
   if (ctx.ld) {
-    let date = new TomlDate(str5, type, unsafeDelim);
+    let date = new TomlDate(str6, type, unsafeDelim);
     if (!date.isValid())
       TomlError.x("invalid date", ctx, errPtr);
     return date;
   }
   try {
     if (temporalSuffix)
-      str5 += temporalSuffix;
+      str6 += temporalSuffix;
     switch (type) {
       case 1:
-        return Temporal.ZonedDateTime.from(str5);
+        return Temporal.ZonedDateTime.from(str6);
       case 2:
-        return Temporal.PlainDateTime.from(str5);
+        return Temporal.PlainDateTime.from(str6);
       case 3:
-        return Temporal.PlainDate.from(str5);
+        return Temporal.PlainDate.from(str6);
       case 4:
-        return Temporal.PlainTime.from(str5);
+        return Temporal.PlainTime.from(str6);
     }
   } catch (e) {
     TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
@@ -49682,6 +49794,10 @@ function segmentPieces(seg, cwd, out, at) {
   while (i < seg.length && /^\$$/.test(seg[i].t)) i++;
   for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
   if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
+  if (i + 1 < seg.length && seg[i].t === "bundle" && seg[i + 1].t === "exec") {
+    i += 2;
+    while (i < seg.length && seg[i].t.startsWith("-")) i++;
+  }
   if (i >= seg.length) return void 0;
   const head = seg[i];
   const w = head.t;
@@ -50145,6 +50261,22 @@ function parseTree(code3, listing = false) {
   }
   return out;
 }
+function rootedAtRepository(items) {
+  const root2 = items[0];
+  if (!root2 || root2.depth !== 0 || !items.slice(1).every((it) => it.depth > 0)) return items;
+  let cut;
+  if (root2.path === ".") cut = "./";
+  else if (/^\/[\w.@-]+$/.test(root2.path) && !/^\/\.+$/.test(root2.path)) cut = "/";
+  else return items;
+  const strip = (s) => s.startsWith(cut) ? s.slice(cut.length) : s === cut.slice(0, -1) ? "" : s;
+  const out = [];
+  for (const it of items) {
+    const path13 = strip(it.path);
+    if (!path13) continue;
+    out.push({ ...it, path: path13, base: strip(it.base) });
+  }
+  return out;
+}
 var TREE_CHARS, LISTING_LINE, PATH_LIKE;
 var init_tree = __esm({
   "src/memory/refs/tree.ts"() {
@@ -50214,6 +50346,18 @@ function scanIssues(text5, out) {
     push2(m.index, m.index + m[0].length, Number(m[2]), m[1].toLowerCase() === "issue" ? "issue" : "pr");
   }
 }
+function versionListAfter(text5, end, subjectRaw) {
+  if (!LIST_START.test(text5.slice(end, end + 6))) return "";
+  let at = end;
+  const same = new RegExp("^" + LIST_SEP + subjectRaw.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + String.raw`\s+` + LIST_MEMBER, "i");
+  for (; ; ) {
+    const rest = text5.slice(at, at + 80);
+    const m = LIST_MEMBER_RE.exec(rest) ?? same.exec(rest);
+    if (!m) break;
+    at += m[0].length;
+  }
+  return text5.slice(end, at);
+}
 function scanVersions(text5, out) {
   let m;
   VERSION_RE.lastIndex = 0;
@@ -50234,6 +50378,18 @@ function scanVersions(text5, out) {
     const start = m.index;
     const end = m.index + m[0].length;
     if (isFeatureVersion(text5, start, end)) continue;
+    const list4 = versionListAfter(text5, end, subjectRaw);
+    if (list4) {
+      VERSION_RE.lastIndex = end + list4.length;
+      out.push({ kind: "version", start, end: end + list4.length, raw: text5.slice(start, end + list4.length).trimEnd(), value: ver, subject: key, version: ver + list4, bound });
+      continue;
+    }
+    const lead = VERSION_LIST_BEFORE.exec(text5.slice(Math.max(0, start - 40), start));
+    const leadWord = lead ? /([A-Za-z][\w.@/-]*)\s*$/.exec(text5.slice(Math.max(0, start - lead[0].length - 40), start - lead[0].length)) : null;
+    if (lead && (!leadWord || SUBJECT_STOP.has(leadWord[1].toLowerCase()))) {
+      out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: lead[0].trim() + " " + ver, bound });
+      continue;
+    }
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
@@ -50274,6 +50430,13 @@ function folderBefore(text5, at) {
   const m = FOLDER_FIRST.exec(text5.slice(Math.max(0, at - 160), at));
   return m ? m[1] ?? m[2] : void 0;
 }
+function listFolderBefore(text5, at, end) {
+  if (!LIST_COUNT_END.test(text5.slice(end, end + 3))) return void 0;
+  const from = text5.lastIndexOf("\n", at - 1) + 1;
+  if (at - from > 160) return void 0;
+  const m = LIST_FOLDER.exec(text5.slice(from, at));
+  return m ? m[1] : void 0;
+}
 function scanCounts(text5, out) {
   let m;
   COUNT_RE.lastIndex = 0;
@@ -50302,7 +50465,7 @@ function scanCounts(text5, out) {
       count: n,
       noun: nounPhrase.toLowerCase(),
       bound,
-      where: m[5] ?? (IN_FILE_NOUN.test(last) ? void 0 : folderBefore(text5, m.index))
+      where: m[5] ?? (IN_FILE_NOUN.test(last) ? void 0 : folderBefore(text5, m.index) ?? listFolderBefore(text5, m.index, endNoun))
     });
   }
 }
@@ -50332,7 +50495,7 @@ function grow(a, size) {
   b.set(a);
   return b;
 }
-function addKey(key, keyBytes, from, kind, alias, h) {
+function addKey(key, keyBytes, from, kind, alias2, h) {
   let slot = h & WORD_SLOTS - 1;
   while (slots[slot] !== 0) slot = slot + 1 & WORD_SLOTS - 1;
   const k = keys.length;
@@ -50347,7 +50510,7 @@ function addKey(key, keyBytes, from, kind, alias, h) {
   keyKind[k] = kind;
   spellAt[k] = -1;
   keys.push(key);
-  aliases.push(alias);
+  aliases.push(alias2);
   spellings.push(void 0);
   slots[slot] = k + 1;
   return k;
@@ -50534,7 +50697,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -50648,6 +50811,11 @@ var init_prose = __esm({
     SPACE_DIGIT = /\s\d/;
     VERSION_HINT = /[\s=≥^~>]v?\d/;
     PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
+    LIST_SEP = String.raw`(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+)`;
+    LIST_MEMBER = String.raw`v?\d+(?:\.\d+){0,2}(?:\.x)?\+?(?![\w.]*\d)(?![\w/-])(?!\s*(?:%|[KMGT]i?B\b|cores?\b|CPUs?\b|GPUs?\b|workers?\b|threads?\b|times\b|minutes?\b|seconds?\b|hours?\b|days?\b|ms\b|s\b|x\b))`;
+    LIST_MEMBER_RE = new RegExp("^" + LIST_SEP + LIST_MEMBER);
+    LIST_START = /^\s*(?:,|(?:and|or|&)\s)/;
+    VERSION_LIST_BEFORE = new RegExp(String.raw`(?<![\w.-])v?\d+(?:\.\d+){0,2}(?:\.x)?\+?` + `(?:${LIST_SEP}${LIST_MEMBER})*` + LIST_SEP + "$");
     FEATURE_VERB_AFTER = /^(?:'s|’s)\b|^\s+(?:\w+ly\s+)?(?:ships|shipped|introduces|introduced|adds|added|brings|brought|evaluates|evaluated|allows|allowed|lets|enables|enabled|supports|provides|provided|includes|included|has(?! to)|had(?! to)|gains|gained|gets|got|makes|made|changes|changed|removes|removed|deprecates|deprecated|drops|dropped|batches|treats|accepts|rejects|infers|narrows|emits|throws|warns|raises|exposes|implements|defaults|resolves|handles|caches|comes with|came with|no longer|landed|arrived|became|becomes|replaces|replaced|stabili[sz]es|stabili[sz]ed|fixes|fixed|breaks|broke)\b/i;
     FEATURE_PHRASE_BEFORE = /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
     PROJECT_TIE_BEFORE = /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
@@ -50657,6 +50825,8 @@ var init_prose = __esm({
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
     FOLDER_FIRST = /(?:`(\.{0,2}\/?[\w.@-]+(?:\/[\w.@-]+)*\/?)`|(?<![\w.@/-])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+))[*_"']*(?:\s+(?:folder|directory|dir))?\s*(?:(?:—|–|--?|,|:)\s*(?:and\s+)?(?:it|which|that)\s+|(?:it|which|that)\s+)?(?:already\s+|now\s+|currently\s+|still\s+)?(?:has|contains|holds)\s+$/;
     IN_FILE_NOUN = /^(?:tests|specs|cases|assertions|checks|lines|errors|warnings|issues|functions|methods|classes|fields|columns|endpoints|routes|tables|types|exports|tokens|todos|entries|keys|rows)$/i;
+    LIST_FOLDER = /^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?(?:[^\n:.!?`]{1,40}:[ \t]+)?[*_`]*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+)[*_`]*[ \t]*(?:—|–|--?|:)[ \t]*$/;
+    LIST_COUNT_END = /^(?:[ \t]*(?:$|\n|\(|[—–-][ \t])|[.,;:](?:\s|$))/;
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
     WORD_SLOTS = 1 << 14;
     WORD_SOFT_MAX = 2048;
@@ -50684,9 +50854,9 @@ var init_prose = __esm({
       const enc = new TextEncoder();
       for (const k of all2) {
         const stop = PROSE_STOPWORDS.has(k);
-        const alias = aliasOf(k);
-        if ((stop || alias !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
-          addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== void 0 ? K_ALIAS : 0), alias, wordHash(k));
+        const alias2 = aliasOf(k);
+        if ((stop || alias2 !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
+          addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias2 !== void 0 ? K_ALIAS : 0), alias2, wordHash(k));
         }
       }
     }
@@ -51344,7 +51514,13 @@ function codeBlock(seg, c) {
       }
       const trimmed = text5.trimStart();
       if (trimmed.startsWith("#")) {
-        commentPaths(trimmed, seg.start + l.start + off2 + (text5.length - trimmed.length), c);
+        const at = seg.start + l.start + off2 + (text5.length - trimmed.length);
+        const alt = commentCommand(trimmed);
+        if (alt) {
+          for (const p of parseCommandLine(alt.text, { ...state })) addPiece(p, at + alt.at, c, "code");
+          continue;
+        }
+        commentPaths(trimmed, at, c);
         continue;
       }
       for (const p of parseCommandLine(text5, state)) addPiece(p, seg.start + l.start + off2, c, "code");
@@ -51356,7 +51532,7 @@ function codeBlock(seg, c) {
   const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
   const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
   if (tree || listing) {
-    const items = parseTree(seg.text, listing);
+    const items = rootedAtRepository(parseTree(seg.text, listing));
     const rootHome = /* @__PURE__ */ new Set();
     for (const it of items) {
       if (/^[~$]/.test(it.path) || it.path.startsWith("/")) {
@@ -51398,6 +51574,30 @@ function isShellish(lines) {
   if (!body.length) return false;
   const cmd = body.filter((l) => looksLikeCommand(l.replace(/^[$>%]\s+/, ""))).length;
   return cmd / body.length >= 0.6;
+}
+function commentCommand(line2) {
+  const m = COMMENT_CUE.exec(line2);
+  if (!m) return void 0;
+  let at = m[0].length;
+  let rest = line2.slice(at);
+  if (rest.startsWith("`")) {
+    const close2 = rest.indexOf("`", 1);
+    if (close2 === -1) return void 0;
+    rest = rest.slice(1, close2);
+    at += 1;
+  } else {
+    const stop = rest.search(/\s+\(|\s[—–-]\s|\s{2,}|\s#/);
+    if (stop !== -1) rest = rest.slice(0, stop);
+    rest = rest.replace(/[.,;:!?]+$/, "");
+  }
+  const prompt = /^\$\s+/.exec(rest);
+  if (prompt) {
+    rest = rest.slice(prompt[0].length);
+    at += prompt[0].length;
+  }
+  if (!rest.trim() || !looksLikeCommand(rest)) return void 0;
+  if (COMMENT_PROSE.test(rest.replace(/"[^"]*"|'[^']*'/g, " "))) return void 0;
+  return { text: rest, at };
 }
 function commentPaths(text5, start, c) {
   const re = /[^\s]+/g;
@@ -51443,7 +51643,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, COMMENT_CUE, COMMENT_PROSE;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -51539,6 +51739,8 @@ var init_references = __esm({
     dirTokenCache = /* @__PURE__ */ new Map();
     LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
     PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
+    COMMENT_CUE = /^#+\s*(?:or|alternatively|alternative|e\.g\.?|eg|i\.e\.?|for example|equivalently|equivalent|same as)(?:\s+(?:run|use|with|via))?\s*[:,]?\s+/i;
+    COMMENT_PROSE = /\s(?:the|a|an|is|are|was|be|if|you|your|we|our|sure|to|that|this|it|its|for|of|and|but|when|then|than|so|not|please|want|need|prefer|should|will|would|can|could|may|might|instead|also|first|before|after|once|which|who|by|with|without|into|on|in|at)(?=\s|$|[.,;:!?])/i;
   }
 });
 
@@ -51755,10 +51957,10 @@ var require_utils2 = __commonJS({
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants6();
     exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str5) => REGEX_SPECIAL_CHARS.test(str5);
-    exports.isRegexChar = (str5) => str5.length === 1 && exports.hasRegexChars(str5);
-    exports.escapeRegex = (str5) => str5.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str5) => str5.replace(REGEX_BACKSLASH, "/");
+    exports.hasRegexChars = (str6) => REGEX_SPECIAL_CHARS.test(str6);
+    exports.isRegexChar = (str6) => str6.length === 1 && exports.hasRegexChars(str6);
+    exports.escapeRegex = (str6) => str6.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str6) => str6.replace(REGEX_BACKSLASH, "/");
     exports.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform2 = navigator.platform.toLowerCase();
@@ -51769,8 +51971,8 @@ var require_utils2 = __commonJS({
       }
       return false;
     };
-    exports.removeBackslashes = (str5) => {
-      return str5.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+    exports.removeBackslashes = (str6) => {
+      return str6.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
@@ -51860,7 +52062,7 @@ var require_scan = __commonJS({
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str5 = input;
+      let str6 = input;
       let index2 = -1;
       let start = 0;
       let lastIndex = 0;
@@ -51879,10 +52081,10 @@ var require_scan = __commonJS({
       let code3;
       let token = { value: "", depth: 0, isGlob: false };
       const eos = () => index2 >= length;
-      const peek3 = () => str5.charCodeAt(index2 + 1);
+      const peek3 = () => str6.charCodeAt(index2 + 1);
       const advance = () => {
         prev = code3;
-        return str5.charCodeAt(++index2);
+        return str6.charCodeAt(++index2);
       };
       while (index2 < length) {
         code3 = advance();
@@ -52059,24 +52261,24 @@ var require_scan = __commonJS({
         isExtglob = false;
         isGlob = false;
       }
-      let base = str5;
+      let base = str6;
       let prefix = "";
       let glob2 = "";
       if (start > 0) {
-        prefix = str5.slice(0, start);
-        str5 = str5.slice(start);
+        prefix = str6.slice(0, start);
+        str6 = str6.slice(start);
         lastIndex -= start;
       }
       if (base && isGlob === true && lastIndex > 0) {
-        base = str5.slice(0, lastIndex);
-        glob2 = str5.slice(lastIndex);
+        base = str6.slice(0, lastIndex);
+        glob2 = str6.slice(lastIndex);
       } else if (isGlob === true) {
         base = "";
-        glob2 = str5;
+        glob2 = str6;
       } else {
-        base = str5;
+        base = str6;
       }
-      if (base && base !== "" && base !== "/" && base !== str5) {
+      if (base && base !== "" && base !== "/" && base !== str6) {
         if (isPathSeparator(base.charCodeAt(base.length - 1))) {
           base = base.slice(0, -1);
         }
@@ -53123,8 +53325,8 @@ var require_parse2 = __commonJS({
         if (opts2.noglobstar === true) return star;
         return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
       };
-      const create2 = (str5) => {
-        switch (str5) {
+      const create2 = (str6) => {
+        switch (str6) {
           case "*":
             return `${nodot}${ONE_CHAR}${star}`;
           case ".*":
@@ -53142,7 +53344,7 @@ var require_parse2 = __commonJS({
           case "**/.*":
             return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
           default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str5);
+            const match = /^(.*?)\.(\w+)$/.exec(str6);
             if (!match) return;
             const source2 = create2(match[1]);
             if (!source2) return;
@@ -53173,9 +53375,9 @@ var require_picomatch = __commonJS({
     var picomatch7 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
         const fns = glob2.map((input) => picomatch7(input, options, returnState));
-        const arrayMatcher = (str5) => {
+        const arrayMatcher = (str6) => {
           for (const isMatch of fns) {
-            const state2 = isMatch(str5);
+            const state2 = isMatch(str6);
             if (state2) return state2;
           }
           return false;
@@ -53251,7 +53453,7 @@ var require_picomatch = __commonJS({
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch7.makeRe(glob2, options);
       return regex2.test(utils.basename(input, { windows: posix4 }));
     };
-    picomatch7.isMatch = (str5, patterns, options) => picomatch7(patterns, options)(str5);
+    picomatch7.isMatch = (str6, patterns, options) => picomatch7(patterns, options)(str6);
     picomatch7.parse = (pattern2, options) => {
       if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch7.parse(p, options));
       return parse5(pattern2, { ...options, fastpaths: false });
@@ -53315,110 +53517,6 @@ var require_picomatch2 = __commonJS({
     }
     Object.assign(picomatch7, pico);
     module.exports = picomatch7;
-  }
-});
-
-// src/checks/stale-common.ts
-function short(sha) {
-  return (sha ?? "").slice(0, 7);
-}
-function describeCommit(c) {
-  if (!c) return "an unknown commit";
-  const subject = c.subject ? `, "${c.subject.length > 72 ? c.subject.slice(0, 69) + "..." : c.subject}"` : "";
-  return `${short(c.sha)} (${c.date}${subject})`;
-}
-function commitEvidence(c) {
-  if (!c) return {};
-  return { commit: c.sha, date: c.date, subject: c.subject, author: c.author };
-}
-function memDirOf(file) {
-  if (!file || file.startsWith("/") || /^[a-z]:[\\/]/i.test(file)) return "";
-  const i = file.lastIndexOf("/");
-  return i === -1 ? "" : file.slice(0, i);
-}
-function exists2(ev, p) {
-  if (p === "") return true;
-  return ev.files.files.has(p) || ev.files.dirs.has(p);
-}
-function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
-  const f = {
-    entryId: entry.id,
-    file: entry.file,
-    line: ref ? ref.line : entry.line,
-    kind,
-    severity,
-    message: message2
-  };
-  if (ref) f.ref = ref.raw;
-  if (evidence) f.evidence = evidence;
-  if (suggestion?.replace !== void 0 && SUCCESSOR_KINDS.has(kind) && namesSuccessor(entry, ref, suggestion.replace)) {
-    const { replace: _dropped, ...rest } = suggestion;
-    suggestion = Object.keys(rest).length ? rest : void 0;
-  }
-  if (suggestion) f.suggestion = suggestion;
-  return f;
-}
-function checkable(entry) {
-  return entry.type !== "superseded";
-}
-function upwards(dir) {
-  const out = [];
-  let d = dir;
-  for (; ; ) {
-    out.push(d);
-    if (!d) break;
-    const i = d.lastIndexOf("/");
-    d = i === -1 ? "" : d.slice(0, i);
-  }
-  return out;
-}
-function joinDir(dir, name) {
-  return dir ? `${dir}/${name}` : name;
-}
-function relativeTo(from, to) {
-  if (!from) return to;
-  const a = from.split("/");
-  const b = to.split("/");
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const up = a.length - i;
-  return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
-}
-function describedAsPast(entry, ref) {
-  const at = ref.start - entry.start;
-  if (at < 0 || at > entry.text.length) return false;
-  const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
-  const before = entry.text.slice(Math.max(lineStart, at - 60), at);
-  const endAt = ref.end - entry.start;
-  const lineEnd = entry.text.indexOf("\n", endAt);
-  const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
-}
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function namesSuccessor(entry, ref, successor) {
-  const want = successor.trim();
-  if (!want) return false;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
-  for (const m of entry.text.matchAll(re)) {
-    const a = m.index ?? 0;
-    const b = a + m[0].length;
-    if (ref && a < to && b > from) continue;
-    return true;
-  }
-  return false;
-}
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
-var init_stale_common = __esm({
-  "src/checks/stale-common.ts"() {
-    "use strict";
-    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
-    SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
 });
 
@@ -53701,7 +53799,7 @@ var require_ignore = __commonJS({
         // Zero, one or several directories
         // should not use '*', or it will be replaced by the next replacer
         // Check if it is not the last `'/**'`
-        (_, index2, str5) => index2 + 6 < str5.length ? str5.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
+        (_, index2, str6) => index2 + 6 < str6.length ? str6.slice(index2 + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
         "*"
       ],
       // normal intermediate wildcards
@@ -53980,16 +54078,16 @@ var require_ignore = __commonJS({
         return this._make(MODE_CHECK_IGNORE, key);
       }
       _make(mode, key) {
-        const str5 = pinWildcards(
+        const str6 = pinWildcards(
           mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
         );
-        const regex2 = this.ignoreCase ? new RegExp(str5, "i") : new RegExp(str5);
+        const regex2 = this.ignoreCase ? new RegExp(str6, "i") : new RegExp(str6);
         return define(this, key, regex2);
       }
     };
-    var hasTrailingBackslash = (str5) => {
+    var hasTrailingBackslash = (str6) => {
       let count2 = 0;
-      while (str5[str5.length - count2 - 1] === ESCAPE) {
+      while (str6[str6.length - count2 - 1] === ESCAPE) {
         count2++;
       }
       return count2 % 2 === 1;
@@ -54269,7 +54367,7 @@ var require_ignore = __commonJS({
     var factory = (options) => new Ignore(options);
     var isPathValid = (path13) => checkPath(convertPath(path13), path13, RETURN_FALSE);
     var setupWindows = () => {
-      const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
+      const makePosix = (str6) => /^\\\\\?\\/.test(str6) || /["<>|\u0000-\u001F]+/u.test(str6) ? str6 : str6.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
       checkPath.isNotRelative = (path13) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path13) || isNotRelative(path13);
@@ -54424,6 +54522,16 @@ function pushTo(m, k, v) {
   if (list4) list4.push(v);
   else m.set(k, [v]);
 }
+function nameAtHeadIgnoringCase(index2, name) {
+  let names = headNamesLower.get(index2);
+  if (!names) {
+    names = /* @__PURE__ */ new Set();
+    for (const b of index2.byBasename.keys()) names.add(b.toLowerCase());
+    for (const d of index2.dirs) names.add(baseOf(d).toLowerCase());
+    headNamesLower.set(index2, names);
+  }
+  return names.has(name.toLowerCase());
+}
 function childrenAtHead(index2, dir) {
   let byDir = headChildren.get(index2);
   if (!byDir) {
@@ -54473,7 +54581,10 @@ function historyFilesEndingWith(history2, rel) {
 function historyFilesInFolder(history2, dir) {
   return tablesOf(history2).byDir.get(dir) ?? [];
 }
-var parentOf, baseOf, headChildren, headSuffixes, historyTables;
+function historyFilesNamed(history2, name) {
+  return tablesOf(history2).byBase.get(name) ?? [];
+}
+var parentOf, baseOf, headChildren, headSuffixes, headNamesLower, historyTables;
 var init_path_lookups = __esm({
   "src/evidence/path-lookups.ts"() {
     "use strict";
@@ -54484,6 +54595,7 @@ var init_path_lookups = __esm({
     baseOf = (p) => p.slice(p.lastIndexOf("/") + 1);
     headChildren = /* @__PURE__ */ new WeakMap();
     headSuffixes = /* @__PURE__ */ new WeakMap();
+    headNamesLower = /* @__PURE__ */ new WeakMap();
     historyTables = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -54591,6 +54703,32 @@ function resolveBySuffix(ev, value2, fromHistory) {
   const r = resolvePath(ev, [{ path: full, from: "context", base: full.slice(0, full.length - rel.length - 1) }]);
   return r.kind === "renamed" || r.kind === "deleted" ? r : void 0;
 }
+function resolveByName(entry, ev, name) {
+  if (nameAtHeadIgnoringCase(ev.files, name)) return void 0;
+  const then = historyFilesNamed(ev.history, name);
+  if (!then.length) return void 0;
+  const members = new Set(then);
+  let end;
+  for (const p of then) {
+    const evs = ev.history.events.get(p);
+    const last = evs?.[evs.length - 1];
+    if (last?.type === "renamed-from" && last.other && members.has(last.other)) continue;
+    if (end !== void 0) return void 0;
+    end = p;
+  }
+  if (end === void 0) return void 0;
+  const r = resolvePath(ev, [{ path: end, from: "name" }]);
+  if (r.kind !== "renamed" && r.kind !== "deleted") return void 0;
+  const succ = r.kind === "renamed" ? r.fate?.successor : void 0;
+  if (succ && r.cand) {
+    const base = succ.slice(succ.lastIndexOf("/") + 1);
+    r.cand.as = ev.files.byBasename.get(base)?.length === 1 ? base : succ;
+  }
+  const first = ev.history.events.get(entry.file)?.[0];
+  const gone = r.fate?.commit;
+  if (first?.type === "added" && gone && Date.parse(first.commit.time) > Date.parse(gone.time)) return void 0;
+  return r;
+}
 function globMatchesGone(entry, ref, ev, memDir, cand) {
   const seg = ref.value.slice(globPrefix(ref.value).length + 1);
   if (!seg || seg.includes("/") || seg.includes("**") || !GLOB.test(seg)) return null;
@@ -54697,7 +54835,10 @@ function styled(ref, cand, successor, memDir, dir) {
   const { anchor, at } = anchorOf(ref);
   if (ref.via === "tree") return void 0;
   let out;
-  if (cand.from === "base" || cand.from === "context") {
+  if (cand.from === "name") {
+    if (!cand.as) return void 0;
+    out = cand.as;
+  } else if (cand.from === "base" || cand.from === "context") {
     const base = cand.from === "context" ? cand.base ?? "" : (ref.base ?? "").replace(/\/+$/, "");
     if (!successor.startsWith(base + "/")) return void 0;
     out = successor.slice(base.length + 1);
@@ -54760,6 +54901,10 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
       const bySuffix = resolveBySuffix(ev, value2, !ref.weak);
       if (bySuffix === "found") return null;
       if (bySuffix) res = bySuffix;
+      else if (res.kind === "never" && !value2.includes("/") && !dirRef && (!ref.weak || /[^.]\.[^.]+$/.test(value2))) {
+        const byName = resolveByName(entry, ev, value2);
+        if (byName) res = byName;
+      }
     }
   }
   if (res.kind === "present") return isGlob && ref.kind === "path" && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
@@ -56327,6 +56472,12 @@ function manifestKind2(path13) {
   const slash = path13.lastIndexOf("/");
   const base = slash < 0 ? path13 : path13.slice(slash + 1);
   switch (base) {
+    case "composer.json":
+      return "composer";
+    case "mix.exs":
+      return TOOL_COPIES.test(path13) ? void 0 : "mix";
+    case "pubspec.yaml":
+      return TOOL_COPIES.test(path13) ? void 0 : "pubspec";
     case "package.json":
       return "package.json";
     case "pnpm-workspace.yaml":
@@ -56363,6 +56514,9 @@ function manifestKind2(path13) {
     case ".tool-versions":
       return "runtime-file";
   }
+  if (base.endsWith(".versions.toml")) return "gradle-catalog";
+  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path13)) return "gradle-build";
+  if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
   if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path13)) {
     return "requirements";
   }
@@ -56374,11 +56528,252 @@ function isLockfile(kind) {
 function hasHistory(kind) {
   return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace";
 }
-var SKIP_SEGMENT;
+var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC;
 var init_kinds = __esm({
   "src/evidence/manifests/kinds.ts"() {
     "use strict";
     SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+    TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
+    BUILD_LOGIC = /(^|\/)(buildSrc|build-logic)\//;
+  }
+});
+
+// src/evidence/manifests/ecosystems.ts
+function followed(short2, full) {
+  return GENERIC_MODULE.has(short2.toLowerCase()) ? full : short2;
+}
+function addDep(out, name, spec, field2, also) {
+  out.deps.push({ name, spec, field: field2 });
+  const seen = /* @__PURE__ */ new Set([name.toLowerCase()]);
+  for (const a of also) {
+    if (!a || seen.has(a.toLowerCase())) continue;
+    seen.add(a.toLowerCase());
+    out.deps.push({ name: a, spec: "", field: field2, presence: true });
+  }
+}
+function parseComposer(text5) {
+  const out = { kind: "composer", deps: [], problems: [] };
+  let data;
+  try {
+    data = JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
+  } catch (err) {
+    const message2 = err.message;
+    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  for (const field2 of ["require", "require-dev"]) {
+    const deps = obj(doc[field2]);
+    if (!deps) continue;
+    for (const [full, spec] of Object.entries(deps)) {
+      if (COMPOSER_PLATFORM.test(full)) continue;
+      const slash = full.indexOf("/");
+      const short2 = slash > 0 ? full.slice(slash + 1) : full;
+      const name = followed(short2, full);
+      addDep(out, name, str3(spec) ?? "", field2, [full, short2]);
+    }
+  }
+  if (typeof doc.name === "string") presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf("/") + 1)], "name");
+  return out;
+}
+function parsePubspec(text5) {
+  const out = { kind: "pubspec", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    const line2 = err instanceof import_yaml2.YAMLParseError && err.linePos ? err.linePos[0].line : void 0;
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  for (const field2 of ["dependencies", "dev_dependencies", "dependency_overrides"]) {
+    const deps = obj(doc[field2]);
+    if (!deps) continue;
+    for (const [name, v] of Object.entries(deps)) {
+      const o = obj(v);
+      const spec = str3(v) ?? str3(o?.version) ?? (o?.sdk ? `sdk:${str3(o.sdk)}` : o?.path ? `path:${str3(o.path)}` : o?.git ? "git" : "");
+      out.deps.push({ name, spec, field: field2 });
+    }
+  }
+  if (typeof doc.name === "string") presenceOnly(out, [doc.name], "name");
+  return out;
+}
+function parseMix(text5) {
+  const out = { kind: "mix", deps: [], problems: [] };
+  const src = text5.replace(/(^|[^\w"?])#.*$/gm, "$1");
+  const def = /^[ \t]*defp?[ \t]+deps\b/m.exec(src);
+  let body;
+  let tuple;
+  if (def) {
+    const rest = src.slice(def.index + def[0].length);
+    const next = /\n[ \t]*(?:defp?|defmacrop?)[ \t]/.exec(rest);
+    body = next ? rest.slice(0, next.index) : rest;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,/g;
+  } else {
+    body = src;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,\s*(?="[~>=<\d]|(?:github|git|path|in_umbrella|hex):)/g;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  let m;
+  while (m = tuple.exec(body)) {
+    const name = m[1];
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const spec = /^\s*"([^"]*)"/.exec(body.slice(m.index + m[0].length))?.[1] ?? "";
+    out.deps.push({ name, spec, field: "deps" });
+  }
+  const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
+  if (app) presenceOnly(out, [app[1]], "app");
+  return out;
+}
+function coordinate(s) {
+  const m = COORD.exec(s);
+  if (!m) return void 0;
+  return m[1] ? { group: m[1], artifact: m[2], version: m[3] ?? "" } : { group: m[4], artifact: m[5], version: m[6] };
+}
+function addLibrary(out, group, artifact, version, field2, al) {
+  const full = `${group}:${artifact}`;
+  const lastGroup = group.slice(group.lastIndexOf(".") + 1);
+  const a = al !== void 0 ? alias(al) : void 0;
+  let name = followed(artifact, full);
+  if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field2, [artifact, a, full, lastGroup === artifact ? void 0 : lastGroup]);
+}
+function addPlugin(out, id, version, field2, al) {
+  const last = id.slice(id.lastIndexOf(".") + 1);
+  const a = al !== void 0 ? alias(al) : void 0;
+  let name = followed(last, id);
+  if (name === id && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field2, [last, a, id]);
+}
+function parseGradleCatalog(text5) {
+  const out = { kind: "gradle-catalog", deps: [], problems: [] };
+  let data;
+  try {
+    data = parse4(text5);
+  } catch (err) {
+    if (err instanceof TomlError) out.problems.push({ message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line });
+    else out.problems.push({ message: `invalid TOML: ${err.message}` });
+    return out;
+  }
+  const versions = obj(data.versions) ?? {};
+  const version = (v) => {
+    const s = str3(v);
+    if (s !== void 0) return s;
+    const o = obj(v);
+    if (!o) return "";
+    if (typeof o.ref === "string") return version(versions[o.ref]);
+    return str3(o.strictly) ?? str3(o.require) ?? str3(o.prefer) ?? "";
+  };
+  const libs = obj(data.libraries);
+  if (libs) {
+    for (const [al, v] of Object.entries(libs)) {
+      const o = obj(v);
+      let c;
+      if (typeof v === "string") c = coordinate(v);
+      else if (o && typeof o.module === "string") {
+        const [group, artifact] = o.module.split(":");
+        if (group && artifact) c = { group, artifact, version: version(o.version) };
+      } else if (o && typeof o.group === "string" && typeof o.name === "string") c = { group: o.group, artifact: o.name, version: version(o.version) };
+      if (c) addLibrary(out, c.group, c.artifact, c.version, "libraries", al);
+    }
+  }
+  const plugins = obj(data.plugins);
+  if (plugins) {
+    for (const [al, v] of Object.entries(plugins)) {
+      if (typeof v === "string") {
+        const colon = v.indexOf(":");
+        addPlugin(out, colon > 0 ? v.slice(0, colon) : v, colon > 0 ? v.slice(colon + 1) : "", "plugins", al);
+      } else if (typeof obj(v)?.id === "string") addPlugin(out, obj(v).id, version(obj(v).version), "plugins", al);
+    }
+  }
+  presenceOnly(out, Object.keys(versions).map(alias), "versions");
+  return out;
+}
+function parseGradleBuild(text5) {
+  const out = { kind: "gradle-build", deps: [], problems: [] };
+  const src = text5.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'])\/\/.*$/gm, "$1");
+  const seen = /* @__PURE__ */ new Set();
+  const once = (k) => !seen.has(k) && !!seen.add(k);
+  let m;
+  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]+(?:\$\{?[\w.]+\}?[^"'\s]*)?)\2/gm;
+  while (m = call.exec(src)) {
+    const conf = m[1];
+    if (conf === "id" || conf === "kotlin" || conf === "project" || conf === "apply" || conf === "include") continue;
+    const c = coordinate(m[3].replace(/:\$\{?[\w.]+\}?$/, ":"));
+    if (!c || !once(`${c.group}:${c.artifact}`)) continue;
+    const v = m[3].split(":")[2] ?? "";
+    addLibrary(out, c.group, c.artifact, v, conf);
+  }
+  const map3 = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']*)["'])?/gm;
+  while (m = map3.exec(src)) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2], m[3], m[4] ?? "", m[1]);
+  const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
+  while (m = plugin.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], m[2] ?? "", "plugins");
+  const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;
+  while (m = loose.exec(src)) {
+    const full = `${m[1]}:${m[2]}`;
+    if (!once(full)) continue;
+    const lastGroup = m[1].slice(m[1].lastIndexOf(".") + 1);
+    presenceOnly(out, [m[2], full, lastGroup === m[2] ? void 0 : lastGroup], "coordinates");
+  }
+  return out;
+}
+function parseMsbuild(path13, text5) {
+  const out = { kind: "msbuild", deps: [], problems: [] };
+  const src = text5.replace(/<!--[\s\S]*?-->/g, "");
+  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
+  const attr = (attrs, n) => {
+    const m2 = MSBUILD_ATTR[n].exec(attrs);
+    return m2 ? m2[1] ?? m2[2] : void 0;
+  };
+  const seen = /* @__PURE__ */ new Set();
+  let m;
+  while (m = item.exec(src)) {
+    const include = attr(m[2], "Include");
+    if (!include) continue;
+    let version = attr(m[2], "Version") ?? attr(m[2], "VersionOverride");
+    if (version === void 0 && !m[3]) {
+      const close2 = src.indexOf(`</${m[1]}>`, item.lastIndex);
+      const inner = close2 > 0 ? src.slice(item.lastIndex, close2) : "";
+      version = /<(?:Version|VersionOverride)>([^<]*)</.exec(inner)?.[1];
+    }
+    for (const id of include.split(";").map((s) => s.trim()).filter(Boolean)) {
+      if (id.includes("$(") || seen.has(`${m[1]}\0${id.toLowerCase()}`)) continue;
+      seen.add(`${m[1]}\0${id.toLowerCase()}`);
+      out.deps.push({ name: id, spec: version ?? "", field: m[1] });
+    }
+  }
+  const base = path13.slice(path13.lastIndexOf("/") + 1);
+  const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
+  presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
+  return out;
+}
+var import_yaml2, obj, str3, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR;
+var init_ecosystems = __esm({
+  "src/evidence/manifests/ecosystems.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_dist();
+    init_parse4();
+    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+    GENERIC_MODULE = new Set(
+      "core api ui runtime common commons compiler annotations annotation runner rules foundation material material3 test tests testing junit4 bom android jvm js native sdk client server util utils tools tooling model models plugin plugins library lib base framework platform extensions ktx console process yaml json xml http http-client cache mailer config support contracts database events filesystem log logging orm validator validation serializer translation routing security mime finder string web app data engine kernel main shared bridge adapter driver parser gradle-plugin application".split(/\s+/)
+    );
+    presenceOnly = (out, names, field2) => {
+      for (const n of names) if (n) out.deps.push({ name: n, spec: "", field: field2, presence: true });
+    };
+    COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
+    alias = (a) => a.replace(/[-_.]+/g, "-");
+    COORD = /^([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*)(?::([^:\s]*))?$|^([A-Za-z][\w-]*):([A-Za-z0-9][\w.-]*):(\d[^:\s]*)$/;
+    MSBUILD_ATTR = {
+      Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+      Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+      VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i
+    };
   }
 });
 
@@ -56406,6 +56801,18 @@ function parseManifest(kind, path13, text5) {
         return parseJustfile(text5);
       case "runtime-file":
         return parseRuntimeFile(path13, text5);
+      case "composer":
+        return parseComposer(text5);
+      case "pubspec":
+        return parsePubspec(text5);
+      case "mix":
+        return parseMix(text5);
+      case "gradle-catalog":
+        return parseGradleCatalog(text5);
+      case "gradle-build":
+        return parseGradleBuild(text5);
+      case "msbuild":
+        return parseMsbuild(path13, text5);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -56435,15 +56842,15 @@ function parsePackageJson(text5) {
     out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
     return out;
   }
-  const pkg = obj(data);
+  const pkg = obj2(data);
   if (!pkg) {
     out.problems.push({ message: "package.json is not a JSON object" });
     return out;
   }
   for (const field2 of NPM_DEP_FIELDS) {
-    const deps = obj(pkg[field2]);
+    const deps = obj2(pkg[field2]);
     if (!deps) continue;
-    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str3(spec) ?? "", field: field2 });
+    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str4(spec) ?? "", field: field2 });
   }
   for (const field2 of ["bundledDependencies", "bundleDependencies"]) {
     const b = pkg[field2];
@@ -56451,24 +56858,24 @@ function parsePackageJson(text5) {
       for (const name of b) if (typeof name === "string") out.deps.push({ name, spec: "", field: field2 });
     }
   }
-  const scripts = obj(pkg.scripts);
+  const scripts = obj2(pkg.scripts);
   out.scripts = /* @__PURE__ */ new Map();
-  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str3(v) ?? "");
+  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str4(v) ?? "");
   if (typeof pkg.name === "string") out.name = pkg.name;
   if (typeof pkg.version === "string") out.version = pkg.version;
   const ws = pkg.workspaces;
   if (Array.isArray(ws)) out.workspaces = ws.filter((w) => typeof w === "string");
-  else if (obj(ws) && Array.isArray(obj(ws).packages)) {
-    out.workspaces = obj(ws).packages.filter((w) => typeof w === "string");
+  else if (obj2(ws) && Array.isArray(obj2(ws).packages)) {
+    out.workspaces = obj2(ws).packages.filter((w) => typeof w === "string");
   }
   const runtimes = [];
-  const engines = obj(pkg.engines);
+  const engines = obj2(pkg.engines);
   if (engines) {
-    for (const [k, v] of Object.entries(engines)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
+    for (const [k, v] of Object.entries(engines)) if (str4(v)) runtimes.push({ name: k, spec: str4(v) });
   }
-  const volta = obj(pkg.volta);
+  const volta = obj2(pkg.volta);
   if (volta) {
-    for (const [k, v] of Object.entries(volta)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
+    for (const [k, v] of Object.entries(volta)) if (str4(v)) runtimes.push({ name: k, spec: str4(v) });
   }
   if (typeof pkg.packageManager === "string") {
     const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
@@ -56478,29 +56885,29 @@ function parsePackageJson(text5) {
   return out;
 }
 function yamlLine(err) {
-  if (err instanceof import_yaml2.YAMLParseError && err.linePos) return err.linePos[0].line;
+  if (err instanceof import_yaml3.YAMLParseError && err.linePos) return err.linePos[0].line;
   return void 0;
 }
 function parsePnpmWorkspace(text5) {
   const out = { kind: "pnpm-workspace", deps: [], problems: [] };
   let data;
   try {
-    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
+    data = (0, import_yaml3.parse)(text5, { uniqueKeys: false });
   } catch (err) {
     out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
     return out;
   }
-  const doc = obj(data);
+  const doc = obj2(data);
   if (!doc) return out;
   if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
   const catalogs = /* @__PURE__ */ new Map();
-  const cat = obj(doc.catalog);
-  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str3(v) ?? ""])));
-  const cats = obj(doc.catalogs);
+  const cat = obj2(doc.catalog);
+  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str4(v) ?? ""])));
+  const cats = obj2(doc.catalogs);
   if (cats) {
     for (const [name, c] of Object.entries(cats)) {
-      const m = obj(c);
-      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str3(v) ?? ""])));
+      const m = obj2(c);
+      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str4(v) ?? ""])));
     }
   }
   if (catalogs.size) out.catalogs = catalogs;
@@ -56540,12 +56947,12 @@ function parsePyproject(text5) {
       if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
     }
   };
-  const project = obj(data.project);
+  const project = obj2(data.project);
   if (project) {
     if (typeof project.name === "string") out.name = project.name;
     if (typeof project.version === "string") out.version = project.version;
     addReqs(project.dependencies, "project.dependencies");
-    const opt = obj(project["optional-dependencies"]);
+    const opt = obj2(project["optional-dependencies"]);
     if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
     if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
     if (Array.isArray(project.classifiers)) {
@@ -56553,24 +56960,24 @@ function parsePyproject(text5) {
       if (py.length) out.classifiers = py;
     }
     for (const key of ["scripts", "gui-scripts"]) {
-      const s = obj(project[key]);
-      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str3(v) ?? "");
+      const s = obj2(project[key]);
+      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str4(v) ?? "");
     }
   }
-  const groups = obj(data["dependency-groups"]);
+  const groups = obj2(data["dependency-groups"]);
   if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
-  const build2 = obj(data["build-system"]);
+  const build2 = obj2(data["build-system"]);
   if (build2) addReqs(build2.requires, "build-system.requires");
-  const tool = obj(data.tool);
-  const poetry = obj(tool?.poetry);
+  const tool = obj2(data.tool);
+  const poetry = obj2(tool?.poetry);
   if (poetry) {
     if (!out.name && typeof poetry.name === "string") out.name = poetry.name;
     if (!out.version && typeof poetry.version === "string") out.version = poetry.version;
     const addPoetry = (deps, field2) => {
-      const d = obj(deps);
+      const d = obj2(deps);
       if (!d) return;
       for (const [name, spec] of Object.entries(d)) {
-        const s = str3(spec) ?? str3(obj(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
+        const s = str4(spec) ?? str4(obj2(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
         if (name.toLowerCase() === "python") {
           runtimes.push({ name: "python", spec: s });
           continue;
@@ -56580,36 +56987,36 @@ function parsePyproject(text5) {
     };
     addPoetry(poetry.dependencies, "tool.poetry.dependencies");
     addPoetry(poetry["dev-dependencies"], "tool.poetry.dev-dependencies");
-    const pg = obj(poetry.group);
-    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
-    const ps = obj(poetry.scripts);
-    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str3(v) ?? str3(obj(v)?.reference) ?? "");
+    const pg = obj2(poetry.group);
+    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj2(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
+    const ps = obj2(poetry.scripts);
+    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str4(v) ?? str4(obj2(v)?.reference) ?? "");
   }
   for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
-    const t = obj(obj(tool?.[toolName])?.[key]);
+    const t = obj2(obj2(tool?.[toolName])?.[key]);
     if (!t) continue;
     for (const [k, v] of Object.entries(t)) {
       if (k.startsWith("_")) continue;
-      scripts.set(k, str3(v) ?? str3(obj(v)?.cmd) ?? str3(obj(v)?.shell) ?? "");
+      scripts.set(k, str4(v) ?? str4(obj2(v)?.cmd) ?? str4(obj2(v)?.shell) ?? "");
     }
   }
-  const hatchEnvs = obj(obj(tool?.hatch)?.envs);
+  const hatchEnvs = obj2(obj2(tool?.hatch)?.envs);
   if (hatchEnvs) {
     for (const [env, cfg] of Object.entries(hatchEnvs)) {
-      const s = obj(obj(cfg)?.scripts);
+      const s = obj2(obj2(cfg)?.scripts);
       if (!s) continue;
       for (const [k, v] of Object.entries(s)) {
-        const cmd = Array.isArray(v) ? v.join(" && ") : str3(v) ?? "";
+        const cmd = Array.isArray(v) ? v.join(" && ") : str4(v) ?? "";
         scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
       }
     }
   }
-  const pdmDev = obj(obj(tool?.pdm)?.["dev-dependencies"]);
+  const pdmDev = obj2(obj2(tool?.pdm)?.["dev-dependencies"]);
   if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
-  const uv = obj(tool?.uv);
+  const uv = obj2(tool?.uv);
   if (uv) {
     addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
-    const members = obj(uv.workspace)?.members;
+    const members = obj2(uv.workspace)?.members;
     if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
   }
   if (scripts.size) out.scripts = scripts;
@@ -56626,37 +57033,37 @@ function parseCargo(text5) {
     return out;
   }
   const addDeps = (table, field2) => {
-    const d = obj(table);
+    const d = obj2(table);
     if (!d) return;
     for (const [key, spec] of Object.entries(d)) {
-      const o = obj(spec);
+      const o = obj2(spec);
       const name = typeof o?.package === "string" ? o.package : key;
-      const s = str3(spec) ?? str3(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str3(o.path)}` : o?.git ? `git:${str3(o.git)}` : "");
+      const s = str4(spec) ?? str4(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str4(o.path)}` : o?.git ? `git:${str4(o.git)}` : "");
       out.deps.push({ name, spec: s, field: field2 });
     }
   };
   for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(data[f], f);
-  const target = obj(data.target);
-  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj(t)?.[f], `target.${cfg}.${f}`);
-  const ws = obj(data.workspace);
+  const target = obj2(data.target);
+  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj2(t)?.[f], `target.${cfg}.${f}`);
+  const ws = obj2(data.workspace);
   if (ws) {
     addDeps(ws.dependencies, "workspace.dependencies");
     if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m) => typeof m === "string");
   }
-  const pkg = obj(data.package);
+  const pkg = obj2(data.package);
   if (pkg) {
     if (typeof pkg.name === "string") out.name = pkg.name;
     const v = pkg.version;
     if (typeof v === "string") out.version = v;
-    else if (obj(v)?.workspace === true) {
-      const wv = obj(ws?.package)?.version;
+    else if (obj2(v)?.workspace === true) {
+      const wv = obj2(ws?.package)?.version;
       if (typeof wv === "string") out.version = wv;
     }
     if (typeof pkg["rust-version"] === "string") out.runtimes = [{ name: "rust", spec: pkg["rust-version"] }];
   } else {
-    const wv = obj(ws?.package)?.version;
+    const wv = obj2(ws?.package)?.version;
     if (typeof wv === "string") out.version = wv;
-    const rv = obj(ws?.package)?.["rust-version"];
+    const rv = obj2(ws?.package)?.["rust-version"];
     if (typeof rv === "string") out.runtimes = [{ name: "rust", spec: rv }];
   }
   return out;
@@ -56771,9 +57178,9 @@ function parseJustfile(text5) {
   const recipes = /* @__PURE__ */ new Set();
   for (const raw of text5.split(/\r?\n/)) {
     if (!raw || /^[\s#[]/.test(raw)) continue;
-    const alias = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
-    if (alias) {
-      recipes.add(alias[1]);
+    const alias2 = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
+    if (alias2) {
+      recipes.add(alias2[1]);
       continue;
     }
     if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
@@ -56799,14 +57206,15 @@ function parseRuntimeFile(path13, text5) {
   }
   return out;
 }
-var import_yaml2, obj, str3, NPM_DEP_FIELDS, TOOL_VERSIONS_NAMES;
+var import_yaml3, obj2, str4, NPM_DEP_FIELDS, TOOL_VERSIONS_NAMES;
 var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
     init_dist();
-    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
-    str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+    init_ecosystems();
+    obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    str4 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
     TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java" };
   }
@@ -56869,7 +57277,7 @@ function pnpmLock(file, text5) {
   const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
   let data;
   try {
-    data = (0, import_yaml3.parse)(section, { uniqueKeys: false }) ?? {};
+    data = (0, import_yaml4.parse)(section, { uniqueKeys: false }) ?? {};
   } catch (err) {
     const line2 = err.linePos?.[0]?.line;
     return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
@@ -56943,11 +57351,11 @@ function yarnLock(file, text5) {
     }
   };
 }
-var import_yaml3, dirOf, relTo, cleanPnpmVersion;
+var import_yaml4, dirOf, relTo, cleanPnpmVersion;
 var init_lockfiles = __esm({
   "src/evidence/manifests/lockfiles.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_parse4();
     dirOf = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
@@ -57058,6 +57466,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
       const list4 = idx.dependencies.get(key);
       if (list4) list4.push(dep);
       else idx.dependencies.set(key, [dep]);
+      if (d.presence) continue;
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
     }
     if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod")) {
@@ -57095,6 +57504,7 @@ function summarize2(p, intern) {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
   const deps = /* @__PURE__ */ new Map();
   for (const d of p.deps) {
+    if (d.presence) continue;
     const key = intern(d.name.toLowerCase());
     if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
   }
@@ -57461,6 +57871,13 @@ function history(ev, name) {
   }
   return void 0;
 }
+function pluginDeclared(ev, name) {
+  const n = name.toLowerCase();
+  for (const dep of ev.manifests.dependencies.keys()) {
+    if (dep.length > n.length + 1 && dep.startsWith(n) && (dep.charCodeAt(n.length) === 45 || dep.charCodeAt(n.length) === 95)) return true;
+  }
+  return false;
+}
 function removedName(ev, idx, name) {
   let r = idx.removedNames.get(name);
   if (r !== void 0) return r;
@@ -57532,6 +57949,8 @@ function checkPackageRef(entry, ref, ev) {
   const idx = swapIndex(ev);
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  if (!proseNamesPackage(entry, ref, ev)) return null;
+  if (ref.tool === "other" && ref.in !== "prose" && pluginDeclared(ev, name)) return null;
   const { h, removals } = gone;
   if (describedAsPast(entry, ref)) return null;
   if (ref.weak && /^[A-Za-z]+$/.test(ref.raw) && wasOwnName(ev, name)) return null;
@@ -57613,7 +58032,51 @@ function checkPackageRef(entry, ref, ev) {
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
   );
 }
-var cache, VARIANTS, packageCheck;
+function proseNamesPackage(entry, ref, ev) {
+  if (!ref.weak || ref.in !== "prose") return true;
+  const raw = ref.raw;
+  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase())) return true;
+  const text5 = entry.text;
+  const s = ref.start - entry.start;
+  const e = ref.end - entry.start;
+  if (s < 0 || e > text5.length) return true;
+  const lineStart = text5.lastIndexOf("\n", s - 1) + 1;
+  let lineEnd = text5.indexOf("\n", e);
+  if (lineEnd === -1) lineEnd = text5.length;
+  const line2 = text5.slice(lineStart, s);
+  const before = line2.length > 80 ? line2.slice(-80) : line2;
+  const after = text5.slice(e, Math.min(lineEnd, e + 80));
+  if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  if (/^[A-Z][a-z]/.test(raw) && !labelText(line2) && !titleCase(before, after)) {
+    const start = sentenceStart(before);
+    if (!start || start === "label" && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after)) return true;
+  }
+  if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === "standard" && ENGLISH_PHRASE_AFTER.test(after))) return true;
+  if (NAME_VERB_BEFORE.test(before)) return true;
+  if (NAME_REPLACED_AFTER.test(after)) return true;
+  const dep = (w) => {
+    const n = w?.replace(/^[`*_"']+|[`*_"'.]+$/g, "").toLowerCase();
+    return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
+  };
+  return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+function sentenceStart(before) {
+  const t = before.replace(/[\s*_`"'[{>#|-]+$/, "").replace(/(?:^|\s)(?:\d+[.)]|[-+*])$/, "");
+  if (t.trim() === "" || /[.!?;|—–]$/.test(t)) return "start";
+  return /[:(]$/.test(t) ? "label" : void 0;
+}
+function labelText(line2) {
+  if (/^\s*#/.test(line2)) return true;
+  const bold = line2.match(/\*\*|__/g);
+  return bold !== null && bold.length % 2 === 1;
+}
+function titleCase(before, after) {
+  const prev = /([A-Za-z][\w.-]*) +$/.exec(before);
+  if (prev && /^[A-Z]/.test(prev[1]) && prev[1] !== "I" && sentenceStart(before.slice(0, prev.index)) === void 0) return true;
+  const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
+  return next !== null && /^[A-Z]/.test(next[1]);
+}
+var cache, VARIANTS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, ENGLISH_PHRASE_AFTER, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
@@ -57621,6 +58084,16 @@ var init_package = __esm({
     init_stale_common();
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
+    ENGLISH_PACKAGE_WORDS = new Set(
+      // npm
+      "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf".split(/\s+/)
+    );
+    NAME_NOUN_AFTER = /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|middleware)\b/i;
+    NAME_VERB_BEFORE = /\b(?:use[sd]?|using|via|with|(?:un)?install(?:s|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|requir(?:e|es|ed|ing)|depend(?:s|ed|ing)? on|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)) (?:from|to|off)|upgrad(?:e|es|ed|ing)|bump(?:s|ed|ing)?|powered by|built (?:on|with))\s+(?:[\w.-]+,\s+)*(?:[\w.-]+,?\s+(?:and|or)\s+)?[*_]*$/i;
+    NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|are|have been)\s+)?(?:replaced|swapped (?:out|for))\b/i;
+    LISTED_AFTER = /^[*_`"']*(?:\s*,\s*|\s+(?:and|or|&)\s+|\s*\/\s*)([`*_"']*[\w@][\w@./-]*)/i;
+    LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
+    ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
     packageCheck = {
       id: "package",
       kinds: ["package-missing", "package-renamed"],
@@ -57697,8 +58170,12 @@ function truncate(v, n) {
 function line(v) {
   return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
 }
+function isFloor(spec, source) {
+  return /[<>^~|*]|\s-\s|\.x\b/.test(spec) || /(?:^|\/)go\.mod$/.test(source);
+}
 function checkVersionRef(entry, ref, ev) {
   if (ref.kind !== "version" || !ref.subject || !ref.version) return null;
+  if (VERSION_LIST.test(ref.version)) return null;
   const raw = ref.version.replace(/\+$/, "");
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
@@ -57728,7 +58205,9 @@ function checkVersionRef(entry, ref, ev) {
     const prec = Math.min(stated.length, 3);
     const lbT = truncate(lb, prec);
     const st = truncate(stated, prec);
-    const ranged = ref.bound === "atLeast" || /[-–]|to/.test(raw);
+    const span = /[-–]|to/.test(raw);
+    if (span && !isFloor(rt.spec, rt.source)) return null;
+    const ranged = ref.bound === "atLeast" || span;
     const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
     if (!drift) return null;
     const label = RUNTIME_LABEL[subject] ?? subject;
@@ -57775,7 +58254,7 @@ function checkVersionRef(entry, ref, ev) {
     { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
   );
 }
-var RUNTIMES, RUNTIME_LABEL, lbCache, versionCheck;
+var RUNTIMES, RUNTIME_LABEL, lbCache, VERSION_LIST, versionCheck;
 var init_version2 = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -57783,6 +58262,7 @@ var init_version2 = __esm({
     RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
     RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
     lbCache = /* @__PURE__ */ new Map();
+    VERSION_LIST = /,|\s(?:and|or|&)\s/;
     versionCheck = {
       id: "version",
       kinds: ["version-drift"],
@@ -58719,7 +59199,17 @@ function off(bound, stated, actual) {
   if (bound === "approx") return Math.abs(actual - stated) > Math.max(2, stated * 0.25);
   return actual !== stated;
 }
-function countFor(entry, ref, ev) {
+function contextFolder(entry, ref) {
+  if (!ref.base) return void 0;
+  const w = ref.base.replace(/^\.\//, "").replace(/\/+$/, "");
+  if (w.includes("/")) return void 0;
+  let best;
+  for (const r of entry.refs) {
+    if (r.kind === "path" && r.base && r.via !== "tree" && r.line === ref.line && r.start < ref.start && r.value.replace(/\/+$/, "") === w) best = r;
+  }
+  return best ? joinPath(best.base.replace(/\/+$/, ""), w) : void 0;
+}
+function countFor(entry, ref, ev, ctxDir) {
   const noun = (ref.noun ?? "").toLowerCase();
   const words2 = noun.split(/\s+/);
   const last = words2[words2.length - 1];
@@ -58729,7 +59219,7 @@ function countFor(entry, ref, ev) {
   if (ref.base) {
     const memDir = memDirOf(entry.file);
     const w = ref.base.replace(/^\.\//, "").replace(/\/+$/, "");
-    const dir = [joinPath(memDir, w), joinPath("", w)].find((d) => d !== null && d !== "" && ev.files.dirs.has(d));
+    const dir = [ctxDir, joinPath(memDir, w), joinPath("", w)].find((d) => d !== null && d !== void 0 && d !== "" && ev.files.dirs.has(d));
     if (!dir) return null;
     if (fileName) {
       const lowerName = fileName.toLowerCase();
@@ -58871,11 +59361,12 @@ var init_count = __esm({
           if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
           for (const ref of entry.refs) {
             if (ref.kind !== "count" || typeof ref.count !== "number") continue;
-            const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
+            const ctxDir = contextFolder(entry, ref);
+            const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ctxDir ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
             let c;
             if (key !== null && memo.has(key)) c = memo.get(key);
             else {
-              c = countFor(entry, ref, ev);
+              c = countFor(entry, ref, ev, ctxDir);
               if (key !== null) memo.set(key, c);
             }
             if (!c || !off(ref.bound, ref.count, c.actual)) continue;
@@ -59235,7 +59726,7 @@ function wordStrings(t) {
 }
 function normaliseSource(text5) {
   let t = text5.toLowerCase();
-  if (t.includes("[corrected ")) t = t.replace(CORRECTED_MARKER, " ");
+  if (t.includes("[corrected ")) t = t.replace(CORRECTED_MARKER2, " ");
   if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
   if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
   if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
@@ -59431,7 +59922,7 @@ function scopeOf(file, memoryDir) {
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
-var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, CORRECTED_MARKER, LINE_BREAK, BULLET2, BULLET_FIRST, HEADING3, HEADING_FIRST, QUOTE, QUOTE_FIRST, W_WORD, W_END, W_CONTENT, WORD_CLASS, Words, WORD_STRINGS_SCRATCH, LETTER_OR_DIGIT, CODEPOINT_CLASS, STOPWORDS, LINE_CACHE, FILE_MAP, NORMAL_DIRS;
+var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, CORRECTED_MARKER2, LINE_BREAK, BULLET2, BULLET_FIRST, HEADING3, HEADING_FIRST, QUOTE, QUOTE_FIRST, W_WORD, W_END, W_CONTENT, WORD_CLASS, Words, WORD_STRINGS_SCRATCH, LETTER_OR_DIGIT, CODEPOINT_CLASS, STOPWORDS, LINE_CACHE, FILE_MAP, NORMAL_DIRS;
 var init_text3 = __esm({
   "src/checks/fidelity/text.ts"() {
     "use strict";
@@ -59495,7 +59986,7 @@ var init_text3 = __esm({
       }
     };
     TEXTS = /* @__PURE__ */ new WeakMap();
-    CORRECTED_MARKER = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
+    CORRECTED_MARKER2 = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
     LINE_BREAK = /[\n\r\u2028\u2029]/;
     BULLET2 = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm;
     BULLET_FIRST = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/;
@@ -61133,6 +61624,11 @@ function versionClaims(sentence, offset, entry, out) {
     if (!tool) continue;
     const v = m[2];
     if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
+    const next = /^\s*(?:,|and\s|or\s|&\s)\s*(?:([a-z.]+)\s+)?v?\d/i.exec(sentence.slice(m.index + m[0].length));
+    if (next && (!next[1] || next[1].toLowerCase() === m[1].toLowerCase())) continue;
+    const subject = m[1].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const list4 = new RegExp(`\\b${subject}\\s*v?\\d[\\d.]*(?:\\s*(?:,|\\band|\\bor|&)\\s*v?\\d[\\d.]*)*\\s*(?:,|\\band|\\bor|&)\\s*$`, "i");
+    if (list4.test(sentence.slice(Math.max(0, m.index - 80), m.index))) continue;
     if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes(".") && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === "node" && Number(v) >= 10 && Number(v) <= 40))
       continue;
     found.push({ entry, kind: "version", key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
@@ -61158,8 +61654,8 @@ function ruleClaims(sentence, offset, entry, out) {
     const modal = m[1].toLowerCase();
     const polarity = /never|not|n't/.test(modal) ? -1 : 1;
     if (polarity < 0 && /\b(?:without|unless|except|other than|before|until)\b/i.test(m[2])) continue;
-    const obj2 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
-    const words2 = [...new Set(contentWords(splitCamel(obj2)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
+    const obj3 = m[2].split(/\b(?:but|unless|except|because|so that|otherwise|instead)\b|[,—–(]/i)[0];
+    const words2 = [...new Set(contentWords(splitCamel(obj3)).filter((w) => !RULE_NOISE.has(w)))].slice(0, 8);
     if (words2.length < 2) continue;
     out.push({ entry, kind: "rule", key: "rule", value: words2.slice().sort().join(" "), shown: m[0].trim().slice(0, 80), words: words2, polarity, index: offset + m.index });
   }
@@ -62385,7 +62881,10 @@ var init_secret = __esm({
       "npm-token": "npm token",
       "openai-key": "OpenAI API key",
       "anthropic-key": "Anthropic API key",
-      "vault-token": "HashiCorp Vault token"
+      "vault-token": "HashiCorp Vault token",
+      "sentry-token": "Sentry auth token",
+      "pypi-token": "PyPI upload token",
+      "digitalocean-token": "DigitalOcean token"
     };
     secretCheck = {
       needs: "memory",
@@ -62758,9 +63257,9 @@ function describe(s) {
   }
 }
 function nodeKind(node2) {
-  if ((0, import_yaml4.isMap)(node2)) return "a mapping";
-  if ((0, import_yaml4.isSeq)(node2)) return "a list";
-  if ((0, import_yaml4.isScalar)(node2)) {
+  if ((0, import_yaml5.isMap)(node2)) return "a mapping";
+  if ((0, import_yaml5.isSeq)(node2)) return "a list";
+  if ((0, import_yaml5.isScalar)(node2)) {
     const v = node2.value;
     if (v === null) return "null";
     if (typeof v === "string") return `the string "${v.length > 30 ? v.slice(0, 30) + "…" : v}"`;
@@ -62791,12 +63290,12 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
   };
   const fail = (node2, key, message2) => issues.push({ ...at(node2), key, message: message2 });
   const walk = (node2, s, key) => {
-    if ((0, import_yaml4.isAlias)(node2)) node2 = node2.resolve(doc);
+    if ((0, import_yaml5.isAlias)(node2)) node2 = node2.resolve(doc);
     switch (s.type) {
       case "string":
       case "regex":
       case "date": {
-        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "string") {
+        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "string") {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -62823,13 +63322,13 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return v;
       }
       case "boolean":
-        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "boolean") {
+        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "boolean") {
           fail(node2, key, `expected true or false, got ${nodeKind(node2)}`);
           return void 0;
         }
         return node2.value;
       case "number": {
-        if (!(0, import_yaml4.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
+        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -62842,7 +63341,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return void 0;
       }
       case "array": {
-        if ((0, import_yaml4.isSeq)(node2)) {
+        if ((0, import_yaml5.isSeq)(node2)) {
           const out = [];
           node2.items.forEach((item, i) => {
             const v = walk(item, s.items, `${key}[${i}]`);
@@ -62850,7 +63349,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           });
           return out;
         }
-        if (s.single && (0, import_yaml4.isScalar)(node2) && node2.value !== null) {
+        if (s.single && (0, import_yaml5.isScalar)(node2) && node2.value !== null) {
           const v = walk(node2, s.items, key);
           return v === void 0 ? void 0 : [v];
         }
@@ -62859,13 +63358,13 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
       case "object":
       case "record": {
-        if (!(0, import_yaml4.isMap)(node2)) {
+        if (!(0, import_yaml5.isMap)(node2)) {
           fail(node2, key, `expected a mapping, got ${nodeKind(node2)}`);
           return void 0;
         }
         const out = {};
         for (const pair2 of node2.items) {
-          const k = (0, import_yaml4.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
+          const k = (0, import_yaml5.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
           const path13 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
@@ -62897,7 +63396,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
             child = s.values;
           }
           const valueNode = pair2.value;
-          if (valueNode === null || (0, import_yaml4.isScalar)(valueNode) && valueNode.value === null) continue;
+          if (valueNode === null || (0, import_yaml5.isScalar)(valueNode) && valueNode.value === null) continue;
           const v = walk(valueNode, child, path13);
           if (v !== void 0) out[k] = v;
         }
@@ -62920,24 +63419,24 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
     }
   };
-  const root2 = (0, import_yaml4.isDocument)(doc) ? doc.contents : null;
-  if (root2 === null || (0, import_yaml4.isScalar)(root2) && root2.value === null) return { value: {}, issues };
+  const root2 = (0, import_yaml5.isDocument)(doc) ? doc.contents : null;
+  if (root2 === null || (0, import_yaml5.isScalar)(root2) && root2.value === null) return { value: {}, issues };
   const value2 = walk(root2, schema, "");
   return { value: value2 ?? {}, issues };
 }
-var import_yaml4, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
+var import_yaml5, str5, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_registry();
     init_ephemeral();
-    str4 = { type: "string" };
+    str5 = { type: "string" };
     repoPath = { type: "string", inRepo: true };
     regex = { type: "regex" };
     bool = { type: "boolean" };
     count = { type: "number", min: 0, integer: true };
-    strings = { type: "array", items: str4, single: true };
+    strings = { type: "array", items: str5, single: true };
     regexes = { type: "array", items: regex, single: true };
     budget = { type: "object", props: { lines: count, bytes: count, tokens: count } };
     CONFIG_SCHEMA = {
@@ -62982,17 +63481,17 @@ var init_schema = __esm({
             type: "object",
             props: {
               pattern: regex,
-              glob: { type: "oneOf", of: [str4, { type: "array", items: str4 }], hint: "a glob or a list of globs" },
-              description: str4
+              glob: { type: "oneOf", of: [str5, { type: "array", items: str5 }], hint: "a glob or a list of globs" },
+              description: str5
             },
             required: ["pattern", "glob"]
           }
         },
         log: repoPath,
         archive: repoPath,
-        accessLog: str4,
+        accessLog: str5,
         now: { type: "date" },
-        github: { type: "object", props: { token: str4, repo: str4, apiUrl: str4 } }
+        github: { type: "object", props: { token: str5, repo: str5, apiUrl: str5 } }
       }
     };
   }
@@ -63013,8 +63512,8 @@ function mergeConfig(base, over2) {
   return out;
 }
 function parseConfig(text5, file) {
-  const lineCounter = new import_yaml5.LineCounter();
-  const doc = (0, import_yaml5.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  const lineCounter = new import_yaml6.LineCounter();
+  const doc = (0, import_yaml6.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
   if (doc.errors.length) {
     const issues2 = doc.errors.map((e) => {
       const pos2 = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
@@ -63044,11 +63543,11 @@ async function loadConfig(root2, explicitPath) {
   }
   return structuredClone(DEFAULT_CONFIG);
 }
-var import_yaml5, CONFIG_FILE_NAMES, ConfigError;
+var import_yaml6, CONFIG_FILE_NAMES, ConfigError;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_defaults();
     init_schema();
     CONFIG_FILE_NAMES = [".memory-audit.yml", ".memory-audit.yaml"];
@@ -64392,6 +64891,7 @@ function healthWarnings(ctx, findings, plan) {
     if (!p || p.action !== "keep" || p.rule === 0) continue;
     if (e.kind === "index-line" || COLD_EXEMPT.has(e.type)) continue;
     if (STANDING_RULE.test(e.text)) continue;
+    if (e.kind === "paragraph" && e.headings.length <= 1 && e.format !== "auto-memory-topic") continue;
     const s = scores.get(e.id);
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
@@ -64504,6 +65004,109 @@ function locate2(e, f) {
     }
   }
   return out;
+}
+function recheckOf(kind) {
+  switch (kind) {
+    case "path-missing":
+    case "path-renamed":
+      return { kinds: PATH_REF_KINDS, run: (e, r, ctx) => checkPathRef(e, r, ctx.evidence, void 0, ctx.files.find((x) => x.path === e.file)) };
+    case "script-missing":
+      return { kinds: COMMAND_REF_KINDS, run: (e, r, ctx) => checkScriptRef(e, r, ctx.evidence) };
+    case "package-missing":
+    case "package-renamed":
+      return { kinds: PACKAGE_REF_KINDS, run: (e, r, ctx) => checkPackageRef(e, r, ctx.evidence) };
+    case "version-drift":
+      return { kinds: VERSION_REF_KINDS, run: (e, r, ctx) => checkVersionRef(e, r, ctx.evidence) };
+    default:
+      return void 0;
+  }
+}
+function readingKey(r) {
+  return `${r.base ?? ""}\0${r.workspace ?? ""}\0${r.manifest ?? ""}\0${r.value}\0${r.in === "link" ? "link" : ""}`;
+}
+function flaggedAt(e, f, ctx) {
+  if (!f.ref) return [];
+  const inEntry = e.refs.filter((r) => r.raw === f.ref && r.start >= e.start && r.end <= e.end);
+  const onLine = f.line > 0 ? inEntry.filter((r) => r.line === f.line) : inEntry;
+  let at;
+  if (onLine.length) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const r of onLine) {
+      const k = readingKey(r);
+      const g = groups.get(k);
+      if (g) g.push(r);
+      else groups.set(k, [r]);
+    }
+    let chosen = onLine;
+    if (groups.size > 1) {
+      const check2 = recheckOf(f.kind);
+      if (!check2) return void 0;
+      chosen = [];
+      for (const g of groups.values()) {
+        const probe = g.find((r) => check2.kinds.has(r.kind));
+        const again = probe ? check2.run(e, probe, ctx) : null;
+        if (again && again.kind === f.kind && again.suggestion?.replace === f.suggestion?.replace) chosen.push(...g);
+      }
+      if (!chosen.length) return void 0;
+      const spots = new Set(chosen.map((r) => `${r.start}:${r.end}`));
+      chosen = onLine.filter((r) => spots.has(`${r.start}:${r.end}`));
+    }
+    at = chosen.map((r) => ({ start: r.start, end: r.end }));
+  } else {
+    at = locate2(e, f);
+    if (!at.length && inEntry.length) {
+      if (new Set(inEntry.map(readingKey)).size > 1) return void 0;
+      at = inEntry.map((r) => ({ start: r.start, end: r.end }));
+    }
+  }
+  const out = [...at];
+  for (const r of at) {
+    const t = selfNamedLinkText(e, r);
+    if (t) out.push(t);
+  }
+  return out;
+}
+function selfNamedLinkText(e, at) {
+  const s = e.spans.find((x) => x.kind === "link" && x.url && x.start <= at.start && at.end <= x.end);
+  if (!s || !s.url) return void 0;
+  const src = e.text.slice(s.start - e.start, s.end - e.start);
+  if (src[0] !== "[") return void 0;
+  const close2 = src.lastIndexOf("](", at.start - s.start);
+  if (close2 < 1) return void 0;
+  const urlAt = src.indexOf(s.url, close2 + 2);
+  if (urlAt < 0 || s.start + urlAt > at.start || s.start + urlAt + s.url.length < at.end) return void 0;
+  let textStart = 1;
+  let textEnd = close2;
+  if (textEnd - textStart > 2 && src[textStart] === "`" && src[textEnd - 1] === "`") {
+    textStart++;
+    textEnd--;
+  }
+  const text5 = src.slice(textStart, textEnd);
+  const rel = at.start - (s.start + urlAt);
+  if (text5 === s.url) return { start: s.start + textStart + rel, end: s.start + textStart + rel + (at.end - at.start) };
+  if (text5 === e.text.slice(at.start - e.start, at.end - e.start)) return { start: s.start + textStart, end: s.start + textEnd };
+  return void 0;
+}
+function unflaggedTwins(e, stale2, edits, ctx) {
+  const out = [];
+  const overlaps = (r) => edits.some((x) => x.start < r.end && r.start < x.end);
+  for (const f of stale2) {
+    if (!f.ref || f.suggestion?.replace === void 0) continue;
+    const check2 = recheckOf(f.kind);
+    if (!check2) continue;
+    for (const r of e.refs) {
+      if (r.raw !== f.ref || r.start < e.start || r.end > e.end || !check2.kinds.has(r.kind) || overlaps(r)) continue;
+      if (out.some((x) => x.start === r.start && x.end === r.end)) continue;
+      if (!check2.run(e, r, ctx)) out.push({ start: r.start, end: r.end });
+    }
+  }
+  return out;
+}
+function spliceMasked(e, edits, masks) {
+  let text5 = e.text;
+  for (const m of masks) text5 = text5.slice(0, m.start - e.start) + " ".repeat(m.end - m.start) + text5.slice(m.end - e.start);
+  for (const ed of [...edits].sort((a, b) => b.start - a.start)) text5 = text5.slice(0, ed.start - e.start) + ed.text + text5.slice(ed.end - e.start);
+  return text5;
 }
 function correctedText(e, edits, today, frontmatterEnd2 = 0) {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
@@ -64654,23 +65257,33 @@ function decideEntry(x, t) {
     }
     const edits = [];
     const uncorrectable = [];
+    const unpinned = [];
     for (const f of stale2) {
-      const at = f.suggestion?.replace !== void 0 ? locate2(e, f) : [];
-      if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion.replace });
+      const at = f.suggestion?.replace !== void 0 ? flaggedAt(e, f, ctx) : [];
+      if (at === void 0) unpinned.push(f);
+      else if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion.replace });
       else uncorrectable.push(f);
     }
     let uniq = dedupeEdits(edits);
     if (!uncorrectable.length && uniq) {
-      let replacement = correctedText(e, uniq, today, fmEnd);
-      const leftoverIn = (text5) => stale2.find((f) => f.ref && stillNamed(text5 ?? "", f.ref, f.suggestion?.replace ?? ""));
-      let leftover = leftoverIn(replacement);
+      let replacement = unpinned.length ? void 0 : correctedText(e, uniq, today, fmEnd);
+      let twins;
+      const leftoverIn = (fixes) => {
+        if (unpinned.length) return unpinned[0];
+        const named = (text5) => stale2.find((f) => f.ref && stillNamed(text5, f.ref, f.suggestion?.replace ?? ""));
+        const left = named(spliceMasked(e, fixes, []));
+        if (!left) return void 0;
+        twins ??= unflaggedTwins(e, stale2, edits, ctx);
+        return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
+      };
+      let leftover = replacement === void 0 && !unpinned.length ? void 0 : leftoverIn(uniq);
       if (replacement !== void 0 && leftover && fmEnd > e.start) {
-        const more = frontmatterMentions(e, stale2, fmEnd);
+        const more = frontmatterMentions(e, stale2, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all2 = more.length ? dedupeEdits([...uniq, ...more]) : void 0;
         if (all2) {
           uniq = all2;
           replacement = correctedText(e, all2, today, fmEnd);
-          leftover = leftoverIn(replacement);
+          leftover = replacement === void 0 ? void 0 : leftoverIn(all2);
         }
       }
       if (replacement !== void 0 && !leftover)
@@ -64684,7 +65297,9 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; ${hist.available ? "the clone is shallow" : "git history is not available"}, so a rename cannot be ruled out`);
     if (e.type === "decision" || e.type === "feedback" || e.type === "user")
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
-    if (uniq && edits.length) return item("review", 4, `${reason}; other references of the entry have a known correction`);
+    if (uniq && (edits.length || unpinned.length)) return item("review", 4, `${reason}; other references of the entry have a known correction`);
+    if (uncorrectable.every((f) => exampleItem(e, f)))
+      return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path9.posix.basename(f.evidence.manifest));
@@ -64830,6 +65445,48 @@ function staleMinority(e, stale2, fmEnd) {
   for (const line2 of e.text.slice(skip).split("\n")) if (line2.trim() !== "") content3++;
   const staleLines = new Set(stale2.map((f) => f.line));
   return content3 >= 2 && staleLines.size * 2 <= content3;
+}
+function exampleItem(e, f) {
+  if (!f.ref) return false;
+  for (const at of locate2(e, f)) {
+    const s = at.start - e.start;
+    const lineStart = e.text.lastIndexOf("\n", s - 1) + 1;
+    let lineEnd = e.text.indexOf("\n", s);
+    if (lineEnd === -1) lineEnd = e.text.length;
+    const line2 = e.text.slice(lineStart, lineEnd);
+    const a = s - lineStart;
+    const b = a + (at.end - at.start);
+    const stop = (i) => {
+      const c = line2[i];
+      if (c === "(" || c === ")" || c === ":" || c === ";") return true;
+      if ((c === "." || c === "!" || c === "?") && (i + 1 >= line2.length || line2[i + 1] === " ")) return !/(?:\be\.g|\bi\.e|\betc|\bvs)$/i.test(line2.slice(0, i));
+      return false;
+    };
+    let l = a;
+    while (l > 0 && !stop(l - 1)) l--;
+    let r = b;
+    while (r < line2.length && !stop(r)) r++;
+    const paren = line2[l - 1] === "(" && line2[r] === ")";
+    let from = l;
+    let marker = false;
+    for (const m of line2.slice(l, a).matchAll(EXAMPLE_MARKER)) {
+      from = l + (m.index ?? 0) + m[0].length;
+      marker = true;
+    }
+    let list4 = line2.slice(from, r);
+    const end = EXAMPLE_END.exec(list4);
+    if (end) list4 = list4.slice(0, end.index);
+    const items = list4.split(/\s*,\s*|\s+(?:and|or)\s+|\s*\/\s*/).map((x) => x.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, "").replace(/^[`*_"']+|[`*_"']+$/g, "")).filter(Boolean);
+    const etc = end !== null;
+    const words2 = (x) => x.split(/\s+/).length;
+    if (items.length + (etc ? 1 : 0) < 2 || items.some((x) => x.length > 60)) continue;
+    if (items.length >= 3 && items.includes(f.ref) && items.every((x) => words2(x) <= 2)) return true;
+    if (!paren && !marker && !etc) continue;
+    if (!paren && !marker && words2(items[0]) > 3) items[0] = items[0].split(/\s+/).pop();
+    if (!paren && words2(items[items.length - 1]) > 3) items[items.length - 1] = items[items.length - 1].split(/\s+/)[0];
+    if (items.includes(f.ref) && items.every((x) => words2(x) <= 3)) return true;
+  }
+  return false;
 }
 function frontmatterEnd(t, e) {
   return t.frontmatterEnds.get(e.file) ?? 0;
@@ -65062,12 +65719,16 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
     init_paths2();
     init_redact();
+    init_path();
+    init_script();
+    init_package();
+    init_version2();
     init_budget2();
     init_score();
     init_signals();
@@ -65081,6 +65742,10 @@ var init_decide = __esm({
     };
     NONE = Object.freeze([]);
     LARGE_ENTRY_LINES = 5;
+    PATH_REF_KINDS = /* @__PURE__ */ new Set(["path", "import"]);
+    COMMAND_REF_KINDS = /* @__PURE__ */ new Set(["command"]);
+    PACKAGE_REF_KINDS = /* @__PURE__ */ new Set(["package"]);
+    VERSION_REF_KINDS = /* @__PURE__ */ new Set(["version"]);
     MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
     TRAILING_PUNCT = /* @__PURE__ */ new Set([46, 59, 58, 44]);
     ASCII_RE = /^[\x00-\x7f]*$/;
@@ -65088,6 +65753,8 @@ var init_decide = __esm({
     isWordCode = (c) => c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95;
     PROJECT_NAMES = /* @__PURE__ */ new WeakMap();
     UNTRACED_KINDS = /* @__PURE__ */ new Set(["path-missing", "script-missing", "package-missing"]);
+    EXAMPLE_MARKER = /(?:\bsuch as|\be\.g\.,?|\bfor (?:example|instance),?|\bincluding|\blike)\s+/gi;
+    EXAMPLE_END = /(?:,?\s*\betc\b\.?|\.\.\.|…|,?\s+and (?:so on|more|others)\b|,?\s+or similar\b)/i;
   }
 });
 
@@ -67414,6 +68081,7 @@ function renderPrBody(prune, opts = {}) {
 // src/report/pr-comment.ts
 var COMMENT_MARKER = "<!-- memory-audit:comment -->";
 var ICON = { error: "🔴", warning: "🟠", info: "🔵" };
+var RANK = { error: 0, warning: 1, info: 2 };
 function entryCount(hits) {
   return new Set(hits.map((h) => h.entryId ?? `${h.file}:${h.line}`)).size;
 }
@@ -67426,6 +68094,85 @@ function impactTitle(i) {
 }
 function isClean(a) {
   return a.impacts.length === 0 && a.added.length === 0;
+}
+function folderMove(from, to) {
+  const a = from.split("/");
+  const b = to.split("/");
+  let k = 0;
+  while (k < a.length - 1 && k < b.length - 1 && a[a.length - 1 - k] === b[b.length - 1 - k]) k++;
+  if (k === 0) return null;
+  return { from: a.slice(0, a.length - k).join("/"), to: b.slice(0, b.length - k).join("/") };
+}
+var IMPACT_HEAD = ["| Memory | Reference | Finding |", "| --- | --- | --- |"];
+var ADDED_TITLE = "#### Memory text this PR adds";
+var ADDED_HEAD = ["| | Memory | Kind | Finding |", "| --- | --- | --- | --- |"];
+function impactRow(h) {
+  return { text: `| ${codeSpan(`${h.file}:${h.line}`)} | ${h.ref ? codeSpan(h.ref) : ""} | ${messageCell(h.message)} |`, severity: h.finding?.severity ?? "warning" };
+}
+function mostSevere(rows) {
+  let best = "info";
+  for (const r of rows) if (RANK[r.severity] < RANK[best]) best = r.severity;
+  return best;
+}
+function sectionsOf(a) {
+  const moveKey = (i) => {
+    if (i.kind !== "renamed" || !i.to) return null;
+    const m = folderMove(i.path, i.to);
+    return m ? `${m.from}\0${m.to}` : null;
+  };
+  const byMove = /* @__PURE__ */ new Map();
+  for (const i of a.impacts) {
+    const k = moveKey(i);
+    if (!k) continue;
+    const g = byMove.get(k);
+    if (g) g.push(i);
+    else byMove.set(k, [i]);
+  }
+  const sections = [];
+  const done = /* @__PURE__ */ new Set();
+  for (const i of a.impacts) {
+    const k = moveKey(i);
+    const group = k ? byMove.get(k) : [];
+    if (k && group.length > 1) {
+      if (done.has(k)) continue;
+      done.add(k);
+      const m = folderMove(i.path, i.to);
+      const hits = group.flatMap((g) => g.hits);
+      const n = entryCount(hits);
+      const rows2 = hits.map(impactRow);
+      sections.push({
+        title: `This PR moves files from ${codeSpan(`${m.from}/`, false)} to ${codeSpan(`${m.to}/`, false)}; ${n} memory entr${n === 1 ? "y points" : "ies point"} at ${group.length} of them:`,
+        rows: rows2,
+        severity: mostSevere(rows2)
+      });
+      continue;
+    }
+    const rows = i.hits.map(impactRow);
+    sections.push({ title: impactTitle(i), rows, severity: mostSevere(rows) });
+  }
+  if (a.added.length > 0) {
+    const added = [...a.added].sort((x, y) => RANK[x.severity] - RANK[y.severity]);
+    const rows = added.map((f) => ({ text: `| ${ICON[f.severity]} | ${codeSpan(`${f.file}:${f.line}`)} | ${f.kind} | ${messageCell(f.message)} |`, severity: f.severity }));
+    sections.push({ title: ADDED_TITLE, rows, severity: mostSevere(rows) });
+  }
+  const ordered = sections.map((s, n) => ({ s, n })).sort((x, y) => RANK[x.s.severity] - RANK[y.s.severity] || x.n - y.n).map((x) => x.s);
+  return ordered;
+}
+function tableHead(s) {
+  return s.title === ADDED_TITLE ? ADDED_HEAD : IMPACT_HEAD;
+}
+function sectionLines(s, cap) {
+  const used = { error: 0, warning: 0, info: 0 };
+  const shown = [];
+  for (const r of s.rows) {
+    if (used[r.severity] >= cap[r.severity]) continue;
+    used[r.severity]++;
+    shown.push(r.text);
+  }
+  const omitted = s.rows.length - shown.length;
+  const more = omitted > 0 ? [`…and ${omitted} more row${omitted === 1 ? "" : "s"} in the job summary.`, ""] : [];
+  if (shown.length === 0) return { lines: [s.title, "", ...more], omitted };
+  return { lines: [s.title, "", ...tableHead(s), ...shown, "", ...more], omitted };
 }
 function renderPrComment(a, opts = {}) {
   const max = opts.maxChars ?? GITHUB_BODY_LIMIT;
@@ -67446,20 +68193,7 @@ function renderPrComment(a, opts = {}) {
     ].join("\n");
     return { body: body2, overflow: null };
   }
-  const sections = [];
-  for (const i of a.impacts) {
-    const lines = [impactTitle(i), ""];
-    lines.push("| Memory | Reference | Finding |", "| --- | --- | --- |");
-    for (const h of i.hits) lines.push(`| ${codeSpan(`${h.file}:${h.line}`)} | ${h.ref ? codeSpan(h.ref) : ""} | ${messageCell(h.message)} |`);
-    lines.push("");
-    sections.push(lines);
-  }
-  if (a.added.length > 0) {
-    const lines = ["#### Memory text this PR adds", "", "| | Memory | Kind | Finding |", "| --- | --- | --- | --- |"];
-    for (const f of a.added) lines.push(`| ${ICON[f.severity]} | ${codeSpan(`${f.file}:${f.line}`)} | ${f.kind} | ${messageCell(f.message)} |`);
-    lines.push("");
-    sections.push(lines);
-  }
+  const sections = sectionsOf(a);
   const entries = /* @__PURE__ */ new Set();
   for (const i of a.impacts) for (const h of i.hits) entries.add(h.entryId ?? `${h.file}:${h.line}`);
   for (const f of a.added) entries.add(f.entryId ?? `${f.file}:${f.line}`);
@@ -67471,20 +68205,62 @@ function renderPrComment(a, opts = {}) {
     "",
     ...notes
   ];
-  const build2 = (k2, cut) => {
+  const all2 = { error: Infinity, warning: Infinity, info: Infinity };
+  const totalRows = sections.reduce((n, s) => n + s.rows.length, 0);
+  const build2 = (cap2, keep2 = Infinity) => {
+    const parts = [];
+    let omitted = 0;
+    let dropped = 0;
+    let plain2 = 0;
+    for (const s of sections) {
+      if (s.severity !== "error" && plain2++ >= keep2) {
+        dropped++;
+        omitted += s.rows.length;
+        continue;
+      }
+      const l = sectionLines(s, cap2);
+      omitted += l.omitted;
+      parts.push(...l.lines);
+    }
+    if (dropped > 0) parts.push(`…and ${dropped} more section${dropped === 1 ? "" : "s"} in the job summary.`, "");
     const where3 = opts.overflowLink ? `[the job summary](${opts.overflowLink})` : "the job summary of the workflow run";
-    const note = cut ? [`> [!NOTE]
-> Shortened to stay under GitHub's comment size limit; the full list is in ${where3}.
+    const note = omitted > 0 ? [`> [!NOTE]
+> Shortened to stay under GitHub's comment size limit: ${totalRows - omitted} of ${totalRows} rows are shown; the full list is in ${where3}.
 `] : [];
-    return [...head, ...note, ...sections.slice(0, k2).flat(), foot, ""].join("\n");
+    return [...head, ...note, ...parts, foot, ""].join("\n");
   };
-  const full = build2(sections.length, false);
+  const full = build2(all2);
   if (full.length <= max) return { body: full, overflow: null };
-  let k = sections.length;
-  while (k > 0 && build2(k, true).length > max) k--;
-  let body = build2(k, true);
-  if (body.length > max) body = body.slice(0, max - 200) + "\n\n…(truncated)\n";
-  return { body, overflow: ["## memory-audit: full pull request comment", "", ...sections.flat()].join("\n") };
+  const overflow = ["## memory-audit: full pull request comment", "", ...sections.flatMap((s) => sectionLines(s, all2).lines)].join("\n");
+  const largest = (sev) => Math.max(0, ...sections.map((s) => s.rows.filter((r) => r.severity === sev).length));
+  const search2 = (lo, hi, fits2) => {
+    let ok3 = lo - 1;
+    while (lo <= hi) {
+      const mid = lo + hi >> 1;
+      if (fits2(mid)) {
+        ok3 = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return ok3;
+  };
+  const fits = (cap2, keep2 = Infinity) => build2(cap2, keep2).length <= max;
+  const cap = { ...all2 };
+  for (const sev of ["info", "warning"]) {
+    const n = search2(0, largest(sev), (t) => fits({ ...cap, [sev]: t }));
+    if (n >= 0) return { body: build2({ ...cap, [sev]: n }), overflow };
+    cap[sev] = 0;
+  }
+  const plain = sections.filter((s) => s.severity !== "error").length;
+  const keep = search2(0, plain, (k) => fits(cap, k));
+  if (keep >= 0) return { body: build2(cap, keep), overflow };
+  const e = search2(1, largest("error"), (t) => fits({ ...cap, error: t }, 0));
+  if (e >= 1) return { body: build2({ ...cap, error: e }, 0), overflow };
+  let body = build2({ ...cap, error: 1 }, 0);
+  let at = max - 200;
+  if (/[\uDC00-\uDFFF]/.test(body.charAt(at))) at--;
+  body = body.slice(0, at) + "\n\n…(truncated)\n";
+  return { body, overflow };
 }
 
 // src/github/inputs.ts
@@ -67580,7 +68356,7 @@ function readContext(env) {
   let pullRequest = null;
   if (pr && typeof pr.number === "number") {
     const headRepo = str(pr.head?.repo?.full_name) || null;
-    const baseRepo = str(pr.base?.repo?.full_name) || null;
+    const baseRepo = str(pr.base?.repo?.full_name) || (owner && repo ? `${owner}/${repo}` : null);
     pullRequest = {
       number: pr.number,
       baseSha: str(pr.base?.sha),
@@ -67589,7 +68365,10 @@ function readContext(env) {
       headRef: str(pr.head?.ref),
       headRepo,
       baseRepo,
-      fromFork: Boolean(pr.head?.repo?.fork) || headRepo !== null && baseRepo !== null && headRepo !== baseRepo
+      // `head.repo.fork` only says whether the head repository is itself a fork: a branch of a
+      // repository that was forked from elsewhere is still a same-repository pull request. What
+      // matters is where the head lives: another repository, or a deleted one (`head.repo: null`).
+      fromFork: pr.head?.repo === null || headRepo !== null && baseRepo !== null && headRepo.toLowerCase() !== baseRepo.toLowerCase()
     };
   }
   return {
@@ -67895,13 +68674,13 @@ function mergeDeep(defaults2, options) {
   });
   return result;
 }
-function removeUndefinedProperties(obj2) {
-  for (const key in obj2) {
-    if (obj2[key] === void 0) {
-      delete obj2[key];
+function removeUndefinedProperties(obj3) {
+  for (const key in obj3) {
+    if (obj3[key] === void 0) {
+      delete obj3[key];
     }
   }
-  return obj2;
+  return obj3;
 }
 function merge2(defaults2, route, options) {
   if (typeof route === "string") {
@@ -67957,16 +68736,16 @@ function omit(object, keysToOmit) {
   }
   return result;
 }
-function encodeReserved(str5) {
-  return str5.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+function encodeReserved(str6) {
+  return str6.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
     if (!/%[0-9A-Fa-f]/.test(part)) {
       part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
     return part;
   }).join("");
 }
-function encodeUnreserved(str5) {
-  return encodeURIComponent(str5).replace(/[!'()*]/g, function(c) {
+function encodeUnreserved(str6) {
+  return encodeURIComponent(str6).replace(/[!'()*]/g, function(c) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
@@ -68338,15 +69117,15 @@ function parseParameters(header2, type, index2, len, stopFlags) {
   }
   return { type, index: index2, parameters };
 }
-function unescapeQuotedPairs(str5, start, end) {
+function unescapeQuotedPairs(str6, start, end) {
   let result = "";
   for (let index2 = start; index2 < end; index2++) {
-    if (str5.charCodeAt(index2) === BSLASH) {
-      result += str5.slice(start, index2);
+    if (str6.charCodeAt(index2) === BSLASH) {
+      result += str6.slice(start, index2);
       start = ++index2;
     }
   }
-  return result + str5.slice(start, end);
+  return result + str6.slice(start, end);
 }
 
 // node_modules/json-with-bigint/json-with-bigint.js
@@ -71595,15 +72374,15 @@ function decorate(octokit, scope, methodName, defaults2, decorations) {
     }
     if (decorations.renamedParameters) {
       const options2 = requestWithDefaults.endpoint.merge(...args);
-      for (const [name, alias] of Object.entries(
+      for (const [name, alias2] of Object.entries(
         decorations.renamedParameters
       )) {
         if (name in options2) {
           octokit.log.warn(
-            `"${name}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias}" instead`
+            `"${name}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias2}" instead`
           );
-          if (!(alias in options2)) {
-            options2[alias] = options2[name];
+          if (!(alias2 in options2)) {
+            options2[alias2] = options2[name];
           }
           delete options2[name];
         }
@@ -71897,7 +72676,12 @@ var Git = class {
   remote;
   remoteUrlCache = null;
   /** Runs git; never throws (see `exec` for the throwing form). */
-  run(args, extraEnv = {}) {
+  async run(args, extraEnv = {}) {
+    const r = await this.runRaw(args, extraEnv);
+    return { code: r.code, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
+  }
+  /** Runs git with `input` on stdin, stdout as bytes (object contents); never throws. */
+  runRaw(args, extraEnv = {}, input) {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("INPUT_")));
     const env = {
       ...inherited,
@@ -71909,11 +72693,15 @@ var Git = class {
     };
     const full = ["-c", "core.quotePath=false", "-c", "color.ui=false", ...args];
     return new Promise((resolve6) => {
-      execFile("git", full, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+      const child = execFile("git", full, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: "buffer" }, (err, stdout, stderr) => {
         const raw = err ? err.code : 0;
         const code3 = typeof raw === "number" ? raw : err ? 1 : 0;
-        resolve6({ code: code3, stdout: String(stdout), stderr: String(stderr) });
+        resolve6({ code: code3, stdout: Buffer.from(stdout), stderr: Buffer.from(stderr).toString("utf8") });
       });
+      if (input !== void 0) {
+        child.stdin?.on("error", () => void 0);
+        child.stdin?.end(input);
+      }
     });
   }
   async exec(args, extraEnv = {}) {
@@ -71958,6 +72746,44 @@ var Git = class {
   async changedBlobs(from, to) {
     return parseDiffTreeZ(await this.exec(["diff-tree", "-r", "-z", "--no-renames", from, to, "--"]));
   }
+  /** Who made a commit, its parents and subject (`git log -1`). */
+  async commitInfo(rev) {
+    const out = await this.exec(["log", "-1", "--format=%P%x00%an%x00%ae%x00%cn%x00%ce%x00%s", rev, "--"]);
+    const [parents, authorName, authorEmail, committerName, committerEmail, subject] = out.replace(/\n$/, "").split("\0");
+    return {
+      parents: (parents ?? "").split(" ").filter(Boolean),
+      author: { name: authorName ?? "", email: authorEmail ?? "" },
+      committer: { name: committerName ?? "", email: committerEmail ?? "" },
+      subject: subject ?? ""
+    };
+  }
+  /** True when `ancestor` is `rev` or one of its ancestors. */
+  async isAncestor(ancestor, rev) {
+    const r = await this.run(["merge-base", "--is-ancestor", ancestor, rev]);
+    return r.code === 0;
+  }
+  /** The text of some blobs in one `git cat-file --batch` call, by sha (a missing blob is left out). */
+  async readBlobs(shas) {
+    const out = /* @__PURE__ */ new Map();
+    const uniq = [...new Set(shas)];
+    if (uniq.length === 0) return out;
+    const r = await this.runRaw(["cat-file", "--batch"], {}, `${uniq.join("\n")}
+`);
+    if (r.code !== 0) return out;
+    const buf = r.stdout;
+    let at = 0;
+    while (at < buf.length) {
+      const nl = buf.indexOf(10, at);
+      if (nl < 0) break;
+      const [sha, type, size] = buf.subarray(at, nl).toString("utf8").split(" ");
+      at = nl + 1;
+      if (type === "missing" || size === void 0) continue;
+      const n = Number(size);
+      if (type === "blob") out.set(sha, buf.subarray(at, at + n).toString("utf8"));
+      at += n + 1;
+    }
+    return out;
+  }
   async treeOf(rev) {
     return (await this.exec(["rev-parse", `${rev}^{tree}`])).trim();
   }
@@ -71972,6 +72798,13 @@ var Git = class {
     const out = await this.remoteExec(["ls-remote", "--heads", "--", this.remote, `refs/heads/${branch}`]);
     const line2 = out.split("\n").find((l) => l.endsWith(`	refs/heads/${branch}`));
     return line2 ? line2.split("	")[0] : null;
+  }
+  /**
+   * Turns a shallow clone into a complete one (`git fetch --unshallow`, with the same auth as the
+   * other remote calls): the prune's staleness evidence is the history a shallow clone lacks.
+   */
+  async unshallow() {
+    await this.remoteExec(["fetch", "--unshallow", "--no-tags", "--quiet", "--", this.remote]);
   }
   /** Fetches commits by sha or ref into the object store (no local refs are moved). */
   async fetch(refs, depth2) {
@@ -72233,6 +73066,7 @@ function planAnnotations(findings, cap = 10) {
 }
 
 // src/github/stale.ts
+init_stale_common();
 import { posix } from "node:path";
 var PATH_KINDS = /* @__PURE__ */ new Set(["path-missing", "path-renamed", "path-unverified", "broken-link"]);
 var MANIFEST_KINDS = /* @__PURE__ */ new Set(["script-missing", "package-missing", "package-renamed", "version-drift"]);
@@ -72328,12 +73162,14 @@ function analysePullRequest(input) {
       impact.hits.push(hit2);
       reported.push(f);
     }
-    for (const e of input.entries) {
+    for (const e of input.pathRefsChecked ? [] : input.entries) {
+      if (!checkable(e)) continue;
       for (const ref of e.refs) {
         if (ref.kind !== "path" && ref.kind !== "import") continue;
         const cands = refCandidates(ref.value || ref.raw, e.file);
         if (!cands.some((cand) => pointsAt(cand, oldPath))) continue;
         if (cands.some((cand) => input.existsAtHead(cand))) continue;
+        if (describedAsPast(e, ref)) continue;
         const hit2 = {
           entryId: e.id,
           file: e.file,
@@ -72427,6 +73263,13 @@ function renderMarkdown(report2, opts = {}) {
 
 // src/github/summary.ts
 var SUMMARY_LIMIT = 900 * 1024;
+function utf8Prefix(text5, maxBytes) {
+  const buf = Buffer.from(text5, "utf8");
+  if (buf.length <= maxBytes) return text5;
+  let end = Math.max(0, maxBytes);
+  while (end > 0 && (buf[end] & 192) === 128) end--;
+  return buf.subarray(0, end).toString("utf8");
+}
 function renderSummary(s) {
   const out = [];
   out.push(`# memory-audit (${s.mode}${s.dryRun ? ", dry run" : ""})`, "");
@@ -72436,10 +73279,8 @@ function renderSummary(s) {
   out.push(renderMarkdown(s.report, { maxRows: 300, title: "Findings" }));
   if (s.overflow) out.push(s.overflow, "");
   let md = out.join("\n");
-  if (md.length > SUMMARY_LIMIT) md = `${md.slice(0, SUMMARY_LIMIT)}
-
-…(summary truncated; the JSON report has everything)
-`;
+  const tail = "\n\n…(summary truncated; the JSON report has everything)\n";
+  if (Buffer.byteLength(md, "utf8") > SUMMARY_LIMIT) md = `${utf8Prefix(md, SUMMARY_LIMIT - Buffer.byteLength(tail, "utf8"))}${tail}`;
   return md;
 }
 
@@ -72475,17 +73316,19 @@ async function runAction(engine2, env = process.env) {
     notice(msg, { title: "memory-audit" });
   };
   let mode = resolveMode(inputs.mode, ctx);
+  if (mode === "pr" && (ctx.pullRequest || ctx.eventName.startsWith("pull_request") || /^refs\/pull\//.test(env.GITHUB_REF ?? ""))) {
+    const to = ctx.pullRequest ? "comment" : "report";
+    notice2(
+      `Mode "pr" never runs on a pull request ref (this is a "${ctx.eventName || "unknown"}" event): ${to === "comment" ? "commenting on the pull request" : "reporting only"} instead. Run \`mode: pr\` on \`schedule\` or \`workflow_dispatch\`.`
+    );
+    mode = to;
+  }
   info(`memory-audit ${VERSION7}: ${mode} mode${inputs.dryRun ? " (dry run)" : ""} on ${root2}`);
   if (mode === "comment" && !ctx.pullRequest) {
     notice2(`Mode "comment" needs a pull_request event (this is "${ctx.eventName || "unknown"}"); reporting only.`);
     mode = "report";
   }
-  if (mode === "comment" && ctx.pullRequest?.fromFork && ctx.eventName === "pull_request") {
-    notice2(
-      "This pull request comes from a fork, so the workflow token is read-only: reporting in the job summary instead of commenting. Run memory-audit on `pull_request_target` (it only reads files) or give the job a token that can write."
-    );
-    mode = "report";
-  }
+  const commentBlocked = mode === "comment" && ctx.pullRequest?.fromFork && ctx.eventName === "pull_request" ? "This pull request comes from a fork, so the workflow token is read-only: no comment was posted; the comment is in the job summary, and fail-on counts only what the pull request changes. Run memory-audit on `pull_request_target` (it only reads files; check out the pull request head) or give the job a token that can write." : null;
   if ((mode === "pr" || mode === "comment") && (!ctx.owner || !ctx.repo)) {
     notice2(`Mode "${mode}" needs GITHUB_REPOSITORY (owner/name); reporting only.`);
     mode = "report";
@@ -72499,6 +73342,16 @@ async function runAction(engine2, env = process.env) {
     mode = "report";
   }
   const git = new Git(root2, { token: inputs.token || void 0 });
+  let unshallowError = null;
+  if (mode === "pr" && await git.isShallow()) {
+    try {
+      await git.unshallow();
+      info("memory-audit: the checkout was shallow; fetched its full history.");
+    } catch (err) {
+      unshallowError = (err instanceof GitError ? err.stderr.trim().split("\n").pop() : String(err)) || "unknown error";
+    }
+  }
+  const historyComplete = mode !== "pr" || !await git.isShallow();
   if (await git.isShallow()) {
     notice2(
       "Shallow checkout: renames, deletions and recency come from git history, which is cut short here. Use `actions/checkout` with `fetch-depth: 0` for complete results."
@@ -72524,7 +73377,7 @@ async function runAction(engine2, env = process.env) {
     audit2 = prune.audit;
     reported = audit2.findings;
     try {
-      const out = await publishPullRequest({ git, api: createClient(inputs.token, ctx.apiUrl), inputs, ctx, repoRef, prune, actions });
+      const out = await publishPullRequest({ git, api: createClient(inputs.token, ctx.apiUrl), inputs, ctx, repoRef, prune, actions, historyComplete, unshallowError });
       overflow = out.overflow;
       result.operation = out.operation;
       if (out.pullRequest) result.pullRequest = out.pullRequest;
@@ -72542,10 +73395,10 @@ async function runAction(engine2, env = process.env) {
     audit2 = await engine2.audit(engineOpts);
     reported = audit2.findings;
     try {
-      const out = await publishComment({ git, inputs, ctx, repoRef, audit: audit2, root: root2, actions, notice: notice2 });
+      const out = await publishComment({ git, inputs, ctx, repoRef, audit: audit2, root: root2, actions, notice: notice2, blocked: commentBlocked });
       reported = out.analysis.findings;
       overflow = out.overflow;
-      extra.push(out.body);
+      if (out.body) extra.push(out.body);
       if (out.comment) result.comment = out.comment;
       if (out.degraded) result.mode = "report";
     } catch (err) {
@@ -72609,10 +73462,11 @@ async function runAction(engine2, env = process.env) {
 }
 var REPORT_OUTPUT_LIMIT = 9e5;
 function reportJsonOutput(report2, reportPath) {
+  const fits = (json) => Buffer.byteLength(json, "utf8") <= REPORT_OUTPUT_LIMIT;
   const full = JSON.stringify(report2);
-  if (full.length <= REPORT_OUTPUT_LIMIT) return full;
+  if (fits(full)) return full;
   const reduced = JSON.stringify({ ...report2, entries: [], plan: [], truncated: true, reportPath });
-  if (reduced.length <= REPORT_OUTPUT_LIMIT) return reduced;
+  if (fits(reduced)) return reduced;
   return JSON.stringify({ schemaVersion: report2.schemaVersion, tool: report2.tool, repo: report2.repo, files: report2.files, findings: [], entries: [], plan: [], summary: report2.summary, truncated: true, reportPath });
 }
 function recordPaths(prune) {
@@ -72624,19 +73478,34 @@ async function sameEditsOnSameBase(git, branchSha, head, tree, records) {
   const theirs = await git.changedBlobs(parents[0], branchSha);
   const ours = await git.changedBlobs(head, tree);
   if (theirs.size !== ours.size) return false;
+  const dated = [];
   for (const [path13, mine] of ours) {
     const other = theirs.get(path13);
     if (!other || other.before !== mine.before) return false;
-    if (!records.has(path13) && other.after !== mine.after) return false;
+    if (!records.has(path13) && other.after !== mine.after) dated.push([other.after, mine.after]);
   }
-  return true;
+  if (dated.length === 0) return true;
+  const text5 = await git.readBlobs(dated.flat());
+  const uncorrected = (t) => t.replace(CORRECTED_MARKER, "[corrected]");
+  return dated.every(([a, b]) => text5.has(a) && text5.has(b) && uncorrected(text5.get(a)) === uncorrected(text5.get(b)));
 }
-function withLogDateOf(existingBody, body, logEntry) {
-  const heading2 = logEntry.split("\n", 1)[0];
-  const theirs = LOG_ENTRY_HEADING.exec(existingBody)?.[0];
-  if (!heading2 || !theirs || !body.includes(heading2)) return body;
-  return sameBody(body.replace(heading2, theirs), existingBody) ? existingBody : body;
+var CORRECTED_MARKER = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
+var LOG_HEADINGS = new RegExp(LOG_ENTRY_HEADING.source, "gm");
+function undated(text5) {
+  return text5.replace(CORRECTED_MARKER, "[corrected]").replace(LOG_HEADINGS, "## audit");
 }
+function withLogDateOf(existingBody, body) {
+  return sameBody(undated(body), undated(existingBody)) ? existingBody : body;
+}
+async function isOwnBranchTip(git, sha, head, commitMessage) {
+  if (!await git.hasCommit(sha)) return false;
+  const c = await git.commitInfo(sha);
+  if (c.parents.length !== 1 || c.committer.email !== BOT_IDENTITY.email) return false;
+  const subject = commitMessage.split("\n", 1)[0].trim();
+  if (c.author.email !== BOT_IDENTITY.email && c.subject.trim() !== subject) return false;
+  return git.isAncestor(c.parents[0], head);
+}
+var PROTECTION_RE = /\bGH00[36]\b|\bGH013\b|protected branch|rule violations?/i;
 function writeReport(report2, env) {
   const dir = env.RUNNER_TEMP || tmpdir2();
   mkdirSync(dir, { recursive: true });
@@ -72646,7 +73515,7 @@ function writeReport(report2, env) {
   return path13;
 }
 async function publishPullRequest(a) {
-  const { git, api, inputs, ctx, repoRef, prune, actions } = a;
+  const { git, api, inputs, ctx, repoRef, prune, actions, historyComplete = true } = a;
   const branch = inputs.branch;
   if (!await git.isValidBranch(branch)) throw new Error(`Input "branch" is not a valid branch name: ${branch}`);
   const rendered = renderPrBody(prune, { version: prune.audit.report.tool.version });
@@ -72655,6 +73524,12 @@ async function publishPullRequest(a) {
     try {
       return await fn();
     } catch (err) {
+      if (err instanceof GitError && PROTECTION_RE.test(err.stderr)) {
+        const said = err.stderr.split("\n").filter((l) => /^remote:/.test(l)).map((l) => l.replace(/^remote:\s*(error:\s*)?/, "").trim()).filter(Boolean).slice(0, 4).join(" ");
+        throw new Error(
+          `A branch protection rule or ruleset blocks pushing \`${branch}\`${said ? ` (${said})` : ""}. Set the \`branch\` input to a branch the rules allow, or add this workflow (its token or GitHub App) to the rule's bypass list.`
+        );
+      }
       if (err instanceof GitError && PERMISSION_RE.test(err.stderr)) {
         const lines = err.stderr.trim().split("\n");
         const why = (lines.find((l) => PERMISSION_RE.test(l)) ?? lines[lines.length - 1] ?? "").replace(/^remote:\s*/, "").trim();
@@ -72677,19 +73552,33 @@ async function publishPullRequest(a) {
   const hasChanges = inputs.dryRun ? paths.length > 0 : tree !== null;
   const remoteSha = await remoteExec(() => git.remoteBranchSha(branch));
   const existing2 = await findOpenPullRequest(api, repoRef, branch);
+  const kept = existing2 ? { pullRequest: { number: existing2.number, url: existing2.url } } : {};
+  const what = [existing2 ? `pull request #${existing2.number}` : "", remoteSha ? `branch \`${branch}\`` : ""].filter(Boolean).join(" and ");
+  if (!historyComplete) {
+    actions.push(
+      `⚠️ The checkout is shallow and its full history could not be fetched (${a.unshallowError ?? "still shallow"}): the results are incomplete.` + (what ? ` ${what[0].toUpperCase()}${what.slice(1)} left as they are.` : "") + " Use `actions/checkout` with `fetch-depth: 0`."
+    );
+    if (what) return { operation: "none", overflow: rendered.overflow, ...kept };
+  }
+  if (remoteSha && !await git.hasCommit(remoteSha)) {
+    const depth2 = await git.isShallow() ? 2 : void 0;
+    await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth2));
+  }
+  if (remoteSha && !await isOwnBranchTip(git, remoteSha, head, inputs.commitMessage)) {
+    const msg = `Human commits are on branch \`${branch}\` (its tip is not memory-audit's one commit on the base branch), so it${existing2 ? ` and pull request #${existing2.number}` : ""} ${existing2 ? "were" : "was"} left as they are. Merge or close the pull request, or delete the branch, to let the next run rebuild it.`;
+    warning(msg, { title: "memory-audit" });
+    actions.push(`⚠️ ${msg}`);
+    return { operation: "none", overflow: rendered.overflow, ...kept };
+  }
   let branchUpToDate = false;
   let keptFromEarlierRun = false;
   if (tree && remoteSha) {
-    if (!await git.hasCommit(remoteSha)) {
-      const depth2 = await git.isShallow() ? 2 : void 0;
-      await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth2));
-    }
     if (await git.hasCommit(remoteSha)) {
       branchUpToDate = await git.treeOf(remoteSha) === tree;
       if (!branchUpToDate) branchUpToDate = keptFromEarlierRun = await sameEditsOnSameBase(git, remoteSha, head, tree, recordPaths(prune));
     }
   }
-  const body = keptFromEarlierRun && existing2 ? withLogDateOf(existing2.body, rendered.body, prune.logEntry) : rendered.body;
+  const body = keptFromEarlierRun && existing2 ? withLogDateOf(existing2.body, rendered.body) : rendered.body;
   const current = await git.currentBranch();
   const onPruneBranch = current === branch || ctx.refName === branch;
   const base = inputs.base || (onPruneBranch ? "" : current || (ctx.refName && !ctx.pullRequest ? ctx.refName : "")) || ctx.defaultBranch || "main";
@@ -72754,6 +73643,16 @@ async function labelSafely(api, r, n, labels) {
     warning(`Could not label pull request #${n}: ${err.message}`);
   }
 }
+async function holdsPullRequest(git, headSha) {
+  const raw = await git.run(["cat-file", "commit", "HEAD"]);
+  if (raw.code !== 0) return true;
+  const self2 = (await git.run(["rev-parse", "HEAD"])).stdout.trim();
+  if (self2 === headSha) return true;
+  const header2 = raw.stdout.split("\n\n", 1)[0] ?? "";
+  const parents = [...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1]);
+  if (parents.includes(headSha)) return true;
+  return (await git.run(["merge-base", "--is-ancestor", headSha, "HEAD"])).code === 0;
+}
 async function pullRequestDiff(git, baseSha, memoryFiles) {
   const notes = [];
   if (!await git.hasCommit(baseSha)) {
@@ -72792,14 +73691,25 @@ async function pullRequestDiff(git, baseSha, memoryFiles) {
 async function publishComment(a) {
   const { git, inputs, ctx, repoRef, audit: audit2, root: root2, actions } = a;
   const pr = ctx.pullRequest;
+  if (pr.headSha && !await holdsPullRequest(git, pr.headSha)) {
+    const here = (await git.head()).slice(0, 7);
+    const msg = `The workspace does not hold this pull request's code: HEAD is ${here}, neither the pull request's head ${pr.headSha.slice(0, 7)} nor a merge of it${ctx.eventName === "pull_request_target" ? " (on `pull_request_target`, `actions/checkout` checks out the base branch unless given a `ref`)" : ""}. Nothing was checked and no comment was posted. Check out the pull request: \`actions/checkout\` with \`ref: \${{ github.event.pull_request.head.sha }}\` and \`fetch-depth: 0\`.`;
+    warning(msg, { title: "memory-audit" });
+    actions.push(`⚠️ ${msg}`);
+    return { analysis: { impacts: [], added: [], entryIds: [], findings: [] }, body: "", overflow: null, degraded: true };
+  }
+  if (a.blocked) a.notice(a.blocked);
   const diff = await pullRequestDiff(git, pr.baseSha, audit2.files.map((f) => f.path));
+  const checks = audit2.config?.checks;
+  const pathRefsChecked = checks?.["path"] !== false && !audit2.findings.some((f) => f.kind === "shallow-history" && f.severity !== "info");
   const analysis = analysePullRequest({
     changes: diff.changes,
     findings: audit2.findings,
     entries: audit2.entries,
     addedLines: diff.addedLines,
     manifestRemoved: diff.manifestRemoved,
-    existsAtHead: (p) => existsSync4(join3(root2, p))
+    existsAtHead: (p) => existsSync4(join3(root2, p)),
+    pathRefsChecked
   });
   const head = (pr.headSha || await git.head()).slice(0, 7);
   const rendered = renderPrComment(analysis, { head, version: audit2.report.tool.version, notes: diff.notes });
@@ -72807,6 +73717,7 @@ async function publishComment(a) {
   actions.push(
     clean2 ? `Pull request #${pr.number}: nothing it changes makes memory stale.` : `Pull request #${pr.number}: ${analysis.entryIds.length} memory entr${analysis.entryIds.length === 1 ? "y" : "ies"} made stale or added with findings.`
   );
+  if (a.blocked) return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: true };
   if (inputs.dryRun) {
     actions.push("Dry run: the comment below was not posted.");
     return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: false };
@@ -72820,7 +73731,9 @@ async function publishComment(a) {
     return { analysis, body: rendered.body, overflow: rendered.overflow, comment: c, degraded: false };
   } catch (err) {
     if (/failed with 403/.test(err.message)) {
-      a.notice(`${err.message} Reporting in the job summary instead.`);
+      a.notice(
+        `No comment was posted: ${err.message} The comment is in the job summary, and fail-on counts only what the pull request changes.`
+      );
       return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: true };
     }
     throw err;

@@ -451,7 +451,15 @@ export type ManifestKind =
   | 'gemfile'
   | 'makefile'
   | 'justfile'
-  | 'runtime-file';
+  | 'runtime-file'
+  // dependencies only (see docs/evidence.md): Gradle version catalogs and build scripts,
+  // composer.json, mix.exs, pubspec.yaml, MSBuild project and props files
+  | 'gradle-catalog'
+  | 'gradle-build'
+  | 'composer'
+  | 'mix'
+  | 'pubspec'
+  | 'msbuild';
 
 export interface IssueState {
   number: number;

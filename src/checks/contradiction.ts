@@ -235,6 +235,14 @@ function versionClaims(sentence: string, offset: number, entry: number, out: Cla
     const v = m[2];
     // "Node 18 ships a global fetch", "arrived in Python 3.10": what a release does, not a value the project states.
     if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
+    // "Node 20 and 22", "Python 3.10, 3.11 or 3.12": a support matrix, not one value.
+    // (The next member may repeat the subject, "Java 17 and Java 25"; another subject starts another claim.)
+    const next = /^\s*(?:,|and\s|or\s|&\s)\s*(?:([a-z.]+)\s+)?v?\d/i.exec(sentence.slice(m.index + m[0].length));
+    if (next && (!next[1] || next[1].toLowerCase() === m[1].toLowerCase())) continue;
+    // ... and its last member ("Node 16, 18 or Node 22"; not "Python 3.12, Postgres 15").
+    const subject = m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const list = new RegExp(`\\b${subject}\\s*v?\\d[\\d.]*(?:\\s*(?:,|\\band|\\bor|&)\\s*v?\\d[\\d.]*)*\\s*(?:,|\\band|\\bor|&)\\s*$`, 'i');
+    if (list.test(sentence.slice(Math.max(0, m.index - 80), m.index))) continue;
     if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes('.') && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === 'node' && Number(v) >= 10 && Number(v) <= 40))
       continue;
     found.push({ entry, kind: 'version', key: tool, value: v, shown: m[0].trim(), index: offset + m.index });

@@ -45,7 +45,24 @@ interface Counted {
   how: string;
 }
 
-function countFor(entry: Entry, ref: Reference, ev: Evidence): Counted | null {
+/**
+ * The folder a count's bare folder name stands for in its context: "- **Features/** - 8 feature modules"
+ * under "- **CodeEdit/** - …" is `CodeEdit/Features`, as the path reference the reader made of the same
+ * name on the same line resolves it (its `base`: the parent item's folder, a list intro, a heading).
+ * Tried first, as the path check does.
+ */
+function contextFolder(entry: Entry, ref: Reference): string | null | undefined {
+  if (!ref.base) return undefined;
+  const w = ref.base.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (w.includes('/')) return undefined;
+  let best: Reference | undefined;
+  for (const r of entry.refs) {
+    if (r.kind === 'path' && r.base && r.via !== 'tree' && r.line === ref.line && r.start < ref.start && r.value.replace(/\/+$/, '') === w) best = r;
+  }
+  return best ? joinPath(best.base!.replace(/\/+$/, ''), w) : undefined;
+}
+
+function countFor(entry: Entry, ref: Reference, ev: Evidence, ctxDir: string | null | undefined): Counted | null {
   const noun = (ref.noun ?? '').toLowerCase();
   const words = noun.split(/\s+/);
   const last = words[words.length - 1];
@@ -56,7 +73,7 @@ function countFor(entry: Entry, ref: Reference, ev: Evidence): Counted | null {
   if (ref.base) {
     const memDir = memDirOf(entry.file);
     const w = ref.base.replace(/^\.\//, '').replace(/\/+$/, '');
-    const dir = [joinPath(memDir, w), joinPath('', w)].find((d) => d !== null && d !== '' && ev.files.dirs.has(d!));
+    const dir = [ctxDir, joinPath(memDir, w), joinPath('', w)].find((d) => d !== null && d !== undefined && d !== '' && ev.files.dirs.has(d!));
     if (!dir) return null;
     if (fileName) {
       const lowerName = fileName.toLowerCase();
@@ -160,11 +177,12 @@ export const countCheck: Check = {
       if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
       for (const ref of entry.refs) {
         if (ref.kind !== 'count' || typeof ref.count !== 'number') continue;
-        const key = /packages|workspaces/.test(ref.noun ?? '') ? null : `${memDirOf(entry.file)}\0${ref.base ?? ''}\0${ref.noun ?? ''}\0${ref.count}`;
+        const ctxDir = contextFolder(entry, ref);
+        const key = /packages|workspaces/.test(ref.noun ?? '') ? null : `${memDirOf(entry.file)}\0${ref.base ?? ''}\0${ctxDir ?? ''}\0${ref.noun ?? ''}\0${ref.count}`;
         let c: Counted | null;
         if (key !== null && memo.has(key)) c = memo.get(key)!;
         else {
-          c = countFor(entry, ref, ev);
+          c = countFor(entry, ref, ev, ctxDir);
           if (key !== null) memo.set(key, c);
         }
         if (!c || !off(ref.bound, ref.count, c.actual)) continue;

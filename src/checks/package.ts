@@ -183,6 +183,19 @@ function history(ev: Evidence, name: string): { key: string; events: PackageHist
   return undefined;
 }
 
+/**
+ * Whether a dependency declared now is a plugin of `name` (`rubocop-rails`, `rubocop_rails`,
+ * `pytest-cov`): such packages depend on the one they extend, so its program stays installed.
+ * Only asked for programs found stale (a handful per audit): one pass over the declared names.
+ */
+function pluginDeclared(ev: Evidence, name: string): boolean {
+  const n = name.toLowerCase();
+  for (const dep of ev.manifests.dependencies.keys()) {
+    if (dep.length > n.length + 1 && dep.startsWith(n) && (dep.charCodeAt(n.length) === 45 || dep.charCodeAt(n.length) === 95)) return true;
+  }
+  return false;
+}
+
 /** What a reference to `name` can be found stale against (memoised per name, see `removedNames`). */
 function removedName(ev: Evidence, idx: SwapIndex, name: string): Removed | null {
   let r = idx.removedNames.get(name);
@@ -277,6 +290,12 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const idx = swapIndex(ev);
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
+  // package, unless the sentence uses it as a name (see `proseNamesPackage`).
+  if (!proseNamesPackage(entry, ref, ev)) return null;
+  // A program run from code (`bundle exec rubocop`, `rubocop -a`) is still installed when a
+  // dependency declared now extends it (`rubocop-rails`, `pytest-cov` depend on it).
+  if (ref.tool === 'other' && ref.in !== 'prose' && pluginDeclared(ev, name)) return null;
   const { h, removals } = gone;
   // the words around it already say it is gone ("dayjs instead of moment"); checked last: it is
   // the costliest test and most names are still present or were never dependencies
@@ -359,6 +378,150 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...(added.length ? { added } : {}) },
   );
+}
+
+// ------------------------------------------------------------------ English words in prose
+//
+// Prose words are taken as package names (weak references) and checked against the manifests'
+// history. Many package names are everyday English (`listen`, `spring`, `moment`, `express`):
+// "Puma will listen on `PORT`" or "Spring cleaning: delete unused partials" say nothing about
+// the `listen` or `spring` gem. Such a word counts only when the sentence uses it as a name.
+
+/**
+ * Package names that are also everyday English words. Hand-picked (no dictionary dependency):
+ * names among the most used npm, RubyGems, PyPI and crates.io packages that a project's prose
+ * also uses as ordinary verbs, adjectives or nouns. Brand-like words whose ordinary sense is rare
+ * in a project's notes (`jest`, `puma`, `husky`, `mongoose`) are left out: in prose they name
+ * the tool. Words in PROSE_STOPWORDS (`debug`, `rich`, `click`, `chalk`) never reach the check.
+ */
+const ENGLISH_PACKAGE_WORDS = new Set(
+  (
+    // npm
+    'express moment request react resolve connect commander progress compression helmet passport cron later retry ' +
+    'backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink ' +
+    'conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism ' +
+    'highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery ' +
+    'benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames ' +
+    'throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts ' +
+    'capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone ' +
+    'knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events ' +
+    'stream buffer util path assert global globals proxy cookie session compose reselect select quill slate ' +
+    'lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox ' +
+    // RubyGems
+    'listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger ' +
+    'reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge ' +
+    'foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp ' +
+    'tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit ' +
+    'danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority ' +
+    'clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize ' +
+    'loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist ' +
+    'responders apartment bundler mocha ' +
+    // PyPI
+    'flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas ' +
+    'altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize ' +
+    'tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle ' +
+    'pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography ' +
+    'hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual ' +
+    'curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis ' +
+    'records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit ' +
+    'selenium mechanize thrift moto ray ' +
+    // crates.io
+    'anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom ' +
+    'pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa ' +
+    'rowan slab sled flume smol polling nix windows duct tide surf'
+  ).split(/\s+/),
+);
+
+/** Nouns that make the word before them a package's name ("the `listen` gem", "spring and bootsnap gems"). */
+const NAME_NOUN_AFTER =
+  /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|middleware)\b/i;
+/**
+ * Verbs that make the words after them a package's name ("we use moment for dates", "migrated from
+ * express to fastify"), the list after one included ("use rails, puma and spring": a comma first,
+ * so "use Puma and listen on 3000" does not make `listen` a name).
+ */
+const NAME_VERB_BEFORE =
+  /\b(?:use[sd]?|using|via|with|(?:un)?install(?:s|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|requir(?:e|es|ed|ing)|depend(?:s|ed|ing)? on|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)) (?:from|to|off)|upgrad(?:e|es|ed|ing)|bump(?:s|ed|ing)?|powered by|built (?:on|with))\s+(?:[\w.-]+,\s+)*(?:[\w.-]+,?\s+(?:and|or)\s+)?[*_]*$/i;
+/** "X was replaced by / with Y": the sentence is about the package X. */
+const NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|are|have been)\s+)?(?:replaced|swapped (?:out|for))\b/i;
+/** The word listed right after / before another one (`,`, `and`, `or`, `&`, `/` between them). */
+const LISTED_AFTER = /^[*_`"']*(?:\s*,\s*|\s+(?:and|or|&)\s+|\s*\/\s*)([`*_"']*[\w@][\w@./-]*)/i;
+const LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
+/** Fixed phrases in which the word is the ordinary adjective ("the standard library"). */
+const ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
+
+/**
+ * Whether an everyday-English package name written in plain prose (`ref.weak`, outside code and
+ * links) is used as a name: written with capitals inside the word (`RuboCop`), capitalised in the
+ * middle of a sentence outside headings, bold labels and Title Case ("our Express server", not
+ * "Spring cleaning:" nor "## Build Image"), or next to a cue (see NAME_NOUN_AFTER,
+ * NAME_VERB_BEFORE, NAME_REPLACED_AFTER), or listed with another dependency. Other package words
+ * are names whatever the sentence.
+ */
+export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): boolean {
+  if (!ref.weak || ref.in !== 'prose') return true;
+  const raw = ref.raw;
+  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase())) return true;
+  const text = entry.text;
+  const s = ref.start - entry.start;
+  const e = ref.end - entry.start;
+  if (s < 0 || e > text.length) return true; // not located in the entry: judged as before
+  const lineStart = text.lastIndexOf('\n', s - 1) + 1;
+  let lineEnd = text.indexOf('\n', e);
+  if (lineEnd === -1) lineEnd = text.length;
+  const line = text.slice(lineStart, s);
+  const before = line.length > 80 ? line.slice(-80) : line;
+  const after = text.slice(e, Math.min(lineEnd, e + 80));
+  // Capitals inside the word (`RuboCop`, `GraphQL`): the package's own spelling. All capitals
+  // (`LISTEN`) is emphasis.
+  if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  if (/^[A-Z][a-z]/.test(raw) && !labelText(line) && !titleCase(before, after)) {
+    const start = sentenceStart(before);
+    // After a label or an opening parenthesis, a capitalised word standing alone is a value, a
+    // name ("HTTP server: Express, validation with zod"); one opening a clause is not ("Note:
+    // Listen for the ready event").
+    if (!start || (start === 'label' && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after))) return true;
+  }
+  if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === 'standard' && ENGLISH_PHRASE_AFTER.test(after))) return true;
+  if (NAME_VERB_BEFORE.test(before)) return true;
+  if (NAME_REPLACED_AFTER.test(after)) return true;
+  // Listed with another dependency ("moment and moment-timezone", "rails, puma and spring"): one
+  // the manifests know, and not an everyday word itself ("spring and autumn").
+  const dep = (w: string | undefined) => {
+    const n = w?.replace(/^[`*_"']+|[`*_"'.]+$/g, '').toLowerCase();
+    return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
+  };
+  return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+
+/**
+ * Whether a word right after `before` (its line up to the word) starts a sentence, a list item,
+ * a heading or a table cell (`'start'`), or follows a label's `:` or an opening parenthesis
+ * (`'label'`): capitals there say nothing about the word by themselves.
+ */
+function sentenceStart(before: string): 'start' | 'label' | undefined {
+  const t = before.replace(/[\s*_`"'[{>#|-]+$/, '').replace(/(?:^|\s)(?:\d+[.)]|[-+*])$/, '');
+  if (t.trim() === '' || /[.!?;|—–]$/.test(t)) return 'start';
+  return /[:(]$/.test(t) ? 'label' : undefined;
+}
+
+/** Whether the line up to the word is a heading, or the word sits inside `**bold**` / `__bold__`: capitalised as a title. */
+function labelText(line: string): boolean {
+  if (/^\s*#/.test(line)) return true;
+  const bold = line.match(/\*\*|__/g);
+  return bold !== null && bold.length % 2 === 1;
+}
+
+/**
+ * Whether the word sits in a run of capitalised words ("Use Spring Boot", "the Express Router
+ * docs"): a capitalised word right before it (not itself starting the sentence, not `I`) or
+ * right after it.
+ */
+function titleCase(before: string, after: string): boolean {
+  const prev = /([A-Za-z][\w.-]*) +$/.exec(before);
+  if (prev && /^[A-Z]/.test(prev[1]) && prev[1] !== 'I' && sentenceStart(before.slice(0, prev.index)) === undefined) return true;
+  const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
+  return next !== null && /^[A-Z]/.test(next[1]);
 }
 
 export const packageCheck: Check = {

@@ -8,7 +8,7 @@ import { contextFolders } from '../memory/references.js';
 import picomatch from 'picomatch';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
 import { untrackedOnPurpose } from '../evidence/untracked-on-purpose.js';
-import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder } from '../evidence/path-lookups.js';
+import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder, historyFilesNamed, nameAtHeadIgnoringCase } from '../evidence/path-lookups.js';
 
 const GLOB = /[*?[\]{}]/;
 const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.venv', 'venv', 'coverage', '.next', '.nuxt', '.turbo', '.cache', '__pycache__', 'site', '.output', '.svelte-kit', 'tmp', '.tmp']);
@@ -16,9 +16,11 @@ const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.
 interface Candidate {
   path: string;
   /** How the candidate relates to what was written. */
-  from: 'base' | 'memdir' | 'root' | 'tree-stripped' | 'context';
+  from: 'base' | 'memdir' | 'root' | 'tree-stripped' | 'context' | 'name';
   /** 'context': the folder the text around the path names. */
   base?: string;
+  /** 'name': how its successor is written (set once resolved). */
+  as?: string;
 }
 
 /**
@@ -162,6 +164,45 @@ function resolveBySuffix(ev: Evidence, value: string, fromHistory: boolean): Res
 }
 
 /**
+ * A bare file name (`temporary.xml`) found nowhere as written, nor in history at the root or
+ * the folders tried: memory names deep files by their name alone. When no file or folder at
+ * HEAD has that name (any letter case) and the history paths that had it are one file (renames
+ * between them followed: one path that was not renamed to another of them), that file's rename
+ * or deletion is the name's fate (candidate `from: 'name'`: shown with the full path; the
+ * successor written as a bare name while that names one file at HEAD, else in full). Not when
+ * the memory file was added after that rename or deletion: the text was written without that
+ * file, so the name means something else (a local or generated file).
+ */
+function resolveByName(entry: Entry, ev: Evidence, name: string): Resolution | undefined {
+  if (nameAtHeadIgnoringCase(ev.files, name)) return undefined;
+  const then = historyFilesNamed(ev.history, name);
+  if (!then.length) return undefined;
+  const members = new Set(then);
+  // The paths whose last event is not a rename to another path of the same name: one when the
+  // paths are one file moved between folders, more when history had different files so named.
+  let end: string | undefined;
+  for (const p of then) {
+    const evs = ev.history.events.get(p);
+    const last = evs?.[evs.length - 1];
+    if (last?.type === 'renamed-from' && last.other && members.has(last.other)) continue;
+    if (end !== undefined) return undefined;
+    end = p;
+  }
+  if (end === undefined) return undefined;
+  const r = resolvePath(ev, [{ path: end, from: 'name' }]);
+  if (r.kind !== 'renamed' && r.kind !== 'deleted') return undefined;
+  const succ = r.kind === 'renamed' ? r.fate?.successor : undefined;
+  if (succ && r.cand) {
+    const base = succ.slice(succ.lastIndexOf('/') + 1);
+    r.cand.as = ev.files.byBasename.get(base)?.length === 1 ? base : succ;
+  }
+  const first = ev.history.events.get(entry.file)?.[0];
+  const gone = r.fate?.commit;
+  if (first?.type === 'added' && gone && Date.parse(first.commit.time) > Date.parse(gone.time)) return undefined;
+  return r;
+}
+
+/**
  * A glob naming files of one folder (`src/llama-model-loader.*`: wildcards in the last
  * segment only) whose folder exists: stale when it matches no file at HEAD although it
  * matched tracked files in history, and each of them was renamed or deleted. When every one
@@ -283,7 +324,10 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
   const { anchor, at } = anchorOf(ref);
   if (ref.via === 'tree') return undefined;
   let out: string;
-  if (cand.from === 'base' || cand.from === 'context') {
+  if (cand.from === 'name') {
+    if (!cand.as) return undefined;
+    out = cand.as;
+  } else if (cand.from === 'base' || cand.from === 'context') {
     const base = cand.from === 'context' ? cand.base ?? '' : (ref.base ?? '').replace(/\/+$/, '');
     if (!successor.startsWith(base + '/')) return undefined;
     out = successor.slice(base.length + 1);
@@ -357,6 +401,12 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
       const bySuffix = resolveBySuffix(ev, value, !ref.weak);
       if (bySuffix === 'found') return null;
       if (bySuffix) res = bySuffix;
+      // A bare file name of a file deep in the tree: its one file in history (not with a shallow
+      // history, which is 'unknown-history'; not for a weak token without an extension).
+      else if (res.kind === 'never' && !value.includes('/') && !dirRef && (!ref.weak || /[^.]\.[^.]+$/.test(value))) {
+        const byName = resolveByName(entry, ev, value);
+        if (byName) res = byName;
+      }
     }
   }
   if (res.kind === 'present') return isGlob && ref.kind === 'path' && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;

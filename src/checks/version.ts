@@ -65,8 +65,24 @@ function line(v: number[]): string {
   return v[0] === 0 ? `0.${v[1] ?? 0}` : String(v[0]);
 }
 
+/** A list of versions as the reader keeps it in `version` ("17 and 25", "3.10, 3.11"). */
+const VERSION_LIST = /,|\s(?:and|or|&)\s/;
+
+/**
+ * Whether a declared runtime spec is a lower bound (an operator, a `||` union, a hyphen range) rather
+ * than one pinned version (`.nvmrc`, `.python-version`, `.tool-versions`, volta): go.mod's `go`
+ * directive is the minimum Go the module needs, written bare.
+ */
+function isFloor(spec: string, source: string): boolean {
+  return /[<>^~|*]|\s-\s|\.x\b/.test(spec) || /(?:^|\/)go\.mod$/.test(source);
+}
+
 export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'version' || !ref.subject || !ref.version) return null;
+  // "Java 17 and 25", "Node 18, 20 or 22" (the reader keeps the whole list in `version`): a support
+  // matrix, not the one version a manifest declares. Any of its members may be right, and a correction
+  // of one member ("Java 21 and 25", "Node 22 and 22") would be wrong: never compared.
+  if (VERSION_LIST.test(ref.version)) return null;
   const raw = ref.version.replace(/\+$/, '');
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
@@ -95,7 +111,12 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const prec = Math.min(stated.length, 3);
     const lbT = truncate(lb, prec);
     const st = truncate(stated, prec);
-    const ranged = ref.bound === 'atLeast' || /[-–]|to/.test(raw);
+    const span = /[-–]|to/.test(raw);
+    // "Node 20–22" is the range the project is tested on; a pinned version (`.nvmrc` 22, `.tool-versions`
+    // java 21) is the one a developer runs, which any range member may be: only a declared floor
+    // (`>=3.10`, `^20`, go.mod's `go 1.22`) is the range's lower end.
+    if (span && !isFloor(rt.spec, rt.source)) return null;
+    const ranged = ref.bound === 'atLeast' || span;
     const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
     if (!drift) return null;
     const label = RUNTIME_LABEL[subject] ?? subject;

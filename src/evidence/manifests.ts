@@ -11,14 +11,13 @@ import type {
   HistoryIndex,
   ManifestDependency,
   ManifestIndex,
-  ManifestKind,
   PackageHistoryEvent,
   ScriptHistoryEvent,
 } from '../types.js';
 import { BlobStream, readBlobs } from './git.js';
 import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
-import { hasHistory, isLockfile, manifestKind } from './manifests/kinds.js';
+import { hasHistory, isLockfile, manifestKind, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
 import { parseManifest, type ParsedManifest } from './manifests/parse.js';
 
@@ -30,7 +29,7 @@ export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 export interface ManifestChange {
   commit: CommitInfo;
-  kind: ManifestKind;
+  kind: AnyManifestKind;
   status: string;
   src: string;
   dst?: string;
@@ -46,7 +45,7 @@ export interface ManifestChange {
 export class ManifestChangeCollector {
   readonly changes: ManifestChange[] = [];
   readonly summaries = new Map<string, Summary | null>();
-  private readonly kindOfBlob = new Map<string, { kind: ManifestKind; path: string }>();
+  private readonly kindOfBlob = new Map<string, { kind: AnyManifestKind; path: string }>();
   private readonly stream: BlobStream | null;
   private readonly interned = new Map<string, string>();
   private readonly intern = (s: string): string => {
@@ -69,7 +68,7 @@ export class ManifestChangeCollector {
     return summarize(parseManifest(k.kind, k.path, text), this.intern);
   }
 
-  private want(id: string, kind: ManifestKind, path: string): void {
+  private want(id: string, kind: AnyManifestKind, path: string): void {
     if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
     this.kindOfBlob.set(id, { kind, path });
     this.stream?.request(id);
@@ -170,7 +169,7 @@ const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc'
 /** Reads and indexes every manifest at HEAD (working tree). */
 export async function readHeadManifests(root: string, files: FileIndex, into = emptyManifestIndex()): Promise<ManifestIndex> {
   const idx = into;
-  const found: Array<{ file: string; kind: ManifestKind }> = [];
+  const found: Array<{ file: string; kind: AnyManifestKind }> = [];
   for (const f of files.files) {
     const kind = manifestKind(f);
     if (kind) found.push({ file: f, kind });
@@ -229,6 +228,8 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
       const list = idx.dependencies.get(key);
       if (list) list.push(dep);
       else idx.dependencies.set(key, [dep]);
+      // Another spelling of a declared name: declared, but not a dependency history follows.
+      if (d.presence) continue;
       // Every dependency at HEAD is an "ever" dependency, even without history.
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
     }
@@ -274,12 +275,13 @@ export interface Summary {
 }
 
 const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
-const NAMED_KINDS = new Set<ManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
+const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
   const deps = new Map<string, { name: string; spec: string; field: string }>();
   for (const d of p.deps) {
+    if (d.presence) continue; // HEAD only (ecosystems.ts)
     const key = intern(d.name.toLowerCase());
     if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
   }

@@ -1,7 +1,8 @@
 // Look-ups over the file index and the history index that only some runs need: paths by
-// trailing segments (`tags/check_box.rb` -> `actionview/lib/action_view/helpers/tags/check_box.rb`)
-// and files by folder (glob matching). Each table is built on its first use, in one pass,
-// and kept with the index it was built from: no scan per reference.
+// trailing segments (`tags/check_box.rb` -> `actionview/lib/action_view/helpers/tags/check_box.rb`),
+// files by folder (glob matching) and names by letter case or history (bare names). Each table is
+// built on its first use, in one pass, and kept with the index it was built from: no scan per
+// reference.
 import type { FileIndex, HistoryIndex } from '../types.js';
 
 const parentOf = (p: string): string => {
@@ -18,6 +19,19 @@ function pushTo(m: Map<string, string[]>, k: string, v: string): void {
 
 const headChildren = new WeakMap<FileIndex, Map<string, string[]>>();
 const headSuffixes = new WeakMap<FileIndex, Map<string, string[]>>();
+const headNamesLower = new WeakMap<FileIndex, Set<string>>();
+
+/** Whether some file or folder at HEAD has the name `name`, ignoring letter case (a set of lower-cased names, built once). */
+export function nameAtHeadIgnoringCase(index: FileIndex, name: string): boolean {
+  let names = headNamesLower.get(index);
+  if (!names) {
+    names = new Set();
+    for (const b of index.byBasename.keys()) names.add(b.toLowerCase());
+    for (const d of index.dirs) names.add(baseOf(d).toLowerCase());
+    headNamesLower.set(index, names);
+  }
+  return names.has(name.toLowerCase());
+}
 
 /** Files and folders directly in `dir` ('' = the root) at HEAD. */
 export function childrenAtHead(index: FileIndex, dir: string): string[] {
@@ -88,4 +102,9 @@ export function historyFilesEndingWith(history: HistoryIndex, rel: string): stri
 /** Files that were ever directly in `dir` according to history. */
 export function historyFilesInFolder(history: HistoryIndex, dir: string): string[] {
   return tablesOf(history).byDir.get(dir) ?? [];
+}
+
+/** Files that history knows with the basename `name` (any folder, the root included). */
+export function historyFilesNamed(history: HistoryIndex, name: string): string[] {
+  return tablesOf(history).byBase.get(name) ?? [];
 }

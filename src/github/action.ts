@@ -100,18 +100,30 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   };
 
   let mode = resolveMode(inputs.mode, ctx);
+  // pr mode builds the prune commit on the checked-out commit: on a pull-request event that is the
+  // pull request's merge or head ref, so the prune branch would carry the pull request's own code.
+  if (mode === 'pr' && (ctx.pullRequest || ctx.eventName.startsWith('pull_request') || /^refs\/pull\//.test(env.GITHUB_REF ?? ''))) {
+    const to = ctx.pullRequest ? 'comment' : 'report';
+    notice(
+      `Mode "pr" never runs on a pull request ref (this is a "${ctx.eventName || 'unknown'}" event): ` +
+        `${to === 'comment' ? 'commenting on the pull request' : 'reporting only'} instead. Run \`mode: pr\` on \`schedule\` or \`workflow_dispatch\`.`,
+    );
+    mode = to;
+  }
   core.info(`memory-audit ${VERSION}: ${mode} mode${inputs.dryRun ? ' (dry run)' : ''} on ${root}`);
   if (mode === 'comment' && !ctx.pullRequest) {
     notice(`Mode "comment" needs a pull_request event (this is "${ctx.eventName || 'unknown'}"); reporting only.`);
     mode = 'report';
   }
-  if (mode === 'comment' && ctx.pullRequest?.fromFork && ctx.eventName === 'pull_request') {
-    notice(
-      'This pull request comes from a fork, so the workflow token is read-only: reporting in the job summary instead of commenting. ' +
-        'Run memory-audit on `pull_request_target` (it only reads files) or give the job a token that can write.',
-    );
-    mode = 'report';
-  }
+  // A pull request from another repository gets a read-only token on `pull_request`: no comment
+  // can be posted, but the analysis is the same (fail-on counts what the pull request changes,
+  // the comment goes to the job summary).
+  const commentBlocked =
+    mode === 'comment' && ctx.pullRequest?.fromFork && ctx.eventName === 'pull_request'
+      ? 'This pull request comes from a fork, so the workflow token is read-only: no comment was posted; ' +
+        'the comment is in the job summary, and fail-on counts only what the pull request changes. ' +
+        'Run memory-audit on `pull_request_target` (it only reads files; check out the pull request head) or give the job a token that can write.'
+      : null;
   if ((mode === 'pr' || mode === 'comment') && (!ctx.owner || !ctx.repo)) {
     notice(`Mode "${mode}" needs GITHUB_REPOSITORY (owner/name); reporting only.`);
     mode = 'report';
@@ -126,6 +138,18 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   }
 
   const git = new Git(root, { token: inputs.token || undefined });
+  // pr mode closes the pull request when history shows nothing stale: a shallow clone cannot show
+  // renames or deletions, so fetch the rest of the history first (same auth as the push).
+  let unshallowError: string | null = null;
+  if (mode === 'pr' && (await git.isShallow())) {
+    try {
+      await git.unshallow();
+      core.info('memory-audit: the checkout was shallow; fetched its full history.');
+    } catch (err) {
+      unshallowError = (err instanceof GitError ? err.stderr.trim().split('\n').pop() : String(err)) || 'unknown error';
+    }
+  }
+  const historyComplete = mode !== 'pr' || !(await git.isShallow());
   if (await git.isShallow()) {
     notice(
       'Shallow checkout: renames, deletions and recency come from git history, which is cut short here. ' +
@@ -155,7 +179,7 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     audit = prune.audit;
     reported = audit.findings;
     try {
-      const out = await publishPullRequest({ git, api: createClient(inputs.token, ctx.apiUrl), inputs, ctx, repoRef, prune, actions });
+      const out = await publishPullRequest({ git, api: createClient(inputs.token, ctx.apiUrl), inputs, ctx, repoRef, prune, actions, historyComplete, unshallowError });
       overflow = out.overflow;
       result.operation = out.operation;
       if (out.pullRequest) result.pullRequest = out.pullRequest;
@@ -173,10 +197,10 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
     audit = await engine.audit(engineOpts);
     reported = audit.findings;
     try {
-      const out = await publishComment({ git, inputs, ctx, repoRef, audit, root, actions, notice });
+      const out = await publishComment({ git, inputs, ctx, repoRef, audit, root, actions, notice, blocked: commentBlocked });
       reported = out.analysis.findings;
       overflow = out.overflow;
-      extra.push(out.body);
+      if (out.body) extra.push(out.body);
       if (out.comment) result.comment = out.comment;
       if (out.degraded) result.mode = 'report';
     } catch (err) {
@@ -244,16 +268,18 @@ export async function runAction(engine: Engine, env: NodeJS.ProcessEnv = process
   return result;
 }
 
-/** Step outputs share a 1 MB budget per job: past this size `report-json` leaves out entries and plan. */
+/** Step outputs share a 1 MB budget per job (bytes of UTF-8): past this many bytes `report-json` leaves out entries and plan. */
 export const REPORT_OUTPUT_LIMIT = 900_000;
 
 /** The `report-json` output: the whole report as compact JSON, or, when too large, the report without
- *  `entries` and `plan` and with `truncated` and `reportPath` (the full file). */
+ *  `entries` and `plan` and with `truncated` and `reportPath` (the full file). Measured in bytes:
+ *  memory in Chinese or Japanese takes three bytes a character. */
 export function reportJsonOutput(report: Report, reportPath: string): string {
+  const fits = (json: string): boolean => Buffer.byteLength(json, 'utf8') <= REPORT_OUTPUT_LIMIT;
   const full = JSON.stringify(report);
-  if (full.length <= REPORT_OUTPUT_LIMIT) return full;
+  if (fits(full)) return full;
   const reduced = JSON.stringify({ ...report, entries: [], plan: [], truncated: true, reportPath });
-  if (reduced.length <= REPORT_OUTPUT_LIMIT) return reduced;
+  if (fits(reduced)) return reduced;
   return JSON.stringify({ schemaVersion: report.schemaVersion, tool: report.tool, repo: report.repo, files: report.files, findings: [], entries: [], plan: [], summary: report.summary, truncated: true, reportPath });
 }
 
@@ -275,24 +301,54 @@ async function sameEditsOnSameBase(git: Git, branchSha: string, head: string, tr
   const theirs = await git.changedBlobs(parents[0], branchSha);
   const ours = await git.changedBlobs(head, tree);
   if (theirs.size !== ours.size) return false;
+  const dated: Array<[string, string]> = [];
   for (const [path, mine] of ours) {
     const other = theirs.get(path);
     if (!other || other.before !== mine.before) return false;
-    if (!records.has(path) && other.after !== mine.after) return false;
+    if (!records.has(path) && other.after !== mine.after) dated.push([other.after, mine.after]);
   }
-  return true;
+  if (dated.length === 0) return true;
+  // A memory file whose only difference is the date inside `[corrected YYYY-MM-DD]` markers holds
+  // the same correction, dated by the run that wrote it: equal, like the records (one cat-file call).
+  const text = await git.readBlobs(dated.flat());
+  const uncorrected = (t: string): string => t.replace(CORRECTED_MARKER, '[corrected]');
+  return dated.every(([a, b]) => text.has(a) && text.has(b) && uncorrected(text.get(a)!) === uncorrected(text.get(b)!));
+}
+
+/** `[corrected YYYY-MM-DD]`, the marker of an in-place correction (src/policy/decide.ts). */
+const CORRECTED_MARKER = /\[corrected \d{4}-\d{2}-\d{2}\]/g;
+const LOG_HEADINGS = new RegExp(LOG_ENTRY_HEADING.source, 'gm');
+
+/** A description with its run dates blanked: `[corrected …]` markers and pruning-log entry headings. */
+function undated(text: string): string {
+  return text.replace(CORRECTED_MARKER, '[corrected]').replace(LOG_HEADINGS, '## audit');
 }
 
 /**
- * The description with the log entry heading of the description already there, when the date of
- * the run is the only difference: the branch kept from that run carries its dated entry.
+ * The description already there, when the dates of the run (the log entry heading, `[corrected]`
+ * markers) are the only difference: the branch kept from that run carries its dated records.
  */
-function withLogDateOf(existingBody: string, body: string, logEntry: string): string {
-  const heading = logEntry.split('\n', 1)[0];
-  const theirs = LOG_ENTRY_HEADING.exec(existingBody)?.[0];
-  if (!heading || !theirs || !body.includes(heading)) return body;
-  return sameBody(body.replace(heading, theirs), existingBody) ? existingBody : body;
+function withLogDateOf(existingBody: string, body: string): string {
+  return sameBody(undated(body), undated(existingBody)) ? existingBody : body;
 }
+
+/**
+ * Whether the remote prune branch is memory-audit's own: one commit whose committer is the bot
+ * (amending or rebasing makes whoever did it the committer), authored by the bot or carrying our
+ * message, on a commit of the base branch (its parent is in the checked-out history). Anything
+ * else means people worked on the branch, and a force-push would throw their commits away.
+ */
+async function isOwnBranchTip(git: Git, sha: string, head: string, commitMessage: string): Promise<boolean> {
+  if (!(await git.hasCommit(sha))) return false;
+  const c = await git.commitInfo(sha);
+  if (c.parents.length !== 1 || c.committer.email !== BOT_IDENTITY.email) return false;
+  const subject = commitMessage.split('\n', 1)[0].trim();
+  if (c.author.email !== BOT_IDENTITY.email && c.subject.trim() !== subject) return false;
+  return git.isAncestor(c.parents[0], head);
+}
+
+/** A push refused by a branch protection rule (GH006) or a repository ruleset (GH013). */
+const PROTECTION_RE = /\bGH00[36]\b|\bGH013\b|protected branch|rule violations?/i;
 
 function writeReport(report: Report, env: NodeJS.ProcessEnv): string {
   const dir = env.RUNNER_TEMP || tmpdir();
@@ -312,6 +368,9 @@ interface PrArgs {
   repoRef: RepoRef;
   prune: PruneLike;
   actions: string[];
+  /** False when the checkout stayed shallow (`unshallowError` says why): results are incomplete. */
+  historyComplete?: boolean;
+  unshallowError?: string | null;
 }
 
 async function publishPullRequest(a: PrArgs): Promise<{
@@ -319,7 +378,7 @@ async function publishPullRequest(a: PrArgs): Promise<{
   pullRequest?: { number: number; url: string };
   overflow: string | null;
 }> {
-  const { git, api, inputs, ctx, repoRef, prune, actions } = a;
+  const { git, api, inputs, ctx, repoRef, prune, actions, historyComplete = true } = a;
   const branch = inputs.branch;
   if (!(await git.isValidBranch(branch))) throw new Error(`Input "branch" is not a valid branch name: ${branch}`);
   const rendered = renderPrBody(prune, { version: prune.audit.report.tool.version });
@@ -329,6 +388,20 @@ async function publishPullRequest(a: PrArgs): Promise<{
     try {
       return await fn();
     } catch (err) {
+      // A rule refuses the push: say which branch and what to do, not the git command line.
+      if (err instanceof GitError && PROTECTION_RE.test(err.stderr)) {
+        const said = err.stderr
+          .split('\n')
+          .filter((l) => /^remote:/.test(l))
+          .map((l) => l.replace(/^remote:\s*(error:\s*)?/, '').trim())
+          .filter(Boolean)
+          .slice(0, 4)
+          .join(' ');
+        throw new Error(
+          `A branch protection rule or ruleset blocks pushing \`${branch}\`${said ? ` (${said})` : ''}. ` +
+            'Set the `branch` input to a branch the rules allow, or add this workflow (its token or GitHub App) to the rule\'s bypass list.',
+        );
+      }
       if (err instanceof GitError && PERMISSION_RE.test(err.stderr)) {
         const lines = err.stderr.trim().split('\n');
         const why = (lines.find((l) => PERMISSION_RE.test(l)) ?? lines[lines.length - 1] ?? '').replace(/^remote:\s*/, '').trim();
@@ -353,22 +426,44 @@ async function publishPullRequest(a: PrArgs): Promise<{
   const hasChanges = inputs.dryRun ? paths.length > 0 : tree !== null;
   const remoteSha = await remoteExec(() => git.remoteBranchSha(branch));
   const existing = await findOpenPullRequest(api, repoRef, branch);
+  const kept = existing ? { pullRequest: { number: existing.number, url: existing.url } } : {};
+  const what = [existing ? `pull request #${existing.number}` : '', remoteSha ? `branch \`${branch}\`` : ''].filter(Boolean).join(' and ');
+  if (!historyComplete) {
+    // Shallow history cannot see renames and deletions: what it finds is a subset, so it never
+    // closes, deletes or rewrites what a complete run opened.
+    actions.push(
+      `⚠️ The checkout is shallow and its full history could not be fetched (${a.unshallowError ?? 'still shallow'}): the results are incomplete.` +
+        (what ? ` ${what[0].toUpperCase()}${what.slice(1)} left as they are.` : '') +
+        ' Use `actions/checkout` with `fetch-depth: 0`.',
+    );
+    if (what) return { operation: 'none', overflow: rendered.overflow, ...kept };
+  }
+  if (remoteSha && !(await git.hasCommit(remoteSha))) {
+    // The branch tip and its parent are all that is compared; never turn a full clone shallow.
+    const depth = (await git.isShallow()) ? 2 : undefined;
+    await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth));
+  }
+  if (remoteSha && !(await isOwnBranchTip(git, remoteSha, head, inputs.commitMessage))) {
+    // Nothing is lost: commits people pushed onto the branch are never force-pushed away or deleted.
+    const msg =
+      `Human commits are on branch \`${branch}\` (its tip is not memory-audit's one commit on the base branch), ` +
+      `so it${existing ? ` and pull request #${existing.number}` : ''} ${existing ? 'were' : 'was'} left as they are. ` +
+      'Merge or close the pull request, or delete the branch, to let the next run rebuild it.';
+    core.warning(msg, { title: 'memory-audit' });
+    actions.push(`⚠️ ${msg}`);
+    return { operation: 'none', overflow: rendered.overflow, ...kept };
+  }
   let branchUpToDate = false;
   /** The branch holds this run's edits, written (and dated) by an earlier run. */
   let keptFromEarlierRun = false;
   if (tree && remoteSha) {
-    if (!(await git.hasCommit(remoteSha))) {
-      // The branch tip and its parent are all that is compared; never turn a full clone shallow.
-      const depth = (await git.isShallow()) ? 2 : undefined;
-      await remoteExec(() => git.fetch([`refs/heads/${branch}`], depth));
-    }
     if (await git.hasCommit(remoteSha)) {
       branchUpToDate = (await git.treeOf(remoteSha)) === tree;
       if (!branchUpToDate) branchUpToDate = keptFromEarlierRun = await sameEditsOnSameBase(git, remoteSha, head, tree, recordPaths(prune));
     }
   }
   // A branch kept from an earlier run carries that run's log entry: so does the description.
-  const body = keptFromEarlierRun && existing ? withLogDateOf(existing.body, rendered.body, prune.logEntry) : rendered.body;
+  const body = keptFromEarlierRun && existing ? withLogDateOf(existing.body, rendered.body) : rendered.body;
   const current = await git.currentBranch();
   const onPruneBranch = current === branch || ctx.refName === branch;
   const base =
@@ -460,6 +555,24 @@ interface CommentArgs {
   root: string;
   actions: string[];
   notice: (msg: string) => void;
+  /** Why no comment can be posted (a fork's read-only token): the analysis still runs. */
+  blocked?: string | null;
+}
+
+/**
+ * Whether the checkout holds the pull request: HEAD is its head commit, a merge of it (GitHub's
+ * `refs/pull/N/merge`) or a later commit of it. The parents are read from the commit object,
+ * which a shallow clone keeps even when it lacks the parents themselves.
+ */
+async function holdsPullRequest(git: Git, headSha: string): Promise<boolean> {
+  const raw = await git.run(['cat-file', 'commit', 'HEAD']);
+  if (raw.code !== 0) return true; // no commit to compare: the diff reports what is wrong
+  const self = (await git.run(['rev-parse', 'HEAD'])).stdout.trim();
+  if (self === headSha) return true;
+  const header = raw.stdout.split('\n\n', 1)[0] ?? '';
+  const parents = [...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1]);
+  if (parents.includes(headSha)) return true;
+  return (await git.run(['merge-base', '--is-ancestor', headSha, 'HEAD'])).code === 0;
 }
 
 /** The diff of the pull request: changed paths, added memory lines, removed manifest text. */
@@ -514,7 +627,26 @@ async function publishComment(a: CommentArgs): Promise<{
 }> {
   const { git, inputs, ctx, repoRef, audit, root, actions } = a;
   const pr = ctx.pullRequest!;
+  // `pull_request_target` runs in the base repository: a plain actions/checkout gives the base
+  // branch, whose diff with the base is empty. Say so instead of reporting a clean pull request.
+  if (pr.headSha && !(await holdsPullRequest(git, pr.headSha))) {
+    const here = (await git.head()).slice(0, 7);
+    const msg =
+      `The workspace does not hold this pull request's code: HEAD is ${here}, neither the pull request's head ${pr.headSha.slice(0, 7)} nor a merge of it` +
+      `${ctx.eventName === 'pull_request_target' ? ' (on `pull_request_target`, `actions/checkout` checks out the base branch unless given a `ref`)' : ''}. ` +
+      'Nothing was checked and no comment was posted. Check out the pull request: `actions/checkout` with ' +
+      '`ref: ${{ github.event.pull_request.head.sha }}` and `fetch-depth: 0`.';
+    core.warning(msg, { title: 'memory-audit' });
+    actions.push(`⚠️ ${msg}`);
+    return { analysis: { impacts: [], added: [], entryIds: [], findings: [] }, body: '', overflow: null, degraded: true };
+  }
+  if (a.blocked) a.notice(a.blocked);
   const diff = await pullRequestDiff(git, pr.baseSha, audit.files.map((f) => f.path));
+  // The head audit's path findings are the whole answer when its path check ran with full
+  // history; otherwise (shallow or no history, check disabled) path references are matched
+  // against the diff directly.
+  const checks = (audit as { config?: { checks?: Record<string, unknown> } }).config?.checks;
+  const pathRefsChecked = checks?.['path'] !== false && !audit.findings.some((f) => f.kind === 'shallow-history' && f.severity !== 'info');
   const analysis = analysePullRequest({
     changes: diff.changes,
     findings: audit.findings,
@@ -522,6 +654,7 @@ async function publishComment(a: CommentArgs): Promise<{
     addedLines: diff.addedLines,
     manifestRemoved: diff.manifestRemoved,
     existsAtHead: (p) => existsSync(join(root, p)),
+    pathRefsChecked,
   });
   const head = (pr.headSha || (await git.head())).slice(0, 7);
   const rendered = renderPrComment(analysis, { head, version: audit.report.tool.version, notes: diff.notes });
@@ -531,6 +664,7 @@ async function publishComment(a: CommentArgs): Promise<{
       ? `Pull request #${pr.number}: nothing it changes makes memory stale.`
       : `Pull request #${pr.number}: ${analysis.entryIds.length} memory entr${analysis.entryIds.length === 1 ? 'y' : 'ies'} made stale or added with findings.`,
   );
+  if (a.blocked) return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: true };
   if (inputs.dryRun) {
     actions.push('Dry run: the comment below was not posted.');
     return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: false };
@@ -544,7 +678,9 @@ async function publishComment(a: CommentArgs): Promise<{
     return { analysis, body: rendered.body, overflow: rendered.overflow, comment: c, degraded: false };
   } catch (err) {
     if (/failed with 403/.test((err as Error).message)) {
-      a.notice(`${(err as Error).message} Reporting in the job summary instead.`);
+      a.notice(
+        `No comment was posted: ${(err as Error).message} The comment is in the job summary, and fail-on counts only what the pull request changes.`,
+      );
       return { analysis, body: rendered.body, overflow: rendered.overflow, degraded: true };
     }
     throw err;

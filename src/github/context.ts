@@ -11,7 +11,10 @@ export interface PullRequestInfo {
   headRef: string;
   headRepo: string | null;
   baseRepo: string | null;
-  /** The head lives in another repository: the workflow token is read-only. */
+  /**
+   * Cross-repository: the head lives in another repository than the base (a fork, or a fork
+   * since deleted). On `pull_request` the workflow token is then read-only.
+   */
   fromFork: boolean;
 }
 
@@ -55,7 +58,7 @@ export function readContext(env: NodeJS.ProcessEnv): RunContext {
   let pullRequest: PullRequestInfo | null = null;
   if (pr && typeof pr.number === 'number') {
     const headRepo = str(pr.head?.repo?.full_name) || null;
-    const baseRepo = str(pr.base?.repo?.full_name) || null;
+    const baseRepo = str(pr.base?.repo?.full_name) || (owner && repo ? `${owner}/${repo}` : null);
     pullRequest = {
       number: pr.number,
       baseSha: str(pr.base?.sha),
@@ -64,7 +67,10 @@ export function readContext(env: NodeJS.ProcessEnv): RunContext {
       headRef: str(pr.head?.ref),
       headRepo,
       baseRepo,
-      fromFork: Boolean(pr.head?.repo?.fork) || (headRepo !== null && baseRepo !== null && headRepo !== baseRepo),
+      // `head.repo.fork` only says whether the head repository is itself a fork: a branch of a
+      // repository that was forked from elsewhere is still a same-repository pull request. What
+      // matters is where the head lives: another repository, or a deleted one (`head.repo: null`).
+      fromFork: pr.head?.repo === null || (headRepo !== null && baseRepo !== null && headRepo.toLowerCase() !== baseRepo.toLowerCase()),
     };
   }
   return {

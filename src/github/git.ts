@@ -135,6 +135,13 @@ export function removedText(patch: string): string {
     .join('\n');
 }
 
+export interface CommitInfo {
+  parents: string[];
+  author: GitIdentity;
+  committer: GitIdentity;
+  subject: string;
+}
+
 export interface GitOptions {
   /** Token for http(s) remotes (sent as an extra header, never in a URL). */
   token?: string;
@@ -155,7 +162,13 @@ export class Git {
   }
 
   /** Runs git; never throws (see `exec` for the throwing form). */
-  run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitRunResult> {
+  async run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitRunResult> {
+    const r = await this.runRaw(args, extraEnv);
+    return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
+  }
+
+  /** Runs git with `input` on stdin, stdout as bytes (object contents); never throws. */
+  private runRaw(args: string[], extraEnv: NodeJS.ProcessEnv = {}, input?: string): Promise<{ code: number; stdout: Buffer; stderr: string }> {
     // git gets the environment minus the Action's inputs (INPUT_TOKEN among them).
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_')));
     const env = {
@@ -168,11 +181,15 @@ export class Git {
     };
     const full = ['-c', 'core.quotePath=false', '-c', 'color.ui=false', ...args];
     return new Promise((resolve) => {
-      execFile('git', full, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const child = execFile('git', full, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' }, (err, stdout, stderr) => {
         const raw = err ? (err as { code?: unknown }).code : 0;
         const code = typeof raw === 'number' ? raw : err ? 1 : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        resolve({ code, stdout: Buffer.from(stdout), stderr: Buffer.from(stderr).toString('utf8') });
       });
+      if (input !== undefined) {
+        child.stdin?.on('error', () => undefined); // git exiting early is reported through its exit code
+        child.stdin?.end(input);
+      }
     });
   }
 
@@ -227,6 +244,47 @@ export class Git {
     return parseDiffTreeZ(await this.exec(['diff-tree', '-r', '-z', '--no-renames', from, to, '--']));
   }
 
+  /** Who made a commit, its parents and subject (`git log -1`). */
+  async commitInfo(rev: string): Promise<CommitInfo> {
+    const out = await this.exec(['log', '-1', '--format=%P%x00%an%x00%ae%x00%cn%x00%ce%x00%s', rev, '--']);
+    const [parents, authorName, authorEmail, committerName, committerEmail, subject] = out.replace(/\n$/, '').split('\0');
+    return {
+      parents: (parents ?? '').split(' ').filter(Boolean),
+      author: { name: authorName ?? '', email: authorEmail ?? '' },
+      committer: { name: committerName ?? '', email: committerEmail ?? '' },
+      subject: subject ?? '',
+    };
+  }
+
+  /** True when `ancestor` is `rev` or one of its ancestors. */
+  async isAncestor(ancestor: string, rev: string): Promise<boolean> {
+    const r = await this.run(['merge-base', '--is-ancestor', ancestor, rev]);
+    return r.code === 0;
+  }
+
+  /** The text of some blobs in one `git cat-file --batch` call, by sha (a missing blob is left out). */
+  async readBlobs(shas: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const uniq = [...new Set(shas)];
+    if (uniq.length === 0) return out;
+    const r = await this.runRaw(['cat-file', '--batch'], {}, `${uniq.join('\n')}\n`);
+    if (r.code !== 0) return out;
+    // `<sha> blob <size>\n<content>\n` per object; sizes are in bytes, so walk the bytes.
+    const buf = r.stdout;
+    let at = 0;
+    while (at < buf.length) {
+      const nl = buf.indexOf(10, at);
+      if (nl < 0) break;
+      const [sha, type, size] = buf.subarray(at, nl).toString('utf8').split(' ');
+      at = nl + 1;
+      if (type === 'missing' || size === undefined) continue;
+      const n = Number(size);
+      if (type === 'blob') out.set(sha, buf.subarray(at, at + n).toString('utf8'));
+      at += n + 1;
+    }
+    return out;
+  }
+
   async treeOf(rev: string): Promise<string> {
     return (await this.exec(['rev-parse', `${rev}^{tree}`])).trim();
   }
@@ -243,6 +301,14 @@ export class Git {
     const out = await this.remoteExec(['ls-remote', '--heads', '--', this.remote, `refs/heads/${branch}`]);
     const line = out.split('\n').find((l) => l.endsWith(`\trefs/heads/${branch}`));
     return line ? line.split('\t')[0] : null;
+  }
+
+  /**
+   * Turns a shallow clone into a complete one (`git fetch --unshallow`, with the same auth as the
+   * other remote calls): the prune's staleness evidence is the history a shallow clone lacks.
+   */
+  async unshallow(): Promise<void> {
+    await this.remoteExec(['fetch', '--unshallow', '--no-tags', '--quiet', '--', this.remote]);
   }
 
   /** Fetches commits by sha or ref into the object store (no local refs are moved). */

@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import type { Entry, Finding } from '../types.js';
 import type { DiffChange } from './git.js';
+import { checkable, describedAsPast } from '../checks/stale-common.js';
 
 export interface ImpactHit {
   entryId: string | null;
@@ -45,6 +46,13 @@ export interface PrAnalysisInput {
   manifestRemoved: Map<string, string>;
   /** Whether a repository-relative path exists at the head (a ref to it is then not stale). */
   existsAtHead: (path: string) => boolean;
+  /**
+   * The head audit's path check ran with the whole history: its findings are then the answer,
+   * and a reference it did not flag was left alone on purpose (described as past, forbidden,
+   * ignored output...). False (the default) when it could not (shallow clone, no history,
+   * check disabled): path references are then matched against the diff directly.
+   */
+  pathRefsChecked?: boolean;
 }
 
 const PATH_KINDS = new Set(['path-missing', 'path-renamed', 'path-unverified', 'broken-link']);
@@ -158,13 +166,18 @@ export function analysePullRequest(input: PrAnalysisInput): PrAnalysis {
       impact.hits.push(hit);
       reported.push(f);
     }
-    // 2. Path references the checks did not flag (shallow history, disabled check).
-    for (const e of input.entries) {
+    // 2. Path references the checks did not flag, only when the path check could not run
+    //    (shallow history, disabled check); with the same exemptions as the check: SUPERSEDED
+    //    records, and text that says the path is gone or must not come back ("renamed from
+    //    `x`", "`x` was removed; do not recreate it").
+    for (const e of input.pathRefsChecked ? [] : input.entries) {
+      if (!checkable(e)) continue;
       for (const ref of e.refs) {
         if (ref.kind !== 'path' && ref.kind !== 'import') continue;
         const cands = refCandidates(ref.value || ref.raw, e.file);
         if (!cands.some((cand) => pointsAt(cand, oldPath))) continue;
         if (cands.some((cand) => input.existsAtHead(cand))) continue;
+        if (describedAsPast(e, ref)) continue;
         const hit: ImpactHit = {
           entryId: e.id,
           file: e.file,

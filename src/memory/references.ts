@@ -7,7 +7,7 @@ import { isSpaceCode } from './refs/chars.js';
 import { lex, splitLines, type Segment } from './refs/lex.js';
 import { asPath, asSpacedPath, configOwnerDir, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, type CommandPiece, type ShellState } from './refs/commands.js';
-import { isListing, isTree, parseTree } from './refs/tree.js';
+import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
 import {
   encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
   wordEndAt, wordRaw, wordStartAt, wordValue,
@@ -868,8 +868,17 @@ function codeBlock(seg: Segment, c: Collector): void {
       }
       const trimmed = text.trimStart();
       if (trimmed.startsWith('#')) {
+        const at = seg.start + l.start + off + (text.length - trimmed.length);
+        // An alternative written as a comment (`# or: pnpm --filter web run test`, `# e.g. make x`):
+        // a command like the fence's lines, from the fence's current folder; a copy of the state,
+        // since a `cd` in a command that is not run does not move the lines below.
+        const alt = commentCommand(trimmed);
+        if (alt) {
+          for (const p of parseCommandLine(alt.text, { ...state })) addPiece(p, at + alt.at, c, 'code');
+          continue;
+        }
         // A comment: paths only.
-        commentPaths(trimmed, seg.start + l.start + off + (text.length - trimmed.length), c);
+        commentPaths(trimmed, at, c);
         continue;
       }
       for (const p of parseCommandLine(text, state)) addPiece(p, seg.start + l.start + off, c, 'code');
@@ -882,7 +891,8 @@ function codeBlock(seg: Segment, c: Collector): void {
   const tree = PLAIN_LANGS.has(lang) && isTree(seg.text);
   const listing = !tree && PLAIN_LANGS.has(lang) && isListing(seg.text);
   if (tree || listing) {
-    const items = parseTree(seg.text, listing);
+    // A root line `./` or `/project` is the repository (see rootedAtRepository).
+    const items = rootedAtRepository(parseTree(seg.text, listing));
     const rootHome = new Set<number>();
     for (const it of items) {
       if (/^[~$]/.test(it.path) || it.path.startsWith('/')) {
@@ -921,6 +931,51 @@ function isShellish(lines: string[]): boolean {
   const cmd = body.filter((l) => looksLikeCommand(l.replace(/^[$>%]\s+/, ''))).length;
   return cmd / body.length >= 0.6;
 }
+
+/**
+ * A cue that introduces another way to run what the fence shows: `or`, `alternatively`, `e.g.`,
+ * `i.e.`, `for example`, `equivalently`, `same as` (then `run` / `use` / `with` and `:` or `,`),
+ * right after the `#`.
+ */
+const COMMENT_CUE = /^#+\s*(?:or|alternatively|alternative|e\.g\.?|eg|i\.e\.?|for example|equivalently|equivalent|same as)(?:\s+(?:run|use|with|via))?\s*[:,]?\s+/i;
+
+/**
+ * The command of a comment line that offers one after a cue (see COMMENT_CUE), and its offset in
+ * the line; undefined when the rest does not start like a command (`# or press Ctrl+C`). The
+ * command ends before a code span's closing backtick, a parenthesis, a dash between spaces or two
+ * spaces (`# or: make test (slower)`), and loses a sentence's closing punctuation: what follows is
+ * prose about the command, not its arguments.
+ */
+function commentCommand(line: string): { text: string; at: number } | undefined {
+  const m = COMMENT_CUE.exec(line);
+  if (!m) return undefined;
+  let at = m[0].length;
+  let rest = line.slice(at);
+  if (rest.startsWith('`')) {
+    const close = rest.indexOf('`', 1);
+    if (close === -1) return undefined;
+    rest = rest.slice(1, close);
+    at += 1;
+  } else {
+    const stop = rest.search(/\s+\(|\s[—–-]\s|\s{2,}|\s#/);
+    if (stop !== -1) rest = rest.slice(0, stop);
+    rest = rest.replace(/[.,;:!?]+$/, '');
+  }
+  const prompt = /^\$\s+/.exec(rest); // `# or: $ make x`
+  if (prompt) {
+    rest = rest.slice(prompt[0].length);
+    at += prompt[0].length;
+  }
+  if (!rest.trim() || !looksLikeCommand(rest)) return undefined;
+  // A sentence that starts with a tool's name is prose (`# or make sure the db is up`, `# or use yarn if
+  // you prefer`): an English function word outside quotes means the comment is not a command line.
+  if (COMMENT_PROSE.test(rest.replace(/"[^"]*"|'[^']*'/g, ' '))) return undefined;
+  return { text: rest, at };
+}
+
+/** Words a command line does not hold unquoted, but a sentence does. */
+const COMMENT_PROSE =
+  /\s(?:the|a|an|is|are|was|be|if|you|your|we|our|sure|to|that|this|it|its|for|of|and|but|when|then|than|so|not|please|want|need|prefer|should|will|would|can|could|may|might|instead|also|first|before|after|once|which|who|by|with|without|into|on|in|at)(?=\s|$|[.,;:!?])/i;
 
 function commentPaths(text: string, start: number, c: Collector): void {
   const re = /[^\s]+/g;

@@ -21,6 +21,10 @@ import path from 'node:path';
 import type { CheckContext, Entry, Finding, PlanAction, PlanItem, Reference } from '../types.js';
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
 import { findSecretRanges } from '../report/redact.js';
+import { checkPathRef } from '../checks/path.js';
+import { checkScriptRef } from '../checks/script.js';
+import { checkPackageRef } from '../checks/package.js';
+import { checkVersionRef } from '../checks/version.js';
 import { planBudgets } from './budget.js';
 import { liveNames, scoreEntries, type ScoreParts } from './score.js';
 import {
@@ -168,6 +172,151 @@ function locate(e: Entry, f: Finding): Array<{ start: number; end: number }> {
     }
   }
   return out;
+}
+
+type Recheck = (e: Entry, r: Reference, ctx: CheckContext) => Finding | null;
+
+/**
+ * The per-reference check behind a stale finding kind, with the reference kinds it reads: run
+ * again on one reference to tell whether the finding is about it (same text, other folder).
+ */
+function recheckOf(kind: string): { kinds: ReadonlySet<string>; run: Recheck } | undefined {
+  switch (kind) {
+    case 'path-missing':
+    case 'path-renamed':
+      return { kinds: PATH_REF_KINDS, run: (e, r, ctx) => checkPathRef(e, r, ctx.evidence, undefined, ctx.files.find((x) => x.path === e.file)) };
+    case 'script-missing':
+      return { kinds: COMMAND_REF_KINDS, run: (e, r, ctx) => checkScriptRef(e, r, ctx.evidence) };
+    case 'package-missing':
+    case 'package-renamed':
+      return { kinds: PACKAGE_REF_KINDS, run: (e, r, ctx) => checkPackageRef(e, r, ctx.evidence) };
+    case 'version-drift':
+      return { kinds: VERSION_REF_KINDS, run: (e, r, ctx) => checkVersionRef(e, r, ctx.evidence) };
+    default:
+      return undefined;
+  }
+}
+const PATH_REF_KINDS: ReadonlySet<string> = new Set(['path', 'import']);
+const COMMAND_REF_KINDS: ReadonlySet<string> = new Set(['command']);
+const PACKAGE_REF_KINDS: ReadonlySet<string> = new Set(['package']);
+const VERSION_REF_KINDS: ReadonlySet<string> = new Set(['version']);
+
+/** What a reference's text is read against: the same text in another folder or workspace is another thing. */
+function readingKey(r: Reference): string {
+  return `${r.base ?? ''}\0${r.workspace ?? ''}\0${r.manifest ?? ''}\0${r.value}\0${r.in === 'link' ? 'link' : ''}`;
+}
+
+/**
+ * Where a stale finding's reference is written in the entry (file offsets), for rule 4: only the
+ * reference the finding is about, never every textual match of the old value (the root's
+ * `npm run build` stays when only `cd docs-assets/app && npm run build` was flagged). That is the
+ * finding's text on the finding's line, read in the same context (the path check reports `x.sh`
+ * and `bash x.sh` on one line once: both are corrected). When that line holds the text in several
+ * contexts, the per-reference check is run again on each to tell which one it flagged; undefined
+ * when that cannot be told. A link whose text is its destination (`[a/b.md](a/b.md)`, also in
+ * backticks) has its text rewritten with the destination, or the link would keep the old name.
+ */
+function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: number; end: number }> | undefined {
+  if (!f.ref) return [];
+  const inEntry = e.refs.filter((r) => r.raw === f.ref && r.start >= e.start && r.end <= e.end);
+  const onLine = f.line > 0 ? inEntry.filter((r) => r.line === f.line) : inEntry;
+  let at: Array<{ start: number; end: number }>;
+  if (onLine.length) {
+    const groups = new Map<string, Reference[]>();
+    for (const r of onLine) {
+      const k = readingKey(r);
+      const g = groups.get(k);
+      if (g) g.push(r);
+      else groups.set(k, [r]);
+    }
+    let chosen: Reference[] = onLine;
+    if (groups.size > 1) {
+      const check = recheckOf(f.kind);
+      if (!check) return undefined;
+      chosen = [];
+      for (const g of groups.values()) {
+        const probe = g.find((r) => check.kinds.has(r.kind));
+        const again = probe ? check.run(e, probe, ctx) : null;
+        if (again && again.kind === f.kind && again.suggestion?.replace === f.suggestion?.replace) chosen.push(...g);
+      }
+      if (!chosen.length) return undefined;
+      // Refs of other kinds at the same offsets (a link and the path it names) go with them.
+      const spots = new Set(chosen.map((r) => `${r.start}:${r.end}`));
+      chosen = onLine.filter((r) => spots.has(`${r.start}:${r.end}`));
+    }
+    at = chosen.map((r) => ({ start: r.start, end: r.end }));
+  } else {
+    at = locate(e, f);
+    // The finding's line does not hold it (a finding placed on the entry's first line): the
+    // entry's refs with its text, as long as they are all read alike.
+    if (!at.length && inEntry.length) {
+      if (new Set(inEntry.map(readingKey)).size > 1) return undefined;
+      at = inEntry.map((r) => ({ start: r.start, end: r.end }));
+    }
+  }
+  const out = [...at];
+  for (const r of at) {
+    const t = selfNamedLinkText(e, r);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * The text of the link whose destination holds `at`, when that text is the destination itself
+ * (`[docs/a.md](docs/a.md)`, `` [`docs/a.md`](docs/a.md) ``): the range in the text matching `at`.
+ */
+function selfNamedLinkText(e: Entry, at: { start: number; end: number }): { start: number; end: number } | undefined {
+  const s = e.spans.find((x) => x.kind === 'link' && x.url && x.start <= at.start && at.end <= x.end);
+  if (!s || !s.url) return undefined;
+  const src = e.text.slice(s.start - e.start, s.end - e.start);
+  if (src[0] !== '[') return undefined; // an autolink or a bare URL: no separate text
+  const close = src.lastIndexOf('](', at.start - s.start);
+  if (close < 1) return undefined;
+  const urlAt = src.indexOf(s.url, close + 2);
+  if (urlAt < 0 || s.start + urlAt > at.start || s.start + urlAt + s.url.length < at.end) return undefined;
+  let textStart = 1;
+  let textEnd = close;
+  if (textEnd - textStart > 2 && src[textStart] === '`' && src[textEnd - 1] === '`') {
+    textStart++;
+    textEnd--;
+  }
+  const text = src.slice(textStart, textEnd);
+  const rel = at.start - (s.start + urlAt);
+  if (text === s.url) return { start: s.start + textStart + rel, end: s.start + textStart + rel + (at.end - at.start) };
+  // The text is the path alone: without the destination's #anchor or ?query, or its `mdc:` prefix.
+  if (text === e.text.slice(at.start - e.start, at.end - e.start)) return { start: s.start + textStart, end: s.start + textEnd };
+  return undefined;
+}
+
+/**
+ * References with a stale finding's text that no edit corrects and that the check, run on them,
+ * finds valid (the same command run from another folder): they stay as written, so the check
+ * for a leftover old name skips them. Others (stale but not corrected, or of a kind that cannot be
+ * re-checked) are not returned: they still count as the old name left behind.
+ */
+function unflaggedTwins(e: Entry, stale: Finding[], edits: Located[], ctx: CheckContext): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  const overlaps = (r: { start: number; end: number }) => edits.some((x) => x.start < r.end && r.start < x.end);
+  for (const f of stale) {
+    if (!f.ref || f.suggestion?.replace === undefined) continue;
+    const check = recheckOf(f.kind);
+    if (!check) continue;
+    for (const r of e.refs) {
+      if (r.raw !== f.ref || r.start < e.start || r.end > e.end || !check.kinds.has(r.kind) || overlaps(r)) continue;
+      if (out.some((x) => x.start === r.start && x.end === r.end)) continue;
+      if (!check.run(e, r, ctx)) out.push({ start: r.start, end: r.end });
+    }
+  }
+  return out;
+}
+
+/** The entry's text with `edits` applied and the `masks` ranges blanked (masks never overlap edits). */
+function spliceMasked(e: Entry, edits: Located[], masks: Array<{ start: number; end: number }>): string {
+  let text = e.text;
+  for (const m of masks) text = text.slice(0, m.start - e.start) + ' '.repeat(m.end - m.start) + text.slice(m.end - e.start);
+  for (const ed of [...edits].sort((a, b) => b.start - a.start)) text = text.slice(0, ed.start - e.start) + ed.text + text.slice(ed.end - e.start);
+  return text;
 }
 
 /**
@@ -360,26 +509,38 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     }
     const edits: Located[] = [];
     const uncorrectable: Finding[] = [];
+    const unpinned: Finding[] = [];
     for (const f of stale) {
-      const at = f.suggestion?.replace !== undefined ? locate(e, f) : [];
-      if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion!.replace! });
+      const at = f.suggestion?.replace !== undefined ? flaggedAt(e, f, ctx) : [];
+      if (at === undefined) unpinned.push(f);
+      else if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion!.replace! });
       else uncorrectable.push(f);
     }
     let uniq = dedupeEdits(edits);
     if (!uncorrectable.length && uniq) {
-      let replacement = correctedText(e, uniq, today, fmEnd);
+      let replacement = unpinned.length ? undefined : correctedText(e, uniq, today, fmEnd);
       // A partial correction (the old name still appears elsewhere in the entry, e.g. in an import
-      // path) would make the entry contradict itself: then it is not a known correction.
-      const leftoverIn = (text: string | undefined) => stale.find((f) => f.ref && stillNamed(text ?? '', f.ref, f.suggestion?.replace ?? ''));
-      let leftover = leftoverIn(replacement);
+      // path) would make the entry contradict itself: then it is not a known correction. The same
+      // reference written elsewhere and left unflagged by the checks (the root's `npm run build`
+      // next to a sub-project's renamed one) is valid: it stays as written and is no leftover.
+      let twins: Array<{ start: number; end: number }> | undefined;
+      const leftoverIn = (fixes: Located[]) => {
+        if (unpinned.length) return unpinned[0];
+        const named = (text: string) => stale.find((f) => f.ref && stillNamed(text, f.ref, f.suggestion?.replace ?? ''));
+        const left = named(spliceMasked(e, fixes, []));
+        if (!left) return undefined;
+        twins ??= unflaggedTwins(e, stale, edits, ctx); // re-checks only when the old name is left
+        return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
+      };
+      let leftover = replacement === undefined && !unpinned.length ? undefined : leftoverIn(uniq);
       if (replacement !== undefined && leftover && fmEnd > e.start) {
         // A topic file's frontmatter (its `description:`) naming the old path is corrected with it.
-        const more = frontmatterMentions(e, stale, fmEnd);
+        const more = frontmatterMentions(e, stale, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all = more.length ? dedupeEdits([...uniq, ...more]) : undefined;
         if (all) {
           uniq = all;
           replacement = correctedText(e, all, today, fmEnd);
-          leftover = leftoverIn(replacement);
+          leftover = replacement === undefined ? undefined : leftoverIn(all);
         }
       }
       if (replacement !== undefined && !leftover)
@@ -399,7 +560,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       return item('review', 4, `${reason}; a ${e.type} entry is not deleted automatically`);
     // Part of the entry has a known correction and part has none: deleting it would lose a fact
     // whose fix is known, correcting it would leave a stale one.
-    if (uniq && edits.length) return item('review', 4, `${reason}; other references of the entry have a known correction`);
+    if (uniq && (edits.length || unpinned.length)) return item('review', 4, `${reason}; other references of the entry have a known correction`);
+    // Every stale reference is one item of an example list ("(rspec, rake, rubocop, etc.)", "such
+    // as a, b"): the entry's point is elsewhere, and an example can be dropped by hand.
+    if (uncorrectable.every((f) => exampleItem(e, f)))
+      return item('review', 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     // The entry names at least as many things the project still has (a file at HEAD, a
     // dependency, a defined script) as stale ones: it is about more than what went away.
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
@@ -621,6 +786,69 @@ function staleMinority(e: Entry, stale: Finding[], fmEnd: number): boolean {
   for (const line of e.text.slice(skip).split('\n')) if (line.trim() !== '') content++;
   const staleLines = new Set(stale.map((f) => f.line));
   return content >= 2 && staleLines.size * 2 <= content;
+}
+
+/** Words that introduce examples ("such as a, b", "e.g. a, b"): what follows them is a list of examples. */
+const EXAMPLE_MARKER = /(?:\bsuch as|\be\.g\.,?|\bfor (?:example|instance),?|\bincluding|\blike)\s+/gi;
+/** What closes a list of examples ("a, b, etc.", "a and so on", "a, b…"). */
+const EXAMPLE_END = /(?:,?\s*\betc\b\.?|\.\.\.|…|,?\s+and (?:so on|more|others)\b|,?\s+or similar\b)/i;
+
+/**
+ * Whether a finding's reference is one item of a list of examples on its line: a list of at least
+ * two short items (`,` / `and` / `or` / `/` between them) that is in parentheses ("(rspec, rake,
+ * rubocop, etc.)"), follows "such as" / "e.g." / "for example" / "including" / "like", ends with
+ * "etc." / "and so on", or has three items or more. Its bounds: parentheses, `:` / `;`, a sentence
+ * end, the line. Only for stale references about to be deleted: a few per audit.
+ */
+function exampleItem(e: Entry, f: Finding): boolean {
+  if (!f.ref) return false;
+  for (const at of locate(e, f)) {
+    const s = at.start - e.start;
+    const lineStart = e.text.lastIndexOf('\n', s - 1) + 1;
+    let lineEnd = e.text.indexOf('\n', s);
+    if (lineEnd === -1) lineEnd = e.text.length;
+    const line = e.text.slice(lineStart, lineEnd);
+    const a = s - lineStart;
+    const b = a + (at.end - at.start);
+    // Bounds: a sentence end is `.` `!` `?` then a space, except after e.g / i.e / etc / vs.
+    const stop = (i: number): boolean => {
+      const c = line[i];
+      if (c === '(' || c === ')' || c === ':' || c === ';') return true;
+      if ((c === '.' || c === '!' || c === '?') && (i + 1 >= line.length || line[i + 1] === ' ')) return !/(?:\be\.g|\bi\.e|\betc|\bvs)$/i.test(line.slice(0, i));
+      return false;
+    };
+    let l = a;
+    while (l > 0 && !stop(l - 1)) l--;
+    let r = b;
+    while (r < line.length && !stop(r)) r++;
+    const paren = line[l - 1] === '(' && line[r] === ')';
+    let from = l;
+    let marker = false;
+    for (const m of line.slice(l, a).matchAll(EXAMPLE_MARKER)) {
+      from = l + (m.index ?? 0) + m[0].length;
+      marker = true;
+    }
+    // "a, b, etc." / "a and so on" / "a, b…": the list ends there, and is a list of examples.
+    let list = line.slice(from, r);
+    const end = EXAMPLE_END.exec(list);
+    if (end) list = list.slice(0, end.index);
+    const items = list
+      .split(/\s*,\s*|\s+(?:and|or)\s+|\s*\/\s*/)
+      .map((x) => x.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, '').replace(/^[`*_"']+|[`*_"']+$/g, ''))
+      .filter(Boolean);
+    const etc = end !== null;
+    const words = (x: string) => x.split(/\s+/).length;
+    if (items.length + (etc ? 1 : 0) < 2 || items.some((x) => x.length > 60)) continue;
+    // Three short items or more make a list on their own ("Ruby CLI tools: rspec, rake, rubocop").
+    if (items.length >= 3 && items.includes(f.ref) && items.every((x) => words(x) <= 2)) return true;
+    if (!paren && !marker && !etc) continue;
+    // Marked as examples: the sentence may go on before the first item and after the last one
+    // ("tools such as rubocop and brakeman run in CI").
+    if (!paren && !marker && words(items[0]!) > 3) items[0] = items[0]!.split(/\s+/).pop()!;
+    if (!paren && words(items[items.length - 1]!) > 3) items[items.length - 1] = items[items.length - 1]!.split(/\s+/)[0]!;
+    if (items.includes(f.ref) && items.every((x) => words(x) <= 3)) return true;
+  }
+  return false;
 }
 
 function frontmatterEnd(t: Tree, e: Entry): number {

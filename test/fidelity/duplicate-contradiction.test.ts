@@ -179,4 +179,16 @@ describe('contradiction', () => {
     });
     expect(findContradictions(context(files, entries))).toEqual([]);
   });
+
+  it('does not read a support matrix or a feature statement as a version claim, but keeps a list of different tools', () => {
+    const { files, entries } = parseFiles({
+      'CLAUDE.md': '- Use Node 20 locally.\n- Python 3.12, Postgres 15, Redis 7.\n',
+      'AGENTS.md': '- CI runs the web tests on Node 18 and 22.\n- Also tested on Node 16, 18 or Node 22.\n- Node 18 ships a global fetch.\n- Backups go to Postgres 14.\n',
+    });
+    const f = findContradictions(context(files, entries));
+    expect(f.map((x) => [x.file, x.line, x.ref])).toEqual([
+      ['CLAUDE.md', 2, 'Postgres 15'],
+      ['AGENTS.md', 4, 'Postgres 14'],
+    ]);
+  });
 });

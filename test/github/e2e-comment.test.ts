@@ -101,7 +101,7 @@ describe.concurrent('comment mode (pull_request)', () => {
     expect(body).toContain('> The checkout is shallow, so the pull request was compared with its base tree directly');
   });
 
-  it('degrades to report on a pull request from a fork: no API writes, a notice, annotations, the summary, fail-on', async (t) => {
+  it('on a pull request from a fork: no API writes, a notice, the PR-scoped annotations, the summary, fail-on on what the PR changes', async (t) => {
     const { fx, base, head } = prFixture(t);
     const gh = await server(t, { token: TOKEN, forbidComments: true });
     const r = await runAction({ workspace: fx.work, inputs: { 'fail-on': 'warning' }, eventName: 'pull_request', payload: payload(base, head, 'mallory/widgets', true), apiUrl: gh.url });
@@ -110,9 +110,11 @@ describe.concurrent('comment mode (pull_request)', () => {
     expect(gh.writes()).toEqual([]);
     expect(r.stdout).toContain('::notice title=memory-audit::This pull request comes from a fork, so the workflow token is read-only');
     expect(r.summary).toContain('# memory-audit (report)');
-    // Report mode: every finding is annotated (capped) and counted for fail-on.
-    expect(r.stdout).toMatch(/^::warning title=memory-audit%3A ephemeral,file=CLAUDE.md,line=7::/m);
-    expect(r.stdout).toMatch(/::error::memory-audit: \d+ findings? at or above "warning" \(input fail-on\)\./);
+    // The comment's analysis, not posted: what the PR adds is annotated (line 11) and counted for
+    // fail-on; staleness already on the base branch (line 7) is not the PR's.
+    expect(r.stdout).toMatch(/^::warning title=memory-audit%3A ephemeral,file=CLAUDE.md,line=11::/m);
+    expect(r.stdout).not.toMatch(/line=7::/);
+    expect(r.stdout).toMatch(/::error::memory-audit: \d+ findings? at or above "warning" in what this pull request changes \(input fail-on\)\./);
     expect(r.code).toBe(1);
     expect(r.report.schemaVersion).toBe(1);
     expect(r.report.findings.some((f: { kind: string; line: number }) => f.kind === 'ephemeral' && f.line === 7)).toBe(true);

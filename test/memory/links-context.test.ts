@@ -326,8 +326,9 @@ describe('list intro lines inside an auto-memory topic file', () => {
   ].join('\n');
   const topic = (bodyText: string) => `---\nname: reference_build_scripts\ndescription: Build script locations\ntype: reference\n---\n\n${bodyText}\n`;
 
-  async function fixture(topicBody: string): Promise<Repo> {
+  async function fixture(topicBody: string, extra: string[] = []): Promise<Repo> {
     const r = await makeRepo();
+    for (const f of extra) await r.write(f, body(f));
     for (const s of ['compactJson', 'copyLocal', 'migrateEnemyIds']) await r.write(`builds/scripts/${s}.mjs`, body(s));
     await r.write('tools/lint.mjs', body('lint'));
     await r.write('tools/format.mjs', body('format'));
@@ -353,7 +354,9 @@ describe('list intro lines inside an auto-memory topic file', () => {
   });
 
   test('two lists naming different folders: no folder is guessed', async () => {
-    const r = await fixture(`${LIST}\n\nLint tools are located in \`tools/\`:\n\n- \`lint.mjs\` lints`);
+    // Files of the same names elsewhere at HEAD: a bare name is then only stale through a folder
+    // its context names, and none is taken here.
+    const r = await fixture(`${LIST}\n\nLint tools are located in \`tools/\`:\n\n- \`lint.mjs\` lints`, ['legacy/copyLocal.mjs', 'legacy/migrateEnemyIds.mjs', 'legacy/lint.mjs']);
     const res = await audit({ root: r.dir, now: NOW });
     expect(paths(res.report)).toEqual([]);
   });

@@ -2,12 +2,26 @@
 import type { ManifestKind } from '../../types.js';
 
 const SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+/** Copies of dependencies' manifests that tools write into the tree (Mix `deps/`, Dart tool caches, Flutter plugin links). */
+const TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
 
-export function manifestKind(path: string): ManifestKind | undefined {
+/** Gradle build logic compiled before the build (conventions, dependency constants). */
+const BUILD_LOGIC = /(^|\/)(buildSrc|build-logic)\//;
+
+/** Every manifest kind (types.ts), those read by ecosystems.ts (Gradle, Composer, Mix, Pub, MSBuild) included. */
+export type AnyManifestKind = ManifestKind;
+
+export function manifestKind(path: string): AnyManifestKind | undefined {
   if (SKIP_SEGMENT.test(path)) return undefined;
   const slash = path.lastIndexOf('/');
   const base = slash < 0 ? path : path.slice(slash + 1);
   switch (base) {
+    case 'composer.json':
+      return 'composer';
+    case 'mix.exs':
+      return TOOL_COPIES.test(path) ? undefined : 'mix';
+    case 'pubspec.yaml':
+      return TOOL_COPIES.test(path) ? undefined : 'pubspec';
     case 'package.json':
       return 'package.json';
     case 'pnpm-workspace.yaml':
@@ -44,6 +58,14 @@ export function manifestKind(path: string): ManifestKind | undefined {
     case '.tool-versions':
       return 'runtime-file';
   }
+  if (base.endsWith('.versions.toml')) return 'gradle-catalog';
+  // Every Gradle script (build, settings, `apply from:` files) and the build logic of buildSrc /
+  // build-logic: dependencies move between them, and one left unread would make a dependency
+  // that moved there look removed.
+  if (base.endsWith('.gradle') || base.endsWith('.gradle.kts') || ((base.endsWith('.kt') || base.endsWith('.groovy')) && BUILD_LOGIC.test(path))) return 'gradle-build';
+  // Projects and every imported MSBuild file (`Directory.Packages.props`, `eng/Testing.props`):
+  // package items move between them the same way.
+  if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return 'msbuild';
   if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path)) {
     return 'requirements';
   }
@@ -51,11 +73,11 @@ export function manifestKind(path: string): ManifestKind | undefined {
 }
 
 /** Lockfiles are large: read at HEAD only, never through history. */
-export function isLockfile(kind: ManifestKind): boolean {
+export function isLockfile(kind: AnyManifestKind): boolean {
   return kind === 'package-lock' || kind === 'pnpm-lock' || kind === 'yarn-lock';
 }
 
 /** Kinds whose history is followed (dependencies, scripts, targets, recipes). */
-export function hasHistory(kind: ManifestKind): boolean {
+export function hasHistory(kind: AnyManifestKind): boolean {
   return kind !== 'runtime-file' && !isLockfile(kind) && kind !== 'pnpm-workspace';
 }

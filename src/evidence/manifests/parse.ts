@@ -4,16 +4,22 @@
 // returns what it could read plus problems with a line number when the parser gives one.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { ManifestKind } from '../../types.js';
+import type { AnyManifestKind } from './kinds.js';
+import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMix, parseMsbuild, parsePubspec } from './ecosystems.js';
 
 export interface ParsedDep {
   name: string;
   spec: string;
   field: string;
+  /**
+   * Another spelling of a declared dependency, or a name the manifest declares for itself:
+   * counted as declared at HEAD, never followed through history (see ecosystems.ts).
+   */
+  presence?: boolean;
 }
 
 export interface ParsedManifest {
-  kind: ManifestKind;
+  kind: AnyManifestKind;
   deps: ParsedDep[];
   /** npm scripts (name -> command), pyproject scripts/tasks (name -> target). */
   scripts?: Map<string, string>;
@@ -33,7 +39,7 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 
-export function parseManifest(kind: ManifestKind, path: string, text: string): ParsedManifest {
+export function parseManifest(kind: AnyManifestKind, path: string, text: string): ParsedManifest {
   try {
     switch (kind) {
       case 'package.json':
@@ -56,6 +62,18 @@ export function parseManifest(kind: ManifestKind, path: string, text: string): P
         return parseJustfile(text);
       case 'runtime-file':
         return parseRuntimeFile(path, text);
+      case 'composer':
+        return parseComposer(text);
+      case 'pubspec':
+        return parsePubspec(text);
+      case 'mix':
+        return parseMix(text);
+      case 'gradle-catalog':
+        return parseGradleCatalog(text);
+      case 'gradle-build':
+        return parseGradleBuild(text);
+      case 'msbuild':
+        return parseMsbuild(path, text);
       default:
         return { kind, deps: [], problems: [] };
     }

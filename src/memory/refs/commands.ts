@@ -221,6 +221,13 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   // Env assignments; a path-like value is a path (`KUBE_ROOT=./hack make x`).
   for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
   if (i < seg.length && (seg[i].t === 'sudo' || seg[i].t === 'time' || seg[i].t === 'exec')) i++;
+  // `bundle exec x …` runs the Gemfile's `x` (Ruby's `npx x` / `uv run x`): read as `x …` itself,
+  // so its program is a package reference like any command's (`bundle exec rake db:migrate` is
+  // `rake db:migrate`); `bundle exec` alone names nothing.
+  if (i + 1 < seg.length && seg[i].t === 'bundle' && seg[i + 1].t === 'exec') {
+    i += 2;
+    while (i < seg.length && seg[i].t.startsWith('-')) i++; // `--keep-file-descriptors`
+  }
   if (i >= seg.length) return undefined;
   const head = seg[i];
   const w = head.t;

@@ -19,6 +19,14 @@ export const EXTENSIONLESS_FILES = new Set([
   '.prettierrc', '.eslintrc', '.env', '.envrc', '.dockerignore', '.cursorrules', '.tool-versions', 'go.mod', 'go.sum',
 ]);
 
+/**
+ * A well-known extensionless file name with a variant suffix (`Procfile.dev`, `Dockerfile.prod`,
+ * `Gemfile.next`, `Makefile.local`): the suffix names a variant, not a file type, so the
+ * extension rule misses it; the name before the first dot makes it a file. Read so only in code,
+ * links and imports (a prose word stays a word).
+ */
+const VARIANT_FILE = /^(?:Procfile|Dockerfile|Containerfile|Gemfile|Makefile|Vagrantfile|Jenkinsfile|Brewfile)(?:\.[A-Za-z0-9_-]+)+$/;
+
 const PLACEHOLDER_SEGMENT =
   /^(?:path|to|foo|bar|baz|qux|xxx+|yyy+|zzz+|some|your|my|example|examples?-\w+|\.\.\.|…|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[-_].*|my[-_](?:app|project|repo|package|file|dir|folder|module|lib|component|service)s?|some[-_].*|<.*|.*>|.*\{.*|.*\}.*|n\/a)$/i;
 
@@ -254,7 +262,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   }
   if (segs.length >= 2 && (segs[0].length === 4 || f & F_NON_ASCII) && segs[0].toLowerCase() === 'path' && segs[1].toLowerCase() === 'to') return null;
   const first = segs[0];
-  if (anchor === 'plain' && first.includes('.') && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first)) {
+  const variantFile = (name: string) => ctx !== 'prose' && name.length > 8 && VARIANT_FILE.test(name);
+  if (anchor === 'plain' && first.includes('.') && DOMAIN.test(first) && segs.length >= 1 && !EXTENSIONLESS_FILES.has(first) && !variantFile(first)) {
     if (segs.length > 1 || !FILE_EXTENSIONS.has(extOf(first))) return null;
   }
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
@@ -265,7 +274,7 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   const ext = extOf(v);
   const last = segs[segs.length - 1];
   const hasSlash = segs.length > 1;
-  const knownFile = EXTENSIONLESS_FILES.has(last) || (ext !== '' && FILE_EXTENSIONS.has(ext));
+  const knownFile = EXTENSIONLESS_FILES.has(last) || (ext !== '' && FILE_EXTENSIONS.has(ext)) || (ext !== '' && variantFile(last));
   if (!hasSlash) {
     // Bare names: a known file name, or a directory written with a trailing slash.
     if (ext && /^\d/.test(ext)) return null; // 1.2.3, file.1

@@ -170,6 +170,33 @@ const VERSION_HINT = /[\s=≥^~>]v?\d/;
 /** What a standalone project version needs: 1.2.3. */
 const PROJECT_VERSION_HINT = /\d\.\d+\.\d/;
 
+/** A list separator: `,` (then `and`/`or`), `and`, `or`, `&` (`/` never reaches here: VERSION_RE ends before it). */
+const LIST_SEP = String.raw`(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+)`;
+/** One more member: a version, not followed by a unit or a counted noun ("Node 20, 4 GB of RAM" is no list). */
+const LIST_MEMBER = String.raw`v?\d+(?:\.\d+){0,2}(?:\.x)?\+?(?![\w.]*\d)(?![\w/-])(?!\s*(?:%|[KMGT]i?B\b|cores?\b|CPUs?\b|GPUs?\b|workers?\b|threads?\b|times\b|minutes?\b|seconds?\b|hours?\b|days?\b|ms\b|s\b|x\b))`;
+const LIST_MEMBER_RE = new RegExp('^' + LIST_SEP + LIST_MEMBER);
+/** What a list needs right after its first version (a cheap test before the patterns). */
+const LIST_START = /^\s*(?:,|(?:and|or|&)\s)/;
+/** Right before a subject: one or more versions and a separator ("3.10, 3.11 and "). */
+const VERSION_LIST_BEFORE = new RegExp(String.raw`(?<![\w.-])v?\d+(?:\.\d+){0,2}(?:\.x)?\+?` + `(?:${LIST_SEP}${LIST_MEMBER})*` + LIST_SEP + '$');
+
+/**
+ * The rest of a version list right after the version ending at `end` (`" and 25"`, `", 3.11, and 3.12"`,
+ * `" and Java 25"`: the subject may be repeated, no other subject), or '' when none follows.
+ */
+function versionListAfter(text: string, end: number, subjectRaw: string): string {
+  if (!LIST_START.test(text.slice(end, end + 6))) return '';
+  let at = end;
+  const same = new RegExp('^' + LIST_SEP + subjectRaw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + String.raw`\s+` + LIST_MEMBER, 'i');
+  for (;;) {
+    const rest = text.slice(at, at + 80);
+    const m = LIST_MEMBER_RE.exec(rest) ?? same.exec(rest);
+    if (!m) break;
+    at += m[0].length;
+  }
+  return text.slice(end, at);
+}
+
 function scanVersions(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
   VERSION_RE.lastIndex = 0;
@@ -192,6 +219,24 @@ function scanVersions(text: string, out: ProseHit[]): void {
     const end = m.index + m[0].length;
     // "Node 18 ships a global fetch", "arrived in Python 3.10": a fact about the runtime, not the project's requirement.
     if (isFeatureVersion(text, start, end)) continue;
+    // "Java 17 and 25", "Python 3.10, 3.11 or 3.12", "Java 17 and Java 25": a support matrix, not one
+    // version. The hit covers the whole list and its `version` holds it ("17 and 25"), so the check
+    // can tell a list (never compared with one declared version) from a single statement.
+    const list = versionListAfter(text, end, subjectRaw);
+    if (list) {
+      VERSION_RE.lastIndex = end + list.length; // "Java 25" of "Java 17 and Java 25" is the same list
+      out.push({ kind: 'version', start, end: end + list.length, raw: text.slice(start, end + list.length).trimEnd(), value: ver, subject: key, version: ver + list, bound });
+      continue;
+    }
+    const lead = VERSION_LIST_BEFORE.exec(text.slice(Math.max(0, start - 40), start));
+    // Its first member has no subject of its own ("tested on 3.10, 3.11 and Python 3.12"): in "Python 3.10
+    // and Node 18" the two are separate statements.
+    const leadWord = lead ? /([A-Za-z][\w.@/-]*)\s*$/.exec(text.slice(Math.max(0, start - lead[0].length - 40), start - lead[0].length)) : null;
+    if (lead && (!leadWord || SUBJECT_STOP.has(leadWord[1].toLowerCase()))) {
+      // "3.10, 3.11 and Python 3.12": the last member of a list whose first members have no subject.
+      out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: lead[0].trim() + ' ' + ver, bound });
+      continue;
+    }
     out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? '+' : ''), bound });
   }
   // Standalone project versions: "v0.2.0", "version 5.0.2".
@@ -294,6 +339,29 @@ function folderBefore(text: string, at: number): string | undefined {
   return m ? m[1] ?? m[2] : undefined;
 }
 
+/**
+ * A folder, then a dash or a colon, right before a count: "- **Features/** - 28 feature modules",
+ * "`CodeEdit/Features/` — 8 feature modules", "`src/components/`: 45 components" (a layout list's
+ * "folder — what it holds"). The folder holds a `/` (in code, bold or plain: a bare word is any
+ * label) and starts its line or list item, after at most a short label ending in `:`.
+ */
+const LIST_FOLDER =
+  /^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?(?:[^\n:.!?`]{1,40}:[ \t]+)?[*_`]*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+)[*_`]*[ \t]*(?:—|–|--?|:)[ \t]*$/;
+/**
+ * What may follow such a count: nothing more of the clause (the line's end, `(…)`, a dash, `,` `;` `.`
+ * `:`). "`lib/` — 3 modules still use the old API" says something of 3 of them, not that lib/ holds 3.
+ */
+const LIST_COUNT_END = /^(?:[ \t]*(?:$|\n|\(|[—–-][ \t])|[.,;:](?:\s|$))/;
+
+/** The folder a layout-list count describes (see LIST_FOLDER), or undefined. */
+function listFolderBefore(text: string, at: number, end: number): string | undefined {
+  if (!LIST_COUNT_END.test(text.slice(end, end + 3))) return undefined;
+  const from = text.lastIndexOf('\n', at - 1) + 1; // the line's start: the folder must open it
+  if (at - from > 160) return undefined;
+  const m = LIST_FOLDER.exec(text.slice(from, at));
+  return m ? m[1] : undefined;
+}
+
 function scanCounts(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
   COUNT_RE.lastIndex = 0;
@@ -324,7 +392,7 @@ function scanCounts(text: string, out: ProseHit[]): void {
       count: n,
       noun: nounPhrase.toLowerCase(),
       bound,
-      where: m[5] ?? (IN_FILE_NOUN.test(last) ? undefined : folderBefore(text, m.index)),
+      where: m[5] ?? (IN_FILE_NOUN.test(last) ? undefined : folderBefore(text, m.index) ?? listFolderBefore(text, m.index, endNoun)),
     });
   }
 }

@@ -97,3 +97,28 @@ export function parseTree(code: string, listing = false): TreeItem[] {
   }
   return out;
 }
+
+/**
+ * A diagram whose one root line stands for the repository itself: `.`, `./`, or the project's folder
+ * written absolute (`/duckdb`, `/duckdb/`, as in a container or a listing made from `/`). Returns
+ * the items as for the same tree rooted at `./` dropped and `/duckdb` written `duckdb/`, which the
+ * path check reads like any tree whose top line is the project's folder name (tried without it
+ * when no such folder exists at the root, nor ever did). Any other diagram is returned as it is:
+ * several roots, or a deeper absolute root (`/etc/nginx`), are not the repository.
+ */
+export function rootedAtRepository(items: TreeItem[]): TreeItem[] {
+  const root = items[0];
+  if (!root || root.depth !== 0 || !items.slice(1).every((it) => it.depth > 0)) return items;
+  let cut: string;
+  if (root.path === '.') cut = './';
+  else if (/^\/[\w.@-]+$/.test(root.path) && !/^\/\.+$/.test(root.path)) cut = '/';
+  else return items;
+  const strip = (s: string) => (s.startsWith(cut) ? s.slice(cut.length) : s === cut.slice(0, -1) ? '' : s);
+  const out: TreeItem[] = [];
+  for (const it of items) {
+    const path = strip(it.path);
+    if (!path) continue; // `./` itself
+    out.push({ ...it, path, base: strip(it.base) });
+  }
+  return out;
+}

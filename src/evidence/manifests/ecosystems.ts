@@ -1,0 +1,319 @@
+// Manifests of Gradle, Composer, Mix, Pub and MSBuild/NuGet. Each dependency gives one name
+// that history follows (the way memory names it: `timber`, `pest`, `req`, `isar`,
+// `Verify.XunitV3`) and, at HEAD only, the other spellings of the same dependency (`presence`:
+// the full coordinate, the catalog alias, `vendor/name`, the manifest's own name), so a name
+// still declared in any spelling is never reported as gone, while a swap of one dependency for
+// another still adds and removes exactly one followed name (what the package check pairs).
+// Structured formats go through real parsers (JSON, YAML, TOML); Gradle scripts, mix.exs and
+// MSBuild XML are read by their declaration patterns. A parser never throws.
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { jsonErrorLine, type ParsedDep, type ParsedManifest } from './parse.js';
+
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * Unqualified names that name a module of a family, not a library, once their namespace is
+ * dropped (`androidx.compose.ui:ui`, `androidx.test:core`, `symfony/console`,
+ * `laravel/framework`): such a name is followed in history only qualified, never alone.
+ */
+const GENERIC_MODULE = new Set(
+  (
+    'core api ui runtime common commons compiler annotations annotation runner rules foundation material material3 ' +
+    'test tests testing junit4 bom android jvm js native sdk client server util utils tools tooling model models ' +
+    'plugin plugins library lib base framework platform extensions ktx console process yaml json xml http ' +
+    'http-client cache mailer config support contracts database events filesystem log logging orm validator ' +
+    'validation serializer translation routing security mime finder string web app data engine kernel main ' +
+    'shared bridge adapter driver parser gradle-plugin application'
+  ).split(/\s+/),
+);
+
+/** The followed name of a namespaced dependency: the short name unless it is a generic module word. */
+function followed(short: string, full: string): string {
+  return GENERIC_MODULE.has(short.toLowerCase()) ? full : short;
+}
+
+/** Adds the followed name, then each other spelling (HEAD only) that differs from it. */
+function addDep(out: ParsedManifest, name: string, spec: string, field: string, also: Array<string | undefined>): void {
+  out.deps.push({ name, spec, field });
+  const seen = new Set([name.toLowerCase()]);
+  for (const a of also) {
+    if (!a || seen.has(a.toLowerCase())) continue;
+    seen.add(a.toLowerCase());
+    out.deps.push({ name: a, spec: '', field, presence: true });
+  }
+}
+
+const presenceOnly = (out: ParsedManifest, names: Array<string | undefined>, field: string) => {
+  for (const n of names) if (n) out.deps.push({ name: n, spec: '', field, presence: true });
+};
+
+// ------------------------------------------------------------------ Composer
+
+/** Platform requirements: the PHP runtime and its extensions, not packages. */
+const COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
+
+export function parseComposer(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'composer', deps: [], problems: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    const message = (err as Error).message;
+    out.problems.push({ message: `invalid JSON: ${message}`, line: jsonErrorLine(message, text) });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  for (const field of ['require', 'require-dev']) {
+    const deps = obj(doc[field]);
+    if (!deps) continue;
+    for (const [full, spec] of Object.entries(deps)) {
+      if (COMPOSER_PLATFORM.test(full)) continue;
+      const slash = full.indexOf('/');
+      const short = slash > 0 ? full.slice(slash + 1) : full;
+      const name = followed(short, full);
+      addDep(out, name, str(spec) ?? '', field, [full, short]);
+    }
+  }
+  // The package's own name: still declared, whichever way it is spelled.
+  if (typeof doc.name === 'string') presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf('/') + 1)], 'name');
+  return out;
+}
+
+// ------------------------------------------------------------------ Pub (pubspec.yaml)
+
+export function parsePubspec(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'pubspec', deps: [], problems: [] };
+  let data: unknown;
+  try {
+    data = parseYaml(text, { uniqueKeys: false });
+  } catch (err) {
+    const line = err instanceof YAMLParseError && err.linePos ? err.linePos[0].line : undefined;
+    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  for (const field of ['dependencies', 'dev_dependencies', 'dependency_overrides']) {
+    const deps = obj(doc[field]);
+    if (!deps) continue;
+    for (const [name, v] of Object.entries(deps)) {
+      const o = obj(v);
+      const spec = str(v) ?? str(o?.version) ?? (o?.sdk ? `sdk:${str(o.sdk)}` : o?.path ? `path:${str(o.path)}` : o?.git ? 'git' : '');
+      out.deps.push({ name, spec, field });
+    }
+  }
+  if (typeof doc.name === 'string') presenceOnly(out, [doc.name], 'name');
+  return out;
+}
+
+// ------------------------------------------------------------------ Mix (mix.exs)
+
+/**
+ * Dependencies of `defp deps` (or `def deps`): every `{:name, ...}` tuple of its list, comments
+ * dropped. Without such a function, tuples that look like dependencies anywhere in the file
+ * (`{:name, "~> 1.0"` or `{:name, github: / path: / in_umbrella:`). The `app:` atom is the
+ * project's own name. Aliases are not read.
+ */
+export function parseMix(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'mix', deps: [], problems: [] };
+  const src = text.replace(/(^|[^\w"?])#.*$/gm, '$1'); // comments (`?#` is a char literal)
+  const def = /^[ \t]*defp?[ \t]+deps\b/m.exec(src);
+  let body: string;
+  let tuple: RegExp;
+  if (def) {
+    const rest = src.slice(def.index + def[0].length);
+    const next = /\n[ \t]*(?:defp?|defmacrop?)[ \t]/.exec(rest);
+    body = next ? rest.slice(0, next.index) : rest;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,/g;
+  } else {
+    body = src;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,\s*(?="[~>=<\d]|(?:github|git|path|in_umbrella|hex):)/g;
+  }
+  const seen = new Set<string>();
+  let m: RegExpExecArray | null;
+  while ((m = tuple.exec(body))) {
+    const name = m[1]!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const spec = /^\s*"([^"]*)"/.exec(body.slice(m.index + m[0].length))?.[1] ?? '';
+    out.deps.push({ name, spec, field: 'deps' });
+  }
+  const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
+  if (app) presenceOnly(out, [app[1]], 'app');
+  return out;
+}
+
+// ------------------------------------------------------------------ Gradle
+
+/** A catalog alias the way Gradle reads it: `-`, `_` and `.` separate the same way. */
+const alias = (a: string) => a.replace(/[-_.]+/g, '-');
+
+/** group:artifact[:version] (a dotted group, or any group with a version). */
+const COORD = /^([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*)(?::([^:\s]*))?$|^([A-Za-z][\w-]*):([A-Za-z0-9][\w.-]*):(\d[^:\s]*)$/;
+
+function coordinate(s: string): { group: string; artifact: string; version: string } | undefined {
+  const m = COORD.exec(s);
+  if (!m) return undefined;
+  return m[1] ? { group: m[1], artifact: m[2]!, version: m[3] ?? '' } : { group: m[4]!, artifact: m[5]!, version: m[6]! };
+}
+
+function addLibrary(out: ParsedManifest, group: string, artifact: string, version: string, field: string, al?: string): void {
+  const full = `${group}:${artifact}`;
+  const lastGroup = group.slice(group.lastIndexOf('.') + 1);
+  const a = al !== undefined ? alias(al) : undefined;
+  // followed: the artifact id; a generic one (`core`) gives way to the alias, else the coordinate
+  let name = followed(artifact, full);
+  if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field, [artifact, a, full, lastGroup === artifact ? undefined : lastGroup]);
+}
+
+function addPlugin(out: ParsedManifest, id: string, version: string, field: string, al?: string): void {
+  const last = id.slice(id.lastIndexOf('.') + 1);
+  const a = al !== undefined ? alias(al) : undefined;
+  let name = followed(last, id);
+  if (name === id && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field, [last, a, id]);
+}
+
+/**
+ * A version catalog (`gradle/libs.versions.toml`): `[libraries]` (`"g:a:v"`, `{ module = "g:a" }`,
+ * `{ group, name }`; `version.ref` resolved through `[versions]`) and `[plugins]` (`"id:v"`,
+ * `{ id }`). `[versions]` keys are declared names too (HEAD only); `[bundles]` only group aliases.
+ */
+export function parseGradleCatalog(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'gradle-catalog', deps: [], problems: [] };
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError) out.problems.push({ message: `invalid TOML: ${err.message.split('\n')[0]}`, line: err.line });
+    else out.problems.push({ message: `invalid TOML: ${(err as Error).message}` });
+    return out;
+  }
+  const versions = obj(data.versions) ?? {};
+  const version = (v: unknown): string => {
+    const s = str(v);
+    if (s !== undefined) return s;
+    const o = obj(v);
+    if (!o) return '';
+    if (typeof o.ref === 'string') return version(versions[o.ref]);
+    return str(o.strictly) ?? str(o.require) ?? str(o.prefer) ?? '';
+  };
+  const libs = obj(data.libraries);
+  if (libs) {
+    for (const [al, v] of Object.entries(libs)) {
+      const o = obj(v);
+      let c: { group: string; artifact: string; version: string } | undefined;
+      if (typeof v === 'string') c = coordinate(v);
+      else if (o && typeof o.module === 'string') {
+        const [group, artifact] = o.module.split(':');
+        if (group && artifact) c = { group, artifact, version: version(o.version) };
+      } else if (o && typeof o.group === 'string' && typeof o.name === 'string') c = { group: o.group, artifact: o.name, version: version(o.version) };
+      if (c) addLibrary(out, c.group, c.artifact, c.version, 'libraries', al);
+    }
+  }
+  const plugins = obj(data.plugins);
+  if (plugins) {
+    for (const [al, v] of Object.entries(plugins)) {
+      if (typeof v === 'string') {
+        const colon = v.indexOf(':');
+        addPlugin(out, colon > 0 ? v.slice(0, colon) : v, colon > 0 ? v.slice(colon + 1) : '', 'plugins', al);
+      } else if (typeof obj(v)?.id === 'string') addPlugin(out, obj(v)!.id as string, version(obj(v)!.version), 'plugins', al);
+    }
+  }
+  presenceOnly(out, Object.keys(versions).map(alias), 'versions');
+  return out;
+}
+
+/**
+ * A Gradle script (`build.gradle(.kts)`, `settings.gradle(.kts)`, any `*.gradle`) or build-logic
+ * source (buildSrc, build-logic): quoted coordinates
+ * (`implementation("g:a:v")`, `testImplementation 'g:a'`, `platform("g:a:v")`), the Groovy map
+ * form (`group: 'g', name: 'a', version: 'v'`) and plugins applied by id (`id("x") version "v"`,
+ * `id 'x'`). The field is the configuration (`implementation`, `testImplementation`, ...).
+ * `libs.*` accessors name catalog entries, read from the catalog. Comments are dropped.
+ */
+export function parseGradleBuild(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'gradle-build', deps: [], problems: [] };
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'])\/\/.*$/gm, '$1');
+  const seen = new Set<string>();
+  const once = (k: string) => !seen.has(k) && !!seen.add(k);
+  let m: RegExpExecArray | null;
+  // `conf("g:a:v")`, `conf 'g:a:v'`, `conf(platform("g:a:v"))`, `classpath "g:a:v"`
+  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]+(?:\$\{?[\w.]+\}?[^"'\s]*)?)\2/gm;
+  while ((m = call.exec(src))) {
+    const conf = m[1]!;
+    if (conf === 'id' || conf === 'kotlin' || conf === 'project' || conf === 'apply' || conf === 'include') continue;
+    const c = coordinate(m[3]!.replace(/:\$\{?[\w.]+\}?$/, ':'));
+    if (!c || !once(`${c.group}:${c.artifact}`)) continue;
+    const v = m[3]!.split(':')[2] ?? '';
+    addLibrary(out, c.group, c.artifact, v, conf);
+  }
+  const map = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']*)["'])?/gm;
+  while ((m = map.exec(src))) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2]!, m[3]!, m[4] ?? '', m[1]!);
+  const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
+  while ((m = plugin.exec(src))) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1]!, m[2] ?? '', 'plugins');
+  // Any other quoted `group:artifact:version` (`ext` maps, `const val timber = "..."` in
+  // buildSrc): declared, HEAD only; where it is used is not known.
+  const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;
+  while ((m = loose.exec(src))) {
+    const full = `${m[1]}:${m[2]}`;
+    if (!once(full)) continue;
+    const lastGroup = m[1]!.slice(m[1]!.lastIndexOf('.') + 1);
+    presenceOnly(out, [m[2], full, lastGroup === m[2] ? undefined : lastGroup], 'coordinates');
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ MSBuild / NuGet
+
+/**
+ * `*.csproj` / `*.fsproj` / `*.vbproj`, `Directory.Packages.props`, `Directory.Build.props` /
+ * `.targets`: `<PackageReference Include>`, `<PackageVersion Include>` (central package
+ * management), `<GlobalPackageReference Include>`, with `Version` / `VersionOverride` (attribute
+ * or child element). NuGet ids are case-insensitive (compared lower-cased, as every name is).
+ * `Update=` items only change a version. The project's own name (file name, `<PackageId>`,
+ * `<AssemblyName>`) is a declared name too (HEAD only).
+ */
+const MSBUILD_ATTR = {
+  Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+  Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+  VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+};
+
+export function parseMsbuild(path: string, text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'msbuild', deps: [], problems: [] };
+  const src = text.replace(/<!--[\s\S]*?-->/g, '');
+  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
+  const attr = (attrs: string, n: 'Include' | 'Version' | 'VersionOverride') => {
+    const m = MSBUILD_ATTR[n].exec(attrs);
+    return m ? (m[1] ?? m[2]) : undefined;
+  };
+  const seen = new Set<string>();
+  let m: RegExpExecArray | null;
+  while ((m = item.exec(src))) {
+    const include = attr(m[2]!, 'Include');
+    if (!include) continue;
+    let version = attr(m[2]!, 'Version') ?? attr(m[2]!, 'VersionOverride');
+    if (version === undefined && !m[3]) {
+      const close = src.indexOf(`</${m[1]}>`, item.lastIndex);
+      const inner = close > 0 ? src.slice(item.lastIndex, close) : '';
+      version = /<(?:Version|VersionOverride)>([^<]*)</.exec(inner)?.[1];
+    }
+    for (const id of include.split(';').map((s) => s.trim()).filter(Boolean)) {
+      if (id.includes('$(') || seen.has(`${m[1]}\0${id.toLowerCase()}`)) continue;
+      seen.add(`${m[1]}\0${id.toLowerCase()}`);
+      out.deps.push({ name: id, spec: version ?? '', field: m[1]! });
+    }
+  }
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const own = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, '') : undefined;
+  presenceOnly(out, [own, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], 'project');
+  return out;
+}
+
+export type { ParsedDep };
