@@ -32310,14 +32310,8 @@ function addDep(out, name, spec, field2, also) {
 }
 function parseComposer(text5) {
   const out = { kind: "composer", deps: [], problems: [] };
-  let data;
-  try {
-    data = JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
-  } catch (err) {
-    const message2 = err.message;
-    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
-    return out;
-  }
+  const data = parseJsonManifest(text5, out);
+  if (data === void 0) return out;
   const doc = obj(data);
   if (!doc) return out;
   for (const field2 of ["require", "require-dev"]) {
@@ -32589,16 +32583,19 @@ function jsonErrorLine(message2, text5) {
   }
   return void 0;
 }
-function parsePackageJson(text5) {
-  const out = { kind: "package.json", deps: [], problems: [] };
-  let data;
+function parseJsonManifest(text5, out) {
   try {
-    data = JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
+    return JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
   } catch (err) {
     const message2 = err.message;
     out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
-    return out;
+    return void 0;
   }
+}
+function parsePackageJson(text5) {
+  const out = { kind: "package.json", deps: [], problems: [] };
+  const data = parseJsonManifest(text5, out);
+  if (data === void 0) return out;
   const pkg = obj2(data);
   if (!pkg) {
     out.problems.push({ message: "package.json is not a JSON object" });

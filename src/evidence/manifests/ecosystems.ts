@@ -8,7 +8,7 @@
 // MSBuild XML are read by their declaration patterns. A parser never throws.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { jsonErrorLine, type ParsedDep, type ParsedManifest } from './parse.js';
+import { parseJsonManifest, type ParsedDep, type ParsedManifest } from './parse.js';
 
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -57,14 +57,8 @@ const COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|c
 
 export function parseComposer(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'composer', deps: [], problems: [] };
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (err) {
-    const message = (err as Error).message;
-    out.problems.push({ message: `invalid JSON: ${message}`, line: jsonErrorLine(message, text) });
-    return out;
-  }
+  const data = parseJsonManifest(text, out);
+  if (data === undefined) return out;
   const doc = obj(data);
   if (!doc) return out;
   for (const field of ['require', 'require-dev']) {

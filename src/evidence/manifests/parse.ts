@@ -100,16 +100,24 @@ export function jsonErrorLine(message: string, text: string): number | undefined
 
 const NPM_DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
-export function parsePackageJson(text: string): ParsedManifest {
-  const out: ParsedManifest = { kind: 'package.json', deps: [], problems: [] };
-  let data: unknown;
+/**
+ * A JSON manifest's value (a BOM ignored), or `undefined` with the problem, line included, added
+ * to `out.problems` when the text is not JSON.
+ */
+export function parseJsonManifest(text: string, out: ParsedManifest): unknown {
   try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     const message = (err as Error).message;
     out.problems.push({ message: `invalid JSON: ${message}`, line: jsonErrorLine(message, text) });
-    return out;
+    return undefined;
   }
+}
+
+export function parsePackageJson(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'package.json', deps: [], problems: [] };
+  const data = parseJsonManifest(text, out);
+  if (data === undefined) return out;
   const pkg = obj(data);
   if (!pkg) {
     out.problems.push({ message: 'package.json is not a JSON object' });
