@@ -65295,7 +65295,8 @@ function decideEntry(x, t) {
     if (e.type === "decision" || e.type === "feedback" || e.type === "user")
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
     if (uniq && (edits.length || unpinned.length)) return item("review", 4, `${reason}; other references of the entry have a known correction`);
-    if (uncorrectable.every((f) => exampleItem(e, f)))
+    if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);

@@ -561,9 +561,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // Part of the entry has a known correction and part has none: deleting it would lose a fact
     // whose fix is known, correcting it would leave a stale one.
     if (uniq && (edits.length || unpinned.length)) return item('review', 4, `${reason}; other references of the entry have a known correction`);
+    // Two corrections of the same words disagree: a person picks one (the fix is known, not lost).
+    if (!uniq) return item('review', 4, `${reason}; two corrections of the same words disagree`);
     // Every stale reference is one item of an example list ("(rspec, rake, rubocop, etc.)", "such
     // as a, b"): the entry's point is elsewhere, and an example can be dropped by hand.
-    if (uncorrectable.every((f) => exampleItem(e, f)))
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
       return item('review', 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     // The entry names at least as many things the project still has (a file at HEAD, a
     // dependency, a defined script) as stale ones: it is about more than what went away.

@@ -288,6 +288,15 @@ describe('corrections', () => {
 });
 
 describe('partial corrections', () => {
+  test('two corrections of the same words that disagree go to review, never delete', async () => {
+    const repo = await makeRepo({ 'CLAUDE.md': '- Format dates with moment.\n' });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const e = entry(r, 'moment');
+    const f = (to: string) => finding('package-renamed', e, { ref: 'moment', line: 1, message: `moment was replaced by ${to}`, suggestion: { replace: to } });
+    const [p] = decide(r, [f('dayjs'), f('luxon')]);
+    expect(p).toMatchObject({ action: 'review', rule: 4, reason: 'stale (package-renamed): moment was replaced by dayjs; two corrections of the same words disagree' });
+  });
+
   test('when the old name still appears elsewhere in the entry, the correction is not applied', async () => {
     const repo = await makeRepo({ 'CLAUDE.md': '- Use moment for dates.\n  Import `moment/locale/fr` first.\n- Format with moment.\n' });
     const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
