@@ -73649,7 +73649,7 @@ async function holdsPullRequest(git, headSha) {
   const header2 = raw.stdout.split("\n\n", 1)[0] ?? "";
   const parents = [...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1]);
   if (parents.includes(headSha)) return true;
-  return (await git.run(["merge-base", "--is-ancestor", headSha, "HEAD"])).code === 0;
+  return git.isAncestor(headSha, "HEAD");
 }
 async function pullRequestDiff(git, baseSha, memoryFiles) {
   const notes = [];
@@ -73698,8 +73698,7 @@ async function publishComment(a) {
   }
   if (a.blocked) a.notice(a.blocked);
   const diff = await pullRequestDiff(git, pr.baseSha, audit2.files.map((f) => f.path));
-  const checks = audit2.config?.checks;
-  const pathRefsChecked = checks?.["path"] !== false && !audit2.findings.some((f) => f.kind === "shallow-history" && f.severity !== "info");
+  const pathRefsChecked = audit2.config?.checks["path"] !== false && !audit2.findings.some((f) => f.kind === "shallow-history" && f.severity !== "info");
   const analysis = analysePullRequest({
     changes: diff.changes,
     findings: audit2.findings,

@@ -47,6 +47,8 @@ export interface AuditLike {
   entries: Entry[];
   findings: Finding[];
   plan: PlanItem[];
+  /** The configuration the audit ran with (which checks were on). */
+  config?: { checks: Record<string, boolean> };
 }
 
 export type PruneLike = PruneView & { audit: AuditLike; written: boolean; diff: string; warnings?: string[]; archivePath?: string };
@@ -562,7 +564,8 @@ interface CommentArgs {
 /**
  * Whether the checkout holds the pull request: HEAD is its head commit, a merge of it (GitHub's
  * `refs/pull/N/merge`) or a later commit of it. The parents are read from the commit object,
- * which a shallow clone keeps even when it lacks the parents themselves.
+ * which a shallow clone keeps even when it lacks the parents themselves (`Git.commitInfo`
+ * reads them through `git log`, which shows none at a shallow boundary).
  */
 async function holdsPullRequest(git: Git, headSha: string): Promise<boolean> {
   const raw = await git.run(['cat-file', 'commit', 'HEAD']);
@@ -572,7 +575,7 @@ async function holdsPullRequest(git: Git, headSha: string): Promise<boolean> {
   const header = raw.stdout.split('\n\n', 1)[0] ?? '';
   const parents = [...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1]);
   if (parents.includes(headSha)) return true;
-  return (await git.run(['merge-base', '--is-ancestor', headSha, 'HEAD'])).code === 0;
+  return git.isAncestor(headSha, 'HEAD');
 }
 
 /** The diff of the pull request: changed paths, added memory lines, removed manifest text. */
@@ -645,8 +648,7 @@ async function publishComment(a: CommentArgs): Promise<{
   // The head audit's path findings are the whole answer when its path check ran with full
   // history; otherwise (shallow or no history, check disabled) path references are matched
   // against the diff directly.
-  const checks = (audit as { config?: { checks?: Record<string, unknown> } }).config?.checks;
-  const pathRefsChecked = checks?.['path'] !== false && !audit.findings.some((f) => f.kind === 'shallow-history' && f.severity !== 'info');
+  const pathRefsChecked = audit.config?.checks['path'] !== false && !audit.findings.some((f) => f.kind === 'shallow-history' && f.severity !== 'info');
   const analysis = analysePullRequest({
     changes: diff.changes,
     findings: audit.findings,

@@ -4,9 +4,8 @@
 // and the byte limits of step outputs and summaries for memory written in CJK.
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { join } from 'node:path';
-import { FakeGitHub } from './fake-github.js';
-import { git, makeRepo, type Fixture } from './git-fixture.js';
-import { buildBundle, FILES, MEMORY, PR_CALLS, runAction as run0, TOKEN } from './e2e-helpers.js';
+import { git, type Fixture } from './git-fixture.js';
+import { buildBundle, FILES, MEMORY, PR_CALLS, runAction as run0, TOKEN , repoFor, serverFor } from './e2e-helpers.js';
 import { REPORT_OUTPUT_LIMIT, reportJsonOutput } from '../../src/github/action.js';
 import { renderSummary, SUMMARY_LIMIT } from '../../src/github/summary.js';
 import { folderMove, renderPrComment } from '../../src/report/pr-comment.js';
@@ -19,17 +18,8 @@ beforeAll(() => {
 const runAction = (o: Omit<Parameters<typeof run0>[0], 'bundle'>) => run0({ ...o, bundle: built.bundle });
 
 type T = TestContext;
-function repo(t: T, files: Record<string, string>): Fixture {
-  const f = makeRepo(files);
-  t.onTestFinished(() => f.cleanup());
-  return f;
-}
-async function server(t: T, opts: ConstructorParameters<typeof FakeGitHub>[0]): Promise<FakeGitHub> {
-  const g = new FakeGitHub(opts);
-  await g.start();
-  t.onTestFinished(() => g.stop());
-  return g;
-}
+const repo = repoFor;
+const server = serverFor;
 
 /** The event payload as GitHub sends it; `head.repo` null is a pull request whose fork was deleted. */
 function payload(base: string, head: string, o: { headRepo?: string | null; headFork?: boolean; baseFork?: boolean } = {}) {

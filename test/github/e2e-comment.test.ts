@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeGitHub } from './fake-github.js';
-import { git, makeRepo, type Fixture } from './git-fixture.js';
-import { buildBundle, FILES, freshCheckout, MEMORY, PR_CALLS, runAction as run0, TOKEN } from './e2e-helpers.js';
+import { git, type Fixture } from './git-fixture.js';
+import { buildBundle, FILES, freshCheckout, MEMORY, PR_CALLS, runAction as run0, TOKEN , repoFor, serverFor } from './e2e-helpers.js';
 
 let built = { dir: '', bundle: '' };
 beforeAll(() => {
@@ -13,19 +12,9 @@ beforeAll(() => {
 }, 60_000);
 const runAction = (o: Omit<Parameters<typeof run0>[0], 'bundle'>) => run0({ ...o, bundle: built.bundle });
 
-// Tests run concurrently (they wait on child processes): each owns its repository and server.
 type T = TestContext;
-function repo(t: T, files: Record<string, string>): Fixture {
-  const f = makeRepo(files);
-  t.onTestFinished(() => f.cleanup());
-  return f;
-}
-async function server(t: T, opts: ConstructorParameters<typeof FakeGitHub>[0]): Promise<FakeGitHub> {
-  const g = new FakeGitHub(opts);
-  await g.start();
-  t.onTestFinished(() => g.stop());
-  return g;
-}
+const repo = repoFor;
+const server = serverFor;
 
 describe.concurrent('comment mode (pull_request)', () => {
   function prFixture(t: T): { fx: Fixture; base: string; head: string } {

@@ -5,8 +5,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, inject } from 'vitest';
-import { git, type Fixture } from './git-fixture.js';
+import { expect, inject, type TestContext } from 'vitest';
+import { FakeGitHub } from './fake-github.js';
+import { git, makeRepo, type Fixture } from './git-fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The Action bundle (index.js), built once per run by test/global-setup.ts with the project's build script. */
@@ -119,3 +120,21 @@ export const FILES = {
 
 export const PR_CALLS = (c: string) => !/\/issues\/\d+$/.test(c.split('?')[0]); // drop the audit's own issue-status look-ups
 
+
+// Tests run concurrently (they wait on child processes): each owns its repository and server,
+// removed or stopped when the test finishes.
+
+/** A fixture repository (see git-fixture.ts) removed when the test `t` finishes. */
+export function repoFor(t: TestContext, files: Record<string, string>): Fixture {
+  const f = makeRepo(files);
+  t.onTestFinished(() => f.cleanup());
+  return f;
+}
+
+/** A started fake GitHub API, stopped when the test `t` finishes. */
+export async function serverFor(t: TestContext, opts: ConstructorParameters<typeof FakeGitHub>[0]): Promise<FakeGitHub> {
+  const g = new FakeGitHub(opts);
+  await g.start();
+  t.onTestFinished(() => g.stop());
+  return g;
+}

@@ -3,15 +3,13 @@
 // pull_request event, a branch ruleset refusing the push. The bundled Action runs as a child
 // process against a local bare `origin` and the fake GitHub API (see e2e-helpers.ts).
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Git } from '../../src/github/git.js';
 import { FakeGitHub } from './fake-github.js';
 import { git, makeRepo, type Fixture } from './git-fixture.js';
-import { buildBundle, FILES, freshCheckout, MEMORY, NOW_EPOCH, PR_CALLS, runAction as run0, TOKEN } from './e2e-helpers.js';
+import { serveGitHttp, type SeenRequest } from './git-http-server.js';
+import { buildBundle, FILES, freshCheckout, MEMORY, NOW_EPOCH, PR_CALLS, runAction as run0, TOKEN , serverFor } from './e2e-helpers.js';
 
 let built = { dir: '', bundle: '' };
 beforeAll(() => {
@@ -20,12 +18,7 @@ beforeAll(() => {
 const runAction = (o: Omit<Parameters<typeof run0>[0], 'bundle'>) => run0({ ...o, bundle: built.bundle });
 
 type T = TestContext;
-async function server(t: T): Promise<FakeGitHub> {
-  const g = new FakeGitHub({ token: TOKEN });
-  await g.start();
-  t.onTestFinished(() => g.stop());
-  return g;
-}
+const server = (t: T): Promise<FakeGitHub> => serverFor(t, { token: TOKEN });
 
 const BRANCH = 'refs/heads/memory-audit/prune';
 const WEEK = String(Number(NOW_EPOCH) + 7 * 86_400); // 2026-01-17
@@ -257,49 +250,10 @@ describe.concurrent('pr mode on real-world branch histories', () => {
 });
 
 /** Smart HTTP in front of `git http-backend` that refuses any request without exactly `expected`. */
-async function serveGit(t: T, projectRoot: string, expected: string, seen: string[][]): Promise<string> {
-  const server: Server = createServer((req, res) => {
-    const auth: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'authorization') auth.push(req.rawHeaders[i + 1]);
-    seen.push(auth);
-    if (auth.length !== 1 || auth[0] !== expected) {
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' });
-      res.end('unauthorized');
-      return;
-    }
-    const u = new URL(req.url ?? '/', 'http://x');
-    const cgi = spawn('git', ['http-backend'], {
-      env: {
-        ...process.env,
-        GIT_PROJECT_ROOT: projectRoot,
-        GIT_HTTP_EXPORT_ALL: '1',
-        REQUEST_METHOD: req.method,
-        PATH_INFO: decodeURIComponent(u.pathname),
-        QUERY_STRING: u.search.slice(1),
-        CONTENT_TYPE: req.headers['content-type'] ?? '',
-        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
-      },
-    });
-    req.pipe(cgi.stdin);
-    const chunks: Buffer[] = [];
-    cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
-    cgi.on('close', () => {
-      const out = Buffer.concat(chunks);
-      const sep = out.indexOf('\r\n\r\n');
-      let status = 200;
-      const headers: Record<string, string> = {};
-      for (const line of out.subarray(0, sep).toString('utf8').split('\r\n')) {
-        const i = line.indexOf(':');
-        if (line.slice(0, i).trim().toLowerCase() === 'status') status = Number(line.slice(i + 1).trim().split(' ')[0]);
-        else headers[line.slice(0, i).trim()] = line.slice(i + 1).trim();
-      }
-      res.writeHead(status, headers);
-      res.end(out.subarray(sep + 4));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  t.onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function serveGit(t: T, projectRoot: string, expected: string, seen: SeenRequest[]): Promise<string> {
+  const served = await serveGitHttp(projectRoot, expected, seen);
+  t.onTestFinished(served.close);
+  return served.url;
 }
 
 describe('git plumbing behind these rules', () => {
@@ -311,7 +265,7 @@ describe('git plumbing behind these rules', () => {
     git(fx.work, ['push', '-q', 'origin', 'main']);
     const token = 'ghs_unshallowTOKEN';
     const expected = `basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-    const seen: string[][] = [];
+    const seen: SeenRequest[] = [];
     const base = await serveGit(t, fx.dir, expected, seen);
     const shallow = join(fx.dir, 'shallow');
     // Async: a synchronous git call would block the server in this process.
@@ -324,7 +278,7 @@ describe('git plumbing behind these rules', () => {
     expect(await g.isShallow()).toBe(false);
     expect(git(shallow, ['log', '--format=%s']).trim().split('\n')).toEqual(['second', 'initial']);
     expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen.every((a) => a.length === 1 && a[0] === expected)).toBe(true);
+    expect(seen.every((s) => s.authorization.length === 1 && s.authorization[0] === expected)).toBe(true);
     expect(git(shallow, ['config', '--local', '--list'])).not.toContain(expected.slice(6));
   });
 

@@ -2,75 +2,23 @@
 // when actions/checkout persisted its own header in the repository config. Served by
 // `git http-backend` behind a local node:http server that records every request's headers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Git } from '../../src/github/git.js';
 import { git, makeRepo, type Fixture } from './git-fixture.js';
+import { serveGitHttp, type SeenRequest as Seen } from './git-http-server.js';
 
 let fx: Fixture | null = null;
-let server: Server | null = null;
+let closeServer: (() => Promise<void>) | null = null;
 afterEach(async () => {
-  if (server) await new Promise<void>((r) => server!.close(() => r()));
-  server = null;
+  await closeServer?.();
+  closeServer = null;
   fx?.cleanup();
   fx = null;
 });
 
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string[];
-}
-
-/** Smart HTTP in front of `git http-backend`; answers 401 without the expected header. */
 async function serveGit(projectRoot: string, expected: string, seen: Seen[]): Promise<string> {
-  server = createServer((req, res) => {
-    const auth: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'authorization') auth.push(req.rawHeaders[i + 1]);
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: auth });
-    if (auth.length !== 1 || auth[0] !== expected) {
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' });
-      res.end('unauthorized');
-      return;
-    }
-    const u = new URL(req.url ?? '/', 'http://x');
-    const cgi = spawn('git', ['http-backend'], {
-      env: {
-        ...process.env,
-        GIT_PROJECT_ROOT: projectRoot,
-        GIT_HTTP_EXPORT_ALL: '1',
-        REMOTE_USER: 'x-access-token',
-        REQUEST_METHOD: req.method,
-        PATH_INFO: decodeURIComponent(u.pathname),
-        QUERY_STRING: u.search.slice(1),
-        CONTENT_TYPE: req.headers['content-type'] ?? '',
-        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
-        GIT_HTTP_MAX_REQUEST_BUFFER: '100M',
-      },
-    });
-    req.pipe(cgi.stdin);
-    const chunks: Buffer[] = [];
-    cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
-    cgi.on('close', () => {
-      const out = Buffer.concat(chunks);
-      const sep = out.indexOf('\r\n\r\n');
-      const head = out.subarray(0, sep).toString('utf8');
-      let status = 200;
-      const headers: Record<string, string> = {};
-      for (const line of head.split('\r\n')) {
-        const i = line.indexOf(':');
-        const k = line.slice(0, i).trim();
-        const v = line.slice(i + 1).trim();
-        if (k.toLowerCase() === 'status') status = Number(v.split(' ')[0]);
-        else headers[k] = v;
-      }
-      res.writeHead(status, headers);
-      res.end(out.subarray(sep + 4));
-    });
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  const served = await serveGitHttp(projectRoot, expected, seen);
+  closeServer = served.close;
+  return served.url;
 }
 
 describe('git over http with the token as an extra header', () => {

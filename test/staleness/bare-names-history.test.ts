@@ -2,31 +2,21 @@
 // (`temporary.xml`) whose only file lives deep in the tree is reported when that file was
 // renamed or deleted; variant files of well-known extensionless names (`Procfile.dev`,
 // `Dockerfile.dev`, `Gemfile.next`) are paths. Real git repositories, audited end to end.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { runPrune } from '../../src/commands/prune.js';
 import { asPath } from '../../src/memory/refs/paths.js';
-import type { Finding, Report } from '../../src/types.js';
-import { body, cleanupRepos, makeRepo, type Repo } from './helpers.js';
+import type { Report } from '../../src/types.js';
+import { body, cleanupRepos, findingRows, findingsAndNotesOf, makeRepo, shallowClone, type Repo } from './helpers.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const extra: string[] = [];
-afterAll(async () => {
-  await cleanupRepos();
-  await Promise.all(extra.map((d) => rm(d, { recursive: true, force: true })));
-});
+afterAll(cleanupRepos);
 
-const all = (r: Report): Finding[] => [...r.findings, ...(r.notes ?? [])];
+const all = findingsAndNotesOf;
 /** kind|line|ref|replace of the path findings and notes, by line. */
-const brief = (r: Report): string[] =>
-  all(r)
-    .filter((f) => f.kind.startsWith('path-'))
-    .sort((a, b) => a.line - b.line || (a.ref ?? '').localeCompare(b.ref ?? ''))
-    .map((f) => `${f.kind}|${f.line}|${f.ref}|${f.suggestion?.replace ?? ''}`);
+const brief = (r: Report): string[] => findingRows(r, (f) => f.kind.startsWith('path-'));
 const short = (sha: string) => sha.slice(0, 7);
 const RES = 'libraries/ui-strings/src/main/res/values';
 
@@ -153,9 +143,7 @@ describe('bare names: when history cannot tell', () => {
     await src.commit('Readme', '2026-01-06');
     const full = await audit({ root: src.dir, memory: ['CLAUDE.md'], now: NOW });
     expect(brief(full.report)).toEqual(['path-missing|3|temporary.xml|']);
-    const shallow = await mkdtemp(path.join(tmpdir(), 'ma-shallow-'));
-    extra.push(shallow);
-    await simpleGit().raw(['clone', '-q', '--depth', '1', `file://${src.dir}`, shallow]);
+    const shallow = await shallowClone(src);
     const { report } = await audit({ root: shallow, memory: ['CLAUDE.md'], now: NOW });
     expect(brief(report)).toEqual([]);
   });

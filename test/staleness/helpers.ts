@@ -3,6 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import type { Finding, Report } from '../../src/types.js';
 
 export interface Repo {
   dir: string;
@@ -48,6 +49,27 @@ export async function makeRepo(prefix = 'ma-stale-'): Promise<Repo> {
       return (await git.revparse(['HEAD'])).trim();
     },
   };
+}
+
+/** A depth-1 clone of `repo` (as actions/checkout makes by default), removed by `cleanupRepos`. */
+export async function shallowClone(repo: Repo): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ma-shallow-'));
+  made.push(dir);
+  await simpleGit().raw(['clone', '-q', '--depth', '1', `file://${repo.dir}`, dir]);
+  return dir;
+}
+
+/** A report's findings and notes. */
+export function findingsAndNotesOf(r: Report): Finding[] {
+  return [...r.findings, ...(r.notes ?? [])];
+}
+
+/** `kind|line|ref|replace` of the findings and notes `keep` selects, by line then ref. */
+export function findingRows(r: Report, keep: (f: Finding) => boolean): string[] {
+  return findingsAndNotesOf(r)
+    .filter(keep)
+    .sort((a, b) => a.line - b.line || (a.ref ?? '').localeCompare(b.ref ?? ''))
+    .map((f) => `${f.kind}|${f.line}|${f.ref}|${f.suggestion?.replace ?? ''}`);
 }
 
 export async function cleanupRepos(): Promise<void> {

@@ -3,8 +3,7 @@
 // whose every match was renamed; memory links the path check already explains; case-only
 // renames history records. Real git repositories in temp folders, audited end to end.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,23 +11,15 @@ import { audit } from '../../src/audit.js';
 import { runPrune } from '../../src/commands/prune.js';
 import { gitFileIndex } from '../../src/evidence/files.js';
 import { ignoredByGit, underDependencyFolder } from '../../src/evidence/untracked-on-purpose.js';
-import type { Finding, Report } from '../../src/types.js';
-import { body, cleanupRepos, makeRepo, type Repo } from './helpers.js';
+import type { Report } from '../../src/types.js';
+import { body, cleanupRepos, findingRows, findingsAndNotesOf, makeRepo, shallowClone, type Repo } from './helpers.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const extra: string[] = [];
-afterAll(async () => {
-  await cleanupRepos();
-  await Promise.all(extra.map((d) => rm(d, { recursive: true, force: true })));
-});
+afterAll(cleanupRepos);
 
-const all = (r: Report): Finding[] => [...r.findings, ...(r.notes ?? [])];
-/** kind|line|ref|replace of the path and link findings and notes, in report order. */
-const brief = (r: Report): string[] =>
-  all(r)
-    .filter((f) => f.kind.startsWith('path-') || f.kind === 'broken-link')
-    .sort((a, b) => a.line - b.line || (a.ref ?? '').localeCompare(b.ref ?? ''))
-    .map((f) => `${f.kind}|${f.line}|${f.ref}|${f.suggestion?.replace ?? ''}`);
+const all = findingsAndNotesOf;
+/** kind|line|ref|replace of the path and link findings and notes, by line. */
+const brief = (r: Report): string[] => findingRows(r, (f) => f.kind.startsWith('path-') || f.kind === 'broken-link');
 const short = (sha: string) => sha.slice(0, 7);
 
 function git(cwd: string, args: string[]): string {
@@ -73,9 +64,7 @@ describe('paths git leaves out on purpose: ignored output, dependencies, submodu
     // what exists on disk only: build output and installed dependencies
     for (const f of ['dist/index.js', 'dist/sw.js', 'node_modules/vite/dist/node/index.js', 'build-rel/compile_commands.json', 'web/.cache/state.json', 'generated/schema.json'])
       await app.write(f, 'x\n');
-    shallow = await mkdtemp(path.join(tmpdir(), 'ma-shallow-'));
-    extra.push(shallow);
-    await simpleGit().raw(['clone', '-q', '--depth', '1', `file://${app.dir}`, shallow]);
+    shallow = await shallowClone(app);
   });
 
   it('full history: only the never-existing path is reported (a tracked file deleted and ignored since is generated now)', async () => {
