@@ -1,6 +1,6 @@
 // Finding the memory files of a repository. I/O only: walks folders, reads .gitignore files,
 // expands globs; never reads memory content. Output is sorted by path, deterministic.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -35,6 +35,9 @@ export interface DiscoverResult {
 
 /** File names that can be memory at all (every format below is one of these). */
 const MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
+
+/** The walk yields to the event loop after this many milliseconds of synchronous reading. */
+const YIELD_MS = 8;
 
 /** Folders never entered. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
@@ -77,7 +80,10 @@ export function isTopicFile(relToMemoryDir: string, logPath?: string): boolean {
 interface Walked {
   /** Absolute paths of files with a known memory name. */
   known: string[];
-  /** Absolute paths of every *.md file (topic file candidates). */
+  /**
+   * Absolute paths of the *.md files (topic file candidates): every one in an explicit folder,
+   * and those below a folder with an entry named MEMORY.md in auto-detection.
+   */
   markdown: string[];
   /** Absolute folders holding MEMORY.md. */
   memoryDirs: Set<string>;
@@ -100,6 +106,18 @@ function readIgnoreFile(file: string): string | undefined {
   // `git init` writes .git/info/exclude with comments only: testing every path against an
   // empty rule set cost as much as a real one.
   return /^[ \t]*[^#\s]/m.test(text) ? text : undefined;
+}
+
+/** Whether a folder's entries hold one named `name` (a plain loop: called for every folder). */
+function hasEntry(ents: Dirent[], name: string): boolean {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === name) return true;
+  return false;
+}
+
+/** Whether a folder's entries hold a .gitignore file (a plain loop: called for every folder). */
+function hasIgnoreFile(ents: Dirent[]): boolean {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === '.gitignore' && !ents[i].isDirectory()) return true;
+  return false;
 }
 
 function ignoredBy(layers: GitIgnoreLayer[], abs: string, isDir: boolean): boolean {
@@ -183,14 +201,19 @@ class Discoverer {
     return this.userIgnore !== undefined && this.inRoot(abs) && this.userIgnore(this.display(abs));
   }
 
+  /** False when `abs` surely does not lead outside the repository (no realpath needed). */
+  mayBeLinkOut(abs: string): boolean {
+    if (!this.inRoot(abs)) return false;
+    // Detection never enters symlinked folders: a file that is not a link itself is inside.
+    return !(this.auto && !this.linkFiles.has(abs));
+  }
+
   /**
    * For a symlinked file: true when it may be read. A link inside the repository whose target
    * lies outside it gives a finding and is not read.
    */
   async symlinkAllowed(abs: string): Promise<boolean> {
-    if (!this.inRoot(abs)) return true;
-    // Detection never enters symlinked folders: a file that is not a link itself is inside.
-    if (this.auto && !this.linkFiles.has(abs)) return true;
+    if (!this.mayBeLinkOut(abs)) return true;
     let target: string;
     try {
       target = await realpath(abs);
@@ -274,7 +297,14 @@ class Discoverer {
     );
   }
 
-  /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
+  /**
+   * Recursive walk collecting memory candidates. Symlinked folders are not entered.
+   *
+   * Folders are read synchronously from an explicit stack: a promise per folder (10,000+ in a
+   * large work tree) cost several times the reads themselves, in time and in garbage. The walk
+   * still yields to the event loop every few milliseconds, so that the git processes started
+   * beside it (evidence) are not left waiting on a full pipe.
+   */
   async walk(start: string, useGitignore: boolean, auto = false): Promise<Walked> {
     this.auto = auto;
     const out: Walked = { known: [], markdown: [], memoryDirs: new Set() };
@@ -292,21 +322,38 @@ class Discoverer {
         }
       }
     }
-    const visit = async (dir: string, depthLayers: GitIgnoreLayer[]): Promise<void> => {
-      let ents;
+    // Folders still to read, each with the ignore layers that apply to it and whether a folder
+    // above it has an entry named MEMORY.md (only then can its Markdown be topic files).
+    const dirs: string[] = [start];
+    const dirLayers: GitIgnoreLayer[][] = [layers];
+    const dirInMemory: boolean[] = [!auto];
+    let sliceStart = performance.now();
+    while (dirs.length > 0) {
+      const dir = dirs.pop()!;
+      const parentLayers = dirLayers.pop()!;
+      let inMemory = dirInMemory.pop()!;
+      if (performance.now() - sliceStart > YIELD_MS) {
+        await new Promise<void>((res) => setImmediate(res));
+        sliceStart = performance.now();
+      }
+      let ents: Dirent[];
       try {
-        ents = await readdir(dir, { withFileTypes: true });
+        ents = readdirSync(dir, { withFileTypes: true });
       } catch {
-        return;
+        continue;
       }
-      let here = depthLayers;
-      if (useGitignore && ents.some((e) => e.name === '.gitignore' && !e.isDirectory())) {
+      let here = parentLayers;
+      if (useGitignore && hasIgnoreFile(ents)) {
         const gi = readIgnoreFile(join(dir, '.gitignore'));
-        if (gi) here = [...depthLayers, { dir, ig: ignore().add(gi) }];
+        if (gi) here = [...parentLayers, { dir, ig: ignore().add(gi) }];
       }
-      const subdirs: string[] = [];
+      // A superset of the memory folders (collect() keeps the real ones): in a large work tree
+      // most Markdown is documentation that need not be listed at all.
+      if (!inMemory && hasEntry(ents, 'MEMORY.md')) inMemory = true;
       const under = dir.endsWith(sep) ? dir : dir + sep;
-      for (const e of ents) {
+      // Indexed: `for…of` allocates an iterator result per entry until the optimiser steps in.
+      for (let i = 0; i < ents.length; i++) {
+        const e = ents[i];
         let isDir = e.isDirectory();
         let isFile = e.isFile();
         // Only Markdown, Cursor rules (.mdc) and .cursorrules can be memory: other files cost nothing.
@@ -315,7 +362,7 @@ class Discoverer {
         if (e.isSymbolicLink()) {
           // Symlinked folders are not entered (no cycles, no escaping the repository).
           try {
-            const st = await stat(abs);
+            const st = statSync(abs);
             isDir = false;
             isFile = st.isFile();
             if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
@@ -327,7 +374,9 @@ class Discoverer {
         if (isDir) {
           if (SKIP_DIRS.has(e.name)) continue;
           if (useGitignore && ignoredBy(here, abs, true)) continue;
-          subdirs.push(abs);
+          dirs.push(abs);
+          dirLayers.push(here);
+          dirInMemory.push(inMemory);
           continue;
         }
         if (!isFile) continue;
@@ -339,30 +388,26 @@ class Discoverer {
         if (useGitignore && e.name !== 'CLAUDE.local.md' && ignoredBy(here, abs, false)) continue;
         if (e.name === 'MEMORY.md') out.memoryDirs.add(dir);
         if (known) out.known.push(abs);
-        if (isMd) out.markdown.push(abs);
+        if (isMd && inMemory) out.markdown.push(abs);
       }
-      // Sibling folders are read concurrently (libuv queues the reads); output is sorted later.
-      await Promise.all(subdirs.map((sd) => visit(sd, here)));
-    };
-    await visit(start, layers);
+    }
     return out;
   }
 
   /** Turns walk results into discovered files (memory folders expanded into their topic files). */
-  collect(w: Walked, into: Map<string, DiscoveredFile>, allMarkdownIsMemory = false): void {
-    const nearestMemoryDir = (abs: string): string | undefined => {
-      let d = dirname(abs);
-      for (;;) {
-        if (w.memoryDirs.has(d)) return d;
-        const up = dirname(d);
-        if (up === d) return undefined;
-        d = up;
-      }
-    };
+  collect(w: Walked, into: Map<string, DiscoveredFile>): void {
+    const nearestMemoryDir = nearestIn(w.memoryDirs);
+    // Per memory folder, computed once: its display form and the pruning log relative to it.
+    const shown = new Map<string, string>();
+    const logRel = new Map<string, string | undefined>();
     const add = (abs: string, format: MemoryFormat, memoryDir?: string) => {
       if (into.has(abs)) return;
       const f: DiscoveredFile = { path: this.display(abs), absPath: abs, format };
-      if (memoryDir !== undefined) f.memoryDir = this.display(memoryDir);
+      if (memoryDir !== undefined) {
+        let d = shown.get(memoryDir);
+        if (d === undefined) shown.set(memoryDir, (d = this.display(memoryDir)));
+        f.memoryDir = d;
+      }
       into.set(abs, f);
     };
     for (const abs of w.known) {
@@ -374,8 +419,9 @@ class Discoverer {
     for (const abs of w.markdown) {
       if (into.has(abs)) continue;
       const md = nearestMemoryDir(abs);
-      if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, 'auto-memory-topic', md);
-      else if (allMarkdownIsMemory) add(abs, 'other');
+      if (md === undefined) continue;
+      if (!logRel.has(md)) logRel.set(md, this.logRelTo(md));
+      if (isTopicFile(relUnder(md, abs), logRel.get(md))) add(abs, 'auto-memory-topic', md);
     }
   }
 
@@ -384,6 +430,33 @@ class Discoverer {
     const abs = resolve(this.root, this.logPath);
     return toSlash(relative(memoryDir, abs));
   }
+}
+
+/**
+ * The nearest folder of `memoryDirs` holding a path (its deepest ancestor in the set). Every
+ * Markdown file of the work tree asks: with the usual handful of memory folders, comparing
+ * prefixes (longest first) allocates nothing, where climbing with dirname() built a string per
+ * level of every file.
+ */
+function nearestIn(memoryDirs: Set<string>): (abs: string) => string | undefined {
+  if (memoryDirs.size === 0) return () => undefined;
+  if (memoryDirs.size > 32) {
+    return (abs) => {
+      let d = dirname(abs);
+      for (;;) {
+        if (memoryDirs.has(d)) return d;
+        const up = dirname(d);
+        if (up === d) return undefined;
+        d = up;
+      }
+    };
+  }
+  const byDepth = [...memoryDirs].sort((a, b) => b.length - a.length);
+  const prefixes = byDepth.map((d) => (d.endsWith(sep) ? d : d + sep));
+  return (abs) => {
+    for (let i = 0; i < prefixes.length; i++) if (abs.startsWith(prefixes[i])) return byDepth[i];
+    return undefined;
+  };
 }
 
 /** `abs` relative to its ancestor folder `dir`, forward slashes (path.relative without its cost). */
@@ -495,7 +568,8 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   let files: DiscoveredFile[] = [];
   for (const f of found.values()) {
     if (d.userIgnored(f.absPath)) continue;
-    if (!(await d.symlinkAllowed(f.absPath))) continue;
+    // Awaited only for possible links: thousands of files otherwise pay a turn each for nothing.
+    if (d.mayBeLinkOut(f.absPath) && !(await d.symlinkAllowed(f.absPath))) continue;
     files.push(f);
   }
   files = await d.withoutLinksToKnown(files);

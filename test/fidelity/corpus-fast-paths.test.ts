@@ -200,6 +200,29 @@ describe('corpus norm', () => {
     expect(normaliseSource('- [X] Done')).toBe(' done');
   });
 
+  it('reads the words of the comparable source, skipping the line-markup pass only where it changes no word', () => {
+    // line starts: bullets, numbered items (their number is no word), task boxes, headings,
+    // quotes, white space of all kinds; numbers elsewhere; links, tags, comments; other scripts
+    const pieces = ['- ', '* ', '+ ', '1. ', '12) ', '1.5 ', '- [x] ', '- [ ] ', '[X] ', '## ', '####### ', '> ', '>', '\n', '\r\n', '\u2028', '\u00a0', '\t', ' ',
+      'Use', 'PNPM', 'v2', '2024', 'x', '#tag', 'a-b', '-', '+', '1.', '3)', '[docs](u.md)', '[[Page|p]]', '<b>', '<!-- c -->', 'Ünïcode', 'İ', 'Σ', '日本', '😀', 'end.', ':'];
+    const random = rng(7);
+    const texts: string[] = [];
+    for (let n = 0; n < 400; n++) texts.push(Array.from({ length: 1 + Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join(''));
+    const { entries } = parseFiles({ 'CLAUDE.md': '# Rules\n' });
+    const many = texts.map((text, k) => ({ ...entries[0], kind: 'item' as const, text, start: k, end: k + 1 }));
+    const t = textsOf(many);
+    const got = new Words();
+    const want = new Words();
+    many.forEach((e, i) => {
+      const source = t.comparableWords(i, got);
+      const words = Array.from({ length: got.count }, (_, k) => source.slice(got.start[k], got.end[k]));
+      const full = t.comparableSource(i);
+      scanWords(full, want);
+      expect(words, JSON.stringify(e.text)).toEqual(Array.from({ length: want.count }, (_, k) => full.slice(want.start[k], want.end[k])));
+      expect([...got.hash.subarray(0, got.count)]).toEqual([...want.hash.subarray(0, want.count)]);
+    });
+  });
+
   it('gives every entry the content words of its own words, across the growth of the word table', () => {
     // 9,000 distinct words: the table grows several times, some while an entry is being read
     const items = Array.from({ length: 900 }, (_, n) =>

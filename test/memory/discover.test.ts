@@ -160,3 +160,59 @@ test('formatOf and isTopicFile', () => {
   expect(isTopicFile('logs/prune.md', 'logs/prune.md')).toBe(false);
   expect(isTopicFile('a.txt')).toBe(false);
 });
+
+describe('auto-memory folders in a larger tree', () => {
+  test('a file belongs to its nearest memory folder; a sibling folder sharing a name prefix is not one', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'ma-discover-nested-'));
+    try {
+      const at = (rel: string) => {
+        mkdirSync(dirname(join(base, rel)), { recursive: true });
+        writeFileSync(join(base, rel), '- x\n');
+      };
+      at('.claude/memory/MEMORY.md');
+      at('.claude/memory/a.md');
+      at('.claude/memory/team/MEMORY.md');
+      at('.claude/memory/team/b.md');
+      at('.claude/memory-old/c.md');
+      at('docs/d.md');
+      const { files } = await discoverMemory({ root: base });
+      expect(files.map((f) => [f.path, f.format, f.memoryDir])).toEqual([
+        ['.claude/memory/MEMORY.md', 'auto-memory-index', '.claude/memory'],
+        ['.claude/memory/a.md', 'auto-memory-topic', '.claude/memory'],
+        ['.claude/memory/team/MEMORY.md', 'auto-memory-index', '.claude/memory/team'],
+        ['.claude/memory/team/b.md', 'auto-memory-topic', '.claude/memory/team'],
+      ]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test('many memory folders (nested ones too) and hundreds of plain folders', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'ma-discover-many-'));
+    try {
+      const at = (rel: string) => {
+        mkdirSync(dirname(join(base, rel)), { recursive: true });
+        writeFileSync(join(base, rel), '- x\n');
+      };
+      for (let i = 0; i < 40; i++) {
+        at(`mem/p${i}/MEMORY.md`);
+        at(`mem/p${i}/deep/t.md`);
+        at(`mem/p${i}x/u.md`); // p1x is not inside p1
+      }
+      at('mem/p3/deep/inner/MEMORY.md');
+      at('mem/p3/deep/inner/v.md');
+      for (let i = 0; i < 300; i++) at(`src/m${i % 7}/f${i}/README.md`);
+      at('src/m1/f8/CLAUDE.md');
+      const { files } = await discoverMemory({ root: base });
+      expect(files.length).toBe(40 * 2 + 2 + 1);
+      const byPath = new Map(files.map((f) => [f.path, f]));
+      expect(byPath.get('mem/p3/deep/t.md')?.memoryDir).toBe('mem/p3');
+      expect(byPath.get('mem/p3/deep/inner/v.md')?.memoryDir).toBe('mem/p3/deep/inner');
+      expect(byPath.get('mem/p39/deep/t.md')?.format).toBe('auto-memory-topic');
+      expect(byPath.has('mem/p1x/u.md')).toBe(false);
+      expect(byPath.get('src/m1/f8/CLAUDE.md')?.format).toBe('claude-md');
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -241,14 +241,18 @@ export function comparableEntry(e: Entry): boolean {
  * place, so no string is made for a word already seen. Each distinct word gets an id (in order
  * of first sight), which keeps its content-word hashes (for bags): equal ids are equal words.
  * Ids, unlike slots, stay valid when the table grows (even in the middle of an entry).
+ * A word's characters are kept in a pool of UTF-16 units rather than as a string: a slice of
+ * the text would be a sliced string (slower to read, and keeping the whole text alive).
  */
 class WordTable {
   private mask = 4095;
   /** The id of the word in each slot, -1 for an empty slot. */
   private slotId = new Int32Array(4096).fill(-1);
-  /** By id: the word, its hash. */
-  private readonly word: string[] = [];
+  /** By id: its hash, and its characters `chars[charFrom[id] .. charFrom[id + 1])`. */
   private hash: Uint32Array = new Uint32Array(4096);
+  private charFrom: Int32Array = new Int32Array(4097);
+  private chars: Uint16Array = new Uint16Array(32768);
+  private count = 0;
   /** Content-word hashes of word `id`: `bag[bagFrom[id] .. bagFrom[id + 1])`. */
   bagFrom: Int32Array = new Int32Array(4097);
   bag: Uint32Array = new Uint32Array(4096);
@@ -257,28 +261,41 @@ class WordTable {
   id(t: string, start: number, end: number, h: number): number {
     for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
       const id = this.slotId[i];
-      if (id === -1) return this.add(i, t.slice(start, end), h);
-      if (this.hash[id] === h && sameChars(this.word[id], t, start, end)) return id;
+      if (id === -1) return this.add(i, t, start, end, h);
+      if (this.hash[id] === h && this.sameChars(id, t, start, end)) return id;
     }
   }
 
-  /** Adds word `w` (hash `h`) in the empty slot `i`. */
-  private add(i: number, w: string, h: number): number {
-    const id = this.word.length;
+  /** Whether word `id` is t[start, end). */
+  private sameChars(id: number, t: string, start: number, end: number): boolean {
+    const from = this.charFrom[id];
+    if (this.charFrom[id + 1] - from !== end - start) return false;
+    const chars = this.chars;
+    for (let k = start; k < end; k++) if (chars[from + k - start] !== t.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** Adds word t[start, end) (hash `h`) in the empty slot `i`. */
+  private add(i: number, t: string, start: number, end: number, h: number): number {
+    const id = this.count++;
     if ((id + 1) * 2 > this.mask + 1) {
       this.grow();
       for (i = h & this.mask; this.slotId[i] !== -1; i = (i + 1) & this.mask);
     }
     this.slotId[i] = id;
-    this.word.push(w);
     if (id >= this.hash.length) this.hash = grow(this.hash, id + 1);
     this.hash[id] = h >>> 0;
-    const hs = bagOf(w);
-    let end = this.bagFrom[id];
-    if (end + hs.length > this.bag.length) this.bag = grow(this.bag, end + hs.length);
-    for (const x of hs) this.bag[end++] = x;
+    if (id + 2 > this.charFrom.length) this.charFrom = grow(this.charFrom, id + 2);
+    let c = this.charFrom[id];
+    if (c + end - start > this.chars.length) this.chars = grow(this.chars, c + end - start);
+    for (let k = start; k < end; k++) this.chars[c++] = t.charCodeAt(k);
+    this.charFrom[id + 1] = c;
+    const hs = bagOf(t.slice(start, end));
+    let b = this.bagFrom[id];
+    if (b + hs.length > this.bag.length) this.bag = grow(this.bag, b + hs.length);
+    for (const x of hs) this.bag[b++] = x;
     if (id + 2 > this.bagFrom.length) this.bagFrom = grow(this.bagFrom, id + 2);
-    this.bagFrom[id + 1] = end;
+    this.bagFrom[id + 1] = b;
     return id;
   }
 
@@ -287,7 +304,7 @@ class WordTable {
     const cap = (this.mask + 1) * 2;
     this.mask = cap - 1;
     this.slotId = new Int32Array(cap).fill(-1);
-    for (let id = 0; id < this.word.length; id++) {
+    for (let id = 0; id < this.count; id++) {
       let i = this.hash[id] & this.mask;
       while (this.slotId[i] !== -1) i = (i + 1) & this.mask;
       this.slotId[i] = id;
@@ -295,17 +312,11 @@ class WordTable {
   }
 }
 
-function sameChars(w: string, t: string, start: number, end: number): boolean {
-  if (w.length !== end - start) return false;
-  for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== t.charCodeAt(start + k)) return false;
-  return true;
-}
-
 /** A copy of a typed array with room for at least `min` values (capacity doubled). */
-function grow<A extends Uint32Array | Int32Array>(a: A, min: number): A {
+function grow<A extends Uint32Array | Int32Array | Uint16Array>(a: A, min: number): A {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
-  const out = (a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap)) as A;
+  const out = (a instanceof Int32Array ? new Int32Array(cap) : a instanceof Uint16Array ? new Uint16Array(cap) : new Uint32Array(cap)) as A;
   out.set(a);
   return out;
 }
@@ -359,8 +370,7 @@ class CorpusBuilder {
 
   add(i: number): void {
     const { words, table } = this;
-    const t = this.source(i);
-    scanWords(t, words);
+    const t = this.wordsOf(i);
     const count = words.count;
     this.wordCount[i] = count;
     if (count < MIN_WORDS) {
@@ -391,6 +401,13 @@ class CorpusBuilder {
       for (let x = table.bagFrom[seq[k]]; x < table.bagFrom[seq[k] + 1]; x++) scratch[b++] = table.bag[x];
     this.bags.push(scratch, b);
     this.groupExact(i, sequenceKey(hashes, count));
+  }
+
+  /** Scans entry `i`'s comparable words into `words` (none for an entry not compared); returns the text they index. */
+  private wordsOf(i: number): string {
+    if (comparableEntry(this.entries[i])) return this.texts.comparableWords(i, this.words);
+    scanWords('', this.words);
+    return '';
   }
 
   /**

@@ -379,9 +379,9 @@ export function similarPairs(
     if (accept(p)) out.push(p);
   };
   const docs = eligible(sets, minShingles);
-  const [hs, ds] = sortedPostings(sets, docs);
+  const ids = valueIds(sets, docs);
   if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
-  containmentCandidates(hs, ds, sets.length, consider);
+  containmentCandidates(sets, docs, ids, consider);
   return out;
 }
 
@@ -426,40 +426,49 @@ function bandKeys(sig: Int32Array, rows: number): Uint32Array[] {
 }
 
 /**
- * Containment, over the (shingle, doc) postings sorted by shingle: shingles held by at most
- * MAX_DF entries are "rare"; count rare shingles shared per pair, keep pairs sharing most of
- * one side's rare ones. Pairs are considered in (a, b) order.
+ * Containment, over the docs' (value, doc) postings grouped by value: values held by at most
+ * MAX_DF docs are "rare"; count rare values shared per pair, keep pairs sharing most of one
+ * side's rare ones. Pairs are considered in (a, b) order.
  */
-function containmentCandidates(hs: Uint32Array, ds: Int32Array, n: number, consider: (a: number, b: number) => void): void {
-  const total = hs.length;
+function containmentCandidates(sets: HashSets, docs: Int32Array, valueIds: ValueIds, consider: (a: number, b: number) => void): void {
+  const n = sets.length;
+  const { start } = sets;
+  const { valueOf, df, ids } = valueIds;
   const rare = new Uint32Array(n);
-  // one (a, b) per rare shingle shared, a < b
-  let firsts: Int32Array = new Int32Array(1024);
-  let seconds: Int32Array = new Int32Array(1024);
-  let pairCount = 0;
-  for (let x = 0; x < total; ) {
-    const h = hs[x];
-    let y = x + 1;
-    while (y < total && hs[y] === h) y++;
-    if (y - x <= MAX_DF) {
-      for (let p = x; p < y; p++) rare[ds[p]]++;
-      const more = ((y - x) * (y - x - 1)) / 2;
-      if (pairCount + more > firsts.length) {
-        const cap = Math.max(firsts.length * 2, pairCount + more);
-        firsts = grownInt32(firsts, cap, pairCount);
-        seconds = grownInt32(seconds, cap, pairCount);
-      }
-      for (let p = x; p < y; p++)
-        for (let q = p + 1; q < y; q++) {
-          const a = ds[p];
-          const b = ds[q];
-          if (a === b) continue;
-          firsts[pairCount] = a < b ? a : b;
-          seconds[pairCount++] = a < b ? b : a;
-        }
+  // the docs of each value shared by 2..MAX_DF docs, back to back by value id (in doc order)
+  const from = new Int32Array(ids + 1);
+  for (let id = 0; id < ids; id++) from[id + 1] = from[id] + (df[id] >= 2 && df[id] <= MAX_DF ? df[id] : 0);
+  const holders = new Int32Array(from[ids]);
+  const fill = from.slice(0, ids);
+  let p = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
+    for (let v = start[doc]; v < start[doc + 1]; v++) {
+      const id = valueOf[p++];
+      const f = df[id];
+      if (f > MAX_DF) continue;
+      rare[doc]++;
+      if (f >= 2) holders[fill[id]++] = doc;
     }
-    x = y;
   }
+  // one (a, b) per rare value shared, a < b
+  let pairCount = 0;
+  for (let id = 0; id < ids; id++) {
+    const c = from[id + 1] - from[id];
+    pairCount += (c * (c - 1)) / 2;
+  }
+  const firsts = new Int32Array(pairCount);
+  const seconds = new Int32Array(pairCount);
+  pairCount = 0;
+  for (let id = 0; id < ids; id++)
+    for (let x = from[id]; x < from[id + 1]; x++)
+      for (let y = x + 1; y < from[id + 1]; y++) {
+        const a = holders[x];
+        const b = holders[y];
+        if (a === b) continue;
+        firsts[pairCount] = a < b ? a : b;
+        seconds[pairCount++] = a < b ? b : a;
+      }
   // sorted by (a, b): by b, then stably by a
   const [bySecond, firstsBySecond] = countingSort(seconds, firsts, pairCount, n);
   const [sortedFirsts, sortedSeconds] = countingSort(firstsBySecond, bySecond, pairCount, n);
@@ -474,10 +483,74 @@ function containmentCandidates(hs: Uint32Array, ds: Int32Array, n: number, consi
   }
 }
 
-function grownInt32(a: Int32Array, cap: number, used: number): Int32Array {
-  const out = new Int32Array(cap);
-  out.set(a.subarray(0, used));
-  return out;
+/** The distinct values of some docs' sets, numbered: `ids` of them. */
+interface ValueIds {
+  /** The id of each posting: the docs' values, doc after doc. */
+  valueOf: Int32Array;
+  /** By id: how many of the docs hold the value. */
+  df: Int32Array;
+  ids: number;
+}
+
+/**
+ * The values of the docs numbered in order of first sight, by an open-addressing table of
+ * (value, id) slots: grouping the postings by value needs no sort of them all (most values
+ * recur: the table stays small next to the postings).
+ */
+function valueIds(sets: HashSets, docs: Int32Array): ValueIds {
+  const { values, start } = sets;
+  let total = 0;
+  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
+  const valueOf = new Int32Array(total);
+  const df = new Int32Array(total);
+  // room for `total / 4` distinct values without growing (texts share many of their values)
+  let bits = 12;
+  while (1 << bits < total / 2) bits++;
+  // slot i: its value at 2 * i, its id + 1 at 2 * i + 1 (0: empty), one cache line
+  let slots: Int32Array = new Int32Array(2 << bits);
+  let ids = 0;
+  let p = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
+    for (let v = start[doc]; v < start[doc + 1]; v++) {
+      const x = values[v] | 0;
+      let i = Math.imul(x, 0x9e3779b1) >>> (32 - bits);
+      const mask = (1 << bits) - 1;
+      let id: number;
+      for (;;) {
+        const at = slots[2 * i + 1];
+        if (at === 0) {
+          id = ids++;
+          slots[2 * i] = x;
+          slots[2 * i + 1] = id + 1;
+          break;
+        }
+        if (slots[2 * i] === x) {
+          id = at - 1;
+          break;
+        }
+        i = (i + 1) & mask;
+      }
+      valueOf[p++] = id;
+      df[id]++;
+      if (ids * 2 > 1 << bits) slots = rehashed(slots, ++bits);
+    }
+  }
+  return { valueOf, df, ids };
+}
+
+/** The (value, id + 1) slots of `valueIds` in a table of 2^bits slots. */
+function rehashed(old: Int32Array, bits: number): Int32Array {
+  const slots = new Int32Array(2 << bits);
+  const mask = (1 << bits) - 1;
+  for (let j = 0; j < old.length; j += 2) {
+    if (old[j + 1] === 0) continue;
+    let i = Math.imul(old[j], 0x9e3779b1) >>> (32 - bits);
+    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = old[j];
+    slots[2 * i + 1] = old[j + 1];
+  }
+  return slots;
 }
 
 /**
@@ -496,24 +569,4 @@ function countingSort(key: Int32Array, other: Int32Array, len: number, n: number
     sortedOther[to] = other[i];
   }
   return [sortedKey, sortedOther];
-}
-
-/** Every (shingle, doc) of the docs, sorted by shingle then doc. */
-function sortedPostings(sets: HashSets, docs: Int32Array): [Uint32Array, Int32Array] {
-  const { values, start } = sets;
-  let total = 0;
-  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
-  // (shingle, doc) in doc order; a stable sort by shingle orders them by (shingle, doc)
-  const hashes = new Uint32Array(total);
-  const owners = new Int32Array(total);
-  let at = 0;
-  // plain loops: a `subarray` view per doc costs more than copying its few values
-  for (let k = 0; k < docs.length; k++) {
-    const i = docs[k];
-    for (let v = start[i]; v < start[i + 1]; v++) {
-      hashes[at] = values[v];
-      owners[at++] = i;
-    }
-  }
-  return sortByHash(hashes, owners);
 }

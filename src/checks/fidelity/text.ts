@@ -81,10 +81,56 @@ export class EntryTexts {
 
   /** The normalised source (`normaliseSource`) of an entry's comparable content; `scanWords` splits it. */
   comparableSource(i: number): string {
-    // a topic's description summarises its body; compare bodies
-    const p = this.proseWithOffsets(i, this.entries[i].kind !== 'topic');
-    return normaliseSource(p.includes('<!--') ? p.replace(/<!--[\s\S]*?-->/g, ' ') : p);
+    return normaliseSource(this.comparableText(i));
   }
+
+  /** The prose compared: a topic's description summarises its body, so bodies are compared; no HTML comments. */
+  private comparableText(i: number): string {
+    const p = this.proseWithOffsets(i, this.entries[i].kind !== 'topic');
+    return p.includes('<!--') ? p.replace(/<!--[\s\S]*?-->/g, ' ') : p;
+  }
+
+  /**
+   * The words of `comparableSource(i)` into `out`; returns the text they index. Of the line
+   * markup `normaliseSource` removes last (`- `, `1. `, `- [x] `, `## `, `> ` at line starts),
+   * only the number of a numbered item and a task box's `x` are words: most prose has neither
+   * (no `[` left, no line starting with a digit) and is scanned without those passes.
+   */
+  comparableWords(i: number, out: Words): string {
+    const t = inlineMarkupRemoved(this.comparableText(i).toLowerCase());
+    if (!t.includes('[')) {
+      scanWords(t, out);
+      if (!numberStartsLine(t, out)) return t;
+    }
+    const full = lineMarkupRemoved(t);
+    scanWords(full, out);
+    return full;
+  }
+}
+
+/**
+ * Whether one of the words `w` of `t` starts with a digit at a line start (after white space):
+ * where a numbered item's number (`1. `, `2) `) would be, which `normaliseSource` removes.
+ */
+function numberStartsLine(t: string, w: Words): boolean {
+  for (let k = 0; k < w.count; k++) {
+    const c = t.charCodeAt(w.start[k]);
+    if (c < 48 || c > 57) continue;
+    // back over white space (\s) to the text start or a line break: a line start
+    for (let j = w.start[k] - 1; ; j--) {
+      if (j < 0) return true;
+      const s = t.charCodeAt(j);
+      if (s === 10 || s === 13 || s === 0x2028 || s === 0x2029) return true;
+      if (!jsSpace(s)) break;
+    }
+  }
+  return false;
+}
+
+/** A `\s` character of a regular expression (white space or line terminator). */
+function jsSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 const TEXTS = new WeakMap<Entry[], EntryTexts>();
@@ -189,7 +235,11 @@ export function wordStrings(t: string): string[] {
 
 /** `text` lower-cased, with markdown syntax (links, tags, bullets, headings, quotes) turned to spaces. */
 export function normaliseSource(text: string): string {
-  let t = text.toLowerCase();
+  return lineMarkupRemoved(inlineMarkupRemoved(text.toLowerCase()));
+}
+
+/** Lower-cased `t` without the corrected marker, with links and wiki links turned to their text, tags to spaces. */
+function inlineMarkupRemoved(t: string): string {
   // `[corrected YYYY-MM-DD]` is memory-audit's own edit marker (src/policy/decide.ts), not
   // content: kept, its four words ("corrected", the date's three numbers) are shared by every
   // corrected entry and made two short entries corrected on the same day a reworded duplicate
@@ -198,6 +248,11 @@ export function normaliseSource(text: string): string {
   if (t.includes('](')) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1'); // [text](url) -> text
   if (t.includes('[[')) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, '$1');
   if (t.includes('<')) t = t.replace(/<[^>\n]+>/g, ' ');
+  return t;
+}
+
+/** `t` with line-start markup (bullets, task boxes, headings, quotes) turned to spaces. */
+function lineMarkupRemoved(t: string): string {
   const lines = LINE_BREAK.test(t);
   t = t.replace(lines ? BULLET : BULLET_FIRST, ' '); // bullets, task boxes
   if (t.includes('#')) t = t.replace(lines ? HEADING : HEADING_FIRST, ' ');
