@@ -167,17 +167,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path14) {
-      const ctrl = callVisitor(key, node2, visitor, path14);
+    function visit_(key, node2, visitor, path15) {
+      const ctrl = callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visit_(key, ctrl, visitor, path14);
+        replaceNode(key, path15, ctrl);
+        return visit_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path14);
+            const ci = visit_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -188,13 +188,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path14);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path14);
+          const cv = visit_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -215,17 +215,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP2;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path14) {
-      const ctrl = await callVisitor(key, node2, visitor, path14);
+    async function visitAsync_(key, node2, visitor, path15) {
+      const ctrl = await callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visitAsync_(key, ctrl, visitor, path14);
+        replaceNode(key, path15, ctrl);
+        return visitAsync_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path14);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -236,13 +236,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path14);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path14);
+          const cv = await visitAsync_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -269,23 +269,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path14) {
+    function callVisitor(key, node2, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path14);
+        return visitor(key, node2, path15);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path14);
+        return visitor.Map?.(key, node2, path15);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path14);
+        return visitor.Seq?.(key, node2, path15);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path14);
+        return visitor.Pair?.(key, node2, path15);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path14);
+        return visitor.Scalar?.(key, node2, path15);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path14);
+        return visitor.Alias?.(key, node2, path15);
       return void 0;
     }
-    function replaceNode(key, path14, node2) {
-      const parent = path14[path14.length - 1];
+    function replaceNode(key, path15, node2) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -897,10 +897,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path14, value2) {
+    function collectionFromPath(schema, path15, value2) {
       let v = value2;
-      for (let i = path14.length - 1; i >= 0; --i) {
-        const k = path14[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -919,7 +919,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -949,11 +949,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path14, value2) {
-        if (isEmptyPath(path14))
+      addIn(path15, value2) {
+        if (isEmptyPath(path15))
           this.add(value2);
         else {
-          const [key, ...rest] = path14;
+          const [key, ...rest] = path15;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value2);
@@ -967,8 +967,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        const [key, ...rest] = path14;
+      deleteIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -982,8 +982,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        const [key, ...rest] = path14;
+      getIn(path15, keepScalar) {
+        const [key, ...rest] = path15;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -1001,8 +1001,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path14) {
-        const [key, ...rest] = path14;
+      hasIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -1012,8 +1012,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value2) {
-        const [key, ...rest] = path14;
+      setIn(path15, value2) {
+        const [key, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -3528,9 +3528,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path14, value2) {
+      addIn(path15, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path14, value2);
+          this.contents.addIn(path15, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3605,14 +3605,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        if (Collection.isEmptyPath(path14)) {
+      deleteIn(path15) {
+        if (Collection.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3627,10 +3627,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        if (Collection.isEmptyPath(path14))
+      getIn(path15, keepScalar) {
+        if (Collection.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3641,10 +3641,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path14) {
-        if (Collection.isEmptyPath(path14))
+      hasIn(path15) {
+        if (Collection.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3661,13 +3661,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value2) {
-        if (Collection.isEmptyPath(path14)) {
+      setIn(path15, value2) {
+        if (Collection.isEmptyPath(path15)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path14, value2);
+          this.contents.setIn(path15, value2);
         }
       }
       /**
@@ -5628,9 +5628,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path14) => {
+    visit3.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field2, index2] of path14) {
+      for (const [field2, index2] of path15) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -5639,23 +5639,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path14) => {
-      const parent = visit3.itemAtPath(cst, path14.slice(0, -1));
-      const field2 = path14[path14.length - 1][0];
+    visit3.parentCollection = (cst, path15) => {
+      const parent = visit3.itemAtPath(cst, path15.slice(0, -1));
+      const field2 = path15[path15.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path14, item, visitor) {
-      let ctrl = visitor(item, path14);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path14.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5666,10 +5666,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path14);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -7614,7 +7614,8 @@ function asPath(tokenIn, ctx) {
   const ext = extOf(v);
   const last = segs[segs.length - 1];
   const hasSlash = segs.length > 1;
-  const knownFile = EXTENSIONLESS_FILES.has(last) || ext !== "" && FILE_EXTENSIONS.has(ext) || ext !== "" && variantFile(last);
+  const ambiguous = ctx !== "prose" && ext === "" && AMBIGUOUS_FILES.has(last);
+  const knownFile = EXTENSIONLESS_FILES.has(last) || ext !== "" && FILE_EXTENSIONS.has(ext) || ext !== "" && variantFile(last) || ambiguous;
   if (!hasSlash) {
     if (ext && /^\d/.test(ext)) return null;
     if (knownFile) {
@@ -7634,7 +7635,7 @@ function asPath(tokenIn, ctx) {
     if (segs.some((s) => s === "")) return null;
   }
   if (glob2 && segs.every((s) => GLOB_CHARS.test(s))) return null;
-  const strong2 = hasSlash && (knownFile || dir || glob2) || knownFile && (ext !== "" || EXTENSIONLESS_FILES.has(last));
+  const strong2 = hasSlash && (knownFile || dir || glob2) || knownFile && !ambiguous && (ext !== "" || EXTENSIONLESS_FILES.has(last));
   return { value: anchor === "parent" ? v : v, anchor, dir, glob: glob2, strong: strong2 };
 }
 function joinPath(base, rel) {
@@ -7680,13 +7681,13 @@ function configOwnerDir(file) {
 function splitGlobList(v) {
   if (!v.includes("{")) return v.split(",");
   const out = [];
-  let depth2 = 0;
+  let depth3 = 0;
   let from = 0;
   for (let i = 0; i < v.length; i++) {
     const ch = v.charCodeAt(i);
-    if (ch === 123) depth2++;
-    else if (ch === 125 && depth2 > 0) depth2--;
-    else if (ch === 44 && depth2 === 0) {
+    if (ch === 123) depth3++;
+    else if (ch === 125 && depth3 > 0) depth3--;
+    else if (ch === 44 && depth3 === 0) {
       out.push(v.slice(from, i));
       from = i + 1;
     }
@@ -7694,12 +7695,12 @@ function splitGlobList(v) {
   out.push(v.slice(from));
   return out;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
     FILE_EXTENSIONS = new Set(
-      "md mdx markdown txt rst adoc ts tsx mts cts js jsx mjs cjs json jsonc json5 yml yaml toml ini cfg conf env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma".split(/\s+/)
+      "md mdx markdown txt rst adoc ts tsx mts cts js jsx mjs cjs json jsonc json5 yml yaml toml ini cfg conf env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma asciidoc in sbt bzl bazel bzlmod groovy templ gotmpl cmake gemspec podspec cabal csproj fsproj vbproj sln tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam".split(/\s+/)
     );
     EXTENSIONLESS_FILES = /* @__PURE__ */ new Set([
       "Makefile",
@@ -7734,8 +7735,27 @@ var init_paths = __esm({
       ".cursorrules",
       ".tool-versions",
       "go.mod",
-      "go.sum"
+      "go.sum",
+      // Build and packaging files of other ecosystems (pipenv, CocoaPods, Carthage, Bazel, SCons,
+      // Earthly, Tilt, Snakemake, Berkshelf, Guard, Danger, fastlane) and the Gradle / Maven wrappers.
+      "Pipfile",
+      "Podfile",
+      "Cartfile",
+      "Containerfile",
+      "Earthfile",
+      "Tiltfile",
+      "Snakefile",
+      "SConstruct",
+      "SConscript",
+      "Berksfile",
+      "Guardfile",
+      "Dangerfile",
+      "Fastfile",
+      "gradlew",
+      "mvnw",
+      "COPYING"
     ]);
+    AMBIGUOUS_FILES = /* @__PURE__ */ new Set(["WORKSPACE"]);
     VARIANT_FILE = /^(?:Procfile|Dockerfile|Containerfile|Gemfile|Makefile|Vagrantfile|Jenkinsfile|Brewfile)(?:\.[A-Za-z0-9_-]+)+$/;
     PLACEHOLDER_SEGMENT = /^(?:path|to|foo|bar|baz|qux|xxx+|yyy+|zzz+|some|your|my|example|examples?-\w+|\.\.\.|…|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[-_].*|my[-_](?:app|project|repo|package|file|dir|folder|module|lib|component|service)s?|some[-_].*|<.*|.*>|.*\{.*|.*\}.*|n\/a)$/i;
     NOT_PATHS = /* @__PURE__ */ new Set(
@@ -8343,8 +8363,8 @@ function assertNonEmpty(part, name) {
     throw new Error("`" + name + "` cannot be empty");
   }
 }
-function assertPath(path14, name) {
-  if (!path14) {
+function assertPath(path15, name) {
+  if (!path15) {
     throw new Error("Setting `" + name + "` requires `path` to be set too");
   }
 }
@@ -8529,13 +8549,13 @@ var init_lib4 = __esm({
        * @returns {undefined}
        *   Nothing.
        */
-      set path(path14) {
-        if (isUrl(path14)) {
-          path14 = fileURLToPath(path14);
+      set path(path15) {
+        if (isUrl(path15)) {
+          path15 = fileURLToPath(path15);
         }
-        assertNonEmpty(path14, "path");
-        if (this.path !== path14) {
-          this.history.push(path14);
+        assertNonEmpty(path15, "path");
+        if (this.path !== path15) {
+          this.history.push(path15);
         }
       }
       /**
@@ -16591,8 +16611,8 @@ function compiler(options) {
   function onexitatxheadingsequence(token) {
     const node2 = this.stack[this.stack.length - 1];
     if (!node2.depth) {
-      const depth2 = this.sliceSerialize(token).length;
-      node2.depth = depth2;
+      const depth3 = this.sliceSerialize(token).length;
+      node2.depth = depth3;
     }
   }
   function onexitsetextheadingtext() {
@@ -17970,7 +17990,7 @@ function transformGfmAutolinkLiterals(tree) {
     { ignore: ["link", "linkReference"] }
   );
 }
-function findUrl(_, protocol, domain2, path14, match) {
+function findUrl(_, protocol, domain2, path15, match) {
   if (!previous2(match)) {
     return false;
   }
@@ -17983,7 +18003,7 @@ function findUrl(_, protocol, domain2, path14, match) {
   if (unicodePunctuation(domain2.charCodeAt(0)) || !isCorrectDomain(domain2)) {
     return false;
   }
-  const parts = splitUrl(domain2 + path14);
+  const parts = splitUrl(domain2 + path15);
   const result = {
     type: "link",
     title: null,
@@ -23806,14 +23826,14 @@ var init_fastblocks = __esm({
       point(offset, ln) {
         return { line: ln.line, column: offset - ln.start + 1, offset };
       }
-      heading(ln, depth2, contentOffset) {
+      heading(ln, depth3, contentOffset) {
         const cs = ln.start + contentOffset;
         const s = this.text.slice(cs, ln.end);
         if (/(^| )#+$/.test(s)) throw BAIL;
         const children = this.inline([{ ln, start: cs }]);
         return {
           type: "heading",
-          depth: depth2,
+          depth: depth3,
           children,
           position: { start: this.point(ln.start, ln), end: this.point(ln.end, ln) }
         };
@@ -24270,11 +24290,11 @@ function safeCuts(text5, minGap = 0) {
         }
       }
       if (lead === 62 || lead === 45 || lead === 42 || lead === 43 || lead >= 48 && lead <= 57) {
-        const depth2 = lineNesting(text5, pos2, contentEnd);
-        if (depth2 > 1) {
-          cost += depth2 * depth2;
-          if (depth2 > maxDepth) {
-            maxDepth = depth2;
+        const depth3 = lineNesting(text5, pos2, contentEnd);
+        if (depth3 > 1) {
+          cost += depth3 * depth3;
+          if (depth3 > maxDepth) {
+            maxDepth = depth3;
             deepAt = pos2;
           }
         }
@@ -24317,7 +24337,7 @@ function safeCuts(text5, minGap = 0) {
   return res;
 }
 function lineNesting(text5, pos2, end) {
-  let depth2 = 0;
+  let depth3 = 0;
   let ws = 0;
   let lead = -1;
   let i = pos2;
@@ -24331,11 +24351,11 @@ function lineNesting(text5, pos2, end) {
       i++;
     } else if (c === 62) {
       if (lead < 0) lead = ws;
-      depth2++;
+      depth3++;
       i++;
     } else if ((c === 45 || c === 42 || c === 43) && (i + 1 === end || text5.charCodeAt(i + 1) === 32 || text5.charCodeAt(i + 1) === 9)) {
       if (lead < 0) lead = ws;
-      depth2++;
+      depth3++;
       i++;
     } else if (c >= 48 && c <= 57) {
       let j = i + 1;
@@ -24343,12 +24363,12 @@ function lineNesting(text5, pos2, end) {
       const d = text5.charCodeAt(j);
       if (j < end && (d === 46 || d === 41) && (j + 1 === end || text5.charCodeAt(j + 1) === 32 || text5.charCodeAt(j + 1) === 9)) {
         if (lead < 0) lead = ws;
-        depth2++;
+        depth3++;
         i = j + 1;
       } else break;
     } else break;
   }
-  return depth2 === 0 ? 0 : depth2 + (lead >> 1);
+  return depth3 === 0 ? 0 : depth3 + (lead >> 1);
 }
 function chunkStarts(text5, cuts) {
   if (text5.length < CHUNK_MIN * 2) return [0];
@@ -24629,7 +24649,7 @@ function spanOf(node2, out, defs, src) {
       return false;
   }
 }
-function readFrontmatter(node2, text5, path14, format, ls, findings) {
+function readFrontmatter(node2, text5, path15, format, ls, findings) {
   if (node2.type !== "yaml" && node2.type !== "toml") return void 0;
   const lang = node2.type === "yaml" ? "yaml" : "toml";
   const p = pos(node2);
@@ -24648,11 +24668,11 @@ function readFrontmatter(node2, text5, path14, format, ls, findings) {
   for (const pr of res.problems) {
     findings.push({
       entryId: null,
-      file: path14,
+      file: path15,
       line: pr.line,
       kind: "malformed",
       severity: "error",
-      message: `${path14}:${pr.line}: ${pr.message}`,
+      message: `${path15}:${pr.line}: ${pr.message}`,
       evidence: { frontmatter: lang }
     });
   }
@@ -24700,8 +24720,8 @@ function sha8(s) {
   if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
   return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
-function assignIds(path14, entries) {
-  const prefix = path14 + "\0";
+function assignIds(path15, entries) {
+  const prefix = path15 + "\0";
   if (entries.length === 1) {
     entries[0].id = "e_" + sha8(prefix + normaliseForId(entries[0].text));
     return;
@@ -24757,29 +24777,29 @@ function indexLineMeta(item, defs) {
   if (rest) meta.description = rest;
   return meta;
 }
-function parseMemoryText(path14, text5, format, opts = {}) {
+function parseMemoryText(path15, text5, format, opts = {}) {
   try {
-    return parseUnsafe(path14, text5, format, opts);
+    return parseUnsafe(path15, text5, format, opts);
   } catch (e) {
-    const file = { path: path14, absPath: path14, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
+    const file = { path: path15, absPath: path15, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
     if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
     const finding4 = {
       entryId: null,
-      file: path14,
+      file: path15,
       line: 1,
       kind: "malformed",
       severity: "error",
-      message: `${path14}: could not be parsed (${e.message}); no entries read`
+      message: `${path15}: could not be parsed (${e.message}); no entries read`
     };
     return { file, entries: [], findings: [finding4] };
   }
 }
-function parseUnsafe(path14, text5, format, opts) {
+function parseUnsafe(path15, text5, format, opts) {
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
   const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
   const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
-  const file = { path: path14, absPath: path14, format, text: text5, lines, bytes: bytes2 };
+  const file = { path: path15, absPath: path15, format, text: text5, lines, bytes: bytes2 };
   Object.defineProperty(file, "tokens", TOKENS);
   if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
@@ -24789,29 +24809,29 @@ function parseUnsafe(path14, text5, format, opts) {
   let builder;
   try {
     if (format !== "auto-memory-topic" && !text5.includes("]:")) {
-      builder = new EntryBuilder(path14, text5, format, ls, opts, NO_DEFS);
+      builder = new EntryBuilder(path15, text5, format, ls, opts, NO_DEFS);
       parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls, out: builder });
     } else {
       const blocks = parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls });
       let defs;
       for (const b of blocks) if (b.type === "definition") (defs ??= /* @__PURE__ */ new Map()).set(b.identifier.toLowerCase(), b.url);
-      builder = new EntryBuilder(path14, text5, format, ls, opts, defs ?? NO_DEFS);
+      builder = new EntryBuilder(path15, text5, format, ls, opts, defs ?? NO_DEFS);
       for (const b of blocks) builder.push(b);
     }
   } catch (e) {
     if (builder?.failure && builder.failure.error === e) throw e;
-    const message2 = `${path14}: could not be parsed as Markdown: ${e.message}`;
-    return { file, entries: [], findings: [{ entryId: null, file: path14, line: 1, kind: "malformed", severity: "error", message: message2 }] };
+    const message2 = `${path15}: could not be parsed as Markdown: ${e.message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path15, line: 1, kind: "malformed", severity: "error", message: message2 }] };
   }
   const findings = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
-      file: path14,
+      file: path15,
       line: b.deepLine,
       kind: "malformed",
       severity: "warning",
-      message: `${path14}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      message: `${path15}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
     });
   }
@@ -24892,8 +24912,8 @@ var init_parse3 = __esm({
       configurable: true
     };
     EntryBuilder = class {
-      constructor(path14, text5, format, ls, opts, defs) {
-        this.path = path14;
+      constructor(path15, text5, format, ls, opts, defs) {
+        this.path = path15;
         this.text = text5;
         this.format = format;
         this.ls = ls;
@@ -24968,17 +24988,17 @@ var init_parse3 = __esm({
       /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
       start(first) {
         this.started = true;
-        const { text: text5, path: path14, format } = this;
+        const { text: text5, path: path15, format } = this;
         if (first && (first.type === "yaml" || first.type === "toml")) {
-          this.fm = readFrontmatter(first, text5, path14, format, this.ls, this.findings);
+          this.fm = readFrontmatter(first, text5, path15, format, this.ls, this.findings);
         } else if (looksLikeUnclosedFrontmatter(text5)) {
           this.findings.push({
             entryId: null,
-            file: path14,
+            file: path15,
             line: 1,
             kind: "malformed",
             severity: format === "auto-memory-topic" ? "error" : "warning",
-            message: `${path14}:1: frontmatter fence is never closed; the file is read as plain Markdown`
+            message: `${path15}:1: frontmatter fence is never closed; the file is read as plain Markdown`
           });
         }
         const fm = this.fm;
@@ -25308,15 +25328,15 @@ function lexInline(text5, base, out) {
     }
     if (text5.charCodeAt(k + 1) === 40) {
       let e = k + 2;
-      let depth2 = 0;
+      let depth3 = 0;
       const angle = text5.charCodeAt(e) === 60;
       if (angle) e++;
       const us = e;
       while (e < n) {
         const ch = text5.charCodeAt(e);
-        if (angle ? ch === 62 : ch === 41 && depth2 === 0 || isSpaceCode2(ch)) break;
-        if (ch === 40) depth2++;
-        if (ch === 41) depth2--;
+        if (angle ? ch === 62 : ch === 41 && depth3 === 0 || isSpaceCode2(ch)) break;
+        if (ch === 40) depth3++;
+        if (ch === 41) depth3--;
         if (ch === 10) break;
         e++;
       }
@@ -25440,6 +25460,9 @@ function parseSegment(seg, cwd, out) {
   if (inside) {
     for (let k = from; k < out.length; k++) if (out[k].kind === "path" && !Object.hasOwn(out[k], "cwd")) out[k].cwd = inside;
   }
+  if (at.workspace && !inside) {
+    for (let k = from; k < out.length; k++) if (out[k].kind === "path" && !Object.hasOwn(out[k], "cwd")) out[k].workspace = at.workspace;
+  }
   return cd;
 }
 function segmentPieces(seg, cwd, out, at) {
@@ -25498,6 +25521,7 @@ function segmentPieces(seg, cwd, out, at) {
       k += 2;
     }
     at.dir = workspace ? void 0 : dir;
+    if (workspace && workspace !== "*") at.workspace = workspace;
     const sub = rest[k];
     if (!sub) return void 0;
     const subName = sub.t;
@@ -25514,7 +25538,7 @@ function segmentPieces(seg, cwd, out, at) {
       }
       const after2 = trailingOptions(rest.slice(j + 1));
       out.push({ kind: "script", tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
-      at.dir = argsFolder(workspace, after2, dir);
+      argsAt(at, workspace, after2, dir);
       scanArgs(rest.slice(j + 1), out);
       return void 0;
     }
@@ -25536,6 +25560,8 @@ function segmentPieces(seg, cwd, out, at) {
         const name = subName === "t" || subName === "tst" ? "test" : subName;
         const after2 = trailingOptions(rest.slice(k + 1));
         out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+        argsAt(at, workspace, after2, dir);
+        fileArgs(rest.slice(k + 1), out);
       }
       return void 0;
     }
@@ -25546,6 +25572,8 @@ function segmentPieces(seg, cwd, out, at) {
     if ((tool === "pnpm" || tool === "yarn") && (subName === "test" || subName === "start" || subName === "t")) {
       const after2 = trailingOptions(rest.slice(k + 1));
       out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === "t" ? "test" : subName, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      argsAt(at, workspace, after2, dir);
+      fileArgs(rest.slice(k + 1), out);
       return void 0;
     }
     if (builtins2.has(subName) || subName.startsWith("-")) {
@@ -25559,7 +25587,7 @@ function segmentPieces(seg, cwd, out, at) {
     }
     const after = trailingOptions(rest.slice(k + 1));
     out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
-    at.dir = argsFolder(workspace, after, dir);
+    argsAt(at, workspace, after, dir);
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(":")) out.push({ kind: "package", tool, start: sub.s, end: sub.e, value: subName });
     scanArgs(rest.slice(k + 1), out);
     return void 0;
@@ -25699,15 +25727,24 @@ function segmentPieces(seg, cwd, out, at) {
   }
   if (w === "go") {
     if (rest[0] && (rest[0].t === "get" || rest[0].t === "install")) {
-      for (const a of rest.slice(1)) if (!a.t.startsWith("-") && !a.t.startsWith(".")) pushPackage(a, out, "go");
+      for (const a of rest.slice(1)) {
+        if (a.t.startsWith("-")) continue;
+        if (a.t.startsWith(".")) scanArgs([a], out, true);
+        else pushPackage(a, out, "go");
+      }
       return void 0;
     }
-    scanArgs(rest, out);
+    scanArgs(rest, out, true);
     return void 0;
   }
   if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
     out.push({ kind: "path", start: head.s, end: head.e, value: w });
     scanArgs(rest, out);
+    return void 0;
+  }
+  if (GO_PATTERN_TOOLS.has(w)) {
+    out.push({ kind: "tool", tool: "other", start: head.s, end: head.e, value: w });
+    scanArgs(args, out, true);
     return void 0;
   }
   if (/^[a-z][\w.-]*$/.test(w) && !/^(git|cd|ls|cat|echo|export|curl|wget|gh|brew|sudo|mkdir|rm|cp|mv|source|bash|sh|node|python3?|docker|docker-compose|kubectl|psql|test|set|if|then|fi|for|do|done|grep|find|sed|awk|chmod|touch|open|code|claude|tail|head|kill|pkill|jq|xargs|tee|env|which|read|true|false|exit|return|printf)$/.test(w)) {
@@ -25746,8 +25783,10 @@ function assignmentPath(t, out) {
   const dotted = v.startsWith("./") || v.startsWith("../");
   out.push({ kind: "path", start: s, end: s + v.length, value: v, ...dotted ? {} : { weak: true } });
 }
-function argsFolder(workspace, after, dir) {
-  return workspace ?? after.workspace ? void 0 : after.cwd ?? dir;
+function argsAt(at, workspace, after, dir) {
+  const ws = workspace ?? after.workspace;
+  at.dir = ws ? void 0 : after.cwd ?? dir;
+  at.workspace = ws && ws !== "*" ? ws : void 0;
 }
 function isPlaceholderScript(name) {
   return /^[^\p{L}\p{N}]+$/u.test(name) || /^(?:<.*>|\[.*\]|\{.*\})$/.test(name) || /^[A-Z][A-Z0-9_]*$/.test(name);
@@ -25777,7 +25816,7 @@ function pushPackage(t, out, tool, fetched = false) {
   if (/^\d/.test(name) || name.length < 2) return;
   out.push({ kind: "package", tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...fetched && v !== name ? { script: "registry" } : fetched ? { script: "exec" } : {} });
 }
-function scanArgs(args, out) {
+function scanArgs(args, out, goPatterns = false) {
   for (const a of args) {
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
       assignmentPath(a, out);
@@ -25787,18 +25826,38 @@ function scanArgs(args, out) {
       const eq = a.t.indexOf("=");
       if (eq > 0) {
         const v = a.t.slice(eq + 1);
-        if (v) out.push({ kind: "path", start: a.s + eq + 1, end: a.e, value: v });
+        if (v) argPiece(a.s + eq + 1, a.e, v, out, goPatterns);
       }
       continue;
     }
+    argPiece(a.s, a.e, a.t, out, goPatterns);
+  }
+}
+function argPiece(s, e, v, out, goPatterns) {
+  if (goPatterns && v.endsWith("/...")) {
+    const dir = v.slice(0, -4);
+    if (dir === "" || dir === "." || dir === ".." || dir.includes("...")) return;
+    out.push({ kind: "path", start: s, end: e - 4, value: dir, dir: true });
+    return;
+  }
+  out.push({ kind: "path", start: s, end: e, value: v });
+}
+function fileArgs(args, out) {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a.t.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) continue;
+    const v = unquote(a.t);
+    const dot = v.lastIndexOf(".");
+    if (!v.includes("/") || dot <= v.lastIndexOf("/") + 1 || !FILE_EXTENSIONS.has(v.slice(dot + 1).toLowerCase())) continue;
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS;
+var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
     init_chars();
+    init_paths();
     BUILTINS = {
       npm: new Set(
         "access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search hook init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo root run run-script sbom search set shrinkwrap star stars team token undeprecate uninstall unpublish unstar update version view whoami i in ins inst insta instal isnt isnta isntal add un remove rm r unlink list la up upgrade c x create t tst test start stop restart it cit clean-install issues home v info show author rb s se find why".split(/\s+/)
@@ -25856,6 +25915,7 @@ var init_commands = __esm({
     ]);
     POETRY_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--directory", "-C", "--project", "-P"]);
     UV_PACKAGE_COMMANDS = /* @__PURE__ */ new Set(["sync", "build", "tree", "export", "version"]);
+    GO_PATTERN_TOOLS = /* @__PURE__ */ new Set(["golangci-lint", "staticcheck", "govulncheck", "gotestsum", "ginkgo", "revive", "errcheck", "gosec", "ineffassign"]);
   }
 });
 
@@ -25905,8 +25965,8 @@ function parseTree(code3, listing = false) {
     const dir = name.endsWith("/");
     const clean = name.replace(/\/+$/, "");
     const parent = stack.map((s) => s.name).join("/");
-    const path14 = parent ? `${parent}/${clean}` : clean;
-    out.push({ raw: name, offset: lineStart + c, path: path14, base: parent ? parent + "/" : "", dir, depth: stack.length });
+    const path15 = parent ? `${parent}/${clean}` : clean;
+    out.push({ raw: name, offset: lineStart + c, path: path15, base: parent ? parent + "/" : "", dir, depth: stack.length });
     if (listing) {
       if (dir) stack.push({ col, name: clean });
     } else if (dir || !/\.[\w]+$/.test(clean) && !clean.startsWith(".")) stack.push({ col, name: clean });
@@ -25924,9 +25984,9 @@ function rootedAtRepository(items) {
   const strip = (s) => s.startsWith(cut) ? s.slice(cut.length) : s === cut.slice(0, -1) ? "" : s;
   const out = [];
   for (const it of items) {
-    const path14 = strip(it.path);
-    if (!path14) continue;
-    out.push({ ...it, path: path14, base: strip(it.base) });
+    const path15 = strip(it.path);
+    if (!path15) continue;
+    out.push({ ...it, path: path15, base: strip(it.base) });
   }
   return out;
 }
@@ -25940,7 +26000,54 @@ var init_tree = __esm({
   }
 });
 
+// src/memory/refs/gomod.ts
+function isGoPath(value2) {
+  const slash = value2.indexOf("/");
+  return slash > 0 && value2.lastIndexOf(".", slash) > 0 && value2.charCodeAt(0) !== 64;
+}
+function goImportRef(tok, start) {
+  const m = GO_PATH.exec(tok);
+  if (!m) return void 0;
+  const path15 = m[1].replace(/\/\.\.\.$/, "");
+  if (!path15.includes("/")) return void 0;
+  return { kind: "package", raw: path15, value: path15.toLowerCase(), start, end: start + path15.length, in: "inlineCode", tool: "go" };
+}
+function goPathPrefixes(path15) {
+  const out = [path15];
+  let p = path15;
+  for (let i = p.lastIndexOf("/"); i > 0 && p.indexOf("/") < i; i = p.lastIndexOf("/")) {
+    p = p.slice(0, i);
+    out.push(p);
+  }
+  return out;
+}
+function goShortName(module) {
+  const segs = module.toLowerCase().split("/");
+  if (segs.length < 2) return void 0;
+  let last = segs[segs.length - 1];
+  if (/^v\d+$/.test(last) && segs.length > 2) last = segs[segs.length - 2];
+  last = last.replace(/\.v\d+$/, "");
+  if (last.length < 3 || GO_STD.has(last) || GO_GENERIC.has(last)) return void 0;
+  return last;
+}
+var GO_PATH, GO_STD, GO_GENERIC;
+var init_gomod = __esm({
+  "src/memory/refs/gomod.ts"() {
+    "use strict";
+    GO_PATH = /^((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?:\/[A-Za-z0-9_.~+-]+)+)(?:@[\w.+-]+)?$/;
+    GO_STD = new Set(
+      "archive tar zip bufio builtin bytes cmp compress bzip2 flate gzip lzw zlib container heap list ring context crypto aes cipher des dsa ecdh ecdsa ed25519 elliptic hmac md5 rand rc4 rsa sha1 sha256 sha512 sha3 subtle tls x509 database sql driver debug dwarf elf gosym macho pe buildinfo embed encoding ascii85 asn1 base32 base64 binary csv gob hex json pem xml errors expvar flag fmt go ast build constant doc format importer parser printer scanner token types hash adler32 crc32 crc64 fnv maphash html template image color draw gif jpeg png index io fs ioutil iter log slog syslog maps math big bits cmplx mime multipart net http cgi cookiejar fcgi httptest httptrace httputil pprof mail netip rpc jsonrpc smtp textproto url os exec signal user path filepath plugin reflect regexp syntax runtime metrics race trace slices sort strconv strings sync atomic syscall testing fstest quick text tabwriter time unicode utf16 utf8 unique unsafe weak".split(" ")
+    );
+    GO_GENERIC = new Set(
+      "yaml toml ini hcl uuid ulid jwt oauth oauth2 websocket grpc protobuf proto redis mysql postgres pgsql sqlite sqlite3 mongo mongodb kafka nats etcd consul vault docker kubernetes cron env dotenv config cli api sdk client server core util utils common tools tool mod sys exp term net mock mocks assert require logger logging retry backoff cache semver decimal diff pretty echo test".split(" ")
+    );
+  }
+});
+
 // src/memory/refs/prose.ts
+function subjectAlias(subject) {
+  return Object.hasOwn(SUBJECT_ALIASES, subject) ? SUBJECT_ALIASES[subject] : void 0;
+}
 function scanProse(text5, _opts = {}) {
   const out = [];
   if (!DIGIT.test(text5)) return out;
@@ -26019,14 +26126,14 @@ function scanVersions(text5, out) {
     const subject = subjectRaw.toLowerCase();
     const ver = m[3];
     if (!/\d/.test(ver)) continue;
-    const key = SUBJECT_ALIASES[subject] ?? subject;
+    const key = subjectAlias(subject) ?? subject;
     const plainInt = /^\d+$/.test(ver);
     if (plainInt && Number(ver) > 300) continue;
     if (/^(?:step|phase|part|layer|stage|level|tier|section|chapter|item|option|project|version|release|v|table|tables|priority|todo|p|day|days|week|weeks|hour|hours|minute|minutes|port|line|lines|page|issue|pr|claude|gpt|sonnet|opus|haiku|gemini|llama|windows|macos|ios|android|ubuntu|debian|es|ecmascript|http|tls|utf|sha|md|h|top|group|round|q)$/.test(subject))
       continue;
-    if (PROSE_STOPWORDS.has(subject) && !SUBJECT_ALIASES[subject]) continue;
+    if (PROSE_STOPWORDS.has(subject) && !subjectAlias(subject)) continue;
     if (SUBJECT_STOP.has(subject)) continue;
-    if (plainInt && !SUBJECT_ALIASES[subject] && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
+    if (plainInt && !subjectAlias(subject) && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
     const bound = m[4] ? "atLeast" : m[2] && m[2] !== "^" && m[2] !== "~" ? "atLeast" : "exact";
     const start = m.index;
     const end = m.index + m[0].length;
@@ -26072,12 +26179,23 @@ function clauseAround(text5, s, e) {
 }
 function isFeatureVersion(text5, s, e) {
   const after = text5.slice(e, e + 60);
+  if (FEATURE_NOUN_AFTER.test(after)) return true;
   const subjectOf = FEATURE_VERB_AFTER.test(after);
-  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(text5.slice(Math.max(0, s - 60), s));
-  if (!subjectOf && !objectOf) return false;
-  const [before, rest] = clauseAround(text5, s, e);
+  const lead = text5.slice(Math.max(0, s - 60), s);
+  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(lead);
+  const needOf = !subjectOf && !objectOf && NEED_BEFORE.test(lead);
+  const fromOf = !subjectOf && !objectOf && !needOf && FROM_BEFORE.test(lead);
+  if (!subjectOf && !objectOf && !needOf && !fromOf) return false;
   if (objectOf) return true;
+  const [before, rest] = clauseAround(text5, s, e);
+  if (needOf) return featureSubject(before.replace(NEED_BEFORE, ""));
+  if (fromOf) return !PROJECT_TIE_BEFORE.test(before) && !FROM_PROJECT_TIE.test(before);
   return !PROJECT_TIE_BEFORE.test(before) && !PROJECT_TIE_AFTER.test(rest);
+}
+function featureSubject(before) {
+  const subject = before.replace(/\s*\(\s*$/, "").replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim();
+  if (!subject || PROJECT_SUBJECT.test(subject)) return false;
+  return FEATURE_NOUN.test(subject.replace(/`[^`]*`/g, " ")) || CODE_NAME_SUBJECT.test(subject);
 }
 function folderBefore(text5, at) {
   const m = FOLDER_FIRST.exec(text5.slice(Math.max(0, at - 160), at));
@@ -26103,7 +26221,7 @@ function scanCounts(text5, out) {
     if (/[.:]\d?$/.test(prev)) continue;
     const pw = /([A-Za-z][\w.-]*)\s+$/.exec(text5.slice(Math.max(0, m.index - 40), m.index));
     if (pw && !m[1] && /^[A-Z]/.test(pw[1]) && !COUNT_STARTERS.has(pw[1].toLowerCase())) continue;
-    if (pw && SUBJECT_ALIASES[pw[1].toLowerCase()]) continue;
+    if (pw && subjectAlias(pw[1].toLowerCase())) continue;
     const q = (m[1] || "").trim().toLowerCase();
     const bound = m[3] || q === "over" || q === "more than" || q === "at least" ? "atLeast" : q ? "approx" : "exact";
     const start = m.index + (m[1] ? m[1].length : 0);
@@ -26258,7 +26376,6 @@ function scanWordsEncoded(text5) {
   const u8 = bytes;
   wordCount = 0;
   otherCount = 0;
-  otherRaw.length = otherValue.length = 0;
   if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
   let extra = 0;
   let p = 0;
@@ -26350,7 +26467,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -26473,6 +26590,13 @@ var init_prose = __esm({
     FEATURE_PHRASE_BEFORE = /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
     PROJECT_TIE_BEFORE = /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
     PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)\b/i;
+    FEATURE_NOUN_AFTER = /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics)\b/i;
+    NEED_BEFORE = /\b(?:needs?|requires?|requiring)\s+(?:at least\s+|a minimum of\s+)?$/i;
+    FEATURE_NOUN = /\b(?:syntax|features?|semantics|iterators?|generics?|annotations?|hints?|unions?|operators?|statements?|expressions?|keywords?|literals?|built-?ins?|decorators?|f-strings?|comprehensions?|matching|loops?|closures?|lambdas?|coroutines?|generators?|apis?|modules?|functions?|methods?|types?|classes|parameters?|aliases|enums?|traits?|macros?|constructs?|idioms?|primitives?)\b/i;
+    CODE_NAME_SUBJECT = /^(?:the\s+)?`[\w.:-]+`$/i;
+    PROJECT_SUBJECT = /\b(?:we|our|us|i)\b|\b(?:this|the)\s+(?:project|repo|repository|codebase|code|app|application|package|library|module|crate|cli|tool|server|service|backend|frontend|build|tests?|suite)\b/i;
+    FROM_BEFORE = /\bfrom\s+$/i;
+    FROM_PROJECT_TIE = /\b(?:works?|working|compatible|tested|runs?|running|builds?|installs?)\b/i;
     COUNT_RE = /(?<![\w.$#@/-])(~|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|approximately\s+|over\s+|more than\s+|at least\s+)?(\d{1,3}(?:,\d{3})+|\d+)(\+)?\s+((?:[A-Za-z][\w.*-]*\s+){0,2}?[A-Za-z][\w.*-]*?s)\b(?:\s+(?:in|under|inside|within|across|from)\s+[`*_"']*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/?)[`*_"']*)?/g;
     COUNT_NOUN_STOP = /^(?:times|years|months|weeks|days|hours|minutes|seconds|ms|secs|mins|hrs|steps|phases|bytes|kb|mb|gb|tokens|chars|characters|lines|words|percent|points|spaces|tabs|levels|layers|ways|options|parts|cases|examples|users|people|items|things|backups|attempts|retries|requests|calls|errors|warnings|issues|prs|commits|columns|rows|args|arguments|params|parameters|fields|properties|characters|digits|decimals|places|sessions|messages|instances|processes|threads|workers|cores|cpus|replicas|nodes|pixels|px|rem|em|vh|vw|dollars|usd|cents|credits|turns|rounds|tries)$/i;
     COUNT_STARTERS = /* @__PURE__ */ new Set(["the", "has", "have", "all", "only", "with", "uses", "contains", "includes", "holds", "exactly", "over", "about", "there", "are", "of", "and", "or", "its", "our", "these", "currently", "now", "total", "total:", "lists", "defines", "ships", "provides", "supports", "exposes", "registers"]);
@@ -26499,15 +26623,11 @@ var init_prose = __esm({
     pool = new Uint8Array(1 << 16);
     poolEnd = 0;
     {
-      const aliasOf = (k) => {
-        const v = SUBJECT_ALIASES[k];
-        return v === void 0 || v === null ? void 0 : v;
-      };
-      const all2 = /* @__PURE__ */ new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
+      const all2 = /* @__PURE__ */ new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES)]);
       const enc = new TextEncoder();
       for (const k of all2) {
         const stop = PROSE_STOPWORDS.has(k);
-        const alias2 = aliasOf(k);
+        const alias2 = subjectAlias(k);
         if ((stop || alias2 !== void 0) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
           addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias2 !== void 0 ? K_ALIAS : 0), alias2, wordHash(k));
         }
@@ -26561,14 +26681,19 @@ var init_prose = __esm({
 
 // src/memory/references.ts
 function fileInfo(file) {
-  if (file === lastFile && lastInfo.text === file.text) return lastInfo;
-  let fi = fileInfos.get(file);
-  if (fi === void 0 || fi.text !== file.text) {
-    fi = { text: file.text, starts: lineStarts(file.text) };
-    fileInfos.set(file, fi);
+  const first = recentInfos[0];
+  if (first !== void 0 && first.file === file && first.text === file.text) return first;
+  for (let i = 1; i < recentInfos.length; i++) {
+    const fi2 = recentInfos[i];
+    if (fi2.file === file && fi2.text === file.text) {
+      recentInfos.splice(i, 1);
+      recentInfos.unshift(fi2);
+      return fi2;
+    }
   }
-  lastFile = file;
-  lastInfo = fi;
+  const fi = { file, text: file.text, starts: lineStarts(file.text) };
+  recentInfos.unshift(fi);
+  if (recentInfos.length > RECENT_MAX) recentInfos.length = RECENT_MAX;
   return fi;
 }
 function sameNum(a, b) {
@@ -27035,6 +27160,8 @@ function inlineCode2(seg, c, ctx, file) {
   if (!/\s/.test(tt)) {
     const tok = tt;
     const s = seg.start + t.indexOf(tok);
+    const goRef = goImportRef(tok, s);
+    if (goRef) c.add(goRef);
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
       return;
@@ -27088,10 +27215,10 @@ function folderNamedAfter(fileText, at) {
   if (!p || p.glob || p.anchor === "root" || p.anchor === "parent" || !p.dir && /\.\w+$/.test(p.value)) return void 0;
   return p.value;
 }
-function fileFolder(path14) {
-  if (path14.startsWith("/") || /^[a-z]:[\\/]/i.test(path14)) return "";
-  const i = path14.lastIndexOf("/");
-  return i === -1 ? "" : path14.slice(0, i);
+function fileFolder(path15) {
+  if (path15.startsWith("/") || /^[a-z]:[\\/]/i.test(path15)) return "";
+  const i = path15.lastIndexOf("/");
+  return i === -1 ? "" : path15.slice(0, i);
 }
 function addPiece(p, offset, c, where3) {
   const start = offset + p.start;
@@ -27117,7 +27244,7 @@ function addPiece(p, offset, c, where3) {
       if (p.cwd) {
         const dir = fileFolder(c.file.path);
         r.base = (dir ? `${dir}/${p.cwd}` : p.cwd) + "/";
-      }
+      } else if (p.workspace) r.workspace = p.workspace;
       c.add(r);
     }
   }
@@ -27296,7 +27423,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, fileInfos, lastFile, lastInfo, addedScratch, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, COMMENT_CUE, COMMENT_PROSE;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, COMMENT_CUE, COMMENT_PROSE;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -27306,30 +27433,27 @@ var init_references = __esm({
     init_paths();
     init_commands();
     init_tree();
+    init_gomod();
     init_prose();
     SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
     PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
     URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
     WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
-    fileInfos = /* @__PURE__ */ new WeakMap();
-    lastFile = null;
-    lastInfo = null;
+    recentInfos = [];
+    RECENT_MAX = 4;
     addedScratch = [];
+    addedCount = 0;
     Collector = class {
       constructor(file, starts, at) {
         this.file = file;
         this.starts = starts;
         this.li = lineAt(starts, at) - 1;
-        addedScratch.length = 0;
+        addedCount = 0;
       }
       file;
       starts;
       refs = [];
-      /**
-       * References added through `add`, for the duplicate check (a scratch list shared by all
-       * collectors: one at a time); a key set instead once there are many.
-       */
-      added = addedScratch;
+      /** The duplicate check's key set, once many references were added (addedScratch before that). */
       seen = null;
       /** Line cursor: index into `starts` of the last line looked up. */
       li;
@@ -27358,13 +27482,13 @@ var init_references = __esm({
           this.seen.add(key);
           return false;
         }
-        const added = this.added;
-        for (let i = 0; i < added.length; i++) {
+        const added = addedScratch;
+        for (let i = 0; i < addedCount; i++) {
           const x = added[i];
           if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
         }
-        added.push(r);
-        if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
+        added[addedCount++] = r;
+        if (addedCount > 24) this.seen = new Set(added.slice(0, addedCount).map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
         return false;
       }
       /** False once a reference starts (or ends) before the one added before it. */
@@ -27652,8 +27776,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path14, { windows } = {}) => {
-      const segs = path14.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path15, { windows } = {}) => {
+      const segs = path15.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -27703,7 +27827,7 @@ var require_scan = __commonJS({
     var isPathSeparator = (code3) => {
       return code3 === CHAR_FORWARD_SLASH || code3 === CHAR_BACKWARD_SLASH;
     };
-    var depth2 = (token) => {
+    var depth3 = (token) => {
       if (token.isPrefix !== true) {
         token.depth = token.isGlobstar ? Infinity : 1;
       }
@@ -27976,7 +28100,7 @@ var require_scan = __commonJS({
             } else {
               tokens[idx].value = value3;
             }
-            depth2(tokens[idx]);
+            depth3(tokens[idx]);
             state.maxDepth += tokens[idx].depth;
           }
           if (i >= start) {
@@ -27989,7 +28113,7 @@ var require_scan = __commonJS({
         parts.push(value2);
         if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
           tokens[tokens.length - 1].value = value2;
-          depth2(tokens[tokens.length - 1]);
+          depth3(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
         }
         state.slashes = slashes;
@@ -28208,15 +28332,15 @@ var require_parse = __commonJS({
       return chars;
     };
     var repeatedExtglobRecursion = (pattern2) => {
-      let depth2 = 0;
+      let depth3 = 0;
       let value2 = pattern2.trim();
       let match = parseRepeatedExtglob(value2);
       while (match) {
-        depth2++;
+        depth3++;
         value2 = match.body.trim();
         match = parseRepeatedExtglob(value2);
       }
-      return depth2;
+      return depth3;
     };
     var analyzeRepeatedExtglob = (body, options) => {
       if (options.maxExtglobRecursion === false) {
@@ -29255,6 +29379,7 @@ function escapeRe(s) {
 function namesSuccessor(entry, ref, successor) {
   const want = successor.trim();
   if (!want) return false;
+  if (!mayContain(entry.text, want)) return false;
   const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
   const from = ref ? ref.start - entry.start : -1;
   const to = ref ? ref.end - entry.start : -1;
@@ -29266,13 +29391,27 @@ function namesSuccessor(entry, ref, successor) {
   }
   return false;
 }
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, SUCCESSOR_KINDS;
+function mayContain(text5, want) {
+  if (NON_ASCII.test(want)) return true;
+  return text5.toLowerCase().includes(want.toLowerCase());
+}
+function workspaceFolder(ev, ws) {
+  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
+  const direct = ev.manifests.workspaces.get(w);
+  if (direct !== void 0) return direct;
+  for (const [name, dir] of ev.manifests.workspaces) {
+    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
+  }
+  return void 0;
+}
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    NON_ASCII = /[^\x00-\x7f]/;
     SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
 });
@@ -29687,18 +29826,18 @@ var require_ignore = __commonJS({
           tokens.push({ single: source.slice(index2, index2 + 2) });
           index2 += 2;
         } else if (char === "(") {
-          let depth2 = 0;
+          let depth3 = 0;
           let end = index2;
           do {
             if (source[end] === ESCAPE) {
               end++;
             } else if (source[end] === "(") {
-              depth2++;
+              depth3++;
             } else if (source[end] === ")") {
-              depth2--;
+              depth3--;
             }
             end++;
-          } while (end < length && depth2 > 0);
+          } while (end < length && depth3 > 0);
           if ("*+?".indexOf(source[end]) >= 0) {
             end++;
           }
@@ -29779,26 +29918,26 @@ var require_ignore = __commonJS({
       const index2 = body.indexOf(SLASH);
       return index2 < 0 || index2 === body.length - 1;
     };
-    var basenameOf = (path14) => {
-      const end = path14.length - 1;
-      const index2 = path14.lastIndexOf(
+    var basenameOf = (path15) => {
+      const end = path15.length - 1;
+      const index2 = path15.lastIndexOf(
         SLASH,
-        path14[end] === SLASH ? end - 1 : end
+        path15[end] === SLASH ? end - 1 : end
       );
-      return index2 < 0 ? path14 : path14.slice(index2 + 1);
+      return index2 < 0 ? path15 : path15.slice(index2 + 1);
     };
-    var parentOf3 = (path14) => {
-      if (path14.charCodeAt(0) === SLASH_CODE || path14.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path14.split(SLASH).filter(Boolean);
+    var parentOf3 = (path15) => {
+      if (path15.charCodeAt(0) === SLASH_CODE || path15.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path15.split(SLASH).filter(Boolean);
         slices.pop();
         return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
       }
-      const end = path14.length - 1;
-      const cut = path14.lastIndexOf(
+      const end = path15.length - 1;
+      const cut = path15.lastIndexOf(
         SLASH,
-        path14.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path15.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY2 : path14.slice(0, cut + 1);
+      return cut < 0 ? EMPTY2 : path15.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern2) => pattern2 && isString(pattern2);
@@ -29948,7 +30087,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path14) {
+      testLiteral(path15) {
         const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
         ));
@@ -29957,7 +30096,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
-          if (rule.checkRegex.test(path14)) {
+          if (rule.checkRegex.test(path15)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -29977,15 +30116,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path14, mode) {
+      test(path15, mode) {
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path14) : path14;
+        const basename3 = shortcut ? basenameOf(path15) : path15;
         for (let index2 = length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path14
+            shortcut && rule._basenameOnly ? basename3 : path15
           )) {
             const { negative } = rule;
             const ret = {
@@ -30007,17 +30146,17 @@ var require_ignore = __commonJS({
     var throwError = (message2, Ctor) => {
       throw new Ctor(message2);
     };
-    var checkPath = (path14, originalPath, doThrow) => {
-      if (!isString(path14)) {
+    var checkPath = (path15, originalPath, doThrow) => {
+      if (!isString(path15)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path14) {
+      if (!path15) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path14)) {
+      if (checkPath.isNotRelative(path15)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -30026,25 +30165,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path14) => {
-      const first = path14.charCodeAt(0);
+    var isNotRelative = (path15) => {
+      const first = path15.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path14.length === 1) {
+      if (path15.length === 1) {
         return true;
       }
-      const second = path14.charCodeAt(1);
+      const second = path15.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path14.length === 2 || path14.charCodeAt(2) === SLASH_CODE;
+      return path15.length === 2 || path15.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -30075,59 +30214,59 @@ var require_ignore = __commonJS({
         return this.add(pattern2);
       }
       // @returns {TestResult}
-      _test(originalPath, cache3, path14) {
+      _test(originalPath, cache3, path15) {
         checkPath(
-          path14,
+          path15,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path14 ? this._t(path14, cache3) : {
+        return path15 ? this._t(path15, cache3) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path14 = convertPath(target);
-        if (!path14 || path14.charCodeAt(path14.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path14);
+        const path15 = convertPath(target);
+        if (!path15 || path15.charCodeAt(path15.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path15);
         }
-        const dir = this._t(path14, this._testCache);
+        const dir = this._t(path15, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal = this._rules.testLiteral(path14);
+        const literal = this._rules.testLiteral(path15);
         return literal.ignored || literal.unignored ? literal : dir;
       }
-      _t(path14, cache3) {
-        const cached = cache3[path14];
+      _t(path15, cache3) {
+        const cached = cache3[path15];
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf3(path14);
+        const parentPath = parentOf3(path15);
         const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path14] = parent && parent.ignored ? parent : this._rules.test(path14, MODE_IGNORE);
+        return cache3[path15] = parent && parent.ignored ? parent : this._rules.test(path15, MODE_IGNORE);
       }
-      ignores(path14) {
-        return this._test(path14, this._ignoreCache, convertPath(path14)).ignored;
+      ignores(path15) {
+        return this._test(path15, this._ignoreCache, convertPath(path15)).ignored;
       }
       createFilter() {
-        return (path14) => !this.ignores(path14);
+        return (path15) => !this.ignores(path15);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path14) {
-        return this._test(path14, this._testCache, convertPath(path14));
+      test(path15) {
+        return this._test(path15, this._testCache, convertPath(path15));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path14) => checkPath(convertPath(path14), path14, RETURN_FALSE);
+    var isPathValid = (path15) => checkPath(convertPath(path15), path15, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path14) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path14) || isNotRelative(path14);
+      checkPath.isNotRelative = (path15) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path15) || isNotRelative(path15);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -30541,10 +30680,10 @@ function globMatchesGone(entry, ref, ev, memDir, cand) {
   );
 }
 function renamedGlob(seg, pairs2, oldMatch) {
-  const dirOf4 = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+  const dirOf5 = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
   const baseOf2 = (p) => p.slice(p.lastIndexOf("/") + 1);
-  const newDir = dirOf4(pairs2[0][1]);
-  if (pairs2.some(([, n]) => dirOf4(n) !== newDir)) return void 0;
+  const newDir = dirOf5(pairs2[0][1]);
+  if (pairs2.some(([, n]) => dirOf5(n) !== newDir)) return void 0;
   let x;
   let y = "";
   const starts = /* @__PURE__ */ new Set();
@@ -30592,7 +30731,11 @@ function styled(ref, cand, successor, memDir, dir) {
   const { anchor, at } = anchorOf(ref);
   if (ref.via === "tree") return void 0;
   let out;
-  if (cand.from === "name") {
+  if (cand.from === "alias") {
+    const target = cand.base ?? "";
+    if (!successor.startsWith(target) || cand.as === void 0) return void 0;
+    out = cand.as + successor.slice(target.length);
+  } else if (cand.from === "name") {
     if (!cand.as) return void 0;
     out = cand.as;
   } else if (cand.from === "base" || cand.from === "context") {
@@ -30610,7 +30753,7 @@ function styled(ref, cand, successor, memDir, dir) {
   const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
   if (globTail) out += globTail;
   if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
-  if (at) out = "@" + out;
+  if (at && cand.from !== "alias") out = "@" + out;
   if (ref.in === "link") {
     if (/%[0-9a-f]{2}/i.test(ref.raw)) out = encodeURI(out);
     else if (out.includes(" ") && !ref.raw.includes(" ")) out = out.replace(/ /g, "%20");
@@ -30628,7 +30771,12 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     value2 = globPrefix(ref.value);
     if (!value2) return null;
   }
-  const cands = candidates2(ref, memDir, value2);
+  let cands = candidates2(ref, memDir, value2);
+  if (ref.kind === "path" && ref.workspace && !ref.base && !value2.startsWith("/")) {
+    const dir = workspaceFolder(ev, ref.workspace);
+    const inPackage = dir === void 0 ? null : joinPath(dir, value2);
+    if (dir !== void 0 && inPackage) cands = [{ path: inPackage, from: "context", base: dir }];
+  }
   if (!cands.length) return null;
   if (ref.via === "tree" && value2.includes("/")) {
     const top = value2.slice(0, value2.indexOf("/"));
@@ -30637,8 +30785,11 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
       if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: "tree-stripped" });
     }
   }
-  let res = resolvePath(ev, cands);
-  if ((res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
+  const alias2 = ref.kind === "path" && ref.via !== "tree" ? resolveAlias(ref, ev, memDir, isGlob, cands) : void 0;
+  if (alias2 === null) return null;
+  let res = alias2 ? alias2.res : resolvePath(ev, cands);
+  if (alias2) cands = alias2.tried;
+  if (!alias2 && (res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
     const anchor = anchorOf(ref).anchor;
     if (anchor === "plain" || anchor === "dot") {
       const more = contextCandidates(entry, ref, ev, value2, file, cands);
@@ -30654,7 +30805,9 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
   const dirRef = ref.raw.endsWith("/");
   if (res.kind === "never" || res.kind === "unknown-history") {
     if (cands.some((c) => untrackedOnPurpose(ev.files, c.path, isGlob || dirRef))) return null;
-    if (!isGlob && ref.kind === "path" && ref.via !== "tree" && anchorOf(ref).anchor === "plain") {
+    if (!alias2 && ref.kind === "path" && UNMAPPED_ALIAS.test(ref.raw)) return null;
+    if (!alias2 && looksLikeRoute(ref)) return null;
+    if (!alias2 && !isGlob && ref.kind === "path" && ref.via !== "tree" && anchorOf(ref).anchor === "plain") {
       const bySuffix = resolveBySuffix(ev, value2, !ref.weak);
       if (bySuffix === "found") return null;
       if (bySuffix) res = bySuffix;
@@ -30755,6 +30908,66 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     { path: cands[cands.length - 1].path }
   );
 }
+function looksLikeRoute(ref) {
+  const raw = ref.raw;
+  if (!raw.startsWith("/") || raw.startsWith("//") || ref.via === "tree") return false;
+  if (/^\/(?:api|auth|v\d+)(?:\/|$)/i.test(raw)) return true;
+  if (/\/(?::[A-Za-z_][\w-]*|\{[A-Za-z_][\w-]*\})(?=\/|$)/.test(raw)) return true;
+  if (!raw.endsWith("/")) return false;
+  const last = raw.replace(/\/+$/, "");
+  return !/\.[A-Za-z0-9]+$/.test(last.slice(last.lastIndexOf("/") + 1));
+}
+function moduleExists(ev, p) {
+  if (exists(ev, p)) return true;
+  const files = ev.files.files;
+  for (const x of MODULE_EXTS) if (files.has(p + x) || files.has(`${p}/index${x}`)) return true;
+  return false;
+}
+function resolveAlias(ref, ev, memDir, isGlob, plain) {
+  const list4 = ev.pathAliases;
+  const raw = ref.raw;
+  if (!list4?.length || !ALIAS_SIGIL.test(raw)) return void 0;
+  const best = /* @__PURE__ */ new Map();
+  for (const a of list4) {
+    if (!raw.startsWith(a.prefix)) continue;
+    const cur = best.get(a.config);
+    if (!cur || a.prefix.length > cur.prefix.length) best.set(a.config, a);
+  }
+  if (!best.size) return void 0;
+  const inScope = (s) => s === "" || memDir === s || memDir.startsWith(s + "/");
+  let nearScope;
+  for (const a of best.values()) if (inScope(a.scope) && (nearScope === void 0 || a.scope.length > nearScope.length)) nearScope = a.scope;
+  const near = [];
+  const others = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const a of best.values()) {
+    let rest = raw.slice(a.prefix.length);
+    if (isGlob) rest = globPrefix(rest);
+    rest = rest.replace(/\/+$/, "");
+    for (const t of a.targets) {
+      const p = joinPath("", t + rest);
+      if (p === null || seen.has(p)) continue;
+      seen.add(p);
+      (a.scope === nearScope ? near : others).push({ path: p || "", from: "alias", base: t, as: a.prefix });
+    }
+  }
+  const tried = [...near, ...others];
+  if (!tried.length || plain.some((c) => exists(ev, c.path))) return null;
+  for (const group of nearScope ? [near, others] : [tried]) {
+    if (group.some((c) => moduleExists(ev, c.path))) {
+      const c = group.find((x) => exists(ev, x.path));
+      return c ? { res: { kind: "present", cand: c }, tried } : null;
+    }
+    const hits = [];
+    for (const c of group) {
+      const r = resolvePath(ev, [c]);
+      if (r.kind === "case" || r.kind === "renamed" || r.kind === "deleted") hits.push(r);
+    }
+    if (hits.length > 1) return null;
+    if (hits.length === 1) return { res: hits[0], tried };
+  }
+  return tried.length === 1 ? { res: resolvePath(ev, tried), tried } : null;
+}
 function lineWithoutCode(entry, ref) {
   const at = Math.max(0, ref.start - entry.start);
   const from = entry.text.lastIndexOf("\n", at - 1) + 1;
@@ -30765,7 +30978,7 @@ function lineWithoutCode(entry, ref) {
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var import_picomatch, GLOB, BUILD_DIRS, TO_BE_CREATED, pathCheck;
+var import_picomatch, GLOB, BUILD_DIRS, UNMAPPED_ALIAS, MODULE_EXTS, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
@@ -30777,6 +30990,9 @@ var init_path = __esm({
     init_path_lookups();
     GLOB = /[*?[\]{}]/;
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    UNMAPPED_ALIAS = /^[@~]\//;
+    MODULE_EXTS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".json"];
+    ALIAS_SIGIL = /^[@~#$]/;
     TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
     pathCheck = {
       id: "path",
@@ -30810,370 +31026,6 @@ var init_path = __esm({
               file = byPath.get(entry.file);
             }
             const f = checkPathRef(entry, ref, ev, memDir, file);
-            if (f) out.push(f);
-          }
-        }
-        return out;
-      }
-    };
-  }
-});
-
-// src/checks/script.ts
-function everHad(ev, manifest) {
-  let set = everCache.get(ev.manifests);
-  if (!set) {
-    set = /* @__PURE__ */ new Set();
-    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
-    everCache.set(ev.manifests, set);
-  }
-  return set.has(manifest);
-}
-function workspaceFolder(ev, ws) {
-  const w = ws.replace(/^\.\//, "").replace(/\/+$/, "");
-  const direct = ev.manifests.workspaces.get(w);
-  if (direct !== void 0) return direct;
-  for (const [name, dir] of ev.manifests.workspaces) {
-    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith("/" + w) || dir.endsWith("/" + w)) return dir;
-  }
-  return void 0;
-}
-function commandFolder(ev, base, memDir) {
-  const b = base.replace(/\/+$/, "");
-  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
-  if (!b || /^[~$/]|\$/.test(b)) return legacy;
-  if (joinPath(memDir, b) === "") return "";
-  const cands = [];
-  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
-  if (!cands.length) return b.split("/").includes("..") ? null : legacy;
-  for (const c of cands) if (exists(ev, c)) return c;
-  if (!ev.history.available) return legacy;
-  for (const c of cands) {
-    const f = ev.history.fate(c);
-    if (f.status === "renamed" && f.successor && exists(ev, f.successor)) return f.successor;
-  }
-  return null;
-}
-function findLookup(ev, ref, memDir) {
-  const tool = ref.tool;
-  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
-  if (start === null) return null;
-  if (tool === "make" || tool === "just") {
-    const names = tool === "make" ? MAKEFILES : JUSTFILES;
-    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-    if (ref.manifest) {
-      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
-      return { manifest: m, names: map3.get(m), kind: tool };
-    }
-    for (const d of upwards(start)) {
-      for (const n of names) {
-        const m = joinDir(d, n);
-        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
-      }
-    }
-    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
-    return null;
-  }
-  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
-    if (ref.workspace) {
-      if (/[*{!]/.test(ref.workspace)) return null;
-      const dir = workspaceFolder(ev, ref.workspace);
-      if (dir === void 0) return null;
-      const m = joinDir(dir, "package.json");
-      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) {
-      const m = joinDir(d, "package.json");
-      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
-    }
-    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
-    return null;
-  }
-  return null;
-}
-function isBinary(ev, name) {
-  const n = name.toLowerCase();
-  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
-}
-function lastEvent(ev, manifest, name) {
-  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
-  return list4 && list4.length ? list4[list4.length - 1] : void 0;
-}
-function changesOf(ev, manifest, sha) {
-  let idx = commitCache.get(ev.manifests);
-  if (!idx) {
-    idx = /* @__PURE__ */ new Map();
-    for (const list4 of ev.manifests.scriptHistory.values()) {
-      for (const e of list4) {
-        const k = `${e.commit.sha}\0${e.manifest}`;
-        let c = idx.get(k);
-        if (!c) idx.set(k, c = { added: [], removed: [] });
-        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
-      }
-    }
-    commitCache.set(ev.manifests, idx);
-  }
-  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
-}
-function words(s) {
-  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
-}
-function commandSimilarity(a, b) {
-  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
-  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
-  if (!ta.size || !tb.size) return 0;
-  let common = 0;
-  for (const t of ta) if (tb.has(t)) common++;
-  return common / (ta.size + tb.size - common);
-}
-function renamedTo(ev, manifest, removed, names) {
-  if (!names) return void 0;
-  const c = changesOf(ev, manifest, removed.commit.sha);
-  const added = c.added.filter((a) => a.name !== removed.name);
-  const peers = c.removed.filter((r) => r.name !== removed.name);
-  if (removed.command) {
-    let best;
-    let bestScore = 0;
-    let tie = false;
-    for (const a of added) {
-      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
-      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
-      else if (sc === bestScore && sc > 0) tie = true;
-    }
-    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
-      return names.has(best.name) ? best.name : void 0;
-  }
-  if (added.length !== 1 || peers.length) return void 0;
-  const only = added[0];
-  if (removed.command && only.command) {
-    const cw = words(only.command);
-    const nw = words(only.name);
-    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
-    if (unrelated) return void 0;
-  }
-  return names.has(only.name) ? only.name : void 0;
-}
-function otherRunner(ev, dir, name, except) {
-  if (except !== "just") {
-    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
-  }
-  if (except !== "make") {
-    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
-  }
-  return void 0;
-}
-function definedElsewhere(ev, name, kind) {
-  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-  for (const [m, set] of map3) if (set.has(name)) return m;
-  return void 0;
-}
-function definers(ev) {
-  let idx = definersCache.get(ev.manifests);
-  if (idx) return idx;
-  idx = /* @__PURE__ */ new Map();
-  const add = (manifest, name) => {
-    const kind = manifestKind(manifest);
-    if (!kind) return;
-    const k = `${kind}\0${name}`;
-    const set = idx.get(k);
-    if (set) set.add(manifest);
-    else idx.set(k, /* @__PURE__ */ new Set([manifest]));
-  };
-  for (const list4 of ev.manifests.scriptHistory.values()) if (list4.length) add(list4[0].manifest, list4[0].name);
-  for (const map3 of [ev.manifests.scripts, ev.manifests.makeTargets, ev.manifests.justRecipes]) for (const [m, names] of map3) for (const n of names) add(m, n);
-  definersCache.set(ev.manifests, idx);
-  return idx;
-}
-function manifestKind(manifest) {
-  const base = manifest.slice(manifest.lastIndexOf("/") + 1);
-  return base === "package.json" ? "npm" : MAKEFILES.includes(base) ? "make" : JUSTFILES.includes(base) ? "just" : void 0;
-}
-function soleFormerDefiner(ev, look, name) {
-  const set = definers(ev).get(`${look.kind}\0${name}`);
-  if (!set || set.size !== (set.has(look.manifest) ? 2 : 1)) return void 0;
-  let other;
-  for (const m of set) if (m !== look.manifest) other = m;
-  const map3 = look.kind === "npm" ? ev.manifests.scripts : look.kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-  const names = map3.get(other);
-  if (names?.has(name)) return void 0;
-  return { manifest: other, names, kind: look.kind };
-}
-function makePattern(names, target) {
-  for (const n of names) {
-    if (!n.includes("%")) continue;
-    const [a, b] = n.split("%", 2);
-    if (target.startsWith(a) && target.endsWith(b ?? "") && target.length > a.length + (b ?? "").length) return true;
-  }
-  return false;
-}
-function nameIndex(ev) {
-  let idx = nameIndexCache.get(ev.manifests);
-  if (idx) return idx;
-  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
-  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
-    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
-    const slash = key.indexOf("/");
-    if (key.startsWith("@") && slash > 0) {
-      const tail = key.slice(slash + 1);
-      const l = idx.byTail.get(tail);
-      if (l) l.push(key);
-      else idx.byTail.set(tail, [key]);
-    }
-  }
-  nameIndexCache.set(ev.manifests, idx);
-  return idx;
-}
-function checkWorkspaceGone(entry, ref, ev) {
-  const ws = ref.workspace.replace(/^["']|["']$/g, "");
-  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
-  if (workspaceFolder(ev, ws) !== void 0) return null;
-  const hist = ev.manifests.everProjectNames;
-  if (!hist || !ev.history.available || ev.history.shallow) return null;
-  const idx = nameIndex(ev);
-  let key = ws.toLowerCase();
-  const scoped = key.startsWith("@");
-  if (!hist.get(key)?.length && !scoped) {
-    const tails = idx.byTail.get(key);
-    if (tails?.length !== 1) return null;
-    key = tails[0];
-  }
-  const events = hist.get(key);
-  if (!events?.length) return null;
-  let net = 0;
-  for (const e of events) net += e.type === "added" ? 1 : -1;
-  if (net > 0) return null;
-  const removal = events[events.length - 1];
-  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
-  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
-  if (succ === void 0) {
-    const f = ev.history.fate(removal.manifest);
-    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
-    else if (removal.manifest.includes("/")) {
-      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
-      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
-    }
-  }
-  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
-  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
-  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
-  let written;
-  if (succ !== void 0 && succDir !== void 0) {
-    const tail = succ.slice(succ.indexOf("/") + 1);
-    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
-  }
-  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
-  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
-  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
-    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function checkScriptRef(entry, ref, ev) {
-  if (ref.kind !== "command" || !ref.script) return null;
-  const name = ref.script;
-  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
-  if (describedAsPast(entry, ref)) return null;
-  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
-    const gone = checkWorkspaceGone(entry, ref, ev);
-    if (gone) return gone;
-  }
-  const memDir = memDirOf(entry.file);
-  let look = findLookup(ev, ref, memDir);
-  if (!look) return null;
-  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
-  if (look.names?.has(name)) return null;
-  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
-  let last = lastEvent(ev, look.manifest, name);
-  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
-  let dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
-  let alt = otherRunner(ev, dir, name, look.kind);
-  let former = false;
-  if (!last && !alt && look.names && !ref.base && !ref.workspace && !ref.manifest) {
-    const sole = soleFormerDefiner(ev, look, name);
-    if (sole) {
-      look = sole;
-      last = lastEvent(ev, look.manifest, name);
-      dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
-      alt = otherRunner(ev, dir, name, look.kind);
-      former = true;
-    }
-  }
-  const of = former ? ` of \`${look.manifest}\`` : "";
-  let replaceWith;
-  let tail;
-  let named = false;
-  if (!look.names) {
-    const gone = lastManifestRemoval(ev, look.manifest);
-    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
-  } else if (last && last.type === "removed") {
-    const to = renamedTo(ev, look.manifest, last, look.names);
-    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
-      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
-      named = true;
-    } else if (to) {
-      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
-      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
-    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
-  } else {
-    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
-    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
-  }
-  if (alt && !replaceWith && !named) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
-  return finding(
-    entry,
-    ref,
-    "script-missing",
-    "warning",
-    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
-    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
-    replaceWith ? { replace: replaceWith } : void 0
-  );
-}
-function lastManifestRemoval(ev, manifest) {
-  if (!ev.history.available) return void 0;
-  const f = ev.history.fate(manifest);
-  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
-}
-function escapeRe2(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
-var init_script = __esm({
-  "src/checks/script.ts"() {
-    "use strict";
-    init_commands();
-    init_paths();
-    init_stale_common();
-    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
-    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
-    everCache = /* @__PURE__ */ new WeakMap();
-    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
-    commitCache = /* @__PURE__ */ new WeakMap();
-    SIMILAR = 0.5;
-    definersCache = /* @__PURE__ */ new WeakMap();
-    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
-    nameIndexCache = /* @__PURE__ */ new WeakMap();
-    scriptCheck = {
-      id: "script",
-      kinds: ["script-missing"],
-      severity: "warning",
-      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
-      run(ctx) {
-        const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "command") continue;
-            const f = checkScriptRef(entry, ref, ctx.evidence);
             if (f) out.push(f);
           }
         }
@@ -31516,18 +31368,18 @@ async function remoteOriginUrl(root2) {
 }
 function parseRepoSlug(url) {
   const u = url.trim();
-  let path14;
+  let path15;
   const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path14 = scp[1];
+  if (scp && !u.includes("://")) path15 = scp[1];
   else {
     try {
-      path14 = new URL(u).pathname;
+      path15 = new URL(u).pathname;
     } catch {
       return void 0;
     }
   }
-  if (!path14) return void 0;
-  const parts = path14.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (!path15) return void 0;
+  const parts = path15.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
   if (parts.length < 2) return void 0;
   const [owner, name] = parts.slice(-2);
   if (!owner || !name) return void 0;
@@ -31699,19 +31551,19 @@ function makeIndex(st, present, shallow, warnings) {
     return m && m !== p ? m : void 0;
   };
   const ord = (c) => order2.get(c) ?? -1;
-  const resolvesToPresent = (p, depth2) => {
+  const resolvesToPresent = (p, depth3) => {
     if (present(p)) return p;
-    if (depth2 > 3) return void 0;
-    const f = fileFate(p, -1, depth2 + 1);
+    if (depth3 > 3) return void 0;
+    const f = fileFate(p, -1, depth3 + 1);
     return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
   };
-  const findReadd = (del, depth2) => {
+  const findReadd = (del, depth3) => {
     const delOrd = ord(del.commit);
     if (del.blob && !isNullBlob(del.blob)) {
       const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
       same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const e2 of same) {
-        const r = resolvesToPresent(e2.path, depth2);
+        const r = resolvesToPresent(e2.path, depth3);
         if (r) return { path: e2.path, via: "blob", event: e2 };
       }
     }
@@ -31723,9 +31575,9 @@ function makeIndex(st, present, shallow, warnings) {
     if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
     let e = cands[0];
     for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
-    return resolvesToPresent(e.path, depth2) ? { path: e.path, via: "basename", event: e } : void 0;
+    return resolvesToPresent(e.path, depth3) ? { path: e.path, via: "basename", event: e } : void 0;
   };
-  const fileFate = (start, since, depth2 = 0) => {
+  const fileFate = (start, since, depth3 = 0) => {
     const chain = [];
     const seen = /* @__PURE__ */ new Set();
     let cur = start;
@@ -31758,7 +31610,7 @@ function makeIndex(st, present, shallow, warnings) {
         for (let i = lastIdx - 1; i >= 0; i--) {
           const e = list4[i];
           if (ord(e.commit) < after || CREATION(e)) break;
-          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth2 + 1)) {
+          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth3 + 1)) {
             term = e;
             break;
           }
@@ -31770,7 +31622,7 @@ function makeIndex(st, present, shallow, warnings) {
         cur = term.other;
         continue;
       }
-      const re = depth2 < 3 ? findReadd(term, depth2) : void 0;
+      const re = depth3 < 3 ? findReadd(term, depth3) : void 0;
       if (re) {
         chain.push({ from: cur, to: re.path, commit: term.commit });
         inferred = "readded";
@@ -31788,7 +31640,7 @@ function makeIndex(st, present, shallow, warnings) {
       };
     }
   };
-  const dirFate = (dir, depth2) => {
+  const dirFate = (dir, depth3) => {
     const files = pathsUnder(dir);
     const votes = /* @__PURE__ */ new Map();
     let lastDelete;
@@ -31839,11 +31691,11 @@ function makeIndex(st, present, shallow, warnings) {
           return { status: "renamed", successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
         }
       }
-      if (present(to) || to === "" || depth2 > 4) {
+      if (present(to) || to === "" || depth3 > 4) {
         return { status: "renamed", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
       }
       if (isHistDir(to)) {
-        const next = dirFate(to, depth2 + 1);
+        const next = dirFate(to, depth3 + 1);
         return { ...next, isDirectory: true, chain: [hop, ...next.chain ?? []], destinations };
       }
       return { status: "unknown", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
@@ -32146,17 +31998,17 @@ var init_history = __esm({
         if (!this.prefix) return p;
         return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
       }
-      push(path14, ev) {
-        let list4 = this.events.get(path14);
-        let key = path14;
+      push(path15, ev) {
+        let list4 = this.events.get(path15);
+        let key = path15;
         const lk = this.lookups;
         if (list4) key = list4[0].path;
         else {
           list4 = [];
-          this.events.set(path14, list4);
-          const lp = path14.toLowerCase();
-          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path14);
-          pushTo2(lk.childFiles, parentOf2(path14), path14);
+          this.events.set(path15, list4);
+          const lp = path15.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path15);
+          pushTo2(lk.childFiles, parentOf2(path15), path15);
         }
         const e = ev;
         e.path = key;
@@ -32224,17 +32076,17 @@ var init_history = __esm({
 });
 
 // src/evidence/manifests/kinds.ts
-function manifestKind2(path14) {
-  if (SKIP_SEGMENT.test(path14)) return void 0;
-  const slash = path14.lastIndexOf("/");
-  const base = slash < 0 ? path14 : path14.slice(slash + 1);
+function manifestKind(path15) {
+  if (SKIP_SEGMENT.test(path15)) return void 0;
+  const slash = path15.lastIndexOf("/");
+  const base = slash < 0 ? path15 : path15.slice(slash + 1);
   switch (base) {
     case "composer.json":
       return "composer";
     case "mix.exs":
-      return TOOL_COPIES.test(path14) ? void 0 : "mix";
+      return TOOL_COPIES.test(path15) ? void 0 : "mix";
     case "pubspec.yaml":
-      return TOOL_COPIES.test(path14) ? void 0 : "pubspec";
+      return TOOL_COPIES.test(path15) ? void 0 : "pubspec";
     case "package.json":
       return "package.json";
     case "pnpm-workspace.yaml":
@@ -32272,9 +32124,9 @@ function manifestKind2(path14) {
       return "runtime-file";
   }
   if (base.endsWith(".versions.toml")) return "gradle-catalog";
-  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path14)) return "gradle-build";
+  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path15)) return "gradle-build";
   if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
-  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path14)) {
+  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path15)) {
     return "requirements";
   }
   return void 0;
@@ -32472,7 +32324,7 @@ function parseGradleBuild(text5) {
   }
   return out;
 }
-function parseMsbuild(path14, text5) {
+function parseMsbuild(path15, text5) {
   const out = { kind: "msbuild", deps: [], problems: [] };
   const src = text5.replace(/<!--[\s\S]*?-->/g, "");
   const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
@@ -32497,7 +32349,7 @@ function parseMsbuild(path14, text5) {
       out.deps.push({ name: id, spec: version ?? "", field: m[1] });
     }
   }
-  const base = path14.slice(path14.lastIndexOf("/") + 1);
+  const base = path15.slice(path15.lastIndexOf("/") + 1);
   const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
   presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
   return out;
@@ -32529,7 +32381,7 @@ var init_ecosystems = __esm({
 });
 
 // src/evidence/manifests/parse.ts
-function parseManifest(kind, path14, text5) {
+function parseManifest(kind, path15, text5) {
   try {
     switch (kind) {
       case "package.json":
@@ -32551,7 +32403,7 @@ function parseManifest(kind, path14, text5) {
       case "justfile":
         return parseJustfile(text5);
       case "runtime-file":
-        return parseRuntimeFile(path14, text5);
+        return parseRuntimeFile(path15, text5);
       case "composer":
         return parseComposer(text5);
       case "pubspec":
@@ -32563,7 +32415,7 @@ function parseManifest(kind, path14, text5) {
       case "gradle-build":
         return parseGradleBuild(text5);
       case "msbuild":
-        return parseMsbuild(path14, text5);
+        return parseMsbuild(path15, text5);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -32896,8 +32748,32 @@ function parseGemfile(text5) {
   }
   return out;
 }
-function parseMakefile(text5) {
-  const targets = /* @__PURE__ */ new Set();
+function refEnd(s, i) {
+  const open = s[i + 1];
+  const close2 = open === "(" ? ")" : "}";
+  let depth3 = 0;
+  for (let j = i + 1; j < s.length; j++) {
+    const c = s[j];
+    if (c === open) depth3++;
+    else if (c === close2 && --depth3 === 0) return j;
+  }
+  return -1;
+}
+function ruleColon(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
+      const e = refEnd(s, i);
+      if (e < 0) return -1;
+      i = e;
+    } else if (c === "$") i++;
+    else if (c === ":") return i;
+    else if (c === "=" || c === ";") return -1;
+  }
+  return -1;
+}
+function readMakeParts(text5) {
+  const out = { rules: [], phony: [], vars: /* @__PURE__ */ new Map(), includes: [], open: false, anyRules: [] };
   let inDefine = false;
   const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
   for (const raw of lines) {
@@ -32905,28 +32781,131 @@ function parseMakefile(text5) {
       if (/^\s*endef\b/.test(raw)) inDefine = false;
       continue;
     }
-    if (/^\s*define\b/.test(raw)) {
+    if (raw.startsWith("	") || /^\s*#/.test(raw)) continue;
+    if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
       inDefine = true;
       continue;
     }
-    if (raw.startsWith("	") || raw.startsWith("#")) continue;
-    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1");
-    const m = /^([^:=#\t][^:=#]*?)\s*(::?)(?!=)(.*)$/.exec(line2);
-    if (!m) continue;
-    if (m[3].startsWith(":=") || m[3].startsWith("=")) continue;
-    const lhs = m[1].trim();
-    if (/^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|vpath)\b/.test(lhs)) continue;
-    if (/[?+!]$/.test(lhs)) continue;
-    if (lhs === ".PHONY") {
-      for (const t of m[3].replace(/[;|].*$/, "").trim().split(/\s+/)) if (t && !t.includes("$") && !t.includes("%")) targets.add(t);
+    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1").trim();
+    if (!line2) continue;
+    const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line2);
+    if (inc) {
+      for (const w of splitWords(inc[2])) out.includes.push(w);
       continue;
     }
-    for (const t of lhs.split(/\s+/)) {
-      if (!t || t.startsWith(".") || t.includes("%") || t.includes("$(") || t.includes("${")) continue;
-      targets.add(t);
+    const asg = MAKE_ASSIGN.exec(line2);
+    if (asg && ruleColonBeforeAssign(line2)) {
+      const list4 = out.vars.get(asg[1]);
+      const a = { op: asg[2], value: asg[3].trim() };
+      if (list4) list4.push(a);
+      else out.vars.set(asg[1], [a]);
+      continue;
+    }
+    if (MAKE_DIRECTIVE.test(line2)) continue;
+    if (/^\$[({]/.test(line2) && refEnd(line2, 0) === line2.length - 1) {
+      if (!QUIET_FUNCTION.test(line2)) out.open = true;
+      continue;
+    }
+    if (/\$[({]eval\s/.test(line2)) out.open = true;
+    const c = ruleColon(line2);
+    if (c <= 0) continue;
+    const lhs = line2.slice(0, c).trim();
+    let rest = line2.slice(c + 1);
+    if (rest.startsWith(":")) rest = rest.slice(1);
+    if (rest.startsWith("=")) continue;
+    rest = rest.replace(/;.*$/, "");
+    const targets = splitWords(lhs);
+    if (targets.length === 1 && targets[0] === ".PHONY") {
+      for (const t of splitWords(rest.replace(/\|.*$/, ""))) out.phony.push(t);
+      continue;
+    }
+    if (targets.includes(".DEFAULT")) out.open = true;
+    const c2 = ruleColon(rest);
+    const staticPattern = c2 >= 0 && rest[c2 + 1] !== "=" ? rest.slice(0, c2).trim() : void 0;
+    for (const t of targets) {
+      if (t.startsWith(".")) continue;
+      if (t === "%" && !staticPattern) {
+        out.anyRules.push(splitWords(rest.replace(/\|.*$/, "")));
+        continue;
+      }
+      out.rules.push(staticPattern && staticPattern.includes("%") && t.includes("$") ? staticPattern : t);
     }
   }
-  return { kind: "makefile", deps: [], targets: [...targets], problems: [] };
+  return out;
+}
+function ruleColonBeforeAssign(line2) {
+  const c = ruleColon(line2);
+  return c < 0 || line2[c + 1] === "=" || line2[c + 1] === ":" && (line2[c + 2] === "=" || line2[c + 2] === ":" && line2[c + 3] === "=");
+}
+function splitWords(s) {
+  const out = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
+      const e = refEnd(s, i);
+      const end = e < 0 ? s.length - 1 : e;
+      cur += s.slice(i, end + 1);
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (cur) out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+function literalTail(t) {
+  const m = /[%)}]([^%$)}]*)$/.exec(t);
+  return m ? m[1] : t;
+}
+function forwardPattern(t, pre, post) {
+  const head = literalHead(t);
+  let rest;
+  if (head.startsWith(pre)) rest = t.slice(pre.length);
+  else if (pre.startsWith(head)) rest = t.slice(head.length);
+  else return null;
+  const tail = literalTail(rest);
+  if (tail.endsWith(post)) rest = rest.slice(0, rest.length - post.length);
+  else if (post.endsWith(tail)) rest = rest.slice(0, rest.length - tail.length);
+  else return null;
+  return rest || null;
+}
+function makeTargets(parts, filesLike = () => true) {
+  const vars = /* @__PURE__ */ new Map();
+  for (const p of parts) for (const [k, v] of p.vars) vars.set(k, [...vars.get(k) ?? [], ...v]);
+  const r = new MakeResolver(vars);
+  const names = /* @__PURE__ */ new Set();
+  const patterns = /* @__PURE__ */ new Set();
+  const forwards = [];
+  for (const p of parts) {
+    for (const raw of p.rules) for (const t of r.targets(raw)) (isMakePattern(t) ? patterns : names).add(t);
+    for (const raw of p.phony) for (const t of r.targets(raw)) if (!isMakePattern(t) && !t.startsWith(".")) names.add(t);
+    for (const prereqs of p.anyRules) {
+      const words2 = prereqs.flatMap((w) => r.targets(w));
+      const stems = words2.filter((w) => w.includes("%"));
+      const pre = stems.length === 1 ? stems[0].slice(0, stems[0].indexOf("%")) : "";
+      const post = stems.length === 1 ? stems[0].slice(stems[0].indexOf("%") + 1) : "";
+      if (stems.length !== 1 || words2.some((w) => w.includes("$")) || !pre || post.includes("%") || filesLike(pre)) patterns.add("%");
+      else forwards.push([pre, post]);
+    }
+  }
+  if (forwards.length && !patterns.has("%")) {
+    const found = /* @__PURE__ */ new Set();
+    for (const [pre, post] of forwards) {
+      for (const n of names) if (n.length > pre.length + post.length && n.startsWith(pre) && n.endsWith(post)) found.add(n.slice(pre.length, n.length - post.length));
+      for (const t of patterns) {
+        const f = forwardPattern(t, pre, post);
+        if (f) found.add(f);
+      }
+    }
+    for (const f of found) (isMakePattern(f) ? patterns : names).add(f);
+  }
+  return { names: [...names], patterns: [...patterns] };
+}
+function parseMakefile(text5) {
+  const parts = readMakeParts(text5);
+  return { kind: "makefile", deps: [], targets: makeTargets([parts]).names, make: parts, problems: [] };
 }
 function parseJustfile(text5) {
   const recipes = /* @__PURE__ */ new Set();
@@ -32943,9 +32922,9 @@ function parseJustfile(text5) {
   }
   return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
 }
-function parseRuntimeFile(path14, text5) {
+function parseRuntimeFile(path15, text5) {
   const out = { kind: "runtime-file", deps: [], problems: [] };
-  const base = path14.slice(path14.lastIndexOf("/") + 1);
+  const base = path15.slice(path15.lastIndexOf("/") + 1);
   const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
   if (base === ".tool-versions") {
     out.runtimes = [];
@@ -32960,7 +32939,7 @@ function parseRuntimeFile(path14, text5) {
   }
   return out;
 }
-var import_yaml3, obj2, str3, NPM_DEP_FIELDS, TOOL_VERSIONS_NAMES;
+var import_yaml3, obj2, str3, NPM_DEP_FIELDS, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
 var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
@@ -32970,6 +32949,78 @@ var init_parse4 = __esm({
     obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
+    MAKE_DIRECTIVE = /^(?:ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|private|vpath|undefine|load|-load)(?:\s|$)/;
+    MAKE_ASSIGN = /^(?:(?:override|export|private)\s+)*([^\s:=#?+!]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$/;
+    QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
+    MAX_ALTERNATIVES = 64;
+    MakeResolver = class {
+      constructor(vars) {
+        this.vars = vars;
+      }
+      vars;
+      memo = /* @__PURE__ */ new Map();
+      /** The variable's values, `null` when it has none the reading can know. */
+      variable(name, depth3 = 0) {
+        const hit2 = this.memo.get(name);
+        if (hit2 !== void 0) return hit2;
+        const list4 = this.vars.get(name);
+        if (!list4 || depth3 > 8) return null;
+        this.memo.set(name, null);
+        let alts = [];
+        for (const a of list4) {
+          const v = a.op === "!=" ? null : this.text(a.value, depth3 + 1);
+          if (!v) {
+            alts = null;
+            break;
+          }
+          if (a.op === "+=" && alts.length) alts = alts.flatMap((x) => v.map((y) => x && y ? `${x} ${y}` : x || y));
+          else alts.push(...v);
+          alts = [...new Set(alts)];
+          if (alts.length > MAX_ALTERNATIVES) {
+            alts = null;
+            break;
+          }
+        }
+        this.memo.set(name, alts);
+        return alts;
+      }
+      /** Every expansion of `s`, references that do not resolve kept as written; `null` when too many. */
+      text(s, depth3 = 0) {
+        let outs = [""];
+        for (let i = 0; i < s.length; i++) {
+          const c = s[i];
+          if (c !== "$") {
+            outs = outs.map((o) => o + c);
+            continue;
+          }
+          const n = s[i + 1];
+          let ref;
+          let name = "";
+          if (n === "(" || n === "{") {
+            const e = refEnd(s, i);
+            ref = e < 0 ? s.slice(i) : s.slice(i, e + 1);
+            if (e >= 0) name = s.slice(i + 2, e);
+            i = e < 0 ? s.length : e;
+          } else {
+            ref = s.slice(i, i + 2);
+            i++;
+          }
+          const vals = /^[A-Za-z_][\w.-]*$/.test(name) ? this.variable(name, depth3) : null;
+          outs = vals ? outs.flatMap((o) => vals.map((v) => o + v)) : outs.map((o) => o + ref);
+          if (outs.length > MAX_ALTERNATIVES) return null;
+        }
+        return outs;
+      }
+      /** The targets a rule target as written stands for (words of every expansion). */
+      targets(t) {
+        if (!t.includes("$")) return [t];
+        const alts = this.text(t);
+        if (!alts) return [t];
+        return [...new Set(alts.flatMap(splitWords))];
+      }
+    };
+    isMakePattern = (t) => t.includes("%") || /\$(?!\$)/.test(t.replace(/\$\$/g, ""));
+    literalHead = (t) => t.slice(0, t.search(/[%$]|$/));
     TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java" };
   }
 });
@@ -33164,7 +33215,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
   const idx = into;
   const found = [];
   for (const f of files.files) {
-    const kind = manifestKind2(f);
+    const kind = manifestKind(f);
     if (kind) found.push({ file: f, kind });
   }
   found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -33201,6 +33252,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     for (const pr of p.problems) idx.problems.push({ file, ...pr });
     parsed.push({ file, p });
   });
+  const makeSets = await makeTargetSets(root2, files, parsed);
   locks.sort((a, b) => depth(b.file) - depth(a.file));
   const runtimeCands = [];
   for (const { file, p } of parsed) {
@@ -33231,7 +33283,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
       idx.scripts.set(file, new Set(p.scripts.keys()));
       idx.scriptCommands.set(file, p.scripts);
     }
-    if (p.targets) idx.makeTargets.set(file, new Set(p.targets));
+    if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
     if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject")) {
@@ -33253,6 +33305,166 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   return idx;
+}
+function joinRel(dir, rel) {
+  if (rel.startsWith("/") || rel.startsWith("~")) return null;
+  const out = dir ? dir.split("/") : [];
+  for (const s of rel.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") {
+      if (!out.length) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out.join("/");
+}
+function globRegex(glob2) {
+  let re = "";
+  for (let i = 0; i < glob2.length; i++) {
+    const c = glob2[i];
+    if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const e = glob2.indexOf("]", i + 2);
+      if (e < 0) re += "\\[";
+      else {
+        re += `[${glob2.slice(i + 1, e).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        i = e;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`);
+}
+function includedFiles(files, cwd, from, word, globs) {
+  const wild = /^\$[({]wildcard\s+([^$]*)[)}]$/.exec(word);
+  if (!wild && word.includes("$")) return null;
+  const out = [];
+  for (const w of wild ? wild[1].trim().split(/\s+/).filter(Boolean) : [word]) {
+    if (/[*?[]/.test(w)) {
+      const full = joinRel(cwd, w);
+      if (full === null) return null;
+      let hits = globs.get(full);
+      if (!hits) {
+        const re = globRegex(full);
+        hits = [...files.files].filter((f) => re.test(f)).sort();
+        globs.set(full, hits);
+      }
+      if (!hits.length) return null;
+      out.push(...hits);
+      continue;
+    }
+    const p = joinRel(cwd, w);
+    const q = from !== cwd ? joinRel(from, w) : null;
+    if (p !== null && files.files.has(p)) out.push(p);
+    else if (q !== null && files.files.has(q)) out.push(q);
+    else return null;
+  }
+  return out;
+}
+async function readMakeInclude(root2, file) {
+  try {
+    const abs = path3.join(root2, file);
+    const st = await stat(abs);
+    if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
+    return readMakeParts(await readFile2(abs, "utf8"));
+  } catch {
+    return null;
+  }
+}
+async function makeTargetSets(root2, files, parsed) {
+  const out = /* @__PURE__ */ new Map();
+  const reads = /* @__PURE__ */ new Map();
+  const globs = /* @__PURE__ */ new Map();
+  const read = (f) => {
+    let r = reads.get(f);
+    if (!r) reads.set(f, r = readMakeInclude(root2, f));
+    return r;
+  };
+  const makefiles = parsed.filter(({ p }) => p.kind === "makefile" && p.make);
+  await mapLimit(makefiles, 8, async ({ file, p }) => {
+    const top = p.make;
+    const cwd = dirOf2(file);
+    const parts = [top];
+    const seen = /* @__PURE__ */ new Set([file]);
+    let unknown = top.open;
+    const queue = [{ parts: top, file }];
+    while (queue.length) {
+      const cur = queue.shift();
+      for (const word of cur.parts.includes) {
+        const found = includedFiles(files, cwd, dirOf2(cur.file), word, globs);
+        if (!found) {
+          unknown = true;
+          continue;
+        }
+        for (const f of found) {
+          if (seen.has(f)) continue;
+          if (seen.size > MAX_MAKE_INCLUDES) {
+            unknown = true;
+            break;
+          }
+          seen.add(f);
+          const ip = await read(f);
+          if (!ip) {
+            unknown = true;
+            continue;
+          }
+          if (ip.open) unknown = true;
+          parts.push(ip);
+          queue.push({ parts: ip, file: f });
+        }
+      }
+    }
+    const filesLike = (pre) => {
+      const full = joinRel(cwd, pre);
+      if (full === null) return true;
+      for (const f of files.files) if (f.startsWith(full)) return true;
+      return false;
+    };
+    const t = makeTargets(parts, filesLike);
+    out.set(file, /* @__PURE__ */ new Set([...t.names, ...t.patterns, ...unknown ? [MAKE_UNKNOWN_TARGETS] : []]));
+  });
+  return out;
+}
+function makeTargetDefined(names, target, literal = false) {
+  if (names.has(target)) return true;
+  const cache3 = literal ? makeLiteralMatchers : makeMatchers;
+  let re = cache3.get(names);
+  if (re === void 0) {
+    const alts = [];
+    for (const n of names) {
+      if (!isMakePattern(n)) continue;
+      const src = makePatternSource(n);
+      if (literal && !src.replace(/\.\*|\.\+/g, "")) continue;
+      alts.push(src);
+    }
+    re = alts.length ? new RegExp(`^(?:${alts.join("|")})$`) : null;
+    cache3.set(names, re);
+  }
+  return re !== null && re.test(target);
+}
+function makePatternSource(t) {
+  let re = "";
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === "%") re += ".+";
+    else if (c === "$" && t[i + 1] === "$") {
+      re += "\\$";
+      i++;
+    } else if (c === "$") {
+      const n = t[i + 1];
+      if (n === "(" || n === "{") {
+        let depth3 = 0;
+        let j = i + 1;
+        for (; j < t.length; j++) {
+          if (t[j] === n) depth3++;
+          else if (t[j] === (n === "(" ? ")" : "}") && --depth3 === 0) break;
+        }
+        i = j;
+      } else i++;
+      re += ".*";
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  return re;
 }
 function summarize(p, intern) {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
@@ -33381,7 +33593,7 @@ function folderMovedBy(history2, dir, sha) {
   let voters = 0;
   let looked = 0;
   for (const f of history2.pathsUnder?.(dir) ?? []) {
-    if (manifestKind2(f)) continue;
+    if (manifestKind(f)) continue;
     if (++looked > FOLDER_VOTERS) break;
     const fate = history2.fate(f);
     const hop = fate.chain?.[0];
@@ -33422,7 +33634,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -33458,9 +33670,9 @@ var init_manifests = __esm({
         if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
         return summarize(parseManifest(k.kind, k.path, text5), this.intern);
       }
-      want(id, kind, path14) {
+      want(id, kind, path15) {
         if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
-        this.kindOfBlob.set(id, { kind, path: path14 });
+        this.kindOfBlob.set(id, { kind, path: path15 });
         this.stream?.request(id);
       }
       add(c) {
@@ -33475,7 +33687,7 @@ var init_manifests = __esm({
         const dst = rel(ch.dst);
         const target = dst ?? src;
         if (target === void 0) return;
-        const kind = manifestKind2(target) ?? (src !== void 0 ? manifestKind2(src) : void 0);
+        const kind = manifestKind(target) ?? (src !== void 0 ? manifestKind(src) : void 0);
         if (!kind || !hasHistory(kind)) return;
         if (ch.status === "R" && (src === void 0 || dst === void 0)) {
           if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
@@ -33509,6 +33721,10 @@ var init_manifests = __esm({
     dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
+    MAKE_UNKNOWN_TARGETS = "$(unknown)";
+    MAX_MAKE_INCLUDES = 256;
+    makeMatchers = /* @__PURE__ */ new WeakMap();
+    makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
     EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
     NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod"]);
     ownNameChange = /* @__PURE__ */ new WeakMap();
@@ -33518,11 +33734,376 @@ var init_manifests = __esm({
   }
 });
 
+// src/checks/script.ts
+function everHad(ev, manifest) {
+  let set = everCache.get(ev.manifests);
+  if (!set) {
+    set = /* @__PURE__ */ new Set();
+    for (const k of ev.manifests.scriptHistory.keys()) set.add(k.slice(0, k.lastIndexOf("#")));
+    everCache.set(ev.manifests, set);
+  }
+  return set.has(manifest);
+}
+function commandFolder(ev, base, memDir) {
+  const b = base.replace(/\/+$/, "");
+  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
+  if (!b || /^[~$/]|\$/.test(b)) return legacy;
+  if (joinPath(memDir, b) === "") return "";
+  const cands = [];
+  for (const c of [joinPath(memDir, b), joinPath("", b)]) if (c !== null && c !== "" && !cands.includes(c)) cands.push(c);
+  if (!cands.length) return b.split("/").includes("..") ? null : legacy;
+  for (const c of cands) if (exists(ev, c)) return c;
+  if (!ev.history.available) return legacy;
+  for (const c of cands) {
+    const f = ev.history.fate(c);
+    if (f.status === "renamed" && f.successor && exists(ev, f.successor)) return f.successor;
+  }
+  return null;
+}
+function findLookup(ev, ref, memDir) {
+  const tool = ref.tool;
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  if (tool === "make" || tool === "just") {
+    const names = tool === "make" ? MAKEFILES : JUSTFILES;
+    const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+    if (ref.manifest) {
+      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
+      return { manifest: m, names: map3.get(m), kind: tool };
+    }
+    for (const d of upwards(start)) {
+      for (const n of names) {
+        const m = joinDir(d, n);
+        if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
+      }
+    }
+    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
+    return null;
+  }
+  if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
+    if (ref.workspace) {
+      if (/[*{!]/.test(ref.workspace)) return null;
+      const dir = workspaceFolder(ev, ref.workspace);
+      if (dir === void 0) return null;
+      const m = joinDir(dir, "package.json");
+      return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) {
+      const m = joinDir(d, "package.json");
+      if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
+    }
+    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
+    return null;
+  }
+  return null;
+}
+function isBinary(ev, name) {
+  const n = name.toLowerCase();
+  return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+}
+function lastEvent(ev, manifest, name) {
+  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list4 && list4.length ? list4[list4.length - 1] : void 0;
+}
+function changesOf(ev, manifest, sha) {
+  let idx = commitCache.get(ev.manifests);
+  if (!idx) {
+    idx = /* @__PURE__ */ new Map();
+    for (const list4 of ev.manifests.scriptHistory.values()) {
+      for (const e of list4) {
+        const k = `${e.commit.sha}\0${e.manifest}`;
+        let c = idx.get(k);
+        if (!c) idx.set(k, c = { added: [], removed: [] });
+        (e.type === "added" ? c.added : c.removed).push({ name: e.name, ...e.command ? { command: e.command } : {} });
+      }
+    }
+    commitCache.set(ev.manifests, idx);
+  }
+  return idx.get(`${sha}\0${manifest}`) ?? { added: [], removed: [] };
+}
+function words(s) {
+  return new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+}
+function commandSimilarity(a, b) {
+  const ta = new Set(a.trim().split(/\s+/).filter(Boolean));
+  const tb = new Set(b.trim().split(/\s+/).filter(Boolean));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / (ta.size + tb.size - common);
+}
+function renamedTo(ev, manifest, removed, names) {
+  if (!names) return void 0;
+  const c = changesOf(ev, manifest, removed.commit.sha);
+  const added = c.added.filter((a) => a.name !== removed.name);
+  const peers = c.removed.filter((r) => r.name !== removed.name);
+  if (removed.command) {
+    let best;
+    let bestScore = 0;
+    let tie = false;
+    for (const a of added) {
+      const sc = a.command ? commandSimilarity(removed.command, a.command) : 0;
+      if (sc > bestScore) [best, bestScore, tie] = [a, sc, false];
+      else if (sc === bestScore && sc > 0) tie = true;
+    }
+    if (best && !tie && bestScore >= SIMILAR && !peers.some((r) => r.command && commandSimilarity(r.command, best.command) >= bestScore))
+      return names.has(best.name) ? best.name : void 0;
+  }
+  if (added.length !== 1 || peers.length) return void 0;
+  const only = added[0];
+  if (removed.command && only.command) {
+    const cw = words(only.command);
+    const nw = words(only.name);
+    const unrelated = ![...words(removed.command)].some((w) => cw.has(w)) && ![...words(removed.name)].some((w) => nw.has(w));
+    if (unrelated) return void 0;
+  }
+  return names.has(only.name) ? only.name : void 0;
+}
+function otherRunner(ev, dir, name, except) {
+  if (except !== "just") {
+    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
+  }
+  if (except !== "make") {
+    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
+  }
+  return void 0;
+}
+function definedElsewhere(ev, name, kind) {
+  const map3 = kind === "npm" ? ev.manifests.scripts : kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  for (const [m, set] of map3) if (kind === "make" ? makeTargetDefined(set, name, true) : set.has(name)) return m;
+  return void 0;
+}
+function definers(ev) {
+  let idx = definersCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = /* @__PURE__ */ new Map();
+  const add = (manifest, name) => {
+    const kind = manifestKind2(manifest);
+    if (!kind) return;
+    const k = `${kind}\0${name}`;
+    const set = idx.get(k);
+    if (set) set.add(manifest);
+    else idx.set(k, /* @__PURE__ */ new Set([manifest]));
+  };
+  for (const list4 of ev.manifests.scriptHistory.values()) if (list4.length) add(list4[0].manifest, list4[0].name);
+  for (const map3 of [ev.manifests.scripts, ev.manifests.makeTargets, ev.manifests.justRecipes]) for (const [m, names] of map3) for (const n of names) add(m, n);
+  definersCache.set(ev.manifests, idx);
+  return idx;
+}
+function manifestKind2(manifest) {
+  const base = manifest.slice(manifest.lastIndexOf("/") + 1);
+  return base === "package.json" ? "npm" : MAKEFILES.includes(base) ? "make" : JUSTFILES.includes(base) ? "just" : void 0;
+}
+function soleFormerDefiner(ev, look, name) {
+  const set = definers(ev).get(`${look.kind}\0${name}`);
+  if (!set || set.size !== (set.has(look.manifest) ? 2 : 1)) return void 0;
+  let other;
+  for (const m of set) if (m !== look.manifest) other = m;
+  const map3 = look.kind === "npm" ? ev.manifests.scripts : look.kind === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
+  const names = map3.get(other);
+  if (names && (look.kind === "make" ? makeTargetDefined(names, name) : names.has(name))) return void 0;
+  return { manifest: other, names, kind: look.kind };
+}
+function makePattern(names, target) {
+  return makeTargetDefined(names, target);
+}
+function nameIndex(ev) {
+  let idx = nameIndexCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
+  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+    const slash = key.indexOf("/");
+    if (key.startsWith("@") && slash > 0) {
+      const tail = key.slice(slash + 1);
+      const l = idx.byTail.get(tail);
+      if (l) l.push(key);
+      else idx.byTail.set(tail, [key]);
+    }
+  }
+  nameIndexCache.set(ev.manifests, idx);
+  return idx;
+}
+function selectsPackageNow(ev, ws, tool) {
+  const w = ws.toLowerCase();
+  for (const [name, dir] of ev.manifests.workspaces) {
+    const n = name.toLowerCase();
+    if (n === w || n.endsWith("/" + w)) return true;
+    if (tool === "npm" && dir === ws) return true;
+  }
+  return false;
+}
+function checkWorkspaceGone(entry, ref, ev) {
+  const ws = ref.workspace.replace(/^["']|["']$/g, "");
+  if (!PLAIN_WORKSPACE.test(ws) || ws.includes("..")) return null;
+  if (selectsPackageNow(ev, ws, ref.tool)) return null;
+  const hist = ev.manifests.everProjectNames;
+  if (!hist || !ev.history.available || ev.history.shallow) return null;
+  const idx = nameIndex(ev);
+  let key = ws.toLowerCase();
+  const scoped = key.startsWith("@");
+  if (!hist.get(key)?.length && !scoped) {
+    const tails = idx.byTail.get(key);
+    if (tails?.length !== 1) return null;
+    key = tails[0];
+  }
+  const events = hist.get(key);
+  if (!events?.length) return null;
+  let net = 0;
+  for (const e of events) net += e.type === "added" ? 1 : -1;
+  if (net > 0) return null;
+  const removal = events[events.length - 1];
+  if (!removal || !/(?:^|\/)package\.json$/.test(removal.manifest)) return null;
+  let succ = idx.addedBy.get(`${removal.commit.sha}\0${removal.manifest}`);
+  if (succ === void 0) {
+    const f = ev.history.fate(removal.manifest);
+    if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
+    else if (removal.manifest.includes("/")) {
+      const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
+      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
+    }
+  }
+  const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
+  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
+  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
+  let written;
+  if (succ !== void 0 && succDir !== void 0) {
+    const tail = succ.slice(succ.indexOf("/") + 1);
+    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
+  }
+  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
+  const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
+  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function checkScriptRef(entry, ref, ev) {
+  if (ref.kind !== "command" || !ref.script) return null;
+  const name = ref.script;
+  if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
+  if (describedAsPast(entry, ref)) return null;
+  if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
+  const memDir = memDirOf(entry.file);
+  let look = findLookup(ev, ref, memDir);
+  if (!look) return null;
+  const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
+  if (look.names?.has(name)) return null;
+  if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
+  let last = lastEvent(ev, look.manifest, name);
+  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
+  let dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
+  let alt = otherRunner(ev, dir, name, look.kind);
+  let former = false;
+  if (!last && !alt && look.names && !ref.base && !ref.workspace && !ref.manifest) {
+    const sole = soleFormerDefiner(ev, look, name);
+    if (sole) {
+      look = sole;
+      last = lastEvent(ev, look.manifest, name);
+      dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
+      alt = otherRunner(ev, dir, name, look.kind);
+      former = true;
+    }
+  }
+  const of = former ? ` of \`${look.manifest}\`` : "";
+  let replaceWith;
+  let tail;
+  let named = false;
+  let verb = "no longer works";
+  if (!look.names) {
+    const gone = lastManifestRemoval(ev, look.manifest);
+    tail = `\`${look.manifest}\` no longer exists${gone ? ` (removed in ${describeCommit(gone)})` : ""}`;
+  } else if (last && last.type === "removed") {
+    const to = renamedTo(ev, look.manifest, last, look.names);
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+      named = true;
+    } else if (to) {
+      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+    } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
+  } else {
+    if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
+    if (look.kind === "make") {
+      verb = "does not work";
+      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) tail += ", and never did";
+    }
+  }
+  if (alt && !replaceWith && !named) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` ${verb}: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ""}; ${advice}.`,
+    { ...last?.type === "removed" ? commitEvidence(last.commit) : {}, now: look.manifest, manifest: look.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function lastManifestRemoval(ev, manifest) {
+  if (!ev.history.available) return void 0;
+  const f = ev.history.fate(manifest);
+  return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
+}
+function escapeRe2(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
+var init_script = __esm({
+  "src/checks/script.ts"() {
+    "use strict";
+    init_commands();
+    init_paths();
+    init_stale_common();
+    init_manifests();
+    MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
+    JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
+    everCache = /* @__PURE__ */ new WeakMap();
+    KNOWN_BINS = /* @__PURE__ */ new Set(["tsc", "eslint", "prettier", "vitest", "jest", "tsx", "ts-node", "biome", "turbo", "nx", "next", "vite", "playwright", "changeset", "lerna", "tsup", "tsdown", "rimraf", "knip", "oxlint", "nodemon", "drizzle-kit", "prisma", "wrangler", "astro", "nuxt", "svelte-kit", "storybook", "cypress", "mocha", "ava", "c8", "nyc", "esbuild", "rollup", "webpack", "concurrently", "cross-env", "husky", "lint-staged", "semantic-release", "typedoc", "vue-tsc", "electron", "electron-builder", "expo", "react-native"]);
+    commitCache = /* @__PURE__ */ new WeakMap();
+    SIMILAR = 0.5;
+    definersCache = /* @__PURE__ */ new WeakMap();
+    PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
+    nameIndexCache = /* @__PURE__ */ new WeakMap();
+    scriptCheck = {
+      id: "script",
+      kinds: ["script-missing"],
+      severity: "warning",
+      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
+      run(ctx) {
+        const out = [];
+        for (const entry of ctx.entries) {
+          if (!checkable(entry)) continue;
+          for (const ref of entry.refs) {
+            if (ref.kind !== "command") continue;
+            const f = checkScriptRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+        }
+        return out;
+      }
+    };
+  }
+});
+
 // src/checks/package.ts
 function swapIndex(ev) {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map() };
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), namespaced: /* @__PURE__ */ new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -33649,7 +34230,51 @@ function mayBeStale(ref, ev, idx) {
   if (ref.kind !== "package" || ref.fetched) return false;
   const name = ref.value;
   if (!name || name.length < 2) return false;
-  return removedName(ev, idx, name) !== null;
+  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null;
+}
+function fetchedByVersion(entry, ref) {
+  const s = ref.start - entry.start;
+  const e = ref.end - entry.start;
+  if (s < 0 || e > entry.text.length || entry.text.charCodeAt(e) !== 64) return false;
+  const lineStart = entry.text.lastIndexOf("\n", s - 1) + 1;
+  return /\bgo\s+(?:install|run)\b[^\n`]*$/.test(entry.text.slice(lineStart, s));
+}
+function lookupName(ev, idx, ref) {
+  const v = ref.value;
+  const goPath = v.includes("/") && isGoPath(v);
+  const short2 = !goPath && ref.in === "inlineCode" && ref.tool === void 0 && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
+  if (!goPath && !short2) return v;
+  const key = goPath ? v : `\0${v}`;
+  const memo = idx.goNames.get(key);
+  if (memo !== void 0) return memo;
+  let name = v;
+  if (goPath) {
+    for (const p of goPathPrefixes(v)) {
+      if (presentNow(ev, idx, p) || history(ev, p)) {
+        name = p;
+        break;
+      }
+    }
+    if (name === v && !presentNow(ev, idx, v) && history(ev, v)) {
+      for (const dep of ev.manifests.dependencies.keys()) if (dep.length > v.length && dep.startsWith(`${v}/`)) name = dep;
+    }
+  } else if (!presentNow(ev, idx, v) && !history(ev, v)) {
+    if (!idx.goShort) {
+      idx.goShort = /* @__PURE__ */ new Map();
+      for (const [dep, events] of ev.manifests.everDependencies) {
+        const s = dep.includes("/") ? goShortName(dep) : void 0;
+        if (!s || !fromGoMod(events)) continue;
+        const list4 = idx.goShort.get(s);
+        if (list4) list4.push(dep);
+        else idx.goShort.set(s, [dep]);
+      }
+    }
+    const mods = idx.goShort.get(v);
+    if (mods?.length === 1) name = mods[0];
+  }
+  if (idx.goNames.size > 1e5) idx.goNames.clear();
+  idx.goNames.set(key, name);
+  return name;
 }
 function sameField(ev, name, removed) {
   const events = ev.manifests.everDependencies.get(name);
@@ -33684,9 +34309,9 @@ function catalogEntry(ev, name) {
     for (const pkg of pkgs.keys()) {
       if (!wanted.has(pkg.toLowerCase())) continue;
       let file = "pnpm-workspace.yaml";
-      for (const [path14, kind] of ev.manifests.manifestFiles ?? []) {
+      for (const [path15, kind] of ev.manifests.manifestFiles ?? []) {
         if (kind === "pnpm-workspace") {
-          file = path14;
+          file = path15;
           break;
         }
       }
@@ -33698,11 +34323,13 @@ function catalogEntry(ev, name) {
 function checkPackageRef(entry, ref, ev) {
   if (ref.kind !== "package") return null;
   if (ref.fetched) return null;
-  const name = ref.value;
-  if (!name || name.length < 2) return null;
+  if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
+  const name = lookupName(ev, idx, ref);
+  const viaModule = name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;
   if (ref.tool === "other" && ref.in !== "prose" && pluginDeclared(ev, name)) return null;
   const { h, removals } = gone;
@@ -33718,7 +34345,7 @@ function checkPackageRef(entry, ref, ev) {
     const replace2 = spelledLike(written2, removal.name, succ2);
     const named = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
     const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
-    const writable = ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code";
+    const writable = !viaModule && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
     return finding(
       entry,
       ref,
@@ -33741,6 +34368,7 @@ function checkPackageRef(entry, ref, ev) {
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
   const written = ref.raw;
+  const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
   const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
   if (cat) {
     const swap = succ ? ` (that commit added \`${succ}\`)` : "";
@@ -33749,7 +34377,7 @@ function checkPackageRef(entry, ref, ev) {
       ref,
       "package-missing",
       "info",
-      `\`${written}\` survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      `${subject} survives only as an entry of the ${cat.catalog === "default" ? "default pnpm catalog" : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...succ ? { now: succ } : {} }
     );
   }
@@ -33760,9 +34388,9 @@ function checkPackageRef(entry, ref, ev) {
       ref,
       "package-renamed",
       "warning",
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
+      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
+      !named && !viaModule && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
     );
   }
   if (h.own) {
@@ -33782,14 +34410,14 @@ function checkPackageRef(entry, ref, ev) {
     ref,
     "package-missing",
     "warning",
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
   );
 }
 function proseNamesPackage(entry, ref, ev) {
   if (!ref.weak || ref.in !== "prose") return true;
   const raw = ref.raw;
-  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase())) return true;
+  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase()) && !(/^[A-Za-z]+$/.test(raw) && namespacedWord(ev, raw.toLowerCase()))) return true;
   const text5 = entry.text;
   const s = ref.start - entry.start;
   const e = ref.end - entry.start;
@@ -33806,13 +34434,26 @@ function proseNamesPackage(entry, ref, ev) {
     if (!start || start === "label" && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after)) return true;
   }
   if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === "standard" && ENGLISH_PHRASE_AFTER.test(after))) return true;
-  if (NAME_VERB_BEFORE.test(before)) return true;
+  if (NAME_VERB_BEFORE.test(before) && !qualifiesNoun(after)) return true;
   if (NAME_REPLACED_AFTER.test(after)) return true;
   const dep = (w) => {
     const n = w?.replace(/^[`*_"']+|[`*_"'.]+$/g, "").toLowerCase();
     return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
   };
   return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+function namespacedWord(ev, name) {
+  const idx = swapIndex(ev);
+  let r = idx.namespaced.get(name);
+  if (r !== void 0) return r;
+  const events = ev.manifests.everDependencies.get(name);
+  r = !!events?.length && events.every((e) => NAMESPACED_KINDS.has(manifestKind(e.manifest) ?? ""));
+  idx.namespaced.set(name, r);
+  return r;
+}
+function qualifiesNoun(after) {
+  const m = /^[ \t]+([a-z][a-z'-]*)\b/.exec(after);
+  return m !== null && !PHRASE_ENDS.has(m[1]) && !m[1].endsWith("ly");
 }
 function sentenceStart(before) {
   const t = before.replace(/[\s*_`"'[{>#|-]+$/, "").replace(/(?:^|\s)(?:\d+[.)]|[-+*])$/, "");
@@ -33830,24 +34471,31 @@ function titleCase(before, after) {
   const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
   return next !== null && /^[A-Z]/.test(next[1]);
 }
-var cache, VARIANTS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, ENGLISH_PHRASE_AFTER, packageCheck;
+var cache, VARIANTS, fromGoMod, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
     init_manifests();
+    init_kinds();
+    init_gomod();
     init_stale_common();
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
+    fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
     ENGLISH_PACKAGE_WORDS = new Set(
       // npm
       "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf".split(/\s+/)
     );
-    NAME_NOUN_AFTER = /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|middleware)\b/i;
+    NAME_NOUN_AFTER = /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|artifacts?|middleware)\b/i;
     NAME_VERB_BEFORE = /\b(?:use[sd]?|using|via|with|(?:un)?install(?:s|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|requir(?:e|es|ed|ing)|depend(?:s|ed|ing)? on|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)) (?:from|to|off)|upgrad(?:e|es|ed|ing)|bump(?:s|ed|ing)?|powered by|built (?:on|with))\s+(?:[\w.-]+,\s+)*(?:[\w.-]+,?\s+(?:and|or)\s+)?[*_]*$/i;
     NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|are|have been)\s+)?(?:replaced|swapped (?:out|for))\b/i;
     LISTED_AFTER = /^[*_`"']*(?:\s*,\s*|\s+(?:and|or|&)\s+|\s*\/\s*)([`*_"']*[\w@][\w@./-]*)/i;
     LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
     ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
+    NAMESPACED_KINDS = /* @__PURE__ */ new Set(["gradle-catalog", "gradle-build", "composer"]);
+    PHRASE_ENDS = new Set(
+      "for to in on at as and or nor but of from with without by via instead over than when where whenever if because since so that which who while unless until into onto across through throughout per not only rather is are was were be been being has have had will would should can could may might must does do did also too here there now everywhere directly internally again already always never anymore then first alone itself instead before after during behind under within".split(" ")
+    );
     packageCheck = {
       id: "package",
       kinds: ["package-missing", "package-renamed"],
@@ -33964,7 +34612,7 @@ function checkVersionRef(entry, ref, ev) {
     const ranged = ref.bound === "atLeast" || span;
     const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
     if (!drift) return null;
-    const label = RUNTIME_LABEL[subject] ?? subject;
+    const label = RUNTIME_LABEL.get(subject) ?? subject;
     const newText2 = lbT.join(".");
     return finding(
       entry,
@@ -34014,7 +34662,7 @@ var init_version = __esm({
     "use strict";
     init_stale_common();
     RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
-    RUNTIME_LABEL = { node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" };
+    RUNTIME_LABEL = new Map(Object.entries({ node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" }));
     lbCache = /* @__PURE__ */ new Map();
     VERSION_LIST = /,|\s(?:and|or|&)\s/;
     versionCheck = {
@@ -34042,25 +34690,25 @@ var init_version = __esm({
 import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
-function cleanPath(path14) {
-  let normalized = normalize(path14);
+function cleanPath(path15) {
+  let normalized = normalize(path15);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
-function convertSlashes(path14, separator) {
-  return path14.replace(SLASHES_REGEX, separator);
+function convertSlashes(path15, separator) {
+  return path15.replace(SLASHES_REGEX, separator);
 }
-function isRootDirectory(path14) {
-  return path14 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path14);
+function isRootDirectory(path15) {
+  return path15 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path15);
 }
-function normalizePath2(path14, options) {
+function normalizePath2(path15, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path14.includes("/") || path14.startsWith(".");
-  if (resolvePaths) path14 = resolve(path14);
-  if (normalizePath$1 || pathNeedsCleaning) path14 = cleanPath(path14);
-  if (path14 === ".") return "";
-  const needsSeperator = path14[path14.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path14 + pathSeparator : path14, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path15.includes("/") || path15.startsWith(".");
+  if (resolvePaths) path15 = resolve(path15);
+  if (normalizePath$1 || pathNeedsCleaning) path15 = cleanPath(path15);
+  if (path15 === ".") return "";
+  const needsSeperator = path15[path15.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path15 + pathSeparator : path15, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -34116,18 +34764,18 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path14, resolved, state) {
+function isRecursive(path15, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path14);
-  let depth2 = 1;
-  while (parent !== state.root && depth2 < 2) {
+  let parent = dirname(path15);
+  let depth3 = 1;
+  while (parent !== state.root && depth3 < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-    if (isSameRoot) depth2++;
+    if (isSameRoot) depth3++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path14, resolved);
-  return depth2 > 1;
+  state.symlinks.set(path15, resolved);
+  return depth3 > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
   return state.visited.includes(resolved + state.options.pathSeparator);
@@ -34172,8 +34820,8 @@ var init_dist2 = __esm({
       paths.push(directoryPath || ".");
     };
     pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path14 = directoryPath || ".";
-      if (filters.every((filter) => filter(path14, true))) paths.push(path14);
+      const path15 = directoryPath || ".";
+      if (filters.every((filter) => filter(path15, true))) paths.push(path15);
     };
     empty$2 = () => {
     };
@@ -34206,27 +34854,27 @@ var init_dist2 = __esm({
     };
     empty2 = () => {
     };
-    resolveSymlinksAsync = function(path14, state, callback$1) {
+    resolveSymlinksAsync = function(path15, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs.realpath(path14, (error, resolvedPath) => {
+      fs.realpath(path15, (error, resolvedPath) => {
         if (error) return queue.dequeue(suppressErrors ? null : error, state);
-        fs.stat(resolvedPath, (error$1, stat4) => {
+        fs.stat(resolvedPath, (error$1, stat5) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat4, resolvedPath);
+          if (stat5.isDirectory() && isRecursive(path15, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat5, resolvedPath);
           queue.dequeue(null, state);
         });
       });
     };
-    resolveSymlinks = function(path14, state, callback$1) {
+    resolveSymlinks = function(path15, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
       try {
-        const resolvedPath = fs.realpathSync(path14);
-        const stat4 = fs.statSync(resolvedPath);
-        if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return;
-        callback$1(stat4, resolvedPath);
+        const resolvedPath = fs.realpathSync(path15);
+        const stat5 = fs.statSync(resolvedPath);
+        if (stat5.isDirectory() && isRecursive(path15, resolvedPath, state)) return;
+        callback$1(stat5, resolvedPath);
       } catch (e) {
         if (!suppressErrors) throw e;
       }
@@ -34373,7 +35021,7 @@ var init_dist2 = __esm({
         this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
         return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
       }
-      walk = (entries, directoryPath, depth2) => {
+      walk = (entries, directoryPath, depth3) => {
         const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
         if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
         const files = this.getArray(this.state.paths);
@@ -34383,19 +35031,19 @@ var init_dist2 = __esm({
             const filename = this.joinPath(entry.name, directoryPath);
             this.pushFile(filename, files, this.state.counts, filters);
           } else if (entry.isDirectory()) {
-            let path14 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path14)) continue;
-            this.pushDirectory(path14, paths, filters);
-            this.walkDirectory(this.state, path14, path14, depth2 - 1, this.walk);
+            let path15 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path15)) continue;
+            this.pushDirectory(path15, paths, filters);
+            this.walkDirectory(this.state, path15, path15, depth3 - 1, this.walk);
           } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path14 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path14, this.state, (stat4, resolvedPath) => {
-              if (stat4.isDirectory()) {
+            let path15 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path15, this.state, (stat5, resolvedPath) => {
+              if (stat5.isDirectory()) {
                 resolvedPath = normalizePath2(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path14 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path14 + pathSeparator, depth2 - 1, this.walk);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path15 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path15 + pathSeparator, depth3 - 1, this.walk);
               } else {
-                resolvedPath = useRealPaths ? resolvedPath : path14;
+                resolvedPath = useRealPaths ? resolvedPath : path15;
                 const filename = basename(resolvedPath);
                 const directoryPath$1 = normalizePath2(dirname(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -34464,8 +35112,8 @@ var init_dist2 = __esm({
         this.options.includeDirs = true;
         return this;
       }
-      withMaxDepth(depth2) {
-        this.options.maxDepth = depth2;
+      withMaxDepth(depth3) {
+        this.options.maxDepth = depth3;
         return this;
       }
       withMaxFiles(limit) {
@@ -34545,7 +35193,7 @@ var init_dist2 = __esm({
           isMatch = globFn(patterns, ...options);
           this.globCache[patterns.join("\0")] = isMatch;
         }
-        this.options.filters.push((path14) => isMatch(path14));
+        this.options.filters.push((path15) => isMatch(path15));
         return this;
       }
     };
@@ -34617,13 +35265,13 @@ function buildRelative(cwd, root2) {
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
-function ensureNonDriveRelativePath(path14) {
-  return path14.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path15) {
+  return path15.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
-function splitPattern(path14) {
+function splitPattern(path15) {
   var _result$parts;
-  const result = import_picomatch2.default.scan(path14, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path14];
+  const result = import_picomatch2.default.scan(path15, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path15];
 }
 function isDynamicPattern(pattern2, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -34728,13 +35376,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
-      const path14 = format(p, isDirectory);
-      const matches = matcher(path14) && !ignore4(path14);
-      if (matches) log(`matched ${path14}`);
+      const path15 = format(p, isDirectory);
+      const matches = matcher(path15) && !ignore4(path15);
+      if (matches) log(`matched ${path15}`);
       return matches;
     } : (p, isDirectory) => {
-      const path14 = format(p, isDirectory);
-      return matcher(path14) && !ignore4(path14);
+      const path15 = format(p, isDirectory);
+      return matcher(path15) && !ignore4(path15);
     }],
     exclude: debug ? (_, p) => {
       const skipped = excludePredicate(_, p);
@@ -34806,8 +35454,8 @@ var init_dist3 = __esm({
     splitPatternOptions = { parts: true };
     POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
     WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path14) => path14.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path14) => path14.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePosixPath = (path15) => path15.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path15) => path15.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
     escapePath = isWin ? escapeWin32Path : escapePosixPath;
     PARENT_DIRECTORY = /^(\/?\.\.)+/;
     ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
@@ -35254,32 +35902,43 @@ function expiryInstant(value2) {
   }
   return null;
 }
-var SLOT, SLOT_GATE, expiredCheck;
+function statedExpiry(entry) {
+  if (entry.meta.validUntil) return { value: String(entry.meta.validUntil), leading: false };
+  if (!SLOT_GATE.test(entry.text)) return void 0;
+  const slot = SLOT.exec(entry.text)?.[1]?.trim().replace(/\.+$/, "");
+  if (slot) return { value: slot, leading: false };
+  if (entry.kind === "code" || entry.kind === "frontmatter-field") return void 0;
+  const lead = LEADING_UNTIL.exec(entry.text)?.[1];
+  return lead ? { value: lead, leading: true } : void 0;
+}
+var SLOT, LEADING_UNTIL, SLOT_GATE, expiredCheck;
 var init_expired = __esm({
   "src/checks/expired.ts"() {
     "use strict";
     init_stale_common();
     SLOT = /(?:^|\n)\s*[-*]?\s*\**valid[_ ]until\**\s*:\s*\**\s*([0-9][0-9T:.+\-Z ]{9,})/i;
+    LEADING_UNTIL = /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__|\*|_)?until\s+(\d{4}-\d{2}-\d{2})(?:\*\*|__|\*|_)?\s*[:,\u2013\u2014]/i;
     SLOT_GATE = /until/i;
     expiredCheck = {
       needs: "memory",
       id: "expired",
       kinds: ["expired"],
       severity: "warning",
-      description: "Entries whose valid_until date has passed (UTC).",
+      description: 'Entries whose valid_until date (or leading "Until <date>:") has passed (UTC).',
       run(ctx) {
         const out = [];
         const now = ctx.evidence.now;
         for (const entry of ctx.entries) {
-          let value2 = entry.meta.validUntil;
-          if (!value2 && SLOT_GATE.test(entry.text)) value2 = SLOT.exec(entry.text)?.[1]?.trim();
-          if (!value2) continue;
+          const stated = statedExpiry(entry);
+          if (!stated) continue;
+          const value2 = stated.value;
           const until = expiryInstant(String(value2));
           if (!until) {
             const v = String(value2).trim().replace(/^["']|["']$/g, "");
             const impossible = /^\d{4}-\d{2}-\d{2}/.test(v) && !realDate(v);
+            const label = stated.leading ? `"Until ${value2}"` : `\`valid_until: ${value2}\``;
             out.push(
-              impossible ? finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value2, unreadable: true, impossible: true }) : finding(entry, null, "expired", "info", `\`valid_until: ${value2}\` is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true })
+              impossible ? finding(entry, null, "expired", "info", `${label} is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).`, { now: value2, unreadable: true, impossible: true }) : finding(entry, null, "expired", "info", `${label} is not a date this tool can read; write it as YYYY-MM-DD (UTC).`, { now: value2, unreadable: true })
             );
             continue;
           }
@@ -35291,7 +35950,7 @@ var init_expired = __esm({
               null,
               "expired",
               "warning",
-              `This entry expired: valid_until ${value2} passed ${days === 0 ? "today" : `${days} day${days === 1 ? "" : "s"} ago`} (now ${now.toISOString().slice(0, 10)} UTC); delete it or renew valid_until after checking it still holds.`,
+              `This entry expired: ${stated.leading ? `"Until ${value2}"` : `valid_until ${value2}`} passed ${days === 0 ? "today" : `${days} day${days === 1 ? "" : "s"} ago`} (now ${now.toISOString().slice(0, 10)} UTC); delete it or renew ${stated.leading ? "the date" : "valid_until"} after checking it still holds.`,
               { now: String(value2), expiredAt: until.toISOString() }
             )
           );
@@ -35407,6 +36066,23 @@ function blank(s) {
   }
   return out + " ".repeat(s.length - from);
 }
+function numberStartsLine(t, w) {
+  for (let k = 0; k < w.count; k++) {
+    const c = t.charCodeAt(w.start[k]);
+    if (c < 48 || c > 57) continue;
+    for (let j = w.start[k] - 1; ; j--) {
+      if (j < 0) return true;
+      const s = t.charCodeAt(j);
+      if (s === 10 || s === 13 || s === 8232 || s === 8233) return true;
+      if (!jsSpace(s)) break;
+    }
+  }
+  return false;
+}
+function jsSpace(c) {
+  if (c < 128) return c === 32 || c >= 9 && c <= 13;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
 function textsOf(entries) {
   let t = TEXTS.get(entries);
   if (!t) TEXTS.set(entries, t = new EntryTexts(entries));
@@ -35479,11 +36155,16 @@ function wordStrings(t) {
   return out;
 }
 function normaliseSource(text5) {
-  let t = text5.toLowerCase();
+  return lineMarkupRemoved(inlineMarkupRemoved(text5.toLowerCase()));
+}
+function inlineMarkupRemoved(t) {
   if (t.includes("[corrected ")) t = t.replace(CORRECTED_MARKER, " ");
   if (t.includes("](")) t = t.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
   if (t.includes("[[")) t = t.replace(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g, "$1");
   if (t.includes("<")) t = t.replace(/<[^>\n]+>/g, " ");
+  return t;
+}
+function lineMarkupRemoved(t) {
   const lines = LINE_BREAK.test(t);
   t = t.replace(lines ? BULLET2 : BULLET_FIRST, " ");
   if (t.includes("#")) t = t.replace(lines ? HEADING3 : HEADING_FIRST, " ");
@@ -35631,15 +36312,15 @@ function joinPaths(dir, rel) {
   }
   return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
 }
-function dirOf3(path14) {
-  const i = path14.lastIndexOf("/");
-  return i < 0 ? "" : path14.slice(0, i);
+function dirOf3(path15) {
+  const i = path15.lastIndexOf("/");
+  return i < 0 ? "" : path15.slice(0, i);
 }
-function baseName(path14) {
-  return path14.slice(path14.lastIndexOf("/") + 1);
+function baseName(path15) {
+  return path15.slice(path15.lastIndexOf("/") + 1);
 }
-function stemOf(path14) {
-  return baseName(path14).replace(/\.[^.]*$/, "");
+function stemOf(path15) {
+  return baseName(path15).replace(/\.[^.]*$/, "");
 }
 function linkPath(url) {
   let u = url.trim().replace(/^<|>$/g, "");
@@ -35735,8 +36416,28 @@ var init_text3 = __esm({
       }
       /** The normalised source (`normaliseSource`) of an entry's comparable content; `scanWords` splits it. */
       comparableSource(i) {
+        return normaliseSource(this.comparableText(i));
+      }
+      /** The prose compared: a topic's description summarises its body, so bodies are compared; no HTML comments. */
+      comparableText(i) {
         const p = this.proseWithOffsets(i, this.entries[i].kind !== "topic");
-        return normaliseSource(p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p);
+        return p.includes("<!--") ? p.replace(/<!--[\s\S]*?-->/g, " ") : p;
+      }
+      /**
+       * The words of `comparableSource(i)` into `out`; returns the text they index. Of the line
+       * markup `normaliseSource` removes last (`- `, `1. `, `- [x] `, `## `, `> ` at line starts),
+       * only the number of a numbered item and a task box's `x` are words: most prose has neither
+       * (no `[` left, no line starting with a digit) and is scanned without those passes.
+       */
+      comparableWords(i, out) {
+        const t = inlineMarkupRemoved(this.comparableText(i).toLowerCase());
+        if (!t.includes("[")) {
+          scanWords(t, out);
+          if (!numberStartsLine(t, out)) return t;
+        }
+        const full = lineMarkupRemoved(t);
+        scanWords(full, out);
+        return full;
       }
     };
     TEXTS = /* @__PURE__ */ new WeakMap();
@@ -35921,9 +36622,9 @@ function similarPairs(input, accept, minShingles = 3, lsh = true) {
     if (accept(p)) out.push(p);
   };
   const docs = eligible(sets, minShingles);
-  const [hs, ds] = sortedPostings(sets, docs);
+  const ids = valueIds(sets, docs);
   if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
-  containmentCandidates(hs, ds, sets.length, consider);
+  containmentCandidates(sets, docs, ids, consider);
   return out;
 }
 function eligible(sets, minShingles) {
@@ -35959,35 +36660,43 @@ function bandKeys(sig, rows) {
   }
   return keys2;
 }
-function containmentCandidates(hs, ds, n, consider) {
-  const total = hs.length;
+function containmentCandidates(sets, docs, valueIds2, consider) {
+  const n = sets.length;
+  const { start } = sets;
+  const { valueOf, df, ids } = valueIds2;
   const rare = new Uint32Array(n);
-  let firsts = new Int32Array(1024);
-  let seconds = new Int32Array(1024);
-  let pairCount = 0;
-  for (let x = 0; x < total; ) {
-    const h = hs[x];
-    let y = x + 1;
-    while (y < total && hs[y] === h) y++;
-    if (y - x <= MAX_DF) {
-      for (let p = x; p < y; p++) rare[ds[p]]++;
-      const more = (y - x) * (y - x - 1) / 2;
-      if (pairCount + more > firsts.length) {
-        const cap = Math.max(firsts.length * 2, pairCount + more);
-        firsts = grownInt32(firsts, cap, pairCount);
-        seconds = grownInt32(seconds, cap, pairCount);
-      }
-      for (let p = x; p < y; p++)
-        for (let q = p + 1; q < y; q++) {
-          const a = ds[p];
-          const b = ds[q];
-          if (a === b) continue;
-          firsts[pairCount] = a < b ? a : b;
-          seconds[pairCount++] = a < b ? b : a;
-        }
+  const from = new Int32Array(ids + 1);
+  for (let id = 0; id < ids; id++) from[id + 1] = from[id] + (df[id] >= 2 && df[id] <= MAX_DF ? df[id] : 0);
+  const holders = new Int32Array(from[ids]);
+  const fill = from.slice(0, ids);
+  let p = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
+    for (let v = start[doc]; v < start[doc + 1]; v++) {
+      const id = valueOf[p++];
+      const f = df[id];
+      if (f > MAX_DF) continue;
+      rare[doc]++;
+      if (f >= 2) holders[fill[id]++] = doc;
     }
-    x = y;
   }
+  let pairCount = 0;
+  for (let id = 0; id < ids; id++) {
+    const c = from[id + 1] - from[id];
+    pairCount += c * (c - 1) / 2;
+  }
+  const firsts = new Int32Array(pairCount);
+  const seconds = new Int32Array(pairCount);
+  pairCount = 0;
+  for (let id = 0; id < ids; id++)
+    for (let x = from[id]; x < from[id + 1]; x++)
+      for (let y = x + 1; y < from[id + 1]; y++) {
+        const a = holders[x];
+        const b = holders[y];
+        if (a === b) continue;
+        firsts[pairCount] = a < b ? a : b;
+        seconds[pairCount++] = a < b ? b : a;
+      }
   const [bySecond, firstsBySecond] = countingSort(seconds, firsts, pairCount, n);
   const [sortedFirsts, sortedSeconds] = countingSort(firstsBySecond, bySecond, pairCount, n);
   for (let x = 0; x < pairCount; ) {
@@ -36000,10 +36709,56 @@ function containmentCandidates(hs, ds, n, consider) {
     x = y;
   }
 }
-function grownInt32(a, cap, used) {
-  const out = new Int32Array(cap);
-  out.set(a.subarray(0, used));
-  return out;
+function valueIds(sets, docs) {
+  const { values, start } = sets;
+  let total = 0;
+  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
+  const valueOf = new Int32Array(total);
+  const df = new Int32Array(total);
+  let bits = 12;
+  while (1 << bits < total / 2) bits++;
+  let slots2 = new Int32Array(2 << bits);
+  let ids = 0;
+  let p = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
+    for (let v = start[doc]; v < start[doc + 1]; v++) {
+      const x = values[v] | 0;
+      let i = Math.imul(x, 2654435761) >>> 32 - bits;
+      const mask2 = (1 << bits) - 1;
+      let id;
+      for (; ; ) {
+        const at = slots2[2 * i + 1];
+        if (at === 0) {
+          id = ids++;
+          slots2[2 * i] = x;
+          slots2[2 * i + 1] = id + 1;
+          break;
+        }
+        if (slots2[2 * i] === x) {
+          id = at - 1;
+          break;
+        }
+        i = i + 1 & mask2;
+      }
+      valueOf[p++] = id;
+      df[id]++;
+      if (ids * 2 > 1 << bits) slots2 = rehashed(slots2, ++bits);
+    }
+  }
+  return { valueOf, df, ids };
+}
+function rehashed(old, bits) {
+  const slots2 = new Int32Array(2 << bits);
+  const mask2 = (1 << bits) - 1;
+  for (let j = 0; j < old.length; j += 2) {
+    if (old[j + 1] === 0) continue;
+    let i = Math.imul(old[j], 2654435761) >>> 32 - bits;
+    while (slots2[2 * i + 1] !== 0) i = i + 1 & mask2;
+    slots2[2 * i] = old[j];
+    slots2[2 * i + 1] = old[j + 1];
+  }
+  return slots2;
 }
 function countingSort(key, other, len, n) {
   const at = new Int32Array(n + 1);
@@ -36017,22 +36772,6 @@ function countingSort(key, other, len, n) {
     sortedOther[to] = other[i];
   }
   return [sortedKey, sortedOther];
-}
-function sortedPostings(sets, docs) {
-  const { values, start } = sets;
-  let total = 0;
-  for (let k = 0; k < docs.length; k++) total += start[docs[k] + 1] - start[docs[k]];
-  const hashes = new Uint32Array(total);
-  const owners = new Int32Array(total);
-  let at = 0;
-  for (let k = 0; k < docs.length; k++) {
-    const i = docs[k];
-    for (let v = start[i]; v < start[i + 1]; v++) {
-      hashes[at] = values[v];
-      owners[at++] = i;
-    }
-  }
-  return sortByHash(hashes, owners);
 }
 var HASHES, BANDS, ROWS, MAX_DF, MAX_BUCKET, SEEDS, HashSets, HashSetsBuilder, RADIX_BITS, RADIX, SEED_HALF, PairSet, DOC;
 var init_similarity = __esm({
@@ -36303,15 +37042,10 @@ function asciiToken(w) {
 function comparableEntry(e) {
   return e.kind !== "frontmatter-field" && e.type !== "superseded";
 }
-function sameChars(w, t, start, end) {
-  if (w.length !== end - start) return false;
-  for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== t.charCodeAt(start + k)) return false;
-  return true;
-}
 function grow2(a, min) {
   let cap = a.length * 2;
   while (cap < min) cap *= 2;
-  const out = a instanceof Int32Array ? new Int32Array(cap) : new Uint32Array(cap);
+  const out = a instanceof Int32Array ? new Int32Array(cap) : a instanceof Uint16Array ? new Uint16Array(cap) : new Uint32Array(cap);
   out.set(a);
   return out;
 }
@@ -36388,9 +37122,11 @@ var init_corpus = __esm({
       mask = 4095;
       /** The id of the word in each slot, -1 for an empty slot. */
       slotId = new Int32Array(4096).fill(-1);
-      /** By id: the word, its hash. */
-      word = [];
+      /** By id: its hash, and its characters `chars[charFrom[id] .. charFrom[id + 1])`. */
       hash = new Uint32Array(4096);
+      charFrom = new Int32Array(4097);
+      chars = new Uint16Array(32768);
+      count = 0;
       /** Content-word hashes of word `id`: `bag[bagFrom[id] .. bagFrom[id + 1])`. */
       bagFrom = new Int32Array(4097);
       bag = new Uint32Array(4096);
@@ -36398,27 +37134,39 @@ var init_corpus = __esm({
       id(t, start, end, h) {
         for (let i = h & this.mask; ; i = i + 1 & this.mask) {
           const id = this.slotId[i];
-          if (id === -1) return this.add(i, t.slice(start, end), h);
-          if (this.hash[id] === h && sameChars(this.word[id], t, start, end)) return id;
+          if (id === -1) return this.add(i, t, start, end, h);
+          if (this.hash[id] === h && this.sameChars(id, t, start, end)) return id;
         }
       }
-      /** Adds word `w` (hash `h`) in the empty slot `i`. */
-      add(i, w, h) {
-        const id = this.word.length;
+      /** Whether word `id` is t[start, end). */
+      sameChars(id, t, start, end) {
+        const from = this.charFrom[id];
+        if (this.charFrom[id + 1] - from !== end - start) return false;
+        const chars = this.chars;
+        for (let k = start; k < end; k++) if (chars[from + k - start] !== t.charCodeAt(k)) return false;
+        return true;
+      }
+      /** Adds word t[start, end) (hash `h`) in the empty slot `i`. */
+      add(i, t, start, end, h) {
+        const id = this.count++;
         if ((id + 1) * 2 > this.mask + 1) {
           this.grow();
           for (i = h & this.mask; this.slotId[i] !== -1; i = i + 1 & this.mask) ;
         }
         this.slotId[i] = id;
-        this.word.push(w);
         if (id >= this.hash.length) this.hash = grow2(this.hash, id + 1);
         this.hash[id] = h >>> 0;
-        const hs = bagOf(w);
-        let end = this.bagFrom[id];
-        if (end + hs.length > this.bag.length) this.bag = grow2(this.bag, end + hs.length);
-        for (const x of hs) this.bag[end++] = x;
+        if (id + 2 > this.charFrom.length) this.charFrom = grow2(this.charFrom, id + 2);
+        let c = this.charFrom[id];
+        if (c + end - start > this.chars.length) this.chars = grow2(this.chars, c + end - start);
+        for (let k = start; k < end; k++) this.chars[c++] = t.charCodeAt(k);
+        this.charFrom[id + 1] = c;
+        const hs = bagOf(t.slice(start, end));
+        let b = this.bagFrom[id];
+        if (b + hs.length > this.bag.length) this.bag = grow2(this.bag, b + hs.length);
+        for (const x of hs) this.bag[b++] = x;
         if (id + 2 > this.bagFrom.length) this.bagFrom = grow2(this.bagFrom, id + 2);
-        this.bagFrom[id + 1] = end;
+        this.bagFrom[id + 1] = b;
         return id;
       }
       /** Twice the slots, the ids placed again by their hashes. */
@@ -36426,7 +37174,7 @@ var init_corpus = __esm({
         const cap = (this.mask + 1) * 2;
         this.mask = cap - 1;
         this.slotId = new Int32Array(cap).fill(-1);
-        for (let id = 0; id < this.word.length; id++) {
+        for (let id = 0; id < this.count; id++) {
           let i = this.hash[id] & this.mask;
           while (this.slotId[i] !== -1) i = i + 1 & this.mask;
           this.slotId[i] = id;
@@ -36471,8 +37219,7 @@ var init_corpus = __esm({
       scratch = new Uint32Array(256);
       add(i) {
         const { words: words2, table } = this;
-        const t = this.source(i);
-        scanWords(t, words2);
+        const t = this.wordsOf(i);
         const count2 = words2.count;
         this.wordCount[i] = count2;
         if (count2 < MIN_WORDS) {
@@ -36501,6 +37248,12 @@ var init_corpus = __esm({
           for (let x = table.bagFrom[seq[k]]; x < table.bagFrom[seq[k] + 1]; x++) scratch[b++] = table.bag[x];
         this.bags.push(scratch, b);
         this.groupExact(i, sequenceKey(hashes, count2));
+      }
+      /** Scans entry `i`'s comparable words into `words` (none for an entry not compared); returns the text they index. */
+      wordsOf(i) {
+        if (comparableEntry(this.entries[i])) return this.texts.comparableWords(i, this.words);
+        scanWords("", this.words);
+        return "";
       }
       /**
        * Entry `i`'s normalised source (`normaliseSource`), whose words are compared. Not kept: made
@@ -37488,23 +38241,23 @@ function commandClaims(text5, offset, entry, out) {
     if (PY_PMS.has(tool)) {
       if (first !== "run") continue;
       runner = rest[1] === "python" && rest[2] === "-m" ? rest[3] : rest[1];
-      job = runner ? RUNNERS[runner] : void 0;
+      job = runner ? RUNNERS.get(runner) : void 0;
       if (!job) continue;
     } else if (!pm2) {
       runner = first.replace(/@.*$/, "");
-      job = RUNNERS[runner];
+      job = RUNNERS.get(runner);
     } else if (first === "run" || first === "run-script") {
       job = jobOf(rest[1] ?? "");
     } else if (first === "exec" || first === "dlx" || first === "x") {
       runner = (rest[1] ?? "").replace(/@.*$/, "");
-      job = RUNNERS[runner];
+      job = RUNNERS.get(runner);
     } else if (first === "test" || first === "t") {
       job = "test";
     } else if ((first === "install" || first === "i" || first === "ci") && rest.length === 1) {
       job = "install";
-    } else if (RUNNERS[first] && tool !== "npm") {
+    } else if (RUNNERS.has(first) && tool !== "npm") {
       runner = first;
-      job = RUNNERS[first];
+      job = RUNNERS.get(first);
     } else if (tool !== "npm" && first && !["add", "remove", "install", "i", "up", "upgrade", "update", "init", "create", "publish", "link", "outdated", "why", "audit", "config", "login", "version", "pack", "info", "view", "cache", "store"].includes(first)) {
       job = jobOf(first);
     }
@@ -37525,11 +38278,11 @@ function commandsConflict(a, b) {
   const [pa, ra] = a.value.split("|");
   const [pb, rb] = b.value.split("|");
   if (pa && pb && pa !== pb) return true;
-  if (ra && rb && ra !== rb && RUNNERS[ra] === RUNNERS[rb]) return true;
+  if (ra && rb && ra !== rb && RUNNERS.get(ra) === RUNNERS.get(rb)) return true;
   return false;
 }
 function subjectWords(sentence) {
-  const ws = contentWords(sentence.replace(NUM_RE, " ").replace(/\d+/g, " ")).map((w) => SYNONYMS[w] ?? w).filter((w) => !NUMBER_NOISE.has(w));
+  const ws = contentWords(sentence.replace(NUM_RE, " ").replace(/\d+/g, " ")).map((w) => SYNONYMS.get(w) ?? w).filter((w) => !NUMBER_NOISE.has(w));
   return [...new Set(ws)];
 }
 function numberClaims(sentence, offset, entry, out) {
@@ -37567,7 +38320,7 @@ function versionClaims(sentence, offset, entry, out) {
   let m;
   while (m = VERSION_RE2.exec(sentence)) {
     if (m[3] && m[3] !== ".x") continue;
-    const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, " ")];
+    const tool = TOOLS.get(m[1].toLowerCase().replace(/\s+/g, " "));
     if (!tool) continue;
     const v = m[2];
     if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
@@ -37617,24 +38370,44 @@ function kindsOf(text5, g) {
   const history2 = (command || number || version) && !!(g & G_HISTORY) && HISTORY.test(text5);
   return { command, number, version, rule, history: history2 };
 }
+function isSpace(c) {
+  return c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+function isStop(c) {
+  return c === 46 || c === 33 || c === 63 || c === 59;
+}
+function sentenceEnd(text5, i) {
+  const n = text5.length;
+  let j = i;
+  while (j < n) {
+    const c = text5.charCodeAt(j);
+    if (c === 10) break;
+    if (isStop(c) && (j + 1 === n || isSpace(text5.charCodeAt(j + 1)))) break;
+    j++;
+  }
+  if (j === i) return -1;
+  return j < n ? j + 1 : n;
+}
 function claimsOf(text5, kinds, entry, claims) {
-  const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
-  let s;
-  while (s = sentRe.exec(text5)) {
-    const sentence = s[0];
-    if (!sentence.trim()) {
-      if (s[0].length === 0) sentRe.lastIndex++;
+  for (let at = 0; at < text5.length; ) {
+    const end = sentenceEnd(text5, at);
+    if (end < 0) {
+      at++;
       continue;
     }
+    const sentence = text5.slice(at, end);
+    const index2 = at;
+    at = end;
+    if (!sentence.trim()) continue;
     const historic = kinds.history && HISTORY.test(sentence);
     if (!historic) {
-      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, s.index, entry, claims);
+      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, index2, entry, claims);
       if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
-        if (kinds.number && (HAS_NUMBER2.test(sentence) || sentence.includes("%"))) numberClaims(sentence, s.index, entry, claims);
-        if (kinds.version) versionClaims(sentence, s.index, entry, claims);
+        if (kinds.number && (HAS_NUMBER2.test(sentence) || sentence.includes("%"))) numberClaims(sentence, index2, entry, claims);
+        if (kinds.version) versionClaims(sentence, index2, entry, claims);
       }
     }
-    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, entry, claims);
+    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, index2, entry, claims);
   }
 }
 function jaccard(a, b) {
@@ -37714,17 +38487,7 @@ function findContradictions(ctx) {
 }
 function jobLabel(key) {
   const [job, ws] = key.split("@");
-  const label = {
-    test: "run the tests",
-    "test:e2e": "run the end-to-end tests",
-    lint: "lint",
-    build: "build",
-    typecheck: "type-check",
-    format: "format",
-    dev: "start the dev server",
-    install: "install dependencies"
-  };
-  return (label[job] ?? job) + (ws ? ` in ${ws}` : "");
+  return (JOB_LABEL.get(job) ?? job) + (ws ? ` in ${ws}` : "");
 }
 function finding2(e, c, other, oc, what) {
   return {
@@ -37738,7 +38501,7 @@ function finding2(e, c, other, oc, what) {
     evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
   };
 }
-var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE2, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, contradictionCheck;
+var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE2, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, JOB_LABEL, contradictionCheck;
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
@@ -37749,7 +38512,7 @@ var init_contradiction = __esm({
     HISTORY = /\b(?:previously|used to|formerly|no longer|migrated from|migrating from|upgraded from|upgrading from|moved from|switched from|replaced by|replaced with|deprecated|legacy|was|were|until|instead of|rather than|from \S+ to|vs\.?|versus)\b/i;
     PMS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun"]);
     PY_PMS = /* @__PURE__ */ new Set(["uv", "poetry", "pipenv", "pdm", "hatch", "rye"]);
-    RUNNERS = {
+    RUNNERS = new Map(Object.entries({
       vitest: "test",
       jest: "test",
       mocha: "test",
@@ -37775,7 +38538,7 @@ var init_contradiction = __esm({
       rollup: "build",
       mypy: "typecheck",
       pyright: "typecheck"
-    };
+    }));
     SCRIPT_JOBS = [
       [/^(?:test|t|tests|unit|test:unit)$/, "test"],
       [/^(?:test:)?(?:e2e|integration|int)$/, "test:e2e"],
@@ -37809,7 +38572,7 @@ var init_contradiction = __esm({
       [/^(?:req(?:uest)?s?\/(?:h|hr|hour))$/, "rate", 1 / 3600]
     ];
     NUM_RE = /(?<![\w.#/@-])(\d+(?:\.\d+)?)\s?(ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|h|days?|weeks?|bytes?|kib|kb|mib|mb|gib|gb|%|percent|retries|attempts?|workers?|threads?|processes|connections?|replicas?|instances?|pods?|chars?|characters?|lines?|req(?:uest)?s?\/(?:s|sec|second|m|min|minute|h|hr|hour))(?![\w/])/gi;
-    SYNONYMS = {
+    SYNONYMS = new Map(Object.entries({
       expire: "ttl",
       expiry: "ttl",
       expir: "ttl",
@@ -37834,9 +38597,9 @@ var init_contradiction = __esm({
       jwt: "token",
       rate: "rate",
       ratelimit: "rate"
-    };
+    }));
     NUMBER_NOISE = /* @__PURE__ */ new Set(["after", "within", "every", "least", "about", "around", "roughly", "approximately", "set", "default", "config", "value", "number", "currently", "now", "take", "takes", "need", "need", "get", "gets", "run", "runs"]);
-    TOOLS = {
+    TOOLS = new Map(Object.entries({
       node: "node",
       "node.js": "node",
       nodejs: "node",
@@ -37890,7 +38653,7 @@ var init_contradiction = __esm({
       k8s: "kubernetes",
       storybook: "storybook",
       playwright: "playwright"
-    };
+    }));
     AMBIGUOUS = /* @__PURE__ */ new Set(["go", "node", "java", "rust", "ruby", "express", "vue", "react"]);
     VERSION_RE2 = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
     RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
@@ -37985,6 +38748,16 @@ var init_contradiction = __esm({
     G_MODAL = 1 << 2;
     G_HISTORY = 1 << 3;
     G_TOOL = 1 << 4;
+    JOB_LABEL = new Map(Object.entries({
+      test: "run the tests",
+      "test:e2e": "run the end-to-end tests",
+      lint: "lint",
+      build: "build",
+      typecheck: "type-check",
+      format: "format",
+      dev: "start the dev server",
+      install: "install dependencies"
+    }));
     contradictionCheck = {
       needs: "memory",
       id: "contradiction",
@@ -37997,7 +38770,7 @@ var init_contradiction = __esm({
 });
 
 // src/memory/discover.ts
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync as readdirSync2, readFileSync, statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
 import { readdir as readdir2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
@@ -38032,6 +38805,14 @@ function readIgnoreFile(file) {
   }
   return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
 }
+function hasEntry(ents, name) {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === name) return true;
+  return false;
+}
+function hasIgnoreFile(ents) {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === ".gitignore" && !ents[i].isDirectory()) return true;
+  return false;
+}
 function ignoredBy(layers, abs, isDir) {
   let ignored = false;
   for (const layer of layers) {
@@ -38052,6 +38833,26 @@ function linkFinding(display, message2, evidence) {
 }
 function inMemoryLocation(rel) {
   return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
+}
+function nearestIn(memoryDirs2) {
+  if (memoryDirs2.size === 0) return () => void 0;
+  if (memoryDirs2.size > 32) {
+    return (abs) => {
+      let d = dirname2(abs);
+      for (; ; ) {
+        if (memoryDirs2.has(d)) return d;
+        const up = dirname2(d);
+        if (up === d) return void 0;
+        d = up;
+      }
+    };
+  }
+  const byDepth = [...memoryDirs2].sort((a, b) => b.length - a.length);
+  const prefixes = byDepth.map((d) => d.endsWith(sep2) ? d : d + sep2);
+  return (abs) => {
+    for (let i = 0; i < prefixes.length; i++) if (abs.startsWith(prefixes[i])) return byDepth[i];
+    return void 0;
+  };
 }
 function relUnder(dir, abs) {
   const prefix = dir.endsWith(sep2) ? dir : dir + sep2;
@@ -38148,7 +38949,7 @@ async function discoverMemory(opts) {
   let files = [];
   for (const f of found.values()) {
     if (d.userIgnored(f.absPath)) continue;
-    if (!await d.symlinkAllowed(f.absPath)) continue;
+    if (d.mayBeLinkOut(f.absPath) && !await d.symlinkAllowed(f.absPath)) continue;
     files.push(f);
   }
   files = await d.withoutLinksToKnown(files);
@@ -38156,7 +38957,7 @@ async function discoverMemory(opts) {
   d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { files, findings: d.findings };
 }
-var import_ignore3, import_picomatch4, MAYBE_MEMORY, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
+var import_ignore3, import_picomatch4, MAYBE_MEMORY, YIELD_MS, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
 var init_discover = __esm({
   "src/memory/discover.ts"() {
     "use strict";
@@ -38164,6 +38965,7 @@ var init_discover = __esm({
     import_picomatch4 = __toESM(require_picomatch2(), 1);
     init_dist3();
     MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
+    YIELD_MS = 8;
     SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
     isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
     isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
@@ -38211,13 +39013,17 @@ var init_discover = __esm({
       userIgnored(abs) {
         return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
       }
+      /** False when `abs` surely does not lead outside the repository (no realpath needed). */
+      mayBeLinkOut(abs) {
+        if (!this.inRoot(abs)) return false;
+        return !(this.auto && !this.linkFiles.has(abs));
+      }
       /**
        * For a symlinked file: true when it may be read. A link inside the repository whose target
        * lies outside it gives a finding and is not read.
        */
       async symlinkAllowed(abs) {
-        if (!this.inRoot(abs)) return true;
-        if (this.auto && !this.linkFiles.has(abs)) return true;
+        if (!this.mayBeLinkOut(abs)) return true;
         let target;
         try {
           target = await realpath2(abs);
@@ -38296,7 +39102,14 @@ var init_discover = __esm({
           )
         );
       }
-      /** Recursive walk collecting memory candidates. Symlinked folders are not entered. */
+      /**
+       * Recursive walk collecting memory candidates. Symlinked folders are not entered.
+       *
+       * Folders are read synchronously from an explicit stack: a promise per folder (10,000+ in a
+       * large work tree) cost several times the reads themselves, in time and in garbage. The walk
+       * still yields to the event loop every few milliseconds, so that the git processes started
+       * beside it (evidence) are not left waiting on a full pipe.
+       */
       async walk(start, useGitignore, auto = false) {
         this.auto = auto;
         const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
@@ -38313,28 +39126,40 @@ var init_discover = __esm({
             }
           }
         }
-        const visit3 = async (dir, depthLayers) => {
+        const dirs = [start];
+        const dirLayers = [layers];
+        const dirInMemory = [!auto];
+        let sliceStart = performance.now();
+        while (dirs.length > 0) {
+          const dir = dirs.pop();
+          const parentLayers = dirLayers.pop();
+          let inMemory = dirInMemory.pop();
+          if (performance.now() - sliceStart > YIELD_MS) {
+            await new Promise((res) => setImmediate(res));
+            sliceStart = performance.now();
+          }
           let ents;
           try {
-            ents = await readdir2(dir, { withFileTypes: true });
+            ents = readdirSync2(dir, { withFileTypes: true });
           } catch {
-            return;
+            continue;
           }
-          let here = depthLayers;
-          if (useGitignore && ents.some((e) => e.name === ".gitignore" && !e.isDirectory())) {
+          let here = parentLayers;
+          if (useGitignore && hasIgnoreFile(ents)) {
             const gi = readIgnoreFile(join(dir, ".gitignore"));
-            if (gi) here = [...depthLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
+            if (gi) here = [...parentLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
           }
-          const subdirs = [];
+          if (!inMemory && hasEntry(ents, "MEMORY.md")) inMemory = true;
           const under = dir.endsWith(sep2) ? dir : dir + sep2;
-          for (const e of ents) {
+          for (let i = 0; i < ents.length; i++) {
+            const e = ents[i];
             let isDir = e.isDirectory();
             let isFile = e.isFile();
             if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
             const abs = under + e.name;
             if (e.isSymbolicLink()) {
               try {
-                const st = await stat3(abs);
+                const st = statSync2(abs);
                 isDir = false;
                 isFile = st.isFile();
                 if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
@@ -38346,7 +39171,9 @@ var init_discover = __esm({
             if (isDir) {
               if (SKIP_DIRS.has(e.name)) continue;
               if (useGitignore && ignoredBy(here, abs, true)) continue;
-              subdirs.push(abs);
+              dirs.push(abs);
+              dirLayers.push(here);
+              dirInMemory.push(inMemory);
               continue;
             }
             if (!isFile) continue;
@@ -38357,28 +39184,24 @@ var init_discover = __esm({
             if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
             if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
             if (known) out.known.push(abs);
-            if (isMd) out.markdown.push(abs);
+            if (isMd && inMemory) out.markdown.push(abs);
           }
-          await Promise.all(subdirs.map((sd) => visit3(sd, here)));
-        };
-        await visit3(start, layers);
+        }
         return out;
       }
       /** Turns walk results into discovered files (memory folders expanded into their topic files). */
-      collect(w, into, allMarkdownIsMemory = false) {
-        const nearestMemoryDir = (abs) => {
-          let d = dirname2(abs);
-          for (; ; ) {
-            if (w.memoryDirs.has(d)) return d;
-            const up = dirname2(d);
-            if (up === d) return void 0;
-            d = up;
-          }
-        };
+      collect(w, into) {
+        const nearestMemoryDir = nearestIn(w.memoryDirs);
+        const shown = /* @__PURE__ */ new Map();
+        const logRel = /* @__PURE__ */ new Map();
         const add = (abs, format, memoryDir) => {
           if (into.has(abs)) return;
           const f = { path: this.display(abs), absPath: abs, format };
-          if (memoryDir !== void 0) f.memoryDir = this.display(memoryDir);
+          if (memoryDir !== void 0) {
+            let d = shown.get(memoryDir);
+            if (d === void 0) shown.set(memoryDir, d = this.display(memoryDir));
+            f.memoryDir = d;
+          }
           into.set(abs, f);
         };
         for (const abs of w.known) {
@@ -38390,8 +39213,9 @@ var init_discover = __esm({
         for (const abs of w.markdown) {
           if (into.has(abs)) continue;
           const md = nearestMemoryDir(abs);
-          if (md && isTopicFile(relUnder(md, abs), this.logRelTo(md))) add(abs, "auto-memory-topic", md);
-          else if (allMarkdownIsMemory) add(abs, "other");
+          if (md === void 0) continue;
+          if (!logRel.has(md)) logRel.set(md, this.logRelTo(md));
+          if (isTopicFile(relUnder(md, abs), logRel.get(md))) add(abs, "auto-memory-topic", md);
         }
       }
       logRelTo(memoryDir) {
@@ -38474,6 +39298,37 @@ var init_discover = __esm({
 });
 
 // src/checks/broken-link.ts
+function isNameChar(c) {
+  return c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 48 && c <= 57 || c === 95 || c === 46 || c === 47 || c === 45;
+}
+function isWordChar(c) {
+  return c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 48 && c <= 57 || c === 95;
+}
+function mdNames(text5, each) {
+  const n = text5.length;
+  let from = 0;
+  for (; ; ) {
+    const dot = text5.indexOf(".md", from);
+    if (dot < 0) return;
+    let start = dot;
+    while (start > from && isNameChar(text5.charCodeAt(start - 1))) start--;
+    let runEnd = dot + 3;
+    while (runEnd < n && isNameChar(text5.charCodeAt(runEnd))) runEnd++;
+    let end = -1;
+    for (let k = text5.lastIndexOf(".md", runEnd - 3); k > start; k = text5.lastIndexOf(".md", k - 1)) {
+      if (k + 3 === n || !isWordChar(text5.charCodeAt(k + 3))) {
+        end = k + 3;
+        break;
+      }
+    }
+    if (end < 0) {
+      from = runEnd;
+      continue;
+    }
+    each(text5.slice(start, end));
+    from = end;
+  }
+}
 function links(text5) {
   const out = [];
   for (const re of [LINK_RE, REF_DEF_RE]) {
@@ -38609,9 +39464,8 @@ function findBrokenLinks(ctx) {
     const text5 = texts.proseNoCode(i);
     const dir = dirOf3(e.file);
     if (hasMd) {
-      MD_NAME_RE.lastIndex = 0;
-      let md;
-      while (md = MD_NAME_RE.exec(text5)) seen.add(joinPath3(mdir, md[0]));
+      const mentions = seen;
+      mdNames(text5, (name) => mentions.add(joinPath3(mdir, name)));
     }
     const ls = hasLink ? links(text5) : [];
     for (const l of ls) {
@@ -38642,7 +39496,7 @@ function findBrokenLinks(ctx) {
       if (seen) seen.add(joinPath3(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
       const known = wikiNames();
       if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
-        if (seen) for (const path14 of filesNamed(mdir, key)) seen.add(path14);
+        if (seen) for (const path15 of filesNamed(mdir, key)) seen.add(path15);
         continue;
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
@@ -38661,12 +39515,12 @@ function findBrokenLinks(ctx) {
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
   let entryOfFile;
-  const orphanEntry = (path14) => {
+  const orphanEntry = (path15) => {
     if (!entryOfFile) {
       entryOfFile = /* @__PURE__ */ new Map();
       for (const x of entries) if (!entryOfFile.has(x.file) || x.kind === "topic" && entryOfFile.get(x.file).kind !== "topic") entryOfFile.set(x.file, x);
     }
-    return entryOfFile.get(path14);
+    return entryOfFile.get(path15);
   };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
@@ -38693,13 +39547,13 @@ function findBrokenLinks(ctx) {
   const reported = /* @__PURE__ */ new Set();
   const reached = /* @__PURE__ */ new Set();
   const walked = /* @__PURE__ */ new Set();
-  const walk = (file, depth2, stack) => {
+  const walk = (file, depth3, stack) => {
     reached.add(file);
-    const memo = `${depth2}\0${file}`;
+    const memo = `${depth3}\0${file}`;
     if (walked.has(memo)) return;
     walked.add(memo);
     for (const edge of importEdges.get(file) ?? []) {
-      const hop = depth2 + 1;
+      const hop = depth3 + 1;
       const key = `${edge.entry.id}:${edge.hit.index}`;
       if (stack.includes(edge.to)) {
         if (!reported.has(key)) {
@@ -38723,7 +39577,7 @@ function findBrokenLinks(ctx) {
   for (const f of importEdges.keys()) if (!reached.has(f)) walk(f, 0, [f]);
   return out;
 }
-var LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MD_NAME_RE, MEMORY_BASENAMES, brokenLinkCheck;
+var LINK_RE, REF_DEF_RE, WIKI_RE, IMPORT_RE, MEMORY_BASENAMES, brokenLinkCheck;
 var init_broken_link = __esm({
   "src/checks/broken-link.ts"() {
     "use strict";
@@ -38734,7 +39588,6 @@ var init_broken_link = __esm({
     REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
     WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
     IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
-    MD_NAME_RE = /[\w./-]+\.md\b/g;
     MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
     brokenLinkCheck = {
       id: "broken-link",
@@ -39700,7 +40553,7 @@ function requireLodash_sortby() {
       return -1;
     }
     var baseEach = createBaseEach(baseForOwn);
-    function baseFlatten(array, depth2, predicate, isStrict, result) {
+    function baseFlatten(array, depth3, predicate, isStrict, result) {
       var index2 = -1, length = array.length;
       predicate || (predicate = isFlattenable);
       result || (result = []);
@@ -39720,11 +40573,11 @@ function requireLodash_sortby() {
     function baseForOwn(object, iteratee) {
       return object && baseFor2(object, iteratee, keys2);
     }
-    function baseGet(object, path14) {
-      path14 = isKey(path14, object) ? [path14] : castPath(path14);
-      var index2 = 0, length = path14.length;
+    function baseGet(object, path15) {
+      path15 = isKey(path15, object) ? [path15] : castPath(path15);
+      var index2 = 0, length = path15.length;
       while (object != null && index2 < length) {
-        object = object[toKey(path14[index2++])];
+        object = object[toKey(path15[index2++])];
       }
       return index2 && index2 == length ? object : void 0;
     }
@@ -39851,13 +40704,13 @@ function requireLodash_sortby() {
         return object === source || baseIsMatch(object, source, matchData);
       };
     }
-    function baseMatchesProperty(path14, srcValue) {
-      if (isKey(path14) && isStrictComparable(srcValue)) {
-        return matchesStrictComparable(toKey(path14), srcValue);
+    function baseMatchesProperty(path15, srcValue) {
+      if (isKey(path15) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path15), srcValue);
       }
       return function(object) {
-        var objValue = get(object, path14);
-        return objValue === void 0 && objValue === srcValue ? hasIn(object, path14) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+        var objValue = get(object, path15);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object, path15) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
       };
     }
     function baseOrderBy(collection, iteratees, orders) {
@@ -39873,9 +40726,9 @@ function requireLodash_sortby() {
         return compareMultiple(object, other, orders);
       });
     }
-    function basePropertyDeep(path14) {
+    function basePropertyDeep(path15) {
       return function(object) {
-        return baseGet(object, path14);
+        return baseGet(object, path15);
       };
     }
     function baseRest(func, start) {
@@ -40130,11 +40983,11 @@ function requireLodash_sortby() {
         return result;
       };
     }
-    function hasPath(object, path14, hasFunc) {
-      path14 = isKey(path14, object) ? [path14] : castPath(path14);
-      var result, index2 = -1, length = path14.length;
+    function hasPath(object, path15, hasFunc) {
+      path15 = isKey(path15, object) ? [path15] : castPath(path15);
+      var result, index2 = -1, length = path15.length;
       while (++index2 < length) {
-        var key = toKey(path14[index2]);
+        var key = toKey(path15[index2]);
         if (!(result = object != null && hasFunc(object, key))) {
           break;
         }
@@ -40289,12 +41142,12 @@ function requireLodash_sortby() {
     function toString2(value2) {
       return value2 == null ? "" : baseToString(value2);
     }
-    function get(object, path14, defaultValue) {
-      var result = object == null ? void 0 : baseGet(object, path14);
+    function get(object, path15, defaultValue) {
+      var result = object == null ? void 0 : baseGet(object, path15);
       return result === void 0 ? defaultValue : result;
     }
-    function hasIn(object, path14) {
-      return object != null && hasPath(object, path14, baseHasIn);
+    function hasIn(object, path15) {
+      return object != null && hasPath(object, path15, baseHasIn);
     }
     function keys2(object) {
       return isArrayLike(object) ? arrayLikeKeys(object) : baseKeys(object);
@@ -40302,8 +41155,8 @@ function requireLodash_sortby() {
     function identity(value2) {
       return value2;
     }
-    function property(path14) {
-      return isKey(path14) ? baseProperty(toKey(path14)) : basePropertyDeep(path14);
+    function property(path15) {
+      return isKey(path15) ? baseProperty(toKey(path15)) : basePropertyDeep(path15);
     }
     module.exports = sortBy;
   })(lodash_sortby, lodash_sortby.exports);
@@ -40595,7 +41448,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
   }
   try {
     const fs = await import("node:fs");
-    const path14 = await import("node:path");
+    const path15 = await import("node:path");
     const pfxBytes = new Uint8Array(fs.readFileSync(source.filePath));
     const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
     if (!isGcpServiceAccountP12) {
@@ -40603,7 +41456,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyP12", {
-        FILE_NAME: path14.basename(source.filePath)
+        FILE_NAME: path15.basename(source.filePath)
       }),
       range: [0, source.content.length]
     });
@@ -42689,13 +43542,13 @@ function findSecrets(ctx) {
   const paths = /* @__PURE__ */ new Set();
   for (const e of ctx.entries) paths.add(e.file);
   let byFile;
-  const entriesOf = (path14) => (byFile ??= groupByFile(ctx.entries)).get(path14);
-  for (const path14 of paths) {
-    const file = files.get(path14);
+  const entriesOf = (path15) => (byFile ??= groupByFile(ctx.entries)).get(path15);
+  for (const path15 of paths) {
+    const file = files.get(path15);
     if (file) {
       const ranges = detectSecrets(file.text);
       if (!ranges.length) continue;
-      const entries = entriesOf(path14);
+      const entries = entriesOf(path15);
       const seen = /* @__PURE__ */ new Set();
       for (const r of ranges) {
         let best;
@@ -42705,14 +43558,14 @@ function findSecrets(ctx) {
         const key = `${best?.id}:${line2}:${r.rule}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(finding3(best?.id ?? null, path14, line2, r.rule));
+        out.push(finding3(best?.id ?? null, path15, line2, r.rule));
       }
     } else {
-      for (const e of entriesOf(path14))
+      for (const e of entriesOf(path15))
         for (const r of detectSecrets(e.text)) {
           let line2 = e.line;
           for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
-          out.push(finding3(e.id, path14, line2, r.rule));
+          out.push(finding3(e.id, path15, line2, r.rule));
         }
     }
   }
@@ -43245,31 +44098,31 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         const out = {};
         for (const pair2 of node2.items) {
           const k = (0, import_yaml5.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
-          const path14 = key ? `${key}.${k}` : String(k);
+          const path15 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
             continue;
           }
           if (Object.prototype.hasOwnProperty.call(out, k)) {
-            fail(pair2.key, path14, "duplicate key");
+            fail(pair2.key, path15, "duplicate key");
             continue;
           }
           let child;
           if (s.type === "object") {
             child = s.props[k];
             if (!child) {
-              fail(pair2.key, path14, `unknown key${suggest(k, Object.keys(s.props))}`);
+              fail(pair2.key, path15, `unknown key${suggest(k, Object.keys(s.props))}`);
               continue;
             }
           } else {
             if (s.keys && !s.keys.test(k)) {
-              fail(pair2.key, path14, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
+              fail(pair2.key, path15, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
               continue;
             }
             if (s.known) {
               const known = [...s.known()];
               if (!known.includes(k)) {
-                fail(pair2.key, path14, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
+                fail(pair2.key, path15, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
                 continue;
               }
             }
@@ -43277,7 +44130,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           }
           const valueNode = pair2.value;
           if (valueNode === null || (0, import_yaml5.isScalar)(valueNode) && valueNode.value === null) continue;
-          const v = walk(valueNode, child, path14);
+          const v = walk(valueNode, child, path15);
           if (v !== void 0) out[k] = v;
         }
         if (s.type === "object" && s.required) {
@@ -43448,8 +44301,8 @@ var init_load = __esm({
 
 // src/memory/read.ts
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
-function malformed(path14, line2, message2, evidence) {
-  const f = { entryId: null, file: path14, line: line2, kind: "malformed", severity: "error", message: message2 };
+function malformed(path15, line2, message2, evidence) {
+  const f = { entryId: null, file: path15, line: line2, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
   return f;
 }
@@ -43491,7 +44344,7 @@ function firstInvalidUtf8(buf) {
   }
   return -1;
 }
-function decodeMemoryBytes(buf, path14) {
+function decodeMemoryBytes(buf, path15) {
   const bom = buf.length >= 3 && buf[0] === 239 && buf[1] === 187 && buf[2] === 191;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
@@ -43499,7 +44352,7 @@ function decodeMemoryBytes(buf, path14) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path14, line2, `${path14}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
+      finding: malformed(path15, line2, `${path15}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
         offset: nul
       })
     };
@@ -43512,13 +44365,13 @@ function decodeMemoryBytes(buf, path14) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path14, line2, `${path14}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
+      finding: malformed(path15, line2, `${path15}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
         offset: at
       })
     };
   }
 }
-function cannotRead(absPath, path14, e) {
+function cannotRead(absPath, path15, e) {
   const code3 = e.code;
   let dangling = false;
   try {
@@ -43526,33 +44379,33 @@ function cannotRead(absPath, path14, e) {
   } catch {
   }
   const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
-  return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: cannot be read (${why})`, { code: code3 ?? null }) };
+  return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: cannot be read (${why})`, { code: code3 ?? null }) };
 }
-function readMemoryFileSync(absPath, path14, maxBytes) {
+function readMemoryFileSync(absPath, path15, maxBytes) {
   let fd;
   try {
     fd = openSync(absPath, OPEN_FLAGS);
   } catch (e) {
     if (e.code === "EISDIR") {
-      return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: is a directory, not a memory file`) };
+      return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: is a directory, not a memory file`) };
     }
-    return cannotRead(absPath, path14, e);
+    return cannotRead(absPath, path15, e);
   }
   try {
     let size;
     try {
       const st = fstatSync(fd);
-      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: is a directory, not a memory file`) };
-      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: not a regular file; not read`) };
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: not a regular file; not read`) };
       size = st.size;
     } catch (e) {
-      return cannotRead(absPath, path14, e);
+      return cannotRead(absPath, path15, e);
     }
     if (size > maxBytes) {
       return {
         bytes: size,
         bom: false,
-        finding: malformed(path14, 1, `${path14}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+        finding: malformed(path15, 1, `${path15}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
           bytes: size,
           limit: maxBytes
         })
@@ -43576,16 +44429,16 @@ function readMemoryFileSync(absPath, path14, maxBytes) {
       }
     } catch (e) {
       const code3 = e.code;
-      return { bytes: size, bom: false, finding: malformed(path14, 1, `${path14}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
+      return { bytes: size, bom: false, finding: malformed(path15, 1, `${path15}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
     }
     if (len > maxBytes) {
       return {
         bytes: len,
         bom: false,
-        finding: malformed(path14, 1, `${path14}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
+        finding: malformed(path15, 1, `${path15}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
       };
     }
-    return decodeMemoryBytes(buf.subarray(0, len), path14);
+    return decodeMemoryBytes(buf.subarray(0, len), path15);
   } finally {
     try {
       closeSync(fd);
@@ -43611,16 +44464,16 @@ function topicsByFile(parsed) {
   return topics;
 }
 function typedTopic(topics, dir, target) {
-  const path14 = normaliseJoin(dir ?? "", target);
-  const topic = path14 ? topics.get(path14) : void 0;
+  const path15 = normaliseJoin(dir ?? "", target);
+  const topic = path15 ? topics.get(path15) : void 0;
   return topic && topic.typeSource === "frontmatter" ? topic : void 0;
 }
 function typeIndexLines(entries, files, topics) {
   if (topics.size === 0) return;
-  const dirOf4 = new Map(files.map((f) => [f.path, f.memoryDir]));
+  const dirOf5 = new Map(files.map((f) => [f.path, f.memoryDir]));
   for (const e of entries) {
     if (e.kind !== "index-line" || !e.meta.target) continue;
-    const topic = typedTopic(topics, dirOf4.get(e.file), e.meta.target);
+    const topic = typedTopic(topics, dirOf5.get(e.file), e.meta.target);
     if (topic) {
       e.type = topic.type;
       e.typeSource = "frontmatter";
@@ -43988,6 +44841,152 @@ var init_github = __esm({
   }
 });
 
+// src/evidence/tsconfig-paths.ts
+import { readFile as readFile5, stat as stat4 } from "node:fs/promises";
+import path7 from "node:path";
+async function readPathAliases(root2, files) {
+  const found = [];
+  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
+    for (const f of list4) if (files.files.has(f)) found.push(f);
+  }
+  if (!found.length) return [];
+  found.sort((a, b) => depth2(a) - depth2(b) || (a < b ? -1 : a > b ? 1 : 0));
+  found.length = Math.min(found.length, MAX_CONFIGS);
+  const texts = /* @__PURE__ */ new Map();
+  const load2 = (file) => {
+    let p = texts.get(file);
+    if (!p) texts.set(file, p = readConfig(root2, file));
+    return p;
+  };
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  const resolved = await Promise.all(found.map(async (file) => ({ file, opts: await effectiveOptions(file, load2, 0, /* @__PURE__ */ new Set()) })));
+  for (const { file, opts } of resolved) {
+    if (!opts.paths) continue;
+    const scope = dirOf4(file);
+    const base = opts.baseUrl ?? opts.paths.dir;
+    for (const [key, value2] of Object.entries(opts.paths.map)) {
+      const star = key.indexOf("*");
+      if (star !== key.length - 1 || star === 0 || key.indexOf("*") !== key.lastIndexOf("*")) continue;
+      const targets = [];
+      for (const t of Array.isArray(value2) ? value2 : []) {
+        if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
+        const pre = t.slice(0, -1);
+        const folder = pre === "" || pre === "." || pre.endsWith("/");
+        let dir = path7.posix.normalize(path7.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
+        if (dir === ".") dir = "";
+        if (dir === ".." || dir.startsWith("../") || path7.posix.isAbsolute(dir)) continue;
+        if (folder && dir) dir += "/";
+        if (/(?:^|\/)node_modules\//.test(dir)) continue;
+        if (!targets.includes(dir)) targets.push(dir);
+      }
+      if (!targets.length) continue;
+      const prefix = key.slice(0, -1);
+      const sig = `${scope}\0${prefix}\0${targets.join("\0")}`;
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      out.push({ config: file, scope, prefix, targets });
+    }
+  }
+  return out;
+}
+async function effectiveOptions(file, load2, hops, seen) {
+  const json = await load2(file);
+  if (!json) return {};
+  seen.add(file);
+  const dir = dirOf4(file);
+  let out = {};
+  const ext = json.extends;
+  const parents = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e) => typeof e === "string") : [];
+  if (hops < MAX_EXTENDS) {
+    for (const e of parents) {
+      if (!e.startsWith("./") && !e.startsWith("../")) continue;
+      let target = path7.posix.normalize(path7.posix.join(dir || ".", e));
+      if (target.startsWith("..")) continue;
+      if (!target.endsWith(".json")) target += ".json";
+      if (seen.has(target)) continue;
+      const p = await effectiveOptions(target, load2, hops + 1, new Set(seen));
+      out = { ...out, ...p.baseUrl !== void 0 ? { baseUrl: p.baseUrl } : {}, ...p.paths ? { paths: p.paths } : {} };
+    }
+  }
+  const co = json.compilerOptions;
+  if (co && typeof co === "object" && !Array.isArray(co)) {
+    const c = co;
+    if (typeof c.baseUrl === "string") {
+      const b = path7.posix.normalize(path7.posix.join(dir || ".", c.baseUrl));
+      if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
+    }
+    if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
+  }
+  return out;
+}
+async function readConfig(root2, file) {
+  try {
+    const abs = path7.join(root2, file);
+    const st = await stat4(abs);
+    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    const v = parseJsonc(await readFile5(abs, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+function parseJsonc(text5) {
+  let out = "";
+  let i = 0;
+  const n = text5.length;
+  if (text5.charCodeAt(0) === 65279) i = 1;
+  while (i < n) {
+    const c = text5[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text5[j] !== '"') j += text5[j] === "\\" ? 2 : 1;
+      out += text5.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text5[i + 1] === "/") {
+      while (i < n && text5[i] !== "\n") i++;
+    } else if (c === "/" && text5[i + 1] === "*") {
+      const end = text5.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  let cleaned = "";
+  for (let k = 0; k < out.length; k++) {
+    const c = out[k];
+    if (c === '"') {
+      let j = k + 1;
+      while (j < out.length && out[j] !== '"') j += out[j] === "\\" ? 2 : 1;
+      cleaned += out.slice(k, j + 1);
+      k = j;
+    } else if (c === "," && /^\s*[}\]]/.test(out.slice(k + 1, k + 200))) continue;
+    else cleaned += c;
+  }
+  try {
+    return JSON.parse(cleaned);
+  } catch {
+    return void 0;
+  }
+}
+var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth2, dirOf4;
+var init_tsconfig_paths = __esm({
+  "src/evidence/tsconfig-paths.ts"() {
+    "use strict";
+    CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
+    MAX_CONFIGS = 400;
+    MAX_BYTES = 1024 * 1024;
+    MAX_EXTENDS = 5;
+    depth2 = (p) => p.split("/").length;
+    dirOf4 = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+  }
+});
+
 // src/evidence/index.ts
 async function gatherEvidence(opts) {
   const t0 = performance.now();
@@ -44001,9 +45000,11 @@ async function gatherEvidence(opts) {
   const manifests = emptyManifestIndex();
   let history2;
   let files;
+  let pathAliasesP = Promise.resolve([]);
   if (!info.isRepo) {
     const tf = performance.now();
     files = await walkFileIndex(root2);
+    pathAliasesP = readPathAliases(root2, files);
     timings.files = ms(tf);
     const tm = performance.now();
     await readHeadManifests(root2, files, manifests);
@@ -44028,6 +45029,7 @@ async function gatherEvidence(opts) {
     if (info.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
+    pathAliasesP = readPathAliases(root2, files);
     if (fr.error) {
       findings.push(runFinding("malformed", "warning", `git ls-files failed: ${fr.error}`, { stage: "files" }));
     }
@@ -44076,6 +45078,7 @@ async function gatherEvidence(opts) {
   const entries = await opts.entries;
   const github = opts.offline ? { repo: repoSlug, checked: false, reason: "offline", issues: /* @__PURE__ */ new Map() } : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
+  const pathAliases = await pathAliasesP;
   timings.total = ms(t0);
   const evidence = {
     root: root2,
@@ -44085,7 +45088,8 @@ async function gatherEvidence(opts) {
     history: history2,
     manifests,
     github,
-    timings
+    timings,
+    ...pathAliases.length ? { pathAliases } : {}
   };
   return { evidence, findings };
 }
@@ -44111,6 +45115,7 @@ var init_evidence = __esm({
     init_history();
     init_pump();
     init_manifests();
+    init_tsconfig_paths();
     init_files();
     init_history();
     init_manifests();
@@ -44122,8 +45127,8 @@ var init_evidence = __esm({
 });
 
 // src/evidence/usage.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import path7 from "node:path";
+import { readFile as readFile6 } from "node:fs/promises";
+import path8 from "node:path";
 function parseBlame(out) {
   const result = [];
   let sha = "";
@@ -44148,14 +45153,14 @@ function parseBlame(out) {
 }
 function matchLogFile(logged, files, root2) {
   const norm = logged.replace(/\\/g, "/");
-  const abs = path7.isAbsolute(logged) ? path7.resolve(logged) : path7.resolve(root2, logged);
-  const exact = files.find((f) => path7.resolve(f.absPath) === abs);
+  const abs = path8.isAbsolute(logged) ? path8.resolve(logged) : path8.resolve(root2, logged);
+  const exact = files.find((f) => path8.resolve(f.absPath) === abs);
   if (exact) return exact;
-  const bySuffix = files.filter((f) => !path7.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
+  const bySuffix = files.filter((f) => !path8.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
   if (bySuffix.length === 1) return bySuffix[0];
   const inMemory = files.filter((f) => {
     if (!f.memoryDir) return false;
-    const rel = path7.posix.relative(f.memoryDir, f.path);
+    const rel = path8.posix.relative(f.memoryDir, f.path);
     return norm.endsWith("/memory/" + rel);
   });
   return inMemory.length === 1 ? inMemory[0] : void 0;
@@ -44163,7 +45168,7 @@ function matchLogFile(logged, files, root2) {
 async function readAccessLog(file, files, entries, root2, now, usage) {
   let text5;
   try {
-    text5 = await readFile5(file, "utf8");
+    text5 = await readFile6(file, "utf8");
   } catch {
     return { path: file, found: false, records: 0, skipped: 0 };
   }
@@ -44237,7 +45242,7 @@ function blameFiles(root2, paths) {
   return jobs;
 }
 function startBlame(root2, files) {
-  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path7.isAbsolute(f.path)).map((f) => f.path));
+  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path8.isAbsolute(f.path)).map((f) => f.path));
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
@@ -44246,7 +45251,7 @@ async function gatherUsage(opts) {
   const fromHistory = /* @__PURE__ */ new Map();
   if (evidence.history.available) {
     for (const f of files) {
-      if (f.format !== "auto-memory-topic" || path7.isAbsolute(f.path)) continue;
+      if (f.format !== "auto-memory-topic" || path8.isAbsolute(f.path)) continue;
       const ev = evidence.history.events.get(f.path);
       if (!ev || !ev.length) continue;
       const first = Date.parse(ev[0].commit.time || ev[0].commit.date);
@@ -44256,7 +45261,7 @@ async function gatherUsage(opts) {
   }
   const dirty = /* @__PURE__ */ new Set();
   if (fromHistory.size) {
-    const dirs = [...new Set([...fromHistory.keys()].map((p) => path7.posix.dirname(p)))].sort();
+    const dirs = [...new Set([...fromHistory.keys()].map((p) => path8.posix.dirname(p)))].sort();
     const st = await runGit(root2, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...dirs]).catch(() => null);
     if (st && st.code === 0) {
       const parts = st.stdout.split("\0");
@@ -44268,7 +45273,7 @@ async function gatherUsage(opts) {
       }
     }
   }
-  const blameable = files.filter((f) => !path7.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
+  const blameable = files.filter((f) => !path8.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
@@ -44311,7 +45316,7 @@ async function gatherUsage(opts) {
   }
   let accessLog;
   if (config.accessLog) {
-    const abs = path7.resolve(root2, config.accessLog);
+    const abs = path8.resolve(root2, config.accessLog);
     const read = await readAccessLog(abs, files, entries, root2, evidence.now, usage);
     accessLog = read ? { ...read, path: config.accessLog } : void 0;
   }
@@ -44329,14 +45334,14 @@ var init_usage = __esm({
 });
 
 // src/apply/paths.ts
-import path8 from "node:path";
+import path9 from "node:path";
 function memoryDirs(files) {
   return [...new Set(files.map((f) => f.memoryDir).filter((d) => typeof d === "string"))].sort();
 }
 function pruneLogPath(config, files) {
   if (config.log) return config.log;
   const dir = memoryDirs(files)[0];
-  return dir !== void 0 ? joinRel(dir, "pruning-log.md") : `${TRAIL_DIR}/pruning-log.md`;
+  return dir !== void 0 ? joinRel2(dir, "pruning-log.md") : `${TRAIL_DIR}/pruning-log.md`;
 }
 function archivePath(config) {
   return config.archive || `${TRAIL_DIR}/archive.jsonl`;
@@ -44347,16 +45352,16 @@ function shortId(entryId) {
 function supersededPath(entry, files) {
   const file = files.find((f) => f.path === entry.file);
   const dir = file?.memoryDir ?? TRAIL_DIR;
-  return joinRel(dir, `superseded-${shortId(entry.id)}.md`);
+  return joinRel2(dir, `superseded-${shortId(entry.id)}.md`);
 }
-function joinRel(dir, name) {
-  return dir === "" || dir === "." ? name : path8.posix.join(dir, name);
+function joinRel2(dir, name) {
+  return dir === "" || dir === "." ? name : path9.posix.join(dir, name);
 }
 function indexTarget(entry) {
   if (entry.kind !== "index-line" || !entry.meta.target) return void 0;
   const t = entry.meta.target;
   if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/")) return void 0;
-  return path8.posix.normalize(path8.posix.join(path8.posix.dirname(entry.file), t));
+  return path9.posix.normalize(path9.posix.join(path9.posix.dirname(entry.file), t));
 }
 function isSupersededFile(file) {
   return /(^|\/)superseded[-_][^/]*\.md$/i.test(file);
@@ -44366,6 +45371,122 @@ var init_paths2 = __esm({
   "src/apply/paths.ts"() {
     "use strict";
     TRAIL_DIR = ".memory-audit";
+  }
+});
+
+// src/apply/marker.ts
+function firstDifference(a, b) {
+  if (a.type !== b.type) return b;
+  if (a.type !== "text" && a.value !== b.value) return b;
+  for (const k of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (k === "position" || k === "children" || k === "value" || k === "type") continue;
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return b;
+  }
+  const ac = a.children ?? [];
+  const bc = b.children ?? [];
+  for (let i = 0; i < Math.min(ac.length, bc.length); i++) {
+    const d = firstDifference(ac[i], bc[i]);
+    if (d) return d.type === "text" ? b : d;
+  }
+  if (ac.length !== bc.length) return bc[ac.length] && bc[ac.length].type !== "text" ? bc[ac.length] : b;
+  return void 0;
+}
+function withoutMarkerText(node2, marker) {
+  if (!node2.children) return node2;
+  const children = [];
+  for (const c of node2.children) {
+    if (c.type === "text" && typeof c.value === "string" && c.value.includes(marker)) {
+      const value2 = c.value.replace(marker, "");
+      if (value2.trim() !== "") children.push({ ...c, value: value2 });
+    } else children.push(withoutMarkerText(c, marker));
+  }
+  return { ...node2, children };
+}
+function phrasingEnds(node2, out, inText = false) {
+  for (const c of node2.children ?? []) {
+    const end = c.position?.end?.offset;
+    if (inText && end !== void 0) out.add(end);
+    phrasingEnds(c, out, inText || TEXT_BLOCKS.has(c.type));
+  }
+  return out;
+}
+function markLine(text5, lineStart, lineEnd, marker) {
+  const line2 = text5.slice(lineStart, lineEnd);
+  const next = OLD_MARKER_RE.test(line2) ? line2.replace(OLD_MARKER_RE, marker) : line2.replace(/\s*$/, "") + " " + marker + (line2.match(/ {2,}$/)?.[0] ?? "");
+  return text5.slice(0, lineStart) + next + text5.slice(lineEnd);
+}
+function plainLine(replacement, beforeMarker) {
+  if (beforeMarker.endsWith("\\")) return false;
+  const lineStart = beforeMarker.lastIndexOf("\n") + 1;
+  const nl = replacement.indexOf("\n", beforeMarker.length);
+  const line2 = replacement.slice(lineStart, nl < 0 ? replacement.length : nl);
+  if (line2.includes("|") || /^(?: {4}|\t)/.test(line2) || !PLAIN_START_RE.test(line2.replace(LINE_PREFIX_RE, ""))) return false;
+  if (!/[\p{L}\p{N}]/u.test(beforeMarker.slice(lineStart))) return false;
+  if (lineStart > 0 && OPENS_BLOCK_RE.test(replacement.slice(0, lineStart))) return false;
+  return nl < 0 || !SETEXT_NEXT_RE.test(replacement.slice(nl + 1));
+}
+function inertMarker(replacement, today) {
+  const marker = `[corrected ${today}]`;
+  const at = replacement.lastIndexOf(marker);
+  if (at < 0) return { text: replacement };
+  let from = at;
+  while (from > 0 && (replacement[from - 1] === " " || replacement[from - 1] === "	")) from--;
+  const bare2 = replacement.slice(0, from) + replacement.slice(at + marker.length);
+  if (plainLine(replacement, bare2.slice(0, from))) return { text: replacement };
+  const bareTree = processor2.parse(bare2);
+  const d = firstDifference(withoutMarkerText(processor2.parse(replacement), marker), bareTree);
+  if (!d) return { text: replacement };
+  const dropped = CONSTRUCT[d.type] ?? `the markdown (${d.type})`;
+  const block = (bareTree.children ?? []).find((c) => {
+    const p = c.position;
+    return p !== void 0 && p.start.offset <= from && from <= p.end.offset;
+  });
+  if (block) {
+    const ends = phrasingEnds({ type: "root", children: [block] }, /* @__PURE__ */ new Set());
+    const blockStart = block.position.start.offset;
+    let lineStart = bare2.lastIndexOf("\n", from - 1);
+    while (lineStart > blockStart) {
+      const lineEnd = bare2[lineStart - 1] === "\r" ? lineStart - 1 : lineStart;
+      const start = bare2.lastIndexOf("\n", lineEnd - 1) + 1;
+      const trimmed = start + bare2.slice(start, lineEnd).replace(/\s+$/, "").length;
+      if (ends.has(trimmed)) {
+        const moved = markLine(bare2, start, lineEnd, marker);
+        if (!firstDifference(withoutMarkerText(processor2.parse(moved), marker), bareTree)) return { text: moved, moved: true };
+        break;
+      }
+      lineStart = start - 1;
+    }
+  }
+  return { text: bare2, dropped };
+}
+var processor2, CONSTRUCT, TEXT_BLOCKS, OLD_MARKER_RE, OPENS_BLOCK_RE, SETEXT_NEXT_RE, LINE_PREFIX_RE, PLAIN_START_RE;
+var init_marker = __esm({
+  "src/apply/marker.ts"() {
+    "use strict";
+    init_unified();
+    init_remark_parse();
+    init_remark_frontmatter();
+    init_remark_gfm();
+    processor2 = unified().use(remarkParse).use(remarkFrontmatter, ["yaml", "toml"]).use(remarkGfm).freeze();
+    CONSTRUCT = {
+      definition: "a link reference definition",
+      code: "a fenced code block's info string",
+      heading: "a heading",
+      table: "a table",
+      tableRow: "a table",
+      tableCell: "a table",
+      html: "an HTML block",
+      yaml: "the frontmatter",
+      toml: "the frontmatter",
+      thematicBreak: "a thematic break",
+      break: "a hard line break"
+    };
+    TEXT_BLOCKS = /* @__PURE__ */ new Set(["paragraph", "heading", "tableCell"]);
+    OLD_MARKER_RE = /\[corrected \d{4}-\d{2}-\d{2}\]/;
+    OPENS_BLOCK_RE = /^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3}|~{3}|<|\[)/m;
+    SETEXT_NEXT_RE = /^[ \t]{0,3}(?:=+|-+)[ \t]*(?:\r?\n|$)/;
+    LINE_PREFIX_RE = /^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)*/;
+    PLAIN_START_RE = /^(?![[<|]|`{3}|~{3})\S/;
   }
 });
 
@@ -44565,7 +45686,7 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
     }
     if (r.kind === "command" && r.script && !skip(r.value, r)) {
       const script = r.script;
-      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
+      const defined = [...ev.manifests.scripts.values()].some((set) => set.has(script)) || [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true));
       if (defined) live.add(`command\0${r.value}`);
     }
     if (r.kind === "link" && !skip(r.value, r)) {
@@ -44764,6 +45885,7 @@ var DAY, ABSENT, round3, NO_PATHS, CODE, TOKEN, ownCache, cache2;
 var init_score = __esm({
   "src/policy/score.ts"() {
     "use strict";
+    init_manifests();
     init_paths();
     DAY = 864e5;
     ABSENT = { exists: false, n: 0 };
@@ -44915,7 +46037,7 @@ var init_health = __esm({
 });
 
 // src/policy/decide.ts
-import path9 from "node:path";
+import path10 from "node:path";
 function compile(patterns) {
   const out = [];
   for (const p of patterns) {
@@ -45116,6 +46238,10 @@ function correctedText(e, edits, today, frontmatterEnd2 = 0) {
   else newLine = lineText2.replace(/\s*$/, "") + " " + marker + (lineText2.match(/ {2,}$/)?.[0] ?? "");
   return text5.slice(0, lineStart) + newLine + cr + text5.slice(lineEnd);
 }
+function markedSafely(replacement, today) {
+  const m = inertMarker(replacement, today);
+  return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : "" };
+}
 function openFenceBefore(text5, lineStart) {
   const tick = text5.indexOf("```");
   const tilde = text5.indexOf("~~~");
@@ -45166,8 +46292,10 @@ function decideEntry(x, t) {
     if (fixable) {
       const edits = eph.flatMap((f) => locate2(e, f).map((r) => ({ ...r, text: f.suggestion.replace })));
       const replacement = correctedText(e, edits, today, frontmatterEnd(t, e));
-      if (replacement !== void 0)
-        return item("update", 1, `relative wording made absolute: ${oneLine(eph[0].message)}`, { replacement });
+      if (replacement !== void 0) {
+        const m = markedSafely(replacement, today);
+        return item("update", 1, `relative wording made absolute: ${oneLine(eph[0].message)}${m.note}`, { replacement: m.text });
+      }
     }
     const why = eph[0] ? String(eph[0].evidence?.filter ?? "") || eph[0].message : "typed ephemeral in its frontmatter";
     return remove(1, "delete", `ephemeral: ${oneLine(why)}`);
@@ -45259,12 +46387,21 @@ function decideEntry(x, t) {
           leftover = replacement === void 0 ? void 0 : leftoverIn(all2);
         }
       }
-      if (replacement !== void 0 && !leftover)
-        return item("update", 4, `stale, corrected: ${oneLine(stale2[0].message)}`, { replacement });
+      if (replacement !== void 0 && !leftover) {
+        const m = markedSafely(replacement, today);
+        return item("update", 4, `stale, corrected: ${oneLine(stale2[0].message)}${m.note}`, { replacement: m.text });
+      }
       if (leftover) return item("review", 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
     const first = uncorrectable[0] ?? stale2[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
+    const expiry = e.kind === "code" ? void 0 : uncorrectable.find((f) => f.kind === "expired");
+    if (expiry) {
+      const why = `stale (expired): ${oneLine(expiry.message)}`;
+      if (e.type === "decision" || e.type === "feedback" || e.type === "user")
+        return item("review", 4, `${why}; a ${e.type} entry is not deleted automatically`);
+      return remove(4, "delete", `${why}; the expiry covers the whole entry`);
+    }
     const hist = ctx.evidence.history;
     if ((hist.shallow || !hist.available) && uncorrectable.some((f) => UNTRACED_KINDS.has(f.kind) && !f.evidence?.commit))
       return item("review", 4, `${reason}; ${hist.available ? "the clone is shallow" : "git history is not available"}, so a rename cannot be ruled out`);
@@ -45276,11 +46413,11 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path9.posix.basename(f.evidence.manifest));
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path10.posix.basename(f.evidence.manifest));
     const live = liveNames(
       e,
       ctx,
-      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path9.posix.basename(name))
+      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path10.posix.basename(name))
     ).size;
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
@@ -45305,7 +46442,8 @@ function decideEntry(x, t) {
   if (on(6)) {
     const done = finishedWork(x, t);
     if (done) {
-      if (e.type === "pattern" || REUSABLE_RE.test(e.text)) return keep(6, `about finished work (${done}) but holds a reusable pattern`);
+      if (e.type === "pattern" && e.typeSource === "frontmatter" || REUSABLE_RE.test(e.text))
+        return keep(6, `about finished work (${done}) but holds a reusable pattern`);
       return remove(6, "archive", `about finished work: ${done}`);
     }
   }
@@ -45402,7 +46540,7 @@ function projectNames(ctx) {
   for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
   for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
   for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
-  add(path9.basename(ctx.evidence.root));
+  add(path10.basename(ctx.evidence.root));
   PROJECT_NAMES.set(ctx.evidence, names);
   return names;
 }
@@ -45628,7 +46766,7 @@ function decide(ctx, findings) {
     if (tp.action === "merge" && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === "topic" && !indexOfTopic.has(kept.file) && e.meta.target) {
-        const rel = path9.posix.relative(path9.posix.dirname(e.file), kept.file);
+        const rel = path10.posix.relative(path10.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
           plan.set(e.id, mirror("update", `index line redirected to ${kept.file} (merged)`, replacement));
@@ -45698,6 +46836,7 @@ var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
     init_paths2();
+    init_marker();
     init_redact();
     init_path();
     init_script();
@@ -46052,16 +47191,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path14, added, removed, oldPosInc, options) {
-        const last = path14.lastComponent;
+      addToPath(path15, added, removed, oldPosInc, options) {
+        const last = path15.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path14.oldPos + oldPosInc,
+            oldPos: path15.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path14.oldPos + oldPosInc,
+            oldPos: path15.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -46702,10 +47841,13 @@ function spliceEdits(text5, edits) {
   }
   return out + text5.slice(at);
 }
+function parseForVerify(before, opts = {}) {
+  return parseMemoryText(before.path, before.text, before.format, { memoryDir: before.memoryDir, protectPatterns: opts.protectPatterns, skipTokens: true });
+}
 function verifyEdits(before, after, expected, opts = {}) {
   const problems = [];
   const ctx = { memoryDir: before.memoryDir, protectPatterns: opts.protectPatterns, skipTokens: true };
-  const old = parseMemoryText(before.path, before.text, before.format, ctx);
+  const old = opts.parsed ?? parseMemoryText(before.path, before.text, before.format, ctx);
   const now = parseMemoryText(before.path, after, before.format, ctx);
   const removed = new Set(expected.removedIds ?? []);
   const changed = new Set(expected.changedIds ?? []);
@@ -46752,7 +47894,7 @@ var init_edit = __esm({
 });
 
 // src/apply/edits.ts
-import path10 from "node:path";
+import path11 from "node:path";
 function entryRecord(e, today, action, rule, reason) {
   return {
     id: recordId([today, e.id, action, e.file, e.line]),
@@ -46793,10 +47935,10 @@ function normalizeTarget(fromFile, url) {
     }
   })();
   if (!clean) return void 0;
-  return path10.posix.normalize(path10.posix.join(path10.posix.dirname(fromFile), clean));
+  return path11.posix.normalize(path11.posix.join(path11.posix.dirname(fromFile), clean));
 }
 function relPath(fromFile, toFile) {
-  return path10.posix.relative(path10.posix.dirname(fromFile), toFile) || path10.posix.basename(toFile);
+  return path11.posix.relative(path11.posix.dirname(fromFile), toFile) || path11.posix.basename(toFile);
 }
 function nonSpace(s) {
   return s.replace(/\s+/g, "").length;
@@ -46844,7 +47986,8 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const warnings = [];
   const removedEntries = [];
   const held = /* @__PURE__ */ new Set();
-  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path10.posix.basename(t.file, ".md").toLowerCase() === name;
+  const notes = /* @__PURE__ */ new Map();
+  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path11.posix.basename(t.file, ".md").toLowerCase() === name;
   const linkEdits = (e) => {
     const local = [];
     const groups = /* @__PURE__ */ new Set();
@@ -46877,7 +48020,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
       const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
       if (!merged) continue;
-      const stem2 = path10.posix.basename(merged.to, ".md");
+      const stem2 = path11.posix.basename(merged.to, ".md");
       const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
       if (!m) continue;
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
@@ -46904,8 +48047,10 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       else splices.push({ start: e.start, end: e.end, text: "", why: `remove ${e.id}` });
       removedEntries.push({ e, p, a, b, whole });
     } else if (p.action === "update" && p.replacement !== void 0 && p.replacement !== e.text) {
-      let replacement = p.replacement;
-      let reason = p.reason;
+      const marked = inertMarker(p.replacement, today);
+      let replacement = marked.text;
+      let reason = marked.dropped ? `${p.reason}; no [corrected] marker: it would change ${marked.dropped}` : p.reason;
+      if (marked.dropped) notes.set(e.id, reason);
       const { local } = linkEdits(e);
       if (local.length) {
         const carried = carryEdits(e.text, replacement, local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start })));
@@ -46975,6 +48120,44 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     removed.add(first - 1);
     removedTables.push({ a: first - 2, b: first - 1, members: body.map((r) => r.id) });
   }
+  const spliceLines = /* @__PURE__ */ new Set();
+  for (const s of splices) for (let l = lineOf3(ls, s.start); l <= lineOf3(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
+  const removedDetails = [];
+  const stack = [];
+  const untouched = (x) => {
+    const px = plan.get(x.id);
+    return !x.protected && !held.has(x.id) && !(px && (REMOVING2.has(px.action) || px.action === "update"));
+  };
+  for (const e of sorted) {
+    if (e.kind === "code" || !/<\/?details/i.test(e.text)) continue;
+    if (DETAILS_OPEN_RE.test(e.text)) {
+      stack.push(e);
+      continue;
+    }
+    if (!DETAILS_CLOSE_RE.test(e.text)) {
+      for (const m of e.text.matchAll(/<(\/?)details(?=[\s>\/])/gi)) {
+        if (m[1]) stack.pop();
+        else stack.push(void 0);
+      }
+      for (let k = 0; k < stack.length; k++) stack[k] = void 0;
+      continue;
+    }
+    const open = stack.pop();
+    if (!open || !untouched(open) || !untouched(e)) continue;
+    let touched = false;
+    let content3 = false;
+    for (let l = open.endLine + 1; l < e.line; l++) {
+      if (removed.has(l)) touched = true;
+      else if (!isBlank(lineText(text5, ls, l)) || spliceLines.has(l)) content3 = true;
+    }
+    if (!touched || content3) continue;
+    if (hasSecret(open.text) || hasSecret(e.text)) {
+      warnings.push(`${file.path}:${open.line}: <details> block holds a credential-like string; kept although it is empty (rotate it and remove it by hand)`);
+      continue;
+    }
+    for (const x of [open, e]) for (let l = x.line; l <= x.endLine; l++) removed.add(l);
+    removedDetails.push({ open, close: e, members: removedEntries.filter((r) => r.a > open.endLine && r.b < e.line).map((r) => r.e.id) });
+  }
   const headings = [];
   let fence3;
   for (let l = bodyStart; l <= n; l++) {
@@ -47000,8 +48183,6 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   }
   const headingLines = new Set(headings.map((h) => h.line));
   const title = file.format !== "auto-memory-topic" && headings[0]?.level === 1 && headings.filter((h) => h.level === 1).length === 1 ? headings[0].line : void 0;
-  const spliceLines = /* @__PURE__ */ new Set();
-  for (const s of splices) for (let l = lineOf3(ls, s.start); l <= lineOf3(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
   const removedHeadings = [];
   for (const h of headings) {
     if (removed.has(h.line) || h.line === title) continue;
@@ -47065,12 +48246,12 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     blankBefore: a > 1 && isBlank(lineText(text5, ls, a - 1)),
     blankAfter: b < n && isBlank(lineText(text5, ls, b + 1))
   });
-  const structureRecord = (prefix, kind, reason, a, b, group) => {
+  const structureRecord = (prefix, kind, reason, a, b, group, entryId) => {
     const lines = text5.slice(ls[a - 1], ls[b]);
     const shown = a === b ? lineText(text5, ls, a) : lines.replace(/\r?\n$/, "");
     records.push({
       id: recordId([today, file.path, a, a === b ? shown : lines]),
-      entryId: prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
+      entryId: entryId ?? prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
       date: today,
       action: "reintegrate",
       rule: 0,
@@ -47088,6 +48269,10 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   };
   for (const h of removedHeadings) structureRecord("h_", "heading", "section heading left without content", h.line, h.line, h.members);
   for (const t of removedTables) structureRecord("t_", "table-header", "table header left without rows", t.a, t.b, t.members);
+  for (const d of removedDetails) {
+    structureRecord("", "details", "<details> block left without content", d.open.line, d.open.endLine, d.members, d.open.id);
+    structureRecord("", "details-end", "<details> block left without content", d.close.line, d.close.endLine, d.members, d.close.id);
+  }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),
@@ -47124,7 +48309,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
     }
   }
-  return { after: spliceEdits(text5, splices), records: records.map(redactRecord), warnings, held: [...held] };
+  return { after: spliceEdits(text5, splices), records: records.map(redactRecord), warnings, held: [...held], notes };
 }
 function planChanges(input) {
   const { files, entries, findings, plan, config, today } = input;
@@ -47176,6 +48361,52 @@ function planChanges(input) {
     if (kept?.kind === "topic" && !REMOVING2.has(planById.get(kept.id)?.action ?? "keep")) redirects.set(e.file, { to: kept.file, from: e });
     else deletedTopics.set(e.file, e);
   }
+  const notes = /* @__PURE__ */ new Map();
+  const plannedIds = (res) => {
+    const out = /* @__PURE__ */ new Set();
+    for (const r of res.records) {
+      const p = planById.get(r.entryId);
+      if (p && (REMOVING2.has(p.action) || p.action === "update")) out.add(r.entryId);
+    }
+    return [...out];
+  };
+  const MAX_TRIALS = 100;
+  const verifiedEdit = (f, fileEntries, res) => {
+    const parsed = parseForVerify(f, { protectPatterns: config.protect });
+    const check2 = (r) => {
+      const removedIds = r.records.filter((x) => (REMOVING2.has(x.action) || x.kind === "details" || x.kind === "details-end") && x.entryId.startsWith("e_")).map((x) => x.entryId);
+      const changedIds = r.records.filter((x) => x.replacement !== void 0 && x.entryId.startsWith("e_")).map((x) => x.entryId);
+      return verifyEdits(f, r.after, { removedIds, changedIds }, { protectPatterns: config.protect, parsed });
+    };
+    const whole = check2(res);
+    if (whole.ok) return res;
+    const unchanged = () => {
+      warnings.push(...res.warnings);
+      warnings.push(...whole.problems.map((p) => `${f.path}: ${p}; the file is left unchanged`));
+      for (const r of res.records) if (r.entryId.startsWith("e_")) skipped.add(r.entryId);
+      return void 0;
+    };
+    const planned = plannedIds(res);
+    if (planned.length > MAX_TRIALS) return unchanged();
+    const without = (ids) => ({ get: (id) => ids.has(id) ? void 0 : planById.get(id) });
+    const culprits = /* @__PURE__ */ new Map();
+    for (const id of planned) {
+      const trial = editFile(f, fileEntries, without(new Set(planned.filter((x) => x !== id))), deletedTopics, redirects, today);
+      if (trial.after === f.text) continue;
+      const c = check2(trial);
+      if (!c.ok) culprits.set(id, c.problems);
+    }
+    if (!culprits.size) return unchanged();
+    const rest = editFile(f, fileEntries, without(new Set(culprits.keys())), deletedTopics, redirects, today);
+    if (rest.after !== f.text && !check2(rest).ok) return unchanged();
+    for (const [id, problems] of culprits) {
+      const e = byId.get(id);
+      const p = planById.get(id);
+      rest.warnings.push(`${f.path}:${e?.line ?? 0}: ${p?.action ?? "change"} of ${id} not applied, the re-parse check failed (${problems.join("; ")}); review it by hand`);
+      skipped.add(id);
+    }
+    return rest;
+  };
   const changes = /* @__PURE__ */ new Map();
   const records = [];
   const deletedFiles = [];
@@ -47213,25 +48444,19 @@ function planChanges(input) {
       deletedFiles.push(f.path);
       continue;
     }
-    const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
-    warnings.push(...res.warnings);
-    for (const id of res.held) skipped.add(id);
-    const leaking = res.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
+    const first = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
+    for (const id of first.held) skipped.add(id);
+    const leaking = first.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
     if (leaking) {
+      warnings.push(...first.warnings);
       warnings.push(`${f.path}:${leaking.line}: an edit would copy a credential-like string into the archive; the file is left unchanged`);
-      for (const r of res.records) if (r.entryId.startsWith("e_")) skipped.add(r.entryId);
+      for (const r of first.records) if (r.entryId.startsWith("e_")) skipped.add(r.entryId);
       continue;
     }
-    if (res.after !== f.text) {
-      const removedIds = res.records.filter((r) => REMOVING2.has(r.action) && r.entryId.startsWith("e_")).map((r) => r.entryId);
-      const changedIds = res.records.filter((r) => r.replacement !== void 0 && r.entryId.startsWith("e_")).map((r) => r.entryId);
-      const check2 = verifyEdits(f, res.after, { removedIds, changedIds }, { protectPatterns: config.protect });
-      if (!check2.ok) {
-        warnings.push(...check2.problems.map((p) => `${f.path}: ${p}; the file is left unchanged`));
-        for (const id of [...removedIds, ...changedIds]) skipped.add(id);
-        continue;
-      }
-    }
+    const res = first.after === f.text ? first : verifiedEdit(f, fileEntries, first);
+    if (!res) continue;
+    warnings.push(...res.warnings);
+    for (const [id, reason] of res.notes) notes.set(id, reason);
     for (const r of res.records) {
       const e = byId.get(r.entryId);
       if (e?.kind === "index-line") {
@@ -47277,7 +48502,7 @@ function planChanges(input) {
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === "inoculate" ? "inoculation" : p.action });
     const dir = mf?.memoryDir;
     const index2 = dir !== void 0 ? files.find((f) => f.format === "auto-memory-index" && f.memoryDir === dir) : void 0;
-    if (index2 && path10.posix.dirname(p.superseded) === path10.posix.normalize(dir ?? ".")) {
+    if (index2 && path11.posix.dirname(p.superseded) === path11.posix.normalize(dir ?? ".")) {
       const cur = after.has(index2.path) ? after.get(index2.path) : index2.text;
       if (cur === null) continue;
       const ieol = index2.eol ?? "\n";
@@ -47293,7 +48518,7 @@ function planChanges(input) {
   const arch = archivePath(config);
   let logEntry = "";
   if (changes.size > 0) {
-    const applied = plan.filter((p) => !skipped.has(p.entryId));
+    const applied = plan.filter((p) => !skipped.has(p.entryId)).map((p) => notes.has(p.entryId) ? { ...p, reason: notes.get(p.entryId) } : p);
     logEntry = redactSecrets(renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates }));
     const logBefore = input.current(logPath);
     changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });
@@ -47316,7 +48541,7 @@ function planChanges(input) {
     skipped: [...skipped].sort()
   };
 }
-var REMOVING2, HEADING_RE, FENCE_RE2, TABLE_DELIM_RE, MDC;
+var REMOVING2, HEADING_RE, FENCE_RE2, DETAILS_OPEN_RE, DETAILS_CLOSE_RE, TABLE_DELIM_RE, MDC;
 var init_edits = __esm({
   "src/apply/edits.ts"() {
     "use strict";
@@ -47326,19 +48551,22 @@ var init_edits = __esm({
     init_paths2();
     init_splice();
     init_superseded2();
+    init_marker();
     init_edit();
     init_redact();
     REMOVING2 = /* @__PURE__ */ new Set(["delete", "archive", "merge"]);
     HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
     FENCE_RE2 = /^ {0,3}(`{3,}|~{3,})/;
+    DETAILS_OPEN_RE = /^<details(?=[\s>])[^>]*>\s*(?:<summary(?=[\s>])[^>]*>(?:(?!<\/?(?:summary|details)\b)[\s\S])*<\/summary\s*>\s*)?$/i;
+    DETAILS_CLOSE_RE = /^<\/details\s*>\s*$/i;
     TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
     MDC = /^mdc:/i;
   }
 });
 
 // src/apply/index.ts
-import { mkdir, readFile as readFile6, realpath as realpath3, rm, writeFile } from "node:fs/promises";
-import path11 from "node:path";
+import { mkdir, readFile as readFile7, realpath as realpath3, rm, writeFile } from "node:fs/promises";
+import path12 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
 }
@@ -47362,22 +48590,22 @@ function unifiedDiff(changes) {
   return out;
 }
 function within(root2, abs) {
-  const rel = path11.relative(root2, abs);
-  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
+  const rel = path12.relative(root2, abs);
+  return rel === "" || !rel.startsWith("..") && !path12.isAbsolute(rel);
 }
 async function assertInsideRoot(root2, file, what) {
-  const abs = path11.resolve(root2, file);
+  const abs = path12.resolve(root2, file);
   const fail = () => {
     throw new Error(`${what} ${file} resolves outside the repository (${root2}); refusing to write it`);
   };
-  if (!within(root2, abs) || path11.relative(root2, abs).split(path11.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
+  if (!within(root2, abs) || path12.relative(root2, abs).split(path12.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
     realRoot = await realpath3(root2);
   } catch {
     return;
   }
-  for (let p = abs; ; p = path11.dirname(p)) {
+  for (let p = abs; ; p = path12.dirname(p)) {
     let real;
     try {
       real = await realpath3(p);
@@ -47388,12 +48616,12 @@ async function assertInsideRoot(root2, file, what) {
       if (!within(realRoot, real)) fail();
       return;
     }
-    if (path11.dirname(p) === p) return;
+    if (path12.dirname(p) === p) return;
   }
 }
 async function readOrNull(abs) {
   try {
-    return await readFile6(abs, "utf8");
+    return await readFile7(abs, "utf8");
   } catch {
     return null;
   }
@@ -47404,18 +48632,18 @@ async function readMemoryOrNull(abs) {
   return text5.startsWith(BOM) ? { text: text5.slice(1), bom: true } : { text: text5, bom: false };
 }
 async function writeMemory(abs, text5, bom) {
-  await mkdir(path11.dirname(abs), { recursive: true });
+  await mkdir(path12.dirname(abs), { recursive: true });
   await writeFile(abs, bom ? BOM + text5 : text5, "utf8");
 }
 async function applyPlan(input) {
-  const root2 = path11.resolve(input.root);
+  const root2 = path12.resolve(input.root);
   const trail2 = [pruneLogPath(input.config, input.files), archivePath(input.config)];
   if (input.config.log) await assertInsideRoot(root2, trail2[0], "the pruning log (config `log`)");
   await assertInsideRoot(root2, trail2[1], "the archive (config `archive`)");
   const wanted = new Set(trail2);
   for (const p of input.plan) if (p.superseded) wanted.add(p.superseded);
   const current = /* @__PURE__ */ new Map();
-  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path11.resolve(root2, f)));
+  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path12.resolve(root2, f)));
   const planned = planChanges({
     files: input.files,
     entries: input.entries,
@@ -47431,7 +48659,7 @@ async function applyPlan(input) {
   if (input.write && planned.changes.length) {
     const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
-      const abs = path11.resolve(root2, c.file);
+      const abs = path12.resolve(root2, c.file);
       if (c.after === null) await rm(abs, { force: true });
       else await writeMemory(abs, c.after, bom.has(c.file));
     }
@@ -47456,11 +48684,12 @@ var init_apply = __esm({
 var restore_exports = {};
 __export(restore_exports, {
   anchorAlternates: () => anchorAlternates,
+  originalAt: () => originalAt,
   reinsert: () => reinsert,
   runRestore: () => runRestore,
   selectRecords: () => selectRecords
 });
-import path12 from "node:path";
+import path13 from "node:path";
 function selectRecords(all2, id) {
   const direct = all2.filter((r) => r.id === id || r.entryId === id);
   if (!direct.length) return [];
@@ -47474,14 +48703,14 @@ function selectRecords(all2, id) {
     const groups = new Set([...chosen].flatMap((r) => r.group ?? []));
     for (const r of sameRun) {
       if (chosen.has(r)) continue;
-      const linked = (r.group ?? []).some((g) => ids.has(g)) || r.kind !== "link" && r.kind !== "heading" && groups.has(r.entryId);
+      const linked = (r.group ?? []).some((g) => ids.has(g)) || r.kind !== "link" && r.kind !== "heading" && r.kind !== "details" && r.kind !== "details-end" && groups.has(r.entryId);
       if (linked) {
         chosen.add(r);
         grew = true;
       }
     }
   }
-  const rank2 = (r) => r.fileDeleted ? 0 : r.kind === "heading" ? 1 : r.replacement !== void 0 ? 3 : 2;
+  const rank2 = (r) => r.fileDeleted ? 0 : r.kind === "heading" || r.kind === "details" ? 1 : r.kind === "details-end" ? 2.5 : r.replacement !== void 0 ? 3 : 2;
   return [...chosen].sort(
     (a, b) => rank2(a) - rank2(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line
   );
@@ -47563,7 +48792,13 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map()) {
   const prev = at > 0 ? lines[at - 1] : void 0;
   const next = at < lines.length ? lines[at] : void 0;
   const blockLines = splitLines3(block).map(bare);
-  if (blockLines.every((l, k) => lines[at + k] !== void 0 && bare(lines[at + k]) === l)) return { text: cur, line: at + 1 };
+  const inPlace = (start) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== void 0 && bare(lines[start + k]) === l);
+  if (inPlace(at)) return { text: cur, line: at + 1 };
+  if (after >= 0 && inPlace(after - blockLines.length + 1)) {
+    let p = after - blockLines.length;
+    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
+    if (p >= 0 && bare(lines[p]) === bare(lines[after])) return { text: cur, line: after - blockLines.length + 2 };
+  }
   const pieces = [];
   if (heading2) {
     if (prev !== void 0 && !/^\s*$/.test(prev)) pieces.push(eol);
@@ -47575,11 +48810,23 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map()) {
   lines.splice(at, 0, ...pieces);
   return { text: lines.join(""), line: line2 };
 }
+function originalAt(cur, r) {
+  if (r.text === "") return void 0;
+  let best;
+  for (let i = cur.indexOf(r.text); i >= 0; i = cur.indexOf(r.text, i + 1)) {
+    const lineStart = cur.lastIndexOf("\n", i - 1) + 1;
+    const end = i + r.text.length;
+    if (!/^[ \t>]*$/.test(cur.slice(lineStart, i)) || !/^(?:\r?\n|$)/.test(cur.slice(end, end + 2))) continue;
+    const line2 = cur.slice(0, i).split("\n").length;
+    if (best === void 0 || Math.abs(line2 - r.line) < Math.abs(best - r.line)) best = line2;
+  }
+  return best;
+}
 async function runRestore(opts) {
-  const root2 = path12.resolve(opts.root);
+  const root2 = path13.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const arch = archivePath(config);
-  const archText = await readOrNull(path12.resolve(root2, arch));
+  const archText = await readOrNull(path13.resolve(root2, arch));
   if (archText === null) throw new Error(`no archive at ${arch}: nothing has been pruned here`);
   const parsed = parseArchive(archText);
   const warnings = parsed.problems.map((p) => `${arch}:${p.line}: ${p.message}; skipped`);
@@ -47590,7 +48837,7 @@ async function runRestore(opts) {
   const bom = /* @__PURE__ */ new Map();
   const get = async (file) => {
     if (!now.has(file)) {
-      const t = await readMemoryOrNull(path12.resolve(root2, file));
+      const t = await readMemoryOrNull(path13.resolve(root2, file));
       before.set(file, t?.text ?? null);
       now.set(file, t?.text ?? null);
       bom.set(file, t?.bom ?? false);
@@ -47602,7 +48849,7 @@ async function runRestore(opts) {
   const skip = (r, reason) => skipped.push({ id: r.id, file: r.file, line: r.line, reason });
   const lineAt3 = (text5, offset) => text5.slice(0, offset).split("\n").length;
   for (const r of records) {
-    if (/^\.\.(?:[\\/]|$)/.test(path12.posix.normalize(r.file.replace(/\\/g, "/")))) {
+    if (/^\.\.(?:[\\/]|$)/.test(path13.posix.normalize(r.file.replace(/\\/g, "/")))) {
       warnings.push(`${arch}: record ${r.id} names ${r.file}, outside the repository; not restored`);
       continue;
     }
@@ -47628,6 +48875,11 @@ async function runRestore(opts) {
       }
       if (best < 0) {
         const replacement = r.replacement;
+        const back = originalAt(cur, r);
+        if (back !== void 0) {
+          skip(r, `already restored: the original text is back in place (line ${back})`);
+          continue;
+        }
         const by = !cur.includes(r.text) && parsed.records.find(
           (o) => o !== r && o.date === r.date && o.file === r.file && o.replacement === void 0 && !o.fileDeleted && (o.lines ?? o.text).includes(replacement)
         );
@@ -47655,7 +48907,7 @@ async function runRestore(opts) {
   }
   const changes = [...now.keys()].sort().map((file) => ({ file, before: before.get(file) ?? null, after: now.get(file) ?? null })).filter((c) => c.before !== c.after);
   if (opts.write !== false) {
-    for (const c of changes) await writeMemory(path12.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
+    for (const c of changes) await writeMemory(path13.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
   }
   return { restored, skipped, diff: unifiedDiff(changes), warnings };
 }
@@ -47678,9 +48930,9 @@ __export(prune_exports, {
   applyAudit: () => applyAudit,
   runPrune: () => runPrune
 });
-import path13 from "node:path";
+import path14 from "node:path";
 async function runPrune(opts) {
-  const root2 = path13.resolve(opts.root);
+  const root2 = path14.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const now = resolveNow(opts.now, config);
   const result = await audit({ ...opts, root: root2, config, now });
@@ -47721,7 +48973,8 @@ async function applyAudit(result, opts) {
       updated: count2("update"),
       archived: count2("archive"),
       inoculated: applied.supersededFiles.length,
-      review: count2("review")
+      // A change apply refused is left for a human: it counts as review.
+      review: count2("review") + plan.filter((p) => notApplied.has(p.entryId) && ["delete", "archive", "merge", "update"].includes(p.action)).length
     }
   };
 }
@@ -47741,7 +48994,7 @@ init_version2();
 init_json();
 import { parseArgs } from "node:util";
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, statSync as statSync2, writeFileSync } from "node:fs";
+import { existsSync as existsSync2, statSync as statSync3, writeFileSync } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 
 // src/report/markdown.ts
@@ -47964,7 +49217,7 @@ Run memory-audit --help for usage.
     if (!(failOn in FAIL_LEVELS)) throw new UsageError(`--fail-on must be error, warning, info or never (got ${failOn})`);
     if (values.write && values["dry-run"]) throw new UsageError("--write and --dry-run exclude each other");
     const repoArg = values.repo ? resolve5(io.cwd, values.repo) : void 0;
-    if (repoArg && !(existsSync2(repoArg) && statSync2(repoArg).isDirectory())) throw new UsageError(`--repo: no such directory: ${repoArg}`);
+    if (repoArg && !(existsSync2(repoArg) && statSync3(repoArg).isDirectory())) throw new UsageError(`--repo: no such directory: ${repoArg}`);
     const root2 = repoArg ?? repoRootFrom(io.cwd);
     const common = {
       root: root2,

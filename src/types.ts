@@ -493,6 +493,8 @@ export interface Evidence {
   timings?: Record<string, number>;
   /** Blame dates and access-log reads of memory entries (src/evidence/usage.ts, gatherUsage). */
   usage?: UsageIndex;
+  /** Import aliases (`compilerOptions.paths`) of the tsconfig / jsconfig files (src/evidence/tsconfig-paths.ts); absent when none. */
+  pathAliases?: import('./evidence/tsconfig-paths.js').PathAliases;
 }
 
 export interface CheckContext {

@@ -21,7 +21,7 @@ export interface ArchiveRecord {
   line: number;
   endLine: number;
   type?: EntryType;
-  kind?: Entry['kind'] | 'heading' | 'table-header' | 'link';
+  kind?: Entry['kind'] | 'heading' | 'table-header' | 'link' | 'details' | 'details-end';
   headings: string[];
   /** Exact source text of the entry (for topic files: the whole file). */
   text: string;

@@ -6,7 +6,9 @@
 // collapsed so the markdown keeps its shape), updates splice the entry's range, links to deleted
 // topic files are unlinked (their text stays) and links to merged ones redirected (in updated
 // entries too), tables whose rows all went lose their header and delimiter rows, sections left
-// empty by the prune lose their heading (not the file's title). Topic files that are removed are deleted outright.
+// empty by the prune lose their heading (not the file's title), `<details>` blocks left empty their tags.
+// Topic files that are removed are deleted outright. An update's `[corrected]` marker stays only where
+// it is inert markdown (marker.ts).
 // Protected entries are checked to be byte-identical afterwards.
 import path from 'node:path';
 import { diffChars } from 'diff';
@@ -17,7 +19,8 @@ import { appendLog, renderLogEntry } from './log.js';
 import { archivePath, pruneLogPath } from './paths.js';
 import { isBlank, lineOf, lineStarts, lineText, type Splice } from './splice.js';
 import { renderSuperseded, supersededIndexLine } from './superseded.js';
-import { spliceEdits, verifyEdits } from '../memory/edit.js';
+import { inertMarker } from './marker.js';
+import { parseForVerify, spliceEdits, verifyEdits } from '../memory/edit.js';
 import { findSecretRanges, redactSecrets } from '../report/redact.js';
 
 /** Whether text holds a credential-like string: such text is never removed, rewritten or copied by prune. */
@@ -96,6 +99,10 @@ const REMOVING = new Set(['delete', 'archive', 'merge']);
 const HEADING_RE = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 /** A GFM table delimiter row (`| --- | :-: |`), possibly inside a blockquote; at least one pipe. */
+/** An HTML block holding only a `<details>` opening tag and, optionally, its `<summary>` element. */
+const DETAILS_OPEN_RE = /^<details(?=[\s>])[^>]*>\s*(?:<summary(?=[\s>])[^>]*>(?:(?!<\/?(?:summary|details)\b)[\s\S])*<\/summary\s*>\s*)?$/i;
+/** An HTML block holding only `</details>`. */
+const DETAILS_CLOSE_RE = /^<\/details\s*>\s*$/i;
 const TABLE_DELIM_RE = /^[ \t>]*(?=[^|]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 function normalizeTarget(fromFile: string, url: string): string | undefined {
@@ -175,13 +182,18 @@ interface FileEditResult {
   warnings: string[];
   /** Entries planned to change but left alone (they hold a credential). */
   held: string[];
+  /** Plan reasons as applied, where apply changed how (an update written without its marker). */
+  notes: Map<string, string>;
 }
+
+/** The plan items by entry id (a Map, or a view of one with some entries' changes left out). */
+type PlanLookup = { get(id: string): PlanItem | undefined };
 
 /** Edits one memory file that is not deleted. */
 function editFile(
   file: MemoryFile,
   entries: Entry[],
-  plan: Map<string, PlanItem>,
+  plan: PlanLookup,
   deletedTopics: Map<string, Entry>,
   redirects: Map<string, { to: string; from: Entry }>,
   today: string,
@@ -196,6 +208,7 @@ function editFile(
   const warnings: string[] = [];
   const removedEntries: Array<{ e: Entry; p: PlanItem; a: number; b: number; whole: boolean }> = [];
   const held = new Set<string>();
+  const notes = new Map<string, string>();
 
   // Reintegration: links to deleted topic files are unlinked, links to merged ones redirected.
   const topicNamed = (name: string, t: Entry) =>
@@ -269,8 +282,13 @@ function editFile(
       // kept entry's: the update is applied to the entry's original text, so otherwise the
       // links would dangle after the topic is gone. One record: restoring the update brings
       // back the original text (links included).
-      let replacement = p.replacement;
-      let reason = p.reason;
+      // The `[corrected …]` marker stays only where it is inert markdown (src/apply/marker.ts):
+      // after a link reference definition, on a fence's info line, a setext underline, a table
+      // delimiter row or in an HTML block it would change the entry, so it is left out there.
+      const marked = inertMarker(p.replacement, today);
+      let replacement = marked.text;
+      let reason = marked.dropped ? `${p.reason}; no [corrected] marker: it would change ${marked.dropped}` : p.reason;
+      if (marked.dropped) notes.set(e.id, reason);
       const { local } = linkEdits(e);
       if (local.length) {
         const carried = carryEdits(e.text, replacement, local.map((s) => ({ ...s, start: s.start - e.start, end: s.end - e.start })));
@@ -355,6 +373,56 @@ function editFile(
     removedTables.push({ a: first - 2, b: first - 1, members: body.map((r) => r.id) });
   }
 
+  // Lines an edit rewrites (updates, relinks): content that stays.
+  const spliceLines = new Set<number>();
+  for (const s of splices) for (let l = lineOf(ls, s.start); l <= lineOf(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
+
+  // A `<details>` block emptied by this prune goes like an emptied section: its opening (the tag
+  // and its `<summary>`) and its `</details>` are top-level HTML-block entries of their own, and
+  // with every entry between them removed, what is left is a collapsible with nothing in it. Both
+  // are archived (kinds `details` and `details-end`, under their own entry ids) and come back with
+  // the entries they held. Only exact shapes are taken: an opening block holding nothing but the
+  // tag and a summary, a closing block holding nothing but the end tag; any other block naming
+  // `<details` between them (raw HTML we do not pair) leaves the block alone. Inner blocks close
+  // first, so an outer one emptied by removing an inner one goes too.
+  const removedDetails: Array<{ open: Entry; close: Entry; members: string[] }> = [];
+  const stack: Array<Entry | undefined> = [];
+  const untouched = (x: Entry) => {
+    const px = plan.get(x.id);
+    return !x.protected && !held.has(x.id) && !(px && (REMOVING.has(px.action) || px.action === 'update'));
+  };
+  for (const e of sorted) {
+    if (e.kind === 'code' || !/<\/?details/i.test(e.text)) continue;
+    if (DETAILS_OPEN_RE.test(e.text)) {
+      stack.push(e);
+      continue;
+    }
+    if (!DETAILS_CLOSE_RE.test(e.text)) {
+      for (const m of e.text.matchAll(/<(\/?)details(?=[\s>\/])/gi)) {
+        if (m[1]) stack.pop();
+        else stack.push(undefined);
+      }
+      // An unpaired tag inside: the blocks around it are not ours to judge.
+      for (let k = 0; k < stack.length; k++) stack[k] = undefined;
+      continue;
+    }
+    const open = stack.pop();
+    if (!open || !untouched(open) || !untouched(e)) continue;
+    let touched = false;
+    let content = false;
+    for (let l = open.endLine + 1; l < e.line; l++) {
+      if (removed.has(l)) touched = true;
+      else if (!isBlank(lineText(text, ls, l)) || spliceLines.has(l)) content = true;
+    }
+    if (!touched || content) continue;
+    if (hasSecret(open.text) || hasSecret(e.text)) {
+      warnings.push(`${file.path}:${open.line}: <details> block holds a credential-like string; kept although it is empty (rotate it and remove it by hand)`);
+      continue;
+    }
+    for (const x of [open, e]) for (let l = x.line; l <= x.endLine; l++) removed.add(l);
+    removedDetails.push({ open, close: e, members: removedEntries.filter((r) => r.a > open.endLine && r.b < e.line).map((r) => r.e.id) });
+  }
+
   // Sections emptied by this prune lose their heading (and any empty sub-headings).
   const headings: Array<{ line: number; level: number; end: number }> = [];
   let fence: string | undefined;
@@ -385,8 +453,6 @@ function editFile(
   // one left with nothing but its title is deleted.
   const title =
     file.format !== 'auto-memory-topic' && headings[0]?.level === 1 && headings.filter((h) => h.level === 1).length === 1 ? headings[0].line : undefined;
-  const spliceLines = new Set<number>();
-  for (const s of splices) for (let l = lineOf(ls, s.start); l <= lineOf(ls, Math.max(s.start, s.end - 1)); l++) spliceLines.add(l);
   const removedHeadings: Array<{ line: number; members: string[] }> = [];
   for (const h of headings) {
     if (removed.has(h.line) || h.line === title) continue;
@@ -460,12 +526,20 @@ function editFile(
    * delimiter): lines a..b, put back with the members of `group`. The entry id is the kind's
    * prefix plus a hash of the file and the text (not its line, which moves).
    */
-  const structureRecord = (prefix: string, kind: 'heading' | 'table-header', reason: string, a: number, b: number, group: string[]) => {
+  const structureRecord = (
+    prefix: string,
+    kind: 'heading' | 'table-header' | 'details' | 'details-end',
+    reason: string,
+    a: number,
+    b: number,
+    group: string[],
+    entryId?: string,
+  ) => {
     const lines = text.slice(ls[a - 1], ls[b]);
     const shown = a === b ? lineText(text, ls, a) : lines.replace(/\r?\n$/, '');
     records.push({
       id: recordId([today, file.path, a, a === b ? shown : lines]),
-      entryId: prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
+      entryId: entryId ?? prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
       date: today,
       action: 'reintegrate',
       rule: 0,
@@ -485,6 +559,11 @@ function editFile(
   // Header and delimiter as one record (a delimiter like `| --- | --- |` is rarely unique in a
   // file, so it must not be matched on its own); it travels with the table's rows.
   for (const t of removedTables) structureRecord('t_', 'table-header', 'table header left without rows', t.a, t.b, t.members);
+  // A <details> block's two ends, under the ids of their entries (so `restore <that id>` finds them too).
+  for (const d of removedDetails) {
+    structureRecord('', 'details', '<details> block left without content', d.open.line, d.open.endLine, d.members, d.open.id);
+    structureRecord('', 'details-end', '<details> block left without content', d.close.line, d.close.endLine, d.members, d.close.id);
+  }
   for (const { e, p, a, b, whole } of removedEntries) {
     records.push({
       ...entryRecord(e, today, p.action, p.rule, p.reason),
@@ -526,7 +605,7 @@ function editFile(
     }
   }
 
-  return { after: spliceEdits(text, splices), records: records.map(redactRecord), warnings, held: [...held] };
+  return { after: spliceEdits(text, splices), records: records.map(redactRecord), warnings, held: [...held], notes };
 }
 
 /** Computes every change a prune makes. */
@@ -590,6 +669,67 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
     else deletedTopics.set(e.file, e);
   }
 
+  /** Plan reasons as applied (an update written without its marker says so in the log too). */
+  const notes = new Map<string, string>();
+  /** The entries of a file planned to be removed or updated that an edit result touched. */
+  const plannedIds = (res: FileEditResult) => {
+    const out = new Set<string>();
+    for (const r of res.records) {
+      const p = planById.get(r.entryId);
+      if (p && (REMOVING.has(p.action) || p.action === 'update')) out.add(r.entryId);
+    }
+    return [...out];
+  };
+  /** At most this many single-entry trials to find the edit a failed re-parse check is due to. */
+  const MAX_TRIALS = 100;
+  /**
+   * Re-parses an edited file: every entry not planned to change must still be there byte for
+   * byte (verifyEdits). When the check fails, each planned change is tried alone (a trial edits
+   * the file with only that entry's change, plus the relinks every run makes): the entries whose
+   * change fails alone are left out, with a warning naming file and line, and the file is edited
+   * again without them and checked again, so what is written has always passed the check as a
+   * whole. Failures that no single change explains (two changes that only break together, or a
+   * relink) leave the file unchanged, as before. Trials run only after a failure.
+   */
+  const verifiedEdit = (f: MemoryFile, fileEntries: Entry[], res: FileEditResult): FileEditResult | undefined => {
+    const parsed = parseForVerify(f, { protectPatterns: config.protect });
+    const check = (r: FileEditResult) => {
+      const removedIds = r.records
+        .filter((x) => (REMOVING.has(x.action) || x.kind === 'details' || x.kind === 'details-end') && x.entryId.startsWith('e_'))
+        .map((x) => x.entryId);
+      const changedIds = r.records.filter((x) => x.replacement !== undefined && x.entryId.startsWith('e_')).map((x) => x.entryId);
+      return verifyEdits(f, r.after, { removedIds, changedIds }, { protectPatterns: config.protect, parsed });
+    };
+    const whole = check(res);
+    if (whole.ok) return res;
+    const unchanged = () => {
+      warnings.push(...res.warnings);
+      warnings.push(...whole.problems.map((p) => `${f.path}: ${p}; the file is left unchanged`));
+      for (const r of res.records) if (r.entryId.startsWith('e_')) skipped.add(r.entryId);
+      return undefined;
+    };
+    const planned = plannedIds(res);
+    if (planned.length > MAX_TRIALS) return unchanged();
+    const without = (ids: Set<string>): PlanLookup => ({ get: (id) => (ids.has(id) ? undefined : planById.get(id)) });
+    const culprits = new Map<string, string[]>();
+    for (const id of planned) {
+      const trial = editFile(f, fileEntries, without(new Set(planned.filter((x) => x !== id))), deletedTopics, redirects, today);
+      if (trial.after === f.text) continue;
+      const c = check(trial);
+      if (!c.ok) culprits.set(id, c.problems);
+    }
+    if (!culprits.size) return unchanged();
+    const rest = editFile(f, fileEntries, without(new Set(culprits.keys())), deletedTopics, redirects, today);
+    if (rest.after !== f.text && !check(rest).ok) return unchanged();
+    for (const [id, problems] of culprits) {
+      const e = byId.get(id);
+      const p = planById.get(id);
+      rest.warnings.push(`${f.path}:${e?.line ?? 0}: ${p?.action ?? 'change'} of ${id} not applied, the re-parse check failed (${problems.join('; ')}); review it by hand`);
+      skipped.add(id);
+    }
+    return rest;
+  };
+
   const changes = new Map<string, FileChange>();
   const records: ArchiveRecord[] = [];
   const deletedFiles: string[] = [];
@@ -628,27 +768,20 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
       deletedFiles.push(f.path);
       continue;
     }
-    const res = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
-    warnings.push(...res.warnings);
-    for (const id of res.held) skipped.add(id);
+    const first = editFile(f, fileEntries, planById, deletedTopics, redirects, today);
+    for (const id of first.held) skipped.add(id);
     // Last line of defence: what restore puts back is stored verbatim, so it must hold no credential.
-    const leaking = res.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
+    const leaking = first.records.find((r) => hasSecret(r.text) || hasSecret(r.lines) || hasSecret(r.replacement));
     if (leaking) {
+      warnings.push(...first.warnings);
       warnings.push(`${f.path}:${leaking.line}: an edit would copy a credential-like string into the archive; the file is left unchanged`);
-      for (const r of res.records) if (r.entryId.startsWith('e_')) skipped.add(r.entryId);
+      for (const r of first.records) if (r.entryId.startsWith('e_')) skipped.add(r.entryId);
       continue;
     }
-    if (res.after !== f.text) {
-      // Re-parse the result: every entry not planned to change must still be there byte for byte.
-      const removedIds = res.records.filter((r) => REMOVING.has(r.action) && r.entryId.startsWith('e_')).map((r) => r.entryId);
-      const changedIds = res.records.filter((r) => r.replacement !== undefined && r.entryId.startsWith('e_')).map((r) => r.entryId);
-      const check = verifyEdits(f, res.after, { removedIds, changedIds }, { protectPatterns: config.protect });
-      if (!check.ok) {
-        warnings.push(...check.problems.map((p) => `${f.path}: ${p}; the file is left unchanged`));
-        for (const id of [...removedIds, ...changedIds]) skipped.add(id);
-        continue;
-      }
-    }
+    const res = first.after === f.text ? first : verifiedEdit(f, fileEntries, first);
+    if (!res) continue;
+    warnings.push(...res.warnings);
+    for (const [id, reason] of res.notes) notes.set(id, reason);
     for (const r of res.records) {
       // Index lines travel with their topic file.
       const e = byId.get(r.entryId);
@@ -714,7 +847,7 @@ export function planChanges(input: PlanChangesInput): PlannedChanges {
   const arch = archivePath(config);
   let logEntry = '';
   if (changes.size > 0) {
-    const applied = plan.filter((p) => !skipped.has(p.entryId));
+    const applied = plan.filter((p) => !skipped.has(p.entryId)).map((p) => (notes.has(p.entryId) ? { ...p, reason: notes.get(p.entryId)! } : p));
     logEntry = redactSecrets(renderLogEntry({ date: today, entries, findings, plan: applied, supersededFiles, foldCandidates }));
     const logBefore = input.current(logPath);
     changes.set(logPath, { file: logPath, before: logBefore, after: appendLog(logBefore, logEntry) });

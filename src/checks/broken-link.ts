@@ -28,14 +28,57 @@ const LINK_RE = /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"
 const REF_DEF_RE = /^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
 const WIKI_RE = /\[\[([^\]\n|#]+)(?:#[^\]\n|]*)?(?:\|[^\]\n]*)?\]\]/g;
 const IMPORT_RE = /(?<![\w.\/@`:-])@((?:~\/|\.{1,2}\/|\/)?[\w.~-]+(?:\/[\w.~-]+)*)/g;
-/** Names of markdown files anywhere in an index line (what the index mentions). */
-const MD_NAME_RE = /[\w./-]+\.md\b/g;
+/** Names of markdown files anywhere in an index line (what the index mentions); found by `mdNames`. */
+export const MD_NAME_RE = /[\w./-]+\.md\b/g;
 const MEMORY_BASENAMES = /^(?:CLAUDE(?:\.local)?\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|copilot-instructions\.md|\.cursorrules|.*\.mdc)$/i;
 
 interface LinkHit {
   raw: string;
   target: string;
   index: number;
+}
+
+/** `[\w./-]`: a character of a markdown file name. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45;
+}
+
+/** `\w`. */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * Each match of `MD_NAME_RE` in `text`, in order, without the expression: tried at every
+ * position, its greedy run backtracks over whole words (quadratic in a run's length), and index
+ * lines are read in full. A match starts where its run of name characters does (or where the
+ * previous match ended) and ends at the run's last `.md` that ends a word and has a character
+ * before it; a run without one holds no match.
+ */
+export function mdNames(text: string, each: (name: string) => void): void {
+  const n = text.length;
+  let from = 0;
+  for (;;) {
+    const dot = text.indexOf('.md', from);
+    if (dot < 0) return;
+    let start = dot;
+    while (start > from && isNameChar(text.charCodeAt(start - 1))) start--;
+    let runEnd = dot + 3;
+    while (runEnd < n && isNameChar(text.charCodeAt(runEnd))) runEnd++;
+    let end = -1;
+    for (let k = text.lastIndexOf('.md', runEnd - 3); k > start; k = text.lastIndexOf('.md', k - 1)) {
+      if (k + 3 === n || !isWordChar(text.charCodeAt(k + 3))) {
+        end = k + 3;
+        break;
+      }
+    }
+    if (end < 0) {
+      from = runEnd;
+      continue;
+    }
+    each(text.slice(start, end));
+    from = end;
+  }
 }
 
 function links(text: string): LinkHit[] {
@@ -201,10 +244,8 @@ export function findBrokenLinks(ctx: CheckContext): Finding[] {
     const text = texts.proseNoCode(i);
     const dir = dirOf(e.file);
     if (hasMd) {
-      // (exec on one shared expression: matchAll would copy the expression at every entry)
-      MD_NAME_RE.lastIndex = 0;
-      let md: RegExpExecArray | null;
-      while ((md = MD_NAME_RE.exec(text))) seen!.add(joinPath(mdir!, md[0]));
+      const mentions = seen!;
+      mdNames(text, (name) => mentions.add(joinPath(mdir!, name)));
     }
 
     // markdown links

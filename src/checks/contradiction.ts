@@ -36,11 +36,12 @@ const HISTORY =
 const PMS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 /** Python environment managers: `uv run pytest` vs `poetry run pytest` disagree on the tool. */
 const PY_PMS = new Set(['uv', 'poetry', 'pipenv', 'pdm', 'hatch', 'rye']);
-const RUNNERS: Record<string, string> = {
+/** Runner -> job. A Map: runner names come from memory text, and `constructor` must not read Object.prototype. */
+const RUNNERS = new Map<string, string>(Object.entries({
   vitest: 'test', jest: 'test', mocha: 'test', ava: 'test', jasmine: 'test', playwright: 'test:e2e', cypress: 'test:e2e',
   pytest: 'test', unittest: 'test', nose2: 'test', tox: 'test', nox: 'test', flake8: 'lint', pylint: 'lint', eslint: 'lint', biome: 'lint', ruff: 'lint', prettier: 'format', black: 'format', tsc: 'build',
   webpack: 'build', vite: 'build', rollup: 'build', mypy: 'typecheck', pyright: 'typecheck',
-};
+}));
 const SCRIPT_JOBS: Array<[RegExp, string]> = [
   [/^(?:test|t|tests|unit|test:unit)$/, 'test'],
   [/^(?:test:)?(?:e2e|integration|int)$/, 'test:e2e'],
@@ -91,24 +92,24 @@ function commandClaims(text: string, offset: number, entry: number, out: Claim[]
       // uv run pytest / poetry run mypy ...; `python -m pytest` names the runner too
       if (first !== 'run') continue;
       runner = rest[1] === 'python' && rest[2] === '-m' ? rest[3] : rest[1];
-      job = runner ? RUNNERS[runner] : undefined;
+      job = runner ? RUNNERS.get(runner) : undefined;
       if (!job) continue;
     } else if (!pm) {
       // npx / pnpx / bunx <binary>: runner only
       runner = first.replace(/@.*$/, '');
-      job = RUNNERS[runner];
+      job = RUNNERS.get(runner);
     } else if (first === 'run' || first === 'run-script') {
       job = jobOf(rest[1] ?? '');
     } else if (first === 'exec' || first === 'dlx' || first === 'x') {
       runner = (rest[1] ?? '').replace(/@.*$/, '');
-      job = RUNNERS[runner];
+      job = RUNNERS.get(runner);
     } else if (first === 'test' || first === 't') {
       job = 'test';
     } else if ((first === 'install' || first === 'i' || first === 'ci') && rest.length === 1) {
       job = 'install';
-    } else if (RUNNERS[first] && tool !== 'npm') {
+    } else if (RUNNERS.has(first) && tool !== 'npm') {
       runner = first;
-      job = RUNNERS[first];
+      job = RUNNERS.get(first);
     } else if (tool !== 'npm' && first && !['add', 'remove', 'install', 'i', 'up', 'upgrade', 'update', 'init', 'create', 'publish', 'link', 'outdated', 'why', 'audit', 'config', 'login', 'version', 'pack', 'info', 'view', 'cache', 'store'].includes(first)) {
       job = jobOf(first); // pnpm test / yarn lint
     }
@@ -130,7 +131,7 @@ function commandsConflict(a: Claim, b: Claim): boolean {
   const [pa, ra] = a.value.split('|');
   const [pb, rb] = b.value.split('|');
   if (pa && pb && pa !== pb) return true;
-  if (ra && rb && ra !== rb && RUNNERS[ra] === RUNNERS[rb]) return true;
+  if (ra && rb && ra !== rb && RUNNERS.get(ra) === RUNNERS.get(rb)) return true;
   return false;
 }
 
@@ -161,18 +162,19 @@ const UNITS: Array<[RegExp, string, number]> = [
 const NUM_RE =
   /(?<![\w.#/@-])(\d+(?:\.\d+)?)\s?(ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|h|days?|weeks?|bytes?|kib|kb|mib|mb|gib|gb|%|percent|retries|attempts?|workers?|threads?|processes|connections?|replicas?|instances?|pods?|chars?|characters?|lines?|req(?:uest)?s?\/(?:s|sec|second|m|min|minute|h|hr|hour))(?![\w/])/gi;
 
-const SYNONYMS: Record<string, string> = {
+/** Subject word -> canonical word. A Map: the words come from memory text (`constructor`). */
+const SYNONYMS = new Map<string, string>(Object.entries({
   expire: 'ttl', expiry: 'ttl', expir: 'ttl', valid: 'ttl', validity: 'ttl', ttl: 'ttl', lifetime: 'ttl', live: 'ttl', last: 'ttl',
   timeout: 'timeout', time: 'timeout', 'time-out': 'timeout',
   limit: 'limit', max: 'limit', maximum: 'limit', cap: 'limit', capp: 'limit', most: 'limit', exce: 'limit',
   token: 'token', tokens: 'token', jwt: 'token',
   rate: 'rate', ratelimit: 'rate',
-};
+}));
 const NUMBER_NOISE = new Set(['after', 'within', 'every', 'least', 'about', 'around', 'roughly', 'approximately', 'set', 'default', 'config', 'value', 'number', 'currently', 'now', 'take', 'takes', 'need', 'need', 'get', 'gets', 'run', 'runs']);
 
 function subjectWords(sentence: string): string[] {
   const ws = contentWords(sentence.replace(NUM_RE, ' ').replace(/\d+/g, ' '))
-    .map((w) => SYNONYMS[w] ?? w)
+    .map((w) => SYNONYMS.get(w) ?? w)
     .filter((w) => !NUMBER_NOISE.has(w));
   return [...new Set(ws)];
 }
@@ -209,7 +211,8 @@ function numberClaims(sentence: string, offset: number, entry: number, out: Clai
 
 // ------------------------------------------------------------------ versions
 
-const TOOLS: Record<string, string> = {
+/** Spelling -> tool. A Map: spellings come from memory text, and must never read Object.prototype. */
+const TOOLS = new Map<string, string>(Object.entries({
   node: 'node', 'node.js': 'node', nodejs: 'node', python: 'python', react: 'react', typescript: 'typescript',
   postgres: 'postgres', postgresql: 'postgres', java: 'java', golang: 'go', go: 'go', ruby: 'ruby', rails: 'rails',
   django: 'django', 'next.js': 'next', nextjs: 'next', vue: 'vue', angular: 'angular', pnpm: 'pnpm', yarn: 'yarn',
@@ -218,7 +221,7 @@ const TOOLS: Record<string, string> = {
   tailwindcss: 'tailwind', deno: 'deno', elixir: 'elixir', flutter: 'flutter', laravel: 'laravel', mongodb: 'mongodb',
   elasticsearch: 'elasticsearch', ubuntu: 'ubuntu', gradle: 'gradle', '.net': 'dotnet', dotnet: 'dotnet', svelte: 'svelte',
   nuxt: 'nuxt', expo: 'expo', 'expo sdk': 'expo', kubernetes: 'kubernetes', k8s: 'kubernetes', storybook: 'storybook', playwright: 'playwright',
-};
+}));
 const AMBIGUOUS = new Set(['go', 'node', 'java', 'rust', 'ruby', 'express', 'vue', 'react']);
 const VERSION_RE =
   /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
@@ -230,7 +233,7 @@ function versionClaims(sentence: string, offset: number, entry: number, out: Cla
   let m: RegExpExecArray | null;
   while ((m = VERSION_RE.exec(sentence))) {
     if (m[3] && m[3] !== '.x') continue; // "18+", "or later": a floor, not a value
-    const tool = TOOLS[m[1].toLowerCase().replace(/\s+/g, ' ')];
+    const tool = TOOLS.get(m[1].toLowerCase().replace(/\s+/g, ' '));
     if (!tool) continue;
     const v = m[2];
     // "Node 18 ships a global fetch", "arrived in Python 3.10": what a release does, not a value the project states.
@@ -350,28 +353,81 @@ function kindsOf(text: string, g: number): Kinds | undefined {
   return { command, number, version, rule, history };
 }
 
-/** The claims of one entry's prose, sentence by sentence. */
+/** The sentences of a text, as `SENTENCE_RE` finds them (for tests: `claimsOf` uses `sentenceEnd`). */
+export const SENTENCE_RE = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
+
+/** `\s` of a regular expression: JavaScript's white space and line terminators. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** `.`, `!`, `?` or `;`. */
+function isStop(c: number): boolean {
+  return c === 46 || c === 33 || c === 63 || c === 59;
+}
+
+/**
+ * Where the sentence starting at `i` ends, exactly as `SENTENCE_RE` (run from `i`) would end it;
+ * -1 when none starts at `i` (a line end, or a stop before white space or the end). The body
+ * runs over everything but line ends and stops before white space or the end; the stop or line
+ * end there is taken with it (the stop's greedy run is that one character, since white space or
+ * the end follows it). A loop over char codes: the expression's per-character alternation and
+ * its match arrays were most of the check's time.
+ */
+function sentenceEnd(text: string, i: number): number {
+  const n = text.length;
+  let j = i;
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (c === 10) break;
+    if (isStop(c) && (j + 1 === n || isSpace(text.charCodeAt(j + 1)))) break;
+    j++;
+  }
+  if (j === i) return -1;
+  return j < n ? j + 1 : n;
+}
+
+/** The claims of one entry's prose, sentence by sentence (`SENTENCE_RE`'s sentences). */
 function claimsOf(text: string, kinds: Kinds, entry: number, claims: Claim[]): void {
-  const sentRe = /(?:[^.!?;\n]|[.!?;](?![\s]|$))+(?:[.!?;]+(?=\s|$)|\n|$)?/g;
-  let s: RegExpExecArray | null;
-  while ((s = sentRe.exec(text))) {
-    const sentence = s[0];
-    if (!sentence.trim()) {
-      if (s[0].length === 0) sentRe.lastIndex++;
+  for (let at = 0; at < text.length; ) {
+    const end = sentenceEnd(text, at);
+    if (end < 0) {
+      at++;
       continue;
     }
+    const sentence = text.slice(at, end);
+    const index = at;
+    at = end;
+    if (!sentence.trim()) continue;
     const historic = kinds.history && HISTORY.test(sentence);
     if (!historic) {
-      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, s.index, entry, claims);
+      if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, index, entry, claims);
       if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
         // a clause holds a number with a unit only where the sentence does, but for a clause
         // cut right after a `%` ("5%and"): then the sentence is read too
-        if (kinds.number && (HAS_NUMBER.test(sentence) || sentence.includes('%'))) numberClaims(sentence, s.index, entry, claims);
-        if (kinds.version) versionClaims(sentence, s.index, entry, claims);
+        if (kinds.number && (HAS_NUMBER.test(sentence) || sentence.includes('%'))) numberClaims(sentence, index, entry, claims);
+        if (kinds.version) versionClaims(sentence, index, entry, claims);
       }
     }
-    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, s.index, entry, claims);
+    if (kinds.rule && HAS_MODAL.test(sentence)) ruleClaims(sentence, index, entry, claims);
   }
+}
+
+/** The sentences `claimsOf` reads, as [index, text] (for tests). */
+export function sentencesOf(text: string): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  for (let at = 0; at < text.length; ) {
+    const end = sentenceEnd(text, at);
+    if (end < 0) at++;
+    else {
+      out.push([at, text.slice(at, end)]);
+      at = end;
+    }
+  }
+  return out;
 }
 
 function jaccard(a: string[], b: string[]): { j: number; inter: number } {
@@ -456,13 +512,15 @@ export function findContradictions(ctx: CheckContext): Finding[] {
   return out;
 }
 
+/** Job -> what the message says. A Map: a job may be a script name from memory text (`constructor`). */
+const JOB_LABEL = new Map<string, string>(Object.entries({
+  test: 'run the tests', 'test:e2e': 'run the end-to-end tests', lint: 'lint', build: 'build', typecheck: 'type-check',
+  format: 'format', dev: 'start the dev server', install: 'install dependencies',
+}));
+
 function jobLabel(key: string): string {
   const [job, ws] = key.split('@');
-  const label: Record<string, string> = {
-    test: 'run the tests', 'test:e2e': 'run the end-to-end tests', lint: 'lint', build: 'build', typecheck: 'type-check',
-    format: 'format', dev: 'start the dev server', install: 'install dependencies',
-  };
-  return (label[job] ?? job) + (ws ? ` in ${ws}` : '');
+  return (JOB_LABEL.get(job) ?? job) + (ws ? ` in ${ws}` : '');
 }
 
 function finding(e: Entry, c: Claim, other: Entry, oc: Claim, what: string): Finding {

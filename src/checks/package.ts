@@ -7,6 +7,8 @@
 // set another name in the same manifest (or where that commit moved it) was renamed to it.
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
 import { renamedOwnName } from '../evidence/manifests.js';
+import { manifestKind } from '../evidence/manifests/kinds.js';
+import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, finding, namesSuccessor } from './stale-common.js';
 
 interface SwapIndex {
@@ -24,6 +26,12 @@ interface SwapIndex {
   removedNames: Map<string, Removed | null>;
   /** Per name as written: its rename by its own manifest (`ownRename`), or null. */
   renames: Map<string, OwnRename | null>;
+  /** Per Go import path / short name (`lookupName`): the name it is looked up by. */
+  goNames: Map<string, string>;
+  /** Short name (`goShortName`) -> modules any go.mod of the history required; made on first use. */
+  goShort?: Map<string, string[]>;
+  /** Per name: whether it is a bare word cut from a namespaced coordinate (`namespacedWord`). */
+  namespaced: Map<string, boolean>;
 }
 
 interface Removed {
@@ -36,7 +44,7 @@ const cache = new WeakMap<object, SwapIndex>();
 function swapIndex(ev: Evidence): SwapIndex {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map() };
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map(), goNames: new Map(), namespaced: new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -216,7 +224,72 @@ function mayBeStale(ref: Reference, ev: Evidence, idx: SwapIndex): boolean {
   if (ref.kind !== 'package' || ref.fetched) return false;
   const name = ref.value;
   if (!name || name.length < 2) return false;
-  return removedName(ev, idx, name) !== null;
+  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null;
+}
+
+/**
+ * `go install x@latest`, `go run x@v1.2.3`: Go builds the program at that version from the module
+ * proxy, whatever go.mod requires (a linter once listed there as a tool still installs). Not a
+ * dependency reference. (`go get x@v` adds to go.mod: checked.)
+ */
+function fetchedByVersion(entry: Entry, ref: Reference): boolean {
+  const s = ref.start - entry.start;
+  const e = ref.end - entry.start;
+  if (s < 0 || e > entry.text.length || entry.text.charCodeAt(e) !== 64 /* @ */) return false;
+  const lineStart = entry.text.lastIndexOf('\n', s - 1) + 1;
+  return /\bgo\s+(?:install|run)\b[^\n`]*$/.test(entry.text.slice(lineStart, s));
+}
+
+/** Whether any manifest of a package's history is a go.mod. */
+const fromGoMod = (events: PackageHistoryEvent[]) => events.some((e) => e.manifest === 'go.mod' || e.manifest.endsWith('/go.mod'));
+
+/**
+ * The name a reference is looked up by in the manifests' history. A Go import path
+ * (`github.com/stretchr/testify/require`) lies under the module a go.mod requires: the longest
+ * prefix (at `/`) declared now or ever declared, so a package of a required module stays valid; a
+ * path that a required module extends (`github.com/urfave/cli` with `github.com/urfave/cli/v2`
+ * declared) is still there too. A plain name in inline code that no manifest ever declared is a Go
+ * module's short name (`logrus` for `github.com/sirupsen/logrus`) when exactly one module of the
+ * history's go.mod requires has it (see `goShortName`: never a standard-library or generic word).
+ * Anything else is looked up as written. Memoised per value.
+ */
+function lookupName(ev: Evidence, idx: SwapIndex, ref: Reference): string {
+  const v = ref.value;
+  const goPath = v.includes('/') && isGoPath(v);
+  const short = !goPath && ref.in === 'inlineCode' && ref.tool === undefined && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
+  if (!goPath && !short) return v;
+  const key = goPath ? v : `\0${v}`;
+  const memo = idx.goNames.get(key);
+  if (memo !== undefined) return memo;
+  let name = v;
+  if (goPath) {
+    for (const p of goPathPrefixes(v)) {
+      if (presentNow(ev, idx, p) || history(ev, p)) {
+        name = p;
+        break;
+      }
+    }
+    if (name === v && !presentNow(ev, idx, v) && history(ev, v)) {
+      // a module declared now under the written path (`…/cli` -> `…/cli/v2`): still required
+      for (const dep of ev.manifests.dependencies.keys()) if (dep.length > v.length && dep.startsWith(`${v}/`)) name = dep;
+    }
+  } else if (!presentNow(ev, idx, v) && !history(ev, v)) {
+    if (!idx.goShort) {
+      idx.goShort = new Map();
+      for (const [dep, events] of ev.manifests.everDependencies) {
+        const s = dep.includes('/') ? goShortName(dep) : undefined;
+        if (!s || !fromGoMod(events)) continue;
+        const list = idx.goShort.get(s);
+        if (list) list.push(dep);
+        else idx.goShort.set(s, [dep]);
+      }
+    }
+    const mods = idx.goShort.get(v);
+    if (mods?.length === 1) name = mods[0]!;
+  }
+  if (idx.goNames.size > 100_000) idx.goNames.clear();
+  idx.goNames.set(key, name);
+  return name;
 }
 
 function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
@@ -285,11 +358,15 @@ function catalogEntry(ev: Evidence, name: string): { catalog: string; file: stri
 export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'package') return null;
   if (ref.fetched) return null;
-  const name = ref.value;
-  if (!name || name.length < 2) return null;
+  if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
+  const name = lookupName(ev, idx, ref);
+  // Written other than the module it names (an import path under it, its short name): reported
+  // with the module, and never rewritten with the successor's full name.
+  const viaModule = name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  if (ref.tool === 'go' && fetchedByVersion(entry, ref)) return null;
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
   // package, unless the sentence uses it as a name (see `proseNamesPackage`).
   if (!proseNamesPackage(entry, ref, ev)) return null;
@@ -318,7 +395,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const later = ren.names.length > 1 ? `, later renamed to \`${succ}\`` : '';
     // In code too: a renamed workspace package is an identifier (`cargo test -p hir-ty`), not a
     // choice between libraries; links and frontmatter are left alone.
-    const writable = ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code';
+    const writable = !viaModule && (ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code');
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `\`${written}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${replace}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
@@ -340,6 +417,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succ = h.own ? undefined : swapSuccessor(added, removedThere);
   const written = ref.raw;
+  const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
   // Still declared in a pnpm catalog (pnpm-workspace.yaml `catalog:` / `catalogs:`) while no
   // workspace package depends on it: a leftover, not a missing package. Info, and said as it is.
   const cat = !h.own ? catalogEntry(ev, h.key) : undefined;
@@ -347,7 +425,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const swap = succ ? ` (that commit added \`${succ}\`)` : '';
     return finding(
       entry, ref, 'package-missing', 'info',
-      `\`${written}\` survives only as an entry of the ${cat.catalog === 'default' ? 'default pnpm catalog' : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
+      `${subject} survives only as an entry of the ${cat.catalog === 'default' ? 'default pnpm catalog' : `pnpm catalog \`${cat.catalog}\``} in \`${cat.file}\`: no workspace package depends on it since it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${swap}; update or delete this reference, and drop the unused catalog entry.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, catalog: cat.catalog, catalogFile: cat.file, catalogOnly: true, ...(succ ? { now: succ } : {}) },
     );
   }
@@ -358,9 +436,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const named = namesSuccessor(entry, ref, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
-      `\`${written}\` was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
+      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && (ref.in === 'prose' || ref.in === 'inlineCode') ? { replace: succ } : undefined,
+      !named && !viaModule && (ref.in === 'prose' || ref.in === 'inlineCode') ? { replace: succ } : undefined,
     );
   }
   if (h.own) {
@@ -375,7 +453,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const others = removedThere.filter((n) => n !== h.key);
   return finding(
     entry, ref, 'package-missing', 'warning',
-    `\`${written}\` is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
+    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...(added.length ? { added } : {}) },
   );
 }
@@ -434,7 +512,7 @@ const ENGLISH_PACKAGE_WORDS = new Set(
 
 /** Nouns that make the word before them a package's name ("the `listen` gem", "spring and bootsnap gems"). */
 const NAME_NOUN_AFTER =
-  /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|middleware)\b/i;
+  /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|artifacts?|middleware)\b/i;
 /**
  * Verbs that make the words after them a package's name ("we use moment for dates", "migrated from
  * express to fastify"), the list after one included ("use rails, puma and spring": a comma first,
@@ -455,13 +533,14 @@ const ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
  * links) is used as a name: written with capitals inside the word (`RuboCop`), capitalised in the
  * middle of a sentence outside headings, bold labels and Title Case ("our Express server", not
  * "Spring cleaning:" nor "## Build Image"), or next to a cue (see NAME_NOUN_AFTER,
- * NAME_VERB_BEFORE, NAME_REPLACED_AFTER), or listed with another dependency. Other package words
- * are names whatever the sentence.
+ * NAME_VERB_BEFORE unless the word only qualifies the noun after it, NAME_REPLACED_AFTER), or
+ * listed with another dependency. The same holds for a plain word cut from namespaced coordinates
+ * (`namespacedWord`: Gradle, Composer). Other package words are names whatever the sentence.
  */
 export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): boolean {
   if (!ref.weak || ref.in !== 'prose') return true;
   const raw = ref.raw;
-  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase())) return true;
+  if (!ENGLISH_PACKAGE_WORDS.has(raw.toLowerCase()) && !(/^[A-Za-z]+$/.test(raw) && namespacedWord(ev, raw.toLowerCase()))) return true;
   const text = entry.text;
   const s = ref.start - entry.start;
   const e = ref.end - entry.start;
@@ -483,7 +562,7 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
     if (!start || (start === 'label' && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after))) return true;
   }
   if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === 'standard' && ENGLISH_PHRASE_AFTER.test(after))) return true;
-  if (NAME_VERB_BEFORE.test(before)) return true;
+  if (NAME_VERB_BEFORE.test(before) && !qualifiesNoun(after)) return true;
   if (NAME_REPLACED_AFTER.test(after)) return true;
   // Listed with another dependency ("moment and moment-timezone", "rails, puma and spring"): one
   // the manifests know, and not an everyday word itself ("spring and autumn").
@@ -492,6 +571,49 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
     return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
   };
   return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+
+/** Gradle and Composer manifests: a dependency is a namespaced coordinate (`group:artifact`, `vendor/name`). */
+const NAMESPACED_KINDS = new Set(['gradle-catalog', 'gradle-build', 'composer']);
+
+/**
+ * Whether a name is an artifact id cut from namespaced coordinates only (`androidx.browser:browser`,
+ * `com.google.truth:truth`, `laravel/pint`): every manifest that ever declared it is a Gradle
+ * catalog or script or a composer.json. Such manifests never write the bare word; prose names the
+ * library by its project name (`Truth`, `Retrofit`) or its coordinates, so a bare plain word there
+ * (`browser`, `tracing`, `truth`, `activity`) is the English word unless the sentence uses it as a
+ * name: treated like ENGLISH_PACKAGE_WORDS, whatever the word. Memoised per name.
+ */
+function namespacedWord(ev: Evidence, name: string): boolean {
+  const idx = swapIndex(ev);
+  let r = idx.namespaced.get(name);
+  if (r !== undefined) return r;
+  const events = ev.manifests.everDependencies.get(name);
+  r = !!events?.length && events.every((e) => NAMESPACED_KINDS.has(manifestKind(e.manifest) ?? ''));
+  idx.namespaced.set(name, r);
+  return r;
+}
+
+/**
+ * Words that end the noun phrase after a verb cue ("use moment for dates", "replace moment with
+ * dayjs"): prepositions, conjunctions, auxiliaries, adverbs. Any other lowercase word right after
+ * continues the phrase, and the package word only qualifies its head ("add tracing spans", "use
+ * browser storage", "with activity results"): the verb's object is that phrase, not a package.
+ */
+const PHRASE_ENDS = new Set(
+  (
+    'for to in on at as and or nor but of from with without by via instead over than when where whenever if ' +
+    'because since so that which who while unless until into onto across through throughout per not only rather ' +
+    'is are was were be been being has have had will would should can could may might must does do did also too ' +
+    'here there now everywhere directly internally again already always never anymore then first alone itself ' +
+    'instead before after during behind under within'
+  ).split(' '),
+);
+
+/** Whether the text after a word starts with a lowercase word continuing its noun phrase (see PHRASE_ENDS). */
+function qualifiesNoun(after: string): boolean {
+  const m = /^[ \t]+([a-z][a-z'-]*)\b/.exec(after);
+  return m !== null && !PHRASE_ENDS.has(m[1]!) && !m[1]!.endsWith('ly'); // adverbs: "use moment heavily"
 }
 
 /**

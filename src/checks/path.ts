@@ -6,9 +6,10 @@ import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFat
 import { joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
 import picomatch from 'picomatch';
-import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short, workspaceFolder } from './stale-common.js';
 import { untrackedOnPurpose } from '../evidence/untracked-on-purpose.js';
 import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder, historyFilesNamed, nameAtHeadIgnoringCase } from '../evidence/path-lookups.js';
+import type { PathAlias } from '../evidence/tsconfig-paths.js';
 
 const GLOB = /[*?[\]{}]/;
 const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.venv', 'venv', 'coverage', '.next', '.nuxt', '.turbo', '.cache', '__pycache__', 'site', '.output', '.svelte-kit', 'tmp', '.tmp']);
@@ -16,10 +17,10 @@ const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'node_modules', '.
 interface Candidate {
   path: string;
   /** How the candidate relates to what was written. */
-  from: 'base' | 'memdir' | 'root' | 'tree-stripped' | 'context' | 'name';
-  /** 'context': the folder the text around the path names. */
+  from: 'base' | 'memdir' | 'root' | 'tree-stripped' | 'context' | 'name' | 'alias';
+  /** 'context': the folder the text around the path names. 'alias': the alias's target (`packages/front-end/`). */
   base?: string;
-  /** 'name': how its successor is written (set once resolved). */
+  /** 'name': how its successor is written (set once resolved). 'alias': the alias prefix (`@/`). */
   as?: string;
 }
 
@@ -324,7 +325,12 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
   const { anchor, at } = anchorOf(ref);
   if (ref.via === 'tree') return undefined;
   let out: string;
-  if (cand.from === 'name') {
+  if (cand.from === 'alias') {
+    // written back through the same alias; a successor outside the alias's folder has no such spelling
+    const target = cand.base ?? '';
+    if (!successor.startsWith(target) || cand.as === undefined) return undefined;
+    out = cand.as + successor.slice(target.length);
+  } else if (cand.from === 'name') {
     if (!cand.as) return undefined;
     out = cand.as;
   } else if (cand.from === 'base' || cand.from === 'context') {
@@ -342,7 +348,7 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
   const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : '';
   if (globTail) out += globTail;
   if (dir && ref.raw.endsWith('/') && !out.endsWith('/')) out += '/';
-  if (at) out = '@' + out;
+  if (at && cand.from !== 'alias') out = '@' + out;
   // A link target is written the way the link was: percent-encoded when it was, and a new name
   // with spaces encoded unless the target sat in angle brackets (the only place a raw space can).
   if (ref.in === 'link') {
@@ -364,7 +370,15 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     value = globPrefix(ref.value);
     if (!value) return null;
   }
-  const cands = candidates(ref, memDir, value);
+  let cands = candidates(ref, memDir, value);
+  // A path argument of a command run in one workspace package (`pnpm --filter web lint src/c.ts`)
+  // is relative to that package's folder, not to the memory file's or the root: when the package
+  // is known, its folder is the only place to look (the root's own `src/c.ts` says nothing).
+  if (ref.kind === 'path' && ref.workspace && !ref.base && !value.startsWith('/')) {
+    const dir = workspaceFolder(ev, ref.workspace);
+    const inPackage = dir === undefined ? null : joinPath(dir, value);
+    if (dir !== undefined && inPackage) cands = [{ path: inPackage, from: 'context', base: dir }];
+  }
   if (!cands.length) return null;
   // A tree whose top line is the project's own folder name (`my-app/`): try without it.
   if (ref.via === 'tree' && value.includes('/')) {
@@ -374,9 +388,12 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
       if (!cands.some((c) => c.path === stripped)) cands.push({ path: stripped, from: 'tree-stripped' });
     }
   }
-  let res = resolvePath(ev, cands);
+  const alias = ref.kind === 'path' && ref.via !== 'tree' ? resolveAlias(ref, ev, memDir, isGlob, cands) : undefined;
+  if (alias === null) return null;
+  let res = alias ? alias.res : resolvePath(ev, cands);
+  if (alias) cands = alias.tried;
   // Not found as written, nor ever in history: try the folders the context names.
-  if ((res.kind === 'never' || res.kind === 'unknown-history') && ref.kind === 'path' && ref.via !== 'tree' && value.includes('/') && !isGlob) {
+  if (!alias && (res.kind === 'never' || res.kind === 'unknown-history') && ref.kind === 'path' && ref.via !== 'tree' && value.includes('/') && !isGlob) {
     const anchor = anchorOf(ref).anchor;
     if (anchor === 'plain' || anchor === 'dot') {
       const more = contextCandidates(entry, ref, ev, value, file, cands);
@@ -397,7 +414,12 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     // by design, so neither a typo nor a rename. (A tracked file that was renamed or deleted
     // resolved above, from history, and keeps that finding.)
     if (cands.some((c) => untrackedOnPurpose(ev.files, c.path, isGlob || dirRef))) return null;
-    if (!isGlob && ref.kind === 'path' && ref.via !== 'tree' && anchorOf(ref).anchor === 'plain') {
+    // `@/x` or `~/x` with no config mapping the alias: it names a module through an alias this
+    // audit cannot see (a bundler's or framework's own), not a path at the root; nothing to say.
+    if (!alias && ref.kind === 'path' && UNMAPPED_ALIAS.test(ref.raw)) return null;
+    // `/api/v2/`, `/users/:id`: a URL route of the app, written like a root-absolute path.
+    if (!alias && looksLikeRoute(ref)) return null;
+    if (!alias && !isGlob && ref.kind === 'path' && ref.via !== 'tree' && anchorOf(ref).anchor === 'plain') {
       const bySuffix = resolveBySuffix(ev, value, !ref.weak);
       if (bySuffix === 'found') return null;
       if (bySuffix) res = bySuffix;
@@ -495,6 +517,100 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+/** An alias-like prefix written at the start of a path (`@/`, `~/`): Next.js, Nuxt and Vite's conventions. */
+const UNMAPPED_ALIAS = /^[@~]\//;
+
+/**
+ * Whether a root-absolute path that is nowhere in the repository or its history reads as a URL
+ * route (an API endpoint, a page) rather than a file: it starts with `/api/`, `/auth/` or a
+ * version segment (`/v2/`), has a `:param` or `{param}` segment, or ends with `/` without a
+ * file extension. Real root-absolute paths (`/src/index.ts`) resolve from the tree or history
+ * before this is asked.
+ */
+function looksLikeRoute(ref: Reference): boolean {
+  const raw = ref.raw;
+  if (!raw.startsWith('/') || raw.startsWith('//') || ref.via === 'tree') return false;
+  if (/^\/(?:api|auth|v\d+)(?:\/|$)/i.test(raw)) return true;
+  if (/\/(?::[A-Za-z_][\w-]*|\{[A-Za-z_][\w-]*\})(?=\/|$)/.test(raw)) return true;
+  if (!raw.endsWith('/')) return false;
+  const last = raw.replace(/\/+$/, '');
+  return !/\.[A-Za-z0-9]+$/.test(last.slice(last.lastIndexOf('/') + 1));
+}
+
+/** Extensions and index files TypeScript's module resolution tries for an import specifier. */
+const MODULE_EXTS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue', '.svelte', '.json'];
+
+/** Whether `p` exists as written, or as a module specifier resolves (`@/lib/db` -> `lib/db.ts`, `lib/db/index.ts`). */
+function moduleExists(ev: Evidence, p: string): boolean {
+  if (exists(ev, p)) return true;
+  const files = ev.files.files;
+  for (const x of MODULE_EXTS) if (files.has(p + x) || files.has(`${p}/index${x}`)) return true;
+  return false;
+}
+
+/** Paths tried through the aliases start with a sigil (`@/`, `~/`, `@app/`, `#lib/`, `$lib/`): a prefix that is a plain folder name (`components/*`) is a path as written. */
+const ALIAS_SIGIL = /^[@~#$]/;
+
+/**
+ * A path written through an import alias of the repository's tsconfig / jsconfig files
+ * (`compilerOptions.paths`; src/evidence/tsconfig-paths.ts): `@/components/Radix/` under
+ * `"@/*": ["./*"]` in packages/front-end/tsconfig.json is packages/front-end/components/Radix.
+ * Each config contributes its longest matching prefix (as TypeScript picks). Undefined when no
+ * config maps the path's prefix; null to stay silent. The path is fine when any mapping (or
+ * the path as written at the root) exists now, as a module specifier included. A memory file
+ * inside a package whose config maps the prefix reads it through that config first (the
+ * nearest holding it), then through the others; at the root, all mappings alike (a monorepo
+ * whose packages map `@/` differently). Per group: silent when a candidate exists now; a fate
+ * only when exactly one candidate has one in history (more is ambiguous: silent). Never in
+ * history: reported only when a single candidate was tried, else silent.
+ */
+function resolveAlias(ref: Reference, ev: Evidence, memDir: string, isGlob: boolean, plain: Candidate[]): { res: Resolution; tried: Candidate[] } | null | undefined {
+  const list = ev.pathAliases;
+  const raw = ref.raw;
+  if (!list?.length || !ALIAS_SIGIL.test(raw)) return undefined;
+  const best = new Map<string, PathAlias>();
+  for (const a of list) {
+    if (!raw.startsWith(a.prefix)) continue;
+    const cur = best.get(a.config);
+    if (!cur || a.prefix.length > cur.prefix.length) best.set(a.config, a);
+  }
+  if (!best.size) return undefined;
+  const inScope = (s: string) => s === '' || memDir === s || memDir.startsWith(s + '/');
+  let nearScope: string | undefined;
+  for (const a of best.values()) if (inScope(a.scope) && (nearScope === undefined || a.scope.length > nearScope.length)) nearScope = a.scope;
+  const near: Candidate[] = [];
+  const others: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const a of best.values()) {
+    let rest = raw.slice(a.prefix.length);
+    if (isGlob) rest = globPrefix(rest);
+    rest = rest.replace(/\/+$/, '');
+    for (const t of a.targets) {
+      const p = joinPath('', t + rest);
+      if (p === null || seen.has(p)) continue;
+      seen.add(p);
+      (a.scope === nearScope ? near : others).push({ path: p || '', from: 'alias', base: t, as: a.prefix });
+    }
+  }
+  const tried = [...near, ...others];
+  if (!tried.length || plain.some((c) => exists(ev, c.path))) return null;
+  // A package's own config governs the memory files inside it; at the root, every mapping counts alike.
+  for (const group of nearScope ? [near, others] : [tried]) {
+    if (group.some((c) => moduleExists(ev, c.path))) {
+      const c = group.find((x) => exists(ev, x.path));
+      return c ? { res: { kind: 'present', cand: c }, tried } : null;
+    }
+    const hits: Resolution[] = [];
+    for (const c of group) {
+      const r = resolvePath(ev, [c]);
+      if (r.kind === 'case' || r.kind === 'renamed' || r.kind === 'deleted') hits.push(r);
+    }
+    if (hits.length > 1) return null;
+    if (hits.length === 1) return { res: hits[0]!, tried };
+  }
+  return tried.length === 1 ? { res: resolvePath(ev, tried), tried } : null;
 }
 
 /** Words that say a path is to be made, or only an example. */

@@ -3,7 +3,8 @@
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
-import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
+import { makeTargetDefined } from '../evidence/manifests.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -28,15 +29,6 @@ function everHad(ev: Evidence, manifest: string): boolean {
   return set.has(manifest);
 }
 
-function workspaceFolder(ev: Evidence, ws: string): string | undefined {
-  const w = ws.replace(/^\.\//, '').replace(/\/+$/, '');
-  const direct = ev.manifests.workspaces.get(w);
-  if (direct !== undefined) return direct;
-  for (const [name, dir] of ev.manifests.workspaces) {
-    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith('/' + w) || dir.endsWith('/' + w)) return dir;
-  }
-  return undefined;
-}
 
 /**
  * The folder a command runs in when it names one (`cd dir &&`, `pnpm -C dir`, `npm --prefix dir`):
@@ -209,7 +201,9 @@ function otherRunner(ev: Evidence, dir: string, name: string, except: Lookup['ki
 
 function definedElsewhere(ev: Evidence, name: string, kind: Lookup['kind']): string | undefined {
   const map = kind === 'npm' ? ev.manifests.scripts : kind === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
-  for (const [m, set] of map) if (set.has(name)) return m;
+  // Another Makefile counts on evidence it defines the name (a rule, a pattern with literal text),
+  // not because its target set is open (`%`, an unreadable include): that says nothing of this name.
+  for (const [m, set] of map) if (kind === 'make' ? makeTargetDefined(set, name, true) : set.has(name)) return m;
   return undefined;
 }
 
@@ -255,17 +249,17 @@ function soleFormerDefiner(ev: Evidence, look: Lookup, name: string): Lookup | u
   for (const m of set) if (m !== look.manifest) other = m;
   const map = look.kind === 'npm' ? ev.manifests.scripts : look.kind === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
   const names = map.get(other!);
-  if (names?.has(name)) return undefined; // defined there now: the command runs there, not stale
+  if (names && (look.kind === 'make' ? makeTargetDefined(names, name) : names.has(name))) return undefined; // defined there now: the command runs there, not stale
   return { manifest: other!, names, kind: look.kind };
 }
 
+/**
+ * A make target is defined by a rule of that name, a pattern rule matching it (`release-%`, the
+ * catch-all `%`), a rule whose target holds a variable the index could not resolve, or nothing
+ * the index can know (an include it could not read, `$(eval …)`): see `makeTargetDefined`.
+ */
 function makePattern(names: Set<string>, target: string): boolean {
-  for (const n of names) {
-    if (!n.includes('%')) continue;
-    const [a, b] = n.split('%', 2);
-    if (target.startsWith(a) && target.endsWith(b ?? '') && target.length > a.length + (b ?? '').length) return true;
-  }
-  return false;
+  return makeTargetDefined(names, target);
 }
 
 // ------------------------------------------------------------------ workspace filters
@@ -300,6 +294,23 @@ function nameIndex(ev: Evidence): NameIndex {
 }
 
 /**
+ * Whether a workspace package answers to a plain selector now. `pnpm --filter`, `yarn workspace`
+ * and `bun --filter` match package names (an unscoped name also the tail of a scoped one:
+ * `web` for `@acme/web`); they select a folder only by a path (`./docs`, `{docs}`), which is not a
+ * plain selector, so a folder that happens to be called `docs` does not answer to `--filter docs`.
+ * `npm -w` also takes a workspace's folder, as a path from the root (`-w docs` for `docs/`).
+ */
+function selectsPackageNow(ev: Evidence, ws: string, tool: Reference['tool']): boolean {
+  const w = ws.toLowerCase();
+  for (const [name, dir] of ev.manifests.workspaces) {
+    const n = name.toLowerCase();
+    if (n === w || n.endsWith('/' + w)) return true;
+    if (tool === 'npm' && dir === ws) return true;
+  }
+  return false;
+}
+
+/**
  * `pnpm --filter @acme/web dev`, `npm -w @acme/web run dev`, `yarn workspace @acme/web dev` whose
  * package name no workspace package has any more. Reported only on evidence: the history of the
  * manifests' `name` fields shows a package.json declared that name and every manifest that did
@@ -311,7 +322,7 @@ function nameIndex(ev: Evidence): NameIndex {
 function checkWorkspaceGone(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   const ws = ref.workspace!.replace(/^["']|["']$/g, '');
   if (!PLAIN_WORKSPACE.test(ws) || ws.includes('..')) return null;
-  if (workspaceFolder(ev, ws) !== undefined) return null;
+  if (selectsPackageNow(ev, ws, ref.tool)) return null;
   const hist = ev.manifests.everProjectNames;
   // A shallow history may lack the commits that added a name still in use: no verdict then.
   if (!hist || !ev.history.available || ev.history.shallow) return null;
@@ -409,6 +420,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   let replaceWith: string | undefined;
   let tail: string;
   let named = false;
+  let verb = 'no longer works';
   if (!look.names) {
     // The whole manifest is gone.
     const gone = lastManifestRemoval(ev, look.manifest);
@@ -429,12 +441,18 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
     // Never defined in this manifest. When another package defines it, the command is run there: not stale.
     if (!alt && definedElsewhere(ev, name, look.kind)) return null;
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
+    // A make target nothing shows was ever removed: the command does not work, it did not stop
+    // working. With the Makefile's full target history read, it never had the target.
+    if (look.kind === 'make') {
+      verb = 'does not work';
+      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) tail += ', and never did';
+    }
   }
   if (alt && !replaceWith && !named) replaceWith = alt;
   const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : 'update or remove the command';
   return finding(
     entry, ref, 'script-missing', 'warning',
-    `\`${ref.raw}\` no longer works: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ''}; ${advice}.`,
+    `\`${ref.raw}\` ${verb}: ${tail}${alt && replaceWith === alt ? ` (\`${alt}\` exists)` : ''}; ${advice}.`,
     { ...(last?.type === 'removed' ? commitEvidence(last.commit) : {}), now: look.manifest, manifest: look.manifest, script: name },
     replaceWith ? { replace: replaceWith } : undefined,
   );

@@ -139,6 +139,7 @@ function escapeRe(s: string): string {
 export function namesSuccessor(entry: Entry, ref: Reference | null, successor: string): boolean {
   const want = successor.trim();
   if (!want) return false;
+  if (!mayContain(entry.text, want)) return false;
   const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, 'gi');
   const from = ref ? ref.start - entry.start : -1;
   const to = ref ? ref.end - entry.start : -1;
@@ -151,5 +152,35 @@ export function namesSuccessor(entry: Entry, ref: Reference | null, successor: s
   return false;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * False when `text` cannot hold `want` as `namesSuccessor`'s case-insensitive expression matches
+ * it, which saves compiling that expression for nearly every finding (the entry rarely names the
+ * successor). Without the `u` flag, `i` matches an ASCII character only with an ASCII one of
+ * either case (ECMAScript Canonicalize), and lower-casing maps ASCII to ASCII one to one whatever
+ * surrounds it: an ASCII `want` matched in `text` is in the lower-cased text. A `want` with other
+ * characters always goes to the expression.
+ */
+function mayContain(text: string, want: string): boolean {
+  if (NON_ASCII.test(want)) return true;
+  return text.toLowerCase().includes(want.toLowerCase());
+}
+
 /** Kinds whose `suggestion.replace` writes a successor over the old name. */
 const SUCCESSOR_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>(['path-renamed', 'package-renamed', 'script-missing']);
+
+/**
+ * The folder of the workspace package a command selects (`pnpm --filter web`, `npm -w web`,
+ * `yarn workspace web`): by package name (case-insensitive, or the tail of a scoped name) or by
+ * folder; undefined when no current package matches.
+ */
+export function workspaceFolder(ev: Evidence, ws: string): string | undefined {
+  const w = ws.replace(/^\.\//, '').replace(/\/+$/, '');
+  const direct = ev.manifests.workspaces.get(w);
+  if (direct !== undefined) return direct;
+  for (const [name, dir] of ev.manifests.workspaces) {
+    if (name.toLowerCase() === w.toLowerCase() || dir === w || name.endsWith('/' + w) || dir.endsWith('/' + w)) return dir;
+  }
+  return undefined;
+}

@@ -6,7 +6,8 @@ import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '.
 import { checkable, finding } from './stale-common.js';
 
 const RUNTIMES = new Set(['node', 'python', 'go', 'rust', 'ruby', 'java', 'deno', 'bun', 'php']);
-const RUNTIME_LABEL: Record<string, string> = { node: 'Node.js', python: 'Python', go: 'Go', rust: 'Rust', ruby: 'Ruby', java: 'Java', deno: 'Deno', bun: 'Bun', php: 'PHP' };
+/** Runtime -> its name in messages. A Map: the subject comes from memory text and must never read Object.prototype. */
+const RUNTIME_LABEL = new Map<string, string>(Object.entries({ node: 'Node.js', python: 'Python', go: 'Go', rust: 'Rust', ruby: 'Ruby', java: 'Java', deno: 'Deno', bun: 'Bun', php: 'PHP' }));
 
 export function parseVersion(s: string): number[] | null {
   const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
@@ -119,7 +120,7 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const ranged = ref.bound === 'atLeast' || span;
     const drift = ranged ? compare(st, lbT) !== 0 : compare(st, lbT) < 0;
     if (!drift) return null;
-    const label = RUNTIME_LABEL[subject] ?? subject;
+    const label = RUNTIME_LABEL.get(subject) ?? subject;
     const newText = lbT.join('.');
     return finding(
       entry, ref, 'version-drift', 'warning',

@@ -79,7 +79,8 @@ export async function applyAudit(result: AuditResult, opts: { root: string; now:
       updated: count('update'),
       archived: count('archive'),
       inoculated: applied.supersededFiles.length,
-      review: count('review'),
+      // A change apply refused is left for a human: it counts as review.
+      review: count('review') + plan.filter((p) => notApplied.has(p.entryId) && ['delete', 'archive', 'merge', 'update'].includes(p.action)).length,
     },
   };
 }

@@ -46,16 +46,21 @@ export function selectRecords(all: ArchiveRecord[], id: string): ArchiveRecord[]
     const groups = new Set([...chosen].flatMap((r) => r.group ?? []));
     for (const r of sameRun) {
       if (chosen.has(r)) continue;
-      // Relinks come back only with the topic they pointed at; headings with their members;
+      // Relinks come back only with the topic they pointed at; headings and <details> ends with their members;
       // index lines and topics with each other.
-      const linked = (r.group ?? []).some((g) => ids.has(g)) || (r.kind !== 'link' && r.kind !== 'heading' && groups.has(r.entryId));
+      const linked =
+        (r.group ?? []).some((g) => ids.has(g)) ||
+        (r.kind !== 'link' && r.kind !== 'heading' && r.kind !== 'details' && r.kind !== 'details-end' && groups.has(r.entryId));
       if (linked) {
         chosen.add(r);
         grew = true;
       }
     }
   }
-  const rank = (r: ArchiveRecord) => (r.fileDeleted ? 0 : r.kind === 'heading' ? 1 : r.replacement !== undefined ? 3 : 2);
+  // Containers before their contents (a member's anchor is the line above it: a heading, a
+  // `<summary>`); a `</details>` after them (its anchor is the last member's last line).
+  const rank = (r: ArchiveRecord) =>
+    r.fileDeleted ? 0 : r.kind === 'heading' || r.kind === 'details' ? 1 : r.kind === 'details-end' ? 2.5 : r.replacement !== undefined ? 3 : 2;
   return [...chosen].sort(
     (a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line,
   );
@@ -153,7 +158,15 @@ export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates =
   const next = at < lines.length ? lines[at] : undefined;
   // Already restored: the block's lines follow the anchor (possibly after one blank line).
   const blockLines = splitLines(block).map(bare);
-  if (blockLines.every((l, k) => lines[at + k] !== undefined && bare(lines[at + k]) === l)) return { text: cur, line: at + 1 };
+  const inPlace = (start: number) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== undefined && bare(lines[start + k]) === l);
+  if (inPlace(at)) return { text: cur, line: at + 1 };
+  // The anchor found may be the block's own last line, when the block repeats the line before it
+  // (an outer `</details>` after an inner one): it is in place when that line also stands before it.
+  if (after >= 0 && inPlace(after - blockLines.length + 1)) {
+    let p = after - blockLines.length;
+    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
+    if (p >= 0 && bare(lines[p]) === bare(lines[after])) return { text: cur, line: after - blockLines.length + 2 };
+  }
   const pieces: string[] = [];
   if (heading) {
     if (prev !== undefined && !/^\s*$/.test(prev)) pieces.push(eol);
@@ -164,6 +177,27 @@ export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates =
   const line = at + 1 + (pieces[0] === eol ? 1 : 0) + (heading ? 1 : 0);
   lines.splice(at, 0, ...pieces);
   return { text: lines.join(''), line };
+}
+
+/**
+ * The line where an update's or relink's original text stands in `cur` as whole lines (nothing
+ * but indentation or blockquote markers before it on its first line, a line ending after it),
+ * the occurrence nearest the record's line; undefined when it is nowhere. Only asked once the
+ * corrected text is gone: then the original in its place means a restore already happened. (A
+ * verbatim copy of the entry elsewhere in the file, which the prune left alone, would count as
+ * well; nothing is written either way, only the message and exit code differ.)
+ */
+export function originalAt(cur: string, r: ArchiveRecord): number | undefined {
+  if (r.text === '') return undefined;
+  let best: number | undefined;
+  for (let i = cur.indexOf(r.text); i >= 0; i = cur.indexOf(r.text, i + 1)) {
+    const lineStart = cur.lastIndexOf('\n', i - 1) + 1;
+    const end = i + r.text.length;
+    if (!/^[ \t>]*$/.test(cur.slice(lineStart, i)) || !/^(?:\r?\n|$)/.test(cur.slice(end, end + 2))) continue;
+    const line = cur.slice(0, i).split('\n').length;
+    if (best === undefined || Math.abs(line - r.line) < Math.abs(best - r.line)) best = line;
+  }
+  return best;
 }
 
 export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
@@ -229,6 +263,13 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
         // The same prune may have removed the corrected line afterwards (a merge, a delete):
         // unless the original is back already, that record has to come back first.
         const replacement = r.replacement;
+        // The original is back in place: restored before (by this command, or by hand). Restoring
+        // twice is not an error (exit 0), as for removed lines.
+        const back = originalAt(cur, r);
+        if (back !== undefined) {
+          skip(r, `already restored: the original text is back in place (line ${back})`);
+          continue;
+        }
         const by = !cur.includes(r.text) && parsed.records.find(
           (o) => o !== r && o.date === r.date && o.file === r.file && o.replacement === undefined && !o.fileDeleted && (o.lines ?? o.text).includes(replacement),
         );

@@ -12,6 +12,7 @@ import { fetchGitHubState } from './github.js';
 import { emptyHistory, runLogPass } from './history.js';
 import { yieldCpuToGit } from './pump.js';
 import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, readHeadManifests } from './manifests.js';
+import { readPathAliases, type PathAliases } from './tsconfig-paths.js';
 
 export interface GatherOptions {
   root: string;
@@ -51,10 +52,12 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   const manifests = emptyManifestIndex();
   let history: HistoryIndex;
   let files;
+  let pathAliasesP: Promise<PathAliases> = Promise.resolve([]);
 
   if (!info.isRepo) {
     const tf = performance.now();
     files = await walkFileIndex(root);
+    pathAliasesP = readPathAliases(root, files);
     timings.files = ms(tf);
     const tm = performance.now();
     await readHeadManifests(root, files, manifests);
@@ -81,6 +84,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     if (info.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
+    pathAliasesP = readPathAliases(root, files);
     if (fr.error) {
       findings.push(runFinding('malformed', 'warning', `git ls-files failed: ${fr.error}`, { stage: 'files' }));
     }
@@ -132,6 +136,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     ? { repo: repoSlug, checked: false, reason: 'offline', issues: new Map() }
     : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
+  const pathAliases = await pathAliasesP;
   timings.total = ms(t0);
 
   const evidence: Evidence = {
@@ -143,6 +148,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     manifests,
     github,
     timings,
+    ...(pathAliases.length ? { pathAliases } : {}),
   };
   return { evidence, findings };
 }

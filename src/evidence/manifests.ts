@@ -19,7 +19,7 @@ import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
 import { hasHistory, isLockfile, manifestKind, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
-import { parseManifest, type ParsedManifest } from './manifests/parse.js';
+import { isMakePattern, makeTargets, parseManifest, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
 
 export { manifestKind } from './manifests/kinds.js';
 export { parseManifest } from './manifests/parse.js';
@@ -208,6 +208,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     for (const pr of p.problems) idx.problems.push({ file, ...pr });
     parsed.push({ file, p });
   });
+  const makeSets = await makeTargetSets(root, files, parsed);
   // nearest lockfile first
   locks.sort((a, b) => depth(b.file) - depth(a.file));
   const runtimeCands: Array<{ name: string; spec: string; source: string; rank: number }> = [];
@@ -241,7 +242,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
       idx.scripts.set(file, new Set(p.scripts.keys()));
       idx.scriptCommands!.set(file, p.scripts);
     }
-    if (p.targets) idx.makeTargets.set(file, new Set(p.targets));
+    if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
     if (p.version !== undefined && p.kind !== 'runtime-file') idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject')) {
@@ -263,6 +264,216 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   return idx;
+}
+
+// ------------------------------------------------------------------ make targets
+
+/**
+ * Stands in a Makefile's target set for targets the index cannot know: a file it includes that
+ * could not be read (a `$(...)` path, a file not in the work tree, an absolute path), a
+ * `$(eval ...)`, a `.DEFAULT` rule. As a variable reference it matches every name
+ * (`makeTargetDefined`): such a set is open, and no name is missing from it.
+ */
+export const MAKE_UNKNOWN_TARGETS = '$(unknown)';
+
+/** Files one Makefile may include (nested includes counted): beyond, its target set is open. */
+const MAX_MAKE_INCLUDES = 256;
+
+/** `a/b` joined with a relative path (`..` resolved); `null` above the root or absolute. */
+function joinRel(dir: string, rel: string): string | null {
+  if (rel.startsWith('/') || rel.startsWith('~')) return null;
+  const out = dir ? dir.split('/') : [];
+  for (const s of rel.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') {
+      if (!out.length) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out.join('/');
+}
+
+/** A shell glob over repository paths (`*`, `?`, `[...]` within one path segment). */
+function globRegex(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const e = glob.indexOf(']', i + 2);
+      if (e < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, e).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = e;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * The work-tree files an `include` word names, or `null` when it cannot be resolved (the
+ * Makefile's target set is then open). A path is relative to the folder make runs in (the
+ * Makefile's); for a nested include the including file's folder is tried too. Globs (and
+ * `$(wildcard ...)` of plain globs) are matched against the file index; one matching nothing
+ * may stand for a generated file. Any other `$(...)` is not resolved.
+ */
+function includedFiles(files: FileIndex, cwd: string, from: string, word: string, globs: Map<string, string[]>): string[] | null {
+  const wild = /^\$[({]wildcard\s+([^$]*)[)}]$/.exec(word);
+  if (!wild && word.includes('$')) return null;
+  const out: string[] = [];
+  for (const w of wild ? wild[1]!.trim().split(/\s+/).filter(Boolean) : [word]) {
+    if (/[*?[]/.test(w)) {
+      const full = joinRel(cwd, w);
+      if (full === null) return null;
+      let hits = globs.get(full);
+      if (!hits) {
+        const re = globRegex(full);
+        hits = [...files.files].filter((f) => re.test(f)).sort();
+        globs.set(full, hits);
+      }
+      if (!hits.length) return null;
+      out.push(...hits);
+      continue;
+    }
+    const p = joinRel(cwd, w);
+    const q = from !== cwd ? joinRel(from, w) : null;
+    if (p !== null && files.files.has(p)) out.push(p);
+    else if (q !== null && files.files.has(q)) out.push(q);
+    else return null;
+  }
+  return out;
+}
+
+/** One included file's parts, read from the work tree like the Makefile; `null` when unreadable. */
+async function readMakeInclude(root: string, file: string): Promise<MakeParts | null> {
+  try {
+    const abs = path.join(root, file);
+    const st = await stat(abs);
+    if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
+    return readMakeParts(await readFile(abs, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every Makefile's target set at HEAD: its plain targets, pattern targets (`release-%`, `%`,
+ * `$(BIN)-%`) and those of the files it includes (`include Makefile.common`, `-include
+ * make/*.mk`, nested), with variables resolved across all of them; `MAKE_UNKNOWN_TARGETS` when
+ * some target cannot be known. Each included file is read once per audit.
+ */
+async function makeTargetSets(root: string, files: FileIndex, parsed: Array<{ file: string; p: ParsedManifest }>): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const reads = new Map<string, Promise<MakeParts | null>>();
+  const globs = new Map<string, string[]>();
+  const read = (f: string) => {
+    let r = reads.get(f);
+    if (!r) reads.set(f, (r = readMakeInclude(root, f)));
+    return r;
+  };
+  const makefiles = parsed.filter(({ p }) => p.kind === 'makefile' && p.make);
+  await mapLimit(makefiles, 8, async ({ file, p }) => {
+    const top = p.make!;
+    const cwd = dirOf(file);
+    const parts: MakeParts[] = [top];
+    const seen = new Set([file]);
+    let unknown = top.open;
+    const queue: Array<{ parts: MakeParts; file: string }> = [{ parts: top, file }];
+    while (queue.length) {
+      const cur = queue.shift()!;
+      for (const word of cur.parts.includes) {
+        const found = includedFiles(files, cwd, dirOf(cur.file), word, globs);
+        if (!found) {
+          unknown = true;
+          continue;
+        }
+        for (const f of found) {
+          if (seen.has(f)) continue;
+          if (seen.size > MAX_MAKE_INCLUDES) {
+            unknown = true;
+            break;
+          }
+          seen.add(f);
+          const ip = await read(f);
+          if (!ip) {
+            unknown = true;
+            continue;
+          }
+          if (ip.open) unknown = true;
+          parts.push(ip);
+          queue.push({ parts: ip, file: f });
+        }
+      }
+    }
+    // A prerequisite file may satisfy a match-anything rule's prerequisite (`common-x`).
+    const filesLike = (pre: string) => {
+      const full = joinRel(cwd, pre);
+      if (full === null) return true;
+      for (const f of files.files) if (f.startsWith(full)) return true;
+      return false;
+    };
+    const t = makeTargets(parts, filesLike);
+    out.set(file, new Set([...t.names, ...t.patterns, ...(unknown ? [MAKE_UNKNOWN_TARGETS] : [])]));
+  });
+  return out;
+}
+
+const makeMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();
+const makeLiteralMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();
+
+/**
+ * Whether a Makefile's target set (`ManifestIndex.makeTargets`) defines `target`: a plain name
+ * of the set, or a name one of its patterns matches — `%` a non-empty stem (`release-%`, the
+ * catch-all `%`), an unresolved variable reference any text (`$(BIN)-linux`,
+ * `MAKE_UNKNOWN_TARGETS`). `literal`: only patterns with some literal text count (`release-%`,
+ * `$(X)/bin/promu`, not `%`, `$(BIN)` nor `MAKE_UNKNOWN_TARGETS`): evidence that this set
+ * defines the name rather than that nothing says it does not. One regular expression per set
+ * (and mode), built on first use.
+ */
+export function makeTargetDefined(names: ReadonlySet<string>, target: string, literal = false): boolean {
+  if (names.has(target)) return true;
+  const cache = literal ? makeLiteralMatchers : makeMatchers;
+  let re = cache.get(names);
+  if (re === undefined) {
+    const alts: string[] = [];
+    for (const n of names) {
+      if (!isMakePattern(n)) continue;
+      const src = makePatternSource(n);
+      if (literal && !src.replace(/\.\*|\.\+/g, '')) continue;
+      alts.push(src);
+    }
+    re = alts.length ? new RegExp(`^(?:${alts.join('|')})$`) : null;
+    cache.set(names, re);
+  }
+  return re !== null && re.test(target);
+}
+
+function makePatternSource(t: string): string {
+  let re = '';
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === '%') re += '.+';
+    else if (c === '$' && t[i + 1] === '$') {
+      re += '\\$';
+      i++;
+    } else if (c === '$') {
+      const n = t[i + 1];
+      if (n === '(' || n === '{') {
+        // to the matching close (or the end)
+        let depth = 0;
+        let j = i + 1;
+        for (; j < t.length; j++) {
+          if (t[j] === n) depth++;
+          else if (t[j] === (n === '(' ? ')' : '}') && --depth === 0) break;
+        }
+        i = j;
+      } else i++;
+      re += '.*';
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return re;
 }
 
 // ------------------------------------------------------------------ history

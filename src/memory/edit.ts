@@ -1,7 +1,7 @@
 // Editing memory files by splicing the original text at source offsets. Everything outside
 // the edited ranges stays byte-identical; verifyEdits re-parses the result to prove it.
 import type { Entry, MemoryFile } from '../types.js';
-import { parseMemoryText } from './parse.js';
+import { parseMemoryText, type ParseResult } from './parse.js';
 
 export interface TextEdit {
   /** [start, end) character offsets into MemoryFile.text. */
@@ -96,6 +96,11 @@ export function deleteEntryEdit(file: MemoryFile, entry: Entry): TextEdit {
   return { start, end, text: '' };
 }
 
+/** The parse of a file's original text that verifyEdits compares with (pass it as `parsed`). */
+export function parseForVerify(before: MemoryFile, opts: { protectPatterns?: string[] } = {}): ParseResult {
+  return parseMemoryText(before.path, before.text, before.format, { memoryDir: before.memoryDir, protectPatterns: opts.protectPatterns, skipTokens: true });
+}
+
 export interface VerifyResult {
   ok: boolean;
   problems: string[];
@@ -111,11 +116,13 @@ export function verifyEdits(
   before: MemoryFile,
   after: string,
   expected: { removedIds?: string[]; changedIds?: string[] },
-  opts: { protectPatterns?: string[] } = {},
+  opts: { protectPatterns?: string[]; parsed?: ParseResult } = {},
 ): VerifyResult {
   const problems: string[] = [];
   const ctx = { memoryDir: before.memoryDir, protectPatterns: opts.protectPatterns, skipTokens: true };
-  const old = parseMemoryText(before.path, before.text, before.format, ctx);
+  // `parsed` (parseForVerify with the same patterns): several candidate edits of one file are
+  // checked against one parse of its original text.
+  const old = opts.parsed ?? parseMemoryText(before.path, before.text, before.format, ctx);
   const now = parseMemoryText(before.path, after, before.format, ctx);
   const removed = new Set(expected.removedIds ?? []);
   const changed = new Set(expected.changedIds ?? []);

@@ -8,6 +8,7 @@ import { lex, splitLines, type Segment } from './refs/lex.js';
 import { asPath, asSpacedPath, configOwnerDir, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, type CommandPiece, type ShellState } from './refs/commands.js';
 import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
+import { goImportRef } from './refs/gomod.js';
 import {
   encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
   wordEndAt, wordRaw, wordStartAt, wordValue,
@@ -20,23 +21,31 @@ const WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
 
 /** Per file: its line-start table and (lazily) the intro folder of every line, computed once. */
 interface FileInfo {
+  file: MemoryFile;
   text: string;
   starts: number[];
   intro?: Array<string | undefined>;
 }
-const fileInfos = new WeakMap<MemoryFile, FileInfo>();
-/** The last file looked up (entries come file by file). */
-let lastFile: MemoryFile | null = null;
-let lastInfo: FileInfo | null = null;
+/**
+ * The files looked up last, newest first. Entries come file by file, so a few slots are enough
+ * (a WeakMap keyed by file cost more than the lookups it saved: one insertion per file).
+ */
+const recentInfos: FileInfo[] = [];
+const RECENT_MAX = 4;
 function fileInfo(file: MemoryFile): FileInfo {
-  if (file === lastFile && lastInfo!.text === file.text) return lastInfo!;
-  let fi = fileInfos.get(file);
-  if (fi === undefined || fi.text !== file.text) {
-    fi = { text: file.text, starts: lineStarts(file.text) };
-    fileInfos.set(file, fi);
+  const first = recentInfos[0];
+  if (first !== undefined && first.file === file && first.text === file.text) return first;
+  for (let i = 1; i < recentInfos.length; i++) {
+    const fi = recentInfos[i];
+    if (fi.file === file && fi.text === file.text) {
+      recentInfos.splice(i, 1);
+      recentInfos.unshift(fi);
+      return fi;
+    }
   }
-  lastFile = file;
-  lastInfo = fi;
+  const fi: FileInfo = { file, text: file.text, starts: lineStarts(file.text) };
+  recentInfos.unshift(fi);
+  if (recentInfos.length > RECENT_MAX) recentInfos.length = RECENT_MAX;
   return fi;
 }
 
@@ -44,15 +53,17 @@ function sameNum(a: number, b: number): boolean {
   return a === b || (a !== a && b !== b);
 }
 
+/**
+ * References added through `add` by the current collector, for the duplicate check: the first
+ * `addedCount` slots (the array is not emptied between entries: emptying it freed and grew its
+ * storage again for every entry).
+ */
 const addedScratch: Reference[] = [];
+let addedCount = 0;
 
 class Collector {
   readonly refs: Reference[] = [];
-  /**
-   * References added through `add`, for the duplicate check (a scratch list shared by all
-   * collectors: one at a time); a key set instead once there are many.
-   */
-  private readonly added: Reference[] = addedScratch;
+  /** The duplicate check's key set, once many references were added (addedScratch before that). */
   private seen: Set<string> | null = null;
   /** Line cursor: index into `starts` of the last line looked up. */
   private li: number;
@@ -62,7 +73,7 @@ class Collector {
     at: number,
   ) {
     this.li = lineAt(starts, at) - 1;
-    addedScratch.length = 0;
+    addedCount = 0;
   }
 
   /** 1-based line of an offset (the same answer as `lineAt(starts, offset)`); offsets come in nearly in order. */
@@ -91,13 +102,13 @@ class Collector {
       this.seen.add(key);
       return false;
     }
-    const added = this.added;
-    for (let i = 0; i < added.length; i++) {
+    const added = addedScratch;
+    for (let i = 0; i < addedCount; i++) {
       const x = added[i];
       if (x.kind === r.kind && sameNum(x.start, r.start) && sameNum(x.end, r.end) && x.value === r.value) return true;
     }
-    added.push(r as Reference);
-    if (added.length > 24) this.seen = new Set(added.map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
+    added[addedCount++] = r as Reference;
+    if (addedCount > 24) this.seen = new Set(added.slice(0, addedCount).map((x) => `${x.kind}:${x.start}:${x.end}:${x.value}`));
     return false;
   }
 
@@ -705,6 +716,8 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
   if (!/\s/.test(tt)) {
     const tok = tt;
     const s = seg.start + t.indexOf(tok);
+    const goRef = goImportRef(tok, s); // a Go module / import path is also a `go` package reference (refs/gomod.ts)
+    if (goRef) c.add(goRef);
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
       return;
@@ -803,7 +816,7 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
       if (p.cwd) {
         const dir = fileFolder(c.file.path);
         r.base = (dir ? `${dir}/${p.cwd}` : p.cwd) + '/';
-      }
+      } else if (p.workspace) r.workspace = p.workspace; // relative to that workspace package's folder
       c.add(r);
     }
   }

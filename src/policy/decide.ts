@@ -8,7 +8,7 @@
 //      which side is right; a reversed decision is kept and inoculated)
 //   3  duplicates -> keep the most complete version, merge the others into it
 //   4  stale with a known correction -> update in place, [corrected YYYY-MM-DD];
-//      stale with no remaining value -> delete
+//      stale with no remaining value, or expired (valid_until covers the whole entry) -> delete
 //   5  low fidelity and low use -> delete
 //   6  finished work (closed issues, merged PRs) -> archive, unless it holds a reusable pattern
 //   7  freely available references -> delete; project-specific ones stay
@@ -20,6 +20,7 @@
 import path from 'node:path';
 import type { CheckContext, Entry, Finding, PlanAction, PlanItem, Reference } from '../types.js';
 import { archivePath, indexTarget, isSupersededFile, pruneLogPath, supersededPath } from '../apply/paths.js';
+import { inertMarker } from '../apply/marker.js';
 import { findSecretRanges } from '../report/redact.js';
 import { checkPathRef } from '../checks/path.js';
 import { checkScriptRef } from '../checks/script.js';
@@ -367,6 +368,16 @@ export function correctedText(
   return text.slice(0, lineStart) + newLine + cr + text.slice(lineEnd);
 }
 
+/**
+ * The replacement as prune writes it: the `[corrected …]` marker only where it is inert markdown
+ * (src/apply/marker.ts moves it up or leaves it out after a link reference definition, on a
+ * fence's info line, …), so the plan shows the text the file will hold; `note` says when it was left out.
+ */
+function markedSafely(replacement: string, today: string): { text: string; note: string } {
+  const m = inertMarker(replacement, today);
+  return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : '' };
+}
+
 /** The offset of the opening fence line when `lineStart` is inside a fenced code block of `text`. */
 function openFenceBefore(text: string, lineStart: number): number | undefined {
   // No fence characters before the line: no line before it can open a fence.
@@ -431,8 +442,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     if (fixable) {
       const edits = eph.flatMap((f) => locate(e, f).map((r) => ({ ...r, text: f.suggestion!.replace! })));
       const replacement = correctedText(e, edits, today, frontmatterEnd(t, e));
-      if (replacement !== undefined)
-        return item('update', 1, `relative wording made absolute: ${oneLine(eph[0].message)}`, { replacement });
+      if (replacement !== undefined) {
+        const m = markedSafely(replacement, today);
+        return item('update', 1, `relative wording made absolute: ${oneLine(eph[0].message)}${m.note}`, { replacement: m.text });
+      }
     }
     const why = eph[0]
       ? String((eph[0].evidence?.filter as string | undefined) ?? '') || eph[0].message
@@ -543,14 +556,29 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
           leftover = replacement === undefined ? undefined : leftoverIn(all);
         }
       }
-      if (replacement !== undefined && !leftover)
-        return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}`, { replacement });
+      if (replacement !== undefined && !leftover) {
+        const m = markedSafely(replacement, today);
+        return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}${m.note}`, { replacement: m.text });
+      }
       // The successor is known but the old name also appears where it cannot be replaced safely:
       // a person finishes the correction (deleting would lose a fact whose fix is known).
       if (leftover) return item('review', 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
     const first = uncorrectable[0] ?? stale[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
+    // An expiry (`valid_until`) is the author's own statement about the whole entry, and an
+    // expiring note nearly always names live code: the exceptions below for partly stale entries
+    // (names still live, a stale minority of lines, a long entry, a known correction of another
+    // reference, a shallow clone) do not hold it back. Protected entries never get here (rule 0);
+    // decision / feedback / user entries still go to review. A code block keeps those exceptions:
+    // a `valid_until:` line in a snippet is more likely a sample of the syntax than an expiry.
+    const expiry = e.kind === 'code' ? undefined : uncorrectable.find((f) => f.kind === 'expired');
+    if (expiry) {
+      const why = `stale (expired): ${oneLine(expiry.message)}`;
+      if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')
+        return item('review', 4, `${why}; a ${e.type} entry is not deleted automatically`);
+      return remove(4, 'delete', `${why}; the expiry covers the whole entry`);
+    }
     // Without full history (a shallow clone, a plain folder) "gone" may be a rename that cannot be
     // seen: a claim no commit backs is not enough to delete.
     const hist = ctx.evidence.history;
@@ -611,7 +639,13 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
   if (on(6)) {
     const done = finishedWork(x, t);
     if (done) {
-      if (e.type === 'pattern' || REUSABLE_RE.test(e.text)) return keep(6, `about finished work (${done}) but holds a reusable pattern`);
+      // A reusable pattern is in the entry's own words (REUSABLE_RE) or typed `pattern` by its
+      // author. A `pattern` type the classifier guessed does not count: it comes from the section
+      // heading ("Known issues", "Gotchas") or from symptom words ("fails when", "flaky"), and a
+      // note that an issue is still open is exactly what such sections hold; kept as a "pattern",
+      // it would outlive the issue forever.
+      if ((e.type === 'pattern' && e.typeSource === 'frontmatter') || REUSABLE_RE.test(e.text))
+        return keep(6, `about finished work (${done}) but holds a reusable pattern`);
       return remove(6, 'archive', `about finished work: ${done}`);
     }
   }

@@ -7,6 +7,7 @@
 // - frequency: how often the paths it names were touched in history, plus recorded reads,
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
+import { makeTargetDefined } from '../evidence/manifests.js';
 import type { CheckContext, Entry, Reference } from '../types.js';
 import { configOwnerDir } from '../memory/refs/paths.js';
 
@@ -80,7 +81,10 @@ export function liveNames(
     }
     if (r.kind === 'command' && r.script && !skip(r.value, r)) {
       const script = r.script;
-      const defined = [...ev.manifests.scripts.values(), ...ev.manifests.makeTargets.values()].some((set) => set.has(script));
+      // make targets: a pattern rule or an include can define the name too (literal patterns only)
+      const defined =
+        [...ev.manifests.scripts.values()].some((set) => set.has(script)) ||
+        [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true));
       if (defined) live.add(`command\0${r.value}`);
     }
     // A link whose target exists (`[env](mdc:apps/web/env.ts)`, `[guide](docs/guide)`).

@@ -265,7 +265,7 @@ describe('log, archive, idempotence, restore', () => {
           id: rec('.claude/memory/deploy.md', 'link').id,
           file: '.claude/memory/deploy.md',
           line: 1,
-          reason: 'its corrected text is no longer in .claude/memory/deploy.md: edited since, or already restored',
+          reason: 'already restored: the original text is back in place (line 1)',
         },
       ],
       diff: '',

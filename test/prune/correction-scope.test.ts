@@ -70,7 +70,7 @@ describe('a correction replaces only the flagged references', () => {
       'script-missing|CLAUDE.md:15|npm run build|npm run build:assets',
     ]);
     expect(planOf(r)).toEqual(['update|4|CLAUDE.md:3|stale, corrected', 'update|4|CLAUDE.md:12|stale, corrected']);
-    const expected = CLAUDE.replace('   ```bash\n', '   ```bash [corrected 2026-03-10]\n')
+    const expected = CLAUDE.replace('Two builds are required:\n', 'Two builds are required: [corrected 2026-03-10]\n')
       .replace('   cd docs-assets/app && npm run build\n', '   cd docs-assets/app && npm run build:assets\n')
       .replace(
         '- Root build: `npm run build`; docs app: `cd docs-assets/app && npm run build`.\n',

@@ -283,6 +283,20 @@ describe('expired and superseded', () => {
     expect(run(expiredCheck, 'Temporary flag.', ev, { validUntil: '2026-06-03' })).toEqual([]);
   });
 
+  it('reads a slot date before a full stop, and a rule the entry opens with "Until <date>:"', () => {
+    const ev = evidence({ now: new Date('2026-06-03T00:00:00Z') });
+    expect(short(run(expiredCheck, 'Deploys are frozen.\nvalid until: 2026-05-31.', ev))).toEqual(['expired|1||2026-05-31|']);
+    const lead = run(expiredCheck, '- Until 2026-05-31: deploys are frozen, see `src/deploy.ts`.', ev);
+    expect(short(lead)).toEqual(['expired|1||2026-05-31|']);
+    expect(lead[0].message).toBe('This entry expired: "Until 2026-05-31" passed 2 days ago (now 2026-06-03 UTC); delete it or renew the date after checking it still holds.');
+    expect(short(run(expiredCheck, '**Until 2026-05-31**, use the v1 endpoint.', ev))).toEqual(['expired|1||2026-05-31|']);
+    // not yet passed; a date in the middle of a sentence is about something else; code is an example
+    expect(run(expiredCheck, '- Until 2026-06-03: deploys are frozen.', ev)).toEqual([]);
+    expect(run(expiredCheck, '- Node 18 is supported until 2026-04-30: keep the polyfill.', ev)).toEqual([]);
+    expect(short(run(expiredCheck, '- Until 2026-02-30: frozen.', ev))).toEqual(['expired|1||2026-02-30|']);
+    expect(run(expiredCheck, '- Until 2026-02-30: frozen.', ev)[0].message).toBe('"Until 2026-02-30" is not a real calendar date, so this entry never expires; correct it (YYYY-MM-DD, UTC).');
+  });
+
   it('links SUPERSEDED records to the entries they name', () => {
     const recFile = fileOf('SUPERSEDED 2026-05-01\nPattern: retry loop\nSupersedes: retry-loop.md\n', '.claude/memory/superseded-retry.md', 'auto-memory-topic');
     const rec = entryOf(recFile, { type: 'superseded' });

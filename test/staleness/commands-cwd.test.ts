@@ -202,7 +202,6 @@ describe('end to end', () => {
     const first = await runPrune({ root: r.dir, now: NOW, write: true });
     expect(first.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.rule}`)).toEqual(['update|4', 'update|4', 'update|4', 'update|4']);
     const after = memory
-      .replace('```bash\ncd web', '```bash [corrected 2026-06-01]\ncd web')
       .replace('pnpm type-check:tsgo', 'pnpm typecheck')
       .replace('test/template/form_helper_test.rb`.', 'test/template/form_helper/form_helper_test.rb`. [corrected 2026-06-01]')
       .replace('generate:docs-redirects` in `apps/www`).', 'generate:redirects` in `apps/www`). [corrected 2026-06-01]')

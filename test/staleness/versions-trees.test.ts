@@ -254,7 +254,7 @@ describe('a command offered in a shell-fence comment', () => {
     await pruned(
       r,
       'CLAUDE.md',
-      before.replace('```bash\n', '```bash [corrected 2026-06-01]\n').replace('# or: pnpm --filter immich run sync:sql', '# or: pnpm --filter immich run schema:sync'),
+      before.replace('# or: pnpm --filter immich run sync:sql', '# or: pnpm --filter immich run schema:sync'),
     );
   });
 });

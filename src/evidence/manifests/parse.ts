@@ -24,6 +24,8 @@ export interface ParsedManifest {
   /** npm scripts (name -> command), pyproject scripts/tasks (name -> target). */
   scripts?: Map<string, string>;
   targets?: string[];
+  /** Makefile: rules, variables and includes as written (patterns and included files are added at HEAD). */
+  make?: MakeParts;
   recipes?: string[];
   name?: string;
   version?: string;
@@ -432,9 +434,65 @@ export function parseGemfile(text: string): ParsedManifest {
   return out;
 }
 
-/** Makefile targets: explicit rules; pattern rules, special targets and variables skipped; .PHONY names included. */
-export function parseMakefile(text: string): ParsedManifest {
-  const targets = new Set<string>();
+/**
+ * What one Makefile (or a file it includes) says about its targets, before variables are
+ * resolved: the Makefile's targets may come from variables assigned in the files it includes.
+ */
+export interface MakeParts {
+  /** Rule targets as written: plain names, patterns (`release-%`, `%`), variable forms (`$(EXECUTABLE)`). */
+  rules: string[];
+  /** `.PHONY` prerequisites as written (a phony name runs even without a rule). */
+  phony: string[];
+  /** Variable name -> its assignments in file order (`op` `=`, `:=`, `?=`, `+=`, `!=`...). */
+  vars: Map<string, Array<{ op: string; value: string }>>;
+  /** `include` / `-include` / `sinclude` paths as written, one per word. */
+  includes: string[];
+  /**
+   * The file makes targets no reading of its lines can list: `$(eval …)` (or another function
+   * call standing as a line of its own, whose expansion is read as makefile text), a `.DEFAULT`
+   * rule (its recipe runs for any target without a rule of its own).
+   */
+  open: boolean;
+  /** The prerequisites of each match-anything rule (`%: common-% ;`), as written. */
+  anyRules: string[][];
+}
+
+/** The index of the `)` / `}` closing the reference opened at `i` (`$(` or `${`), or -1. */
+function refEnd(s: string, i: number): number {
+  const open = s[i + 1]!;
+  const close = open === '(' ? ')' : '}';
+  let depth = 0;
+  for (let j = i + 1; j < s.length; j++) {
+    const c = s[j];
+    if (c === open) depth++;
+    else if (c === close && --depth === 0) return j;
+  }
+  return -1;
+}
+
+/** The first `:` outside variable references, or -1. */
+function ruleColon(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '$' && (s[i + 1] === '(' || s[i + 1] === '{')) {
+      const e = refEnd(s, i);
+      if (e < 0) return -1;
+      i = e;
+    } else if (c === '$') i++;
+    else if (c === ':') return i;
+    else if (c === '=' || c === ';') return -1;
+  }
+  return -1;
+}
+
+const MAKE_DIRECTIVE = /^(?:ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|private|vpath|undefine|load|-load)(?:\s|$)/;
+const MAKE_ASSIGN = /^(?:(?:override|export|private)\s+)*([^\s:=#?+!]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$/;
+/** Functions whose expansion, standing as a line, is nothing (messages). */
+const QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
+
+/** Reads a Makefile's rules, variables and includes line by line (its grammar). */
+export function readMakeParts(text: string): MakeParts {
+  const out: MakeParts = { rules: [], phony: [], vars: new Map(), includes: [], open: false, anyRules: [] };
   let inDefine = false;
   const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
   for (const raw of lines) {
@@ -442,29 +500,246 @@ export function parseMakefile(text: string): ParsedManifest {
       if (/^\s*endef\b/.test(raw)) inDefine = false;
       continue;
     }
-    if (/^\s*define\b/.test(raw)) {
+    // A recipe line (tab), a comment.
+    if (raw.startsWith('\t') || /^\s*#/.test(raw)) continue;
+    if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
       inDefine = true;
       continue;
     }
-    if (raw.startsWith('\t') || raw.startsWith('#')) continue;
-    const line = raw.replace(/(^|[^\\])#.*$/, '$1');
-    // rule: targets ':' or '::' not followed by '=' (that would be := / ::= assignment)
-    const m = /^([^:=#\t][^:=#]*?)\s*(::?)(?!=)(.*)$/.exec(line);
-    if (!m) continue;
-    if (m[3]!.startsWith(':=') || m[3]!.startsWith('=')) continue;
-    const lhs = m[1]!.trim();
-    if (/^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|vpath)\b/.test(lhs)) continue;
-    if (/[?+!]$/.test(lhs)) continue;
-    if (lhs === '.PHONY') {
-      for (const t of m[3]!.replace(/[;|].*$/, '').trim().split(/\s+/)) if (t && !t.includes('$') && !t.includes('%')) targets.add(t);
+    const line = raw.replace(/(^|[^\\])#.*$/, '$1').trim();
+    if (!line) continue;
+    const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line);
+    if (inc) {
+      for (const w of splitWords(inc[2]!)) out.includes.push(w);
       continue;
     }
-    for (const t of lhs.split(/\s+/)) {
-      if (!t || t.startsWith('.') || t.includes('%') || t.includes('$(') || t.includes('${')) continue;
-      targets.add(t);
+    const asg = MAKE_ASSIGN.exec(line);
+    if (asg && ruleColonBeforeAssign(line)) {
+      const list = out.vars.get(asg[1]!);
+      const a = { op: asg[2]!, value: asg[3]!.trim() };
+      if (list) list.push(a);
+      else out.vars.set(asg[1]!, [a]);
+      continue;
+    }
+    if (MAKE_DIRECTIVE.test(line)) continue;
+    // A line that is one function call: its expansion is parsed as makefile text.
+    if (/^\$[({]/.test(line) && refEnd(line, 0) === line.length - 1) {
+      if (!QUIET_FUNCTION.test(line)) out.open = true;
+      continue;
+    }
+    if (/\$[({]eval\s/.test(line)) out.open = true;
+    const c = ruleColon(line);
+    if (c <= 0) continue;
+    const lhs = line.slice(0, c).trim();
+    let rest = line.slice(c + 1);
+    if (rest.startsWith(':')) rest = rest.slice(1); // double-colon rule
+    if (rest.startsWith('=')) continue;
+    rest = rest.replace(/;.*$/, '');
+    const targets = splitWords(lhs);
+    if (targets.length === 1 && targets[0] === '.PHONY') {
+      for (const t of splitWords(rest.replace(/\|.*$/, ''))) out.phony.push(t);
+      continue;
+    }
+    if (targets.includes('.DEFAULT')) out.open = true;
+    // Static pattern rule (`$(OBJS): %.o: %.c`): every target matches the target pattern, which
+    // stands for targets the reading cannot resolve.
+    const c2 = ruleColon(rest);
+    const staticPattern = c2 >= 0 && rest[c2 + 1] !== '=' ? rest.slice(0, c2).trim() : undefined;
+    for (const t of targets) {
+      if (t.startsWith('.')) continue; // special targets, suffix rules
+      if (t === '%' && !staticPattern) {
+        out.anyRules.push(splitWords(rest.replace(/\|.*$/, '')));
+        continue;
+      }
+      out.rules.push(staticPattern && staticPattern.includes('%') && t.includes('$') ? staticPattern : t);
     }
   }
-  return { kind: 'makefile', deps: [], targets: [...targets], problems: [] };
+  return out;
+}
+
+/** An assignment line, not a rule with a target-specific assignment (`t: X = 1`). */
+function ruleColonBeforeAssign(line: string): boolean {
+  const c = ruleColon(line);
+  // `X := y`, `X ::= y`: the first colon opens the operator.
+  return c < 0 || line[c + 1] === '=' || (line[c + 1] === ':' && (line[c + 2] === '=' || (line[c + 2] === ':' && line[c + 3] === '=')));
+}
+
+/** Whitespace-separated words, a variable reference (`$(addprefix a, b)`) kept whole. */
+function splitWords(s: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '$' && (s[i + 1] === '(' || s[i + 1] === '{')) {
+      const e = refEnd(s, i);
+      const end = e < 0 ? s.length - 1 : e;
+      cur += s.slice(i, end + 1);
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (cur) out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** More alternative values than this for one name: not resolved. */
+const MAX_ALTERNATIVES = 64;
+
+/**
+ * Resolves variable references with the simple assignments of `vars` (every file of the
+ * Makefile: the file and those it includes). A variable's alternatives are all the values it is
+ * given (conditional branches, `?=` defaults: more targets, never fewer); `+=` appends. What does
+ * not resolve (`!=`, functions, automatic, environment or undefined variables) stays as written
+ * inside the value (`PROMU := $(FIRST_GOPATH)/bin/promu`), and a target holding it is matched
+ * with a wildcard there (`makeTargetDefined`).
+ */
+export class MakeResolver {
+  private readonly memo = new Map<string, string[] | null>();
+  constructor(private readonly vars: Map<string, Array<{ op: string; value: string }>>) {}
+
+  /** The variable's values, `null` when it has none the reading can know. */
+  variable(name: string, depth = 0): string[] | null {
+    const hit = this.memo.get(name);
+    if (hit !== undefined) return hit;
+    const list = this.vars.get(name);
+    if (!list || depth > 8) return null;
+    this.memo.set(name, null); // a self-reference stays as written
+    let alts: string[] | null = [];
+    for (const a of list) {
+      const v = a.op === '!=' ? null : this.text(a.value, depth + 1);
+      if (!v) {
+        alts = null;
+        break;
+      }
+      if (a.op === '+=' && alts.length) alts = alts.flatMap((x) => v.map((y) => (x && y ? `${x} ${y}` : x || y)));
+      else alts.push(...v);
+      alts = [...new Set(alts)];
+      if (alts.length > MAX_ALTERNATIVES) {
+        alts = null;
+        break;
+      }
+    }
+    this.memo.set(name, alts);
+    return alts;
+  }
+
+  /** Every expansion of `s`, references that do not resolve kept as written; `null` when too many. */
+  text(s: string, depth = 0): string[] | null {
+    let outs = [''];
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i]!;
+      if (c !== '$') {
+        outs = outs.map((o) => o + c);
+        continue;
+      }
+      const n = s[i + 1];
+      let ref: string;
+      let name = ''; // automatic variables ($@, $*) and `$$` are not resolved
+      if (n === '(' || n === '{') {
+        const e = refEnd(s, i);
+        ref = e < 0 ? s.slice(i) : s.slice(i, e + 1);
+        if (e >= 0) name = s.slice(i + 2, e);
+        i = e < 0 ? s.length : e;
+      } else {
+        ref = s.slice(i, i + 2);
+        i++;
+      }
+      const vals = /^[A-Za-z_][\w.-]*$/.test(name) ? this.variable(name, depth) : null;
+      outs = vals ? outs.flatMap((o) => vals.map((v) => o + v)) : outs.map((o) => o + ref);
+      if (outs.length > MAX_ALTERNATIVES) return null;
+    }
+    return outs;
+  }
+
+  /** The targets a rule target as written stands for (words of every expansion). */
+  targets(t: string): string[] {
+    if (!t.includes('$')) return [t];
+    const alts = this.text(t);
+    if (!alts) return [t];
+    return [...new Set(alts.flatMap(splitWords))];
+  }
+}
+
+/** A target as written holds a pattern (`%`) or an unresolved reference (`$(X)`, `$@`). */
+export const isMakePattern = (t: string): boolean => t.includes('%') || /\$(?!\$)/.test(t.replace(/\$\$/g, ''));
+
+/** The literal text before the first `%` or reference. */
+const literalHead = (t: string): string => t.slice(0, t.search(/[%$]|$/));
+/** The literal text after the last `%` or reference. */
+function literalTail(t: string): string {
+  const m = /[%)}]([^%$)}]*)$/.exec(t);
+  return m ? m[1]! : t;
+}
+
+/**
+ * What a target pattern says about the names `x` for which `${pre}x${post}` matches it (a
+ * superset: a wildcard at an end absorbs the affix); `null` when no name can.
+ */
+function forwardPattern(t: string, pre: string, post: string): string | null {
+  const head = literalHead(t);
+  let rest: string;
+  if (head.startsWith(pre)) rest = t.slice(pre.length);
+  else if (pre.startsWith(head)) rest = t.slice(head.length);
+  else return null;
+  const tail = literalTail(rest);
+  if (tail.endsWith(post)) rest = rest.slice(0, rest.length - post.length);
+  else if (post.endsWith(tail)) rest = rest.slice(0, rest.length - tail.length);
+  else return null;
+  return rest || null;
+}
+
+/**
+ * The targets of one Makefile from its parts and those of the files it includes: `names` are
+ * the plain target names (variables resolved), `patterns` the rest (`release-%`, `$(BIN)-%`).
+ * A match-anything rule makes `x` when it can make its prerequisites: with one prerequisite
+ * pattern `pre%post` (Prometheus' `%: common-% ;`) that is the names whose `pre…post` form is
+ * a target, unless `filesLike(pre)` says a file may stand for it (an existing prerequisite file
+ * counts too); any other match-anything rule (`%: ;`, `%:` with a recipe) matches every name.
+ */
+export function makeTargets(parts: MakeParts[], filesLike: (pre: string) => boolean = () => true): { names: string[]; patterns: string[] } {
+  const vars = new Map<string, Array<{ op: string; value: string }>>();
+  for (const p of parts) for (const [k, v] of p.vars) vars.set(k, [...(vars.get(k) ?? []), ...v]);
+  const r = new MakeResolver(vars);
+  const names = new Set<string>();
+  const patterns = new Set<string>();
+  const forwards: Array<[string, string]> = [];
+  for (const p of parts) {
+    for (const raw of p.rules) for (const t of r.targets(raw)) (isMakePattern(t) ? patterns : names).add(t);
+    // A phony name is a target only when it resolves to a plain name (the rule defines it otherwise).
+    for (const raw of p.phony) for (const t of r.targets(raw)) if (!isMakePattern(t) && !t.startsWith('.')) names.add(t);
+    for (const prereqs of p.anyRules) {
+      const words = prereqs.flatMap((w) => r.targets(w));
+      const stems = words.filter((w) => w.includes('%'));
+      const pre = stems.length === 1 ? stems[0]!.slice(0, stems[0]!.indexOf('%')) : '';
+      const post = stems.length === 1 ? stems[0]!.slice(stems[0]!.indexOf('%') + 1) : '';
+      if (stems.length !== 1 || words.some((w) => w.includes('$')) || !pre || post.includes('%') || filesLike(pre)) patterns.add('%');
+      else forwards.push([pre, post]);
+    }
+  }
+  if (forwards.length && !patterns.has('%')) {
+    const found = new Set<string>();
+    for (const [pre, post] of forwards) {
+      for (const n of names) if (n.length > pre.length + post.length && n.startsWith(pre) && n.endsWith(post)) found.add(n.slice(pre.length, n.length - post.length));
+      for (const t of patterns) {
+        const f = forwardPattern(t, pre, post);
+        if (f) found.add(f);
+      }
+    }
+    for (const f of found) (isMakePattern(f) ? patterns : names).add(f);
+  }
+  return { names: [...names], patterns: [...patterns] };
+}
+
+/**
+ * Makefile targets: plain names from explicit rules and `.PHONY` (variables resolved with the
+ * file's own simple assignments; special targets skipped); `make` holds what the index needs to
+ * add patterns and the files it includes (manifests.ts).
+ */
+export function parseMakefile(text: string): ParsedManifest {
+  const parts = readMakeParts(text);
+  return { kind: 'makefile', deps: [], targets: makeTargets([parts]).names, make: parts, problems: [] };
 }
 
 export function parseJustfile(text: string): ParsedManifest {

@@ -1,5 +1,6 @@
 // Parsing shell commands into script, package and path references.
 import { isSpaceCode } from './chars.js';
+import { FILE_EXTENSIONS } from './paths.js';
 
 export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'other';
 
@@ -51,6 +52,7 @@ export interface CommandPiece {
   end: number;
   value: string;
   script?: string;
+  /** The workspace package selected (`--filter x`, `-w x`, `yarn workspace x`); for paths, the one they are relative to. */
   workspace?: string;
   /**
    * The folder the command runs in (`cd x &&`, `cd x` on an earlier line of the fence, `make -C x`,
@@ -207,12 +209,16 @@ function parseSegment(seg: Tok[], cwd: string | undefined, out: CommandPiece[]):
   const cd = segmentPieces(seg, cwd, out, at);
   const inside = insideFolder(at.dir);
   if (inside) for (let k = from; k < out.length; k++) if (out[k].kind === 'path' && !Object.hasOwn(out[k], 'cwd')) out[k].cwd = inside;
+  // Path arguments of a script run in a workspace package: relative to that package's folder.
+  if (at.workspace && !inside) for (let k = from; k < out.length; k++) if (out[k].kind === 'path' && !Object.hasOwn(out[k], 'cwd')) out[k].workspace = at.workspace;
   return cd;
 }
 
 /** Where the program of a segment runs: the shell's folder, or the one `-C` / `--prefix` names (`undefined`: not known). */
 interface SegmentFolder {
   dir: string | undefined;
+  /** The workspace package a selector names (`pnpm --filter web test x`), when `dir` is not known. */
+  workspace?: string;
 }
 
 function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[], at: SegmentFolder): string | undefined {
@@ -282,6 +288,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     }
     // A workspace selector runs the command in that package's folder, which the text does not name.
     at.dir = workspace ? undefined : dir;
+    if (workspace && workspace !== '*') at.workspace = workspace;
     const sub = rest[k];
     if (!sub) return undefined;
     const subName = sub.t;
@@ -298,7 +305,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
       }
       const after = trailingOptions(rest.slice(j + 1));
       out.push({ kind: 'script', tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
-      at.dir = argsFolder(workspace, after, dir);
+      argsAt(at, workspace, after, dir);
       scanArgs(rest.slice(j + 1), out);
       return undefined;
     }
@@ -320,6 +327,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
         const name = subName === 't' || subName === 'tst' ? 'test' : subName;
         const after = trailingOptions(rest.slice(k + 1));
         out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+        argsAt(at, workspace, after, dir);
+        fileArgs(rest.slice(k + 1), out);
       }
       return undefined;
     }
@@ -330,6 +339,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     if ((tool === 'pnpm' || tool === 'yarn') && (subName === 'test' || subName === 'start' || subName === 't')) {
       const after = trailingOptions(rest.slice(k + 1));
       out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === 't' ? 'test' : subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+      argsAt(at, workspace, after, dir);
+      fileArgs(rest.slice(k + 1), out);
       return undefined;
     }
     if (builtins.has(subName) || subName.startsWith('-')) {
@@ -343,7 +354,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     }
     const after = trailingOptions(rest.slice(k + 1));
     out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
-    at.dir = argsFolder(workspace, after, dir);
+    argsAt(at, workspace, after, dir);
     // `pnpm vitest`, `yarn eslint .`: without a script of that name the tool runs the package's binary.
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(':')) out.push({ kind: 'package', tool, start: sub.s, end: sub.e, value: subName });
     scanArgs(rest.slice(k + 1), out);
@@ -490,15 +501,25 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
   if (w === 'go') {
     if (rest[0] && (rest[0].t === 'get' || rest[0].t === 'install')) {
-      for (const a of rest.slice(1)) if (!a.t.startsWith('-') && !a.t.startsWith('.')) pushPackage(a, out, 'go');
+      for (const a of rest.slice(1)) {
+        if (a.t.startsWith('-')) continue;
+        if (a.t.startsWith('.')) scanArgs([a], out, true); // `go install ./cmd/...`: a folder of the module
+        else pushPackage(a, out, 'go');
+      }
       return undefined;
     }
-    scanArgs(rest, out);
+    scanArgs(rest, out, true);
     return undefined;
   }
   if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
     out.push({ kind: 'path', start: head.s, end: head.e, value: w });
     scanArgs(rest, out);
+    return undefined;
+  }
+  // Go tools that take package patterns like `go` does (`golangci-lint run ./pkg/...`).
+  if (GO_PATTERN_TOOLS.has(w)) {
+    out.push({ kind: 'tool', tool: 'other', start: head.s, end: head.e, value: w });
+    scanArgs(args, out, true);
     return undefined;
   }
   // Any other command: the program may be a dependency (`tsdown`, `pm2 list`); its args may be paths.
@@ -565,9 +586,15 @@ function assignmentPath(t: Tok, out: CommandPiece[]): void {
   out.push({ kind: 'path', start: s, end: s + v.length, value: v, ...(dotted ? {} : { weak: true }) });
 }
 
-/** The folder a script's arguments are relative to: none known when a workspace selector picks the package. */
-function argsFolder(workspace: string | undefined, after: { workspace?: string; cwd?: string }, dir: string | undefined): string | undefined {
-  return workspace ?? after.workspace ? undefined : after.cwd ?? dir;
+/**
+ * The folder a script's arguments are relative to: none known when a workspace selector picks
+ * the package; then the package named (not `*`, all of them) is carried instead, for a check
+ * that knows the workspace folders.
+ */
+function argsAt(at: SegmentFolder, workspace: string | undefined, after: { workspace?: string; cwd?: string }, dir: string | undefined): void {
+  const ws = workspace ?? after.workspace;
+  at.dir = ws ? undefined : after.cwd ?? dir;
+  at.workspace = ws && ws !== '*' ? ws : undefined;
 }
 
 /**
@@ -608,7 +635,13 @@ function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): 
   out.push({ kind: 'package', tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...(fetched && v !== name ? { script: 'registry' } : fetched ? { script: 'exec' } : {}) });
 }
 
-function scanArgs(args: Tok[], out: CommandPiece[]): void {
+/**
+ * The arguments of a command as path pieces (`asPath` later decides which are paths). `goPatterns`
+ * for `go` and Go tools: a package pattern `./internal/api/...` names the folder `./internal/api`
+ * and everything below it, so the piece is that folder (the `/...` stays outside the reference,
+ * and a correction keeps it); `./...` and `...` alone are the whole module (no reference).
+ */
+function scanArgs(args: Tok[], out: CommandPiece[], goPatterns = false): void {
   for (const a of args) {
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
       assignmentPath(a, out); // `NAME=./dir`: the value, never the whole token
@@ -618,10 +651,41 @@ function scanArgs(args: Tok[], out: CommandPiece[]): void {
       const eq = a.t.indexOf('=');
       if (eq > 0) {
         const v = a.t.slice(eq + 1);
-        if (v) out.push({ kind: 'path', start: a.s + eq + 1, end: a.e, value: v });
+        if (v) argPiece(a.s + eq + 1, a.e, v, out, goPatterns); // `-coverpkg=./internal/...`
       }
       continue;
     }
+    argPiece(a.s, a.e, a.t, out, goPatterns);
+  }
+}
+
+function argPiece(s: number, e: number, v: string, out: CommandPiece[], goPatterns: boolean): void {
+  if (goPatterns && v.endsWith('/...')) {
+    const dir = v.slice(0, -4);
+    if (dir === '' || dir === '.' || dir === '..' || dir.includes('...')) return;
+    out.push({ kind: 'path', start: s, end: e - 4, value: dir, dir: true });
+    return;
+  }
+  out.push({ kind: 'path', start: s, end: e, value: v });
+}
+
+/** Go linters and test runners whose arguments are package patterns (`./pkg/...`) like `go test`'s. */
+const GO_PATTERN_TOOLS = new Set(['golangci-lint', 'staticcheck', 'govulncheck', 'gotestsum', 'ginkgo', 'revive', 'errcheck', 'gosec', 'ineffassign']);
+
+/**
+ * The file arguments of a package-manager script run by its shorthand (`pnpm test
+ * test/x.test.ts`, `npm test -- test/x.test.ts`, `yarn start src/server.ts`): the script passes
+ * them on (to jest, vitest, node…), so they are read like `npx jest <file>` arguments. Only what
+ * is a file beyond doubt: a token with a `/` ending in a known file extension (a bare word is a
+ * test-name filter or a pattern; options are skipped).
+ */
+function fileArgs(args: Tok[], out: CommandPiece[]): void {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a.t.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) continue;
+    const v = unquote(a.t);
+    const dot = v.lastIndexOf('.');
+    if (!v.includes('/') || dot <= v.lastIndexOf('/') + 1 || !FILE_EXTENSIONS.has(v.slice(dot + 1).toLowerCase())) continue;
     out.push({ kind: 'path', start: a.s, end: a.e, value: a.t });
   }
 }

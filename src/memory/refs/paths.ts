@@ -7,7 +7,12 @@ export const FILE_EXTENSIONS = new Set(
     'env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs ' +
     'php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto ' +
     'xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist ' +
-    'mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma'
+    'mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma ' +
+    // Build, packaging and docs files named at a project's root (`MANIFEST.in`, `requirements.in`,
+    // `build.sbt`, `MODULE.bazel`, `defs.bzl`, `TESTING.asciidoc`) and template / source types.
+    // Never English words nor domain endings (`.in` alone is no file: see the lone-extension rule).
+    'asciidoc in sbt bzl bazel bzlmod groovy templ gotmpl cmake gemspec podspec cabal csproj fsproj vbproj sln ' +
+    'tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam'
   ).split(/\s+/),
 );
 
@@ -17,7 +22,18 @@ export const EXTENSIONLESS_FILES = new Set([
   'Rakefile', 'Brewfile', 'Vagrantfile', 'Jenkinsfile', 'Taskfile', 'LICENSE', 'CODEOWNERS', 'OWNERS',
   '.gitignore', '.gitattributes', '.npmrc', '.nvmrc', '.node-version', '.python-version', '.editorconfig',
   '.prettierrc', '.eslintrc', '.env', '.envrc', '.dockerignore', '.cursorrules', '.tool-versions', 'go.mod', 'go.sum',
+  // Build and packaging files of other ecosystems (pipenv, CocoaPods, Carthage, Bazel, SCons,
+  // Earthly, Tilt, Snakemake, Berkshelf, Guard, Danger, fastlane) and the Gradle / Maven wrappers.
+  'Pipfile', 'Podfile', 'Cartfile', 'Containerfile', 'Earthfile', 'Tiltfile', 'Snakefile', 'SConstruct', 'SConscript',
+  'Berksfile', 'Guardfile', 'Dangerfile', 'Fastfile', 'gradlew', 'mvnw', 'COPYING',
 ]);
+
+/**
+ * Extensionless names that are files in code and links (Bazel's `WORKSPACE`) but also an
+ * ordinary identifier (Jenkins' `WORKSPACE` variable): read as paths outside prose, and weak
+ * when bare, so only a history that renamed or deleted such a file makes them stale.
+ */
+const AMBIGUOUS_FILES = new Set(['WORKSPACE']);
 
 /**
  * A well-known extensionless file name with a variant suffix (`Procfile.dev`, `Dockerfile.prod`,
@@ -274,7 +290,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   const ext = extOf(v);
   const last = segs[segs.length - 1];
   const hasSlash = segs.length > 1;
-  const knownFile = EXTENSIONLESS_FILES.has(last) || (ext !== '' && FILE_EXTENSIONS.has(ext)) || (ext !== '' && variantFile(last));
+  const ambiguous = ctx !== 'prose' && ext === '' && AMBIGUOUS_FILES.has(last);
+  const knownFile = EXTENSIONLESS_FILES.has(last) || (ext !== '' && FILE_EXTENSIONS.has(ext)) || (ext !== '' && variantFile(last)) || ambiguous;
   if (!hasSlash) {
     // Bare names: a known file name, or a directory written with a trailing slash.
     if (ext && /^\d/.test(ext)) return null; // 1.2.3, file.1
@@ -298,7 +315,7 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
     if (segs.some((s) => s === '')) return null;
   }
   if (glob && segs.every((s) => GLOB_CHARS.test(s))) return null;
-  const strong = (hasSlash && (knownFile || dir || glob)) || (knownFile && (ext !== '' || EXTENSIONLESS_FILES.has(last)));
+  const strong = (hasSlash && (knownFile || dir || glob)) || (knownFile && !ambiguous && (ext !== '' || EXTENSIONLESS_FILES.has(last)));
   return { value: anchor === 'parent' ? v : v, anchor, dir, glob, strong };
 }
 

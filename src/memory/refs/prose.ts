@@ -38,6 +38,12 @@ export const SUBJECT_ALIASES: Record<string, string> = {
   gunicorn: 'gunicorn', uvicorn: 'uvicorn', numpy: 'numpy', pandas: 'pandas', 'socket.io': 'socket.io',
 };
 
+/** The alias of a lower-cased subject, from SUBJECT_ALIASES' own keys only (never Object.prototype: `constructor`). */
+export function subjectAlias(subject: string): string | undefined {
+  return Object.hasOwn(SUBJECT_ALIASES, subject) ? SUBJECT_ALIASES[subject] : undefined;
+}
+
+
 /** Words that name packages in some ecosystem but are ordinary English in prose: only taken from code. */
 export const PROSE_STOPWORDS = new Set(
   (
@@ -206,14 +212,14 @@ function scanVersions(text: string, out: ProseHit[]): void {
     const ver = m[3];
     if (!/\d/.test(ver)) continue;
     // "Step 2", "Phase 3": a bare integer needs a known subject.
-    const key = SUBJECT_ALIASES[subject] ?? subject;
+    const key = subjectAlias(subject) ?? subject;
     const plainInt = /^\d+$/.test(ver);
     if (plainInt && Number(ver) > 300) continue;
     if (/^(?:step|phase|part|layer|stage|level|tier|section|chapter|item|option|project|version|release|v|table|tables|priority|todo|p|day|days|week|weeks|hour|hours|minute|minutes|port|line|lines|page|issue|pr|claude|gpt|sonnet|opus|haiku|gemini|llama|windows|macos|ios|android|ubuntu|debian|es|ecmascript|http|tls|utf|sha|md|h|top|group|round|q)$/.test(subject))
       continue;
-    if (PROSE_STOPWORDS.has(subject) && !SUBJECT_ALIASES[subject]) continue;
+    if (PROSE_STOPWORDS.has(subject) && !subjectAlias(subject)) continue;
     if (SUBJECT_STOP.has(subject)) continue;
-    if (plainInt && !SUBJECT_ALIASES[subject] && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
+    if (plainInt && !subjectAlias(subject) && !/[A-Z]/.test(subjectRaw) && !/[-@.]/.test(subjectRaw)) continue;
     const bound: ProseHit['bound'] = m[4] ? 'atLeast' : m[2] && m[2] !== '^' && m[2] !== '~' ? 'atLeast' : 'exact';
     const start = m.index;
     const end = m.index + m[0].length;
@@ -271,6 +277,31 @@ const PROJECT_TIE_BEFORE =
   /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
 /** After a subject version in its clause: it is the project's floor ("Python 3.14 has been our minimum"). */
 const PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)\b/i;
+/**
+ * Right after a version (up to two modifiers between): a language feature it qualifies ("Python 3.10+ syntax",
+ * "Go 1.22 loop semantics", "Python 3.12 features"): when the feature appeared, true whatever floor the
+ * project declares above it. The modifiers are no function words ("Node 20 for new features" is no such phrase).
+ */
+const FEATURE_NOUN_AFTER =
+  /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics)\b/i;
+/** Right before a version: the verb of "X need(s) / require(s) (at least)" (the subject is read separately). */
+const NEED_BEFORE = /\b(?:needs?|requires?|requiring)\s+(?:at least\s+|a minimum of\s+)?$/i;
+/**
+ * A language or library construct as the subject of a need ("range-over-func iterators need Go 1.23",
+ * "`match` statements require Python 3.10", "the `tomllib` module needs Python 3.11"): the version says
+ * what the construct needs, not what the project requires — a floor above it keeps the sentence true.
+ */
+const FEATURE_NOUN =
+  /\b(?:syntax|features?|semantics|iterators?|generics?|annotations?|hints?|unions?|operators?|statements?|expressions?|keywords?|literals?|built-?ins?|decorators?|f-strings?|comprehensions?|matching|loops?|closures?|lambdas?|coroutines?|generators?|apis?|modules?|functions?|methods?|types?|classes|parameters?|aliases|enums?|traits?|macros?|constructs?|idioms?|primitives?)\b/i;
+/** A subject that is one identifier in inline code (`tomllib`, `slices.Contains`): a library name, no command or path. */
+const CODE_NAME_SUBJECT = /^(?:the\s+)?`[\w.:-]+`$/i;
+/** A subject that is the project or one of its parts ("we need", "this project requires", "the CLI needs"). */
+const PROJECT_SUBJECT =
+  /\b(?:we|our|us|i)\b|\b(?:this|the)\s+(?:project|repo|repository|codebase|code|app|application|package|library|module|crate|cli|tool|server|service|backend|frontend|build|tests?|suite)\b/i;
+/** Right before a version: `from` ("in the standard library from Python 3.11"): when something came, unless tied to the project. */
+const FROM_BEFORE = /\bfrom\s+$/i;
+/** Before `from` in its clause: the project works or is tested from that version on ("works from Node 18"). */
+const FROM_PROJECT_TIE = /\b(?:works?|working|compatible|tested|runs?|running|builds?|installs?)\b/i;
 
 /**
  * The clause around [s, e): bounded by sentence ends (`.`, `!`, `?` before whitespace), line ends, `;`, `:`
@@ -299,16 +330,42 @@ function clauseAround(text: string, s: number, e: number): [string, string] {
  * 3.14 explicitly allows …", "Node 18's fetch", "arrived in Python 3.10", "deprecated in Node 22". A version
  * is still the project's when its clause ties it to the project before it ("We require Node 18, which
  * ships …" — the comma ends the clause; "our minimum, Python 3.14 has …") or names it a minimum after it.
+ * Also when a language feature appeared, whatever the clause says: "(Python 3.10+ syntax)", "range-over-func
+ * iterators need Go 1.23+" (a project floor above it keeps it true, so it is never rewritten upward); and
+ * after a plain `from` unless tied to the project ("in the standard library from Python 3.11").
  * Exported for the contradiction check (a feature statement states no value of the project's).
  */
 export function isFeatureVersion(text: string, s: number, e: number): boolean {
   const after = text.slice(e, e + 60);
+  // "(Python 3.10+ syntax)": when the syntax appeared, whoever uses it
+  if (FEATURE_NOUN_AFTER.test(after)) return true;
   const subjectOf = FEATURE_VERB_AFTER.test(after);
-  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(text.slice(Math.max(0, s - 60), s));
-  if (!subjectOf && !objectOf) return false;
-  const [before, rest] = clauseAround(text, s, e);
+  const lead = text.slice(Math.max(0, s - 60), s);
+  const objectOf = !subjectOf && FEATURE_PHRASE_BEFORE.test(lead);
+  const needOf = !subjectOf && !objectOf && NEED_BEFORE.test(lead);
+  const fromOf = !subjectOf && !objectOf && !needOf && FROM_BEFORE.test(lead);
+  if (!subjectOf && !objectOf && !needOf && !fromOf) return false;
   if (objectOf) return true; // "introduced in Python 3.10": when, never what the project needs
+  const [before, rest] = clauseAround(text, s, e);
+  if (needOf) return featureSubject(before.replace(NEED_BEFORE, ''));
+  if (fromOf) return !PROJECT_TIE_BEFORE.test(before) && !FROM_PROJECT_TIE.test(before);
   return !PROJECT_TIE_BEFORE.test(before) && !PROJECT_TIE_AFTER.test(rest);
+}
+
+/**
+ * Whether the subject of "… need(s) / require(s) <version>" (the clause before the verb) is a language or
+ * library construct rather than the project: "Range-over-func iterators need Go 1.23+" is a fact about the
+ * iterators; "Requires Python 3.11+" (no subject), "We need Node 20", "The CLI requires Go 1.22" are the
+ * project's floor. A parenthesis right before the verb ("`X | Y` unions (requires Python 3.10+)") makes
+ * what stands before it the subject.
+ */
+function featureSubject(before: string): boolean {
+  const subject = before
+    .replace(/\s*\(\s*$/, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .trim();
+  if (!subject || PROJECT_SUBJECT.test(subject)) return false;
+  return FEATURE_NOUN.test(subject.replace(/`[^`]*`/g, ' ')) || CODE_NAME_SUBJECT.test(subject);
 }
 
 const COUNT_RE =
@@ -377,7 +434,7 @@ function scanCounts(text: string, out: ProseHit[]): void {
     // "Claude 4 models", "Python 3 scripts": a name with a version, not a count.
     const pw = /([A-Za-z][\w.-]*)\s+$/.exec(text.slice(Math.max(0, m.index - 40), m.index));
     if (pw && !m[1] && /^[A-Z]/.test(pw[1]) && !COUNT_STARTERS.has(pw[1].toLowerCase())) continue;
-    if (pw && SUBJECT_ALIASES[pw[1].toLowerCase()]) continue;
+    if (pw && subjectAlias(pw[1].toLowerCase())) continue;
     const q = (m[1] || '').trim().toLowerCase();
     const bound: ProseHit['bound'] = m[3] || q === 'over' || q === 'more than' || q === 'at least' ? 'atLeast' : q ? 'approx' : 'exact';
     const start = m.index + (m[1] ? m[1].length : 0);
@@ -496,19 +553,15 @@ function addKey(key: string, keyBytes: Uint8Array, from: number, kind: number, a
   return k;
 }
 
-// The fixed part: stopwords, then `SUBJECT_ALIASES[lower]` for every key where it is defined
-// (its own keys and what it inherits, `constructor`). Keys that are not lower-case ASCII can
-// never match a scanned word (lower-cased) and are left out.
+// The fixed part: stopwords, then the alias of every key of SUBJECT_ALIASES (its own keys only:
+// a prose word such as `constructor` must never read Object.prototype). Keys that are not
+// lower-case ASCII can never match a scanned word (lower-cased) and are left out.
 {
-  const aliasOf = (k: string): string | undefined => {
-    const v = (SUBJECT_ALIASES as Record<string, unknown>)[k];
-    return v === undefined || v === null ? undefined : (v as string);
-  };
-  const all = new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES), ...Object.getOwnPropertyNames(Object.prototype)]);
+  const all = new Set([...PROSE_STOPWORDS, ...Object.keys(SUBJECT_ALIASES)]);
   const enc = new TextEncoder();
   for (const k of all) {
     const stop = PROSE_STOPWORDS.has(k);
-    const alias = aliasOf(k);
+    const alias = subjectAlias(k);
     // eslint-disable-next-line no-control-regex
     if ((stop || alias !== undefined) && /^[\x00-\x7f]*$/.test(k) && k === k.toLowerCase()) {
       addKey(k, enc.encode(k), 0, (stop ? K_STOP : 0) | (alias !== undefined ? K_ALIAS : 0), alias, wordHash(k));
@@ -696,7 +749,7 @@ export function scanWordsEncoded(text: string): number {
   const u8 = bytes;
   wordCount = 0;
   otherCount = 0;
-  otherRaw.length = otherValue.length = 0;
+  // (otherRaw and otherValue are not emptied: only their first otherCount slots are read.)
   // Table indices must hold until the words are read: the table starts over only here.
   if (keys.length - FIXED >= WORD_SOFT_MAX) resetWords();
   /** Bytes beyond one per UTF-16 unit so far: string offset = byte offset - extra. */
