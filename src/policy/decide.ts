@@ -378,6 +378,13 @@ function markedSafely(replacement: string, today: string): { text: string; note:
   return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : '' };
 }
 
+/** Whether a `valid until:` / `valid_until:` line (or an opening "Until <date>:") is the text's first or last non-blank line. */
+function slotAtEdge(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const slot = (l: string | undefined) => l !== undefined && (/valid[_ ]until\W*:/i.test(l) || /^\W*until\s+\d{4}-\d{2}-\d{2}/i.test(l));
+  return slot(lines[0]) || slot(lines[lines.length - 1]);
+}
+
 /** The offset of the opening fence line when `lineStart` is inside a fenced code block of `text`. */
 function openFenceBefore(text: string, lineStart: number): number | undefined {
   // No fence characters before the line: no line before it can open a fence.
@@ -572,7 +579,12 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // reference, a shallow clone) do not hold it back. Protected entries never get here (rule 0);
     // decision / feedback / user entries still go to review. A code block keeps those exceptions:
     // a `valid_until:` line in a snippet is more likely a sample of the syntax than an expiry.
-    const expiry = e.kind === 'code' ? undefined : uncorrectable.find((f) => f.kind === 'expired');
+    // A `valid_until:` line in the middle of a long body (a topic file's list, one item of which
+    // expires) may date that item only: the whole-entry rule needs the expiry in the frontmatter,
+    // an entry of at most five lines, or the slot on the entry's first or last line; other long
+    // entries keep the exceptions below (review).
+    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || slotAtEdge(e.text);
+    const expiry = e.kind === 'code' || !wholeEntry ? undefined : uncorrectable.find((f) => f.kind === 'expired');
     if (expiry) {
       const why = `stale (expired): ${oneLine(expiry.message)}`;
       if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')

@@ -152,6 +152,25 @@ describe('an expired entry is deleted whole (rule 4)', () => {
     expect(p.get(long.id)).toMatchObject({ action: 'delete', rule: 4, reason: EXPIRED });
   });
 
+  test('a `valid_until:` line in the middle of a long entry dates part of it: review, not delete', async () => {
+    const { result } = await auditFiles({
+      'CLAUDE.md': [
+        '# Project',
+        '',
+        '- Release notes:',
+        '  - `src/index.ts` is the entry point',
+        '  - the launch banner is on',
+        '    valid_until: 2026-03-01',
+        '  - `src/deploy.ts` ships the build',
+        '  - reviewed twice',
+        '',
+      ].join('\n'),
+    });
+    const long = entry(result, 'Release notes');
+    const p = planWith(result, [finding('expired', long, { message: 'This entry expired.' })]);
+    expect(p.get(long.id)?.action).toBe('review');
+  });
+
   test('an expired code block keeps the long-entry exception (a `valid_until:` line in a snippet is likely a sample)', async () => {
     const { result } = await auditFiles({
       'CLAUDE.md': ['# Memory format', '', '```yaml', 'name: x', 'description: y', 'type: project', 'priority: 5', 'valid_until: 2026-03-01', '```', ''].join('\n'),
