@@ -66266,6 +66266,11 @@ function markedSafely(replacement, today) {
   const m = inertMarker(replacement, today);
   return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : "" };
 }
+function slotAtEdge(text5) {
+  const lines = text5.split("\n").filter((l) => l.trim() !== "");
+  const slot = (l) => l !== void 0 && (/valid[_ ]until\W*:/i.test(l) || /^\W*until\s+\d{4}-\d{2}-\d{2}/i.test(l));
+  return slot(lines[0]) || slot(lines[lines.length - 1]);
+}
 function openFenceBefore(text5, lineStart) {
   const tick = text5.indexOf("```");
   const tilde = text5.indexOf("~~~");
@@ -66419,7 +66424,8 @@ function decideEntry(x, t) {
     }
     const first = uncorrectable[0] ?? stale2[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
-    const expiry = e.kind === "code" ? void 0 : uncorrectable.find((f) => f.kind === "expired");
+    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || slotAtEdge(e.text);
+    const expiry = e.kind === "code" || !wholeEntry ? void 0 : uncorrectable.find((f) => f.kind === "expired");
     if (expiry) {
       const why = `stale (expired): ${oneLine(expiry.message)}`;
       if (e.type === "decision" || e.type === "feedback" || e.type === "user")
