@@ -69,6 +69,26 @@ export function isPublicDocUrl(url: string): boolean {
 }
 
 /** A one-line summary of an entry for logs and reasons: first meaningful line, markdown stripped. */
+/**
+ * `s` without emphasis markers (`**bold**`, `*em*`, `__bold__`, `_em_`: delimiters next to
+ * non-blank text, `_` only at word edges as CommonMark reads it) and without the backticks of
+ * inline code, whose content is kept exactly (snake_case names, globs).
+ */
+function withoutEmphasis(s: string): string {
+  return s
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part.replace(/^`+|`+$/g, '')
+        : part
+            .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+            .replace(/(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, '$1')
+            .replace(/(?<![\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_])_(?![\p{L}\p{N}_])/gu, '$1')
+            .replace(/`+/g, ''),
+    )
+    .join('');
+}
+
 export function summarize(entry: Pick<Entry, 'text' | 'kind' | 'meta'>, max = 72, preferBody = false): string {
   let s = '';
   if (!preferBody && entry.kind === 'topic' && (entry.meta.description || entry.meta.name))
@@ -87,10 +107,10 @@ export function summarize(entry: Pick<Entry, 'text' | 'kind' | 'meta'>, max = 72
     .replace(/^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')
     .replace(/^#+\s+/, '')
     .replace(/^>\s?/, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
+  // Emphasis markers go, the text inside code stays as written (`accounts_test.exs`, `**/*.ts`):
+  // a code block's line is code throughout.
+  s = (entry.kind === 'code' ? s : withoutEmphasis(s)).replace(/\s+/g, ' ').trim();
   if ([...s].length > max) s = [...s].slice(0, max - 1).join('').trimEnd() + '…';
   return s;
 }
