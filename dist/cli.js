@@ -167,17 +167,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path15) {
-      const ctrl = callVisitor(key, node2, visitor, path15);
+    function visit_(key, node2, visitor, path16) {
+      const ctrl = callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visit_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visit_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path15);
+            const ci = visit_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -188,13 +188,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path15);
+          const cv = visit_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -215,17 +215,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP2;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path15) {
-      const ctrl = await callVisitor(key, node2, visitor, path15);
+    async function visitAsync_(key, node2, visitor, path16) {
+      const ctrl = await callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visitAsync_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visitAsync_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -236,13 +236,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path15);
+          const cv = await visitAsync_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -269,23 +269,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path15) {
+    function callVisitor(key, node2, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path15);
+        return visitor(key, node2, path16);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path15);
+        return visitor.Map?.(key, node2, path16);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path15);
+        return visitor.Seq?.(key, node2, path16);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path15);
+        return visitor.Pair?.(key, node2, path16);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path15);
+        return visitor.Scalar?.(key, node2, path16);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path15);
+        return visitor.Alias?.(key, node2, path16);
       return void 0;
     }
-    function replaceNode(key, path15, node2) {
-      const parent = path15[path15.length - 1];
+    function replaceNode(key, path16, node2) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -897,10 +897,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path15, value2) {
+    function collectionFromPath(schema, path16, value2) {
       let v = value2;
-      for (let i = path15.length - 1; i >= 0; --i) {
-        const k = path15[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -919,7 +919,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -949,11 +949,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path15, value2) {
-        if (isEmptyPath(path15))
+      addIn(path16, value2) {
+        if (isEmptyPath(path16))
           this.add(value2);
         else {
-          const [key, ...rest] = path15;
+          const [key, ...rest] = path16;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value2);
@@ -967,8 +967,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        const [key, ...rest] = path15;
+      deleteIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -982,8 +982,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        const [key, ...rest] = path15;
+      getIn(path16, keepScalar) {
+        const [key, ...rest] = path16;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -1001,8 +1001,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path15) {
-        const [key, ...rest] = path15;
+      hasIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -1012,8 +1012,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value2) {
-        const [key, ...rest] = path15;
+      setIn(path16, value2) {
+        const [key, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -3528,9 +3528,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path15, value2) {
+      addIn(path16, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path15, value2);
+          this.contents.addIn(path16, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3605,14 +3605,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        if (Collection.isEmptyPath(path15)) {
+      deleteIn(path16) {
+        if (Collection.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3627,10 +3627,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        if (Collection.isEmptyPath(path15))
+      getIn(path16, keepScalar) {
+        if (Collection.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3641,10 +3641,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path15) {
-        if (Collection.isEmptyPath(path15))
+      hasIn(path16) {
+        if (Collection.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3661,13 +3661,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value2) {
-        if (Collection.isEmptyPath(path15)) {
+      setIn(path16, value2) {
+        if (Collection.isEmptyPath(path16)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path15, value2);
+          this.contents.setIn(path16, value2);
         }
       }
       /**
@@ -5628,9 +5628,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path15) => {
+    visit3.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field2, index2] of path15) {
+      for (const [field2, index2] of path16) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -5639,23 +5639,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path15) => {
-      const parent = visit3.itemAtPath(cst, path15.slice(0, -1));
-      const field2 = path15[path15.length - 1][0];
+    visit3.parentCollection = (cst, path16) => {
+      const parent = visit3.itemAtPath(cst, path16.slice(0, -1));
+      const field2 = path16[path16.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path15, item, visitor) {
-      let ctrl = visitor(item, path15);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5666,10 +5666,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path15);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -8363,8 +8363,8 @@ function assertNonEmpty(part, name) {
     throw new Error("`" + name + "` cannot be empty");
   }
 }
-function assertPath(path15, name) {
-  if (!path15) {
+function assertPath(path16, name) {
+  if (!path16) {
     throw new Error("Setting `" + name + "` requires `path` to be set too");
   }
 }
@@ -8549,13 +8549,13 @@ var init_lib4 = __esm({
        * @returns {undefined}
        *   Nothing.
        */
-      set path(path15) {
-        if (isUrl(path15)) {
-          path15 = fileURLToPath(path15);
+      set path(path16) {
+        if (isUrl(path16)) {
+          path16 = fileURLToPath(path16);
         }
-        assertNonEmpty(path15, "path");
-        if (this.path !== path15) {
-          this.history.push(path15);
+        assertNonEmpty(path16, "path");
+        if (this.path !== path16) {
+          this.history.push(path16);
         }
       }
       /**
@@ -17990,7 +17990,7 @@ function transformGfmAutolinkLiterals(tree) {
     { ignore: ["link", "linkReference"] }
   );
 }
-function findUrl(_, protocol, domain2, path15, match) {
+function findUrl(_, protocol, domain2, path16, match) {
   if (!previous2(match)) {
     return false;
   }
@@ -18003,7 +18003,7 @@ function findUrl(_, protocol, domain2, path15, match) {
   if (unicodePunctuation(domain2.charCodeAt(0)) || !isCorrectDomain(domain2)) {
     return false;
   }
-  const parts = splitUrl(domain2 + path15);
+  const parts = splitUrl(domain2 + path16);
   const result = {
     type: "link",
     title: null,
@@ -24649,7 +24649,7 @@ function spanOf(node2, out, defs, src) {
       return false;
   }
 }
-function readFrontmatter(node2, text5, path15, format, ls, findings) {
+function readFrontmatter(node2, text5, path16, format, ls, findings) {
   if (node2.type !== "yaml" && node2.type !== "toml") return void 0;
   const lang = node2.type === "yaml" ? "yaml" : "toml";
   const p = pos(node2);
@@ -24668,11 +24668,11 @@ function readFrontmatter(node2, text5, path15, format, ls, findings) {
   for (const pr of res.problems) {
     findings.push({
       entryId: null,
-      file: path15,
+      file: path16,
       line: pr.line,
       kind: "malformed",
       severity: "error",
-      message: `${path15}:${pr.line}: ${pr.message}`,
+      message: `${path16}:${pr.line}: ${pr.message}`,
       evidence: { frontmatter: lang }
     });
   }
@@ -24720,8 +24720,8 @@ function sha8(s) {
   if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
   return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
-function assignIds(path15, entries) {
-  const prefix = path15 + "\0";
+function assignIds(path16, entries) {
+  const prefix = path16 + "\0";
   if (entries.length === 1) {
     entries[0].id = "e_" + sha8(prefix + normaliseForId(entries[0].text));
     return;
@@ -24777,29 +24777,29 @@ function indexLineMeta(item, defs) {
   if (rest) meta.description = rest;
   return meta;
 }
-function parseMemoryText(path15, text5, format, opts = {}) {
+function parseMemoryText(path16, text5, format, opts = {}) {
   try {
-    return parseUnsafe(path15, text5, format, opts);
+    return parseUnsafe(path16, text5, format, opts);
   } catch (e) {
-    const file = { path: path15, absPath: path15, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
+    const file = { path: path16, absPath: path16, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
     if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
     const finding4 = {
       entryId: null,
-      file: path15,
+      file: path16,
       line: 1,
       kind: "malformed",
       severity: "error",
-      message: `${path15}: could not be parsed (${e.message}); no entries read`
+      message: `${path16}: could not be parsed (${e.message}); no entries read`
     };
     return { file, entries: [], findings: [finding4] };
   }
 }
-function parseUnsafe(path15, text5, format, opts) {
+function parseUnsafe(path16, text5, format, opts) {
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
   const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
   const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
-  const file = { path: path15, absPath: path15, format, text: text5, lines, bytes: bytes2 };
+  const file = { path: path16, absPath: path16, format, text: text5, lines, bytes: bytes2 };
   Object.defineProperty(file, "tokens", TOKENS);
   if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
@@ -24809,29 +24809,29 @@ function parseUnsafe(path15, text5, format, opts) {
   let builder;
   try {
     if (format !== "auto-memory-topic" && !text5.includes("]:")) {
-      builder = new EntryBuilder(path15, text5, format, ls, opts, NO_DEFS);
+      builder = new EntryBuilder(path16, text5, format, ls, opts, NO_DEFS);
       parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls, out: builder });
     } else {
       const blocks = parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls });
       let defs;
       for (const b of blocks) if (b.type === "definition") (defs ??= /* @__PURE__ */ new Map()).set(b.identifier.toLowerCase(), b.url);
-      builder = new EntryBuilder(path15, text5, format, ls, opts, defs ?? NO_DEFS);
+      builder = new EntryBuilder(path16, text5, format, ls, opts, defs ?? NO_DEFS);
       for (const b of blocks) builder.push(b);
     }
   } catch (e) {
     if (builder?.failure && builder.failure.error === e) throw e;
-    const message2 = `${path15}: could not be parsed as Markdown: ${e.message}`;
-    return { file, entries: [], findings: [{ entryId: null, file: path15, line: 1, kind: "malformed", severity: "error", message: message2 }] };
+    const message2 = `${path16}: could not be parsed as Markdown: ${e.message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path16, line: 1, kind: "malformed", severity: "error", message: message2 }] };
   }
   const findings = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
-      file: path15,
+      file: path16,
       line: b.deepLine,
       kind: "malformed",
       severity: "warning",
-      message: `${path15}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      message: `${path16}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
     });
   }
@@ -24912,8 +24912,8 @@ var init_parse3 = __esm({
       configurable: true
     };
     EntryBuilder = class {
-      constructor(path15, text5, format, ls, opts, defs) {
-        this.path = path15;
+      constructor(path16, text5, format, ls, opts, defs) {
+        this.path = path16;
         this.text = text5;
         this.format = format;
         this.ls = ls;
@@ -24988,17 +24988,17 @@ var init_parse3 = __esm({
       /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
       start(first) {
         this.started = true;
-        const { text: text5, path: path15, format } = this;
+        const { text: text5, path: path16, format } = this;
         if (first && (first.type === "yaml" || first.type === "toml")) {
-          this.fm = readFrontmatter(first, text5, path15, format, this.ls, this.findings);
+          this.fm = readFrontmatter(first, text5, path16, format, this.ls, this.findings);
         } else if (looksLikeUnclosedFrontmatter(text5)) {
           this.findings.push({
             entryId: null,
-            file: path15,
+            file: path16,
             line: 1,
             kind: "malformed",
             severity: format === "auto-memory-topic" ? "error" : "warning",
-            message: `${path15}:1: frontmatter fence is never closed; the file is read as plain Markdown`
+            message: `${path16}:1: frontmatter fence is never closed; the file is read as plain Markdown`
           });
         }
         const fm = this.fm;
@@ -25387,7 +25387,9 @@ function looksLikeCommand(line2) {
   let e = 0;
   while (e < t.length && !isSpaceCode2(t.charCodeAt(e))) e++;
   const w = e === t.length ? t : t.slice(0, e);
-  return KNOWN_TOOLS.has(w) || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w);
+  return KNOWN_TOOLS.has(w) || // Python task runners (their scripts are read by `pythonRunnerPieces`).
+  w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
+  (w.includes("/") || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], void 0) !== -1;
 }
 function parseCommandLine(line2, state) {
   const toks = tokenize(line2);
@@ -25452,6 +25454,91 @@ function withCwd(p, cwd) {
   p.cwd = insideFolder(cwd);
   return p;
 }
+function unwrap(seg, i, out, cwd) {
+  const pieces = [];
+  let k = i;
+  while (k < seg.length && !WRAPPED_TOOLS.has(seg[k].t)) {
+    if (k > i && /^[A-Z_][A-Z0-9_]*=/.test(seg[k].t)) {
+      assignmentPath(seg[k], pieces);
+      k++;
+      continue;
+    }
+    const next = wrapperEnd(seg, k, pieces);
+    if (next <= k) return -1;
+    k = next;
+  }
+  if (k === i || k >= seg.length) return -1;
+  for (const p of pieces) out.push(p.kind === "path" ? withCwd(p, cwd) : p);
+  return k;
+}
+function wrapperEnd(seg, k, out) {
+  const t = seg[k].t;
+  if (t === "sudo") return skipOptions(seg, k + 1, SUDO_VALUES, SUDO_MOVES, out);
+  if (t === "time") return skipOptions(seg, k + 1, TIME_VALUES, NO_OPTIONS, out);
+  if (t === "nice") return skipOptions(seg, k + 1, NICE_VALUES, NO_OPTIONS, out);
+  if (t === "exec") return skipOptions(seg, k + 1, EXEC_VALUES, NO_OPTIONS, out);
+  if (t === "env") return skipOptions(seg, k + 1, ENV_VALUES, ENV_MOVES, out);
+  let j = k;
+  if (t === "npx") {
+    j++;
+    while (j < seg.length && (seg[j].t === "-y" || seg[j].t === "--yes" || seg[j].t === "-q" || seg[j].t === "--quiet")) j++;
+    if (j >= seg.length || seg[j].t !== "dotenv" && seg[j].t !== "cross-env") return -1;
+    pushPackage(seg[j], out, "npx", true);
+  } else if (t === "dotenv" || t === "cross-env") out.push({ kind: "tool", tool: "other", start: seg[j].s, end: seg[j].e, value: t });
+  if (seg[j]?.t === "cross-env") return j + 1;
+  if (seg[j]?.t === "dotenv") {
+    j++;
+    for (; j < seg.length && seg[j].t.startsWith("-") && seg[j].t !== "--"; j++) {
+      const o = seg[j].t;
+      if (o === "-p") return -1;
+      if (DOTENV_VALUES.has(o)) j++;
+      else if (o === "-c" && seg[j + 1] && !seg[j + 1].t.startsWith("-") && !WRAPPED_TOOLS.has(seg[j + 1].t)) j++;
+    }
+    return seg[j]?.t === "--" ? j + 1 : j;
+  }
+  if (t === "docker" || t === "docker-compose") {
+    let compose = t === "docker-compose";
+    j = skipOptions(seg, k + 1, compose ? COMPOSE_VALUES : DOCKER_VALUES, NO_OPTIONS, out);
+    if (j === -1) return -1;
+    if (!compose && seg[j]?.t === "compose") {
+      compose = true;
+      j = skipOptions(seg, j + 1, COMPOSE_VALUES, NO_OPTIONS, out);
+      if (j === -1) return -1;
+    } else if (!compose && seg[j]?.t === "container") j++;
+    const sub = seg[j]?.t;
+    if (sub !== "exec" && !(compose && sub === "run")) return -1;
+    j = skipOptions(seg, j + 1, CONTAINER_VALUES, CONTAINER_MOVES, []);
+    if (j === -1 || !seg[j] || !/^[\w$][\w.${}-]*$/.test(seg[j].t)) return -1;
+    return j + 1;
+  }
+  if (t === "kubectl") {
+    let sawExec = false;
+    for (j = k + 1; j < seg.length && seg[j].t !== "--"; j++) if (seg[j].t === "exec") sawExec = true;
+    return sawExec && j < seg.length ? j + 1 : -1;
+  }
+  if (t === "ssh") {
+    j = skipOptions(seg, k + 1, SSH_VALUES, NO_OPTIONS, []);
+    if (j === -1 || !seg[j] || seg[j].t.includes("/")) return -1;
+    return j + 1;
+  }
+  if (t.includes("/") && !t.startsWith("-") && !t.includes("=") && !t.includes("://") && seg[k + 1] && WRAPPED_TOOLS.has(seg[k + 1].t)) {
+    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) out.push({ kind: "path", start: seg[k].s, end: seg[k].e, value: t });
+    return k + 1;
+  }
+  return -1;
+}
+function skipOptions(seg, k, values, moves, out) {
+  for (; k < seg.length && seg[k].t.length > 1 && seg[k].t.startsWith("-"); k++) {
+    const o = seg[k].t;
+    if (o === "--") return k + 1;
+    const eq = o.indexOf("=");
+    const name = eq === -1 ? o : o.slice(0, eq);
+    if (moves.has(name)) return -1;
+    if (values === COMPOSE_VALUES && (name === "-f" || name === "--file")) folderPiece(seg[k], eq === -1 ? seg[k + 1] : void 0, eq, out, true, void 0);
+    if (eq === -1 && values.has(name)) k++;
+  }
+  return k;
+}
 function parseSegment(seg, cwd, out) {
   const from = out.length;
   const at = { dir: cwd };
@@ -25469,7 +25556,9 @@ function segmentPieces(seg, cwd, out, at) {
   let i = 0;
   while (i < seg.length && /^\$$/.test(seg[i].t)) i++;
   for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
-  if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
+  const inner = unwrap(seg, i, out, cwd);
+  if (inner !== -1) i = inner;
+  else if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
   if (i + 1 < seg.length && seg[i].t === "bundle" && seg[i + 1].t === "exec") {
     i += 2;
     while (i < seg.length && seg[i].t.startsWith("-")) i++;
@@ -25487,6 +25576,7 @@ function segmentPieces(seg, cwd, out, at) {
     out.push(withCwd({ kind: "path", start: target.s, end: target.e, value: target.t, dir: true }, cwd));
     return target.t;
   }
+  pythonRunnerPieces(seg, i, out, cwd);
   if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
     const tool = w;
     let workspace;
@@ -25753,6 +25843,59 @@ function segmentPieces(seg, cwd, out, at) {
   scanArgs(args, out);
   return void 0;
 }
+function pythonRunnerPieces(seg, i, out, cwd) {
+  const head = seg[i];
+  const w = head.t;
+  if (w !== "hatch" && w !== "pdm" && w !== "poe" && w !== "poethepoet" && w !== "uv" && w !== "poetry") return;
+  let env;
+  for (let k2 = 0; k2 < i; k2++) if (seg[k2].t.startsWith("HATCH_ENV=")) env = unquote(seg[k2].t.slice(10));
+  let k = i + 1;
+  let runner = w;
+  let start = head.s;
+  if (w !== "poe" && w !== "poethepoet") {
+    for (; k < seg.length && seg[k].t !== "run"; k++) {
+      const o = seg[k].t;
+      if (!o.startsWith("-")) return;
+      if (OTHER_PROJECT.test(o)) return;
+      if (w === "hatch" && (o === "-e" || o === "--env")) env = seg[k + 1] && unquote(seg[k + 1].t);
+      else if (w === "hatch" && o.startsWith("--env=")) env = unquote(o.slice(6));
+      if (w === "hatch" && HATCH_VALUE_OPTIONS.has(o)) k++;
+    }
+    k++;
+  }
+  const values = w === "hatch" ? HATCH_VALUE_OPTIONS : w === "pdm" ? PDM_RUN_VALUE_OPTIONS : w === "uv" ? UV_RUN_VALUE_OPTIONS : w === "poetry" ? POETRY_RUN_VALUE_OPTIONS : POE_VALUE_OPTIONS;
+  for (; k < seg.length; k++) {
+    const o = seg[k].t;
+    if (o === "--") {
+      k++;
+      break;
+    }
+    if (!o.startsWith("-") && !(w === "hatch" && /^\+\w+=/.test(o))) break;
+    if (OTHER_PROJECT.test(o)) return;
+    if (o === "-l" || o === "--list") return;
+    if (values.has(o)) k++;
+  }
+  let name = seg[k];
+  if (!name) return;
+  if (runner !== "poe" && runner !== "poethepoet" && (name.t === "poe" || name.t === "poethepoet")) {
+    runner = name.t;
+    start = name.s;
+    for (k++; k < seg.length && seg[k].t.startsWith("-"); k++) {
+      if (OTHER_PROJECT.test(seg[k].t)) return;
+      if (POE_VALUE_OPTIONS.has(seg[k].t)) k++;
+    }
+    name = seg[k];
+    if (!name) return;
+  }
+  const v = unquote(name.t);
+  if (!/^[\w][\w:.@+-]*$/.test(v) || isPlaceholderScript(v)) return;
+  if (runner !== "poe" && runner !== "poethepoet" && (/^python[\d.]*$/.test(v) || /\.py$/.test(v))) return;
+  const value2 = runner === "poe" || runner === "poethepoet" ? `${runner} ${v}` : `${runner} run ${v}`;
+  const p = { kind: "script", tool: "other", start, end: name.e, value: value2, script: v };
+  if (runner === "hatch" && env) p.workspace = env;
+  if (cwd) p.cwd = cwd;
+  out.push(p);
+}
 function folderPiece(opt, next, eq, out, isFile, cwd) {
   if (eq !== -1) {
     const v = opt.t.slice(eq + 1);
@@ -25852,7 +25995,7 @@ function fileArgs(args, out) {
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
+var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -25877,6 +26020,46 @@ var init_commands = __esm({
     SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
     TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
     KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
+    WRAPPED_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "make", "just"]);
+    WRAPPER_WORDS = /* @__PURE__ */ new Set(["sudo", "time", "nice", "exec", "env", "cross-env", "dotenv", "npx", "docker", "docker-compose", "kubectl", "ssh"]);
+    NO_OPTIONS = /* @__PURE__ */ new Set();
+    SUDO_VALUES = /* @__PURE__ */ new Set(["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"]);
+    SUDO_MOVES = /* @__PURE__ */ new Set(["-i", "--login", "-s", "--shell", "-D", "--chdir", "-R", "--chroot"]);
+    TIME_VALUES = /* @__PURE__ */ new Set(["-o", "--output", "-f", "--format"]);
+    NICE_VALUES = /* @__PURE__ */ new Set(["-n", "--adjustment"]);
+    EXEC_VALUES = /* @__PURE__ */ new Set(["-a"]);
+    ENV_VALUES = /* @__PURE__ */ new Set(["-u", "--unset"]);
+    ENV_MOVES = /* @__PURE__ */ new Set(["-C", "--chdir", "-S", "--split-string"]);
+    DOTENV_VALUES = /* @__PURE__ */ new Set(["-e", "-v"]);
+    DOCKER_VALUES = /* @__PURE__ */ new Set(["--context", "-c", "-H", "--host", "--config", "-l", "--log-level"]);
+    COMPOSE_VALUES = /* @__PURE__ */ new Set(["-f", "--file", "-p", "--project-name", "--project-directory", "--profile", "--env-file", "--ansi", "--parallel", "--progress"]);
+    CONTAINER_VALUES = /* @__PURE__ */ new Set([
+      "-e",
+      "--env",
+      "--env-file",
+      "-u",
+      "--user",
+      "--index",
+      "--detach-keys",
+      "-l",
+      "--label",
+      "--name",
+      "-p",
+      "--publish",
+      "-v",
+      "--volume",
+      "--cap-add",
+      "--cap-drop",
+      "--pull",
+      "--network",
+      "--mount"
+    ]);
+    CONTAINER_MOVES = /* @__PURE__ */ new Set(["-w", "--workdir", "--entrypoint"]);
+    SSH_VALUES = /* @__PURE__ */ new Set(["-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"]);
+    HATCH_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-e", "--env", "-i", "--include", "-x", "--exclude", "--filter", "-f", "--data-dir", "--cache-dir", "--config"]);
+    PDM_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--venv", "--json"]);
+    POE_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-e", "--executor"]);
+    OTHER_PROJECT = /^(?:-p|--project|-C|--directory|--root|--dir|--cwd|-P)(?:=|$)/;
     UV_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set([
       "--package",
       "--with",
@@ -25965,8 +26148,8 @@ function parseTree(code3, listing = false) {
     const dir = name.endsWith("/");
     const clean = name.replace(/\/+$/, "");
     const parent = stack.map((s) => s.name).join("/");
-    const path15 = parent ? `${parent}/${clean}` : clean;
-    out.push({ raw: name, offset: lineStart + c, path: path15, base: parent ? parent + "/" : "", dir, depth: stack.length });
+    const path16 = parent ? `${parent}/${clean}` : clean;
+    out.push({ raw: name, offset: lineStart + c, path: path16, base: parent ? parent + "/" : "", dir, depth: stack.length });
     if (listing) {
       if (dir) stack.push({ col, name: clean });
     } else if (dir || !/\.[\w]+$/.test(clean) && !clean.startsWith(".")) stack.push({ col, name: clean });
@@ -25984,9 +26167,9 @@ function rootedAtRepository(items) {
   const strip = (s) => s.startsWith(cut) ? s.slice(cut.length) : s === cut.slice(0, -1) ? "" : s;
   const out = [];
   for (const it of items) {
-    const path15 = strip(it.path);
-    if (!path15) continue;
-    out.push({ ...it, path: path15, base: strip(it.base) });
+    const path16 = strip(it.path);
+    if (!path16) continue;
+    out.push({ ...it, path: path16, base: strip(it.base) });
   }
   return out;
 }
@@ -26008,13 +26191,13 @@ function isGoPath(value2) {
 function goImportRef(tok, start) {
   const m = GO_PATH.exec(tok);
   if (!m) return void 0;
-  const path15 = m[1].replace(/\/\.\.\.$/, "");
-  if (!path15.includes("/")) return void 0;
-  return { kind: "package", raw: path15, value: path15.toLowerCase(), start, end: start + path15.length, in: "inlineCode", tool: "go" };
+  const path16 = m[1].replace(/\/\.\.\.$/, "");
+  if (!path16.includes("/")) return void 0;
+  return { kind: "package", raw: path16, value: path16.toLowerCase(), start, end: start + path16.length, in: "inlineCode", tool: "go" };
 }
-function goPathPrefixes(path15) {
-  const out = [path15];
-  let p = path15;
+function goPathPrefixes(path16) {
+  const out = [path16];
+  let p = path16;
   for (let i = p.lastIndexOf("/"); i > 0 && p.indexOf("/") < i; i = p.lastIndexOf("/")) {
     p = p.slice(0, i);
     out.push(p);
@@ -27215,10 +27398,10 @@ function folderNamedAfter(fileText, at) {
   if (!p || p.glob || p.anchor === "root" || p.anchor === "parent" || !p.dir && /\.\w+$/.test(p.value)) return void 0;
   return p.value;
 }
-function fileFolder(path15) {
-  if (path15.startsWith("/") || /^[a-z]:[\\/]/i.test(path15)) return "";
-  const i = path15.lastIndexOf("/");
-  return i === -1 ? "" : path15.slice(0, i);
+function fileFolder(path16) {
+  if (path16.startsWith("/") || /^[a-z]:[\\/]/i.test(path16)) return "";
+  const i = path16.lastIndexOf("/");
+  return i === -1 ? "" : path16.slice(0, i);
 }
 function addPiece(p, offset, c, where3) {
   const start = offset + p.start;
@@ -27776,8 +27959,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path15, { windows } = {}) => {
-      const segs = path15.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path16, { windows } = {}) => {
+      const segs = path16.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -29918,26 +30101,26 @@ var require_ignore = __commonJS({
       const index2 = body.indexOf(SLASH);
       return index2 < 0 || index2 === body.length - 1;
     };
-    var basenameOf = (path15) => {
-      const end = path15.length - 1;
-      const index2 = path15.lastIndexOf(
+    var basenameOf = (path16) => {
+      const end = path16.length - 1;
+      const index2 = path16.lastIndexOf(
         SLASH,
-        path15[end] === SLASH ? end - 1 : end
+        path16[end] === SLASH ? end - 1 : end
       );
-      return index2 < 0 ? path15 : path15.slice(index2 + 1);
+      return index2 < 0 ? path16 : path16.slice(index2 + 1);
     };
-    var parentOf3 = (path15) => {
-      if (path15.charCodeAt(0) === SLASH_CODE || path15.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path15.split(SLASH).filter(Boolean);
+    var parentOf3 = (path16) => {
+      if (path16.charCodeAt(0) === SLASH_CODE || path16.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path16.split(SLASH).filter(Boolean);
         slices.pop();
         return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
       }
-      const end = path15.length - 1;
-      const cut = path15.lastIndexOf(
+      const end = path16.length - 1;
+      const cut = path16.lastIndexOf(
         SLASH,
-        path15.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path16.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY2 : path15.slice(0, cut + 1);
+      return cut < 0 ? EMPTY2 : path16.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern2) => pattern2 && isString(pattern2);
@@ -30087,7 +30270,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path15) {
+      testLiteral(path16) {
         const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
         ));
@@ -30096,7 +30279,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
-          if (rule.checkRegex.test(path15)) {
+          if (rule.checkRegex.test(path16)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -30116,15 +30299,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path15, mode) {
+      test(path16, mode) {
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path15) : path15;
+        const basename3 = shortcut ? basenameOf(path16) : path16;
         for (let index2 = length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path15
+            shortcut && rule._basenameOnly ? basename3 : path16
           )) {
             const { negative } = rule;
             const ret = {
@@ -30146,17 +30329,17 @@ var require_ignore = __commonJS({
     var throwError = (message2, Ctor) => {
       throw new Ctor(message2);
     };
-    var checkPath = (path15, originalPath, doThrow) => {
-      if (!isString(path15)) {
+    var checkPath = (path16, originalPath, doThrow) => {
+      if (!isString(path16)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path15) {
+      if (!path16) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path15)) {
+      if (checkPath.isNotRelative(path16)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -30165,25 +30348,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path15) => {
-      const first = path15.charCodeAt(0);
+    var isNotRelative = (path16) => {
+      const first = path16.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path15.length === 1) {
+      if (path16.length === 1) {
         return true;
       }
-      const second = path15.charCodeAt(1);
+      const second = path16.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path15.length === 2 || path15.charCodeAt(2) === SLASH_CODE;
+      return path16.length === 2 || path16.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -30214,59 +30397,59 @@ var require_ignore = __commonJS({
         return this.add(pattern2);
       }
       // @returns {TestResult}
-      _test(originalPath, cache3, path15) {
+      _test(originalPath, cache3, path16) {
         checkPath(
-          path15,
+          path16,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path15 ? this._t(path15, cache3) : {
+        return path16 ? this._t(path16, cache3) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path15 = convertPath(target);
-        if (!path15 || path15.charCodeAt(path15.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path15);
+        const path16 = convertPath(target);
+        if (!path16 || path16.charCodeAt(path16.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path16);
         }
-        const dir = this._t(path15, this._testCache);
+        const dir = this._t(path16, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal = this._rules.testLiteral(path15);
+        const literal = this._rules.testLiteral(path16);
         return literal.ignored || literal.unignored ? literal : dir;
       }
-      _t(path15, cache3) {
-        const cached = cache3[path15];
+      _t(path16, cache3) {
+        const cached = cache3[path16];
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf3(path15);
+        const parentPath = parentOf3(path16);
         const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path15] = parent && parent.ignored ? parent : this._rules.test(path15, MODE_IGNORE);
+        return cache3[path16] = parent && parent.ignored ? parent : this._rules.test(path16, MODE_IGNORE);
       }
-      ignores(path15) {
-        return this._test(path15, this._ignoreCache, convertPath(path15)).ignored;
+      ignores(path16) {
+        return this._test(path16, this._ignoreCache, convertPath(path16)).ignored;
       }
       createFilter() {
-        return (path15) => !this.ignores(path15);
+        return (path16) => !this.ignores(path16);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path15) {
-        return this._test(path15, this._testCache, convertPath(path15));
+      test(path16) {
+        return this._test(path16, this._testCache, convertPath(path16));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path15) => checkPath(convertPath(path15), path15, RETURN_FALSE);
+    var isPathValid = (path16) => checkPath(convertPath(path16), path16, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path15) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path15) || isNotRelative(path15);
+      checkPath.isNotRelative = (path16) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path16) || isNotRelative(path16);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -31368,18 +31551,18 @@ async function remoteOriginUrl(root2) {
 }
 function parseRepoSlug(url) {
   const u = url.trim();
-  let path15;
+  let path16;
   const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path15 = scp[1];
+  if (scp && !u.includes("://")) path16 = scp[1];
   else {
     try {
-      path15 = new URL(u).pathname;
+      path16 = new URL(u).pathname;
     } catch {
       return void 0;
     }
   }
-  if (!path15) return void 0;
-  const parts = path15.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (!path16) return void 0;
+  const parts = path16.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
   if (parts.length < 2) return void 0;
   const [owner, name] = parts.slice(-2);
   if (!owner || !name) return void 0;
@@ -31998,17 +32181,17 @@ var init_history = __esm({
         if (!this.prefix) return p;
         return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
       }
-      push(path15, ev) {
-        let list4 = this.events.get(path15);
-        let key = path15;
+      push(path16, ev) {
+        let list4 = this.events.get(path16);
+        let key = path16;
         const lk = this.lookups;
         if (list4) key = list4[0].path;
         else {
           list4 = [];
-          this.events.set(path15, list4);
-          const lp = path15.toLowerCase();
-          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path15);
-          pushTo2(lk.childFiles, parentOf2(path15), path15);
+          this.events.set(path16, list4);
+          const lp = path16.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path16);
+          pushTo2(lk.childFiles, parentOf2(path16), path16);
         }
         const e = ev;
         e.path = key;
@@ -32076,17 +32259,17 @@ var init_history = __esm({
 });
 
 // src/evidence/manifests/kinds.ts
-function manifestKind(path15) {
-  if (SKIP_SEGMENT.test(path15)) return void 0;
-  const slash = path15.lastIndexOf("/");
-  const base = slash < 0 ? path15 : path15.slice(slash + 1);
+function manifestKind(path16) {
+  if (SKIP_SEGMENT.test(path16)) return void 0;
+  const slash = path16.lastIndexOf("/");
+  const base = slash < 0 ? path16 : path16.slice(slash + 1);
   switch (base) {
     case "composer.json":
       return "composer";
     case "mix.exs":
-      return TOOL_COPIES.test(path15) ? void 0 : "mix";
+      return TOOL_COPIES.test(path16) ? void 0 : "mix";
     case "pubspec.yaml":
-      return TOOL_COPIES.test(path15) ? void 0 : "pubspec";
+      return TOOL_COPIES.test(path16) ? void 0 : "pubspec";
     case "package.json":
       return "package.json";
     case "pnpm-workspace.yaml":
@@ -32100,6 +32283,8 @@ function manifestKind(path15) {
     case "yarn.lock":
       return "yarn-lock";
     case "pyproject.toml":
+    // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
+    case "hatch.toml":
       return "pyproject";
     case "Cargo.toml":
       return "cargo";
@@ -32124,9 +32309,9 @@ function manifestKind(path15) {
       return "runtime-file";
   }
   if (base.endsWith(".versions.toml")) return "gradle-catalog";
-  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path15)) return "gradle-build";
+  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path16)) return "gradle-build";
   if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
-  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path15)) {
+  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path16)) {
     return "requirements";
   }
   return void 0;
@@ -32324,7 +32509,7 @@ function parseGradleBuild(text5) {
   }
   return out;
 }
-function parseMsbuild(path15, text5) {
+function parseMsbuild(path16, text5) {
   const out = { kind: "msbuild", deps: [], problems: [] };
   const src = text5.replace(/<!--[\s\S]*?-->/g, "");
   const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
@@ -32349,7 +32534,7 @@ function parseMsbuild(path15, text5) {
       out.deps.push({ name: id, spec: version ?? "", field: m[1] });
     }
   }
-  const base = path15.slice(path15.lastIndexOf("/") + 1);
+  const base = path16.slice(path16.lastIndexOf("/") + 1);
   const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
   presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
   return out;
@@ -32381,7 +32566,7 @@ var init_ecosystems = __esm({
 });
 
 // src/evidence/manifests/parse.ts
-function parseManifest(kind, path15, text5) {
+function parseManifest(kind, path16, text5) {
   try {
     switch (kind) {
       case "package.json":
@@ -32389,7 +32574,7 @@ function parseManifest(kind, path15, text5) {
       case "pnpm-workspace":
         return parsePnpmWorkspace(text5);
       case "pyproject":
-        return parsePyproject(text5);
+        return /(?:^|\/)hatch\.toml$/.test(path16) ? parseHatchToml(text5) : parsePyproject(text5);
       case "cargo":
         return parseCargo(text5);
       case "requirements":
@@ -32403,7 +32588,7 @@ function parseManifest(kind, path15, text5) {
       case "justfile":
         return parseJustfile(text5);
       case "runtime-file":
-        return parseRuntimeFile(path15, text5);
+        return parseRuntimeFile(path16, text5);
       case "composer":
         return parseComposer(text5);
       case "pubspec":
@@ -32415,7 +32600,7 @@ function parseManifest(kind, path15, text5) {
       case "gradle-build":
         return parseGradleBuild(text5);
       case "msbuild":
-        return parseMsbuild(path15, text5);
+        return parseMsbuild(path16, text5);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -32544,6 +32729,7 @@ function parsePyproject(text5) {
     return out;
   }
   const scripts = /* @__PURE__ */ new Map();
+  const runners = /* @__PURE__ */ new Map();
   const runtimes = [];
   const addReqs = (list4, field2) => {
     if (!Array.isArray(list4)) return;
@@ -32567,7 +32753,10 @@ function parsePyproject(text5) {
     }
     for (const key of ["scripts", "gui-scripts"]) {
       const s = obj2(project[key]);
-      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str3(v) ?? "");
+      if (s) for (const [k, v] of Object.entries(s)) {
+        scripts.set(k, str3(v) ?? "");
+        runners.set(`entry ${k}`, str3(v) ?? "");
+      }
     }
   }
   const groups = obj2(data["dependency-groups"]);
@@ -32596,7 +32785,10 @@ function parsePyproject(text5) {
     const pg = obj2(poetry.group);
     if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj2(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
     const ps = obj2(poetry.scripts);
-    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str3(v) ?? str3(obj2(v)?.reference) ?? "");
+    if (ps) for (const [k, v] of Object.entries(ps)) {
+      scripts.set(k, str3(v) ?? str3(obj2(v)?.reference) ?? "");
+      runners.set(`entry ${k}`, str3(v) ?? str3(obj2(v)?.reference) ?? "");
+    }
   }
   for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
     const t = obj2(obj2(tool?.[toolName])?.[key]);
@@ -32604,19 +32796,13 @@ function parsePyproject(text5) {
     for (const [k, v] of Object.entries(t)) {
       if (k.startsWith("_")) continue;
       scripts.set(k, str3(v) ?? str3(obj2(v)?.cmd) ?? str3(obj2(v)?.shell) ?? "");
+      if (toolName === "pdm" || toolName === "poe") runners.set(`${toolName} ${k}`, taskCommand(v));
     }
   }
-  const hatchEnvs = obj2(obj2(tool?.hatch)?.envs);
-  if (hatchEnvs) {
-    for (const [env, cfg] of Object.entries(hatchEnvs)) {
-      const s = obj2(obj2(cfg)?.scripts);
-      if (!s) continue;
-      for (const [k, v] of Object.entries(s)) {
-        const cmd = Array.isArray(v) ? v.join(" && ") : str3(v) ?? "";
-        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
-      }
-    }
-  }
+  const poe = obj2(tool?.poe);
+  if (poe && (poe.include !== void 0 || poe.include_script !== void 0)) runners.set("poe ?", "");
+  const hatch = obj2(tool?.hatch);
+  if (hatch) hatchScripts(hatch, scripts, runners);
   const pdmDev = obj2(obj2(tool?.pdm)?.["dev-dependencies"]);
   if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
   const uv = obj2(tool?.uv);
@@ -32626,7 +32812,64 @@ function parsePyproject(text5) {
     if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
   }
   if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
   if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function taskCommand(v) {
+  if (Array.isArray(v)) return v.map((x) => str3(x) ?? str3(obj2(x)?.cmd) ?? str3(obj2(x)?.ref) ?? "").join(" && ");
+  const o = obj2(v);
+  if (!o) return str3(v) ?? "";
+  for (const k of ["cmd", "shell", "script", "call", "ref", "expr"]) {
+    const c = o[k];
+    if (typeof c === "string") return c;
+    if (Array.isArray(c)) return c.filter((x) => typeof x === "string").join(" ");
+  }
+  for (const k of ["sequence", "composite"]) if (Array.isArray(o[k])) return taskCommand(o[k]);
+  return "";
+}
+function hatchScripts(hatch, scripts, runners) {
+  const envs = obj2(hatch.envs);
+  const collectors = obj2(obj2(hatch.env)?.collectors);
+  if (collectors && Object.keys(collectors).some((c) => c !== "default")) runners.set("hatch ?", "");
+  if (!envs) return;
+  const own5 = /* @__PURE__ */ new Map();
+  for (const [env, cfg] of Object.entries(envs)) {
+    const m = /* @__PURE__ */ new Map();
+    const s = obj2(obj2(cfg)?.scripts);
+    if (s) {
+      for (const [k, v] of Object.entries(s)) {
+        const cmd = Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str3(v) ?? "";
+        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
+        m.set(k, cmd);
+      }
+    }
+    own5.set(env, m);
+  }
+  for (const env of own5.keys()) {
+    const seen = /* @__PURE__ */ new Set();
+    for (let e = env; e !== void 0 && !seen.has(e); ) {
+      seen.add(e);
+      for (const [k, cmd] of own5.get(e) ?? []) if (!runners.has(`hatch ${env}:${k}`)) runners.set(`hatch ${env}:${k}`, cmd);
+      const t = obj2(envs[e])?.template;
+      e = typeof t === "string" ? t === e ? void 0 : t : e === "default" ? void 0 : "default";
+    }
+  }
+}
+function parseHatchToml(text5) {
+  const out = { kind: "pyproject", deps: [], problems: [] };
+  let data;
+  try {
+    data = parse2(text5);
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const scripts = /* @__PURE__ */ new Map();
+  const runners = /* @__PURE__ */ new Map();
+  hatchScripts(data, scripts, runners);
+  if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
   return out;
 }
 function parseCargo(text5) {
@@ -32922,9 +33165,9 @@ function parseJustfile(text5) {
   }
   return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
 }
-function parseRuntimeFile(path15, text5) {
+function parseRuntimeFile(path16, text5) {
   const out = { kind: "runtime-file", deps: [], problems: [] };
-  const base = path15.slice(path15.lastIndexOf("/") + 1);
+  const base = path16.slice(path16.lastIndexOf("/") + 1);
   const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
   if (base === ".tool-versions") {
     out.runtimes = [];
@@ -33285,6 +33528,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     }
     if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.kind === "pyproject") pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject")) {
       if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
@@ -33305,6 +33549,11 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   return idx;
+}
+function pythonRunners(idx) {
+  let m = runnerTables.get(idx);
+  if (!m) runnerTables.set(idx, m = /* @__PURE__ */ new Map());
+  return m;
 }
 function joinRel(dir, rel) {
   if (rel.startsWith("/") || rel.startsWith("~")) return null;
@@ -33467,7 +33716,7 @@ function makePatternSource(t) {
   return re;
 }
 function summarize(p, intern) {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners) return null;
   const deps = /* @__PURE__ */ new Map();
   for (const d of p.deps) {
     if (d.presence) continue;
@@ -33476,6 +33725,9 @@ function summarize(p, intern) {
   }
   const scripts = /* @__PURE__ */ new Map();
   if (p.scripts && p.kind === "package.json") for (const [k, v] of p.scripts) scripts.set(intern(k), { source: "npm", command: v });
+  if (p.runners) {
+    for (const [k, v] of p.runners) if (!k.endsWith(" ?")) scripts.set(intern(k), { source: "py", command: v });
+  }
   if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: "" });
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: "" });
   const out = { deps, scripts };
@@ -33544,12 +33796,12 @@ function buildManifestHistory(changes, summaries, idx) {
       }
       for (const [name, s] of after.scripts) {
         if (before.scripts.has(name)) continue;
-        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, source: s.source, ...s.command ? { command: s.command } : {} });
+        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} });
         push2(scriptAdds, manifest, { name, command: s.command });
       }
       for (const [name, s] of before.scripts) {
         if (after.scripts.has(name)) continue;
-        const ev = { name, manifest, type: "removed", commit, source: s.source, ...s.command ? { command: s.command } : {} };
+        const ev = { name, manifest, type: "removed", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} };
         push2(scriptHist, `${manifest}#${name}`, ev);
         scriptRemovals.push(ev);
       }
@@ -33634,7 +33886,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, runnerTables, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -33670,9 +33922,9 @@ var init_manifests = __esm({
         if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
         return summarize(parseManifest(k.kind, k.path, text5), this.intern);
       }
-      want(id, kind, path15) {
+      want(id, kind, path16) {
         if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
-        this.kindOfBlob.set(id, { kind, path: path15 });
+        this.kindOfBlob.set(id, { kind, path: path16 });
         this.stream?.request(id);
       }
       add(c) {
@@ -33721,6 +33973,7 @@ var init_manifests = __esm({
     dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
+    runnerTables = /* @__PURE__ */ new WeakMap();
     MAKE_UNKNOWN_TARGETS = "$(unknown)";
     MAX_MAKE_INCLUDES = 256;
     makeMatchers = /* @__PURE__ */ new WeakMap();
@@ -33832,11 +34085,11 @@ function commandSimilarity(a, b) {
   for (const t of ta) if (tb.has(t)) common++;
   return common / (ta.size + tb.size - common);
 }
-function renamedTo(ev, manifest, removed, names) {
+function renamedTo(ev, manifest, removed, names, same = () => true) {
   if (!names) return void 0;
   const c = changesOf(ev, manifest, removed.commit.sha);
-  const added = c.added.filter((a) => a.name !== removed.name);
-  const peers = c.removed.filter((r) => r.name !== removed.name);
+  const added = c.added.filter((a) => a.name !== removed.name && same(a.name));
+  const peers = c.removed.filter((r) => r.name !== removed.name && same(r.name));
   if (removed.command) {
     let best;
     let bestScore = 0;
@@ -33990,6 +34243,7 @@ function checkScriptRef(entry, ref, ev) {
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.tool === "other") return checkPythonRunnerRef(entry, ref, ev);
   if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
     const gone = checkWorkspaceGone(entry, ref, ev);
     if (gone) return gone;
@@ -34053,6 +34307,119 @@ function checkScriptRef(entry, ref, ev) {
     replaceWith ? { replace: replaceWith } : void 0
   );
 }
+function pyFormerDefiners(ev) {
+  let idx = pyFormerCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = /* @__PURE__ */ new Map();
+  for (const list4 of ev.manifests.scriptHistory.values()) {
+    const e = list4[0];
+    if (!e || !/(?:^|\/)(?:pyproject|hatch)\.toml$/.test(e.manifest)) continue;
+    const set = idx.get(e.name);
+    if (set) set.add(e.manifest);
+    else idx.set(e.name, /* @__PURE__ */ new Set([e.manifest]));
+  }
+  pyFormerCache.set(ev.manifests, idx);
+  return idx;
+}
+function entryPointsNow(ev) {
+  let set = entryCache.get(ev.manifests);
+  if (!set) {
+    set = /* @__PURE__ */ new Set();
+    for (const names of pythonRunners(ev.manifests).values()) for (const n of names) if (n.startsWith("entry ")) set.add(n.slice(6));
+    entryCache.set(ev.manifests, set);
+  }
+  return set;
+}
+function checkPythonRunnerRef(entry, ref, ev) {
+  const runner = PY_RUNNER[ref.value.slice(0, ref.value.indexOf(" "))];
+  const written = ref.script;
+  if (!runner) return null;
+  const tables = pythonRunners(ev.manifests);
+  if (!tables.size) return null;
+  let env = "";
+  let script = written;
+  if (runner === "hatch") {
+    const colon = written.indexOf(":");
+    env = colon > 0 ? written.slice(0, colon) : ref.workspace ?? "default";
+    script = colon > 0 ? written.slice(colon + 1) : written;
+    if (!script || env.startsWith("hatch-")) return null;
+  }
+  const keys2 = runner === "hatch" ? [`hatch ${env}:${script}`, ...env.includes(".") ? [`hatch ${env.slice(0, env.indexOf("."))}:${script}`] : []] : [`${runner} ${written}`];
+  if (entryPointsNow(ev).has(script)) return null;
+  if (runner !== "poe" && isBinary(ev, script)) return null;
+  const start = ref.base ? commandFolder(ev, ref.base, memDirOf(entry.file)) : memDirOf(entry.file);
+  if (start === null) return null;
+  let files = [];
+  let dir = "";
+  for (const d of upwards(start)) {
+    files = (runner === "hatch" ? ["pyproject.toml", "hatch.toml"] : ["pyproject.toml"]).map((n) => joinDir(d, n)).filter((f) => tables.has(f));
+    if (files.length) {
+      dir = d;
+      break;
+    }
+  }
+  if (!files.length) return null;
+  if (files.some((f) => tables.get(f).has(`${runner} ?`))) return null;
+  if (runner === "poe" && POE_TASK_FILES.some((n) => ev.files.files.has(joinDir(dir, n)))) return null;
+  if (files.some((f) => keys2.some((k) => tables.get(f).has(k)))) return null;
+  let last;
+  let key = keys2[0];
+  const latest = (fs) => {
+    for (const f of fs) for (const k of keys2) {
+      const e = lastEvent(ev, f, k);
+      if (e && (!last || e.commit.date > last.commit.date)) [last, key] = [e, k];
+    }
+  };
+  latest(files);
+  if (!last && runner === "entry") {
+    const former = pyFormerDefiners(ev).get(key);
+    if (former?.size === 1) latest(former);
+  }
+  const what = runner === "poe" ? "task" : runner === "entry" ? "entry point" : "script";
+  if (!last) {
+    if (runner !== "poe" || !files.some((f) => [...tables.get(f)].some((n) => n.startsWith("poe ")))) return null;
+    for (const [f, names] of tables) if (names.has(key) && !files.includes(f)) return null;
+    if (pyFormerDefiners(ev).has(key)) return null;
+    return finding(
+      entry,
+      ref,
+      "script-missing",
+      "warning",
+      `\`${ref.raw}\` does not work: \`${files[0]}\` defines no \`${written}\` ${what}; update or remove the command.`,
+      { now: files[0], manifest: files[0], script: written }
+    );
+  }
+  const ended = last;
+  if (ended.type !== "removed") return null;
+  const manifest = ended.manifest;
+  const prefix = runner === "hatch" ? key.slice(0, key.indexOf(":") + 1) : `${runner} `;
+  const to = renamedTo(ev, manifest, ended, tables.get(manifest), (n) => n.startsWith(prefix));
+  let replaceWith;
+  let tail;
+  let named = false;
+  if (to) {
+    const bare2 = to.slice(prefix.length);
+    const shown = runner === "hatch" && written.includes(":") ? `${env}:${bare2}` : bare2;
+    if (entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "other" && r.script === shown)) {
+      tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}, which the entry already names`;
+      named = true;
+    } else {
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(written)}$`), shown);
+      if (replaceWith === ref.raw) replaceWith = void 0;
+      tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}`;
+    }
+  } else tail = `the ${what} was removed from \`${manifest}\` in ${describeCommit(ended.commit)}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(ended.commit), now: manifest, manifest, script: written },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
 function lastManifestRemoval(ev, manifest) {
   if (!ev.history.available) return void 0;
   const f = ev.history.fate(manifest);
@@ -34061,7 +34428,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -34078,11 +34445,15 @@ var init_script = __esm({
     definersCache = /* @__PURE__ */ new WeakMap();
     PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
     nameIndexCache = /* @__PURE__ */ new WeakMap();
+    PY_RUNNER = { hatch: "hatch", pdm: "pdm", poe: "poe", poethepoet: "poe", uv: "entry", poetry: "entry" };
+    POE_TASK_FILES = ["poe_tasks.toml", "poe_tasks.yaml", "poe_tasks.yml", "poe_tasks.json"];
+    pyFormerCache = /* @__PURE__ */ new WeakMap();
+    entryCache = /* @__PURE__ */ new WeakMap();
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
       severity: "warning",
-      description: "npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.",
+      description: "npm/pnpm/yarn/bun scripts, make targets, just recipes and Python runner scripts, tasks and entry points named in memory that the manifest no longer defines.",
       run(ctx) {
         const out = [];
         for (const entry of ctx.entries) {
@@ -34309,9 +34680,9 @@ function catalogEntry(ev, name) {
     for (const pkg of pkgs.keys()) {
       if (!wanted.has(pkg.toLowerCase())) continue;
       let file = "pnpm-workspace.yaml";
-      for (const [path15, kind] of ev.manifests.manifestFiles ?? []) {
+      for (const [path16, kind] of ev.manifests.manifestFiles ?? []) {
         if (kind === "pnpm-workspace") {
-          file = path15;
+          file = path16;
           break;
         }
       }
@@ -34690,25 +35061,25 @@ var init_version = __esm({
 import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
-function cleanPath(path15) {
-  let normalized = normalize(path15);
+function cleanPath(path16) {
+  let normalized = normalize(path16);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
-function convertSlashes(path15, separator) {
-  return path15.replace(SLASHES_REGEX, separator);
+function convertSlashes(path16, separator) {
+  return path16.replace(SLASHES_REGEX, separator);
 }
-function isRootDirectory(path15) {
-  return path15 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path15);
+function isRootDirectory(path16) {
+  return path16 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path16);
 }
-function normalizePath2(path15, options) {
+function normalizePath2(path16, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path15.includes("/") || path15.startsWith(".");
-  if (resolvePaths) path15 = resolve(path15);
-  if (normalizePath$1 || pathNeedsCleaning) path15 = cleanPath(path15);
-  if (path15 === ".") return "";
-  const needsSeperator = path15[path15.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path15 + pathSeparator : path15, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path16.includes("/") || path16.startsWith(".");
+  if (resolvePaths) path16 = resolve(path16);
+  if (normalizePath$1 || pathNeedsCleaning) path16 = cleanPath(path16);
+  if (path16 === ".") return "";
+  const needsSeperator = path16[path16.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path16 + pathSeparator : path16, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -34764,9 +35135,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path15, resolved, state) {
+function isRecursive(path16, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path15);
+  let parent = dirname(path16);
   let depth3 = 1;
   while (parent !== state.root && depth3 < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -34774,7 +35145,7 @@ function isRecursive(path15, resolved, state) {
     if (isSameRoot) depth3++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path15, resolved);
+  state.symlinks.set(path16, resolved);
   return depth3 > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -34820,8 +35191,8 @@ var init_dist2 = __esm({
       paths.push(directoryPath || ".");
     };
     pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path15 = directoryPath || ".";
-      if (filters.every((filter) => filter(path15, true))) paths.push(path15);
+      const path16 = directoryPath || ".";
+      if (filters.every((filter) => filter(path16, true))) paths.push(path16);
     };
     empty$2 = () => {
     };
@@ -34854,26 +35225,26 @@ var init_dist2 = __esm({
     };
     empty2 = () => {
     };
-    resolveSymlinksAsync = function(path15, state, callback$1) {
+    resolveSymlinksAsync = function(path16, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs.realpath(path15, (error, resolvedPath) => {
+      fs.realpath(path16, (error, resolvedPath) => {
         if (error) return queue.dequeue(suppressErrors ? null : error, state);
         fs.stat(resolvedPath, (error$1, stat5) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat5.isDirectory() && isRecursive(path15, resolvedPath, state)) return queue.dequeue(null, state);
+          if (stat5.isDirectory() && isRecursive(path16, resolvedPath, state)) return queue.dequeue(null, state);
           callback$1(stat5, resolvedPath);
           queue.dequeue(null, state);
         });
       });
     };
-    resolveSymlinks = function(path15, state, callback$1) {
+    resolveSymlinks = function(path16, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
       try {
-        const resolvedPath = fs.realpathSync(path15);
+        const resolvedPath = fs.realpathSync(path16);
         const stat5 = fs.statSync(resolvedPath);
-        if (stat5.isDirectory() && isRecursive(path15, resolvedPath, state)) return;
+        if (stat5.isDirectory() && isRecursive(path16, resolvedPath, state)) return;
         callback$1(stat5, resolvedPath);
       } catch (e) {
         if (!suppressErrors) throw e;
@@ -35031,19 +35402,19 @@ var init_dist2 = __esm({
             const filename = this.joinPath(entry.name, directoryPath);
             this.pushFile(filename, files, this.state.counts, filters);
           } else if (entry.isDirectory()) {
-            let path15 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path15)) continue;
-            this.pushDirectory(path15, paths, filters);
-            this.walkDirectory(this.state, path15, path15, depth3 - 1, this.walk);
+            let path16 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path16)) continue;
+            this.pushDirectory(path16, paths, filters);
+            this.walkDirectory(this.state, path16, path16, depth3 - 1, this.walk);
           } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path15 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path15, this.state, (stat5, resolvedPath) => {
+            let path16 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path16, this.state, (stat5, resolvedPath) => {
               if (stat5.isDirectory()) {
                 resolvedPath = normalizePath2(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path15 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path15 + pathSeparator, depth3 - 1, this.walk);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path16 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path16 + pathSeparator, depth3 - 1, this.walk);
               } else {
-                resolvedPath = useRealPaths ? resolvedPath : path15;
+                resolvedPath = useRealPaths ? resolvedPath : path16;
                 const filename = basename(resolvedPath);
                 const directoryPath$1 = normalizePath2(dirname(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -35193,7 +35564,7 @@ var init_dist2 = __esm({
           isMatch = globFn(patterns, ...options);
           this.globCache[patterns.join("\0")] = isMatch;
         }
-        this.options.filters.push((path15) => isMatch(path15));
+        this.options.filters.push((path16) => isMatch(path16));
         return this;
       }
     };
@@ -35265,13 +35636,13 @@ function buildRelative(cwd, root2) {
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
-function ensureNonDriveRelativePath(path15) {
-  return path15.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path16) {
+  return path16.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
-function splitPattern(path15) {
+function splitPattern(path16) {
   var _result$parts;
-  const result = import_picomatch2.default.scan(path15, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path15];
+  const result = import_picomatch2.default.scan(path16, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path16];
 }
 function isDynamicPattern(pattern2, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -35376,13 +35747,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
-      const path15 = format(p, isDirectory);
-      const matches = matcher(path15) && !ignore4(path15);
-      if (matches) log(`matched ${path15}`);
+      const path16 = format(p, isDirectory);
+      const matches = matcher(path16) && !ignore4(path16);
+      if (matches) log(`matched ${path16}`);
       return matches;
     } : (p, isDirectory) => {
-      const path15 = format(p, isDirectory);
-      return matcher(path15) && !ignore4(path15);
+      const path16 = format(p, isDirectory);
+      return matcher(path16) && !ignore4(path16);
     }],
     exclude: debug ? (_, p) => {
       const skipped = excludePredicate(_, p);
@@ -35454,8 +35825,8 @@ var init_dist3 = __esm({
     splitPatternOptions = { parts: true };
     POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
     WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path15) => path15.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path15) => path15.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePosixPath = (path16) => path16.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path16) => path16.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
     escapePath = isWin ? escapeWin32Path : escapePosixPath;
     PARENT_DIRECTORY = /^(\/?\.\.)+/;
     ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
@@ -36312,15 +36683,15 @@ function joinPaths(dir, rel) {
   }
   return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
 }
-function dirOf3(path15) {
-  const i = path15.lastIndexOf("/");
-  return i < 0 ? "" : path15.slice(0, i);
+function dirOf3(path16) {
+  const i = path16.lastIndexOf("/");
+  return i < 0 ? "" : path16.slice(0, i);
 }
-function baseName(path15) {
-  return path15.slice(path15.lastIndexOf("/") + 1);
+function baseName(path16) {
+  return path16.slice(path16.lastIndexOf("/") + 1);
 }
-function stemOf(path15) {
-  return baseName(path15).replace(/\.[^.]*$/, "");
+function stemOf(path16) {
+  return baseName(path16).replace(/\.[^.]*$/, "");
 }
 function linkPath(url) {
   let u = url.trim().replace(/^<|>$/g, "");
@@ -38047,7 +38418,720 @@ var init_ephemeral = __esm({
   }
 });
 
+// src/memory/discover.ts
+import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync, readSync, statSync as statSync2 } from "node:fs";
+import { homedir } from "node:os";
+import { readdir as readdir2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+function formatOf(rel, inMemoryDir = false) {
+  const base = rel.slice(rel.lastIndexOf("/") + 1);
+  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
+  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
+  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
+  if (base === "GEMINI.md") return "gemini-md";
+  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
+  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
+  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
+  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
+  return void 0;
+}
+function isTopicFile(relToMemoryDir, logPath) {
+  if (!/\.md$/i.test(relToMemoryDir)) return false;
+  const parts = relToMemoryDir.split("/");
+  const base = parts[parts.length - 1];
+  if (base === "MEMORY.md") return false;
+  if (/^pruning-log\.md$/i.test(base)) return false;
+  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
+  if (logPath && relToMemoryDir === logPath) return false;
+  return true;
+}
+function readIgnoreFile(file) {
+  let text5;
+  try {
+    text5 = readFileSync(file, "utf8");
+  } catch {
+    return void 0;
+  }
+  return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
+}
+function hasEntry(ents, name) {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === name) return true;
+  return false;
+}
+function hasIgnoreFile(ents) {
+  for (let i = 0; i < ents.length; i++) if (ents[i].name === ".gitignore" && !ents[i].isDirectory()) return true;
+  return false;
+}
+function ignoredBy(layers, abs, isDir) {
+  let ignored = false;
+  for (const layer of layers) {
+    const prefix = layer.dir.endsWith(sep2) ? layer.dir : layer.dir + sep2;
+    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(layer.dir, abs));
+    if (rel === "" || rel.startsWith("..")) continue;
+    if (isDir) rel += "/";
+    const t = layer.ig.test(rel);
+    if (t.ignored) ignored = true;
+    else if (t.unignored) ignored = false;
+  }
+  return ignored;
+}
+function linkFinding(display, message2, evidence) {
+  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
+  if (evidence) f.evidence = evidence;
+  return f;
+}
+function inMemoryLocation(rel) {
+  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
+}
+function inClaudeFolder(p) {
+  return /(?:^|\/)\.claude(?:\/|$)/.test(p);
+}
+function readHead(abs, max) {
+  let fd;
+  try {
+    fd = openSync(abs, "r");
+    const buf = Buffer.allocUnsafe(max);
+    const n = readSync(fd, buf, 0, max, 0);
+    const text5 = buf.toString("utf8", 0, n);
+    return n < max ? text5 : text5.slice(0, Math.max(0, text5.lastIndexOf("\n")));
+  } catch {
+    return void 0;
+  } finally {
+    if (fd !== void 0) closeSync(fd);
+  }
+}
+function linksIntoFolder(line2) {
+  LINK.lastIndex = 0;
+  for (let m = LINK.exec(line2); m; m = LINK.exec(line2)) {
+    if (m[1] === void 0) return true;
+    let url = m[1];
+    const hash2 = url.indexOf("#");
+    if (hash2 >= 0) url = url.slice(0, hash2);
+    if (!/\.md$/i.test(url)) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("/") || url.startsWith("../") || url.includes("/../")) continue;
+    return true;
+  }
+  return false;
+}
+function indexShape(text5) {
+  const ls = text5.split(/\r?\n/);
+  let i = 0;
+  if (/^(?:---|\+\+\+)\s*$/.test(ls[0] ?? "")) {
+    const fence4 = ls[0].trim();
+    for (let j = 1; j < ls.length; j++)
+      if (ls[j].trim() === fence4) {
+        i = j + 1;
+        break;
+      }
+  }
+  let lines = 0;
+  let indexLines = 0;
+  let inItem = false;
+  let inComment = false;
+  let fence3 = "";
+  for (; i < ls.length; i++) {
+    const l = ls[i];
+    if (fence3) {
+      if (!/^\s*$/.test(l)) lines++;
+      const close2 = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(l);
+      if (close2 && close2[1][0] === fence3[0] && close2[1].length >= fence3.length) fence3 = "";
+      continue;
+    }
+    if (inComment) {
+      if (l.includes("-->")) inComment = false;
+      continue;
+    }
+    if (/^\s*$/.test(l)) continue;
+    const t = l.trimStart();
+    if (t.startsWith("<!--")) {
+      if (!t.includes("-->")) inComment = true;
+      continue;
+    }
+    if (inItem && (l.startsWith("  ") || l.startsWith("	"))) continue;
+    inItem = false;
+    if (/^ {0,3}#{1,6}(?:\s|$)/.test(l) || /^ {0,3}(?:[-=_*]\s*){3,}$/.test(l)) continue;
+    if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(l)) continue;
+    lines++;
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(l);
+    if (open) {
+      fence3 = open[1];
+      continue;
+    }
+    if (LIST_ITEM2.test(l)) {
+      inItem = true;
+      if (linksIntoFolder(l)) indexLines++;
+    } else if (t.startsWith("|") && linksIntoFolder(l)) indexLines++;
+  }
+  return { lines, indexLines };
+}
+function hasMemoryFrontmatter(text5) {
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text5.startsWith("\uFEFF") ? text5.slice(1) : text5);
+  if (!m) return false;
+  const keys2 = /* @__PURE__ */ new Set();
+  for (const line2 of m[1].split(/\r?\n/)) {
+    const k = /^(?: {0,4})(name|description|type)[ \t]*:/.exec(line2);
+    if (k) keys2.add(k[1]);
+  }
+  return keys2.size === 3;
+}
+function nearestIn(memoryDirs2) {
+  if (memoryDirs2.size === 0) return () => void 0;
+  if (memoryDirs2.size > 32) {
+    return (abs) => {
+      let d = dirname2(abs);
+      for (; ; ) {
+        if (memoryDirs2.has(d)) return d;
+        const up = dirname2(d);
+        if (up === d) return void 0;
+        d = up;
+      }
+    };
+  }
+  const byDepth = [...memoryDirs2].sort((a, b) => b.length - a.length);
+  const prefixes = byDepth.map((d) => d.endsWith(sep2) ? d : d + sep2);
+  return (abs) => {
+    for (let i = 0; i < prefixes.length; i++) if (abs.startsWith(prefixes[i])) return byDepth[i];
+    return void 0;
+  };
+}
+function relUnder(dir, abs) {
+  const prefix = dir.endsWith(sep2) ? dir : dir + sep2;
+  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(dir, abs));
+}
+function markdownIn(dir) {
+  try {
+    return readdirSync2(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && /\.md$/i.test(e.name)).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+async function discoverMemory(opts) {
+  const root2 = resolve3(opts.root);
+  const d = new Discoverer(root2, opts.ignore, opts.logPath);
+  await d.init();
+  const found = /* @__PURE__ */ new Map();
+  if (!opts.paths || opts.paths.length === 0) {
+    const w = await d.walk(root2, true, true);
+    d.confirmMemoryDirs(w);
+    d.collect(w, found);
+  } else {
+    for (const given of opts.paths) {
+      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
+      if (isDynamicPattern(p)) {
+        let matches = [];
+        try {
+          matches = await glob(p, {
+            cwd: root2,
+            dot: true,
+            absolute: true,
+            onlyFiles: true,
+            followSymbolicLinks: true,
+            ignore: ["**/node_modules/**", "**/.git/**"]
+          });
+        } catch (e) {
+          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
+          continue;
+        }
+        if (matches.length === 0) {
+          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
+          continue;
+        }
+        for (const m of matches) {
+          const abs2 = resolve3(m);
+          if (found.has(abs2)) continue;
+          const md2 = d.memoryDirAbove(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
+          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
+          let fmt2;
+          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
+          else if (md2 && isTopicFile(toSlash(relative2(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
+          else fmt2 = formatOf(rel2) ?? "other";
+          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
+          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
+          found.set(abs2, f2);
+        }
+        continue;
+      }
+      const abs = resolve3(root2, p);
+      let isDir = false;
+      try {
+        isDir = (await stat3(abs)).isDirectory();
+      } catch {
+        let dangling = false;
+        try {
+          const { lstat } = await import("node:fs/promises");
+          dangling = (await lstat(abs)).isSymbolicLink();
+        } catch {
+        }
+        if (!dangling) {
+          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
+          continue;
+        }
+      }
+      if (isDir) {
+        const w = await d.walk(abs, false);
+        if (existsSync(join(abs, "MEMORY.md"))) {
+          w.memoryDirs.add(abs);
+          d.trust(abs);
+        }
+        d.confirmMemoryDirs(w);
+        d.collect(w, found);
+        continue;
+      }
+      if (found.has(abs)) continue;
+      if (basename2(abs) === "MEMORY.md") d.trust(dirname2(abs));
+      const md = d.memoryDirAbove(abs, d.inRoot(abs) ? root2 : dirname2(abs));
+      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
+      let fmt;
+      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
+      else if (md && isTopicFile(toSlash(relative2(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
+      else fmt = formatOf(rel) ?? "other";
+      const f = { path: rel, absPath: abs, format: fmt };
+      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
+      found.set(abs, f);
+    }
+  }
+  let files = [];
+  for (const f of found.values()) {
+    if (d.userIgnored(f.absPath)) continue;
+    if (d.mayBeLinkOut(f.absPath) && !await d.symlinkAllowed(f.absPath)) continue;
+    files.push(f);
+  }
+  files = await d.withoutLinksToKnown(files);
+  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const notMemory = d.notMemory.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return { files, findings: d.findings, notMemory };
+}
+var import_ignore3, import_picomatch4, MAYBE_MEMORY, YIELD_MS, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, INDEX_SAMPLE_BYTES, FRONTMATTER_SAMPLE_BYTES, FRONTMATTER_SAMPLE_FILES, LIST_ITEM2, LINK, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
+var init_discover = __esm({
+  "src/memory/discover.ts"() {
+    "use strict";
+    import_ignore3 = __toESM(require_ignore(), 1);
+    import_picomatch4 = __toESM(require_picomatch2(), 1);
+    init_dist3();
+    MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
+    YIELD_MS = 8;
+    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
+    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
+    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
+    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
+    toSlash = (p) => sep2 === "\\" ? p.split(sep2).join("/") : p;
+    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
+    INDEX_SAMPLE_BYTES = 8192;
+    FRONTMATTER_SAMPLE_BYTES = 1024;
+    FRONTMATTER_SAMPLE_FILES = 16;
+    LIST_ITEM2 = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
+    LINK = /\]\(\s*<?([^)\s>]*)>?(?:\s+["'][^)]*)?\)|\[\[[^\]\n]+\]\]/g;
+    Discoverer = class {
+      constructor(root2, ignoreGlobs, logPath) {
+        this.root = root2;
+        this.logPath = logPath;
+        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
+        this.rootPrefix = root2.endsWith(sep2) ? root2 : root2 + sep2;
+      }
+      root;
+      logPath;
+      findings = [];
+      realRoot = "";
+      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
+      linkFiles = /* @__PURE__ */ new Set();
+      auto = false;
+      /** The root with a trailing separator. */
+      rootPrefix;
+      userIgnore;
+      async init() {
+        try {
+          this.realRoot = await realpath2(this.root);
+        } catch {
+          this.realRoot = this.root;
+        }
+      }
+      display(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) {
+          return toSlash(abs.slice(this.rootPrefix.length));
+        }
+        const rel = relative2(this.root, abs);
+        if (rel === "") return ".";
+        if (rel.startsWith("..") || isAbsolute2(rel)) return toSlash(abs);
+        return toSlash(rel);
+      }
+      inRoot(abs) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) return true;
+        const rel = relative2(this.root, abs);
+        return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+      }
+      userIgnored(abs) {
+        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
+      }
+      /** False when `abs` surely does not lead outside the repository (no realpath needed). */
+      mayBeLinkOut(abs) {
+        if (!this.inRoot(abs)) return false;
+        return !(this.auto && !this.linkFiles.has(abs));
+      }
+      /**
+       * For a symlinked file: true when it may be read. A link inside the repository whose target
+       * lies outside it gives a finding and is not read.
+       */
+      async symlinkAllowed(abs) {
+        if (!this.mayBeLinkOut(abs)) return true;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return true;
+        }
+        if (!this.insideRealRoot(target)) {
+          const d = this.display(abs);
+          this.findings.push(
+            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
+              target: toSlash(target),
+              audit: `--memory ${toSlash(target)}`
+            })
+          );
+          return false;
+        }
+        return true;
+      }
+      /**
+       * A symlinked memory file whose target is itself memory found by the walk (`CLAUDE.md ->
+       * AGENTS.md`, a common layout) is one file: it is read once, under the target's name (the file
+       * prune would write), so it is neither audited twice nor reported as a copy of itself.
+       */
+      async withoutLinksToKnown(files) {
+        const links2 = files.filter((f) => this.linkFiles.has(f.absPath));
+        if (links2.length === 0) return files;
+        const byPath = new Set(files.filter((f) => !this.linkFiles.has(f.absPath)).map((f) => f.path));
+        const drop = /* @__PURE__ */ new Set();
+        for (const f of links2) {
+          let target;
+          try {
+            target = await realpath2(f.absPath);
+          } catch {
+            continue;
+          }
+          const rel = toSlash(relative2(this.realRoot, target));
+          if (byPath.has(rel)) drop.add(f.absPath);
+        }
+        return drop.size ? files.filter((f) => !drop.has(f.absPath)) : files;
+      }
+      insideRealRoot(target) {
+        const rel = relative2(this.realRoot, target);
+        return !(rel.startsWith("..") || isAbsolute2(rel));
+      }
+      /**
+       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
+       * repository and would have been memory (its target is an auto-memory folder or holds a known
+       * memory file, or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
+       */
+      async reportLinkedFolder(abs) {
+        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
+        let target;
+        try {
+          target = await realpath2(abs);
+        } catch {
+          return;
+        }
+        if (this.insideRealRoot(target)) return;
+        const rel = this.display(abs);
+        let memory = inMemoryLocation(rel);
+        if (!memory) {
+          try {
+            memory = (await readdir2(target)).some(
+              (n) => MEMORY_NAMES.has(n) && (n !== "MEMORY.md" || this.isMemoryDir(target, () => markdownIn(target)))
+            );
+          } catch {
+            memory = false;
+          }
+        }
+        if (!memory) return;
+        const t = toSlash(target);
+        this.findings.push(
+          linkFinding(
+            rel,
+            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
+            { target: t, audit: `--memory ${t}` }
+          )
+        );
+      }
+      /**
+       * Recursive walk collecting memory candidates. Symlinked folders are not entered.
+       *
+       * Folders are read synchronously from an explicit stack: a promise per folder (10,000+ in a
+       * large work tree) cost several times the reads themselves, in time and in garbage. The walk
+       * still yields to the event loop every few milliseconds, so that the git processes started
+       * beside it (evidence) are not left waiting on a full pipe.
+       */
+      async walk(start, useGitignore, auto = false) {
+        this.auto = auto;
+        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
+        const layers = [];
+        if (useGitignore) {
+          const exclude = readIgnoreFile(join(this.root, ".git", "info", "exclude"));
+          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore3.default)().add(exclude) });
+          if (this.inRoot(start) && start !== this.root) {
+            let d = this.root;
+            for (const part of relative2(this.root, start).split(sep2)) {
+              const gi = readIgnoreFile(join(d, ".gitignore"));
+              if (gi) layers.push({ dir: d, ig: (0, import_ignore3.default)().add(gi) });
+              d = join(d, part);
+            }
+          }
+        }
+        const dirs = [start];
+        const dirLayers = [layers];
+        const dirInMemory = [!auto];
+        let sliceStart = performance.now();
+        while (dirs.length > 0) {
+          const dir = dirs.pop();
+          const parentLayers = dirLayers.pop();
+          let inMemory = dirInMemory.pop();
+          if (performance.now() - sliceStart > YIELD_MS) {
+            await new Promise((res) => setImmediate(res));
+            sliceStart = performance.now();
+          }
+          let ents;
+          try {
+            ents = readdirSync2(dir, { withFileTypes: true });
+          } catch {
+            continue;
+          }
+          let here = parentLayers;
+          if (useGitignore && hasIgnoreFile(ents)) {
+            const gi = readIgnoreFile(join(dir, ".gitignore"));
+            if (gi) here = [...parentLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
+          }
+          if (!inMemory && hasEntry(ents, "MEMORY.md")) inMemory = true;
+          const under = dir.endsWith(sep2) ? dir : dir + sep2;
+          for (let i = 0; i < ents.length; i++) {
+            const e = ents[i];
+            let isDir = e.isDirectory();
+            let isFile = e.isFile();
+            if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
+            const abs = under + e.name;
+            if (e.isSymbolicLink()) {
+              try {
+                const st = statSync2(abs);
+                isDir = false;
+                isFile = st.isFile();
+                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
+              } catch {
+                isFile = true;
+              }
+              if (isFile) this.linkFiles.add(abs);
+            }
+            if (isDir) {
+              if (SKIP_DIRS.has(e.name)) continue;
+              if (useGitignore && ignoredBy(here, abs, true)) continue;
+              dirs.push(abs);
+              dirLayers.push(here);
+              dirInMemory.push(inMemory);
+              continue;
+            }
+            if (!isFile) continue;
+            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative2(start, abs));
+            const isMd = /\.md$/i.test(e.name);
+            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
+            if (!known && !isMd) continue;
+            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
+            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
+            if (known) out.known.push(abs);
+            if (isMd && inMemory) out.markdown.push(abs);
+          }
+        }
+        return out;
+      }
+      /** Folder (absolute) holding MEMORY.md -> whether it is an auto-memory folder: judged once per run. */
+      verdicts = /* @__PURE__ */ new Map();
+      /** MEMORY.md files judged not to be memory, with why (sorted by path at the end). */
+      notMemory = [];
+      /** A folder named explicitly (--memory, `memory:`) is an auto-memory folder whatever its MEMORY.md holds. */
+      trust(dir) {
+        this.verdicts.set(dir, true);
+      }
+      /**
+       * Whether `dir`, a folder holding MEMORY.md, is an auto-memory folder. `siblings` lists its
+       * other Markdown files (absolute), asked for only when MEMORY.md does not read as an index.
+       */
+      isMemoryDir(dir, siblings) {
+        let v = this.verdicts.get(dir);
+        if (v === void 0) this.verdicts.set(dir, v = this.judge(dir, siblings));
+        return v;
+      }
+      judge(dir, siblings) {
+        const shown = this.inRoot(dir) ? this.display(dir) : toSlash(dir);
+        if (inClaudeFolder(shown)) return true;
+        const text5 = readHead(join(dir, "MEMORY.md"), INDEX_SAMPLE_BYTES);
+        if (text5 === void 0) return true;
+        const { lines, indexLines } = indexShape(text5);
+        if (lines > 0 && indexLines * 2 > lines) return true;
+        const names = siblings().filter((abs) => {
+          const base = basename2(abs);
+          return base !== "MEMORY.md" && !/^pruning-log\.md$/i.test(base) && formatOf(base) === void 0;
+        }).sort();
+        const n = Math.min(names.length, FRONTMATTER_SAMPLE_FILES);
+        let yes = 0;
+        let no = 0;
+        for (let k = 0; k < n; k++) {
+          const head = readHead(names[k], FRONTMATTER_SAMPLE_BYTES);
+          if (head !== void 0 && hasMemoryFrontmatter(head)) yes++;
+          else no++;
+          if (yes * 2 > n) return true;
+          if (no * 2 >= n) break;
+        }
+        const file = shown === "." ? "MEMORY.md" : `${shown}/MEMORY.md`;
+        this.notMemory.push({
+          path: file,
+          reason: `${file} reads as a document, not a memory index (${indexLines} of its ${lines} lines link to a Markdown file beside it)` + (n > 0 ? ` and the Markdown files beside it carry no memory frontmatter (name, description, type)` : "") + ", and it is not in a memory location; its folder is not auto memory"
+        });
+        return false;
+      }
+      /**
+       * Keeps the folders of `w.memoryDirs` that are auto-memory folders. The walk records every
+       * folder holding a file named MEMORY.md; each is judged once (see isMemoryDir).
+       */
+      confirmMemoryDirs(w) {
+        if (w.memoryDirs.size === 0) return;
+        let byDir;
+        const siblings = (dir) => {
+          if (!byDir) {
+            byDir = /* @__PURE__ */ new Map();
+            for (const abs of w.markdown) {
+              const d = dirname2(abs);
+              if (!w.memoryDirs.has(d)) continue;
+              const l = byDir.get(d);
+              if (l) l.push(abs);
+              else byDir.set(d, [abs]);
+            }
+          }
+          return byDir.get(dir) ?? [];
+        };
+        for (const dir of [...w.memoryDirs].sort()) if (!this.isMemoryDir(dir, () => siblings(dir))) w.memoryDirs.delete(dir);
+      }
+      /**
+       * The auto-memory folder a file belongs to, looking upwards to `stop`: the nearest folder
+       * holding a MEMORY.md that makes it one (a design document's folder is passed over).
+       */
+      memoryDirAbove(abs, stop) {
+        let d = dirname2(abs);
+        for (; ; ) {
+          if (existsSync(join(d, "MEMORY.md")) && this.isMemoryDir(d, () => markdownIn(d))) return d;
+          if (d === stop) return void 0;
+          const up = dirname2(d);
+          if (up === d) return void 0;
+          d = up;
+        }
+      }
+      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
+      collect(w, into) {
+        const nearestMemoryDir = nearestIn(w.memoryDirs);
+        const shown = /* @__PURE__ */ new Map();
+        const logRel = /* @__PURE__ */ new Map();
+        const add = (abs, format, memoryDir) => {
+          if (into.has(abs)) return;
+          const f = { path: this.display(abs), absPath: abs, format };
+          if (memoryDir !== void 0) {
+            let d = shown.get(memoryDir);
+            if (d === void 0) shown.set(memoryDir, d = this.display(memoryDir));
+            f.memoryDir = d;
+          }
+          into.set(abs, f);
+        };
+        for (const abs of w.known) {
+          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
+          const md = basename2(abs) === "MEMORY.md" && w.memoryDirs.has(dirname2(abs)) ? dirname2(abs) : void 0;
+          const fmt = formatOf(rel, md !== void 0);
+          if (fmt) add(abs, fmt, md);
+        }
+        for (const abs of w.markdown) {
+          if (into.has(abs)) continue;
+          const md = nearestMemoryDir(abs);
+          if (md === void 0) continue;
+          if (!logRel.has(md)) logRel.set(md, this.logRelTo(md));
+          if (isTopicFile(relUnder(md, abs), logRel.get(md))) add(abs, "auto-memory-topic", md);
+        }
+      }
+      logRelTo(memoryDir) {
+        if (!this.logPath) return void 0;
+        const abs = resolve3(this.root, this.logPath);
+        return toSlash(relative2(memoryDir, abs));
+      }
+    };
+    MAX_IMPORT_HOPS = 4;
+    MAX_IMPORTED_FILES = 500;
+    IMPORT_SKIP_SEGMENT = /(?:^|\/)(?:node_modules|\.git|\.hg|\.svn)(?:\/|$)/;
+    ImportResolver = class {
+      constructor(root2, known, ignoreGlobs) {
+        this.root = root2;
+        this.d = new Discoverer(resolve3(root2), ignoreGlobs, void 0);
+        for (const k of known) this.byAbs.set(k.absPath, k.path);
+      }
+      root;
+      d;
+      ready;
+      /** Absolute path -> memory path of every known file. */
+      byAbs = /* @__PURE__ */ new Map();
+      /** Real path -> memory path, built on the first import not found by its absolute path. */
+      byReal;
+      /**
+       * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
+       * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`. A new file
+       * without a memory name of its own gets `format`: the format of the file the import chain
+       * starts from (CLAUDE.md content for Claude Code, GEMINI.md content for Gemini CLI).
+       */
+      async resolve(fromAbs, target, format = "claude-md") {
+        if (target.startsWith("~") || isAbsolute2(target)) return { kind: "skip" };
+        if (!/\.md$/i.test(target)) return { kind: "skip" };
+        const abs = resolve3(dirname2(fromAbs), target);
+        if (!this.d.inRoot(abs)) return { kind: "skip" };
+        const rel = this.d.display(abs);
+        if (IMPORT_SKIP_SEGMENT.test(rel)) return { kind: "skip" };
+        const hit2 = this.byAbs.get(abs);
+        if (hit2 !== void 0) return { kind: "known", path: hit2 };
+        this.ready ??= this.d.init();
+        await this.ready;
+        try {
+          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
+        } catch {
+          return { kind: "skip" };
+        }
+        let real;
+        try {
+          real = await realpath2(abs);
+        } catch {
+          return { kind: "skip" };
+        }
+        const byReal = await this.realIndex();
+        const same = byReal.get(real);
+        if (same !== void 0) {
+          this.byAbs.set(abs, same);
+          return { kind: "known", path: same };
+        }
+        if (this.d.userIgnored(abs)) return { kind: "skip" };
+        if (!await this.d.symlinkAllowed(abs)) return { kind: "skip", finding: this.d.findings.pop() };
+        const file = { path: rel, absPath: abs, format: formatOf(rel) ?? format };
+        this.byAbs.set(abs, rel);
+        byReal.set(real, rel);
+        return { kind: "new", file };
+      }
+      async realIndex() {
+        if (this.byReal) return this.byReal;
+        const known = [...this.byAbs];
+        const reals = await Promise.all(known.map(([abs]) => realpath2(abs).catch(() => void 0)));
+        const m = /* @__PURE__ */ new Map();
+        for (let i = 0; i < known.length; i++) {
+          const r = reals[i];
+          if (r !== void 0 && !m.has(r)) m.set(r, known[i][1]);
+        }
+        this.byReal ??= m;
+        return this.byReal;
+      }
+    };
+  }
+});
+
 // src/checks/duplicate.ts
+import path5 from "node:path";
 function contextOf(e, file) {
   const ref = e.refs.find((r) => r.kind === "path");
   return ref ? contextFolders(e, file, ref.start)[0] : void 0;
@@ -38082,6 +39166,113 @@ function sharedPointersOnly(a, b) {
   for (const w of x) if (y.has(w)) shared++;
   return shared / (x.size + y.size - shared) < 1 / 3;
 }
+function globList(v, dir) {
+  const raw = Array.isArray(v) ? v.map(String) : typeof v === "string" ? splitGlobList(v) : [];
+  const out = [];
+  for (const r of raw) {
+    let g = r.trim().replace(/^["']|["']$/g, "").trim();
+    const neg = g.startsWith("!");
+    if (neg) g = g.slice(1).trimStart();
+    g = g.replace(/^\.\//, "").replace(/^\//, "");
+    if (!g) continue;
+    if (!neg && EVERY_FILE.has(g)) return void 0;
+    out.push((neg ? "!" : "") + (dir ? `${dir}/${g}` : g));
+  }
+  return out.length ? out : void 0;
+}
+function ownAtom(file, f, format) {
+  const memoryDir = f?.memoryDir;
+  const auto = isAutoMemory(format);
+  const outside = file.startsWith("/") || (memoryDir?.startsWith("/") ?? false);
+  if (outside && !auto) return { dir: "", personal: true, foreign: file };
+  const dir = scopeOf(file, memoryDir);
+  const personal = outside || baseName(file) === "CLAUDE.local.md";
+  const fm = f?.frontmatter;
+  if (format === "cursor-rule" && file.endsWith(".mdc")) {
+    if (fm?.alwaysApply === true) return { dir, personal };
+    const globs = globList(fm?.globs, dir);
+    return globs ? { dir, globs, personal } : { dir, onDemand: file, personal };
+  }
+  if (format === "copilot" && file.endsWith(".instructions.md")) {
+    const globs = fm && Object.prototype.hasOwnProperty.call(fm, "applyTo") ? globList(fm.applyTo, dir) : [];
+    if (globs === void 0) return { dir, personal };
+    return globs.length ? { dir, globs, personal } : { dir, onDemand: file, personal };
+  }
+  if (file.includes(".claude/rules/")) {
+    const globs = globList(fm?.paths, dir);
+    return globs ? { dir, globs, personal } : { dir, personal };
+  }
+  return { dir, personal };
+}
+function globCovers(a, b) {
+  if (a.startsWith("!")) return false;
+  if (a === b) return true;
+  const under = /^(.*)\/\*\*(?:\/\*)?$/.exec(a);
+  if (under && b.startsWith(under[1] + "/")) return true;
+  const anywhere = /^\*\*\/([^/]+)$/.exec(a);
+  return !!anywhere && (b === anywhere[1] || b.endsWith("/" + anywhere[1]));
+}
+function atomContains(a, b) {
+  if (a.foreign !== void 0) return b.personal;
+  if (b.foreign !== void 0) return false;
+  if (a.personal && !b.personal) return false;
+  if (a.onDemand !== void 0) return a.onDemand === b.onDemand;
+  if (!(a.dir === "" || b.dir === a.dir || b.dir.startsWith(a.dir + "/"))) return false;
+  if (!a.globs) return true;
+  if (a.globs.some((g) => g.startsWith("!"))) return !!b.globs && b.globs.join("\0") === a.globs.join("\0");
+  if (b.globs) return b.globs.every((g) => g.startsWith("!") || a.globs.some((x) => globCovers(x, g)));
+  return a.globs.some((x) => {
+    const under = /^(.*)\/\*\*(?:\/\*)?$/.exec(x);
+    return !!under && (b.dir === under[1] || b.dir.startsWith(under[1] + "/"));
+  });
+}
+function scopeContains(a, b) {
+  return b.every((y) => a.some((x) => atomContains(x, y)));
+}
+function loadScopes(entries, files) {
+  const fm = new Map(files.map((f) => [f.path, f]));
+  const formats = /* @__PURE__ */ new Map();
+  for (const f of files) formats.set(f.path, f.format);
+  const importers = /* @__PURE__ */ new Map();
+  for (const e of entries) {
+    if (!formats.has(e.file)) formats.set(e.file, e.format);
+    if (e.file.startsWith("/") || e.format !== "claude-md" && e.format !== "gemini-md" && e.format !== "other") continue;
+    for (const r of e.refs) {
+      if (r.kind !== "import" || !r.raw.startsWith("@")) continue;
+      const t = r.raw.slice(1);
+      if (t.startsWith("~") || t.startsWith("/")) continue;
+      const target = path5.posix.normalize(path5.posix.join(dirOf3(e.file), t));
+      if (target.startsWith("../") || target === e.file) continue;
+      const s = importers.get(target);
+      if (s) s.add(e.file);
+      else importers.set(target, /* @__PURE__ */ new Set([e.file]));
+    }
+  }
+  const memo = /* @__PURE__ */ new Map();
+  const scopeOfFile = (file, depth3) => {
+    const known = memo.get(file);
+    if (known) return known;
+    const f = fm.get(file);
+    const format = formats.get(file) ?? "other";
+    const named = file.startsWith("/") || formatOf(file, f?.memoryDir !== void 0) !== void 0;
+    const from = importers.get(file);
+    if (!from || depth3 > 5) {
+      const own5 = [ownAtom(file, f, format)];
+      memo.set(file, own5);
+      return own5;
+    }
+    memo.set(file, [ownAtom(file, f, format)]);
+    const out = named ? [ownAtom(file, f, format)] : [];
+    for (const imp of from) for (const a of scopeOfFile(imp, depth3 + 1)) out.push(a);
+    const scope = out.length ? out : [ownAtom(file, f, format)];
+    memo.set(file, scope);
+    return scope;
+  };
+  return (file) => scopeOfFile(file, 0);
+}
+function agentOf(format) {
+  return format === "auto-memory-index" || format === "auto-memory-topic" ? "claude-md" : format;
+}
 function rank(e, words2) {
   const index2 = e.kind === "index-line" || e.format === "auto-memory-index";
   const kindScore = e.kind === "topic" ? 5 : e.format === "claude-md" ? 4 : e.format === "agents-md" ? 3 : 2;
@@ -38092,6 +39283,31 @@ function findDuplicates(ctx) {
   const corpus = corpusOf(entries, files);
   const fm = fileMap(files);
   const skipCross = claudeMdCopyActive(ctx);
+  const scopeOfFile = loadScopes(entries, files);
+  const relations = /* @__PURE__ */ new Map();
+  const relation = (i, j) => {
+    const a = entries[i].file;
+    const b = entries[j].file;
+    if (a === b) return "same";
+    const key = `${a}\0${b}`;
+    let r = relations.get(key);
+    if (r === void 0 && (isAutoMemory(entries[i].format) || isAutoMemory(entries[j].format))) {
+      const sa = scopeOf(a, fm.get(a)?.memoryDir);
+      const sb = scopeOf(b, fm.get(b)?.memoryDir);
+      r = sa === sb || sa === "" || sb === "" || sa.startsWith(sb + "/") || sb.startsWith(sa + "/") ? "same" : "apart";
+      relations.set(key, r);
+    }
+    if (r === void 0) {
+      const x = scopeOfFile(a);
+      const y = scopeOfFile(b);
+      const ab = scopeContains(x, y);
+      const ba = scopeContains(y, x);
+      r = ab && ba ? "same" : ab ? "wider" : ba ? "narrower" : "apart";
+      if ((r === "wider" || r === "narrower") && agentOf(entries[i].format) !== agentOf(entries[j].format)) r = "same";
+      relations.set(key, r);
+    }
+    return r;
+  };
   const indexOwn = (a, b) => {
     const pair2 = (x, y) => x.kind === "index-line" && y.kind === "topic" && indexTargetPath(x, fm.get(x.file)) === y.file;
     return pair2(a, b) || pair2(b, a);
@@ -38114,7 +39330,7 @@ function findDuplicates(ctx) {
     }
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
-    if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
+    if (relation(i, j) === "apart") return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (skipCross && (isAutoMemory(a.format) && isInstructionFile(b.format) || isAutoMemory(b.format) && isInstructionFile(a.format)))
@@ -38151,19 +39367,47 @@ function findDuplicates(ctx) {
   for (const members of clusters.values()) {
     if (members.length < 2) continue;
     members.sort((a, b) => a - b);
-    let keep = members[0];
-    for (const m of members) {
-      const d = rank(entries[m], corpus.wordCount[m]) - rank(entries[keep], corpus.wordCount[keep]);
-      if (d > 0) keep = m;
-    }
-    const k = entries[keep];
-    for (const m of members) {
-      if (m === keep || !allowed(m, keep)) continue;
+    const ranks2 = members.map((m) => rank(entries[m], corpus.wordCount[m]));
+    const dominates = (x, y) => {
+      const r = relation(members[x], members[y]);
+      if (r === "wider") return true;
+      if (r !== "same") return false;
+      return ranks2[x] > ranks2[y] || ranks2[x] === ranks2[y] && x < y;
+    };
+    const over2 = members.map(() => []);
+    for (let y = 0; y < members.length; y++)
+      for (let x = 0; x < members.length; x++)
+        if (x !== y && dominates(x, y) && allowed(members[y], members[x])) over2[y].push(x);
+    const redundant = over2.map((l) => l.length > 0);
+    for (let y = 0; y < members.length; y++) {
+      if (!redundant[y]) continue;
+      const m = members[y];
       const e = entries[m];
+      let best = -1;
+      let bestKey = -1;
+      let otherAgentKept = false;
+      for (const x of over2[y]) {
+        const same = agentOf(entries[members[x]].format) === agentOf(e.format);
+        if (!same && !redundant[x]) otherAgentKept = true;
+        const key = (same ? 2 : 0) + (redundant[x] ? 0 : 1);
+        if (key > bestKey || key === bestKey && ranks2[x] > ranks2[best]) {
+          best = x;
+          bestKey = key;
+        }
+      }
+      if (bestKey === 0 || bestKey === 2 && !otherAgentKept) continue;
+      const keep = members[best];
+      const k = entries[keep];
       const exact = corpus.same(m, keep);
+      const wider = relation(keep, m) === "wider";
+      let adds = false;
+      if (wider && !exact) {
+        const kw = new Set(contentWords(k.text));
+        adds = contentWords(e.text).some((w) => !kw.has(w));
+      }
       const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
-      const message2 = topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
-      out.push({
+      const message2 = adds ? `Nearly repeats ${where(k)}, which is loaded wherever this file is; this copy adds words of its own: keep the line there and only what this copy adds here (review by hand).` : wider ? `${exact ? "Repeats" : "Nearly repeats"} ${where(k)}, which is loaded wherever this file is; keep that copy and delete this one.` : topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
+      const finding4 = {
         entryId: e.id,
         file: e.file,
         line: e.line,
@@ -38175,30 +39419,36 @@ function findDuplicates(ctx) {
           file: k.file,
           line: k.line,
           exact,
-          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100
-        },
-        suggestion: { delete: true }
-      });
+          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100,
+          scope: wider ? "wider" : "same",
+          ...adds ? { review: true } : {}
+        }
+      };
+      if (!adds) finding4.suggestion = { delete: true };
+      out.push(finding4);
     }
   }
   return out;
 }
-var NUMBERED_STEP, POINTER, duplicateCheck;
+var NUMBERED_STEP, POINTER, EVERY_FILE, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
     init_references();
+    init_discover();
+    init_paths();
     init_corpus();
     init_text3();
     init_ephemeral();
     NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
     POINTER = /`\s*(?:[\w.@~*-]*\/[\w.@~*\/-]*|[\w@*-][\w.@*-]*\.[A-Za-z][A-Za-z0-9]{0,7})\s*`|\]\([^)\s]*\)|(?<![\w`/.@-])(?:[\w.@~-]+\/[\w.@~*\/-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css))(?![\w`/])/g;
+    EVERY_FILE = /* @__PURE__ */ new Set(["**", "**/*", "**/**", "/**", "/**/*"]);
     duplicateCheck = {
       needs: "memory",
       id: "duplicate",
       kinds: ["duplicate"],
       severity: "warning",
-      description: "Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the most complete version to keep.",
+      description: "Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the copy to keep: the one in the most widely loaded file, then the most complete version.",
       run: findDuplicates
     };
   }
@@ -38769,534 +40019,6 @@ var init_contradiction = __esm({
   }
 });
 
-// src/memory/discover.ts
-import { existsSync, readdirSync as readdirSync2, readFileSync, statSync as statSync2 } from "node:fs";
-import { homedir } from "node:os";
-import { readdir as readdir2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
-function formatOf(rel, inMemoryDir = false) {
-  const base = rel.slice(rel.lastIndexOf("/") + 1);
-  if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
-  if (base === "CLAUDE.md" || base === "CLAUDE.local.md") return "claude-md";
-  if (base === "AGENTS.md" || base === "AGENTS.override.md") return "agents-md";
-  if (base === "GEMINI.md") return "gemini-md";
-  if (base === ".cursorrules" || rel.includes(".cursor/") && isCursorRule(rel)) return "cursor-rule";
-  if (rel === ".github/copilot-instructions.md" || rel.startsWith(".github/") && isCopilotInstructions(rel)) return "copilot";
-  if (rel.includes(".claude/") && isClaudeRule(rel)) return "claude-md";
-  if (inMemoryDir && /\.md$/i.test(base)) return "auto-memory-topic";
-  return void 0;
-}
-function isTopicFile(relToMemoryDir, logPath) {
-  if (!/\.md$/i.test(relToMemoryDir)) return false;
-  const parts = relToMemoryDir.split("/");
-  const base = parts[parts.length - 1];
-  if (base === "MEMORY.md") return false;
-  if (/^pruning-log\.md$/i.test(base)) return false;
-  if (parts.slice(0, -1).some((p) => p.toLowerCase() === "archive")) return false;
-  if (logPath && relToMemoryDir === logPath) return false;
-  return true;
-}
-function readIgnoreFile(file) {
-  let text5;
-  try {
-    text5 = readFileSync(file, "utf8");
-  } catch {
-    return void 0;
-  }
-  return /^[ \t]*[^#\s]/m.test(text5) ? text5 : void 0;
-}
-function hasEntry(ents, name) {
-  for (let i = 0; i < ents.length; i++) if (ents[i].name === name) return true;
-  return false;
-}
-function hasIgnoreFile(ents) {
-  for (let i = 0; i < ents.length; i++) if (ents[i].name === ".gitignore" && !ents[i].isDirectory()) return true;
-  return false;
-}
-function ignoredBy(layers, abs, isDir) {
-  let ignored = false;
-  for (const layer of layers) {
-    const prefix = layer.dir.endsWith(sep2) ? layer.dir : layer.dir + sep2;
-    let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(layer.dir, abs));
-    if (rel === "" || rel.startsWith("..")) continue;
-    if (isDir) rel += "/";
-    const t = layer.ig.test(rel);
-    if (t.ignored) ignored = true;
-    else if (t.unignored) ignored = false;
-  }
-  return ignored;
-}
-function linkFinding(display, message2, evidence) {
-  const f = { entryId: null, file: display, line: 1, kind: "malformed", severity: "error", message: message2 };
-  if (evidence) f.evidence = evidence;
-  return f;
-}
-function inMemoryLocation(rel) {
-  return /(?:^|\/)\.(?:claude|cursor)(?:\/|$)/.test(rel) || rel === ".github/copilot-instructions.md" || rel === ".github/instructions" || rel.startsWith(".github/instructions/");
-}
-function nearestIn(memoryDirs2) {
-  if (memoryDirs2.size === 0) return () => void 0;
-  if (memoryDirs2.size > 32) {
-    return (abs) => {
-      let d = dirname2(abs);
-      for (; ; ) {
-        if (memoryDirs2.has(d)) return d;
-        const up = dirname2(d);
-        if (up === d) return void 0;
-        d = up;
-      }
-    };
-  }
-  const byDepth = [...memoryDirs2].sort((a, b) => b.length - a.length);
-  const prefixes = byDepth.map((d) => d.endsWith(sep2) ? d : d + sep2);
-  return (abs) => {
-    for (let i = 0; i < prefixes.length; i++) if (abs.startsWith(prefixes[i])) return byDepth[i];
-    return void 0;
-  };
-}
-function relUnder(dir, abs) {
-  const prefix = dir.endsWith(sep2) ? dir : dir + sep2;
-  return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(dir, abs));
-}
-function memoryDirOnDisk(abs, stop) {
-  let d = dirname2(abs);
-  for (; ; ) {
-    if (existsSync(join(d, "MEMORY.md"))) return d;
-    if (d === stop) return void 0;
-    const up = dirname2(d);
-    if (up === d) return void 0;
-    d = up;
-  }
-}
-async function discoverMemory(opts) {
-  const root2 = resolve3(opts.root);
-  const d = new Discoverer(root2, opts.ignore, opts.logPath);
-  await d.init();
-  const found = /* @__PURE__ */ new Map();
-  if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root2, true, true), found);
-  } else {
-    for (const given of opts.paths) {
-      const p = given === "~" || given.startsWith("~/") ? homedir() + given.slice(1) : given;
-      if (isDynamicPattern(p)) {
-        let matches = [];
-        try {
-          matches = await glob(p, {
-            cwd: root2,
-            dot: true,
-            absolute: true,
-            onlyFiles: true,
-            followSymbolicLinks: true,
-            ignore: ["**/node_modules/**", "**/.git/**"]
-          });
-        } catch (e) {
-          d.findings.push(linkFinding(p, `memory path ${p}: invalid glob (${e.message})`));
-          continue;
-        }
-        if (matches.length === 0) {
-          d.findings.push(linkFinding(p, `memory path ${p} matched no files`, { path: p }));
-          continue;
-        }
-        for (const m of matches) {
-          const abs2 = resolve3(m);
-          if (found.has(abs2)) continue;
-          const md2 = memoryDirOnDisk(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
-          const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
-          let fmt2;
-          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
-          else if (md2 && isTopicFile(toSlash(relative2(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
-          else fmt2 = formatOf(rel2) ?? "other";
-          const f2 = { path: rel2, absPath: abs2, format: fmt2 };
-          if (md2 && (fmt2 === "auto-memory-index" || fmt2 === "auto-memory-topic")) f2.memoryDir = d.display(md2);
-          found.set(abs2, f2);
-        }
-        continue;
-      }
-      const abs = resolve3(root2, p);
-      let isDir = false;
-      try {
-        isDir = (await stat3(abs)).isDirectory();
-      } catch {
-        let dangling = false;
-        try {
-          const { lstat } = await import("node:fs/promises");
-          dangling = (await lstat(abs)).isSymbolicLink();
-        } catch {
-        }
-        if (!dangling) {
-          d.findings.push(linkFinding(d.display(abs), `memory path not found: ${p}`, { path: p }));
-          continue;
-        }
-      }
-      if (isDir) {
-        const w = await d.walk(abs, false);
-        if (existsSync(join(abs, "MEMORY.md"))) w.memoryDirs.add(abs);
-        d.collect(w, found);
-        continue;
-      }
-      if (found.has(abs)) continue;
-      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root2 : dirname2(abs));
-      const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
-      let fmt;
-      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
-      else if (md && isTopicFile(toSlash(relative2(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
-      else fmt = formatOf(rel) ?? "other";
-      const f = { path: rel, absPath: abs, format: fmt };
-      if (fmt === "auto-memory-index" || fmt === "auto-memory-topic") f.memoryDir = d.display(md);
-      found.set(abs, f);
-    }
-  }
-  let files = [];
-  for (const f of found.values()) {
-    if (d.userIgnored(f.absPath)) continue;
-    if (d.mayBeLinkOut(f.absPath) && !await d.symlinkAllowed(f.absPath)) continue;
-    files.push(f);
-  }
-  files = await d.withoutLinksToKnown(files);
-  files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  d.findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-  return { files, findings: d.findings };
-}
-var import_ignore3, import_picomatch4, MAYBE_MEMORY, YIELD_MS, SKIP_DIRS, isClaudeRule, isCursorRule, isCopilotInstructions, toSlash, MEMORY_NAMES, Discoverer, MAX_IMPORT_HOPS, MAX_IMPORTED_FILES, IMPORT_SKIP_SEGMENT, ImportResolver;
-var init_discover = __esm({
-  "src/memory/discover.ts"() {
-    "use strict";
-    import_ignore3 = __toESM(require_ignore(), 1);
-    import_picomatch4 = __toESM(require_picomatch2(), 1);
-    init_dist3();
-    MAYBE_MEMORY = /\.mdc?$|^\.cursorrules$/i;
-    YIELD_MS = 8;
-    SKIP_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git", ".hg", ".svn"]);
-    isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
-    isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
-    isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
-    toSlash = (p) => sep2 === "\\" ? p.split(sep2).join("/") : p;
-    MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
-    Discoverer = class {
-      constructor(root2, ignoreGlobs, logPath) {
-        this.root = root2;
-        this.logPath = logPath;
-        this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
-        this.rootPrefix = root2.endsWith(sep2) ? root2 : root2 + sep2;
-      }
-      root;
-      logPath;
-      findings = [];
-      realRoot = "";
-      /** Auto-detection: files found by walking that are symbolic links (the only ones realpath'd). */
-      linkFiles = /* @__PURE__ */ new Set();
-      auto = false;
-      /** The root with a trailing separator. */
-      rootPrefix;
-      userIgnore;
-      async init() {
-        try {
-          this.realRoot = await realpath2(this.root);
-        } catch {
-          this.realRoot = this.root;
-        }
-      }
-      display(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) {
-          return toSlash(abs.slice(this.rootPrefix.length));
-        }
-        const rel = relative2(this.root, abs);
-        if (rel === "") return ".";
-        if (rel.startsWith("..") || isAbsolute2(rel)) return toSlash(abs);
-        return toSlash(rel);
-      }
-      inRoot(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) return true;
-        const rel = relative2(this.root, abs);
-        return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
-      }
-      userIgnored(abs) {
-        return this.userIgnore !== void 0 && this.inRoot(abs) && this.userIgnore(this.display(abs));
-      }
-      /** False when `abs` surely does not lead outside the repository (no realpath needed). */
-      mayBeLinkOut(abs) {
-        if (!this.inRoot(abs)) return false;
-        return !(this.auto && !this.linkFiles.has(abs));
-      }
-      /**
-       * For a symlinked file: true when it may be read. A link inside the repository whose target
-       * lies outside it gives a finding and is not read.
-       */
-      async symlinkAllowed(abs) {
-        if (!this.mayBeLinkOut(abs)) return true;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return true;
-        }
-        if (!this.insideRealRoot(target)) {
-          const d = this.display(abs);
-          this.findings.push(
-            linkFinding(d, `${d}: symbolic link leads outside the repository (to ${toSlash(target)}); not read`, {
-              target: toSlash(target),
-              audit: `--memory ${toSlash(target)}`
-            })
-          );
-          return false;
-        }
-        return true;
-      }
-      /**
-       * A symlinked memory file whose target is itself memory found by the walk (`CLAUDE.md ->
-       * AGENTS.md`, a common layout) is one file: it is read once, under the target's name (the file
-       * prune would write), so it is neither audited twice nor reported as a copy of itself.
-       */
-      async withoutLinksToKnown(files) {
-        const links2 = files.filter((f) => this.linkFiles.has(f.absPath));
-        if (links2.length === 0) return files;
-        const byPath = new Set(files.filter((f) => !this.linkFiles.has(f.absPath)).map((f) => f.path));
-        const drop = /* @__PURE__ */ new Set();
-        for (const f of links2) {
-          let target;
-          try {
-            target = await realpath2(f.absPath);
-          } catch {
-            continue;
-          }
-          const rel = toSlash(relative2(this.realRoot, target));
-          if (byPath.has(rel)) drop.add(f.absPath);
-        }
-        return drop.size ? files.filter((f) => !drop.has(f.absPath)) : files;
-      }
-      insideRealRoot(target) {
-        const rel = relative2(this.realRoot, target);
-        return !(rel.startsWith("..") || isAbsolute2(rel));
-      }
-      /**
-       * Auto-detection meets a symlinked folder (never entered). When it leads outside the
-       * repository and would have been memory (its target holds MEMORY.md or a known memory file,
-       * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
-       * the link, never a silent skip. Other symlinked folders are left alone (no noise).
-       */
-      async reportLinkedFolder(abs) {
-        if (!this.inRoot(abs) || this.userIgnored(abs)) return;
-        let target;
-        try {
-          target = await realpath2(abs);
-        } catch {
-          return;
-        }
-        if (this.insideRealRoot(target)) return;
-        const rel = this.display(abs);
-        let memory = inMemoryLocation(rel);
-        if (!memory) {
-          try {
-            memory = (await readdir2(target)).some((n) => MEMORY_NAMES.has(n));
-          } catch {
-            memory = false;
-          }
-        }
-        if (!memory) return;
-        const t = toSlash(target);
-        this.findings.push(
-          linkFinding(
-            rel,
-            `${rel}: symbolic link to a folder outside the repository (${t}); not followed, its memory is not audited (to audit it, pass --memory ${t})`,
-            { target: t, audit: `--memory ${t}` }
-          )
-        );
-      }
-      /**
-       * Recursive walk collecting memory candidates. Symlinked folders are not entered.
-       *
-       * Folders are read synchronously from an explicit stack: a promise per folder (10,000+ in a
-       * large work tree) cost several times the reads themselves, in time and in garbage. The walk
-       * still yields to the event loop every few milliseconds, so that the git processes started
-       * beside it (evidence) are not left waiting on a full pipe.
-       */
-      async walk(start, useGitignore, auto = false) {
-        this.auto = auto;
-        const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
-        const layers = [];
-        if (useGitignore) {
-          const exclude = readIgnoreFile(join(this.root, ".git", "info", "exclude"));
-          if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore3.default)().add(exclude) });
-          if (this.inRoot(start) && start !== this.root) {
-            let d = this.root;
-            for (const part of relative2(this.root, start).split(sep2)) {
-              const gi = readIgnoreFile(join(d, ".gitignore"));
-              if (gi) layers.push({ dir: d, ig: (0, import_ignore3.default)().add(gi) });
-              d = join(d, part);
-            }
-          }
-        }
-        const dirs = [start];
-        const dirLayers = [layers];
-        const dirInMemory = [!auto];
-        let sliceStart = performance.now();
-        while (dirs.length > 0) {
-          const dir = dirs.pop();
-          const parentLayers = dirLayers.pop();
-          let inMemory = dirInMemory.pop();
-          if (performance.now() - sliceStart > YIELD_MS) {
-            await new Promise((res) => setImmediate(res));
-            sliceStart = performance.now();
-          }
-          let ents;
-          try {
-            ents = readdirSync2(dir, { withFileTypes: true });
-          } catch {
-            continue;
-          }
-          let here = parentLayers;
-          if (useGitignore && hasIgnoreFile(ents)) {
-            const gi = readIgnoreFile(join(dir, ".gitignore"));
-            if (gi) here = [...parentLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
-          }
-          if (!inMemory && hasEntry(ents, "MEMORY.md")) inMemory = true;
-          const under = dir.endsWith(sep2) ? dir : dir + sep2;
-          for (let i = 0; i < ents.length; i++) {
-            const e = ents[i];
-            let isDir = e.isDirectory();
-            let isFile = e.isFile();
-            if (isFile && !MAYBE_MEMORY.test(e.name)) continue;
-            const abs = under + e.name;
-            if (e.isSymbolicLink()) {
-              try {
-                const st = statSync2(abs);
-                isDir = false;
-                isFile = st.isFile();
-                if (st.isDirectory() && auto && !SKIP_DIRS.has(e.name)) await this.reportLinkedFolder(abs);
-              } catch {
-                isFile = true;
-              }
-              if (isFile) this.linkFiles.add(abs);
-            }
-            if (isDir) {
-              if (SKIP_DIRS.has(e.name)) continue;
-              if (useGitignore && ignoredBy(here, abs, true)) continue;
-              dirs.push(abs);
-              dirLayers.push(here);
-              dirInMemory.push(inMemory);
-              continue;
-            }
-            if (!isFile) continue;
-            const rel = this.inRoot(abs) ? this.display(abs) : toSlash(relative2(start, abs));
-            const isMd = /\.md$/i.test(e.name);
-            const known = e.name === "MEMORY.md" || formatOf(rel) !== void 0;
-            if (!known && !isMd) continue;
-            if (useGitignore && e.name !== "CLAUDE.local.md" && ignoredBy(here, abs, false)) continue;
-            if (e.name === "MEMORY.md") out.memoryDirs.add(dir);
-            if (known) out.known.push(abs);
-            if (isMd && inMemory) out.markdown.push(abs);
-          }
-        }
-        return out;
-      }
-      /** Turns walk results into discovered files (memory folders expanded into their topic files). */
-      collect(w, into) {
-        const nearestMemoryDir = nearestIn(w.memoryDirs);
-        const shown = /* @__PURE__ */ new Map();
-        const logRel = /* @__PURE__ */ new Map();
-        const add = (abs, format, memoryDir) => {
-          if (into.has(abs)) return;
-          const f = { path: this.display(abs), absPath: abs, format };
-          if (memoryDir !== void 0) {
-            let d = shown.get(memoryDir);
-            if (d === void 0) shown.set(memoryDir, d = this.display(memoryDir));
-            f.memoryDir = d;
-          }
-          into.set(abs, f);
-        };
-        for (const abs of w.known) {
-          const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
-          const md = basename2(abs) === "MEMORY.md" ? dirname2(abs) : void 0;
-          const fmt = formatOf(rel, md !== void 0);
-          if (fmt) add(abs, fmt, md);
-        }
-        for (const abs of w.markdown) {
-          if (into.has(abs)) continue;
-          const md = nearestMemoryDir(abs);
-          if (md === void 0) continue;
-          if (!logRel.has(md)) logRel.set(md, this.logRelTo(md));
-          if (isTopicFile(relUnder(md, abs), logRel.get(md))) add(abs, "auto-memory-topic", md);
-        }
-      }
-      logRelTo(memoryDir) {
-        if (!this.logPath) return void 0;
-        const abs = resolve3(this.root, this.logPath);
-        return toSlash(relative2(memoryDir, abs));
-      }
-    };
-    MAX_IMPORT_HOPS = 4;
-    MAX_IMPORTED_FILES = 500;
-    IMPORT_SKIP_SEGMENT = /(?:^|\/)(?:node_modules|\.git|\.hg|\.svn)(?:\/|$)/;
-    ImportResolver = class {
-      constructor(root2, known, ignoreGlobs) {
-        this.root = root2;
-        this.d = new Discoverer(resolve3(root2), ignoreGlobs, void 0);
-        for (const k of known) this.byAbs.set(k.absPath, k.path);
-      }
-      root;
-      d;
-      ready;
-      /** Absolute path -> memory path of every known file. */
-      byAbs = /* @__PURE__ */ new Map();
-      /** Real path -> memory path, built on the first import not found by its absolute path. */
-      byReal;
-      /**
-       * `target` is the import as written without its `@` (`docs/x.md`, `./x.md`, `../x.md`,
-       * `~/x.md`, `/abs/x.md`), relative to the folder of the importing file `fromAbs`. A new file
-       * without a memory name of its own gets `format`: the format of the file the import chain
-       * starts from (CLAUDE.md content for Claude Code, GEMINI.md content for Gemini CLI).
-       */
-      async resolve(fromAbs, target, format = "claude-md") {
-        if (target.startsWith("~") || isAbsolute2(target)) return { kind: "skip" };
-        if (!/\.md$/i.test(target)) return { kind: "skip" };
-        const abs = resolve3(dirname2(fromAbs), target);
-        if (!this.d.inRoot(abs)) return { kind: "skip" };
-        const rel = this.d.display(abs);
-        if (IMPORT_SKIP_SEGMENT.test(rel)) return { kind: "skip" };
-        const hit2 = this.byAbs.get(abs);
-        if (hit2 !== void 0) return { kind: "known", path: hit2 };
-        this.ready ??= this.d.init();
-        await this.ready;
-        try {
-          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
-        } catch {
-          return { kind: "skip" };
-        }
-        let real;
-        try {
-          real = await realpath2(abs);
-        } catch {
-          return { kind: "skip" };
-        }
-        const byReal = await this.realIndex();
-        const same = byReal.get(real);
-        if (same !== void 0) {
-          this.byAbs.set(abs, same);
-          return { kind: "known", path: same };
-        }
-        if (this.d.userIgnored(abs)) return { kind: "skip" };
-        if (!await this.d.symlinkAllowed(abs)) return { kind: "skip", finding: this.d.findings.pop() };
-        const file = { path: rel, absPath: abs, format: formatOf(rel) ?? format };
-        this.byAbs.set(abs, rel);
-        byReal.set(real, rel);
-        return { kind: "new", file };
-      }
-      async realIndex() {
-        if (this.byReal) return this.byReal;
-        const known = [...this.byAbs];
-        const reals = await Promise.all(known.map(([abs]) => realpath2(abs).catch(() => void 0)));
-        const m = /* @__PURE__ */ new Map();
-        for (let i = 0; i < known.length; i++) {
-          const r = reals[i];
-          if (r !== void 0 && !m.has(r)) m.set(r, known[i][1]);
-        }
-        this.byReal ??= m;
-        return this.byReal;
-      }
-    };
-  }
-});
-
 // src/checks/broken-link.ts
 function isNameChar(c) {
   return c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 48 && c <= 57 || c === 95 || c === 46 || c === 47 || c === 45;
@@ -39496,7 +40218,7 @@ function findBrokenLinks(ctx) {
       if (seen) seen.add(joinPath3(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
       const known = wikiNames();
       if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
-        if (seen) for (const path15 of filesNamed(mdir, key)) seen.add(path15);
+        if (seen) for (const path16 of filesNamed(mdir, key)) seen.add(path16);
         continue;
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
@@ -39515,12 +40237,12 @@ function findBrokenLinks(ctx) {
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
   let entryOfFile;
-  const orphanEntry = (path15) => {
+  const orphanEntry = (path16) => {
     if (!entryOfFile) {
       entryOfFile = /* @__PURE__ */ new Map();
       for (const x of entries) if (!entryOfFile.has(x.file) || x.kind === "topic" && entryOfFile.get(x.file).kind !== "topic") entryOfFile.set(x.file, x);
     }
-    return entryOfFile.get(path15);
+    return entryOfFile.get(path16);
   };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
@@ -39600,7 +40322,7 @@ var init_broken_link = __esm({
 });
 
 // node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
-import path5 from "node:path";
+import path6 from "node:path";
 function requireLodash_uniq() {
   if (hasRequiredLodash_uniq) return lodash_uniq;
   hasRequiredLodash_uniq = 1;
@@ -40573,11 +41295,11 @@ function requireLodash_sortby() {
     function baseForOwn(object, iteratee) {
       return object && baseFor2(object, iteratee, keys2);
     }
-    function baseGet(object, path15) {
-      path15 = isKey(path15, object) ? [path15] : castPath(path15);
-      var index2 = 0, length = path15.length;
+    function baseGet(object, path16) {
+      path16 = isKey(path16, object) ? [path16] : castPath(path16);
+      var index2 = 0, length = path16.length;
       while (object != null && index2 < length) {
-        object = object[toKey(path15[index2++])];
+        object = object[toKey(path16[index2++])];
       }
       return index2 && index2 == length ? object : void 0;
     }
@@ -40704,13 +41426,13 @@ function requireLodash_sortby() {
         return object === source || baseIsMatch(object, source, matchData);
       };
     }
-    function baseMatchesProperty(path15, srcValue) {
-      if (isKey(path15) && isStrictComparable(srcValue)) {
-        return matchesStrictComparable(toKey(path15), srcValue);
+    function baseMatchesProperty(path16, srcValue) {
+      if (isKey(path16) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path16), srcValue);
       }
       return function(object) {
-        var objValue = get(object, path15);
-        return objValue === void 0 && objValue === srcValue ? hasIn(object, path15) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+        var objValue = get(object, path16);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object, path16) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
       };
     }
     function baseOrderBy(collection, iteratees, orders) {
@@ -40726,9 +41448,9 @@ function requireLodash_sortby() {
         return compareMultiple(object, other, orders);
       });
     }
-    function basePropertyDeep(path15) {
+    function basePropertyDeep(path16) {
       return function(object) {
-        return baseGet(object, path15);
+        return baseGet(object, path16);
       };
     }
     function baseRest(func, start) {
@@ -40983,11 +41705,11 @@ function requireLodash_sortby() {
         return result;
       };
     }
-    function hasPath(object, path15, hasFunc) {
-      path15 = isKey(path15, object) ? [path15] : castPath(path15);
-      var result, index2 = -1, length = path15.length;
+    function hasPath(object, path16, hasFunc) {
+      path16 = isKey(path16, object) ? [path16] : castPath(path16);
+      var result, index2 = -1, length = path16.length;
       while (++index2 < length) {
-        var key = toKey(path15[index2]);
+        var key = toKey(path16[index2]);
         if (!(result = object != null && hasFunc(object, key))) {
           break;
         }
@@ -41142,12 +41864,12 @@ function requireLodash_sortby() {
     function toString2(value2) {
       return value2 == null ? "" : baseToString(value2);
     }
-    function get(object, path15, defaultValue) {
-      var result = object == null ? void 0 : baseGet(object, path15);
+    function get(object, path16, defaultValue) {
+      var result = object == null ? void 0 : baseGet(object, path16);
       return result === void 0 ? defaultValue : result;
     }
-    function hasIn(object, path15) {
-      return object != null && hasPath(object, path15, baseHasIn);
+    function hasIn(object, path16) {
+      return object != null && hasPath(object, path16, baseHasIn);
     }
     function keys2(object) {
       return isArrayLike(object) ? arrayLikeKeys(object) : baseKeys(object);
@@ -41155,8 +41877,8 @@ function requireLodash_sortby() {
     function identity(value2) {
       return value2;
     }
-    function property(path15) {
-      return isKey(path15) ? baseProperty(toKey(path15)) : basePropertyDeep(path15);
+    function property(path16) {
+      return isKey(path16) ? baseProperty(toKey(path16)) : basePropertyDeep(path16);
     }
     module.exports = sortBy;
   })(lodash_sortby, lodash_sortby.exports);
@@ -41448,7 +42170,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
   }
   try {
     const fs = await import("node:fs");
-    const path15 = await import("node:path");
+    const path16 = await import("node:path");
     const pfxBytes = new Uint8Array(fs.readFileSync(source.filePath));
     const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
     if (!isGcpServiceAccountP12) {
@@ -41456,7 +42178,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyP12", {
-        FILE_NAME: path15.basename(source.filePath)
+        FILE_NAME: path16.basename(source.filePath)
       }),
       range: [0, source.content.length]
     });
@@ -41473,7 +42195,7 @@ function reportIfFoundPrivateKeyJSONFormat({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyJSON", {
-        FILE_NAME: source.filePath ? path5.basename(source.filePath) : ""
+        FILE_NAME: source.filePath ? path6.basename(source.filePath) : ""
       }),
       range: [0, source.content.length]
     });
@@ -43542,13 +44264,13 @@ function findSecrets(ctx) {
   const paths = /* @__PURE__ */ new Set();
   for (const e of ctx.entries) paths.add(e.file);
   let byFile;
-  const entriesOf = (path15) => (byFile ??= groupByFile(ctx.entries)).get(path15);
-  for (const path15 of paths) {
-    const file = files.get(path15);
+  const entriesOf = (path16) => (byFile ??= groupByFile(ctx.entries)).get(path16);
+  for (const path16 of paths) {
+    const file = files.get(path16);
     if (file) {
       const ranges = detectSecrets(file.text);
       if (!ranges.length) continue;
-      const entries = entriesOf(path15);
+      const entries = entriesOf(path16);
       const seen = /* @__PURE__ */ new Set();
       for (const r of ranges) {
         let best;
@@ -43558,14 +44280,14 @@ function findSecrets(ctx) {
         const key = `${best?.id}:${line2}:${r.rule}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(finding3(best?.id ?? null, path15, line2, r.rule));
+        out.push(finding3(best?.id ?? null, path16, line2, r.rule));
       }
     } else {
-      for (const e of entriesOf(path15))
+      for (const e of entriesOf(path16))
         for (const r of detectSecrets(e.text)) {
           let line2 = e.line;
           for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
-          out.push(finding3(e.id, path15, line2, r.rule));
+          out.push(finding3(e.id, path16, line2, r.rule));
         }
     }
   }
@@ -44098,31 +44820,31 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         const out = {};
         for (const pair2 of node2.items) {
           const k = (0, import_yaml5.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
-          const path15 = key ? `${key}.${k}` : String(k);
+          const path16 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
             continue;
           }
           if (Object.prototype.hasOwnProperty.call(out, k)) {
-            fail(pair2.key, path15, "duplicate key");
+            fail(pair2.key, path16, "duplicate key");
             continue;
           }
           let child;
           if (s.type === "object") {
             child = s.props[k];
             if (!child) {
-              fail(pair2.key, path15, `unknown key${suggest(k, Object.keys(s.props))}`);
+              fail(pair2.key, path16, `unknown key${suggest(k, Object.keys(s.props))}`);
               continue;
             }
           } else {
             if (s.keys && !s.keys.test(k)) {
-              fail(pair2.key, path15, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
+              fail(pair2.key, path16, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
               continue;
             }
             if (s.known) {
               const known = [...s.known()];
               if (!known.includes(k)) {
-                fail(pair2.key, path15, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
+                fail(pair2.key, path16, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
                 continue;
               }
             }
@@ -44130,7 +44852,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           }
           const valueNode = pair2.value;
           if (valueNode === null || (0, import_yaml5.isScalar)(valueNode) && valueNode.value === null) continue;
-          const v = walk(valueNode, child, path15);
+          const v = walk(valueNode, child, path16);
           if (v !== void 0) out[k] = v;
         }
         if (s.type === "object" && s.required) {
@@ -44232,7 +44954,7 @@ var init_schema = __esm({
 
 // src/config/load.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import path6 from "node:path";
+import path7 from "node:path";
 function isPlainObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -44259,7 +44981,7 @@ function parseConfig(text5, file) {
   return value2;
 }
 async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path6.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path6.join(root2, n));
+  const candidates3 = explicitPath ? [path7.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path7.join(root2, n));
   for (const abs of candidates3) {
     let text5;
     try {
@@ -44267,11 +44989,11 @@ async function loadConfig(root2, explicitPath) {
     } catch (err) {
       const code3 = err.code;
       if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path6.relative(root2, abs);
+      const shown2 = explicitPath ?? path7.relative(root2, abs);
       throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
     }
-    const rel = path6.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path6.isAbsolute(rel) ? rel.split(path6.sep).join("/") : abs;
+    const rel = path7.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path7.isAbsolute(rel) ? rel.split(path7.sep).join("/") : abs;
     return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
   }
   return structuredClone(DEFAULT_CONFIG);
@@ -44300,9 +45022,9 @@ var init_load = __esm({
 });
 
 // src/memory/read.ts
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
-function malformed(path15, line2, message2, evidence) {
-  const f = { entryId: null, file: path15, line: line2, kind: "malformed", severity: "error", message: message2 };
+import { closeSync as closeSync2, constants, fstatSync, lstatSync, openSync as openSync2, readSync as readSync2 } from "node:fs";
+function malformed(path16, line2, message2, evidence) {
+  const f = { entryId: null, file: path16, line: line2, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
   return f;
 }
@@ -44344,7 +45066,7 @@ function firstInvalidUtf8(buf) {
   }
   return -1;
 }
-function decodeMemoryBytes(buf, path15) {
+function decodeMemoryBytes(buf, path16) {
   const bom = buf.length >= 3 && buf[0] === 239 && buf[1] === 187 && buf[2] === 191;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
@@ -44352,7 +45074,7 @@ function decodeMemoryBytes(buf, path15) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path15, line2, `${path15}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
+      finding: malformed(path16, line2, `${path16}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
         offset: nul
       })
     };
@@ -44365,13 +45087,13 @@ function decodeMemoryBytes(buf, path15) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path15, line2, `${path15}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
+      finding: malformed(path16, line2, `${path16}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
         offset: at
       })
     };
   }
 }
-function cannotRead(absPath, path15, e) {
+function cannotRead(absPath, path16, e) {
   const code3 = e.code;
   let dangling = false;
   try {
@@ -44379,33 +45101,33 @@ function cannotRead(absPath, path15, e) {
   } catch {
   }
   const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
-  return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: cannot be read (${why})`, { code: code3 ?? null }) };
+  return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: cannot be read (${why})`, { code: code3 ?? null }) };
 }
-function readMemoryFileSync(absPath, path15, maxBytes) {
+function readMemoryFileSync(absPath, path16, maxBytes) {
   let fd;
   try {
-    fd = openSync(absPath, OPEN_FLAGS);
+    fd = openSync2(absPath, OPEN_FLAGS);
   } catch (e) {
     if (e.code === "EISDIR") {
-      return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: is a directory, not a memory file`) };
+      return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: is a directory, not a memory file`) };
     }
-    return cannotRead(absPath, path15, e);
+    return cannotRead(absPath, path16, e);
   }
   try {
     let size;
     try {
       const st = fstatSync(fd);
-      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: is a directory, not a memory file`) };
-      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path15, 1, `${path15}: not a regular file; not read`) };
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: not a regular file; not read`) };
       size = st.size;
     } catch (e) {
-      return cannotRead(absPath, path15, e);
+      return cannotRead(absPath, path16, e);
     }
     if (size > maxBytes) {
       return {
         bytes: size,
         bom: false,
-        finding: malformed(path15, 1, `${path15}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+        finding: malformed(path16, 1, `${path16}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
           bytes: size,
           limit: maxBytes
         })
@@ -44422,26 +45144,26 @@ function readMemoryFileSync(absPath, path15, maxBytes) {
           buf = bigger;
         }
         const want = buf.length - len;
-        const n = readSync(fd, buf, len, want, null);
+        const n = readSync2(fd, buf, len, want, null);
         if (n === 0) break;
         len += n;
         if (n < want && len === size) break;
       }
     } catch (e) {
       const code3 = e.code;
-      return { bytes: size, bom: false, finding: malformed(path15, 1, `${path15}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
+      return { bytes: size, bom: false, finding: malformed(path16, 1, `${path16}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
     }
     if (len > maxBytes) {
       return {
         bytes: len,
         bom: false,
-        finding: malformed(path15, 1, `${path15}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
+        finding: malformed(path16, 1, `${path16}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
       };
     }
-    return decodeMemoryBytes(buf.subarray(0, len), path15);
+    return decodeMemoryBytes(buf.subarray(0, len), path16);
   } finally {
     try {
-      closeSync(fd);
+      closeSync2(fd);
     } catch {
     }
   }
@@ -44464,8 +45186,8 @@ function topicsByFile(parsed) {
   return topics;
 }
 function typedTopic(topics, dir, target) {
-  const path15 = normaliseJoin(dir ?? "", target);
-  const topic = path15 ? topics.get(path15) : void 0;
+  const path16 = normaliseJoin(dir ?? "", target);
+  const topic = path16 ? topics.get(path16) : void 0;
   return topic && topic.typeSource === "frontmatter" ? topic : void 0;
 }
 function typeIndexLines(entries, files, topics) {
@@ -44843,7 +45565,7 @@ var init_github = __esm({
 
 // src/evidence/tsconfig-paths.ts
 import { readFile as readFile5, stat as stat4 } from "node:fs/promises";
-import path7 from "node:path";
+import path8 from "node:path";
 async function readPathAliases(root2, files) {
   const found = [];
   for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
@@ -44873,9 +45595,9 @@ async function readPathAliases(root2, files) {
         if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
         const pre = t.slice(0, -1);
         const folder = pre === "" || pre === "." || pre.endsWith("/");
-        let dir = path7.posix.normalize(path7.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
+        let dir = path8.posix.normalize(path8.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
         if (dir === ".") dir = "";
-        if (dir === ".." || dir.startsWith("../") || path7.posix.isAbsolute(dir)) continue;
+        if (dir === ".." || dir.startsWith("../") || path8.posix.isAbsolute(dir)) continue;
         if (folder && dir) dir += "/";
         if (/(?:^|\/)node_modules\//.test(dir)) continue;
         if (!targets.includes(dir)) targets.push(dir);
@@ -44901,7 +45623,7 @@ async function effectiveOptions(file, load2, hops, seen) {
   if (hops < MAX_EXTENDS) {
     for (const e of parents) {
       if (!e.startsWith("./") && !e.startsWith("../")) continue;
-      let target = path7.posix.normalize(path7.posix.join(dir || ".", e));
+      let target = path8.posix.normalize(path8.posix.join(dir || ".", e));
       if (target.startsWith("..")) continue;
       if (!target.endsWith(".json")) target += ".json";
       if (seen.has(target)) continue;
@@ -44913,7 +45635,7 @@ async function effectiveOptions(file, load2, hops, seen) {
   if (co && typeof co === "object" && !Array.isArray(co)) {
     const c = co;
     if (typeof c.baseUrl === "string") {
-      const b = path7.posix.normalize(path7.posix.join(dir || ".", c.baseUrl));
+      const b = path8.posix.normalize(path8.posix.join(dir || ".", c.baseUrl));
       if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
     }
     if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
@@ -44922,7 +45644,7 @@ async function effectiveOptions(file, load2, hops, seen) {
 }
 async function readConfig(root2, file) {
   try {
-    const abs = path7.join(root2, file);
+    const abs = path8.join(root2, file);
     const st = await stat4(abs);
     if (!st.isFile() || st.size > MAX_BYTES) return null;
     const v = parseJsonc(await readFile5(abs, "utf8"));
@@ -45128,7 +45850,7 @@ var init_evidence = __esm({
 
 // src/evidence/usage.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import path8 from "node:path";
+import path9 from "node:path";
 function parseBlame(out) {
   const result = [];
   let sha = "";
@@ -45153,14 +45875,14 @@ function parseBlame(out) {
 }
 function matchLogFile(logged, files, root2) {
   const norm = logged.replace(/\\/g, "/");
-  const abs = path8.isAbsolute(logged) ? path8.resolve(logged) : path8.resolve(root2, logged);
-  const exact = files.find((f) => path8.resolve(f.absPath) === abs);
+  const abs = path9.isAbsolute(logged) ? path9.resolve(logged) : path9.resolve(root2, logged);
+  const exact = files.find((f) => path9.resolve(f.absPath) === abs);
   if (exact) return exact;
-  const bySuffix = files.filter((f) => !path8.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
+  const bySuffix = files.filter((f) => !path9.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
   if (bySuffix.length === 1) return bySuffix[0];
   const inMemory = files.filter((f) => {
     if (!f.memoryDir) return false;
-    const rel = path8.posix.relative(f.memoryDir, f.path);
+    const rel = path9.posix.relative(f.memoryDir, f.path);
     return norm.endsWith("/memory/" + rel);
   });
   return inMemory.length === 1 ? inMemory[0] : void 0;
@@ -45242,7 +45964,7 @@ function blameFiles(root2, paths) {
   return jobs;
 }
 function startBlame(root2, files) {
-  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path8.isAbsolute(f.path)).map((f) => f.path));
+  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path9.isAbsolute(f.path)).map((f) => f.path));
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
@@ -45251,7 +45973,7 @@ async function gatherUsage(opts) {
   const fromHistory = /* @__PURE__ */ new Map();
   if (evidence.history.available) {
     for (const f of files) {
-      if (f.format !== "auto-memory-topic" || path8.isAbsolute(f.path)) continue;
+      if (f.format !== "auto-memory-topic" || path9.isAbsolute(f.path)) continue;
       const ev = evidence.history.events.get(f.path);
       if (!ev || !ev.length) continue;
       const first = Date.parse(ev[0].commit.time || ev[0].commit.date);
@@ -45261,7 +45983,7 @@ async function gatherUsage(opts) {
   }
   const dirty = /* @__PURE__ */ new Set();
   if (fromHistory.size) {
-    const dirs = [...new Set([...fromHistory.keys()].map((p) => path8.posix.dirname(p)))].sort();
+    const dirs = [...new Set([...fromHistory.keys()].map((p) => path9.posix.dirname(p)))].sort();
     const st = await runGit(root2, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...dirs]).catch(() => null);
     if (st && st.code === 0) {
       const parts = st.stdout.split("\0");
@@ -45273,7 +45995,7 @@ async function gatherUsage(opts) {
       }
     }
   }
-  const blameable = files.filter((f) => !path8.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
+  const blameable = files.filter((f) => !path9.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
@@ -45316,7 +46038,7 @@ async function gatherUsage(opts) {
   }
   let accessLog;
   if (config.accessLog) {
-    const abs = path8.resolve(root2, config.accessLog);
+    const abs = path9.resolve(root2, config.accessLog);
     const read = await readAccessLog(abs, files, entries, root2, evidence.now, usage);
     accessLog = read ? { ...read, path: config.accessLog } : void 0;
   }
@@ -45334,7 +46056,7 @@ var init_usage = __esm({
 });
 
 // src/apply/paths.ts
-import path9 from "node:path";
+import path10 from "node:path";
 function memoryDirs(files) {
   return [...new Set(files.map((f) => f.memoryDir).filter((d) => typeof d === "string"))].sort();
 }
@@ -45355,13 +46077,13 @@ function supersededPath(entry, files) {
   return joinRel2(dir, `superseded-${shortId(entry.id)}.md`);
 }
 function joinRel2(dir, name) {
-  return dir === "" || dir === "." ? name : path9.posix.join(dir, name);
+  return dir === "" || dir === "." ? name : path10.posix.join(dir, name);
 }
 function indexTarget(entry) {
   if (entry.kind !== "index-line" || !entry.meta.target) return void 0;
   const t = entry.meta.target;
   if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/")) return void 0;
-  return path9.posix.normalize(path9.posix.join(path9.posix.dirname(entry.file), t));
+  return path10.posix.normalize(path10.posix.join(path10.posix.dirname(entry.file), t));
 }
 function isSupersededFile(file) {
   return /(^|\/)superseded[-_][^/]*\.md$/i.test(file);
@@ -45912,6 +46634,11 @@ function isPublicDocUrl(url) {
   if (host.startsWith("docs.") && !/\b(?:internal|corp|local)\b/.test(host)) return true;
   return PUBLIC_HOST_RE.test(host);
 }
+function withoutEmphasis(s) {
+  return s.split(/(`+[^`]*`+)/).map(
+    (part, i) => i % 2 === 1 ? part.replace(/^`+|`+$/g, "") : part.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2").replace(/(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1").replace(/(?<![\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_])_(?![\p{L}\p{N}_])/gu, "$1").replace(/`+/g, "")
+  ).join("");
+}
 function summarize2(entry, max = 72, preferBody = false) {
   let s = "";
   if (!preferBody && entry.kind === "topic" && (entry.meta.description || entry.meta.name))
@@ -45920,7 +46647,8 @@ function summarize2(entry, max = 72, preferBody = false) {
     const body = entry.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, "");
     s = body.split(/\r?\n/).map((l) => l.trim()).find((l) => l && !/^<!--.*-->$/.test(l) && !/^```/.test(l) && !/^#+\s/.test(l)) ?? entry.meta.description ?? "";
   }
-  s = s.replace(/^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, "").replace(/^#+\s+/, "").replace(/^>\s?/, "").replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[*_`]+/g, "").replace(/\s+/g, " ").trim();
+  s = s.replace(/^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, "").replace(/^#+\s+/, "").replace(/^>\s?/, "").replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
+  s = (entry.kind === "code" ? s : withoutEmphasis(s)).replace(/\s+/g, " ").trim();
   if ([...s].length > max) s = [...s].slice(0, max - 1).join("").trimEnd() + "…";
   return s;
 }
@@ -46037,7 +46765,7 @@ var init_health = __esm({
 });
 
 // src/policy/decide.ts
-import path10 from "node:path";
+import path11 from "node:path";
 function compile(patterns) {
   const out = [];
   for (const p of patterns) {
@@ -46052,7 +46780,7 @@ function authority(e) {
   if (e.protected) return 3;
   return e.format === "auto-memory-index" || e.format === "auto-memory-topic" ? 1 : 2;
 }
-function agentOf(e) {
+function agentOf2(e) {
   switch (e.format) {
     case "claude-md":
     case "auto-memory-index":
@@ -46341,8 +47069,11 @@ function decideEntry(x, t) {
       const kept = t.byId.get(keepId);
       if (!kept || kept.id === e.id) continue;
       if (t.targetOf(e) === kept.file || t.targetOf(kept) === e.file) continue;
-      if (agentOf(e) !== agentOf(kept)) continue;
-      return remove(3, "merge", `duplicate of ${where2(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
+      if (agentOf2(e) !== agentOf2(kept)) continue;
+      if (f.evidence?.review === true)
+        return item("review", 3, `duplicate of ${where2(kept)} (${kept.id}), which is loaded wherever this file is, but this copy adds words of its own: keep only what it adds, by hand`);
+      const why = f.evidence?.scope === "wider" ? "which is loaded wherever this file is" : "the more complete version";
+      return remove(3, "merge", `duplicate of ${where2(kept)} (${kept.id}), ${why}`, { keep: kept.id });
     }
   }
   const stale2 = x.findings.length ? x.findings.filter((f) => STALE_KINDS.has(f.kind) && f.severity !== "info") : NONE;
@@ -46419,11 +47150,11 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
     const notLive = new Set(staleNames);
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path10.posix.basename(f.evidence.manifest));
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path11.posix.basename(f.evidence.manifest));
     const live = liveNames(
       e,
       ctx,
-      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path10.posix.basename(name))
+      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path11.posix.basename(name))
     ).size;
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
@@ -46546,7 +47277,7 @@ function projectNames(ctx) {
   for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
   for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
   for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
-  add(path10.basename(ctx.evidence.root));
+  add(path11.basename(ctx.evidence.root));
   PROJECT_NAMES.set(ctx.evidence, names);
   return names;
 }
@@ -46772,7 +47503,7 @@ function decide(ctx, findings) {
     if (tp.action === "merge" && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === "topic" && !indexOfTopic.has(kept.file) && e.meta.target) {
-        const rel = path10.posix.relative(path10.posix.dirname(e.file), kept.file);
+        const rel = path11.posix.relative(path11.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
           plan.set(e.id, mirror("update", `index line redirected to ${kept.file} (merged)`, replacement));
@@ -47197,16 +47928,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path15, added, removed, oldPosInc, options) {
-        const last = path15.lastComponent;
+      addToPath(path16, added, removed, oldPosInc, options) {
+        const last = path16.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path15.oldPos + oldPosInc,
+            oldPos: path16.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path15.oldPos + oldPosInc,
+            oldPos: path16.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -47900,7 +48631,7 @@ var init_edit = __esm({
 });
 
 // src/apply/edits.ts
-import path11 from "node:path";
+import path12 from "node:path";
 function entryRecord(e, today, action, rule, reason) {
   return {
     id: recordId([today, e.id, action, e.file, e.line]),
@@ -47941,10 +48672,10 @@ function normalizeTarget(fromFile, url) {
     }
   })();
   if (!clean) return void 0;
-  return path11.posix.normalize(path11.posix.join(path11.posix.dirname(fromFile), clean));
+  return path12.posix.normalize(path12.posix.join(path12.posix.dirname(fromFile), clean));
 }
 function relPath(fromFile, toFile) {
-  return path11.posix.relative(path11.posix.dirname(fromFile), toFile) || path11.posix.basename(toFile);
+  return path12.posix.relative(path12.posix.dirname(fromFile), toFile) || path12.posix.basename(toFile);
 }
 function nonSpace(s) {
   return s.replace(/\s+/g, "").length;
@@ -47993,7 +48724,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const removedEntries = [];
   const held = /* @__PURE__ */ new Set();
   const notes = /* @__PURE__ */ new Map();
-  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path11.posix.basename(t.file, ".md").toLowerCase() === name;
+  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path12.posix.basename(t.file, ".md").toLowerCase() === name;
   const linkEdits = (e) => {
     const local = [];
     const groups = /* @__PURE__ */ new Set();
@@ -48026,7 +48757,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
       const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
       if (!merged) continue;
-      const stem2 = path11.posix.basename(merged.to, ".md");
+      const stem2 = path12.posix.basename(merged.to, ".md");
       const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
       if (!m) continue;
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
@@ -48508,7 +49239,7 @@ function planChanges(input) {
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === "inoculate" ? "inoculation" : p.action });
     const dir = mf?.memoryDir;
     const index2 = dir !== void 0 ? files.find((f) => f.format === "auto-memory-index" && f.memoryDir === dir) : void 0;
-    if (index2 && path11.posix.dirname(p.superseded) === path11.posix.normalize(dir ?? ".")) {
+    if (index2 && path12.posix.dirname(p.superseded) === path12.posix.normalize(dir ?? ".")) {
       const cur = after.has(index2.path) ? after.get(index2.path) : index2.text;
       if (cur === null) continue;
       const ieol = index2.eol ?? "\n";
@@ -48572,7 +49303,7 @@ var init_edits = __esm({
 
 // src/apply/index.ts
 import { mkdir, readFile as readFile7, realpath as realpath3, rm, writeFile } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
 }
@@ -48596,22 +49327,22 @@ function unifiedDiff(changes) {
   return out;
 }
 function within(root2, abs) {
-  const rel = path12.relative(root2, abs);
-  return rel === "" || !rel.startsWith("..") && !path12.isAbsolute(rel);
+  const rel = path13.relative(root2, abs);
+  return rel === "" || !rel.startsWith("..") && !path13.isAbsolute(rel);
 }
 async function assertInsideRoot(root2, file, what) {
-  const abs = path12.resolve(root2, file);
+  const abs = path13.resolve(root2, file);
   const fail = () => {
     throw new Error(`${what} ${file} resolves outside the repository (${root2}); refusing to write it`);
   };
-  if (!within(root2, abs) || path12.relative(root2, abs).split(path12.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
+  if (!within(root2, abs) || path13.relative(root2, abs).split(path13.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
     realRoot = await realpath3(root2);
   } catch {
     return;
   }
-  for (let p = abs; ; p = path12.dirname(p)) {
+  for (let p = abs; ; p = path13.dirname(p)) {
     let real;
     try {
       real = await realpath3(p);
@@ -48622,7 +49353,7 @@ async function assertInsideRoot(root2, file, what) {
       if (!within(realRoot, real)) fail();
       return;
     }
-    if (path12.dirname(p) === p) return;
+    if (path13.dirname(p) === p) return;
   }
 }
 async function readOrNull(abs) {
@@ -48638,18 +49369,18 @@ async function readMemoryOrNull(abs) {
   return text5.startsWith(BOM) ? { text: text5.slice(1), bom: true } : { text: text5, bom: false };
 }
 async function writeMemory(abs, text5, bom) {
-  await mkdir(path12.dirname(abs), { recursive: true });
+  await mkdir(path13.dirname(abs), { recursive: true });
   await writeFile(abs, bom ? BOM + text5 : text5, "utf8");
 }
 async function applyPlan(input) {
-  const root2 = path12.resolve(input.root);
+  const root2 = path13.resolve(input.root);
   const trail2 = [pruneLogPath(input.config, input.files), archivePath(input.config)];
   if (input.config.log) await assertInsideRoot(root2, trail2[0], "the pruning log (config `log`)");
   await assertInsideRoot(root2, trail2[1], "the archive (config `archive`)");
   const wanted = new Set(trail2);
   for (const p of input.plan) if (p.superseded) wanted.add(p.superseded);
   const current = /* @__PURE__ */ new Map();
-  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path12.resolve(root2, f)));
+  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path13.resolve(root2, f)));
   const planned = planChanges({
     files: input.files,
     entries: input.entries,
@@ -48665,7 +49396,7 @@ async function applyPlan(input) {
   if (input.write && planned.changes.length) {
     const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
-      const abs = path12.resolve(root2, c.file);
+      const abs = path13.resolve(root2, c.file);
       if (c.after === null) await rm(abs, { force: true });
       else await writeMemory(abs, c.after, bom.has(c.file));
     }
@@ -48695,7 +49426,7 @@ __export(restore_exports, {
   runRestore: () => runRestore,
   selectRecords: () => selectRecords
 });
-import path13 from "node:path";
+import path14 from "node:path";
 function selectRecords(all2, id) {
   const direct = all2.filter((r) => r.id === id || r.entryId === id);
   if (!direct.length) return [];
@@ -48829,10 +49560,10 @@ function originalAt(cur, r) {
   return best;
 }
 async function runRestore(opts) {
-  const root2 = path13.resolve(opts.root);
+  const root2 = path14.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const arch = archivePath(config);
-  const archText = await readOrNull(path13.resolve(root2, arch));
+  const archText = await readOrNull(path14.resolve(root2, arch));
   if (archText === null) throw new Error(`no archive at ${arch}: nothing has been pruned here`);
   const parsed = parseArchive(archText);
   const warnings = parsed.problems.map((p) => `${arch}:${p.line}: ${p.message}; skipped`);
@@ -48843,7 +49574,7 @@ async function runRestore(opts) {
   const bom = /* @__PURE__ */ new Map();
   const get = async (file) => {
     if (!now.has(file)) {
-      const t = await readMemoryOrNull(path13.resolve(root2, file));
+      const t = await readMemoryOrNull(path14.resolve(root2, file));
       before.set(file, t?.text ?? null);
       now.set(file, t?.text ?? null);
       bom.set(file, t?.bom ?? false);
@@ -48855,7 +49586,7 @@ async function runRestore(opts) {
   const skip = (r, reason) => skipped.push({ id: r.id, file: r.file, line: r.line, reason });
   const lineAt3 = (text5, offset) => text5.slice(0, offset).split("\n").length;
   for (const r of records) {
-    if (/^\.\.(?:[\\/]|$)/.test(path13.posix.normalize(r.file.replace(/\\/g, "/")))) {
+    if (/^\.\.(?:[\\/]|$)/.test(path14.posix.normalize(r.file.replace(/\\/g, "/")))) {
       warnings.push(`${arch}: record ${r.id} names ${r.file}, outside the repository; not restored`);
       continue;
     }
@@ -48913,7 +49644,7 @@ async function runRestore(opts) {
   }
   const changes = [...now.keys()].sort().map((file) => ({ file, before: before.get(file) ?? null, after: now.get(file) ?? null })).filter((c) => c.before !== c.after);
   if (opts.write !== false) {
-    for (const c of changes) await writeMemory(path13.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
+    for (const c of changes) await writeMemory(path14.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
   }
   return { restored, skipped, diff: unifiedDiff(changes), warnings };
 }
@@ -48936,9 +49667,9 @@ __export(prune_exports, {
   applyAudit: () => applyAudit,
   runPrune: () => runPrune
 });
-import path14 from "node:path";
+import path15 from "node:path";
 async function runPrune(opts) {
-  const root2 = path14.resolve(opts.root);
+  const root2 = path15.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const now = resolveNow(opts.now, config);
   const result = await audit({ ...opts, root: root2, config, now });

@@ -1,11 +1,16 @@
 // duplicate: the same content stored twice ("duplicate drift"), exactly (after normalising case,
 // whitespace and markdown) or nearly (MinHash/LSH over word shingles, verified by Jaccard or
-// containment). One finding per redundant entry, naming the most complete version to keep:
-// a topic file beats a MEMORY.md line, then the longer text wins.
-import type { Check, CheckContext, Entry, Finding, MemoryFile } from '../types.js';
+// containment). One finding per redundant entry, naming the version to keep: the copy in the file
+// loaded in every situation the other is (the wider scope); within one scope the most complete
+// (a topic file beats a MEMORY.md line, then the longer text wins). Copies in files neither of
+// which is loaded wherever the other is (sibling packages, different globs) are not redundant.
+import path from 'node:path';
+import type { Check, CheckContext, Entry, Finding, MemoryFile, MemoryFormat } from '../types.js';
 import { contextFolders } from '../memory/references.js';
+import { formatOf } from '../memory/discover.js';
+import { splitGlobList } from '../memory/refs/paths.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
-import { contentWords, fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, scopesOverlap, where } from './fidelity/text.js';
+import { baseName, contentWords, dirOf, fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
 /** An ordered-list item: `3. …` or `3) …`. */
@@ -73,6 +78,169 @@ function sharedPointersOnly(a: string, b: string): boolean {
   return shared / (x.size + y.size - shared) < 1 / 3;
 }
 
+// ------------------------------------------------------------------ load scopes
+//
+// Which copy of a repeated line is redundant depends on where each file is loaded: deleting the
+// copy in a file the agent loads everywhere (the root CLAUDE.md, an alwaysApply rule) in favour
+// of a file loaded for one folder, one glob or one person loses the line everywhere else. A
+// file's load scope is a union of atoms (an imported file is loaded wherever any importer is).
+
+/** One way a memory file gets loaded. */
+interface LoadAtom {
+  /** The folder whose sessions load it ('' = the whole repository). */
+  dir: string;
+  /** Repository-relative globs it is limited to (Cursor `globs`, Copilot `applyTo`, .claude/rules `paths`); none = every file under `dir`. */
+  globs?: string[];
+  /** Loaded only when asked for (a Cursor rule with neither `alwaysApply` nor `globs`, Copilot instructions without `applyTo`): its path. */
+  onDemand?: string;
+  /** Loaded for one person only: CLAUDE.local.md (git-ignored), memory kept outside the repository. */
+  personal: boolean;
+  /** Outside the repository and not this project's auto memory (`~/.claude/CLAUDE.md`): loaded in other projects too; its path. */
+  foreign?: string;
+}
+export type LoadScope = LoadAtom[];
+
+/** Globs that name every file: the rule is not limited at all. */
+const EVERY_FILE = new Set(['**', '**/*', '**/**', '/**', '/**/*']);
+
+/** The globs of a frontmatter value (a list, or Cursor's / Copilot's comma-separated string), from the repository root. */
+function globList(v: unknown, dir: string): string[] | undefined {
+  const raw = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? splitGlobList(v) : [];
+  const out: string[] = [];
+  for (const r of raw) {
+    let g = r.trim().replace(/^["']|["']$/g, '').trim();
+    const neg = g.startsWith('!');
+    if (neg) g = g.slice(1).trimStart();
+    g = g.replace(/^\.\//, '').replace(/^\//, '');
+    if (!g) continue;
+    // A rule limited to every file is not limited (a negation still narrows it).
+    if (!neg && EVERY_FILE.has(g)) return undefined;
+    out.push((neg ? '!' : '') + (dir ? `${dir}/${g}` : g));
+  }
+  return out.length ? out : undefined;
+}
+
+/** The scope of one file, by its own name and frontmatter (imports aside). */
+function ownAtom(file: string, f: MemoryFile | undefined, format: MemoryFormat): LoadAtom {
+  const memoryDir = f?.memoryDir;
+  const auto = isAutoMemory(format);
+  const outside = file.startsWith('/') || (memoryDir?.startsWith('/') ?? false);
+  // A file outside the repository other than this project's auto memory (user memory) also
+  // serves other projects: nothing in this repository stands in for it.
+  if (outside && !auto) return { dir: '', personal: true, foreign: file };
+  const dir = scopeOf(file, memoryDir);
+  const personal = outside || baseName(file) === 'CLAUDE.local.md';
+  const fm = f?.frontmatter;
+  if (format === 'cursor-rule' && file.endsWith('.mdc')) {
+    // Cursor: `alwaysApply: true` is loaded in every chat; otherwise `globs` limit it; a rule
+    // with neither is only loaded when the agent or the user asks for it.
+    if (fm?.alwaysApply === true) return { dir, personal };
+    const globs = globList(fm?.globs, dir);
+    return globs ? { dir, globs, personal } : { dir, onDemand: file, personal };
+  }
+  if (format === 'copilot' && file.endsWith('.instructions.md')) {
+    // Copilot path-specific instructions apply to the files `applyTo` matches (from the root).
+    const globs = fm && Object.prototype.hasOwnProperty.call(fm, 'applyTo') ? globList(fm.applyTo, dir) : [];
+    if (globs === undefined) return { dir, personal };
+    return globs.length ? { dir, globs, personal } : { dir, onDemand: file, personal };
+  }
+  if (file.includes('.claude/rules/')) {
+    // .claude/rules: `paths` limit a rule to matching files; without it the rule loads with CLAUDE.md.
+    const globs = globList(fm?.paths, dir);
+    return globs ? { dir, globs, personal } : { dir, personal };
+  }
+  return { dir, personal };
+}
+
+/** Whether glob `a` matches every path glob `b` matches (decided on the text: equal, `P/**` over `P/…`, `** /X` over `…/X`). */
+function globCovers(a: string, b: string): boolean {
+  if (a.startsWith('!')) return false;
+  if (a === b) return true;
+  const under = /^(.*)\/\*\*(?:\/\*)?$/.exec(a);
+  if (under && b.startsWith(under[1] + '/')) return true;
+  const anywhere = /^\*\*\/([^/]+)$/.exec(a);
+  return !!anywhere && (b === anywhere[1] || b.endsWith('/' + anywhere[1]));
+}
+
+/** Whether atom `a` is loaded in every situation atom `b` is. */
+function atomContains(a: LoadAtom, b: LoadAtom): boolean {
+  // User memory loads in every session of its owner, here and in other projects; nothing in the
+  // repository is loaded wherever it is.
+  if (a.foreign !== undefined) return b.personal;
+  if (b.foreign !== undefined) return false;
+  // A personal file is loaded for one person; a shared one for everyone.
+  if (a.personal && !b.personal) return false;
+  if (a.onDemand !== undefined) return a.onDemand === b.onDemand;
+  if (!(a.dir === '' || b.dir === a.dir || b.dir.startsWith(a.dir + '/'))) return false;
+  if (!a.globs) return true;
+  // A negation narrows the rule in ways the text cannot compare: only the same list contains it.
+  if (a.globs.some((g) => g.startsWith('!'))) return !!b.globs && b.globs.join('\0') === a.globs.join('\0');
+  if (b.globs) return b.globs.every((g) => g.startsWith('!') || a.globs!.some((x) => globCovers(x, g)));
+  // `b` applies to its whole folder: `a` must cover that folder (`crates/x/**` over `crates/x`).
+  return a.globs.some((x) => {
+    const under = /^(.*)\/\*\*(?:\/\*)?$/.exec(x);
+    return !!under && (b.dir === under[1] || b.dir.startsWith(under[1] + '/'));
+  });
+}
+
+/** Whether scope `a` is loaded in every situation scope `b` is. */
+export function scopeContains(a: LoadScope, b: LoadScope): boolean {
+  return b.every((y) => a.some((x) => atomContains(x, y)));
+}
+
+/**
+ * The load scope of every file holding one of `entries`: its own atom, plus the scopes of the
+ * files importing it (`@path` in CLAUDE.md-style and GEMINI.md files, relative to the importing
+ * file); a file that is memory only through imports has only those. Once per audit.
+ */
+export function loadScopes(entries: readonly Entry[], files: readonly MemoryFile[]): (file: string) => LoadScope {
+  const fm = new Map(files.map((f) => [f.path, f]));
+  const formats = new Map<string, MemoryFormat>();
+  for (const f of files) formats.set(f.path, f.format);
+  const importers = new Map<string, Set<string>>();
+  for (const e of entries) {
+    if (!formats.has(e.file)) formats.set(e.file, e.format);
+    if (e.file.startsWith('/') || (e.format !== 'claude-md' && e.format !== 'gemini-md' && e.format !== 'other')) continue;
+    for (const r of e.refs) {
+      if (r.kind !== 'import' || !r.raw.startsWith('@')) continue;
+      const t = r.raw.slice(1);
+      if (t.startsWith('~') || t.startsWith('/')) continue;
+      const target = path.posix.normalize(path.posix.join(dirOf(e.file), t));
+      if (target.startsWith('../') || target === e.file) continue;
+      const s = importers.get(target);
+      if (s) s.add(e.file);
+      else importers.set(target, new Set([e.file]));
+    }
+  }
+  const memo = new Map<string, LoadScope>();
+  const scopeOfFile = (file: string, depth: number): LoadScope => {
+    const known = memo.get(file);
+    if (known) return known;
+    const f = fm.get(file);
+    const format = formats.get(file) ?? 'other';
+    // A file with a memory name (or in an auto-memory folder) is loaded on its own account.
+    const named = file.startsWith('/') || formatOf(file, f?.memoryDir !== undefined) !== undefined;
+    const from = importers.get(file);
+    if (!from || depth > 5) {
+      const own = [ownAtom(file, f, format)];
+      memo.set(file, own);
+      return own;
+    }
+    memo.set(file, [ownAtom(file, f, format)]); // a cycle meets the file's own scope
+    const out: LoadScope = named ? [ownAtom(file, f, format)] : [];
+    for (const imp of from) for (const a of scopeOfFile(imp, depth + 1)) out.push(a);
+    const scope = out.length ? out : [ownAtom(file, f, format)];
+    memo.set(file, scope);
+    return scope;
+  };
+  return (file) => scopeOfFile(file, 0);
+}
+
+/** Which agent loads a format: copies for different agents are reported, never merged (decide). */
+function agentOf(format: MemoryFormat): string {
+  return format === 'auto-memory-index' || format === 'auto-memory-topic' ? 'claude-md' : format;
+}
+
 /** Which copy to keep: a topic file, then CLAUDE.md, other instruction files, MEMORY.md lines last; then the longer text. */
 function rank(e: Entry, words: number): number {
   const index = e.kind === 'index-line' || e.format === 'auto-memory-index';
@@ -85,6 +253,37 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
   const corpus = corpusOf(entries, files);
   const fm = fileMap(files);
   const skipCross = claudeMdCopyActive(ctx);
+  const scopeOfFile = loadScopes(entries, files);
+  // How the scopes of two entries' files compare, once per pair of files.
+  const relations = new Map<string, 'same' | 'wider' | 'narrower' | 'apart'>();
+  const relation = (i: number, j: number): 'same' | 'wider' | 'narrower' | 'apart' => {
+    const a = entries[i].file;
+    const b = entries[j].file;
+    if (a === b) return 'same';
+    const key = `${a}\0${b}`;
+    let r = relations.get(key);
+    if (r === undefined && (isAutoMemory(entries[i].format) || isAutoMemory(entries[j].format))) {
+      // Auto memory is loaded in every session of its project; against instruction files it keeps
+      // its documented comparison (files loaded together; the fuller copy wins, a topic file over
+      // a MEMORY.md line). By default ephemeral/claude-md-copy reports its copies of CLAUDE.md.
+      const sa = scopeOf(a, fm.get(a)?.memoryDir);
+      const sb = scopeOf(b, fm.get(b)?.memoryDir);
+      r = sa === sb || sa === '' || sb === '' || sa.startsWith(sb + '/') || sb.startsWith(sa + '/') ? 'same' : 'apart';
+      relations.set(key, r);
+    }
+    if (r === undefined) {
+      const x = scopeOfFile(a);
+      const y = scopeOfFile(b);
+      const ab = scopeContains(x, y);
+      const ba = scopeContains(y, x);
+      r = ab && ba ? 'same' : ab ? 'wider' : ba ? 'narrower' : 'apart';
+      // Another agent never loads the file (AGENTS.md is not Claude's): which one is loaded more
+      // widely means nothing across agents; such copies are reported, never merged (decide).
+      if ((r === 'wider' || r === 'narrower') && agentOf(entries[i].format) !== agentOf(entries[j].format)) r = 'same';
+      relations.set(key, r);
+    }
+    return r;
+  };
 
   // pairs we must not call duplicates
   const indexOwn = (a: Entry, b: Entry) => {
@@ -122,7 +321,10 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     // A near match carried by shared file references: an index item and a rule naming the same files.
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
-    if (!scopesOverlap(scopeOf(a.file, fm.get(a.file)?.memoryDir), scopeOf(b.file, fm.get(b.file)?.memoryDir))) return false;
+    // Only a copy in a file loaded wherever the other is can stand in for it: copies in sibling
+    // packages, under different globs or in a personal and a nested shared file each serve
+    // sessions the other does not reach.
+    if (relation(i, j) === 'apart') return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
     if (
@@ -166,25 +368,65 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
   for (const members of clusters.values()) {
     if (members.length < 2) continue;
     members.sort((a, b) => a - b);
-    let keep = members[0];
-    for (const m of members) {
-      const d = rank(entries[m], corpus.wordCount[m]) - rank(entries[keep], corpus.wordCount[keep]);
-      if (d > 0) keep = m;
-    }
-    const k = entries[keep];
-    for (const m of members) {
-      // Clusters are transitive (two steps of one file, each copied in another file): a member is
-      // only reported against the kept entry when that pair itself may be called a duplicate.
-      if (m === keep || !allowed(m, keep)) continue;
+    const ranks = members.map((m) => rank(entries[m], corpus.wordCount[m]));
+    // `k` stands in for `m`: its file is loaded wherever m's is and more widely, or equally widely
+    // and k is the more complete version (ties: the first). "More complete" only decides within
+    // one scope: a nested or scoped copy never replaces the copy the agent always loads.
+    const dominates = (x: number, y: number): boolean => {
+      const r = relation(members[x], members[y]);
+      if (r === 'wider') return true;
+      if (r !== 'same') return false;
+      return ranks[x] > ranks[y] || (ranks[x] === ranks[y] && x < y);
+    };
+    // Clusters are transitive (two steps of one file, each copied in another file): a member is
+    // only reported against an entry when that pair itself may be called a duplicate.
+    const over: number[][] = members.map(() => []);
+    for (let y = 0; y < members.length; y++)
+      for (let x = 0; x < members.length; x++)
+        if (x !== y && dominates(x, y) && allowed(members[y], members[x])) over[y].push(x);
+    const redundant = over.map((l) => l.length > 0);
+    for (let y = 0; y < members.length; y++) {
+      if (!redundant[y]) continue;
+      const m = members[y];
       const e = entries[m];
+      // The copy to keep: one the same agent loads (copies for other agents are not merged), one
+      // not redundant itself, the more complete.
+      // A copy that is redundant itself only stands in when the kept copy serves another agent.
+      let best = -1;
+      let bestKey = -1;
+      let otherAgentKept = false;
+      for (const x of over[y]) {
+        const same = agentOf(entries[members[x]].format) === agentOf(e.format);
+        if (!same && !redundant[x]) otherAgentKept = true;
+        const key = (same ? 2 : 0) + (redundant[x] ? 0 : 1);
+        if (key > bestKey || (key === bestKey && ranks[x] > ranks[best])) {
+          best = x;
+          bestKey = key;
+        }
+      }
+      if (bestKey === 0 || (bestKey === 2 && !otherAgentKept)) continue;
+      const keep = members[best];
+      const k = entries[keep];
       const exact = corpus.same(m, keep);
+      const wider = relation(keep, m) === 'wider';
+      // The narrower copy says something the wider one does not: the kept line stays where it is
+      // loaded widely, and what only this copy adds is for a person to keep or drop.
+      let adds = false;
+      if (wider && !exact) {
+        const kw = new Set(contentWords(k.text));
+        adds = contentWords(e.text).some((w) => !kw.has(w));
+      }
       const topicWins = k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index');
-      const message = topicWins
-        ? `${exact ? 'Repeats' : 'Nearly repeats'} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.`
-        : exact
-          ? `Repeats ${where(k)}; keep that copy and delete this one.`
-          : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
-      out.push({
+      const message = adds
+        ? `Nearly repeats ${where(k)}, which is loaded wherever this file is; this copy adds words of its own: keep the line there and only what this copy adds here (review by hand).`
+        : wider
+          ? `${exact ? 'Repeats' : 'Nearly repeats'} ${where(k)}, which is loaded wherever this file is; keep that copy and delete this one.`
+          : topicWins
+            ? `${exact ? 'Repeats' : 'Nearly repeats'} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.`
+            : exact
+              ? `Repeats ${where(k)}; keep that copy and delete this one.`
+              : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
+      const finding: Finding = {
         entryId: e.id,
         file: e.file,
         line: e.line,
@@ -197,9 +439,12 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
           line: k.line,
           exact,
           similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100,
+          scope: wider ? 'wider' : 'same',
+          ...(adds ? { review: true } : {}),
         },
-        suggestion: { delete: true },
-      });
+      };
+      if (!adds) finding.suggestion = { delete: true };
+      out.push(finding);
     }
   }
   return out;
@@ -211,6 +456,6 @@ export const duplicateCheck: Check = {
   kinds: ['duplicate'],
   severity: 'warning',
   description:
-    'Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the most complete version to keep.',
+    'Entries that repeat another entry exactly (after normalising case, whitespace and markdown) or nearly (MinHash/LSH over word shingles); names the copy to keep: the one in the most widely loaded file, then the most complete version.',
   run: findDuplicates,
 };

@@ -4,7 +4,7 @@ import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Referen
 import { BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
-import { makeTargetDefined } from '../evidence/manifests.js';
+import { makeTargetDefined, pythonRunners } from '../evidence/manifests.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -165,11 +165,12 @@ const SIMILAR = 0.5;
  *   and `e2e` running Playwright are unrelated).
  * A commit that removes several and adds fewer leaves the others without a successor.
  */
-function renamedTo(ev: Evidence, manifest: string, removed: ScriptHistoryEvent, names: Set<string> | undefined): string | undefined {
+function renamedTo(ev: Evidence, manifest: string, removed: ScriptHistoryEvent, names: Set<string> | undefined, same: (name: string) => boolean = () => true): string | undefined {
   if (!names) return undefined;
   const c = changesOf(ev, manifest, removed.commit.sha);
-  const added = c.added.filter((a) => a.name !== removed.name);
-  const peers = c.removed.filter((r) => r.name !== removed.name);
+  // `same`: the names that can take its place (a Python runner's own, in the same Hatch env).
+  const added = c.added.filter((a) => a.name !== removed.name && same(a.name));
+  const peers = c.removed.filter((r) => r.name !== removed.name && same(r.name));
   if (removed.command) {
     let best: ScriptChange | undefined;
     let bestScore = 0;
@@ -386,6 +387,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   // (Placeholders such as `...` or `SCRIPT` are not extracted; references made elsewhere are skipped too.)
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.tool === 'other') return checkPythonRunnerRef(entry, ref, ev);
   if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
     const gone = checkWorkspaceGone(entry, ref, ev);
     if (gone) return gone;
@@ -458,6 +460,145 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   );
 }
 
+// ------------------------------------------------------------------ Python runners
+
+type PyRunner = 'hatch' | 'pdm' | 'poe' | 'entry';
+const PY_RUNNER: Record<string, PyRunner> = { hatch: 'hatch', pdm: 'pdm', poe: 'poe', poethepoet: 'poe', uv: 'entry', poetry: 'entry' };
+/** Poe reads tasks from these files next to pyproject.toml as well. */
+const POE_TASK_FILES = ['poe_tasks.toml', 'poe_tasks.yaml', 'poe_tasks.yml', 'poe_tasks.json'];
+
+const pyFormerCache = new WeakMap<object, Map<string, Set<string>>>();
+/** `<runner> <name>` -> the pyproject.toml / hatch.toml files whose history ever had it (indexed once per run). */
+function pyFormerDefiners(ev: Evidence): Map<string, Set<string>> {
+  let idx = pyFormerCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = new Map();
+  for (const list of ev.manifests.scriptHistory.values()) {
+    const e = list[0];
+    if (!e || !/(?:^|\/)(?:pyproject|hatch)\.toml$/.test(e.manifest)) continue;
+    const set = idx.get(e.name);
+    if (set) set.add(e.manifest);
+    else idx.set(e.name, new Set([e.manifest]));
+  }
+  pyFormerCache.set(ev.manifests, idx);
+  return idx;
+}
+
+const entryCache = new WeakMap<object, Set<string>>();
+/** Every entry point a pyproject defines at HEAD (indexed once per run). */
+function entryPointsNow(ev: Evidence): Set<string> {
+  let set = entryCache.get(ev.manifests);
+  if (!set) {
+    set = new Set();
+    for (const names of pythonRunners(ev.manifests).values()) for (const n of names) if (n.startsWith('entry ')) set.add(n.slice(6));
+    entryCache.set(ev.manifests, set);
+  }
+  return set;
+}
+
+/**
+ * `hatch run [env:]x`, `pdm run x`, `poe x`, `uv run x` / `poetry run x` (tool `other`, the runner
+ * is the value's first word), checked against the tables of the nearest pyproject.toml (and
+ * hatch.toml for Hatch) like npm scripts against package.json, with one difference: Hatch, PDM,
+ * uv and Poetry also run any executable, so a name the table lacks is stale only when its history
+ * shows it was that runner's script (or entry point) and was removed, and it is not now an entry
+ * point of any pyproject, a dependency or a known binary. Poe runs only tasks: a name its table
+ * never had is reported as npm's are, when that table is complete (no `include`, no
+ * `poe_tasks.*` file) and no other pyproject defines it. No pyproject, or an open table (Hatch
+ * environment collectors, Poe includes): nothing is said.
+ */
+function checkPythonRunnerRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const runner = PY_RUNNER[ref.value.slice(0, ref.value.indexOf(' '))];
+  const written = ref.script!;
+  if (!runner) return null;
+  const tables = pythonRunners(ev.manifests);
+  if (!tables.size) return null;
+  let env = '';
+  let script = written;
+  if (runner === 'hatch') {
+    const colon = written.indexOf(':');
+    env = colon > 0 ? written.slice(0, colon) : ref.workspace ?? 'default';
+    script = colon > 0 ? written.slice(colon + 1) : written;
+    // Hatch's internal environments have scripts of their own without any configuration.
+    if (!script || env.startsWith('hatch-')) return null;
+  }
+  // A matrix environment (`test.py3.12`) has the scripts of the environment it is made from.
+  const keys = runner === 'hatch' ? [`hatch ${env}:${script}`, ...(env.includes('.') ? [`hatch ${env.slice(0, env.indexOf('.'))}:${script}`] : [])] : [`${runner} ${written}`];
+  // Entry points of every pyproject count (a uv workspace runs its members' ones), and, for runners
+  // that run any executable, so do dependencies and known binaries.
+  if (entryPointsNow(ev).has(script)) return null;
+  if (runner !== 'poe' && isBinary(ev, script)) return null;
+  const start = ref.base ? commandFolder(ev, ref.base, memDirOf(entry.file)) : memDirOf(entry.file);
+  if (start === null) return null;
+  let files: string[] = [];
+  let dir = '';
+  for (const d of upwards(start)) {
+    files = (runner === 'hatch' ? ['pyproject.toml', 'hatch.toml'] : ['pyproject.toml']).map((n) => joinDir(d, n)).filter((f) => tables.has(f));
+    if (files.length) {
+      dir = d;
+      break;
+    }
+  }
+  if (!files.length) return null; // no pyproject: its configuration cannot be read
+  if (files.some((f) => tables.get(f)!.has(`${runner} ?`))) return null;
+  if (runner === 'poe' && POE_TASK_FILES.some((n) => ev.files.files.has(joinDir(dir, n)))) return null;
+  if (files.some((f) => keys.some((k) => tables.get(f)!.has(k)))) return null;
+  // The latest event of the name in the project's files; for entry points, in the one pyproject
+  // that ever had it when the nearest never did (a uv workspace member's).
+  let last: ScriptHistoryEvent | undefined;
+  let key = keys[0]!;
+  const latest = (fs: Iterable<string>) => {
+    for (const f of fs) for (const k of keys) {
+      const e = lastEvent(ev, f, k);
+      if (e && (!last || e.commit.date > last.commit.date)) [last, key] = [e, k];
+    }
+  };
+  latest(files);
+  if (!last && runner === 'entry') {
+    const former = pyFormerDefiners(ev).get(key);
+    if (former?.size === 1) latest(former);
+  }
+  const what = runner === 'poe' ? 'task' : runner === 'entry' ? 'entry point' : 'script';
+  if (!last) {
+    // Never defined: only Poe's complete task table says the command cannot run.
+    if (runner !== 'poe' || !files.some((f) => [...tables.get(f)!].some((n) => n.startsWith('poe ')))) return null;
+    for (const [f, names] of tables) if (names.has(key) && !files.includes(f)) return null; // defined in another project
+    if (pyFormerDefiners(ev).has(key)) return null; // another project had it: which one is meant is not known
+    return finding(
+      entry, ref, 'script-missing', 'warning',
+      `\`${ref.raw}\` does not work: \`${files[0]}\` defines no \`${written}\` ${what}; update or remove the command.`,
+      { now: files[0]!, manifest: files[0]!, script: written },
+    );
+  }
+  const ended: ScriptHistoryEvent = last;
+  if (ended.type !== 'removed') return null;
+  const manifest = ended.manifest;
+  const prefix = runner === 'hatch' ? key.slice(0, key.indexOf(':') + 1) : `${runner} `;
+  const to = renamedTo(ev, manifest, ended, tables.get(manifest), (n) => n.startsWith(prefix));
+  let replaceWith: string | undefined;
+  let tail: string;
+  let named = false;
+  if (to) {
+    const bare = to.slice(prefix.length);
+    const shown = runner === 'hatch' && written.includes(':') ? `${env}:${bare}` : bare;
+    if (entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === 'other' && r.script === shown)) {
+      tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}, which the entry already names`;
+      named = true;
+    } else {
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(written)}$`), shown);
+      if (replaceWith === ref.raw) replaceWith = undefined;
+      tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}`;
+    }
+  } else tail = `the ${what} was removed from \`${manifest}\` in ${describeCommit(ended.commit)}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(ended.commit), now: manifest, manifest, script: written },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
 function lastManifestRemoval(ev: Evidence, manifest: string): CommitInfo | undefined {
   if (!ev.history.available) return undefined;
   const f = ev.history.fate(manifest);
@@ -472,7 +613,7 @@ export const scriptCheck: Check = {
   id: 'script',
   kinds: ['script-missing'],
   severity: 'warning',
-  description: 'npm/pnpm/yarn/bun scripts, make targets and just recipes named in memory that the manifest no longer defines.',
+  description: 'npm/pnpm/yarn/bun scripts, make targets, just recipes and Python runner scripts, tasks and entry points named in memory that the manifest no longer defines.',
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     for (const entry of ctx.entries) {

@@ -244,6 +244,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     }
     if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.kind === 'pyproject') pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== undefined && p.kind !== 'runtime-file') idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject')) {
       if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
@@ -264,6 +265,23 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   return idx;
+}
+
+// ------------------------------------------------------------------ Python runners
+
+const runnerTables = new WeakMap<ManifestIndex, Map<string, Set<string>>>();
+
+/**
+ * pyproject.toml / hatch.toml read at HEAD -> the names their Python runners define, as
+ * `<runner> <name>`: `hatch <env>:<script>` (inherited scripts included), `poe <task>`,
+ * `pdm <script>`, `entry <name>` (`[project.scripts]`, `gui-scripts`, `[tool.poetry.scripts]`);
+ * `<runner> ?` when that runner's table is open. Every file read is listed, with no names when
+ * it defines none. Their history is in `scriptHistory` under the same names.
+ */
+export function pythonRunners(idx: ManifestIndex): Map<string, Set<string>> {
+  let m = runnerTables.get(idx);
+  if (!m) runnerTables.set(idx, (m = new Map()));
+  return m;
 }
 
 // ------------------------------------------------------------------ make targets
@@ -482,22 +500,25 @@ export interface Summary {
   /** The manifest's own project / package name. */
   name?: string;
   deps: Map<string, { name: string; spec: string; field: string }>;
-  scripts: Map<string, { source: 'npm' | 'make' | 'just'; command: string }>;
+  /** `py`: a Python runner's script (`pythonRunners` names). */
+  scripts: Map<string, { source: 'npm' | 'make' | 'just' | 'py'; command: string }>;
 }
 
 const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
 const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes) return null;
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners) return null;
   const deps = new Map<string, { name: string; spec: string; field: string }>();
   for (const d of p.deps) {
     if (d.presence) continue; // HEAD only (ecosystems.ts)
     const key = intern(d.name.toLowerCase());
     if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
   }
-  const scripts = new Map<string, { source: 'npm' | 'make' | 'just'; command: string }>();
+  const scripts = new Map<string, { source: 'npm' | 'make' | 'just' | 'py'; command: string }>();
   if (p.scripts && p.kind === 'package.json') for (const [k, v] of p.scripts) scripts.set(intern(k), { source: 'npm', command: v });
+  // Python runners' scripts, tasks and entry points, in the same history (open-table markers are not names).
+  if (p.runners) for (const [k, v] of p.runners) if (!k.endsWith(' ?')) scripts.set(intern(k), { source: 'py', command: v });
   if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: '' });
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: '' });
   const out: Summary = { deps, scripts };
@@ -572,12 +593,12 @@ export function buildManifestHistory(changes: ManifestChange[], summaries: Map<s
       }
       for (const [name, s] of after.scripts) {
         if (before.scripts.has(name)) continue;
-        push<ScriptHistoryEvent>(scriptHist, `${manifest}#${name}`, { name, manifest, type: 'added', commit, source: s.source, ...(s.command ? { command: s.command } : {}) });
+        push<ScriptHistoryEvent>(scriptHist, `${manifest}#${name}`, { name, manifest, type: 'added', commit, ...(s.source !== 'py' ? { source: s.source } : {}), ...(s.command ? { command: s.command } : {}) });
         push(scriptAdds, manifest, { name, command: s.command });
       }
       for (const [name, s] of before.scripts) {
         if (after.scripts.has(name)) continue;
-        const ev: ScriptHistoryEvent = { name, manifest, type: 'removed', commit, source: s.source, ...(s.command ? { command: s.command } : {}) };
+        const ev: ScriptHistoryEvent = { name, manifest, type: 'removed', commit, ...(s.source !== 'py' ? { source: s.source } : {}), ...(s.command ? { command: s.command } : {}) };
         push(scriptHist, `${manifest}#${name}`, ev);
         scriptRemovals.push(ev);
       }

@@ -1,6 +1,6 @@
 // Finding the memory files of a repository. I/O only: walks folders, reads .gitignore files,
 // expands globs; never reads memory content. Output is sorted by path, deterministic.
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -31,6 +31,11 @@ export interface DiscoverOptions {
 export interface DiscoverResult {
   files: DiscoveredFile[];
   findings: Finding[];
+  /**
+   * Files named MEMORY.md that were not taken as auto memory (a design document such as
+   * `docs/MEMORY.md`), with why. Not reported: such a file is as much memory as README.md.
+   */
+  notMemory: Array<{ path: string; reason: string }>;
 }
 
 /** File names that can be memory at all (every format below is one of these). */
@@ -153,6 +158,152 @@ function inMemoryLocation(rel: string): boolean {
   );
 }
 
+// ------------------------------------------------------------------ which MEMORY.md is memory
+
+/*
+ * A file named MEMORY.md is not always agent memory: thousands of repositories keep a design
+ * document of that name (`docs/MEMORY.md`, on a program's memory management). Taking its folder
+ * for an auto-memory folder turned every document beside it into a topic file (broken-link
+ * "never loads it" findings, `[corrected]` edits, a pruning log in docs/). So a folder holding
+ * MEMORY.md is an auto-memory folder only when it is in a memory location (below `.claude/`, or
+ * named with --memory / `memory:`), or when its content says so: MEMORY.md reads as an index,
+ * or the files beside it carry the frontmatter Claude Code writes on topic files.
+ */
+
+/** Bytes of a candidate MEMORY.md read to judge it (an index is short; 25 KB is Claude's cut). */
+const INDEX_SAMPLE_BYTES = 8192;
+/** Bytes of a neighbouring Markdown file read for its frontmatter. */
+const FRONTMATTER_SAMPLE_BYTES = 1024;
+/** At most this many neighbouring Markdown files are read (by name) to judge a folder. */
+const FRONTMATTER_SAMPLE_FILES = 16;
+
+/**
+ * Claude Code's memory locations: `.claude/memory/`, `.claude/agent-memory/<agent>/`, and
+ * `~/.claude/projects/<slug>/memory/` all lie below a `.claude` folder, which is Claude Code's
+ * own: a MEMORY.md there is Claude's, whatever it holds. `p` is repository-relative, or absolute
+ * outside the repository (forward slashes).
+ */
+function inClaudeFolder(p: string): boolean {
+  return /(?:^|\/)\.claude(?:\/|$)/.test(p);
+}
+
+/** The first `max` bytes of a file as text (the last, possibly cut, line dropped when cut), or undefined. */
+function readHead(abs: string, max: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, 'r');
+    const buf = Buffer.allocUnsafe(max);
+    const n = readSync(fd, buf, 0, max, 0);
+    const text = buf.toString('utf8', 0, n);
+    return n < max ? text : text.slice(0, Math.max(0, text.lastIndexOf('\n')));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A list item (`-`, `*`, `+`, `1.`, `1)`), with an optional task box. */
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
+/** Markdown links (`[t](x.md)`, `[t](<x.md>)`) and wiki links (`[[name]]`). */
+const LINK = /\]\(\s*<?([^)\s>]*)>?(?:\s+["'][^)]*)?\)|\[\[[^\]\n]+\]\]/g;
+
+/**
+ * Whether a link destination is a Markdown file inside the index's folder: relative, not a URL,
+ * not leaving the folder (`../`), ending in `.md` (an `#anchor` allowed). Wiki links resolve to
+ * `<name>.md` beside the index.
+ */
+function linksIntoFolder(line: string): boolean {
+  LINK.lastIndex = 0;
+  for (let m = LINK.exec(line); m; m = LINK.exec(line)) {
+    if (m[1] === undefined) return true; // [[name]]
+    let url = m[1];
+    const hash = url.indexOf('#');
+    if (hash >= 0) url = url.slice(0, hash);
+    if (!/\.md$/i.test(url)) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('../') || url.includes('/../')) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * How a MEMORY.md reads: its content lines (not blank, not headings, rules, HTML comments or
+ * frontmatter; lines indented below a list item belong to that item) and how many of them are
+ * index lines — a list item (or table row) linking to a `.md` file in its folder, as Claude
+ * Code writes them (`- [Title](file.md) — hook`). Prose paragraphs and code blocks are content
+ * lines that are not index lines: a design document is mostly those.
+ */
+export function indexShape(text: string): { lines: number; indexLines: number } {
+  const ls = text.split(/\r?\n/);
+  let i = 0;
+  // Frontmatter (closed within the sample) is not content.
+  if (/^(?:---|\+\+\+)\s*$/.test(ls[0] ?? '')) {
+    const fence = ls[0].trim();
+    for (let j = 1; j < ls.length; j++)
+      if (ls[j].trim() === fence) {
+        i = j + 1;
+        break;
+      }
+  }
+  let lines = 0;
+  let indexLines = 0;
+  let inItem = false;
+  let inComment = false;
+  /** The open code fence (its marker run), if any: what is inside is code, never an index line. */
+  let fence = '';
+  for (; i < ls.length; i++) {
+    const l = ls[i];
+    if (fence) {
+      if (!/^\s*$/.test(l)) lines++;
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(l);
+      if (close && close[1][0] === fence[0] && close[1].length >= fence.length) fence = '';
+      continue;
+    }
+    if (inComment) {
+      if (l.includes('-->')) inComment = false;
+      continue;
+    }
+    if (/^\s*$/.test(l)) continue;
+    const t = l.trimStart();
+    if (t.startsWith('<!--')) {
+      if (!t.includes('-->')) inComment = true;
+      continue;
+    }
+    // Continuation and nested lines of a list item are part of it (a wrapped hook, a sub-point).
+    if (inItem && (l.startsWith('  ') || l.startsWith('\t'))) continue;
+    inItem = false;
+    if (/^ {0,3}#{1,6}(?:\s|$)/.test(l) || /^ {0,3}(?:[-=_*]\s*){3,}$/.test(l)) continue; // headings, rules, setext underlines
+    if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(l)) continue; // a table's delimiter row
+    lines++;
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(l);
+    if (open) {
+      fence = open[1];
+      continue;
+    }
+    if (LIST_ITEM.test(l)) {
+      inItem = true;
+      if (linksIntoFolder(l)) indexLines++;
+    } else if (t.startsWith('|') && linksIntoFolder(l)) indexLines++;
+  }
+  return { lines, indexLines };
+}
+
+/**
+ * Whether a file starts with the frontmatter Claude Code writes on auto-memory topic files
+ * (`name`, `description` and `type`, flat or nested one level as under `metadata:`).
+ */
+export function hasMemoryFrontmatter(text: string): boolean {
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text.startsWith('\ufeff') ? text.slice(1) : text);
+  if (!m) return false;
+  const keys = new Set<string>();
+  for (const line of m[1].split(/\r?\n/)) {
+    const k = /^(?: {0,4})(name|description|type)[ \t]*:/.exec(line);
+    if (k) keys.add(k[1]);
+  }
+  return keys.size === 3;
+}
+
 class Discoverer {
   readonly findings: Finding[] = [];
   private realRoot = '';
@@ -263,8 +414,8 @@ class Discoverer {
 
   /**
    * Auto-detection meets a symlinked folder (never entered). When it leads outside the
-   * repository and would have been memory (its target holds MEMORY.md or a known memory file,
-   * or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
+   * repository and would have been memory (its target is an auto-memory folder or holds a known
+   * memory file, or the link sits in a Claude / Cursor / Copilot memory location), say so: a finding naming
    * the link, never a silent skip. Other symlinked folders are left alone (no noise).
    */
   async reportLinkedFolder(abs: string): Promise<void> {
@@ -280,7 +431,10 @@ class Discoverer {
     let memory = inMemoryLocation(rel);
     if (!memory) {
       try {
-        memory = (await readdir(target)).some((n) => MEMORY_NAMES.has(n));
+        // A MEMORY.md there counts only when it makes its folder auto memory (not a design document).
+        memory = (await readdir(target)).some(
+          (n) => MEMORY_NAMES.has(n) && (n !== 'MEMORY.md' || this.isMemoryDir(target, () => markdownIn(target))),
+        );
       } catch {
         memory = false;
       }
@@ -394,6 +548,104 @@ class Discoverer {
     return out;
   }
 
+  /** Folder (absolute) holding MEMORY.md -> whether it is an auto-memory folder: judged once per run. */
+  private readonly verdicts = new Map<string, boolean>();
+  /** MEMORY.md files judged not to be memory, with why (sorted by path at the end). */
+  readonly notMemory: Array<{ path: string; reason: string }> = [];
+
+  /** A folder named explicitly (--memory, `memory:`) is an auto-memory folder whatever its MEMORY.md holds. */
+  trust(dir: string): void {
+    this.verdicts.set(dir, true);
+  }
+
+  /**
+   * Whether `dir`, a folder holding MEMORY.md, is an auto-memory folder. `siblings` lists its
+   * other Markdown files (absolute), asked for only when MEMORY.md does not read as an index.
+   */
+  isMemoryDir(dir: string, siblings: () => string[]): boolean {
+    let v = this.verdicts.get(dir);
+    if (v === undefined) this.verdicts.set(dir, (v = this.judge(dir, siblings)));
+    return v;
+  }
+
+  private judge(dir: string, siblings: () => string[]): boolean {
+    const shown = this.inRoot(dir) ? this.display(dir) : toSlash(dir);
+    if (inClaudeFolder(shown)) return true;
+    const text = readHead(join(dir, 'MEMORY.md'), INDEX_SAMPLE_BYTES);
+    // Unreadable (a dangling link...): as before, the reader reports it as memory that could not be read.
+    if (text === undefined) return true;
+    const { lines, indexLines } = indexShape(text);
+    // Mostly lines linking to files beside it: an index, as Claude Code writes MEMORY.md.
+    if (lines > 0 && indexLines * 2 > lines) return true;
+    // Otherwise the files beside it decide: Claude Code writes every topic file with a
+    // `name` / `description` / `type` frontmatter; documentation has none of that. Only the
+    // first few (by name) are read, and only their first KB.
+    const names = siblings()
+      .filter((abs) => {
+        const base = basename(abs);
+        return base !== 'MEMORY.md' && !/^pruning-log\.md$/i.test(base) && formatOf(base) === undefined;
+      })
+      .sort();
+    const n = Math.min(names.length, FRONTMATTER_SAMPLE_FILES);
+    let yes = 0;
+    let no = 0;
+    for (let k = 0; k < n; k++) {
+      const head = readHead(names[k], FRONTMATTER_SAMPLE_BYTES);
+      if (head !== undefined && hasMemoryFrontmatter(head)) yes++;
+      else no++;
+      if (yes * 2 > n) return true;
+      if (no * 2 >= n) break;
+    }
+    const file = shown === '.' ? 'MEMORY.md' : `${shown}/MEMORY.md`;
+    this.notMemory.push({
+      path: file,
+      reason:
+        `${file} reads as a document, not a memory index (${indexLines} of its ${lines} lines link to a Markdown file beside it)` +
+        (n > 0 ? ` and the Markdown files beside it carry no memory frontmatter (name, description, type)` : '') +
+        ', and it is not in a memory location; its folder is not auto memory',
+    });
+    return false;
+  }
+
+  /**
+   * Keeps the folders of `w.memoryDirs` that are auto-memory folders. The walk records every
+   * folder holding a file named MEMORY.md; each is judged once (see isMemoryDir).
+   */
+  confirmMemoryDirs(w: Walked): void {
+    if (w.memoryDirs.size === 0) return;
+    let byDir: Map<string, string[]> | undefined;
+    const siblings = (dir: string): string[] => {
+      // Built once, and only when some MEMORY.md does not read as an index.
+      if (!byDir) {
+        byDir = new Map();
+        for (const abs of w.markdown) {
+          const d = dirname(abs);
+          if (!w.memoryDirs.has(d)) continue;
+          const l = byDir.get(d);
+          if (l) l.push(abs);
+          else byDir.set(d, [abs]);
+        }
+      }
+      return byDir.get(dir) ?? [];
+    };
+    for (const dir of [...w.memoryDirs].sort()) if (!this.isMemoryDir(dir, () => siblings(dir))) w.memoryDirs.delete(dir);
+  }
+
+  /**
+   * The auto-memory folder a file belongs to, looking upwards to `stop`: the nearest folder
+   * holding a MEMORY.md that makes it one (a design document's folder is passed over).
+   */
+  memoryDirAbove(abs: string, stop: string): string | undefined {
+    let d = dirname(abs);
+    for (;;) {
+      if (existsSync(join(d, 'MEMORY.md')) && this.isMemoryDir(d, () => markdownIn(d))) return d;
+      if (d === stop) return undefined;
+      const up = dirname(d);
+      if (up === d) return undefined;
+      d = up;
+    }
+  }
+
   /** Turns walk results into discovered files (memory folders expanded into their topic files). */
   collect(w: Walked, into: Map<string, DiscoveredFile>): void {
     const nearestMemoryDir = nearestIn(w.memoryDirs);
@@ -412,7 +664,8 @@ class Discoverer {
     };
     for (const abs of w.known) {
       const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
-      const md = basename(abs) === 'MEMORY.md' ? dirname(abs) : undefined;
+      // A MEMORY.md whose folder is not auto memory (confirmMemoryDirs) is not memory at all.
+      const md = basename(abs) === 'MEMORY.md' && w.memoryDirs.has(dirname(abs)) ? dirname(abs) : undefined;
       const fmt = formatOf(rel, md !== undefined);
       if (fmt) add(abs, fmt, md);
     }
@@ -465,15 +718,14 @@ function relUnder(dir: string, abs: string): string {
   return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative(dir, abs));
 }
 
-/** The memory folder (holding MEMORY.md) a file belongs to, looking upwards to `stop`. */
-function memoryDirOnDisk(abs: string, stop: string): string | undefined {
-  let d = dirname(abs);
-  for (;;) {
-    if (existsSync(join(d, 'MEMORY.md'))) return d;
-    if (d === stop) return undefined;
-    const up = dirname(d);
-    if (up === d) return undefined;
-    d = up;
+/** The Markdown files directly in a folder (absolute), for judging a MEMORY.md named on its own. */
+function markdownIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.isDirectory() && /\.md$/i.test(e.name))
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
   }
 }
 
@@ -488,7 +740,9 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   const found = new Map<string, DiscoveredFile>();
 
   if (!opts.paths || opts.paths.length === 0) {
-    d.collect(await d.walk(root, true, true), found);
+    const w = await d.walk(root, true, true);
+    d.confirmMemoryDirs(w);
+    d.collect(w, found);
   } else {
     for (const given of opts.paths) {
       // `~/` means the home folder (memory often lives in ~/.claude/projects/<p>/memory).
@@ -515,7 +769,7 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
         for (const m of matches) {
           const abs = resolve(m);
           if (found.has(abs)) continue;
-          const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root : dirname(abs));
+          const md = d.memoryDirAbove(abs, d.inRoot(abs) ? root : dirname(abs));
           const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
           let fmt: MemoryFormat | undefined;
           if (md && basename(abs) === 'MEMORY.md' && dirname(abs) === md) fmt = 'auto-memory-index';
@@ -547,13 +801,21 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
       }
       if (isDir) {
         const w = await d.walk(abs, false);
-        // A folder holding MEMORY.md is an auto-memory folder; others are scanned for known names.
-        if (existsSync(join(abs, 'MEMORY.md'))) w.memoryDirs.add(abs);
+        // A folder named explicitly holding MEMORY.md is an auto-memory folder, whatever its
+        // MEMORY.md holds; folders below it with their own MEMORY.md are judged as in detection;
+        // others are scanned for known names.
+        if (existsSync(join(abs, 'MEMORY.md'))) {
+          w.memoryDirs.add(abs);
+          d.trust(abs);
+        }
+        d.confirmMemoryDirs(w);
         d.collect(w, found);
         continue;
       }
       if (found.has(abs)) continue;
-      const md = memoryDirOnDisk(abs, d.inRoot(abs) ? root : dirname(abs));
+      // A MEMORY.md named explicitly makes its folder an auto-memory folder (you said it is memory).
+      if (basename(abs) === 'MEMORY.md') d.trust(dirname(abs));
+      const md = d.memoryDirAbove(abs, d.inRoot(abs) ? root : dirname(abs));
       const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
       let fmt: MemoryFormat;
       if (md && basename(abs) === 'MEMORY.md' && dirname(abs) === md) fmt = 'auto-memory-index';
@@ -575,7 +837,8 @@ export async function discoverMemory(opts: DiscoverOptions): Promise<DiscoverRes
   files = await d.withoutLinksToKnown(files);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   d.findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { files, findings: d.findings };
+  const notMemory = d.notMemory.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, findings: d.findings, notMemory };
 }
 
 // ------------------------------------------------------------------ @imports

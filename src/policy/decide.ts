@@ -6,7 +6,8 @@
 //   1  ephemeral -> delete
 //   2  failed fidelity (verified wrong or contradicted) -> delete (or review when it cannot be told
 //      which side is right; a reversed decision is kept and inoculated)
-//   3  duplicates -> keep the most complete version, merge the others into it
+//   3  duplicates -> keep the copy in the most widely loaded file (within one scope the most
+//      complete version), merge the others into it; a narrower copy that says more -> review
 //   4  stale with a known correction -> update in place, [corrected YYYY-MM-DD];
 //      stale with no remaining value, or expired (valid_until covers the whole entry) -> delete
 //   5  low fidelity and low use -> delete
@@ -493,7 +494,8 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       return remove(2, 'delete', `index line points at a missing topic file (${e.meta.target ?? '?'})`);
   }
 
-  // 3. Duplicates: keep the most complete version (the topic file over MEMORY.md), merge the rest.
+  // 3. Duplicates: keep the copy in the file loaded most widely, within one scope the most complete
+  // version (the topic file over MEMORY.md), merge the rest (the check names the copy to keep).
   if (on(3)) {
     for (const f of of('duplicate')) {
       const keepId =
@@ -503,7 +505,12 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       if (t.targetOf(e) === kept.file || t.targetOf(kept) === e.file) continue; // an index line and its own topic
       // CLAUDE.md and AGENTS.md saying the same thing serve different agents: not redundant.
       if (agentOf(e) !== agentOf(kept)) continue;
-      return remove(3, 'merge', `duplicate of ${where(kept)} (${kept.id}), the more complete version`, { keep: kept.id });
+      // The kept copy is in a file loaded wherever this one is (the wider scope), but this copy
+      // says more: deleting it would lose those words where it applies. A person decides.
+      if (f.evidence?.review === true)
+        return item('review', 3, `duplicate of ${where(kept)} (${kept.id}), which is loaded wherever this file is, but this copy adds words of its own: keep only what it adds, by hand`);
+      const why = f.evidence?.scope === 'wider' ? 'which is loaded wherever this file is' : 'the more complete version';
+      return remove(3, 'merge', `duplicate of ${where(kept)} (${kept.id}), ${why}`, { keep: kept.id });
     }
   }
 

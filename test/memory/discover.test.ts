@@ -190,16 +190,17 @@ describe('auto-memory folders in a larger tree', () => {
   test('many memory folders (nested ones too) and hundreds of plain folders', async () => {
     const base = mkdtempSync(join(tmpdir(), 'ma-discover-many-'));
     try {
-      const at = (rel: string) => {
+      const at = (rel: string, text = '- x\n') => {
         mkdirSync(dirname(join(base, rel)), { recursive: true });
-        writeFileSync(join(base, rel), '- x\n');
+        writeFileSync(join(base, rel), text);
       };
+      // a MEMORY.md outside .claude/ is a memory index only when it reads as one (links to topics)
       for (let i = 0; i < 40; i++) {
-        at(`mem/p${i}/MEMORY.md`);
+        at(`mem/p${i}/MEMORY.md`, '- [T](deep/t.md) — t\n');
         at(`mem/p${i}/deep/t.md`);
         at(`mem/p${i}x/u.md`); // p1x is not inside p1
       }
-      at('mem/p3/deep/inner/MEMORY.md');
+      at('mem/p3/deep/inner/MEMORY.md', '- [V](v.md) — v\n');
       at('mem/p3/deep/inner/v.md');
       for (let i = 0; i < 300; i++) at(`src/m${i % 7}/f${i}/README.md`);
       at('src/m1/f8/CLAUDE.md');

@@ -35,6 +35,8 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     case 'yarn.lock':
       return 'yarn-lock';
     case 'pyproject.toml':
+    // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
+    case 'hatch.toml':
       return 'pyproject';
     case 'Cargo.toml':
       return 'cargo';

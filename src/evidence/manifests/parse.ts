@@ -23,6 +23,11 @@ export interface ParsedManifest {
   deps: ParsedDep[];
   /** npm scripts (name -> command), pyproject scripts/tasks (name -> target). */
   scripts?: Map<string, string>;
+  /**
+   * pyproject.toml / hatch.toml: the tables of the Python runners, `<runner> <name>` -> command
+   * (see `pythonRunners`); `<runner> ?` when the runner's table is open (includes, plugins).
+   */
+  runners?: Map<string, string>;
   targets?: string[];
   /** Makefile: rules, variables and includes as written (patterns and included files are added at HEAD). */
   make?: MakeParts;
@@ -49,7 +54,8 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
       case 'pnpm-workspace':
         return parsePnpmWorkspace(text);
       case 'pyproject':
-        return parsePyproject(text);
+        // hatch.toml is read as a pyproject (its kind for the index): its tables are Hatch's own.
+        return /(?:^|\/)hatch\.toml$/.test(path) ? parseHatchToml(text) : parsePyproject(text);
       case 'cargo':
         return parseCargo(text);
       case 'requirements':
@@ -220,6 +226,7 @@ export function parsePyproject(text: string): ParsedManifest {
     return out;
   }
   const scripts = new Map<string, string>();
+  const runners = new Map<string, string>();
   const runtimes: Array<{ name: string; spec: string }> = [];
   const addReqs = (list: unknown, field: string) => {
     if (!Array.isArray(list)) return;
@@ -246,7 +253,10 @@ export function parsePyproject(text: string): ParsedManifest {
     }
     for (const key of ['scripts', 'gui-scripts']) {
       const s = obj(project[key]);
-      if (s) for (const [k, v] of Object.entries(s)) scripts.set(k, str(v) ?? '');
+      if (s) for (const [k, v] of Object.entries(s)) {
+        scripts.set(k, str(v) ?? '');
+        runners.set(`entry ${k}`, str(v) ?? '');
+      }
     }
   }
   const groups = obj(data['dependency-groups']);
@@ -275,7 +285,10 @@ export function parsePyproject(text: string): ParsedManifest {
     const pg = obj(poetry.group);
     if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
     const ps = obj(poetry.scripts);
-    if (ps) for (const [k, v] of Object.entries(ps)) scripts.set(k, str(v) ?? str(obj(v)?.reference) ?? '');
+    if (ps) for (const [k, v] of Object.entries(ps)) {
+      scripts.set(k, str(v) ?? str(obj(v)?.reference) ?? '');
+      runners.set(`entry ${k}`, str(v) ?? str(obj(v)?.reference) ?? '');
+    }
   }
   for (const [toolName, key] of [['pdm', 'scripts'], ['poe', 'tasks'], ['rye', 'scripts'], ['taskipy', 'tasks']] as const) {
     const t = obj(obj(tool?.[toolName])?.[key]);
@@ -283,19 +296,14 @@ export function parsePyproject(text: string): ParsedManifest {
     for (const [k, v] of Object.entries(t)) {
       if (k.startsWith('_')) continue;
       scripts.set(k, str(v) ?? str(obj(v)?.cmd) ?? str(obj(v)?.shell) ?? '');
+      if (toolName === 'pdm' || toolName === 'poe') runners.set(`${toolName} ${k}`, taskCommand(v));
     }
   }
-  const hatchEnvs = obj(obj(tool?.hatch)?.envs);
-  if (hatchEnvs) {
-    for (const [env, cfg] of Object.entries(hatchEnvs)) {
-      const s = obj(obj(cfg)?.scripts);
-      if (!s) continue;
-      for (const [k, v] of Object.entries(s)) {
-        const cmd = Array.isArray(v) ? v.join(' && ') : str(v) ?? '';
-        scripts.set(env === 'default' ? k : `${env}:${k}`, cmd);
-      }
-    }
-  }
+  // Poe reads more tasks from the files `include` / `include_script` name: its table is open.
+  const poe = obj(tool?.poe);
+  if (poe && (poe.include !== undefined || poe.include_script !== undefined)) runners.set('poe ?', '');
+  const hatch = obj(tool?.hatch);
+  if (hatch) hatchScripts(hatch, scripts, runners);
   const pdmDev = obj(obj(tool?.pdm)?.['dev-dependencies']);
   if (pdmDev) for (const [g, list] of Object.entries(pdmDev)) addReqs(list, `tool.pdm.dev-dependencies.${g}`);
   const uv = obj(tool?.uv);
@@ -305,7 +313,78 @@ export function parsePyproject(text: string): ParsedManifest {
     if (Array.isArray(members)) out.workspaces = members.filter((m): m is string => typeof m === 'string');
   }
   if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
   if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+
+/** The command a pdm script / poe task runs, as one line (for pairing renamed ones). */
+function taskCommand(v: unknown): string {
+  if (Array.isArray(v)) return v.map((x) => str(x) ?? str(obj(x)?.cmd) ?? str(obj(x)?.ref) ?? '').join(' && ');
+  const o = obj(v);
+  if (!o) return str(v) ?? '';
+  for (const k of ['cmd', 'shell', 'script', 'call', 'ref', 'expr']) {
+    const c = o[k];
+    if (typeof c === 'string') return c;
+    if (Array.isArray(c)) return c.filter((x) => typeof x === 'string').join(' ');
+  }
+  for (const k of ['sequence', 'composite']) if (Array.isArray(o[k])) return taskCommand(o[k]);
+  return '';
+}
+
+/**
+ * Hatch environment scripts (`[tool.hatch.envs.<env>.scripts]`, or `[envs.<env>.scripts]` of
+ * hatch.toml): `env:script` in `scripts` (bare for the `default` env, as `hatch run` is written),
+ * and `hatch <env>:<script>` in `runners` with the scripts each env inherits from its template
+ * (the `default` env unless `template` names another; itself: none), as `hatch run` resolves
+ * them. Environment collectors other than the default one make envs the file does not list:
+ * the table is open (`hatch ?`).
+ */
+function hatchScripts(hatch: Record<string, unknown>, scripts: Map<string, string>, runners: Map<string, string>): void {
+  const envs = obj(hatch.envs);
+  const collectors = obj(obj(hatch.env)?.collectors);
+  if (collectors && Object.keys(collectors).some((c) => c !== 'default')) runners.set('hatch ?', '');
+  if (!envs) return;
+  const own = new Map<string, Map<string, string>>();
+  for (const [env, cfg] of Object.entries(envs)) {
+    const m = new Map<string, string>();
+    const s = obj(obj(cfg)?.scripts);
+    if (s) {
+      for (const [k, v] of Object.entries(s)) {
+        const cmd = Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(' && ') : str(v) ?? '';
+        scripts.set(env === 'default' ? k : `${env}:${k}`, cmd);
+        m.set(k, cmd);
+      }
+    }
+    own.set(env, m);
+  }
+  for (const env of own.keys()) {
+    // Follow the template chain (cycles stop it).
+    const seen = new Set<string>();
+    for (let e: string | undefined = env; e !== undefined && !seen.has(e); ) {
+      seen.add(e);
+      for (const [k, cmd] of own.get(e) ?? []) if (!runners.has(`hatch ${env}:${k}`)) runners.set(`hatch ${env}:${k}`, cmd);
+      const t: unknown = obj(envs[e])?.template;
+      e = typeof t === 'string' ? (t === e ? undefined : t) : e === 'default' ? undefined : 'default';
+    }
+  }
+}
+
+/** hatch.toml: Hatch's configuration without the `[tool.hatch]` prefix (scripts only). */
+export function parseHatchToml(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'pyproject', deps: [], problems: [] };
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return out;
+  }
+  const scripts = new Map<string, string>();
+  const runners = new Map<string, string>();
+  hatchScripts(data, scripts, runners);
+  if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
   return out;
 }
 

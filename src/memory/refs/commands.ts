@@ -103,7 +103,11 @@ export function looksLikeCommand(line: string): boolean {
   const w = e === t.length ? t : t.slice(0, e);
   return (
     KNOWN_TOOLS.has(w) ||
-    /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w)
+    // Python task runners (their scripts are read by `pythonRunnerPieces`).
+    w === 'hatch' || w === 'pdm' || w === 'poe' || w === 'poethepoet' ||
+    /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) ||
+    // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
+    ((w.includes('/') || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], undefined) !== -1)
   );
 }
 
@@ -197,6 +201,145 @@ function withCwd(p: CommandPiece, cwd: string | undefined): CommandPiece {
   return p;
 }
 
+/** The commands a wrapper prefix is looked through for: package-manager scripts and task runners' targets. */
+const WRAPPED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'make', 'just']);
+/** First words of the wrappers `wrapperEnd` reads (besides a path to a script). */
+const WRAPPER_WORDS = new Set(['sudo', 'time', 'nice', 'exec', 'env', 'cross-env', 'dotenv', 'npx', 'docker', 'docker-compose', 'kubectl', 'ssh']);
+const NO_OPTIONS: ReadonlySet<string> = new Set();
+/** Per wrapper, the options whose value is the next token (skipped with it). */
+const SUDO_VALUES = new Set(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user']);
+/** sudo options that run the command elsewhere (a login shell starts in home, `-D` / `-R` move it) or through a shell. */
+const SUDO_MOVES = new Set(['-i', '--login', '-s', '--shell', '-D', '--chdir', '-R', '--chroot']);
+const TIME_VALUES = new Set(['-o', '--output', '-f', '--format']);
+const NICE_VALUES = new Set(['-n', '--adjustment']);
+const EXEC_VALUES = new Set(['-a']);
+const ENV_VALUES = new Set(['-u', '--unset']);
+const ENV_MOVES = new Set(['-C', '--chdir', '-S', '--split-string']);
+const DOTENV_VALUES = new Set(['-e', '-v']);
+const DOCKER_VALUES = new Set(['--context', '-c', '-H', '--host', '--config', '-l', '--log-level']);
+const COMPOSE_VALUES = new Set(['-f', '--file', '-p', '--project-name', '--project-directory', '--profile', '--env-file', '--ansi', '--parallel', '--progress']);
+const CONTAINER_VALUES = new Set([
+  '-e', '--env', '--env-file', '-u', '--user', '--index', '--detach-keys', '-l', '--label', '--name', '-p', '--publish', '-v', '--volume',
+  '--cap-add', '--cap-drop', '--pull', '--network', '--mount',
+]);
+/** Options that run the command in a folder the text gives (`-w /srv`) or through another program (`--entrypoint`). */
+const CONTAINER_MOVES = new Set(['-w', '--workdir', '--entrypoint']);
+const SSH_VALUES = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B']);
+
+/**
+ * The index of the package-manager or task command (`npm|pnpm|yarn|bun …`, `make x`, `just x`)
+ * a chain of wrapper prefixes runs — `sudo`, `time`, `nice`, `exec`, `env VAR=x`, `cross-env
+ * VAR=x`, `[npx] dotenv [-e f] --`, `docker compose exec|run [opts] <service>`, `docker-compose
+ * exec|run`, `docker exec [opts] <container>`, `kubectl exec … --`, `ssh [opts] host`, or a path
+ * to a script run with the command as its arguments (`../tools/container/dev npm run watch`) —
+ * so the command is read as if it stood alone: the wrapper passes it on unchanged, and a container
+ * or a wrapper script runs it in the folder that mirrors the repository's (the folder rules of the
+ * standalone command apply). -1 when the segment is no such chain: then nothing is added. The
+ * wrapper's own arguments (service names, hosts, option values) are not paths; the path of a
+ * wrapper script is one (like a command's), as are `NAME=./path` values and a compose `-f` file.
+ * An option that moves the command elsewhere (`-w dir`, `sudo -i`, `env -C dir`) ends the reading:
+ * its folder is not the one the text is in.
+ */
+function unwrap(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): number {
+  const pieces: CommandPiece[] = [];
+  let k = i;
+  while (k < seg.length && !WRAPPED_TOOLS.has(seg[k].t)) {
+    if (k > i && /^[A-Z_][A-Z0-9_]*=/.test(seg[k].t)) {
+      assignmentPath(seg[k], pieces); // `env NODE_ENV=x`, `cross-env X=./y`
+      k++;
+      continue;
+    }
+    const next = wrapperEnd(seg, k, pieces);
+    if (next <= k) return -1;
+    k = next;
+  }
+  if (k === i || k >= seg.length) return -1;
+  for (const p of pieces) out.push(p.kind === 'path' ? withCwd(p, cwd) : p); // relative to the shell's folder
+  return k;
+}
+
+/** The index after one wrapper starting at `k` and its own arguments; -1 when `seg[k]` starts none. */
+function wrapperEnd(seg: Tok[], k: number, out: CommandPiece[]): number {
+  const t = seg[k].t;
+  if (t === 'sudo') return skipOptions(seg, k + 1, SUDO_VALUES, SUDO_MOVES, out);
+  if (t === 'time') return skipOptions(seg, k + 1, TIME_VALUES, NO_OPTIONS, out);
+  if (t === 'nice') return skipOptions(seg, k + 1, NICE_VALUES, NO_OPTIONS, out);
+  if (t === 'exec') return skipOptions(seg, k + 1, EXEC_VALUES, NO_OPTIONS, out);
+  if (t === 'env') return skipOptions(seg, k + 1, ENV_VALUES, ENV_MOVES, out);
+  let j = k;
+  if (t === 'npx') {
+    // `npx dotenv -e .env -- npm run x`: the package is fetched as `npx x` fetches it.
+    j++;
+    while (j < seg.length && (seg[j].t === '-y' || seg[j].t === '--yes' || seg[j].t === '-q' || seg[j].t === '--quiet')) j++;
+    if (j >= seg.length || (seg[j].t !== 'dotenv' && seg[j].t !== 'cross-env')) return -1;
+    pushPackage(seg[j], out, 'npx', true);
+  } else if (t === 'dotenv' || t === 'cross-env') out.push({ kind: 'tool', tool: 'other', start: seg[j].s, end: seg[j].e, value: t });
+  if (seg[j]?.t === 'cross-env') return j + 1; // the assignments follow
+  if (seg[j]?.t === 'dotenv') {
+    j++;
+    for (; j < seg.length && seg[j].t.startsWith('-') && seg[j].t !== '--'; j++) {
+      const o = seg[j].t;
+      if (o === '-p') return -1; // prints a variable, runs nothing
+      if (DOTENV_VALUES.has(o)) j++;
+      // `-c [environment]`: the value is optional.
+      else if (o === '-c' && seg[j + 1] && !seg[j + 1].t.startsWith('-') && !WRAPPED_TOOLS.has(seg[j + 1].t)) j++;
+    }
+    return seg[j]?.t === '--' ? j + 1 : j;
+  }
+  if (t === 'docker' || t === 'docker-compose') {
+    let compose = t === 'docker-compose';
+    j = skipOptions(seg, k + 1, compose ? COMPOSE_VALUES : DOCKER_VALUES, NO_OPTIONS, out);
+    if (j === -1) return -1;
+    if (!compose && seg[j]?.t === 'compose') {
+      compose = true;
+      j = skipOptions(seg, j + 1, COMPOSE_VALUES, NO_OPTIONS, out);
+      if (j === -1) return -1;
+    } else if (!compose && seg[j]?.t === 'container') j++; // `docker container exec`
+    // `exec` into a running container or service; `compose run` a service's container (`docker
+    // run <image>` is left out: an image's working folder is its own).
+    const sub = seg[j]?.t;
+    if (sub !== 'exec' && !(compose && sub === 'run')) return -1;
+    j = skipOptions(seg, j + 1, CONTAINER_VALUES, CONTAINER_MOVES, []);
+    if (j === -1 || !seg[j] || !/^[\w$][\w.${}-]*$/.test(seg[j].t)) return -1; // the service / container
+    return j + 1;
+  }
+  if (t === 'kubectl') {
+    // `kubectl [-n ns] exec [-it] pod [-c c] -- cmd`: the command follows `--`.
+    let sawExec = false;
+    for (j = k + 1; j < seg.length && seg[j].t !== '--'; j++) if (seg[j].t === 'exec') sawExec = true;
+    return sawExec && j < seg.length ? j + 1 : -1;
+  }
+  if (t === 'ssh') {
+    j = skipOptions(seg, k + 1, SSH_VALUES, NO_OPTIONS, []);
+    if (j === -1 || !seg[j] || seg[j].t.includes('/')) return -1; // the host
+    return j + 1;
+  }
+  // A path to a script or program (`./bin/dev`, `../tools/container/dev`), right before the command.
+  if (t.includes('/') && !t.startsWith('-') && !t.includes('=') && !t.includes('://') && seg[k + 1] && WRAPPED_TOOLS.has(seg[k + 1].t)) {
+    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) out.push({ kind: 'path', start: seg[k].s, end: seg[k].e, value: t });
+    return k + 1;
+  }
+  return -1;
+}
+
+/**
+ * The index of the first token from `k` that is not an option of a wrapper (`values`: options
+ * whose value follows; `--` ends them); -1 when an option in `moves` runs the command elsewhere.
+ * A compose file (`-f docker/compose.yml`) is a path reference, like `make -f`'s.
+ */
+function skipOptions(seg: Tok[], k: number, values: ReadonlySet<string>, moves: ReadonlySet<string>, out: CommandPiece[]): number {
+  for (; k < seg.length && seg[k].t.length > 1 && seg[k].t.startsWith('-'); k++) {
+    const o = seg[k].t;
+    if (o === '--') return k + 1;
+    const eq = o.indexOf('=');
+    const name = eq === -1 ? o : o.slice(0, eq);
+    if (moves.has(name)) return -1;
+    if (values === COMPOSE_VALUES && (name === '-f' || name === '--file')) folderPiece(seg[k], eq === -1 ? seg[k + 1] : undefined, eq, out, true, undefined);
+    if (eq === -1 && values.has(name)) k++;
+  }
+  return k;
+}
+
 /**
  * Returns the target when the segment is `cd dir` (`-` for `cd -`, `~` for `cd` alone). The
  * path pieces of the segment are relative to the folder the command runs in (`cd web &&
@@ -226,7 +369,11 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   while (i < seg.length && /^\$$/.test(seg[i].t)) i++; // prompt
   // Env assignments; a path-like value is a path (`KUBE_ROOT=./hack make x`).
   for (; i < seg.length && /^[A-Z_][A-Z0-9_]*=/.test(seg[i].t); i++) assignmentPath(seg[i], out);
-  if (i < seg.length && (seg[i].t === 'sudo' || seg[i].t === 'time' || seg[i].t === 'exec')) i++;
+  // Wrapper prefixes (`docker compose exec app`, `sudo -u x`, `./bin/dev`…) before a package-manager
+  // or task command: that command is read as if it stood alone (see `unwrap`).
+  const inner = unwrap(seg, i, out, cwd);
+  if (inner !== -1) i = inner;
+  else if (i < seg.length && (seg[i].t === 'sudo' || seg[i].t === 'time' || seg[i].t === 'exec')) i++;
   // `bundle exec x …` runs the Gemfile's `x` (Ruby's `npx x` / `uv run x`): read as `x …` itself,
   // so its program is a package reference like any command's (`bundle exec rake db:migrate` is
   // `rake db:migrate`); `bundle exec` alone names nothing.
@@ -250,6 +397,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     return target.t;
   }
 
+  pythonRunnerPieces(seg, i, out, cwd);
   if (w === 'npm' || w === 'pnpm' || w === 'yarn' || w === 'bun') {
     const tool = w as 'npm' | 'pnpm' | 'yarn' | 'bun';
     let workspace: string | undefined;
@@ -528,6 +676,80 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
   scanArgs(args, out);
   return undefined;
+}
+
+/** Options of the Python runners whose value is the next token. */
+const HATCH_VALUE_OPTIONS = new Set(['-e', '--env', '-i', '--include', '-x', '--exclude', '--filter', '-f', '--data-dir', '--cache-dir', '--config']);
+const PDM_RUN_VALUE_OPTIONS = new Set(['--venv', '--json']);
+const POE_VALUE_OPTIONS = new Set(['-e', '--executor']);
+/** Options that make a runner read another project's configuration: the command is not checked. */
+const OTHER_PROJECT = /^(?:-p|--project|-C|--directory|--root|--dir|--cwd|-P)(?:=|$)/;
+
+/**
+ * The script a Python task runner runs, as a script piece of tool `other` whose value starts with
+ * the runner's word (the script check tells them apart by it): `hatch run [env:]x` (the env of
+ * `-e env` / `HATCH_ENV=env` as `workspace`), `pdm run x`, `poe x` / `poethepoet x`, and `uv run x`
+ * / `poetry run x` (an executable, checked only against `[project.scripts]` history); `uv run poe
+ * x` and the like are the poe task. A command pointed at another project (`--project`,
+ * `-C dir`) is left out: its configuration is not the one the folder has. Adds pieces only: the
+ * segment is read as before.
+ */
+function pythonRunnerPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): void {
+  const head = seg[i]!;
+  const w = head.t;
+  if (w !== 'hatch' && w !== 'pdm' && w !== 'poe' && w !== 'poethepoet' && w !== 'uv' && w !== 'poetry') return;
+  let env: string | undefined;
+  for (let k = 0; k < i; k++) if (seg[k]!.t.startsWith('HATCH_ENV=')) env = unquote(seg[k]!.t.slice(10));
+  let k = i + 1;
+  let runner = w;
+  let start = head.s;
+  if (w !== 'poe' && w !== 'poethepoet') {
+    // Root options (`hatch -e test run x`), then `run`, then its options.
+    for (; k < seg.length && seg[k]!.t !== 'run'; k++) {
+      const o = seg[k]!.t;
+      if (!o.startsWith('-')) return; // another subcommand
+      if (OTHER_PROJECT.test(o)) return;
+      if (w === 'hatch' && (o === '-e' || o === '--env')) env = seg[k + 1] && unquote(seg[k + 1]!.t);
+      else if (w === 'hatch' && o.startsWith('--env=')) env = unquote(o.slice(6));
+      if (w === 'hatch' && HATCH_VALUE_OPTIONS.has(o)) k++;
+    }
+    k++;
+  }
+  const values = w === 'hatch' ? HATCH_VALUE_OPTIONS : w === 'pdm' ? PDM_RUN_VALUE_OPTIONS : w === 'uv' ? UV_RUN_VALUE_OPTIONS : w === 'poetry' ? POETRY_RUN_VALUE_OPTIONS : POE_VALUE_OPTIONS;
+  for (; k < seg.length; k++) {
+    const o = seg[k]!.t;
+    if (o === '--') {
+      k++;
+      break;
+    }
+    // hatch's `+py=3.12` / `-py=3.12` select matrix variables.
+    if (!o.startsWith('-') && !(w === 'hatch' && /^\+\w+=/.test(o))) break;
+    if (OTHER_PROJECT.test(o)) return;
+    if (o === '-l' || o === '--list') return; // `pdm run --list`
+    if (values.has(o)) k++;
+  }
+  let name = seg[k];
+  if (!name) return;
+  // A runner running poe (`uv run poe docs`): the poe task.
+  if (runner !== 'poe' && runner !== 'poethepoet' && (name.t === 'poe' || name.t === 'poethepoet')) {
+    runner = name.t;
+    start = name.s;
+    for (k++; k < seg.length && seg[k]!.t.startsWith('-'); k++) {
+      if (OTHER_PROJECT.test(seg[k]!.t)) return;
+      if (POE_VALUE_OPTIONS.has(seg[k]!.t)) k++;
+    }
+    name = seg[k];
+    if (!name) return;
+  }
+  const v = unquote(name.t);
+  if (!/^[\w][\w:.@+-]*$/.test(v) || isPlaceholderScript(v)) return;
+  // The interpreter or a script file is no runner's script (`uv run python -m x`, `uv run x.py`).
+  if (runner !== 'poe' && runner !== 'poethepoet' && (/^python[\d.]*$/.test(v) || /\.py$/.test(v))) return;
+  const value = runner === 'poe' || runner === 'poethepoet' ? `${runner} ${v}` : `${runner} run ${v}`;
+  const p: CommandPiece = { kind: 'script', tool: 'other', start, end: name.e, value, script: v };
+  if (runner === 'hatch' && env) p.workspace = env;
+  if (cwd) p.cwd = cwd;
+  out.push(p);
 }
 
 /**
