@@ -33670,9 +33670,14 @@ async function makeTargetSets(root2, files, parsed) {
       return false;
     };
     const t = makeTargets(parts, filesLike);
-    out.set(file, /* @__PURE__ */ new Set([...t.names, ...t.patterns, ...unknown ? [MAKE_UNKNOWN_TARGETS] : []]));
+    const set = /* @__PURE__ */ new Set([...t.names, ...t.patterns, ...unknown ? [MAKE_UNKNOWN_TARGETS] : []]);
+    if (parts.length > 1 || top.includes.length > 0) MAKE_SETS_WITH_INCLUDES.add(set);
+    out.set(file, set);
   });
   return out;
+}
+function makeSetIncludes(names) {
+  return MAKE_SETS_WITH_INCLUDES.has(names);
 }
 function makeTargetDefined(names, target, literal = false) {
   if (names.has(target)) return true;
@@ -33886,7 +33891,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, runnerTables, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, runnerTables, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -33976,6 +33981,7 @@ var init_manifests = __esm({
     runnerTables = /* @__PURE__ */ new WeakMap();
     MAKE_UNKNOWN_TARGETS = "$(unknown)";
     MAX_MAKE_INCLUDES = 256;
+    MAKE_SETS_WITH_INCLUDES = /* @__PURE__ */ new WeakSet();
     makeMatchers = /* @__PURE__ */ new WeakMap();
     makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
     EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
@@ -34292,7 +34298,7 @@ function checkScriptRef(entry, ref, ev) {
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
     if (look.kind === "make") {
       verb = "does not work";
-      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) tail += ", and never did";
+      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest) && !makeSetIncludes(look.names)) tail += ", and never did";
     }
   }
   if (alt && !replaceWith && !named) replaceWith = alt;
@@ -39406,25 +39412,27 @@ function findDuplicates(ctx) {
         adds = contentWords(e.text).some((w) => !kw.has(w));
       }
       const topicWins = k.kind === "topic" && (e.kind === "index-line" || e.format === "auto-memory-index");
-      const message2 = adds ? `Nearly repeats ${where(k)}, which is loaded wherever this file is; this copy adds words of its own: keep the line there and only what this copy adds here (review by hand).` : wider ? `${exact ? "Repeats" : "Nearly repeats"} ${where(k)}, which is loaded wherever this file is; keep that copy and delete this one.` : topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
+      const otherAgent = agentOf(k.format) !== agentOf(e.format);
+      const message2 = otherAgent ? `Also written in ${where(k)}, a file another agent reads; keep both (each agent reads only its own), or share one file between them (an import) so the copies cannot drift apart.` : adds ? `Nearly repeats ${where(k)}, which is loaded wherever this file is; this copy adds words of its own: keep the line there and only what this copy adds here (review by hand).` : wider ? `${exact ? "Repeats" : "Nearly repeats"} ${where(k)}, which is loaded wherever this file is; keep that copy and delete this one.` : topicWins ? `${exact ? "Repeats" : "Nearly repeats"} the topic file ${where(k)}; keep the topic file (the fuller version) and delete this line.` : exact ? `Repeats ${where(k)}; keep that copy and delete this one.` : `Nearly repeats ${where(k)}; keep that entry (it is the more complete version) and delete this one.`;
       const finding4 = {
         entryId: e.id,
         file: e.file,
         line: e.line,
         kind: "duplicate",
-        severity: "warning",
+        severity: otherAgent ? "info" : "warning",
         message: message2,
         evidence: {
           now: k.id,
           file: k.file,
           line: k.line,
           exact,
-          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100,
-          scope: wider ? "wider" : "same",
-          ...adds ? { review: true } : {}
+          // word shingles, or the content words of a reworded copy, whichever is closer
+          similarity: exact ? 1 : Math.round(Math.max(corpus.sets.similarity(m, keep).jaccard, corpus.bags.similarity(m, keep).jaccard) * 100) / 100,
+          scope: otherAgent ? "other-agent" : wider ? "wider" : "same",
+          ...adds && !otherAgent ? { review: true } : {}
         }
       };
-      if (!adds) finding4.suggestion = { delete: true };
+      if (!adds && !otherAgent) finding4.suggestion = { delete: true };
       out.push(finding4);
     }
   }
@@ -46158,7 +46166,9 @@ function inertMarker(replacement, today) {
   const bareTree = processor2.parse(bare2);
   const d = firstDifference(withoutMarkerText(processor2.parse(replacement), marker), bareTree);
   if (!d) return { text: replacement };
-  const dropped = CONSTRUCT[d.type] ?? `the markdown (${d.type})`;
+  const markerLine = replacement.slice(replacement.lastIndexOf("\n", at) + 1, at);
+  const fenceLine = /^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3,}|~{3,})/.test(markerLine);
+  const dropped = d.type === "code" && !fenceLine ? "a code block's content" : Object.hasOwn(CONSTRUCT, d.type) ? CONSTRUCT[d.type] : `the markdown (${d.type})`;
   const block = (bareTree.children ?? []).find((c) => {
     const p = c.position;
     return p !== void 0 && p.start.offset <= from && from <= p.end.offset;
@@ -46954,6 +46964,14 @@ function correctedText(e, edits, today, frontmatterEnd2 = 0) {
     lineStart = fenceOpen;
     const nl = text5.indexOf("\n", fenceOpen);
     lineEnd = nl < 0 ? text5.length : nl;
+  } else if (!inFrontmatter && !TABLE_ROW_RE.test(text5.slice(lineStart, lineEnd))) {
+    while (lineEnd < text5.length && !SENTENCE_END_RE.test(text5.slice(lineStart, lineEnd))) {
+      const nl = text5.indexOf("\n", lineEnd + 1);
+      const next = text5.slice(lineEnd + 1, nl < 0 ? text5.length : nl);
+      if (!CONTINUATION_RE.test(next)) break;
+      lineStart = lineEnd + 1;
+      lineEnd = nl < 0 ? text5.length : nl;
+    }
   }
   const raw = text5.slice(lineStart, lineEnd);
   const lineText2 = raw.replace(/\r$/, "");
@@ -47568,7 +47586,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, SENTENCE_END_RE, TABLE_ROW_RE, CONTINUATION_RE, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -47596,6 +47614,9 @@ var init_decide = __esm({
     COMMAND_REF_KINDS = /* @__PURE__ */ new Set(["command"]);
     PACKAGE_REF_KINDS = /* @__PURE__ */ new Set(["package"]);
     VERSION_REF_KINDS = /* @__PURE__ */ new Set(["version"]);
+    SENTENCE_END_RE = /[.!?:;\u3002\uff01\uff1f]['"\u201d\u2019)\]*_`]*[ \t]*\r?$/;
+    TABLE_ROW_RE = /^\s*\|.*\|\s*\r?$/;
+    CONTINUATION_RE = /^(?! {4}|\t)(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$))(?![ \t]*(?:#{1,6}(?:[ \t]|\r?$)|`{3}|~{3}|>|\||<|\[[^\]]*\]:|[A-Za-z_][\w-]*:[ \t]))[ \t]*\S/;
     MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
     TRAILING_PUNCT = /* @__PURE__ */ new Set([46, 59, 58, 44]);
     ASCII_RE = /^[\x00-\x7f]*$/;

@@ -150,7 +150,16 @@ export function inertMarker(replacement: string, today: string): { text: string;
   const bareTree = processor.parse(bare) as MdNode;
   const d = firstDifference(withoutMarkerText(processor.parse(replacement) as MdNode, marker), bareTree);
   if (!d) return { text: replacement };
-  const dropped = CONSTRUCT[d.type] ?? `the markdown (${d.type})`;
+  // A code node: the marker on a fence line changes its info string; elsewhere (an indented
+  // block, a line inside the fence) it would change the code itself.
+  const markerLine = replacement.slice(replacement.lastIndexOf('\n', at) + 1, at);
+  const fenceLine = /^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3,}|~{3,})/.test(markerLine);
+  const dropped =
+    d.type === 'code' && !fenceLine
+      ? "a code block's content"
+      : Object.hasOwn(CONSTRUCT, d.type)
+        ? CONSTRUCT[d.type]
+        : `the markdown (${d.type})`;
   // The top-level block holding the marker's line, and the lines above it in that block that end in text.
   const block = (bareTree.children ?? []).find((c) => {
     const p = c.position as { start: { offset: number }; end: { offset: number } } | undefined;

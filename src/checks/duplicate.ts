@@ -417,7 +417,13 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
         adds = contentWords(e.text).some((w) => !kw.has(w));
       }
       const topicWins = k.kind === 'topic' && (e.kind === 'index-line' || e.format === 'auto-memory-index');
-      const message = adds
+      // Copies in files of different agents (CLAUDE.md and copilot-instructions.md): no agent
+      // loads both, so neither is redundant for the agent reading it; deleting one would take the
+      // line from that agent. A note that they may drift apart, never advice to delete.
+      const otherAgent = agentOf(k.format) !== agentOf(e.format);
+      const message = otherAgent
+        ? `Also written in ${where(k)}, a file another agent reads; keep both (each agent reads only its own), or share one file between them (an import) so the copies cannot drift apart.`
+        : adds
         ? `Nearly repeats ${where(k)}, which is loaded wherever this file is; this copy adds words of its own: keep the line there and only what this copy adds here (review by hand).`
         : wider
           ? `${exact ? 'Repeats' : 'Nearly repeats'} ${where(k)}, which is loaded wherever this file is; keep that copy and delete this one.`
@@ -431,19 +437,20 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
         file: e.file,
         line: e.line,
         kind: 'duplicate',
-        severity: 'warning',
+        severity: otherAgent ? 'info' : 'warning',
         message,
         evidence: {
           now: k.id,
           file: k.file,
           line: k.line,
           exact,
-          similarity: exact ? 1 : Math.round(corpus.sets.similarity(m, keep).jaccard * 100) / 100,
-          scope: wider ? 'wider' : 'same',
-          ...(adds ? { review: true } : {}),
+          // word shingles, or the content words of a reworded copy, whichever is closer
+          similarity: exact ? 1 : Math.round(Math.max(corpus.sets.similarity(m, keep).jaccard, corpus.bags.similarity(m, keep).jaccard) * 100) / 100,
+          scope: otherAgent ? 'other-agent' : wider ? 'wider' : 'same',
+          ...(adds && !otherAgent ? { review: true } : {}),
         },
       };
-      if (!adds) finding.suggestion = { delete: true };
+      if (!adds && !otherAgent) finding.suggestion = { delete: true };
       out.push(finding);
     }
   }

@@ -4,7 +4,7 @@ import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Referen
 import { BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
-import { makeTargetDefined, pythonRunners } from '../evidence/manifests.js';
+import { makeSetIncludes, makeTargetDefined, pythonRunners } from '../evidence/manifests.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -447,7 +447,8 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
     // working. With the Makefile's full target history read, it never had the target.
     if (look.kind === 'make') {
       verb = 'does not work';
-      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) tail += ', and never did';
+      // A Makefile that includes others: their history is not read, so "never" cannot be claimed.
+      if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest) && !makeSetIncludes(look.names)) tail += ', and never did';
     }
   }
   if (alt && !replaceWith && !named) replaceWith = alt;

@@ -433,9 +433,23 @@ async function makeTargetSets(root: string, files: FileIndex, parsed: Array<{ fi
       return false;
     };
     const t = makeTargets(parts, filesLike);
-    out.set(file, new Set([...t.names, ...t.patterns, ...(unknown ? [MAKE_UNKNOWN_TARGETS] : [])]));
+    const set = new Set([...t.names, ...t.patterns, ...(unknown ? [MAKE_UNKNOWN_TARGETS] : [])]);
+    if (parts.length > 1 || top.includes.length > 0) MAKE_SETS_WITH_INCLUDES.add(set);
+    out.set(file, set);
   });
   return out;
+}
+
+/** Target sets of Makefiles that include other files (whose history the target history does not cover). */
+const MAKE_SETS_WITH_INCLUDES = new WeakSet<ReadonlySet<string>>();
+
+/**
+ * Whether a Makefile's target set (`ManifestIndex.makeTargets`) comes in part from included
+ * files: the Makefile's own target history then cannot tell that a target was never defined
+ * (it may have been defined, and removed, in `Makefile.common`).
+ */
+export function makeSetIncludes(names: ReadonlySet<string>): boolean {
+  return MAKE_SETS_WITH_INCLUDES.has(names);
 }
 
 const makeMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();

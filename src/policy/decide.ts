@@ -356,6 +356,17 @@ export function correctedText(
     lineStart = fenceOpen;
     const nl = text.indexOf('\n', fenceOpen);
     lineEnd = nl < 0 ? text.length : nl;
+  } else if (!inFrontmatter && !TABLE_ROW_RE.test(text.slice(lineStart, lineEnd))) {
+    // Hard-wrapped prose ("… That became a\n  no-op in 26.2.0, …"): the sentence goes on
+    // on the next lines, so the marker goes where the sentence ends (or the paragraph does),
+    // not mid-sentence. A line that ends a sentence keeps it.
+    while (lineEnd < text.length && !SENTENCE_END_RE.test(text.slice(lineStart, lineEnd))) {
+      const nl = text.indexOf('\n', lineEnd + 1);
+      const next = text.slice(lineEnd + 1, nl < 0 ? text.length : nl);
+      if (!CONTINUATION_RE.test(next)) break;
+      lineStart = lineEnd + 1;
+      lineEnd = nl < 0 ? text.length : nl;
+    }
   }
   const raw = text.slice(lineStart, lineEnd);
   const lineText = raw.replace(/\r$/, '');
@@ -385,6 +396,17 @@ function slotAtEdge(text: string): boolean {
   const slot = (l: string | undefined) => l !== undefined && (/valid[_ ]until\W*:/i.test(l) || /^\W*until\s+\d{4}-\d{2}-\d{2}/i.test(l));
   return slot(lines[0]) || slot(lines[lines.length - 1]);
 }
+
+/** A line ending a sentence (closing quotes and brackets allowed after the mark). */
+const SENTENCE_END_RE = /[.!?:;\u3002\uff01\uff1f]['"\u201d\u2019)\]*_`]*[ \t]*\r?$/;
+/** A table row (`| a | b |`): its marker goes inside the last cell. */
+const TABLE_ROW_RE = /^\s*\|.*\|\s*\r?$/;
+/**
+ * A line that continues the paragraph above it: not blank, and not the start of another block
+ * (a list item, heading, fence, quote, table row, HTML, a `key: value` slot line such as
+ * `valid_until:`, an indented code line).
+ */
+const CONTINUATION_RE = /^(?! {4}|\t)(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$))(?![ \t]*(?:#{1,6}(?:[ \t]|\r?$)|`{3}|~{3}|>|\||<|\[[^\]]*\]:|[A-Za-z_][\w-]*:[ \t]))[ \t]*\S/;
 
 /** The offset of the opening fence line when `lineStart` is inside a fenced code block of `text`. */
 function openFenceBefore(text: string, lineStart: number): number | undefined {

@@ -18,7 +18,9 @@ describe('duplicate', () => {
     const a = entries.find((e) => e.file === 'AGENTS.md' && e.kind === 'item')!;
     const c = entries.find((e) => e.file === 'CLAUDE.md' && e.text.includes('card'))!;
     expect(f.map((x) => [x.entryId, x.kind, x.evidence?.now, x.evidence?.exact])).toEqual([[a.id, 'duplicate', c.id, true]]);
-    expect(f[0].message).toBe('Repeats CLAUDE.md:3; keep that copy and delete this one.');
+    // no agent reads both CLAUDE.md and AGENTS.md: a note that the copies may drift, never advice to delete one
+    expect(f[0].message).toBe('Also written in CLAUDE.md:3, a file another agent reads; keep both (each agent reads only its own), or share one file between them (an import) so the copies cannot drift apart.');
+    expect([f[0].severity, f[0].suggestion, f[0].evidence?.scope]).toEqual(['info', undefined, 'other-agent']);
   });
 
   it('prefers the topic file over a MEMORY.md line and CLAUDE.md-like files, and names it', () => {

@@ -130,6 +130,10 @@ describe('inertMarker: where trailing text changes what the markdown is', () => 
     });
   });
 
+  test('an indented code block: the marker would change the code itself, and the reason says so', () => {
+    expect(inertMarker(`    indented code: src/xx.ts ${M}`, '2026-03-10')).toEqual({ text: '    indented code: src/xx.ts', dropped: "a code block's content" });
+  });
+
   test('no marker of today: the text as is', () => {
     expect(inertMarker('[a]: x.md [corrected 2025-01-01]', '2026-03-10')).toEqual({ text: '[a]: x.md [corrected 2025-01-01]' });
   });

@@ -58,7 +58,8 @@ describe('make targets of included files', () => {
     // PROMU resolves to a value holding a reference that does not (`$(shell …)`): a wildcard there.
     expect([...set]).toEqual(['test', 'assets', 'common-lint', 'common-test', 'opt', 'proto', 'gen-docs', 'lint', 'common-release-%', '$(shell go env GOPATH)/bin/promu', 'release-%']);
     // `make fmt`: no `common-fmt` target, so the catch-all does not make it.
-    expect(rows(report)).toEqual(['9|make fmt|`make fmt` does not work: `Makefile` defines no `fmt` target, and never did; update or remove the command.']);
+    // the Makefile includes others, whose history is not read: "never did" is not claimed
+    expect(rows(report)).toEqual(['9|make fmt|`make fmt` does not work: `Makefile` defines no `fmt` target; update or remove the command.']);
     expect(nonKeep(report)).toEqual(['delete|4|9']);
   });
 
@@ -164,5 +165,20 @@ describe('a target the Makefile never had', () => {
     // A shallow clone cannot tell: the target is only said to be missing.
     const { report: shallow } = await audit({ root: await shallowClone(r), memory: ['AGENTS.md'], now: NOW });
     expect(rows(shallow)[0]).toBe('3|make lint|`make lint` does not work: `Makefile` defines no `lint` target; update or remove the command.');
+  });
+
+  it('never claims "never did" for a Makefile that includes others (the target may have gone from the included file)', async () => {
+    const r = await makeRepo();
+    await r.write('Makefile.common', 'common-test:\n\tgo test ./...\ncommon-style:\n\tgofmt -l .\n');
+    await r.write('Makefile', 'include Makefile.common\n\nbuild:\n\tgo build\n');
+    await r.write('AGENTS.md', '# Agents\n\n- Run `make common-test` before pushing.\n- `make common-style` checks formatting.\n');
+    await r.commit('init', '2026-01-02');
+    await r.write('Makefile.common', 'common-unit:\n\tgo test ./...\n');
+    await r.commit('Rename common-test, drop common-style', '2026-02-02');
+    const { report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW });
+    expect(rows(report)).toEqual([
+      '3|make common-test|`make common-test` does not work: `Makefile` defines no `common-test` target; update or remove the command.',
+      '4|make common-style|`make common-style` does not work: `Makefile` defines no `common-style` target; update or remove the command.',
+    ]);
   });
 });
