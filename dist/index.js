@@ -51341,7 +51341,9 @@ function dirTokensOf(s) {
     for (const raw of seg.text.split(/[\s()[\],]+/)) {
       const [, t] = trimToken(raw);
       const p = asPath(t, seg.kind === "inlineCode" ? "code" : "prose");
-      if (p && p.anchor !== "root" && (p.dir || !/\.[\w]+$/.test(p.value) && p.value.includes("/")) && !p.glob) out.push(p.value);
+      if (!p || p.glob) continue;
+      const folder = p.anchor === "root" ? !/\.[\w]+$/.test(p.value) && p.value !== "" : p.dir || !/\.[\w]+$/.test(p.value) && p.value.includes("/");
+      if (folder) out.push(p.value.replace(/^\/+/, ""));
     }
   }
   return [...new Set(out)];

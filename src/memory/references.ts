@@ -265,7 +265,11 @@ function dirTokensOf(s: string): string[] {
     for (const raw of seg.text.split(/[\s()[\],]+/)) {
       const [, t] = trimToken(raw);
       const p = asPath(t, seg.kind === 'inlineCode' ? 'code' : 'prose');
-      if (p && p.anchor !== 'root' && (p.dir || (!/\.[\w]+$/.test(p.value) && p.value.includes('/'))) && !p.glob) out.push(p.value);
+      if (!p || p.glob) continue;
+      // A folder written from the repository root (`(\`/backend/open_webui\`)`, `/src`) names the
+      // same folder as without the `/`: an extension-less root path counts as a folder.
+      const folder = p.anchor === 'root' ? !/\.[\w]+$/.test(p.value) && p.value !== '' : p.dir || (!/\.[\w]+$/.test(p.value) && p.value.includes('/'));
+      if (folder) out.push(p.value.replace(/^\/+/, ''));
     }
   }
   return [...new Set(out)];

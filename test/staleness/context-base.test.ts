@@ -97,3 +97,17 @@ describe('paths relative to a folder named by their context', () => {
     expect(f[0].evidence?.path).toBe('codex-rs/core/src/old_name.rs');
   });
 });
+
+describe('a folder written from the root in a heading', () => {
+  it('(`/backend/open_webui`) is the same context folder as `backend/open_webui/` (open-webui, QA round 14)', async () => {
+    const r = await makeRepo();
+    for (const f of ['backend/open_webui/main.py', 'backend/open_webui/socket/main.py', 'backend/open_webui/routers/chats.py']) await r.write(f, body(f));
+    const memory = ['# CLAUDE.md', '', '#### Backend core (`/backend/open_webui`)', '', '- **`main.py`**: FastAPI entry point', '- **`socket/`**: Socket.IO realtime service', ''].join('\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2026-01-05');
+    await r.move('backend/open_webui/socket', 'backend/open_webui/realtime');
+    await r.commit('Rename socket -> realtime', '2026-02-09');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(brief(all(report))).toEqual(['path-renamed|6|socket/|realtime/']);
+  });
+});
