@@ -56690,14 +56690,8 @@ function addPlugin(out, id, version, field2, al) {
 }
 function parseGradleCatalog(text5) {
   const out = { kind: "gradle-catalog", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    if (err instanceof TomlError) out.problems.push({ message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line });
-    else out.problems.push({ message: `invalid TOML: ${err.message}` });
-    return out;
-  }
+  const data = readToml(text5, out);
+  if (!data) return out;
   const versions = obj(data.versions) ?? {};
   const version = (v) => {
     const s = str3(v);
@@ -56795,7 +56789,6 @@ var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
-    init_dist();
     init_parse4();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
@@ -56959,6 +56952,14 @@ function tomlProblem(err) {
   if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line };
   return { message: `invalid TOML: ${err.message}` };
 }
+function readToml(text5, out) {
+  try {
+    return parse4(text5);
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return void 0;
+  }
+}
 function pep508(req) {
   const s = req.trim();
   const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
@@ -56972,13 +56973,8 @@ function pep508(req) {
 }
 function parsePyproject(text5) {
   const out = { kind: "pyproject", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text5, out);
+  if (!data) return out;
   const scripts = /* @__PURE__ */ new Map();
   const runners = /* @__PURE__ */ new Map();
   const runtimes = [];
@@ -57109,13 +57105,8 @@ function hatchScripts(hatch, scripts, runners) {
 }
 function parseHatchToml(text5) {
   const out = { kind: "pyproject", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text5, out);
+  if (!data) return out;
   const scripts = /* @__PURE__ */ new Map();
   const runners = /* @__PURE__ */ new Map();
   hatchScripts(data, scripts, runners);
@@ -57125,13 +57116,8 @@ function parseHatchToml(text5) {
 }
 function parseCargo(text5) {
   const out = { kind: "cargo", deps: [], problems: [] };
-  let data;
-  try {
-    data = parse4(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text5, out);
+  if (!data) return out;
   const addDeps = (table, field2) => {
     const d = obj2(table);
     if (!d) return;

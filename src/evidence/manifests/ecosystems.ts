@@ -7,8 +7,7 @@
 // Structured formats go through real parsers (JSON, YAML, TOML); Gradle scripts, mix.exs and
 // MSBuild XML are read by their declaration patterns. A parser never throws.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { parse as parseToml, TomlError } from 'smol-toml';
-import { parseJsonManifest, type ParsedDep, type ParsedManifest } from './parse.js';
+import { parseJsonManifest, readToml, type ParsedDep, type ParsedManifest } from './parse.js';
 
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -180,14 +179,8 @@ function addPlugin(out: ParsedManifest, id: string, version: string, field: stri
  */
 export function parseGradleCatalog(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'gradle-catalog', deps: [], problems: [] };
-  let data: Record<string, unknown>;
-  try {
-    data = parseToml(text) as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof TomlError) out.problems.push({ message: `invalid TOML: ${err.message.split('\n')[0]}`, line: err.line });
-    else out.problems.push({ message: `invalid TOML: ${(err as Error).message}` });
-    return out;
-  }
+  const data = readToml(text, out);
+  if (!data) return out;
   const versions = obj(data.versions) ?? {};
   const version = (v: unknown): string => {
     const s = str(v);

@@ -203,6 +203,16 @@ function tomlProblem(err: unknown): { message: string; line?: number } {
   return { message: `invalid TOML: ${(err as Error).message}` };
 }
 
+/** The TOML document `text`, or undefined with the parse error recorded as a problem of `out` (file and line named by the caller). */
+export function readToml(text: string, out: ParsedManifest): Record<string, unknown> | undefined {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return undefined;
+  }
+}
+
 /** PEP 508: the distribution name leads the requirement string. */
 export function pep508(req: string): { name: string; spec: string } | undefined {
   const s = req.trim();
@@ -218,13 +228,8 @@ export function pep508(req: string): { name: string; spec: string } | undefined 
 
 export function parsePyproject(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'pyproject', deps: [], problems: [] };
-  let data: Record<string, unknown>;
-  try {
-    data = parseToml(text) as Record<string, unknown>;
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text, out);
+  if (!data) return out;
   const scripts = new Map<string, string>();
   const runners = new Map<string, string>();
   const runtimes: Array<{ name: string; spec: string }> = [];
@@ -373,13 +378,8 @@ function hatchScripts(hatch: Record<string, unknown>, scripts: Map<string, strin
 /** hatch.toml: Hatch's configuration without the `[tool.hatch]` prefix (scripts only). */
 export function parseHatchToml(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'pyproject', deps: [], problems: [] };
-  let data: Record<string, unknown>;
-  try {
-    data = parseToml(text) as Record<string, unknown>;
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text, out);
+  if (!data) return out;
   const scripts = new Map<string, string>();
   const runners = new Map<string, string>();
   hatchScripts(data, scripts, runners);
@@ -390,13 +390,8 @@ export function parseHatchToml(text: string): ParsedManifest {
 
 export function parseCargo(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'cargo', deps: [], problems: [] };
-  let data: Record<string, unknown>;
-  try {
-    data = parseToml(text) as Record<string, unknown>;
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return out;
-  }
+  const data = readToml(text, out);
+  if (!data) return out;
   const addDeps = (table: unknown, field: string) => {
     const d = obj(table);
     if (!d) return;
