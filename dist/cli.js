@@ -47520,7 +47520,9 @@ function decide(ctx, findings) {
     } else if (REMOVING.has(tp.action)) {
       plan.set(e.id, mirror(tp.action, `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})`));
     } else {
-      plan.set(e.id, mirror("keep", `index line of ${topic.file}, which is kept`));
+      const own5 = facts.get(e.id).findings.length ? decideEntry(facts.get(e.id), t) : void 0;
+      if (own5?.action === "update" && own5.replacement !== void 0) plan.set(e.id, own5);
+      else plan.set(e.id, mirror("keep", `index line of ${topic.file}, which is kept`));
     }
   }
   planBudgets(ctx, plan, facts, topicOf, indexOfTopic, targetOf);

@@ -1143,7 +1143,12 @@ export function decide(ctx: CheckContext, findings: Finding[]): PlanItem[] {
     } else if (REMOVING.has(tp.action)) {
       plan.set(e.id, mirror(tp.action, `index line of ${topic.file} (${tp.action}d: rule ${tp.rule})`));
     } else {
-      plan.set(e.id, mirror('keep', `index line of ${topic.file}, which is kept`));
+      // The topic stays; the index line's own words may still name a renamed path ("rounding
+      // rules in `src/billing.ts`"): a known correction of the line itself is applied, anything
+      // else about it follows the topic.
+      const own = facts.get(e.id)!.findings.length ? decideEntry(facts.get(e.id)!, t) : undefined;
+      if (own?.action === 'update' && own.replacement !== undefined) plan.set(e.id, own);
+      else plan.set(e.id, mirror('keep', `index line of ${topic.file}, which is kept`));
     }
   }
 
