@@ -46933,12 +46933,21 @@ function correctedText(e, edits, today, frontmatterEnd2 = 0) {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   for (let i = 1; i < sorted.length; i++) if (sorted[i].start < sorted[i - 1].end) return void 0;
   let text5 = e.text;
-  for (const ed of [...sorted].reverse()) {
-    text5 = text5.slice(0, ed.start - e.start) + ed.text + text5.slice(ed.end - e.start);
+  const pad = sorted.map((ed) => {
+    const delta = ed.text.length - (ed.end - ed.start);
+    const m = delta === 0 ? null : ALIGNED_COMMENT_RE.exec(e.text.slice(ed.end - e.start, ed.end - e.start + 200));
+    return m ? Math.max(1, m[1].length - delta) - m[1].length : 0;
+  });
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const ed = sorted[i];
+    let after = text5.slice(ed.end - e.start);
+    if (pad[i] > 0) after = " ".repeat(pad[i]) + after;
+    else if (pad[i] < 0) after = after.slice(-pad[i]);
+    text5 = text5.slice(0, ed.start - e.start) + ed.text + after;
   }
   if (text5 === e.text) return void 0;
   let shift3 = 0;
-  for (const ed of sorted) shift3 += ed.text.length - (ed.end - ed.start);
+  for (let i = 0; i < sorted.length; i++) shift3 += sorted[i].text.length - (sorted[i].end - sorted[i].start) + (i < sorted.length - 1 ? pad[i] : 0);
   const last = sorted[sorted.length - 1];
   let at = last.end - e.start + shift3;
   const inFrontmatter = last.start < frontmatterEnd2;
@@ -47576,7 +47585,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, SENTENCE_END_RE, TABLE_ROW_RE, CONTINUATION_RE, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, ALIGNED_COMMENT_RE, SENTENCE_END_RE, TABLE_ROW_RE, CONTINUATION_RE, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -47604,6 +47613,7 @@ var init_decide = __esm({
     COMMAND_REF_KINDS = /* @__PURE__ */ new Set(["command"]);
     PACKAGE_REF_KINDS = /* @__PURE__ */ new Set(["package"]);
     VERSION_REF_KINDS = /* @__PURE__ */ new Set(["version"]);
+    ALIGNED_COMMENT_RE = /^( {2,})(?=#|\/\/)/;
     SENTENCE_END_RE = /[.!?:;\u3002\uff01\uff1f]['"\u201d\u2019)\]*_`]*[ \t]*\r?$/;
     TABLE_ROW_RE = /^\s*\|.*\|\s*\r?$/;
     CONTINUATION_RE = /^(?! {4}|\t)(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$))(?![ \t]*(?:#{1,6}(?:[ \t]|\r?$)|`{3}|~{3}|>|\||<|\[[^\]]*\]:|[A-Za-z_][\w-]*:[ \t]))[ \t]*\S/;

@@ -334,13 +334,25 @@ export function correctedText(
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   for (let i = 1; i < sorted.length; i++) if (sorted[i].start < sorted[i - 1].end) return undefined;
   let text = e.text;
-  for (const ed of [...sorted].reverse()) {
-    text = text.slice(0, ed.start - e.start) + ed.text + text.slice(ed.end - e.start);
+  // Aligned trailing comments (`make lint        # golangci-lint`): the run of blanks between the
+  // rewritten name and its comment takes up the change of length, so the comment column stays
+  // (at least one blank is kept). `pad[i]`: blanks added (negative: removed) after edit i.
+  const pad = sorted.map((ed) => {
+    const delta = ed.text.length - (ed.end - ed.start);
+    const m = delta === 0 ? null : ALIGNED_COMMENT_RE.exec(e.text.slice(ed.end - e.start, ed.end - e.start + 200));
+    return m ? Math.max(1, m[1].length - delta) - m[1].length : 0;
+  });
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const ed = sorted[i];
+    let after = text.slice(ed.end - e.start);
+    if (pad[i] > 0) after = ' '.repeat(pad[i]) + after;
+    else if (pad[i] < 0) after = after.slice(-pad[i]);
+    text = text.slice(0, ed.start - e.start) + ed.text + after;
   }
   if (text === e.text) return undefined;
-  // Where the last edit ended, in the new text.
+  // Where the last edit ended, in the new text (the blanks after it come later).
   let shift = 0;
-  for (const ed of sorted) shift += ed.text.length - (ed.end - ed.start);
+  for (let i = 0; i < sorted.length; i++) shift += sorted[i].text.length - (sorted[i].end - sorted[i].start) + (i < sorted.length - 1 ? pad[i] : 0);
   const last = sorted[sorted.length - 1];
   let at = last.end - e.start + shift;
   const inFrontmatter = last.start < frontmatterEnd;
@@ -397,6 +409,8 @@ function slotAtEdge(text: string): boolean {
   return slot(lines[0]) || slot(lines[lines.length - 1]);
 }
 
+/** Two or more blanks, then a trailing `#` or `//` comment, on the same line. */
+const ALIGNED_COMMENT_RE = /^( {2,})(?=#|\/\/)/;
 /** A line ending a sentence (closing quotes and brackets allowed after the mark). */
 const SENTENCE_END_RE = /[.!?:;\u3002\uff01\uff1f]['"\u201d\u2019)\]*_`]*[ \t]*\r?$/;
 /** A table row (`| a | b |`): its marker goes inside the last cell. */

@@ -46,3 +46,30 @@ describe('the [corrected] marker in hard-wrapped prose', () => {
     expect(second.changes).toEqual([]);
   });
 });
+
+describe('aligned trailing comments in a command fence', () => {
+  it('keep their column when a rename changes the length of the command', async () => {
+    const r = await makeRepo();
+    const memory = [
+      '# Commands',
+      '',
+      '```bash',
+      'make lint                 # golangci-lint (same as CI)',
+      'make test                 # unit tests',
+      'make fmt  # short gap',
+      '```',
+      '',
+    ].join('\n');
+    await r.write('Makefile', 'lint:\n\tgolangci-lint run\ntest:\n\tgo test ./...\nfmt:\n\tgofmt -w .\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2025-10-01');
+    await r.write('Makefile', 'lint-go:\n\tgolangci-lint run\ntest:\n\tgo test ./...\nfmt:\n\tgofmt -w .\n');
+    await r.commit('Rename lint to lint-go', '2026-02-01');
+    await r.write('Makefile', 'lint-go:\n\tgolangci-lint run\ntest:\n\tgo test ./...\nformat-all-sources:\n\tgofmt -w .\n');
+    await r.commit('Rename fmt to format-all-sources', '2026-02-02');
+    await runPrune({ root: r.dir, now: NOW, write: true });
+    const text = await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8');
+    // the renamed lines keep the comment column; a gap too small for the change keeps one blank
+    expect(text).toContain('make lint-go              # golangci-lint (same as CI)\nmake test                 # unit tests\nmake format-all-sources # short gap\n');
+  });
+});
