@@ -60525,6 +60525,11 @@ function statedExpiry(entry) {
   const lead = LEADING_UNTIL.exec(entry.text)?.[1];
   return lead ? { value: lead, leading: true } : void 0;
 }
+function expirySlotAtEdge(text5) {
+  const lines = text5.split("\n").filter((l) => l.trim() !== "");
+  const slot = (l) => l !== void 0 && (SLOT.test(l) || LEADING_UNTIL.test(l));
+  return slot(lines[0]) || slot(lines[lines.length - 1]);
+}
 var SLOT, LEADING_UNTIL, SLOT_GATE, expiredCheck;
 var init_expired = __esm({
   "src/checks/expired.ts"() {
@@ -67009,11 +67014,6 @@ function markedSafely(replacement, today) {
   const m = inertMarker(replacement, today);
   return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : "" };
 }
-function slotAtEdge(text5) {
-  const lines = text5.split("\n").filter((l) => l.trim() !== "");
-  const slot = (l) => l !== void 0 && (/valid[_ ]until\W*:/i.test(l) || /^\W*until\s+\d{4}-\d{2}-\d{2}/i.test(l));
-  return slot(lines[0]) || slot(lines[lines.length - 1]);
-}
 function openFenceBefore(text5, lineStart) {
   const tick = text5.indexOf("```");
   const tilde = text5.indexOf("~~~");
@@ -67170,7 +67170,7 @@ function decideEntry(x, t) {
     }
     const first = uncorrectable[0] ?? stale2[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
-    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || slotAtEdge(e.text);
+    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || expirySlotAtEdge(e.text);
     const expiry = e.kind === "code" || !wholeEntry ? void 0 : uncorrectable.find((f) => f.kind === "expired");
     if (expiry) {
       const why = `stale (expired): ${oneLine(expiry.message)}`;
@@ -67620,6 +67620,7 @@ var init_decide = __esm({
     init_script();
     init_package();
     init_version2();
+    init_expired();
     init_budget2();
     init_score();
     init_signals();

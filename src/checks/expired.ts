@@ -61,6 +61,16 @@ function statedExpiry(entry: Entry): { value: string; leading: boolean } | undef
   return lead ? { value: lead, leading: true } : undefined;
 }
 
+/**
+ * Whether the entry's expiry slot (`valid_until:` line, or its opening "Until <date>:") is its
+ * first or last non-blank line: then it dates the whole entry, not one item in the middle of it.
+ */
+export function expirySlotAtEdge(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const slot = (l: string | undefined) => l !== undefined && (SLOT.test(l) || LEADING_UNTIL.test(l));
+  return slot(lines[0]) || slot(lines[lines.length - 1]);
+}
+
 export const expiredCheck: Check = {
   needs: 'memory',
   id: 'expired',

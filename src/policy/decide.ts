@@ -27,6 +27,7 @@ import { checkPathRef } from '../checks/path.js';
 import { checkScriptRef } from '../checks/script.js';
 import { checkPackageRef } from '../checks/package.js';
 import { checkVersionRef } from '../checks/version.js';
+import { expirySlotAtEdge } from '../checks/expired.js';
 import { planBudgets } from './budget.js';
 import { liveNames, scoreEntries, type ScoreParts } from './score.js';
 import {
@@ -402,13 +403,6 @@ function markedSafely(replacement: string, today: string): { text: string; note:
   return { text: m.text, note: m.dropped ? `; no [corrected] marker: it would change ${m.dropped}` : '' };
 }
 
-/** Whether a `valid until:` / `valid_until:` line (or an opening "Until <date>:") is the text's first or last non-blank line. */
-function slotAtEdge(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const slot = (l: string | undefined) => l !== undefined && (/valid[_ ]until\W*:/i.test(l) || /^\W*until\s+\d{4}-\d{2}-\d{2}/i.test(l));
-  return slot(lines[0]) || slot(lines[lines.length - 1]);
-}
-
 /** Two or more blanks, then a trailing `#` or `//` comment, on the same line. */
 const ALIGNED_COMMENT_RE = /^( {2,})(?=#|\/\/)/;
 /** A line ending a sentence (closing quotes and brackets allowed after the mark). */
@@ -626,7 +620,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // expires) may date that item only: the whole-entry rule needs the expiry in the frontmatter,
     // an entry of at most five lines, or the slot on the entry's first or last line; other long
     // entries keep the exceptions below (review).
-    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || slotAtEdge(e.text);
+    const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || expirySlotAtEdge(e.text);
     const expiry = e.kind === 'code' || !wholeEntry ? undefined : uncorrectable.find((f) => f.kind === 'expired');
     if (expiry) {
       const why = `stale (expired): ${oneLine(expiry.message)}`;

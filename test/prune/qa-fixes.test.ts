@@ -5,7 +5,7 @@ import { existsSync, symlinkSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli.js';
+import { cli } from '../integration/helpers.js';
 import { applyAudit, runPrune } from '../../src/commands/prune.js';
 import { runRestore } from '../../src/commands/restore.js';
 import { parseArchive, type ArchiveRecord } from '../../src/apply/archive.js';
@@ -21,18 +21,6 @@ const SLACK = 'xoxb-' + '123456789012' + '-' + '1234567890123' + '-' + 'AbCdEfGh
 
 async function archive(repo: Repo): Promise<ArchiveRecord[]> {
   return parseArchive(await repo.read('.memory-audit/archive.jsonl')).records;
-}
-
-async function cli(cwd: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
-    env: { NO_COLOR: '1' },
-    cwd,
-  });
-  return { code, stdout, stderr };
 }
 
 const topic = (name: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${name}\ntype: ${type}\n---\n\n${body}\n`;

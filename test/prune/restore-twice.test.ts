@@ -3,25 +3,13 @@
 // exits 0 (README: restore exits 0 when the entry is "already back in place").
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli.js';
+import { cli } from '../integration/helpers.js';
 import { runPrune } from '../../src/commands/prune.js';
 import { originalAt, runRestore } from '../../src/commands/restore.js';
 import { parseArchive, type ArchiveRecord } from '../../src/apply/archive.js';
 import { NOW, cleanup, config, makeRepo } from './helpers.js';
 
 afterAll(cleanup);
-
-async function cli(cwd: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
-    env: { NO_COLOR: '1' },
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
 
 const CLAUDE = '# CLAUDE.md\n\n- Server entry: `src/server/index.ts`.\n- Legacy importer: `src/legacy/import.ts`.\n';
 

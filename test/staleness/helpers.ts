@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import type { Finding, Report } from '../../src/types.js';
+import type { Finding, PlanItem, Report } from '../../src/types.js';
 
 export interface Repo {
   dir: string;
@@ -93,4 +93,9 @@ export function lineOfText(text: string, needle: string): number {
   const i = text.indexOf(needle);
   if (i === -1) throw new Error(`not found: ${needle}`);
   return text.slice(0, i).split('\n').length;
+}
+
+/** `action|rule|line` of the plan items that are not `keep`, by line. */
+export function planRows(plan: PlanItem[]): string[] {
+  return plan.filter((p) => p.action !== 'keep').sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).map((p) => `${p.action}|${p.rule}|${p.line}`);
 }

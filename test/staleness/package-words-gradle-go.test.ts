@@ -9,18 +9,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { audit } from '../../src/audit.js';
 import { runPrune } from '../../src/commands/prune.js';
-import type { PlanItem, Report } from '../../src/types.js';
-import { cleanupRepos, findingRows, lineOfText, makeRepo, pkg, type Repo } from './helpers.js';
+import type { Report } from '../../src/types.js';
+import { cleanupRepos, findingRows, lineOfText, makeRepo, pkg, planRows as plans, type Repo } from './helpers.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const PKG = new Set(['package-missing', 'package-renamed']);
 
 afterAll(cleanupRepos);
-
-/** action | rule | line, for entries not kept. */
-function plans(plan: PlanItem[]): string[] {
-  return plan.filter((p) => p.action !== 'keep').sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).map((p) => `${p.action}|${p.rule}|${p.line}`);
-}
 
 describe('Gradle artifact ids that are plain words (AndroidX, Google Truth)', () => {
   const kept = [

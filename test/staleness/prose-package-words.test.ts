@@ -9,8 +9,8 @@ import path from 'node:path';
 import { audit } from '../../src/audit.js';
 import { runPrune } from '../../src/commands/prune.js';
 import { parseCommandLine } from '../../src/memory/refs/commands.js';
-import type { Finding, PlanItem, Report } from '../../src/types.js';
-import { cleanupRepos, lineOfText, makeRepo, pkg, type Repo } from './helpers.js';
+import type { Finding, Report } from '../../src/types.js';
+import { cleanupRepos, lineOfText, makeRepo, pkg, planRows as plans, type Repo } from './helpers.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const PKG = new Set(['package-missing', 'package-renamed']);
@@ -23,11 +23,6 @@ function rows(findings: Finding[], file: string): string[] {
     .filter((f) => f.file === file && PKG.has(f.kind))
     .sort((a, b) => a.line - b.line || (a.ref ?? '').localeCompare(b.ref ?? ''))
     .map((f) => `${f.kind}|${f.line}|${f.ref ?? ''}`);
-}
-
-/** action | rule | first line, for entries not kept. */
-function plans(plan: PlanItem[]): string[] {
-  return plan.filter((p) => p.action !== 'keep').sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).map((p) => `${p.action}|${p.rule}|${p.line}`);
 }
 
 describe('everyday-English package names in prose (Rails default gems, npm words)', () => {
