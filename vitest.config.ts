@@ -7,10 +7,13 @@ const ci = Boolean(process.env.CI);
 // Most tests wait on git child processes: one worker more than there are cores keeps the cores
 // busy (on 2 cores: 60 s instead of 110 s for the suite).
 const workers = Math.max(2, Math.min(6, availableParallelism() + 1));
+// Tests that change the process itself (the audit lowers the main thread's scheduling priority,
+// which a process cannot raise again) run in a fresh process each; every other file shares its
+// worker's module graph (no re-import of the bundle per file: ~25% faster on 2 cores).
+const processTests = ['test/evidence/overlap.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
@@ -19,5 +22,9 @@ export default defineConfig({
     maxWorkers: workers,
     reporters: ci ? ['default', 'json'] : ['default'],
     ...(ci ? { outputFile: { json: '.vitest-results.json' } } : {}),
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: processTests, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: processTests, isolate: true } },
+    ],
   },
 });
