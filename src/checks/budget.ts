@@ -1,7 +1,9 @@
 // budget: what the agent actually loads. MEMORY.md: Claude Code reads the first 200 lines or
 // 25 KB, whichever comes first, not counting frontmatter and HTML comments; entries past the cut
-// are never seen. Other memory files: configurable line / byte / token budgets
-// (config.budgets.default, per-glob config.budgets.files), and a hard error over
+// are never seen. AGENTS.md: Codex concatenates the files from the repository root down to the
+// working folder and stops at 32 KiB (config.budgets.agentsChain). Other memory files:
+// configurable line / byte / token budgets (config.budgets.default, per format
+// config.budgets.formats, per glob config.budgets.files), and a hard error over
 // config.budgets.errorBytes (4 MiB: Claude Code skips the file).
 import picomatch from 'picomatch';
 import type { Budget } from '../config/types.js';
@@ -108,7 +110,7 @@ function fmtBytes(n: number): string {
 const matchers = new Map<string, (p: string) => boolean>();
 function budgetFor(file: MemoryFile, ctx: CheckContext): { budget: Budget; matched: boolean } {
   const b = ctx.config.budgets;
-  const out: Budget = { ...(file.format === 'auto-memory-index' ? b.memoryIndex : b.default) };
+  const out: Budget = { ...(file.format === 'auto-memory-index' ? b.memoryIndex : (b.formats?.[file.format] ?? b.default)) };
   let matched = false;
   for (const [glob, budget] of Object.entries(b.files ?? {})) {
     let m = matchers.get(glob);
@@ -132,7 +134,7 @@ function entriesByFile(entries: Entry[], files: MemoryFile[]): Map<string, Entry
 }
 
 export function findBudget(ctx: CheckContext): Finding[] {
-  const out: Finding[] = [];
+  const out: Finding[] = agentsChainFindings(ctx);
   /** The entries of MEMORY.md files, by file: grouped once one is cut (most runs have no cut). */
   let indexEntries: Map<string, Entry[]> | undefined;
   const errorBytes = ctx.config.budgets.errorBytes ?? 4 * 1024 * 1024;
@@ -214,12 +216,89 @@ export function findBudget(ctx: CheckContext): Finding[] {
   return out;
 }
 
+// ------------------------------------------------------------------ AGENTS.md as Codex loads it
+
+/** The names Codex looks for in each folder, first found wins (codex-rs project_doc.rs). */
+const CODEX_NAMES = ['AGENTS.override.md', 'AGENTS.md'];
+
+const dirOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** The character offset in `text` where its UTF-8 encoding reaches `bytes` (a character split by the cut is not read whole: the cut is before it). */
+function byteOffset(text: string, bytes: number): number {
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : 3;
+    if (used + size > bytes) return i;
+    used += size;
+    if (size === 4) i++;
+  }
+  return text.length;
+}
+
+/**
+ * Codex reads, for the folder it works in, one instruction file per folder from the repository
+ * root down (`AGENTS.override.md` before `AGENTS.md`), concatenated, and stops after
+ * `project_doc_max_bytes` (32 KiB by default) of raw file bytes; a file of only whitespace uses
+ * none. A file is therefore cut where the files above it leave no more room: past that line the
+ * agent never sees it, whatever its own size. One finding per cut file, at the cut line.
+ */
+function agentsChainFindings(ctx: CheckContext): Finding[] {
+  const limit = ctx.config.budgets.agentsChain?.bytes;
+  if (!limit) return [];
+  // The file Codex reads in each folder (only repository files: the chain starts at the root).
+  const chosen = new Map<string, MemoryFile>();
+  for (const f of ctx.files) {
+    if (f.format !== 'agents-md' || f.path.startsWith('/') || f.path.startsWith('../')) continue;
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    const rank = CODEX_NAMES.indexOf(base);
+    if (rank < 0) continue;
+    const dir = dirOf(f.path);
+    const cur = chosen.get(dir);
+    if (!cur || rank < CODEX_NAMES.indexOf(cur.path.slice(cur.path.lastIndexOf('/') + 1))) chosen.set(dir, f);
+  }
+  if (!chosen.size) return [];
+  const out: Finding[] = [];
+  let byFile: Map<string, Entry[]> | undefined;
+  for (const [dir, file] of chosen) {
+    // The files above, root first, that count against the budget.
+    const above: MemoryFile[] = [];
+    const parts = dir ? dir.split('/') : [];
+    for (let k = 0; k < parts.length; k++) {
+      const f = chosen.get(parts.slice(0, k).join('/'));
+      if (f && f.text.trim()) above.push(f);
+    }
+    const used = above.reduce((n, f) => n + f.bytes, 0);
+    const room = Math.max(0, limit - used);
+    if (file.bytes <= room || !file.text.trim()) continue;
+    const offset = byteOffset(file.text, room);
+    const line = lineOf(file.text, offset);
+    byFile ??= entriesByFile(ctx.entries, [...chosen.values()]);
+    const unseen = (byFile.get(file.path) ?? []).filter((e) => e.end > offset).length;
+    const aboveText = above.length ? ` after the files above it (${above.map((f) => `${f.path}: ${fmtBytes(f.bytes)}`).join(', ')})` : '';
+    const entries = `${unseen} entr${unseen === 1 ? 'y is' : 'ies are'} never seen`;
+    const message = room === 0
+      ? `Codex never reads ${file.path}: it stops at ${fmtBytes(limit)} of AGENTS.md (project_doc_max_bytes), used up by the files above it (${above.map((f) => `${f.path}: ${fmtBytes(f.bytes)}`).join(', ')}), so ${entries}; shorten those or move detail into files read on demand.`
+      : `Codex stops reading ${file.path} at line ${line}: it reads at most ${fmtBytes(limit)} of AGENTS.md (project_doc_max_bytes)${aboveText}, so ${entries}; move detail into files read on demand, or raise project_doc_max_bytes and set budgets.agentsChain to match.`;
+    out.push({
+      entryId: null,
+      file: file.path,
+      line,
+      kind: 'budget',
+      severity: 'warning',
+      message,
+      evidence: { now: limit, limit: 'bytes', cutLine: line, unseen, bytesAbove: used },
+    });
+  }
+  return out;
+}
+
 export const budgetCheck: Check = {
   needs: 'memory',
   id: 'budget',
   kinds: ['budget'],
   severity: 'warning',
   description:
-    "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), and line / byte / token budgets for the other memory files.",
+    "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), Codex's 32 KiB of AGENTS.md from the root down, and line / byte / token budgets for the other memory files.",
   run: findBudget,
 };

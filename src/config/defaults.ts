@@ -17,7 +17,12 @@ export const DEFAULT_CONFIG: Config = {
   },
   budgets: {
     memoryIndex: { lines: 200, bytes: 25 * 1024 },
+    // Codex's project_doc_max_bytes: AGENTS.md files root -> working folder, cut past 32 KiB.
+    agentsChain: { bytes: 32 * 1024 },
+    // Claude Code's guidance: under 200 lines per CLAUDE.md (and for other always-loaded files).
     default: { lines: 200 },
+    // AGENTS.md: Codex's cut above instead of a line count; Cursor's guidance: rules under 500 lines.
+    formats: { 'agents-md': {}, 'cursor-rule': { lines: 500 } },
     errorBytes: 4 * 1024 * 1024,
     files: {},
   },

@@ -7,6 +7,10 @@ import { isMap, isScalar, isSeq, isAlias, isDocument } from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
 import { CHECKS } from '../checks/registry.js';
 import { FILTER_IDS } from '../checks/ephemeral.js';
+import type { MemoryFormat } from '../types.js';
+
+/** The memory formats `budgets.formats` takes (src/types.ts MemoryFormat). */
+const MEMORY_FORMATS: readonly MemoryFormat[] = ['claude-md', 'auto-memory-index', 'auto-memory-topic', 'agents-md', 'gemini-md', 'copilot', 'cursor-rule', 'other'];
 
 export type Schema =
   | { type: 'string'; inRepo?: boolean; doc?: string }
@@ -61,7 +65,9 @@ export const CONFIG_SCHEMA: Schema = {
       type: 'object',
       props: {
         memoryIndex: budget,
+        agentsChain: { type: 'object', props: { bytes: count } },
         default: budget,
+        formats: { type: 'record', values: budget, known: () => MEMORY_FORMATS, keysHint: 'a memory format' },
         errorBytes: { type: 'number', min: 1, integer: true },
         files: { type: 'record', values: budget },
       },

@@ -1,5 +1,6 @@
 // The configuration every stage reads. Loaded from `.memory-audit.yml` (or --config),
 // validated, then merged over DEFAULT_CONFIG (src/config/defaults.ts).
+import type { MemoryFormat } from '../types.js';
 
 export interface Budget {
   lines?: number;
@@ -44,8 +45,15 @@ export interface Config {
   budgets: {
     /** MEMORY.md as Claude Code loads it. */
     memoryIndex: Budget;
-    /** Everything else, per format or by glob. */
+    /**
+     * AGENTS.md as Codex loads it: the files from the repository root down to the working folder,
+     * concatenated and cut at `bytes` (Codex's `project_doc_max_bytes`, 32 KiB; 0 = off).
+     */
+    agentsChain: { bytes?: number };
+    /** Everything else not named by `formats` or `files`. */
     default: Budget;
+    /** Per memory format, replacing `default` (AGENTS.md: none, Codex cuts by `agentsChain`; Cursor rules: 500 lines). */
+    formats: Partial<Record<MemoryFormat, Budget>>;
     /** Hard error limit (bytes) per file. */
     errorBytes: number;
     files: Record<string, Budget>;
