@@ -362,15 +362,35 @@ function bareName(ref: Reference): boolean {
   return !ref.value.includes('/') && anchorOf(ref).anchor === 'plain';
 }
 
+/**
+ * A Go import path inside one of the repository's own modules (`github.com/acme/svc/internal/store`
+ * with `module github.com/acme/svc` in go.mod) names a folder: the rest of the path under the
+ * go.mod's folder. The longest module prefix wins (a nested module, `…/svc/tools`); `/...` is the
+ * same folder. Written back through the module path, like an alias.
+ */
+function ownGoPackage(ev: Evidence, ref: Reference): Candidate | undefined {
+  const mods = ev.manifests.goModules;
+  if (!mods?.size || !ref.value.includes('/')) return undefined;
+  const v = ref.value.replace(/\/(?:\.\.\.)?$/, '');
+  let best: string | undefined;
+  for (const m of mods.keys()) if (v.startsWith(m + '/') && (best === undefined || m.length > best.length)) best = m;
+  if (best === undefined) return undefined;
+  const gomod = mods.get(best)!;
+  const base = gomod.includes('/') ? gomod.slice(0, gomod.lastIndexOf('/') + 1) : '';
+  const rest = joinPath('', v.slice(best.length + 1));
+  return rest ? { path: base + rest, from: 'alias', base, as: best + '/' } : undefined;
+}
+
 export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir = memDirOf(entry.file), file?: MemoryFile): Finding | null {
-  if (ref.kind !== 'path' && ref.kind !== 'import') return null;
-  const isGlob = !!ref.glob || GLOB.test(ref.value);
-  let value = ref.value;
+  const goPackage = ref.kind === 'package' ? ownGoPackage(ev, ref) : undefined;
+  if (ref.kind !== 'path' && ref.kind !== 'import' && !goPackage) return null;
+  const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
+  let value = goPackage ? goPackage.path : ref.value;
   if (isGlob) {
     value = globPrefix(ref.value);
     if (!value) return null;
   }
-  let cands = candidates(ref, memDir, value);
+  let cands = goPackage ? [goPackage] : candidates(ref, memDir, value);
   // A path argument of a command run in one workspace package (`pnpm --filter web lint src/c.ts`)
   // is relative to that package's folder, not to the memory file's or the root: when the package
   // is known, its folder is the only place to look (the root's own `src/c.ts` says nothing).
@@ -404,8 +424,10 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
       }
     }
   }
+  // A package of the own module that never was a folder: generated code, or not a package path at all.
+  if (goPackage && (res.kind === 'never' || res.kind === 'unknown-history')) return null;
   const shown = ref.raw;
-  const resolvedNote = (c: Candidate | undefined) => (c && c.path !== ref.value.replace(/\/+$/, '') && c.path !== value ? ` (${c.path})` : '');
+  const resolvedNote = (c: Candidate | undefined) => (c && c.path !== ref.value.replace(/\/+$/, '') && (goPackage || c.path !== value) ? ` (${c.path})` : '');
   const dirRef = ref.raw.endsWith('/');
 
   if (res.kind === 'never' || res.kind === 'unknown-history') {
@@ -649,7 +671,7 @@ export const pathCheck: Check = {
       let first: Reference | undefined;
       let seen: Set<string> | undefined;
       for (const ref of entry.refs) {
-        if (ref.kind !== 'path' && ref.kind !== 'import') continue;
+        if (ref.kind !== 'path' && ref.kind !== 'import' && !(ref.kind === 'package' && ev.manifests.goModules?.size && ref.value.includes('/'))) continue;
         if (!first) first = ref;
         else {
           seen ??= new Set([sameRefKey(first)]);
