@@ -7442,7 +7442,12 @@ var init_defaults = __esm({
       },
       budgets: {
         memoryIndex: { lines: 200, bytes: 25 * 1024 },
+        // Codex's project_doc_max_bytes: AGENTS.md files root -> working folder, cut past 32 KiB.
+        agentsChain: { bytes: 32 * 1024 },
+        // Claude Code's guidance: under 200 lines per CLAUDE.md (and for other always-loaded files).
         default: { lines: 200 },
+        // AGENTS.md: Codex's cut above instead of a line count; Cursor's guidance: rules under 500 lines.
+        formats: { "agents-md": {}, "cursor-rule": { lines: 500 } },
         errorBytes: 4 * 1024 * 1024,
         files: {}
       },
@@ -7700,7 +7705,7 @@ var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
     FILE_EXTENSIONS = new Set(
-      "md mdx markdown txt rst adoc ts tsx mts cts js jsx mjs cjs json jsonc json5 yml yaml toml ini cfg conf env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma asciidoc in sbt bzl bazel bzlmod groovy templ gotmpl cmake gemspec podspec cabal csproj fsproj vbproj sln tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam".split(/\s+/)
+      "md mdx markdown txt rst adoc ts tsx mts cts js jsx mjs cjs json jsonc json5 yml yaml toml ini cfg conf env lock sh bash zsh fish ps1 bat cmd py pyi ipynb rb go rs java kt kts scala swift m mm c h cc cpp hpp cs fs php pl lua r dart ex exs erl hs clj elm vue svelte astro html htm css scss sass less sql graphql gql proto xml svg png jpg jpeg gif webp ico pdf csv tsv mk dockerfile tf hcl nix gradle properties plist mdc jsonl ndjson wasm zig vim el txt log example sample tpl tmpl j2 jinja njk hbs ejs pug prisma asciidoc in sbt bzl bazel bzlmod groovy templ gotmpl cmake gemspec podspec cabal csproj fsproj vbproj sln tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam props targets slnx xctestplan xcconfig entitlements xcscheme xcworkspacedata pbxproj storyboard xib".split(/\s+/)
     );
     EXTENSIONLESS_FILES = /* @__PURE__ */ new Set([
       "Makefile",
@@ -25388,7 +25393,9 @@ function looksLikeCommand(line2) {
   while (e < t.length && !isSpaceCode2(t.charCodeAt(e))) e++;
   const w = e === t.length ? t : t.slice(0, e);
   return KNOWN_TOOLS.has(w) || // Python task runners (their scripts are read by `pythonRunnerPieces`).
-  w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
+  w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) || // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
+  // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
+  OTHER_TOOL_WORDS.has(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
   (w.includes("/") || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], void 0) !== -1;
 }
 function parseCommandLine(line2, state) {
@@ -25522,7 +25529,10 @@ function wrapperEnd(seg, k, out) {
     return j + 1;
   }
   if (t.includes("/") && !t.startsWith("-") && !t.includes("=") && !t.includes("://") && seg[k + 1] && WRAPPED_TOOLS.has(seg[k + 1].t)) {
-    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) out.push({ kind: "path", start: seg[k].s, end: seg[k].e, value: t });
+    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) {
+      out.push({ kind: "path", start: seg[k].s, end: seg[k].e, value: t });
+      vendorBin(seg[k], out);
+    }
     return k + 1;
   }
   return -1;
@@ -25577,35 +25587,21 @@ function segmentPieces(seg, cwd, out, at) {
     return target.t;
   }
   pythonRunnerPieces(seg, i, out, cwd);
+  if (w === "composer") composerPieces(seg, i, out, cwd);
+  if (w === "deno") denoTaskPieces(seg, i, out, cwd);
+  if (w === "task") {
+    at.dir = goTaskPieces(seg, i, out, cwd);
+    return void 0;
+  }
   if (w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") {
     const tool = w;
     let workspace;
     let dir = cwd;
     let k = 0;
-    while (k < rest.length && rest[k].t.startsWith("-")) {
-      const o = rest[k].t;
-      const eq = o.indexOf("=");
-      const name = eq === -1 ? o : o.slice(0, eq);
-      const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
-      if (name === "-r" || name === "--recursive" || name === "--workspaces" || name === "-ws") {
-        workspace = "*";
-        k++;
-        continue;
-      }
-      if (TARGET_OPTIONS.has(name)) {
-        if (name === "-w" && tool === "pnpm") {
-          k++;
-          continue;
-        }
-        if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
-          dir = val && joinCwd(cwd, val);
-          folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, false, cwd);
-        } else workspace = val && unquote(val);
-        k += eq === -1 ? 2 : 1;
-        continue;
-      }
-      k++;
-    }
+    const target = { dir };
+    while (k < rest.length && rest[k].t.startsWith("-")) k = targetOption(rest, k, tool, cwd, out, target);
+    workspace = target.workspace;
+    dir = target.dir;
     if (tool === "yarn" && rest[k]?.t === "workspace" && rest[k + 1]) {
       workspace = unquote(rest[k + 1].t);
       k += 2;
@@ -25617,7 +25613,12 @@ function segmentPieces(seg, cwd, out, at) {
     const subName = sub.t;
     if (subName === "run" || subName === "run-script" || tool === "bun" && subName === "run") {
       let j = k + 1;
-      while (j < rest.length && rest[j].t.startsWith("-")) j++;
+      const target2 = { workspace, dir };
+      while (j < rest.length && rest[j].t.startsWith("-")) j = targetOption(rest, j, tool, cwd, out, target2);
+      workspace = target2.workspace;
+      dir = target2.dir;
+      at.dir = workspace ? void 0 : dir;
+      at.workspace = workspace && workspace !== "*" ? workspace : void 0;
       const s = rest[j];
       if (!s) return void 0;
       const name = unquote(s.t);
@@ -25829,8 +25830,14 @@ function segmentPieces(seg, cwd, out, at) {
   }
   if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
     out.push({ kind: "path", start: head.s, end: head.e, value: w });
+    vendorBin(head, out);
     scanArgs(rest, out);
     return void 0;
+  }
+  if (w === "mix") mixTask(rest, out);
+  if (w === "php") {
+    const a = rest.find((x) => !x.t.startsWith("-"));
+    if (a) vendorBin(a, out);
   }
   if (GO_PATTERN_TOOLS.has(w)) {
     out.push({ kind: "tool", tool: "other", start: head.s, end: head.e, value: w });
@@ -25842,6 +25849,122 @@ function segmentPieces(seg, cwd, out, at) {
   }
   scanArgs(args, out);
   return void 0;
+}
+function composerPieces(seg, i, out, cwd) {
+  let dir = cwd;
+  let sub;
+  let name;
+  for (let k = i + 1; k < seg.length; k++) {
+    const o = seg[k].t;
+    if (o === "--") break;
+    if (o.startsWith("-")) {
+      const eq = o.indexOf("=");
+      const opt = eq === -1 ? o : o.slice(0, eq);
+      if (opt === "-d" || opt === "--working-dir") {
+        const v2 = eq === -1 ? seg[k + 1]?.t : o.slice(eq + 1);
+        if (!v2) return;
+        dir = joinCwd(cwd, v2);
+        if (eq === -1) k++;
+      } else if (/^-d[^-]/.test(o)) dir = joinCwd(cwd, o.slice(2));
+      else if (o === "-l" || o === "--list") return;
+      else if (o === "--timeout" && sub && !name) k++;
+      continue;
+    }
+    if (!sub) {
+      sub = seg[k];
+      if (sub.t === "global") return;
+    } else if ((sub.t === "run-script" || sub.t === "run") && !name) name = seg[k];
+    else if (COMPOSER_PACKAGE_VERBS.has(sub.t)) pushPackage(seg[k], out, "composer");
+  }
+  if (!sub) return;
+  const explicit = sub.t === "run-script" || sub.t === "run";
+  if (!explicit && COMPOSER_BUILTINS.has(sub.t)) return;
+  const tok = explicit ? name : sub;
+  if (!tok) return;
+  const v = unquote(tok.t);
+  if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
+  const p = { kind: "script", tool: "composer", start: seg[i].s, end: tok.e, value: explicit ? `composer ${sub.t} ${v}` : `composer ${v}`, script: v };
+  if (dir) p.cwd = dir;
+  out.push(p);
+}
+function mixTask(rest, out) {
+  const t = rest[0];
+  if (!t || t.t.startsWith("-")) return;
+  const m = /^([a-z][a-z0-9_]*)(?:\.[a-z0-9_.]+)?$/.exec(t.t);
+  if (!m || MIX_OWN_TASKS.has(m[1]) || m[1].length < 2) return;
+  out.push({ kind: "tool", tool: "other", start: t.s, end: t.s + m[1].length, value: m[1] });
+}
+function vendorBin(t, out) {
+  const m = /^(?:\.\/)?vendor\/bin\/([a-z][\w.-]*)$/.exec(t.t);
+  if (!m) return;
+  const name = m[1];
+  out.push({ kind: "tool", tool: "other", start: t.e - name.length, end: t.e, value: name });
+}
+function denoTaskPieces(seg, i, out, cwd) {
+  if (seg[i + 1]?.t !== "task") return;
+  let dir = cwd;
+  let config;
+  let k = i + 2;
+  for (; k < seg.length && seg[k].t.startsWith("-"); k++) {
+    const o = seg[k].t;
+    if (o === "--") return;
+    if (DENO_TASK_OTHER.test(o)) return;
+    const eq = o.indexOf("=");
+    const opt = eq === -1 ? o : o.slice(0, eq);
+    const v2 = eq === -1 ? seg[k + 1]?.t : o.slice(eq + 1);
+    if (opt === "--cwd" && v2) dir = joinCwd(cwd, v2);
+    else if ((opt === "-c" || opt === "--config") && v2) config = unquote(v2);
+    if (eq === -1 && DENO_TASK_VALUE_OPTIONS.has(opt)) k++;
+  }
+  const name = seg[k];
+  if (!name) return;
+  const v = unquote(name.t);
+  if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
+  const p = { kind: "script", tool: "deno", start: seg[i].s, end: name.e, value: `deno task ${v}`, script: v };
+  if (dir) p.cwd = dir;
+  if (config) p.makefile = config;
+  out.push(p);
+}
+function goTaskPieces(seg, i, out, cwd) {
+  let dir = cwd;
+  let taskfile;
+  const names = [];
+  for (let k = i + 1; k < seg.length; k++) {
+    const t = seg[k];
+    const o = t.t;
+    if (o === "--") break;
+    if (o.startsWith("-") && o.length > 1) {
+      if (GO_TASK_NO_RUN.test(o)) return dir;
+      const eq = o.indexOf("=");
+      const opt = eq === -1 ? o : o.slice(0, eq);
+      const next = eq === -1 ? seg[k + 1] : void 0;
+      if (opt === "-d" || opt === "--dir" || opt === "-t" || opt === "--taskfile") {
+        const v = eq === -1 ? next?.t : o.slice(eq + 1);
+        const file = opt === "-t" || opt === "--taskfile";
+        if (v) {
+          folderPiece(t, next, eq, out, file, cwd);
+          if (file) taskfile = unquote(v);
+          else dir = joinCwd(cwd, v);
+        }
+      }
+      if (eq === -1 && GO_TASK_VALUE_OPTIONS.has(opt)) k++;
+      continue;
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)) {
+      assignmentPath(t, out);
+      continue;
+    }
+    names.push(t);
+  }
+  for (const t of names) {
+    const v = unquote(t.t);
+    if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) continue;
+    const first = !out.some((p2) => p2.kind === "script" && p2.start === seg[i].s);
+    const p = { kind: "script", tool: "task", start: first ? seg[i].s : t.s, end: t.e, value: `task ${v}`, script: v, cwd: dir };
+    if (taskfile) p.makefile = taskfile;
+    out.push(p);
+  }
+  return dir;
 }
 function pythonRunnerPieces(seg, i, out, cwd) {
   const head = seg[i];
@@ -25934,6 +26057,23 @@ function argsAt(at, workspace, after, dir) {
 function isPlaceholderScript(name) {
   return /^[^\p{L}\p{N}]+$/u.test(name) || /^(?:<.*>|\[.*\]|\{.*\})$/.test(name) || /^[A-Z][A-Z0-9_]*$/.test(name);
 }
+function targetOption(rest, k, tool, cwd, out, st) {
+  const o = rest[k].t;
+  const eq = o.indexOf("=");
+  const name = eq === -1 ? o : o.slice(0, eq);
+  const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
+  if (name === "-r" || name === "--recursive" || name === "--workspaces" || name === "-ws") {
+    st.workspace = "*";
+    return k + 1;
+  }
+  if (!TARGET_OPTIONS.has(name)) return k + 1;
+  if (name === "-w" && tool === "pnpm") return k + 1;
+  if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
+    st.dir = val && joinCwd(cwd, val);
+    folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, false, cwd);
+  } else st.workspace = val && unquote(val);
+  return k + (eq === -1 ? 2 : 1);
+}
 function trailingOptions(args) {
   const out = {};
   for (let k = 0; k < args.length; k++) {
@@ -25955,7 +26095,9 @@ function pushPackage(t, out, tool, fetched = false) {
     const at = name.indexOf("@", 1);
     if (at > 0) name = name.slice(0, at);
   } else if (name.includes("@")) name = name.slice(0, name.indexOf("@"));
-  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === "go" && /^[\w.-]+(\/[\w.-]+)+$/.test(name))) return;
+  if (tool === "composer") name = name.replace(/:.*$/, "");
+  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === "go" && /^[\w.-]+(\/[\w.-]+)+$/.test(name)) && !(tool === "composer" && /^[\w.-]+\/[\w.-]+$/.test(name))) return;
+  if (tool === "composer" && !name.includes("/")) return;
   if (/^\d/.test(name) || name.length < 2) return;
   out.push({ kind: "package", tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...fetched && v !== name ? { script: "registry" } : fetched ? { script: "exec" } : {} });
 }
@@ -25995,7 +26137,7 @@ function fileArgs(args, out) {
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -26015,12 +26157,38 @@ var init_commands = __esm({
         "run test x repl exec install i add a remove rm update outdated link unlink pm build init create upgrade publish patch patch-commit audit info why feedback completions help".split(/\s+/)
       )
     };
+    COMPOSER_BUILTINS = new Set(
+      "about archive audit browse home bump check-platform-reqs clear-cache clearcache cc completion config create-project depends why diagnose dump-autoload dumpautoload exec fund global help init install i licenses list outdated prohibits why-not reinstall remove rm uninstall repository repo require r run-script run search self-update selfupdate show info status suggests update u upgrade validate _complete".split(/\s+/)
+    );
     NPM_SCRIPT_SHORTCUTS = /* @__PURE__ */ new Set(["test", "t", "tst", "start", "stop", "restart"]);
     INSTALL_VERBS = /* @__PURE__ */ new Set(["i", "install", "add", "in", "ins", "a"]);
     SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
     TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
-    KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx"]);
-    WRAPPED_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "make", "just"]);
+    KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx", "task"]);
+    OTHER_TOOL_WORDS = /* @__PURE__ */ new Set([
+      "pwsh",
+      "powershell",
+      "java",
+      "javac",
+      "kotlin",
+      "kotlinc",
+      "sbt",
+      "ant",
+      "msbuild",
+      "nuget",
+      "xcodebuild",
+      "xcrun",
+      "swiftlint",
+      "swiftformat",
+      "fastlane",
+      "pod",
+      "tuist",
+      "xcodegen",
+      "mix",
+      "iex",
+      "elixir"
+    ]);
+    WRAPPED_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "make", "just", "composer", "deno", "task"]);
     WRAPPER_WORDS = /* @__PURE__ */ new Set(["sudo", "time", "nice", "exec", "env", "cross-env", "dotenv", "npx", "docker", "docker-compose", "kubectl", "ssh"]);
     NO_OPTIONS = /* @__PURE__ */ new Set();
     SUDO_VALUES = /* @__PURE__ */ new Set(["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"]);
@@ -26056,6 +26224,36 @@ var init_commands = __esm({
     ]);
     CONTAINER_MOVES = /* @__PURE__ */ new Set(["-w", "--workdir", "--entrypoint"]);
     SSH_VALUES = /* @__PURE__ */ new Set(["-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"]);
+    COMPOSER_PACKAGE_VERBS = /* @__PURE__ */ new Set(["require", "r", "remove", "rm", "uninstall", "update", "u", "upgrade"]);
+    MIX_OWN_TASKS = new Set(
+      "app archive clean cmd compile deps do escript eval format help iex loadconfig loadpaths local new profile release run test xref hex rebar phx phoenix ecto".split(" ")
+    );
+    DENO_TASK_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--cwd", "-c", "--config", "-L", "--log-level"]);
+    DENO_TASK_OTHER = /^(?:-r|--recursive|-f|--filter|--eval|--members|--no-config)(?:=|$)/;
+    GO_TASK_VALUE_OPTIONS = /* @__PURE__ */ new Set([
+      "-d",
+      "--dir",
+      "-t",
+      "--taskfile",
+      "-o",
+      "--output",
+      "-C",
+      "--concurrency",
+      "-I",
+      "--interval",
+      "--sort",
+      "--output-group-begin",
+      "--output-group-end",
+      "--completion",
+      "--remote-cache-dir",
+      "--cacert",
+      "--cert",
+      "--cert-key",
+      "--timeout",
+      "--expiry",
+      "--cache-expiry"
+    ]);
+    GO_TASK_NO_RUN = /^(?:-l|--list|-a|--list-all|-i|--init|--version|-h|--help|--completion|-g|--global|--experiments|--clear-cache)(?:=|$)/;
     HATCH_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-e", "--env", "-i", "--include", "-x", "--exclude", "--filter", "-f", "--data-dir", "--cache-dir", "--config"]);
     PDM_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--venv", "--json"]);
     POE_VALUE_OPTIONS = /* @__PURE__ */ new Set(["-e", "--executor"]);
@@ -26423,6 +26621,9 @@ function scanCounts(text5, out) {
     });
   }
 }
+function isComposerName(tok) {
+  return /^[a-z0-9]+(?:[_-][a-z0-9]+)*\/[a-z0-9]+(?:(?:_|--?)[a-z0-9]+)*$/.test(tok);
+}
 function wordHash(w) {
   let h = 0;
   for (let i = 0; i < w.length; i++) h = Math.imul(h, 31) + w.charCodeAt(i) | 0;
@@ -26650,7 +26851,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -26788,6 +26989,7 @@ var init_prose = __esm({
     LIST_FOLDER = /^[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?(?:[^\n:.!?`]{1,40}:[ \t]+)?[*_`]*((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\/|(?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)+)[*_`]*[ \t]*(?:—|–|--?|:)[ \t]*$/;
     LIST_COUNT_END = /^(?:[ \t]*(?:$|\n|\(|[—–-][ \t])|[.,;:](?:\s|$))/;
     SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
+    COMPOSER_NAME = /(?<![\w@/.:~$-])[a-z0-9]+(?:[_-][a-z0-9]+)*\/[a-z0-9]+(?:(?:_|--?)[a-z0-9]+)*(?![\w/@-]|\.[\w])/g;
     WORD_SLOTS = 1 << 14;
     WORD_SOFT_MAX = 2048;
     WORD_HARD_MAX = 4096;
@@ -27209,6 +27411,12 @@ function prose(seg, c, ctx, file, exact) {
     while (m = PROSE_COMMAND.exec(t)) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ""))) if (p.kind === "script") addPiece(p, seg.start + m.index, c, "prose");
   }
   const masked = taken ? mask(t, taken) : t;
+  if (f & T_SLASH) {
+    COMPOSER_NAME.lastIndex = 0;
+    while (m = COMPOSER_NAME.exec(masked)) {
+      c.add({ kind: "package", raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: "prose", tool: "composer" });
+    }
+  }
   let pathRanges = null;
   const n = masked.length;
   const pathChars = (f & (T_DOT | T_SLASH | T_AT)) !== 0;
@@ -27333,6 +27541,15 @@ function addPath(p, tok, start, c, where3, ctx, file, kind = "path") {
   if (!p.strong) r.weak = true;
   c.add(r);
 }
+function listedName(tok, s, c, ctx, file) {
+  if (!LISTED_NAME.test(tok) || tok.length > 100) return;
+  const b = baseFor(ctx, s);
+  if (!b.base || b.via !== "list" && b.via !== "entry") return;
+  const text5 = file.text;
+  const ls = text5.lastIndexOf("\n", s - 1) + 1;
+  if (!/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*|__|\*|_)?`+$/.test(text5.slice(ls, s))) return;
+  c.add({ kind: "path", raw: tok, value: tok, start: s, end: s + tok.length, in: "inlineCode", base: b.base, via: b.via, weak: true });
+}
 function inlineCode2(seg, c, ctx, file) {
   const t = seg.text;
   const tt = t.trim();
@@ -27347,6 +27564,7 @@ function inlineCode2(seg, c, ctx, file) {
     const s = seg.start + t.indexOf(tok);
     const goRef = goImportRef(tok, s);
     if (goRef) c.add(goRef);
+    else if (isComposerName(tok)) c.add({ kind: "package", raw: tok, value: tok, start: s, end: s + tok.length, in: "inlineCode", tool: "composer" });
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
       return;
@@ -27357,6 +27575,7 @@ function inlineCode2(seg, c, ctx, file) {
       addPath(p, tok, s, c, "inlineCode", ctx, file);
       return;
     }
+    listedName(tok, s, c, ctx, file);
     if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
     }
@@ -27608,7 +27827,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, COMMENT_CUE, COMMENT_PROSE;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, LISTED_NAME, COMMENT_CUE, COMMENT_PROSE;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -27620,7 +27839,7 @@ var init_references = __esm({
     init_tree();
     init_gomod();
     init_prose();
-    SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "ps1", "ps", "bat"]);
+    SHELL_LANGS = /* @__PURE__ */ new Set(["sh", "bash", "shell", "console", "zsh", "fish", "shellsession", "terminal", "cmd", "powershell", "pwsh", "posh", "ps1", "ps", "bat"]);
     PLAIN_LANGS = /* @__PURE__ */ new Set(["", "text", "txt", "plain", "plaintext", "tree", "none"]);
     URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
     WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
@@ -27701,6 +27920,7 @@ var init_references = __esm({
     dirTokenCache = /* @__PURE__ */ new Map();
     LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
     PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
+    LISTED_NAME = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
     COMMENT_CUE = /^#+\s*(?:or|alternatively|alternative|e\.g\.?|eg|i\.e\.?|for example|equivalently|equivalent|same as)(?:\s+(?:run|use|with|via))?\s*[:,]?\s+/i;
     COMMENT_PROSE = /\s(?:the|a|an|is|are|was|be|if|you|your|we|our|sure|to|that|this|it|its|for|of|and|but|when|then|than|so|not|please|want|need|prefer|should|will|would|can|could|may|might|instead|also|first|before|after|once|which|who|by|with|without|into|on|in|at)(?=\s|$|[.,;:!?])/i;
   }
@@ -29548,7 +29768,7 @@ function relativeTo(from, to) {
   const up = a.length - i;
   return [...Array(up).fill(".."), ...b.slice(i)].join("/") || ".";
 }
-function describedAsPast(entry, ref) {
+function describedAsPast(entry, ref, successors) {
   const at = ref.start - entry.start;
   if (at < 0 || at > entry.text.length) return false;
   const lineStart = entry.text.lastIndexOf("\n", at - 1) + 1;
@@ -29556,7 +29776,30 @@ function describedAsPast(entry, ref) {
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf("\n", endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
+  if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  const arrow = ARROW_AFTER.exec(after);
+  if (!arrow) return false;
+  if (ARROW_TO_NOTHING.test(after) || ARROW_TO_NOW.test(after)) return true;
+  const line2 = entry.text.slice(lineStart, lineEnd === -1 ? entry.text.length : lineEnd);
+  if (CHANGE_ON_LINE.test(line2.replace(/`[^`\n]*`/g, "``")) || CHANGE_BEFORE.test(before)) return true;
+  const label = /^\s*(?:[-*+]|\d+[.)])?\s*([^`:\n]{1,40}):/.exec(line2);
+  if (label && CHANGE_LABEL.test(label[1])) return true;
+  if (entry.headings.some((h) => CHANGE_LABEL.test(h))) return true;
+  return pointsAtSuccessor(arrow[1] ?? "", successors, ref.kind === "package");
+}
+function pointsAtSuccessor(target, successors, anyCase) {
+  const norm = (s) => {
+    const n = s.trim().replace(/^\.\//, "").replace(/[.:!?]+$/, "").replace(/\/+$/, "");
+    return anyCase ? n.toLowerCase() : n;
+  };
+  const t = norm(target);
+  if (!t || successors === void 0) return false;
+  for (const s of typeof successors === "string" ? [successors] : successors) {
+    if (!s) continue;
+    const n = norm(s);
+    if (n && (n === t || n.endsWith("/" + t))) return true;
+  }
+  return false;
 }
 function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -29568,13 +29811,21 @@ function namesSuccessor(entry, ref, successor) {
   const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
   const from = ref ? ref.start - entry.start : -1;
   const to = ref ? ref.end - entry.start : -1;
+  const plainWord = /^[A-Za-z]+$/.test(want);
   for (const m of entry.text.matchAll(re)) {
     const a = m.index ?? 0;
     const b = a + m[0].length;
     if (ref && a < to && b > from) continue;
+    if (plainWord && m[0] !== want && !insideCode(entry.text, a)) continue;
     return true;
   }
   return false;
+}
+function insideCode(text5, at) {
+  const lineStart = text5.lastIndexOf("\n", at - 1) + 1;
+  let ticks = 0;
+  for (let i = lineStart; i < at; i++) if (text5.charCodeAt(i) === 96) ticks++;
+  return ticks % 2 === 1;
 }
 function mayContain(text5, want) {
   if (NON_ASCII.test(want)) return true;
@@ -29589,13 +29840,20 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, NON_ASCII, SUCCESSOR_KINDS;
+var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
+    CONTRAST_BEFORE = /(?:(?:[,;(]|\s[—–-])\s*not\s+|\bnot\s*:\s*)(?:the\s+)?[`*"'(]*$/i;
+    ARROW_AFTER = /^[`*"')\]]*\s*(?:→|->|=>)\s*(?:now\s+)?[`*"'(\[]*([^\s`*"'()[\],;]*)/i;
+    ARROW_TO_NOTHING = /^[`*"')\]]*\s*(?:→|->|=>)\s*[`*"'(\[]*(?:removed|deleted|gone|dropped|retired)\b/i;
+    ARROW_TO_NOW = /^[`*"')\]]*\s*(?:→|->|=>)\s*now\b/i;
+    CHANGE_ON_LINE = /\b(?:renam\w*|moved|migrated|replaced|superseded|deprecated|switched|swapped|ported|relocated|formerly|previously|no longer)\b/i;
+    CHANGE_BEFORE = /\b(?:move|migrate|replace|switch|port)\s+(?:from\s+)?(?:the\s+)?[`*"'(]*$/i;
+    CHANGE_LABEL = /\b(?:renam\w*|moved|moves\b|migrated|migration\b|replac(?:ed|ements?)\b|deprecat\w*|supersed\w*|relocat\w*|changelog|changed|(?:breaking|recent|notable|path|file|api) changes|upgrad(?:e|ing) (?:notes|guide))/i;
     NON_ASCII = /[^\x00-\x7f]/;
     SUCCESSOR_KINDS = /* @__PURE__ */ new Set(["path-renamed", "package-renamed", "script-missing"]);
   }
@@ -30682,6 +30940,7 @@ var init_path_lookups = __esm({
 });
 
 // src/checks/path.ts
+import { builtinModules } from "node:module";
 function contextCandidates(entry, ref, ev, value2, file, cands) {
   const out = [];
   for (const dir of contextFolders(entry, file, ref.start)) {
@@ -30833,7 +31092,6 @@ function globMatchesGone(entry, ref, ev, memDir, cand) {
     if (f.status === "renamed" ? !f.successor || !exists(ev, f.successor) : f.status !== "deleted") return null;
     fates.push(f);
   }
-  if (describedAsPast(entry, ref)) return null;
   let last = fates[0].commit;
   for (const f of fates) if (f.commit && (!last || f.commit.time > last.time)) last = f.commit;
   const written = `${dir}/${seg}`;
@@ -30841,6 +31099,7 @@ function globMatchesGone(entry, ref, ev, memDir, cand) {
   const what = former.length === 1 ? `the file it matched (${list4}) was` : `the ${former.length} files it matched (${list4}) were`;
   const pairs2 = fates.every((f) => f.status === "renamed") ? former.map((p, i) => [p, fates[i].successor]) : [];
   const successor = pairs2.length ? renamedGlob(seg, pairs2, match) : void 0;
+  if (describedAsPast(entry, ref, successor)) return null;
   if (successor) {
     const replace2 = styled({ ...ref, glob: false }, cand, successor, memDir, false);
     return finding(
@@ -30865,10 +31124,10 @@ function globMatchesGone(entry, ref, ev, memDir, cand) {
   );
 }
 function renamedGlob(seg, pairs2, oldMatch) {
-  const dirOf5 = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+  const dirOf7 = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
   const baseOf2 = (p) => p.slice(p.lastIndexOf("/") + 1);
-  const newDir = dirOf5(pairs2[0][1]);
-  if (pairs2.some(([, n]) => dirOf5(n) !== newDir)) return void 0;
+  const newDir = dirOf7(pairs2[0][1]);
+  if (pairs2.some(([, n]) => dirOf7(n) !== newDir)) return void 0;
   let x;
   let y = "";
   const starts = /* @__PURE__ */ new Set();
@@ -30935,6 +31194,7 @@ function styled(ref, cand, successor, memDir, dir) {
     out = successor;
     if (anchor === "dot") out = "./" + out;
   }
+  if (cand.module) out = moduleSpecifierOf(out, ref.value) ?? out;
   const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : "";
   if (globTail) out += globTail;
   if (dir && ref.raw.endsWith("/") && !out.endsWith("/")) out += "/";
@@ -30948,15 +31208,29 @@ function styled(ref, cand, successor, memDir, dir) {
 function bareName(ref) {
   return !ref.value.includes("/") && anchorOf(ref).anchor === "plain";
 }
+function ownGoPackage(ev, ref) {
+  const mods = ev.manifests.goModules;
+  if (!mods?.size || !ref.value.includes("/")) return void 0;
+  const v = ref.value.replace(/\/(?:\.\.\.)?$/, "");
+  let best;
+  for (const m of mods.keys()) if (v.startsWith(m + "/") && (best === void 0 || m.length > best.length)) best = m;
+  if (best === void 0) return void 0;
+  const gomod = mods.get(best);
+  const base = gomod.includes("/") ? gomod.slice(0, gomod.lastIndexOf("/") + 1) : "";
+  const rest = joinPath("", v.slice(best.length + 1));
+  return rest ? { path: base + rest, from: "alias", base, as: best + "/" } : void 0;
+}
 function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
-  if (ref.kind !== "path" && ref.kind !== "import") return null;
-  const isGlob = !!ref.glob || GLOB.test(ref.value);
-  let value2 = ref.value;
+  const goPackage = ref.kind === "package" ? ownGoPackage(ev, ref) : void 0;
+  if (ref.kind !== "path" && ref.kind !== "import" && !goPackage) return null;
+  const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
+  let value2 = goPackage ? goPackage.path : ref.value;
   if (isGlob) {
     value2 = globPrefix(ref.value);
     if (!value2) return null;
   }
-  let cands = candidates2(ref, memDir, value2);
+  const listed = listedName2(ref);
+  let cands = goPackage ? [goPackage] : listed !== void 0 ? listedCandidates(listed, memDir, value2) : candidates2(ref, memDir, value2);
   if (ref.kind === "path" && ref.workspace && !ref.base && !value2.startsWith("/")) {
     const dir = workspaceFolder(ev, ref.workspace);
     const inPackage = dir === void 0 ? null : joinPath(dir, value2);
@@ -30974,6 +31248,7 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
   if (alias2 === null) return null;
   let res = alias2 ? alias2.res : resolvePath(ev, cands);
   if (alias2) cands = alias2.tried;
+  if (listed && !listedGone(ev, ref, res)) return null;
   if (!alias2 && (res.kind === "never" || res.kind === "unknown-history") && ref.kind === "path" && ref.via !== "tree" && value2.includes("/") && !isGlob) {
     const anchor = anchorOf(ref).anchor;
     if (anchor === "plain" || anchor === "dot") {
@@ -30985,8 +31260,9 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
       }
     }
   }
+  if (goPackage && (res.kind === "never" || res.kind === "unknown-history")) return null;
   const shown = ref.raw;
-  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && c.path !== value2 ? ` (${c.path})` : "";
+  const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && (goPackage || c.path !== value2) ? ` (${c.path})` : "";
   const dirRef = ref.raw.endsWith("/");
   if (res.kind === "never" || res.kind === "unknown-history") {
     if (cands.some((c) => untrackedOnPurpose(ev.files, c.path, isGlob || dirRef))) return null;
@@ -31001,9 +31277,14 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
         if (byName) res = byName;
       }
     }
+    if (!alias2 && res.kind === "never" && moduleSpecifierRef(entry, ref, ev, isGlob, dirRef)) {
+      const m = resolveModule(entry, ev, ref, cands, value2);
+      if (m === "found") return null;
+      if (m) res = m;
+    }
   }
   if (res.kind === "present") return isGlob && ref.kind === "path" && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
-  if (describedAsPast(entry, ref)) return null;
+  if (describedAsPast(entry, ref, [res.real, res.fate?.successor, ...(res.fate?.chain ?? []).map((h) => h.to)])) return null;
   if (res.kind === "case") {
     const real = res.real;
     return finding(
@@ -31108,6 +31389,94 @@ function moduleExists(ev, p) {
   for (const x of MODULE_EXTS) if (files.has(p + x) || files.has(`${p}/index${x}`)) return true;
   return false;
 }
+function moduleSpecifierOf(p, written) {
+  if (p.endsWith(".d.ts")) return void 0;
+  const x = MODULE_FILE_EXTS.find((e) => p.endsWith(e));
+  if (!x) return void 0;
+  const s = p.slice(0, p.length - x.length);
+  return s.endsWith("/index") && !/(?:^|\/)index$/.test(written) ? s.slice(0, -"/index".length) : s;
+}
+function moduleSpecifierRef(entry, ref, ev, isGlob, dirRef) {
+  if (ref.kind !== "path" || ref.in !== "inlineCode" || !ref.weak || ref.via || isGlob || dirRef || !ref.value.includes("/")) return false;
+  const { anchor, at } = anchorOf(ref);
+  if (anchor === "root" || at || /^[@~#$]/.test(ref.raw)) return false;
+  const i = ref.start - entry.start;
+  const t = entry.text;
+  if (t.charCodeAt(i - 1) !== 96 || t.charCodeAt(i + ref.raw.length) !== 96 || t.slice(i, i + ref.raw.length) !== ref.raw) return false;
+  const name = ref.value.toLowerCase();
+  const first = name.slice(0, name.indexOf("/"));
+  const dep = (n) => ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+  return !dep(name) && !dep(first) && !NODE_CORE.has(first);
+}
+function resolveModule(entry, ev, ref, cands, value2) {
+  for (const c of cands) if (moduleExists(ev, c.path)) return "found";
+  const plain = anchorOf(ref).anchor === "plain";
+  if (plain) {
+    for (const x of MODULE_EXTS) if (headPathsEndingWith(ev.files, value2 + x).length || headPathsEndingWith(ev.files, `${value2}/index${x}`).length) return "found";
+  }
+  if (!ev.history.available || ev.history.shallow) return void 0;
+  const events = ev.history.events;
+  for (const c of cands) {
+    const files2 = [];
+    for (const x of MODULE_FILE_EXTS) for (const f of [c.path + x, `${c.path}/index${x}`]) if (events.has(f)) files2.push(f);
+    if (files2.length) return moduleFate(ev, files2, c);
+  }
+  if (!plain) return void 0;
+  let key;
+  const files = [];
+  for (const x of MODULE_FILE_EXTS) {
+    for (const rel of [value2 + x, `${value2}/index${x}`]) {
+      for (const f of historyFilesEndingWith(ev.history, rel)) {
+        const k = f.slice(0, f.length - rel.length - 1);
+        if (key !== void 0 && key !== k) return void 0;
+        key = k;
+        files.push(f);
+      }
+    }
+  }
+  if (key === void 0) return void 0;
+  const r = moduleFate(ev, files, { path: "", from: "context", base: key });
+  const first = ev.history.events.get(entry.file)?.[0];
+  const gone = r?.fate?.commit;
+  if (first?.type === "added" && gone && Date.parse(first.commit.time) > Date.parse(gone.time)) return void 0;
+  return r;
+}
+function moduleFate(ev, files, tmpl) {
+  let out;
+  let succ;
+  for (const f of files) {
+    const r = resolvePath(ev, [{ ...tmpl, path: f, module: true }]);
+    if (r.kind !== "renamed" && r.kind !== "deleted") return void 0;
+    if (out && out.kind !== r.kind) return void 0;
+    if (r.kind === "renamed") {
+      const m = moduleSpecifierOf(r.fate.successor, "");
+      if (m === void 0 || succ !== void 0 && succ !== m) return void 0;
+      succ = m;
+    }
+    const t = r.fate?.commit?.time;
+    if (!out || t && (!out.fate?.commit || t > out.fate.commit.time)) out = r;
+  }
+  return out;
+}
+function listedName2(ref) {
+  if (ref.kind !== "path" || !ref.weak || ref.in !== "inlineCode" || ref.via !== "list" && ref.via !== "entry" || !ref.base) return void 0;
+  if (ref.value.includes("/") || ref.raw !== ref.value) return void 0;
+  return ref.base.replace(/\/+$/, "");
+}
+function listedCandidates(base, memDir, name) {
+  const out = [];
+  const atRoot = joinPath(base, name);
+  if (atRoot) out.push({ path: atRoot, from: "base" });
+  const nested = memDir && atRoot ? joinPath(memDir, atRoot) : null;
+  if (nested && nested !== atRoot) out.push({ path: nested, from: "context", base: joinPath(memDir, base) ?? memDir });
+  return out;
+}
+function listedGone(ev, ref, res) {
+  if (res.kind !== "renamed" && res.kind !== "deleted") return false;
+  const f = res.fate;
+  if (f.existed !== true || f.caseOf || f.inferred === "case" || f.inferred === "directory") return false;
+  return res.kind === "renamed" || !nameAtHeadIgnoringCase(ev.files, ref.value);
+}
 function resolveAlias(ref, ev, memDir, isGlob, plain) {
   const list4 = ev.pathAliases;
   const raw = ref.raw;
@@ -31163,7 +31532,7 @@ function lineWithoutCode(entry, ref) {
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var import_picomatch, GLOB, BUILD_DIRS, UNMAPPED_ALIAS, MODULE_EXTS, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
+var import_picomatch, GLOB, BUILD_DIRS, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
@@ -31177,6 +31546,8 @@ var init_path = __esm({
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
     UNMAPPED_ALIAS = /^[@~]\//;
     MODULE_EXTS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".json"];
+    MODULE_FILE_EXTS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte"];
+    NODE_CORE = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
     ALIAS_SIGIL = /^[@~#$]/;
     TO_BE_CREATED = /\b(?:created?|creating|scaffold|scaffolding|generated?|add a new|new file|(?:an? |for )?example|placeholder|when (?:you )?(?:first )?need)\b/i;
     pathCheck = {
@@ -31196,7 +31567,7 @@ var init_path = __esm({
           let first;
           let seen;
           for (const ref of entry.refs) {
-            if (ref.kind !== "path" && ref.kind !== "import") continue;
+            if (ref.kind !== "path" && ref.kind !== "import" && !(ref.kind === "package" && ev.manifests.goModules?.size && ref.value.includes("/"))) continue;
             if (!first) first = ref;
             else {
               seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
@@ -32303,6 +32674,25 @@ function manifestKind(path16) {
     case "Justfile":
     case ".justfile":
       return "justfile";
+    // Deno's configuration: its `tasks` (see parse.ts).
+    case "deno.json":
+    case "deno.jsonc":
+      return "deno";
+    // go-task's Taskfiles, every name Task looks for (https://taskfile.dev/docs: supported file names).
+    case "Taskfile.yml":
+    case "taskfile.yml":
+    case "Taskfile.yaml":
+    case "taskfile.yaml":
+    case "Taskfile.dist.yml":
+    case "taskfile.dist.yml":
+    case "Taskfile.dist.yaml":
+    case "taskfile.dist.yaml":
+      return "taskfile";
+    // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
+    case "Package.swift":
+      return TOOL_COPIES.test(path16) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path16) ? void 0 : "swift-package";
+    // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.
+    case "global.json":
     case ".nvmrc":
     case ".node-version":
     case ".python-version":
@@ -32324,13 +32714,170 @@ function isLockfile(kind) {
 function hasHistory(kind) {
   return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace";
 }
-var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC;
+var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC, TASKFILE_NAMES, DENO_CONFIG_NAMES;
 var init_kinds = __esm({
   "src/evidence/manifests/kinds.ts"() {
     "use strict";
     SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
     TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
     BUILD_LOGIC = /(^|\/)(buildSrc|build-logic)\//;
+    TASKFILE_NAMES = [
+      "Taskfile.yml",
+      "taskfile.yml",
+      "Taskfile.yaml",
+      "taskfile.yaml",
+      "Taskfile.dist.yml",
+      "taskfile.dist.yml",
+      "Taskfile.dist.yaml",
+      "taskfile.dist.yaml"
+    ];
+    DENO_CONFIG_NAMES = ["deno.json", "deno.jsonc"];
+  }
+});
+
+// src/evidence/tsconfig-paths.ts
+import { readFile as readFile2, stat } from "node:fs/promises";
+import path3 from "node:path";
+async function readPathAliases(root2, files) {
+  const found = [];
+  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
+    for (const f of list4) if (files.files.has(f)) found.push(f);
+  }
+  if (!found.length) return [];
+  found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  found.length = Math.min(found.length, MAX_CONFIGS);
+  const texts = /* @__PURE__ */ new Map();
+  const load2 = (file) => {
+    let p = texts.get(file);
+    if (!p) texts.set(file, p = readConfig(root2, file));
+    return p;
+  };
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  const resolved = await Promise.all(found.map(async (file) => ({ file, opts: await effectiveOptions(file, load2, 0, /* @__PURE__ */ new Set()) })));
+  for (const { file, opts } of resolved) {
+    if (!opts.paths) continue;
+    const scope = dirOf(file);
+    const base = opts.baseUrl ?? opts.paths.dir;
+    for (const [key, value2] of Object.entries(opts.paths.map)) {
+      const star = key.indexOf("*");
+      if (star !== key.length - 1 || star === 0 || key.indexOf("*") !== key.lastIndexOf("*")) continue;
+      const targets = [];
+      for (const t of Array.isArray(value2) ? value2 : []) {
+        if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
+        const pre = t.slice(0, -1);
+        const folder = pre === "" || pre === "." || pre.endsWith("/");
+        let dir = path3.posix.normalize(path3.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
+        if (dir === ".") dir = "";
+        if (dir === ".." || dir.startsWith("../") || path3.posix.isAbsolute(dir)) continue;
+        if (folder && dir) dir += "/";
+        if (/(?:^|\/)node_modules\//.test(dir)) continue;
+        if (!targets.includes(dir)) targets.push(dir);
+      }
+      if (!targets.length) continue;
+      const prefix = key.slice(0, -1);
+      const sig = `${scope}\0${prefix}\0${targets.join("\0")}`;
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      out.push({ config: file, scope, prefix, targets });
+    }
+  }
+  return out;
+}
+async function effectiveOptions(file, load2, hops, seen) {
+  const json = await load2(file);
+  if (!json) return {};
+  seen.add(file);
+  const dir = dirOf(file);
+  let out = {};
+  const ext = json.extends;
+  const parents = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e) => typeof e === "string") : [];
+  if (hops < MAX_EXTENDS) {
+    for (const e of parents) {
+      if (!e.startsWith("./") && !e.startsWith("../")) continue;
+      let target = path3.posix.normalize(path3.posix.join(dir || ".", e));
+      if (target.startsWith("..")) continue;
+      if (!target.endsWith(".json")) target += ".json";
+      if (seen.has(target)) continue;
+      const p = await effectiveOptions(target, load2, hops + 1, new Set(seen));
+      out = { ...out, ...p.baseUrl !== void 0 ? { baseUrl: p.baseUrl } : {}, ...p.paths ? { paths: p.paths } : {} };
+    }
+  }
+  const co = json.compilerOptions;
+  if (co && typeof co === "object" && !Array.isArray(co)) {
+    const c = co;
+    if (typeof c.baseUrl === "string") {
+      const b = path3.posix.normalize(path3.posix.join(dir || ".", c.baseUrl));
+      if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
+    }
+    if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
+  }
+  return out;
+}
+async function readConfig(root2, file) {
+  try {
+    const abs = path3.join(root2, file);
+    const st = await stat(abs);
+    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    const v = parseJsonc(await readFile2(abs, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+function parseJsonc(text5) {
+  let out = "";
+  let i = 0;
+  const n = text5.length;
+  if (text5.charCodeAt(0) === 65279) i = 1;
+  while (i < n) {
+    const c = text5[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text5[j] !== '"') j += text5[j] === "\\" ? 2 : 1;
+      out += text5.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text5[i + 1] === "/") {
+      while (i < n && text5[i] !== "\n") i++;
+    } else if (c === "/" && text5[i + 1] === "*") {
+      const end = text5.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  let cleaned = "";
+  for (let k = 0; k < out.length; k++) {
+    const c = out[k];
+    if (c === '"') {
+      let j = k + 1;
+      while (j < out.length && out[j] !== '"') j += out[j] === "\\" ? 2 : 1;
+      cleaned += out.slice(k, j + 1);
+      k = j;
+    } else if (c === "," && /^\s*[}\]]/.test(out.slice(k + 1, k + 200))) continue;
+    else cleaned += c;
+  }
+  try {
+    return JSON.parse(cleaned);
+  } catch {
+    return void 0;
+  }
+}
+var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth, dirOf;
+var init_tsconfig_paths = __esm({
+  "src/evidence/tsconfig-paths.ts"() {
+    "use strict";
+    CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
+    MAX_CONFIGS = 400;
+    MAX_BYTES = 1024 * 1024;
+    MAX_EXTENDS = 5;
+    depth = (p) => p.split("/").length;
+    dirOf = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
   }
 });
 
@@ -32353,6 +32900,8 @@ function parseComposer(text5) {
   if (data === void 0) return out;
   const doc = obj(data);
   if (!doc) return out;
+  const php = str2(obj(doc.require)?.php);
+  if (php && /\d/.test(php)) out.runtimes = [{ name: "php", spec: php }];
   for (const field2 of ["require", "require-dev"]) {
     const deps = obj(doc[field2]);
     if (!deps) continue;
@@ -32365,6 +32914,15 @@ function parseComposer(text5) {
     }
   }
   if (typeof doc.name === "string") presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf("/") + 1)], "name");
+  const tasks = /* @__PURE__ */ new Map();
+  for (const [name, v] of Object.entries(obj(doc.scripts) ?? {})) {
+    tasks.set(name, Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str2(v) ?? "");
+  }
+  for (const [script, list4] of Object.entries(obj(doc["scripts-aliases"]) ?? {})) {
+    if (!tasks.has(script) || !Array.isArray(list4)) continue;
+    for (const a of list4) if (typeof a === "string" && !tasks.has(a)) tasks.set(a, "");
+  }
+  out.tasks = tasks;
   return out;
 }
 function parsePubspec(text5) {
@@ -32417,6 +32975,8 @@ function parseMix(text5) {
   }
   const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
   if (app) presenceOnly(out, [app[1]], "app");
+  const elixir = /(?:^|[\s,[(])elixir:\s*"([^"]*\d[^"]*)"/m.exec(src);
+  if (elixir) out.runtimes = [{ name: "elixir", spec: elixir[1] }];
   return out;
 }
 function coordinate(s) {
@@ -32503,7 +33063,18 @@ function parseGradleBuild(text5) {
     const lastGroup = m[1].slice(m[1].lastIndexOf(".") + 1);
     presenceOnly(out, [m[2], full, lastGroup === m[2] ? void 0 : lastGroup], "coordinates");
   }
+  const java = gradleJavaVersions(src);
+  if (java.length) out.runtimes = java.map((spec) => ({ name: "java", spec }));
   return out;
+}
+function gradleJavaVersions(src) {
+  const out = /* @__PURE__ */ new Set();
+  let m;
+  const toolchain = /\bjvmToolchain\s*\(\s*(\d{1,2})\s*\)|\bJavaLanguageVersion\.of\s*\(\s*(\d{1,2})\s*\)/g;
+  while (m = toolchain.exec(src)) out.add(m[1] ?? m[2]);
+  const level = /\bJavaVersion\.VERSION_(\d{1,2})(?:_(\d{1,2}))?\b/g;
+  while (m = level.exec(src)) out.add(m[1] === "1" && m[2] ? `1.${m[2]}` : m[1]);
+  return [...out];
 }
 function parseMsbuild(path16, text5) {
   const out = { kind: "msbuild", deps: [], problems: [] };
@@ -32530,9 +33101,48 @@ function parseMsbuild(path16, text5) {
       out.deps.push({ name: id, spec: version ?? "", field: m[1] });
     }
   }
+  const tfms = /* @__PURE__ */ new Set();
+  const tf = /<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/g;
+  while (m = tf.exec(src)) {
+    for (const t of m[1].split(";").map((x) => x.trim())) {
+      const v = /^net(?:coreapp)?(\d+\.\d+)(?:-[\w.]+)?$/i.exec(t);
+      if (v && (t.toLowerCase().startsWith("netcoreapp") || Number(v[1].split(".")[0]) >= 5)) tfms.add(v[1]);
+    }
+  }
+  if (tfms.size) out.runtimes = [...tfms].map((spec) => ({ name: "dotnet-tfm", spec }));
   const base = path16.slice(path16.lastIndexOf("/") + 1);
   const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
   presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
+  return out;
+}
+function parseSwiftPackage(text5) {
+  const out = { kind: "swift-package", deps: [], problems: [] };
+  const runtimes = [];
+  const tools = /^\s*\/\/\s*swift-tools-version\s*:\s*(\d+(?:\.\d+){0,2})/im.exec(text5.slice(0, 2e3));
+  if (tools) runtimes.push({ name: "swift", spec: `>=${tools[1]}` });
+  const src = text5.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"])\/\/.*$/gm, "$1");
+  const seen = /* @__PURE__ */ new Set();
+  let m;
+  const pkg = /\.package\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
+  while (m = pkg.exec(src)) {
+    const args = m[1];
+    const arg = (k) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
+    const url = arg("url");
+    const named = arg("name");
+    const path16 = arg("path");
+    const id = arg("id");
+    const last = (s) => s.replace(/\/+$/, "").split("/").pop().replace(/\.git$/i, "");
+    const name = url ? last(url) : path16 ? last(path16) : id ? id.slice(id.indexOf(".") + 1) : named;
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? "";
+    addDep(out, name, spec, "dependencies", [named]);
+  }
+  const product = /\.product\s*\(\s*name\s*:\s*"([^"]+)"/g;
+  while (m = product.exec(src)) presenceOnly(out, [m[1]], "products");
+  const own5 = /\bPackage\s*\(\s*name\s*:\s*"([^"]+)"/.exec(src);
+  if (own5) presenceOnly(out, [own5[1]], "name");
+  if (runtimes.length) out.runtimes = runtimes;
   return out;
 }
 var import_yaml2, obj, str2, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR;
@@ -32586,6 +33196,10 @@ function parseManifest(kind, path16, text5) {
         return parseRuntimeFile(path16, text5);
       case "composer":
         return parseComposer(text5);
+      case "deno":
+        return parseDenoConfig(text5);
+      case "taskfile":
+        return parseTaskfile(text5);
       case "pubspec":
         return parsePubspec(text5);
       case "mix":
@@ -32596,6 +33210,8 @@ function parseManifest(kind, path16, text5) {
         return parseGradleBuild(text5);
       case "msbuild":
         return parseMsbuild(path16, text5);
+      case "swift-package":
+        return parseSwiftPackage(text5);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -33153,16 +33769,74 @@ function parseJustfile(text5) {
   }
   return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
 }
+function parseDenoConfig(text5) {
+  const out = { kind: "deno", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  if (!doc) return out;
+  const tasks = /* @__PURE__ */ new Map();
+  const t = obj2(doc.tasks);
+  if (t) for (const [k, v] of Object.entries(t)) tasks.set(k, str3(v) ?? str3(obj2(v)?.command) ?? "");
+  out.tasks = tasks;
+  if (doc.workspace !== void 0) out.denoWorkspace = true;
+  return out;
+}
+function goTaskCommand(v) {
+  const line2 = (x) => str3(x) ?? str3(obj2(x)?.cmd) ?? "";
+  if (Array.isArray(v)) return v.map(line2).filter(Boolean).join(" && ");
+  const o = obj2(v);
+  if (!o) return str3(v) ?? "";
+  if (typeof o.cmd === "string") return o.cmd;
+  return Array.isArray(o.cmds) ? o.cmds.map(line2).filter(Boolean).join(" && ") : "";
+}
+function parseTaskfile(text5) {
+  const out = { kind: "taskfile", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml3.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj2(data);
+  const tasks = /* @__PURE__ */ new Map();
+  const patterns = [];
+  const includes = [];
+  const strings2 = (v) => Array.isArray(v) ? v.map(str3).filter((x) => !!x) : [];
+  for (const [name, v] of Object.entries(obj2(doc?.tasks) ?? {})) {
+    if (name.includes("*")) patterns.push(name);
+    else tasks.set(name, goTaskCommand(v));
+    for (const a of strings2(obj2(v)?.aliases)) if (!tasks.has(a)) tasks.set(a, "");
+  }
+  for (const [ns, v] of Object.entries(obj2(doc?.includes) ?? {})) {
+    const o = obj2(v);
+    includes.push({ ns, taskfile: str3(v) ?? str3(o?.taskfile), aliases: strings2(o?.aliases), flatten: o?.flatten === true });
+  }
+  out.tasks = tasks;
+  if (patterns.length) out.taskPatterns = patterns;
+  if (includes.length) out.taskIncludes = includes;
+  return out;
+}
 function parseRuntimeFile(path16, text5) {
   const out = { kind: "runtime-file", deps: [], problems: [] };
   const base = path16.slice(path16.lastIndexOf("/") + 1);
+  if (base === "global.json") {
+    const out2 = parseJsonc(text5);
+    const v = str3(obj2(obj2(out2)?.sdk)?.version);
+    if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: "dotnet", spec: v }];
+    return out;
+  }
   const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
   if (base === ".tool-versions") {
     out.runtimes = [];
     for (const raw of text5.split(/\r?\n/)) {
       const line2 = raw.replace(/#.*$/, "").trim();
       const [tool, ver] = line2.split(/\s+/);
-      if (tool && ver) out.runtimes.push({ name: TOOL_VERSIONS_NAMES[tool] ?? tool, spec: ver });
+      if (tool && ver) out.runtimes.push({ name: (Object.hasOwn(TOOL_VERSIONS_NAMES, tool) ? TOOL_VERSIONS_NAMES[tool] : void 0) ?? tool, spec: ver });
     }
   } else if (first) {
     const name = base === ".python-version" ? "python" : base === ".ruby-version" ? "ruby" : "node";
@@ -33176,6 +33850,7 @@ var init_parse4 = __esm({
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_dist();
+    init_tsconfig_paths();
     init_ecosystems();
     obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
@@ -33252,7 +33927,7 @@ var init_parse4 = __esm({
     };
     isMakePattern = (t) => t.includes("%") || /\$(?!\$)/.test(t.replace(/\$\$/g, ""));
     literalHead = (t) => t.slice(0, t.search(/[%$]|$/));
-    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java" };
+    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java", php: "php", elixir: "elixir", dotnet: "dotnet", "dotnet-core": "dotnet", swift: "swift" };
   }
 });
 
@@ -33274,7 +33949,7 @@ function packageLock(file, text5) {
     const m = err.message;
     return { problem: { message: `invalid JSON: ${m}`, line: jsonErrorLine(m, text5) } };
   }
-  const dir = dirOf(file);
+  const dir = dirOf2(file);
   const packages = data.packages ?? {};
   const v1 = data.dependencies ?? {};
   return {
@@ -33318,7 +33993,7 @@ function pnpmLock(file, text5) {
     const line2 = err.linePos?.[0]?.line;
     return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
   }
-  const dir = dirOf(file);
+  const dir = dirOf2(file);
   const importers = data.importers ?? { ".": data };
   return {
     lock: {
@@ -33372,7 +34047,7 @@ function yarnLock(file, text5) {
     }
     pending = [];
   }
-  const dir = dirOf(file);
+  const dir = dirOf2(file);
   return {
     lock: {
       file,
@@ -33387,13 +34062,13 @@ function yarnLock(file, text5) {
     }
   };
 }
-var import_yaml4, dirOf, relTo, cleanPnpmVersion;
+var import_yaml4, dirOf2, relTo, cleanPnpmVersion;
 var init_lockfiles = __esm({
   "src/evidence/manifests/lockfiles.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
     init_parse4();
-    dirOf = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
     cleanPnpmVersion = (v) => {
       const s = typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
@@ -33404,8 +34079,8 @@ var init_lockfiles = __esm({
 });
 
 // src/evidence/manifests.ts
-import { readFile as readFile2, stat } from "node:fs/promises";
-import path3 from "node:path";
+import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
+import path4 from "node:path";
 function emptyManifestIndex() {
   return {
     dependencies: /* @__PURE__ */ new Map(),
@@ -33449,14 +34124,14 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     const kind = manifestKind(f);
     if (kind) found.push({ file: f, kind });
   }
-  found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  found.sort((a, b) => depth2(a.file) - depth2(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const texts = await mapLimit(found, 32, async ({ file }) => {
     try {
-      const abs = path3.join(root2, file);
-      const st = await stat(abs);
+      const abs = path4.join(root2, file);
+      const st = await stat2(abs);
       if (!st.isFile()) return { error: "not a regular file" };
       if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile2(abs, "utf8") };
+      return { text: await readFile3(abs, "utf8") };
     } catch (err) {
       return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
     }
@@ -33484,10 +34159,11 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     parsed.push({ file, p });
   });
   const makeSets = await makeTargetSets(root2, files, parsed);
-  locks.sort((a, b) => depth(b.file) - depth(a.file));
+  await readTaskTables(root2, files, parsed, taskTables(idx));
+  locks.sort((a, b) => depth2(b.file) - depth2(a.file));
   const runtimeCands = [];
   for (const { file, p } of parsed) {
-    const dir = dirOf2(file);
+    const dir = dirOf3(file);
     for (const d of p.deps) {
       const dep = { name: d.name, spec: d.spec, manifest: file, field: d.field };
       if (p.kind === "package.json") {
@@ -33527,7 +34203,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (p.classifiers) idx.pythonClassifiers.set(file, p.classifiers);
     if (p.runtimes) {
       const base = file.slice(file.lastIndexOf("/") + 1);
-      const rank2 = depth(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
+      const rank2 = depth2(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
       for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank: rank2 });
     }
   }
@@ -33542,6 +34218,101 @@ function pythonRunners(idx) {
   let m = runnerTables.get(idx);
   if (!m) runnerTables.set(idx, m = /* @__PURE__ */ new Map());
   return m;
+}
+function taskTables(idx) {
+  let m = taskTablesOf.get(idx);
+  if (!m) taskTablesOf.set(idx, m = /* @__PURE__ */ new Map());
+  return m;
+}
+function taskNameDefined(t, name) {
+  if (t.open || t.names.has(name)) return true;
+  for (const p of t.openPrefixes) if (name.startsWith(p)) return true;
+  return t.pattern !== void 0 && t.pattern.test(name);
+}
+function taskInclude(files, dir, written) {
+  if (!written || /[{$]|:\/\/|^git@|^[/~]/.test(written)) return null;
+  const p = joinRel(dir, written);
+  if (p === null) return null;
+  if (files.files.has(p)) return p;
+  if (p === "" || files.dirs.has(p)) {
+    for (const n of TASKFILE_NAMES) if (files.files.has(joinDir2(p, n))) return joinDir2(p, n);
+  }
+  return null;
+}
+function taskPatternSource(name) {
+  return name.split("*").map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join(".*");
+}
+async function readTaskTables(root2, files, parsed, out) {
+  const taskfiles = /* @__PURE__ */ new Map();
+  const denoWorkspaces = /* @__PURE__ */ new Set();
+  for (const { file, p } of parsed) {
+    if (!p.tasks) continue;
+    if (p.kind === "composer" || p.kind === "deno") {
+      out.set(file, { tool: p.kind === "composer" ? "composer" : "deno", names: new Set(p.tasks.keys()), open: false, openPrefixes: [], sources: [{ prefix: "", file }] });
+      if (p.denoWorkspace) denoWorkspaces.add(dirOf3(file));
+    } else if (p.kind === "taskfile") taskfiles.set(file, p);
+  }
+  if (denoWorkspaces.size) {
+    for (const [file, t] of out) {
+      if (t.tool !== "deno") continue;
+      for (let d = dirOf3(file); d !== ""; ) {
+        d = dirOf3(d);
+        if (denoWorkspaces.has(d)) {
+          t.open = true;
+          break;
+        }
+      }
+    }
+  }
+  if (!taskfiles.size) return;
+  const reads = /* @__PURE__ */ new Map();
+  const load2 = (f) => {
+    const known = taskfiles.get(f);
+    if (known) return Promise.resolve(known);
+    let r = reads.get(f);
+    if (!r) {
+      r = (async () => {
+        try {
+          const abs = path4.join(root2, f);
+          const st = await stat2(abs);
+          if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
+          const p = parseTaskfile(await readFile3(abs, "utf8"));
+          return p.tasks ? p : null;
+        } catch {
+          return null;
+        }
+      })();
+      reads.set(f, r);
+    }
+    return r;
+  };
+  await mapLimit([...taskfiles], 8, async ([file, top]) => {
+    const t = { tool: "task", names: /* @__PURE__ */ new Set(), open: false, openPrefixes: [], sources: [] };
+    const patterns = [];
+    let count2 = 0;
+    const visit3 = async (f, p, prefixes, seen) => {
+      for (const pre of prefixes) {
+        t.sources.push({ prefix: pre, file: f });
+        for (const n of p.tasks.keys()) t.names.add(pre + n);
+        for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
+      }
+      for (const inc of p.taskIncludes ?? []) {
+        const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
+        const target = taskInclude(files, dirOf3(f), inc.taskfile);
+        if (target !== null && seen.has(target)) continue;
+        const ip = target !== null && ++count2 <= MAX_TASK_INCLUDES ? await load2(target) : null;
+        if (!ip) {
+          t.openPrefixes.push(...sub);
+          continue;
+        }
+        await visit3(target, ip, sub, /* @__PURE__ */ new Set([...seen, target]));
+      }
+    };
+    await visit3(file, top, [""], /* @__PURE__ */ new Set([file]));
+    for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
+    if (patterns.length) t.pattern = new RegExp(`^(?:${patterns.map(taskPatternSource).join("|")})$`);
+    out.set(file, t);
+  });
 }
 function joinRel(dir, rel) {
   if (rel.startsWith("/") || rel.startsWith("~")) return null;
@@ -33600,10 +34371,10 @@ function includedFiles(files, cwd, from, word, globs) {
 }
 async function readMakeInclude(root2, file) {
   try {
-    const abs = path3.join(root2, file);
-    const st = await stat(abs);
+    const abs = path4.join(root2, file);
+    const st = await stat2(abs);
     if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
-    return readMakeParts(await readFile2(abs, "utf8"));
+    return readMakeParts(await readFile3(abs, "utf8"));
   } catch {
     return null;
   }
@@ -33620,7 +34391,7 @@ async function makeTargetSets(root2, files, parsed) {
   const makefiles = parsed.filter(({ p }) => p.kind === "makefile" && p.make);
   await mapLimit(makefiles, 8, async ({ file, p }) => {
     const top = p.make;
-    const cwd = dirOf2(file);
+    const cwd = dirOf3(file);
     const parts = [top];
     const seen = /* @__PURE__ */ new Set([file]);
     let unknown = top.open;
@@ -33628,7 +34399,7 @@ async function makeTargetSets(root2, files, parsed) {
     while (queue.length) {
       const cur = queue.shift();
       for (const word of cur.parts.includes) {
-        const found = includedFiles(files, cwd, dirOf2(cur.file), word, globs);
+        const found = includedFiles(files, cwd, dirOf3(cur.file), word, globs);
         if (!found) {
           unknown = true;
           continue;
@@ -33709,7 +34480,7 @@ function makePatternSource(t) {
   return re;
 }
 function summarize(p, intern) {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners) return null;
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
   const deps = /* @__PURE__ */ new Map();
   for (const d of p.deps) {
     if (d.presence) continue;
@@ -33723,6 +34494,8 @@ function summarize(p, intern) {
   }
   if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: "" });
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: "" });
+  const source = TASK_SOURCE[p.kind];
+  if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
   const out = { deps, scripts };
   if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
   return out;
@@ -33879,7 +34652,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf2, depth, RUNTIME_FILE_ORDER, runnerTables, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir2, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -33963,15 +34736,19 @@ var init_manifests = __esm({
         await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
       }
     };
-    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
-    depth = (p) => (p.match(/\//g) ?? []).length;
+    dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    depth2 = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
     runnerTables = /* @__PURE__ */ new WeakMap();
+    taskTablesOf = /* @__PURE__ */ new WeakMap();
+    MAX_TASK_INCLUDES = 256;
+    joinDir2 = (d, f) => d ? `${d}/${f}` : f;
     MAKE_UNKNOWN_TARGETS = "$(unknown)";
     MAX_MAKE_INCLUDES = 256;
     MAKE_SETS_WITH_INCLUDES = /* @__PURE__ */ new WeakSet();
     makeMatchers = /* @__PURE__ */ new WeakMap();
     makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
+    TASK_SOURCE = { composer: "composer", deno: "deno", taskfile: "task" };
     EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
     NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod"]);
     ownNameChange = /* @__PURE__ */ new WeakMap();
@@ -34238,6 +35015,7 @@ function checkScriptRef(entry, ref, ev) {
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
   if (ref.tool === "other") return checkPythonRunnerRef(entry, ref, ev);
+  if (ref.tool === "composer" || ref.tool === "deno" || ref.tool === "task") return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
     const gone = checkWorkspaceGone(entry, ref, ev);
     if (gone) return gone;
@@ -34287,6 +35065,8 @@ function checkScriptRef(entry, ref, ev) {
     if (look.kind === "make") {
       verb = "does not work";
       if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest) && !makeSetIncludes(look.names)) tail += ", and never did";
+    } else if (look.kind === "npm" && !last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) {
+      verb = "does not work";
     }
   }
   if (alt && !replaceWith && !named) replaceWith = alt;
@@ -34414,6 +35194,106 @@ function checkPythonRunnerRef(entry, ref, ev) {
     replaceWith ? { replace: replaceWith } : void 0
   );
 }
+function runnerManifest(ev, tool, start, written) {
+  const names = RUNNER_FILES[tool];
+  if (written) {
+    const m = joinPath(start, written.replace(/^["']|["']$/g, ""));
+    if (m === null) return void 0;
+    if (ev.files.files.has(m)) return m;
+    if (m === "" || ev.files.dirs.has(m)) {
+      for (const n of names) if (ev.files.files.has(joinDir(m, n))) return joinDir(m, n);
+    }
+    return void 0;
+  }
+  for (const d of upwards(start)) for (const n of names) if (ev.files.files.has(joinDir(d, n))) return joinDir(d, n);
+  return void 0;
+}
+function composerRunsOther(name, table) {
+  const expr = name.split(":").map(escapeRe2).join("[^:]*:") + "[^:]*";
+  const all2 = [...COMPOSER_BUILTINS, ...table.names];
+  const re = new RegExp(`^${expr}`);
+  if (all2.some((c) => re.test(c))) return true;
+  const ci = new RegExp(`^${expr}`, "i");
+  return all2.some((c) => ci.test(c));
+}
+function definedByAnother(ev, tool, name) {
+  let byTool = runnerTablesCache.get(ev.manifests);
+  if (!byTool) {
+    byTool = /* @__PURE__ */ new Map();
+    for (const t of taskTables(ev.manifests).values()) {
+      const l = byTool.get(t.tool);
+      if (l) l.push(t);
+      else byTool.set(t.tool, [t]);
+    }
+    runnerTablesCache.set(ev.manifests, byTool);
+  }
+  return (byTool.get(tool) ?? []).some((t) => t.names.has(name) || t.pattern !== void 0 && t.pattern.test(name));
+}
+function checkTaskRunnerRef(entry, ref, ev, tool) {
+  const tables = taskTables(ev.manifests);
+  if (!tables.size) return null;
+  const name = ref.script;
+  const memDir = memDirOf(entry.file);
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  const manifest = runnerManifest(ev, tool, start, ref.manifest);
+  const table = manifest !== void 0 ? tables.get(manifest) : void 0;
+  if (!manifest || !table || table.tool !== tool) return null;
+  if (taskNameDefined(table, name)) return null;
+  const bare2 = tool === "composer" && !/^composer run(?:-script)? /.test(ref.value);
+  if (bare2 && composerRunsOther(name, table)) return null;
+  if (tool === "deno") {
+    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, "package.json"))?.has(name)) return null;
+  }
+  if (tool === "task") {
+    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, "pyproject.toml"))?.has(name)) return null;
+  }
+  let last;
+  let prefix = "";
+  for (const src of table.sources) {
+    if (!name.startsWith(src.prefix) || name === src.prefix) continue;
+    const e = lastEvent(ev, src.file, name.slice(src.prefix.length));
+    if (e && (!last || e.commit.date > last.commit.date)) [last, prefix] = [e, src.prefix];
+  }
+  const what = tool === "composer" ? "script" : "task";
+  if (!last || last.type !== "removed") {
+    if (bare2 || definedByAnother(ev, tool, name)) return null;
+    return finding(
+      entry,
+      ref,
+      "script-missing",
+      "warning",
+      `\`${ref.raw}\` does not work: \`${manifest}\` defines no \`${name}\` ${what}; update or remove the command.`,
+      { now: manifest, manifest, script: name }
+    );
+  }
+  const removed = last;
+  const own5 = /* @__PURE__ */ new Set();
+  for (const n of table.names) if (n.startsWith(prefix)) own5.add(n.slice(prefix.length));
+  const next = renamedTo(ev, removed.manifest, removed, own5);
+  const to = next === void 0 ? void 0 : prefix + next;
+  let replaceWith;
+  let tail;
+  let named = false;
+  if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === tool && r.script === to)) {
+    tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}, which the entry already names`;
+    named = true;
+  } else if (to) {
+    replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), bare2 && COMPOSER_BUILTINS.has(to) ? `run-script ${to}` : to);
+    if (replaceWith === ref.raw) replaceWith = void 0;
+    tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}`;
+  } else tail = `the ${what} was removed from \`${removed.manifest}\` in ${describeCommit(removed.commit)}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(removed.commit), now: manifest, manifest: removed.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
 function lastManifestRemoval(ev, manifest) {
   if (!ev.history.available) return void 0;
   const f = ev.history.fate(manifest);
@@ -34422,7 +35302,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -34430,6 +35310,7 @@ var init_script = __esm({
     init_paths();
     init_stale_common();
     init_manifests();
+    init_kinds();
     MAKEFILES = ["Makefile", "makefile", "GNUmakefile"];
     JUSTFILES = ["justfile", "Justfile", ".justfile", "JUSTFILE"];
     everCache = /* @__PURE__ */ new WeakMap();
@@ -34443,11 +35324,13 @@ var init_script = __esm({
     POE_TASK_FILES = ["poe_tasks.toml", "poe_tasks.yaml", "poe_tasks.yml", "poe_tasks.json"];
     pyFormerCache = /* @__PURE__ */ new WeakMap();
     entryCache = /* @__PURE__ */ new WeakMap();
+    RUNNER_FILES = { composer: ["composer.json"], deno: DENO_CONFIG_NAMES, task: TASKFILE_NAMES };
+    runnerTablesCache = /* @__PURE__ */ new WeakMap();
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
       severity: "warning",
-      description: "npm/pnpm/yarn/bun scripts, make targets, just recipes and Python runner scripts, tasks and entry points named in memory that the manifest no longer defines.",
+      description: "npm/pnpm/yarn/bun scripts, make targets, just recipes, Python runner scripts, tasks and entry points, Composer scripts, Deno tasks and go-task tasks named in memory that the manifest no longer defines.",
       run(ctx) {
         const out = [];
         for (const entry of ctx.entries) {
@@ -34606,6 +35489,7 @@ function fetchedByVersion(entry, ref) {
 }
 function lookupName(ev, idx, ref) {
   const v = ref.value;
+  if (ref.tool === "composer" && v.includes("/")) return composerName(ev, idx, v);
   const goPath = v.includes("/") && isGoPath(v);
   const short2 = !goPath && ref.in === "inlineCode" && ref.tool === void 0 && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
   if (!goPath && !short2) return v;
@@ -34640,6 +35524,87 @@ function lookupName(ev, idx, ref) {
   if (idx.goNames.size > 1e5) idx.goNames.clear();
   idx.goNames.set(key, name);
   return name;
+}
+function composerName(ev, idx, v) {
+  const key = `\0c${v}`;
+  const memo = idx.goNames.get(key);
+  if (memo !== void 0) return memo;
+  let name = v;
+  if (!presentNow(ev, idx, v) && !history(ev, v)) {
+    const short2 = v.slice(v.indexOf("/") + 1);
+    const events = ev.manifests.everDependencies.get(short2);
+    if (events && fromComposer(events) && events.every((e) => !e.displayName?.includes("/") || e.displayName.toLowerCase() === v)) name = short2;
+  }
+  if (idx.goNames.size > 1e5) idx.goNames.clear();
+  idx.goNames.set(key, name);
+  return name;
+}
+function composerTokenIsPath(ev, entry, v) {
+  const dir = memDirOf(entry.file);
+  for (const p of dir ? [v, `${dir}/${v}`] : [v]) if (exists(ev, p) || ev.history.known?.(p)) return true;
+  const last = v.slice(v.lastIndexOf("/") + 1);
+  const tail = `/${v}`;
+  return !!ev.files.stats?.byDirName.get(last)?.some((d) => d.toLowerCase().endsWith(tail)) || !!ev.files.byBasename.get(last)?.some((f) => f.toLowerCase().endsWith(tail));
+}
+function declaredSpelling(ev, key, manifest) {
+  const now = ev.manifests.dependencies.get(key);
+  const hit2 = manifest && now?.find((d) => d.manifest === manifest) || now?.[0];
+  if (hit2) return hit2.name;
+  const events = ev.manifests.everDependencies.get(key);
+  const last = events?.[events.length - 1];
+  return last?.displayName ?? last?.name ?? key;
+}
+function composerFullName(ev, short2, manifest) {
+  if (short2.includes("/")) return declaredSpelling(ev, short2, manifest);
+  const tail = `/${short2}`;
+  let found;
+  for (const [k, list4] of ev.manifests.dependencies) {
+    if (!k.endsWith(tail)) continue;
+    const d = list4.find((x) => x.manifest === manifest);
+    if (!d) continue;
+    if (found !== void 0 && found !== d.name) return void 0;
+    found = d.name;
+  }
+  return found;
+}
+function successorInRole(ev, entry, ref, removal, succKey, succ) {
+  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) ? succ : void 0;
+  const old = removal.displayName ?? removal.name;
+  if (ref.in === "prose" && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
+    if (/[A-Z]/.test(succ)) return succ;
+    const fam = /^[a-z][a-z0-9]*$/.test(succ) ? succ : catalogFamily(ev, succKey, removal.manifest);
+    if (!fam) return void 0;
+    return /^[A-Z]/.test(ref.raw) ? fam[0].toUpperCase() + fam.slice(1) : fam;
+  }
+  return succ;
+}
+function runsAsProgram(entry, ref) {
+  if (ref.in !== "code" && ref.in !== "inlineCode") return false;
+  if (ref.tool === "other") return true;
+  if (ref.tool !== "pnpm" && ref.tool !== "yarn" && ref.tool !== "bun") return false;
+  const s = ref.start - entry.start;
+  if (s < 0 || s > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf("\n", s - 1) + 1;
+  const before = entry.text.slice(lineStart, s);
+  const at = before.lastIndexOf(ref.tool);
+  if (at < 0) return false;
+  return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+function executableKnown(ev, name) {
+  if (ev.files.files.has(`bin/${name}`)) return true;
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`(?:^|&&|\\|\\||[;|(])\\s*(?:(?:npx|pnpm(?:\\s+exec)?|yarn|bunx|bun\\s+x|bundle\\s+exec|uv\\s+run|poetry\\s+run)\\s+)?${esc}(?=\\s|$|[;&|)])`);
+  for (const scripts of ev.manifests.scriptCommands?.values() ?? []) for (const cmd of scripts.values()) if (re.test(cmd)) return true;
+  return false;
+}
+function catalogFamily(ev, succKey, manifest) {
+  let best;
+  for (const [k, list4] of ev.manifests.dependencies) {
+    if (!/^[a-z][a-z0-9]{2,}$/.test(k) || !(succKey === k || succKey.startsWith(`${k}-`))) continue;
+    if (!list4.some((d) => d.field === "versions" && d.manifest === manifest)) continue;
+    if (!best || k.length > best.length) best = k;
+  }
+  return best;
 }
 function sameField(ev, name, removed) {
   const events = ev.manifests.everDependencies.get(name);
@@ -34691,9 +35656,11 @@ function checkPackageRef(entry, ref, ev) {
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
   const name = lookupName(ev, idx, ref);
-  const viaModule = name !== ref.value;
+  const composer = ref.tool === "composer";
+  const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;
   if (ref.tool === "other" && ref.in !== "prose" && pluginDeclared(ev, name)) return null;
@@ -34708,6 +35675,7 @@ function checkPackageRef(entry, ref, ev) {
     const succ2 = ren.names[ren.names.length - 1];
     const written2 = ref.raw;
     const replace2 = spelledLike(written2, removal.name, succ2);
+    if (describedAsPast(entry, ref, [...ren.names, replace2])) return null;
     const named = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
     const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
     const writable = !viaModule && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
@@ -34731,7 +35699,9 @@ function checkPackageRef(entry, ref, ev) {
     (n) => (n === h.key || !n.startsWith("@types/")) && removedFromField(ev, n, last.commit.sha, last.manifest, field2)
   );
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
-  const succ = h.own ? void 0 : swapSuccessor(added, removedThere);
+  const succKey = h.own ? void 0 : swapSuccessor(added, removedThere);
+  const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : void 0;
+  const succ = succKey === void 0 ? void 0 : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
   const written = ref.raw;
   const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
   const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
@@ -34747,7 +35717,9 @@ function checkPackageRef(entry, ref, ev) {
     );
   }
   if (succ) {
+    if (describedAsPast(entry, ref, succ)) return null;
     const named = namesSuccessor(entry, ref, succ);
+    const replace2 = named || viaModule || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : successorInRole(ev, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,
@@ -34755,7 +35727,7 @@ function checkPackageRef(entry, ref, ev) {
       "warning",
       `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && !viaModule && (ref.in === "prose" || ref.in === "inlineCode") ? { replace: succ } : void 0
+      replace2 !== void 0 ? { replace: replace2 } : void 0
     );
   }
   if (h.own) {
@@ -34769,14 +35741,15 @@ function checkPackageRef(entry, ref, ev) {
       { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key }
     );
   }
-  const others = removedThere.filter((n) => n !== h.key);
+  const others = removedThere.filter((n) => n !== h.key).map((n) => declaredSpelling(ev, n, last.manifest));
+  const addedShown = added.map((n) => declaredSpelling(ev, n, last.manifest));
   return finding(
     entry,
     ref,
     "package-missing",
     "warning",
-    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(added)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added } : {} }
+    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(addedShown)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added: addedShown } : {} }
   );
 }
 function proseNamesPackage(entry, ref, ev) {
@@ -34798,6 +35771,7 @@ function proseNamesPackage(entry, ref, ev) {
     const start = sentenceStart(before);
     if (!start || start === "label" && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after)) return true;
   }
+  if (/^[A-Z][a-z]/.test(raw) && !/ing$/.test(raw) && sentenceStart(before) !== void 0 && DESCRIBED_AFTER.test(after)) return true;
   if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === "standard" && ENGLISH_PHRASE_AFTER.test(after))) return true;
   if (NAME_VERB_BEFORE.test(before) && !qualifiesNoun(after)) return true;
   if (NAME_REPLACED_AFTER.test(after)) return true;
@@ -34836,7 +35810,7 @@ function titleCase(before, after) {
   const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
   return next !== null && /^[A-Z]/.test(next[1]);
 }
-var cache, VARIANTS, fromGoMod, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, fromGoMod, fromComposer, PACKAGE_VERBS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
@@ -34847,6 +35821,8 @@ var init_package = __esm({
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
     fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
+    fromComposer = (events) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === "composer");
+    PACKAGE_VERBS = new Set("add install i remove rm uninstall un update up upgrade why link unlink outdated info view dlx create global".split(" "));
     ENGLISH_PACKAGE_WORDS = new Set(
       // npm
       "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf".split(/\s+/)
@@ -34856,6 +35832,7 @@ var init_package = __esm({
     NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|are|have been)\s+)?(?:replaced|swapped (?:out|for))\b/i;
     LISTED_AFTER = /^[*_`"']*(?:\s*,\s*|\s+(?:and|or|&)\s+|\s*\/\s*)([`*_"']*[\w@][\w@./-]*)/i;
     LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
+    DESCRIBED_AFTER = /^[*_]*\s+(?:(?:is|are|was|were)\s+(?:(?:also|now|mainly|mostly|primarily|only|still)\s+)?used\b|(?:is|was)\s+(?:the|our|an?)\s+(?:[\w-]+\s+){0,4}(?:librar(?:y|ies)|framework|toolkit|sdk|orm)\b|(?:provides|handles|powers|manages)\b)/i;
     ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
     NAMESPACED_KINDS = /* @__PURE__ */ new Set(["gradle-catalog", "gradle-build", "composer"]);
     PHRASE_ENDS = new Set(
@@ -34874,13 +35851,12 @@ var init_package = __esm({
           let seen;
           for (const ref of entry.refs) {
             if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-            const k = `${ref.line}\0${ref.value}`;
-            if (seen?.has(k)) continue;
             const f = checkPackageRef(entry, ref, ctx.evidence);
-            if (f) {
-              (seen ??= /* @__PURE__ */ new Set()).add(k);
-              out.push(f);
-            }
+            if (!f) continue;
+            const k = `${ref.line}\0${ref.value}\0${f.suggestion?.replace ?? ""}`;
+            if (seen?.has(k)) continue;
+            (seen ??= /* @__PURE__ */ new Set()).add(k);
+            out.push(f);
           }
         }
         return out;
@@ -34947,8 +35923,9 @@ function checkVersionRef(entry, ref, ev) {
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
   if (!stated) return null;
-  const subject = ref.subject;
+  const subject = SUBJECT_SPELLING.get(ref.subject) ?? ref.subject;
   const written = ref.raw;
+  if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   if (subject === "(project)") {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
     if (roots.length !== 1) return null;
@@ -34963,6 +35940,10 @@ function checkVersionRef(entry, ref, ev) {
       { now: roots[0].version, manifest: roots[0].manifest },
       { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
     );
+  }
+  if (DECLARED_MANY.has(subject)) {
+    const f = checkDeclared(entry, ref, ev, subject, stated, raw, loText);
+    if (f !== void 0) return f;
   }
   if (RUNTIMES.has(subject)) {
     const rt = ev.manifests.runtimes.get(subject);
@@ -34989,7 +35970,20 @@ function checkVersionRef(entry, ref, ev) {
       { replace: written.replace(loText.replace(/^v/, ""), newText2) }
     );
   }
-  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  let deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  let pkg = subject;
+  if (!deps || !deps.length) {
+    for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
+      const full = ev.manifests.dependencies.get(name) ?? [];
+      deps = full.filter((d) => !!d.spec || !!d.locked);
+      if (!deps.length && full.length) {
+        const there = new Set(full.map((d) => d.manifest));
+        deps = (ev.manifests.dependencies.get(name.slice(name.indexOf("/") + 1)) ?? []).filter((d) => there.has(d.manifest) && (!!d.spec || !!d.locked));
+      }
+      pkg = name;
+      if (deps.length) break;
+    }
+  }
   if (!deps || !deps.length) return null;
   let cur = null;
   let curText = "";
@@ -35015,21 +36009,133 @@ function checkVersionRef(entry, ref, ev) {
     ref,
     "version-drift",
     "warning",
-    `\`${written}\` is out of date: \`${where3}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
-    { now: curText, manifest: where3, package: subject },
+    `\`${written}\` is out of date: \`${where3}\` uses ${pkg} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
+    { now: curText, manifest: where3, package: pkg },
     // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
     { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
   );
 }
-var RUNTIMES, RUNTIME_LABEL, lbCache, VERSION_LIST, versionCheck;
+function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
+  const names = SOURCES.get(subject) ?? [subject];
+  let cands = (ev.manifests.runtimeAll ?? []).filter((r) => names.includes(r.name) && lowerBound(r.spec));
+  if (!cands.length) return void 0;
+  if (NEAREST.has(subject)) {
+    const dir = memDirOf(entry.file);
+    const above = cands.filter((c) => atOrAbove(dirOf4(c.source), dir));
+    if (above.length) {
+      const nearest = Math.max(...above.map((c) => depthOf(dirOf4(c.source))));
+      cands = above.filter((c) => depthOf(dirOf4(c.source)) === nearest);
+    }
+  }
+  const prec = Math.min(stated.length, 3);
+  const st = truncate(stated, prec);
+  const span = /[-–]|to/.test(raw);
+  const ranged = ref.bound === "atLeast" || span;
+  const fixes = /* @__PURE__ */ new Set();
+  let first;
+  for (const c of cands) {
+    const floor = subject !== "swift-tools" && isFloor(c.spec, c.source);
+    if (span && !floor) return null;
+    const lbT = truncate(lowerBound(c.spec), prec);
+    const cmp = compare(st, lbT);
+    const drift = floor ? ranged ? cmp !== 0 : cmp < 0 : ranged ? cmp > 0 : cmp !== 0;
+    if (!drift) return null;
+    fixes.add(lbT.join("."));
+    first ??= c;
+  }
+  if (!first) return null;
+  const label = RUNTIME_LABEL.get(subject) ?? subject;
+  const written = ref.raw;
+  const newText = fixes.size === 1 ? [...fixes][0] : void 0;
+  const others = cands.length > 1 ? ` (and ${cands.length - 1} more declaration${cands.length > 2 ? "s" : ""})` : "";
+  return finding(
+    entry,
+    ref,
+    "version-drift",
+    "warning",
+    `\`${written}\` no longer matches the project: \`${first.source}\` declares ${label} \`${first.spec.replace(/^>=/, "")}\`${others}; ` + (newText ? `update the stated version to ${newText}${ranged ? "+" : ""}.` : "update the stated version."),
+    { now: first.spec, source: first.source, runtime: subject },
+    newText ? { replace: written.replace(loText.replace(/^v/, ""), newText) } : void 0
+  );
+}
+function extraVersionRefs(entry) {
+  const text5 = entry.text;
+  if (entry.kind === "code" || !/\d/.test(text5)) return [];
+  if (!/\.NET|net(?:coreapp)?\d|swift[- ]tools[- ]version|jvmToolchain|JavaLanguageVersion|JavaVersion\./i.test(text5)) return [];
+  const fenced = entry.spans.filter((s) => s.kind === "code");
+  const inFence = (i) => fenced.some((s) => s.start <= entry.start + i && entry.start + i < s.end);
+  const taken = entry.refs.filter((r) => r.kind === "version");
+  const out = [];
+  const add = (s, e, subject, version, bound, prose2) => {
+    if (inFence(s)) return;
+    const at = entry.start + s;
+    if (taken.some((r) => r.start < entry.start + e && at < r.end)) return;
+    if (out.some((r) => r.start < entry.start + e && at < r.end)) return;
+    if (prose2 && (LIST_AFTER.test(text5.slice(e, e + 24)) || LIST_BEFORE.test(text5.slice(Math.max(0, s - 24), s)) || isFeatureVersion(text5, s, e))) return;
+    let line2 = entry.line;
+    for (let i = text5.indexOf("\n"); i >= 0 && i < s; i = text5.indexOf("\n", i + 1)) line2++;
+    const raw = text5.slice(s, e);
+    out.push({ kind: "version", raw, value: version.replace(/\+$/, ""), line: line2, start: at, end: entry.start + e, in: "prose", subject, version, bound });
+  };
+  let m;
+  for (DOTNET_RE.lastIndex = 0; m = DOTNET_RE.exec(text5); ) {
+    add(m.index, m.index + m[0].length, "dotnet", m[1] + (m[2] ? "+" : ""), m[2] ? "atLeast" : "exact", true);
+  }
+  for (TFM_RE.lastIndex = 0; m = TFM_RE.exec(text5); ) {
+    if (m[1].toLowerCase() === "net" && Number(m[2].split(".")[0]) < 5) continue;
+    add(m.index, m.index + m[0].length, "dotnet-tfm", m[2], "exact", true);
+  }
+  for (SWIFT_TOOLS_RE.lastIndex = 0; m = SWIFT_TOOLS_RE.exec(text5); ) add(m.index, m.index + m[0].length, "swift-tools", m[1], "exact", false);
+  for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
+  return out;
+}
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
+    init_prose();
     init_stale_common();
-    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "java", "deno", "bun", "php"]);
-    RUNTIME_LABEL = new Map(Object.entries({ node: "Node.js", python: "Python", go: "Go", rust: "Rust", ruby: "Ruby", java: "Java", deno: "Deno", bun: "Bun", php: "PHP" }));
+    RUNTIMES = /* @__PURE__ */ new Set(["node", "python", "go", "rust", "ruby", "deno"]);
+    DECLARED_MANY = /* @__PURE__ */ new Set(["yarn", "pnpm", "npm", "bun", "php", "elixir", "java", "dotnet", "dotnet-tfm", "swift", "swift-tools"]);
+    NEAREST = /* @__PURE__ */ new Set(["yarn", "pnpm", "npm", "bun", "php", "elixir"]);
+    SOURCES = new Map(Object.entries({ dotnet: ["dotnet", "dotnet-tfm"], "dotnet-tfm": ["dotnet-tfm"], "swift-tools": ["swift"] }));
+    RUNTIME_LABEL = new Map(
+      Object.entries({
+        node: "Node.js",
+        python: "Python",
+        go: "Go",
+        rust: "Rust",
+        ruby: "Ruby",
+        java: "Java",
+        deno: "Deno",
+        bun: "Bun",
+        php: "PHP",
+        yarn: "Yarn",
+        pnpm: "pnpm",
+        npm: "npm",
+        elixir: "Elixir",
+        dotnet: ".NET",
+        "dotnet-tfm": ".NET",
+        swift: "Swift",
+        "swift-tools": "Swift tools"
+      })
+    );
+    FRAMEWORK_PACKAGES = new Map(
+      Object.entries({ laravel: ["laravel/framework"], symfony: ["symfony/framework-bundle", "symfony/symfony", "symfony/http-kernel"], lumen: ["laravel/lumen-framework"] })
+    );
+    SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
+    STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
     lbCache = /* @__PURE__ */ new Map();
     VERSION_LIST = /,|\s(?:and|or|&)\s/;
+    dirOf4 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    depthOf = (d) => d === "" ? 0 : d.split("/").length;
+    atOrAbove = (d, dir) => d === "" || dir === d || dir.startsWith(d + "/");
+    DOTNET_RE = /(?<![\w.])\.NET(?:\s+Core)?\s+(\d+(?:\.\d+)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])/g;
+    TFM_RE = /(?<![\w.-])(net(?:coreapp)?)(\d+\.\d+)(?=-[a-z]|(?![\w.]))/gi;
+    SWIFT_TOOLS_RE = /\b(?:Swift tools version|swift-tools-version)\s*:?\s*(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)/gi;
+    JAVA_CODE_RE = /\b(?:(?:jvmToolchain|JavaLanguageVersion\.of)\s*\(\s*(\d{1,2})\s*\)|JavaVersion\.VERSION_(\d{1,2})\b(?!_))/g;
+    LIST_AFTER = /^\s*(?:[,;/&]|\band\b|\bor\b)\s*(?:\.NET(?:\s+Core)?\s+|net(?:coreapp)?)?\d/i;
+    LIST_BEFORE = /\d(?:\.\d+)*\+?\s*(?:[,;/&]|\band|\bor)\s*(?:\.NET(?:\s+Core)?\s+)?$/i;
     versionCheck = {
       id: "version",
       kinds: ["version-drift"],
@@ -35041,6 +36147,10 @@ var init_version = __esm({
           if (!checkable(entry)) continue;
           for (const ref of entry.refs) {
             if (ref.kind !== "version") continue;
+            const f = checkVersionRef(entry, ref, ctx.evidence);
+            if (f) out.push(f);
+          }
+          for (const ref of extraVersionRefs(entry)) {
             const f = checkVersionRef(entry, ref, ctx.evidence);
             if (f) out.push(f);
           }
@@ -35566,7 +36676,7 @@ var init_dist2 = __esm({
 });
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { readdir, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath as fileURLToPath2 } from "url";
 function getPartialMatcher(patterns, options = {}) {
@@ -35786,7 +36896,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat2,
+    stat: opts.fs.stat || stat3,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);
@@ -35835,8 +36945,8 @@ var init_dist3 = __esm({
 });
 
 // src/evidence/files.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import path4 from "node:path";
+import { readFile as readFile4 } from "node:fs/promises";
+import path5 from "node:path";
 function indexFromPaths(paths, untracked, source = "git") {
   const files = /* @__PURE__ */ new Set();
   const dirs = /* @__PURE__ */ new Set();
@@ -35922,7 +37032,7 @@ async function walkFileIndex(root2) {
     found = [];
   }
   try {
-    const gi = await readFile3(path4.join(root2, ".gitignore"), "utf8");
+    const gi = await readFile4(path5.join(root2, ".gitignore"), "utf8");
     const ig = (0, import_ignore2.default)().add(gi);
     found = found.filter((f) => !ig.ignores(f));
   } catch {
@@ -36682,7 +37792,7 @@ function joinPaths(dir, rel) {
   }
   return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
 }
-function dirOf3(path16) {
+function dirOf5(path16) {
   const i = path16.lastIndexOf("/");
   return i < 0 ? "" : path16.slice(0, i);
 }
@@ -36705,7 +37815,7 @@ function isExternal(url) {
   return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//");
 }
 function indexTargetPath(entry, file) {
-  const dir = file?.memoryDir ?? dirOf3(entry.file);
+  const dir = file?.memoryDir ?? dirOf5(entry.file);
   let target = entry.meta?.target;
   if (!target) {
     const link2 = entry.spans?.find((s) => s.kind === "link" && s.url && !isExternal(s.url));
@@ -36722,7 +37832,7 @@ function scopeOf(file, memoryDir) {
   }
   const m = /^(.*?)(?:^|\/)(?:\.claude|\.github|\.cursor)\//.exec(file);
   if (m) return m[1];
-  return dirOf3(file);
+  return dirOf5(file);
 }
 function scopesOverlap(a, b) {
   return a === b || a === "" || b === "" || a.startsWith(b + "/") || b.startsWith(a + "/");
@@ -38420,7 +39530,7 @@ var init_ephemeral = __esm({
 // src/memory/discover.ts
 import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync, readSync, statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { readdir as readdir2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir2, realpath as realpath2, stat as stat4 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 function formatOf(rel, inMemoryDir = false) {
   const base = rel.slice(rel.lastIndexOf("/") + 1);
@@ -38653,7 +39763,7 @@ async function discoverMemory(opts) {
       const abs = resolve3(root2, p);
       let isDir = false;
       try {
-        isDir = (await stat3(abs)).isDirectory();
+        isDir = (await stat4(abs)).isDirectory();
       } catch {
         let dangling = false;
         try {
@@ -39090,7 +40200,7 @@ var init_discover = __esm({
         this.ready ??= this.d.init();
         await this.ready;
         try {
-          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
+          if (!(await stat4(abs)).isFile()) return { kind: "skip" };
         } catch {
           return { kind: "skip" };
         }
@@ -39130,7 +40240,7 @@ var init_discover = __esm({
 });
 
 // src/checks/duplicate.ts
-import path5 from "node:path";
+import path6 from "node:path";
 function contextOf(e, file) {
   const ref = e.refs.find((r) => r.kind === "path");
   return ref ? contextFolders(e, file, ref.start)[0] : void 0;
@@ -39164,6 +40274,20 @@ function sharedPointersOnly(a, b) {
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;
   return shared / (x.size + y.size - shared) < 1 / 3;
+}
+function stanceOf2(text5) {
+  const directives = /* @__PURE__ */ new Set();
+  for (const m of text5.matchAll(DIRECTIVE2)) directives.add(m[0].toLowerCase().replace(/\s+/g, " "));
+  const description = DESCRIPTION.test(text5);
+  return { description, imperative: !description && IMPERATIVE.test(text5), directives };
+}
+function instructionAndDescription(x, y) {
+  const one2 = (i, d) => {
+    if (!d.description || i.description) return false;
+    for (const w of i.directives) if (!d.directives.has(w)) return true;
+    return i.imperative && d.directives.size === 0;
+  };
+  return one2(x, y) || one2(y, x);
 }
 function globList(v, dir) {
   const raw = Array.isArray(v) ? v.map(String) : typeof v === "string" ? splitGlobList(v) : [];
@@ -39240,7 +40364,7 @@ function loadScopes(entries, files) {
       if (r.kind !== "import" || !r.raw.startsWith("@")) continue;
       const t = r.raw.slice(1);
       if (t.startsWith("~") || t.startsWith("/")) continue;
-      const target = path5.posix.normalize(path5.posix.join(dirOf3(e.file), t));
+      const target = path6.posix.normalize(path6.posix.join(dirOf5(e.file), t));
       if (target.startsWith("../") || target === e.file) continue;
       const s = importers.get(target);
       if (s) s.add(e.file);
@@ -39311,6 +40435,13 @@ function findDuplicates(ctx) {
     const pair2 = (x, y) => x.kind === "index-line" && y.kind === "topic" && indexTargetPath(x, fm.get(x.file)) === y.file;
     return pair2(a, b) || pair2(b, a);
   };
+  const texts = textsOf(entries);
+  const stances = /* @__PURE__ */ new Map();
+  const stance = (i) => {
+    let st = stances.get(i);
+    if (!st) stances.set(i, st = stanceOf2(texts.proseWithOffsets(i)));
+    return st;
+  };
   const folders = /* @__PURE__ */ new Map();
   const folderOf = (i) => {
     if (!folders.has(i)) folders.set(i, contextOf(entries[i], fm.get(entries[i].file)));
@@ -39329,6 +40460,7 @@ function findDuplicates(ctx) {
     }
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
+    if (!corpus.same(i, j) && instructionAndDescription(stance(i), stance(j))) return false;
     if (relation(i, j) === "apart") return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -39431,7 +40563,7 @@ function findDuplicates(ctx) {
   }
   return out;
 }
-var NUMBERED_STEP, POINTER, EVERY_FILE, duplicateCheck;
+var NUMBERED_STEP, POINTER, DESCRIPTION, DIRECTIVE2, IMPERATIVE, EVERY_FILE, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
@@ -39443,6 +40575,9 @@ var init_duplicate = __esm({
     init_ephemeral();
     NUMBERED_STEP = /^[ \t]*\d{1,3}[.)][ \t]/;
     POINTER = /`\s*(?:[\w.@~*-]*\/[\w.@~*\/-]*|[\w@*-][\w.@*-]*\.[A-Za-z][A-Za-z0-9]{0,7})\s*`|\]\([^)\s]*\)|(?<![\w`/.@-])(?:[\w.@~-]+\/[\w.@~*\/-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css))(?![\w`/])/g;
+    DESCRIPTION = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?`[^`\n]+`(?:\*\*|__|\*|_)?\s*(?:[-–—:=]|->|→|\((?!\s*\)))|^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?`[^`\n]+`\s+(?:runs|starts|builds|formats|lints|checks|executes|generates|compiles|installs|launches|serves|creates|does|is)\b/;
+    DIRECTIVE2 = /\b(?:always|never|must(?:n't| not)?|should(?:n't| not)?|don't|do not|make sure|ensure|remember|required|mandatory|every time|whenever|before (?:committing|commits?|pushing|push|merging|opening|submitting|sending|finishing|every|each|any)|after (?:every|each|any|changing|editing|making|modifying))\b/gi;
+    IMPERATIVE = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:run|use|execute|call|invoke|format|lint|test|check|build|add|keep|avoid|prefer|follow|write|update|install|start|stop|apply|fix|verify|validate|commit|push|create|delete|remove|put|place|wrap|mock|regenerate|rebuild|restart|clear|set|pass|do)\b/i;
     EVERY_FILE = /* @__PURE__ */ new Set(["**", "**/*", "**/**", "/**", "/**/*"]);
     duplicateCheck = {
       needs: "memory",
@@ -39536,7 +40671,38 @@ function subjectWords(sentence) {
   const ws = contentWords(sentence.replace(NUM_RE, " ").replace(/\d+/g, " ")).map((w) => SYNONYMS.get(w) ?? w).filter((w) => !NUMBER_NOISE.has(w));
   return [...new Set(ws)];
 }
-function numberClaims(sentence, offset, entry, out) {
+function nameKey(raw) {
+  return raw.trim().toLowerCase().replace(/^(?:mdc|file):/, "").replace(/^\.\//, "").replace(/\/+$/, "");
+}
+function namesIn(text5, at) {
+  if (!text5.includes("`") && !text5.includes("/") && !text5.includes(".")) return [];
+  const out = [];
+  NAMED_RE.lastIndex = 0;
+  let m;
+  while (m = NAMED_RE.exec(text5)) {
+    if (m.index <= at && at < m.index + m[0].length) continue;
+    const k = nameKey(m[1] ?? m[2] ?? m[3]);
+    if (k && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+function leadName(text5) {
+  const lead = LEAD_RE.exec(text5);
+  NAMED_AT.lastIndex = lead ? lead[0].length : 0;
+  const m = NAMED_AT.exec(text5);
+  return m ? { name: nameKey(m[1] ?? m[2] ?? m[3]), end: m.index + m[0].length } : void 0;
+}
+function sameName(a, b) {
+  if (a === b) return true;
+  const [short2, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.endsWith("/" + short2);
+}
+function differentNames(a, b) {
+  if (!a.length || !b.length) return false;
+  const covered = (x, y) => x.every((n) => y.some((o) => sameName(n, o)));
+  return !covered(a, b) && !covered(b, a);
+}
+function numberClaims(sentence, offset, entry, out, lead) {
   const clauseRe = /(?:[^,;]|,(?=\d))+?(?=[,;]|\b(?:and|but|while|so|because|which|whereas)\b|$)/g;
   let c;
   while (c = clauseRe.exec(sentence)) {
@@ -39560,9 +40726,20 @@ function numberClaims(sentence, offset, entry, out) {
       if (perClass.get(f.cls) !== 1) continue;
       const words2 = subjectWords(clause);
       if (words2.length < 2) continue;
-      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, index: f.index });
+      let names = namesIn(clause, f.index - offset - c.index);
+      if (!names.length) names = namesIn(sentence, f.index - offset);
+      if (!names.length) {
+        const l = lead();
+        if (l && l.end <= f.index) names = [l.name];
+      }
+      out.push({ entry, kind: "number", key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words: words2, names, index: f.index });
     }
   }
+}
+function qualifiesNoun2(sentence, end) {
+  const m = QUALIFIED_NOUN.exec(sentence.slice(end, end + 80));
+  if (!m) return false;
+  return !(m[2] && RESTRICTED.test(sentence));
 }
 function versionClaims(sentence, offset, entry, out) {
   if (/[<>^~]=?\s*\d/.test(sentence)) return;
@@ -39575,6 +40752,7 @@ function versionClaims(sentence, offset, entry, out) {
     if (!tool) continue;
     const v = m[2];
     if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
+    if (qualifiesNoun2(sentence, m.index + m[0].length)) continue;
     const next = /^\s*(?:,|and\s|or\s|&\s)\s*(?:([a-z.]+)\s+)?v?\d/i.exec(sentence.slice(m.index + m[0].length));
     if (next && (!next[1] || next[1].toLowerCase() === m[1].toLowerCase())) continue;
     const subject = m[1].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -39640,6 +40818,12 @@ function sentenceEnd(text5, i) {
   return j < n ? j + 1 : n;
 }
 function claimsOf(text5, kinds, entry, claims) {
+  let leadKnown = false;
+  let leadThing;
+  const lead = () => {
+    if (!leadKnown) [leadKnown, leadThing] = [true, leadName(text5)];
+    return leadThing;
+  };
   for (let at = 0; at < text5.length; ) {
     const end = sentenceEnd(text5, at);
     if (end < 0) {
@@ -39654,7 +40838,7 @@ function claimsOf(text5, kinds, entry, claims) {
     if (!historic) {
       if (kinds.command && HAS_PM.test(sentence)) commandClaims(sentence, index2, entry, claims);
       if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
-        if (kinds.number && (HAS_NUMBER2.test(sentence) || sentence.includes("%"))) numberClaims(sentence, index2, entry, claims);
+        if (kinds.number && (HAS_NUMBER2.test(sentence) || sentence.includes("%"))) numberClaims(sentence, index2, entry, claims, lead);
         if (kinds.version) versionClaims(sentence, index2, entry, claims);
       }
     }
@@ -39713,6 +40897,7 @@ function findContradictions(ctx) {
     if (versionsConflict(a.value, b.value)) conflicts.push({ a, b, what: `for ${a.key}` });
   for (const [a, b] of pairs(byKind.number, true)) {
     if (a.num === b.num) continue;
+    if (differentNames(a.names, b.names)) continue;
     const { j, inter } = jaccard(a.words, b.words);
     if (inter >= 2 && j >= 0.5) conflicts.push({ a, b, what: `for the same ${a.key === "time" ? "duration" : a.key}` });
   }
@@ -39752,7 +40937,7 @@ function finding2(e, c, other, oc, what) {
     evidence: { now: other.id, file: other.file, line: lineInEntry(other, oc.index), claim: c.kind, subject: c.key }
   };
 }
-var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, TOOLS, AMBIGUOUS, VERSION_RE2, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, JOB_LABEL, contradictionCheck;
+var HISTORY, PMS, PY_PMS, RUNNERS, SCRIPT_JOBS, CMD_RE, UNITS, NUM_RE, SYNONYMS, NUMBER_NOISE, NAMED_RE, LEAD_RE, NAMED_AT, TOOLS, AMBIGUOUS, VERSION_RE2, QUALIFIED_NOUN, RESTRICTED, RULE_RE, RULE_NOISE, HAS_PM, HAS_DIGIT, HAS_MODAL, HAS_NUMBER2, HAS_VERSION, GATE2, G_PM, G_DIGIT, G_MODAL, G_HISTORY, G_TOOL, JOB_LABEL, contradictionCheck;
 var init_contradiction = __esm({
   "src/checks/contradiction.ts"() {
     "use strict";
@@ -39850,6 +41035,9 @@ var init_contradiction = __esm({
       ratelimit: "rate"
     }));
     NUMBER_NOISE = /* @__PURE__ */ new Set(["after", "within", "every", "least", "about", "around", "roughly", "approximately", "set", "default", "config", "value", "number", "currently", "now", "take", "takes", "need", "need", "get", "gets", "run", "runs"]);
+    NAMED_RE = /`([^`\n]+)`|\]\(\s*([^)\s]+)[^)]*\)|(?<![\w`/.@:-])((?:[\w.@~-]+\/)+[\w.@~*-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|ex|exs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css|scss|vue|svelte|lock))(?![\w`/])/g;
+    LEAD_RE = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?\[?/;
+    NAMED_AT = new RegExp(NAMED_RE.source, "y");
     TOOLS = new Map(Object.entries({
       node: "node",
       "node.js": "node",
@@ -39907,6 +41095,8 @@ var init_contradiction = __esm({
     }));
     AMBIGUOUS = /* @__PURE__ */ new Set(["go", "node", "java", "rust", "ruby", "express", "vue", "react"]);
     VERSION_RE2 = /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
+    QUALIFIED_NOUN = /^(?:\s*-\s*|\s+)(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|were|be|been|not|than|that|which|so|if|we|you|it|this|only|uses?|using|used|needs?|requires?|required|supports?|runs?|running|installed|everywhere)\b)[a-z][\w-]*[\s-]+){0,2}(structures?|layouts?|styles?|conventions?|formats?|syntax|idioms?|patterns?|way|approach|skeleton|scaffold(?:ing)?|boilerplate|(apis?|docs|documentation|guides?|manual))\b/i;
+    RESTRICTED = /\b(?:only|exclusively|solely)\b/i;
     RULE_RE = /\b(always|never|must not|mustn't|must|do not|don't|should not|shouldn't)\b\s+([^.;!?\n]{3,120})/gi;
     RULE_NOISE = /* @__PURE__ */ new Set(["ever", "anything", "thing", "someth", "something", "please", "really", "any", "directly", "actually"]);
     HAS_PM = /\b(?:npm|pnpm|yarn|bun|npx|pnpx|bunx|uv|poetry|pipenv|pdm|hatch|rye)\b/;
@@ -40151,7 +41341,7 @@ function findBrokenLinks(ctx) {
   let laterImports;
   const importsOf = (i, text5) => {
     const e = entries[i];
-    const dir = dirOf3(e.file);
+    const dir = dirOf5(e.file);
     for (const hit2 of imports(text5)) {
       if (hit2.target.startsWith("~/") || hit2.target.startsWith("/")) continue;
       const resolved = joinPath3(dir, hit2.target);
@@ -40170,7 +41360,7 @@ function findBrokenLinks(ctx) {
     if (e.kind === "frontmatter-field") continue;
     const file = byPath.get(e.file);
     const isIndex = e.format === "auto-memory-index" || file?.format === "auto-memory-index";
-    const mdir = file?.memoryDir ?? (isIndex ? dirOf3(e.file) : void 0);
+    const mdir = file?.memoryDir ?? (isIndex ? dirOf5(e.file) : void 0);
     let seen;
     if (isIndex && mdir !== void 0) {
       seen = mentioned.get(mdir) ?? /* @__PURE__ */ new Set();
@@ -40185,7 +41375,7 @@ function findBrokenLinks(ctx) {
     const indexTarget2 = isIndex && e.kind === "index-line" && !!e.meta?.target;
     if (!hasMd && !hasLink && !hasWiki && !hasImport && !indexTarget2) continue;
     const text5 = texts.proseNoCode(i);
-    const dir = dirOf3(e.file);
+    const dir = dirOf5(e.file);
     if (hasMd) {
       const mentions = seen;
       mdNames(text5, (name) => mentions.add(joinPath3(mdir, name)));
@@ -40323,7 +41513,7 @@ var init_broken_link = __esm({
 });
 
 // node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
-import path6 from "node:path";
+import path7 from "node:path";
 function requireLodash_uniq() {
   if (hasRequiredLodash_uniq) return lodash_uniq;
   hasRequiredLodash_uniq = 1;
@@ -42196,7 +43386,7 @@ function reportIfFoundPrivateKeyJSONFormat({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyJSON", {
-        FILE_NAME: source.filePath ? path6.basename(source.filePath) : ""
+        FILE_NAME: source.filePath ? path7.basename(source.filePath) : ""
       }),
       range: [0, source.content.length]
     });
@@ -44435,7 +45625,7 @@ function fmtBytes(n) {
 }
 function budgetFor(file, ctx) {
   const b = ctx.config.budgets;
-  const out = { ...file.format === "auto-memory-index" ? b.memoryIndex : b.default };
+  const out = { ...file.format === "auto-memory-index" ? b.memoryIndex : b.formats?.[file.format] ?? b.default };
   let matched = false;
   for (const [glob2, budget2] of Object.entries(b.files ?? {})) {
     let m = matchers.get(glob2);
@@ -44456,7 +45646,7 @@ function entriesByFile(entries, files) {
   return byFile;
 }
 function findBudget(ctx) {
-  const out = [];
+  const out = agentsChainFindings(ctx);
   let indexEntries;
   const errorBytes = ctx.config.budgets.errorBytes ?? 4 * 1024 * 1024;
   for (const file of ctx.files) {
@@ -44533,19 +45723,77 @@ function findBudget(ctx) {
   }
   return out;
 }
-var import_picomatch5, FM_RE, matchers, budgetCheck;
+function byteOffset(text5, bytes2) {
+  let used = 0;
+  for (let i = 0; i < text5.length; i++) {
+    const c = text5.charCodeAt(i);
+    const size = c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 4 : 3;
+    if (used + size > bytes2) return i;
+    used += size;
+    if (size === 4) i++;
+  }
+  return text5.length;
+}
+function agentsChainFindings(ctx) {
+  const limit = ctx.config.budgets.agentsChain?.bytes;
+  if (!limit) return [];
+  const chosen = /* @__PURE__ */ new Map();
+  for (const f of ctx.files) {
+    if (f.format !== "agents-md" || f.path.startsWith("/") || f.path.startsWith("../")) continue;
+    const base = f.path.slice(f.path.lastIndexOf("/") + 1);
+    const rank2 = CODEX_NAMES.indexOf(base);
+    if (rank2 < 0) continue;
+    const dir = dirOf6(f.path);
+    const cur = chosen.get(dir);
+    if (!cur || rank2 < CODEX_NAMES.indexOf(cur.path.slice(cur.path.lastIndexOf("/") + 1))) chosen.set(dir, f);
+  }
+  if (!chosen.size) return [];
+  const out = [];
+  let byFile;
+  for (const [dir, file] of chosen) {
+    const above = [];
+    const parts = dir ? dir.split("/") : [];
+    for (let k = 0; k < parts.length; k++) {
+      const f = chosen.get(parts.slice(0, k).join("/"));
+      if (f && f.text.trim()) above.push(f);
+    }
+    const used = above.reduce((n, f) => n + f.bytes, 0);
+    const room = Math.max(0, limit - used);
+    if (file.bytes <= room || !file.text.trim()) continue;
+    const offset = byteOffset(file.text, room);
+    const line2 = lineOf2(file.text, offset);
+    byFile ??= entriesByFile(ctx.entries, [...chosen.values()]);
+    const unseen = (byFile.get(file.path) ?? []).filter((e) => e.end > offset).length;
+    const aboveText = above.length ? ` after the files above it (${above.map((f) => `${f.path}: ${fmtBytes(f.bytes)}`).join(", ")})` : "";
+    const entries = `${unseen} entr${unseen === 1 ? "y is" : "ies are"} never seen`;
+    const message2 = room === 0 ? `Codex never reads ${file.path}: it stops at ${fmtBytes(limit)} of AGENTS.md (project_doc_max_bytes), used up by the files above it (${above.map((f) => `${f.path}: ${fmtBytes(f.bytes)}`).join(", ")}), so ${entries}; shorten those or move detail into files read on demand.` : `Codex stops reading ${file.path} at line ${line2}: it reads at most ${fmtBytes(limit)} of AGENTS.md (project_doc_max_bytes)${aboveText}, so ${entries}; move detail into files read on demand, or raise project_doc_max_bytes and set budgets.agentsChain to match.`;
+    out.push({
+      entryId: null,
+      file: file.path,
+      line: line2,
+      kind: "budget",
+      severity: "warning",
+      message: message2,
+      evidence: { now: limit, limit: "bytes", cutLine: line2, unseen, bytesAbove: used }
+    });
+  }
+  return out;
+}
+var import_picomatch5, FM_RE, matchers, CODEX_NAMES, dirOf6, budgetCheck;
 var init_budget = __esm({
   "src/checks/budget.ts"() {
     "use strict";
     import_picomatch5 = __toESM(require_picomatch2(), 1);
     FM_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     matchers = /* @__PURE__ */ new Map();
+    CODEX_NAMES = ["AGENTS.override.md", "AGENTS.md"];
+    dirOf6 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     budgetCheck = {
       needs: "memory",
       id: "budget",
       kinds: ["budget"],
       severity: "warning",
-      description: "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), and line / byte / token budgets for the other memory files.",
+      description: "What the agent loads: MEMORY.md's first 200 lines or 25 KB (frontmatter and HTML comments not counted; entries past the cut are never seen), Codex's 32 KiB of AGENTS.md from the root down, and line / byte / token budgets for the other memory files.",
       run: findBudget
     };
   }
@@ -44880,13 +46128,14 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
   const value2 = walk(root2, schema, "");
   return { value: value2 ?? {}, issues };
 }
-var import_yaml5, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
+var import_yaml5, MEMORY_FORMATS, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
     import_yaml5 = __toESM(require_dist(), 1);
     init_registry();
     init_ephemeral();
+    MEMORY_FORMATS = ["claude-md", "auto-memory-index", "auto-memory-topic", "agents-md", "gemini-md", "copilot", "cursor-rule", "other"];
     str4 = { type: "string" };
     repoPath = { type: "string", inRepo: true };
     regex = { type: "regex" };
@@ -44926,7 +46175,9 @@ var init_schema = __esm({
           type: "object",
           props: {
             memoryIndex: budget,
+            agentsChain: { type: "object", props: { bytes: count } },
             default: budget,
+            formats: { type: "record", values: budget, known: () => MEMORY_FORMATS, keysHint: "a memory format" },
             errorBytes: { type: "number", min: 1, integer: true },
             files: { type: "record", values: budget }
           }
@@ -44954,8 +46205,8 @@ var init_schema = __esm({
 });
 
 // src/config/load.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import path7 from "node:path";
+import { readFile as readFile5 } from "node:fs/promises";
+import path8 from "node:path";
 function isPlainObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -44982,19 +46233,19 @@ function parseConfig(text5, file) {
   return value2;
 }
 async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path7.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path7.join(root2, n));
+  const candidates3 = explicitPath ? [path8.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path8.join(root2, n));
   for (const abs of candidates3) {
     let text5;
     try {
-      text5 = await readFile4(abs, "utf8");
+      text5 = await readFile5(abs, "utf8");
     } catch (err) {
       const code3 = err.code;
       if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path7.relative(root2, abs);
+      const shown2 = explicitPath ?? path8.relative(root2, abs);
       throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
     }
-    const rel = path7.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path7.isAbsolute(rel) ? rel.split(path7.sep).join("/") : abs;
+    const rel = path8.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path8.isAbsolute(rel) ? rel.split(path8.sep).join("/") : abs;
     return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
   }
   return structuredClone(DEFAULT_CONFIG);
@@ -45193,10 +46444,10 @@ function typedTopic(topics, dir, target) {
 }
 function typeIndexLines(entries, files, topics) {
   if (topics.size === 0) return;
-  const dirOf5 = new Map(files.map((f) => [f.path, f.memoryDir]));
+  const dirOf7 = new Map(files.map((f) => [f.path, f.memoryDir]));
   for (const e of entries) {
     if (e.kind !== "index-line" || !e.meta.target) continue;
-    const topic = typedTopic(topics, dirOf5.get(e.file), e.meta.target);
+    const topic = typedTopic(topics, dirOf7.get(e.file), e.meta.target);
     if (topic) {
       e.type = topic.type;
       e.typeSource = "frontmatter";
@@ -45561,152 +46812,6 @@ async function fetchGitHubState(opts) {
 var init_github = __esm({
   "src/evidence/github.ts"() {
     "use strict";
-  }
-});
-
-// src/evidence/tsconfig-paths.ts
-import { readFile as readFile5, stat as stat4 } from "node:fs/promises";
-import path8 from "node:path";
-async function readPathAliases(root2, files) {
-  const found = [];
-  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
-    for (const f of list4) if (files.files.has(f)) found.push(f);
-  }
-  if (!found.length) return [];
-  found.sort((a, b) => depth2(a) - depth2(b) || (a < b ? -1 : a > b ? 1 : 0));
-  found.length = Math.min(found.length, MAX_CONFIGS);
-  const texts = /* @__PURE__ */ new Map();
-  const load2 = (file) => {
-    let p = texts.get(file);
-    if (!p) texts.set(file, p = readConfig(root2, file));
-    return p;
-  };
-  const out = [];
-  const seen = /* @__PURE__ */ new Set();
-  const resolved = await Promise.all(found.map(async (file) => ({ file, opts: await effectiveOptions(file, load2, 0, /* @__PURE__ */ new Set()) })));
-  for (const { file, opts } of resolved) {
-    if (!opts.paths) continue;
-    const scope = dirOf4(file);
-    const base = opts.baseUrl ?? opts.paths.dir;
-    for (const [key, value2] of Object.entries(opts.paths.map)) {
-      const star = key.indexOf("*");
-      if (star !== key.length - 1 || star === 0 || key.indexOf("*") !== key.lastIndexOf("*")) continue;
-      const targets = [];
-      for (const t of Array.isArray(value2) ? value2 : []) {
-        if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
-        const pre = t.slice(0, -1);
-        const folder = pre === "" || pre === "." || pre.endsWith("/");
-        let dir = path8.posix.normalize(path8.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
-        if (dir === ".") dir = "";
-        if (dir === ".." || dir.startsWith("../") || path8.posix.isAbsolute(dir)) continue;
-        if (folder && dir) dir += "/";
-        if (/(?:^|\/)node_modules\//.test(dir)) continue;
-        if (!targets.includes(dir)) targets.push(dir);
-      }
-      if (!targets.length) continue;
-      const prefix = key.slice(0, -1);
-      const sig = `${scope}\0${prefix}\0${targets.join("\0")}`;
-      if (seen.has(sig)) continue;
-      seen.add(sig);
-      out.push({ config: file, scope, prefix, targets });
-    }
-  }
-  return out;
-}
-async function effectiveOptions(file, load2, hops, seen) {
-  const json = await load2(file);
-  if (!json) return {};
-  seen.add(file);
-  const dir = dirOf4(file);
-  let out = {};
-  const ext = json.extends;
-  const parents = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e) => typeof e === "string") : [];
-  if (hops < MAX_EXTENDS) {
-    for (const e of parents) {
-      if (!e.startsWith("./") && !e.startsWith("../")) continue;
-      let target = path8.posix.normalize(path8.posix.join(dir || ".", e));
-      if (target.startsWith("..")) continue;
-      if (!target.endsWith(".json")) target += ".json";
-      if (seen.has(target)) continue;
-      const p = await effectiveOptions(target, load2, hops + 1, new Set(seen));
-      out = { ...out, ...p.baseUrl !== void 0 ? { baseUrl: p.baseUrl } : {}, ...p.paths ? { paths: p.paths } : {} };
-    }
-  }
-  const co = json.compilerOptions;
-  if (co && typeof co === "object" && !Array.isArray(co)) {
-    const c = co;
-    if (typeof c.baseUrl === "string") {
-      const b = path8.posix.normalize(path8.posix.join(dir || ".", c.baseUrl));
-      if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
-    }
-    if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
-  }
-  return out;
-}
-async function readConfig(root2, file) {
-  try {
-    const abs = path8.join(root2, file);
-    const st = await stat4(abs);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    const v = parseJsonc(await readFile5(abs, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-function parseJsonc(text5) {
-  let out = "";
-  let i = 0;
-  const n = text5.length;
-  if (text5.charCodeAt(0) === 65279) i = 1;
-  while (i < n) {
-    const c = text5[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < n && text5[j] !== '"') j += text5[j] === "\\" ? 2 : 1;
-      out += text5.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === "/" && text5[i + 1] === "/") {
-      while (i < n && text5[i] !== "\n") i++;
-    } else if (c === "/" && text5[i + 1] === "*") {
-      const end = text5.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
-      out += " ";
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  let cleaned = "";
-  for (let k = 0; k < out.length; k++) {
-    const c = out[k];
-    if (c === '"') {
-      let j = k + 1;
-      while (j < out.length && out[j] !== '"') j += out[j] === "\\" ? 2 : 1;
-      cleaned += out.slice(k, j + 1);
-      k = j;
-    } else if (c === "," && /^\s*[}\]]/.test(out.slice(k + 1, k + 200))) continue;
-    else cleaned += c;
-  }
-  try {
-    return JSON.parse(cleaned);
-  } catch {
-    return void 0;
-  }
-}
-var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth2, dirOf4;
-var init_tsconfig_paths = __esm({
-  "src/evidence/tsconfig-paths.ts"() {
-    "use strict";
-    CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
-    MAX_CONFIGS = 400;
-    MAX_BYTES = 1024 * 1024;
-    MAX_EXTENDS = 5;
-    depth2 = (p) => p.split("/").length;
-    dirOf4 = (p) => {
-      const i = p.lastIndexOf("/");
-      return i < 0 ? "" : p.slice(0, i);
-    };
   }
 });
 
@@ -46807,6 +47912,10 @@ function holdsSecret(e) {
 function where2(e) {
   return `${e.file}:${e.line}`;
 }
+function knownSuccessor(f) {
+  if (f.kind === "path-renamed" || f.kind === "package-renamed") return typeof f.evidence?.now === "string" && f.evidence.now !== "";
+  return f.kind === "script-missing" && typeof f.evidence?.successor === "string" && f.evidence.successor !== "";
+}
 function locate2(e, f) {
   if (!f.ref) return [];
   const refs = e.refs.filter((r) => r.raw === f.ref && r.start >= e.start && r.end <= e.end);
@@ -47103,10 +48212,8 @@ function decideEntry(x, t) {
     }
     const fmEnd = frontmatterEnd(t, e);
     const outside = stale2.find((f) => !withinEntry(e, f));
-    if (outside) {
-      const at = fmEnd > 0 && outside.line < e.line ? `line ${outside.line}, the file's frontmatter` : `line ${outside.line}`;
-      return item("review", 4, `stale (${outside.kind}) at ${at}, outside this entry: ${oneLine(outside.message)}; edit it by hand`);
-    }
+    if (outside)
+      return item("review", 4, `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`);
     const edits = [];
     const uncorrectable = [];
     const unpinned = [];
@@ -47159,6 +48266,8 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; ${hist.available ? "the clone is shallow" : "git history is not available"}, so a rename cannot be ruled out`);
     if (e.type === "decision" || e.type === "feedback" || e.type === "user")
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
+    const renamed = uncorrectable.find(knownSuccessor);
+    if (renamed) return item("review", 4, `${reason}; the successor is known but not written here automatically`);
     if (uniq && (edits.length || unpinned.length)) return item("review", 4, `${reason}; other references of the entry have a known correction`);
     if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
@@ -47351,6 +48460,25 @@ function exampleItem(e, f) {
     if (items.includes(f.ref) && items.every((x) => words2(x) <= 3)) return true;
   }
   return false;
+}
+function outsideWhere(e, f, t, fmEnd) {
+  const ref = e.refs.find((r) => r.line === f.line && (f.ref === void 0 || r.raw === f.ref || r.value === f.ref));
+  if (ref?.in === "frontmatter" || !ref && fmEnd > 0 && f.line < e.line && lineOfOffset2(t, e.file, fmEnd) >= f.line)
+    return "the file's frontmatter, outside this entry";
+  const text5 = t.ctx.files.find((x) => x.path === e.file)?.text;
+  if (text5 !== void 0) {
+    let lineText2;
+    if (ref && text5.slice(ref.start, ref.end) === ref.raw) lineText2 = text5.slice(text5.lastIndexOf("\n", ref.start - 1) + 1, ref.start);
+    else lineText2 = text5.split("\n")[f.line - 1];
+    if (lineText2 !== void 0 && /^ {0,3}#{1,6}(?:[ \t]|$)/.test(lineText2) && f.line < e.line) return "in the heading above this entry";
+  }
+  return "outside this entry";
+}
+function lineOfOffset2(t, file, offset) {
+  const text5 = t.ctx.files.find((x) => x.path === file)?.text ?? "";
+  let n = 1;
+  for (let i = text5.indexOf("\n"); i >= 0 && i < offset - 1; i = text5.indexOf("\n", i + 1)) n++;
+  return n;
 }
 function frontmatterEnd(t, e) {
   return t.frontmatterEnds.get(e.file) ?? 0;
@@ -48992,19 +50120,30 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     i = j + 1;
   }
   const keptBefore = (a) => {
-    for (let l = a - 1; l >= 1; l--) if (!removed.has(l) && !isBlank(lineText(text5, ls, l))) return lineText(text5, ls, l);
+    for (let l = a - 1; l >= bodyStart; l--) if (!removed.has(l) && !isBlank(lineText(text5, ls, l))) return lineText(text5, ls, l);
     return void 0;
   };
   const prevLine = (a) => {
-    for (let l = a - 1; l >= 1; l--) if (!isBlank(lineText(text5, ls, l))) return lineText(text5, ls, l);
+    for (let l = a - 1; l >= bodyStart; l--) if (!isBlank(lineText(text5, ls, l))) return lineText(text5, ls, l);
     return void 0;
   };
-  const anchors = (a, b) => ({
-    prevLine: prevLine(a),
-    keptBefore: keptBefore(a),
-    blankBefore: a > 1 && isBlank(lineText(text5, ls, a - 1)),
-    blankAfter: b < n && isBlank(lineText(text5, ls, b + 1))
-  });
+  const anchors = (a, b) => {
+    let s = a;
+    while (s > bodyStart && isBlank(lineText(text5, ls, s - 1))) s--;
+    let t = b;
+    while (t < n && isBlank(lineText(text5, ls, t + 1))) t++;
+    const gapBefore = text5.slice(ls[s - 1], ls[a - 1]);
+    const gapAfter = text5.slice(ls[b], ls[t]);
+    return {
+      prevLine: prevLine(a),
+      keptBefore: keptBefore(a),
+      blankBefore: a > 1 && isBlank(lineText(text5, ls, a - 1)),
+      blankAfter: b < n && isBlank(lineText(text5, ls, b + 1)),
+      ...gapBefore ? { gapBefore } : {},
+      ...gapAfter ? { gapAfter } : {},
+      ...t === n ? { last: true } : {}
+    };
+  };
   const structureRecord = (prefix, kind, reason, a, b, group, entryId) => {
     const lines = text5.slice(ls[a - 1], ls[b]);
     const shown = a === b ? lineText(text5, ls, a) : lines.replace(/\r?\n$/, "");
@@ -49498,11 +50637,30 @@ function anchorAlternates(records, file) {
 function sameLine(line2, needle) {
   return line2 === needle || needle.includes("[REDACTED:") && redactSecrets(line2) === needle;
 }
-function reinsert(cur, r, alternates = /* @__PURE__ */ new Map()) {
+function lastBefore(lines, bodyStart, r, siblings, eol) {
+  const before = siblings.filter((o) => o !== r && o.endLine < r.line && !o.fileDeleted && o.replacement === void 0 && o.file === r.file && o.date === r.date);
+  if (!before.length) return -1;
+  const byText = /* @__PURE__ */ new Map();
+  for (let i = bodyStart; i < lines.length; i++) {
+    const k = bare(lines[i]);
+    const l = byText.get(k);
+    if (l) l.push(i);
+    else byText.set(k, [i]);
+  }
+  let best = -1;
+  for (const o of before) {
+    const ol = splitLines3(o.lines ?? o.text + eol).map(bare);
+    if (!ol.length || /^\s*$/.test(ol[0])) continue;
+    for (const i of byText.get(ol[0]) ?? []) {
+      if (ol.every((l, k) => lines[i + k] !== void 0 && bare(lines[i + k]) === l) && i + ol.length - 1 > best) best = i + ol.length - 1;
+    }
+  }
+  return best;
+}
+function reinsert(cur, r, alternates = /* @__PURE__ */ new Map(), siblings = []) {
   const lines = splitLines3(cur);
   const eol = cur.includes("\r\n") ? "\r\n" : "\n";
   let block = r.lines ?? r.text + eol;
-  if (!block.endsWith("\n")) block += eol;
   let bodyStart = 0;
   if (/^---\r?\n/.test(cur)) {
     const close2 = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
@@ -49523,7 +50681,12 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map()) {
     return -1;
   };
   let after = find(r.prevLine);
-  if (after < 0) after = find(r.keptBefore);
+  if (after < 0) {
+    after = find(r.keptBefore);
+    const at2 = lastBefore(lines, bodyStart, r, siblings, eol);
+    if (at2 > after) after = at2;
+  }
+  const anchored = after >= 0 || r.prevLine === void 0 || r.keptBefore === void 0;
   let heading2;
   if (after < 0 && r.headings.length) {
     const h = r.headings[r.headings.length - 1];
@@ -49544,20 +50707,43 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map()) {
   }
   let at;
   if (after >= 0) at = after + 1;
-  else if (r.prevLine === void 0 && !heading2) at = bodyStart;
+  else if ((r.prevLine === void 0 || r.keptBefore === void 0) && !heading2) at = bodyStart;
   else at = lines.length;
+  const blockLines = splitLines3(block).map(bare);
+  const inPlace = (start) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== void 0 && bare(lines[start + k]) === l);
+  const inPlaceAtAnchor = () => {
+    if (after < 0 || !inPlace(after - blockLines.length + 1)) return false;
+    let p = after - blockLines.length;
+    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
+    return p >= 0 && bare(lines[p]) === bare(lines[after]);
+  };
+  if (anchored && !heading2 && blockLines.length && !/^\s*$/.test(blockLines[0])) {
+    let x = at;
+    while (x < lines.length && /^\s*$/.test(lines[x])) x++;
+    if (inPlace(x)) return { text: cur, line: x + 1 };
+    if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
+    const gapBefore = r.gapBefore ?? (r.blankBefore && at > 0 ? eol : "");
+    const gapAfter = r.gapAfter ?? (r.blankAfter ? eol : "");
+    let body = block;
+    const pieces2 = [];
+    if (x < lines.length) {
+      if (!body.endsWith("\n")) body += eol;
+      pieces2.push(gapBefore, body, gapAfter);
+    } else {
+      if (!r.last && !body.endsWith("\n")) body += eol;
+      pieces2.push(gapBefore, body, r.last ? gapAfter : "");
+    }
+    if (at > 0 && !lines[at - 1].endsWith("\n")) lines[at - 1] += eol;
+    lines.splice(at, x - at, ...pieces2.filter((p) => p !== ""));
+    return { text: lines.join(""), line: at + 1 + splitLines3(gapBefore).length };
+  }
+  if (!block.endsWith("\n") && !(r.last && at === lines.length)) block += eol;
   if (at === lines.length && lines.length && !lines[lines.length - 1].endsWith("\n")) lines[lines.length - 1] += eol;
   if (r.blankBefore && !heading2 && at > 0 && at < lines.length && /^\s*$/.test(lines[at]) && !/^\s*$/.test(lines[at - 1])) at++;
   const prev = at > 0 ? lines[at - 1] : void 0;
   const next = at < lines.length ? lines[at] : void 0;
-  const blockLines = splitLines3(block).map(bare);
-  const inPlace = (start) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== void 0 && bare(lines[start + k]) === l);
   if (inPlace(at)) return { text: cur, line: at + 1 };
-  if (after >= 0 && inPlace(after - blockLines.length + 1)) {
-    let p = after - blockLines.length;
-    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
-    if (p >= 0 && bare(lines[p]) === bare(lines[after])) return { text: cur, line: after - blockLines.length + 2 };
-  }
+  if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
   const pieces = [];
   if (heading2) {
     if (prev !== void 0 && !/^\s*$/.test(prev)) pieces.push(eol);
@@ -49607,6 +50793,15 @@ async function runRestore(opts) {
   const skipped = [];
   const skip = (r, reason) => skipped.push({ id: r.id, file: r.file, line: r.line, reason });
   const lineAt3 = (text5, offset) => text5.slice(0, offset).split("\n").length;
+  const siblingMap = /* @__PURE__ */ new Map();
+  for (const o of parsed.records) {
+    if (o.fileDeleted || o.replacement !== void 0) continue;
+    const k = `${o.date}\0${o.file}`;
+    const l = siblingMap.get(k);
+    if (l) l.push(o);
+    else siblingMap.set(k, [o]);
+  }
+  const siblingsOf = (r) => siblingMap.get(`${r.date}\0${r.file}`) ?? [];
   for (const r of records) {
     if (/^\.\.(?:[\\/]|$)/.test(path14.posix.normalize(r.file.replace(/\\/g, "/")))) {
       warnings.push(`${arch}: record ${r.id} names ${r.file}, outside the repository; not restored`);
@@ -49656,7 +50851,7 @@ async function runRestore(opts) {
       skip(r, "already restored: the heading is back in place");
       continue;
     }
-    const res = reinsert(cur ?? "", r, anchorAlternates(parsed.records, r.file));
+    const res = reinsert(cur ?? "", r, anchorAlternates(parsed.records, r.file), siblingsOf(r));
     if (res.text === cur) {
       skip(r, "already restored: the lines are back in place");
       continue;

@@ -145,7 +145,7 @@ export interface Reference {
   /** Paths: true when written as a glob. */
   glob?: boolean;
   /** Commands: the tool and script / target / recipe. */
-  tool?: 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'other';
+  tool?: 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'other';
   script?: string;
   /** pnpm --filter / npm -w / yarn workspace target. */
   workspace?: string;
@@ -380,8 +380,11 @@ export interface ScriptHistoryEvent {
   manifest: string;
   type: 'added' | 'removed';
   commit: CommitInfo;
-  /** What defines it: an npm script, a make target or a just recipe. */
-  source?: 'npm' | 'make' | 'just';
+  /**
+   * What defines it: an npm script, a make target, a just recipe, a Composer script
+   * (composer.json), a Deno task (deno.json / deno.jsonc) or a go-task task (Taskfile.yml).
+   */
+  source?: 'npm' | 'make' | 'just' | 'composer' | 'deno' | 'task';
   /** npm scripts: the command line (at the add, or just before the removal). */
   command?: string;
   /** For removals: names added to the same manifest in the same commit (rename candidates). */
@@ -451,6 +454,9 @@ export type ManifestKind =
   | 'gemfile'
   | 'makefile'
   | 'justfile'
+  // deno.json / deno.jsonc (tasks) and go-task's Taskfile.yml (tasks): scripts only
+  | 'deno'
+  | 'taskfile'
   | 'runtime-file'
   // dependencies only (see docs/evidence.md): Gradle version catalogs and build scripts,
   // composer.json, mix.exs, pubspec.yaml, MSBuild project and props files
@@ -459,7 +465,9 @@ export type ManifestKind =
   | 'composer'
   | 'mix'
   | 'pubspec'
-  | 'msbuild';
+  | 'msbuild'
+  // Package.swift (SwiftPM): its `.package(...)` dependencies, with history
+  | 'swift-package';
 
 export interface IssueState {
   number: number;

@@ -25,7 +25,10 @@ export interface ArchiveRecord {
   headings: string[];
   /** Exact source text of the entry (for topic files: the whole file). */
   text: string;
-  /** Exact full lines removed from the file (with their line endings); absent for updates. */
+  /**
+   * Exact full lines removed from the file (with their line endings: the last line of a file
+   * without a final newline has none); absent for updates.
+   */
   lines?: string;
   /** Updates and relinks: the text that replaced `text`. */
   replacement?: string;
@@ -38,6 +41,20 @@ export interface ArchiveRecord {
   keptBefore?: string;
   blankBefore?: boolean;
   blankAfter?: boolean;
+  /**
+   * The exact blank lines (with their line endings) between the previous non-blank line and the
+   * block, and between the block and the next non-blank line (or the end of the file), as they
+   * were before the prune: restore puts exactly these back around the block (two blank lines,
+   * whitespace-only lines, CRLF). Absent when there were none (records written before these
+   * fields existed: one line ending per `blankBefore` / `blankAfter`).
+   */
+  gapBefore?: string;
+  gapAfter?: string;
+  /**
+   * Only blank lines (or nothing) followed the block: it ended the file. With `lines` not ending
+   * in a line ending, the file had no final newline, and restore leaves none.
+   */
+  last?: boolean;
   /** The entry this record travels with (an index line, relink or heading goes back with its topic / entry). */
   group?: string[];
   /** For a merge: the entry kept instead. */

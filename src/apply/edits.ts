@@ -507,20 +507,37 @@ function editFile(
   }
 
   // Archive records for removed entries and headings, with restore anchors.
+  // Anchors are lines of the body: restore never looks inside the frontmatter (its closing `---`
+  // would not be found, and the block would land at the end of the file instead of at the top
+  // of the body); with no line above it in the body, restore puts the block first in the body.
   const keptBefore = (a: number): string | undefined => {
-    for (let l = a - 1; l >= 1; l--) if (!removed.has(l) && !isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
+    for (let l = a - 1; l >= bodyStart; l--) if (!removed.has(l) && !isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
     return undefined;
   };
   const prevLine = (a: number): string | undefined => {
-    for (let l = a - 1; l >= 1; l--) if (!isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
+    for (let l = a - 1; l >= bodyStart; l--) if (!isBlank(lineText(text, ls, l))) return lineText(text, ls, l);
     return undefined;
   };
-  const anchors = (a: number, b: number) => ({
-    prevLine: prevLine(a),
-    keptBefore: keptBefore(a),
-    blankBefore: a > 1 && isBlank(lineText(text, ls, a - 1)),
-    blankAfter: b < n && isBlank(lineText(text, ls, b + 1)),
-  });
+  // The exact bytes of the blank lines around a block (and whether it ended the file): the
+  // collapse above removes some of them with the block, and booleans cannot say how many there
+  // were, nor their whitespace or line endings, so restore could not give back the same bytes.
+  const anchors = (a: number, b: number) => {
+    let s = a;
+    while (s > bodyStart && isBlank(lineText(text, ls, s - 1))) s--;
+    let t = b;
+    while (t < n && isBlank(lineText(text, ls, t + 1))) t++;
+    const gapBefore = text.slice(ls[s - 1], ls[a - 1]);
+    const gapAfter = text.slice(ls[b], ls[t]);
+    return {
+      prevLine: prevLine(a),
+      keptBefore: keptBefore(a),
+      blankBefore: a > 1 && isBlank(lineText(text, ls, a - 1)),
+      blankAfter: b < n && isBlank(lineText(text, ls, b + 1)),
+      ...(gapBefore ? { gapBefore } : {}),
+      ...(gapAfter ? { gapAfter } : {}),
+      ...(t === n ? { last: true } : {}),
+    };
+  };
   /**
    * The record of markup the prune removed with entries (a heading, a table's header and
    * delimiter): lines a..b, put back with the members of `group`. The entry id is the kind's

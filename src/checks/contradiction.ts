@@ -25,6 +25,8 @@ interface Claim {
   num?: number;
   /** Rules: +1 always, -1 never. */
   polarity?: number;
+  /** Numbers: the things their clause names (code spans, link targets, paths), normalised; see `namesOf`. */
+  names?: string[];
   index: number;
 }
 
@@ -179,7 +181,67 @@ function subjectWords(sentence: string): string[] {
   return [...new Set(ws)];
 }
 
-function numberClaims(sentence: string, offset: number, entry: number, out: Claim[]) {
+/**
+ * Named things: an inline code span, a link destination, or a path-like token (`dir/file`, `dir/`,
+ * `name.ext` with a file extension). One expression, compiled once.
+ */
+const NAMED_RE =
+  /`([^`\n]+)`|\]\(\s*([^)\s]+)[^)]*\)|(?<![\w`/.@:-])((?:[\w.@~-]+\/)+[\w.@~*-]*|[\w@-][\w.@-]*\.(?:md|mdc|mdx|txt|json|ya?ml|toml|ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|ex|exs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|sql|html|css|scss|vue|svelte|lock))(?![\w`/])/g;
+/** What may stand before an entry's first word: a bullet or number, emphasis, a link's `[`. */
+const LEAD_RE = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?\[?/;
+const NAMED_AT = new RegExp(NAMED_RE.source, 'y');
+
+/** A named thing as compared: lower case, without `./`, a trailing `/` or a link scheme (`mdc:`, `file:`). */
+function nameKey(raw: string): string {
+  return raw.trim().toLowerCase().replace(/^(?:mdc|file):/, '').replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
+/**
+ * The things a text names (see `NAMED_RE`), normalised; not one written around offset `at` (the
+ * number itself: "`30s`", "`TIMEOUT=30s`" is the value, not what it is about).
+ */
+function namesIn(text: string, at: number): string[] {
+  if (!text.includes('`') && !text.includes('/') && !text.includes('.')) return [];
+  const out: string[] = [];
+  NAMED_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NAMED_RE.exec(text))) {
+    if (m.index <= at && at < m.index + m[0].length) continue;
+    const k = nameKey(m[1] ?? m[2] ?? m[3]);
+    if (k && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
+/** The thing an entry starts with ("- `src/parser.ts` (48KB…)", "- **[X.php](mdc:…)** (11KB…)"), and where it ends; or undefined. */
+function leadName(text: string): { name: string; end: number } | undefined {
+  const lead = LEAD_RE.exec(text);
+  NAMED_AT.lastIndex = lead ? lead[0].length : 0;
+  const m = NAMED_AT.exec(text);
+  return m ? { name: nameKey(m[1] ?? m[2] ?? m[3]), end: m.index + m[0].length } : undefined;
+}
+
+/** Whether two names name the same thing: equal, or one a path ending in the other (`app/Models/X.php`, `X.php`). */
+function sameName(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.endsWith('/' + short);
+}
+
+/**
+ * Whether two numeric claims name different things: each names something (a code span, a link
+ * target, a path) the other does not name. File sizes in a list of model files ("`Postgres.php`
+ * (11KB)", "`Mariadb.php` (10KB)"), timeouts of two keys (`ACCESS_TTL`, `REFRESH_TTL`): the words
+ * around the numbers are the same template, the subjects are the named things. (One side naming
+ * nothing, or only a part of what the other names, may still be the same subject.)
+ */
+function differentNames(a: string[], b: string[]): boolean {
+  if (!a.length || !b.length) return false;
+  const covered = (x: string[], y: string[]) => x.every((n) => y.some((o) => sameName(n, o)));
+  return !covered(a, b) && !covered(b, a);
+}
+
+function numberClaims(sentence: string, offset: number, entry: number, out: Claim[], lead: () => { name: string; end: number } | undefined) {
   // one claim per clause holding exactly one number of a kind: "A is 15 minutes and B 7 days"
   const clauseRe = /(?:[^,;]|,(?=\d))+?(?=[,;]|\b(?:and|but|while|so|because|which|whereas)\b|$)/g;
   let c: RegExpExecArray | null;
@@ -204,7 +266,16 @@ function numberClaims(sentence: string, offset: number, entry: number, out: Clai
       if (perClass.get(f.cls) !== 1) continue; // ranges, comparisons: ambiguous
       const words = subjectWords(clause);
       if (words.length < 2) continue;
-      out.push({ entry, kind: 'number', key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words, index: f.index });
+      // What the number is about, when it is named: the clause's named things, else the
+      // sentence's, else the thing the entry starts with (an item of a list of files or keys,
+      // "- `src/parser.ts`: … File size 48KB").
+      let names = namesIn(clause, f.index - offset - c.index);
+      if (!names.length) names = namesIn(sentence, f.index - offset);
+      if (!names.length) {
+        const l = lead();
+        if (l && l.end <= f.index) names = [l.name];
+      }
+      out.push({ entry, kind: 'number', key: f.cls, value: String(f.n), shown: f.shown, num: f.n, words, names, index: f.index });
     }
   }
 }
@@ -226,6 +297,33 @@ const AMBIGUOUS = new Set(['go', 'node', 'java', 'rust', 'ruby', 'express', 'vue
 const VERSION_RE =
   /\b(node(?:\.js|js)?|python|react|typescript|postgres(?:ql)?|java|golang|go|ruby|rails|django|next(?:\.js|js)|vue|angular|pnpm|yarn|eslint|jest|vitest|webpack|vite|terraform|redis|mysql|php|rust|kotlin|express|prisma|tailwind(?:css)?|deno|elixir|flutter|laravel|mongodb|elasticsearch|ubuntu|gradle|\.net|dotnet|svelte|nuxt|kubernetes|k8s|storybook|playwright|expo(?: sdk)?)(?:\s+(?:version\s+)?|\s*v|@)(\d+(?:\.\d+){0,2})(\.x|\+| or (?:later|newer|above|higher))?(?![\w.]*\d)/gi;
 
+/**
+ * Right after a version (a hyphen or up to two modifiers between, no function words): a noun it
+ * qualifies, a way of writing or laying out code that outlives the release ("in a Laravel 10
+ * structure", "the Laravel 10 directory layout", "Python 2-style prints", "React 16 conventions",
+ * "the Laravel 10 docs"). The version is an adjective for something else, not the version in use:
+ * an app upgraded to Laravel 12 keeps its Laravel 10 structure (Laravel Boost writes exactly that
+ * into every such app). Compiled once; matched on the text after each version.
+ */
+const QUALIFIED_NOUN =
+  /^(?:\s*-\s*|\s+)(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|were|be|been|not|than|that|which|so|if|we|you|it|this|only|uses?|using|used|needs?|requires?|required|supports?|runs?|running|installed|everywhere)\b)[a-z][\w-]*[\s-]+){0,2}(structures?|layouts?|styles?|conventions?|formats?|syntax|idioms?|patterns?|way|approach|skeleton|scaffold(?:ing)?|boilerplate|(apis?|docs|documentation|guides?|manual))\b/i;
+/**
+ * "Use Expo SDK 50 APIs only": limited to a release's API (or its docs), the code must run on that
+ * release; such a phrase still states the version in use.
+ */
+const RESTRICTED = /\b(?:only|exclusively|solely)\b/i;
+
+/**
+ * Whether the version ending at `end` of `sentence` qualifies a noun (`QUALIFIED_NOUN`) rather
+ * than stating the version in use. (Versions after "upgraded from", "legacy", "until" are in
+ * sentences `HISTORY` skips; after "since", "before", "pre-", "from" `isFeatureVersion` skips them.)
+ */
+function qualifiesNoun(sentence: string, end: number): boolean {
+  const m = QUALIFIED_NOUN.exec(sentence.slice(end, end + 80));
+  if (!m) return false;
+  return !(m[2] && RESTRICTED.test(sentence));
+}
+
 function versionClaims(sentence: string, offset: number, entry: number, out: Claim[]) {
   if (/[<>^~]=?\s*\d/.test(sentence)) return;
   VERSION_RE.lastIndex = 0;
@@ -238,6 +336,8 @@ function versionClaims(sentence: string, offset: number, entry: number, out: Cla
     const v = m[2];
     // "Node 18 ships a global fetch", "arrived in Python 3.10": what a release does, not a value the project states.
     if (isFeatureVersion(sentence, m.index, m.index + m[0].length)) continue;
+    // "in a Laravel 10 structure", "Python 2-style": the version qualifies something else.
+    if (qualifiesNoun(sentence, m.index + m[0].length)) continue;
     // "Node 20 and 22", "Python 3.10, 3.11 or 3.12": a support matrix, not one value.
     // (The next member may repeat the subject, "Java 17 and Java 25"; another subject starts another claim.)
     const next = /^\s*(?:,|and\s|or\s|&\s)\s*(?:([a-z.]+)\s+)?v?\d/i.exec(sentence.slice(m.index + m[0].length));
@@ -392,6 +492,12 @@ function sentenceEnd(text: string, i: number): number {
 
 /** The claims of one entry's prose, sentence by sentence (`SENTENCE_RE`'s sentences). */
 function claimsOf(text: string, kinds: Kinds, entry: number, claims: Claim[]): void {
+  let leadKnown = false;
+  let leadThing: { name: string; end: number } | undefined;
+  const lead = () => {
+    if (!leadKnown) [leadKnown, leadThing] = [true, leadName(text)];
+    return leadThing;
+  };
   for (let at = 0; at < text.length; ) {
     const end = sentenceEnd(text, at);
     if (end < 0) {
@@ -408,7 +514,7 @@ function claimsOf(text: string, kinds: Kinds, entry: number, claims: Claim[]): v
       if ((kinds.number || kinds.version) && HAS_DIGIT.test(sentence)) {
         // a clause holds a number with a unit only where the sentence does, but for a clause
         // cut right after a `%` ("5%and"): then the sentence is read too
-        if (kinds.number && (HAS_NUMBER.test(sentence) || sentence.includes('%'))) numberClaims(sentence, index, entry, claims);
+        if (kinds.number && (HAS_NUMBER.test(sentence) || sentence.includes('%'))) numberClaims(sentence, index, entry, claims, lead);
         if (kinds.version) versionClaims(sentence, index, entry, claims);
       }
     }
@@ -486,6 +592,8 @@ export function findContradictions(ctx: CheckContext): Finding[] {
     if (versionsConflict(a.value, b.value)) conflicts.push({ a, b, what: `for ${a.key}` });
   for (const [a, b] of pairs(byKind.number, true)) {
     if (a.num === b.num) continue;
+    // different named things are different subjects, whatever words their clauses share
+    if (differentNames(a.names!, b.names!)) continue;
     const { j, inter } = jaccard(a.words!, b.words!);
     if (inter >= 2 && j >= 0.5) conflicts.push({ a, b, what: `for the same ${a.key === 'time' ? 'duration' : a.key}` });
   }

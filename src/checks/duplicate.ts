@@ -10,7 +10,7 @@ import { contextFolders } from '../memory/references.js';
 import { formatOf } from '../memory/discover.js';
 import { splitGlobList } from '../memory/refs/paths.js';
 import { conflictingPair, corpusOf, isNearDuplicate } from './fidelity/corpus.js';
-import { baseName, contentWords, dirOf, fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, where } from './fidelity/text.js';
+import { baseName, contentWords, dirOf, fileMap, indexTargetPath, isAutoMemory, isInstructionFile, scopeOf, textsOf, where } from './fidelity/text.js';
 import { claudeMdCopyActive } from './ephemeral.js';
 
 /** An ordered-list item: `3. …` or `3) …`. */
@@ -76,6 +76,52 @@ function sharedPointersOnly(a: string, b: string): boolean {
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;
   return shared / (x.size + y.size - shared) < 1 / 3;
+}
+
+// ------------------------------------------------------------------ instructions and descriptions
+//
+// `/init` writes a command list ("`./vendor/bin/pint` - Run Laravel Pint for code formatting") and
+// then "Important Reminders" that make some of those commands standing rules ("Always run code
+// formatting: `./vendor/bin/pint`"). The two share most words, but the reminder says when or
+// whether to act, the list item only what the command does: merging the reminder into the
+// description loses the instruction.
+
+/** An entry that starts by naming a code span and then says what it is or does: a command list item. */
+const DESCRIPTION =
+  /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?`[^`\n]+`(?:\*\*|__|\*|_)?\s*(?:[-–—:=]|->|→|\((?!\s*\)))|^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?`[^`\n]+`\s+(?:runs|starts|builds|formats|lints|checks|executes|generates|compiles|installs|launches|serves|creates|does|is)\b/;
+/** Words that make a line an instruction: a rule (always, never, must…) or a moment to act (before committing…). */
+const DIRECTIVE =
+  /\b(?:always|never|must(?:n't| not)?|should(?:n't| not)?|don't|do not|make sure|ensure|remember|required|mandatory|every time|whenever|before (?:committing|commits?|pushing|push|merging|opening|submitting|sending|finishing|every|each|any)|after (?:every|each|any|changing|editing|making|modifying))\b/gi;
+/** The first word of an imperative line ("Run …", "Use …"), after a bullet or emphasis. */
+const IMPERATIVE =
+  /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:run|use|execute|call|invoke|format|lint|test|check|build|add|keep|avoid|prefer|follow|write|update|install|start|stop|apply|fix|verify|validate|commit|push|create|delete|remove|put|place|wrap|mock|regenerate|rebuild|restart|clear|set|pass|do)\b/i;
+
+interface Stance {
+  description: boolean;
+  imperative: boolean;
+  /** The directive words of the entry, lower case. */
+  directives: Set<string>;
+}
+
+function stanceOf(text: string): Stance {
+  const directives = new Set<string>();
+  for (const m of text.matchAll(DIRECTIVE)) directives.add(m[0].toLowerCase().replace(/\s+/g, ' '));
+  const description = DESCRIPTION.test(text);
+  return { description, imperative: !description && IMPERATIVE.test(text), directives };
+}
+
+/**
+ * Whether one entry is an instruction (a directive word, or an imperative of its own) that the
+ * other, a description of the command it names, lacks: "Always run code formatting: `pint`" and
+ * "`pint` - Run Laravel Pint for code formatting" are a rule and a reference, neither redundant.
+ */
+function instructionAndDescription(x: Stance, y: Stance): boolean {
+  const one = (i: Stance, d: Stance) => {
+    if (!d.description || i.description) return false;
+    for (const w of i.directives) if (!d.directives.has(w)) return true;
+    return i.imperative && d.directives.size === 0;
+  };
+  return one(x, y) || one(y, x);
 }
 
 // ------------------------------------------------------------------ load scopes
@@ -291,6 +337,14 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
       x.kind === 'index-line' && y.kind === 'topic' && indexTargetPath(x, fm.get(x.file)) === y.file;
     return pair(a, b) || pair(b, a);
   };
+  // Whether each compared entry describes a command or instructs, once per entry (pairs share entries).
+  const texts = textsOf(entries);
+  const stances = new Map<number, Stance>();
+  const stance = (i: number) => {
+    let st = stances.get(i);
+    if (!st) stances.set(i, (st = stanceOf(texts.proseWithOffsets(i))));
+    return st;
+  };
   // The folder each compared entry is about, once per entry (pairs share entries).
   const folders = new Map<number, string | undefined>();
   const folderOf = (i: number) => {
@@ -321,6 +375,8 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     // A near match carried by shared file references: an index item and a rule naming the same files.
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
+    // A reminder to run a command and the command's description: the instruction is not redundant.
+    if (!corpus.same(i, j) && instructionAndDescription(stance(i), stance(j))) return false;
     // Only a copy in a file loaded wherever the other is can stand in for it: copies in sibling
     // packages, under different globs or in a personal and a nested shared file each serve
     // sessions the other does not reach.

@@ -9,7 +9,7 @@ import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent
 import { renamedOwnName } from '../evidence/manifests.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
 import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
-import { checkable, describedAsPast, commitEvidence, describeCommit, finding, namesSuccessor } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, namesSuccessor } from './stale-common.js';
 
 interface SwapIndex {
   /** `${sha}\0${manifest}` -> names added / removed by that commit in that manifest. */
@@ -255,6 +255,7 @@ const fromGoMod = (events: PackageHistoryEvent[]) => events.some((e) => e.manife
  */
 function lookupName(ev: Evidence, idx: SwapIndex, ref: Reference): string {
   const v = ref.value;
+  if (ref.tool === 'composer' && v.includes('/')) return composerName(ev, idx, v);
   const goPath = v.includes('/') && isGoPath(v);
   const short = !goPath && ref.in === 'inlineCode' && ref.tool === undefined && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
   if (!goPath && !short) return v;
@@ -290,6 +291,157 @@ function lookupName(ev: Evidence, idx: SwapIndex, ref: Reference): string {
   if (idx.goNames.size > 100_000) idx.goNames.clear();
   idx.goNames.set(key, name);
   return name;
+}
+
+/** Whether every manifest of a package's history is a composer.json. */
+const fromComposer = (events: PackageHistoryEvent[]) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === 'composer');
+
+/**
+ * The name a Composer package written `vendor/name` (`spatie/laravel-data`) is looked up by.
+ * composer.json's history follows a package by its short name (`laravel-data`), or by the full
+ * name when the short one is a generic module word (`laravel/framework`); the full name is a
+ * declared spelling at HEAD only. So: the full name when it is declared now or has history of
+ * its own, else the short name when only composer.json files ever declared it (an npm `pest` is
+ * another package) and, when the history keeps the full spelling (`displayName` with a `/`), that
+ * spelling is the one written. Anything else is looked up as written (and is never a finding:
+ * paths such as `src/app` have the same shape). Memoised per value.
+ */
+function composerName(ev: Evidence, idx: SwapIndex, v: string): string {
+  const key = `\0c${v}`;
+  const memo = idx.goNames.get(key);
+  if (memo !== undefined) return memo;
+  let name = v;
+  if (!presentNow(ev, idx, v) && !history(ev, v)) {
+    const short = v.slice(v.indexOf('/') + 1);
+    const events = ev.manifests.everDependencies.get(short);
+    if (events && fromComposer(events) && events.every((e) => !e.displayName?.includes('/') || e.displayName.toLowerCase() === v)) name = short;
+  }
+  if (idx.goNames.size > 100_000) idx.goNames.clear();
+  idx.goNames.set(key, name);
+  return name;
+}
+
+/**
+ * Whether a Composer-shaped token (`spatie/laravel-data`) names a path instead: a file or folder
+ * at HEAD or in history, from the root or the memory file's folder, or the tail of a folder at
+ * HEAD (`packages/spatie/laravel-data`, a committed `vendor/` tree). The path check owns those.
+ */
+function composerTokenIsPath(ev: Evidence, entry: Entry, v: string): boolean {
+  const dir = memDirOf(entry.file);
+  for (const p of dir ? [v, `${dir}/${v}`] : [v]) if (exists(ev, p) || ev.history.known?.(p)) return true;
+  const last = v.slice(v.lastIndexOf('/') + 1);
+  const tail = `/${v}`;
+  return !!ev.files.stats?.byDirName.get(last)?.some((d) => d.toLowerCase().endsWith(tail)) || !!ev.files.byBasename.get(last)?.some((f) => f.toLowerCase().endsWith(tail));
+}
+
+/**
+ * The spelling a manifest declares for `key` (a lower-cased dependency name): NuGet ids keep their
+ * capitals (`NSubstitute`, `TUnit`), which the text should too. Declared now in `manifest` first,
+ * then anywhere now, then as history last wrote it.
+ */
+function declaredSpelling(ev: Evidence, key: string, manifest?: string): string {
+  const now = ev.manifests.dependencies.get(key);
+  const hit = (manifest && now?.find((d) => d.manifest === manifest)) || now?.[0];
+  if (hit) return hit.name;
+  const events = ev.manifests.everDependencies.get(key);
+  const last = events?.[events.length - 1];
+  return last?.displayName ?? last?.name ?? key;
+}
+
+/**
+ * The full Composer name (`phpunit/phpunit`) a composer.json declares now for a dependency
+ * followed by its short name (`phpunit`): the one `vendor/<short>` spelling of that manifest, or
+ * undefined when there is none or several.
+ */
+function composerFullName(ev: Evidence, short: string, manifest: string): string | undefined {
+  if (short.includes('/')) return declaredSpelling(ev, short, manifest);
+  const tail = `/${short}`;
+  let found: string | undefined;
+  for (const [k, list] of ev.manifests.dependencies) {
+    if (!k.endsWith(tail)) continue;
+    const d = list.find((x) => x.manifest === manifest);
+    if (!d) continue;
+    if (found !== undefined && found !== d.name) return undefined;
+    found = d.name;
+  }
+  return found;
+}
+
+/**
+ * The successor as it is written where the old name stood, or undefined when its spelling in that
+ * role is not known (then the finding offers no replacement and the entry goes to a person):
+ * - a program run in a command (`bundle exec rubocop -a`): a package's executable need not carry
+ *   its name (the `standard` gem runs `standardrb`), so only when the project is known to run an
+ *   executable of that name (`executableKnown`);
+ * - a display name in prose, written with capitals other than the manifest's spelling of the old
+ *   name (`RuboCop`, `Retrofit`, `xUnit` for `rubocop`, `retrofit`, `xunit`): the successor's own
+ *   spelling when it carries capitals (NuGet's `TUnit`), else its family name when a version
+ *   catalog names one (a `[versions]` key `ktor` for `ktor-client-core`, capitalised like the old
+ *   name), else none: an artifact id (`ktor-client-core`) or a lower-case word (`standard`) reads
+ *   as something else there ("Follow standard rules");
+ * - anywhere else the name as its manifest declares it.
+ */
+function successorInRole(ev: Evidence, entry: Entry, ref: Reference, removal: PackageHistoryEvent, succKey: string, succ: string): string | undefined {
+  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) ? succ : undefined;
+  const old = removal.displayName ?? removal.name;
+  if (ref.in === 'prose' && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
+    if (/[A-Z]/.test(succ)) return succ;
+    // A one-word name is its own display name (`kermit`, `tesla`, `drift`); a multi-part artifact
+    // id (`ktor-client-core`) needs the family name its catalog gives it.
+    const fam = /^[a-z][a-z0-9]*$/.test(succ) ? succ : catalogFamily(ev, succKey, removal.manifest);
+    if (!fam) return undefined;
+    return /^[A-Z]/.test(ref.raw) ? fam[0]!.toUpperCase() + fam.slice(1) : fam;
+  }
+  return succ;
+}
+
+/** Package-manager verbs after which a name is a package (`pnpm add x`), not a program (`pnpm x`). */
+const PACKAGE_VERBS = new Set('add install i remove rm uninstall un update up upgrade why link unlink outdated info view dlx create global'.split(' '));
+
+/**
+ * Whether the reference is the program a command runs: a command's own program (`rubocop -a`,
+ * `bundle exec rubocop`), or a binary run through a package manager (`pnpm vitest`, `yarn eslint .`,
+ * not `pnpm add vitest`).
+ */
+function runsAsProgram(entry: Entry, ref: Reference): boolean {
+  if (ref.in !== 'code' && ref.in !== 'inlineCode') return false;
+  if (ref.tool === 'other') return true;
+  if (ref.tool !== 'pnpm' && ref.tool !== 'yarn' && ref.tool !== 'bun') return false;
+  const s = ref.start - entry.start;
+  if (s < 0 || s > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf('\n', s - 1) + 1;
+  const before = entry.text.slice(lineStart, s);
+  const at = before.lastIndexOf(ref.tool);
+  if (at < 0) return false;
+  return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+
+/**
+ * Whether the project is known to run an executable named `name`: a binstub `bin/<name>` is
+ * tracked, or a script a manifest declares now runs it as a program (at the start of a command,
+ * or through `npx` / `pnpm exec` / `yarn` / `bunx` / `bundle exec` / `uv run` / `poetry run`).
+ */
+function executableKnown(ev: Evidence, name: string): boolean {
+  if (ev.files.files.has(`bin/${name}`)) return true;
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`(?:^|&&|\\|\\||[;|(])\\s*(?:(?:npx|pnpm(?:\\s+exec)?|yarn|bunx|bun\\s+x|bundle\\s+exec|uv\\s+run|poetry\\s+run)\\s+)?${esc}(?=\\s|$|[;&|)])`);
+  for (const scripts of ev.manifests.scriptCommands?.values() ?? []) for (const cmd of scripts.values()) if (re.test(cmd)) return true;
+  return false;
+}
+
+/**
+ * The family name a Gradle version catalog gives a library: a `[versions]` key of the manifest
+ * that is the artifact id or its first part(s) at `-` (`ktor` for `ktor-client-core`, `kermit` for
+ * `kermit`), the longest one. The catalog's own name for the library's project.
+ */
+function catalogFamily(ev: Evidence, succKey: string, manifest: string): string | undefined {
+  let best: string | undefined;
+  for (const [k, list] of ev.manifests.dependencies) {
+    if (!/^[a-z][a-z0-9]{2,}$/.test(k) || !(succKey === k || succKey.startsWith(`${k}-`))) continue;
+    if (!list.some((d) => d.field === 'versions' && d.manifest === manifest)) continue;
+    if (!best || k.length > best.length) best = k;
+  }
+  return best;
 }
 
 function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
@@ -363,9 +515,13 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const name = lookupName(ev, idx, ref);
   // Written other than the module it names (an import path under it, its short name): reported
   // with the module, and never rewritten with the successor's full name.
-  const viaModule = name !== ref.value;
+  // A Composer name (`spatie/laravel-data`) is looked up by the name history follows and written
+  // as a Composer name: no module to name, and its successor is written in full too.
+  const composer = ref.tool === 'composer';
+  const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === 'go' && fetchedByVersion(entry, ref)) return null;
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
   // package, unless the sentence uses it as a name (see `proseNamesPackage`).
@@ -391,6 +547,8 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const succ = ren.names[ren.names.length - 1]!;
     const written = ref.raw;
     const replace = spelledLike(written, removal.name, succ);
+    // an arrow to the new name (`hir-ty` → `hir-types`) records the rename (see describedAsPast)
+    if (describedAsPast(entry, ref, [...ren.names, replace])) return null;
     const named = namesSuccessor(entry, ref, replace) || (replace !== succ && namesSuccessor(entry, ref, succ));
     const later = ren.names.length > 1 ? `, later renamed to \`${succ}\`` : '';
     // In code too: a renamed workspace package is an identifier (`cargo test -p hir-ty`), not a
@@ -415,7 +573,12 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     (n) => (n === h.key || !n.startsWith('@types/')) && removedFromField(ev, n, last.commit.sha, last.manifest, field),
   );
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
-  const succ = h.own ? undefined : swapSuccessor(added, removedThere);
+  const succKey = h.own ? undefined : swapSuccessor(added, removedThere);
+  // Shown (and written) the way its manifest declares it (`NSubstitute`, not `nsubstitute`); a
+  // Composer name in full (`phpunit/phpunit`), or the short name without a replacement when the
+  // manifest does not declare exactly one `vendor/<short>`.
+  const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : undefined;
+  const succ = succKey === undefined ? undefined : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
   const written = ref.raw;
   const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
   // Still declared in a pnpm catalog (pnpm-workspace.yaml `catalog:` / `catalogs:`) while no
@@ -431,14 +594,17 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   }
   // A swap: one dependency in, this one (or one family) out, in the same manifest and field.
   if (succ) {
+    // an arrow to the successor (`moment` → `dayjs`) records the swap (see describedAsPast)
+    if (describedAsPast(entry, ref, succ)) return null;
     // The entry already names the successor ("Never add `moment` back. Use `dayjs`."): writing it
     // over the old name would repeat or invert the entry, so no replacement is offered.
     const named = namesSuccessor(entry, ref, succ);
+    const replace = named || viaModule || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : successorInRole(ev, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
-      !named && !viaModule && (ref.in === 'prose' || ref.in === 'inlineCode') ? { replace: succ } : undefined,
+      replace !== undefined ? { replace } : undefined,
     );
   }
   if (h.own) {
@@ -450,11 +616,12 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     );
   }
   // No single successor: say what the commit added (and what else it removed) and let a person pick.
-  const others = removedThere.filter((n) => n !== h.key);
+  const others = removedThere.filter((n) => n !== h.key).map((n) => declaredSpelling(ev, n, last.manifest));
+  const addedShown = added.map((n) => declaredSpelling(ev, n, last.manifest));
   return finding(
     entry, ref, 'package-missing', 'warning',
-    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(added)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
-    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...(added.length ? { added } : {}) },
+    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list(addedShown)}${others.length ? `, and removed ${list(others)} too` : ''})` : ''}; remove the reference or name what replaced it.`,
+    { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...(added.length ? { added: addedShown } : {}) },
   );
 }
 
@@ -525,6 +692,13 @@ const NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|ar
 /** The word listed right after / before another one (`,`, `and`, `or`, `&`, `/` between them). */
 const LISTED_AFTER = /^[*_`"']*(?:\s*,\s*|\s+(?:and|or|&)\s+|\s*\/\s*)([`*_"']*[\w@][\w@./-]*)/i;
 const LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
+/**
+ * A verb phrase saying what a library does in the project, right after its name: `is used`
+ * (`are`, `was`, an adverb between), `is the … library` / `framework` / `toolkit` / `SDK` / `ORM`,
+ * `provides`, `handles`, `powers`, `manages`.
+ */
+const DESCRIBED_AFTER =
+  /^[*_]*\s+(?:(?:is|are|was|were)\s+(?:(?:also|now|mainly|mostly|primarily|only|still)\s+)?used\b|(?:is|was)\s+(?:the|our|an?)\s+(?:[\w-]+\s+){0,4}(?:librar(?:y|ies)|framework|toolkit|sdk|orm)\b|(?:provides|handles|powers|manages)\b)/i;
 /** Fixed phrases in which the word is the ordinary adjective ("the standard library"). */
 const ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
 
@@ -561,6 +735,11 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
     // Listen for the ready event").
     if (!start || (start === 'label' && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after))) return true;
   }
+  // The subject of a sentence that says what it does in the project ("Hilt is used for dependency
+  // injection", "**Local Data:** Room is used for …", "Timber handles logging"): a bare capitalised
+  // singular at the start of a sentence or after a label, without an article, is a proper name;
+  // the common noun would read "The room …". Gerunds stay words ("Tracing is used to debug …").
+  if (/^[A-Z][a-z]/.test(raw) && !/ing$/.test(raw) && sentenceStart(before) !== undefined && DESCRIBED_AFTER.test(after)) return true;
   if (NAME_NOUN_AFTER.test(after) && !(raw.toLowerCase() === 'standard' && ENGLISH_PHRASE_AFTER.test(after))) return true;
   if (NAME_VERB_BEFORE.test(before) && !qualifiesNoun(after)) return true;
   if (NAME_REPLACED_AFTER.test(after)) return true;
@@ -660,13 +839,15 @@ export const packageCheck: Check = {
       for (const ref of entry.refs) {
         // Names still declared (or never removed) are skipped before any per-reference work.
         if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-        const k = `${ref.line}\0${ref.value}`;
-        if (seen?.has(k)) continue;
         const f = checkPackageRef(entry, ref, ctx.evidence);
-        if (f) {
-          (seen ??= new Set()).add(k);
-          out.push(f);
-        }
+        if (!f) continue;
+        // One finding per name and line, unless the successor can be written at one place and not
+        // at another (`rubocop` in prose, `bundle exec rubocop` in code): both stand, so the entry
+        // is not corrected at the place that cannot take the successor.
+        const k = `${ref.line}\0${ref.value}\0${f.suggestion?.replace ?? ''}`;
+        if (seen?.has(k)) continue;
+        (seen ??= new Set()).add(k);
+        out.push(f);
       }
     }
     return out;

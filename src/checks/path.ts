@@ -6,6 +6,7 @@ import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFat
 import { joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
 import picomatch from 'picomatch';
+import { builtinModules } from 'node:module';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short, workspaceFolder } from './stale-common.js';
 import { untrackedOnPurpose } from '../evidence/untracked-on-purpose.js';
 import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder, historyFilesNamed, nameAtHeadIgnoringCase } from '../evidence/path-lookups.js';
@@ -22,6 +23,8 @@ interface Candidate {
   base?: string;
   /** 'name': how its successor is written (set once resolved). 'alias': the alias prefix (`@/`). */
   as?: string;
+  /** A module file found for a specifier written without its extension: the successor is written without one too. */
+  module?: boolean;
 }
 
 /**
@@ -237,7 +240,6 @@ function globMatchesGone(entry: Entry, ref: Reference, ev: Evidence, memDir: str
     if (f.status === 'renamed' ? !f.successor || !exists(ev, f.successor) : f.status !== 'deleted') return null;
     fates.push(f);
   }
-  if (describedAsPast(entry, ref)) return null;
   // the most recent of the commits that renamed or deleted the former matches
   let last = fates[0]!.commit;
   for (const f of fates) if (f.commit && (!last || f.commit.time > last.time)) last = f.commit;
@@ -246,6 +248,8 @@ function globMatchesGone(entry: Entry, ref: Reference, ev: Evidence, memDir: str
   const what = former.length === 1 ? `the file it matched (${list}) was` : `the ${former.length} files it matched (${list}) were`;
   const pairs = fates.every((f) => f.status === 'renamed') ? former.map((p, i) => [p, fates[i]!.successor!] as const) : [];
   const successor = pairs.length ? renamedGlob(seg, pairs, match) : undefined;
+  // the text already says so, or an arrow points at the rewritten glob (`a.*` → `b.*`)
+  if (describedAsPast(entry, ref, successor)) return null;
   if (successor) {
     const replace = styled({ ...ref, glob: false }, cand, successor, memDir, false);
     return finding(
@@ -345,6 +349,7 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
     out = successor;
     if (anchor === 'dot') out = './' + out;
   }
+  if (cand.module) out = moduleSpecifierOf(out, ref.value) ?? out;
   const globTail = ref.glob ? ref.value.slice(globPrefix(ref.value).length) : '';
   if (globTail) out += globTail;
   if (dir && ref.raw.endsWith('/') && !out.endsWith('/')) out += '/';
@@ -390,7 +395,8 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     value = globPrefix(ref.value);
     if (!value) return null;
   }
-  let cands = goPackage ? [goPackage] : candidates(ref, memDir, value);
+  const listed = listedName(ref);
+  let cands = goPackage ? [goPackage] : listed !== undefined ? listedCandidates(listed, memDir, value) : candidates(ref, memDir, value);
   // A path argument of a command run in one workspace package (`pnpm --filter web lint src/c.ts`)
   // is relative to that package's folder, not to the memory file's or the root: when the package
   // is known, its folder is the only place to look (the root's own `src/c.ts` says nothing).
@@ -412,6 +418,7 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   if (alias === null) return null;
   let res = alias ? alias.res : resolvePath(ev, cands);
   if (alias) cands = alias.tried;
+  if (listed && !listedGone(ev, ref, res)) return null;
   // Not found as written, nor ever in history: try the folders the context names.
   if (!alias && (res.kind === 'never' || res.kind === 'unknown-history') && ref.kind === 'path' && ref.via !== 'tree' && value.includes('/') && !isGlob) {
     const anchor = anchorOf(ref).anchor;
@@ -452,10 +459,17 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
         if (byName) res = byName;
       }
     }
+    // A module specifier written without its extension (`shared/composables/useBranding`).
+    if (!alias && res.kind === 'never' && moduleSpecifierRef(entry, ref, ev, isGlob, dirRef)) {
+      const m = resolveModule(entry, ev, ref, cands, value);
+      if (m === 'found') return null;
+      if (m) res = m;
+    }
   }
   if (res.kind === 'present') return isGlob && ref.kind === 'path' && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
-  // the text already says it is gone or replaced (tested once the path is known to be missing)
-  if (describedAsPast(entry, ref)) return null;
+  // the text already says it is gone or replaced (tested once the path is known to be missing);
+  // an arrow to where history took it (`old.ts` → `new.ts`) records that change
+  if (describedAsPast(entry, ref, [res.real, res.fate?.successor, ...(res.fate?.chain ?? []).map((h) => h.to)])) return null;
   if (res.kind === 'case') {
     const real = res.real!;
     return finding(
@@ -570,6 +584,159 @@ function moduleExists(ev: Evidence, p: string): boolean {
   const files = ev.files.files;
   for (const x of MODULE_EXTS) if (files.has(p + x) || files.has(`${p}/index${x}`)) return true;
   return false;
+}
+
+/**
+ * Module files TypeScript and bundlers resolve a specifier written without its extension to
+ * (`x.ts`, `x/index.ts`): the ones a memory file's module path is looked up as in history (the
+ * declaration-only `.d.ts` and `.json` count as present at HEAD through MODULE_EXTS, never as
+ * the module a path named).
+ */
+const MODULE_FILE_EXTS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue', '.svelte'];
+
+/**
+ * The specifier of module file `p` (`a/b.ts` -> `a/b`, `a/b/index.js` -> `a/b`), keeping a
+ * trailing `/index` when the written specifier `written` had one; undefined when `p` is no
+ * module file.
+ */
+function moduleSpecifierOf(p: string, written: string): string | undefined {
+  if (p.endsWith('.d.ts')) return undefined;
+  const x = MODULE_FILE_EXTS.find((e) => p.endsWith(e));
+  if (!x) return undefined;
+  const s = p.slice(0, p.length - x.length);
+  return s.endsWith('/index') && !/(?:^|\/)index$/.test(written) ? s.slice(0, -'/index'.length) : s;
+}
+
+/**
+ * Whether a path reference is a relative module specifier written without its extension, as
+ * JS/TS memory names modules (import specifiers: `shared/composables/useBranding`): a whole
+ * inline code span (no spaces), with a `/`, no known file extension (a weak token), not a
+ * folder (`x/`), glob, root-absolute path (`/api/users`, a URL route), alias or scoped package
+ * (`@scope/name`, `~/x`), nor a dependency a manifest names (`vendor/name`, a composer package)
+ * or a subpath of one (`firebase/auth`, `next/router`) or of a Node.js core module
+ * (`fs/promises`): those name installed code, whatever file of the repository ends alike.
+ * Such a span is looked up as the module files it resolves to (see `resolveModule`).
+ */
+function moduleSpecifierRef(entry: Entry, ref: Reference, ev: Evidence, isGlob: boolean, dirRef: boolean): boolean {
+  if (ref.kind !== 'path' || ref.in !== 'inlineCode' || !ref.weak || ref.via || isGlob || dirRef || !ref.value.includes('/')) return false;
+  const { anchor, at } = anchorOf(ref);
+  if (anchor === 'root' || at || /^[@~#$]/.test(ref.raw)) return false;
+  const i = ref.start - entry.start;
+  const t = entry.text;
+  if (t.charCodeAt(i - 1) !== 96 /* ` */ || t.charCodeAt(i + ref.raw.length) !== 96 || t.slice(i, i + ref.raw.length) !== ref.raw) return false;
+  const name = ref.value.toLowerCase();
+  const first = name.slice(0, name.indexOf('/'));
+  const dep = (n: string) => ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
+  return !dep(name) && !dep(first) && !NODE_CORE.has(first);
+}
+
+/** Node.js core module names (`fs`, `stream`, …): `fs/promises` is one of their subpaths. */
+const NODE_CORE = new Set(builtinModules.filter((m) => !m.startsWith('_') && !m.includes('/')));
+
+/**
+ * A module specifier (see `moduleSpecifierRef`) found nowhere as a file or folder: 'found' when
+ * it resolves at HEAD to a module file (`x.ts`, `x/index.ts`) from a candidate folder, or (a
+ * plain path) when such a file ends with its segments somewhere (`shared/x` for
+ * `app/javascript/shared/x.js`, a bundler's module root). Otherwise the module files history
+ * knows for it, from the first candidate that has any, else by trailing segments; they must be
+ * one module (one specifier: `x.js` converted to `x.ts` is one; `a/x.js` and `b/x.js` ending
+ * alike are two, and say nothing), all renamed to one module or all deleted. That fate is the
+ * specifier's, its successor written without the extension (the candidate's `module`). A match
+ * by trailing segments is not taken by a memory file added after that rename or deletion.
+ */
+function resolveModule(entry: Entry, ev: Evidence, ref: Reference, cands: Candidate[], value: string): Resolution | 'found' | undefined {
+  for (const c of cands) if (moduleExists(ev, c.path)) return 'found';
+  const plain = anchorOf(ref).anchor === 'plain';
+  if (plain) {
+    for (const x of MODULE_EXTS) if (headPathsEndingWith(ev.files, value + x).length || headPathsEndingWith(ev.files, `${value}/index${x}`).length) return 'found';
+  }
+  if (!ev.history.available || ev.history.shallow) return undefined;
+  const events = ev.history.events;
+  for (const c of cands) {
+    const files: string[] = [];
+    for (const x of MODULE_FILE_EXTS) for (const f of [c.path + x, `${c.path}/index${x}`]) if (events.has(f)) files.push(f);
+    if (files.length) return moduleFate(ev, files, c);
+  }
+  if (!plain) return undefined;
+  // By trailing segments: the module path each file stands for (its folder prefix + what was written).
+  let key: string | undefined;
+  const files: string[] = [];
+  for (const x of MODULE_FILE_EXTS) {
+    for (const rel of [value + x, `${value}/index${x}`]) {
+      for (const f of historyFilesEndingWith(ev.history, rel)) {
+        const k = f.slice(0, f.length - rel.length - 1);
+        if (key !== undefined && key !== k) return undefined; // files of two modules end alike
+        key = k;
+        files.push(f);
+      }
+    }
+  }
+  if (key === undefined) return undefined;
+  const r = moduleFate(ev, files, { path: '', from: 'context', base: key });
+  // A memory file first added after that rename or deletion was written without that file:
+  // the specifier names something else (as for bare names, see `resolveByName`).
+  const first = ev.history.events.get(entry.file)?.[0];
+  const gone = r?.fate?.commit;
+  if (first?.type === 'added' && gone && Date.parse(first.commit.time) > Date.parse(gone.time)) return undefined;
+  return r;
+}
+
+/** The common fate of the files of one module (see `resolveModule`), with candidate `tmpl` for the one reported. */
+function moduleFate(ev: Evidence, files: string[], tmpl: Candidate): Resolution | undefined {
+  let out: Resolution | undefined;
+  let succ: string | undefined;
+  for (const f of files) {
+    const r = resolvePath(ev, [{ ...tmpl, path: f, module: true }]);
+    if (r.kind !== 'renamed' && r.kind !== 'deleted') return undefined;
+    if (out && out.kind !== r.kind) return undefined;
+    if (r.kind === 'renamed') {
+      const m = moduleSpecifierOf(r.fate!.successor!, '');
+      if (m === undefined || (succ !== undefined && succ !== m)) return undefined;
+      succ = m;
+    }
+    // the most recent rename or deletion is the one reported
+    const t = r.fate?.commit?.time;
+    if (!out || (t && (!out.fate?.commit || t > out.fate.commit.time))) out = r;
+  }
+  return out;
+}
+
+/**
+ * The list folder of a bare name that opens a list item under a folder (see `listedName` in
+ * src/memory/references.ts): a weak bare path in code with a `base` from the list's intro line
+ * or parent item, written without a trailing `/` (a name that is no file name). Undefined for
+ * every other reference.
+ */
+function listedName(ref: Reference): string | undefined {
+  if (ref.kind !== 'path' || !ref.weak || ref.in !== 'inlineCode' || (ref.via !== 'list' && ref.via !== 'entry') || !ref.base) return undefined;
+  if (ref.value.includes('/') || ref.raw !== ref.value) return undefined;
+  return ref.base.replace(/\/+$/, '');
+}
+
+/**
+ * Where a listed name is looked for: under its list's folder from the root, and (a nested memory
+ * file) from the memory file's folder; present in either is fine (see `resolvePath`).
+ */
+function listedCandidates(base: string, memDir: string, name: string): Candidate[] {
+  const out: Candidate[] = [];
+  const atRoot = joinPath(base, name);
+  if (atRoot) out.push({ path: atRoot, from: 'base' });
+  const nested = memDir && atRoot ? joinPath(memDir, atRoot) : null;
+  if (nested && nested !== atRoot) out.push({ path: nested, from: 'context', base: joinPath(memDir, base) ?? memDir });
+  return out;
+}
+
+/**
+ * Whether a listed name (see `listedName`) is stale: `base/name` itself was a file or folder in
+ * history (not a letter-case match, not a path only implied by a renamed parent folder) and
+ * was renamed or deleted. A name deleted there that still names a file or folder elsewhere at
+ * HEAD may have moved where history cannot pair it: not confidently stale.
+ */
+function listedGone(ev: Evidence, ref: Reference, res: Resolution): boolean {
+  if (res.kind !== 'renamed' && res.kind !== 'deleted') return false;
+  const f = res.fate!;
+  if (f.existed !== true || f.caseOf || f.inferred === 'case' || f.inferred === 'directory') return false;
+  return res.kind === 'renamed' || !nameAtHeadIgnoringCase(ev.files, ref.value);
 }
 
 /** Paths tried through the aliases start with a sigil (`@/`, `~/`, `@app/`, `#lib/`, `$lib/`): a prefix that is a plain folder name (`components/*`) is a path as written. */

@@ -1,10 +1,12 @@
-// script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x` whose
-// script, target or recipe is not defined in the manifest that applies.
+// script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x`, the Python
+// runners, `composer [run-script] x`, `deno task x` and `task x` (go-task) whose script, target,
+// recipe or task is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
-import { BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
+import { BUILTINS, COMPOSER_BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
-import { makeSetIncludes, makeTargetDefined, pythonRunners } from '../evidence/manifests.js';
+import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
+import { DENO_CONFIG_NAMES, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -388,6 +390,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
   if (ref.tool === 'other') return checkPythonRunnerRef(entry, ref, ev);
+  if (ref.tool === 'composer' || ref.tool === 'deno' || ref.tool === 'task') return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
     const gone = checkWorkspaceGone(entry, ref, ev);
     if (gone) return gone;
@@ -449,6 +452,10 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
       verb = 'does not work';
       // A Makefile that includes others: their history is not read, so "never" cannot be claimed.
       if (!last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest) && !makeSetIncludes(look.names)) tail += ', and never did';
+    } else if (look.kind === 'npm' && !last && ev.history.available && !ev.history.shallow && everHad(ev, look.manifest)) {
+      // A package.json whose full script history was read and never had the script: the command
+      // never worked, it did not stop working (a shallow history may lack the commit that removed it).
+      verb = 'does not work';
     }
   }
   if (alt && !replaceWith && !named) replaceWith = alt;
@@ -600,6 +607,142 @@ function checkPythonRunnerRef(entry: Entry, ref: Reference, ev: Evidence): Findi
   );
 }
 
+// ------------------------------------------------------------------ Composer, Deno, go-task
+
+type TaskTool = 'composer' | 'deno' | 'task';
+const RUNNER_FILES: Record<TaskTool, string[]> = { composer: ['composer.json'], deno: DENO_CONFIG_NAMES, task: TASKFILE_NAMES };
+
+/**
+ * The file a Composer, Deno or go-task command reads: the one its option names (`deno task -c
+ * x/deno.json`, `task -t ci/`: a folder means the file the tool looks for in it), else the
+ * nearest one up from the folder the command runs in, by the tool's own names in its order. A
+ * file is found by the work tree, not by whether it could be read: one that could not be is the
+ * one that applies, and nothing is said (`undefined` then, as when there is none).
+ */
+function runnerManifest(ev: Evidence, tool: TaskTool, start: string, written: string | undefined): string | undefined {
+  const names = RUNNER_FILES[tool];
+  if (written) {
+    const m = joinPath(start, written.replace(/^["']|["']$/g, ''));
+    if (m === null) return undefined;
+    if (ev.files.files.has(m)) return m;
+    if (m === '' || ev.files.dirs.has(m)) for (const n of names) if (ev.files.files.has(joinDir(m, n))) return joinDir(m, n);
+    return undefined;
+  }
+  for (const d of upwards(start)) for (const n of names) if (ev.files.files.has(joinDir(d, n))) return joinDir(d, n);
+  return undefined;
+}
+
+/**
+ * Whether `composer x` runs some command although x is no script: Composer (Symfony Console)
+ * runs a command by an unambiguous abbreviation (`composer dump` is `dump-autoload`, `composer
+ * lint` runs the one script `lint:fix`; several matches fail, but not for want of the name), each
+ * `:`-part a prefix, case-sensitive first. `run-script` takes the exact name only.
+ */
+function composerRunsOther(name: string, table: TaskTable): boolean {
+  const expr = name.split(':').map(escapeRe).join('[^:]*:') + '[^:]*';
+  const all = [...COMPOSER_BUILTINS, ...table.names];
+  const re = new RegExp(`^${expr}`);
+  if (all.some((c) => re.test(c))) return true;
+  const ci = new RegExp(`^${expr}`, 'i');
+  return all.some((c) => ci.test(c));
+}
+
+const runnerTablesCache = new WeakMap<object, Map<TaskTool, TaskTable[]>>();
+/**
+ * Whether some table of the tool defines `name` by evidence: the name, or a wildcard task matching
+ * it (an open table says nothing of this name). Tables are grouped by tool once per run; the
+ * caller's own table lacks the name, so it need not be left out.
+ */
+function definedByAnother(ev: Evidence, tool: TaskTool, name: string): boolean {
+  let byTool = runnerTablesCache.get(ev.manifests);
+  if (!byTool) {
+    byTool = new Map();
+    for (const t of taskTables(ev.manifests).values()) {
+      const l = byTool.get(t.tool);
+      if (l) l.push(t);
+      else byTool.set(t.tool, [t]);
+    }
+    runnerTablesCache.set(ev.manifests, byTool);
+  }
+  return (byTool.get(tool) ?? []).some((t) => t.names.has(name) || (t.pattern !== undefined && t.pattern.test(name)));
+}
+
+/**
+ * `composer run-script x` / `composer x`, `deno task x`, `task x` (go-task), checked like npm
+ * scripts against the file that applies (see `runnerManifest`) and its history: a name renamed
+ * (the successor paired as npm's are: same or similar command, or one for one) or removed is
+ * reported with the commit; a name the file never had, when no other file of the tool defines it.
+ * Nothing is said when the file is absent or could not be read, or its names are open: a Deno
+ * workspace member, a Taskfile include the index could not read (every `ns:*` under it), a
+ * wildcard task matching the name. Deno also runs package.json scripts: a script of a
+ * package.json up from the folder counts; so does, for `task x`, a script of a pyproject.toml up
+ * from the folder (taskipy runs `task x` too). A go-task name under an include (`docs:build`) is
+ * followed in the included Taskfile's history, and its successor keeps the namespace. `composer
+ * x` without `run-script` may be a plugin's command: reported only when history shows x was a
+ * script of this composer.json and was removed, and x does not run another command now (see
+ * `composerRunsOther`).
+ */
+function checkTaskRunnerRef(entry: Entry, ref: Reference, ev: Evidence, tool: TaskTool): Finding | null {
+  const tables = taskTables(ev.manifests);
+  if (!tables.size) return null;
+  const name = ref.script!;
+  const memDir = memDirOf(entry.file);
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  const manifest = runnerManifest(ev, tool, start, ref.manifest);
+  const table = manifest !== undefined ? tables.get(manifest) : undefined;
+  if (!manifest || !table || table.tool !== tool) return null;
+  if (taskNameDefined(table, name)) return null;
+  const bare = tool === 'composer' && !/^composer run(?:-script)? /.test(ref.value);
+  if (bare && composerRunsOther(name, table)) return null;
+  if (tool === 'deno') for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, 'package.json'))?.has(name)) return null;
+  // taskipy's command is `task` too: a name a pyproject up from the folder defines may be its task.
+  if (tool === 'task') for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, 'pyproject.toml'))?.has(name)) return null;
+  // The latest event of the name in the files the table is made of (a namespaced name in its include's).
+  let last: ScriptHistoryEvent | undefined;
+  let prefix = '';
+  for (const src of table.sources) {
+    if (!name.startsWith(src.prefix) || name === src.prefix) continue;
+    const e = lastEvent(ev, src.file, name.slice(src.prefix.length));
+    if (e && (!last || e.commit.date > last.commit.date)) [last, prefix] = [e, src.prefix];
+  }
+  const what = tool === 'composer' ? 'script' : 'task';
+  if (!last || last.type !== 'removed') {
+    // Never defined here. `composer x` may be a plugin's command; another file defining the name
+    // is where the command is run.
+    if (bare || definedByAnother(ev, tool, name)) return null;
+    return finding(
+      entry, ref, 'script-missing', 'warning',
+      `\`${ref.raw}\` does not work: \`${manifest}\` defines no \`${name}\` ${what}; update or remove the command.`,
+      { now: manifest, manifest, script: name },
+    );
+  }
+  const removed: ScriptHistoryEvent = last;
+  // The included file's names now: the table's under its prefix.
+  const own = new Set<string>();
+  for (const n of table.names) if (n.startsWith(prefix)) own.add(n.slice(prefix.length));
+  const next = renamedTo(ev, removed.manifest, removed, own);
+  const to = next === undefined ? undefined : prefix + next;
+  let replaceWith: string | undefined;
+  let tail: string;
+  let named = false;
+  if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === tool && r.script === to)) {
+    tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}, which the entry already names`;
+    named = true;
+  } else if (to) {
+    replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), bare && COMPOSER_BUILTINS.has(to) ? `run-script ${to}` : to);
+    if (replaceWith === ref.raw) replaceWith = undefined;
+    tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}`;
+  } else tail = `the ${what} was removed from \`${removed.manifest}\` in ${describeCommit(removed.commit)}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(removed.commit), now: manifest, manifest: removed.manifest, script: name },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
 function lastManifestRemoval(ev: Evidence, manifest: string): CommitInfo | undefined {
   if (!ev.history.available) return undefined;
   const f = ev.history.fate(manifest);
@@ -614,7 +757,7 @@ export const scriptCheck: Check = {
   id: 'script',
   kinds: ['script-missing'],
   severity: 'warning',
-  description: 'npm/pnpm/yarn/bun scripts, make targets, just recipes and Python runner scripts, tasks and entry points named in memory that the manifest no longer defines.',
+  description: 'npm/pnpm/yarn/bun scripts, make targets, just recipes, Python runner scripts, tasks and entry points, Composer scripts, Deno tasks and go-task tasks named in memory that the manifest no longer defines.',
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     for (const entry of ctx.entries) {

@@ -107,15 +107,55 @@ const PAST_BEFORE =
 const PROHIBITION_BEFORE =
   /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
 const PAST_AFTER =
-  /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b|(?:→|->|=>)\s*\S)/i;
+  /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
+/**
+ * The contrasted alternative: "(e.g., `npm run compile`, not `npm run build`)", "(not `x`)",
+ * "— not `x`", "Not: `x`". The reference is named as the wrong choice, which stays true once it
+ * is gone (or when it never existed), so it is not stale. Only a bare "not" after a comma,
+ * semicolon, parenthesis or dash, or "not:" as a label: "never run `x`" / "don't edit `x`" are
+ * instructions about a thing that exists and stay checked (see PROHIBITION_BEFORE).
+ */
+const CONTRAST_BEFORE = /(?:(?:[,;(]|\s[—–-])\s*not\s+|\bnot\s*:\s*)(?:the\s+)?[`*"'(]*$/i;
+/** `x → …`: the reference is followed by an arrow; group 1 is what the arrow points at. */
+const ARROW_AFTER = /^[`*"')\]]*\s*(?:→|->|=>)\s*(?:now\s+)?[`*"'(\[]*([^\s`*"'()[\],;]*)/i;
+/** `x → (removed)`, `x → gone`: the arrow points at no successor but says the thing is gone. */
+const ARROW_TO_NOTHING = /^[`*"')\]]*\s*(?:→|->|=>)\s*[`*"'(\[]*(?:removed|deleted|gone|dropped|retired)\b/i;
+/** `x → now y`: "now" right after the arrow says y took x's place. */
+const ARROW_TO_NOW = /^[`*"')\]]*\s*(?:→|->|=>)\s*now\b/i;
+/**
+ * Words on the line of an arrow that make it a record of a change ("`old.ts` → `new.ts` (renamed in
+ * June)", "moved `a/` → `b/`"). Past tenses only, plus any form of "rename": in memory an arrow is
+ * mostly a mapping or a flow ("alias → folder", "`src/api/` → REST handlers"), whose descriptions
+ * use present tenses and nouns ("handles move events", "database migrations"; not "used to": "→ used
+ * to generate types" describes a script). Words inside code spans do not count (`rename.ts`).
+ */
+const CHANGE_ON_LINE =
+  /\b(?:renam\w*|moved|migrated|replaced|superseded|deprecated|switched|swapped|ported|relocated|formerly|previously|no longer)\b/i;
+/** An imperative change verb right before the reference: "Move `a/` → `b/`", "migrate from `x` → `y`". */
+const CHANGE_BEFORE = /\b(?:move|migrate|replace|switch|port)\s+(?:from\s+)?(?:the\s+)?[`*"'(]*$/i;
+/**
+ * A heading, or a label before ":" on the line, announcing a list of changes: "## Renames",
+ * "Migration:", "**Moved:**", "Breaking changes". Singular "migration" only: "## Database
+ * migrations" heads mappings of migration folders, not a record of a migration.
+ */
+const CHANGE_LABEL =
+  /\b(?:renam\w*|moved|moves\b|migrated|migration\b|replac(?:ed|ements?)\b|deprecat\w*|supersed\w*|relocat\w*|changelog|changed|(?:breaking|recent|notable|path|file|api) changes|upgrad(?:e|ing) (?:notes|guide))/i;
 
 /**
  * True when the words right around a reference already say it is gone or replaced
- * ("use dayjs instead of moment", "`src/a.ts` was renamed", "`old.ts` → `new.ts`"), or
- * forbid bringing it back ("never add `moment` back", "don't reintroduce `axios`"):
- * the memory records the change, so the reference is not stale.
+ * ("use dayjs instead of moment", "`src/a.ts` was renamed"), name it as the wrong alternative
+ * ("`npm run compile`, not `npm run build`"), or forbid bringing it back ("never add `moment`
+ * back", "don't reintroduce `axios`"): the memory records the change, so the reference is not
+ * stale.
+ *
+ * An arrow after it (`x → y`, `->`, `=>`) records a change only when the text says so (a change
+ * verb on the line, a heading or label such as "Renames:" / "Migration:", "→ now y", "→ removed"),
+ * or when y is x's recorded successor: `successors` are the names the check found x renamed to
+ * (the final one and any on the way), compared with what the arrow points at. Otherwise the arrow is
+ * a mapping or a flow ("`@scope/math` → `packages/math/src/`", "`a.ts` → `b.ts` → `c.ts`") and x is
+ * checked like any other reference.
  */
-export function describedAsPast(entry: Entry, ref: Reference): boolean {
+export function describedAsPast(entry: Entry, ref: Reference, successors?: string | ReadonlyArray<string | undefined>): boolean {
   const at = ref.start - entry.start;
   if (at < 0 || at > entry.text.length) return false;
   const lineStart = entry.text.lastIndexOf('\n', at - 1) + 1;
@@ -123,7 +163,37 @@ export function describedAsPast(entry: Entry, ref: Reference): boolean {
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf('\n', endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  return PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || PAST_AFTER.test(after);
+  if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  const arrow = ARROW_AFTER.exec(after);
+  if (!arrow) return false;
+  if (ARROW_TO_NOTHING.test(after) || ARROW_TO_NOW.test(after)) return true;
+  const line = entry.text.slice(lineStart, lineEnd === -1 ? entry.text.length : lineEnd);
+  if (CHANGE_ON_LINE.test(line.replace(/`[^`\n]*`/g, '``')) || CHANGE_BEFORE.test(before)) return true;
+  const label = /^\s*(?:[-*+]|\d+[.)])?\s*([^`:\n]{1,40}):/.exec(line);
+  if (label && CHANGE_LABEL.test(label[1]!)) return true;
+  if (entry.headings.some((h) => CHANGE_LABEL.test(h))) return true;
+  return pointsAtSuccessor(arrow[1] ?? '', successors, ref.kind === 'package');
+}
+
+/**
+ * True when the arrow's target names one of the successors: equal, or the trailing segments of it
+ * (memory writes paths relative to its folder or a component: `new.ts` for `src/new.ts`), ignoring
+ * `./`, a trailing `/` and trailing punctuation; package names in any letter case (manifests and
+ * registries match them so), paths exactly (a case-only rename is a change).
+ */
+function pointsAtSuccessor(target: string, successors: string | ReadonlyArray<string | undefined> | undefined, anyCase: boolean): boolean {
+  const norm = (s: string) => {
+    const n = s.trim().replace(/^\.\//, '').replace(/[.:!?]+$/, '').replace(/\/+$/, '');
+    return anyCase ? n.toLowerCase() : n;
+  };
+  const t = norm(target);
+  if (!t || successors === undefined) return false;
+  for (const s of typeof successors === 'string' ? [successors] : successors) {
+    if (!s) continue;
+    const n = norm(s);
+    if (n && (n === t || n.endsWith('/' + t))) return true;
+  }
+  return false;
 }
 
 function escapeRe(s: string): string {
@@ -143,13 +213,25 @@ export function namesSuccessor(entry: Entry, ref: Reference | null, successor: s
   const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, 'gi');
   const from = ref ? ref.start - entry.start : -1;
   const to = ref ? ref.end - entry.start : -1;
+  // A successor that is one plain word (`Reader`, `Room`) is also an English word: "the reader"
+  // does not name the `Reader` module. It counts in another letter case only inside code.
+  const plainWord = /^[A-Za-z]+$/.test(want);
   for (const m of entry.text.matchAll(re)) {
     const a = m.index ?? 0;
     const b = a + m[0].length;
     if (ref && a < to && b > from) continue; // the reference itself
+    if (plainWord && m[0] !== want && !insideCode(entry.text, a)) continue;
     return true;
   }
   return false;
+}
+
+/** Whether offset `at` of `text` lies inside an inline code span of its line. */
+function insideCode(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  let ticks = 0;
+  for (let i = lineStart; i < at; i++) if (text.charCodeAt(i) === 96) ticks++;
+  return ticks % 2 === 1;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -3,11 +3,52 @@
 // matches the manifests. Dependencies: a major (for 0.x: minor) mismatch. Runtimes: the
 // stated minimum against the declared minimum, at the precision written.
 import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '../types.js';
-import { checkable, finding } from './stale-common.js';
+import { isFeatureVersion } from '../memory/refs/prose.js';
+import { checkable, finding, memDirOf } from './stale-common.js';
 
-const RUNTIMES = new Set(['node', 'python', 'go', 'rust', 'ruby', 'java', 'deno', 'bun', 'php']);
+const RUNTIMES = new Set(['node', 'python', 'go', 'rust', 'ruby', 'deno']);
+/**
+ * Runtimes and tools whose version is declared in several places, each possibly in use at once:
+ * a statement is compared with every declaration that applies (see `declared`), and is right when
+ * it matches any of them. Package managers (`packageManager`, `engines`, volta, .tool-versions),
+ * PHP (composer.json `require.php`), Elixir (mix.exs `elixir:`), Java (Gradle toolchains and source
+ * levels, .tool-versions), .NET (global.json's SDK, `<TargetFramework(s)>`), Swift (swift-tools-version).
+ */
+const DECLARED_MANY = new Set(['yarn', 'pnpm', 'npm', 'bun', 'php', 'elixir', 'java', 'dotnet', 'dotnet-tfm', 'swift', 'swift-tools']);
+/**
+ * Of those, the ones a folder declares for itself and its subfolders (a `packageManager` field, a
+ * composer.json, a mix.exs): a memory file is read against the nearest such folder at or above it
+ * when there is one. Java and .NET are declared per module / project, none above another (a root
+ * global.json's SDK builds a `net8.0` project): any declaration may be the one meant.
+ */
+const NEAREST = new Set(['yarn', 'pnpm', 'npm', 'bun', 'php', 'elixir']);
+/** The declared runtime names a subject is read against. */
+const SOURCES = new Map<string, string[]>(Object.entries({ dotnet: ['dotnet', 'dotnet-tfm'], 'dotnet-tfm': ['dotnet-tfm'], 'swift-tools': ['swift'] }));
 /** Runtime -> its name in messages. A Map: the subject comes from memory text and must never read Object.prototype. */
-const RUNTIME_LABEL = new Map<string, string>(Object.entries({ node: 'Node.js', python: 'Python', go: 'Go', rust: 'Rust', ruby: 'Ruby', java: 'Java', deno: 'Deno', bun: 'Bun', php: 'PHP' }));
+const RUNTIME_LABEL = new Map<string, string>(
+  Object.entries({
+    node: 'Node.js', python: 'Python', go: 'Go', rust: 'Rust', ruby: 'Ruby', java: 'Java', deno: 'Deno', bun: 'Bun', php: 'PHP',
+    yarn: 'Yarn', pnpm: 'pnpm', npm: 'npm', elixir: 'Elixir', dotnet: '.NET', 'dotnet-tfm': '.NET', swift: 'Swift', 'swift-tools': 'Swift tools',
+  }),
+);
+/**
+ * Frameworks whose package's own short name is a generic word (`laravel/framework`'s `framework`,
+ * so the dependency is indexed under its full name only): the brand -> the packages that carry its
+ * version, the first one declared is read.
+ */
+const FRAMEWORK_PACKAGES = new Map<string, string[]>(
+  Object.entries({ laravel: ['laravel/framework'], symfony: ['symfony/framework-bundle', 'symfony/symfony', 'symfony/http-kernel'], lumen: ['laravel/lumen-framework'] }),
+);
+/** Spellings the prose reader keeps as they are: the Swift tools version (`swift-tools-version 5.9`). */
+const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-version': 'swift-tools' }));
+
+/**
+ * Right after a version: the layout or style that release introduced ("the Laravel 10 structure",
+ * "Rails 6-style autoloading", "Angular 14 conventions"): a way of doing things named after a release,
+ * true whatever version the project is on now (an app upgraded to Laravel 11 may keep the Laravel 10
+ * structure on purpose).
+ */
+const STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
 
 export function parseVersion(s: string): number[] | null {
   const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
@@ -88,8 +129,10 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
   if (!stated) return null;
-  const subject = ref.subject;
+  const subject = SUBJECT_SPELLING.get(ref.subject) ?? ref.subject;
   const written = ref.raw;
+  // "keeps the Laravel 10 structure": a style named after a release, not the version in use.
+  if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
 
   if (subject === '(project)') {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes('/'));
@@ -102,6 +145,11 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
       { now: roots[0].version, manifest: roots[0].manifest },
       { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + roots[0].version) },
     );
+  }
+
+  if (DECLARED_MANY.has(subject)) {
+    const f = checkDeclared(entry, ref, ev, subject, stated, raw, loText);
+    if (f !== undefined) return f;
   }
 
   if (RUNTIMES.has(subject)) {
@@ -130,7 +178,23 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     );
   }
 
-  const deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  let deps = ev.manifests.dependencies.get(subject.toLowerCase());
+  let pkg = subject;
+  if (!deps || !deps.length) {
+    for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
+      // The full name carries the version when the short one is generic (`laravel/framework`);
+      // else the full name is another spelling and the short one (`framework-bundle`) of the same
+      // manifest carries it.
+      const full = ev.manifests.dependencies.get(name) ?? [];
+      deps = full.filter((d) => !!d.spec || !!d.locked);
+      if (!deps.length && full.length) {
+        const there = new Set(full.map((d) => d.manifest));
+        deps = (ev.manifests.dependencies.get(name.slice(name.indexOf('/') + 1)) ?? []).filter((d) => there.has(d.manifest) && (!!d.spec || !!d.locked));
+      }
+      pkg = name;
+      if (deps.length) break;
+    }
+  }
   if (!deps || !deps.length) return null;
   // The version in use: the lockfile's, else the lowest the spec admits; the highest across manifests.
   let cur: number[] | null = null;
@@ -155,11 +219,120 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
   return finding(
     entry, ref, 'version-drift', 'warning',
-    `\`${written}\` is out of date: \`${where}\` uses ${subject} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? '' : ''}.`,
-    { now: curText, manifest: where, package: subject },
+    `\`${written}\` is out of date: \`${where}\` uses ${pkg} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? '' : ''}.`,
+    { now: curText, manifest: where, package: pkg },
     // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
     { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + (stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ''))) },
   );
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const depthOf = (d: string) => (d === '' ? 0 : d.split('/').length);
+const atOrAbove = (d: string, dir: string) => d === '' || dir === d || dir.startsWith(d + '/');
+
+/**
+ * A statement about a runtime or tool declared in several places (DECLARED_MANY), against each
+ * declaration that applies: right when it matches any. A pinned declaration (`packageManager`
+ * `yarn@4.9.1`, `jvmToolchain(21)`, `net10.0`, global.json `10.0.100`) is the version in use: an exact
+ * statement must name it at the precision written, "X+" must not exclude it. A floor (`^8.4`,
+ * `~> 1.18`, swift-tools-version) is read like `engines` (see checkVersionRef). When every declaration
+ * disagrees, the finding names the first; the correction is written only when they all give the
+ * same new version. `undefined` when nothing is declared (the caller reads dependencies), `null`
+ * when the statement holds.
+ */
+function checkDeclared(entry: Entry, ref: Reference, ev: Evidence, subject: string, stated: number[], raw: string, loText: string): Finding | null | undefined {
+  const names = SOURCES.get(subject) ?? [subject];
+  let cands = (ev.manifests.runtimeAll ?? []).filter((r) => names.includes(r.name) && lowerBound(r.spec));
+  if (!cands.length) return undefined;
+  if (NEAREST.has(subject)) {
+    const dir = memDirOf(entry.file);
+    const above = cands.filter((c) => atOrAbove(dirOf(c.source), dir));
+    if (above.length) {
+      const nearest = Math.max(...above.map((c) => depthOf(dirOf(c.source))));
+      cands = above.filter((c) => depthOf(dirOf(c.source)) === nearest);
+    }
+  }
+  const prec = Math.min(stated.length, 3);
+  const st = truncate(stated, prec);
+  const span = /[-–]|to/.test(raw);
+  const ranged = ref.bound === 'atLeast' || span;
+  const fixes = new Set<string>();
+  let first: { spec: string; source: string; name: string } | undefined;
+  for (const c of cands) {
+    // The Swift tools version written as such is the exact line of Package.swift, not a floor.
+    const floor = subject !== 'swift-tools' && isFloor(c.spec, c.source);
+    // "Java 17–21" against a pinned version: the range a project is tested on, any member may be in use.
+    if (span && !floor) return null;
+    const lbT = truncate(lowerBound(c.spec)!, prec);
+    const cmp = compare(st, lbT);
+    const drift = floor ? (ranged ? cmp !== 0 : cmp < 0) : ranged ? cmp > 0 : cmp !== 0;
+    if (!drift) return null;
+    fixes.add(lbT.join('.'));
+    first ??= c;
+  }
+  if (!first) return null;
+  const label = RUNTIME_LABEL.get(subject) ?? subject;
+  const written = ref.raw;
+  const newText = fixes.size === 1 ? [...fixes][0]! : undefined;
+  const others = cands.length > 1 ? ` (and ${cands.length - 1} more declaration${cands.length > 2 ? 's' : ''})` : '';
+  return finding(
+    entry, ref, 'version-drift', 'warning',
+    `\`${written}\` no longer matches the project: \`${first.source}\` declares ${label} \`${first.spec.replace(/^>=/, '')}\`${others}; ` +
+      (newText ? `update the stated version to ${newText}${ranged ? '+' : ''}.` : 'update the stated version.'),
+    { now: first.spec, source: first.source, runtime: subject },
+    newText ? { replace: written.replace(loText.replace(/^v/, ''), newText) } : undefined,
+  );
+}
+
+/** `.NET 8`, `.NET Core 3.1`, `.NET 8+` (the prose reader takes no subject starting with a dot). */
+const DOTNET_RE = /(?<![\w.])\.NET(?:\s+Core)?\s+(\d+(?:\.\d+)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])/g;
+/** A target framework moniker: `net8.0` (.NET 5+, a platform suffix `-android` allowed after), `netcoreapp3.1`. */
+const TFM_RE = /(?<![\w.-])(net(?:coreapp)?)(\d+\.\d+)(?=-[a-z]|(?![\w.]))/gi;
+/** The Swift tools version: "Swift tools version 5.9", `swift-tools-version:5.9`. */
+const SWIFT_TOOLS_RE = /\b(?:Swift tools version|swift-tools-version)\s*:?\s*(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)/gi;
+/** A Gradle JVM setting quoted in memory: `jvmToolchain(17)`, `JavaLanguageVersion.of(17)`, `JavaVersion.VERSION_17`. */
+const JAVA_CODE_RE = /\b(?:(?:jvmToolchain|JavaLanguageVersion\.of)\s*\(\s*(\d{1,2})\s*\)|JavaVersion\.VERSION_(\d{1,2})\b(?!_))/g;
+/** Right after a version: another member of a list ("`.NET 8 and 10`", "`net8.0;net10.0`"): a support matrix. */
+const LIST_AFTER = /^\s*(?:[,;/&]|\band\b|\bor\b)\s*(?:\.NET(?:\s+Core)?\s+|net(?:coreapp)?)?\d/i;
+/** Right before a version: the previous member of a list. */
+const LIST_BEFORE = /\d(?:\.\d+)*\+?\s*(?:[,;/&]|\band|\bor)\s*(?:\.NET(?:\s+Core)?\s+)?$/i;
+
+/**
+ * Version statements the prose reader does not take (a subject with a leading dot, a moniker, a
+ * setting quoted from a build script), read here the way it reads the others: lists and feature
+ * statements ("since .NET 8", ".NET 8 introduced …") are skipped, fenced code is not read.
+ */
+export function extraVersionRefs(entry: Entry): Reference[] {
+  const text = entry.text;
+  if (entry.kind === 'code' || !/\d/.test(text)) return [];
+  if (!/\.NET|net(?:coreapp)?\d|swift[- ]tools[- ]version|jvmToolchain|JavaLanguageVersion|JavaVersion\./i.test(text)) return [];
+  const fenced = entry.spans.filter((s) => s.kind === 'code');
+  const inFence = (i: number) => fenced.some((s) => s.start <= entry.start + i && entry.start + i < s.end);
+  const taken = entry.refs.filter((r) => r.kind === 'version');
+  const out: Reference[] = [];
+  const add = (s: number, e: number, subject: string, version: string, bound: Reference['bound'], prose: boolean) => {
+    if (inFence(s)) return;
+    const at = entry.start + s;
+    if (taken.some((r) => r.start < entry.start + e && at < r.end)) return;
+    if (out.some((r) => r.start < entry.start + e && at < r.end)) return;
+    if (prose && (LIST_AFTER.test(text.slice(e, e + 24)) || LIST_BEFORE.test(text.slice(Math.max(0, s - 24), s)) || isFeatureVersion(text, s, e))) return;
+    let line = entry.line;
+    for (let i = text.indexOf('\n'); i >= 0 && i < s; i = text.indexOf('\n', i + 1)) line++;
+    const raw = text.slice(s, e);
+    out.push({ kind: 'version', raw, value: version.replace(/\+$/, ''), line, start: at, end: entry.start + e, in: 'prose', subject, version, bound });
+  };
+  let m: RegExpExecArray | null;
+  for (DOTNET_RE.lastIndex = 0; (m = DOTNET_RE.exec(text)); ) {
+    add(m.index, m.index + m[0].length, 'dotnet', m[1]! + (m[2] ? '+' : ''), m[2] ? 'atLeast' : 'exact', true);
+  }
+  for (TFM_RE.lastIndex = 0; (m = TFM_RE.exec(text)); ) {
+    // .NET 5 and later are `netX.Y`; `net4.8`-style names are .NET Framework, no .NET version.
+    if (m[1]!.toLowerCase() === 'net' && Number(m[2]!.split('.')[0]) < 5) continue;
+    add(m.index, m.index + m[0].length, 'dotnet-tfm', m[2]!, 'exact', true);
+  }
+  for (SWIFT_TOOLS_RE.lastIndex = 0; (m = SWIFT_TOOLS_RE.exec(text)); ) add(m.index, m.index + m[0].length, 'swift-tools', m[1]!, 'exact', false);
+  for (JAVA_CODE_RE.lastIndex = 0; (m = JAVA_CODE_RE.exec(text)); ) add(m.index, m.index + m[0].length, 'java', m[1] ?? m[2]!, 'exact', false);
+  return out;
 }
 
 export const versionCheck: Check = {
@@ -173,6 +346,10 @@ export const versionCheck: Check = {
       if (!checkable(entry)) continue;
       for (const ref of entry.refs) {
         if (ref.kind !== 'version') continue;
+        const f = checkVersionRef(entry, ref, ctx.evidence);
+        if (f) out.push(f);
+      }
+      for (const ref of extraVersionRefs(entry)) {
         const f = checkVersionRef(entry, ref, ctx.evidence);
         if (f) out.push(f);
       }

@@ -103,11 +103,42 @@ function sameLine(line: string, needle: string): boolean {
 }
 
 /** Inserts a removed block back; returns the new text and the 1-based line where it starts. */
-export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates = new Map()): { text: string; line: number } {
+/**
+ * The 0-based index of the last line, in `lines`, of the latest block that is back in the file
+ * among `siblings` (removed blocks of the same prune and file) that stood before `r`; -1 if none.
+ */
+function lastBefore(lines: string[], bodyStart: number, r: ArchiveRecord, siblings: ArchiveRecord[], eol: string): number {
+  const before = siblings.filter((o) => o !== r && o.endLine < r.line && !o.fileDeleted && o.replacement === undefined && o.file === r.file && o.date === r.date);
+  if (!before.length) return -1;
+  const byText = new Map<string, number[]>();
+  for (let i = bodyStart; i < lines.length; i++) {
+    const k = bare(lines[i]);
+    const l = byText.get(k);
+    if (l) l.push(i);
+    else byText.set(k, [i]);
+  }
+  let best = -1;
+  for (const o of before) {
+    const ol = splitLines(o.lines ?? o.text + eol).map(bare);
+    if (!ol.length || /^\s*$/.test(ol[0])) continue;
+    for (const i of byText.get(ol[0]) ?? []) {
+      if (ol.every((l, k) => lines[i + k] !== undefined && bare(lines[i + k]) === l) && i + ol.length - 1 > best) best = i + ol.length - 1;
+    }
+  }
+  return best;
+}
+
+export function reinsert(
+  cur: string,
+  r: ArchiveRecord,
+  alternates: Alternates = new Map(),
+  siblings: ArchiveRecord[] = [],
+): { text: string; line: number } {
   const lines = splitLines(cur);
   const eol = cur.includes('\r\n') ? '\r\n' : '\n';
+  // `lines` are the exact bytes removed: without a line ending when they ended a file that had
+  // no final newline (one is added below only where a line follows them).
   let block = r.lines ?? r.text + eol;
-  if (!block.endsWith('\n')) block += eol;
   let bodyStart = 0;
   if (/^---\r?\n/.test(cur)) {
     const close = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
@@ -128,7 +159,19 @@ export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates =
     return -1;
   };
   let after = find(r.prevLine);
-  if (after < 0) after = find(r.keptBefore);
+  if (after < 0) {
+    after = find(r.keptBefore);
+    // The line before it is not back yet. Blocks of the same prune that stood before it and are
+    // back in the file are nearer to it than the kept line (`keptBefore`): it goes after the
+    // last of them in the file, so that records restored in any order (newest first too) keep
+    // their original order, also when nothing before them was kept.
+    const at = lastBefore(lines, bodyStart, r, siblings, eol);
+    if (at > after) after = at;
+  }
+  // Found next to the line that preceded it (or at the start of the body, where nothing did:
+  // no previous line, or none kept by the prune and none restored since): the blank lines around
+  // it are put back exactly as they were (below).
+  const anchored = after >= 0 || r.prevLine === undefined || r.keptBefore === undefined;
   let heading: string | undefined;
   if (after < 0 && r.headings.length) {
     const h = r.headings[r.headings.length - 1];
@@ -149,24 +192,58 @@ export function reinsert(cur: string, r: ArchiveRecord, alternates: Alternates =
   }
   let at: number;
   if (after >= 0) at = after + 1;
-  else if (r.prevLine === undefined && !heading) at = bodyStart;
+  else if ((r.prevLine === undefined || r.keptBefore === undefined) && !heading) at = bodyStart;
   else at = lines.length;
+  const blockLines = splitLines(block).map(bare);
+  const inPlace = (start: number) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== undefined && bare(lines[start + k]) === l);
+  // The anchor found may be the block's own last line, when the block repeats the line before it
+  // (an outer `</details>` after an inner one): it is in place when that line also stands before it.
+  const inPlaceAtAnchor = (): boolean => {
+    if (after < 0 || !inPlace(after - blockLines.length + 1)) return false;
+    let p = after - blockLines.length;
+    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
+    return p >= 0 && bare(lines[p]) === bare(lines[after]);
+  };
+
+  if (anchored && !heading && blockLines.length && !/^\s*$/.test(blockLines[0])) {
+    // The blank lines between the anchor and the next non-blank line (`x`) are what the prune
+    // left of the block's surroundings: they are replaced by the block with its original blank
+    // lines before and after it (`gapBefore`, `gapAfter`: exact bytes). Records restored in any
+    // order each set both gaps around themselves, so the last one in gives back the original.
+    let x = at;
+    while (x < lines.length && /^\s*$/.test(lines[x])) x++;
+    // Already restored: the block is the first non-blank text after its anchor.
+    if (inPlace(x)) return { text: cur, line: x + 1 };
+    if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
+    const gapBefore = r.gapBefore ?? (r.blankBefore && at > 0 ? eol : '');
+    const gapAfter = r.gapAfter ?? (r.blankAfter ? eol : '');
+    let body = block;
+    const pieces: string[] = [];
+    if (x < lines.length) {
+      // Something follows: the block needs its line ending (it may have ended a file without one).
+      if (!body.endsWith('\n')) body += eol;
+      pieces.push(gapBefore, body, gapAfter);
+    } else {
+      // At the end of the file: as the record says it was. A block that ended the file keeps its
+      // blank lines after it and, with no final newline in `lines`, none is added.
+      if (!r.last && !body.endsWith('\n')) body += eol;
+      pieces.push(gapBefore, body, r.last ? gapAfter : '');
+    }
+    if (at > 0 && !lines[at - 1].endsWith('\n')) lines[at - 1] += eol;
+    lines.splice(at, x - at, ...pieces.filter((p) => p !== ''));
+    return { text: lines.join(''), line: at + 1 + splitLines(gapBefore).length };
+  }
+
+  // A block that ended a file without a final newline, put back at the end: still none.
+  if (!block.endsWith('\n') && !(r.last && at === lines.length)) block += eol;
   if (at === lines.length && lines.length && !lines[lines.length - 1].endsWith('\n')) lines[lines.length - 1] += eol;
   // It had a blank line before it and the anchor is followed by one: go after that blank line.
   if (r.blankBefore && !heading && at > 0 && at < lines.length && /^\s*$/.test(lines[at]) && !/^\s*$/.test(lines[at - 1])) at++;
   const prev = at > 0 ? lines[at - 1] : undefined;
   const next = at < lines.length ? lines[at] : undefined;
   // Already restored: the block's lines follow the anchor (possibly after one blank line).
-  const blockLines = splitLines(block).map(bare);
-  const inPlace = (start: number) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== undefined && bare(lines[start + k]) === l);
   if (inPlace(at)) return { text: cur, line: at + 1 };
-  // The anchor found may be the block's own last line, when the block repeats the line before it
-  // (an outer `</details>` after an inner one): it is in place when that line also stands before it.
-  if (after >= 0 && inPlace(after - blockLines.length + 1)) {
-    let p = after - blockLines.length;
-    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
-    if (p >= 0 && bare(lines[p]) === bare(lines[after])) return { text: cur, line: after - blockLines.length + 2 };
-  }
+  if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
   const pieces: string[] = [];
   if (heading) {
     if (prev !== undefined && !/^\s*$/.test(prev)) pieces.push(eol);
@@ -229,6 +306,16 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const skipped: RestoreResult['skipped'] = [];
   const skip = (r: ArchiveRecord, reason: string) => skipped.push({ id: r.id, file: r.file, line: r.line, reason });
   const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
+  // Removed blocks of the same prune, per file and date (restore anchors: see lastBefore).
+  const siblingMap = new Map<string, ArchiveRecord[]>();
+  for (const o of parsed.records) {
+    if (o.fileDeleted || o.replacement !== undefined) continue;
+    const k = `${o.date}\u0000${o.file}`;
+    const l = siblingMap.get(k);
+    if (l) l.push(o);
+    else siblingMap.set(k, [o]);
+  }
+  const siblingsOf = (r: ArchiveRecord) => siblingMap.get(`${r.date}\u0000${r.file}`) ?? [];
   for (const r of records) {
     // Prune names files repository-relative (or absolute, for memory outside the repository); a
     // relative path leading out is not something prune wrote.
@@ -289,7 +376,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
       skip(r, 'already restored: the heading is back in place');
       continue;
     }
-    const res = reinsert(cur ?? '', r, anchorAlternates(parsed.records, r.file));
+    const res = reinsert(cur ?? '', r, anchorAlternates(parsed.records, r.file), siblingsOf(r));
     if (res.text === cur) {
       skip(r, 'already restored: the lines are back in place');
       continue;

@@ -17,9 +17,9 @@ import type {
 import { BlobStream, readBlobs } from './git.js';
 import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
-import { hasHistory, isLockfile, manifestKind, type AnyManifestKind } from './manifests/kinds.js';
+import { hasHistory, isLockfile, manifestKind, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
-import { isMakePattern, makeTargets, parseManifest, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
+import { isMakePattern, makeTargets, parseManifest, parseTaskfile, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
 
 export { manifestKind } from './manifests/kinds.js';
 export { parseManifest } from './manifests/parse.js';
@@ -209,6 +209,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     parsed.push({ file, p });
   });
   const makeSets = await makeTargetSets(root, files, parsed);
+  await readTaskTables(root, files, parsed, taskTables(idx));
   // nearest lockfile first
   locks.sort((a, b) => depth(b.file) - depth(a.file));
   const runtimeCands: Array<{ name: string; spec: string; source: string; rank: number }> = [];
@@ -282,6 +283,159 @@ export function pythonRunners(idx: ManifestIndex): Map<string, Set<string>> {
   let m = runnerTables.get(idx);
   if (!m) runnerTables.set(idx, (m = new Map()));
   return m;
+}
+
+// ------------------------------------------------------------------ Composer, Deno, go-task
+
+/** The tasks a task runner's file defines at HEAD (see `taskTables`). */
+export interface TaskTable {
+  tool: 'composer' | 'deno' | 'task';
+  /**
+   * Names defined: composer.json scripts and script aliases, deno.json tasks, a Taskfile's tasks
+   * and task aliases plus, through its includes, `ns:task` (and `ns` when `ns:default` exists).
+   */
+  names: Set<string>;
+  /** No name can be said missing: a Deno workspace member (its workspace's tasks are not read). */
+  open: boolean;
+  /**
+   * Taskfile: namespaces (`ns:`) of includes the index could not read (a `{{.VAR}}` path, a remote
+   * Taskfile, a file not in the work tree): every name under them counts as defined. `''` (a
+   * flattened include not read) opens the whole table.
+   */
+  openPrefixes: string[];
+  /** Taskfile: its wildcard tasks (`start:*`, namespaced ones included), as one expression. */
+  pattern?: RegExp;
+  /**
+   * The files whose own names make up the table, with the prefix their names are called with
+   * (`''`: the file itself and flattened includes; `docs:` for `includes: { docs: ./docs }`):
+   * their history is each file's own.
+   */
+  sources: Array<{ prefix: string; file: string }>;
+}
+
+const taskTablesOf = new WeakMap<ManifestIndex, Map<string, TaskTable>>();
+
+/** composer.json / deno.json(c) / Taskfile read at HEAD -> what it defines (absent: the file could not be read). */
+export function taskTables(idx: ManifestIndex): Map<string, TaskTable> {
+  let m = taskTablesOf.get(idx);
+  if (!m) taskTablesOf.set(idx, (m = new Map()));
+  return m;
+}
+
+/** Whether a table defines `name` (or cannot tell that it does not). */
+export function taskNameDefined(t: TaskTable, name: string): boolean {
+  if (t.open || t.names.has(name)) return true;
+  for (const p of t.openPrefixes) if (name.startsWith(p)) return true;
+  return t.pattern !== undefined && t.pattern.test(name);
+}
+
+/** Files one Taskfile may include (nested includes counted): beyond, the rest are open namespaces. */
+const MAX_TASK_INCLUDES = 256;
+
+/**
+ * The file an include names (relative to the including Taskfile's folder; a folder means the
+ * Taskfile Task looks for in it), or `null` when the index cannot read it: a template
+ * (`{{.DIR}}/x.yml`), a variable, a URL or Git remote, an absolute or home path, a path
+ * outside the repository or not in the work tree.
+ */
+function taskInclude(files: FileIndex, dir: string, written: string | undefined): string | null {
+  if (!written || /[{$]|:\/\/|^git@|^[/~]/.test(written)) return null;
+  const p = joinRel(dir, written);
+  if (p === null) return null;
+  if (files.files.has(p)) return p;
+  if (p === '' || files.dirs.has(p)) {
+    for (const n of TASKFILE_NAMES) if (files.files.has(joinDir(p, n))) return joinDir(p, n);
+  }
+  return null;
+}
+
+const joinDir = (d: string, f: string) => (d ? `${d}/${f}` : f);
+
+/** go-task's wildcard: `*` stands for any text. */
+function taskPatternSource(name: string): string {
+  return name.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+}
+
+/**
+ * The task tables at HEAD (`taskTables`): composer.json scripts and deno.json tasks as parsed
+ * (a deno.json below one that declares a `workspace` is a member: open), and every Taskfile with
+ * its includes followed (nested, each included file read once per audit, from the work tree when
+ * it is no Taskfile by name).
+ */
+async function readTaskTables(root: string, files: FileIndex, parsed: Array<{ file: string; p: ParsedManifest }>, out: Map<string, TaskTable>): Promise<void> {
+  const taskfiles = new Map<string, ParsedManifest>();
+  const denoWorkspaces = new Set<string>();
+  for (const { file, p } of parsed) {
+    if (!p.tasks) continue;
+    if (p.kind === 'composer' || p.kind === 'deno') {
+      out.set(file, { tool: p.kind === 'composer' ? 'composer' : 'deno', names: new Set(p.tasks.keys()), open: false, openPrefixes: [], sources: [{ prefix: '', file }] });
+      if (p.denoWorkspace) denoWorkspaces.add(dirOf(file));
+    } else if (p.kind === 'taskfile') taskfiles.set(file, p);
+  }
+  // A Deno workspace member: which of the workspace's tasks it runs is not guessed.
+  if (denoWorkspaces.size) {
+    for (const [file, t] of out) {
+      if (t.tool !== 'deno') continue;
+      for (let d = dirOf(file); d !== ''; ) {
+        d = dirOf(d);
+        if (denoWorkspaces.has(d)) {
+          t.open = true;
+          break;
+        }
+      }
+    }
+  }
+  if (!taskfiles.size) return;
+  const reads = new Map<string, Promise<ParsedManifest | null>>();
+  const load = (f: string): Promise<ParsedManifest | null> => {
+    const known = taskfiles.get(f);
+    if (known) return Promise.resolve(known);
+    let r = reads.get(f);
+    if (!r) {
+      r = (async () => {
+        try {
+          const abs = path.join(root, f);
+          const st = await stat(abs);
+          if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
+          const p = parseTaskfile(await readFile(abs, 'utf8'));
+          return p.tasks ? p : null;
+        } catch {
+          return null;
+        }
+      })();
+      reads.set(f, r);
+    }
+    return r;
+  };
+  await mapLimit([...taskfiles], 8, async ([file, top]) => {
+    const t: TaskTable = { tool: 'task', names: new Set(), open: false, openPrefixes: [], sources: [] };
+    const patterns: string[] = [];
+    let count = 0;
+    const visit = async (f: string, p: ParsedManifest, prefixes: string[], seen: ReadonlySet<string>) => {
+      for (const pre of prefixes) {
+        t.sources.push({ prefix: pre, file: f });
+        for (const n of p.tasks!.keys()) t.names.add(pre + n);
+        for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
+      }
+      for (const inc of p.taskIncludes ?? []) {
+        // A flattened include's tasks are called without its namespace.
+        const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
+        const target = taskInclude(files, dirOf(f), inc.taskfile);
+        if (target !== null && seen.has(target)) continue; // a cycle: Task refuses it; nothing more to learn
+        const ip = target !== null && ++count <= MAX_TASK_INCLUDES ? await load(target) : null;
+        if (!ip) {
+          t.openPrefixes.push(...sub);
+          continue;
+        }
+        await visit(target!, ip, sub, new Set([...seen, target!]));
+      }
+    };
+    await visit(file, top, [''], new Set([file]));
+    // `task docs` runs `docs:default`.
+    for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
+    if (patterns.length) t.pattern = new RegExp(`^(?:${patterns.map(taskPatternSource).join('|')})$`);
+    out.set(file, t);
+  });
 }
 
 // ------------------------------------------------------------------ make targets
@@ -515,26 +669,33 @@ export interface Summary {
   name?: string;
   deps: Map<string, { name: string; spec: string; field: string }>;
   /** `py`: a Python runner's script (`pythonRunners` names). */
-  scripts: Map<string, { source: 'npm' | 'make' | 'just' | 'py'; command: string }>;
+  scripts: Map<string, { source: ScriptSource; command: string }>;
 }
+
+type ScriptSource = 'npm' | 'make' | 'just' | 'py' | 'composer' | 'deno' | 'task';
+/** The history `source` of a task runner's file's names. */
+const TASK_SOURCE: Partial<Record<AnyManifestKind, ScriptSource>> = { composer: 'composer', deno: 'deno', taskfile: 'task' };
 
 const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
 const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners) return null;
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
   const deps = new Map<string, { name: string; spec: string; field: string }>();
   for (const d of p.deps) {
     if (d.presence) continue; // HEAD only (ecosystems.ts)
     const key = intern(d.name.toLowerCase());
     if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
   }
-  const scripts = new Map<string, { source: 'npm' | 'make' | 'just' | 'py'; command: string }>();
+  const scripts = new Map<string, { source: ScriptSource; command: string }>();
   if (p.scripts && p.kind === 'package.json') for (const [k, v] of p.scripts) scripts.set(intern(k), { source: 'npm', command: v });
   // Python runners' scripts, tasks and entry points, in the same history (open-table markers are not names).
   if (p.runners) for (const [k, v] of p.runners) if (!k.endsWith(' ?')) scripts.set(intern(k), { source: 'py', command: v });
   if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: '' });
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: '' });
+  // Composer scripts, Deno tasks, a Taskfile's own tasks (its includes' are in their own files' history).
+  const source = TASK_SOURCE[p.kind];
+  if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
   const out: Summary = { deps, scripts };
   if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
   return out;

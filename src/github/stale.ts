@@ -177,7 +177,7 @@ export function analysePullRequest(input: PrAnalysisInput): PrAnalysis {
         const cands = refCandidates(ref.value || ref.raw, e.file);
         if (!cands.some((cand) => pointsAt(cand, oldPath))) continue;
         if (cands.some((cand) => input.existsAtHead(cand))) continue;
-        if (describedAsPast(e, ref)) continue;
+        if (describedAsPast(e, ref, c.status === 'R' ? c.path : undefined)) continue;
         const hit: ImpactHit = {
           entryId: e.id,
           file: e.file,

@@ -10,11 +10,11 @@ import { looksLikeCommand, parseCommandLine, type CommandPiece, type ShellState 
 import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
 import { goImportRef } from './refs/gomod.js';
 import {
-  encodeText, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
+  COMPOSER_NAME, encodeText, isComposerName, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
   wordEndAt, wordRaw, wordStartAt, wordValue,
 } from './refs/prose.js';
 
-const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'fish', 'shellsession', 'terminal', 'cmd', 'powershell', 'ps1', 'ps', 'bat']);
+const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'fish', 'shellsession', 'terminal', 'cmd', 'powershell', 'pwsh', 'posh', 'ps1', 'ps', 'bat']);
 const PLAIN_LANGS = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'tree', 'none']);
 const URL_RE = /\bhttps?:\/\/[^\s<>()`"'\]]+[^\s<>()`"'\].,;:!?]/g;
 const WIKILINK_RE = /\[\[([^\]\n|#]+)(?:[#|][^\]\n]*)?\]\]/g;
@@ -559,6 +559,14 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile, exact
     while ((m = PROSE_COMMAND.exec(t))) for (const p of parseCommandLine(m[0].replace(/[.:]+$/, ''))) if (p.kind === 'script') addPiece(p, seg.start + m.index, c, 'prose');
   }
   const masked = taken ? mask(t, taken) : t;
+  // Composer names (`spatie/laravel-data`, link text `[vendor/name](composer.json)` too), before
+  // the path scan masks them: also a relative path, told apart by the package check.
+  if (f & T_SLASH) {
+    COMPOSER_NAME.lastIndex = 0;
+    while ((m = COMPOSER_NAME.exec(masked))) {
+      c.add({ kind: 'package', raw: m[0], value: m[0], start: seg.start + m.index, end: seg.start + m.index + m[0].length, in: 'prose', tool: 'composer' });
+    }
+  }
   // Tokens: imports, scoped packages, paths. Only tokens holding `.`, `/` or `@` are looked at.
   let pathRanges: Array<[number, number]> | null = null;
   const n = masked.length;
@@ -708,6 +716,29 @@ function addPath(p: PathToken, tok: string, start: number, c: Collector, where: 
 
 // ------------------------------------------------------------------ inline code
 
+/** One name: a word, dots only between word parts (`WordPressFlux`, `codex-rs`, `Acme.Core`); no `/`, no extension-like start. */
+const LISTED_NAME = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
+
+/**
+ * A bare name in code (`WordPressFlux`) that starts a list item under a list whose intro line
+ * or parent item names one folder ("`Modules/Sources/` - Swift packages including:"): the list
+ * names that folder's members, so the name is a `path` reference to `base/name` (weak, with the
+ * list's `base`). The path check only reports it when `base/name` was a file or folder in
+ * history and is gone now: a word that never was there says nothing. Only the span that opens
+ * the item (after the marker and optional emphasis) is the item's name; spans later in the item
+ * are what it says about it. The package reference of the same span is still made (below).
+ */
+function listedName(tok: string, s: number, c: Collector, ctx: CtxBase, file: MemoryFile): void {
+  if (!LISTED_NAME.test(tok) || tok.length > 100) return;
+  const b = baseFor(ctx, s);
+  if (!b.base || (b.via !== 'list' && b.via !== 'entry')) return;
+  // The span opens its line's list item: `- `, `* `, `+ `, `1. ` then optional `**` / `*` / `_`, then the backtick.
+  const text = file.text;
+  const ls = text.lastIndexOf('\n', s - 1) + 1;
+  if (!/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*|__|\*|_)?`+$/.test(text.slice(ls, s))) return;
+  c.add({ kind: 'path', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', base: b.base, via: b.via, weak: true });
+}
+
 function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
   const t = seg.text;
   const tt = t.trim();
@@ -722,6 +753,9 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     const s = seg.start + t.indexOf(tok);
     const goRef = goImportRef(tok, s); // a Go module / import path is also a `go` package reference (refs/gomod.ts)
     if (goRef) c.add(goRef);
+    // A Composer name (`spatie/laravel-data`) is also a relative path: both references, the package
+    // check tells them apart (see COMPOSER_NAME).
+    else if (isComposerName(tok)) c.add({ kind: 'package', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', tool: 'composer' });
     if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
       return;
@@ -732,6 +766,7 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
       addPath(p, tok, s, c, 'inlineCode', ctx, file);
       return;
     }
+    listedName(tok, s, c, ctx, file);
     if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
     }

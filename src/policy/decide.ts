@@ -144,6 +144,12 @@ function where(e: Entry): string {
 
 // ------------------------------------------------------------------ corrections (rule 4)
 
+/** A stale finding that names what took the reference's place: a rename, a swap, a renamed script. */
+function knownSuccessor(f: Finding): boolean {
+  if (f.kind === 'path-renamed' || f.kind === 'package-renamed') return typeof f.evidence?.now === 'string' && f.evidence.now !== '';
+  return f.kind === 'script-missing' && typeof f.evidence?.successor === 'string' && f.evidence.successor !== '';
+}
+
 interface Located {
   start: number;
   end: number;
@@ -560,10 +566,8 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // text: it is neither corrected nor deleted through the entry.
     const fmEnd = frontmatterEnd(t, e);
     const outside = stale.find((f) => !withinEntry(e, f));
-    if (outside) {
-      const at = fmEnd > 0 && outside.line < e.line ? `line ${outside.line}, the file's frontmatter` : `line ${outside.line}`;
-      return item('review', 4, `stale (${outside.kind}) at ${at}, outside this entry: ${oneLine(outside.message)}; edit it by hand`);
-    }
+    if (outside)
+      return item('review', 4, `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`);
     const edits: Located[] = [];
     const uncorrectable: Finding[] = [];
     const unpinned: Finding[] = [];
@@ -635,6 +639,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       return item('review', 4, `${reason}; ${hist.available ? 'the clone is shallow' : 'git history is not available'}, so a rename cannot be ruled out`);
     if (e.type === 'decision' || e.type === 'feedback' || e.type === 'user')
       return item('review', 4, `${reason}; a ${e.type} entry is not deleted automatically`);
+    // A rename whose successor is known but is not written into this entry (no safe spelling of it
+    // in this role, e.g. a gem's name where its executable belongs, or a plain word the sentence
+    // already uses): deleting would lose a fact whose fix is known, so a person writes it.
+    const renamed = uncorrectable.find(knownSuccessor);
+    if (renamed) return item('review', 4, `${reason}; the successor is known but not written here automatically`);
     // Part of the entry has a known correction and part has none: deleting it would lose a fact
     // whose fix is known, correcting it would leave a stale one.
     if (uniq && (edits.length || unpinned.length)) return item('review', 4, `${reason}; other references of the entry have a known correction`);
@@ -934,6 +943,38 @@ function exampleItem(e: Entry, f: Finding): boolean {
     if (items.includes(f.ref) && items.every((x) => words(x) <= 3)) return true;
   }
   return false;
+}
+
+/**
+ * Where a finding on a line outside its entry is, for the review reason: the references attached
+ * to an entry from outside its lines are the file's frontmatter globs (`globs:`, `paths:`,
+ * `applyTo:`) and the paths of the heading right above a section's first entry (`### \`x/y.ts\``,
+ * src/memory/references.ts). Saying "frontmatter" for a heading sends the reader to the wrong place.
+ * The heading is not rewritten: it is not an entry, so an update (which replaces exactly its
+ * entry's range, checked by re-parsing) cannot carry it; and a heading is a link target (its
+ * text is its `#anchor`), so rewriting it, with a `[corrected]` marker or not, would break links
+ * to it elsewhere without telling anyone. A person edits it.
+ */
+function outsideWhere(e: Entry, f: Finding, t: Tree, fmEnd: number): string {
+  const ref = e.refs.find((r) => r.line === f.line && (f.ref === undefined || r.raw === f.ref || r.value === f.ref));
+  if (ref?.in === 'frontmatter' || (!ref && fmEnd > 0 && f.line < e.line && lineOfOffset(t, e.file, fmEnd) >= f.line))
+    return "the file's frontmatter, outside this entry";
+  const text = t.ctx.files.find((x) => x.path === e.file)?.text;
+  if (text !== undefined) {
+    let lineText: string | undefined;
+    if (ref && text.slice(ref.start, ref.end) === ref.raw) lineText = text.slice(text.lastIndexOf('\n', ref.start - 1) + 1, ref.start);
+    else lineText = text.split('\n')[f.line - 1];
+    if (lineText !== undefined && /^ {0,3}#{1,6}(?:[ \t]|$)/.test(lineText) && f.line < e.line) return 'in the heading above this entry';
+  }
+  return 'outside this entry';
+}
+
+/** The 1-based line of a file holding an offset (rarely asked: only for findings outside their entry). */
+function lineOfOffset(t: Tree, file: string, offset: number): number {
+  const text = t.ctx.files.find((x) => x.path === file)?.text ?? '';
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset - 1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function frontmatterEnd(t: Tree, e: Entry): number {

@@ -307,11 +307,13 @@ describe('drift in Gradle, Composer, Mix, Pub and NuGet manifests, end to end', 
       .sort((a, b) => a.line - b.line)
       .map((f) => `${f.kind}|${f.line}|${f.ref}|${f.suggestion?.replace ?? ''}`);
     expect(rows).toEqual([
-      `package-renamed|${l('Timber')}|Timber|kermit`,
+      `package-renamed|${l('Timber')}|Timber|Kermit`,
       `package-missing|${l('coil-compose')}|coil-compose|`,
-      `package-renamed|${l('**Req**')}|Req|tesla`,
-      // one finding per name and line: the prose `Isar`, not the `isar` in code after it
-      `package-renamed|${l('Isar')}|Isar|drift`,
+      `package-renamed|${l('**Req**')}|Req|Tesla`,
+      // one finding per spelling on a line: the prose display name `Isar` and the `isar` in code
+      // after it, each written back in its own spelling
+      `package-renamed|${l('Isar')}|Isar|Drift`,
+      `package-renamed|${l('Isar')}|isar|drift`,
       `package-missing|${l('Pint')}|Pint|`,
       `package-missing|${l('Verify.XunitV3')}|Verify.XunitV3|`,
       `version-drift|${l('OkHttp 3')}|OkHttp 3|OkHttp 4`,
@@ -348,18 +350,18 @@ describe('drift in Gradle, Composer, Mix, Pub and NuGet manifests, end to end', 
 
   it('prune corrects the swaps and removes the dropped ones; a second prune changes nothing', async () => {
     const res = await runPrune({ root: r.dir, now: NOW, write: true });
-    // The Isar line names `isar` in code too: left for review, unchanged.
-    expect(res.plan.find((p) => p.line === l('Isar'))).toMatchObject({ action: 'review', rule: 4 });
+    // The Isar line names `isar` in code too: both spellings are corrected, each in its own form.
+    expect(res.plan.find((p) => p.line === l('Isar'))).toMatchObject({ action: 'update', rule: 4 });
     expect(await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8')).toBe(
       [
         '# Stack',
         '',
-        '- We use **kermit** for logging. [corrected 2026-06-01]',
+        '- We use **Kermit** for logging. [corrected 2026-06-01]',
         '- Flows are tested with Turbine.',
         '- Unit tests run on JUnit.',
         '- Shared helpers for instrumented tests live in `core`.',
-        '- **tesla** for HTTP requests (not httpoison). [corrected 2026-06-01]',
-        '- **Local DB**: Isar (`isar` in `mobile/pubspec.yaml`).',
+        '- **Tesla** for HTTP requests (not httpoison). [corrected 2026-06-01]',
+        '- **Local DB**: Drift (`drift` in `mobile/pubspec.yaml`). [corrected 2026-06-01]',
         '- Tests are written with Pest.',
         '- The `console` component runs the commands.',
         '- JSON goes through `newtonsoft.json`.',

@@ -74,7 +74,10 @@ describe('broken-link markdown names', () => {
 });
 
 describe('namesSuccessor pre-test', () => {
-  /** The expression alone, as `namesSuccessor` was before its pre-test. */
+  /**
+   * The expression alone, as `namesSuccessor` was before its pre-test (a one-word successor in
+   * another letter case counts only inside an inline code span).
+   */
   function reference(text: string, from: number, to: number, successor: string): boolean {
     const want = successor.trim();
     if (!want) return false;
@@ -82,10 +85,18 @@ describe('namesSuccessor pre-test', () => {
     for (const m of text.matchAll(new RegExp(`(?<![\\w@/.-])${esc}(?![\\w/-]|\\.\\w)`, 'gi'))) {
       const a = m.index ?? 0;
       if (a < to && a + m[0].length > from) continue;
+      if (/^[A-Za-z]+$/.test(want) && m[0] !== want && (text.slice(text.lastIndexOf('\n', a - 1) + 1, a).split('`').length - 1) % 2 === 0) continue;
       return true;
     }
     return false;
   }
+
+  it('counts a one-word successor in another letter case only in code: "the reader" is not `Reader`', () => {
+    const text = '- `ReaderFeature` - the reader';
+    expect(namesSuccessor(entryOf(text), refAt(3, 16), 'Reader')).toBe(false);
+    expect(namesSuccessor(entryOf('- `ReaderFeature` - see `reader`'), refAt(3, 16), 'Reader')).toBe(true);
+    expect(namesSuccessor(entryOf('- `ReaderFeature` - the Reader module'), refAt(3, 16), 'Reader')).toBe(true);
+  });
   const entryOf = (text: string) => ({ text, start: 100 }) as unknown as Entry;
   const refAt = (from: number, to: number) => ({ start: 100 + from, end: 100 + to }) as unknown as Reference;
 

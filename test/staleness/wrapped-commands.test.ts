@@ -82,7 +82,8 @@ describe('wrapper prefixes: extraction', () => {
     expect(looksLikeCommand('../<tools-dir>/container/dev npm run watch')).toBe(true);
     expect(looksLikeCommand('env NODE_ENV=production npm run build')).toBe(true);
     expect(looksLikeCommand('ssh staging make deploy')).toBe(true);
-    expect(looksLikeCommand('../<tools-dir>/container/dev composer test')).toBe(false);
+    // Composer scripts are looked through wrappers too (the wrapper runs them in the mirrored folder).
+    expect(looksLikeCommand('../<tools-dir>/container/dev composer test')).toBe(true);
     expect(looksLikeCommand('time to first byte')).toBe(false);
     const text = [
       '- **Watch Mode:** `../<tools-dir>/container/dev npm run watch` - rebuilds on file changes',
@@ -92,6 +93,7 @@ describe('wrapper prefixes: extraction', () => {
     expect(brief(refsOf(text, { path: '.github/copilot-instructions.md', format: 'copilot' }), ['command', 'path'])).toEqual([
       'command:npm run watch@1',
       'command:npm run watch@2',
+      'command:composer test@3',
     ]);
   });
 });

@@ -5,7 +5,8 @@
 // still declared in any spelling is never reported as gone, while a swap of one dependency for
 // another still adds and removes exactly one followed name (what the package check pairs).
 // Structured formats go through real parsers (JSON, YAML, TOML); Gradle scripts, mix.exs and
-// MSBuild XML are read by their declaration patterns. A parser never throws.
+// MSBuild XML are read by their declaration patterns. A parser never throws. composer.json's
+// scripts are read too (the script check's `composer run-script x` / `composer x`).
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { parseJsonManifest, readToml, type ParsedDep, type ParsedManifest } from './parse.js';
 
@@ -60,6 +61,10 @@ export function parseComposer(text: string): ParsedManifest {
   if (data === undefined) return out;
   const doc = obj(data);
   if (!doc) return out;
+  // `require.php` is the PHP the package needs (a floor such as `^8.3`, like `requires-python`):
+  // a runtime, not a package. `require-dev` states nothing about the runtime the code needs.
+  const php = str(obj(doc.require)?.php);
+  if (php && /\d/.test(php)) out.runtimes = [{ name: 'php', spec: php }];
   for (const field of ['require', 'require-dev']) {
     const deps = obj(doc[field]);
     if (!deps) continue;
@@ -73,6 +78,18 @@ export function parseComposer(text: string): ParsedManifest {
   }
   // The package's own name: still declared, whichever way it is spelled.
   if (typeof doc.name === 'string') presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf('/') + 1)], 'name');
+  // Scripts (`composer run-script x`, `composer x`): a command line, a list of them, or a PHP
+  // callback. An alias of `scripts-aliases` runs its script, so it is a name too (with no command
+  // of its own, so that it never pairs with a renamed script); `scripts-descriptions` names none.
+  const tasks = new Map<string, string>();
+  for (const [name, v] of Object.entries(obj(doc.scripts) ?? {})) {
+    tasks.set(name, Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').join(' && ') : str(v) ?? '');
+  }
+  for (const [script, list] of Object.entries(obj(doc['scripts-aliases']) ?? {})) {
+    if (!tasks.has(script) || !Array.isArray(list)) continue;
+    for (const a of list) if (typeof a === 'string' && !tasks.has(a)) tasks.set(a, '');
+  }
+  out.tasks = tasks;
   return out;
 }
 
@@ -137,6 +154,9 @@ export function parseMix(text: string): ParsedManifest {
   }
   const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
   if (app) presenceOnly(out, [app[1]], 'app');
+  // `elixir: "~> 1.18"` of `project/0`: the Elixir the project needs (a floor, like `requires-python`).
+  const elixir = /(?:^|[\s,[(])elixir:\s*"([^"]*\d[^"]*)"/m.exec(src);
+  if (elixir) out.runtimes = [{ name: 'elixir', spec: elixir[1]! }];
   return out;
 }
 
@@ -253,7 +273,26 @@ export function parseGradleBuild(text: string): ParsedManifest {
     const lastGroup = m[1]!.slice(m[1]!.lastIndexOf('.') + 1);
     presenceOnly(out, [m[2], full, lastGroup === m[2] ? undefined : lastGroup], 'coordinates');
   }
+  const java = gradleJavaVersions(src);
+  if (java.length) out.runtimes = java.map((spec) => ({ name: 'java', spec }));
   return out;
+}
+
+/**
+ * The Java versions a Gradle script builds with: the toolchain (`jvmToolchain(17)`,
+ * `languageVersion = JavaLanguageVersion.of(17)`, `.set(JavaLanguageVersion.of(17))`) and the
+ * source / target level (`JavaVersion.VERSION_17`, `VERSION_1_8` -> 1.8). Each is a version in
+ * use (a module may build with another than its neighbour: the version check accepts any).
+ * A variable (`jvmToolchain(libs.versions.jdk.get().toInt())`) is not resolved.
+ */
+function gradleJavaVersions(src: string): string[] {
+  const out = new Set<string>();
+  let m: RegExpExecArray | null;
+  const toolchain = /\bjvmToolchain\s*\(\s*(\d{1,2})\s*\)|\bJavaLanguageVersion\.of\s*\(\s*(\d{1,2})\s*\)/g;
+  while ((m = toolchain.exec(src))) out.add(m[1] ?? m[2]!);
+  const level = /\bJavaVersion\.VERSION_(\d{1,2})(?:_(\d{1,2}))?\b/g;
+  while ((m = level.exec(src))) out.add(m[1] === '1' && m[2] ? `1.${m[2]}` : m[1]!);
+  return [...out];
 }
 
 // ------------------------------------------------------------------ MSBuild / NuGet
@@ -297,6 +336,19 @@ export function parseMsbuild(path: string, text: string): ParsedManifest {
       out.deps.push({ name: id, spec: version ?? '', field: m[1]! });
     }
   }
+  // `<TargetFramework>net10.0</TargetFramework>`, `<TargetFrameworks>net8.0;net10.0</TargetFrameworks>`:
+  // the .NET each project builds for (every target of a multi-targeted project is in use). Only .NET
+  // 5+ (`netX.Y`, a platform suffix such as `-android` dropped) and .NET Core (`netcoreappX.Y`):
+  // `netstandard2.0` and .NET Framework (`net48`) are no .NET version a developer installs.
+  const tfms = new Set<string>();
+  const tf = /<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/g;
+  while ((m = tf.exec(src))) {
+    for (const t of m[1]!.split(';').map((x) => x.trim())) {
+      const v = /^net(?:coreapp)?(\d+\.\d+)(?:-[\w.]+)?$/i.exec(t);
+      if (v && (t.toLowerCase().startsWith('netcoreapp') || Number(v[1]!.split('.')[0]) >= 5)) tfms.add(v[1]!);
+    }
+  }
+  if (tfms.size) out.runtimes = [...tfms].map((spec) => ({ name: 'dotnet-tfm', spec }));
   const base = path.slice(path.lastIndexOf('/') + 1);
   const own = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, '') : undefined;
   presenceOnly(out, [own, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], 'project');
@@ -304,3 +356,47 @@ export function parseMsbuild(path: string, text: string): ParsedManifest {
 }
 
 export type { ParsedDep };
+
+// ------------------------------------------------------------------ SwiftPM (Package.swift)
+
+/**
+ * Package.swift, read by its declaration patterns (comments dropped): each `.package(url: ".../name(.git)")`
+ * is a dependency named by the URL's last segment (how memory and `.product(package:)` name it),
+ * `.package(name: "X", ...)` by its name, `.package(path: "../X")` by its folder, `.package(id: "scope.X")`
+ * by the registry name after the scope. The products used (`.product(name: "Logging", package: ...)`)
+ * and the package's own `name:` are declared names at HEAD (presence): a product appears and goes
+ * with its package, and following it too would make every package swap a two-for-two change the
+ * package check cannot pair. Runtime: the `// swift-tools-version:` line (the oldest Swift toolchain
+ * that builds the package, a floor). `platforms:` minimums are not read: an app may target a later OS
+ * than the packages it uses, so they say nothing certain about a stated deployment target.
+ */
+export function parseSwiftPackage(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'swift-package', deps: [], problems: [] };
+  const runtimes: Array<{ name: string; spec: string }> = [];
+  const tools = /^\s*\/\/\s*swift-tools-version\s*:\s*(\d+(?:\.\d+){0,2})/im.exec(text.slice(0, 2000));
+  if (tools) runtimes.push({ name: 'swift', spec: `>=${tools[1]}` });
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"])\/\/.*$/gm, '$1');
+  const seen = new Set<string>();
+  let m: RegExpExecArray | null;
+  const pkg = /\.package\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
+  while ((m = pkg.exec(src))) {
+    const args = m[1]!;
+    const arg = (k: string) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
+    const url = arg('url');
+    const named = arg('name');
+    const path = arg('path');
+    const id = arg('id');
+    const last = (s: string) => s.replace(/\/+$/, '').split('/').pop()!.replace(/\.git$/i, '');
+    const name = url ? last(url) : path ? last(path) : id ? id.slice(id.indexOf('.') + 1) : named;
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? '';
+    addDep(out, name, spec, 'dependencies', [named]);
+  }
+  const product = /\.product\s*\(\s*name\s*:\s*"([^"]+)"/g;
+  while ((m = product.exec(src))) presenceOnly(out, [m[1]], 'products');
+  const own = /\bPackage\s*\(\s*name\s*:\s*"([^"]+)"/.exec(src);
+  if (own) presenceOnly(out, [own[1]], 'name');
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}

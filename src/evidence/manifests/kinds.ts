@@ -53,6 +53,25 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     case 'Justfile':
     case '.justfile':
       return 'justfile';
+    // Deno's configuration: its `tasks` (see parse.ts).
+    case 'deno.json':
+    case 'deno.jsonc':
+      return 'deno';
+    // go-task's Taskfiles, every name Task looks for (https://taskfile.dev/docs: supported file names).
+    case 'Taskfile.yml':
+    case 'taskfile.yml':
+    case 'Taskfile.yaml':
+    case 'taskfile.yaml':
+    case 'Taskfile.dist.yml':
+    case 'taskfile.dist.yml':
+    case 'Taskfile.dist.yaml':
+    case 'taskfile.dist.yaml':
+      return 'taskfile';
+    // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
+    case 'Package.swift':
+      return TOOL_COPIES.test(path) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path) ? undefined : 'swift-package';
+    // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.
+    case 'global.json':
     case '.nvmrc':
     case '.node-version':
     case '.python-version':
@@ -83,3 +102,11 @@ export function isLockfile(kind: AnyManifestKind): boolean {
 export function hasHistory(kind: AnyManifestKind): boolean {
   return kind !== 'runtime-file' && !isLockfile(kind) && kind !== 'pnpm-workspace';
 }
+
+/** go-task's Taskfile names, in the order Task looks for them in a folder. */
+export const TASKFILE_NAMES = [
+  'Taskfile.yml', 'taskfile.yml', 'Taskfile.yaml', 'taskfile.yaml',
+  'Taskfile.dist.yml', 'taskfile.dist.yml', 'Taskfile.dist.yaml', 'taskfile.dist.yaml',
+];
+/** Deno's configuration file names, in the order Deno looks for them in a folder. */
+export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'];

@@ -5,7 +5,8 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { AnyManifestKind } from './kinds.js';
-import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMix, parseMsbuild, parsePubspec } from './ecosystems.js';
+import { parseJsonc } from '../tsconfig-paths.js';
+import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMix, parseMsbuild, parsePubspec, parseSwiftPackage } from './ecosystems.js';
 
 export interface ParsedDep {
   name: string;
@@ -29,6 +30,19 @@ export interface ParsedManifest {
    */
   runners?: Map<string, string>;
   targets?: string[];
+  /**
+   * The tasks of a task runner, name -> command (`''` for an alias, which has none of its own):
+   * composer.json `scripts` (and the names of `scripts-aliases`), deno.json / deno.jsonc
+   * `tasks`, a Taskfile's `tasks` (and each task's `aliases`). Set (maybe empty) whenever the
+   * file could be read; absent when it could not (nothing is then said about its names).
+   */
+  tasks?: Map<string, string>;
+  /** Taskfile: its `includes`, as written (resolved against the work tree in manifests.ts). */
+  taskIncludes?: TaskInclude[];
+  /** Taskfile: task names holding `*` (go-task's wildcard tasks, `start:*`). */
+  taskPatterns?: string[];
+  /** deno.json: it declares a `workspace` (its members' tasks are not its own). */
+  denoWorkspace?: boolean;
   /** Makefile: rules, variables and includes as written (patterns and included files are added at HEAD). */
   make?: MakeParts;
   recipes?: string[];
@@ -40,6 +54,18 @@ export interface ParsedManifest {
   catalogs?: Map<string, Map<string, string>>;
   goModule?: string;
   problems: Array<{ message: string; line?: number }>;
+}
+
+/** One entry of a Taskfile's `includes:`. */
+export interface TaskInclude {
+  /** The namespace: the include's key (`docs` for `task docs:build`). */
+  ns: string;
+  /** The Taskfile or folder as written; undefined when it is not a plain string. */
+  taskfile?: string;
+  /** Other namespaces for the same file (`aliases: [d]`). */
+  aliases: string[];
+  /** `flatten: true`: its tasks are called without the namespace. */
+  flatten: boolean;
 }
 
 const obj = (v: unknown): Record<string, unknown> | undefined =>
@@ -72,6 +98,10 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseRuntimeFile(path, text);
       case 'composer':
         return parseComposer(text);
+      case 'deno':
+        return parseDenoConfig(text);
+      case 'taskfile':
+        return parseTaskfile(text);
       case 'pubspec':
         return parsePubspec(text);
       case 'mix':
@@ -82,6 +112,8 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseGradleBuild(text);
       case 'msbuild':
         return parseMsbuild(path, text);
+      case 'swift-package':
+        return parseSwiftPackage(text);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -832,18 +864,91 @@ export function parseJustfile(text: string): ParsedManifest {
   return { kind: 'justfile', deps: [], recipes: [...recipes], problems: [] };
 }
 
-const TOOL_VERSIONS_NAMES: Record<string, string> = { nodejs: 'node', node: 'node', python: 'python', golang: 'go', go: 'go', rust: 'rust', ruby: 'ruby', pnpm: 'pnpm', yarn: 'yarn', bun: 'bun', deno: 'deno', java: 'java' };
+// ------------------------------------------------------------------ Deno, go-task
+
+/**
+ * deno.json / deno.jsonc: the names of `tasks` (a command string, or an object whose `command`
+ * it runs), read as JSON with comments and trailing commas (Deno reads both files so).
+ */
+export function parseDenoConfig(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'deno', deps: [], problems: [] };
+  const data = parseJsonc(text);
+  if (data === undefined) {
+    out.problems.push({ message: 'invalid JSON (with comments)' });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  const tasks = new Map<string, string>();
+  const t = obj(doc.tasks);
+  if (t) for (const [k, v] of Object.entries(t)) tasks.set(k, str(v) ?? str(obj(v)?.command) ?? '');
+  out.tasks = tasks;
+  if (doc.workspace !== undefined) out.denoWorkspace = true;
+  return out;
+}
+
+/** The command lines of a go-task task (`cmds` items, `cmd`, or the shorthand string / list), as one line. */
+function goTaskCommand(v: unknown): string {
+  const line = (x: unknown): string => str(x) ?? str(obj(x)?.cmd) ?? '';
+  if (Array.isArray(v)) return v.map(line).filter(Boolean).join(' && ');
+  const o = obj(v);
+  if (!o) return str(v) ?? '';
+  if (typeof o.cmd === 'string') return o.cmd;
+  return Array.isArray(o.cmds) ? o.cmds.map(line).filter(Boolean).join(' && ') : '';
+}
+
+/**
+ * A Taskfile (go-task): the keys of `tasks` and their `aliases`; task names holding `*` are
+ * wildcard tasks (patterns); `includes` as written, each a namespace of another Taskfile's tasks.
+ */
+export function parseTaskfile(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'taskfile', deps: [], problems: [] };
+  let data: unknown;
+  try {
+    data = parseYaml(text, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj(data);
+  const tasks = new Map<string, string>();
+  const patterns: string[] = [];
+  const includes: TaskInclude[] = [];
+  const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((x): x is string => !!x) : []);
+  for (const [name, v] of Object.entries(obj(doc?.tasks) ?? {})) {
+    if (name.includes('*')) patterns.push(name);
+    else tasks.set(name, goTaskCommand(v));
+    for (const a of strings(obj(v)?.aliases)) if (!tasks.has(a)) tasks.set(a, '');
+  }
+  for (const [ns, v] of Object.entries(obj(doc?.includes) ?? {})) {
+    const o = obj(v);
+    includes.push({ ns, taskfile: str(v) ?? str(o?.taskfile), aliases: strings(o?.aliases), flatten: o?.flatten === true });
+  }
+  out.tasks = tasks;
+  if (patterns.length) out.taskPatterns = patterns;
+  if (includes.length) out.taskIncludes = includes;
+  return out;
+}
+
+const TOOL_VERSIONS_NAMES: Record<string, string> = { nodejs: 'node', node: 'node', python: 'python', golang: 'go', go: 'go', rust: 'rust', ruby: 'ruby', pnpm: 'pnpm', yarn: 'yarn', bun: 'bun', deno: 'deno', java: 'java', php: 'php', elixir: 'elixir', dotnet: 'dotnet', 'dotnet-core': 'dotnet', swift: 'swift' };
 
 export function parseRuntimeFile(path: string, text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'runtime-file', deps: [], problems: [] };
   const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base === 'global.json') {
+    // The .NET SDK a repository pins (`sdk.version`, e.g. 10.0.100): the SDK the build runs with.
+    const out2 = parseJsonc(text);
+    const v = str(obj(obj(out2)?.sdk)?.version);
+    if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: 'dotnet', spec: v }];
+    return out;
+  }
   const first = text.split(/\r?\n/).map((l) => l.replace(/#.*$/, '').trim()).find((l) => l) ?? '';
   if (base === '.tool-versions') {
     out.runtimes = [];
     for (const raw of text.split(/\r?\n/)) {
       const line = raw.replace(/#.*$/, '').trim();
       const [tool, ver] = line.split(/\s+/);
-      if (tool && ver) out.runtimes.push({ name: TOOL_VERSIONS_NAMES[tool] ?? tool, spec: ver });
+      if (tool && ver) out.runtimes.push({ name: (Object.hasOwn(TOOL_VERSIONS_NAMES, tool) ? TOOL_VERSIONS_NAMES[tool] : undefined) ?? tool, spec: ver });
     }
   } else if (first) {
     const name = base === '.python-version' ? 'python' : base === '.ruby-version' ? 'ruby' : 'node';

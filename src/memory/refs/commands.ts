@@ -2,7 +2,7 @@
 import { isSpaceCode } from './chars.js';
 import { FILE_EXTENSIONS } from './paths.js';
 
-export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'other';
+export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'other';
 
 /** Built-in commands per tool: `pnpm <x>` with x in this list is not a script. */
 export const BUILTINS: Record<'npm' | 'pnpm' | 'yarn' | 'bun', Set<string>> = {
@@ -39,6 +39,19 @@ export const BUILTINS: Record<'npm' | 'pnpm' | 'yarn' | 'bun', Set<string>> = {
     ).split(/\s+/),
   ),
 };
+
+/**
+ * Composer's own commands and their aliases (getcomposer.org/doc/03-cli.md, and Symfony
+ * Console's `list`, `help`, `completion`): `composer <x>` with x in this list runs no script.
+ */
+export const COMPOSER_BUILTINS = new Set(
+  (
+    'about archive audit browse home bump check-platform-reqs clear-cache clearcache cc completion config ' +
+    'create-project depends why diagnose dump-autoload dumpautoload exec fund global help init install i licenses ' +
+    'list outdated prohibits why-not reinstall remove rm uninstall repository repo require r run-script run search ' +
+    'self-update selfupdate show info status suggests update u upgrade validate _complete'
+  ).split(/\s+/),
+);
 
 /** npm runs these lifecycle scripts without `run`. */
 const NPM_SCRIPT_SHORTCUTS = new Set(['test', 't', 'tst', 'start', 'stop', 'restart']);
@@ -91,7 +104,15 @@ const SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
 /** Package-manager options naming a workspace or a folder (their value follows). */
 const TARGET_OPTIONS = new Set(['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd']);
 
-export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx', 'pnpx', 'make', 'just', 'pip', 'pip3', 'cargo', 'go', 'uv', 'poetry', 'pipx']);
+// `task` is go-task's command. As a line's or a code span's first word it is read as the command,
+// like `make` and `just`; in prose the word is left alone (the prose scanner never reads it).
+export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx', 'pnpx', 'make', 'just', 'pip', 'pip3', 'cargo', 'go', 'uv', 'poetry', 'pipx', 'task']);
+
+/** First words of commands of other ecosystems that `looksLikeCommand` accepts (see there). */
+const OTHER_TOOL_WORDS = new Set([
+  'pwsh', 'powershell', 'java', 'javac', 'kotlin', 'kotlinc', 'sbt', 'ant', 'msbuild', 'nuget', 'xcodebuild', 'xcrun',
+  'swiftlint', 'swiftformat', 'fastlane', 'pod', 'tuist', 'xcodegen', 'mix', 'iex', 'elixir',
+]);
 
 /** Does a line start like a command? Used to decide whether an unlabelled fence is shell. */
 export function looksLikeCommand(line: string): boolean {
@@ -106,6 +127,9 @@ export function looksLikeCommand(line: string): boolean {
     // Python task runners (their scripts are read by `pythonRunnerPieces`).
     w === 'hatch' || w === 'pdm' || w === 'poe' || w === 'poethepoet' ||
     /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) ||
+    // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
+    // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
+    OTHER_TOOL_WORDS.has(w) ||
     // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
     ((w.includes('/') || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], undefined) !== -1)
   );
@@ -201,8 +225,14 @@ function withCwd(p: CommandPiece, cwd: string | undefined): CommandPiece {
   return p;
 }
 
-/** The commands a wrapper prefix is looked through for: package-manager scripts and task runners' targets. */
-const WRAPPED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'make', 'just']);
+/**
+ * The commands a wrapper prefix is looked through for: package-manager scripts and task runners'
+ * targets. Composer scripts, Deno tasks and go-task tasks too (`./vendor/bin/sail composer test`,
+ * `docker compose exec php composer test`, `docker compose exec app deno task dev`): a container
+ * or wrapper script runs them in the folder that mirrors the repository's, like `npm run x`, so
+ * they name the composer.json / deno.json / Taskfile of the folder the text is in.
+ */
+const WRAPPED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'make', 'just', 'composer', 'deno', 'task']);
 /** First words of the wrappers `wrapperEnd` reads (besides a path to a script). */
 const WRAPPER_WORDS = new Set(['sudo', 'time', 'nice', 'exec', 'env', 'cross-env', 'dotenv', 'npx', 'docker', 'docker-compose', 'kubectl', 'ssh']);
 const NO_OPTIONS: ReadonlySet<string> = new Set();
@@ -316,7 +346,10 @@ function wrapperEnd(seg: Tok[], k: number, out: CommandPiece[]): number {
   }
   // A path to a script or program (`./bin/dev`, `../tools/container/dev`), right before the command.
   if (t.includes('/') && !t.startsWith('-') && !t.includes('=') && !t.includes('://') && seg[k + 1] && WRAPPED_TOOLS.has(seg[k + 1].t)) {
-    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) out.push({ kind: 'path', start: seg[k].s, end: seg[k].e, value: t });
+    if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(t)) {
+      out.push({ kind: 'path', start: seg[k].s, end: seg[k].e, value: t });
+      vendorBin(seg[k], out); // `./vendor/bin/sail composer test`: Laravel Sail, a Composer package
+    }
     return k + 1;
   }
   return -1;
@@ -398,38 +431,22 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
 
   pythonRunnerPieces(seg, i, out, cwd);
+  if (w === 'composer') composerPieces(seg, i, out, cwd);
+  if (w === 'deno') denoTaskPieces(seg, i, out, cwd);
+  if (w === 'task') {
+    at.dir = goTaskPieces(seg, i, out, cwd);
+    return undefined;
+  }
   if (w === 'npm' || w === 'pnpm' || w === 'yarn' || w === 'bun') {
     const tool = w as 'npm' | 'pnpm' | 'yarn' | 'bun';
     let workspace: string | undefined;
     let dir = cwd;
     let k = 0;
     // Leading options.
-    while (k < rest.length && rest[k].t.startsWith('-')) {
-      const o = rest[k].t;
-      const eq = o.indexOf('=');
-      const name = eq === -1 ? o : o.slice(0, eq);
-      const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
-      if (name === '-r' || name === '--recursive' || name === '--workspaces' || name === '-ws') {
-        workspace = '*';
-        k++;
-        continue;
-      }
-      if (TARGET_OPTIONS.has(name)) {
-        if (name === '-w' && tool === 'pnpm') {
-          k++;
-          continue; // pnpm -w = workspace root
-        }
-        if (name === '--prefix' || name === '-C' || name === '--dir' || name === '--cwd') {
-          dir = val && joinCwd(cwd, val);
-          // The folder is a path reference of its own, like the target of `cd dir &&`: a moved
-          // folder breaks `pnpm -C dir x` / `npm --prefix dir run x` just as it breaks `cd dir`.
-          folderPiece(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out, false, cwd);
-        } else workspace = val && unquote(val);
-        k += eq === -1 ? 2 : 1;
-        continue;
-      }
-      k++;
-    }
+    const target: { workspace?: string; dir?: string } = { dir };
+    while (k < rest.length && rest[k].t.startsWith('-')) k = targetOption(rest, k, tool, cwd, out, target);
+    workspace = target.workspace;
+    dir = target.dir;
     if (tool === 'yarn' && rest[k]?.t === 'workspace' && rest[k + 1]) {
       workspace = unquote(rest[k + 1].t);
       k += 2;
@@ -441,8 +458,16 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     if (!sub) return undefined;
     const subName = sub.t;
     if (subName === 'run' || subName === 'run-script' || (tool === 'bun' && subName === 'run')) {
+      // Options between `run` and the script name: a selector or folder option takes its value
+      // with it (`pnpm run -F docs codegen`, `npm run -w apps/docs x`, `pnpm run -C web x`: the
+      // value is the workspace or folder, not the script) and applies as it does before `run`.
       let j = k + 1;
-      while (j < rest.length && rest[j].t.startsWith('-')) j++;
+      const target: { workspace?: string; dir?: string } = { workspace, dir };
+      while (j < rest.length && rest[j].t.startsWith('-')) j = targetOption(rest, j, tool, cwd, out, target);
+      workspace = target.workspace;
+      dir = target.dir;
+      at.dir = workspace ? undefined : dir;
+      at.workspace = workspace && workspace !== '*' ? workspace : undefined;
       const s = rest[j];
       if (!s) return undefined;
       const name = unquote(s.t);
@@ -661,8 +686,15 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
   if (/^\.{0,2}\/?[\w.-]+\/[\w./-]+$/.test(w) || /^\.\/[\w.-]+\.\w+$/.test(w)) {
     out.push({ kind: 'path', start: head.s, end: head.e, value: w });
+    vendorBin(head, out);
     scanArgs(rest, out);
     return undefined;
+  }
+  if (w === 'mix') mixTask(rest, out); // then read like any other command
+  // `php vendor/bin/phpunit`: the program is Composer's bin, as when it is run directly.
+  if (w === 'php') {
+    const a = rest.find((x) => !x.t.startsWith('-'));
+    if (a) vendorBin(a, out);
   }
   // Go tools that take package patterns like `go` does (`golangci-lint run ./pkg/...`).
   if (GO_PATTERN_TOOLS.has(w)) {
@@ -676,6 +708,195 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
   scanArgs(args, out);
   return undefined;
+}
+
+/**
+ * `composer run-script x` / `composer run x` / `composer x` (x no command of Composer's own):
+ * the script x, as a script piece of tool `composer` whose value is written `composer run-script x`
+ * or `composer x` (the check tells the two apart: only `run-script` runs nothing but scripts).
+ * `-d dir` / `--working-dir dir` (anywhere before `--`) is the folder whose composer.json applies.
+ * `composer global …` (another composer.json), `exec`, `run-script --list` name no script. Adds
+ * pieces only: the segment is read as before.
+ */
+function composerPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): void {
+  let dir = cwd;
+  let sub: Tok | undefined;
+  let name: Tok | undefined;
+  for (let k = i + 1; k < seg.length; k++) {
+    const o = seg[k]!.t;
+    if (o === '--') break;
+    if (o.startsWith('-')) {
+      const eq = o.indexOf('=');
+      const opt = eq === -1 ? o : o.slice(0, eq);
+      if (opt === '-d' || opt === '--working-dir') {
+        const v = eq === -1 ? seg[k + 1]?.t : o.slice(eq + 1);
+        if (!v) return;
+        dir = joinCwd(cwd, v);
+        if (eq === -1) k++;
+      } else if (/^-d[^-]/.test(o)) dir = joinCwd(cwd, o.slice(2)); // `-dapi`
+      else if (o === '-l' || o === '--list') return; // `composer run-script --list`
+      else if (o === '--timeout' && sub && !name) k++; // `run-script --timeout 0 x`
+      continue;
+    }
+    if (!sub) {
+      sub = seg[k];
+      if (sub.t === 'global') return; // another composer.json: the user's global one
+    } else if ((sub.t === 'run-script' || sub.t === 'run') && !name) name = seg[k];
+    // `composer require vendor/name:^2.0`, `composer remove vendor/name`: the packages named.
+    else if (COMPOSER_PACKAGE_VERBS.has(sub.t)) pushPackage(seg[k], out, 'composer');
+  }
+  if (!sub) return;
+  const explicit = sub.t === 'run-script' || sub.t === 'run';
+  if (!explicit && COMPOSER_BUILTINS.has(sub.t)) return;
+  const tok = explicit ? name : sub;
+  if (!tok) return;
+  const v = unquote(tok.t);
+  if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
+  const p: CommandPiece = { kind: 'script', tool: 'composer', start: seg[i]!.s, end: tok.e, value: explicit ? `composer ${sub.t} ${v}` : `composer ${v}`, script: v };
+  if (dir) p.cwd = dir;
+  out.push(p);
+}
+
+/** Composer commands whose arguments are package names (`vendor/name`, with an optional `:constraint`). */
+const COMPOSER_PACKAGE_VERBS = new Set(['require', 'r', 'remove', 'rm', 'uninstall', 'update', 'u', 'upgrade']);
+
+/**
+ * Mix's own tasks, and those of Hex, Rebar, Phoenix and Ecto, by the first dotted segment of the
+ * task name (`deps` for `deps.get`, `phx` for `phx.server`; hexdocs.pm/mix, Phoenix's and Ecto's
+ * task lists). Any other `mix <x>[.<y>]` runs a task a dependency named `x` provides
+ * (`mix credo`, `mix sobelow`, `mix igniter.install`, `mix gettext.extract`) or a project alias.
+ */
+const MIX_OWN_TASKS = new Set(
+  (
+    'app archive clean cmd compile deps do escript eval format help iex loadconfig loadpaths local new profile ' +
+    'release run test xref hex rebar phx phoenix ecto'
+  ).split(' '),
+);
+
+/**
+ * `mix <task>` / `mix <ns>.<task>`: the first dotted segment as a program reference (a `tool`
+ * piece of tool `other`, like `bundle exec rubocop`'s): the Mix dependency of that name, which
+ * provides the task. The package check reports it only on evidence (a dependency of that name
+ * was removed and none is declared now), so a project alias (`mix setup`) stays silent.
+ */
+function mixTask(rest: Tok[], out: CommandPiece[]): void {
+  const t = rest[0];
+  if (!t || t.t.startsWith('-')) return;
+  const m = /^([a-z][a-z0-9_]*)(?:\.[a-z0-9_.]+)?$/.exec(t.t);
+  if (!m || MIX_OWN_TASKS.has(m[1]!) || m[1]!.length < 2) return;
+  out.push({ kind: 'tool', tool: 'other', start: t.s, end: t.s + m[1]!.length, value: m[1]! });
+}
+
+/**
+ * `vendor/bin/<tool>` (`./vendor/bin/pest`, `php vendor/bin/phpunit`): Composer's bin folder, so the
+ * program is a Composer package's bin, named like the package (`pestphp/pest`, `phpstan/phpstan`,
+ * `laravel/pint`): a program reference (a `tool` piece) to that name, reported by the package check
+ * only on evidence, as `bundle exec x`'s program is (the name was a dependency and none is
+ * declared now; a bin named otherwise than its package is never matched, so never reported).
+ */
+function vendorBin(t: Tok, out: CommandPiece[]): void {
+  const m = /^(?:\.\/)?vendor\/bin\/([a-z][\w.-]*)$/.exec(t.t);
+  if (!m) return;
+  const name = m[1]!;
+  out.push({ kind: 'tool', tool: 'other', start: t.e - name.length, end: t.e, value: name });
+}
+
+/** `deno task` options whose value is the next token (unless written `--opt=value`). */
+const DENO_TASK_VALUE_OPTIONS = new Set(['--cwd', '-c', '--config', '-L', '--log-level']);
+/** `deno task` options that run something other than one named task of one configuration. */
+const DENO_TASK_OTHER = /^(?:-r|--recursive|-f|--filter|--eval|--members|--no-config)(?:=|$)/;
+
+/**
+ * `deno task x`: the task x of the deno.json / deno.jsonc that applies, as a script piece of tool
+ * `deno`: the nearest one up from the folder (`--cwd dir`), or the file `-c` / `--config` names.
+ * `deno task` alone lists the tasks; `--recursive`, `--filter` (workspace members) and `--eval`
+ * (a command line, not a name) name no task of one file. Adds pieces only: the segment is read as
+ * before.
+ */
+function denoTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): void {
+  if (seg[i + 1]?.t !== 'task') return;
+  let dir = cwd;
+  let config: string | undefined;
+  let k = i + 2;
+  for (; k < seg.length && seg[k]!.t.startsWith('-'); k++) {
+    const o = seg[k]!.t;
+    if (o === '--') return;
+    if (DENO_TASK_OTHER.test(o)) return;
+    const eq = o.indexOf('=');
+    const opt = eq === -1 ? o : o.slice(0, eq);
+    const v = eq === -1 ? seg[k + 1]?.t : o.slice(eq + 1);
+    if (opt === '--cwd' && v) dir = joinCwd(cwd, v);
+    else if ((opt === '-c' || opt === '--config') && v) config = unquote(v);
+    if (eq === -1 && DENO_TASK_VALUE_OPTIONS.has(opt)) k++;
+  }
+  const name = seg[k];
+  if (!name) return;
+  const v = unquote(name.t);
+  if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
+  const p: CommandPiece = { kind: 'script', tool: 'deno', start: seg[i]!.s, end: name.e, value: `deno task ${v}`, script: v };
+  if (dir) p.cwd = dir;
+  if (config) p.makefile = config;
+  out.push(p);
+}
+
+/** go-task options whose value is the next token (unless written `--opt=value`). */
+const GO_TASK_VALUE_OPTIONS = new Set([
+  '-d', '--dir', '-t', '--taskfile', '-o', '--output', '-C', '--concurrency', '-I', '--interval', '--sort',
+  '--output-group-begin', '--output-group-end', '--completion', '--remote-cache-dir', '--cacert', '--cert',
+  '--cert-key', '--timeout', '--expiry', '--cache-expiry',
+]);
+/** go-task options after which no task is run by name: listings, help, a new Taskfile, the global Taskfile. */
+const GO_TASK_NO_RUN = /^(?:-l|--list|-a|--list-all|-i|--init|--version|-h|--help|--completion|-g|--global|--experiments|--clear-cache)(?:=|$)/;
+
+/**
+ * `task x`, `task x y`, `task ns:x` (go-task): each task named, as a script piece of tool `task`
+ * (the first from the command word, like `make a b`), with the folder `-d` / `--dir` names and the
+ * Taskfile `-t` / `--taskfile` names (both also path pieces: a moved folder or file breaks the
+ * command). `NAME=value` arguments are variables; what follows `--` is the tasks' arguments.
+ * `task` alone runs `default`; `--list`, `--init`, `--global`… name no task. Returns the folder
+ * the command runs in, for its path arguments.
+ */
+function goTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): string | undefined {
+  let dir = cwd;
+  let taskfile: string | undefined;
+  const names: Tok[] = [];
+  for (let k = i + 1; k < seg.length; k++) {
+    const t = seg[k]!;
+    const o = t.t;
+    if (o === '--') break;
+    if (o.startsWith('-') && o.length > 1) {
+      if (GO_TASK_NO_RUN.test(o)) return dir;
+      const eq = o.indexOf('=');
+      const opt = eq === -1 ? o : o.slice(0, eq);
+      const next = eq === -1 ? seg[k + 1] : undefined;
+      if (opt === '-d' || opt === '--dir' || opt === '-t' || opt === '--taskfile') {
+        const v = eq === -1 ? next?.t : o.slice(eq + 1);
+        const file = opt === '-t' || opt === '--taskfile';
+        if (v) {
+          folderPiece(t, next, eq, out, file, cwd);
+          if (file) taskfile = unquote(v);
+          else dir = joinCwd(cwd, v);
+        }
+      }
+      if (eq === -1 && GO_TASK_VALUE_OPTIONS.has(opt)) k++;
+      continue;
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(o)) {
+      assignmentPath(t, out); // `task deploy ENV=./envs/prod`
+      continue;
+    }
+    names.push(t);
+  }
+  for (const t of names) {
+    const v = unquote(t.t);
+    // (Not a path: Task takes only task names and variables before `--`; `task test ./...` fails anyway.)
+    if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) continue;
+    const first = !out.some((p) => p.kind === 'script' && p.start === seg[i]!.s);
+    const p: CommandPiece = { kind: 'script', tool: 'task', start: first ? seg[i]!.s : t.s, end: t.e, value: `task ${v}`, script: v, cwd: dir };
+    if (taskfile) p.makefile = taskfile;
+    out.push(p);
+  }
+  return dir;
 }
 
 /** Options of the Python runners whose value is the next token. */
@@ -828,6 +1049,33 @@ export function isPlaceholderScript(name: string): boolean {
   return /^[^\p{L}\p{N}]+$/u.test(name) || /^(?:<.*>|\[.*\]|\{.*\})$/.test(name) || /^[A-Z][A-Z0-9_]*$/.test(name);
 }
 
+/**
+ * One option of a package-manager command at `rest[k]` (before the subcommand, or between `run`
+ * and the script name); returns the index after it and its value. `-r` / `--recursive` /
+ * `--workspaces` select every package; a selector (`--filter x`, `-F x`, `--workspace x`, `-w x`)
+ * names the workspace package; a folder option (`--prefix`, `-C`, `--dir`, `--cwd`) the folder,
+ * which is also a path reference of its own, like the target of `cd dir &&`: a moved folder
+ * breaks `pnpm -C dir x` / `npm --prefix dir run x` just as it breaks `cd dir`. pnpm's `-w` is
+ * the workspace root and takes no value. Any other option is skipped alone.
+ */
+function targetOption(rest: Tok[], k: number, tool: 'npm' | 'pnpm' | 'yarn' | 'bun', cwd: string | undefined, out: CommandPiece[], st: { workspace?: string; dir?: string }): number {
+  const o = rest[k].t;
+  const eq = o.indexOf('=');
+  const name = eq === -1 ? o : o.slice(0, eq);
+  const val = eq === -1 ? rest[k + 1]?.t : o.slice(eq + 1);
+  if (name === '-r' || name === '--recursive' || name === '--workspaces' || name === '-ws') {
+    st.workspace = '*';
+    return k + 1;
+  }
+  if (!TARGET_OPTIONS.has(name)) return k + 1;
+  if (name === '-w' && tool === 'pnpm') return k + 1; // pnpm -w = workspace root
+  if (name === '--prefix' || name === '-C' || name === '--dir' || name === '--cwd') {
+    st.dir = val && joinCwd(cwd, val);
+    folderPiece(rest[k], eq === -1 ? rest[k + 1] : undefined, eq, out, false, cwd);
+  } else st.workspace = val && unquote(val);
+  return k + (eq === -1 ? 2 : 1);
+}
+
 /** `npm run build -w web`, `--workspace=web`, `--prefix dir` written after the script name (before `--`). */
 function trailingOptions(args: Tok[]): { workspace?: string; cwd?: string } {
   const out: { workspace?: string; cwd?: string } = {};
@@ -852,7 +1100,12 @@ function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): 
     const at = name.indexOf('@', 1);
     if (at > 0) name = name.slice(0, at);
   } else if (name.includes('@')) name = name.slice(0, name.indexOf('@'));
-  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === 'go' && /^[\w.-]+(\/[\w.-]+)+$/.test(name))) return;
+  // A Composer package is `vendor/name`, its constraint after `:` (`composer require a/b:^2.0`).
+  if (tool === 'composer') name = name.replace(/:.*$/, '');
+  if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !(tool === 'go' && /^[\w.-]+(\/[\w.-]+)+$/.test(name)) && !(tool === 'composer' && /^[\w.-]+\/[\w.-]+$/.test(name))) return;
+  // Composer's arguments name packages only as `vendor/name` (a bare word is a platform package
+  // such as `php`, or `composer update lock` / `nothing`).
+  if (tool === 'composer' && !name.includes('/')) return;
   if (/^\d/.test(name) || name.length < 2) return;
   out.push({ kind: 'package', tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...(fetched && v !== name ? { script: 'registry' } : fetched ? { script: 'exec' } : {}) });
 }

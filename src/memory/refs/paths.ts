@@ -12,7 +12,13 @@ export const FILE_EXTENSIONS = new Set(
     // `build.sbt`, `MODULE.bazel`, `defs.bzl`, `TESTING.asciidoc`) and template / source types.
     // Never English words nor domain endings (`.in` alone is no file: see the lone-extension rule).
     'asciidoc in sbt bzl bazel bzlmod groovy templ gotmpl cmake gemspec podspec cabal csproj fsproj vbproj sln ' +
-    'tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam'
+    'tfvars jsonnet libsonnet cue rego erb haml twig liquid tex bib rmd qmd jl nim mli sol cxx hxx hh cu gleam ' +
+    // .NET build files named bare (`Directory.Build.props`, `Directory.Packages.props`,
+    // `Directory.Build.targets`, the XML solution `Acme.slnx`) and Xcode's own files (test plans,
+    // build settings, entitlements, schemes, interface files): project files memory names by their
+    // name alone, as it does `Acme.sln`. None is an English word (`this.props` resolves nowhere and
+    // stays silent, as any bare name that never was a file does).
+    'props targets slnx xctestplan xcconfig entitlements xcscheme xcworkspacedata pbxproj storyboard xib'
   ).split(/\s+/),
 );
 

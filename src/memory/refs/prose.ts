@@ -457,6 +457,21 @@ function scanCounts(text: string, out: ProseHit[]): void {
 /** Scoped package names anywhere (`@scope/name`). */
 export const SCOPED_PACKAGE = /(?<![\w@/.-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/-]|\.[a-z]{1,5}\b)/gi;
 
+/**
+ * Composer package names (`spatie/laravel-data`, `pestphp/pest`, `laravel/framework`): Composer's
+ * own grammar (`vendor/name`, lower case, `-` / `_` between parts), without dots so that neither a
+ * Go module path (`github.com/x`) nor a file (`docs/x.md`) matches, and standing alone: not part
+ * of a longer path (no `/`, `.`, `@` or word character next to it: `src/app/x`, `@scope/name`).
+ * Syntactically a relative path too: the package check tells them apart (a path the tree or its
+ * history knows stays a path; the name counts only when a composer.json declared it).
+ */
+export const COMPOSER_NAME = /(?<![\w@/.:~$-])[a-z0-9]+(?:[_-][a-z0-9]+)*\/[a-z0-9]+(?:(?:_|--?)[a-z0-9]+)*(?![\w/@-]|\.[\w])/g;
+
+/** Whether a whole token is a Composer package name (see COMPOSER_NAME). */
+export function isComposerName(tok: string): boolean {
+  return /^[a-z0-9]+(?:[_-][a-z0-9]+)*\/[a-z0-9]+(?:(?:_|--?)[a-z0-9]+)*$/.test(tok);
+}
+
 /** Candidate package words in prose (filtered later against manifests). */
 export function scanPackageWords(text: string): Array<{ start: number; end: number; raw: string; value: string }> {
   const out: Array<{ start: number; end: number; raw: string; value: string }> = [];
