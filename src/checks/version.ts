@@ -302,6 +302,9 @@ const LIST_BEFORE = /\d(?:\.\d+)*\+?\s*(?:[,;/&]|\band|\bor)\s*(?:\.NET(?:\s+Cor
  * setting quoted from a build script), read here the way it reads the others: lists and feature
  * statements ("since .NET 8", ".NET 8 introduced …") are skipped, fenced code is not read.
  */
+/** The runtimes the statements of `extraVersionRefs` are compared with. */
+const EXTRA_RUNTIMES = new Set(['dotnet', 'dotnet-tfm', 'java', 'swift']);
+
 export function extraVersionRefs(entry: Entry): Reference[] {
   const text = entry.text;
   if (entry.kind === 'code' || !/\d/.test(text)) return [];
@@ -342,6 +345,9 @@ export const versionCheck: Check = {
   description: 'Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.',
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
+    // The statements only extraVersionRefs reads (.NET, Java, Swift) are compared with declared
+    // runtimes: a project declaring none of them has nothing to compare them with.
+    const extra = (ctx.evidence.manifests.runtimeAll ?? []).some((r) => EXTRA_RUNTIMES.has(r.name));
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       for (const ref of entry.refs) {
@@ -349,7 +355,7 @@ export const versionCheck: Check = {
         const f = checkVersionRef(entry, ref, ctx.evidence);
         if (f) out.push(f);
       }
-      for (const ref of extraVersionRefs(entry)) {
+      if (extra) for (const ref of extraVersionRefs(entry)) {
         const f = checkVersionRef(entry, ref, ctx.evidence);
         if (f) out.push(f);
       }

@@ -7,7 +7,7 @@
 // - frequency: how often the paths it names were touched in history, plus recorded reads,
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
-import { makeTargetDefined } from '../evidence/manifests.js';
+import { makeTargetDefined, taskNameDefined, taskTables } from '../evidence/manifests.js';
 import type { CheckContext, Entry, Reference } from '../types.js';
 import { configOwnerDir } from '../memory/refs/paths.js';
 
@@ -82,9 +82,12 @@ export function liveNames(
     if (r.kind === 'command' && r.script && !skip(r.value, r)) {
       const script = r.script;
       // make targets: a pattern rule or an include can define the name too (literal patterns only)
+      // composer scripts, deno tasks and Taskfile tasks (their tables, includes and wildcards)
       const defined =
         [...ev.manifests.scripts.values()].some((set) => set.has(script)) ||
-        [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true));
+        [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true)) ||
+        [...ev.manifests.justRecipes.values()].some((set) => set.has(script)) ||
+        [...taskTables(ev.manifests).values()].some((t) => !t.open && taskNameDefined(t, script));
       if (defined) live.add(`command\0${r.value}`);
     }
     // A link whose target exists (`[env](mdc:apps/web/env.ts)`, `[guide](docs/guide)`).

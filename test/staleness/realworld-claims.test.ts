@@ -173,3 +173,25 @@ describe('cold entries that name what the project still has (polyglot workspaces
     ]);
   });
 });
+
+describe('cold entries that run a task the project still defines (just, go-task, composer, deno)', () => {
+  it('counts defined recipes and tasks as live, undefined ones not', async () => {
+    const r = await makeRepo();
+    await r.write('justfile', 'lint:\n\techo lint\n');
+    await r.write('Taskfile.yml', "version: '3'\ntasks:\n  build:\n    cmds: [go build ./...]\n");
+    await r.write('composer.json', '{ "scripts": { "test:unit": "phpunit" } }\n');
+    await r.write('deno.json', '{ "tasks": { "dev": "deno run -A main.ts" } }\n');
+    const lines = ['# Tasks', '', '- Lint with `just lint`.', '- Build with `task build`.', '- Unit tests: `composer test:unit`.', '- Serve with `deno task dev`.', '- Ship with `task deploy`.', ''];
+    await r.write('CLAUDE.md', lines.join('\n'));
+    await r.commit('tasks', '2024-01-05');
+    const res = await audit({ root: r.dir, now: NOW, checks: [] });
+    const ctx = { files: res.files, entries: res.entries, evidence: res.evidence, config: res.config };
+    expect(res.entries.filter((e) => e.line >= 3).map((e) => [e.line, coldKind(e, ctx)])).toEqual([
+      [3, 'disuse'],
+      [4, 'disuse'],
+      [5, 'disuse'],
+      [6, 'disuse'],
+      [7, 'irrelevance'],
+    ]);
+  });
+});
