@@ -36089,7 +36089,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -36136,6 +36136,7 @@ var init_version = __esm({
     JAVA_CODE_RE = /\b(?:(?:jvmToolchain|JavaLanguageVersion\.of)\s*\(\s*(\d{1,2})\s*\)|JavaVersion\.VERSION_(\d{1,2})\b(?!_))/g;
     LIST_AFTER = /^\s*(?:[,;/&]|\band\b|\bor\b)\s*(?:\.NET(?:\s+Core)?\s+|net(?:coreapp)?)?\d/i;
     LIST_BEFORE = /\d(?:\.\d+)*\+?\s*(?:[,;/&]|\band|\bor)\s*(?:\.NET(?:\s+Core)?\s+)?$/i;
+    EXTRA_RUNTIMES = /* @__PURE__ */ new Set(["dotnet", "dotnet-tfm", "java", "swift"]);
     versionCheck = {
       id: "version",
       kinds: ["version-drift"],
@@ -36143,6 +36144,7 @@ var init_version = __esm({
       description: "Stated runtime, dependency and project versions that no longer match the manifests and lockfiles.",
       run(ctx) {
         const out = [];
+        const extra = (ctx.evidence.manifests.runtimeAll ?? []).some((r) => EXTRA_RUNTIMES.has(r.name));
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
           for (const ref of entry.refs) {
@@ -36150,7 +36152,7 @@ var init_version = __esm({
             const f = checkVersionRef(entry, ref, ctx.evidence);
             if (f) out.push(f);
           }
-          for (const ref of extraVersionRefs(entry)) {
+          if (extra) for (const ref of extraVersionRefs(entry)) {
             const f = checkVersionRef(entry, ref, ctx.evidence);
             if (f) out.push(f);
           }
@@ -47516,7 +47518,7 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
     }
     if (r.kind === "command" && r.script && !skip(r.value, r)) {
       const script = r.script;
-      const defined = [...ev.manifests.scripts.values()].some((set) => set.has(script)) || [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true));
+      const defined = [...ev.manifests.scripts.values()].some((set) => set.has(script)) || [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true)) || [...ev.manifests.justRecipes.values()].some((set) => set.has(script)) || [...taskTables(ev.manifests).values()].some((t) => !t.open && taskNameDefined(t, script));
       if (defined) live.add(`command\0${r.value}`);
     }
     if (r.kind === "link" && !skip(r.value, r)) {
