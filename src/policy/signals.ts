@@ -60,10 +60,21 @@ export function urlHost(url: string): string | undefined {
   }
 }
 
+/**
+ * Hosts that serve a team's own documents, not documentation (`docs.google.com/document/d/<id>`,
+ * Drive files, Notion pages, Confluence, Dropbox Paper, Quip, SharePoint, Figma, Miro, Loom):
+ * one specific, often unlisted document that no search finds, even when the host is public.
+ */
+const USER_DOCUMENT_HOST_RE =
+  /^(?:docs|drive|sheets|slides|forms|sites|groups|calendar|meet|mail|jamboard)\.google\.com$|(?:^|\.)(?:notion\.so|notion\.site|atlassian\.net|atlassian\.com|sharepoint\.com|onedrive\.live\.com|1drv\.ms|dropbox\.com|dropboxusercontent\.com|quip\.com|figma\.com|miro\.com|loom\.com|airtable\.com|coda\.io|box\.com|lucid\.app|lucidchart\.com|whimsical\.com|excalidraw\.com|hackmd\.io|linear\.app|trello\.com|monday\.com|asana\.com|clickup\.com|slack\.com|zoom\.us)$/i;
+/** A path that addresses one document by its id (`/document/d/<id>`, `/file/d/<id>`, `/spreadsheets/d/<id>`). */
+const DOCUMENT_ID_PATH_RE = /\/(?:document|spreadsheets|presentation|file|forms|drawings)\/d\/[\w-]{10,}/;
+
 /** True for a URL on a public documentation / Q&A host (not github.com: repositories may be private). */
 export function isPublicDocUrl(url: string): boolean {
   const host = urlHost(url);
   if (!host) return false;
+  if (USER_DOCUMENT_HOST_RE.test(host) || DOCUMENT_ID_PATH_RE.test(url)) return false;
   if (host.startsWith('docs.') && !/\b(?:internal|corp|local)\b/.test(host)) return true;
   return PUBLIC_HOST_RE.test(host);
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AuditResult } from '../../src/audit.js';
 import { audit } from '../../src/audit.js';
 import { correctedText, decide, healthWarnings } from '../../src/policy/decide.js';
+import { isPublicDocUrl } from '../../src/policy/signals.js';
 import type { Finding } from '../../src/types.js';
 import { NOW, cleanup, config, entry, finding, makeRepo, planWith } from './helpers.js';
 
@@ -255,6 +256,25 @@ describe('the decision tree', () => {
     expect(p.get(links.id)).toMatchObject({ action: 'delete', rule: 7, reason: 'freely available reference (developer.mozilla.org); findable with a search' });
     expect(p.get(dash.id)!.action).toBe('keep');
     expect(plan([], { rules: { '7': false } }).get(links.id)!.action).toBe('keep');
+  });
+
+  test('rule 7: a team document on a public host (Google Docs, Drive, Notion, Confluence) is not a freely available reference', () => {
+    for (const url of [
+      'https://developer.mozilla.org/en-US/docs/Web/HTTP',
+      'https://docs.python.org/3/library/asyncio.html',
+      'https://www.google.com/search?q=x',
+    ])
+      expect(isPublicDocUrl(url), url).toBe(true);
+    for (const url of [
+      'https://docs.google.com/document/d/1tBw9A4j62ruI5omIJbMxly-la5w4q_TjyJgJL_jN2fI/',
+      'https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUv/edit#gid=0',
+      'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUv/view',
+      'https://www.notion.so/acme/Release-process-0123456789abcdef',
+      'https://acme.atlassian.net/wiki/spaces/ENG/pages/123/Runbook',
+      'https://www.figma.com/file/abc/Design-system',
+      'https://paper.dropbox.com/doc/Plan-abc',
+    ])
+      expect(isPublicDocUrl(url), url).toBe(false);
   });
 
   test('security-related entries go to review instead of delete', () => {
