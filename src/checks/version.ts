@@ -48,6 +48,8 @@ const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-v
  * true whatever version the project is on now (an app upgraded to Laravel 11 may keep the Laravel 10
  * structure on purpose).
  */
+/** Words right before a version the project moved away from ("upgraded from", "migrated off", "coming from"). */
+const LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
 const STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
 
 export function parseVersion(s: string): number[] | null {
@@ -133,6 +135,9 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const written = ref.raw;
   // "keeps the Laravel 10 structure": a style named after a release, not the version in use.
   if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
+  // "This project upgraded from Laravel 10", "migrated off Node 16": the version the project left,
+  // true whatever it is on now (rewriting it would falsify the history it tells).
+  if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
 
   if (subject === '(project)') {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes('/'));
@@ -217,12 +222,15 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     return null;
   }
   const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
+  // The version as the replacement writes it, at the precision written ("Prisma 5.4.1" becomes
+  // "Prisma 6.14.0"; "vitest 1.x" becomes "vitest 3.x": the written wildcard stays): the message
+  // names the same version the correction writes.
+  const to = stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? '');
   return finding(
     entry, ref, 'version-drift', 'warning',
-    `\`${written}\` is out of date: \`${where}\` uses ${pkg} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? '' : ''}.`,
+    `\`${written}\` is out of date: \`${where}\` uses ${pkg} ${curText}; update the version to ${to}.`,
     { now: curText, manifest: where, package: pkg },
-    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
-    { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + (stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ''))) },
+    { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + to) },
   );
 }
 
