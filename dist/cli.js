@@ -7461,6 +7461,11 @@ var init_defaults = __esm({
 });
 
 // src/memory/refs/paths.ts
+function pytestNodePath(tok) {
+  if (tok.length < 6 || !tok.includes(".py::")) return tok;
+  const m = PYTEST_NODE_ID.exec(tok);
+  return m ? tok.slice(0, tok.length - m[1].length) : tok;
+}
 function trimToken(tok) {
   let s = 0;
   let e = tok.length;
@@ -7487,6 +7492,7 @@ function trimToken(tok) {
     const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
     if (lineNo) e -= lineNo[0].length;
   }
+  if (e - s > 5 && tok.includes(".py::")) e = s + pytestNodePath(tok.slice(s, e)).length;
   let t = tok.slice(s, e);
   if (t.endsWith(")") && !t.includes("(")) t = t.slice(0, -1);
   if (t.endsWith("]") && !t.includes("[")) t = t.slice(0, -1);
@@ -7700,7 +7706,7 @@ function splitGlobList(v) {
   out.push(v.slice(from));
   return out;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -7860,6 +7866,7 @@ var init_paths = __esm({
     ]);
     GLOB_CHARS = /[*?[\]{}]/;
     SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
+    PYTEST_NODE_ID = /\.py((?:::[\p{L}_][\p{L}\p{N}_]*)+(?:\[[^\r\n]*\])?)$/u;
     F_COLON = 1;
     F_BACKSLASH = 2;
     F_BAD = 4;
@@ -25587,6 +25594,7 @@ function segmentPieces(seg, cwd, out, at) {
     return target.t;
   }
   pythonRunnerPieces(seg, i, out, cwd);
+  gradleTaskPieces(seg, i, out, cwd);
   if (w === "composer") composerPieces(seg, i, out, cwd);
   if (w === "deno") denoTaskPieces(seg, i, out, cwd);
   if (w === "task") {
@@ -26102,7 +26110,9 @@ function pushPackage(t, out, tool, fetched = false) {
   out.push({ kind: "package", tool, start: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0), end: t.s + (t.t.startsWith('"') || t.t.startsWith("'") ? 1 : 0) + name.length, value: name, ...fetched && v !== name ? { script: "registry" } : fetched ? { script: "exec" } : {} });
 }
 function scanArgs(args, out, goPatterns = false) {
+  const filters = testFilterPieces(args, out);
   for (const a of args) {
+    if (filters?.has(a)) continue;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
       assignmentPath(a, out);
       continue;
@@ -26125,7 +26135,9 @@ function argPiece(s, e, v, out, goPatterns) {
     out.push({ kind: "path", start: s, end: e - 4, value: dir, dir: true });
     return;
   }
-  out.push({ kind: "path", start: s, end: e, value: v });
+  const q = v.length > 2 && (v[0] === '"' || v[0] === "'") && v.endsWith(v[0]) ? v.slice(0, -1) : v;
+  const file = pytestNodePath(q);
+  out.push(file !== q ? { kind: "path", start: s, end: s + file.length, value: file } : { kind: "path", start: s, end: e, value: v });
 }
 function fileArgs(args, out) {
   for (let k = 0; k < args.length; k++) {
@@ -26137,7 +26149,59 @@ function fileArgs(args, out) {
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS;
+function splitFqcn(v) {
+  const m = /^((?:[a-z][a-z0-9_]*\.){2,}[A-Z][A-Za-z0-9_]*)((?:[.#][A-Za-z_$][\w$]*)?\*?|\.\*)$/.exec(v);
+  return m ? { name: m[1], tail: m[2] } : void 0;
+}
+function testFilterPieces(args, out) {
+  let used;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    let v;
+    if (a.t === "--tests" && args[k + 1]) v = args[k + 1];
+    else if (a.t.startsWith("--tests=")) v = { t: a.t.slice(8), s: a.s + 8, e: a.e };
+    else if (a.t.startsWith("-Dtest=")) v = { t: a.t.slice(7), s: a.s + 7, e: a.e };
+    if (!v) continue;
+    (used ??= /* @__PURE__ */ new Set()).add(a);
+    if (v === args[k + 1]) {
+      used.add(v);
+      k++;
+    }
+    let t = v.t;
+    let s = v.s;
+    const q = t.charCodeAt(0);
+    if ((q === 34 || q === 39) && t.length > 2 && t.charCodeAt(t.length - 1) === q) {
+      t = t.slice(1, -1);
+      s++;
+    }
+    let at = 0;
+    for (const part of t.split(",")) {
+      const f = splitFqcn(part);
+      if (f) out.push({ kind: "path", start: s + at, end: s + at + f.name.length, value: f.name, fqcn: true });
+      at += part.length + 1;
+    }
+  }
+  return used;
+}
+function gradleTaskPieces(seg, i, out, cwd) {
+  const head = seg[i];
+  if (!GRADLE_COMMAND.test(head.t)) return;
+  let first = true;
+  for (let k = i + 1; k < seg.length; k++) {
+    const t = seg[k].t;
+    if (t.startsWith("-")) {
+      if (!t.includes("=") && !/^-[DPx]./.test(t) && !GRADLE_FLAGS.has(t)) k++;
+      continue;
+    }
+    if (!/^:?[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*$/.test(t)) break;
+    if (isPlaceholderScript(t)) continue;
+    const p = { kind: "script", tool: "other", start: first ? head.s : seg[k].s, end: seg[k].e, value: `${head.t} ${t}`, script: t };
+    if (cwd) p.cwd = cwd;
+    out.push(p);
+    first = false;
+  }
+}
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -26186,7 +26250,9 @@ var init_commands = __esm({
       "xcodegen",
       "mix",
       "iex",
-      "elixir"
+      "elixir",
+      "gradlew",
+      "gradlew.bat"
     ]);
     WRAPPED_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "make", "just", "composer", "deno", "task"]);
     WRAPPER_WORDS = /* @__PURE__ */ new Set(["sudo", "time", "nice", "exec", "env", "cross-env", "dotenv", "npx", "docker", "docker-compose", "kubectl", "ssh"]);
@@ -26297,6 +26363,59 @@ var init_commands = __esm({
     POETRY_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--directory", "-C", "--project", "-P"]);
     UV_PACKAGE_COMMANDS = /* @__PURE__ */ new Set(["sync", "build", "tree", "export", "version"]);
     GO_PATTERN_TOOLS = /* @__PURE__ */ new Set(["golangci-lint", "staticcheck", "govulncheck", "gotestsum", "ginkgo", "revive", "errcheck", "gosec", "ineffassign"]);
+    GRADLE_COMMAND = /^(?:(?:\.\.?[\\/])?gradlew(?:\.bat)?|gradle)$/;
+    GRADLE_FLAGS = /* @__PURE__ */ new Set([
+      "-?",
+      "-h",
+      "--help",
+      "-v",
+      "--version",
+      "-s",
+      "--stacktrace",
+      "-S",
+      "--full-stacktrace",
+      "-i",
+      "--info",
+      "-d",
+      "--debug",
+      "-q",
+      "--quiet",
+      "-w",
+      "--warn",
+      "--scan",
+      "--no-scan",
+      "--offline",
+      "--continue",
+      "--parallel",
+      "--no-parallel",
+      "--daemon",
+      "--no-daemon",
+      "--foreground",
+      "--stop",
+      "--status",
+      "--build-cache",
+      "--no-build-cache",
+      "--configuration-cache",
+      "--no-configuration-cache",
+      "--configure-on-demand",
+      "--no-configure-on-demand",
+      "--rerun-tasks",
+      "--rerun",
+      "--refresh-dependencies",
+      "-m",
+      "--dry-run",
+      "--profile",
+      "-t",
+      "--continuous",
+      "--watch-fs",
+      "--no-watch-fs",
+      "--write-locks",
+      "-a",
+      "--no-rebuild",
+      "--export-keys",
+      "--no-problems-report",
+      "--problems-report"
+    ]);
   }
 });
 
@@ -27386,6 +27505,7 @@ function prose(seg, c, ctx, file, exact) {
   let taken = null;
   let m;
   const f = textFlags(encodeText(t));
+  if (t.includes("import ")) proseImports(seg, c);
   if (f & T_COLON && t.includes("http")) {
     URL_RE.lastIndex = 0;
     while (m = URL_RE.exec(t)) {
@@ -27569,10 +27689,12 @@ function inlineCode2(seg, c, ctx, file) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
       return;
     }
-    const viaAt = tok.startsWith("@") ? tok.slice(1) : tok;
+    fqcnRef(tok, s, c);
+    const pathTok = pytestNodePath(tok);
+    const viaAt = pathTok.startsWith("@") ? pathTok.slice(1) : pathTok;
     const p = asPath(viaAt, "code");
     if (p) {
-      addPath(p, tok, s, c, "inlineCode", ctx, file);
+      addPath(p, pathTok, s, c, "inlineCode", ctx, file);
       return;
     }
     listedName(tok, s, c, ctx, file);
@@ -27602,12 +27724,29 @@ function inlineCode2(seg, c, ctx, file) {
       word = word.slice(env[0].length);
       off2 += env[0].length;
     }
+    fqcnRef(word, seg.start + off2, c);
     const [lead, tok] = trimToken(word);
     if (!tok) continue;
     const p = asPath(tok, "code");
     if (p) addPath(p, tok, seg.start + off2 + lead, c, "inlineCode", ctx, file);
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
+}
+function fqcnRef(word, at, c) {
+  if (word.length < 5 || !word.includes(".")) return;
+  const m = /^(?:[("'\[]*|--tests=|-Dtest=)["']?([\w.#$*]+?)["')\],;:.]*$/.exec(word);
+  const f = m && splitFqcn(m[1]);
+  if (!f) return;
+  const s = at + word.indexOf(m[1]);
+  c.add({ kind: "path", raw: f.name, value: f.name, start: s, end: s + f.name.length, in: "inlineCode", weak: true });
+}
+function proseImports(seg, c) {
+  const re = /(?<![\w.])import\s+(?:static\s+)?((?:[a-z][a-z0-9_]*\.){2,}[A-Z][\w$]*)/g;
+  let m;
+  while (m = re.exec(seg.text)) {
+    const s = seg.start + m.index + m[0].length - m[1].length;
+    c.add({ kind: "path", raw: m[1], value: m[1], start: s, end: s + m[1].length, in: "prose", weak: true });
+  }
 }
 function folderNamedAfter(fileText, at) {
   if (fileText.charCodeAt(at) !== 96) return void 0;
@@ -27637,6 +27776,8 @@ function addPiece(p, offset, c, where3) {
     const r = { kind: "package", raw: "", value: p.value.toLowerCase(), start, end, in: where3, tool: p.tool };
     if (p.script === "registry") r.fetched = true;
     c.add(r);
+  } else if (p.kind === "path" && p.fqcn) {
+    c.add({ kind: "path", raw: p.value, value: p.value, start, end, in: where3, weak: true });
   } else if (p.kind === "path") {
     const v = p.value.replace(/^["']|["']$/g, "");
     const pt = asPath(p.dir && !v.endsWith("/") ? v + "/" : v, "code");
@@ -31221,6 +31362,8 @@ function ownGoPackage(ev, ref) {
   return rest ? { path: base + rest, from: "alias", base, as: best + "/" } : void 0;
 }
 function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
+  const fq = ref.kind === "path" && ref.weak && !ref.via ? fqcnFinding(entry, ref, ev) : null;
+  if (fq) return fq;
   const goPackage = ref.kind === "package" ? ownGoPackage(ev, ref) : void 0;
   if (ref.kind !== "path" && ref.kind !== "import" && !goPackage) return null;
   const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
@@ -31373,6 +31516,80 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path }
   );
+}
+function fqcnFinding(entry, ref, ev) {
+  const fq = splitFqcn(ref.value);
+  if (!fq || fq.tail || fq.name !== ref.raw) return null;
+  if (!ev.history.available || ev.history.shallow || ev.files.byBasename.has(ref.value)) return null;
+  const segs = fq.name.split(".");
+  const cls = segs.pop();
+  const pkg = segs.join("/");
+  let full;
+  let rel = "";
+  for (const x of JVM_SOURCE_EXTS) {
+    const r = `${pkg}/${cls}.${x}`;
+    if (ev.files.files.has(r) || headPathsEndingWith(ev.files, r).length) return null;
+    const then = historyFilesEndingWith(ev.history, r);
+    for (const p of ev.history.events.has(r) ? [r, ...then] : then) {
+      if (full !== void 0) return null;
+      full = p;
+      rel = r;
+    }
+  }
+  if (full === void 0) return null;
+  const res = resolvePath(ev, [{ path: full, from: "context", base: full.slice(0, full.length - rel.length).replace(/\/$/, "") }]);
+  if (res.kind !== "renamed" && res.kind !== "deleted") return null;
+  const f = res.fate;
+  const c = f.commit;
+  const first = ev.history.events.get(entry.file)?.[0];
+  if (first?.type === "added" && c && Date.parse(first.commit.time) > Date.parse(c.time)) return null;
+  const shown = ref.raw;
+  if (res.kind === "renamed") {
+    const succ = f.successor;
+    const name = successorClassName(full, rel, cls, succ);
+    if (describedAsPast(entry, ref, [name, succ])) return null;
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "warning",
+      `\`${shown}\` (${full}) was renamed to \`${succ}\` in ${describeCommit(c)}; ${name ? `the class is now \`${name}\`: update the reference` : "update the reference by hand (no class name of the same form follows from the new path)"}.`,
+      { ...commitEvidence(c), path: full, now: name ?? succ },
+      name ? { replace: name } : void 0
+    );
+  }
+  if (describedAsPast(entry, ref)) return null;
+  return finding(
+    entry,
+    ref,
+    "path-missing",
+    "warning",
+    `\`${shown}\` (${full}) was deleted in ${describeCommit(c)}${c?.author ? ` by ${c.author}` : ""}; remove the reference or point it at what replaced it.`,
+    { ...commitEvidence(c), path: full, now: c ? short(c.sha) : void 0 }
+  );
+}
+function successorClassName(full, rel, cls, succ) {
+  const slash = succ.lastIndexOf("/");
+  const base = succ.slice(slash + 1);
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0 || base.slice(0, dot) !== cls || !JVM_SOURCE_EXTS.includes(base.slice(dot + 1))) return void 0;
+  const oldRoot = full.slice(0, full.length - rel.length);
+  const newDir = succ.slice(0, slash + 1);
+  let pkgDir;
+  if (new RegExp(SOURCE_ROOT.source + "$").test(oldRoot)) {
+    const re = new RegExp(SOURCE_ROOT.source, "g");
+    let m;
+    let end = -1;
+    while (m = re.exec(newDir)) {
+      end = m.index + m[0].length;
+      re.lastIndex = end - 1;
+    }
+    if (end >= 0) pkgDir = newDir.slice(end);
+  } else if (newDir.startsWith(oldRoot)) pkgDir = newDir.slice(oldRoot.length);
+  if (!pkgDir) return void 0;
+  const segs = pkgDir.replace(/\/$/, "").split("/");
+  if (!segs.every((x) => /^[a-z][a-z0-9_]*$/.test(x))) return void 0;
+  return [...segs, cls].join(".");
 }
 function looksLikeRoute(ref) {
   const raw = ref.raw;
@@ -31532,18 +31749,21 @@ function lineWithoutCode(entry, ref) {
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var import_picomatch, GLOB, BUILD_DIRS, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
+var import_picomatch, GLOB, BUILD_DIRS, JVM_SOURCE_EXTS, SOURCE_ROOT, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
     init_paths();
     init_references();
+    init_commands();
     import_picomatch = __toESM(require_picomatch2(), 1);
     init_stale_common();
     init_untracked_on_purpose();
     init_path_lookups();
     GLOB = /[*?[\]{}]/;
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    JVM_SOURCE_EXTS = ["java", "kt", "kts", "scala", "groovy"];
+    SOURCE_ROOT = /(?:^|\/)src\/[^/]+\/(?:java|kotlin|scala|groovy)\//;
     UNMAPPED_ALIAS = /^[@~]\//;
     MODULE_EXTS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".json"];
     MODULE_FILE_EXTS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte"];
@@ -32659,6 +32879,13 @@ function manifestKind(path16) {
     // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
     case "hatch.toml":
       return "pyproject";
+    // setuptools' own files: the literal arguments of `setup(...)` and setup.cfg's `[options]`
+    // (see parse.ts). Projects that keep their dependencies there (dagster, celery, ray) have no
+    // other manifest declaring them.
+    case "setup.py":
+      return "setup-py";
+    case "setup.cfg":
+      return "setup-cfg";
     case "Cargo.toml":
       return "cargo";
     case "go.mod":
@@ -33056,6 +33283,8 @@ function parseGradleBuild(text5) {
   while (m = map3.exec(src)) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2], m[3], m[4] ?? "", m[1]);
   const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
   while (m = plugin.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], m[2] ?? "", "plugins");
+  const applied = /(?:\bapply\s*\(?\s*plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
+  while (m = applied.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], "", "plugins");
   const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;
   while (m = loose.exec(src)) {
     const full = `${m[1]}:${m[2]}`;
@@ -33184,6 +33413,10 @@ function parseManifest(kind, path16, text5) {
         return parseCargo(text5);
       case "requirements":
         return parseRequirements(text5);
+      case "setup-py":
+        return parseSetupPy(text5);
+      case "setup-cfg":
+        return parseSetupCfg(text5);
       case "go.mod":
         return parseGoMod(text5);
       case "gemfile":
@@ -33338,6 +33571,12 @@ function pep508(req) {
   spec = spec.replace(/^\((.*)\)$/, "$1");
   return { name: m[1], spec };
 }
+function addRequirements(out, reqs, field2) {
+  for (const r of reqs) {
+    const p = pep508(r);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
+  }
+}
 function parsePyproject(text5) {
   const out = { kind: "pyproject", deps: [], problems: [] };
   const data = readToml(text5, out);
@@ -33346,12 +33585,7 @@ function parsePyproject(text5) {
   const runners = /* @__PURE__ */ new Map();
   const runtimes = [];
   const addReqs = (list4, field2) => {
-    if (!Array.isArray(list4)) return;
-    for (const r of list4) {
-      if (typeof r !== "string") continue;
-      const p = pep508(r);
-      if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
-    }
+    if (Array.isArray(list4)) addRequirements(out, list4.filter((r) => typeof r === "string"), field2);
   };
   const project = obj2(data.project);
   if (project) {
@@ -33544,6 +33778,264 @@ function parseRequirements(text5) {
   }
   return out;
 }
+function requirementLines(s) {
+  const out = [];
+  for (const raw of s.split(/\r?\n/)) {
+    const line2 = raw.replace(/\s+#.*$/, "").trim();
+    if (line2 && !line2.startsWith("#")) out.push(line2);
+  }
+  return out;
+}
+function pyUnescape(s) {
+  return s.replace(/\\(\r?\n|[\\'"nt])/g, (_, c) => c === "n" ? "\n" : c === "t" ? "	" : c.startsWith("\r") || c === "\n" ? "" : c);
+}
+function pyTokens(text5) {
+  const out = [];
+  const n = text5.length;
+  let i = 0;
+  while (i < n) {
+    const c = text5[i];
+    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f" || c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      const e = text5.indexOf("\n", i);
+      i = e < 0 ? n : e;
+      continue;
+    }
+    let prefix = "";
+    if (/[\w]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /\w/.test(text5[j])) j++;
+      const word = text5.slice(i, j);
+      if (!(j < n && (text5[j] === '"' || text5[j] === "'") && /^[rRbBuUfF]{1,2}$/.test(word))) {
+        out.push({ t: "name", v: word });
+        i = j;
+        continue;
+      }
+      prefix = word.toLowerCase();
+      i = j;
+    }
+    const q = text5[i];
+    if (q === '"' || q === "'") {
+      const triple = text5.startsWith(q.repeat(3), i);
+      const close2 = triple ? q.repeat(3) : q;
+      let j = i + close2.length;
+      let end = -1;
+      while (j < n) {
+        const d = text5[j];
+        if (d === "\\") j += 2;
+        else if (!triple && d === "\n") break;
+        else if (text5.startsWith(close2, j)) {
+          end = j;
+          break;
+        } else j++;
+      }
+      if (end < 0) return out;
+      const body = text5.slice(i + close2.length, end);
+      out.push({ t: "str", v: prefix.includes("r") ? body : pyUnescape(body), f: prefix.includes("f") });
+      i = end + close2.length;
+      continue;
+    }
+    const two = text5.slice(i, i + 2);
+    if (/^(?:[=!<>:+\-*/%&|^@]=|\*\*|\/\/|->)$/.test(two)) {
+      out.push({ t: "op", v: two });
+      i += 2;
+      continue;
+    }
+    out.push({ t: "op", v: c });
+    i++;
+  }
+  return out;
+}
+function pyClose(ts, a, b) {
+  let depth3 = 0;
+  for (let k = a; k < b; k++) {
+    const t = ts[k];
+    if (t.t !== "op") continue;
+    if (t.v === "(" || t.v === "[" || t.v === "{") depth3++;
+    else if (OPEN_OF[t.v] && --depth3 === 0) return k;
+  }
+  return -1;
+}
+function pySplit(ts, a, b, sep3 = ",") {
+  const out = [];
+  let depth3 = 0;
+  let start = a;
+  for (let k = a; k < b; k++) {
+    const t = ts[k];
+    if (t.t !== "op") continue;
+    if (t.v === "(" || t.v === "[" || t.v === "{") depth3++;
+    else if (OPEN_OF[t.v]) depth3--;
+    else if (depth3 === 0 && t.v === sep3) {
+      if (k > start) out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (b > start) out.push([start, b]);
+  return out;
+}
+function pyLiteral(ts, a, b) {
+  if (a >= b) return void 0;
+  const first = ts[a];
+  if (first.t === "str") {
+    let s = "";
+    for (let k = a; k < b; k++) {
+      const t = ts[k];
+      if (t.t !== "str" || t.f) return void 0;
+      s += t.v;
+    }
+    return s;
+  }
+  if (first.t !== "op" || !(first.v === "(" || first.v === "[" || first.v === "{")) return void 0;
+  if (pyClose(ts, a, b) !== b - 1) return void 0;
+  const parts = pySplit(ts, a + 1, b - 1);
+  if (first.v === "(" && parts.length === 1 && parts[0][1] === b - 1) return pyLiteral(ts, a + 1, b - 1);
+  if (first.v === "{") {
+    const d = pyDict(ts, a, b);
+    if (d) return [...d.values()].every((v) => v !== void 0) ? d : void 0;
+    if (parts.some(([x, y]) => pySplit(ts, x, y, ":").length !== 1)) return void 0;
+  }
+  const list4 = [];
+  for (const [x, y] of parts) {
+    const v = pyLiteral(ts, x, y);
+    if (v === void 0) return void 0;
+    list4.push(v);
+  }
+  return list4;
+}
+function pyDict(ts, a, b) {
+  const first = ts[a];
+  if (first?.t !== "op" || first.v !== "{" || pyClose(ts, a, b) !== b - 1) return void 0;
+  const m = /* @__PURE__ */ new Map();
+  for (const [x, y] of pySplit(ts, a + 1, b - 1)) {
+    const kv = pySplit(ts, x, y, ":");
+    if (kv.length !== 2) return void 0;
+    const k = pyLiteral(ts, kv[0][0], kv[0][1]);
+    if (typeof k !== "string") return void 0;
+    m.set(k, pyLiteral(ts, kv[1][0], kv[1][1]));
+  }
+  return m;
+}
+function requirementList(v) {
+  if (typeof v === "string") return requirementLines(v);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) return void 0;
+  return v.flatMap(requirementLines);
+}
+function parseSetupPy(text5) {
+  const out = { kind: "setup-py", deps: [], problems: [] };
+  const ts = pyTokens(text5);
+  let calls = 0;
+  for (let k = 0; k + 1 < ts.length; k++) {
+    const t = ts[k];
+    const next = ts[k + 1];
+    if (t.t !== "name" || t.v !== "setup" || next.t !== "op" || next.v !== "(") continue;
+    const prev = ts[k - 1];
+    if (prev?.t === "name" && prev.v === "def") continue;
+    const close2 = pyClose(ts, k + 1, ts.length);
+    const end = close2 < 0 ? ts.length : close2;
+    calls++;
+    for (const [x, y] of pySplit(ts, k + 2, end)) {
+      const a = ts[x];
+      if (a.t === "op" && a.v === "**") {
+        out.partial = true;
+        continue;
+      }
+      const eq = ts[x + 1];
+      if (a.t !== "name" || eq?.t !== "op" || eq.v !== "=") continue;
+      if (a.v === "extras_require") {
+        const extras = pyDict(ts, x + 2, y);
+        if (!extras) out.partial = true;
+        for (const [extra, list4] of extras ?? []) {
+          const reqs = requirementList(list4);
+          if (reqs) addRequirements(out, reqs, `extras_require.${extra}`);
+          else out.partial = true;
+        }
+        continue;
+      }
+      const v = pyLiteral(ts, x + 2, y);
+      if (a.v === "name" || a.v === "python_requires") {
+        if (typeof v !== "string") out.partial = true;
+        else if (a.v === "name") out.name ??= v.trim();
+        else out.runtimes = [...out.runtimes ?? [], { name: "python", spec: v.trim() }];
+      } else if (SETUP_REQ_FIELDS.includes(a.v)) {
+        const reqs = requirementList(v);
+        if (reqs) addRequirements(out, reqs, a.v);
+        else out.partial = true;
+      }
+    }
+    k = end;
+  }
+  if (!calls) out.partial = true;
+  return out;
+}
+function readIni(text5) {
+  const out = /* @__PURE__ */ new Map();
+  let section;
+  let key;
+  let lines = [];
+  let indent2 = Number.MAX_SAFE_INTEGER;
+  const flush = () => {
+    if (section && key !== void 0) section.set(key, lines.join("\n").replace(/\s+$/, ""));
+    key = void 0;
+    lines = [];
+  };
+  for (const raw of text5.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    const value2 = raw.trim();
+    if (value2.startsWith("#") || value2.startsWith(";")) continue;
+    if (!value2) {
+      if (key !== void 0) lines.push("");
+      continue;
+    }
+    const cur = raw.length - raw.trimStart().length;
+    if (key !== void 0 && cur > indent2) {
+      lines.push(value2);
+      continue;
+    }
+    flush();
+    indent2 = cur;
+    const header = /^\[(.+)\]/.exec(value2);
+    if (header) {
+      const name = header[1];
+      section = out.get(name) ?? /* @__PURE__ */ new Map();
+      out.set(name, section);
+      continue;
+    }
+    if (!section) continue;
+    const opt = /^(.*?)\s*[=:]\s*(.*)$/.exec(value2);
+    if (!opt || !opt[1]) continue;
+    key = opt[1];
+    lines = [opt[2]];
+  }
+  flush();
+  return out;
+}
+function cfgRequirements(value2) {
+  const chunks = value2.includes("\n") ? value2.split("\n") : value2.split(";");
+  return chunks.flatMap(requirementLines).filter((c) => !PEP508_MARKER.test(c));
+}
+function parseSetupCfg(text5) {
+  const out = { kind: "setup-cfg", deps: [], problems: [] };
+  const ini = readIni(text5);
+  const get = (section, key) => {
+    for (const [k, v] of ini.get(section) ?? []) if (k.toLowerCase().replace(/-/g, "_") === key) return v;
+    return void 0;
+  };
+  const name = get("metadata", "name");
+  if (name) out.name = name.trim();
+  const py = get("options", "python_requires");
+  if (py?.trim()) out.runtimes = [{ name: "python", spec: py.trim() }];
+  const reqs = (value2, field2) => {
+    if (value2 === void 0) return;
+    if (/^\s*file:/.test(value2)) out.partial = true;
+    else addRequirements(out, cfgRequirements(value2), field2);
+  };
+  for (const f of SETUP_REQ_FIELDS) reqs(get("options", f), f);
+  const extras = ini.get("options.extras_require");
+  if (extras) for (const [extra, value2] of extras) reqs(value2, `extras_require.${extra}`);
+  return out;
+}
 function parseGoMod(text5) {
   const out = { kind: "go.mod", deps: [], problems: [] };
   const runtimes = [];
@@ -33620,7 +34112,18 @@ function ruleColon(s) {
   return -1;
 }
 function readMakeParts(text5) {
-  const out = { rules: [], phony: [], vars: /* @__PURE__ */ new Map(), includes: [], open: false, anyRules: [] };
+  const out = { rules: [], phony: [], vars: /* @__PURE__ */ new Map(), includes: [], open: false, anyRules: [], recipes: /* @__PURE__ */ new Map() };
+  const texts = /* @__PURE__ */ new Map();
+  let ruleTargets = [];
+  let recipe = null;
+  const recipeLine = (l) => {
+    if (!ruleTargets.length) return;
+    if (!recipe) {
+      recipe = new RecipeText();
+      for (const t of ruleTargets) texts.set(t, recipe);
+    }
+    recipe.add(l);
+  };
   let inDefine = false;
   const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
   for (const raw of lines) {
@@ -33628,13 +34131,21 @@ function readMakeParts(text5) {
       if (/^\s*endef\b/.test(raw)) inDefine = false;
       continue;
     }
-    if (raw.startsWith("	") || /^\s*#/.test(raw)) continue;
+    if (raw.startsWith("	")) {
+      recipeLine(raw);
+      continue;
+    }
+    if (/^\s*#/.test(raw)) continue;
     if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
+      ruleTargets = [];
       inDefine = true;
       continue;
     }
     const line2 = raw.replace(/(^|[^\\])#.*$/, "$1").trim();
     if (!line2) continue;
+    if (/^(?:ifeq|ifneq|ifdef|ifndef|else|endif)(?:\s|$)/.test(line2)) continue;
+    ruleTargets = [];
+    recipe = null;
     const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line2);
     if (inc) {
       for (const w of splitWords(inc[2])) out.includes.push(w);
@@ -33660,8 +34171,12 @@ function readMakeParts(text5) {
     let rest = line2.slice(c + 1);
     if (rest.startsWith(":")) rest = rest.slice(1);
     if (rest.startsWith("=")) continue;
-    rest = rest.replace(/;.*$/, "");
+    const semi = rest.indexOf(";");
+    const inline = semi >= 0 ? rest.slice(semi + 1) : void 0;
+    if (semi >= 0) rest = rest.slice(0, semi);
     const targets = splitWords(lhs);
+    ruleTargets = targets.filter((t) => !t.startsWith(".") && !t.includes("%"));
+    if (inline !== void 0) recipeLine(inline);
     if (targets.length === 1 && targets[0] === ".PHONY") {
       for (const t of splitWords(rest.replace(/\|.*$/, ""))) out.phony.push(t);
       continue;
@@ -33677,6 +34192,10 @@ function readMakeParts(text5) {
       }
       out.rules.push(staticPattern && staticPattern.includes("%") && t.includes("$") ? staticPattern : t);
     }
+  }
+  for (const [t, r] of texts) {
+    const s = r.done();
+    if (s) out.recipes.set(t, s);
   }
   return out;
 }
@@ -33752,12 +34271,26 @@ function makeTargets(parts, filesLike = () => true) {
 }
 function parseMakefile(text5) {
   const parts = readMakeParts(text5);
-  return { kind: "makefile", deps: [], targets: makeTargets([parts]).names, make: parts, problems: [] };
+  const recipeCommands = /* @__PURE__ */ new Map();
+  let resolver2;
+  for (const [raw, recipe] of parts.recipes) {
+    const names = raw.includes("$") ? (resolver2 ??= new MakeResolver(parts.vars)).targets(raw) : [raw];
+    for (const n of names) if (!isMakePattern(n)) recipeCommands.set(n, recipe);
+  }
+  return { kind: "makefile", deps: [], targets: makeTargets([parts]).names, make: parts, recipeCommands, problems: [] };
 }
 function parseJustfile(text5) {
   const recipes = /* @__PURE__ */ new Set();
+  const bodies = /* @__PURE__ */ new Map();
+  let body = null;
   for (const raw of text5.split(/\r?\n/)) {
-    if (!raw || /^[\s#[]/.test(raw)) continue;
+    if (!raw) continue;
+    if (/^\s/.test(raw)) {
+      body?.add(raw);
+      continue;
+    }
+    if (/^[#[]/.test(raw)) continue;
+    body = null;
     const alias2 = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
     if (alias2) {
       recipes.add(alias2[1]);
@@ -33765,9 +34298,17 @@ function parseJustfile(text5) {
     }
     if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
     const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
-    if (m) recipes.add(m[1]);
+    if (m) {
+      recipes.add(m[1]);
+      bodies.set(m[1], body = new RecipeText());
+    }
   }
-  return { kind: "justfile", deps: [], recipes: [...recipes], problems: [] };
+  const recipeCommands = /* @__PURE__ */ new Map();
+  for (const [name, b] of bodies) {
+    const s = b.done();
+    if (s) recipeCommands.set(name, s);
+  }
+  return { kind: "justfile", deps: [], recipes: [...recipes], recipeCommands, problems: [] };
 }
 function parseDenoConfig(text5) {
   const out = { kind: "deno", deps: [], problems: [] };
@@ -33844,7 +34385,7 @@ function parseRuntimeFile(path16, text5) {
   }
   return out;
 }
-var import_yaml3, obj2, str3, NPM_DEP_FIELDS, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
+var import_yaml3, obj2, str3, NPM_DEP_FIELDS, SETUP_REQ_FIELDS, PEP508_MARKER, OPEN_OF, RECIPE_TEXT_MAX, RecipeText, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
 var init_parse4 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
@@ -33855,6 +34396,26 @@ var init_parse4 = __esm({
     obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
     NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
+    SETUP_REQ_FIELDS = ["install_requires", "tests_require"];
+    PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platform|platform_\w+|implementation_\w+|extra)\b/;
+    OPEN_OF = { ")": "(", "]": "[", "}": "{" };
+    RECIPE_TEXT_MAX = 200;
+    RecipeText = class {
+      text = "";
+      add(line2) {
+        if (this.text.length >= RECIPE_TEXT_MAX) return;
+        const l = line2.slice(0, 2 * RECIPE_TEXT_MAX).replace(/^[\s@+-]+/, "").replace(/\s+/g, " ").trim();
+        if (!l || l.startsWith("#")) return;
+        this.text = this.text ? `${this.text} && ${l}` : l;
+      }
+      /** The text cut at `RECIPE_TEXT_MAX`, without the word the cut splits. */
+      done() {
+        const t = this.text;
+        if (t.length <= RECIPE_TEXT_MAX) return t;
+        const cut = t.slice(0, RECIPE_TEXT_MAX);
+        return t[RECIPE_TEXT_MAX] === " " ? cut : cut.replace(/\s*\S*$/, "") || cut;
+      }
+    };
     MAKE_DIRECTIVE = /^(?:ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|private|vpath|undefine|load|-load)(?:\s|$)/;
     MAKE_ASSIGN = /^(?:(?:override|export|private)\s+)*([^\s:=#?+!]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$/;
     QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
@@ -34182,7 +34743,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
       if (d.presence) continue;
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
     }
-    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod")) {
+    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
       const n = p.name.toLowerCase();
       if (!idx.everProjectNames.has(n)) idx.everProjectNames.set(n, []);
     }
@@ -34194,7 +34755,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
     if (p.kind === "pyproject") pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
-    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject")) {
+    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
       if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
     }
     if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs.push({ glob: g, source: file });
@@ -34481,6 +35042,7 @@ function makePatternSource(t) {
 }
 function summarize(p, intern) {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
+  if (p.partial) return null;
   const deps = /* @__PURE__ */ new Map();
   for (const d of p.deps) {
     if (d.presence) continue;
@@ -34492,8 +35054,8 @@ function summarize(p, intern) {
   if (p.runners) {
     for (const [k, v] of p.runners) if (!k.endsWith(" ?")) scripts.set(intern(k), { source: "py", command: v });
   }
-  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: "" });
-  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: "" });
+  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: intern(p.recipeCommands?.get(t) ?? "") });
+  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: intern(p.recipeCommands?.get(t) ?? "") });
   const source = TASK_SOURCE[p.kind];
   if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
   const out = { deps, scripts };
@@ -34738,7 +35300,7 @@ var init_manifests = __esm({
     };
     dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth2 = (p) => (p.match(/\//g) ?? []).length;
-    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, ".tool-versions": 3 };
+    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
     runnerTables = /* @__PURE__ */ new WeakMap();
     taskTablesOf = /* @__PURE__ */ new WeakMap();
     MAX_TASK_INCLUDES = 256;
@@ -34750,7 +35312,7 @@ var init_manifests = __esm({
     makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
     TASK_SOURCE = { composer: "composer", deno: "deno", taskfile: "task" };
     EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
-    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod"]);
+    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod", "setup-py", "setup-cfg"]);
     ownNameChange = /* @__PURE__ */ new WeakMap();
     ownNamesAdded = /* @__PURE__ */ new WeakMap();
     FOLDER_VOTERS = 200;
@@ -35014,6 +35576,7 @@ function checkScriptRef(entry, ref, ev) {
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.tool === "other" && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkGradleTaskRef(entry, ref, ev);
   if (ref.tool === "other") return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === "composer" || ref.tool === "deno" || ref.tool === "task") return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
@@ -35294,6 +35857,52 @@ function checkTaskRunnerRef(entry, ref, ev, tool) {
     replaceWith ? { replace: replaceWith } : void 0
   );
 }
+function gonePlugins(ev) {
+  let out = gonePluginsCache.get(ev.manifests);
+  if (out) return out;
+  out = /* @__PURE__ */ new Map();
+  for (const [key, events] of ev.manifests.everDependencies) {
+    if (ev.manifests.dependencies.has(key) || !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(key) || key.length < 3 || TASK_WORDS.has(key)) continue;
+    let removal;
+    let plugin = false;
+    for (const e of events) {
+      const kind = manifestKind(e.manifest);
+      if (kind !== "gradle-build" && kind !== "gradle-catalog") continue;
+      if (e.field === "plugins") plugin = true;
+      if (e.type === "removed" && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+    }
+    const last = events[events.length - 1];
+    if (!plugin || !removal || last?.type !== "removed") continue;
+    out.set(key.replace(/-/g, ""), { name: removal.displayName ?? key, removal });
+  }
+  gonePluginsCache.set(ev.manifests, out);
+  return out;
+}
+function pluginOfTask(task, gone) {
+  const lower = task.toLowerCase();
+  const boundary = (i) => i >= task.length || !/[a-z]/.test(task[i]);
+  const verb = /^[a-z]+(?=[A-Z])/.exec(task)?.[0].length;
+  for (const [key, p] of gone) {
+    if (lower.startsWith(key) && boundary(key.length)) return p;
+    if (verb !== void 0 && lower.startsWith(key, verb) && boundary(verb + key.length)) return p;
+  }
+  return void 0;
+}
+function checkGradleTaskRef(entry, ref, ev) {
+  const task = ref.script.slice(ref.script.lastIndexOf(":") + 1);
+  if (!task || GRADLE_OWN_TASK.test(task) || !ev.history.available || ev.history.shallow) return null;
+  const plugin = pluginOfTask(task, gonePlugins(ev));
+  if (!plugin) return null;
+  const r = plugin.removal;
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: \`${task}\` is a task of the \`${plugin.name}\` Gradle plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no build script or version catalog declares it any more; update or remove the command.`,
+    { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name }
+  );
+}
 function lastManifestRemoval(ev, manifest) {
   if (!ev.history.available) return void 0;
   const f = ev.history.fate(manifest);
@@ -35302,7 +35911,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -35326,6 +35935,55 @@ var init_script = __esm({
     entryCache = /* @__PURE__ */ new WeakMap();
     RUNNER_FILES = { composer: ["composer.json"], deno: DENO_CONFIG_NAMES, task: TASKFILE_NAMES };
     runnerTablesCache = /* @__PURE__ */ new WeakMap();
+    GRADLE_OWN_TASK = /^(?:(?:assemble|test|lint|connected|bundle|install|uninstall|publish|compile)(?![a-z])|(?:build|check|clean|dependencies|dependencyInsight|tasks|help|wrapper|jar|javadoc|run|bootRun|init|projects|properties|buildEnvironment|signingReport)$)/;
+    gonePluginsCache = /* @__PURE__ */ new WeakMap();
+    TASK_WORDS = /* @__PURE__ */ new Set([
+      "kotlin",
+      "java",
+      "android",
+      "groovy",
+      "scala",
+      "jvm",
+      "js",
+      "wasm",
+      "native",
+      "multiplatform",
+      "compose",
+      "debug",
+      "release",
+      "resources",
+      "sources",
+      "classes",
+      "javadoc",
+      "docs",
+      "test",
+      "tests",
+      "lint",
+      "library",
+      "application",
+      "app",
+      "base",
+      "jar",
+      "publish",
+      "publishing",
+      "maven",
+      "signing",
+      "distribution",
+      "plugin",
+      "gradle",
+      "build",
+      "check",
+      "clean",
+      "assemble",
+      "bundle",
+      "install",
+      "run",
+      "kts",
+      "dsl",
+      "kotlin-dsl",
+      "java-library",
+      "java-platform"
+    ]);
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
@@ -35567,10 +36225,11 @@ function composerFullName(ev, short2, manifest) {
   }
   return found;
 }
-function successorInRole(ev, entry, ref, removal, succKey, succ) {
-  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) ? succ : void 0;
+function successorInRole(ev, idx, entry, ref, removal, succKey, succ) {
+  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) && !followedInCommand(entry, ref) ? succ : void 0;
+  if (familySplit(ev, idx, removal, succKey)) return void 0;
   const old = removal.displayName ?? removal.name;
-  if (ref.in === "prose" && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
+  if ((ref.in === "prose" || ref.in === "inlineCode") && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
     if (/[A-Z]/.test(succ)) return succ;
     const fam = /^[a-z][a-z0-9]*$/.test(succ) ? succ : catalogFamily(ev, succKey, removal.manifest);
     if (!fam) return void 0;
@@ -35589,6 +36248,39 @@ function runsAsProgram(entry, ref) {
   const at = before.lastIndexOf(ref.tool);
   if (at < 0) return false;
   return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+function followedInCommand(entry, ref) {
+  const e = ref.end - entry.start;
+  if (e < 0 || e > entry.text.length) return true;
+  let rest = entry.text.slice(e);
+  const nl = rest.indexOf("\n");
+  if (nl >= 0) rest = rest.slice(0, nl);
+  if (ref.in === "inlineCode") {
+    const tick = rest.indexOf("`");
+    if (tick >= 0) rest = rest.slice(0, tick);
+  }
+  const stop = /&&|\|\||[;|)]|(?:^|\s)#/.exec(rest);
+  if (stop) rest = rest.slice(0, stop.index);
+  return rest.trim() !== "";
+}
+function familySplit(ev, idx, removal, succKey) {
+  const root2 = removal.name.toLowerCase();
+  const key = `${removal.commit.sha}\0${removal.manifest}`;
+  const removed = idx.removed.get(key);
+  const added = idx.added.get(key);
+  if (!removed || !added || removed.size < 2 || added.size < 2) return false;
+  const extendsRoot = (n) => n !== root2 && (n.startsWith(`${root2}-`) || n.startsWith(`${root2}_`) || n.startsWith(`${root2}.`) || !root2.startsWith("@") && n.startsWith(`@${root2}/`));
+  const fieldOf = (name, type) => ev.manifests.everDependencies.get(name)?.find((x) => x.type === type && x.commit.sha === removal.commit.sha && x.manifest === removal.manifest)?.field;
+  for (const member of removed) {
+    if (!extendsRoot(member) || member.startsWith("@types/")) continue;
+    const field2 = fieldOf(member, "removed");
+    for (const n of added) {
+      if (n === succKey || n.startsWith("@types/") || !presentNow(ev, idx, n)) continue;
+      const f = fieldOf(n, "added");
+      if (!field2 || !f || f === field2) return true;
+    }
+  }
+  return false;
 }
 function executableKnown(ev, name) {
   if (ev.files.files.has(`bin/${name}`)) return true;
@@ -35719,7 +36411,7 @@ function checkPackageRef(entry, ref, ev) {
   if (succ) {
     if (describedAsPast(entry, ref, succ)) return null;
     const named = namesSuccessor(entry, ref, succ);
-    const replace2 = named || viaModule || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : successorInRole(ev, entry, ref, last, succKey, succ);
+    const replace2 = named || viaModule || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : successorInRole(ev, idx, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,
@@ -35926,6 +36618,7 @@ function checkVersionRef(entry, ref, ev) {
   const subject = SUBJECT_SPELLING.get(ref.subject) ?? ref.subject;
   const written = ref.raw;
   if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
+  if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
   if (subject === "(project)") {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
     if (roots.length !== 1) return null;
@@ -36004,15 +36697,15 @@ function checkVersionRef(entry, ref, ev) {
     return null;
   }
   const newText = cur[0] === 0 ? `0.${cur[1] ?? 0}` : String(cur[0]);
+  const to = stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? "");
   return finding(
     entry,
     ref,
     "version-drift",
     "warning",
-    `\`${written}\` is out of date: \`${where3}\` uses ${pkg} ${curText}; update the version to ${newText}${stated.length > 1 && cur[0] !== 0 ? "" : ""}.`,
+    `\`${written}\` is out of date: \`${where3}\` uses ${pkg} ${curText}; update the version to ${to}.`,
     { now: curText, manifest: where3, package: pkg },
-    // "vitest 1.x" becomes "vitest 3.x": the written wildcard stays.
-    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + (stated.length > 1 ? cur.slice(0, stated.length).join(".") : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? ""))) }
+    { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + to) }
   );
 }
 function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
@@ -36089,7 +36782,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -36124,6 +36817,7 @@ var init_version = __esm({
       Object.entries({ laravel: ["laravel/framework"], symfony: ["symfony/framework-bundle", "symfony/symfony", "symfony/http-kernel"], lumen: ["laravel/lumen-framework"] })
     );
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
+    LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
     lbCache = /* @__PURE__ */ new Map();
     VERSION_LIST = /,|\s(?:and|or|&)\s/;
@@ -47741,6 +48435,7 @@ function urlHost(url) {
 function isPublicDocUrl(url) {
   const host = urlHost(url);
   if (!host) return false;
+  if (USER_DOCUMENT_HOST_RE.test(host) || DOCUMENT_ID_PATH_RE.test(url)) return false;
   if (host.startsWith("docs.") && !/\b(?:internal|corp|local)\b/.test(host)) return true;
   return PUBLIC_HOST_RE.test(host);
 }
@@ -47762,7 +48457,7 @@ function summarize2(entry, max = 72, preferBody = false) {
   if ([...s].length > max) s = [...s].slice(0, max - 1).join("").trimEnd() + "…";
   return s;
 }
-var STALE_KINDS, TRIGGER_GONE_KINDS, WEAK_KINDS, SECURITY_RE, ABANDONED_RE, PROGRESS_RE, REUSABLE_RE, PROJECT_SPECIFIC_RE, PUBLIC_HOST_RE;
+var STALE_KINDS, TRIGGER_GONE_KINDS, WEAK_KINDS, SECURITY_RE, ABANDONED_RE, PROGRESS_RE, REUSABLE_RE, PROJECT_SPECIFIC_RE, PUBLIC_HOST_RE, USER_DOCUMENT_HOST_RE, DOCUMENT_ID_PATH_RE;
 var init_signals = __esm({
   "src/policy/signals.ts"() {
     "use strict";
@@ -47793,6 +48488,8 @@ var init_signals = __esm({
     REUSABLE_RE = /\b(?:always|never|prefer|avoid|pattern|workaround|root cause|lesson|gotcha|make sure|remember to|must|should|use \S+ (?:to|for|when|instead)|fixed by|the fix (?:is|was)|caused by)\b/i;
     PROJECT_SPECIFIC_RE = /\b(?:our|we|us|internal|intranet|team|staging|prod(?:uction)?|dashboard|runbook|on-?call|wiki|confluence|notion|jira|linear|slack|figma|drive|sharepoint|account|tenant|cluster|vpn|credentials?)\b/i;
     PUBLIC_HOST_RE = /(?:^|\.)(?:developer\.mozilla\.org|mozilla\.org|wikipedia\.org|stackoverflow\.com|stackexchange\.com|npmjs\.com|pypi\.org|crates\.io|pkg\.go\.dev|docs\.rs|readthedocs\.io|nodejs\.org|python\.org|typescriptlang\.org|react\.dev|reactjs\.org|vuejs\.org|angular\.io|svelte\.dev|nextjs\.org|vitejs\.dev|vitest\.dev|jestjs\.io|eslint\.org|prettier\.io|docker\.com|kubernetes\.io|git-scm\.com|w3\.org|w3schools\.com|rust-lang\.org|go\.dev|golang\.org|microsoft\.com|learn\.microsoft\.com|google\.com|web\.dev|postgresql\.org|mysql\.com|sqlite\.org|redis\.io|mongodb\.com|aws\.amazon\.com|cloud\.google\.com|expressjs\.com|tailwindcss\.com|webpack\.js\.org|rollupjs\.org|esbuild\.github\.io|semver\.org|json\.org|yaml\.org|markdownguide\.org|commonmark\.org|martinfowler\.com|12factor\.net|medium\.com|dev\.to|youtube\.com|anthropic\.com|openai\.com)$/i;
+    USER_DOCUMENT_HOST_RE = /^(?:docs|drive|sheets|slides|forms|sites|groups|calendar|meet|mail|jamboard)\.google\.com$|(?:^|\.)(?:notion\.so|notion\.site|atlassian\.net|atlassian\.com|sharepoint\.com|onedrive\.live\.com|1drv\.ms|dropbox\.com|dropboxusercontent\.com|quip\.com|figma\.com|miro\.com|loom\.com|airtable\.com|coda\.io|box\.com|lucid\.app|lucidchart\.com|whimsical\.com|excalidraw\.com|hackmd\.io|linear\.app|trello\.com|monday\.com|asana\.com|clickup\.com|slack\.com|zoom\.us)$/i;
+    DOCUMENT_ID_PATH_RE = /\/(?:document|spreadsheets|presentation|file|forms|drawings)\/d\/[\w-]{10,}/;
   }
 });
 
@@ -47998,12 +48695,12 @@ function flaggedAt(e, f, ctx) {
   }
   const out = [...at];
   for (const r of at) {
-    const t = selfNamedLinkText(e, r);
+    const t = selfNamedLinkText(e, r, f.suggestion?.replace);
     if (t) out.push(t);
   }
   return out;
 }
-function selfNamedLinkText(e, at) {
+function selfNamedLinkText(e, at, replace2) {
   const s = e.spans.find((x) => x.kind === "link" && x.url && x.start <= at.start && at.end <= x.end);
   if (!s || !s.url) return void 0;
   const src = e.text.slice(s.start - e.start, s.end - e.start);
@@ -48021,8 +48718,16 @@ function selfNamedLinkText(e, at) {
   const text5 = src.slice(textStart, textEnd);
   const rel = at.start - (s.start + urlAt);
   if (text5 === s.url) return { start: s.start + textStart + rel, end: s.start + textStart + rel + (at.end - at.start) };
-  if (text5 === e.text.slice(at.start - e.start, at.end - e.start)) return { start: s.start + textStart, end: s.start + textEnd };
-  return void 0;
+  const written = e.text.slice(at.start - e.start, at.end - e.start);
+  if (text5 === written) return { start: s.start + textStart, end: s.start + textEnd };
+  if (replace2 === void 0 || !text5 || text5.startsWith("/")) return void 0;
+  const after = s.url.slice(rel + (at.end - at.start));
+  if (after && !/^[#?]/.test(after)) return void 0;
+  const path16 = written.replace(/\/+$/, "");
+  if (!path16.endsWith(`/${text5}`)) return void 0;
+  const n = text5.split("/").length;
+  const segs = replace2.replace(/\/+$/, "").split("/");
+  return { start: s.start + textStart, end: s.start + textEnd, text: segs.slice(-n).join("/") };
 }
 function unflaggedTwins(e, stale2, edits, ctx) {
   const out = [];
@@ -48120,6 +48825,19 @@ function openFenceBefore(text5, lineStart) {
   }
   return open?.at;
 }
+function staleOnSubject(findings, c) {
+  if (!c.ref) return false;
+  const cref = c.ref.toLowerCase();
+  return findings.some((g) => {
+    if (!VERIFYING_KINDS.has(g.kind) || g.severity === "info" || !g.ref || g.line !== c.line) return false;
+    const gref = g.ref.toLowerCase();
+    const within2 = (a, b) => {
+      const i = a.indexOf(b);
+      return i >= 0 && !/[\w@.\/-]/.test(a[i - 1] ?? "") && !/[\w@\/-]/.test(a[i + b.length] ?? "");
+    };
+    return within2(cref, gref) || within2(gref, cref);
+  });
+}
 function decideEntry(x, t) {
   const e = x.entry;
   const { ctx, on, today } = t;
@@ -48167,6 +48885,9 @@ function decideEntry(x, t) {
       const otherWhere = other ? `${where2(other)} (${other.id})` : otherId ?? "another entry";
       if (keepId && keepId !== e.id) return remove(2, "delete", `contradicted by ${otherWhere}, which is kept`);
       if (keepId === e.id || !other) continue;
+      if (staleOnSubject(x.findings, f)) continue;
+      const mirror = t.facts.get(other.id)?.findings.find((g) => g.kind === "contradiction" && g.evidence?.now === e.id);
+      if (mirror && staleOnSubject(t.facts.get(other.id).findings, mirror)) continue;
       if (authority(other) > authority(e))
         return remove(2, "delete", `contradicts ${otherWhere}, which is authoritative`);
       if (authority(other) < authority(e)) continue;
@@ -48222,7 +48943,7 @@ function decideEntry(x, t) {
     for (const f of stale2) {
       const at = f.suggestion?.replace !== void 0 ? flaggedAt(e, f, ctx) : [];
       if (at === void 0) unpinned.push(f);
-      else if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion.replace });
+      else if (at.length) for (const r of at) edits.push({ start: r.start, end: r.end, text: r.text ?? f.suggestion.replace });
       else uncorrectable.push(f);
     }
     let uniq = dedupeEdits(edits);
@@ -48715,7 +49436,7 @@ function keepIntroductionsCoherent(ctx, plan) {
     }
   }
 }
-var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, ALIGNED_COMMENT_RE, SENTENCE_END_RE, TABLE_ROW_RE, CONTINUATION_RE, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
+var BUDGET_RULE, REMOVING, fmtScore, below, NONE, LARGE_ENTRY_LINES, PATH_REF_KINDS, COMMAND_REF_KINDS, PACKAGE_REF_KINDS, VERSION_REF_KINDS, ALIGNED_COMMENT_RE, SENTENCE_END_RE, TABLE_ROW_RE, CONTINUATION_RE, VERIFYING_KINDS, MESSY_SPACE_RE, TRAILING_PUNCT, ASCII_RE, fold2, isWordCode, PROJECT_NAMES, UNTRACED_KINDS, EXAMPLE_MARKER, EXAMPLE_END;
 var init_decide = __esm({
   "src/policy/decide.ts"() {
     "use strict";
@@ -48748,6 +49469,7 @@ var init_decide = __esm({
     SENTENCE_END_RE = /[.!?:;\u3002\uff01\uff1f]['"\u201d\u2019)\]*_`]*[ \t]*\r?$/;
     TABLE_ROW_RE = /^\s*\|.*\|\s*\r?$/;
     CONTINUATION_RE = /^(?! {4}|\t)(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$))(?![ \t]*(?:#{1,6}(?:[ \t]|\r?$)|`{3}|~{3}|>|\||<|\[[^\]]*\]:|[A-Za-z_][\w-]*:[ \t]))[ \t]*\S/;
+    VERIFYING_KINDS = /* @__PURE__ */ new Set(["version-drift", "path-renamed", "path-missing", "script-missing", "package-missing", "package-renamed"]);
     MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
     TRAILING_PUNCT = /* @__PURE__ */ new Set([46, 59, 58, 44]);
     ASCII_RE = /^[\x00-\x7f]*$/;

@@ -385,7 +385,11 @@ export interface ScriptHistoryEvent {
    * (composer.json), a Deno task (deno.json / deno.jsonc) or a go-task task (Taskfile.yml).
    */
   source?: 'npm' | 'make' | 'just' | 'composer' | 'deno' | 'task';
-  /** npm scripts: the command line (at the add, or just before the removal). */
+  /**
+   * npm scripts and the other runners' tasks: the command line (at the add, or just before the
+   * removal); make targets and just recipes: their recipe lines joined with ` && `, whitespace
+   * collapsed, cut to the first 200 characters (enough to pair renames, bounded in memory).
+   */
   command?: string;
   /** For removals: names added to the same manifest in the same commit (rename candidates). */
   addedInSameCommit?: string[];
@@ -449,6 +453,10 @@ export type ManifestKind =
   | 'yarn-lock'
   | 'requirements'
   | 'pyproject'
+  // setuptools' setup.py (literal keyword arguments of `setup(...)`) and setup.cfg
+  // (`[options]`, `[options.extras_require]`): dependencies, `python_requires`, `name`, with history
+  | 'setup-py'
+  | 'setup-cfg'
   | 'cargo'
   | 'go.mod'
   | 'gemfile'

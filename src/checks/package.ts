@@ -381,10 +381,20 @@ function composerFullName(ev: Evidence, short: string, manifest: string): string
  *   as something else there ("Follow standard rules");
  * - anywhere else the name as its manifest declares it.
  */
-function successorInRole(ev: Evidence, entry: Entry, ref: Reference, removal: PackageHistoryEvent, succKey: string, succ: string): string | undefined {
-  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) ? succ : undefined;
+function successorInRole(ev: Evidence, idx: SwapIndex, entry: Entry, ref: Reference, removal: PackageHistoryEvent, succKey: string, succ: string): string | undefined {
+  // A program followed by a subcommand, option or argument (`pnpm jest --runInBand`, `prisma
+  // migrate dev`): those belong to the old tool's command line, which the successor need not
+  // accept (vitest rejects `--runInBand`, drizzle-kit has no `migrate dev`). Only the program
+  // name alone is a rewrite known to work; otherwise a person rewrites the command.
+  if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) && !followedInCommand(entry, ref) ? succ : undefined;
+  // The family's bare name (`prisma`) named, not run, when the commit split the family over
+  // several successors (`prisma` -> `drizzle-kit`, `@prisma/client` -> `drizzle-orm`): "the prisma
+  // client" may mean either member, so which successor is meant cannot be told.
+  if (familySplit(ev, idx, removal, succKey)) return undefined;
   const old = removal.displayName ?? removal.name;
-  if (ref.in === 'prose' && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
+  // A display name: capitals the manifest's spelling lacks, in prose or as a name in code (`Req`,
+  // Elixir's module for the `req` package): the successor is written the same way.
+  if ((ref.in === 'prose' || ref.in === 'inlineCode') && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
     if (/[A-Z]/.test(succ)) return succ;
     // A one-word name is its own display name (`kermit`, `tesla`, `drift`); a multi-part artifact
     // id (`ktor-client-core`) needs the family name its catalog gives it.
@@ -414,6 +424,55 @@ function runsAsProgram(entry: Entry, ref: Reference): boolean {
   const at = before.lastIndexOf(ref.tool);
   if (at < 0) return false;
   return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+
+/**
+ * Whether anything follows the program in its command: a subcommand, option or argument before
+ * the command ends (the inline code span's closing backtick, the end of the line, `&&`, `||`,
+ * `;`, `|`, `)`, or a `#` comment). A line continuation (`\`) counts as something following.
+ */
+function followedInCommand(entry: Entry, ref: Reference): boolean {
+  const e = ref.end - entry.start;
+  if (e < 0 || e > entry.text.length) return true;
+  let rest = entry.text.slice(e);
+  const nl = rest.indexOf('\n');
+  if (nl >= 0) rest = rest.slice(0, nl);
+  if (ref.in === 'inlineCode') {
+    const tick = rest.indexOf('`');
+    if (tick >= 0) rest = rest.slice(0, tick);
+  }
+  const stop = /&&|\|\||[;|)]|(?:^|\s)#/.exec(rest);
+  if (stop) rest = rest.slice(0, stop.index);
+  return rest.trim() !== '';
+}
+
+/**
+ * Whether the commit that removed the family root `removal.name` split its family over several
+ * successors: it removed from the same manifest another member of the family (a name extending
+ * the root: `@prisma/client`, `moment-timezone`) out of a field where it added a name other than
+ * `succKey` that is still declared. Members removed beside their root with the same successor
+ * (`moment` + `moment-timezone` -> `dayjs`) are no split.
+ */
+function familySplit(ev: Evidence, idx: SwapIndex, removal: PackageHistoryEvent, succKey: string): boolean {
+  const root = removal.name.toLowerCase();
+  const key = `${removal.commit.sha}\0${removal.manifest}`;
+  const removed = idx.removed.get(key);
+  const added = idx.added.get(key);
+  if (!removed || !added || removed.size < 2 || added.size < 2) return false;
+  const extendsRoot = (n: string) =>
+    n !== root && (n.startsWith(`${root}-`) || n.startsWith(`${root}_`) || n.startsWith(`${root}.`) || (!root.startsWith('@') && n.startsWith(`@${root}/`)));
+  const fieldOf = (name: string, type: 'added' | 'removed') =>
+    ev.manifests.everDependencies.get(name)?.find((x) => x.type === type && x.commit.sha === removal.commit.sha && x.manifest === removal.manifest)?.field;
+  for (const member of removed) {
+    if (!extendsRoot(member) || member.startsWith('@types/')) continue;
+    const field = fieldOf(member, 'removed');
+    for (const n of added) {
+      if (n === succKey || n.startsWith('@types/') || !presentNow(ev, idx, n)) continue;
+      const f = fieldOf(n, 'added');
+      if (!field || !f || f === field) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -599,7 +658,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     // The entry already names the successor ("Never add `moment` back. Use `dayjs`."): writing it
     // over the old name would repeat or invert the entry, so no replacement is offered.
     const named = namesSuccessor(entry, ref, succ);
-    const replace = named || viaModule || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : successorInRole(ev, entry, ref, last, succKey!, succ);
+    const replace = named || viaModule || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : successorInRole(ev, idx, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,

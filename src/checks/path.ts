@@ -5,6 +5,7 @@
 import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFate, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
+import { splitFqcn } from '../memory/refs/commands.js';
 import picomatch from 'picomatch';
 import { builtinModules } from 'node:module';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short, workspaceFolder } from './stale-common.js';
@@ -387,6 +388,9 @@ function ownGoPackage(ev: Evidence, ref: Reference): Candidate | undefined {
 }
 
 export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir = memDirOf(entry.file), file?: MemoryFile): Finding | null {
+  // A fully-qualified class name (`--tests com.acme.app.login.LoginViewModelTest`): its source file.
+  const fq = ref.kind === 'path' && ref.weak && !ref.via ? fqcnFinding(entry, ref, ev) : null;
+  if (fq) return fq;
   const goPackage = ref.kind === 'package' ? ownGoPackage(ev, ref) : undefined;
   if (ref.kind !== 'path' && ref.kind !== 'import' && !goPackage) return null;
   const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
@@ -553,6 +557,105 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+// ------------------------------------------------------------------ class names
+
+/** Source files a JVM class lives in, by extension: the file is `<package folders>/<Class>.<ext>` under a source root. */
+const JVM_SOURCE_EXTS = ['java', 'kt', 'kts', 'scala', 'groovy'];
+
+/** A Gradle / Maven source root (`src/main/java/`, `app/src/test/kotlin/`, `src/integrationTest/groovy/`): the folders before the package's. */
+const SOURCE_ROOT = /(?:^|\/)src\/[^/]+\/(?:java|kotlin|scala|groovy)\//;
+
+/**
+ * A fully-qualified class name (a weak `path` reference whose value is one, see `splitFqcn`:
+ * `com.acme.app.login.LoginViewModelTest` in a test filter, inline code or an import) names the
+ * source file `…/com/acme/app/login/LoginViewModelTest.{java,kt,kts,scala,groovy}` under some
+ * source root. Reported only when that is certain: no file at HEAD ends with that path (the
+ * class is still there, in whichever module), history holds exactly one file that did (a library
+ * class such as `org.junit.jupiter.api.Test`, a placeholder or generated code never was a file
+ * of the repository: silent), and that file was renamed or deleted; not with a shallow history,
+ * not when the memory file was added after that change (it was written without the file), not
+ * when a file at HEAD is literally named so. The successor is written as a class name when the
+ * class kept its name and the new path has the same source-root shape (`src/<set>/<language>/`
+ * then the package folders, or the same root folder as before): the new package folders as
+ * dots (`com.acme.feature.login.LoginViewModelTest`; a method or wildcard after it stays, being
+ * outside the reference); otherwise no replacement is offered (the finding is for review).
+ */
+function fqcnFinding(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const fq = splitFqcn(ref.value);
+  if (!fq || fq.tail || fq.name !== ref.raw) return null;
+  if (!ev.history.available || ev.history.shallow || ev.files.byBasename.has(ref.value)) return null;
+  const segs = fq.name.split('.');
+  const cls = segs.pop()!;
+  const pkg = segs.join('/');
+  let full: string | undefined;
+  let rel = '';
+  for (const x of JVM_SOURCE_EXTS) {
+    const r = `${pkg}/${cls}.${x}`;
+    if (ev.files.files.has(r) || headPathsEndingWith(ev.files, r).length) return null;
+    const then = historyFilesEndingWith(ev.history, r);
+    for (const p of ev.history.events.has(r) ? [r, ...then] : then) {
+      if (full !== undefined) return null; // two files of history had that class path: which one is meant is not known
+      full = p;
+      rel = r;
+    }
+  }
+  if (full === undefined) return null;
+  const res = resolvePath(ev, [{ path: full, from: 'context', base: full.slice(0, full.length - rel.length).replace(/\/$/, '') }]);
+  if (res.kind !== 'renamed' && res.kind !== 'deleted') return null;
+  const f = res.fate!;
+  const c = f.commit;
+  const first = ev.history.events.get(entry.file)?.[0];
+  if (first?.type === 'added' && c && Date.parse(first.commit.time) > Date.parse(c.time)) return null;
+  const shown = ref.raw;
+  if (res.kind === 'renamed') {
+    const succ = f.successor!;
+    const name = successorClassName(full, rel, cls, succ);
+    if (describedAsPast(entry, ref, [name, succ])) return null;
+    return finding(
+      entry, ref, 'path-renamed', 'warning',
+      `\`${shown}\` (${full}) was renamed to \`${succ}\` in ${describeCommit(c)}; ${name ? `the class is now \`${name}\`: update the reference` : 'update the reference by hand (no class name of the same form follows from the new path)'}.`,
+      { ...commitEvidence(c), path: full, now: name ?? succ },
+      name ? { replace: name } : undefined,
+    );
+  }
+  if (describedAsPast(entry, ref)) return null;
+  return finding(
+    entry, ref, 'path-missing', 'warning',
+    `\`${shown}\` (${full}) was deleted in ${describeCommit(c)}${c?.author ? ` by ${c.author}` : ''}; remove the reference or point it at what replaced it.`,
+    { ...commitEvidence(c), path: full, now: c ? short(c.sha) : undefined },
+  );
+}
+
+/**
+ * The class name of `succ`, the file `full` (`<root><rel>`) became: undefined unless it is the
+ * same class (`<cls>.<jvm ext>`) under a root of the same shape — `src/<set>/<language>/` when
+ * the old root ended so (the last such folder run of the new path), else the old root itself —
+ * and its package folders are lower-case Java identifiers.
+ */
+function successorClassName(full: string, rel: string, cls: string, succ: string): string | undefined {
+  const slash = succ.lastIndexOf('/');
+  const base = succ.slice(slash + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0 || base.slice(0, dot) !== cls || !JVM_SOURCE_EXTS.includes(base.slice(dot + 1))) return undefined;
+  const oldRoot = full.slice(0, full.length - rel.length);
+  const newDir = succ.slice(0, slash + 1);
+  let pkgDir: string | undefined;
+  if (new RegExp(SOURCE_ROOT.source + '$').test(oldRoot)) {
+    const re = new RegExp(SOURCE_ROOT.source, 'g');
+    let m: RegExpExecArray | null;
+    let end = -1;
+    while ((m = re.exec(newDir))) {
+      end = m.index + m[0].length;
+      re.lastIndex = end - 1; // the next run may start at this one's last `/`
+    }
+    if (end >= 0) pkgDir = newDir.slice(end);
+  } else if (newDir.startsWith(oldRoot)) pkgDir = newDir.slice(oldRoot.length);
+  if (!pkgDir) return undefined;
+  const segs = pkgDir.replace(/\/$/, '').split('/');
+  if (!segs.every((x) => /^[a-z][a-z0-9_]*$/.test(x))) return undefined;
+  return [...segs, cls].join('.');
 }
 
 /** An alias-like prefix written at the start of a path (`@/`, `~/`): Next.js, Nuxt and Vite's conventions. */

@@ -1,12 +1,12 @@
 // script-missing: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`, `just x`, the Python
 // runners, `composer [run-script] x`, `deno task x` and `task x` (go-task) whose script, target,
 // recipe or task is not defined in the manifest that applies.
-import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, Reference, ScriptHistoryEvent } from '../types.js';
-import { BUILTINS, COMPOSER_BUILTINS, isPlaceholderScript } from '../memory/refs/commands.js';
+import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, PackageHistoryEvent, Reference, ScriptHistoryEvent } from '../types.js';
+import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
-import { DENO_CONFIG_NAMES, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
+import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -389,6 +389,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   // (Placeholders such as `...` or `SCRIPT` are not extracted; references made elsewhere are skipped too.)
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
+  if (ref.tool === 'other' && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkGradleTaskRef(entry, ref, ev);
   if (ref.tool === 'other') return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === 'composer' || ref.tool === 'deno' || ref.tool === 'task') return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
@@ -740,6 +741,106 @@ function checkTaskRunnerRef(entry: Entry, ref: Reference, ev: Evidence, tool: Ta
     `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
     { ...commitEvidence(removed.commit), now: manifest, manifest: removed.manifest, script: name },
     replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
+// ------------------------------------------------------------------ Gradle tasks of removed plugins
+
+/**
+ * Tasks Gradle and the Android Gradle plugin define themselves (`assemble*`, `test*`, `lint*`,
+ * `connected*`…): whatever plugin left the build, they stay, so they are never tied to one.
+ */
+const GRADLE_OWN_TASK = /^(?:(?:assemble|test|lint|connected|bundle|install|uninstall|publish|compile)(?![a-z])|(?:build|check|clean|dependencies|dependencyInsight|tasks|help|wrapper|jar|javadoc|run|bootRun|init|projects|properties|buildEnvironment|signingReport)$)/;
+
+interface GoneGradlePlugin {
+  /** The plugin's name as history follows it (the last id segment or the catalog alias: `spotless`). */
+  name: string;
+  /** The latest removal of it from a build script or catalog. */
+  removal: PackageHistoryEvent;
+}
+
+const gonePluginsCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
+
+/**
+ * Plugin names that are words of other plugins' and Gradle's own task names (`compileKotlin`,
+ * kotlinter's `formatKotlin`, `generateDebugResources`, `packageRelease`): a catalog alias such as
+ * `kotlin` (for `org.jetbrains.kotlin.jvm`) or `android` dropped while the plugin is applied some
+ * other way (`kotlin("jvm")`) would otherwise claim those tasks.
+ */
+const TASK_WORDS = new Set([
+  'kotlin', 'java', 'android', 'groovy', 'scala', 'jvm', 'js', 'wasm', 'native', 'multiplatform', 'compose', 'debug', 'release',
+  'resources', 'sources', 'classes', 'javadoc', 'docs', 'test', 'tests', 'lint', 'library', 'application', 'app', 'base', 'jar',
+  'publish', 'publishing', 'maven', 'signing', 'distribution', 'plugin', 'gradle', 'build', 'check', 'clean', 'assemble', 'bundle',
+  'install', 'run', 'kts', 'dsl', 'kotlin-dsl', 'java-library', 'java-platform',
+]);
+
+/**
+ * Gradle plugins history shows applied or declared (`id("com.diffplug.spotless")`, a catalog's
+ * `[plugins]` entry) and removed, which no manifest declares at HEAD in any spelling (id, last id
+ * segment, catalog alias, the group of a plugin artifact on the build classpath), keyed by the
+ * name lower-cased without hyphens (`google-services` -> `googleservices`, as a task name writes
+ * it). Only one-word names (not a whole id: a generic last segment such as `application` names no
+ * task family), of three characters or more, and not a word of other tasks' names (TASK_WORDS).
+ * Built once per run.
+ */
+function gonePlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
+  let out = gonePluginsCache.get(ev.manifests);
+  if (out) return out;
+  out = new Map();
+  for (const [key, events] of ev.manifests.everDependencies) {
+    if (ev.manifests.dependencies.has(key) || !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(key) || key.length < 3 || TASK_WORDS.has(key)) continue;
+    let removal: PackageHistoryEvent | undefined;
+    let plugin = false;
+    for (const e of events) {
+      const kind = fileManifestKind(e.manifest);
+      if (kind !== 'gradle-build' && kind !== 'gradle-catalog') continue;
+      if (e.field === 'plugins') plugin = true;
+      if (e.type === 'removed' && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+    }
+    const last = events[events.length - 1];
+    if (!plugin || !removal || last?.type !== 'removed') continue;
+    out.set(key.replace(/-/g, ''), { name: removal.displayName ?? key, removal });
+  }
+  gonePluginsCache.set(ev.manifests, out);
+  return out;
+}
+
+/**
+ * The removed plugin a task name belongs to, matched case-insensitively at a word boundary (the
+ * next letter not lower-case): the name starts with the plugin's (`spotlessApply`, `detekt`,
+ * `koverHtmlReport`), or a lower-case verb comes first and the plugin's name follows, capitalised
+ * (`verifyRoborazziDemoDebug`, `recordRoborazziDebug`).
+ */
+function pluginOfTask(task: string, gone: Map<string, GoneGradlePlugin>): GoneGradlePlugin | undefined {
+  const lower = task.toLowerCase();
+  const boundary = (i: number) => i >= task.length || !/[a-z]/.test(task[i]!);
+  const verb = /^[a-z]+(?=[A-Z])/.exec(task)?.[0].length;
+  for (const [key, p] of gone) {
+    if (lower.startsWith(key) && boundary(key.length)) return p;
+    if (verb !== undefined && lower.startsWith(key, verb) && boundary(verb + key.length)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * `./gradlew spotlessApply`, `gradle :app:detekt`, `./gradlew verifyRoborazziDemoDebug`: a task
+ * whose name belongs to a Gradle plugin (see `pluginOfTask`) that history shows removed and that
+ * no build script or catalog declares now (see `gonePlugins`) no longer exists: `script-missing`,
+ * naming the commit that removed the plugin. Gradle's and the Android plugin's own tasks (see
+ * GRADLE_OWN_TASK) never; not without history or with a shallow one (a plugin declared before
+ * the clone's first commit has no removal to show). No replacement: what replaced the plugin's
+ * task is not known.
+ */
+function checkGradleTaskRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const task = ref.script!.slice(ref.script!.lastIndexOf(':') + 1);
+  if (!task || GRADLE_OWN_TASK.test(task) || !ev.history.available || ev.history.shallow) return null;
+  const plugin = pluginOfTask(task, gonePlugins(ev));
+  if (!plugin) return null;
+  const r = plugin.removal;
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: \`${task}\` is a task of the \`${plugin.name}\` Gradle plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no build script or version catalog declares it any more; update or remove the command.`,
+    { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name },
   );
 }
 

@@ -164,7 +164,9 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
 }
 
 /** Runtime files are less authoritative than manifest fields of the same folder. */
-const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc': 1, '.node-version': 2, '.python-version': 1, pyproject: 0, '.tool-versions': 3 };
+// setup.py's `python_requires` is read after pyproject.toml's `requires-python` (which setuptools
+// prefers when both are written), setup.cfg's after setup.py's (whose keywords override it).
+const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc': 1, '.node-version': 2, '.python-version': 1, pyproject: 0, 'setup-py': 0.2, 'setup-cfg': 0.4, '.tool-versions': 3 };
 
 /** Reads and indexes every manifest at HEAD (working tree). */
 export async function readHeadManifests(root: string, files: FileIndex, into = emptyManifestIndex()): Promise<ManifestIndex> {
@@ -235,7 +237,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
       // Every dependency at HEAD is an "ever" dependency, even without history.
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
     }
-    if (p.name && (p.kind === 'package.json' || p.kind === 'pyproject' || p.kind === 'cargo' || p.kind === 'go.mod')) {
+    if (p.name && (p.kind === 'package.json' || p.kind === 'pyproject' || p.kind === 'cargo' || p.kind === 'go.mod' || p.kind === 'setup-py' || p.kind === 'setup-cfg')) {
       const n = p.name.toLowerCase();
       if (!idx.everProjectNames!.has(n)) idx.everProjectNames!.set(n, []);
     }
@@ -247,7 +249,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
     if (p.kind === 'pyproject') pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== undefined && p.kind !== 'runtime-file') idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
-    if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject')) {
+    if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject' || p.kind === 'setup-py' || p.kind === 'setup-cfg')) {
       if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
     }
     if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs!.push({ glob: g, source: file });
@@ -677,10 +679,15 @@ type ScriptSource = 'npm' | 'make' | 'just' | 'py' | 'composer' | 'deno' | 'task
 const TASK_SOURCE: Partial<Record<AnyManifestKind, ScriptSource>> = { composer: 'composer', deno: 'deno', taskfile: 'task' };
 
 const EMPTY: Summary = { deps: new Map(), scripts: new Map() };
-const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod']);
+const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'cargo', 'go.mod', 'setup-py', 'setup-cfg']);
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
+  // A setup.py / setup.cfg version with a field built by code: what it declares there is unknown,
+  // so the version is not read (as an unreadable one): the history goes from the last version
+  // read to the next, and a list moved into a variable or a `read_requirements()` is not taken
+  // for its dependencies all removed.
+  if (p.partial) return null;
   const deps = new Map<string, { name: string; spec: string; field: string }>();
   for (const d of p.deps) {
     if (d.presence) continue; // HEAD only (ecosystems.ts)
@@ -691,8 +698,10 @@ function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | 
   if (p.scripts && p.kind === 'package.json') for (const [k, v] of p.scripts) scripts.set(intern(k), { source: 'npm', command: v });
   // Python runners' scripts, tasks and entry points, in the same history (open-table markers are not names).
   if (p.runners) for (const [k, v] of p.runners) if (!k.endsWith(' ?')) scripts.set(intern(k), { source: 'py', command: v });
-  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: '' });
-  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: '' });
+  // Make targets and just recipes with their recipe text (bounded, parse.ts `RecipeText`; interned:
+  // most recipes are the same from one version to the next), so renames pair by what they run.
+  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: 'make', command: intern(p.recipeCommands?.get(t) ?? '') });
+  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: 'just', command: intern(p.recipeCommands?.get(t) ?? '') });
   // Composer scripts, Deno tasks, a Taskfile's own tasks (its includes' are in their own files' history).
   const source = TASK_SOURCE[p.kind];
   if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });

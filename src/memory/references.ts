@@ -5,8 +5,8 @@ import type { Entry, MemoryFile, Reference } from '../types.js';
 import { lineAt, lineStarts } from './parse.js';
 import { isSpaceCode } from './refs/chars.js';
 import { lex, splitLines, type Segment } from './refs/lex.js';
-import { asPath, asSpacedPath, configOwnerDir, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
-import { looksLikeCommand, parseCommandLine, type CommandPiece, type ShellState } from './refs/commands.js';
+import { asPath, asSpacedPath, configOwnerDir, pytestNodePath, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
+import { looksLikeCommand, parseCommandLine, splitFqcn, type CommandPiece, type ShellState } from './refs/commands.js';
 import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
 import { goImportRef } from './refs/gomod.js';
 import {
@@ -533,6 +533,7 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile, exact
   // Every scan below is skipped when the text cannot match it (no "http", no "[[", no digit...):
   // one pass over the text's bytes says what it holds.
   const f = textFlags(encodeText(t));
+  if (t.includes('import ')) proseImports(seg, c); // `import com.acme.X;` (a class name, see `fqcnRef`)
   if (f & T_COLON && t.includes('http')) {
     URL_RE.lastIndex = 0;
     while ((m = URL_RE.exec(t))) {
@@ -760,10 +761,12 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
       return;
     }
-    const viaAt = tok.startsWith('@') ? tok.slice(1) : tok;
+    fqcnRef(tok, s, c);
+    const pathTok = pytestNodePath(tok); // `tests/x.py::TestX::test_y`: the file part (see `pytestNodePath`)
+    const viaAt = pathTok.startsWith('@') ? pathTok.slice(1) : pathTok;
     const p = asPath(viaAt, 'code');
     if (p) {
-      addPath(p, tok, s, c, 'inlineCode', ctx, file);
+      addPath(p, pathTok, s, c, 'inlineCode', ctx, file);
       return;
     }
     listedName(tok, s, c, ctx, file);
@@ -795,12 +798,43 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
       word = word.slice(env[0].length);
       off += env[0].length;
     }
+    fqcnRef(word, seg.start + off, c);
     const [lead, tok] = trimToken(word);
     if (!tok) continue;
     const p = asPath(tok, 'code');
     if (p) addPath(p, tok, seg.start + off + lead, c, 'inlineCode', ctx, file);
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === 'version' || h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
+}
+
+/**
+ * A fully-qualified class name in inline code (`com.acme.app.login.LoginViewModelTest`, also with
+ * a method or wildcard: `…Test#shouldLogIn`, `…Test.*`), the whole span or one word of it (`import
+ * com.acme.X;`, `--tests=com.acme.XTest`, quotes and closing punctuation around it dropped): a weak
+ * `path` reference to the class part, which the path check looks up as the source file the
+ * class lives in (`com/acme/app/login/LoginViewModelTest.kt` under any source root; see
+ * `fqcnFinding` in checks/path.ts).
+ */
+function fqcnRef(word: string, at: number, c: Collector): void {
+  if (word.length < 5 || !word.includes('.')) return;
+  const m = /^(?:[("'\[]*|--tests=|-Dtest=)["']?([\w.#$*]+?)["')\],;:.]*$/.exec(word);
+  const f = m && splitFqcn(m[1]!);
+  if (!f) return;
+  const s = at + word.indexOf(m![1]!);
+  c.add({ kind: 'path', raw: f.name, value: f.name, start: s, end: s + f.name.length, in: 'inlineCode', weak: true });
+}
+
+/**
+ * A Java or Kotlin import written in prose (`import com.acme.app.login.LoginViewModel;`, `import
+ * static …`): its class name, as in inline code (see `fqcnRef`).
+ */
+function proseImports(seg: Segment, c: Collector): void {
+  const re = /(?<![\w.])import\s+(?:static\s+)?((?:[a-z][a-z0-9_]*\.){2,}[A-Z][\w$]*)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(seg.text))) {
+    const s = seg.start + m.index + m[0].length - m[1]!.length;
+    c.add({ kind: 'path', raw: m[1]!, value: m[1]!, start: s, end: s + m[1]!.length, in: 'prose', weak: true });
+  }
 }
 
 /**
@@ -841,6 +875,8 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
     const r: Omit<Reference, 'line'> = { kind: 'package', raw: '', value: p.value.toLowerCase(), start, end, in: where, tool: p.tool };
     if (p.script === 'registry') r.fetched = true;
     c.add(r);
+  } else if (p.kind === 'path' && p.fqcn) {
+    c.add({ kind: 'path', raw: p.value, value: p.value, start, end, in: where, weak: true }); // a class name: see `fqcnRef`
   } else if (p.kind === 'path') {
     const v = p.value.replace(/^["']|["']$/g, '');
     const pt = asPath(p.dir && !v.endsWith('/') ? v + '/' : v, 'code');

@@ -225,7 +225,7 @@ function readingKey(r: Reference): string {
  * when that cannot be told. A link whose text is its destination (`[a/b.md](a/b.md)`, also in
  * backticks) has its text rewritten with the destination, or the link would keep the old name.
  */
-function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: number; end: number }> | undefined {
+function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: number; end: number; text?: string }> | undefined {
   if (!f.ref) return [];
   const inEntry = e.refs.filter((r) => r.raw === f.ref && r.start >= e.start && r.end <= e.end);
   const onLine = f.line > 0 ? inEntry.filter((r) => r.line === f.line) : inEntry;
@@ -263,9 +263,9 @@ function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: numb
       at = inEntry.map((r) => ({ start: r.start, end: r.end }));
     }
   }
-  const out = [...at];
+  const out: Array<{ start: number; end: number; text?: string }> = [...at];
   for (const r of at) {
-    const t = selfNamedLinkText(e, r);
+    const t = selfNamedLinkText(e, r, f.suggestion?.replace);
     if (t) out.push(t);
   }
   return out;
@@ -274,8 +274,16 @@ function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: numb
 /**
  * The text of the link whose destination holds `at`, when that text is the destination itself
  * (`[docs/a.md](docs/a.md)`, `` [`docs/a.md`](docs/a.md) ``): the range in the text matching `at`.
+ * Also when the text is the destination's base name or its last segments (Cursor's
+ * `[batch.ts](mdc:app/routes/batch.ts)`, `[routes/batch.ts](app/routes/batch.ts)`): the whole
+ * text, with `text` = as many last segments of `replace` (all of it when it has fewer), so the
+ * link does not go on naming the old file.
  */
-function selfNamedLinkText(e: Entry, at: { start: number; end: number }): { start: number; end: number } | undefined {
+function selfNamedLinkText(
+  e: Entry,
+  at: { start: number; end: number },
+  replace?: string,
+): { start: number; end: number; text?: string } | undefined {
   const s = e.spans.find((x) => x.kind === 'link' && x.url && x.start <= at.start && at.end <= x.end);
   if (!s || !s.url) return undefined;
   const src = e.text.slice(s.start - e.start, s.end - e.start);
@@ -294,8 +302,18 @@ function selfNamedLinkText(e: Entry, at: { start: number; end: number }): { star
   const rel = at.start - (s.start + urlAt);
   if (text === s.url) return { start: s.start + textStart + rel, end: s.start + textStart + rel + (at.end - at.start) };
   // The text is the path alone: without the destination's #anchor or ?query, or its `mdc:` prefix.
-  if (text === e.text.slice(at.start - e.start, at.end - e.start)) return { start: s.start + textStart, end: s.start + textEnd };
-  return undefined;
+  const written = e.text.slice(at.start - e.start, at.end - e.start);
+  if (text === written) return { start: s.start + textStart, end: s.start + textEnd };
+  // The last segments of the destination: only when the reference ends the destination's path
+  // (a folder inside it, `app/routes` of `app/routes/batch.ts`, is not what the text names).
+  if (replace === undefined || !text || text.startsWith('/')) return undefined;
+  const after = s.url.slice(rel + (at.end - at.start));
+  if (after && !/^[#?]/.test(after)) return undefined;
+  const path = written.replace(/\/+$/, '');
+  if (!path.endsWith(`/${text}`)) return undefined;
+  const n = text.split('/').length;
+  const segs = replace.replace(/\/+$/, '').split('/');
+  return { start: s.start + textStart, end: s.start + textEnd, text: segs.slice(-n).join('/') };
 }
 
 /**
@@ -444,6 +462,29 @@ function openFenceBefore(text: string, lineStart: number): number | undefined {
   return open?.at;
 }
 
+/** Stale kinds whose check verifies a value against the repository (a contradiction's subject). */
+const VERIFYING_KINDS: ReadonlySet<string> = new Set(['version-drift', 'path-renamed', 'path-missing', 'script-missing', 'package-missing', 'package-renamed']);
+
+/**
+ * Whether `findings` (one entry's) hold a verified-stale finding about the contradiction `c`'s
+ * subject: on the same line, its reference overlapping the contradiction's (`Prisma 5.4.1` and
+ * `Prisma 5.4.1`, `pnpm test` and `pnpm test --watch`), case aside. Info findings are not verified stale.
+ */
+function staleOnSubject(findings: Finding[], c: Finding): boolean {
+  if (!c.ref) return false;
+  const cref = c.ref.toLowerCase();
+  return findings.some((g) => {
+    if (!VERIFYING_KINDS.has(g.kind) || g.severity === 'info' || !g.ref || g.line !== c.line) return false;
+    const gref = g.ref.toLowerCase();
+    // a whole word or words of the other (`prisma` in `prisma 5.4.1`), not a fragment (`test` in `latest`)
+    const within = (a: string, b: string) => {
+      const i = a.indexOf(b);
+      return i >= 0 && !/[\w@.\/-]/.test(a[i - 1] ?? '') && !/[\w@\/-]/.test(a[i + b.length] ?? '');
+    };
+    return within(cref, gref) || within(gref, cref);
+  });
+}
+
 // ------------------------------------------------------------------ the tree
 
 function decideEntry(x: EntryFacts, t: Tree): PlanItem {
@@ -506,6 +547,13 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       const otherWhere = other ? `${where(other)} (${other.id})` : otherId ?? 'another entry';
       if (keepId && keepId !== e.id) return remove(2, 'delete', `contradicted by ${otherWhere}, which is kept`);
       if (keepId === e.id || !other) continue;
+      // A side whose value a check proves stale on the same subject (`Prisma 5.4.1` with a
+      // version-drift to 6.14.0) is no open question: it is left to rule 4 (corrected to what the
+      // repository says, or removed), and the other side, then the verified one, is not a
+      // contradiction to review either. Both sides stale: each is left to rule 4 the same way.
+      if (staleOnSubject(x.findings, f)) continue;
+      const mirror = t.facts.get(other.id)?.findings.find((g) => g.kind === 'contradiction' && g.evidence?.now === e.id);
+      if (mirror && staleOnSubject(t.facts.get(other.id)!.findings, mirror)) continue;
       if (authority(other) > authority(e))
         return remove(2, 'delete', `contradicts ${otherWhere}, which is authoritative`);
       if (authority(other) < authority(e)) continue;
@@ -574,7 +622,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     for (const f of stale) {
       const at = f.suggestion?.replace !== undefined ? flaggedAt(e, f, ctx) : [];
       if (at === undefined) unpinned.push(f);
-      else if (at.length) for (const r of at) edits.push({ ...r, text: f.suggestion!.replace! });
+      else if (at.length) for (const r of at) edits.push({ start: r.start, end: r.end, text: r.text ?? f.suggestion!.replace! });
       else uncorrectable.push(f);
     }
     let uniq = dedupeEdits(edits);

@@ -224,7 +224,10 @@ describe('a program in a command or a display name takes the successor only in a
   });
 
   describe('an executable the project runs (a package.json script runs `vitest`)', () => {
-    const memory = ['# CLAUDE.md', '', '- Tests run with jest; watch them with `jest --watch`.', ''].join('\n');
+    // Updated in QA round 20: a program followed by options or arguments (`jest --watch`) keeps
+    // the old tool's command line, which the successor need not accept (vitest rejects
+    // `--runInBand`): no replacement there, the entry goes to review. The program alone is rewritten.
+    const memory = ['# CLAUDE.md', '', '- Tests run with jest; run them with `pnpm jest`.', '- Watch them with `jest --watch`.', ''].join('\n');
     let r: Repo;
     let report: Report;
 
@@ -238,11 +241,12 @@ describe('a program in a command or a display name takes the successor only in a
       ({ report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW }));
     });
 
-    it('writes the successor into the prose and the command', async () => {
-      expect(findingRows(report, isPkg)).toEqual([`package-renamed|3|jest|vitest`]);
-      await runPrune({ root: r.dir, now: NOW, write: true });
+    it('writes the successor into the prose and a command running the program alone; not before options', async () => {
+      expect(findingRows(report, isPkg)).toEqual([`package-renamed|3|jest|vitest`, `package-renamed|4|jest|`]);
+      const res = await runPrune({ root: r.dir, now: NOW, write: true });
+      expect(res.plan.find((p) => p.line === 4)?.action).toBe('review');
       expect(await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8')).toBe(
-        ['# CLAUDE.md', '', '- Tests run with vitest; watch them with `vitest --watch`. [corrected 2026-06-01]', ''].join('\n'),
+        ['# CLAUDE.md', '', '- Tests run with vitest; run them with `pnpm vitest`. [corrected 2026-06-01]', '- Watch them with `jest --watch`.', ''].join('\n'),
       );
       expect((await runPrune({ root: r.dir, now: NOW, write: false })).changes).toEqual([]);
     });

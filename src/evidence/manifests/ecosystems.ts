@@ -241,7 +241,8 @@ export function parseGradleCatalog(text: string): ParsedManifest {
  * source (buildSrc, build-logic): quoted coordinates
  * (`implementation("g:a:v")`, `testImplementation 'g:a'`, `platform("g:a:v")`), the Groovy map
  * form (`group: 'g', name: 'a', version: 'v'`) and plugins applied by id (`id("x") version "v"`,
- * `id 'x'`). The field is the configuration (`implementation`, `testImplementation`, ...).
+ * `id 'x'`, `apply plugin: 'x'`, `pluginManager.apply("x")`). The field is the configuration
+ * (`implementation`, `testImplementation`, ...).
  * `libs.*` accessors name catalog entries, read from the catalog. Comments are dropped.
  */
 export function parseGradleBuild(text: string): ParsedManifest {
@@ -264,6 +265,12 @@ export function parseGradleBuild(text: string): ParsedManifest {
   while ((m = map.exec(src))) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2]!, m[3]!, m[4] ?? '', m[1]!);
   const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
   while ((m = plugin.exec(src))) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1]!, m[2] ?? '', 'plugins');
+  // Plugins applied imperatively (`apply plugin: 'x'`, `apply(plugin = "x")`, a convention plugin's
+  // `pluginManager.apply("x")` / `plugins.apply("x")`): applied all the same, so a plugin moved from
+  // `plugins {}` to one of these is still declared, and one dropped from them is removed (history
+  // follows them like `id("x")`; a task of a removed plugin is stale: see the script check).
+  const applied = /(?:\bapply\s*\(?\s*plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
+  while ((m = applied.exec(src))) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1]!, '', 'plugins');
   // Any other quoted `group:artifact:version` (`ext` maps, `const val timber = "..."` in
   // buildSrc): declared, HEAD only; where it is used is not known.
   const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;

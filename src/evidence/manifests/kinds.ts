@@ -38,6 +38,13 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
     case 'hatch.toml':
       return 'pyproject';
+    // setuptools' own files: the literal arguments of `setup(...)` and setup.cfg's `[options]`
+    // (see parse.ts). Projects that keep their dependencies there (dagster, celery, ray) have no
+    // other manifest declaring them.
+    case 'setup.py':
+      return 'setup-py';
+    case 'setup.cfg':
+      return 'setup-cfg';
     case 'Cargo.toml':
       return 'cargo';
     case 'go.mod':

@@ -46,6 +46,18 @@ export interface ParsedManifest {
   /** Makefile: rules, variables and includes as written (patterns and included files are added at HEAD). */
   make?: MakeParts;
   recipes?: string[];
+  /**
+   * Makefile targets and just recipes -> their recipe text (`recipeText`): what history pairs a
+   * renamed target with its successor by, as npm scripts by their command.
+   */
+  recipeCommands?: Map<string, string>;
+  /**
+   * setup.py / setup.cfg: a field it declares is built by code (a variable, a call, a
+   * comprehension, `**kwargs`, `file:`), so what it declares there is unknown. At HEAD the field
+   * declares nothing; history does not read this version (manifests.ts `summarize`), so that a
+   * list moved into code is not taken for dependencies removed.
+   */
+  partial?: boolean;
   name?: string;
   version?: string;
   workspaces?: string[];
@@ -86,6 +98,10 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseCargo(text);
       case 'requirements':
         return parseRequirements(text);
+      case 'setup-py':
+        return parseSetupPy(text);
+      case 'setup-cfg':
+        return parseSetupCfg(text);
       case 'go.mod':
         return parseGoMod(text);
       case 'gemfile':
@@ -258,6 +274,14 @@ export function pep508(req: string): { name: string; spec: string } | undefined 
   return { name: m[1]!, spec };
 }
 
+/** PEP 508 requirement strings (pyproject.toml, setup.py, setup.cfg) as dependencies of `field`. */
+export function addRequirements(out: ParsedManifest, reqs: Iterable<string>, field: string): void {
+  for (const r of reqs) {
+    const p = pep508(r);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field });
+  }
+}
+
 export function parsePyproject(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'pyproject', deps: [], problems: [] };
   const data = readToml(text, out);
@@ -266,12 +290,7 @@ export function parsePyproject(text: string): ParsedManifest {
   const runners = new Map<string, string>();
   const runtimes: Array<{ name: string; spec: string }> = [];
   const addReqs = (list: unknown, field: string) => {
-    if (!Array.isArray(list)) return;
-    for (const r of list) {
-      if (typeof r !== 'string') continue;
-      const p = pep508(r);
-      if (p) out.deps.push({ name: p.name, spec: p.spec, field });
-    }
+    if (Array.isArray(list)) addRequirements(out, list.filter((r): r is string => typeof r === 'string'), field);
   };
   const project = obj(data.project);
   if (project) {
@@ -487,6 +506,350 @@ export function parseRequirements(text: string): ParsedManifest {
   return out;
 }
 
+// ------------------------------------------------------------------ setuptools
+
+/** The `setup(...)` keywords read from setup.py (setuptools' names; setup.cfg's `[options]` keys are the same). */
+const SETUP_REQ_FIELDS = ['install_requires', 'tests_require'] as const;
+
+/** PEP 508 environment-marker variables: a chunk starting with one is a marker, not a requirement. */
+const PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platform|platform_\w+|implementation_\w+|extra)\b/;
+
+/**
+ * The requirement lines of a setuptools value written as one string (setuptools' `yield_lines`):
+ * one per line, blank lines and `#` lines skipped; a trailing ` # comment` is dropped (pip's
+ * reading of requirement files; a URL's `#egg=` has no space before it).
+ */
+function requirementLines(s: string): string[] {
+  const out: string[] = [];
+  for (const raw of s.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, '').trim();
+    if (line && !line.startsWith('#')) out.push(line);
+  }
+  return out;
+}
+
+type PyTok = { t: 'str'; v: string; f: boolean } | { t: 'name'; v: string } | { t: 'op'; v: string };
+
+/** Python escapes a requirement string may hold (`\\`, quotes, a line continuation); others kept as written. */
+function pyUnescape(s: string): string {
+  return s.replace(/\\(\r?\n|[\\'"nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c.startsWith('\r') || c === '\n' ? '' : c));
+}
+
+/**
+ * Python source as tokens: names, string literals (with their prefixes: raw, bytes, f-strings
+ * flagged), operators. Comments and whitespace dropped; numbers come out as names (never read).
+ * An unterminated string ends the tokens (what precedes is kept).
+ */
+function pyTokens(text: string): PyTok[] {
+  const out: PyTok[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      const e = text.indexOf('\n', i);
+      i = e < 0 ? n : e;
+      continue;
+    }
+    let prefix = '';
+    if (/[\w]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /\w/.test(text[j]!)) j++;
+      const word = text.slice(i, j);
+      if (!(j < n && (text[j] === '"' || text[j] === "'") && /^[rRbBuUfF]{1,2}$/.test(word))) {
+        out.push({ t: 'name', v: word });
+        i = j;
+        continue;
+      }
+      prefix = word.toLowerCase();
+      i = j;
+    }
+    const q = text[i]!;
+    if (q === '"' || q === "'") {
+      const triple = text.startsWith(q.repeat(3), i);
+      const close = triple ? q.repeat(3) : q;
+      let j = i + close.length;
+      let end = -1;
+      while (j < n) {
+        const d = text[j]!;
+        if (d === '\\') j += 2;
+        else if (!triple && d === '\n') break;
+        else if (text.startsWith(close, j)) {
+          end = j;
+          break;
+        } else j++;
+      }
+      if (end < 0) return out;
+      const body = text.slice(i + close.length, end);
+      out.push({ t: 'str', v: prefix.includes('r') ? body : pyUnescape(body), f: prefix.includes('f') });
+      i = end + close.length;
+      continue;
+    }
+    // `==`, `!=`, `<=`, augmented assignments, `**`, `:=`: two characters, so that a lone `=` is a keyword's.
+    const two = text.slice(i, i + 2);
+    if (/^(?:[=!<>:+\-*/%&|^@]=|\*\*|\/\/|->)$/.test(two)) {
+      out.push({ t: 'op', v: two });
+      i += 2;
+      continue;
+    }
+    out.push({ t: 'op', v: c });
+    i++;
+  }
+  return out;
+}
+
+/** A Python literal: a string, a list (list, tuple or set display), a dict with string keys. */
+type PyLiteral = string | PyLiteral[] | Map<string, PyLiteral>;
+
+const OPEN_OF: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+/** The index of the bracket closing the one at `a` (or -1). */
+function pyClose(ts: PyTok[], a: number, b: number): number {
+  let depth = 0;
+  for (let k = a; k < b; k++) {
+    const t = ts[k]!;
+    if (t.t !== 'op') continue;
+    if (t.v === '(' || t.v === '[' || t.v === '{') depth++;
+    else if (OPEN_OF[t.v] && --depth === 0) return k;
+  }
+  return -1;
+}
+
+/** The ranges of `ts[a, b)` between top-level commas (empty ones, a trailing comma's, dropped). */
+function pySplit(ts: PyTok[], a: number, b: number, sep = ','): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let depth = 0;
+  let start = a;
+  for (let k = a; k < b; k++) {
+    const t = ts[k]!;
+    if (t.t !== 'op') continue;
+    if (t.v === '(' || t.v === '[' || t.v === '{') depth++;
+    else if (OPEN_OF[t.v]) depth--;
+    else if (depth === 0 && t.v === sep) {
+      if (k > start) out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (b > start) out.push([start, b]);
+  return out;
+}
+
+/**
+ * `ts[a, b)` as a literal, or undefined when code builds it: a name, a call, an operator
+ * (`["a"] + extra`), a comprehension, an f-string, `*spread`. Adjacent strings concatenate.
+ */
+function pyLiteral(ts: PyTok[], a: number, b: number): PyLiteral | undefined {
+  if (a >= b) return undefined;
+  const first = ts[a]!;
+  if (first.t === 'str') {
+    let s = '';
+    for (let k = a; k < b; k++) {
+      const t = ts[k]!;
+      if (t.t !== 'str' || t.f) return undefined;
+      s += t.v;
+    }
+    return s;
+  }
+  if (first.t !== 'op' || !(first.v === '(' || first.v === '[' || first.v === '{')) return undefined;
+  if (pyClose(ts, a, b) !== b - 1) return undefined;
+  const parts = pySplit(ts, a + 1, b - 1);
+  // `("a")` is the string, `("a",)` a tuple: a parenthesis without a top-level comma only groups.
+  if (first.v === '(' && parts.length === 1 && parts[0]![1] === b - 1) return pyLiteral(ts, a + 1, b - 1);
+  if (first.v === '{') {
+    const d = pyDict(ts, a, b);
+    if (d) return [...d.values()].every((v) => v !== undefined) ? (d as Map<string, PyLiteral>) : undefined;
+    if (parts.some(([x, y]) => pySplit(ts, x, y, ':').length !== 1)) return undefined;
+  }
+  const list: PyLiteral[] = [];
+  for (const [x, y] of parts) {
+    const v = pyLiteral(ts, x, y);
+    if (v === undefined) return undefined;
+    list.push(v);
+  }
+  return list;
+}
+
+/**
+ * A dict display `ts[a, b)` with literal string keys: key -> its value as a literal (undefined
+ * for a value code builds, `"all": extras["all"]`); undefined when it is no such dict (a
+ * computed key, `**other`, a set).
+ */
+function pyDict(ts: PyTok[], a: number, b: number): Map<string, PyLiteral | undefined> | undefined {
+  const first = ts[a];
+  if (first?.t !== 'op' || first.v !== '{' || pyClose(ts, a, b) !== b - 1) return undefined;
+  const m = new Map<string, PyLiteral | undefined>();
+  for (const [x, y] of pySplit(ts, a + 1, b - 1)) {
+    const kv = pySplit(ts, x, y, ':');
+    if (kv.length !== 2) return undefined;
+    const k = pyLiteral(ts, kv[0]![0], kv[0]![1]);
+    if (typeof k !== 'string') return undefined;
+    m.set(k, pyLiteral(ts, kv[1]![0], kv[1]![1]));
+  }
+  return m;
+}
+
+/**
+ * Requirement strings of a literal setuptools value: a list (tuple) of strings, or one string of
+ * lines (setuptools takes both); undefined for anything else.
+ */
+function requirementList(v: PyLiteral | undefined): string[] | undefined {
+  if (typeof v === 'string') return requirementLines(v);
+  if (!Array.isArray(v) || !v.every((x): x is string => typeof x === 'string')) return undefined;
+  return v.flatMap(requirementLines);
+}
+
+/**
+ * setup.py: the keyword arguments of every `setup(...)` call (`setuptools.setup(` too; not `def
+ * setup`), read as literals only — setup.py is a program, and running it is out of the question:
+ * `install_requires`, `tests_require` (requirement lists), `extras_require` (a dict of them,
+ * field `extras_require.<extra>`), `python_requires` (the Python runtime, like
+ * `requires-python`), `name`. A field built by code (a variable, a call, a comprehension, an
+ * f-string) declares nothing and marks the parse `partial`, as do `**kwargs` in the call and a
+ * file with no `setup(` call (the literal extras of a partly computed `extras_require` are read).
+ */
+export function parseSetupPy(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'setup-py', deps: [], problems: [] };
+  const ts = pyTokens(text);
+  let calls = 0;
+  for (let k = 0; k + 1 < ts.length; k++) {
+    const t = ts[k]!;
+    const next = ts[k + 1]!;
+    if (t.t !== 'name' || t.v !== 'setup' || next.t !== 'op' || next.v !== '(') continue;
+    const prev = ts[k - 1];
+    if (prev?.t === 'name' && prev.v === 'def') continue;
+    const close = pyClose(ts, k + 1, ts.length);
+    const end = close < 0 ? ts.length : close;
+    calls++;
+    for (const [x, y] of pySplit(ts, k + 2, end)) {
+      const a = ts[x]!;
+      if (a.t === 'op' && a.v === '**') {
+        out.partial = true;
+        continue;
+      }
+      const eq = ts[x + 1];
+      if (a.t !== 'name' || eq?.t !== 'op' || eq.v !== '=') continue; // positional, `*args`
+      if (a.v === 'extras_require') {
+        // Each extra on its own: `"all": all_deps` leaves the literal ones readable.
+        const extras = pyDict(ts, x + 2, y);
+        if (!extras) out.partial = true;
+        for (const [extra, list] of extras ?? []) {
+          const reqs = requirementList(list);
+          if (reqs) addRequirements(out, reqs, `extras_require.${extra}`);
+          else out.partial = true;
+        }
+        continue;
+      }
+      const v = pyLiteral(ts, x + 2, y);
+      if (a.v === 'name' || a.v === 'python_requires') {
+        if (typeof v !== 'string') out.partial = true;
+        else if (a.v === 'name') out.name ??= v.trim();
+        else out.runtimes = [...(out.runtimes ?? []), { name: 'python', spec: v.trim() }];
+      } else if ((SETUP_REQ_FIELDS as readonly string[]).includes(a.v)) {
+        const reqs = requirementList(v);
+        if (reqs) addRequirements(out, reqs, a.v);
+        else out.partial = true;
+      }
+    }
+    k = end;
+  }
+  if (!calls) out.partial = true;
+  return out;
+}
+
+/**
+ * An INI file as Python's configparser reads it (setuptools reads setup.cfg so): `[section]`
+ * headers; `key = value` or `key: value` (the first `=` or `:`), keys as written (setuptools'
+ * `optionxform = str`: the extras keep their case; the last of a repeated key wins); a value goes
+ * on over the lines indented deeper than its key's line, blank lines inside kept; full-line
+ * `#` / `;` comments skipped anywhere (no inline comments). Lines configparser would reject are
+ * skipped. Section -> key -> value (lines joined with `\n`, trailing blank lines dropped).
+ */
+export function readIni(text: string): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  let section: Map<string, string> | undefined;
+  let key: string | undefined;
+  let lines: string[] = [];
+  let indent = Number.MAX_SAFE_INTEGER;
+  const flush = () => {
+    if (section && key !== undefined) section.set(key, lines.join('\n').replace(/\s+$/, ''));
+    key = undefined;
+    lines = [];
+  };
+  for (const raw of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const value = raw.trim();
+    if (value.startsWith('#') || value.startsWith(';')) continue;
+    if (!value) {
+      if (key !== undefined) lines.push('');
+      continue;
+    }
+    const cur = raw.length - raw.trimStart().length;
+    if (key !== undefined && cur > indent) {
+      lines.push(value);
+      continue;
+    }
+    flush();
+    indent = cur;
+    const header = /^\[(.+)\]/.exec(value);
+    if (header) {
+      const name = header[1]!;
+      section = out.get(name) ?? new Map<string, string>();
+      out.set(name, section);
+      continue;
+    }
+    if (!section) continue;
+    const opt = /^(.*?)\s*[=:]\s*(.*)$/.exec(value);
+    if (!opt || !opt[1]) continue;
+    key = opt[1];
+    lines = [opt[2]!];
+  }
+  flush();
+  return out;
+}
+
+/**
+ * A setup.cfg requirement value as setuptools splits it (`_parse_list_semicolon`): one per line
+ * when it spans lines, else split on `;`, `#` lines dropped. A chunk that is an environment
+ * marker cut off by that split (`x; python_version < "3.8"` on one line) is no requirement.
+ */
+function cfgRequirements(value: string): string[] {
+  const chunks = value.includes('\n') ? value.split('\n') : value.split(';');
+  return chunks.flatMap(requirementLines).filter((c) => !PEP508_MARKER.test(c));
+}
+
+/**
+ * setup.cfg (setuptools' declarative configuration): `[metadata] name`, `[options]`
+ * `install_requires` / `tests_require` / `python_requires`, `[options.extras_require]` (one key
+ * per extra, field `extras_require.<extra>`). Keys written with dashes are setuptools' old
+ * spelling of the same keys. A `file:` value is read from other files by setuptools: that field
+ * declares nothing here and the parse is `partial`.
+ */
+export function parseSetupCfg(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'setup-cfg', deps: [], problems: [] };
+  const ini = readIni(text);
+  // setuptools reads `[metadata]` / `[options]` keys in any case, dashes for underscores (its old spelling).
+  const get = (section: string, key: string): string | undefined => {
+    for (const [k, v] of ini.get(section) ?? []) if (k.toLowerCase().replace(/-/g, '_') === key) return v;
+    return undefined;
+  };
+  const name = get('metadata', 'name');
+  if (name) out.name = name.trim();
+  const py = get('options', 'python_requires');
+  if (py?.trim()) out.runtimes = [{ name: 'python', spec: py.trim() }];
+  const reqs = (value: string | undefined, field: string) => {
+    if (value === undefined) return;
+    if (/^\s*file:/.test(value)) out.partial = true;
+    else addRequirements(out, cfgRequirements(value), field);
+  };
+  for (const f of SETUP_REQ_FIELDS) reqs(get('options', f), f);
+  const extras = ini.get('options.extras_require');
+  if (extras) for (const [extra, value] of extras) reqs(value, `extras_require.${extra}`);
+  return out;
+}
+
 export function parseGoMod(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'go.mod', deps: [], problems: [] };
   const runtimes: Array<{ name: string; spec: string }> = [];
@@ -561,6 +924,42 @@ export interface MakeParts {
   open: boolean;
   /** The prerequisites of each match-anything rule (`%: common-% ;`), as written. */
   anyRules: string[][];
+  /**
+   * Rule target as written -> its recipe (`recipeText`); the last rule with a recipe wins, as
+   * in make (which overrides an earlier recipe of the same target).
+   */
+  recipes: Map<string, string>;
+}
+
+/**
+ * How much of a recipe is kept: enough to pair a renamed target with its successor by what it
+ * runs (the first lines of a recipe say it), while the history pass keeps one summary per
+ * Makefile version (thousands on a long history) and the text must stay small.
+ */
+export const RECIPE_TEXT_MAX = 200;
+
+/**
+ * Collects a recipe's lines into one bounded text: each line without make's own prefixes
+ * (`@` quiet, `-` ignore errors, `+` always run: they change how, not what, it runs), shell
+ * comment lines skipped, whitespace collapsed, lines joined with ` && ` (make stops at the first
+ * line that fails, like `&&`). Lines past `RECIPE_TEXT_MAX` are not even looked at.
+ */
+class RecipeText {
+  text = '';
+  add(line: string): void {
+    if (this.text.length >= RECIPE_TEXT_MAX) return;
+    // A line is looked at up to twice the cap: a generated one-line recipe may be very long.
+    const l = line.slice(0, 2 * RECIPE_TEXT_MAX).replace(/^[\s@+-]+/, '').replace(/\s+/g, ' ').trim();
+    if (!l || l.startsWith('#')) return;
+    this.text = this.text ? `${this.text} && ${l}` : l;
+  }
+  /** The text cut at `RECIPE_TEXT_MAX`, without the word the cut splits. */
+  done(): string {
+    const t = this.text;
+    if (t.length <= RECIPE_TEXT_MAX) return t;
+    const cut = t.slice(0, RECIPE_TEXT_MAX);
+    return t[RECIPE_TEXT_MAX] === ' ' ? cut : cut.replace(/\s*\S*$/, '') || cut;
+  }
 }
 
 /** The index of the `)` / `}` closing the reference opened at `i` (`$(` or `${`), or -1. */
@@ -598,7 +997,20 @@ const QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
 
 /** Reads a Makefile's rules, variables and includes line by line (its grammar). */
 export function readMakeParts(text: string): MakeParts {
-  const out: MakeParts = { rules: [], phony: [], vars: new Map(), includes: [], open: false, anyRules: [] };
+  const out: MakeParts = { rules: [], phony: [], vars: new Map(), includes: [], open: false, anyRules: [], recipes: new Map() };
+  const texts = new Map<string, RecipeText>();
+  // The targets of the rule whose recipe lines follow (none once another line ends the rule), and
+  // the text their recipe goes to (given to the targets at its first line).
+  let ruleTargets: string[] = [];
+  let recipe: RecipeText | null = null;
+  const recipeLine = (l: string) => {
+    if (!ruleTargets.length) return;
+    if (!recipe) {
+      recipe = new RecipeText();
+      for (const t of ruleTargets) texts.set(t, recipe);
+    }
+    recipe.add(l);
+  };
   let inDefine = false;
   const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
   for (const raw of lines) {
@@ -606,14 +1018,23 @@ export function readMakeParts(text: string): MakeParts {
       if (/^\s*endef\b/.test(raw)) inDefine = false;
       continue;
     }
-    // A recipe line (tab), a comment.
-    if (raw.startsWith('\t') || /^\s*#/.test(raw)) continue;
+    // A recipe line (tab), a comment (neither ends the rule above).
+    if (raw.startsWith('\t')) {
+      recipeLine(raw);
+      continue;
+    }
+    if (/^\s*#/.test(raw)) continue;
     if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
+      ruleTargets = [];
       inDefine = true;
       continue;
     }
     const line = raw.replace(/(^|[^\\])#.*$/, '$1').trim();
     if (!line) continue;
+    // Conditionals may stand between a rule and its recipe lines; any other line ends the rule.
+    if (/^(?:ifeq|ifneq|ifdef|ifndef|else|endif)(?:\s|$)/.test(line)) continue;
+    ruleTargets = [];
+    recipe = null;
     const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line);
     if (inc) {
       for (const w of splitWords(inc[2]!)) out.includes.push(w);
@@ -640,8 +1061,13 @@ export function readMakeParts(text: string): MakeParts {
     let rest = line.slice(c + 1);
     if (rest.startsWith(':')) rest = rest.slice(1); // double-colon rule
     if (rest.startsWith('=')) continue;
-    rest = rest.replace(/;.*$/, '');
+    const semi = rest.indexOf(';');
+    const inline = semi >= 0 ? rest.slice(semi + 1) : undefined;
+    if (semi >= 0) rest = rest.slice(0, semi);
     const targets = splitWords(lhs);
+    // The recipe is what `make <target>` runs: kept for plain targets (special ones, patterns, `%` skipped).
+    ruleTargets = targets.filter((t) => !t.startsWith('.') && !t.includes('%'));
+    if (inline !== undefined) recipeLine(inline); // `t: prereqs ; command`
     if (targets.length === 1 && targets[0] === '.PHONY') {
       for (const t of splitWords(rest.replace(/\|.*$/, ''))) out.phony.push(t);
       continue;
@@ -659,6 +1085,10 @@ export function readMakeParts(text: string): MakeParts {
       }
       out.rules.push(staticPattern && staticPattern.includes('%') && t.includes('$') ? staticPattern : t);
     }
+  }
+  for (const [t, r] of texts) {
+    const s = r.done();
+    if (s) out.recipes.set(t, s);
   }
   return out;
 }
@@ -845,13 +1275,32 @@ export function makeTargets(parts: MakeParts[], filesLike: (pre: string) => bool
  */
 export function parseMakefile(text: string): ParsedManifest {
   const parts = readMakeParts(text);
-  return { kind: 'makefile', deps: [], targets: makeTargets([parts]).names, make: parts, problems: [] };
+  const recipeCommands = new Map<string, string>();
+  let resolver: MakeResolver | undefined;
+  for (const [raw, recipe] of parts.recipes) {
+    // A target written with variables (`$(BIN):`) stands for the names they resolve to.
+    const names = raw.includes('$') ? (resolver ??= new MakeResolver(parts.vars)).targets(raw) : [raw];
+    for (const n of names) if (!isMakePattern(n)) recipeCommands.set(n, recipe);
+  }
+  return { kind: 'makefile', deps: [], targets: makeTargets([parts]).names, make: parts, recipeCommands, problems: [] };
 }
 
+/**
+ * A justfile's recipes and aliases, with each recipe's body (its indented lines, as
+ * `recipeText`: what a renamed recipe is paired with its successor by; an alias has none).
+ */
 export function parseJustfile(text: string): ParsedManifest {
   const recipes = new Set<string>();
+  const bodies = new Map<string, RecipeText>();
+  let body: RecipeText | null = null;
   for (const raw of text.split(/\r?\n/)) {
-    if (!raw || /^[\s#[]/.test(raw)) continue;
+    if (!raw) continue;
+    if (/^\s/.test(raw)) {
+      body?.add(raw);
+      continue;
+    }
+    if (/^[#[]/.test(raw)) continue; // comments and attributes (`[private]`) do not end the recipe above
+    body = null;
     const alias = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
     if (alias) {
       recipes.add(alias[1]!);
@@ -859,9 +1308,17 @@ export function parseJustfile(text: string): ParsedManifest {
     }
     if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
     const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
-    if (m) recipes.add(m[1]!);
+    if (m) {
+      recipes.add(m[1]!);
+      bodies.set(m[1]!, (body = new RecipeText()));
+    }
   }
-  return { kind: 'justfile', deps: [], recipes: [...recipes], problems: [] };
+  const recipeCommands = new Map<string, string>();
+  for (const [name, b] of bodies) {
+    const s = b.done();
+    if (s) recipeCommands.set(name, s);
+  }
+  return { kind: 'justfile', deps: [], recipes: [...recipes], recipeCommands, problems: [] };
 }
 
 // ------------------------------------------------------------------ Deno, go-task

@@ -1,6 +1,6 @@
 // Parsing shell commands into script, package and path references.
 import { isSpaceCode } from './chars.js';
-import { FILE_EXTENSIONS } from './paths.js';
+import { FILE_EXTENSIONS, pytestNodePath } from './paths.js';
 
 export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'other';
 
@@ -78,6 +78,8 @@ export interface CommandPiece {
   dir?: boolean;
   /** Paths: low confidence (the path-like value of `NAME=value`, which may be a non-path such as `linux/amd64`). */
   weak?: boolean;
+  /** Paths: a fully-qualified class name given to a test filter (`--tests com.acme.FooTest`), its class part only (see `splitFqcn`). */
+  fqcn?: boolean;
 }
 
 /**
@@ -111,7 +113,7 @@ export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx',
 /** First words of commands of other ecosystems that `looksLikeCommand` accepts (see there). */
 const OTHER_TOOL_WORDS = new Set([
   'pwsh', 'powershell', 'java', 'javac', 'kotlin', 'kotlinc', 'sbt', 'ant', 'msbuild', 'nuget', 'xcodebuild', 'xcrun',
-  'swiftlint', 'swiftformat', 'fastlane', 'pod', 'tuist', 'xcodegen', 'mix', 'iex', 'elixir',
+  'swiftlint', 'swiftformat', 'fastlane', 'pod', 'tuist', 'xcodegen', 'mix', 'iex', 'elixir', 'gradlew', 'gradlew.bat',
 ]);
 
 /** Does a line start like a command? Used to decide whether an unlabelled fence is shell. */
@@ -431,6 +433,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   }
 
   pythonRunnerPieces(seg, i, out, cwd);
+  gradleTaskPieces(seg, i, out, cwd);
   if (w === 'composer') composerPieces(seg, i, out, cwd);
   if (w === 'deno') denoTaskPieces(seg, i, out, cwd);
   if (w === 'task') {
@@ -1117,7 +1120,9 @@ function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): 
  * and a correction keeps it); `./...` and `...` alone are the whole module (no reference).
  */
 function scanArgs(args: Tok[], out: CommandPiece[], goPatterns = false): void {
+  const filters = testFilterPieces(args, out);
   for (const a of args) {
+    if (filters?.has(a)) continue;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) {
       assignmentPath(a, out); // `NAME=./dir`: the value, never the whole token
       continue;
@@ -1141,7 +1146,10 @@ function argPiece(s: number, e: number, v: string, out: CommandPiece[], goPatter
     out.push({ kind: 'path', start: s, end: e - 4, value: dir, dir: true });
     return;
   }
-  out.push({ kind: 'path', start: s, end: e, value: v });
+  // A pytest node id (`tests/x.py::TestX::test_y`, also quoted): its file only, the `::…` stays outside (see `pytestNodePath`).
+  const q = v.length > 2 && (v[0] === '"' || v[0] === "'") && v.endsWith(v[0]) ? v.slice(0, -1) : v;
+  const file = pytestNodePath(q);
+  out.push(file !== q ? { kind: 'path', start: s, end: s + file.length, value: file } : { kind: 'path', start: s, end: e, value: v });
 }
 
 /** Go linters and test runners whose arguments are package patterns (`./pkg/...`) like `go test`'s. */
@@ -1162,5 +1170,97 @@ function fileArgs(args: Tok[], out: CommandPiece[]): void {
     const dot = v.lastIndexOf('.');
     if (!v.includes('/') || dot <= v.lastIndexOf('/') + 1 || !FILE_EXTENSIONS.has(v.slice(dot + 1).toLowerCase())) continue;
     out.push({ kind: 'path', start: a.s, end: a.e, value: a.t });
+  }
+}
+
+/**
+ * A fully-qualified JVM class name as memory writes it in test filters and imports: two or more
+ * lower-case package segments, then one capitalised class segment (`com.acme.app.login.LoginViewModelTest`),
+ * optionally followed by a method or wildcard (`.shouldLogIn`, `#shouldLogIn`, `*`, `.*`). `name`
+ * is the class part (what names a source file), `tail` the rest, kept as written by a correction.
+ * Undefined for anything else: `org.acme.*` (no class), `LoginViewModelTest` (no package),
+ * `*.LoginViewModelTest` (a pattern).
+ */
+export function splitFqcn(v: string): { name: string; tail: string } | undefined {
+  const m = /^((?:[a-z][a-z0-9_]*\.){2,}[A-Z][A-Za-z0-9_]*)((?:[.#][A-Za-z_$][\w$]*)?\*?|\.\*)$/.exec(v);
+  return m ? { name: m[1]!, tail: m[2]! } : undefined;
+}
+
+/**
+ * Test filters naming classes (`--tests X` / `--tests=X` of Gradle, `-Dtest=X[#m][,Y]` of Maven
+ * Surefire): each fully-qualified class name among their values (see `splitFqcn`) is a path piece
+ * marked `fqcn`, covering the class part only. The option's tokens are returned so the caller
+ * does not read them as paths too; undefined when there are none (most commands).
+ */
+function testFilterPieces(args: Tok[], out: CommandPiece[]): Set<Tok> | undefined {
+  let used: Set<Tok> | undefined;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    let v: Tok | undefined;
+    if (a.t === '--tests' && args[k + 1]) v = args[k + 1];
+    else if (a.t.startsWith('--tests=')) v = { t: a.t.slice(8), s: a.s + 8, e: a.e };
+    else if (a.t.startsWith('-Dtest=')) v = { t: a.t.slice(7), s: a.s + 7, e: a.e };
+    if (!v) continue;
+    (used ??= new Set()).add(a);
+    if (v === args[k + 1]) {
+      used.add(v);
+      k++;
+    }
+    let t = v.t;
+    let s = v.s;
+    const q = t.charCodeAt(0);
+    if ((q === 34 || q === 39) && t.length > 2 && t.charCodeAt(t.length - 1) === q) {
+      t = t.slice(1, -1);
+      s++;
+    }
+    // Surefire takes a comma list (`-Dtest=A,B#m`).
+    let at = 0;
+    for (const part of t.split(',')) {
+      const f = splitFqcn(part);
+      if (f) out.push({ kind: 'path', start: s + at, end: s + at + f.name.length, value: f.name, fqcn: true });
+      at += part.length + 1;
+    }
+  }
+  return used;
+}
+
+/** The Gradle wrapper or Gradle itself as a command's first word (`./gradlew`, `gradlew.bat`, `gradle`). */
+export const GRADLE_COMMAND = /^(?:(?:\.\.?[\\/])?gradlew(?:\.bat)?|gradle)$/;
+
+/** Gradle's own command-line options that take no value; any other option is taken to have one (`-p dir`, `--tests X`, `-x task`). */
+const GRADLE_FLAGS = new Set([
+  '-?', '-h', '--help', '-v', '--version', '-s', '--stacktrace', '-S', '--full-stacktrace', '-i', '--info', '-d', '--debug',
+  '-q', '--quiet', '-w', '--warn', '--scan', '--no-scan', '--offline', '--continue', '--parallel', '--no-parallel', '--daemon',
+  '--no-daemon', '--foreground', '--stop', '--status', '--build-cache', '--no-build-cache', '--configuration-cache',
+  '--no-configuration-cache', '--configure-on-demand', '--no-configure-on-demand', '--rerun-tasks', '--rerun',
+  '--refresh-dependencies', '-m', '--dry-run', '--profile', '-t', '--continuous', '--watch-fs', '--no-watch-fs', '--write-locks',
+  '-a', '--no-rebuild', '--export-keys', '--no-problems-report', '--problems-report',
+]);
+
+/**
+ * The tasks a Gradle command runs (`./gradlew spotlessApply`, `gradle :app:detekt`, `gradlew.bat
+ * clean build`), each a script piece of tool `other` whose value starts with the command word (the
+ * script check tells them apart by it: see `GRADLE_COMMAND`); `script` is the task path as written.
+ * Options are skipped, with the value of any option not known to take none (a task option such as
+ * `--tests X` or `--dependency x` never becomes a task). Reading stops at a token that is no task
+ * name. Adds pieces only: the segment is read as before.
+ */
+function gradleTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): void {
+  const head = seg[i]!;
+  if (!GRADLE_COMMAND.test(head.t)) return;
+  let first = true;
+  for (let k = i + 1; k < seg.length; k++) {
+    const t = seg[k]!.t;
+    if (t.startsWith('-')) {
+      // `-Pkey=value`, `-Dkey=value`, `--opt=value` hold their value; others may take the next token.
+      if (!t.includes('=') && !/^-[DPx]./.test(t) && !GRADLE_FLAGS.has(t)) k++;
+      continue;
+    }
+    if (!/^:?[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*$/.test(t)) break;
+    if (isPlaceholderScript(t)) continue;
+    const p: CommandPiece = { kind: 'script', tool: 'other', start: first ? head.s : seg[k]!.s, end: seg[k]!.e, value: `${head.t} ${t}`, script: t };
+    if (cwd) p.cwd = cwd;
+    out.push(p);
+    first = false;
   }
 }

@@ -87,6 +87,27 @@ const GLOB_CHARS = /[*?[\]{}]/;
 /** The characters of one path segment: letters, marks and digits of any script, `_`, and `@.+-*?[]{},=!%~`. */
 const SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
 
+/**
+ * A pytest node id: a `.py` file, then `::` and one or more identifiers (`::TestLoader::test_reads_csv`),
+ * then optionally a parametrisation id in brackets (`[csv-utf8]`, `[1-2]`; with spaces only where the
+ * writing keeps it one token: a quoted command argument, `"t/x.py::test_y[a b]"`). Only after `.py`:
+ * `::` after anything else is a language's scope operator (C++ `std::vector`, Rust `crate::mod`,
+ * Ruby `Foo::Bar`), never a file.
+ */
+const PYTEST_NODE_ID = /\.py((?:::[\p{L}_][\p{L}\p{N}_]*)+(?:\[[^\r\n]*\])?)$/u;
+
+/**
+ * The file part of a pytest node id (`tests/test_x.py` of `tests/test_x.py::TestX::test_y[p]`),
+ * or `tok` itself when it is no node id. The node id names a test inside that file: the file is
+ * the path reference (its raw text, value and range), and the `::…` suffix stays outside it, so
+ * a correction rewrites the file and keeps the test's name as written.
+ */
+export function pytestNodePath(tok: string): string {
+  if (tok.length < 6 || !tok.includes('.py::')) return tok;
+  const m = PYTEST_NODE_ID.exec(tok);
+  return m ? tok.slice(0, tok.length - m[1]!.length) : tok;
+}
+
 /** Strips punctuation that surrounds a token in prose. Returns [leadTrim, token]. */
 export function trimToken(tok: string): [number, string] {
   let s = 0;
@@ -119,6 +140,8 @@ export function trimToken(tok: string): [number, string] {
     const lineNo = /:\d+(?::\d+)?$/.exec(tok.slice(s, e));
     if (lineNo) e -= lineNo[0].length;
   }
+  // `tests/test_x.py::TestX::test_y[p]`: a pytest node id names a test in the file; the file is the path.
+  if (e - s > 5 && tok.includes('.py::')) e = s + pytestNodePath(tok.slice(s, e)).length;
   // Unbalanced closing bracket/paren inside.
   let t = tok.slice(s, e);
   if (t.endsWith(')') && !t.includes('(')) t = t.slice(0, -1);
