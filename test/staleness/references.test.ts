@@ -91,6 +91,11 @@ describe('extractReferences: paths', () => {
     expect(refs.every((r) => r.via === 'tree')).toBe(true);
   });
 
+  it('reads trees drawn with one-stroke branches (`├─`, langfuse AGENTS.md)', () => {
+    const text = ['```text', 'langfuse/', '├─ web/                     # Next.js app', '├─ worker/', '│  └─ src/index.ts', '└─ scripts/                 # Repo scripts', '```'].join('\n');
+    expect(refsOf(text).filter((r) => r.kind === 'path').map((r) => r.value)).toEqual(['langfuse', 'langfuse/web', 'langfuse/worker', 'langfuse/worker/src/index.ts', 'langfuse/scripts']);
+  });
+
   it('reads indented listings without box-drawing characters as trees', () => {
     const text = ['```', 'src/', '  server/', '    index.ts   # entry', '  client/', '    app.ts', 'README.md', '```'].join('\n');
     expect(refsOf(text).filter((r) => r.kind === 'path').map((r) => r.value)).toEqual(['src', 'src/server', 'src/server/index.ts', 'src/client', 'src/client/app.ts', 'README.md']);

@@ -20,7 +20,8 @@ const TREE_CHARS = /[│├└┬┼─|`+\\]/;
 export function isTree(code: string): boolean {
   const lines = code.split('\n').filter((l) => l.trim());
   if (lines.length < 2) return false;
-  const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
+  // `├──`, and the one-stroke `├─` some generators and people draw
+  const boxed = lines.filter((l) => /[├└]─|[|`+]--|\|-- |`-- /.test(l)).length;
   if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
   // An indented listing: one name per line, folders ending in '/', deeper lines indented.
   const names = lines.map((l) => l.replace(/\s+#.*$/, '').replace(/(?<=\S)\s{2,}.*$/, ''));
