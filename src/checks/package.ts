@@ -32,6 +32,8 @@ interface SwapIndex {
   goShort?: Map<string, string[]>;
   /** Per name: whether it is a bare word cut from a namespaced coordinate (`namespacedWord`). */
   namespaced: Map<string, boolean>;
+  /** Per program name: the dependency that extended it and its removal, once all such are gone (`goneExtender`). */
+  extenders: Map<string, { dep: string; removal: PackageHistoryEvent } | null>;
 }
 
 interface Removed {
@@ -44,7 +46,7 @@ const cache = new WeakMap<object, SwapIndex>();
 function swapIndex(ev: Evidence): SwapIndex {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map(), goNames: new Map(), namespaced: new Map() };
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map(), goNames: new Map(), namespaced: new Map(), extenders: new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -224,7 +226,34 @@ function mayBeStale(ref: Reference, ev: Evidence, idx: SwapIndex): boolean {
   if (ref.kind !== 'package' || ref.fetched) return false;
   const name = ref.value;
   if (!name || name.length < 2) return false;
-  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null;
+  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null || (runAsCommand(ref) && goneExtender(ev, idx, name) !== null);
+}
+
+/** A program a command runs (`bundle exec rspec`, `rubocop -a`), not a name in prose. */
+const runAsCommand = (ref: Reference) => ref.tool === 'other' && ref.in !== 'prose';
+
+/**
+ * A program no manifest ever declared under its own name, which the project had only through
+ * dependencies extending it (`rspec` through `rspec-rails`, `rubocop` through
+ * `rubocop-rails-omakase`): once every such dependency is removed and none is declared now, the
+ * program is gone with them. The latest removal is returned (memoised per name); null otherwise,
+ * and always with a shallow history (an extender's addition may be missing).
+ */
+function goneExtender(ev: Evidence, idx: SwapIndex, name: string): { dep: string; removal: PackageHistoryEvent } | null {
+  const n = name.toLowerCase();
+  const memo = idx.extenders.get(n);
+  if (memo !== undefined) return memo;
+  let out: { dep: string; removal: PackageHistoryEvent } | null = null;
+  if (/^[a-z][a-z0-9]{2,}$/.test(n) && !ev.history.shallow && !presentNow(ev, idx, n) && !history(ev, n) && !pluginDeclared(ev, n)) {
+    for (const [dep, events] of ev.manifests.everDependencies) {
+      if (dep.length <= n.length + 1 || !dep.startsWith(n) || (dep.charCodeAt(n.length) !== 45 && dep.charCodeAt(n.length) !== 95)) continue;
+      const last = events[events.length - 1];
+      if (!last || last.type !== 'removed') continue;
+      if (!out || last.commit.time > out.removal.commit.time) out = { dep, removal: last };
+    }
+  }
+  idx.extenders.set(n, out);
+  return out;
 }
 
 /**
@@ -572,6 +601,15 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
   const name = lookupName(ev, idx, ref);
+  if (runAsCommand(ref) && !removedName(ev, idx, name)) {
+    const ext = goneExtender(ev, idx, ref.value);
+    if (!ext || describedAsPast(entry, ref)) return null;
+    return finding(
+      entry, ref, 'package-missing', 'warning',
+      `\`${ref.raw}\` is no longer installed: the project had it through \`${ext.removal.name ?? ext.dep}\`, which was removed from \`${ext.removal.manifest}\` in ${describeCommit(ext.removal.commit)}, and no dependency declared now provides it; remove the reference or name what replaced it.`,
+      { ...commitEvidence(ext.removal.commit), now: ext.removal.manifest, manifest: ext.removal.manifest, package: ext.dep },
+    );
+  }
   // Written other than the module it names (an import path under it, its short name): reported
   // with the module, and never rewritten with the successor's full name.
   // A Composer name (`spatie/laravel-data`) is looked up by the name history follows and written
