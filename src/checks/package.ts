@@ -8,6 +8,7 @@
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
 import { renamedOwnName } from '../evidence/manifests.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
+import { joinPath } from '../memory/refs/paths.js';
 import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, namesSuccessor } from './stale-common.js';
 
@@ -304,17 +305,7 @@ function lookupName(ev: Evidence, idx: SwapIndex, ref: Reference): string {
       for (const dep of ev.manifests.dependencies.keys()) if (dep.length > v.length && dep.startsWith(`${v}/`)) name = dep;
     }
   } else if (!presentNow(ev, idx, v) && !history(ev, v)) {
-    if (!idx.goShort) {
-      idx.goShort = new Map();
-      for (const [dep, events] of ev.manifests.everDependencies) {
-        const s = dep.includes('/') ? goShortName(dep) : undefined;
-        if (!s || !fromGoMod(events)) continue;
-        const list = idx.goShort.get(s);
-        if (list) list.push(dep);
-        else idx.goShort.set(s, [dep]);
-      }
-    }
-    const mods = idx.goShort.get(v);
+    const mods = goShortIndex(ev, idx).get(v);
     if (mods?.length === 1) name = mods[0]!;
   }
   if (idx.goNames.size > 100_000) idx.goNames.clear();
@@ -532,6 +523,35 @@ function catalogFamily(ev: Evidence, succKey: string, manifest: string): string 
   return best;
 }
 
+/** Short name (`goShortName`) -> the modules any go.mod of the history required (built once per run). */
+function goShortIndex(ev: Evidence, idx: SwapIndex): Map<string, string[]> {
+  if (!idx.goShort) {
+    idx.goShort = new Map();
+    for (const [dep, events] of ev.manifests.everDependencies) {
+      const s = dep.includes('/') ? goShortName(dep) : undefined;
+      if (!s || !fromGoMod(events)) continue;
+      const list = idx.goShort.get(s);
+      if (list) list.push(dep);
+      else idx.goShort.set(s, [dep]);
+    }
+  }
+  return idx.goShort;
+}
+
+/**
+ * The Go module a plain prose word names by its short name, when the entry itself, or the topic
+ * file its index line links to (`context`), names that module in full: "asynq on Redis" in a
+ * MEMORY.md line or a topic's `description:` beside `github.com/hibiken/asynq` in the topic's body.
+ * Without the full name nearby a prose word is only a word.
+ */
+function proseGoModule(ev: Evidence, idx: SwapIndex, entry: Entry, ref: Reference, context: string | undefined): string | undefined {
+  if (ref.in !== 'prose' || !/^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(ref.raw)) return undefined;
+  const mods = goShortIndex(ev, idx).get(ref.value);
+  if (mods?.length !== 1) return undefined;
+  const m = mods[0]!;
+  return entry.text.includes(m) || !!context?.includes(m) ? m : undefined;
+}
+
 function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === 'added' && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -595,12 +615,13 @@ function catalogEntry(ev: Evidence, name: string): { catalog: string; file: stri
   return undefined;
 }
 
-export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, context?: string): Finding | null {
   if (ref.kind !== 'package') return null;
   if (ref.fetched) return null;
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
-  const name = lookupName(ev, idx, ref);
+  let name = lookupName(ev, idx, ref);
+  if (name === ref.value && ref.in === 'prose') name = proseGoModule(ev, idx, entry, ref, context) ?? name;
   if (runAsCommand(ref) && !removedName(ev, idx, name)) {
     const ext = goneExtender(ev, idx, ref.value);
     if (!ext || describedAsPast(entry, ref)) return null;
@@ -696,7 +717,10 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     // The entry already names the successor ("Never add `moment` back. Use `dayjs`."): writing it
     // over the old name would repeat or invert the entry, so no replacement is offered.
     const named = namesSuccessor(entry, ref, succ);
-    const replace = named || viaModule || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : successorInRole(ev, idx, entry, ref, last, succKey!, succ);
+    // A Go module written by its short name (`asynq`, a `mux` router) takes the successor's short
+    // name (`river`, `chi`); an import path under the module has no such spelling.
+    const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : undefined;
+    const replace = named || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
@@ -930,13 +954,27 @@ export const packageCheck: Check = {
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     const idx = swapIndex(ctx.evidence);
+    // Auto memory: the text of each topic file, for the short names its index line uses.
+    let topics: Map<string, string> | undefined;
+    const contextOf = (entry: Entry): string | undefined => {
+      if (entry.kind !== 'index-line' || !entry.meta.target) return undefined;
+      if (!topics) {
+        topics = new Map();
+        for (const e of ctx.entries) if (e.kind === 'topic') topics.set(e.file, (topics.get(e.file) ?? '') + e.text);
+      }
+      const dir = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/')) : '';
+      const target = joinPath(dir, entry.meta.target.replace(/#.*$/, ''));
+      return target ? topics.get(target) : undefined;
+    };
+    const goShorts = goShortIndex(ctx.evidence, idx).size > 0; // a history with go.mod requires
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       let seen: Set<string> | undefined; // made on the first finding: most entries have none
       for (const ref of entry.refs) {
         // Names still declared (or never removed) are skipped before any per-reference work.
-        if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-        const f = checkPackageRef(entry, ref, ctx.evidence);
+        const shortWord = goShorts && ref.kind === 'package' && ref.in === 'prose' && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
+        if (!shortWord && !mayBeStale(ref, ctx.evidence, idx)) continue;
+        const f = checkPackageRef(entry, ref, ctx.evidence, shortWord ? contextOf(entry) : undefined);
         if (!f) continue;
         // One finding per name and line, unless the successor can be written at one place and not
         // at another (`rubocop` in prose, `bundle exec rubocop` in code): both stand, so the entry

@@ -30,6 +30,7 @@ import { checkVersionRef } from '../checks/version.js';
 import { expirySlotAtEdge } from '../checks/expired.js';
 import { planBudgets } from './budget.js';
 import { liveNames, scoreEntries, type ScoreParts } from './score.js';
+import { goShortName } from '../memory/refs/gomod.js';
 import {
   ABANDONED_RE,
   PROJECT_SPECIFIC_RE,
@@ -642,7 +643,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
         return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
       };
       let leftover = replacement === undefined && !unpinned.length ? undefined : leftoverIn(uniq);
-      if (replacement !== undefined && leftover && fmEnd > e.start) {
+      if (replacement !== undefined && fmEnd > e.start && (leftover || stale.some(goModuleCorrection))) {
         // A topic file's frontmatter (its `description:`) naming the old path is corrected with it.
         const more = frontmatterMentions(e, stale, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all = more.length ? dedupeEdits([...uniq, ...more]) : undefined;
@@ -703,10 +704,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       return item('review', 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     // The entry names at least as many things the project still has (a file at HEAD, a
     // dependency, a defined script) as stale ones: it is about more than what went away.
-    const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
+    // One package named twice (`cobra` beside `github.com/spf13/cobra`) is one stale thing.
+    const staleNames = new Set(uncorrectable.map((f) => (f.kind.startsWith('package-') && typeof f.evidence?.package === 'string' ? f.evidence.package : f.ref ?? f.message)));
     // The manifest a stale package or script was declared in ("`x` (see package.json)") is where
     // the stale claim lives, not another thing the entry is about.
-    const notLive = new Set(staleNames);
+    const notLive = new Set([...staleNames, ...uncorrectable.map((f) => f.ref ?? f.message)]);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === 'string') notLive.add(path.posix.basename(f.evidence.manifest));
     const live = liveNames(e, ctx, (name, r) =>
       r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path.posix.basename(name)),
@@ -849,13 +851,30 @@ function dedupeEdits(edits: Located[]): Located[] | undefined {
  * Edits for the old names of stale findings (with a known successor) written in the entry's
  * frontmatter part (a topic file's `description:`), as whole words or path segments.
  */
+/** A Go module corrected by its full path: its short name may stand in the frontmatter too (`frontmatterMentions`). */
+function goModuleCorrection(f: Finding): boolean {
+  const pkg = f.evidence?.package;
+  return f.kind === 'package-renamed' && f.suggestion?.replace !== undefined && typeof pkg === 'string' && pkg.includes('/') && f.ref === pkg;
+}
+
 function frontmatterMentions(e: Entry, stale: Finding[], fmEnd: number): Located[] {
   const head = e.text.slice(0, Math.max(0, fmEnd - e.start));
   const out: Located[] = [];
+  const pairs: Array<[string, string]> = [];
   for (const f of stale) {
-    const old = f.ref;
-    const next = f.suggestion?.replace;
-    if (!old || next === undefined) continue;
+    if (!f.ref || f.suggestion?.replace === undefined) continue;
+    pairs.push([f.ref, f.suggestion.replace]);
+    // A Go module corrected in the body (`github.com/hibiken/asynq` -> `…/riverqueue/river`) is
+    // named by its short name in a description ("jobs from asynq"): that one becomes `river`.
+    const pkg = f.evidence?.package;
+    const now = f.evidence?.now;
+    if (goModuleCorrection(f) && typeof pkg === 'string' && typeof now === 'string') {
+      const a = goShortName(pkg);
+      const b = goShortName(now);
+      if (a && b && a !== b) pairs.push([a, b]);
+    }
+  }
+  for (const [old, next] of pairs) {
     for (let k = head.indexOf(old); k >= 0; k = head.indexOf(old, k + old.length)) {
       const before = k > 0 ? head.charCodeAt(k - 1) : -1;
       const after = k + old.length < head.length ? head.charCodeAt(k + old.length) : -1;

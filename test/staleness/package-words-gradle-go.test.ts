@@ -164,10 +164,12 @@ describe('Go modules in inline code: module path, import path under it, short na
   it('reports removed modules however they are written; required modules, standard or generic names and `go install x@latest` stay', () => {
     expect(findingRows(report, (f) => PKG.has(f.kind))).toEqual([
       `package-missing|${l('Use `logrus`')}|logrus|`,
+      // the short name beside the module path names that module too
+      `package-missing|${l('built with cobra')}|cobra|`,
       `package-missing|${l('built with cobra')}|github.com/spf13/cobra|`,
       `package-missing|${l('Logging uses')}|github.com/go-kit/log|`,
       `package-missing|${l('Levels come')}|github.com/go-kit/log/level|`,
-      `package-renamed|${l('a `mux` router')}|mux|`,
+      `package-renamed|${l('a `mux` router')}|mux|chi`,
       `package-renamed|${l('mounted with')}|github.com/gorilla/mux|github.com/go-chi/chi/v5`,
     ]);
     const msg = (ref: string) => report.findings.find((f) => f.ref === ref)!.message;
@@ -187,8 +189,8 @@ describe('Go modules in inline code: module path, import path under it, short na
       `review|4|${l('built with cobra')}`,
       `delete|4|${l('Logging uses')}`,
       `delete|4|${l('Levels come')}`,
-      // the successor (chi) is known but `mux` has no spelling of it: a person writes it
-      `review|4|${l('a `mux` router')}`,
+      // the short name takes the successor's short name
+      `update|4|${l('a `mux` router')}`,
       `update|4|${l('mounted with')}`,
     ]);
     const after = await readFile(path.join(r.dir, 'AGENTS.md'), 'utf8');
@@ -198,7 +200,7 @@ describe('Go modules in inline code: module path, import path under it, short na
       '- Use `errgroup` from `golang.org/x/sync/errgroup` for fan-out.',
       '- Config files are `yaml`; parse them with the `log` package helpers.',
       '- Flags are parsed by `github.com/urfave/cli`.',
-      '- Routes are registered on a `mux` router.',
+      '- Routes are registered on a `chi` router.',
       '- Handlers are mounted with `github.com/go-chi/chi/v5`.',
       '- Install the linter: `go install github.com/golangci/golangci-lint/cmd/golangci-lint@latest`.',
     ]);
