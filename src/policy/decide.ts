@@ -636,7 +636,8 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       let twins: Array<{ start: number; end: number }> | undefined;
       const leftoverIn = (fixes: Located[]) => {
         if (unpinned.length) return unpinned[0];
-        const named = (text: string) => stale.find((f) => f.ref && stillNamed(text, f.ref, f.suggestion?.replace ?? ''));
+        const named = (text: string) =>
+          stale.find((f) => f.ref && (stillNamed(text, f.ref, f.suggestion?.replace ?? '') || binOfComposerName(text, f)));
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return undefined;
         twins ??= unflaggedTwins(e, stale, edits, ctx); // re-checks only when the old name is left
@@ -787,6 +788,17 @@ const MESSY_SPACE_RE = /^\s|\s$|[^\S ]| {2}/;
 const TRAILING_PUNCT = new Set([46, 59, 58, 44]);
 
 /** Whether `text` still names `old` (as a word or path segment) once `replacement` occurrences are set aside. */
+/**
+ * A Composer package corrected in an entry that still runs its binary (`pestphp/pest` ->
+ * `phpunit/phpunit`, but `./vendor/bin/pest` stays): the old name is left where it is not corrected.
+ */
+function binOfComposerName(text: string, f: Finding): boolean {
+  const old = f.ref;
+  if (!old || f.kind !== 'package-renamed' || !/^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/.test(old)) return false;
+  const short = old.slice(old.indexOf('/') + 1);
+  return new RegExp(`(?:^|[\\s\`'"(/.])vendor/bin/${short.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`).test(text);
+}
+
 function stillNamed(text: string, old: string, replacement: string): boolean {
   const without = replacement ? text.split(replacement).join(' ') : text;
   // A plain search instead of a RegExp built per call: compiling one regex per stale finding

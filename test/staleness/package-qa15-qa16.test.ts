@@ -320,3 +320,20 @@ describe('a library named at the start of its sentence (nowinandroid AGENTS.md)'
     expect((await runPrune({ root: r.dir, now: NOW, write: false })).changes).toEqual([]);
   });
 });
+
+describe('a Composer package corrected in an entry that still runs its binary', () => {
+  it('goes to review: `./vendor/bin/pest` would be left behind', async () => {
+    const r = await makeRepo();
+    const composer = (dev: Record<string, string>) => JSON.stringify({ name: 'acme/app', require: { php: '^8.3' }, 'require-dev': dev }, null, 2) + '\n';
+    await r.write('composer.json', composer({ 'pestphp/pest': '^3.0' }));
+    await r.write('CLAUDE.md', '# App\n\n- Tests use `pestphp/pest`; run `./vendor/bin/pest`.\n- Assertions come from `pestphp/pest`.\n');
+    await r.commit('base', '2025-03-01');
+    await r.write('composer.json', composer({ 'phpunit/phpunit': '^11.0' }));
+    await r.commit('Back to PHPUnit', '2025-06-01');
+    const res = await runPrune({ root: r.dir, now: NOW, write: false });
+    expect(res.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}|${p.reason.endsWith('the old name also appears where it is not corrected automatically')}`)).toEqual([
+      'review|3|true',
+      'update|4|false',
+    ]);
+  });
+});
