@@ -7706,7 +7706,45 @@ function splitGlobList(v) {
   out.push(v.slice(from));
   return out;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT;
+function withoutLineSuffix(tok) {
+  const last = tok.charCodeAt(tok.length - 1);
+  if (!(last >= 48 && last <= 57) || !tok.includes(":")) return tok;
+  const m = /:\d+(?::\d+)?$/.exec(tok);
+  if (!m) return tok;
+  const rest = tok.slice(0, m.index);
+  return rest && !rest.includes(":") ? rest : tok;
+}
+function pythonDottedName(word) {
+  if (word.length < 3 || !word.includes(".")) return void 0;
+  const m = PY_DOTTED.exec(word);
+  if (!m) return void 0;
+  const name = m[1];
+  return { name, at: m[0].length - name.length };
+}
+function goPackageOfIdent(word) {
+  const m = /^([A-Za-z0-9_][\w.-]*(?:\/[\w.-]+)+)\.([A-Z][A-Za-z0-9_]*)(\(|$|[,;:)\]])/.exec(word);
+  if (!m) return void 0;
+  const dir = m[1];
+  const ident = m[2];
+  if (m[3] !== "(" && !/[a-z]/.test(ident)) return void 0;
+  if (FILE_EXTENSIONS.has(ident.toLowerCase()) || VARIANT_FILE.test(dir.slice(dir.lastIndexOf("/") + 1) + "." + ident)) return void 0;
+  const last = dir.slice(dir.lastIndexOf("/") + 1);
+  if (FILE_EXTENSIONS.has(extOf(last))) return void 0;
+  const p = asPath(dir + "/", "code");
+  return p && p.anchor === "plain" && !p.glob ? dir : void 0;
+}
+function templatedFolder(word) {
+  if (!word.includes("/") || !(word.includes("<") || word.includes("{"))) return void 0;
+  const segs = word.split("/");
+  let k = 0;
+  while (k < segs.length && !TEMPLATE_SEGMENT.test(segs[k])) k++;
+  if (k < 2 || k === segs.length) return void 0;
+  const prefix = segs.slice(0, k).join("/") + "/";
+  if (/[<>{}]/.test(prefix)) return void 0;
+  const p = asPath(prefix, "code");
+  return p && p.anchor === "plain" && p.dir && !p.glob ? prefix : void 0;
+}
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT, PY_IDENT, PY_DOTTED, TEMPLATE_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -7894,6 +7932,9 @@ var init_paths = __esm({
     }
     NOT_PATHS_MAX = Math.max(...[...NOT_PATHS].map((x) => x.length));
     DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
+    PY_IDENT = "[A-Za-z_][A-Za-z0-9_]*";
+    PY_DOTTED = new RegExp(`^[("'\\[]*(${PY_IDENT}(?:\\.${PY_IDENT})+)(?=$|[(\\[:,;)"'\\]]|\\.$)`);
+    TEMPLATE_SEGMENT = /<[^<>/]+>|\{[^{},/]+\}/;
   }
 });
 
@@ -25402,7 +25443,9 @@ function looksLikeCommand(line2) {
   return KNOWN_TOOLS.has(w) || // Python task runners (their scripts are read by `pythonRunnerPieces`).
   w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) || // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
   // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
-  OTHER_TOOL_WORDS.has(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
+  OTHER_TOOL_WORDS.has(w) || // Monorepo task runners (`turbo run build --filter=web`, `nx run web:e2e`): their tasks and
+  // selectors are read (see `monorepoRunnerPieces`).
+  MONOREPO_RUNNERS.has(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
   (w.includes("/") || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], void 0) !== -1;
 }
 function parseCommandLine(line2, state) {
@@ -25635,8 +25678,8 @@ function segmentPieces(seg, cwd, out, at) {
         out.push({ kind: "path", start: s.s, end: s.e, value: name });
         return void 0;
       }
-      const after2 = trailingOptions(rest.slice(j + 1));
-      out.push({ kind: "script", tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      const after2 = trailingOptions(rest.slice(j + 1), tool);
+      out.push({ kind: "script", tool, start: head.s, end: reach(s.e, workspace, after2), value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
       argsAt(at, workspace, after2, dir);
       scanArgs(rest.slice(j + 1), out);
       return void 0;
@@ -25649,16 +25692,18 @@ function segmentPieces(seg, cwd, out, at) {
       return void 0;
     }
     if (subName === "dlx" || subName === "exec" || subName === "x" || tool === "npm" && subName === "exec") {
-      const a = rest.slice(k + 1).find((x) => !x.t.startsWith("-"));
+      const ai = rest.findIndex((x, n) => n > k && !x.t.startsWith("-"));
+      const a = ai === -1 ? void 0 : rest[ai];
       if (a) pushPackage(a, out, "npx", true);
+      if (a) monorepoRunnerPieces(a, rest, ai + 1, head, out);
       return void 0;
     }
     const builtins2 = BUILTINS[tool];
     if (tool === "npm") {
       if (NPM_SCRIPT_SHORTCUTS.has(subName)) {
         const name = subName === "t" || subName === "tst" ? "test" : subName;
-        const after2 = trailingOptions(rest.slice(k + 1));
-        out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+        const after2 = trailingOptions(rest.slice(k + 1), tool);
+        out.push({ kind: "script", tool, start: head.s, end: reach(sub.e, workspace, after2), value: `${w} ${subName}`, script: name, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
         argsAt(at, workspace, after2, dir);
         fileArgs(rest.slice(k + 1), out);
       }
@@ -25669,8 +25714,8 @@ function segmentPieces(seg, cwd, out, at) {
       return void 0;
     }
     if ((tool === "pnpm" || tool === "yarn") && (subName === "test" || subName === "start" || subName === "t")) {
-      const after2 = trailingOptions(rest.slice(k + 1));
-      out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === "t" ? "test" : subName, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
+      const after2 = trailingOptions(rest.slice(k + 1), tool);
+      out.push({ kind: "script", tool, start: head.s, end: reach(sub.e, workspace, after2), value: `${w} ${subName}`, script: subName === "t" ? "test" : subName, workspace: workspace ?? after2.workspace, cwd: after2.cwd ?? dir });
       argsAt(at, workspace, after2, dir);
       fileArgs(rest.slice(k + 1), out);
       return void 0;
@@ -25684,10 +25729,12 @@ function segmentPieces(seg, cwd, out, at) {
       out.push({ kind: "path", start: sub.s, end: sub.e, value: subName });
       return void 0;
     }
-    const after = trailingOptions(rest.slice(k + 1));
-    out.push({ kind: "script", tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    const runner = MONOREPO_RUNNERS.has(subName);
+    const after = runner ? {} : trailingOptions(rest.slice(k + 1), tool);
+    out.push({ kind: "script", tool, start: head.s, end: reach(sub.e, workspace, after), value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
     argsAt(at, workspace, after, dir);
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(":")) out.push({ kind: "package", tool, start: sub.s, end: sub.e, value: subName });
+    if (runner) monorepoRunnerPieces(sub, rest, k + 1, head, out);
     scanArgs(rest.slice(k + 1), out);
     return void 0;
   }
@@ -25703,6 +25750,7 @@ function segmentPieces(seg, cwd, out, at) {
     }
     if (w === "pipx" && rest[k] && (rest[k].t === "run" || rest[k].t === "install")) k++;
     if (rest[k]) pushPackage(rest[k], out, w === "uvx" || w === "pipx" ? "pip" : "npx", true);
+    if (rest[k] && w !== "uvx" && w !== "pipx") monorepoRunnerPieces(rest[k], rest, k + 1, head, out);
     scanArgs(rest.slice(k + 1), out);
     return void 0;
   }
@@ -25843,6 +25891,7 @@ function segmentPieces(seg, cwd, out, at) {
     return void 0;
   }
   if (w === "mix") mixTask(rest, out);
+  if (MONOREPO_RUNNERS.has(w)) monorepoRunnerPieces(head, rest, 0, head, out);
   if (w === "php") {
     const a = rest.find((x) => !x.t.startsWith("-"));
     if (a) vendorBin(a, out);
@@ -26082,7 +26131,7 @@ function targetOption(rest, k, tool, cwd, out, st) {
   } else st.workspace = val && unquote(val);
   return k + (eq === -1 ? 2 : 1);
 }
-function trailingOptions(args) {
+function trailingOptions(args, tool) {
   const out = {};
   for (let k = 0; k < args.length; k++) {
     const o = args[k].t;
@@ -26090,11 +26139,19 @@ function trailingOptions(args) {
     const eq = o.indexOf("=");
     const name = eq === -1 ? o : o.slice(0, eq);
     const val = eq === -1 ? args[k + 1]?.t : o.slice(eq + 1);
-    if (name === "-ws" || name === "--workspaces" || name === "-r" || name === "--recursive") out.workspace = "*";
-    else if ((name === "-w" || name === "--workspace" || name === "--filter" || name === "-F") && val) out.workspace = unquote(val);
-    else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
+    if (name === "-ws" || name === "--workspaces" || name === "-r" || name === "--recursive") {
+      out.workspace = "*";
+      out.end = void 0;
+    } else if (name === "-w" && tool === "pnpm") continue;
+    else if ((name === "-w" || name === "--workspace" || name === "--filter" || name === "-F") && val) {
+      out.workspace = unquote(val);
+      out.end = eq === -1 ? args[k + 1].e : args[k].e;
+    } else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
   }
   return out;
+}
+function reach(end, leading, after) {
+  return leading === void 0 && after.workspace !== void 0 && after.end !== void 0 ? Math.max(end, after.end) : end;
 }
 function pushPackage(t, out, tool, fetched = false) {
   let v = unquote(t.t);
@@ -26138,6 +26195,56 @@ function argPiece(s, e, v, out, goPatterns) {
   const q = v.length > 2 && (v[0] === '"' || v[0] === "'") && v.endsWith(v[0]) ? v.slice(0, -1) : v;
   const file = pytestNodePath(q);
   out.push(file !== q ? { kind: "path", start: s, end: s + file.length, value: file } : { kind: "path", start: s, end: e, value: v });
+}
+function monorepoRunnerPieces(prog, rest, from, head, out) {
+  const runner = unquote(prog.t).replace(/(?<=.)@.*$/, "");
+  if (!MONOREPO_RUNNERS.has(runner)) return;
+  let k = from;
+  if (runner === "nx") {
+    while (k < rest.length && rest[k].t.startsWith("-")) k++;
+    const sub = rest[k];
+    if (!sub) return;
+    if (sub.t === "run") {
+      let j = k + 1;
+      while (j < rest.length && rest[j].t.startsWith("-")) j++;
+      const spec = rest[j];
+      const m = spec && /^([^:\s"']+):([^:\s"']+)(?::[^:\s"']+)?$/.exec(spec.t);
+      if (!m || !NX_PROJECT.test(m[1]) || !NX_TARGET.test(m[2]) || isPlaceholderScript(m[1]) || isPlaceholderScript(m[2])) return;
+      out.push({ kind: "script", tool: "nx", start: head.s, end: spec.e, value: `nx run ${m[1]}:${m[2]}`, script: m[2], workspace: m[1] });
+      return;
+    }
+    if (NX_COMMANDS.has(sub.t) || !NX_TARGET.test(sub.t) || isPlaceholderScript(sub.t)) return;
+    const proj = rest[k + 1];
+    if (!proj || proj.t.startsWith("-") || !NX_PROJECT.test(proj.t) || isPlaceholderScript(proj.t)) return;
+    out.push({ kind: "script", tool: "nx", start: head.s, end: proj.e, value: `nx ${sub.t} ${proj.t}`, script: sub.t, workspace: proj.t });
+    return;
+  }
+  while (k < rest.length && rest[k].t.startsWith("-")) k += TURBO_VALUE_OPTIONS.has(rest[k].t) ? 2 : 1;
+  if (rest[k]?.t === "run" || rest[k]?.t === "watch") k++;
+  else if (!rest[k] || TURBO_COMMANDS.has(rest[k].t)) return;
+  const tasks = [];
+  let filter;
+  for (; k < rest.length; k++) {
+    const t = rest[k];
+    if (t.t === "--") break;
+    if (t.t.startsWith("-") && t.t.length > 1) {
+      const eq = t.t.indexOf("=");
+      const name = eq === -1 ? t.t : t.t.slice(0, eq);
+      if ((name === "--filter" || name === "-F") && !filter) {
+        const v = eq === -1 ? rest[k + 1] : { t: t.t.slice(eq + 1), s: t.s + eq + 1, e: t.e };
+        if (v && v.t) filter = { value: unquote(v.t), end: v.e };
+      }
+      if (eq === -1 && TURBO_VALUE_OPTIONS.has(name)) k++;
+      continue;
+    }
+    if (!TURBO_TASK.test(t.t) || isPlaceholderScript(t.t)) continue;
+    tasks.push(t);
+  }
+  tasks.forEach((t, n) => {
+    const p = { kind: "script", tool: "turbo", start: n ? t.s : head.s, end: n ? t.e : Math.max(t.e, filter?.end ?? 0), value: `turbo run ${t.t}`, script: t.t };
+    if (!n && filter) p.workspace = filter.value;
+    out.push(p);
+  });
 }
 function fileArgs(args, out) {
   for (let k = 0; k < args.length; k++) {
@@ -26201,7 +26308,7 @@ function gradleTaskPieces(seg, i, out, cwd) {
     first = false;
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -26362,6 +26469,39 @@ var init_commands = __esm({
     ]);
     POETRY_RUN_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--directory", "-C", "--project", "-P"]);
     UV_PACKAGE_COMMANDS = /* @__PURE__ */ new Set(["sync", "build", "tree", "export", "version"]);
+    MONOREPO_RUNNERS = /* @__PURE__ */ new Set(["turbo", "nx"]);
+    TURBO_COMMANDS = new Set("prune gen generate login logout link unlink daemon ls query info scan telemetry bin completion boundaries devtools docs config get-mfe-port help version".split(" "));
+    TURBO_VALUE_OPTIONS = /* @__PURE__ */ new Set([
+      "--filter",
+      "-F",
+      "--cache-dir",
+      "--concurrency",
+      "--cwd",
+      "--env-mode",
+      "--global-deps",
+      "--heap",
+      "--log-order",
+      "--log-prefix",
+      "--output-logs",
+      "--profile",
+      "--team",
+      "--token",
+      "--trace",
+      "--ui",
+      "--cache",
+      "--api",
+      "--login",
+      "--remote-cache-timeout",
+      "--cache-workers",
+      "--pkg-inference-root",
+      "--anon-profile",
+      "--verbosity",
+      "--exclude"
+    ]);
+    NX_COMMANDS = new Set("add affected run-many graph dep-graph generate g migrate report list format format:check format:write init reset repair release show sync sync:check watch exec daemon connect connect-to-nx-cloud view-logs login logout import print-affected workspace-lint activate-powerpack mcp configure-ai-agents record start-ci-run fix-ci help version completion register".split(" "));
+    TURBO_TASK = /^(?:(?:\/\/|@?[\w.-]+(?:\/[\w.-]+)?)#)?[\w:.-]+$/;
+    NX_PROJECT = /^@?[\w.-]+(?:\/[\w.-]+)?$/;
+    NX_TARGET = /^[\w.-]+(?::[\w.-]+)*$/;
     GO_PATTERN_TOOLS = /* @__PURE__ */ new Set(["golangci-lint", "staticcheck", "govulncheck", "gotestsum", "ginkgo", "revive", "errcheck", "gosec", "ineffassign"]);
     GRADLE_COMMAND = /^(?:(?:\.\.?[\\/])?gradlew(?:\.bat)?|gradle)$/;
     GRADLE_FLAGS = /* @__PURE__ */ new Set([
@@ -26423,7 +26563,7 @@ var init_commands = __esm({
 function isTree(code3) {
   const lines = code3.split("\n").filter((l) => l.trim());
   if (lines.length < 2) return false;
-  const boxed = lines.filter((l) => /[├└]──|[|`+]--|\|-- |`-- /.test(l)).length;
+  const boxed = lines.filter((l) => /[├└]─|[|`+]--|\|-- |`-- /.test(l)).length;
   if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
   const names = lines.map((l) => l.replace(/\s+#.*$/, "").replace(/(?<=\S)\s{2,}.*$/, ""));
   const plain = names.every((l) => /^\s*[\w.@-][\w.@+-]*\/?\s*$/.test(l));
@@ -27690,7 +27830,9 @@ function inlineCode2(seg, c, ctx, file) {
       return;
     }
     fqcnRef(tok, s, c);
-    const pathTok = pytestNodePath(tok);
+    folderOfCode(tok, s, c);
+    const nodeTok = pytestNodePath(tok);
+    const pathTok = nodeTok === tok ? withoutLineSuffix(tok) : nodeTok;
     const viaAt = pathTok.startsWith("@") ? pathTok.slice(1) : pathTok;
     const p = asPath(viaAt, "code");
     if (p) {
@@ -27698,6 +27840,7 @@ function inlineCode2(seg, c, ctx, file) {
       return;
     }
     listedName(tok, s, c, ctx, file);
+    pythonModuleRef(tok, s, c, "inlineCode");
     if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
     }
@@ -27729,6 +27872,7 @@ function inlineCode2(seg, c, ctx, file) {
     if (!tok) continue;
     const p = asPath(tok, "code");
     if (p) addPath(p, tok, seg.start + off2 + lead, c, "inlineCode", ctx, file);
+    else if (!folderOfCode(word, seg.start + off2, c)) pythonModuleRef(word, seg.start + off2, c, "inlineCode");
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === "version" || h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
 }
@@ -27739,6 +27883,21 @@ function fqcnRef(word, at, c) {
   if (!f) return;
   const s = at + word.indexOf(m[1]);
   c.add({ kind: "path", raw: f.name, value: f.name, start: s, end: s + f.name.length, in: "inlineCode", weak: true });
+}
+function pythonModuleRef(word, at, c, where3) {
+  const d = pythonDottedName(word);
+  if (!d) return;
+  const s = at + d.at;
+  c.add({ kind: "path", raw: d.name, value: d.name, start: s, end: s + d.name.length, in: where3, weak: true });
+}
+function folderOfCode(word, at, c) {
+  const lead = /^[("'\[]*/.exec(word)[0].length;
+  const w = lead ? word.slice(lead) : word;
+  const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ""));
+  if (!dir) return false;
+  const s = at + lead;
+  c.add({ kind: "path", raw: dir, value: dir.replace(/\/+$/, ""), start: s, end: s + dir.length, in: "inlineCode", weak: true });
+  return true;
 }
 function proseImports(seg, c) {
   const re = /(?<![\w.])import\s+(?:static\s+)?((?:[a-z][a-z0-9_]*\.){2,}[A-Z][\w$]*)/g;
@@ -27781,6 +27940,7 @@ function addPiece(p, offset, c, where3) {
   } else if (p.kind === "path") {
     const v = p.value.replace(/^["']|["']$/g, "");
     const pt = asPath(p.dir && !v.endsWith("/") ? v + "/" : v, "code");
+    if (!pt && !p.dir) pythonModuleRef(p.value, start, c, where3);
     if (pt) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
       const r = { kind: "path", raw: v, value: pt.value, start: s, end: s + v.length, in: where3 };
@@ -31364,6 +31524,8 @@ function ownGoPackage(ev, ref) {
 function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
   const fq = ref.kind === "path" && ref.weak && !ref.via ? fqcnFinding(entry, ref, ev) : null;
   if (fq) return fq;
+  const py = ref.kind === "path" && ref.weak && !ref.via ? pythonModuleFinding(entry, ref, ev) : null;
+  if (py) return py;
   const goPackage = ref.kind === "package" ? ownGoPackage(ev, ref) : void 0;
   if (ref.kind !== "path" && ref.kind !== "import" && !goPackage) return null;
   const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
@@ -31427,6 +31589,7 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     }
   }
   if (res.kind === "present") return isGlob && ref.kind === "path" && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
+  if ((res.kind === "renamed" || res.kind === "deleted") && !res.fate?.isDirectory && goIdentFolder(entry, ref)) return null;
   if (describedAsPast(entry, ref, [res.real, res.fate?.successor, ...(res.fate?.chain ?? []).map((h) => h.to)])) return null;
   if (res.kind === "case") {
     const real = res.real;
@@ -31516,6 +31679,120 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path }
   );
+}
+function goIdentFolder(entry, ref) {
+  if (ref.kind !== "path" || !ref.weak || !ref.value.includes("/")) return false;
+  const j = ref.end - entry.start;
+  return entry.text.charCodeAt(j) === 46 && /^[A-Z]/.test(entry.text.slice(j + 1, j + 2));
+}
+function ownPythonPackages(ev) {
+  let out = pythonPackagesOf.get(ev);
+  if (out) return out;
+  out = /* @__PURE__ */ new Map();
+  const roots = /* @__PURE__ */ new Set([""]);
+  const pyManifests = /* @__PURE__ */ new Set();
+  for (const [m, kind] of ev.manifests.manifestFiles ?? []) {
+    if (kind !== "pyproject" && kind !== "setup-py" && kind !== "setup-cfg") continue;
+    pyManifests.add(m);
+    roots.add(m.includes("/") ? m.slice(0, m.lastIndexOf("/")) : "");
+  }
+  const holders = /* @__PURE__ */ new Set();
+  for (const r of roots) {
+    holders.add(r);
+    holders.add(r ? `${r}/src` : "src");
+  }
+  const add = (name, holder) => {
+    const l = out.get(name);
+    if (!l) out.set(name, [holder]);
+    else if (!l.includes(holder)) l.push(holder);
+  };
+  for (const f of ev.files.files) {
+    if (!f.endsWith("/__init__.py")) continue;
+    const dir = f.slice(0, -"/__init__.py".length);
+    const slash = dir.lastIndexOf("/");
+    const holder = slash < 0 ? "" : dir.slice(0, slash);
+    const name = dir.slice(slash + 1);
+    if (holders.has(holder) && PY_IDENT2.test(name)) add(name, holder);
+  }
+  for (const pv of ev.manifests.projectVersions) {
+    if (!pv.name || !pyManifests.has(pv.manifest)) continue;
+    const name = pv.name.replace(/[-.]/g, "_");
+    if (!PY_IDENT2.test(name)) continue;
+    const r = pv.manifest.includes("/") ? pv.manifest.slice(0, pv.manifest.lastIndexOf("/")) : "";
+    for (const holder of [r, r ? `${r}/src` : "src"]) if (ev.files.dirs.has(holder ? `${holder}/${name}` : name)) add(name, holder);
+  }
+  pythonPackagesOf.set(ev, out);
+  return out;
+}
+function pythonModuleFinding(entry, ref, ev) {
+  if (ref.base || ref.raw !== ref.value || !PY_MODULE_NAME.test(ref.value)) return null;
+  const i = ref.start - entry.start;
+  const t = entry.text;
+  if (i < 0 || t.slice(i, i + ref.raw.length) !== ref.raw) return null;
+  if (i > 0 && /[\w.]/.test(t[i - 1])) return null;
+  const j = i + ref.raw.length;
+  if (j < t.length && (/\w/.test(t[j]) || t[j] === "." && /[A-Za-z_]/.test(t[j + 1] ?? ""))) return null;
+  const segs = ref.value.split(".");
+  const holders = ownPythonPackages(ev).get(segs[0]);
+  if (!holders || !ev.history.available || ev.history.shallow) return null;
+  let file;
+  let k = segs.length;
+  for (; k >= 2 && file === void 0; k--) {
+    const rel = segs.slice(0, k).join("/");
+    const hits = [];
+    for (const h of holders) {
+      const b = h ? `${h}/${rel}` : rel;
+      for (const f2 of [`${b}.py`, `${b}/__init__.py`]) {
+        if (ev.files.files.has(f2)) return null;
+        if (ev.history.events.has(f2)) hits.push(f2);
+      }
+    }
+    if (hits.length > 1) return null;
+    if (hits.length === 1) file = hits[0];
+  }
+  if (file === void 0) return null;
+  const tail = segs.slice(k + 1);
+  const res = resolvePath(ev, [{ path: file, from: "context", base: "" }]);
+  if (res.kind !== "renamed" && res.kind !== "deleted") return null;
+  const f = res.fate;
+  const c = f.commit;
+  const shown = ref.raw;
+  if (res.kind === "renamed") {
+    const succ = f.successor;
+    const mod = dottedModuleOf(succ, segs[0], holders);
+    const name = mod === void 0 ? void 0 : [mod, ...tail].join(".");
+    if (describedAsPast(entry, ref, [name, mod, succ])) return null;
+    return finding(
+      entry,
+      ref,
+      "path-renamed",
+      "warning",
+      `\`${shown}\` (module \`${file}\`) was renamed to \`${succ}\` in ${describeCommit(c)}; ${mod ? `the module is now \`${mod}\`: update the reference` : `update the reference by hand (the new file is no module of the \`${segs[0]}\` package)`}.`,
+      { ...commitEvidence(c), path: file, now: name ?? succ },
+      name ? { replace: name } : void 0
+    );
+  }
+  if (untrackedOnPurpose(ev.files, file, false)) return null;
+  if (describedAsPast(entry, ref)) return null;
+  return finding(
+    entry,
+    ref,
+    "path-missing",
+    "warning",
+    `\`${shown}\` (module \`${file}\`) was deleted in ${describeCommit(c)}${c?.author ? ` by ${c.author}` : ""}; remove the reference or point it at what replaced it.`,
+    { ...commitEvidence(c), path: file, now: c ? short(c.sha) : void 0 }
+  );
+}
+function dottedModuleOf(p, pkg, holders) {
+  const m = p.endsWith("/__init__.py") ? p.slice(0, -"/__init__.py".length) : p.endsWith(".py") ? p.slice(0, -3) : void 0;
+  if (m === void 0) return void 0;
+  for (const h of holders) {
+    const pre = h ? `${h}/` : "";
+    if (!m.startsWith(`${pre}${pkg}/`)) continue;
+    const segs = m.slice(pre.length).split("/");
+    if (segs.every((x) => PY_IDENT2.test(x))) return segs.join(".");
+  }
+  return void 0;
 }
 function fqcnFinding(entry, ref, ev) {
   const fq = splitFqcn(ref.value);
@@ -31749,7 +32026,7 @@ function lineWithoutCode(entry, ref) {
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var import_picomatch, GLOB, BUILD_DIRS, JVM_SOURCE_EXTS, SOURCE_ROOT, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
+var import_picomatch, GLOB, BUILD_DIRS, PY_MODULE_NAME, PY_IDENT2, pythonPackagesOf, JVM_SOURCE_EXTS, SOURCE_ROOT, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
@@ -31762,6 +32039,9 @@ var init_path = __esm({
     init_path_lookups();
     GLOB = /[*?[\]{}]/;
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    PY_MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+    PY_IDENT2 = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    pythonPackagesOf = /* @__PURE__ */ new WeakMap();
     JVM_SOURCE_EXTS = ["java", "kt", "kts", "scala", "groovy"];
     SOURCE_ROOT = /(?:^|\/)src\/[^/]+\/(?:java|kotlin|scala|groovy)\//;
     UNMAPPED_ALIAS = /^[@~]\//;
@@ -32915,6 +33195,17 @@ function manifestKind(path16) {
     case "Taskfile.dist.yaml":
     case "taskfile.dist.yaml":
       return "taskfile";
+    // Turborepo's task configuration (the root one and packages' own): its task keys, with
+    // history, so a task renamed there is seen (see parse.ts `parseTurboJson`).
+    case "turbo.json":
+    case "turbo.jsonc":
+      return "turbo";
+    // Nx: a project's configuration (its name and targets, with history) and the workspace's
+    // nx.json (plugins and target defaults, HEAD only).
+    case "project.json":
+      return "nx-project";
+    case "nx.json":
+      return "nx";
     // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
     case "Package.swift":
       return TOOL_COPIES.test(path16) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path16) ? void 0 : "swift-package";
@@ -32939,9 +33230,9 @@ function isLockfile(kind) {
   return kind === "package-lock" || kind === "pnpm-lock" || kind === "yarn-lock";
 }
 function hasHistory(kind) {
-  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace";
+  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace" && kind !== "nx";
 }
-var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC, TASKFILE_NAMES, DENO_CONFIG_NAMES;
+var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC, TASKFILE_NAMES, NX_NAME_KEY, DENO_CONFIG_NAMES;
 var init_kinds = __esm({
   "src/evidence/manifests/kinds.ts"() {
     "use strict";
@@ -32958,6 +33249,7 @@ var init_kinds = __esm({
       "Taskfile.dist.yaml",
       "taskfile.dist.yaml"
     ];
+    NX_NAME_KEY = "name:";
     DENO_CONFIG_NAMES = ["deno.json", "deno.jsonc"];
   }
 });
@@ -33445,6 +33737,12 @@ function parseManifest(kind, path16, text5) {
         return parseMsbuild(path16, text5);
       case "swift-package":
         return parseSwiftPackage(text5);
+      case "turbo":
+        return parseTurboJson(text5);
+      case "nx-project":
+        return parseNxProject(text5);
+      case "nx":
+        return parseNxJson(text5);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -33517,6 +33815,69 @@ function parsePackageJson(text5) {
     if (m) runtimes.push({ name: m[1], spec: m[2] });
   }
   if (runtimes.length) out.runtimes = runtimes;
+  const nx = obj2(pkg.nx);
+  if (nx) {
+    if (typeof nx.name === "string") out.nxName = nx.name;
+    const t = obj2(nx.targets);
+    if (t) out.nxTargets = Object.keys(t);
+  }
+  return out;
+}
+function configWords(v) {
+  const o = obj2(v);
+  if (!o || !Object.keys(o).length) return "";
+  return JSON.stringify(o).replace(/[{}[\],:"]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+}
+function parseTurboJson(text5) {
+  const out = { kind: "turbo", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  const tasks = /* @__PURE__ */ new Map();
+  const table = obj2(doc?.tasks) ?? obj2(doc?.pipeline);
+  if (table) for (const [k, v] of Object.entries(table)) tasks.set(k, configWords(v));
+  out.tasks = tasks;
+  return out;
+}
+function parseNxProject(text5) {
+  const out = { kind: "nx-project", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  if (!doc) {
+    out.problems.push({ message: "project.json is not a JSON object" });
+    return out;
+  }
+  if (typeof doc.name === "string") out.nxName = doc.name;
+  const tasks = /* @__PURE__ */ new Map();
+  const t = obj2(doc.targets);
+  if (t) {
+    for (const [k, v] of Object.entries(t)) {
+      const o = obj2(v);
+      const head = str3(o?.executor) ?? str3(o?.command) ?? str3(obj2(o?.options)?.command) ?? "";
+      tasks.set(k, `${head} ${configWords(o?.options)}`.trim());
+    }
+  }
+  out.tasks = tasks;
+  return out;
+}
+function parseNxJson(text5) {
+  const out = { kind: "nx", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  const doc = obj2(data);
+  if (!doc) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    out.nxConfig = { plugins: true, targetDefaults: [] };
+    return out;
+  }
+  const plugins = Array.isArray(doc.plugins) && doc.plugins.length > 0;
+  out.nxConfig = { plugins, targetDefaults: Object.keys(obj2(doc.targetDefaults) ?? {}) };
   return out;
 }
 function yamlLine(err) {
@@ -34773,7 +35134,44 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     idx.runtimeAll.push({ name: r.name, spec: r.spec, source: r.source });
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
+  monorepoTasks(idx, parsed);
   return idx;
+}
+function monorepoTasks(idx, parsed) {
+  const pkgs = /* @__PURE__ */ new Map();
+  const projectFiles = [];
+  for (const { file, p } of parsed) {
+    if (p.kind === "turbo" && p.tasks) (idx.turboTasks ??= /* @__PURE__ */ new Map()).set(file, new Set(p.tasks.keys()));
+    else if (p.kind === "nx" && p.nxConfig && !idx.nx) idx.nx = { config: file, plugins: p.nxConfig.plugins, targetDefaults: new Set(p.nxConfig.targetDefaults), projects: /* @__PURE__ */ new Map() };
+    else if (p.kind === "package.json") pkgs.set(dirOf3(file), p);
+    else if (p.kind === "nx-project") projectFiles.push({ file, p });
+  }
+  const nx = idx.nx;
+  if (!nx) return;
+  const add = (name, dir, manifest, targets) => {
+    if (name && !nx.projects.has(name)) nx.projects.set(name, { dir, manifest, targets });
+  };
+  const pkgTargets = (pkg, into) => {
+    for (const k of pkg?.scripts?.keys() ?? []) into.add(k);
+    for (const k of pkg?.nxTargets ?? []) into.add(k);
+    return into;
+  };
+  const withProject = /* @__PURE__ */ new Set();
+  for (const { file, p } of projectFiles) {
+    const dir = dirOf3(file);
+    withProject.add(dir);
+    const pkg = pkgs.get(dir);
+    const targets = pkgTargets(pkg, new Set(p.tasks?.keys() ?? []));
+    if (p.nxName) add(p.nxName, dir, file, targets);
+    else {
+      add(pkg?.nxName ?? pkg?.name, dir, file, targets);
+      if (dir) {
+        add(dir.slice(dir.lastIndexOf("/") + 1), dir, file, targets);
+        add(dir.replace(/\//g, "-"), dir, file, targets);
+      }
+    }
+  }
+  for (const [dir, pkg] of pkgs) if (!withProject.has(dir)) add(pkg.nxName ?? pkg.name, dir, joinDir2(dir, "package.json"), pkgTargets(pkg, /* @__PURE__ */ new Set()));
 }
 function pythonRunners(idx) {
   let m = runnerTables.get(idx);
@@ -35058,6 +35456,11 @@ function summarize(p, intern) {
   if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: intern(p.recipeCommands?.get(t) ?? "") });
   const source = TASK_SOURCE[p.kind];
   if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
+  if (p.tasks && (p.kind === "turbo" || p.kind === "nx-project")) {
+    const src = p.kind === "turbo" ? "turbo" : "nx";
+    for (const [k, v] of p.tasks) scripts.set(intern(k), { source: src, command: intern(v) });
+    if (p.nxName !== void 0 && p.kind === "nx-project") scripts.set(intern(NX_NAME_KEY + p.nxName), { source: "nx", command: "" });
+  }
   const out = { deps, scripts };
   if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
   return out;
@@ -35396,6 +35799,7 @@ function changesOf(ev, manifest, sha) {
   if (!idx) {
     idx = /* @__PURE__ */ new Map();
     for (const list4 of ev.manifests.scriptHistory.values()) {
+      if (list4[0]?.name.startsWith(NX_NAME_KEY)) continue;
       for (const e of list4) {
         const k = `${e.commit.sha}\0${e.manifest}`;
         let c = idx.get(k);
@@ -35551,15 +35955,16 @@ function checkWorkspaceGone(entry, ref, ev) {
   }
   const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
   const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
-  const hasScript = succManifest !== void 0 && !!ev.manifests.scripts.get(succManifest)?.has(ref.script);
+  const task = ref.tool === "turbo" ? turboTaskOf(ref.script) : ref.script;
+  const hasScript = succManifest !== void 0 && (!!ev.manifests.scripts.get(succManifest)?.has(task) || ref.tool === "turbo" && [...ev.manifests.turboTasks?.values() ?? []].some((keys2) => keys2.has(`${succ}#${task}`)));
   let written;
   if (succ !== void 0 && succDir !== void 0) {
     const tail = succ.slice(succ.indexOf("/") + 1);
     written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
   }
-  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe2(ws)}(?=[\\s"']|$)`);
+  const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe2(ws)}(?=["']?(?:\\s|$))`);
   const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
-  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+  const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${task}\` script`}`;
   const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
   return finding(
     entry,
@@ -35567,12 +35972,189 @@ function checkWorkspaceGone(entry, ref, ev) {
     "script-missing",
     "warning",
     `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
-    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: task, workspace: ws, ...succ !== void 0 ? { successor: succ } : {} },
     replaceWith ? { replace: replaceWith } : void 0
   );
 }
+function turboTaskOf(key) {
+  return key.slice(key.lastIndexOf("#") + 1);
+}
+function turboIndex(ev) {
+  let idx = turboCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { now: /* @__PURE__ */ new Set(), events: /* @__PURE__ */ new Map() };
+  for (const keys2 of ev.manifests.turboTasks?.values() ?? []) for (const k of keys2) idx.now.add(turboTaskOf(k));
+  for (const list4 of ev.manifests.scriptHistory.values()) {
+    if (list4[0]?.source !== "turbo") continue;
+    const task = turboTaskOf(list4[0].name);
+    const l = idx.events.get(task);
+    if (l) l.push(...list4);
+    else idx.events.set(task, [...list4]);
+  }
+  for (const l of idx.events.values()) l.sort((a, b) => a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0);
+  turboCache.set(ev.manifests, idx);
+  return idx;
+}
+function swapWord(raw, old, next, from = 0) {
+  const re = new RegExp(`(?<=^|[\\s:="'])${escapeRe2(old)}(?=$|[\\s:"'])`, "g");
+  re.lastIndex = from;
+  const m = re.exec(raw);
+  return m ? raw.slice(0, m.index) + next + raw.slice(m.index + old.length) : void 0;
+}
+function checkTurboRef(entry, ref, ev) {
+  if (!ev.manifests.turboTasks?.size) return null;
+  const written = ref.script;
+  const task = turboTaskOf(written);
+  if (!task || isPlaceholderScript(task)) return null;
+  if (ref.workspace) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
+  const idx = turboIndex(ev);
+  if (idx.now.has(task)) return null;
+  for (const names of ev.manifests.scripts.values()) if (names.has(task)) return null;
+  const events = idx.events.get(task);
+  const last = events?.[events.length - 1];
+  if (!last || last.type !== "removed") return null;
+  const keysNow = ev.manifests.turboTasks.get(last.manifest);
+  const succKey = renamedTo(ev, last.manifest, last, keysNow);
+  const to = succKey === void 0 ? void 0 : turboTaskOf(succKey);
+  let replaceWith;
+  let tail;
+  let named = false;
+  if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "turbo" && turboTaskOf(r.script ?? "") === to)) {
+    tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+    named = true;
+  } else if (to) {
+    const next = written.slice(0, written.length - task.length) + to;
+    const runner = /(?:^|\s)\S*turbo(?:@\S*)?(?=\s)/.exec(ref.raw);
+    replaceWith = ref.raw === written ? next : swapWord(ref.raw, written, next, runner ? runner.index + runner[0].length : 0);
+    tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+  } else tail = `the \`${task}\` task was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}, and no package defines a \`${task}\` script`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(last.commit), now: last.manifest, manifest: last.manifest, script: task },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function nxNames(ev) {
+  let idx = nxNamesCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { events: /* @__PURE__ */ new Map(), addedBy: /* @__PURE__ */ new Map() };
+  for (const list4 of ev.manifests.scriptHistory.values()) {
+    if (!list4[0]?.name.startsWith(NX_NAME_KEY)) continue;
+    const name = list4[0].name.slice(NX_NAME_KEY.length);
+    const l = idx.events.get(name);
+    if (l) l.push(...list4);
+    else idx.events.set(name, [...list4]);
+    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, name);
+  }
+  for (const l of idx.events.values()) l.sort((a, b) => a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0);
+  nxNamesCache.set(ev.manifests, idx);
+  return idx;
+}
+function nameTakenBy(ev, addedBy, removal) {
+  const at = (m) => addedBy.get(`${removal.commit.sha}\0${m}`);
+  const same = at(removal.manifest);
+  if (same !== void 0) return same;
+  const f = ev.history.fate(removal.manifest);
+  if (f.status === "renamed" && f.successor) return at(f.successor);
+  const slash = removal.manifest.lastIndexOf("/");
+  if (slash < 0) return void 0;
+  const d = ev.history.fate(removal.manifest.slice(0, slash));
+  return d.status === "renamed" && d.successor ? at(joinDir(d.successor, removal.manifest.slice(slash + 1))) : void 0;
+}
+function checkNxRef(entry, ref, ev) {
+  const nx = ev.manifests.nx;
+  const project = ref.workspace;
+  const target = ref.script;
+  if (!nx || !project || !ev.history.available || ev.history.shallow) return null;
+  const hasTarget = (p) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
+  const proj = nx.projects.get(project);
+  if (proj) {
+    if (hasTarget(proj)) return null;
+    const files = [proj.manifest, joinDir(proj.dir, "package.json")].filter((f, i, a) => a.indexOf(f) === i);
+    let last;
+    for (const f of files) {
+      const e = lastEvent(ev, f, target);
+      if (e && (!last || e.commit.time > last.commit.time)) last = e;
+    }
+    if (!last || last.type !== "removed") return null;
+    const to = renamedTo(ev, last.manifest, last, proj.targets);
+    let replaceWith2;
+    let tail;
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "nx" && r.workspace === project && r.script === to)) {
+      tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}, which the entry already names`;
+    } else if (to) {
+      replaceWith2 = swapWord(ref.raw, target, to, ref.raw.indexOf(ref.value.startsWith("nx run ") ? `${project}:` : " ") + 1);
+      tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}`;
+    } else tail = `it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}`;
+    const advice2 = replaceWith2 ? `use \`${replaceWith2}\` instead` : "update or remove the command";
+    return finding(
+      entry,
+      ref,
+      "script-missing",
+      "warning",
+      `\`${ref.raw}\` no longer works: the Nx project \`${project}\` has no \`${target}\` target: ${tail}; ${advice2}.`,
+      { ...commitEvidence(last.commit), now: last.manifest, manifest: last.manifest, script: target, workspace: project },
+      replaceWith2 ? { replace: replaceWith2 } : void 0
+    );
+  }
+  const names = nxNames(ev);
+  const own5 = names.events.get(project) ?? [];
+  const pkg = (ev.manifests.everProjectNames?.get(project.toLowerCase()) ?? []).filter((e) => /(?:^|\/)package\.json$/.test(e.manifest));
+  let net = 0;
+  for (const e of own5) net += e.type === "added" ? 1 : -1;
+  for (const e of pkg) net += e.type === "added" ? 1 : -1;
+  if (net > 0 || !own5.length && !pkg.length) return null;
+  let removal;
+  for (const e of [...own5, ...pkg]) if (e.type === "removed" && (!removal || e.commit.time > removal.commit.time)) removal = e;
+  if (!removal) return null;
+  let succ = nameTakenBy(ev, names.addedBy, removal);
+  if (succ === void 0 && /(?:^|\/)package\.json$/.test(removal.manifest)) succ = nameTakenBy(ev, nameIndex(ev).addedBy, removal);
+  const next = succ !== void 0 ? nx.projects.get(succ) : void 0;
+  const ok3 = next !== void 0 && hasTarget(next);
+  const written = ok3 ? swapWord(ref.raw, project, succ, ref.raw.indexOf(ref.value.startsWith("nx run ") ? " run " : ` ${target} `) + 1) : void 0;
+  const replaceWith = written !== ref.raw ? written : void 0;
+  const what = next === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${ok3 ? "" : `, and \`${next.manifest}\` defines no \`${target}\` target`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: no Nx project is named \`${project}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: next?.manifest ?? removal.manifest, manifest: removal.manifest, script: target, workspace: project, ...next !== void 0 ? { successor: succ } : {} },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
+function scriptAt(raw, name) {
+  const toks = [...raw.matchAll(/\S+/g)];
+  const pm2 = toks[0]?.[0];
+  let k = 1;
+  const options = () => {
+    while (k < toks.length && toks[k][0].startsWith("-")) {
+      const o = toks[k][0];
+      k += !o.includes("=") && PM_VALUE_OPTIONS.has(o) && !(o === "-w" && pm2 === "pnpm") ? 2 : 1;
+    }
+  };
+  options();
+  if (pm2 === "yarn" && toks[k]?.[0] === "workspace") k += 2;
+  if (toks[k]?.[0] === "run" || toks[k]?.[0] === "run-script") {
+    k++;
+    options();
+  }
+  const t = toks[k];
+  return t && t[0].replace(/^["']|["']$/g, "") === name ? t.index + (t[0].length - t[0].replace(/^["']/, "").length) : -1;
+}
 function checkScriptRef(entry, ref, ev) {
   if (ref.kind !== "command" || !ref.script) return null;
+  if (ref.tool === "turbo" || ref.tool === "nx") return describedAsPast(entry, ref) ? null : ref.tool === "turbo" ? checkTurboRef(entry, ref, ev) : checkNxRef(entry, ref, ev);
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
@@ -35590,7 +36172,7 @@ function checkScriptRef(entry, ref, ev) {
   if (look.names?.has(name)) return null;
   if (look.kind === "make" && look.names && makePattern(look.names, name)) return null;
   let last = lastEvent(ev, look.manifest, name);
-  if (look.kind === "npm" && ref.tool !== "npm" && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
+  if (look.kind === "npm" && ref.tool !== "npm" && !/^\S+\s+run(?:-script)?\s/.test(ref.value) && !last && isBinary(ev, name)) return null;
   let dir = look.manifest.includes("/") ? look.manifest.slice(0, look.manifest.lastIndexOf("/")) : "";
   let alt = otherRunner(ev, dir, name, look.kind);
   let former = false;
@@ -35618,8 +36200,11 @@ function checkScriptRef(entry, ref, ev) {
       tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
       named = true;
     } else if (to) {
-      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(ref.raw);
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      const at = scriptAt(ref.raw, name);
+      const before = at < 0 ? ref.raw : ref.raw.slice(0, at);
+      const needsRun = look.kind === "npm" && ref.tool && ref.tool !== "npm" && BUILTINS[ref.tool]?.has(to) || ref.tool === "npm" && !/\brun(?:-script)?\b/.test(before);
+      const next = needsRun && !/\brun(?:-script)?\s+(?:\S+\s+)*$/.test(before) ? `run ${to}` : to;
+      if (at >= 0) replaceWith = before + next + ref.raw.slice(at + name.length);
       tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {
@@ -35911,7 +36496,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -35929,6 +36514,9 @@ var init_script = __esm({
     definersCache = /* @__PURE__ */ new WeakMap();
     PLAIN_WORKSPACE = /^(?:@[\w.-]+\/)?[\w-][\w.-]*$/;
     nameIndexCache = /* @__PURE__ */ new WeakMap();
+    turboCache = /* @__PURE__ */ new WeakMap();
+    nxNamesCache = /* @__PURE__ */ new WeakMap();
+    PM_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
     PY_RUNNER = { hatch: "hatch", pdm: "pdm", poe: "poe", poethepoet: "poe", uv: "entry", poetry: "entry" };
     POE_TASK_FILES = ["poe_tasks.toml", "poe_tasks.yaml", "poe_tasks.yml", "poe_tasks.json"];
     pyFormerCache = /* @__PURE__ */ new WeakMap();
@@ -36009,7 +36597,7 @@ var init_script = __esm({
 function swapIndex(ev) {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), namespaced: /* @__PURE__ */ new Map() };
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), namespaced: /* @__PURE__ */ new Map(), extenders: /* @__PURE__ */ new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -36136,7 +36724,23 @@ function mayBeStale(ref, ev, idx) {
   if (ref.kind !== "package" || ref.fetched) return false;
   const name = ref.value;
   if (!name || name.length < 2) return false;
-  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null;
+  return removedName(ev, idx, lookupName(ev, idx, ref)) !== null || runAsCommand(ref) && goneExtender(ev, idx, name) !== null;
+}
+function goneExtender(ev, idx, name) {
+  const n = name.toLowerCase();
+  const memo = idx.extenders.get(n);
+  if (memo !== void 0) return memo;
+  let out = null;
+  if (/^[a-z][a-z0-9]{2,}$/.test(n) && !ev.history.shallow && !presentNow(ev, idx, n) && !history(ev, n) && !pluginDeclared(ev, n)) {
+    for (const [dep, events] of ev.manifests.everDependencies) {
+      if (dep.length <= n.length + 1 || !dep.startsWith(n) || dep.charCodeAt(n.length) !== 45 && dep.charCodeAt(n.length) !== 95) continue;
+      const last = events[events.length - 1];
+      if (!last || last.type !== "removed") continue;
+      if (!out || last.commit.time > out.removal.commit.time) out = { dep, removal: last };
+    }
+  }
+  idx.extenders.set(n, out);
+  return out;
 }
 function fetchedByVersion(entry, ref) {
   const s = ref.start - entry.start;
@@ -36166,17 +36770,7 @@ function lookupName(ev, idx, ref) {
       for (const dep of ev.manifests.dependencies.keys()) if (dep.length > v.length && dep.startsWith(`${v}/`)) name = dep;
     }
   } else if (!presentNow(ev, idx, v) && !history(ev, v)) {
-    if (!idx.goShort) {
-      idx.goShort = /* @__PURE__ */ new Map();
-      for (const [dep, events] of ev.manifests.everDependencies) {
-        const s = dep.includes("/") ? goShortName(dep) : void 0;
-        if (!s || !fromGoMod(events)) continue;
-        const list4 = idx.goShort.get(s);
-        if (list4) list4.push(dep);
-        else idx.goShort.set(s, [dep]);
-      }
-    }
-    const mods = idx.goShort.get(v);
+    const mods = goShortIndex(ev, idx).get(v);
     if (mods?.length === 1) name = mods[0];
   }
   if (idx.goNames.size > 1e5) idx.goNames.clear();
@@ -36298,6 +36892,26 @@ function catalogFamily(ev, succKey, manifest) {
   }
   return best;
 }
+function goShortIndex(ev, idx) {
+  if (!idx.goShort) {
+    idx.goShort = /* @__PURE__ */ new Map();
+    for (const [dep, events] of ev.manifests.everDependencies) {
+      const s = dep.includes("/") ? goShortName(dep) : void 0;
+      if (!s || !fromGoMod(events)) continue;
+      const list4 = idx.goShort.get(s);
+      if (list4) list4.push(dep);
+      else idx.goShort.set(s, [dep]);
+    }
+  }
+  return idx.goShort;
+}
+function proseGoModule(ev, idx, entry, ref, context) {
+  if (ref.in !== "prose" || !/^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(ref.raw)) return void 0;
+  const mods = goShortIndex(ev, idx).get(ref.value);
+  if (mods?.length !== 1) return void 0;
+  const m = mods[0];
+  return entry.text.includes(m) || !!context?.includes(m) ? m : void 0;
+}
 function sameField(ev, name, removed) {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -36342,12 +36956,25 @@ function catalogEntry(ev, name) {
   }
   return void 0;
 }
-function checkPackageRef(entry, ref, ev) {
+function checkPackageRef(entry, ref, ev, context) {
   if (ref.kind !== "package") return null;
   if (ref.fetched) return null;
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
-  const name = lookupName(ev, idx, ref);
+  let name = lookupName(ev, idx, ref);
+  if (name === ref.value && ref.in === "prose") name = proseGoModule(ev, idx, entry, ref, context) ?? name;
+  if (runAsCommand(ref) && !removedName(ev, idx, name)) {
+    const ext = goneExtender(ev, idx, ref.value);
+    if (!ext || describedAsPast(entry, ref)) return null;
+    return finding(
+      entry,
+      ref,
+      "package-missing",
+      "warning",
+      `\`${ref.raw}\` is no longer installed: the project had it through \`${ext.removal.name ?? ext.dep}\`, which was removed from \`${ext.removal.manifest}\` in ${describeCommit(ext.removal.commit)}, and no dependency declared now provides it; remove the reference or name what replaced it.`,
+      { ...commitEvidence(ext.removal.commit), now: ext.removal.manifest, manifest: ext.removal.manifest, package: ext.dep }
+    );
+  }
   const composer = ref.tool === "composer";
   const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
@@ -36411,7 +37038,8 @@ function checkPackageRef(entry, ref, ev) {
   if (succ) {
     if (describedAsPast(entry, ref, succ)) return null;
     const named = namesSuccessor(entry, ref, succ);
-    const replace2 = named || viaModule || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : successorInRole(ev, idx, entry, ref, last, succKey, succ);
+    const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : void 0;
+    const replace2 = named || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,
@@ -36502,16 +37130,18 @@ function titleCase(before, after) {
   const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
   return next !== null && /^[A-Z]/.test(next[1]);
 }
-var cache, VARIANTS, fromGoMod, fromComposer, PACKAGE_VERBS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, runAsCommand, fromGoMod, fromComposer, PACKAGE_VERBS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
     init_manifests();
     init_kinds();
+    init_paths();
     init_gomod();
     init_stale_common();
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
+    runAsCommand = (ref) => ref.tool === "other" && ref.in !== "prose";
     fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
     fromComposer = (events) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === "composer");
     PACKAGE_VERBS = new Set("add install i remove rm uninstall un update up upgrade why link unlink outdated info view dlx create global".split(" "));
@@ -36538,12 +37168,25 @@ var init_package = __esm({
       run(ctx) {
         const out = [];
         const idx = swapIndex(ctx.evidence);
+        let topics;
+        const contextOf2 = (entry) => {
+          if (entry.kind !== "index-line" || !entry.meta.target) return void 0;
+          if (!topics) {
+            topics = /* @__PURE__ */ new Map();
+            for (const e of ctx.entries) if (e.kind === "topic") topics.set(e.file, (topics.get(e.file) ?? "") + e.text);
+          }
+          const dir = entry.file.includes("/") ? entry.file.slice(0, entry.file.lastIndexOf("/")) : "";
+          const target = joinPath(dir, entry.meta.target.replace(/#.*$/, ""));
+          return target ? topics.get(target) : void 0;
+        };
+        const goShorts = goShortIndex(ctx.evidence, idx).size > 0;
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
           let seen;
           for (const ref of entry.refs) {
-            if (!mayBeStale(ref, ctx.evidence, idx)) continue;
-            const f = checkPackageRef(entry, ref, ctx.evidence);
+            const shortWord = goShorts && ref.kind === "package" && ref.in === "prose" && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
+            if (!shortWord && !mayBeStale(ref, ctx.evidence, idx)) continue;
+            const f = checkPackageRef(entry, ref, ctx.evidence, shortWord ? contextOf2(entry) : void 0);
             if (!f) continue;
             const k = `${ref.line}\0${ref.value}\0${f.suggestion?.replace ?? ""}`;
             if (seen?.has(k)) continue;
@@ -48952,14 +49595,14 @@ function decideEntry(x, t) {
       let twins;
       const leftoverIn = (fixes) => {
         if (unpinned.length) return unpinned[0];
-        const named = (text5) => stale2.find((f) => f.ref && stillNamed(text5, f.ref, f.suggestion?.replace ?? ""));
+        const named = (text5) => stale2.find((f) => f.ref && (stillNamed(text5, f.ref, f.suggestion?.replace ?? "") || binOfComposerName(text5, f)));
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return void 0;
         twins ??= unflaggedTwins(e, stale2, edits, ctx);
         return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
       };
       let leftover = replacement === void 0 && !unpinned.length ? void 0 : leftoverIn(uniq);
-      if (replacement !== void 0 && leftover && fmEnd > e.start) {
+      if (replacement !== void 0 && fmEnd > e.start && (leftover || stale2.some(goModuleCorrection))) {
         const more = frontmatterMentions(e, stale2, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all2 = more.length ? dedupeEdits([...uniq, ...more]) : void 0;
         if (all2) {
@@ -48995,8 +49638,8 @@ function decideEntry(x, t) {
     if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
-    const staleNames = new Set(uncorrectable.map((f) => f.ref ?? f.message));
-    const notLive = new Set(staleNames);
+    const staleNames = new Set(uncorrectable.map((f) => f.kind.startsWith("package-") && typeof f.evidence?.package === "string" ? f.evidence.package : f.ref ?? f.message));
+    const notLive = /* @__PURE__ */ new Set([...staleNames, ...uncorrectable.map((f) => f.ref ?? f.message)]);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path11.posix.basename(f.evidence.manifest));
     const live = liveNames(
       e,
@@ -49049,6 +49692,12 @@ function oneLine(s) {
   if (TRAILING_PUNCT.has(t.charCodeAt(t.length - 1))) t = t.replace(/[.;:,]+$/, "");
   return t.length > 140 ? t.slice(0, 139) + "…" : t;
 }
+function binOfComposerName(text5, f) {
+  const old = f.ref;
+  if (!old || f.kind !== "package-renamed" || !/^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/.test(old)) return false;
+  const short2 = old.slice(old.indexOf("/") + 1);
+  return new RegExp(`(?:^|[\\s\`'"(/.])vendor/bin/${short2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`).test(text5);
+}
 function stillNamed(text5, old, replacement) {
   const without = replacement ? text5.split(replacement).join(" ") : text5;
   const fast = old && ASCII_RE.test(old) ? namesAscii(without, old) : void 0;
@@ -49086,13 +49735,26 @@ function dedupeEdits(edits) {
   }
   return [...map3.values()];
 }
+function goModuleCorrection(f) {
+  const pkg = f.evidence?.package;
+  return f.kind === "package-renamed" && f.suggestion?.replace !== void 0 && typeof pkg === "string" && pkg.includes("/") && f.ref === pkg;
+}
 function frontmatterMentions(e, stale2, fmEnd) {
   const head = e.text.slice(0, Math.max(0, fmEnd - e.start));
   const out = [];
+  const pairs2 = [];
   for (const f of stale2) {
-    const old = f.ref;
-    const next = f.suggestion?.replace;
-    if (!old || next === void 0) continue;
+    if (!f.ref || f.suggestion?.replace === void 0) continue;
+    pairs2.push([f.ref, f.suggestion.replace]);
+    const pkg = f.evidence?.package;
+    const now = f.evidence?.now;
+    if (goModuleCorrection(f) && typeof pkg === "string" && typeof now === "string") {
+      const a = goShortName(pkg);
+      const b = goShortName(now);
+      if (a && b && a !== b) pairs2.push([a, b]);
+    }
+  }
+  for (const [old, next] of pairs2) {
     for (let k = head.indexOf(old); k >= 0; k = head.indexOf(old, k + old.length)) {
       const before = k > 0 ? head.charCodeAt(k - 1) : -1;
       const after = k + old.length < head.length ? head.charCodeAt(k + old.length) : -1;
@@ -49450,6 +50112,7 @@ var init_decide = __esm({
     init_expired();
     init_budget2();
     init_score();
+    init_gomod();
     init_signals();
     init_health();
     BUDGET_RULE = 8;

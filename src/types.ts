@@ -145,9 +145,9 @@ export interface Reference {
   /** Paths: true when written as a glob. */
   glob?: boolean;
   /** Commands: the tool and script / target / recipe. */
-  tool?: 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'other';
+  tool?: 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'turbo' | 'nx' | 'other';
   script?: string;
-  /** pnpm --filter / npm -w / yarn workspace target. */
+  /** pnpm --filter / npm -w / yarn workspace / turbo --filter target; for `nx`, the Nx project. */
   workspace?: string;
   /** Versions: the thing versioned and the version as written. */
   subject?: string;
@@ -384,7 +384,7 @@ export interface ScriptHistoryEvent {
    * What defines it: an npm script, a make target, a just recipe, a Composer script
    * (composer.json), a Deno task (deno.json / deno.jsonc) or a go-task task (Taskfile.yml).
    */
-  source?: 'npm' | 'make' | 'just' | 'composer' | 'deno' | 'task';
+  source?: 'npm' | 'make' | 'just' | 'composer' | 'deno' | 'task' | 'turbo' | 'nx';
   /**
    * npm scripts and the other runners' tasks: the command line (at the add, or just before the
    * removal); make targets and just recipes: their recipe lines joined with ` && `, whitespace
@@ -443,6 +443,25 @@ export interface ManifestIndex {
   goModules?: Map<string, string>;
   /** How many historic manifest versions were read (one cat-file --batch process). */
   historyBlobs?: number;
+  /** turbo.json / turbo.jsonc path -> its task keys at HEAD (`build`, `web#build`, `//#lint`). */
+  turboTasks?: Map<string, Set<string>>;
+  /** Nx at HEAD: set when an nx.json was read (see `NxIndex`). */
+  nx?: NxIndex;
+}
+
+/** An Nx workspace at HEAD: its nx.json and the projects Nx would find. */
+export interface NxIndex {
+  /** The nx.json read. */
+  config: string;
+  /** nx.json declares plugins: they infer targets (and projects) that no file lists. */
+  plugins: boolean;
+  /** nx.json `targetDefaults` keys. */
+  targetDefaults: Set<string>;
+  /**
+   * Project name -> its folder, the file that names it (project.json, else package.json) and
+   * its targets: project.json `targets`, package.json `nx.targets` and scripts (Nx runs them).
+   */
+  projects: Map<string, { dir: string; manifest: string; targets: Set<string> }>;
 }
 
 export type ManifestKind =
@@ -475,7 +494,12 @@ export type ManifestKind =
   | 'pubspec'
   | 'msbuild'
   // Package.swift (SwiftPM): its `.package(...)` dependencies, with history
-  | 'swift-package';
+  | 'swift-package'
+  // Turborepo's turbo.json (task keys, with history), Nx's project.json (name and targets, with
+  // history) and nx.json (plugins, target defaults: HEAD only)
+  | 'turbo'
+  | 'nx-project'
+  | 'nx';
 
 export interface IssueState {
   number: number;

@@ -391,6 +391,9 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   // A fully-qualified class name (`--tests com.acme.app.login.LoginViewModelTest`): its source file.
   const fq = ref.kind === 'path' && ref.weak && !ref.via ? fqcnFinding(entry, ref, ev) : null;
   if (fq) return fq;
+  // A dotted Python name of the project's own package (`celery._state.get_current_app`): its module file.
+  const py = ref.kind === 'path' && ref.weak && !ref.via ? pythonModuleFinding(entry, ref, ev) : null;
+  if (py) return py;
   const goPackage = ref.kind === 'package' ? ownGoPackage(ev, ref) : undefined;
   if (ref.kind !== 'path' && ref.kind !== 'import' && !goPackage) return null;
   const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
@@ -471,6 +474,8 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     }
   }
   if (res.kind === 'present') return isGlob && ref.kind === 'path' && res.cand ? globMatchesGone(entry, ref, ev, memDir, res.cand) : null;
+  // `pkg/x.Ident`: the package it names is a folder; a file of that name that history renamed is another thing.
+  if ((res.kind === 'renamed' || res.kind === 'deleted') && !res.fate?.isDirectory && goIdentFolder(entry, ref)) return null;
   // the text already says it is gone or replaced (tested once the path is known to be missing);
   // an arrow to where history took it (`old.ts` → `new.ts`) records that change
   if (describedAsPast(entry, ref, [res.real, res.fate?.successor, ...(res.fate?.chain ?? []).map((h) => h.to)])) return null;
@@ -557,6 +562,161 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+/**
+ * Whether a weak path reference is the package folder of a Go identifier written after it
+ * (`runtime/esutils/resolvers` of `runtime/esutils/resolvers.SecretKeyRef(…)`; see
+ * `goPackageOfIdent` in memory/refs/paths.ts): the text right after it is `.` and a capital.
+ */
+function goIdentFolder(entry: Entry, ref: Reference): boolean {
+  if (ref.kind !== 'path' || !ref.weak || !ref.value.includes('/')) return false;
+  const j = ref.end - entry.start;
+  return entry.text.charCodeAt(j) === 46 /* . */ && /^[A-Z]/.test(entry.text.slice(j + 1, j + 2));
+}
+
+// ------------------------------------------------------------------ Python modules
+
+/** Identifiers joined by dots: the whole of a dotted Python name (see `pythonDottedName`). */
+const PY_MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+const PY_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const pythonPackagesOf = new WeakMap<Evidence, Map<string, string[]>>();
+
+/**
+ * The repository's own top-level Python import packages at HEAD, each with the folders that hold
+ * it (its import roots): a folder with an `__init__.py` directly in a project root (the
+ * repository's root or the folder of a pyproject.toml / setup.py / setup.cfg) or in that root's
+ * `src/` (the src layout); and a project's own name (`[project] name`, setup.py `name`, `-` read
+ * as `_`) when a folder so named is there (a namespace package, no `__init__.py`). Only packages
+ * at HEAD: a name the project no longer has as a package (a vendored copy removed) imports an
+ * installed distribution. Computed once per run.
+ */
+function ownPythonPackages(ev: Evidence): Map<string, string[]> {
+  let out = pythonPackagesOf.get(ev);
+  if (out) return out;
+  out = new Map();
+  const roots = new Set<string>(['']);
+  const pyManifests = new Set<string>();
+  for (const [m, kind] of ev.manifests.manifestFiles ?? []) {
+    if (kind !== 'pyproject' && kind !== 'setup-py' && kind !== 'setup-cfg') continue;
+    pyManifests.add(m);
+    roots.add(m.includes('/') ? m.slice(0, m.lastIndexOf('/')) : '');
+  }
+  const holders = new Set<string>();
+  for (const r of roots) {
+    holders.add(r);
+    holders.add(r ? `${r}/src` : 'src');
+  }
+  const add = (name: string, holder: string) => {
+    const l = out!.get(name);
+    if (!l) out!.set(name, [holder]);
+    else if (!l.includes(holder)) l.push(holder);
+  };
+  for (const f of ev.files.files) {
+    if (!f.endsWith('/__init__.py')) continue;
+    const dir = f.slice(0, -'/__init__.py'.length);
+    const slash = dir.lastIndexOf('/');
+    const holder = slash < 0 ? '' : dir.slice(0, slash);
+    const name = dir.slice(slash + 1);
+    if (holders.has(holder) && PY_IDENT.test(name)) add(name, holder);
+  }
+  for (const pv of ev.manifests.projectVersions) {
+    if (!pv.name || !pyManifests.has(pv.manifest)) continue;
+    const name = pv.name.replace(/[-.]/g, '_');
+    if (!PY_IDENT.test(name)) continue;
+    const r = pv.manifest.includes('/') ? pv.manifest.slice(0, pv.manifest.lastIndexOf('/')) : '';
+    for (const holder of [r, r ? `${r}/src` : 'src']) if (ev.files.dirs.has(holder ? `${holder}/${name}` : name)) add(name, holder);
+  }
+  pythonPackagesOf.set(ev, out);
+  return out;
+}
+
+/**
+ * A dotted Python name (a weak path reference covering a whole dotted chain in code, see
+ * `pythonModuleRef` in memory/references.ts: `celery._state.get_current_app`, `acme.tools.migrate`
+ * of `python -m acme.tools.migrate`) whose first segment is one of the repository's own import
+ * packages (see `ownPythonPackages`) names a module: `<root>/a/b.py` or `<root>/a/b/__init__.py`
+ * for its longest prefix that is a module file, the segments after it being attributes (a
+ * function, a class, a method). From the longest prefix down: a module file at HEAD means the
+ * name is fine (silent); else a module file history had (one: two are ambiguous, silent) is the
+ * one named, and its fate is the name's. Renamed: `path-renamed`, the successor written dotted
+ * when it is a module of the same import package (`celery/app/_state.py` -> `celery.app._state`),
+ * the attribute tail kept; otherwise no replacement. Deleted: `path-missing` (not when the file
+ * is git-ignored now: generated, such as a setuptools-scm `_version.py`). A name whose first
+ * segment is no own package (`os.path.join`, `django.db.models`, `np.linalg`) or that never was
+ * a module file (an attribute chain, `app.conf`) says nothing; neither does a shallow history.
+ */
+function pythonModuleFinding(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  if (ref.base || ref.raw !== ref.value || !PY_MODULE_NAME.test(ref.value)) return null;
+  // The whole chain as written: not the middle of a longer one (`x.acme.y`, a class name cut from `acme.models.User.objects`).
+  const i = ref.start - entry.start;
+  const t = entry.text;
+  if (i < 0 || t.slice(i, i + ref.raw.length) !== ref.raw) return null;
+  if (i > 0 && /[\w.]/.test(t[i - 1]!)) return null;
+  const j = i + ref.raw.length;
+  if (j < t.length && (/\w/.test(t[j]!) || (t[j] === '.' && /[A-Za-z_]/.test(t[j + 1] ?? '')))) return null;
+  const segs = ref.value.split('.');
+  const holders = ownPythonPackages(ev).get(segs[0]!);
+  if (!holders || !ev.history.available || ev.history.shallow) return null;
+  let file: string | undefined;
+  let k = segs.length;
+  for (; k >= 2 && file === undefined; k--) {
+    const rel = segs.slice(0, k).join('/');
+    const hits: string[] = [];
+    for (const h of holders) {
+      const b = h ? `${h}/${rel}` : rel;
+      for (const f of [`${b}.py`, `${b}/__init__.py`]) {
+        if (ev.files.files.has(f)) return null; // the module is there: the rest are its attributes
+        if (ev.history.events.has(f)) hits.push(f);
+      }
+    }
+    if (hits.length > 1) return null;
+    if (hits.length === 1) file = hits[0];
+  }
+  if (file === undefined) return null;
+  const tail = segs.slice(k + 1);
+  const res = resolvePath(ev, [{ path: file, from: 'context', base: '' }]);
+  if (res.kind !== 'renamed' && res.kind !== 'deleted') return null;
+  const f = res.fate!;
+  const c = f.commit;
+  const shown = ref.raw;
+  if (res.kind === 'renamed') {
+    const succ = f.successor!;
+    const mod = dottedModuleOf(succ, segs[0]!, holders);
+    const name = mod === undefined ? undefined : [mod, ...tail].join('.');
+    if (describedAsPast(entry, ref, [name, mod, succ])) return null;
+    return finding(
+      entry, ref, 'path-renamed', 'warning',
+      `\`${shown}\` (module \`${file}\`) was renamed to \`${succ}\` in ${describeCommit(c)}; ${mod ? `the module is now \`${mod}\`: update the reference` : `update the reference by hand (the new file is no module of the \`${segs[0]}\` package)`}.`,
+      { ...commitEvidence(c), path: file, now: name ?? succ },
+      name ? { replace: name } : undefined,
+    );
+  }
+  if (untrackedOnPurpose(ev.files, file, false)) return null;
+  if (describedAsPast(entry, ref)) return null;
+  return finding(
+    entry, ref, 'path-missing', 'warning',
+    `\`${shown}\` (module \`${file}\`) was deleted in ${describeCommit(c)}${c?.author ? ` by ${c.author}` : ''}; remove the reference or point it at what replaced it.`,
+    { ...commitEvidence(c), path: file, now: c ? short(c.sha) : undefined },
+  );
+}
+
+/**
+ * The dotted module name of file `p` in package `pkg` held by one of `holders` (`celery/app/_state.py`
+ * -> `celery.app._state`, `src/acme/db/__init__.py` -> `acme.db`); undefined when `p` is no `.py`
+ * file of that package or a folder on the way is no identifier.
+ */
+function dottedModuleOf(p: string, pkg: string, holders: string[]): string | undefined {
+  const m = p.endsWith('/__init__.py') ? p.slice(0, -'/__init__.py'.length) : p.endsWith('.py') ? p.slice(0, -3) : undefined;
+  if (m === undefined) return undefined;
+  for (const h of holders) {
+    const pre = h ? `${h}/` : '';
+    if (!m.startsWith(`${pre}${pkg}/`)) continue;
+    const segs = m.slice(pre.length).split('/');
+    if (segs.every((x) => PY_IDENT.test(x))) return segs.join('.');
+  }
+  return undefined;
 }
 
 // ------------------------------------------------------------------ class names

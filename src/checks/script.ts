@@ -6,7 +6,7 @@ import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript } from
 import { joinPath } from '../memory/refs/paths.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
-import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
+import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, NX_NAME_KEY, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
 
 const MAKEFILES = ['Makefile', 'makefile', 'GNUmakefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile', 'JUSTFILE'];
@@ -127,6 +127,8 @@ function changesOf(ev: Evidence, manifest: string, sha: string): CommitScripts {
   if (!idx) {
     idx = new Map();
     for (const list of ev.manifests.scriptHistory.values()) {
+      // A project.json's own name is kept beside its targets (NX_NAME_KEY): no target to pair.
+      if (list[0]?.name.startsWith(NX_NAME_KEY)) continue;
       for (const e of list) {
         const k = `${e.commit.sha}\0${e.manifest}`;
         let c = idx.get(k);
@@ -362,29 +364,273 @@ function checkWorkspaceGone(entry: Entry, ref: Reference, ev: Evidence): Finding
   }
   const succDir = succ !== undefined ? ev.manifests.workspaces.get(succ) : undefined;
   const succManifest = succDir !== undefined ? joinDir(succDir, 'package.json') : undefined;
-  const hasScript = succManifest !== undefined && !!ev.manifests.scripts.get(succManifest)?.has(ref.script!);
+  // turbo runs a package's script of the task's name, or a task turbo.json defines for the package.
+  const task = ref.tool === 'turbo' ? turboTaskOf(ref.script!) : ref.script!;
+  const hasScript =
+    succManifest !== undefined &&
+    (!!ev.manifests.scripts.get(succManifest)?.has(task) || (ref.tool === 'turbo' && [...(ev.manifests.turboTasks?.values() ?? [])].some((keys) => keys.has(`${succ}#${task}`))));
   let written: string | undefined;
   if (succ !== undefined && succDir !== undefined) {
     // Written the way the entry wrote it: unscoped when the entry did and that stays unambiguous.
     const tail = succ.slice(succ.indexOf('/') + 1);
     written = !scoped && succ.startsWith('@') && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith('/' + tail))) ? tail : succ;
   }
-  const tokenRe = new RegExp(`(?<=[\\s="'])${escapeRe(ws)}(?=[\\s"']|$)`);
+  // The selector's value, wherever it stands (`pnpm --filter x dev`, `pnpm run dev --filter=x`,
+  // `npm -w x`, `yarn workspace x`, `turbo run build -F x`): the token right after the option.
+  const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe(ws)}(?=["']?(?:\\s|$))`);
   const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : undefined;
   const what = succ === undefined || succDir === undefined
     ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}`
-    : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? '' : `, and \`${succManifest}\` defines no \`${ref.script}\` script`}`;
+    : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? '' : `, and \`${succManifest}\` defines no \`${task}\` script`}`;
   const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
   return finding(
     entry, ref, 'script-missing', 'warning',
     `\`${ref.raw}\` no longer works: no workspace package is named \`${ws}\` any more: ${what}; ${advice}.`,
-    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: ref.script, workspace: ws, ...(succ !== undefined ? { successor: succ } : {}) },
+    { ...commitEvidence(removal.commit), now: succ ?? removal.manifest, manifest: removal.manifest, script: task, workspace: ws, ...(succ !== undefined ? { successor: succ } : {}) },
     replaceWith ? { replace: replaceWith } : undefined,
   );
 }
 
+// ------------------------------------------------------------------ Turborepo and Nx
+
+/** The task of a turbo key or of a task as written: `web#build` and `//#build` are `build`. */
+function turboTaskOf(key: string): string {
+  return key.slice(key.lastIndexOf('#') + 1);
+}
+
+interface TurboIndex {
+  /** Task names some turbo.json key defines at HEAD (`web#build` defines `build`). */
+  now: Set<string>;
+  /** Task name -> the history of every turbo.json key for it, oldest first. */
+  events: Map<string, ScriptHistoryEvent[]>;
+}
+const turboCache = new WeakMap<object, TurboIndex>();
+function turboIndex(ev: Evidence): TurboIndex {
+  let idx = turboCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { now: new Set(), events: new Map() };
+  for (const keys of ev.manifests.turboTasks?.values() ?? []) for (const k of keys) idx.now.add(turboTaskOf(k));
+  for (const list of ev.manifests.scriptHistory.values()) {
+    if (list[0]?.source !== 'turbo') continue;
+    const task = turboTaskOf(list[0].name);
+    const l = idx.events.get(task);
+    if (l) l.push(...list);
+    else idx.events.set(task, [...list]);
+  }
+  for (const l of idx.events.values()) l.sort((a, b) => (a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0));
+  turboCache.set(ev.manifests, idx);
+  return idx;
+}
+
+/** `raw` with the word `old` (a whole word, the first one after `from`) replaced by `next`; undefined when not there. */
+function swapWord(raw: string, old: string, next: string, from = 0): string | undefined {
+  const re = new RegExp(`(?<=^|[\\s:="'])${escapeRe(old)}(?=$|[\\s:"'])`, 'g');
+  re.lastIndex = from;
+  const m = re.exec(raw);
+  return m ? raw.slice(0, m.index) + next + raw.slice(m.index + old.length) : undefined;
+}
+
+/**
+ * `turbo run <task> [--filter sel]` (also through npx, pnpm, pnpm exec, yarn, bunx), checked when
+ * a turbo.json is at HEAD. The selector first, as pnpm's (`checkWorkspaceGone`: a package name
+ * history shows renamed or removed; the successor written in place of the old name). Then the
+ * task: turbo runs a task some turbo.json key names (`build`, `web#build`) and, for a package,
+ * the script of that name, so a task is missing only when no turbo.json key and no package.json
+ * script has it; even then it is reported only on evidence: history shows a turbo.json key for
+ * it was removed (a name never seen may be a task of some other configuration). The successor
+ * is the key the same commit added in its place (paired as npm scripts are: same or similar
+ * configuration, or one for one), when it is defined now.
+ */
+function checkTurboRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  if (!ev.manifests.turboTasks?.size) return null;
+  const written = ref.script!;
+  const task = turboTaskOf(written);
+  if (!task || isPlaceholderScript(task)) return null;
+  if (ref.workspace) {
+    const gone = checkWorkspaceGone(entry, ref, ev);
+    if (gone) return gone;
+  }
+  const idx = turboIndex(ev);
+  if (idx.now.has(task)) return null;
+  for (const names of ev.manifests.scripts.values()) if (names.has(task)) return null;
+  const events = idx.events.get(task);
+  const last = events?.[events.length - 1];
+  if (!last || last.type !== 'removed') return null;
+  const keysNow = ev.manifests.turboTasks.get(last.manifest);
+  const succKey = renamedTo(ev, last.manifest, last, keysNow);
+  const to = succKey === undefined ? undefined : turboTaskOf(succKey);
+  let replaceWith: string | undefined;
+  let tail: string;
+  let named = false;
+  if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === 'turbo' && turboTaskOf(r.script ?? '') === to)) {
+    tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
+    named = true;
+  } else if (to) {
+    // The task as written keeps its package prefix (`web#typecheck` -> `web#check-types`).
+    const next = written.slice(0, written.length - task.length) + to;
+    const runner = /(?:^|\s)\S*turbo(?:@\S*)?(?=\s)/.exec(ref.raw);
+    replaceWith = ref.raw === written ? next : swapWord(ref.raw, written, next, runner ? runner.index + runner[0].length : 0);
+    tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
+  } else tail = `the \`${task}\` task was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}, and no package defines a \`${task}\` script`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: ${tail}; ${advice}.`,
+    { ...commitEvidence(last.commit), now: last.manifest, manifest: last.manifest, script: task },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
+interface NxNames {
+  /** Project name -> project.json name events (kept under NX_NAME_KEY), oldest first. */
+  events: Map<string, ScriptHistoryEvent[]>;
+  /** `${sha}\0${manifest}` -> the name that commit gave that project.json. */
+  addedBy: Map<string, string>;
+}
+const nxNamesCache = new WeakMap<object, NxNames>();
+function nxNames(ev: Evidence): NxNames {
+  let idx = nxNamesCache.get(ev.manifests);
+  if (idx) return idx;
+  idx = { events: new Map(), addedBy: new Map() };
+  for (const list of ev.manifests.scriptHistory.values()) {
+    if (!list[0]?.name.startsWith(NX_NAME_KEY)) continue;
+    const name = list[0].name.slice(NX_NAME_KEY.length);
+    const l = idx.events.get(name);
+    if (l) l.push(...list);
+    else idx.events.set(name, [...list]);
+    for (const e of list) if (e.type === 'added') idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, name);
+  }
+  for (const l of idx.events.values()) l.sort((a, b) => (a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0));
+  nxNamesCache.set(ev.manifests, idx);
+  return idx;
+}
+
+/**
+ * The name the commit of `removal` gave the same manifest, or the one git history follows it
+ * to: the file paired as moved, or the same file name in the folder its other files moved to.
+ */
+function nameTakenBy(ev: Evidence, addedBy: Map<string, string>, removal: { commit: CommitInfo; manifest: string }): string | undefined {
+  const at = (m: string) => addedBy.get(`${removal.commit.sha}\0${m}`);
+  const same = at(removal.manifest);
+  if (same !== undefined) return same;
+  const f = ev.history.fate(removal.manifest);
+  if (f.status === 'renamed' && f.successor) return at(f.successor);
+  const slash = removal.manifest.lastIndexOf('/');
+  if (slash < 0) return undefined;
+  const d = ev.history.fate(removal.manifest.slice(0, slash));
+  return d.status === 'renamed' && d.successor ? at(joinDir(d.successor, removal.manifest.slice(slash + 1))) : undefined;
+}
+
+/**
+ * `nx run <project>:<target>[:<config>]` and `nx <target> <project>`, checked when an nx.json is
+ * at HEAD (`ManifestIndex.nx`).
+ * - The project: Nx projects are named by project.json `name`, else package.json `nx.name` /
+ *   `name`. A name no project has now is reported only on evidence: history shows a project.json
+ *   (or package.json) declared it and every one that did dropped it. The successor is the name the
+ *   same commit gave the same file (or the file it moved to); it is written in place of the old
+ *   name when that project has the target.
+ * - The target, for a project that exists: Nx runs its project.json `targets`, package.json
+ *   `nx.targets` and scripts, and nx.json `targetDefaults`; plugins declared in nx.json infer
+ *   targets no file lists, so with plugins a target is never reported. Otherwise it is missing
+ *   only when history shows the project's file had it and removed it (the successor paired as
+ *   npm scripts are).
+ */
+function checkNxRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const nx = ev.manifests.nx;
+  const project = ref.workspace;
+  const target = ref.script!;
+  if (!nx || !project || !ev.history.available || ev.history.shallow) return null;
+  const hasTarget = (p: { targets: Set<string> }) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
+  const proj = nx.projects.get(project);
+  if (proj) {
+    if (hasTarget(proj)) return null;
+    const files = [proj.manifest, joinDir(proj.dir, 'package.json')].filter((f, i, a) => a.indexOf(f) === i);
+    let last: ScriptHistoryEvent | undefined;
+    for (const f of files) {
+      const e = lastEvent(ev, f, target);
+      if (e && (!last || e.commit.time > last.commit.time)) last = e;
+    }
+    if (!last || last.type !== 'removed') return null;
+    const to = renamedTo(ev, last.manifest, last, proj.targets);
+    let replaceWith: string | undefined;
+    let tail: string;
+    if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === 'nx' && r.workspace === project && r.script === to)) {
+      tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}, which the entry already names`;
+    } else if (to) {
+      replaceWith = swapWord(ref.raw, target, to, ref.raw.indexOf(ref.value.startsWith('nx run ') ? `${project}:` : ' ') + 1);
+      tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}`;
+    } else tail = `it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}`;
+    const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+    return finding(
+      entry, ref, 'script-missing', 'warning',
+      `\`${ref.raw}\` no longer works: the Nx project \`${project}\` has no \`${target}\` target: ${tail}; ${advice}.`,
+      { ...commitEvidence(last.commit), now: last.manifest, manifest: last.manifest, script: target, workspace: project },
+      replaceWith ? { replace: replaceWith } : undefined,
+    );
+  }
+  // The project's name is gone. Its history: project.json names, and package.json names (a
+  // package.json project); the name must be dropped by every file that declared it.
+  const names = nxNames(ev);
+  const own = names.events.get(project) ?? [];
+  const pkg = (ev.manifests.everProjectNames?.get(project.toLowerCase()) ?? []).filter((e) => /(?:^|\/)package\.json$/.test(e.manifest));
+  let net = 0;
+  for (const e of own) net += e.type === 'added' ? 1 : -1;
+  for (const e of pkg) net += e.type === 'added' ? 1 : -1;
+  if (net > 0 || (!own.length && !pkg.length)) return null;
+  let removal: { commit: CommitInfo; manifest: string } | undefined;
+  for (const e of [...own, ...pkg]) if (e.type === 'removed' && (!removal || e.commit.time > removal.commit.time)) removal = e;
+  if (!removal) return null;
+  let succ = nameTakenBy(ev, names.addedBy, removal);
+  if (succ === undefined && /(?:^|\/)package\.json$/.test(removal.manifest)) succ = nameTakenBy(ev, nameIndex(ev).addedBy, removal);
+  const next = succ !== undefined ? nx.projects.get(succ) : undefined;
+  const ok = next !== undefined && hasTarget(next);
+  const written = ok ? swapWord(ref.raw, project, succ!, ref.raw.indexOf(ref.value.startsWith('nx run ') ? ' run ' : ` ${target} `) + 1) : undefined;
+  const replaceWith = written !== ref.raw ? written : undefined;
+  const what = next === undefined
+    ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}`
+    : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${ok ? '' : `, and \`${next.manifest}\` defines no \`${target}\` target`}`;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: no Nx project is named \`${project}\` any more: ${what}; ${advice}.`,
+    { ...commitEvidence(removal.commit), now: next?.manifest ?? removal.manifest, manifest: removal.manifest, script: target, workspace: project, ...(next !== undefined ? { successor: succ } : {}) },
+    replaceWith ? { replace: replaceWith } : undefined,
+  );
+}
+
+/** Package-manager options whose value is the next token (commands.ts `targetOption`). */
+const PM_VALUE_OPTIONS = new Set(['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd']);
+
+/**
+ * Where the script name stands in the text of an npm-family command reference: the first word
+ * after the package manager, its options (with their values), `yarn workspace <x>` and `run`,
+ * as the parser reads it. The text may go on past the name (a selector written after it:
+ * `pnpm run dev --filter web`), so the name is found by position, not at the end. -1 when that
+ * word is not the name (`npm t` for `test`).
+ */
+function scriptAt(raw: string, name: string): number {
+  const toks = [...raw.matchAll(/\S+/g)];
+  const pm = toks[0]?.[0];
+  let k = 1;
+  const options = () => {
+    while (k < toks.length && toks[k]![0].startsWith('-')) {
+      const o = toks[k]![0];
+      k += !o.includes('=') && PM_VALUE_OPTIONS.has(o) && !(o === '-w' && pm === 'pnpm') ? 2 : 1;
+    }
+  };
+  options();
+  if (pm === 'yarn' && toks[k]?.[0] === 'workspace') k += 2;
+  if (toks[k]?.[0] === 'run' || toks[k]?.[0] === 'run-script') {
+    k++;
+    options();
+  }
+  const t = toks[k];
+  return t && t[0].replace(/^["']|["']$/g, '') === name ? t.index! + (t[0].length - t[0].replace(/^["']/, '').length) : -1;
+}
+
 export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   if (ref.kind !== 'command' || !ref.script) return null;
+  if (ref.tool === 'turbo' || ref.tool === 'nx') return describedAsPast(entry, ref) ? null : ref.tool === 'turbo' ? checkTurboRef(entry, ref, ev) : checkNxRef(entry, ref, ev);
   const name = ref.script;
   // (Placeholders such as `...` or `SCRIPT` are not extracted; references made elsewhere are skipped too.)
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
@@ -405,7 +651,9 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   let last = lastEvent(ev, look.manifest, name);
   // `pnpm vitest`, `yarn eslint`: a binary of a dependency, not a script (the package check owns it),
   // unless this manifest once had a script of that name.
-  if (look.kind === 'npm' && ref.tool !== 'npm' && !/\brun\b/.test(ref.raw) && !last && isBinary(ev, name)) return null;
+  // `run` counts only right after the package manager (`pnpm run x` runs scripts only): in
+  // `pnpm turbo run lint` it is turbo's.
+  if (look.kind === 'npm' && ref.tool !== 'npm' && !/^\S+\s+run(?:-script)?\s/.test(ref.value) && !last && isBinary(ev, name)) return null;
   let dir = look.manifest.includes('/') ? look.manifest.slice(0, look.manifest.lastIndexOf('/')) : '';
   let alt = otherRunner(ev, dir, name, look.kind);
   // The nearest manifest never had it: the one manifest that did is meant (only when the command
@@ -439,8 +687,11 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
       tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
       named = true;
     } else if (to) {
-      const needsRun = (look.kind === 'npm' && ref.tool && ref.tool !== 'npm' && BUILTINS[ref.tool as 'pnpm' | 'yarn' | 'bun']?.has(to)) || (ref.tool === 'npm' && !/\brun(?:-script)?\b/.test(ref.raw));
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), needsRun && !/\brun\s+\S+$/.test(ref.raw) ? `run ${to}` : to);
+      const at = scriptAt(ref.raw, name);
+      const before = at < 0 ? ref.raw : ref.raw.slice(0, at);
+      const needsRun = (look.kind === 'npm' && ref.tool && ref.tool !== 'npm' && BUILTINS[ref.tool as 'pnpm' | 'yarn' | 'bun']?.has(to)) || (ref.tool === 'npm' && !/\brun(?:-script)?\b/.test(before));
+      const next = needsRun && !/\brun(?:-script)?\s+(?:\S+\s+)*$/.test(before) ? `run ${to}` : to;
+      if (at >= 0) replaceWith = before + next + ref.raw.slice(at + name.length);
       tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {

@@ -17,7 +17,7 @@ import type {
 import { BlobStream, readBlobs } from './git.js';
 import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
-import { hasHistory, isLockfile, manifestKind, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
+import { hasHistory, isLockfile, manifestKind, NX_NAME_KEY, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
 import { isMakePattern, makeTargets, parseManifest, parseTaskfile, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
 
@@ -267,7 +267,54 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     idx.runtimeAll!.push({ name: r.name, spec: r.spec, source: r.source });
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
+  monorepoTasks(idx, parsed);
   return idx;
+}
+
+/**
+ * Turborepo and Nx at HEAD: every turbo.json's task keys (`turboTasks`), and, when an nx.json
+ * was read, the Nx projects (`nx`). Nx names a project by its project.json `name`, else by its
+ * package.json (`nx.name`, else `name`); a project.json without a name is also known by its
+ * folder's name and its path with `-` for `/` (how Nx derives one), so that no project is
+ * missed. A project's targets: project.json `targets`, package.json `nx.targets` and scripts
+ * (Nx runs a package's scripts as targets). A package.json beside a project.json is the same
+ * project. The shallowest nx.json is the workspace's.
+ */
+function monorepoTasks(idx: ManifestIndex, parsed: Array<{ file: string; p: ParsedManifest }>): void {
+  const pkgs = new Map<string, ParsedManifest>();
+  const projectFiles: Array<{ file: string; p: ParsedManifest }> = [];
+  for (const { file, p } of parsed) {
+    if (p.kind === 'turbo' && p.tasks) (idx.turboTasks ??= new Map()).set(file, new Set(p.tasks.keys()));
+    else if (p.kind === 'nx' && p.nxConfig && !idx.nx) idx.nx = { config: file, plugins: p.nxConfig.plugins, targetDefaults: new Set(p.nxConfig.targetDefaults), projects: new Map() };
+    else if (p.kind === 'package.json') pkgs.set(dirOf(file), p);
+    else if (p.kind === 'nx-project') projectFiles.push({ file, p });
+  }
+  const nx = idx.nx;
+  if (!nx) return;
+  const add = (name: string | undefined, dir: string, manifest: string, targets: Set<string>) => {
+    if (name && !nx.projects.has(name)) nx.projects.set(name, { dir, manifest, targets });
+  };
+  const pkgTargets = (pkg: ParsedManifest | undefined, into: Set<string>) => {
+    for (const k of pkg?.scripts?.keys() ?? []) into.add(k);
+    for (const k of pkg?.nxTargets ?? []) into.add(k);
+    return into;
+  };
+  const withProject = new Set<string>();
+  for (const { file, p } of projectFiles) {
+    const dir = dirOf(file);
+    withProject.add(dir);
+    const pkg = pkgs.get(dir);
+    const targets = pkgTargets(pkg, new Set(p.tasks?.keys() ?? []));
+    if (p.nxName) add(p.nxName, dir, file, targets);
+    else {
+      add(pkg?.nxName ?? pkg?.name, dir, file, targets);
+      if (dir) {
+        add(dir.slice(dir.lastIndexOf('/') + 1), dir, file, targets);
+        add(dir.replace(/\//g, '-'), dir, file, targets);
+      }
+    }
+  }
+  for (const [dir, pkg] of pkgs) if (!withProject.has(dir)) add(pkg.nxName ?? pkg.name, dir, joinDir(dir, 'package.json'), pkgTargets(pkg, new Set()));
 }
 
 // ------------------------------------------------------------------ Python runners
@@ -674,7 +721,7 @@ export interface Summary {
   scripts: Map<string, { source: ScriptSource; command: string }>;
 }
 
-type ScriptSource = 'npm' | 'make' | 'just' | 'py' | 'composer' | 'deno' | 'task';
+type ScriptSource = 'npm' | 'make' | 'just' | 'py' | 'composer' | 'deno' | 'task' | 'turbo' | 'nx';
 /** The history `source` of a task runner's file's names. */
 const TASK_SOURCE: Partial<Record<AnyManifestKind, ScriptSource>> = { composer: 'composer', deno: 'deno', taskfile: 'task' };
 
@@ -683,6 +730,7 @@ const NAMED_KINDS = new Set<AnyManifestKind>(['package.json', 'pyproject', 'carg
 
 function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | null {
   if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
+  // nx.json's history is not followed (kinds.ts `hasHistory`).
   // A setup.py / setup.cfg version with a field built by code: what it declares there is unknown,
   // so the version is not read (as an unreadable one): the history goes from the last version
   // read to the next, and a list moved into a variable or a `read_requirements()` is not taken
@@ -705,6 +753,14 @@ function summarize(p: ParsedManifest, intern: (s: string) => string): Summary | 
   // Composer scripts, Deno tasks, a Taskfile's own tasks (its includes' are in their own files' history).
   const source = TASK_SOURCE[p.kind];
   if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
+  // turbo.json task keys and project.json targets, so a task or target renamed there is seen
+  // with its commit; a project.json's own name under `NX_NAME_KEY` (Nx project names are not
+  // package names: kept out of `everProjectNames`, which the package check reads).
+  if (p.tasks && (p.kind === 'turbo' || p.kind === 'nx-project')) {
+    const src: ScriptSource = p.kind === 'turbo' ? 'turbo' : 'nx';
+    for (const [k, v] of p.tasks) scripts.set(intern(k), { source: src, command: intern(v) });
+    if (p.nxName !== undefined && p.kind === 'nx-project') scripts.set(intern(NX_NAME_KEY + p.nxName), { source: 'nx', command: '' });
+  }
   const out: Summary = { deps, scripts };
   if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
   return out;

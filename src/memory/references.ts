@@ -5,7 +5,7 @@ import type { Entry, MemoryFile, Reference } from '../types.js';
 import { lineAt, lineStarts } from './parse.js';
 import { isSpaceCode } from './refs/chars.js';
 import { lex, splitLines, type Segment } from './refs/lex.js';
-import { asPath, asSpacedPath, configOwnerDir, pytestNodePath, splitGlobList, trimToken, type PathToken } from './refs/paths.js';
+import { asPath, asSpacedPath, configOwnerDir, goPackageOfIdent, pytestNodePath, pythonDottedName, splitGlobList, templatedFolder, trimToken, withoutLineSuffix, type PathToken } from './refs/paths.js';
 import { looksLikeCommand, parseCommandLine, splitFqcn, type CommandPiece, type ShellState } from './refs/commands.js';
 import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
 import { goImportRef } from './refs/gomod.js';
@@ -762,7 +762,9 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
       return;
     }
     fqcnRef(tok, s, c);
-    const pathTok = pytestNodePath(tok); // `tests/x.py::TestX::test_y`: the file part (see `pytestNodePath`)
+    folderOfCode(tok, s, c); // `pkg/x.New(…)`, `pkg/register/<name>.go`: the folder part
+    const nodeTok = pytestNodePath(tok); // `tests/x.py::TestX::test_y`: the file part (see `pytestNodePath`)
+    const pathTok = nodeTok === tok ? withoutLineSuffix(tok) : nodeTok; // `tests/x.py:42`: the file part
     const viaAt = pathTok.startsWith('@') ? pathTok.slice(1) : pathTok;
     const p = asPath(viaAt, 'code');
     if (p) {
@@ -770,6 +772,7 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
       return;
     }
     listedName(tok, s, c, ctx, file);
+    pythonModuleRef(tok, s, c, 'inlineCode');
     if (/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(tok) && !/^\d/.test(tok) && /[a-z]/.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
     }
@@ -803,6 +806,7 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     if (!tok) continue;
     const p = asPath(tok, 'code');
     if (p) addPath(p, tok, seg.start + off + lead, c, 'inlineCode', ctx, file);
+    else if (!folderOfCode(word, seg.start + off, c)) pythonModuleRef(word, seg.start + off, c, 'inlineCode');
   }
   for (const h of scanProse(t, { inCode: true })) if (h.kind === 'version' || h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
 }
@@ -822,6 +826,40 @@ function fqcnRef(word: string, at: number, c: Collector): void {
   if (!f) return;
   const s = at + word.indexOf(m![1]!);
   c.add({ kind: 'path', raw: f.name, value: f.name, start: s, end: s + f.name.length, in: 'inlineCode', weak: true });
+}
+
+/**
+ * A dotted Python name a word of code starts with (`celery._state.get_current_app()`, the module
+ * of `python -m acme.tools.migrate`, `acme.wsgi` of the entry point `acme.wsgi:app`; see
+ * `pythonDottedName`): a weak `path` reference covering the whole dotted chain (the call, `[…]`
+ * or `:func` after it stays outside). Any dotted name has that shape (`os.path.join`,
+ * `self.x`): the path check reads it as a module only when its first segment is one of the
+ * repository's own import packages and the module file it names was renamed or deleted (see
+ * `pythonModuleFinding` in checks/path.ts); every other one says nothing.
+ */
+function pythonModuleRef(word: string, at: number, c: Collector, where: Reference['in']): void {
+  const d = pythonDottedName(word);
+  if (!d) return;
+  const s = at + d.at;
+  c.add({ kind: 'path', raw: d.name, value: d.name, start: s, end: s + d.name.length, in: where, weak: true });
+}
+
+/**
+ * The folder a word of code names before what it says is in it: a Go package followed by one of
+ * its identifiers (`runtime/esutils/resolvers.SecretKeyRef(…)`: `runtime/esutils/resolvers`, see
+ * `goPackageOfIdent`) or a templated path's literal folder (`pkg/register/` of
+ * `pkg/register/<name>.go`, see `templatedFolder`). A weak `path` reference to that folder alone,
+ * so a correction keeps `.SecretKeyRef(…)` or `<name>.go`; the path check reports it only when
+ * history had that folder and it is gone now. True when one was added.
+ */
+function folderOfCode(word: string, at: number, c: Collector): boolean {
+  const lead = /^[("'\[]*/.exec(word)![0].length;
+  const w = lead ? word.slice(lead) : word;
+  const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ''));
+  if (!dir) return false;
+  const s = at + lead;
+  c.add({ kind: 'path', raw: dir, value: dir.replace(/\/+$/, ''), start: s, end: s + dir.length, in: 'inlineCode', weak: true });
+  return true;
 }
 
 /**
@@ -880,6 +918,8 @@ function addPiece(p: CommandPiece, offset: number, c: Collector, where: Referenc
   } else if (p.kind === 'path') {
     const v = p.value.replace(/^["']|["']$/g, '');
     const pt = asPath(p.dir && !v.endsWith('/') ? v + '/' : v, 'code');
+    // `python -m acme.tools.migrate`, `gunicorn acme.wsgi:app`: a dotted module name, no path shape.
+    if (!pt && !p.dir) pythonModuleRef(p.value, start, c, where);
     if (pt) {
       const s = start + (p.value.startsWith('"') || p.value.startsWith("'") ? 1 : 0);
       const r: Omit<Reference, 'line'> = { kind: 'path', raw: v, value: pt.value, start: s, end: s + v.length, in: where };

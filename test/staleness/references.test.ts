@@ -158,11 +158,12 @@ describe('extractReferences: commands', () => {
 
   it('reads workspace options written after the script and marks recursive runs', () => {
     const cmds = refsOf('`npm run build -w web`, `npm run lint --workspace=@acme/api`, `pnpm -r build`, `pnpm test --filter @acme/ui`').filter((r) => r.kind === 'command');
+    // the reference reaches the selector written after the script, so a correction can rewrite it
     expect(cmds.map((r) => [r.raw, r.script, r.workspace])).toEqual([
-      ['npm run build', 'build', 'web'],
-      ['npm run lint', 'lint', '@acme/api'],
+      ['npm run build -w web', 'build', 'web'],
+      ['npm run lint --workspace=@acme/api', 'lint', '@acme/api'],
       ['pnpm -r build', 'build', '*'],
-      ['pnpm test', 'test', '@acme/ui'],
+      ['pnpm test --filter @acme/ui', 'test', '@acme/ui'],
     ]);
   });
 

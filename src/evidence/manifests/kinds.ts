@@ -74,6 +74,17 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     case 'Taskfile.dist.yaml':
     case 'taskfile.dist.yaml':
       return 'taskfile';
+    // Turborepo's task configuration (the root one and packages' own): its task keys, with
+    // history, so a task renamed there is seen (see parse.ts `parseTurboJson`).
+    case 'turbo.json':
+    case 'turbo.jsonc':
+      return 'turbo';
+    // Nx: a project's configuration (its name and targets, with history) and the workspace's
+    // nx.json (plugins and target defaults, HEAD only).
+    case 'project.json':
+      return 'nx-project';
+    case 'nx.json':
+      return 'nx';
     // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
     case 'Package.swift':
       return TOOL_COPIES.test(path) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path) ? undefined : 'swift-package';
@@ -107,7 +118,7 @@ export function isLockfile(kind: AnyManifestKind): boolean {
 
 /** Kinds whose history is followed (dependencies, scripts, targets, recipes). */
 export function hasHistory(kind: AnyManifestKind): boolean {
-  return kind !== 'runtime-file' && !isLockfile(kind) && kind !== 'pnpm-workspace';
+  return kind !== 'runtime-file' && !isLockfile(kind) && kind !== 'pnpm-workspace' && kind !== 'nx';
 }
 
 /** go-task's Taskfile names, in the order Task looks for them in a folder. */
@@ -115,5 +126,11 @@ export const TASKFILE_NAMES = [
   'Taskfile.yml', 'taskfile.yml', 'Taskfile.yaml', 'taskfile.yaml',
   'Taskfile.dist.yml', 'taskfile.dist.yml', 'Taskfile.dist.yaml', 'taskfile.dist.yaml',
 ];
+/**
+ * The key a project.json's own `name` is kept under in the script history (`${manifest}#${key}`),
+ * beside its targets: the history of Nx project names, apart from package names (a project
+ * named `api` is no npm package). A target name never starts with a control character.
+ */
+export const NX_NAME_KEY = '\u0001name:';
 /** Deno's configuration file names, in the order Deno looks for them in a folder. */
 export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'];

@@ -65,6 +65,15 @@ export interface ParsedManifest {
   classifiers?: string[];
   catalogs?: Map<string, Map<string, string>>;
   goModule?: string;
+  /**
+   * Nx: project.json `name`, package.json `nx.name` (the project name Nx gives the package; a
+   * package.json without it is named by its `name`).
+   */
+  nxName?: string;
+  /** Nx: package.json `nx.targets` keys (project.json targets are in `tasks`). */
+  nxTargets?: string[];
+  /** nx.json: whether it declares plugins (they infer targets), and its `targetDefaults` keys. */
+  nxConfig?: { plugins: boolean; targetDefaults: string[] };
   problems: Array<{ message: string; line?: number }>;
 }
 
@@ -130,6 +139,12 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseMsbuild(path, text);
       case 'swift-package':
         return parseSwiftPackage(text);
+      case 'turbo':
+        return parseTurboJson(text);
+      case 'nx-project':
+        return parseNxProject(text);
+      case 'nx':
+        return parseNxJson(text);
       default:
         return { kind, deps: [], problems: [] };
     }
@@ -208,6 +223,91 @@ export function parsePackageJson(text: string): ParsedManifest {
     if (m) runtimes.push({ name: m[1]!, spec: m[2]! });
   }
   if (runtimes.length) out.runtimes = runtimes;
+  // Nx reads a package.json as a project: `nx.name` overrides the name, `nx.targets` adds targets.
+  const nx = obj(pkg.nx);
+  if (nx) {
+    if (typeof nx.name === 'string') out.nxName = nx.name;
+    const t = obj(nx.targets);
+    if (t) out.nxTargets = Object.keys(t);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ Turborepo, Nx
+
+/**
+ * A task's or target's configuration as one line of words (`dependsOn ^build outputs dist/**`):
+ * what history pairs a renamed key with its successor by (`commandSimilarity` compares words),
+ * as npm scripts by their command. `''` for an empty configuration (`{}`): pairing is then one
+ * for one.
+ */
+function configWords(v: unknown): string {
+  const o = obj(v);
+  if (!o || !Object.keys(o).length) return '';
+  return JSON.stringify(o).replace(/[{}[\],:"]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/**
+ * turbo.json / turbo.jsonc (JSON with comments): the keys of `tasks` (Turborepo 2) or `pipeline`
+ * (1.x) as `tasks`, each a task name (`build`), a package's task (`web#build`) or a root task
+ * (`//#lint`). A file that is not an object, or has neither table, defines no task.
+ */
+export function parseTurboJson(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'turbo', deps: [], problems: [] };
+  const data = parseJsonc(text);
+  if (data === undefined) {
+    out.problems.push({ message: 'invalid JSON (with comments)' });
+    return out;
+  }
+  const doc = obj(data);
+  const tasks = new Map<string, string>();
+  const table = obj(doc?.tasks) ?? obj(doc?.pipeline);
+  if (table) for (const [k, v] of Object.entries(table)) tasks.set(k, configWords(v));
+  out.tasks = tasks;
+  return out;
+}
+
+/** An Nx project.json: its `name` (`nxName`) and the keys of `targets` (as `tasks`). */
+export function parseNxProject(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'nx-project', deps: [], problems: [] };
+  const data = parseJsonc(text);
+  if (data === undefined) {
+    out.problems.push({ message: 'invalid JSON (with comments)' });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) {
+    out.problems.push({ message: 'project.json is not a JSON object' });
+    return out;
+  }
+  if (typeof doc.name === 'string') out.nxName = doc.name;
+  const tasks = new Map<string, string>();
+  const t = obj(doc.targets);
+  if (t) {
+    for (const [k, v] of Object.entries(t)) {
+      const o = obj(v);
+      // The executor or command it runs, then the rest: what pairs a renamed target.
+      const head = str(o?.executor) ?? str(o?.command) ?? str(obj(o?.options)?.command) ?? '';
+      tasks.set(k, `${head} ${configWords(o?.options)}`.trim());
+    }
+  }
+  out.tasks = tasks;
+  return out;
+}
+
+/** nx.json: whether `plugins` lists any (targets are then inferred), and its `targetDefaults` keys. */
+export function parseNxJson(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'nx', deps: [], problems: [] };
+  const data = parseJsonc(text);
+  const doc = obj(data);
+  if (!doc) {
+    out.problems.push({ message: 'invalid JSON (with comments)' });
+    // Unreadable: what it declares is unknown, so targets are open.
+    out.nxConfig = { plugins: true, targetDefaults: [] };
+    return out;
+  }
+  const plugins = Array.isArray(doc.plugins) && doc.plugins.length > 0;
+  out.nxConfig = { plugins, targetDefaults: Object.keys(obj(doc.targetDefaults) ?? {}) };
   return out;
 }
 

@@ -2,7 +2,7 @@
 import { isSpaceCode } from './chars.js';
 import { FILE_EXTENSIONS, pytestNodePath } from './paths.js';
 
-export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'other';
+export type Tool = 'npm' | 'pnpm' | 'yarn' | 'bun' | 'npx' | 'make' | 'just' | 'pip' | 'cargo' | 'go' | 'composer' | 'deno' | 'task' | 'turbo' | 'nx' | 'other';
 
 /** Built-in commands per tool: `pnpm <x>` with x in this list is not a script. */
 export const BUILTINS: Record<'npm' | 'pnpm' | 'yarn' | 'bun', Set<string>> = {
@@ -132,6 +132,9 @@ export function looksLikeCommand(line: string): boolean {
     // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
     // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
     OTHER_TOOL_WORDS.has(w) ||
+    // Monorepo task runners (`turbo run build --filter=web`, `nx run web:e2e`): their tasks and
+    // selectors are read (see `monorepoRunnerPieces`).
+    MONOREPO_RUNNERS.has(w) ||
     // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
     ((w.includes('/') || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], undefined) !== -1)
   );
@@ -479,8 +482,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
         out.push({ kind: 'path', start: s.s, end: s.e, value: name });
         return undefined;
       }
-      const after = trailingOptions(rest.slice(j + 1));
-      out.push({ kind: 'script', tool, start: head.s, end: s.e, value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+      const after = trailingOptions(rest.slice(j + 1), tool);
+      out.push({ kind: 'script', tool, start: head.s, end: reach(s.e, workspace, after), value: `${w} ${subName} ${name}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
       argsAt(at, workspace, after, dir);
       scanArgs(rest.slice(j + 1), out);
       return undefined;
@@ -493,16 +496,19 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
       return undefined;
     }
     if (subName === 'dlx' || subName === 'exec' || subName === 'x' || (tool === 'npm' && subName === 'exec')) {
-      const a = rest.slice(k + 1).find((x) => !x.t.startsWith('-'));
+      const ai = rest.findIndex((x, n) => n > k && !x.t.startsWith('-'));
+      const a = ai === -1 ? undefined : rest[ai];
       if (a) pushPackage(a, out, 'npx', true);
+      // `pnpm exec turbo run build`, `pnpm dlx turbo run build`: the runner's tasks and selector.
+      if (a) monorepoRunnerPieces(a, rest, ai + 1, head, out);
       return undefined;
     }
     const builtins = BUILTINS[tool];
     if (tool === 'npm') {
       if (NPM_SCRIPT_SHORTCUTS.has(subName)) {
         const name = subName === 't' || subName === 'tst' ? 'test' : subName;
-        const after = trailingOptions(rest.slice(k + 1));
-        out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+        const after = trailingOptions(rest.slice(k + 1), tool);
+        out.push({ kind: 'script', tool, start: head.s, end: reach(sub.e, workspace, after), value: `${w} ${subName}`, script: name, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
         argsAt(at, workspace, after, dir);
         fileArgs(rest.slice(k + 1), out);
       }
@@ -513,8 +519,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
       return undefined;
     }
     if ((tool === 'pnpm' || tool === 'yarn') && (subName === 'test' || subName === 'start' || subName === 't')) {
-      const after = trailingOptions(rest.slice(k + 1));
-      out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName === 't' ? 'test' : subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+      const after = trailingOptions(rest.slice(k + 1), tool);
+      out.push({ kind: 'script', tool, start: head.s, end: reach(sub.e, workspace, after), value: `${w} ${subName}`, script: subName === 't' ? 'test' : subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
       argsAt(at, workspace, after, dir);
       fileArgs(rest.slice(k + 1), out);
       return undefined;
@@ -528,11 +534,15 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
       out.push({ kind: 'path', start: sub.s, end: sub.e, value: subName });
       return undefined;
     }
-    const after = trailingOptions(rest.slice(k + 1));
-    out.push({ kind: 'script', tool, start: head.s, end: sub.e, value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
+    // `pnpm turbo run lint --filter web`, `yarn nx run web:e2e`: the options after the name are
+    // the runner's (its own `--filter`), not the package manager's: no selector is read there.
+    const runner = MONOREPO_RUNNERS.has(subName);
+    const after = runner ? {} : trailingOptions(rest.slice(k + 1), tool);
+    out.push({ kind: 'script', tool, start: head.s, end: reach(sub.e, workspace, after), value: `${w} ${subName}`, script: subName, workspace: workspace ?? after.workspace, cwd: after.cwd ?? dir });
     argsAt(at, workspace, after, dir);
     // `pnpm vitest`, `yarn eslint .`: without a script of that name the tool runs the package's binary.
     if (/^[a-z@][\w.@/-]*$/.test(subName) && !subName.includes(':')) out.push({ kind: 'package', tool, start: sub.s, end: sub.e, value: subName });
+    if (runner) monorepoRunnerPieces(sub, rest, k + 1, head, out);
     scanArgs(rest.slice(k + 1), out);
     return undefined;
   }
@@ -548,6 +558,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     }
     if (w === 'pipx' && rest[k] && (rest[k].t === 'run' || rest[k].t === 'install')) k++;
     if (rest[k]) pushPackage(rest[k], out, w === 'uvx' || w === 'pipx' ? 'pip' : 'npx', true);
+    // `npx turbo run build --filter=web`, `bunx nx run web:e2e`.
+    if (rest[k] && w !== 'uvx' && w !== 'pipx') monorepoRunnerPieces(rest[k], rest, k + 1, head, out);
     scanArgs(rest.slice(k + 1), out);
     return undefined;
   }
@@ -694,6 +706,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     return undefined;
   }
   if (w === 'mix') mixTask(rest, out); // then read like any other command
+  // `turbo run build --filter=web`, `nx run web:e2e`: their tasks, then read like any other command.
+  if (MONOREPO_RUNNERS.has(w)) monorepoRunnerPieces(head, rest, 0, head, out);
   // `php vendor/bin/phpunit`: the program is Composer's bin, as when it is run directly.
   if (w === 'php') {
     const a = rest.find((x) => !x.t.startsWith('-'));
@@ -1079,20 +1093,40 @@ function targetOption(rest: Tok[], k: number, tool: 'npm' | 'pnpm' | 'yarn' | 'b
   return k + (eq === -1 ? 2 : 1);
 }
 
-/** `npm run build -w web`, `--workspace=web`, `--prefix dir` written after the script name (before `--`). */
-function trailingOptions(args: Tok[]): { workspace?: string; cwd?: string } {
-  const out: { workspace?: string; cwd?: string } = {};
+/**
+ * `npm run build -w web`, `--workspace=web`, `pnpm run dev --filter webapp`, `--prefix dir`
+ * written after the script name (before `--`). `end`: where the selector's value ends in the
+ * line, when a package is named (not `*`): the script's reference reaches it (see `reach`).
+ * pnpm's `-w` is the workspace root and takes no value.
+ */
+function trailingOptions(args: Tok[], tool?: 'npm' | 'pnpm' | 'yarn' | 'bun'): { workspace?: string; cwd?: string; end?: number } {
+  const out: { workspace?: string; cwd?: string; end?: number } = {};
   for (let k = 0; k < args.length; k++) {
     const o = args[k].t;
     if (o === '--') break;
     const eq = o.indexOf('=');
     const name = eq === -1 ? o : o.slice(0, eq);
     const val = eq === -1 ? args[k + 1]?.t : o.slice(eq + 1);
-    if (name === '-ws' || name === '--workspaces' || name === '-r' || name === '--recursive') out.workspace = '*';
-    else if ((name === '-w' || name === '--workspace' || name === '--filter' || name === '-F') && val) out.workspace = unquote(val);
-    else if ((name === '--prefix' || name === '-C' || name === '--dir') && val) out.cwd = unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
+    if (name === '-ws' || name === '--workspaces' || name === '-r' || name === '--recursive') {
+      out.workspace = '*';
+      out.end = undefined;
+    } else if (name === '-w' && tool === 'pnpm') continue;
+    else if ((name === '-w' || name === '--workspace' || name === '--filter' || name === '-F') && val) {
+      out.workspace = unquote(val);
+      out.end = eq === -1 ? args[k + 1]!.e : args[k].e;
+    } else if ((name === '--prefix' || name === '-C' || name === '--dir') && val) out.cwd = unquote(val).replace(/^\.\//, '').replace(/\/$/, '');
   }
   return out;
+}
+
+/**
+ * Where a script's reference ends: at the script name, or, when the package is selected after
+ * it (`pnpm run dev --filter webapp`, as Turborepo monorepos write their commands), at the
+ * selector's value, so that the reference holds the selector and a correction can rewrite it
+ * wherever it stands.
+ */
+function reach(end: number, leading: string | undefined, after: { workspace?: string; end?: number }): number {
+  return leading === undefined && after.workspace !== undefined && after.end !== undefined ? Math.max(end, after.end) : end;
 }
 
 function pushPackage(t: Tok, out: CommandPiece[], tool: Tool, fetched = false): void {
@@ -1150,6 +1184,104 @@ function argPiece(s: number, e: number, v: string, out: CommandPiece[], goPatter
   const q = v.length > 2 && (v[0] === '"' || v[0] === "'") && v.endsWith(v[0]) ? v.slice(0, -1) : v;
   const file = pytestNodePath(q);
   out.push(file !== q ? { kind: 'path', start: s, end: s + file.length, value: file } : { kind: 'path', start: s, end: e, value: v });
+}
+
+/** Monorepo task runners whose tasks and selectors are read (`monorepoRunnerPieces`). */
+const MONOREPO_RUNNERS = new Set(['turbo', 'nx']);
+
+/** Turborepo's own commands: `turbo <x>` with x in this list runs no task (`turbo <task>` is `turbo run <task>`). */
+const TURBO_COMMANDS = new Set((
+  'prune gen generate login logout link unlink daemon ls query info scan telemetry bin completion boundaries devtools ' +
+  'docs config get-mfe-port help version'
+).split(' '));
+/** `turbo run` options whose value is the next token (any other option is read as a flag). */
+const TURBO_VALUE_OPTIONS = new Set([
+  '--filter', '-F', '--cache-dir', '--concurrency', '--cwd', '--env-mode', '--global-deps', '--heap', '--log-order',
+  '--log-prefix', '--output-logs', '--profile', '--team', '--token', '--trace', '--ui', '--cache', '--api', '--login',
+  '--remote-cache-timeout', '--cache-workers', '--pkg-inference-root', '--anon-profile', '--verbosity', '--exclude',
+]);
+/**
+ * Nx's own commands (nx.dev CLI reference): `nx <x>` with x in this list runs no target of a
+ * project named on the command line (`nx affected -t test`, `nx run-many`, `nx graph`).
+ */
+const NX_COMMANDS = new Set((
+  'add affected run-many graph dep-graph generate g migrate report list format format:check format:write init reset ' +
+  'repair release show sync sync:check watch exec daemon connect connect-to-nx-cloud view-logs login logout import ' +
+  'print-affected workspace-lint activate-powerpack mcp configure-ai-agents record start-ci-run fix-ci help version ' +
+  'completion register'
+).split(' '));
+/** A turbo task as written: `build`, `web#build`, `@acme/web#build`, `//#lint`. */
+const TURBO_TASK = /^(?:(?:\/\/|@?[\w.-]+(?:\/[\w.-]+)?)#)?[\w:.-]+$/;
+/** An Nx project name (`web`, `@acme/web`, `web-e2e`) and a target (`e2e`, `build:prod`). */
+const NX_PROJECT = /^@?[\w.-]+(?:\/[\w.-]+)?$/;
+const NX_TARGET = /^[\w.-]+(?::[\w.-]+)*$/;
+
+/**
+ * The tasks of a Turborepo or Nx command, as script pieces of tool `turbo` / `nx`. `prog` is
+ * the token naming the runner (`turbo`, `nx`, `turbo@2`), its arguments are `rest` from `from`
+ * on, and `head` the command's first word (`turbo`, `npx`, `pnpm`): the first piece starts
+ * there, so its reference reads as the whole command.
+ * - `turbo [run|watch] <task…> [--filter[=] / -F sel]`: one piece per task, `script` the task as
+ *   written; the first carries the selector as `workspace` and reaches its value, so that a
+ *   correction can rewrite it. Tasks are the words after `run` up to `--` (options are skipped,
+ *   with the value of those that take one); `turbo <x>` with x one of Turborepo's own commands
+ *   runs no task.
+ * - `nx run <project>:<target>[:<config>]` and `nx <target> <project>`: one piece, `script` the
+ *   target and `workspace` the project; `nx <target>` alone (the project of the folder it runs in)
+ *   and Nx's own commands (`nx affected`, `nx graph`, `nx run-many`) give none.
+ */
+function monorepoRunnerPieces(prog: Tok, rest: Tok[], from: number, head: Tok, out: CommandPiece[]): void {
+  const runner = unquote(prog.t).replace(/(?<=.)@.*$/, '');
+  if (!MONOREPO_RUNNERS.has(runner)) return;
+  let k = from;
+  if (runner === 'nx') {
+    while (k < rest.length && rest[k]!.t.startsWith('-')) k++;
+    const sub = rest[k];
+    if (!sub) return;
+    if (sub.t === 'run') {
+      let j = k + 1;
+      while (j < rest.length && rest[j]!.t.startsWith('-')) j++;
+      const spec = rest[j];
+      const m = spec && /^([^:\s"']+):([^:\s"']+)(?::[^:\s"']+)?$/.exec(spec.t);
+      if (!m || !NX_PROJECT.test(m[1]!) || !NX_TARGET.test(m[2]!) || isPlaceholderScript(m[1]!) || isPlaceholderScript(m[2]!)) return;
+      out.push({ kind: 'script', tool: 'nx', start: head.s, end: spec!.e, value: `nx run ${m[1]}:${m[2]}`, script: m[2]!, workspace: m[1]! });
+      return;
+    }
+    if (NX_COMMANDS.has(sub.t) || !NX_TARGET.test(sub.t) || isPlaceholderScript(sub.t)) return;
+    const proj = rest[k + 1];
+    if (!proj || proj.t.startsWith('-') || !NX_PROJECT.test(proj.t) || isPlaceholderScript(proj.t)) return;
+    out.push({ kind: 'script', tool: 'nx', start: head.s, end: proj.e, value: `nx ${sub.t} ${proj.t}`, script: sub.t, workspace: proj.t });
+    return;
+  }
+  // Turborepo: global options may come first (`turbo --cwd x run build`).
+  while (k < rest.length && rest[k]!.t.startsWith('-')) k += TURBO_VALUE_OPTIONS.has(rest[k]!.t) ? 2 : 1;
+  if (rest[k]?.t === 'run' || rest[k]?.t === 'watch') k++;
+  else if (!rest[k] || TURBO_COMMANDS.has(rest[k]!.t)) return;
+  const tasks: Tok[] = [];
+  let filter: { value: string; end: number } | undefined;
+  for (; k < rest.length; k++) {
+    const t = rest[k]!;
+    if (t.t === '--') break;
+    if (t.t.startsWith('-') && t.t.length > 1) {
+      const eq = t.t.indexOf('=');
+      const name = eq === -1 ? t.t : t.t.slice(0, eq);
+      if ((name === '--filter' || name === '-F') && !filter) {
+        const v = eq === -1 ? rest[k + 1] : { t: t.t.slice(eq + 1), s: t.s + eq + 1, e: t.e };
+        if (v && v.t) filter = { value: unquote(v.t), end: v.e };
+      }
+      if (eq === -1 && TURBO_VALUE_OPTIONS.has(name)) k++;
+      continue;
+    }
+    // A flag with an optional value (`--graph out.html`) may be followed by a word that is no
+    // task: harmless, a task is only reported on history showing turbo.json dropped that key.
+    if (!TURBO_TASK.test(t.t) || isPlaceholderScript(t.t)) continue;
+    tasks.push(t);
+  }
+  tasks.forEach((t, n) => {
+    const p: CommandPiece = { kind: 'script', tool: 'turbo', start: n ? t.s : head.s, end: n ? t.e : Math.max(t.e, filter?.end ?? 0), value: `turbo run ${t.t}`, script: t.t };
+    if (!n && filter) p.workspace = filter.value;
+    out.push(p);
+  });
 }
 
 /** Go linters and test runners whose arguments are package patterns (`./pkg/...`) like `go test`'s. */

@@ -437,3 +437,90 @@ export function splitGlobList(v: string): string[] {
   out.push(v.slice(from));
   return out;
 }
+
+/**
+ * A path with a line number after it as one inline code span (`tests/x.py:42`, `src/a.ts:42:7`):
+ * the line is no part of the path (as `trimToken` drops it from prose words). The path part when
+ * `tok` ends in `:<line>` or `:<line>:<column>` after a name with no other `:`; `tok` itself
+ * otherwise. Whether the rest is a path is `asPath`'s to say (`localhost`, `redis` of
+ * `localhost:3000`, `redis:7` are not).
+ */
+export function withoutLineSuffix(tok: string): string {
+  const last = tok.charCodeAt(tok.length - 1);
+  if (!(last >= 48 && last <= 57) || !tok.includes(':')) return tok;
+  const m = /:\d+(?::\d+)?$/.exec(tok);
+  if (!m) return tok;
+  const rest = tok.slice(0, m.index);
+  return rest && !rest.includes(':') ? rest : tok;
+}
+
+/** One Python identifier segment. */
+const PY_IDENT = '[A-Za-z_][A-Za-z0-9_]*';
+/**
+ * A dotted Python name at the start of a word (quotes or an opening bracket before it skipped):
+ * identifiers joined by dots (`celery._state.get_current_app`, `acme.tools.migrate`), ending the
+ * word or followed by a call, a subscript, an entry point's `:func` (`acme.cli:main`) or closing
+ * punctuation. Not followed by a path or option character (`/`, `-`, `@`, `<`): those are other
+ * things (`a.b/c`, `x.y-z`).
+ */
+const PY_DOTTED = new RegExp(`^[("'\\[]*(${PY_IDENT}(?:\\.${PY_IDENT})+)(?=$|[(\\[:,;)"'\\]]|\\.$)`);
+
+/**
+ * The dotted Python name a word starts with (see PY_DOTTED) and its offset in the word; undefined
+ * when the word holds none. Whether it names a module of the repository's own packages is the
+ * path check's question (it needs the tree and history; see `pythonModuleFinding` in
+ * checks/path.ts): here it is only a shape, so `os.path.join`, `np.linalg` and `self.x` match too.
+ */
+export function pythonDottedName(word: string): { name: string; at: number } | undefined {
+  if (word.length < 3 || !word.includes('.')) return undefined;
+  const m = PY_DOTTED.exec(word);
+  if (!m) return undefined;
+  const name = m[1]!;
+  return { name, at: m[0].length - name.length };
+}
+
+/**
+ * A Go package folder followed by one of its exported identifiers (`runtime/esutils/resolvers.SecretKeyRef`,
+ * `pkg/util.New(ctx)`): the folder part (`runtime/esutils/resolvers`) when the word is a relative
+ * path of two or more segments whose last segment ends in `.` and a capitalised identifier (with
+ * a lower-case letter in it, or a call after it: `Makefile.PL` and `README.Md` are files), that
+ * suffix is no known file extension, and the folder part is a path (`asPath`: no placeholder,
+ * URL or domain: `k8s.io/api/core/v1.Pod` names a module, not a folder of the repository).
+ */
+export function goPackageOfIdent(word: string): string | undefined {
+  const m = /^([A-Za-z0-9_][\w.-]*(?:\/[\w.-]+)+)\.([A-Z][A-Za-z0-9_]*)(\(|$|[,;:)\]])/.exec(word);
+  if (!m) return undefined;
+  const dir = m[1]!;
+  const ident = m[2]!;
+  if (m[3] !== '(' && !/[a-z]/.test(ident)) return undefined;
+  if (FILE_EXTENSIONS.has(ident.toLowerCase()) || VARIANT_FILE.test(dir.slice(dir.lastIndexOf('/') + 1) + '.' + ident)) return undefined;
+  const last = dir.slice(dir.lastIndexOf('/') + 1);
+  if (FILE_EXTENSIONS.has(extOf(last))) return undefined; // `x/a.go.Tmpl`: a file's name, not a package
+  const p = asPath(dir + '/', 'code');
+  return p && p.anchor === 'plain' && !p.glob ? dir : undefined;
+}
+
+/** A segment that is a template placeholder: `<name>`, `{name}` (not a brace list `{a,b}`, which is a glob), alone or inside a name (`<name>.go`). */
+const TEMPLATE_SEGMENT = /<[^<>/]+>|\{[^{},/]+\}/;
+
+/**
+ * The literal folder before the first placeholder segment of a templated path
+ * (`pkg/register/` of `pkg/register/<name>.go`, `src/routes/` of `src/routes/{name}/index.ts`),
+ * with its trailing `/`: the folder the template names members of, as real as any folder path
+ * (the placeholder tail is kept by a correction). Undefined when one of the first two segments
+ * is a placeholder, or the prefix is no plain relative folder path (`path/to/<x>`, `your-app/<x>`,
+ * `~/x/<y>`, `$HOME/<x>`, a URL: `asPath` rejects those).
+ */
+export function templatedFolder(word: string): string | undefined {
+  if (!word.includes('/') || !(word.includes('<') || word.includes('{'))) return undefined;
+  const segs = word.split('/');
+  let k = 0;
+  while (k < segs.length && !TEMPLATE_SEGMENT.test(segs[k]!)) k++;
+  // Two literal segments at least (`pkg/register/`): a lone top folder (`src/` of `src/{platform}-auth.ts`)
+  // says little about where the template's files are, and a template is read as no path at all.
+  if (k < 2 || k === segs.length) return undefined;
+  const prefix = segs.slice(0, k).join('/') + '/';
+  if (/[<>{}]/.test(prefix)) return undefined;
+  const p = asPath(prefix, 'code');
+  return p && p.anchor === 'plain' && p.dir && !p.glob ? prefix : undefined;
+}
