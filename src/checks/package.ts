@@ -970,6 +970,7 @@ export const packageCheck: Check = {
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       let seen: Set<string> | undefined; // made on the first finding: most entries have none
+      let modules: Map<string, number> | undefined;
       for (const ref of entry.refs) {
         // Names still declared (or never removed) are skipped before any per-reference work.
         const shortWord = goShorts && ref.kind === 'package' && ref.in === 'prose' && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
@@ -982,6 +983,24 @@ export const packageCheck: Check = {
         const k = `${ref.line}\0${ref.value}\0${f.suggestion?.replace ?? ''}`;
         if (seen?.has(k)) continue;
         (seen ??= new Set()).add(k);
+        // A Go module named twice on one line, by its short name and in full ("cobra
+        // (`github.com/spf13/cobra`)"): one finding, on the full name, unless both can be corrected
+        // (`mux` -> `chi` beside the path). When either cannot, neither is: correcting only the path
+        // would leave the line naming the old module.
+        const pkg = f.evidence?.package;
+        if (typeof pkg === 'string' && pkg.includes('/')) {
+          const mk = `${ref.line}\0module\0${pkg}`;
+          const at = (modules ??= new Map()).get(mk);
+          if (at !== undefined) {
+            const prev = out[at]!;
+            if (prev.suggestion === undefined || f.suggestion === undefined) {
+              const full = ref.value === pkg ? f : prev;
+              const { suggestion: _dropped, ...rest } = full;
+              out[at] = rest;
+              continue;
+            }
+          } else modules.set(mk, out.length);
+        }
         out.push(f);
       }
     }

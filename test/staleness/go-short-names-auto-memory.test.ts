@@ -53,3 +53,19 @@ describe('a Go module by its short name in auto memory', () => {
     expect((await runPrune({ root: r.dir, now: NOW, write: false })).changes).toEqual([]);
   });
 });
+
+describe('a Go module named by its short name and in full on one line', () => {
+  it('is one finding on the full name; when the short name has no successor spelling, nothing is rewritten', async () => {
+    const r = await makeRepo();
+    const mod = (req: string) => `module example.com/svc\n\ngo 1.22\n\nrequire (\n\t${req}\n\tgithub.com/stretchr/testify v1.10.0\n)\n`;
+    await r.write('go.mod', mod('github.com/spf13/cobra v1.8.0'));
+    await r.write('cmd/svc/main.go', 'package main\n');
+    await r.write('AGENTS.md', '# Svc\n\n- The CLI is built with cobra (`github.com/spf13/cobra`); commands live in `cmd/svc/`.\n');
+    await r.commit('base', '2025-10-01');
+    await r.write('go.mod', mod('github.com/urfave/cli/v2 v2.27.0'));
+    await r.commit('Move CLI from cobra to urfave/cli', '2026-01-15');
+    const res = await runPrune({ root: r.dir, now: NOW, write: false });
+    expect(findingRows(res.audit.report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|3|github.com/spf13/cobra|']);
+    expect(res.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}`)).toEqual(['review|3']);
+  });
+});

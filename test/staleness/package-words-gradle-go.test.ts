@@ -164,8 +164,7 @@ describe('Go modules in inline code: module path, import path under it, short na
   it('reports removed modules however they are written; required modules, standard or generic names and `go install x@latest` stay', () => {
     expect(findingRows(report, (f) => PKG.has(f.kind))).toEqual([
       `package-missing|${l('Use `logrus`')}|logrus|`,
-      // the short name beside the module path names that module too
-      `package-missing|${l('built with cobra')}|cobra|`,
+      // the short name beside the module path names that module too: one finding, on the full name
       `package-missing|${l('built with cobra')}|github.com/spf13/cobra|`,
       `package-missing|${l('Logging uses')}|github.com/go-kit/log|`,
       `package-missing|${l('Levels come')}|github.com/go-kit/log/level|`,
