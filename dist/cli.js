@@ -37183,6 +37183,7 @@ var init_package = __esm({
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
           let seen;
+          let modules;
           for (const ref of entry.refs) {
             const shortWord = goShorts && ref.kind === "package" && ref.in === "prose" && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
             if (!shortWord && !mayBeStale(ref, ctx.evidence, idx)) continue;
@@ -37191,6 +37192,20 @@ var init_package = __esm({
             const k = `${ref.line}\0${ref.value}\0${f.suggestion?.replace ?? ""}`;
             if (seen?.has(k)) continue;
             (seen ??= /* @__PURE__ */ new Set()).add(k);
+            const pkg = f.evidence?.package;
+            if (typeof pkg === "string" && pkg.includes("/")) {
+              const mk = `${ref.line}\0module\0${pkg}`;
+              const at = (modules ??= /* @__PURE__ */ new Map()).get(mk);
+              if (at !== void 0) {
+                const prev = out[at];
+                if (prev.suggestion === void 0 || f.suggestion === void 0) {
+                  const full = ref.value === pkg ? f : prev;
+                  const { suggestion: _dropped, ...rest } = full;
+                  out[at] = rest;
+                  continue;
+                }
+              } else modules.set(mk, out.length);
+            }
             out.push(f);
           }
         }
