@@ -90,6 +90,1169 @@ var init_findings = __esm({
   }
 });
 
+// src/evidence/pump.ts
+import { getPriority, setPriority } from "node:os";
+import { Worker } from "node:worker_threads";
+function ensureWorker() {
+  if (worker) return worker;
+  if (broken) return null;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+    w.on("message", (m) => {
+      const p = active.get(m.id);
+      if (!p) return;
+      if (m.t === "data" && m.ab) {
+        const n = m.ab.byteLength;
+        p.handlers.onData(Buffer.from(m.ab));
+        w.postMessage({ op: "ack", id: m.id, bytes: n });
+        return;
+      }
+      active.delete(m.id);
+      if (active.size === 0) w.unref();
+      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
+      else p.handlers.onError(m.message ?? "git could not be started");
+    });
+    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
+    w.on("exit", () => failAll("the git reader thread stopped"));
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+function failAll(message2) {
+  worker = null;
+  broken = true;
+  const list4 = [...active.values()];
+  active.clear();
+  for (const p of list4) p.handlers.onError(message2);
+}
+function pumpSpawn(file, args, cwd, env, handlers2) {
+  const w = ensureWorker();
+  if (!w) return null;
+  const id = nextId++;
+  active.set(id, { handlers: handlers2 });
+  w.ref();
+  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
+  return {
+    kill: () => {
+      if (active.has(id)) w.postMessage({ op: "kill", id });
+    }
+  };
+}
+function yieldCpuToGit() {
+  if (lowered || !worker) return;
+  lowered = true;
+  if (process.platform !== "linux") return;
+  const raw = process.env.MEMORY_AUDIT_NICE;
+  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
+  if (!Number.isInteger(nice) || nice <= 0) return;
+  try {
+    if (getPriority() < nice) setPriority(Math.min(nice, 19));
+  } catch {
+  }
+}
+var WORKER_SOURCE, worker, broken, nextId, active, lowered;
+var init_pump = __esm({
+  "src/evidence/pump.ts"() {
+    "use strict";
+    WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const FLUSH_BYTES = 512 * 1024;
+const FLUSH_MS = 8;
+const children = new Map();
+// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
+const HIGH_WATER = 8 * 1024 * 1024;
+const LOW_WATER = 2 * 1024 * 1024;
+parentPort.on('message', (m) => {
+  if (m.op === 'ack') {
+    const c = children.get(m.id);
+    if (!c) return;
+    c.inflight -= m.bytes;
+    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
+    return;
+  }
+  if (m.op === 'kill') {
+    const c = children.get(m.id);
+    if (c) c.child.kill();
+    return;
+  }
+  if (m.op !== 'spawn') return;
+  const id = m.id;
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+    return;
+  }
+  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
+  children.set(id, st);
+  const flush = () => {
+    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
+    if (st.size === 0) return;
+    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
+    st.parts = []; st.size = 0;
+    let ab;
+    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
+    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+    st.inflight += ab.byteLength;
+    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
+    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
+  };
+  child.stdout.on('data', (b) => {
+    st.parts.push(b); st.size += b.length;
+    if (st.size >= FLUSH_BYTES) flush();
+    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
+  });
+  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
+  let reported = false;
+  child.on('error', (err) => {
+    if (reported) return;
+    reported = true;
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
+  });
+  child.on('close', (code) => {
+    if (reported) return;
+    reported = true;
+    flush();
+    children.delete(id);
+    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
+  });
+});
+`;
+    worker = null;
+    broken = false;
+    nextId = 1;
+    active = /* @__PURE__ */ new Map();
+    lowered = false;
+  }
+});
+
+// src/evidence/git.ts
+import { spawn } from "node:child_process";
+function runGit(cwd, args, input) {
+  return new Promise((resolve6) => {
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
+      return;
+    }
+    const out = [];
+    const errOut = [];
+    child.stdout.on("data", (b) => out.push(b));
+    child.stderr.on("data", (b) => errOut.push(b));
+    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
+    child.on(
+      "close",
+      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
+    );
+    child.stdin.on("error", () => {
+    });
+    if (input !== void 0) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+function gitEnv() {
+  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
+}
+function streamGitTokens(cwd, args, onToken) {
+  return new Promise((resolve6) => {
+    let rest = null;
+    let failed2 = null;
+    let kill = () => {
+    };
+    const onData = (chunk) => {
+      if (failed2) return;
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      try {
+        for (; ; ) {
+          const nul = buf.indexOf(0, start);
+          if (nul < 0) break;
+          onToken(buf.toString("utf8", start, nul));
+          start = nul + 1;
+        }
+      } catch (err) {
+        failed2 = err;
+        kill();
+        return;
+      }
+      rest = start < buf.length ? buf.subarray(start) : null;
+      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
+    };
+    const onClose = (code3, stderr) => {
+      if (!failed2 && rest && rest.length > 0) {
+        try {
+          onToken(rest.toString("utf8"));
+        } catch (err) {
+          failed2 = err;
+        }
+      }
+      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
+${failed2.message}` : "") });
+    };
+    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
+    const argv = [...GIT_STABLE_CONFIG, ...args];
+    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
+    if (pumped) {
+      kill = pumped.kill;
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    const c = child;
+    kill = () => c.kill();
+    const errOut = [];
+    let errLen = 0;
+    c.stdout.on("data", onData);
+    c.stderr.on("data", (b) => {
+      if (errLen < 64 * 1024) {
+        errOut.push(b);
+        errLen += b.length;
+      }
+    });
+    c.on("error", (err) => onError(err.message));
+    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
+  });
+}
+function readBlobs(cwd, ids, onBlob) {
+  return new Promise((resolve6) => {
+    if (ids.length === 0) {
+      resolve6({ code: 0, stderr: "" });
+      return;
+    }
+    let child;
+    try {
+      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+    } catch (err) {
+      resolve6({ code: -1, stderr: String(err.message) });
+      return;
+    }
+    let idx = 0;
+    let buf = Buffer.alloc(0);
+    let need = -1;
+    let errText = "";
+    const pump = () => {
+      for (; ; ) {
+        if (need < 0) {
+          const nl = buf.indexOf(10);
+          if (nl < 0) return;
+          const header = buf.toString("utf8", 0, nl);
+          buf = buf.subarray(nl + 1);
+          const id = ids[idx] ?? "";
+          if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+            idx++;
+            safe(() => onBlob(id, null));
+            continue;
+          }
+          const parts = header.split(" ");
+          need = Number(parts[2] ?? 0);
+        } else {
+          if (buf.length < need + 1) return;
+          const body = buf.toString("utf8", 0, need);
+          buf = buf.subarray(need + 1);
+          need = -1;
+          const id = ids[idx++] ?? "";
+          safe(() => onBlob(id, body));
+        }
+      }
+    };
+    const safe = (f) => {
+      try {
+        f();
+      } catch (err) {
+        errText += `${err.message}
+`;
+      }
+    };
+    child.stdout.on("data", (chunk) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      pump();
+    });
+    child.stderr.on("data", (b) => {
+      if (errText.length < 64 * 1024) errText += b.toString("utf8");
+    });
+    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
+    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
+    child.stdin.on("error", () => {
+    });
+    const SLICE = 2e3;
+    let i = 0;
+    const writeMore = () => {
+      while (i < ids.length) {
+        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
+        i += SLICE;
+        if (!child.stdin.write(chunk)) {
+          child.stdin.once("drain", writeMore);
+          return;
+        }
+      }
+      child.stdin.end();
+    };
+    writeMore();
+  });
+}
+async function repoInfo(root2) {
+  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
+  const lines = r.stdout.split("\n");
+  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
+    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
+    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
+    const l2 = r2.stdout.split("\n");
+    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
+  }
+  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
+  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
+}
+async function remoteOriginUrl(root2) {
+  const r = await runGit(root2, ["remote", "get-url", "origin"]);
+  if (r.code !== 0) return void 0;
+  return r.stdout.trim() || void 0;
+}
+function parseRepoSlug(url) {
+  const u = url.trim();
+  let path16;
+  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
+  if (scp && !u.includes("://")) path16 = scp[1];
+  else {
+    try {
+      path16 = new URL(u).pathname;
+    } catch {
+      return void 0;
+    }
+  }
+  if (!path16) return void 0;
+  const parts = path16.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (parts.length < 2) return void 0;
+  const [owner, name] = parts.slice(-2);
+  if (!owner || !name) return void 0;
+  return `${owner}/${name}`;
+}
+var GIT_STABLE_CONFIG, BlobStream;
+var init_git = __esm({
+  "src/evidence/git.ts"() {
+    "use strict";
+    init_pump();
+    GIT_STABLE_CONFIG = [
+      "-c",
+      "core.quotePath=false",
+      "-c",
+      "log.showSignature=false",
+      "-c",
+      "color.ui=false",
+      "-c",
+      "diff.renames=true",
+      "-c",
+      "log.follow=false",
+      "-c",
+      "log.showRoot=true",
+      "-c",
+      "diff.relative=false",
+      "-c",
+      "i18n.logOutputEncoding=UTF-8"
+    ];
+    BlobStream = class {
+      constructor(cwd, onBlob) {
+        this.cwd = cwd;
+        this.onBlob = onBlob;
+      }
+      cwd;
+      onBlob;
+      child = null;
+      queue = [];
+      head = 0;
+      buf = Buffer.alloc(0);
+      need = -1;
+      pendingWrite = [];
+      errText = "";
+      done = null;
+      resolveDone = null;
+      requested = 0;
+      start() {
+        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
+        try {
+          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
+        } catch (err) {
+          this.resolveDone({ code: -1, stderr: String(err.message) });
+          return;
+        }
+        const child = this.child;
+        child.stdout.on("data", (chunk) => {
+          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+          this.pump();
+        });
+        child.stderr.on("data", (b) => {
+          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
+        });
+        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
+        child.on("close", (code3) => {
+          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
+          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
+        });
+        child.stdin.on("error", () => {
+        });
+      }
+      deliver(id, content3) {
+        try {
+          this.onBlob(id, content3);
+        } catch (err) {
+          this.errText += `${err.message}
+`;
+        }
+      }
+      pump() {
+        for (; ; ) {
+          if (this.need < 0) {
+            const nl = this.buf.indexOf(10);
+            if (nl < 0) return;
+            const header = this.buf.toString("utf8", 0, nl);
+            this.buf = this.buf.subarray(nl + 1);
+            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+              this.deliver(this.queue[this.head++] ?? "", null);
+              continue;
+            }
+            this.need = Number(header.split(" ")[2] ?? 0);
+          } else {
+            if (this.buf.length < this.need + 1) return;
+            const body = this.buf.toString("utf8", 0, this.need);
+            this.buf = this.buf.subarray(this.need + 1);
+            this.need = -1;
+            this.deliver(this.queue[this.head++] ?? "", body);
+          }
+          if (this.head > 4096 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
+          }
+        }
+      }
+      request(id) {
+        if (!this.child && !this.done) this.start();
+        if (!this.child) return;
+        this.queue.push(id);
+        this.requested++;
+        this.pendingWrite.push(id);
+        if (this.pendingWrite.length >= 64) this.flush();
+      }
+      flush() {
+        if (!this.child || this.pendingWrite.length === 0) return;
+        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
+        this.pendingWrite = [];
+      }
+      /** No more requests: waits for every answer. */
+      async end() {
+        if (!this.done) return { code: 0, stderr: "" };
+        this.flush();
+        this.child?.stdin.end();
+        return this.done;
+      }
+    };
+  }
+});
+
+// src/evidence/history.ts
+function pushTo(m, k, v) {
+  const list4 = m.get(k);
+  if (list4) list4.push(v);
+  else m.set(k, [v]);
+}
+function commonDir(paths) {
+  if (!paths.length) return "";
+  let parts = paths[0].split("/").slice(0, -1);
+  for (const p of paths.slice(1)) {
+    const q = p.split("/");
+    let i = 0;
+    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join("/");
+}
+function normalizePath(p) {
+  let q = p.trim().replace(/\\/g, "/");
+  while (q.startsWith("./")) q = q.slice(2);
+  q = q.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
+  return q;
+}
+function makeIndex(st, present, shallow, warnings) {
+  const { events, order: order2 } = st;
+  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
+  const pathsUnder = (dir) => {
+    const out = [];
+    const stack = [normalizePath(dir)];
+    while (stack.length) {
+      const d = stack.pop();
+      const files = childFiles.get(d);
+      if (files) for (const f of files) out.push(f);
+      const dirs = childDirs.get(d);
+      if (dirs) for (const sub of dirs) stack.push(sub);
+    }
+    return out.sort();
+  };
+  const isHistDir = (d) => st.dirLast.has(d);
+  const caseMatch = (p) => {
+    const l = p.toLowerCase();
+    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
+    return m && m !== p ? m : void 0;
+  };
+  const ord = (c) => order2.get(c) ?? -1;
+  const resolvesToPresent = (p, depth3) => {
+    if (present(p)) return p;
+    if (depth3 > 3) return void 0;
+    const f = fileFate(p, -1, depth3 + 1);
+    return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
+  };
+  const findReadd = (del, depth3) => {
+    const delOrd = ord(del.commit);
+    if (del.blob && !isNullBlob(del.blob)) {
+      const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
+      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (const e2 of same) {
+        const r = resolvesToPresent(e2.path, depth3);
+        if (r) return { path: e2.path, via: "blob", event: e2 };
+      }
+    }
+    const base = del.path.slice(del.path.lastIndexOf("/") + 1);
+    if (GENERIC_BASENAMES.has(base.toLowerCase())) return void 0;
+    const cands = (addsByBase.get(base) ?? []).filter(
+      (e2) => e2.path !== del.path && ord(e2.commit) >= delOrd && ord(e2.commit) <= delOrd + READD_WINDOW
+    );
+    if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
+    let e = cands[0];
+    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
+    return resolvesToPresent(e.path, depth3) ? { path: e.path, via: "basename", event: e } : void 0;
+  };
+  const fileFate = (start, since, depth3 = 0) => {
+    const chain = [];
+    const seen = /* @__PURE__ */ new Set();
+    let cur = start;
+    let after = since;
+    let inferred;
+    for (; ; ) {
+      if (present(cur) && cur !== start) {
+        return { status: "renamed", successor: cur, commit: chain[chain.length - 1]?.commit, chain, isDirectory: false, inferred, existed: true };
+      }
+      if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
+      seen.add(cur);
+      const list4 = events.get(cur) ?? [];
+      let lastIdx = -1;
+      for (let i = list4.length - 1; i >= 0; i--) {
+        const e = list4[i];
+        if (ord(e.commit) < after) break;
+        if (TERMINAL(e)) {
+          lastIdx = i;
+          break;
+        }
+      }
+      if (lastIdx < 0) {
+        if (chain.length) {
+          return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
+        }
+        return { status: "unknown", existed: list4.length > 0 };
+      }
+      let term = list4[lastIdx];
+      if (term.type === "deleted") {
+        for (let i = lastIdx - 1; i >= 0; i--) {
+          const e = list4[i];
+          if (ord(e.commit) < after || CREATION(e)) break;
+          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth3 + 1)) {
+            term = e;
+            break;
+          }
+        }
+      }
+      if (term.type === "renamed-from" && term.other) {
+        chain.push({ from: cur, to: term.other, commit: term.commit });
+        after = ord(term.commit);
+        cur = term.other;
+        continue;
+      }
+      const re = depth3 < 3 ? findReadd(term, depth3) : void 0;
+      if (re) {
+        chain.push({ from: cur, to: re.path, commit: term.commit });
+        inferred = "readded";
+        after = ord(re.event.commit);
+        cur = re.path;
+        continue;
+      }
+      return {
+        status: "deleted",
+        commit: term.commit,
+        chain: chain.length ? chain : void 0,
+        isDirectory: false,
+        existed: true,
+        ...chain.length ? { lastPath: cur } : {}
+      };
+    }
+  };
+  const dirFate = (dir, depth3) => {
+    const files = pathsUnder(dir);
+    const votes = /* @__PURE__ */ new Map();
+    let lastDelete;
+    let lastMove;
+    let voters = 0;
+    const pre = dir + "/";
+    for (const f of files) {
+      const ff = fileFate(f, -1, 2);
+      if (ff.status === "present") continue;
+      voters++;
+      const hop = ff.chain?.find((h) => !h.to.startsWith(pre));
+      if (ff.status === "renamed" && hop) {
+        if (!lastMove || ord(hop.commit) > ord(lastMove)) lastMove = hop.commit;
+        const rest = hop.from.startsWith(pre) ? hop.from.slice(pre.length) : "";
+        let newDir;
+        if (rest && hop.to.endsWith("/" + rest)) newDir = hop.to.slice(0, hop.to.length - rest.length - 1);
+        else if (rest && hop.to === rest) newDir = "";
+        if (newDir === void 0) continue;
+        const v = votes.get(newDir);
+        if (v) {
+          v.n++;
+          if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
+          if (ff.successor) v.finals.push(ff.successor);
+        } else votes.set(newDir, { n: 1, commit: hop.commit, finals: ff.successor ? [ff.successor] : [] });
+        continue;
+      }
+      const c = ff.commit;
+      if (c && (!lastDelete || ord(c) > ord(lastDelete))) lastDelete = c;
+    }
+    let best;
+    for (const [k, v] of votes) if (!best || v.n > best[1].n) best = [k, v];
+    const destinations = [...votes].map(([k, v]) => ({ path: k, files: v.n })).sort((a, b) => b.files - a.files);
+    if (best && best[1].n * 2 >= voters && best[0] !== dir) {
+      const to = best[0];
+      const hop = { from: dir, to, commit: best[1].commit };
+      const finals = best[1].finals;
+      const stayed = finals.filter((x) => x.startsWith(to + "/")).length;
+      if (finals.length && stayed * 2 < finals.length) {
+        const lcp = commonDir(finals);
+        if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
+          let moveCommit;
+          for (const fin of finals) {
+            const list4 = events.get(fin);
+            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
+            if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
+          }
+          const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
+          return { status: "renamed", successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
+        }
+      }
+      if (present(to) || to === "" || depth3 > 4) {
+        return { status: "renamed", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
+      }
+      if (isHistDir(to)) {
+        const next = dirFate(to, depth3 + 1);
+        return { ...next, isDirectory: true, chain: [hop, ...next.chain ?? []], destinations };
+      }
+      return { status: "unknown", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
+    }
+    const last = [lastDelete, lastMove].filter((c) => !!c).sort((a, b) => ord(b) - ord(a))[0];
+    return {
+      status: last ? "deleted" : "unknown",
+      commit: last,
+      isDirectory: true,
+      existed: true,
+      ...destinations.length ? { destinations } : {}
+    };
+  };
+  const fateCache = /* @__PURE__ */ new Map();
+  const fate = (raw) => {
+    const p = normalizePath(raw);
+    const hit2 = fateCache.get(p);
+    if (hit2) return hit2;
+    const res = computeFate(p);
+    if (fateCache.size < 1e5) fateCache.set(p, res);
+    return res;
+  };
+  const computeFate = (p) => {
+    const now = present(p);
+    if (now) return { status: "present", isDirectory: now === "dir", existed: events.has(p) || isHistDir(p) };
+    if (events.has(p)) return fileFate(p, -1);
+    if (isHistDir(p)) return dirFate(p, 0);
+    const cm = caseMatch(p);
+    if (cm !== void 0) {
+      const f = present(cm) ? { status: "present", isDirectory: present(cm) === "dir" } : computeFate(cm);
+      if (f.status === "present") return { status: "renamed", successor: cm, isDirectory: f.isDirectory, inferred: "case", existed: true };
+      return { ...f, inferred: f.inferred ?? "case", caseOf: cm };
+    }
+    let end = p.lastIndexOf("/");
+    while (end > 0) {
+      const anc = p.slice(0, end);
+      if (present(anc)) break;
+      if (isHistDir(anc)) {
+        const df = fate(anc);
+        if (df.status === "renamed" && df.successor !== void 0) {
+          const cand = (df.successor ? df.successor + "/" : "") + p.slice(end + 1);
+          const kind = present(cand);
+          if (kind) {
+            return { status: "renamed", successor: cand, commit: df.commit, chain: df.chain, isDirectory: kind === "dir", inferred: "directory", existed: false };
+          }
+        }
+        break;
+      }
+      end = anc.lastIndexOf("/");
+    }
+    return { status: "unknown", existed: false };
+  };
+  const lastTouched = (raw) => {
+    const p = normalizePath(raw);
+    if (p === "") return st.commits[st.commits.length - 1];
+    const list4 = events.get(p);
+    if (list4 && list4.length) return list4[list4.length - 1].commit;
+    return st.dirLast.get(p);
+  };
+  const touchCount = (raw) => {
+    const p = normalizePath(raw);
+    if (p === "") return st.commits.length;
+    const list4 = events.get(p);
+    if (list4 && list4.length) {
+      let n = 0;
+      let prev = null;
+      for (const e of list4) {
+        if (e.commit !== prev) n++;
+        prev = e.commit;
+      }
+      return n;
+    }
+    return st.dirCount.get(p) ?? 0;
+  };
+  return {
+    available: true,
+    shallow,
+    commits: st.commits.length,
+    events,
+    fate,
+    lastTouched,
+    touchCount,
+    pathsUnder,
+    caseMatch,
+    known: (raw) => {
+      const p = normalizePath(raw);
+      return events.has(p) ? "file" : isHistDir(p) ? "dir" : void 0;
+    },
+    warnings,
+    commitList: st.commits
+  };
+}
+function emptyHistory(shallow = false, available = false) {
+  return {
+    available,
+    shallow,
+    commits: 0,
+    events: /* @__PURE__ */ new Map(),
+    fate: () => ({ status: "unknown", existed: false }),
+    lastTouched: () => void 0,
+    touchCount: () => 0,
+    pathsUnder: () => [],
+    caseMatch: () => void 0,
+    known: () => void 0,
+    warnings: []
+  };
+}
+async function runLogPass(root2, opts = {}) {
+  const builder = new HistoryBuilder(opts.prefix ?? "");
+  let pending = null;
+  let need = 0;
+  let commit = null;
+  const onChange = opts.onChange;
+  const dayCache = /* @__PURE__ */ new Map();
+  const onToken = (raw) => {
+    if (need > 0 && pending) {
+      if (need === 2) {
+        pending.src = raw;
+        need = pending.status === "R" || pending.status === "C" ? 1 : 0;
+        if (need === 1) return;
+      } else {
+        pending.dst = raw;
+        need = 0;
+      }
+      if (commit) {
+        if (onChange) onChange(commit, pending);
+        builder.addChange(pending);
+      }
+      pending = null;
+      return;
+    }
+    let tok = raw;
+    if (tok.charCodeAt(0) === 10) tok = tok.slice(1);
+    if (tok.charCodeAt(0) === 30) {
+      const f = tok.slice(1).split("");
+      const at = Number(f[2]);
+      const ms2 = Number.isFinite(at) ? at * 1e3 : 0;
+      const time = new Date(ms2).toISOString();
+      const dayKey = Math.floor(ms2 / 864e5);
+      let date = dayCache.get(dayKey);
+      if (!date) {
+        date = time.slice(0, 10);
+        dayCache.set(dayKey, date);
+      }
+      commit = { sha: f[0] ?? "", date, time: time.replace(".000Z", "Z"), author: f[3] ?? "", subject: f.slice(4).join("") };
+      builder.startCommit(commit);
+      return;
+    }
+    if (tok.charCodeAt(0) === 58) {
+      const s1 = tok.indexOf(" ", 1);
+      const s2 = tok.indexOf(" ", s1 + 1);
+      const s3 = tok.indexOf(" ", s2 + 1);
+      const s4 = tok.indexOf(" ", s3 + 1);
+      const letter = tok.charAt(s4 + 1);
+      pending = {
+        status: letter,
+        similarity: tok.length > s4 + 2 ? Number(tok.slice(s4 + 2)) : void 0,
+        src: "",
+        // Only adds, deletes and renames keep blob ids (re-add detection, manifest history).
+        srcBlob: tok.slice(s2 + 1, s3),
+        dstBlob: tok.slice(s3 + 1, s4),
+        srcMode: tok.slice(1, s1),
+        dstMode: tok.slice(s1 + 1, s2)
+      };
+      need = 2;
+      return;
+    }
+  };
+  const args = [
+    "-c",
+    `diff.renameLimit=${opts.renameLimit ?? 5e3}`,
+    "log",
+    "HEAD",
+    "--raw",
+    "--no-abbrev",
+    "-M",
+    "-z",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    `--format=${LOG_FORMAT}`,
+    "--"
+  ];
+  const r = await streamGitTokens(root2, args, onToken);
+  const warn = r.stderr.split("\n").map((l) => l.trim()).filter((l) => /rename|skipped|limit/i.test(l));
+  builder.warnings.push(...warn);
+  return { builder, code: r.code, stderr: r.stderr };
+}
+var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, parentOf, isNullBlob, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
+var init_history = __esm({
+  "src/evidence/history.ts"() {
+    "use strict";
+    init_git();
+    NULL_BLOB = /^0+$/;
+    GENERIC_BASENAMES = /* @__PURE__ */ new Set([
+      "index.ts",
+      "index.js",
+      "index.tsx",
+      "index.jsx",
+      "index.mjs",
+      "index.cjs",
+      "index.d.ts",
+      "index.md",
+      "index.html",
+      "readme.md",
+      "readme",
+      "readme.rst",
+      "license",
+      "license.md",
+      "changelog.md",
+      "package.json",
+      "tsconfig.json",
+      "__init__.py",
+      "main.py",
+      "main.go",
+      "main.rs",
+      "mod.rs",
+      "lib.rs",
+      "main.ts",
+      "main.js",
+      "utils.ts",
+      "utils.js",
+      "utils.py",
+      "types.ts",
+      "types.go",
+      "types.py",
+      "config.ts",
+      "config.js",
+      "config.py",
+      "cargo.toml",
+      "go.mod",
+      "makefile",
+      "dockerfile",
+      ".gitignore",
+      ".gitkeep",
+      "setup.py",
+      "pyproject.toml",
+      "test.ts",
+      "app.ts",
+      "app.tsx",
+      "app.py",
+      "constants.ts",
+      "helpers.ts",
+      "claude.md",
+      "agents.md",
+      "vite.config.ts",
+      "vitest.config.ts"
+    ]);
+    READD_WINDOW = 100;
+    parentOf = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+    isNullBlob = (b) => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
+    HistoryBuilder = class {
+      constructor(prefix = "") {
+        this.prefix = prefix;
+      }
+      prefix;
+      commits = [];
+      events = /* @__PURE__ */ new Map();
+      dirLast = /* @__PURE__ */ new Map();
+      dirCount = /* @__PURE__ */ new Map();
+      /** Paths touched by the current commit (for distinct-commit counting of directories). */
+      touchedDirs = /* @__PURE__ */ new Set();
+      current = null;
+      lookups = {
+        lowerFiles: /* @__PURE__ */ new Map(),
+        lowerDirs: /* @__PURE__ */ new Map(),
+        addsByBase: /* @__PURE__ */ new Map(),
+        addsByBlob: /* @__PURE__ */ new Map(),
+        childFiles: /* @__PURE__ */ new Map(),
+        childDirs: /* @__PURE__ */ new Map()
+      };
+      /** Warnings git printed (rename detection skipped...). */
+      warnings = [];
+      startCommit(c) {
+        this.flushCommit();
+        this.current = c;
+        this.commits.push(c);
+      }
+      flushCommit() {
+        const c = this.current;
+        if (!c) return;
+        const lk = this.lookups;
+        for (const d of this.touchedDirs) {
+          if (!this.dirLast.has(d)) {
+            this.dirLast.set(d, c);
+            const ld = d.toLowerCase();
+            if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
+            pushTo(lk.childDirs, parentOf(d), d);
+          }
+          this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
+        }
+        this.touchedDirs.clear();
+      }
+      /** Strips the root prefix; returns null for paths outside the root. */
+      rel(p) {
+        if (p === void 0) return null;
+        if (!this.prefix) return p;
+        return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
+      }
+      push(path16, ev) {
+        let list4 = this.events.get(path16);
+        let key = path16;
+        const lk = this.lookups;
+        if (list4) key = list4[0].path;
+        else {
+          list4 = [];
+          this.events.set(path16, list4);
+          const lp = path16.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path16);
+          pushTo(lk.childFiles, parentOf(path16), path16);
+        }
+        const e = ev;
+        e.path = key;
+        list4.push(e);
+        if (e.type === "added") {
+          pushTo(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
+          if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
+        }
+        let end = key.lastIndexOf("/");
+        while (end > 0) {
+          const d = key.slice(0, end);
+          if (this.touchedDirs.has(d)) break;
+          this.touchedDirs.add(d);
+          end = d.lastIndexOf("/");
+        }
+      }
+      addChange(ch) {
+        const commit = this.current;
+        if (!commit) return;
+        const s = ch.status;
+        const src = this.rel(ch.src);
+        const dst = this.rel(ch.dst);
+        if (s === "R" && ch.dst !== void 0) {
+          if (src !== null && dst !== null) {
+            this.push(src, { type: "renamed-from", other: dst, similarity: ch.similarity, commit, blob: ch.srcBlob });
+            this.push(dst, { type: "renamed-to", other: src, similarity: ch.similarity, commit, blob: ch.dstBlob });
+          } else if (src !== null) this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
+          else if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
+          return;
+        }
+        if (s === "C" && ch.dst !== void 0) {
+          if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
+          return;
+        }
+        if (src === null) return;
+        if (s === "A") this.push(src, { type: "added", commit, blob: ch.dstBlob });
+        else if (s === "D") this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
+        else if (s === "M" || s === "T") this.push(src, { type: "modified", commit });
+      }
+      /** Finishes the pass; `present` tells what exists now (the file index). */
+      finish(present, shallow) {
+        this.flushCommit();
+        this.current = null;
+        this.commits.reverse();
+        const order2 = /* @__PURE__ */ new Map();
+        this.commits.forEach((c, i) => order2.set(c, i));
+        for (const list4 of this.events.values()) {
+          list4.reverse();
+          let sorted = true;
+          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
+          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
+        }
+        return makeIndex(
+          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
+          present,
+          shallow,
+          this.warnings
+        );
+      }
+    };
+    TERMINAL = (e) => e.type === "deleted" || e.type === "renamed-from";
+    CREATION = (e) => e.type === "added" || e.type === "renamed-to";
+    LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%an%x1f%s";
+  }
+});
+
+// src/evidence/manifests/kinds.ts
+function manifestKind(path16) {
+  if (SKIP_SEGMENT.test(path16)) return void 0;
+  const slash = path16.lastIndexOf("/");
+  const base = slash < 0 ? path16 : path16.slice(slash + 1);
+  switch (base) {
+    case "composer.json":
+      return "composer";
+    case "mix.exs":
+      return TOOL_COPIES.test(path16) ? void 0 : "mix";
+    case "pubspec.yaml":
+      return TOOL_COPIES.test(path16) ? void 0 : "pubspec";
+    case "package.json":
+      return "package.json";
+    case "pnpm-workspace.yaml":
+    case "pnpm-workspace.yml":
+      return "pnpm-workspace";
+    case "package-lock.json":
+    case "npm-shrinkwrap.json":
+      return "package-lock";
+    case "pnpm-lock.yaml":
+      return "pnpm-lock";
+    case "yarn.lock":
+      return "yarn-lock";
+    case "pyproject.toml":
+    // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
+    case "hatch.toml":
+      return "pyproject";
+    // setuptools' own files: the literal arguments of `setup(...)` and setup.cfg's `[options]`
+    // (see parse.ts). Projects that keep their dependencies there (dagster, celery, ray) have no
+    // other manifest declaring them.
+    case "setup.py":
+      return "setup-py";
+    case "setup.cfg":
+      return "setup-cfg";
+    case "Cargo.toml":
+      return "cargo";
+    case "go.mod":
+      return "go.mod";
+    case "Gemfile":
+    case "gems.rb":
+      return "gemfile";
+    case "Makefile":
+    case "makefile":
+    case "GNUmakefile":
+      return "makefile";
+    case "justfile":
+    case "Justfile":
+    case ".justfile":
+      return "justfile";
+    // Deno's configuration: its `tasks` (see parse.ts).
+    case "deno.json":
+    case "deno.jsonc":
+      return "deno";
+    // go-task's Taskfiles, every name Task looks for (https://taskfile.dev/docs: supported file names).
+    case "Taskfile.yml":
+    case "taskfile.yml":
+    case "Taskfile.yaml":
+    case "taskfile.yaml":
+    case "Taskfile.dist.yml":
+    case "taskfile.dist.yml":
+    case "Taskfile.dist.yaml":
+    case "taskfile.dist.yaml":
+      return "taskfile";
+    // Turborepo's task configuration (the root one and packages' own): its task keys, with
+    // history, so a task renamed there is seen (see parse.ts `parseTurboJson`).
+    case "turbo.json":
+    case "turbo.jsonc":
+      return "turbo";
+    // Nx: a project's configuration (its name and targets, with history) and the workspace's
+    // nx.json (plugins and target defaults, HEAD only).
+    case "project.json":
+      return "nx-project";
+    case "nx.json":
+      return "nx";
+    // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
+    case "Package.swift":
+      return TOOL_COPIES.test(path16) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path16) ? void 0 : "swift-package";
+    // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.
+    case "global.json":
+    case ".nvmrc":
+    case ".node-version":
+    case ".python-version":
+    case ".ruby-version":
+    case ".tool-versions":
+      return "runtime-file";
+  }
+  if (base.endsWith(".versions.toml")) return "gradle-catalog";
+  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path16)) return "gradle-build";
+  if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
+  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path16)) {
+    return "requirements";
+  }
+  return void 0;
+}
+function isLockfile(kind) {
+  return kind === "package-lock" || kind === "pnpm-lock" || kind === "yarn-lock";
+}
+function hasHistory(kind) {
+  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace" && kind !== "nx";
+}
+var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC, TASKFILE_NAMES, NX_NAME_KEY, DENO_CONFIG_NAMES;
+var init_kinds = __esm({
+  "src/evidence/manifests/kinds.ts"() {
+    "use strict";
+    SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+    TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
+    BUILD_LOGIC = /(^|\/)(buildSrc|build-logic)\//;
+    TASKFILE_NAMES = [
+      "Taskfile.yml",
+      "taskfile.yml",
+      "Taskfile.yaml",
+      "taskfile.yaml",
+      "Taskfile.dist.yml",
+      "taskfile.dist.yml",
+      "Taskfile.dist.yaml",
+      "taskfile.dist.yaml"
+    ];
+    NX_NAME_KEY = "name:";
+    DENO_CONFIG_NAMES = ["deno.json", "deno.jsonc"];
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -7417,6 +8580,3583 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit3.visit;
     exports.visitAsync = visit3.visitAsync;
+  }
+});
+
+// node_modules/smol-toml/dist/error.js
+function getLineColFromPtr(string3, ptr) {
+  let lines = string3.slice(0, ptr).split(/\r?\n/);
+  return [lines.length, lines.pop().length + 1];
+}
+function makeCodeBlock(string3, line2, column) {
+  let lines = string3.split(/\r?\n/);
+  let codeblock = "";
+  let numberLen = (Math.log10(line2 + 1) | 0) + 1;
+  for (let i = line2 - 1; i <= line2 + 1; i++) {
+    let l = lines[i - 1];
+    if (!l)
+      continue;
+    codeblock += i.toString().padEnd(numberLen, " ");
+    codeblock += ":  ";
+    codeblock += l;
+    codeblock += "\n";
+    if (i === line2) {
+      codeblock += " ".repeat(numberLen + column + 2);
+      codeblock += "^\n";
+    }
+  }
+  return codeblock;
+}
+var TomlError;
+var init_error = __esm({
+  "node_modules/smol-toml/dist/error.js"() {
+    TomlError = class _TomlError extends Error {
+      line;
+      column;
+      codeblock;
+      constructor(message2, options) {
+        const [line2, column] = getLineColFromPtr(options.toml, options.ptr);
+        const codeblock = makeCodeBlock(options.toml, line2, column);
+        super(`Invalid TOML document: ${message2}
+
+${codeblock}`, options);
+        this.line = line2;
+        this.column = column;
+        this.codeblock = codeblock;
+      }
+      /** @internal */
+      static x(message2, ctx, ptr) {
+        throw new _TomlError(message2, { toml: ctx.s, ptr: ptr ?? ctx.p });
+      }
+    };
+  }
+});
+
+// node_modules/smol-toml/dist/primitive.js
+function parseString(ctx) {
+  let startPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p++);
+  let first = c;
+  let isLiteral = c === 39;
+  let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
+  if (isMultiline) {
+    if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 10)
+      ctx.p++;
+    else if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)
+      ctx.p += 2;
+  }
+  let parsed = "";
+  let sliceStart = ctx.p;
+  let state = 0;
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    c = ctx.s.charCodeAt(ctx.p);
+    if (isMultiline && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)) {
+      state = state && 3;
+    } else if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in strings", ctx);
+    } else if ((!state || state === 3) && c === first && (!isMultiline || ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first)) {
+      if (isMultiline) {
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+      }
+      if (!state) {
+        let s = ctx.s.slice(sliceStart, ctx.p);
+        parsed = parsed ? parsed + s : s;
+      }
+      ctx.p += isMultiline ? 3 : 1;
+      return parsed;
+    } else if (!state) {
+      if (!isLiteral && c === 92) {
+        parsed += ctx.s.slice(sliceStart, sliceStart = ctx.p);
+        state = 1;
+      }
+    } else if (state === 1) {
+      if (c === 120 || c === 117 || c === 85) {
+        let errPtr = ctx.p++ - 1;
+        let value2 = 0;
+        let len = c === 120 ? 2 : c === 117 ? 4 : 8;
+        for (let j = 0; j < len; j++, ctx.p++) {
+          let hex = ctx.s.charCodeAt(ctx.p);
+          let digit = (
+            /* 0-9 */
+            hex >= 48 && hex <= 57 ? hex - 48 : (
+              /* A-F */
+              hex >= 65 && hex <= 70 ? hex - 65 + 10 : (
+                /* a-f */
+                hex >= 97 && hex <= 102 ? hex - 97 + 10 : -1
+              )
+            )
+          );
+          if (digit < 0)
+            TomlError.x("invalid non-hex character in unicode escape", ctx);
+          value2 = value2 << 4 | digit;
+        }
+        if (value2 < 0 || value2 > 1114111 || value2 >= 55296 && value2 <= 57343) {
+          TomlError.x("invalid unicode escape", ctx, errPtr);
+        }
+        parsed += String.fromCodePoint(value2);
+        sliceStart = ctx.p--;
+        state = 0;
+      } else if (isMultiline && (c === 32 || c === 9)) {
+        state = 2;
+      } else {
+        if (c === 98)
+          parsed += "\b";
+        else if (c === 116)
+          parsed += "	";
+        else if (c === 110)
+          parsed += "\n";
+        else if (c === 102)
+          parsed += "\f";
+        else if (c === 114)
+          parsed += "\r";
+        else if (c === 101)
+          parsed += "\x1B";
+        else if (c === 34)
+          parsed += '"';
+        else if (c === 92)
+          parsed += "\\";
+        else
+          TomlError.x("unrecognised escape sequence", ctx);
+        sliceStart = ctx.p + 1;
+        state = 0;
+      }
+    } else if (c !== 32 && c !== 9) {
+      if (state === 2)
+        TomlError.x("invalid escape: only line-ending whitespace may be escaped", ctx, sliceStart);
+      state = !isLiteral && c === 92 ? 1 : 0;
+      sliceStart = ctx.p;
+    }
+  }
+  TomlError.x("unfinished string", ctx, startPtr);
+}
+var init_primitive = __esm({
+  "node_modules/smol-toml/dist/primitive.js"() {
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/date.js
+var DATE_TIME_RE, TomlDate;
+var init_date = __esm({
+  "node_modules/smol-toml/dist/date.js"() {
+    DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
+    TomlDate = class _TomlDate extends Date {
+      #hasDate = false;
+      #hasTime = false;
+      #offset = null;
+      constructor(date, fasttype, unsafeDelim) {
+        let hasDate = true;
+        let hasTime = true;
+        let offset = "Z";
+        let c;
+        if (typeof date === "string") {
+          if (fasttype)
+            prep: {
+              if (fasttype < 3) {
+                if (+date.slice(11, 13) > 23) {
+                  date = "";
+                  break prep;
+                }
+                if (fasttype === 2) {
+                  offset = null;
+                  date += "Z";
+                } else if ((c = date.charCodeAt(date.length - 1)) !== 90 && c !== 122) {
+                  offset = date.slice(date.length - 6);
+                }
+                if (unsafeDelim)
+                  date = date.slice(0, 10) + "T" + date.slice(11);
+              } else if (fasttype === 4) {
+                date = +date.slice(0, 2) > 23 ? "" : `0000-01-01T${date}Z`;
+              }
+              hasDate = fasttype !== 4;
+              hasTime = fasttype !== 3;
+            }
+          else {
+            let match = date.match(DATE_TIME_RE);
+            if (match) {
+              if (!match[1]) {
+                hasDate = false;
+                date = `0000-01-01T${date}`;
+              }
+              hasTime = !!match[2];
+              hasTime && date[10] === " " && (date = date.replace(" ", "T"));
+              if (match[2] && +match[2] > 23) {
+                date = "";
+              } else {
+                offset = match[3] || null;
+                if (!offset && hasTime)
+                  date += "Z";
+              }
+            } else {
+              date = "";
+            }
+          }
+        }
+        super(date);
+        if (!isNaN(this.getTime())) {
+          this.#hasDate = hasDate;
+          this.#hasTime = hasTime;
+          this.#offset = offset;
+        }
+      }
+      isDateTime() {
+        return this.#hasDate && this.#hasTime;
+      }
+      isLocal() {
+        return !this.#hasDate || !this.#hasTime || !this.#offset;
+      }
+      isDate() {
+        return this.#hasDate && !this.#hasTime;
+      }
+      isTime() {
+        return this.#hasTime && !this.#hasDate;
+      }
+      isValid() {
+        return this.#hasDate || this.#hasTime;
+      }
+      toISOString() {
+        let iso = super.toISOString();
+        if (this.isDate())
+          return iso.slice(0, 10);
+        if (this.isTime())
+          return iso.slice(11, 23);
+        if (this.#offset === null)
+          return iso.slice(0, -1);
+        if (this.#offset === "Z" || this.#offset === "z")
+          return iso;
+        let offset = +this.#offset.slice(1, 3) * 60 + +this.#offset.slice(4, 6);
+        offset = this.#offset[0] === "-" ? offset : -offset;
+        let offsetDate = new Date(this.getTime() - offset * 6e4);
+        return offsetDate.toISOString().slice(0, -1) + this.#offset;
+      }
+      static wrapAsOffsetDateTime(jsDate, offset = "Z") {
+        let date = new _TomlDate(jsDate);
+        date.#offset = offset;
+        return date;
+      }
+      static wrapAsLocalDateTime(jsDate) {
+        let date = new _TomlDate(jsDate);
+        date.#offset = null;
+        return date;
+      }
+      static wrapAsLocalDate(jsDate) {
+        let date = new _TomlDate(jsDate);
+        date.#hasTime = false;
+        date.#offset = null;
+        return date;
+      }
+      static wrapAsLocalTime(jsDate) {
+        let date = new _TomlDate(jsDate);
+        date.#hasDate = false;
+        date.#offset = null;
+        return date;
+      }
+    };
+  }
+});
+
+// node_modules/smol-toml/dist/extract.js
+function isDigit(char, base = 10) {
+  return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
+}
+function isEndOfValue(char, delim) {
+  return char === 32 || char === 9 || char === 10 || char === 13 || // Structure end or next value delimiter
+  delim && (char === delim || char === 44) || // Comment
+  char === 35;
+}
+function extractValue(ctx, end) {
+  let errPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p);
+  if (c === 91 || c === 123) {
+    ctx.d-- || TomlError.x("document contains excessively nested structures. aborting.", ctx);
+    let value2 = c === 91 ? parseArray(ctx) : parseInlineTable(ctx);
+    ctx.d++;
+    return value2;
+  }
+  if (c === 34 || c === 39) {
+    return parseString(ctx);
+  }
+  if (c === 116) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 114 || ctx.s.charCodeAt(++ctx.p) !== 117 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, true;
+  }
+  if (c === 102) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 108 || ctx.s.charCodeAt(++ctx.p) !== 115 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, false;
+  }
+  if (c === 43 || c === 45) {
+    return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 44 - c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 4) === 45 && ctx.s.charCodeAt(ctx.p + 7) === 45) {
+    return parseDate(ctx, c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 2) === 58) {
+    return parseTime(ctx, c, end);
+  }
+  return parseNumber(ctx, ctx.p, c, 0, end);
+}
+function parseNumber(ctx, startPtr, startChr, sign, endChr) {
+  let c = startChr;
+  let state = 0;
+  let hasUnderscores = false;
+  if (c === 105) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 110 || ctx.s.charCodeAt(++ctx.p) !== 102)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, (sign || 1) / 0;
+  }
+  if (c === 110) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 110)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, NaN;
+  }
+  if (c === 48) {
+    if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
+      return ctx.bi === true ? 0n : 0;
+    if (!sign) {
+      if (c === 120)
+        return parseIntegerBaseN(ctx, startPtr, 16, endChr);
+      else if (c === 98)
+        return parseIntegerBaseN(ctx, startPtr, 2, endChr);
+      else if (c === 111)
+        return parseIntegerBaseN(ctx, startPtr, 8, endChr);
+    }
+    if (c === 46)
+      state = 2;
+    else if (c === 101 || c === 69)
+      state = 4;
+    else
+      TomlError.x("illegal leading zero", ctx, startPtr);
+  } else if (!isDigit(c))
+    TomlError.x("invalid value", ctx, startPtr);
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (!state)
+      state = 1;
+    if (c === 95) {
+      if (!(state & 1))
+        TomlError.x("illegal underscore", ctx);
+      state += 11;
+      hasUnderscores = true;
+    } else if (state === 1 && c === 46)
+      state = 2;
+    else if ((state === 1 || state === 3) && (c === 101 || c === 69))
+      state = 4;
+    else if (state === 4 && (c === 43 || c === 45)) {
+      state = 6;
+    } else if (!isDigit(c))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (state > 9)
+      state -= 11;
+    else if (!(state & 1))
+      state++;
+  }
+  if (!state) {
+    let val = (startChr - 48) * (sign || 1);
+    return ctx.bi === true ? BigInt(val) : val;
+  }
+  if (!(state & 1))
+    TomlError.x("unfinished numeric value", ctx, startPtr);
+  let str5 = ctx.s.slice(startPtr, ctx.p);
+  if (hasUnderscores)
+    str5 = str5.replaceAll("_", "");
+  return state > 1 ? parseFloat(str5) : parseInteger(ctx, str5, 10, startPtr);
+}
+function parseIntegerBaseN(ctx, startPtr, base, endChr) {
+  let c, underscore = 1;
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (c === 95) {
+      if (underscore & 1)
+        TomlError.x("illegal underscore", ctx);
+      underscore = 3;
+    } else if (!isDigit(c, base))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (underscore & 1)
+      underscore--;
+  }
+  if (underscore & 1)
+    TomlError.x("unfinished numeric value", ctx);
+  let str5 = ctx.s.slice(startPtr + 2, ctx.p);
+  if (underscore)
+    str5 = str5.replaceAll("_", "");
+  return parseInteger(ctx, str5, base, startPtr);
+}
+function parseInteger(ctx, str5, base, startPtr) {
+  if (ctx.bi !== true)
+    int: {
+      let val = parseInt(str5, base);
+      if (!Number.isSafeInteger(val)) {
+        if (ctx.bi)
+          break int;
+        TomlError.x("integer value cannot be represented losslessly", ctx, startPtr);
+      }
+      return val;
+    }
+  return base === 10 ? BigInt(str5) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str5);
+}
+function parseDate(ctx, c, endChr) {
+  let startPtr = ctx.p++, unsafeSeparator;
+  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++))) {
+    return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
+  }
+  ctx.p += 5;
+  if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
+    TomlError.x("invalid date-time: date part is malformed", ctx, startPtr);
+  if (ctx.p >= ctx.s.length || ((c = ctx.s.charCodeAt(ctx.p)) !== 32 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 84 && c !== 116) {
+    let t2 = ctx.s.slice(startPtr, ctx.p);
+    return readDate(ctx, t2, 3, false, startPtr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 3) !== 58)
+    TomlError.x("invalid date-time: time part is malformed", ctx, startPtr);
+  if (ctx.s.charCodeAt(ctx.p += 3) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  if (c = ctx.s.charCodeAt(ctx.p)) {
+    if (c === 90 || c === 122) {
+      let t2 = ctx.s.slice(startPtr, ++ctx.p);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, "[+00:00]");
+    }
+    if (c === 43 || c === 45) {
+      let t2 = ctx.s.slice(startPtr, ctx.p += 6);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, !ctx.ld && "[" + ctx.s.slice(ctx.p - 6, ctx.p) + "]");
+    }
+  }
+  let t = ctx.s.slice(startPtr, ctx.p);
+  return readDate(ctx, t, 2, unsafeSeparator, startPtr);
+}
+function parseTime(ctx, c, endChr) {
+  let start = ctx.p;
+  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
+    return parseNumber(ctx, --ctx.p, c, 0, endChr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 4) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  let t = ctx.s.slice(start, ctx.p);
+  return readDate(ctx, t, 4, false, start);
+}
+function readDate(ctx, str5, type, unsafeDelim, errPtr, temporalSuffix) {
+  if (ctx.ld) {
+    let date = new TomlDate(str5, type, unsafeDelim);
+    if (!date.isValid())
+      TomlError.x("invalid date", ctx, errPtr);
+    return date;
+  }
+  try {
+    if (temporalSuffix)
+      str5 += temporalSuffix;
+    switch (type) {
+      case 1:
+        return Temporal.ZonedDateTime.from(str5);
+      case 2:
+        return Temporal.PlainDateTime.from(str5);
+      case 3:
+        return Temporal.PlainDate.from(str5);
+      case 4:
+        return Temporal.PlainTime.from(str5);
+    }
+  } catch (e) {
+    TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
+  }
+}
+var init_extract = __esm({
+  "node_modules/smol-toml/dist/extract.js"() {
+    init_primitive();
+    init_struct();
+    init_error();
+    init_date();
+  }
+});
+
+// node_modules/smol-toml/dist/util.js
+function skipComment(ctx) {
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    let c = ctx.s.charCodeAt(ctx.p);
+    if (c === 10)
+      break;
+    if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10) {
+      ctx.p++;
+      break;
+    }
+    if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in comments", ctx);
+    }
+  }
+}
+function skipVoid(ctx, banNewLines, banComments) {
+  let c;
+  while (ctx.p < ctx.s.length) {
+    while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 32 || c === 9 || !banNewLines && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)))
+      ctx.p++;
+    if (banComments || c !== 35)
+      break;
+    skipComment(ctx);
+  }
+}
+var init_util = __esm({
+  "node_modules/smol-toml/dist/util.js"() {
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/struct.js
+function parseKey(ctx, end = 61) {
+  let startPtr;
+  let state = 0;
+  let parsed = [];
+  let sliceStart;
+  let c = ctx.s.charCodeAt(startPtr = ctx.p);
+  do {
+    if (c === end) {
+      if (!state)
+        TomlError.x("unexpected end of key", ctx);
+      if (state === 1)
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+      return ctx.p++, parsed;
+    } else if (c === 46) {
+      if (!state)
+        TomlError.x("illegal empty bare key", ctx);
+      if (state === 1)
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+      state = 0;
+    } else if (!state && (c === 34 || c === 39)) {
+      if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
+        TomlError.x("illegal quoted key: multiline strings are not allowed", ctx);
+      parsed.push(parseString(ctx));
+      state = 2;
+      ctx.p--;
+    } else if (c === 32 || c === 9) {
+      if (state === 1) {
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+        state = 2;
+      }
+    } else if (state === 2 || c < 48 && c !== 45 || c > 57 && c < 65 || c > 90 && c < 97 && c !== 95 || c > 122) {
+      TomlError.x("illegal character in key", ctx);
+    } else if (!state) {
+      state = 1;
+      sliceStart = ctx.p;
+    }
+  } while (c = ctx.s.charCodeAt(++ctx.p));
+  TomlError.x("incomplete key-value: cannot find end of key", ctx, startPtr);
+}
+function parseInlineTable(ctx) {
+  let startPtr = ctx.p++;
+  let res = /* @__PURE__ */ Object.create(null);
+  let seen = /* @__PURE__ */ new Set();
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 125) {
+      ctx.p++;
+      return res;
+    }
+    let k;
+    let t = res;
+    let hasOwn = false;
+    let errPtr = ctx.p;
+    let key = parseKey(ctx);
+    for (let i = 0; i < key.length; i++) {
+      if (i)
+        t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      k = key[i];
+      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen.has(t[k]))) {
+        TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+      }
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor")) {
+        t = ctx.uk !== 1 && TomlError.x("document contains an unsafe property", ctx, errPtr);
+        break;
+      }
+      if (!hasOwn && unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+      }
+    }
+    if (hasOwn) {
+      TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+    }
+    skipVoid(ctx, true, true);
+    let value2 = extractValue(
+      ctx,
+      125
+      /* } */
+    );
+    if (t && typeof (t[k] = value2) === "object")
+      seen.add(value2);
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 125) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished table", ctx, startPtr);
+}
+function parseArray(ctx) {
+  let startPtr = ctx.p++;
+  let res = [];
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 93) {
+      ctx.p++;
+      return res;
+    }
+    res.push(extractValue(
+      ctx,
+      93
+      /* ] */
+    ));
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 93) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished array", ctx, startPtr);
+}
+var init_struct = __esm({
+  "node_modules/smol-toml/dist/struct.js"() {
+    init_primitive();
+    init_extract();
+    init_util();
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/parse.js
+function peekTable(ctx, key, table, meta, type) {
+  let t = table;
+  let m = meta;
+  let k;
+  let hasOwn = false;
+  let state;
+  for (let i = 0; i < key.length; i++) {
+    if (i) {
+      t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      m = (state = m[k]).c;
+      if (type === 0 && (state.t === 1 || state.t === 2)) {
+        return null;
+      }
+      if (state.t === 2) {
+        let l = t.length - 1;
+        t = t[l];
+        m = m[l].c;
+      }
+    }
+    k = key[i];
+    if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 && m[k]?.d) {
+      return null;
+    }
+    if (!hasOwn) {
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor"))
+        return false;
+      if (unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
+      }
+      m[k] = {
+        t: i < key.length - 1 && type === 2 ? 3 : type,
+        d: false,
+        i: 0,
+        c: /* @__PURE__ */ Object.create(null)
+      };
+    }
+  }
+  state = m[k];
+  if (state.t !== type && !(type === 1 && state.t === 3)) {
+    return null;
+  }
+  if (type === 2) {
+    if (!state.d) {
+      state.d = true;
+      t[k] = [];
+    }
+    t[k].push(t = /* @__PURE__ */ Object.create(null));
+    state.c[state.i++] = state = { t: 1, d: false, i: 0, c: /* @__PURE__ */ Object.create(null) };
+  }
+  if (state.d) {
+    return null;
+  }
+  state.d = true;
+  if (type === 1) {
+    t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+  } else if (type === 0 && hasOwn) {
+    return null;
+  }
+  return [k, t, state.c];
+}
+function validateTablePeek(ctx, peek3, ptr) {
+  if (peek3 === null || ctx.uk === 2)
+    TomlError.x(peek3 === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
+}
+function parse(toml, options = {}) {
+  let ctx = {
+    s: toml,
+    p: 0,
+    d: options.maxDepth ?? 1e3,
+    bi: options.integersAsBigInt ?? false,
+    ld: options.useLegacyDate ?? true,
+    uk: options.unsafeKeyBehaviour === "throw" ? 2 : options.unsafeKeyBehaviour === "drop" ? 1 : 0
+  };
+  let res = /* @__PURE__ */ Object.create(null);
+  let meta = /* @__PURE__ */ Object.create(null);
+  let tmp;
+  let skipping = false;
+  let tbl = res;
+  let m = meta;
+  if (toml.charCodeAt(0) === 65279)
+    ctx.p++;
+  skipVoid(ctx);
+  while (ctx.p < toml.length) {
+    if (toml.charCodeAt(ctx.p) === 91) {
+      let isTableArray = toml.charCodeAt(++ctx.p) === 91;
+      tmp = ctx.p += +isTableArray;
+      skipping = false;
+      let k = parseKey(
+        ctx,
+        93
+        /* ] */
+      );
+      if (isTableArray) {
+        if (toml.charCodeAt(ctx.p) !== 93) {
+          TomlError.x("expected end of table array declaration", ctx);
+        }
+        ctx.p++;
+      }
+      let p = peekTable(
+        ctx,
+        k,
+        res,
+        meta,
+        isTableArray ? 2 : 1
+        /* Type.EXPLICIT */
+      );
+      if (!p) {
+        validateTablePeek(ctx, p, tmp);
+        skipping = true;
+      } else {
+        m = p[2];
+        tbl = p[1];
+      }
+    } else {
+      tmp = ctx.p;
+      let k = parseKey(ctx);
+      let p = peekTable(
+        ctx,
+        k,
+        tbl,
+        m,
+        0
+        /* Type.DOTTED */
+      );
+      if (!p && !skipping)
+        validateTablePeek(ctx, p, tmp);
+      skipVoid(ctx, true, true);
+      let v = extractValue(ctx, void 0);
+      if (p && !skipping)
+        p[1][p[0]] = v;
+    }
+    skipVoid(ctx, true);
+    if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 10 && (tmp !== 13 || toml.charCodeAt(ctx.p + 1) !== 10)) {
+      TomlError.x("each key-value declaration must be followed by an end-of-line", ctx);
+    }
+    skipVoid(ctx);
+  }
+  return res;
+}
+var init_parse = __esm({
+  "node_modules/smol-toml/dist/parse.js"() {
+    init_struct();
+    init_extract();
+    init_util();
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/stringify.js
+var HAS_WELLFORMED;
+var init_stringify = __esm({
+  "node_modules/smol-toml/dist/stringify.js"() {
+    HAS_WELLFORMED = !!"".isWellFormed;
+  }
+});
+
+// node_modules/smol-toml/dist/index.js
+var init_dist = __esm({
+  "node_modules/smol-toml/dist/index.js"() {
+    init_parse();
+    init_stringify();
+    init_date();
+    init_error();
+  }
+});
+
+// src/evidence/tsconfig-paths.ts
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+async function readPathAliases(root2, files) {
+  const found = [];
+  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
+    for (const f of list4) if (files.files.has(f)) found.push(f);
+  }
+  if (!found.length) return [];
+  found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  found.length = Math.min(found.length, MAX_CONFIGS);
+  const texts = /* @__PURE__ */ new Map();
+  const load2 = (file) => {
+    let p = texts.get(file);
+    if (!p) texts.set(file, p = readConfig(root2, file));
+    return p;
+  };
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  const resolved = await Promise.all(found.map(async (file) => ({ file, opts: await effectiveOptions(file, load2, 0, /* @__PURE__ */ new Set()) })));
+  for (const { file, opts } of resolved) {
+    if (!opts.paths) continue;
+    const scope = dirOf(file);
+    const base = opts.baseUrl ?? opts.paths.dir;
+    for (const [key, value2] of Object.entries(opts.paths.map)) {
+      const star = key.indexOf("*");
+      if (star !== key.length - 1 || star === 0 || key.indexOf("*") !== key.lastIndexOf("*")) continue;
+      const targets = [];
+      for (const t of Array.isArray(value2) ? value2 : []) {
+        if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
+        const pre = t.slice(0, -1);
+        const folder = pre === "" || pre === "." || pre.endsWith("/");
+        let dir = path.posix.normalize(path.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
+        if (dir === ".") dir = "";
+        if (dir === ".." || dir.startsWith("../") || path.posix.isAbsolute(dir)) continue;
+        if (folder && dir) dir += "/";
+        if (/(?:^|\/)node_modules\//.test(dir)) continue;
+        if (!targets.includes(dir)) targets.push(dir);
+      }
+      if (!targets.length) continue;
+      const prefix = key.slice(0, -1);
+      const sig = `${scope}\0${prefix}\0${targets.join("\0")}`;
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      out.push({ config: file, scope, prefix, targets });
+    }
+  }
+  return out;
+}
+async function effectiveOptions(file, load2, hops, seen) {
+  const json = await load2(file);
+  if (!json) return {};
+  seen.add(file);
+  const dir = dirOf(file);
+  let out = {};
+  const ext = json.extends;
+  const parents = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e) => typeof e === "string") : [];
+  if (hops < MAX_EXTENDS) {
+    for (const e of parents) {
+      if (!e.startsWith("./") && !e.startsWith("../")) continue;
+      let target = path.posix.normalize(path.posix.join(dir || ".", e));
+      if (target.startsWith("..")) continue;
+      if (!target.endsWith(".json")) target += ".json";
+      if (seen.has(target)) continue;
+      const p = await effectiveOptions(target, load2, hops + 1, new Set(seen));
+      out = { ...out, ...p.baseUrl !== void 0 ? { baseUrl: p.baseUrl } : {}, ...p.paths ? { paths: p.paths } : {} };
+    }
+  }
+  const co = json.compilerOptions;
+  if (co && typeof co === "object" && !Array.isArray(co)) {
+    const c = co;
+    if (typeof c.baseUrl === "string") {
+      const b = path.posix.normalize(path.posix.join(dir || ".", c.baseUrl));
+      if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
+    }
+    if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
+  }
+  return out;
+}
+async function readConfig(root2, file) {
+  try {
+    const abs = path.join(root2, file);
+    const st = await stat(abs);
+    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    const v = parseJsonc(await readFile(abs, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+function parseJsonc(text5) {
+  let out = "";
+  let i = 0;
+  const n = text5.length;
+  if (text5.charCodeAt(0) === 65279) i = 1;
+  while (i < n) {
+    const c = text5[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text5[j] !== '"') j += text5[j] === "\\" ? 2 : 1;
+      out += text5.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text5[i + 1] === "/") {
+      while (i < n && text5[i] !== "\n") i++;
+    } else if (c === "/" && text5[i + 1] === "*") {
+      const end = text5.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  let cleaned = "";
+  for (let k = 0; k < out.length; k++) {
+    const c = out[k];
+    if (c === '"') {
+      let j = k + 1;
+      while (j < out.length && out[j] !== '"') j += out[j] === "\\" ? 2 : 1;
+      cleaned += out.slice(k, j + 1);
+      k = j;
+    } else if (c === "," && /^\s*[}\]]/.test(out.slice(k + 1, k + 200))) continue;
+    else cleaned += c;
+  }
+  try {
+    return JSON.parse(cleaned);
+  } catch {
+    return void 0;
+  }
+}
+var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth, dirOf;
+var init_tsconfig_paths = __esm({
+  "src/evidence/tsconfig-paths.ts"() {
+    "use strict";
+    CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
+    MAX_CONFIGS = 400;
+    MAX_BYTES = 1024 * 1024;
+    MAX_EXTENDS = 5;
+    depth = (p) => p.split("/").length;
+    dirOf = (p) => {
+      const i = p.lastIndexOf("/");
+      return i < 0 ? "" : p.slice(0, i);
+    };
+  }
+});
+
+// src/evidence/manifests/ecosystems.ts
+function followed(short2, full) {
+  return GENERIC_MODULE.has(short2.toLowerCase()) ? full : short2;
+}
+function addDep(out, name, spec, field2, also) {
+  out.deps.push({ name, spec, field: field2 });
+  const seen = /* @__PURE__ */ new Set([name.toLowerCase()]);
+  for (const a of also) {
+    if (!a || seen.has(a.toLowerCase())) continue;
+    seen.add(a.toLowerCase());
+    out.deps.push({ name: a, spec: "", field: field2, presence: true });
+  }
+}
+function parseComposer(text5) {
+  const out = { kind: "composer", deps: [], problems: [] };
+  const data = parseJsonManifest(text5, out);
+  if (data === void 0) return out;
+  const doc = obj(data);
+  if (!doc) return out;
+  const php = str(obj(doc.require)?.php);
+  if (php && /\d/.test(php)) out.runtimes = [{ name: "php", spec: php }];
+  for (const field2 of ["require", "require-dev"]) {
+    const deps = obj(doc[field2]);
+    if (!deps) continue;
+    for (const [full, spec] of Object.entries(deps)) {
+      if (COMPOSER_PLATFORM.test(full)) continue;
+      const slash = full.indexOf("/");
+      const short2 = slash > 0 ? full.slice(slash + 1) : full;
+      const name = followed(short2, full);
+      addDep(out, name, str(spec) ?? "", field2, [full, short2]);
+    }
+  }
+  if (typeof doc.name === "string") presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf("/") + 1)], "name");
+  const tasks = /* @__PURE__ */ new Map();
+  for (const [name, v] of Object.entries(obj(doc.scripts) ?? {})) {
+    tasks.set(name, Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str(v) ?? "");
+  }
+  for (const [script, list4] of Object.entries(obj(doc["scripts-aliases"]) ?? {})) {
+    if (!tasks.has(script) || !Array.isArray(list4)) continue;
+    for (const a of list4) if (typeof a === "string" && !tasks.has(a)) tasks.set(a, "");
+  }
+  out.tasks = tasks;
+  return out;
+}
+function parsePubspec(text5) {
+  const out = { kind: "pubspec", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    const line2 = err instanceof import_yaml.YAMLParseError && err.linePos ? err.linePos[0].line : void 0;
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 });
+    return out;
+  }
+  const doc = obj(data);
+  if (!doc) return out;
+  for (const field2 of ["dependencies", "dev_dependencies", "dependency_overrides"]) {
+    const deps = obj(doc[field2]);
+    if (!deps) continue;
+    for (const [name, v] of Object.entries(deps)) {
+      const o = obj(v);
+      const spec = str(v) ?? str(o?.version) ?? (o?.sdk ? `sdk:${str(o.sdk)}` : o?.path ? `path:${str(o.path)}` : o?.git ? "git" : "");
+      out.deps.push({ name, spec, field: field2 });
+    }
+  }
+  if (typeof doc.name === "string") presenceOnly(out, [doc.name], "name");
+  return out;
+}
+function parseMix(text5) {
+  const out = { kind: "mix", deps: [], problems: [] };
+  const src = text5.replace(/(^|[^\w"?])#.*$/gm, "$1");
+  const def = /^[ \t]*defp?[ \t]+deps\b/m.exec(src);
+  let body;
+  let tuple;
+  if (def) {
+    const rest = src.slice(def.index + def[0].length);
+    const next = /\n[ \t]*(?:defp?|defmacrop?)[ \t]/.exec(rest);
+    body = next ? rest.slice(0, next.index) : rest;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,/g;
+  } else {
+    body = src;
+    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,\s*(?="[~>=<\d]|(?:github|git|path|in_umbrella|hex):)/g;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  let m;
+  while (m = tuple.exec(body)) {
+    const name = m[1];
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const spec = /^\s*"([^"]*)"/.exec(body.slice(m.index + m[0].length))?.[1] ?? "";
+    out.deps.push({ name, spec, field: "deps" });
+  }
+  const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
+  if (app) presenceOnly(out, [app[1]], "app");
+  const elixir = /(?:^|[\s,[(])elixir:\s*"([^"]*\d[^"]*)"/m.exec(src);
+  if (elixir) out.runtimes = [{ name: "elixir", spec: elixir[1] }];
+  return out;
+}
+function coordinate(s) {
+  const m = COORD.exec(s);
+  if (!m) return void 0;
+  return m[1] ? { group: m[1], artifact: m[2], version: m[3] ?? "" } : { group: m[4], artifact: m[5], version: m[6] };
+}
+function addLibrary(out, group, artifact, version, field2, al) {
+  const full = `${group}:${artifact}`;
+  const lastGroup = group.slice(group.lastIndexOf(".") + 1);
+  const a = al !== void 0 ? alias(al) : void 0;
+  let name = followed(artifact, full);
+  if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field2, [artifact, a, full, lastGroup === artifact ? void 0 : lastGroup]);
+}
+function addPlugin(out, id, version, field2, al) {
+  const last = id.slice(id.lastIndexOf(".") + 1);
+  const a = al !== void 0 ? alias(al) : void 0;
+  let name = followed(last, id);
+  if (name === id && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
+  addDep(out, name, version, field2, [last, a, id]);
+}
+function parseGradleCatalog(text5) {
+  const out = { kind: "gradle-catalog", deps: [], problems: [] };
+  const data = readToml(text5, out);
+  if (!data) return out;
+  const versions = obj(data.versions) ?? {};
+  const version = (v) => {
+    const s = str(v);
+    if (s !== void 0) return s;
+    const o = obj(v);
+    if (!o) return "";
+    if (typeof o.ref === "string") return version(versions[o.ref]);
+    return str(o.strictly) ?? str(o.require) ?? str(o.prefer) ?? "";
+  };
+  const libs = obj(data.libraries);
+  if (libs) {
+    for (const [al, v] of Object.entries(libs)) {
+      const o = obj(v);
+      let c;
+      if (typeof v === "string") c = coordinate(v);
+      else if (o && typeof o.module === "string") {
+        const [group, artifact] = o.module.split(":");
+        if (group && artifact) c = { group, artifact, version: version(o.version) };
+      } else if (o && typeof o.group === "string" && typeof o.name === "string") c = { group: o.group, artifact: o.name, version: version(o.version) };
+      if (c) addLibrary(out, c.group, c.artifact, c.version, "libraries", al);
+    }
+  }
+  const plugins = obj(data.plugins);
+  if (plugins) {
+    for (const [al, v] of Object.entries(plugins)) {
+      if (typeof v === "string") {
+        const colon = v.indexOf(":");
+        addPlugin(out, colon > 0 ? v.slice(0, colon) : v, colon > 0 ? v.slice(colon + 1) : "", "plugins", al);
+      } else if (typeof obj(v)?.id === "string") addPlugin(out, obj(v).id, version(obj(v).version), "plugins", al);
+    }
+  }
+  presenceOnly(out, Object.keys(versions).map(alias), "versions");
+  return out;
+}
+function stripBlockComments(text5, open, close2, openRest) {
+  let out = "";
+  let i = 0;
+  for (; ; ) {
+    const o = text5.indexOf(open, i);
+    if (o < 0) return out + text5.slice(i);
+    const c = text5.indexOf(close2, o + open.length);
+    if (c < 0) return out + (openRest ? text5.slice(i, o) : text5.slice(i));
+    out += text5.slice(i, o);
+    i = c + close2.length;
+  }
+}
+function parseGradleBuild(text5) {
+  const out = { kind: "gradle-build", deps: [], problems: [] };
+  const src = stripBlockComments(text5, "/*", "*/", false).replace(/(^|[^:"'])\/\/.*$/gm, "$1");
+  const seen = /* @__PURE__ */ new Set();
+  const once = (k) => !seen.has(k) && !!seen.add(k);
+  let m;
+  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*(?:\(\s*)?(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]{1,300}(?:\$\{?[\w.][^"'\s]{0,300})?)\2/gm;
+  while (m = call.exec(src)) {
+    const conf = m[1];
+    if (conf === "id" || conf === "kotlin" || conf === "project" || conf === "apply" || conf === "include") continue;
+    const c = coordinate(m[3].replace(/:\$\{?[\w.]+\}?$/, ":"));
+    if (!c || !once(`${c.group}:${c.artifact}`)) continue;
+    const v = m[3].split(":")[2] ?? "";
+    addLibrary(out, c.group, c.artifact, v, conf);
+  }
+  const map3 = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*(?:\(\s*)?group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']{0,300})["'])?/gm;
+  while (m = map3.exec(src)) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2], m[3], m[4] ?? "", m[1]);
+  const plugin = /(?:^|[\s{;])id\s*(?:\(\s*)?["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
+  while (m = plugin.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], m[2] ?? "", "plugins");
+  const applied = /(?:\bapply\s*(?:\(\s*)?plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
+  while (m = applied.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], "", "plugins");
+  const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;
+  while (m = loose.exec(src)) {
+    const full = `${m[1]}:${m[2]}`;
+    if (!once(full)) continue;
+    const lastGroup = m[1].slice(m[1].lastIndexOf(".") + 1);
+    presenceOnly(out, [m[2], full, lastGroup === m[2] ? void 0 : lastGroup], "coordinates");
+  }
+  const java = gradleJavaVersions(src);
+  if (java.length) out.runtimes = java.map((spec) => ({ name: "java", spec }));
+  return out;
+}
+function gradleJavaVersions(src) {
+  const out = /* @__PURE__ */ new Set();
+  let m;
+  const toolchain = /\bjvmToolchain\s*\(\s*(\d{1,2})\s*\)|\bJavaLanguageVersion\.of\s*\(\s*(\d{1,2})\s*\)/g;
+  while (m = toolchain.exec(src)) out.add(m[1] ?? m[2]);
+  const level = /\bJavaVersion\.VERSION_(\d{1,2})(?:_(\d{1,2}))?\b/g;
+  while (m = level.exec(src)) out.add(m[1] === "1" && m[2] ? `1.${m[2]}` : m[1]);
+  return [...out];
+}
+function parseMsbuild(path16, text5) {
+  const out = { kind: "msbuild", deps: [], problems: [] };
+  const src = stripBlockComments(text5, "<!--", "-->", true);
+  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b/g;
+  const attr = (attrs, n) => {
+    const m2 = MSBUILD_ATTR[n].exec(attrs);
+    return m2 ? m2[1] ?? m2[2] : void 0;
+  };
+  const seen = /* @__PURE__ */ new Set();
+  const closes = /* @__PURE__ */ new Map();
+  const nextClose = (name, from) => {
+    const at = closes.get(name);
+    if (at !== void 0 && (at < 0 || at >= from)) return at;
+    const c = src.indexOf(`</${name}>`, from);
+    closes.set(name, c);
+    return c;
+  };
+  const versionRe = /<(?:Version|VersionOverride)>([^<]*)</g;
+  let versionAt;
+  const nextVersion = (from) => {
+    if (versionAt === null || versionAt && versionAt.index >= from) return versionAt;
+    versionRe.lastIndex = from;
+    return versionAt = versionRe.exec(src);
+  };
+  let m;
+  while (m = item.exec(src)) {
+    const gt = src.indexOf(">", item.lastIndex);
+    if (gt < 0) break;
+    const selfClosing = gt > item.lastIndex && src[gt - 1] === "/";
+    const attrs = src.slice(item.lastIndex, selfClosing ? gt - 1 : gt);
+    item.lastIndex = gt + 1;
+    if (attrs.length > MAX_ITEM_ATTRS) continue;
+    const include = attr(attrs, "Include");
+    if (!include) continue;
+    let version = attr(attrs, "Version") ?? attr(attrs, "VersionOverride");
+    if (version === void 0 && !selfClosing) {
+      const close2 = nextClose(m[1], item.lastIndex);
+      const v = close2 > 0 ? nextVersion(item.lastIndex) : null;
+      if (v && v.index + v[0].length <= close2) version = v[1];
+    }
+    for (const id of include.split(";").map((s) => s.trim()).filter(Boolean)) {
+      if (id.includes("$(") || seen.has(`${m[1]}\0${id.toLowerCase()}`)) continue;
+      seen.add(`${m[1]}\0${id.toLowerCase()}`);
+      out.deps.push({ name: id, spec: version ?? "", field: m[1] });
+    }
+  }
+  const tfms = /* @__PURE__ */ new Set();
+  const tf = /<TargetFrameworks?\b[^>]{0,1000}>([^<]*)<\/TargetFrameworks?>/g;
+  while (m = tf.exec(src)) {
+    for (const t of m[1].split(";").map((x) => x.trim())) {
+      const v = /^net(?:coreapp)?(\d+\.\d+)(?:-[\w.]+)?$/i.exec(t);
+      if (v && (t.toLowerCase().startsWith("netcoreapp") || Number(v[1].split(".")[0]) >= 5)) tfms.add(v[1]);
+    }
+  }
+  if (tfms.size) out.runtimes = [...tfms].map((spec) => ({ name: "dotnet-tfm", spec }));
+  const base = path16.slice(path16.lastIndexOf("/") + 1);
+  const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
+  presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
+  return out;
+}
+function parseSwiftPackage(text5) {
+  const out = { kind: "swift-package", deps: [], problems: [] };
+  const runtimes = [];
+  const tools = /^\s*\/\/\s*swift-tools-version\s*:\s*(\d+(?:\.\d+){0,2})/im.exec(text5.slice(0, 2e3));
+  if (tools) runtimes.push({ name: "swift", spec: `>=${tools[1]}` });
+  const src = text5.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"])\/\/.*$/gm, "$1");
+  const seen = /* @__PURE__ */ new Set();
+  let m;
+  const pkg = /\.package\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
+  while (m = pkg.exec(src)) {
+    const args = m[1];
+    const arg = (k) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
+    const url = arg("url");
+    const named = arg("name");
+    const path16 = arg("path");
+    const id = arg("id");
+    const last = (s) => s.replace(/\/+$/, "").split("/").pop().replace(/\.git$/i, "");
+    const name = url ? last(url) : path16 ? last(path16) : id ? id.slice(id.indexOf(".") + 1) : named;
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? "";
+    addDep(out, name, spec, "dependencies", [named]);
+  }
+  const product = /\.product\s*\(\s*name\s*:\s*"([^"]+)"/g;
+  while (m = product.exec(src)) presenceOnly(out, [m[1]], "products");
+  const own5 = /\bPackage\s*\(\s*name\s*:\s*"([^"]+)"/.exec(src);
+  if (own5) presenceOnly(out, [own5[1]], "name");
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+var import_yaml, obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS;
+var init_ecosystems = __esm({
+  "src/evidence/manifests/ecosystems.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+    init_parse2();
+    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    str = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+    GENERIC_MODULE = new Set(
+      "core api ui runtime common commons compiler annotations annotation runner rules foundation material material3 test tests testing junit4 bom android jvm js native sdk client server util utils tools tooling model models plugin plugins library lib base framework platform extensions ktx console process yaml json xml http http-client cache mailer config support contracts database events filesystem log logging orm validator validation serializer translation routing security mime finder string web app data engine kernel main shared bridge adapter driver parser gradle-plugin application".split(/\s+/)
+    );
+    presenceOnly = (out, names, field2) => {
+      for (const n of names) if (n) out.deps.push({ name: n, spec: "", field: field2, presence: true });
+    };
+    COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
+    alias = (a) => a.replace(/[-_.]+/g, "-");
+    COORD = /^([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*)(?::([^:\s]*))?$|^([A-Za-z][\w-]*):([A-Za-z0-9][\w.-]*):(\d[^:\s]*)$/;
+    MSBUILD_ATTR = {
+      Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+      Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
+      VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i
+    };
+    MAX_ITEM_ATTRS = 16 * 1024;
+  }
+});
+
+// src/evidence/manifests/parse.ts
+function parseManifest(kind, path16, text5) {
+  try {
+    switch (kind) {
+      case "package.json":
+        return parsePackageJson(text5);
+      case "pnpm-workspace":
+        return parsePnpmWorkspace(text5);
+      case "pyproject":
+        return /(?:^|\/)hatch\.toml$/.test(path16) ? parseHatchToml(text5) : parsePyproject(text5);
+      case "cargo":
+        return parseCargo(text5);
+      case "requirements":
+        return parseRequirements(text5);
+      case "setup-py":
+        return parseSetupPy(text5);
+      case "setup-cfg":
+        return parseSetupCfg(text5);
+      case "go.mod":
+        return parseGoMod(text5);
+      case "gemfile":
+        return parseGemfile(text5);
+      case "makefile":
+        return parseMakefile(text5);
+      case "justfile":
+        return parseJustfile(text5);
+      case "runtime-file":
+        return parseRuntimeFile(path16, text5);
+      case "composer":
+        return parseComposer(text5);
+      case "deno":
+        return parseDenoConfig(text5);
+      case "taskfile":
+        return parseTaskfile(text5);
+      case "pubspec":
+        return parsePubspec(text5);
+      case "mix":
+        return parseMix(text5);
+      case "gradle-catalog":
+        return parseGradleCatalog(text5);
+      case "gradle-build":
+        return parseGradleBuild(text5);
+      case "msbuild":
+        return parseMsbuild(path16, text5);
+      case "swift-package":
+        return parseSwiftPackage(text5);
+      case "turbo":
+        return parseTurboJson(text5);
+      case "nx-project":
+        return parseNxProject(text5);
+      case "nx":
+        return parseNxJson(text5);
+      default:
+        return { kind, deps: [], problems: [] };
+    }
+  } catch (err) {
+    return { kind, deps: [], problems: [{ message: `could not be read: ${err.message}` }] };
+  }
+}
+function jsonErrorLine(message2, text5) {
+  const lc = /line (\d+) column \d+/.exec(message2);
+  if (lc) return Number(lc[1]);
+  const pos2 = /position (\d+)/.exec(message2);
+  if (pos2) {
+    const n = Math.min(Number(pos2[1]), text5.length);
+    let line2 = 1;
+    for (let i = 0; i < n; i++) if (text5.charCodeAt(i) === 10) line2++;
+    return line2;
+  }
+  return void 0;
+}
+function parseJsonManifest(text5, out) {
+  try {
+    return JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
+  } catch (err) {
+    const message2 = err.message;
+    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
+    return void 0;
+  }
+}
+function parsePackageJson(text5) {
+  const out = { kind: "package.json", deps: [], problems: [] };
+  const data = parseJsonManifest(text5, out);
+  if (data === void 0) return out;
+  const pkg = obj2(data);
+  if (!pkg) {
+    out.problems.push({ message: "package.json is not a JSON object" });
+    return out;
+  }
+  for (const field2 of NPM_DEP_FIELDS) {
+    const deps = obj2(pkg[field2]);
+    if (!deps) continue;
+    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str2(spec) ?? "", field: field2 });
+  }
+  for (const field2 of ["bundledDependencies", "bundleDependencies"]) {
+    const b = pkg[field2];
+    if (Array.isArray(b)) {
+      for (const name of b) if (typeof name === "string") out.deps.push({ name, spec: "", field: field2 });
+    }
+  }
+  const scripts = obj2(pkg.scripts);
+  out.scripts = /* @__PURE__ */ new Map();
+  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str2(v) ?? "");
+  if (typeof pkg.name === "string") out.name = pkg.name;
+  if (typeof pkg.version === "string") out.version = pkg.version;
+  const ws = pkg.workspaces;
+  if (Array.isArray(ws)) out.workspaces = ws.filter((w) => typeof w === "string");
+  else if (obj2(ws) && Array.isArray(obj2(ws).packages)) {
+    out.workspaces = obj2(ws).packages.filter((w) => typeof w === "string");
+  }
+  const runtimes = [];
+  const engines = obj2(pkg.engines);
+  if (engines) {
+    for (const [k, v] of Object.entries(engines)) if (str2(v)) runtimes.push({ name: k, spec: str2(v) });
+  }
+  const volta = obj2(pkg.volta);
+  if (volta) {
+    for (const [k, v] of Object.entries(volta)) if (str2(v)) runtimes.push({ name: k, spec: str2(v) });
+  }
+  if (typeof pkg.packageManager === "string") {
+    const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
+    if (m) runtimes.push({ name: m[1], spec: m[2] });
+  }
+  if (runtimes.length) out.runtimes = runtimes;
+  const nx = obj2(pkg.nx);
+  if (nx) {
+    if (typeof nx.name === "string") out.nxName = nx.name;
+    const t = obj2(nx.targets);
+    if (t) out.nxTargets = Object.keys(t);
+  }
+  return out;
+}
+function configWords(v) {
+  const o = obj2(v);
+  if (!o || !Object.keys(o).length) return "";
+  return JSON.stringify(o).replace(/[{}[\],:"]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+}
+function parseTurboJson(text5) {
+  const out = { kind: "turbo", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  const tasks = /* @__PURE__ */ new Map();
+  const table = obj2(doc?.tasks) ?? obj2(doc?.pipeline);
+  if (table) for (const [k, v] of Object.entries(table)) tasks.set(k, configWords(v));
+  out.tasks = tasks;
+  return out;
+}
+function parseNxProject(text5) {
+  const out = { kind: "nx-project", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  if (!doc) {
+    out.problems.push({ message: "project.json is not a JSON object" });
+    return out;
+  }
+  if (typeof doc.name === "string") out.nxName = doc.name;
+  const tasks = /* @__PURE__ */ new Map();
+  const t = obj2(doc.targets);
+  if (t) {
+    for (const [k, v] of Object.entries(t)) {
+      const o = obj2(v);
+      const head = str2(o?.executor) ?? str2(o?.command) ?? str2(obj2(o?.options)?.command) ?? "";
+      tasks.set(k, `${head} ${configWords(o?.options)}`.trim());
+    }
+  }
+  out.tasks = tasks;
+  return out;
+}
+function parseNxJson(text5) {
+  const out = { kind: "nx", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  const doc = obj2(data);
+  if (!doc) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    out.nxConfig = { plugins: true, targetDefaults: [] };
+    return out;
+  }
+  const plugins = Array.isArray(doc.plugins) && doc.plugins.length > 0;
+  out.nxConfig = { plugins, targetDefaults: Object.keys(obj2(doc.targetDefaults) ?? {}) };
+  return out;
+}
+function yamlLine(err) {
+  if (err instanceof import_yaml2.YAMLParseError && err.linePos) return err.linePos[0].line;
+  return void 0;
+}
+function parsePnpmWorkspace(text5) {
+  const out = { kind: "pnpm-workspace", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj2(data);
+  if (!doc) return out;
+  if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
+  const catalogs = /* @__PURE__ */ new Map();
+  const cat = obj2(doc.catalog);
+  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str2(v) ?? ""])));
+  const cats = obj2(doc.catalogs);
+  if (cats) {
+    for (const [name, c] of Object.entries(cats)) {
+      const m = obj2(c);
+      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str2(v) ?? ""])));
+    }
+  }
+  if (catalogs.size) out.catalogs = catalogs;
+  return out;
+}
+function tomlProblem(err) {
+  if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line };
+  return { message: `invalid TOML: ${err.message}` };
+}
+function readToml(text5, out) {
+  try {
+    return parse(text5);
+  } catch (err) {
+    out.problems.push(tomlProblem(err));
+    return void 0;
+  }
+}
+function pep508(req) {
+  const s = req.trim();
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
+  if (!m) return void 0;
+  let spec = (m[3] ?? "").trim();
+  const semi = spec.indexOf(";");
+  if (semi >= 0) spec = spec.slice(0, semi).trim();
+  if (spec.startsWith("@")) spec = spec.slice(1).trim();
+  spec = spec.replace(/^\((.*)\)$/, "$1");
+  return { name: m[1], spec };
+}
+function addRequirements(out, reqs, field2) {
+  for (const r of reqs) {
+    const p = pep508(r);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
+  }
+}
+function parsePyproject(text5) {
+  const out = { kind: "pyproject", deps: [], problems: [] };
+  const data = readToml(text5, out);
+  if (!data) return out;
+  const scripts = /* @__PURE__ */ new Map();
+  const runners = /* @__PURE__ */ new Map();
+  const runtimes = [];
+  const addReqs = (list4, field2) => {
+    if (Array.isArray(list4)) addRequirements(out, list4.filter((r) => typeof r === "string"), field2);
+  };
+  const project = obj2(data.project);
+  if (project) {
+    if (typeof project.name === "string") out.name = project.name;
+    if (typeof project.version === "string") out.version = project.version;
+    addReqs(project.dependencies, "project.dependencies");
+    const opt = obj2(project["optional-dependencies"]);
+    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
+    if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
+    if (Array.isArray(project.classifiers)) {
+      const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
+      if (py.length) out.classifiers = py;
+    }
+    for (const key of ["scripts", "gui-scripts"]) {
+      const s = obj2(project[key]);
+      if (s) for (const [k, v] of Object.entries(s)) {
+        scripts.set(k, str2(v) ?? "");
+        runners.set(`entry ${k}`, str2(v) ?? "");
+      }
+    }
+  }
+  const groups = obj2(data["dependency-groups"]);
+  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
+  const build2 = obj2(data["build-system"]);
+  if (build2) addReqs(build2.requires, "build-system.requires");
+  const tool = obj2(data.tool);
+  const poetry = obj2(tool?.poetry);
+  if (poetry) {
+    if (!out.name && typeof poetry.name === "string") out.name = poetry.name;
+    if (!out.version && typeof poetry.version === "string") out.version = poetry.version;
+    const addPoetry = (deps, field2) => {
+      const d = obj2(deps);
+      if (!d) return;
+      for (const [name, spec] of Object.entries(d)) {
+        const s = str2(spec) ?? str2(obj2(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
+        if (name.toLowerCase() === "python") {
+          runtimes.push({ name: "python", spec: s });
+          continue;
+        }
+        out.deps.push({ name, spec: s, field: field2 });
+      }
+    };
+    addPoetry(poetry.dependencies, "tool.poetry.dependencies");
+    addPoetry(poetry["dev-dependencies"], "tool.poetry.dev-dependencies");
+    const pg = obj2(poetry.group);
+    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj2(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
+    const ps = obj2(poetry.scripts);
+    if (ps) for (const [k, v] of Object.entries(ps)) {
+      scripts.set(k, str2(v) ?? str2(obj2(v)?.reference) ?? "");
+      runners.set(`entry ${k}`, str2(v) ?? str2(obj2(v)?.reference) ?? "");
+    }
+  }
+  for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
+    const t = obj2(obj2(tool?.[toolName])?.[key]);
+    if (!t) continue;
+    for (const [k, v] of Object.entries(t)) {
+      if (k.startsWith("_")) continue;
+      scripts.set(k, str2(v) ?? str2(obj2(v)?.cmd) ?? str2(obj2(v)?.shell) ?? "");
+      if (toolName === "pdm" || toolName === "poe") runners.set(`${toolName} ${k}`, taskCommand(v));
+    }
+  }
+  const poe = obj2(tool?.poe);
+  if (poe && (poe.include !== void 0 || poe.include_script !== void 0)) runners.set("poe ?", "");
+  const hatch = obj2(tool?.hatch);
+  if (hatch) hatchScripts(hatch, scripts, runners);
+  const pdmDev = obj2(obj2(tool?.pdm)?.["dev-dependencies"]);
+  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
+  const uv = obj2(tool?.uv);
+  if (uv) {
+    addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
+    const members = obj2(uv.workspace)?.members;
+    if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
+  }
+  if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function taskCommand(v) {
+  if (Array.isArray(v)) return v.map((x) => str2(x) ?? str2(obj2(x)?.cmd) ?? str2(obj2(x)?.ref) ?? "").join(" && ");
+  const o = obj2(v);
+  if (!o) return str2(v) ?? "";
+  for (const k of ["cmd", "shell", "script", "call", "ref", "expr"]) {
+    const c = o[k];
+    if (typeof c === "string") return c;
+    if (Array.isArray(c)) return c.filter((x) => typeof x === "string").join(" ");
+  }
+  for (const k of ["sequence", "composite"]) if (Array.isArray(o[k])) return taskCommand(o[k]);
+  return "";
+}
+function hatchScripts(hatch, scripts, runners) {
+  const envs = obj2(hatch.envs);
+  const collectors = obj2(obj2(hatch.env)?.collectors);
+  if (collectors && Object.keys(collectors).some((c) => c !== "default")) runners.set("hatch ?", "");
+  if (!envs) return;
+  const own5 = /* @__PURE__ */ new Map();
+  for (const [env, cfg] of Object.entries(envs)) {
+    const m = /* @__PURE__ */ new Map();
+    const s = obj2(obj2(cfg)?.scripts);
+    if (s) {
+      for (const [k, v] of Object.entries(s)) {
+        const cmd = Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str2(v) ?? "";
+        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
+        m.set(k, cmd);
+      }
+    }
+    own5.set(env, m);
+  }
+  for (const env of own5.keys()) {
+    const seen = /* @__PURE__ */ new Set();
+    for (let e = env; e !== void 0 && !seen.has(e); ) {
+      seen.add(e);
+      for (const [k, cmd] of own5.get(e) ?? []) if (!runners.has(`hatch ${env}:${k}`)) runners.set(`hatch ${env}:${k}`, cmd);
+      const t = obj2(envs[e])?.template;
+      e = typeof t === "string" ? t === e ? void 0 : t : e === "default" ? void 0 : "default";
+    }
+  }
+}
+function parseHatchToml(text5) {
+  const out = { kind: "pyproject", deps: [], problems: [] };
+  const data = readToml(text5, out);
+  if (!data) return out;
+  const scripts = /* @__PURE__ */ new Map();
+  const runners = /* @__PURE__ */ new Map();
+  hatchScripts(data, scripts, runners);
+  if (scripts.size) out.scripts = scripts;
+  if (runners.size) out.runners = runners;
+  return out;
+}
+function parseCargo(text5) {
+  const out = { kind: "cargo", deps: [], problems: [] };
+  const data = readToml(text5, out);
+  if (!data) return out;
+  const addDeps = (table, field2) => {
+    const d = obj2(table);
+    if (!d) return;
+    for (const [key, spec] of Object.entries(d)) {
+      const o = obj2(spec);
+      const name = typeof o?.package === "string" ? o.package : key;
+      const s = str2(spec) ?? str2(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str2(o.path)}` : o?.git ? `git:${str2(o.git)}` : "");
+      out.deps.push({ name, spec: s, field: field2 });
+    }
+  };
+  for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(data[f], f);
+  const target = obj2(data.target);
+  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj2(t)?.[f], `target.${cfg}.${f}`);
+  const ws = obj2(data.workspace);
+  if (ws) {
+    addDeps(ws.dependencies, "workspace.dependencies");
+    if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m) => typeof m === "string");
+  }
+  const pkg = obj2(data.package);
+  if (pkg) {
+    if (typeof pkg.name === "string") out.name = pkg.name;
+    const v = pkg.version;
+    if (typeof v === "string") out.version = v;
+    else if (obj2(v)?.workspace === true) {
+      const wv = obj2(ws?.package)?.version;
+      if (typeof wv === "string") out.version = wv;
+    }
+    if (typeof pkg["rust-version"] === "string") out.runtimes = [{ name: "rust", spec: pkg["rust-version"] }];
+  } else {
+    const wv = obj2(ws?.package)?.version;
+    if (typeof wv === "string") out.version = wv;
+    const rv = obj2(ws?.package)?.["rust-version"];
+    if (typeof rv === "string") out.runtimes = [{ name: "rust", spec: rv }];
+  }
+  return out;
+}
+function parseRequirements(text5) {
+  const out = { kind: "requirements", deps: [], problems: [] };
+  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines) {
+    let line2 = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (!line2) continue;
+    const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
+    if (line2.startsWith("-e ") || line2.startsWith("--editable")) {
+      if (egg) out.deps.push({ name: egg[1], spec: "", field: "requirements" });
+      continue;
+    }
+    if (line2.startsWith("-") || /^[a-z+]+:\/\//i.test(line2) || line2.startsWith(".") || line2.startsWith("/")) continue;
+    line2 = line2.replace(/\s--\S+(=\S+)?/g, "").trim();
+    const at = /^([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*@\s*\S+/.exec(line2);
+    if (at) {
+      out.deps.push({ name: at[1], spec: "", field: "requirements" });
+      continue;
+    }
+    const p = pep508(line2);
+    if (p) out.deps.push({ name: p.name, spec: p.spec, field: "requirements" });
+  }
+  return out;
+}
+function dropInlineComment(raw) {
+  const lastBreak = Math.max(raw.lastIndexOf("\r"), raw.lastIndexOf("\u2028"), raw.lastIndexOf("\u2029"), raw.lastIndexOf("\n"));
+  for (let h = raw.indexOf("#", lastBreak + 1); h >= 0; h = raw.indexOf("#", h + 1)) {
+    if (h === 0 || !/\s/.test(raw[h - 1])) continue;
+    let b = h - 1;
+    while (b > 0 && /\s/.test(raw[b - 1])) b--;
+    return raw.slice(0, b);
+  }
+  return raw;
+}
+function requirementLines(s) {
+  const out = [];
+  for (const raw of s.split(/\r?\n/)) {
+    const line2 = dropInlineComment(raw).trim();
+    if (line2 && !line2.startsWith("#")) out.push(line2);
+  }
+  return out;
+}
+function pyUnescape(s) {
+  return s.replace(/\\(\r?\n|[\\'"nt])/g, (_, c) => c === "n" ? "\n" : c === "t" ? "	" : c.startsWith("\r") || c === "\n" ? "" : c);
+}
+function pyTokens(text5) {
+  const out = [];
+  const n = text5.length;
+  let i = 0;
+  while (i < n) {
+    const c = text5[i];
+    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f" || c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      const e = text5.indexOf("\n", i);
+      i = e < 0 ? n : e;
+      continue;
+    }
+    let prefix = "";
+    if (/[\w]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /\w/.test(text5[j])) j++;
+      const word = text5.slice(i, j);
+      if (!(j < n && (text5[j] === '"' || text5[j] === "'") && /^[rRbBuUfF]{1,2}$/.test(word))) {
+        out.push({ t: "name", v: word });
+        i = j;
+        continue;
+      }
+      prefix = word.toLowerCase();
+      i = j;
+    }
+    const q = text5[i];
+    if (q === '"' || q === "'") {
+      const triple = text5.startsWith(q.repeat(3), i);
+      const close2 = triple ? q.repeat(3) : q;
+      let j = i + close2.length;
+      let end = -1;
+      while (j < n) {
+        const d = text5[j];
+        if (d === "\\") j += 2;
+        else if (!triple && d === "\n") break;
+        else if (text5.startsWith(close2, j)) {
+          end = j;
+          break;
+        } else j++;
+      }
+      if (end < 0) return out;
+      const body = text5.slice(i + close2.length, end);
+      out.push({ t: "str", v: prefix.includes("r") ? body : pyUnescape(body), f: prefix.includes("f") });
+      i = end + close2.length;
+      continue;
+    }
+    const two = text5.slice(i, i + 2);
+    if (/^(?:[=!<>:+\-*/%&|^@]=|\*\*|\/\/|->)$/.test(two)) {
+      out.push({ t: "op", v: two });
+      i += 2;
+      continue;
+    }
+    out.push({ t: "op", v: c });
+    i++;
+  }
+  return out;
+}
+function pyMatch(ts) {
+  const close2 = new Int32Array(ts.length).fill(-1);
+  const stack = [];
+  for (let k = 0; k < ts.length; k++) {
+    const t = ts[k];
+    if (isOpen(t)) stack.push(k);
+    else if (isClose(t) && stack.length) close2[stack.pop()] = k;
+  }
+  return { ts, close: close2 };
+}
+function pyClose(p, a, b) {
+  const c = p.close[a] ?? -1;
+  return c >= 0 && c < b ? c : -1;
+}
+function pySplit(p, a, b, sep3 = ",") {
+  const out = [];
+  let start = a;
+  for (let k = a; k < b; k++) {
+    const t = p.ts[k];
+    if (t.t !== "op") continue;
+    if (isOpen(t)) {
+      const c = p.close[k];
+      if (c < 0 || c >= b) break;
+      k = c;
+    } else if (t.v === sep3) {
+      if (k > start) out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (b > start) out.push([start, b]);
+  return out;
+}
+function pyLiteral(p, a, b, depth3 = 0) {
+  if (a >= b || depth3 > MAX_PY_DEPTH) return void 0;
+  const ts = p.ts;
+  const first = ts[a];
+  if (first.t === "str") {
+    let s = "";
+    for (let k = a; k < b; k++) {
+      const t = ts[k];
+      if (t.t !== "str" || t.f) return void 0;
+      s += t.v;
+    }
+    return s;
+  }
+  if (first.t !== "op" || !(first.v === "(" || first.v === "[" || first.v === "{")) return void 0;
+  if (pyClose(p, a, b) !== b - 1) return void 0;
+  const parts = pySplit(p, a + 1, b - 1);
+  if (first.v === "(" && parts.length === 1 && parts[0][1] === b - 1) return pyLiteral(p, a + 1, b - 1, depth3 + 1);
+  if (first.v === "{") {
+    const d = pyDict(p, a, b, depth3);
+    if (d) return [...d.values()].every((v) => v !== void 0) ? d : void 0;
+    if (parts.some(([x, y]) => pySplit(p, x, y, ":").length !== 1)) return void 0;
+  }
+  const list4 = [];
+  for (const [x, y] of parts) {
+    const v = pyLiteral(p, x, y, depth3 + 1);
+    if (v === void 0) return void 0;
+    list4.push(v);
+  }
+  return list4;
+}
+function pyDict(p, a, b, depth3 = 0) {
+  const first = p.ts[a];
+  if (first?.t !== "op" || first.v !== "{" || pyClose(p, a, b) !== b - 1 || depth3 > MAX_PY_DEPTH) return void 0;
+  const m = /* @__PURE__ */ new Map();
+  for (const [x, y] of pySplit(p, a + 1, b - 1)) {
+    const kv = pySplit(p, x, y, ":");
+    if (kv.length !== 2) return void 0;
+    const k = pyLiteral(p, kv[0][0], kv[0][1], depth3 + 1);
+    if (typeof k !== "string") return void 0;
+    m.set(k, pyLiteral(p, kv[1][0], kv[1][1], depth3 + 1));
+  }
+  return m;
+}
+function requirementList(v) {
+  if (typeof v === "string") return requirementLines(v);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) return void 0;
+  return v.flatMap(requirementLines);
+}
+function tooLargeSetup(out, text5) {
+  if (text5.length <= MAX_SETUP_BYTES / 4 || Buffer.byteLength(text5, "utf8") <= MAX_SETUP_BYTES) return false;
+  out.problems.push({ message: `larger than ${MAX_SETUP_BYTES} bytes, not read` });
+  out.partial = true;
+  return true;
+}
+function parseSetupPy(text5) {
+  const out = { kind: "setup-py", deps: [], problems: [] };
+  if (tooLargeSetup(out, text5)) return out;
+  const ts = pyTokens(text5);
+  const p = pyMatch(ts);
+  let calls = 0;
+  for (let k = 0; k + 1 < ts.length; k++) {
+    const t = ts[k];
+    const next = ts[k + 1];
+    if (t.t !== "name" || t.v !== "setup" || next.t !== "op" || next.v !== "(") continue;
+    const prev = ts[k - 1];
+    if (prev?.t === "name" && prev.v === "def") continue;
+    const close2 = pyClose(p, k + 1, ts.length);
+    const end = close2 < 0 ? ts.length : close2;
+    calls++;
+    for (const [x, y] of pySplit(p, k + 2, end)) {
+      const a = ts[x];
+      if (a.t === "op" && a.v === "**") {
+        out.partial = true;
+        continue;
+      }
+      const eq = ts[x + 1];
+      if (a.t !== "name" || eq?.t !== "op" || eq.v !== "=") continue;
+      if (a.v === "extras_require") {
+        const extras = pyDict(p, x + 2, y);
+        if (!extras) out.partial = true;
+        for (const [extra, list4] of extras ?? []) {
+          const reqs = requirementList(list4);
+          if (reqs) addRequirements(out, reqs, `extras_require.${extra}`);
+          else out.partial = true;
+        }
+        continue;
+      }
+      const v = pyLiteral(p, x + 2, y);
+      if (a.v === "name" || a.v === "python_requires") {
+        if (typeof v !== "string") out.partial = true;
+        else if (a.v === "name") out.name ??= v.trim();
+        else out.runtimes = [...out.runtimes ?? [], { name: "python", spec: v.trim() }];
+      } else if (SETUP_REQ_FIELDS.includes(a.v)) {
+        const reqs = requirementList(v);
+        if (reqs) addRequirements(out, reqs, a.v);
+        else out.partial = true;
+      }
+    }
+    k = end;
+  }
+  if (!calls) out.partial = true;
+  return out;
+}
+function readIni(text5) {
+  const out = /* @__PURE__ */ new Map();
+  let section;
+  let key;
+  let lines = [];
+  let indent2 = Number.MAX_SAFE_INTEGER;
+  const flush = () => {
+    if (section && key !== void 0) section.set(key, lines.join("\n").replace(/\s+$/, ""));
+    key = void 0;
+    lines = [];
+  };
+  for (const raw of text5.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    const value2 = raw.trim();
+    if (value2.startsWith("#") || value2.startsWith(";")) continue;
+    if (!value2) {
+      if (key !== void 0) lines.push("");
+      continue;
+    }
+    const cur = raw.length - raw.trimStart().length;
+    if (key !== void 0 && cur > indent2) {
+      lines.push(value2);
+      continue;
+    }
+    flush();
+    indent2 = cur;
+    const header = /^\[(.+)\]/.exec(value2);
+    if (header) {
+      const name = header[1];
+      section = out.get(name) ?? /* @__PURE__ */ new Map();
+      out.set(name, section);
+      continue;
+    }
+    if (!section) continue;
+    const eq = value2.search(/[=:]/);
+    if (eq < 0) continue;
+    const k = value2.slice(0, eq).trimEnd();
+    const rest = value2.slice(eq + 1).trimStart();
+    if (!k || /[\r\u2028\u2029]/.test(k) || /[\r\u2028\u2029]/.test(rest)) continue;
+    key = k;
+    lines = [rest];
+  }
+  flush();
+  return out;
+}
+function cfgRequirements(value2) {
+  const chunks = value2.includes("\n") ? value2.split("\n") : value2.split(";");
+  return chunks.flatMap(requirementLines).filter((c) => !PEP508_MARKER.test(c));
+}
+function parseSetupCfg(text5) {
+  const out = { kind: "setup-cfg", deps: [], problems: [] };
+  if (tooLargeSetup(out, text5)) return out;
+  const ini = readIni(text5);
+  const get = (section, key) => {
+    for (const [k, v] of ini.get(section) ?? []) if (k.toLowerCase().replace(/-/g, "_") === key) return v;
+    return void 0;
+  };
+  const name = get("metadata", "name");
+  if (name) out.name = name.trim();
+  const py = get("options", "python_requires");
+  if (py?.trim()) out.runtimes = [{ name: "python", spec: py.trim() }];
+  const reqs = (value2, field2) => {
+    if (value2 === void 0) return;
+    if (/^\s*file:/.test(value2)) out.partial = true;
+    else addRequirements(out, cfgRequirements(value2), field2);
+  };
+  for (const f of SETUP_REQ_FIELDS) reqs(get("options", f), f);
+  const extras = ini.get("options.extras_require");
+  if (extras) for (const [extra, value2] of extras) reqs(value2, `extras_require.${extra}`);
+  return out;
+}
+function parseGoMod(text5) {
+  const out = { kind: "go.mod", deps: [], problems: [] };
+  const runtimes = [];
+  let block = null;
+  text5.split(/\r?\n/).forEach((raw) => {
+    const indirect = /\/\/\s*indirect/.test(raw);
+    const line2 = raw.replace(/\/\/.*$/, "").trim();
+    if (!line2) return;
+    if (block) {
+      if (line2 === ")") {
+        block = null;
+        return;
+      }
+      if (block === "require") {
+        const [mod, ver] = line2.split(/\s+/);
+        if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
+      }
+      return;
+    }
+    const m = /^(\w+)\s*(.*)$/.exec(line2);
+    if (!m) return;
+    const [, kw, rest = ""] = m;
+    if (rest === "(") {
+      block = kw;
+      return;
+    }
+    if (kw === "module") out.goModule = out.name = rest.replace(/^"|"$/g, "");
+    else if (kw === "go") runtimes.push({ name: "go", spec: rest });
+    else if (kw === "toolchain") runtimes.push({ name: "go-toolchain", spec: rest.replace(/^go/, "") });
+    else if (kw === "require") {
+      const [mod, ver] = rest.split(/\s+/);
+      if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
+    }
+  });
+  if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+function parseGemfile(text5) {
+  const out = { kind: "gemfile", deps: [], problems: [] };
+  for (const raw of text5.split(/\r?\n/)) {
+    const line2 = raw.trim();
+    const g = /^gem\s*\(?\s*["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?/.exec(line2);
+    if (g) {
+      out.deps.push({ name: g[1], spec: g[2] ?? "", field: "gem" });
+      continue;
+    }
+    const r = /^ruby\s+["']([^"']+)["']/.exec(line2);
+    if (r) out.runtimes = [...out.runtimes ?? [], { name: "ruby", spec: r[1] }];
+  }
+  return out;
+}
+function refEnd(s, i) {
+  const open = s[i + 1];
+  const close2 = open === "(" ? ")" : "}";
+  let depth3 = 0;
+  for (let j = i + 1; j < s.length; j++) {
+    const c = s[j];
+    if (c === open) depth3++;
+    else if (c === close2 && --depth3 === 0) return j;
+  }
+  return -1;
+}
+function ruleColon(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
+      const e = refEnd(s, i);
+      if (e < 0) return -1;
+      i = e;
+    } else if (c === "$") i++;
+    else if (c === ":") return i;
+    else if (c === "=" || c === ";") return -1;
+  }
+  return -1;
+}
+function readMakeParts(text5) {
+  const out = { rules: [], phony: [], vars: /* @__PURE__ */ new Map(), includes: [], open: false, anyRules: [], recipes: /* @__PURE__ */ new Map() };
+  const texts = /* @__PURE__ */ new Map();
+  let ruleTargets = [];
+  let recipe = null;
+  const recipeLine = (l) => {
+    if (!ruleTargets.length) return;
+    if (!recipe) {
+      recipe = new RecipeText();
+      for (const t of ruleTargets) texts.set(t, recipe);
+    }
+    recipe.add(l);
+  };
+  let inDefine = false;
+  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines) {
+    if (inDefine) {
+      if (/^\s*endef\b/.test(raw)) inDefine = false;
+      continue;
+    }
+    if (raw.startsWith("	")) {
+      recipeLine(raw);
+      continue;
+    }
+    if (/^\s*#/.test(raw)) continue;
+    if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
+      ruleTargets = [];
+      inDefine = true;
+      continue;
+    }
+    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1").trim();
+    if (!line2) continue;
+    if (/^(?:ifeq|ifneq|ifdef|ifndef|else|endif)(?:\s|$)/.test(line2)) continue;
+    ruleTargets = [];
+    recipe = null;
+    const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line2);
+    if (inc) {
+      for (const w of splitWords(inc[2])) out.includes.push(w);
+      continue;
+    }
+    const asg = MAKE_ASSIGN.exec(line2);
+    if (asg && ruleColonBeforeAssign(line2)) {
+      const list4 = out.vars.get(asg[1]);
+      const a = { op: asg[2], value: asg[3].trim() };
+      if (list4) list4.push(a);
+      else out.vars.set(asg[1], [a]);
+      continue;
+    }
+    if (MAKE_DIRECTIVE.test(line2)) continue;
+    if (/^\$[({]/.test(line2) && refEnd(line2, 0) === line2.length - 1) {
+      if (!QUIET_FUNCTION.test(line2)) out.open = true;
+      continue;
+    }
+    if (/\$[({]eval\s/.test(line2)) out.open = true;
+    const c = ruleColon(line2);
+    if (c <= 0) continue;
+    const lhs = line2.slice(0, c).trim();
+    let rest = line2.slice(c + 1);
+    if (rest.startsWith(":")) rest = rest.slice(1);
+    if (rest.startsWith("=")) continue;
+    const semi = rest.indexOf(";");
+    const inline = semi >= 0 ? rest.slice(semi + 1) : void 0;
+    if (semi >= 0) rest = rest.slice(0, semi);
+    const targets = splitWords(lhs);
+    ruleTargets = targets.filter((t) => !t.startsWith(".") && !t.includes("%"));
+    if (inline !== void 0) recipeLine(inline);
+    if (targets.length === 1 && targets[0] === ".PHONY") {
+      for (const t of splitWords(rest.replace(/\|.*$/, ""))) out.phony.push(t);
+      continue;
+    }
+    if (targets.includes(".DEFAULT")) out.open = true;
+    const c2 = ruleColon(rest);
+    const staticPattern = c2 >= 0 && rest[c2 + 1] !== "=" ? rest.slice(0, c2).trim() : void 0;
+    for (const t of targets) {
+      if (t.startsWith(".")) continue;
+      if (t === "%" && !staticPattern) {
+        out.anyRules.push(splitWords(rest.replace(/\|.*$/, "")));
+        continue;
+      }
+      out.rules.push(staticPattern && staticPattern.includes("%") && t.includes("$") ? staticPattern : t);
+    }
+  }
+  for (const [t, r] of texts) {
+    const s = r.done();
+    if (s) out.recipes.set(t, s);
+  }
+  return out;
+}
+function ruleColonBeforeAssign(line2) {
+  const c = ruleColon(line2);
+  return c < 0 || line2[c + 1] === "=" || line2[c + 1] === ":" && (line2[c + 2] === "=" || line2[c + 2] === ":" && line2[c + 3] === "=");
+}
+function splitWords(s) {
+  const out = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
+      const e = refEnd(s, i);
+      const end = e < 0 ? s.length - 1 : e;
+      cur += s.slice(i, end + 1);
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (cur) out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+function literalTail(t) {
+  const m = /[%)}]([^%$)}]*)$/.exec(t);
+  return m ? m[1] : t;
+}
+function forwardPattern(t, pre, post) {
+  const head = literalHead(t);
+  let rest;
+  if (head.startsWith(pre)) rest = t.slice(pre.length);
+  else if (pre.startsWith(head)) rest = t.slice(head.length);
+  else return null;
+  const tail = literalTail(rest);
+  if (tail.endsWith(post)) rest = rest.slice(0, rest.length - post.length);
+  else if (post.endsWith(tail)) rest = rest.slice(0, rest.length - tail.length);
+  else return null;
+  return rest || null;
+}
+function makeTargets(parts, filesLike = () => true) {
+  const vars = /* @__PURE__ */ new Map();
+  for (const p of parts) for (const [k, v] of p.vars) vars.set(k, [...vars.get(k) ?? [], ...v]);
+  const r = new MakeResolver(vars);
+  const names = /* @__PURE__ */ new Set();
+  const patterns = /* @__PURE__ */ new Set();
+  const forwards = [];
+  for (const p of parts) {
+    for (const raw of p.rules) for (const t of r.targets(raw)) (isMakePattern(t) ? patterns : names).add(t);
+    for (const raw of p.phony) for (const t of r.targets(raw)) if (!isMakePattern(t) && !t.startsWith(".")) names.add(t);
+    for (const prereqs of p.anyRules) {
+      const words2 = prereqs.flatMap((w) => r.targets(w));
+      const stems = words2.filter((w) => w.includes("%"));
+      const pre = stems.length === 1 ? stems[0].slice(0, stems[0].indexOf("%")) : "";
+      const post = stems.length === 1 ? stems[0].slice(stems[0].indexOf("%") + 1) : "";
+      if (stems.length !== 1 || words2.some((w) => w.includes("$")) || !pre || post.includes("%") || filesLike(pre)) patterns.add("%");
+      else forwards.push([pre, post]);
+    }
+  }
+  if (forwards.length && !patterns.has("%")) {
+    const found = /* @__PURE__ */ new Set();
+    for (const [pre, post] of forwards) {
+      for (const n of names) if (n.length > pre.length + post.length && n.startsWith(pre) && n.endsWith(post)) found.add(n.slice(pre.length, n.length - post.length));
+      for (const t of patterns) {
+        const f = forwardPattern(t, pre, post);
+        if (f) found.add(f);
+      }
+    }
+    for (const f of found) (isMakePattern(f) ? patterns : names).add(f);
+  }
+  return { names: [...names], patterns: [...patterns] };
+}
+function parseMakefile(text5) {
+  const parts = readMakeParts(text5);
+  const recipeCommands = /* @__PURE__ */ new Map();
+  let resolver2;
+  for (const [raw, recipe] of parts.recipes) {
+    const names = raw.includes("$") ? (resolver2 ??= new MakeResolver(parts.vars)).targets(raw) : [raw];
+    for (const n of names) if (!isMakePattern(n)) recipeCommands.set(n, recipe);
+  }
+  return { kind: "makefile", deps: [], targets: makeTargets([parts]).names, make: parts, recipeCommands, problems: [] };
+}
+function justRecipeName(line2) {
+  let i = line2[0] === "@" ? 1 : 0;
+  const start = i;
+  if (!/[A-Za-z_]/.test(line2[i] ?? "")) return void 0;
+  i++;
+  while (i < line2.length && /[\w-]/.test(line2[i])) i++;
+  const name = line2.slice(start, i);
+  if (line2[i] === ":") return line2[i + 1] === "=" ? void 0 : name;
+  if (!/\s/.test(line2[i] ?? "")) return void 0;
+  for (; i < line2.length; i++) {
+    const c = line2[i];
+    if (c === "'" || c === '"') {
+      const e = line2.indexOf(c, i + 1);
+      if (e < 0) return void 0;
+      i = e;
+    } else if (c === ":") return line2[i + 1] === "=" ? void 0 : name;
+  }
+  return void 0;
+}
+function parseJustfile(text5) {
+  const recipes = /* @__PURE__ */ new Set();
+  const bodies = /* @__PURE__ */ new Map();
+  let body = null;
+  for (const raw of text5.split(/\r?\n/)) {
+    if (!raw) continue;
+    if (/^\s/.test(raw)) {
+      body?.add(raw);
+      continue;
+    }
+    if (/^[#[]/.test(raw)) continue;
+    body = null;
+    const alias2 = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
+    if (alias2) {
+      recipes.add(alias2[1]);
+      continue;
+    }
+    if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
+    const name = justRecipeName(raw);
+    if (name !== void 0) {
+      recipes.add(name);
+      bodies.set(name, body = new RecipeText());
+    }
+  }
+  const recipeCommands = /* @__PURE__ */ new Map();
+  for (const [name, b] of bodies) {
+    const s = b.done();
+    if (s) recipeCommands.set(name, s);
+  }
+  return { kind: "justfile", deps: [], recipes: [...recipes], recipeCommands, problems: [] };
+}
+function parseDenoConfig(text5) {
+  const out = { kind: "deno", deps: [], problems: [] };
+  const data = parseJsonc(text5);
+  if (data === void 0) {
+    out.problems.push({ message: "invalid JSON (with comments)" });
+    return out;
+  }
+  const doc = obj2(data);
+  if (!doc) return out;
+  const tasks = /* @__PURE__ */ new Map();
+  const t = obj2(doc.tasks);
+  if (t) for (const [k, v] of Object.entries(t)) tasks.set(k, str2(v) ?? str2(obj2(v)?.command) ?? "");
+  out.tasks = tasks;
+  if (doc.workspace !== void 0) out.denoWorkspace = true;
+  return out;
+}
+function goTaskCommand(v) {
+  const line2 = (x) => str2(x) ?? str2(obj2(x)?.cmd) ?? "";
+  if (Array.isArray(v)) return v.map(line2).filter(Boolean).join(" && ");
+  const o = obj2(v);
+  if (!o) return str2(v) ?? "";
+  if (typeof o.cmd === "string") return o.cmd;
+  return Array.isArray(o.cmds) ? o.cmds.map(line2).filter(Boolean).join(" && ") : "";
+}
+function parseTaskfile(text5) {
+  const out = { kind: "taskfile", deps: [], problems: [] };
+  let data;
+  try {
+    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
+  } catch (err) {
+    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
+    return out;
+  }
+  const doc = obj2(data);
+  const tasks = /* @__PURE__ */ new Map();
+  const patterns = [];
+  const includes = [];
+  const strings2 = (v) => Array.isArray(v) ? v.map(str2).filter((x) => !!x) : [];
+  for (const [name, v] of Object.entries(obj2(doc?.tasks) ?? {})) {
+    if (name.includes("*")) patterns.push(name);
+    else tasks.set(name, goTaskCommand(v));
+    for (const a of strings2(obj2(v)?.aliases)) if (!tasks.has(a)) tasks.set(a, "");
+  }
+  for (const [ns, v] of Object.entries(obj2(doc?.includes) ?? {})) {
+    const o = obj2(v);
+    includes.push({ ns, taskfile: str2(v) ?? str2(o?.taskfile), aliases: strings2(o?.aliases), flatten: o?.flatten === true });
+  }
+  out.tasks = tasks;
+  if (patterns.length) out.taskPatterns = patterns;
+  if (includes.length) out.taskIncludes = includes;
+  return out;
+}
+function parseRuntimeFile(path16, text5) {
+  const out = { kind: "runtime-file", deps: [], problems: [] };
+  const base = path16.slice(path16.lastIndexOf("/") + 1);
+  if (base === "global.json") {
+    const out2 = parseJsonc(text5);
+    const v = str2(obj2(obj2(out2)?.sdk)?.version);
+    if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: "dotnet", spec: v }];
+    return out;
+  }
+  const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
+  if (base === ".tool-versions") {
+    out.runtimes = [];
+    for (const raw of text5.split(/\r?\n/)) {
+      const line2 = raw.replace(/#.*$/, "").trim();
+      const [tool, ver] = line2.split(/\s+/);
+      if (tool && ver) out.runtimes.push({ name: (Object.hasOwn(TOOL_VERSIONS_NAMES, tool) ? TOOL_VERSIONS_NAMES[tool] : void 0) ?? tool, spec: ver });
+    }
+  } else if (first) {
+    const name = base === ".python-version" ? "python" : base === ".ruby-version" ? "ruby" : "node";
+    out.runtimes = [{ name, spec: first }];
+  }
+  return out;
+}
+var import_yaml2, obj2, str2, NPM_DEP_FIELDS, SETUP_REQ_FIELDS, PEP508_MARKER, OPEN_OF, isOpen, isClose, MAX_PY_DEPTH, MAX_SETUP_BYTES, RECIPE_TEXT_MAX, RecipeText, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MAX_EXPANSION, MAX_RESOLVED_TARGET, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
+var init_parse2 = __esm({
+  "src/evidence/manifests/parse.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_dist();
+    init_tsconfig_paths();
+    init_ecosystems();
+    obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    str2 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+    NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
+    SETUP_REQ_FIELDS = ["install_requires", "tests_require"];
+    PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platform|platform_\w+|implementation_\w+|extra)\b/;
+    OPEN_OF = { ")": "(", "]": "[", "}": "{" };
+    isOpen = (t) => t.t === "op" && (t.v === "(" || t.v === "[" || t.v === "{");
+    isClose = (t) => t.t === "op" && OPEN_OF[t.v] !== void 0;
+    MAX_PY_DEPTH = 100;
+    MAX_SETUP_BYTES = 2 * 1024 * 1024;
+    RECIPE_TEXT_MAX = 200;
+    RecipeText = class {
+      text = "";
+      add(line2) {
+        if (this.text.length >= RECIPE_TEXT_MAX) return;
+        const l = line2.slice(0, 2 * RECIPE_TEXT_MAX).replace(/^[\s@+-]+/, "").replace(/\s+/g, " ").trim();
+        if (!l || l.startsWith("#")) return;
+        this.text = this.text ? `${this.text} && ${l}` : l;
+      }
+      /** The text cut at `RECIPE_TEXT_MAX`, without the word the cut splits. */
+      done() {
+        const t = this.text;
+        if (t.length <= RECIPE_TEXT_MAX) return t;
+        const cut = t.slice(0, RECIPE_TEXT_MAX);
+        return t[RECIPE_TEXT_MAX] === " " ? cut : cut.replace(/\s*\S*$/, "") || cut;
+      }
+    };
+    MAKE_DIRECTIVE = /^(?:ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|private|vpath|undefine|load|-load)(?:\s|$)/;
+    MAKE_ASSIGN = /^(?:(?:override|export|private)\s+)*([^\s:=#?+!]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$/;
+    QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
+    MAX_ALTERNATIVES = 64;
+    MAX_EXPANSION = 64 * 1024;
+    MAX_RESOLVED_TARGET = 512;
+    MakeResolver = class {
+      constructor(vars) {
+        this.vars = vars;
+      }
+      vars;
+      memo = /* @__PURE__ */ new Map();
+      /** The variable's values, `null` when it has none the reading can know. */
+      variable(name, depth3 = 0) {
+        const hit2 = this.memo.get(name);
+        if (hit2 !== void 0) return hit2;
+        const list4 = this.vars.get(name);
+        if (!list4 || depth3 > 8) return null;
+        this.memo.set(name, null);
+        let alts = [];
+        for (const a of list4) {
+          const v = a.op === "!=" ? null : this.text(a.value, depth3 + 1);
+          if (!v) {
+            alts = null;
+            break;
+          }
+          if (a.op === "+=" && alts.length) alts = alts.flatMap((x) => v.map((y) => x && y ? `${x} ${y}` : x || y));
+          else alts.push(...v);
+          alts = [...new Set(alts)];
+          if (alts.length > MAX_ALTERNATIVES || alts.reduce((sum, x) => sum + x.length, 0) > MAX_EXPANSION) {
+            alts = null;
+            break;
+          }
+        }
+        this.memo.set(name, alts);
+        return alts;
+      }
+      /**
+       * Every expansion of `s`, references that do not resolve kept as written; `null` when too many
+       * (more than MAX_ALTERNATIVES, or more than MAX_EXPANSION characters in all: a value expanded
+       * into every alternative could otherwise take minutes and gigabytes on one crafted Makefile).
+       * Literal runs are copied with one slice each.
+       */
+      text(s, depth3 = 0) {
+        let outs = [""];
+        let total = 0;
+        const add = (piece) => {
+          total += outs.length * piece.length;
+          if (total > MAX_EXPANSION) return false;
+          if (piece) outs = outs.map((o) => o + piece);
+          return true;
+        };
+        let i = 0;
+        while (i < s.length) {
+          const d = s.indexOf("$", i);
+          if (d !== i) {
+            if (!add(s.slice(i, d < 0 ? s.length : d))) return null;
+            if (d < 0) break;
+            i = d;
+          }
+          const n = s[i + 1];
+          let ref;
+          let name = "";
+          if (n === "(" || n === "{") {
+            const e = refEnd(s, i);
+            ref = e < 0 ? s.slice(i) : s.slice(i, e + 1);
+            if (e >= 0) name = s.slice(i + 2, e);
+            i = e < 0 ? s.length : e + 1;
+          } else {
+            ref = s.slice(i, i + 2);
+            i += 2;
+          }
+          const vals = /^[A-Za-z_][\w.-]*$/.test(name) ? this.variable(name, depth3) : null;
+          if (!vals) {
+            if (!add(ref)) return null;
+            continue;
+          }
+          if (outs.length * vals.length > MAX_ALTERNATIVES) return null;
+          total = total * vals.length + outs.length * vals.reduce((sum, v) => sum + v.length, 0);
+          if (total > MAX_EXPANSION) return null;
+          outs = outs.flatMap((o) => vals.map((v) => o + v));
+        }
+        return outs;
+      }
+      /**
+       * The targets a rule target as written stands for (words of every expansion). A target name
+       * longer than MAX_RESOLVED_TARGET is no name anyone types: left as written (a pattern, open).
+       */
+      targets(t) {
+        if (!t.includes("$")) return [t];
+        if (t.length > MAX_RESOLVED_TARGET) return [t];
+        const alts = this.text(t);
+        if (!alts) return [t];
+        return [...new Set(alts.flatMap(splitWords))];
+      }
+    };
+    isMakePattern = (t) => t.includes("%") || /\$(?!\$)/.test(t.replace(/\$\$/g, ""));
+    literalHead = (t) => t.slice(0, t.search(/[%$]|$/));
+    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java", php: "php", elixir: "elixir", dotnet: "dotnet", "dotnet-core": "dotnet", swift: "swift" };
+  }
+});
+
+// src/evidence/manifests/lockfiles.ts
+function parseLockfile(kind, file, text5) {
+  try {
+    if (kind === "package-lock") return packageLock(file, text5);
+    if (kind === "pnpm-lock") return pnpmLock(file, text5);
+    return yarnLock(file, text5);
+  } catch (err) {
+    return { problem: { message: `could not be read: ${err.message}` } };
+  }
+}
+function packageLock(file, text5) {
+  let data;
+  try {
+    data = JSON.parse(text5);
+  } catch (err) {
+    const m = err.message;
+    return { problem: { message: `invalid JSON: ${m}`, line: jsonErrorLine(m, text5) } };
+  }
+  const dir = dirOf2(file);
+  const packages = data.packages ?? {};
+  const v1 = data.dependencies ?? {};
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name) {
+        const rel = relTo(dir, manifestDir);
+        if (rel === null) return void 0;
+        const local = rel ? packages[`${rel}/node_modules/${name}`]?.version : void 0;
+        return local ?? packages[`node_modules/${name}`]?.version ?? (rel === "" ? v1[name]?.version : void 0);
+      }
+    }
+  };
+}
+function topLevelSections(text5, keys2) {
+  const out = [];
+  let keep = false;
+  let start = 0;
+  while (start <= text5.length) {
+    let end = text5.indexOf("\n", start);
+    if (end < 0) end = text5.length;
+    const line2 = text5.slice(start, end);
+    const c = line2.charCodeAt(0);
+    if (line2.length && c !== 32 && c !== 9 && c !== 35 && c !== 45) {
+      const colon = line2.indexOf(":");
+      const key = colon > 0 ? line2.slice(0, colon).replace(/^['"]|['"]$/g, "") : "";
+      keep = keys2.has(key);
+    }
+    if (keep) out.push(line2);
+    start = end + 1;
+  }
+  return out.join("\n");
+}
+function pnpmLock(file, text5) {
+  const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
+  let data;
+  try {
+    data = (0, import_yaml3.parse)(section, { uniqueKeys: false }) ?? {};
+  } catch (err) {
+    const line2 = err.linePos?.[0]?.line;
+    return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
+  }
+  const dir = dirOf2(file);
+  const importers = data.importers ?? { ".": data };
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name) {
+        const rel = relTo(dir, manifestDir);
+        if (rel === null) return void 0;
+        const imp = importers[rel === "" ? "." : rel];
+        if (!imp) return void 0;
+        for (const f of ["dependencies", "devDependencies", "optionalDependencies"]) {
+          const e = imp[f]?.[name];
+          if (e === void 0) continue;
+          const v = typeof e === "object" && e ? e.version : e;
+          const c = cleanPnpmVersion(v);
+          if (c) return c;
+        }
+        return void 0;
+      }
+    }
+  };
+}
+function unquote(s) {
+  return s.trim().replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
+}
+function yarnLock(file, text5) {
+  const byDescriptor = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  let pending = [];
+  for (const line2 of text5.split(/\r?\n/)) {
+    if (!line2 || line2.startsWith("#")) continue;
+    if (!line2.startsWith(" ")) {
+      pending = [];
+      if (!line2.endsWith(":")) continue;
+      const head = line2.slice(0, -1);
+      if (head === "__metadata") continue;
+      for (const d of head.split(/,\s*/)) pending.push(unquote(d));
+      continue;
+    }
+    if (pending.length === 0) continue;
+    const m = /^ {2}version:?\s+(.+)$/.exec(line2);
+    if (!m) continue;
+    const version = unquote(m[1]);
+    for (const d of pending) {
+      byDescriptor.set(d, version);
+      const at = d.indexOf("@", 1);
+      const name = at > 0 ? d.slice(0, at) : d;
+      let set = byName.get(name);
+      if (!set) byName.set(name, set = /* @__PURE__ */ new Set());
+      set.add(version);
+    }
+    pending = [];
+  }
+  const dir = dirOf2(file);
+  return {
+    lock: {
+      file,
+      dir,
+      lookup(manifestDir, name, spec) {
+        if (relTo(dir, manifestDir) === null) return void 0;
+        const exact = byDescriptor.get(`${name}@${spec}`) ?? byDescriptor.get(`${name}@npm:${spec}`);
+        if (exact) return exact;
+        const all2 = byName.get(name);
+        return all2 && all2.size === 1 ? [...all2][0] : void 0;
+      }
+    }
+  };
+}
+var import_yaml3, dirOf2, relTo, cleanPnpmVersion;
+var init_lockfiles = __esm({
+  "src/evidence/manifests/lockfiles.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_parse2();
+    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
+    cleanPnpmVersion = (v) => {
+      const s = typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
+      if (!s || s.startsWith("link:") || s.startsWith("file:") || s.startsWith("workspace:")) return void 0;
+      return s.replace(/\(.*$/, "").replace(/_.*$/, "").replace(/^\/.*\//, "");
+    };
+  }
+});
+
+// src/evidence/manifests.ts
+import { lstat, readFile as readFile2, realpath, stat as stat2 } from "node:fs/promises";
+import path2 from "node:path";
+function emptyManifestIndex() {
+  return {
+    dependencies: /* @__PURE__ */ new Map(),
+    everDependencies: /* @__PURE__ */ new Map(),
+    scripts: /* @__PURE__ */ new Map(),
+    makeTargets: /* @__PURE__ */ new Map(),
+    justRecipes: /* @__PURE__ */ new Map(),
+    scriptHistory: /* @__PURE__ */ new Map(),
+    workspaces: /* @__PURE__ */ new Map(),
+    runtimes: /* @__PURE__ */ new Map(),
+    projectVersions: [],
+    problems: [],
+    dependencyVersions: /* @__PURE__ */ new Map(),
+    everProjectNames: /* @__PURE__ */ new Map(),
+    runtimeAll: [],
+    pythonClassifiers: /* @__PURE__ */ new Map(),
+    scriptCommands: /* @__PURE__ */ new Map(),
+    workspaceGlobs: [],
+    catalogs: /* @__PURE__ */ new Map(),
+    manifestFiles: /* @__PURE__ */ new Map(),
+    lockfiles: [],
+    goModules: /* @__PURE__ */ new Map()
+  };
+}
+async function mapLimit(items, limit, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker2 = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
+  return out;
+}
+async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
+  const idx = into;
+  const found = [];
+  for (const f of files.files) {
+    const kind = manifestKind(f);
+    if (kind) found.push({ file: f, kind });
+  }
+  found.sort((a, b) => depth2(a.file) - depth2(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const reader = new RepoReader(root2);
+  const texts = await mapLimit(found, 32, ({ file }) => reader.read(file));
+  const locks = [];
+  const parsed = [];
+  found.forEach(({ file, kind }, i) => {
+    const t = texts[i];
+    if ("error" in t) {
+      if (t.error !== "missing from the working tree") idx.problems.push({ file, message: t.error });
+      return;
+    }
+    idx.manifestFiles.set(file, kind);
+    if (isLockfile(kind)) {
+      const r = parseLockfile(kind, file, t.text);
+      if (r.problem) idx.problems.push({ file, ...r.problem });
+      if (r.lock) {
+        locks.push(r.lock);
+        idx.lockfiles.push(file);
+      }
+      return;
+    }
+    const p = parseManifest(kind, file, t.text);
+    for (const pr of p.problems) idx.problems.push({ file, ...pr });
+    parsed.push({ file, p });
+  });
+  const makeSets = await makeTargetSets(reader, files, parsed, idx.problems);
+  await readTaskTables(reader, files, parsed, taskTables(idx), idx.problems);
+  locks.sort((a, b) => depth2(b.file) - depth2(a.file));
+  const runtimeCands = [];
+  for (const { file, p } of parsed) {
+    const dir = dirOf3(file);
+    for (const d of p.deps) {
+      const dep = { name: d.name, spec: d.spec, manifest: file, field: d.field };
+      if (p.kind === "package.json") {
+        for (const l of locks) {
+          const v = l.lookup(dir, d.name, d.spec);
+          if (v) {
+            dep.locked = v;
+            break;
+          }
+        }
+      }
+      const key = d.name.toLowerCase();
+      const list4 = idx.dependencies.get(key);
+      if (list4) list4.push(dep);
+      else idx.dependencies.set(key, [dep]);
+      if (d.presence) continue;
+      if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
+    }
+    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
+      const n = p.name.toLowerCase();
+      if (!idx.everProjectNames.has(n)) idx.everProjectNames.set(n, []);
+    }
+    if (p.scripts && (p.kind === "package.json" || p.scripts.size)) {
+      idx.scripts.set(file, new Set(p.scripts.keys()));
+      idx.scriptCommands.set(file, p.scripts);
+    }
+    if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
+    if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.kind === "pyproject") pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
+    if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
+    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
+      if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
+    }
+    if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs.push({ glob: g, source: file });
+    if (p.catalogs) for (const [name, m] of p.catalogs) idx.catalogs.set(name, m);
+    if (p.goModule) idx.goModules.set(p.goModule, file);
+    if (p.classifiers) idx.pythonClassifiers.set(file, p.classifiers);
+    if (p.runtimes) {
+      const base = file.slice(file.lastIndexOf("/") + 1);
+      const rank2 = depth2(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
+      for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank: rank2 });
+    }
+  }
+  runtimeCands.sort((a, b) => a.rank - b.rank);
+  for (const r of runtimeCands) {
+    idx.runtimeAll.push({ name: r.name, spec: r.spec, source: r.source });
+    if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
+  }
+  monorepoTasks(idx, parsed);
+  return idx;
+}
+function monorepoTasks(idx, parsed) {
+  const pkgs = /* @__PURE__ */ new Map();
+  const projectFiles = [];
+  for (const { file, p } of parsed) {
+    if (p.kind === "turbo" && p.tasks) (idx.turboTasks ??= /* @__PURE__ */ new Map()).set(file, new Set(p.tasks.keys()));
+    else if (p.kind === "nx" && p.nxConfig && !idx.nx) idx.nx = { config: file, plugins: p.nxConfig.plugins, targetDefaults: new Set(p.nxConfig.targetDefaults), projects: /* @__PURE__ */ new Map() };
+    else if (p.kind === "package.json") pkgs.set(dirOf3(file), p);
+    else if (p.kind === "nx-project") projectFiles.push({ file, p });
+  }
+  const nx = idx.nx;
+  if (!nx) return;
+  const add = (name, dir, manifest, targets) => {
+    if (name && !nx.projects.has(name)) nx.projects.set(name, { dir, manifest, targets });
+  };
+  const pkgTargets = (pkg, into) => {
+    for (const k of pkg?.scripts?.keys() ?? []) into.add(k);
+    for (const k of pkg?.nxTargets ?? []) into.add(k);
+    return into;
+  };
+  const withProject = /* @__PURE__ */ new Set();
+  for (const { file, p } of projectFiles) {
+    const dir = dirOf3(file);
+    withProject.add(dir);
+    const pkg = pkgs.get(dir);
+    const targets = pkgTargets(pkg, new Set(p.tasks?.keys() ?? []));
+    if (p.nxName) add(p.nxName, dir, file, targets);
+    else {
+      add(pkg?.nxName ?? pkg?.name, dir, file, targets);
+      if (dir) {
+        add(dir.slice(dir.lastIndexOf("/") + 1), dir, file, targets);
+        add(dir.replace(/\//g, "-"), dir, file, targets);
+      }
+    }
+  }
+  for (const [dir, pkg] of pkgs) if (!withProject.has(dir)) add(pkg.nxName ?? pkg.name, dir, joinDir(dir, "package.json"), pkgTargets(pkg, /* @__PURE__ */ new Set()));
+}
+function pythonRunners(idx) {
+  let m = runnerTables.get(idx);
+  if (!m) runnerTables.set(idx, m = /* @__PURE__ */ new Map());
+  return m;
+}
+function taskTables(idx) {
+  let m = taskTablesOf.get(idx);
+  if (!m) taskTablesOf.set(idx, m = /* @__PURE__ */ new Map());
+  return m;
+}
+function taskNameDefined(t, name) {
+  if (t.open || t.names.has(name)) return true;
+  for (const p of t.openPrefixes) if (name.startsWith(p)) return true;
+  return t.pattern !== void 0 && t.pattern.test(name);
+}
+function taskInclude(files, dir, written) {
+  if (!written || /[{$]|:\/\/|^git@|^[/~]/.test(written)) return null;
+  const p = joinRel(dir, written);
+  if (p === null) return null;
+  if (files.files.has(p)) return p;
+  if (p === "" || files.dirs.has(p)) {
+    for (const n of TASKFILE_NAMES) if (files.files.has(joinDir(p, n))) return joinDir(p, n);
+  }
+  return null;
+}
+function taskWildcard(name) {
+  const w = new Wildcard();
+  name.split("*").forEach((lit, i) => {
+    if (i) w.any(0);
+    w.lit(lit);
+  });
+  return w;
+}
+function anyOf(ws) {
+  return { test: (name) => ws.some((w) => w.test(name)) };
+}
+async function readTaskTables(reader, files, parsed, out, problems) {
+  const taskfiles = /* @__PURE__ */ new Map();
+  const denoWorkspaces = /* @__PURE__ */ new Set();
+  for (const { file, p } of parsed) {
+    if (!p.tasks) continue;
+    if (p.kind === "composer" || p.kind === "deno") {
+      out.set(file, { tool: p.kind === "composer" ? "composer" : "deno", names: new Set(p.tasks.keys()), open: false, openPrefixes: [], sources: [{ prefix: "", file }] });
+      if (p.denoWorkspace) denoWorkspaces.add(dirOf3(file));
+    } else if (p.kind === "taskfile") taskfiles.set(file, p);
+  }
+  if (denoWorkspaces.size) {
+    for (const [file, t] of out) {
+      if (t.tool !== "deno") continue;
+      for (let d = dirOf3(file); d !== ""; ) {
+        d = dirOf3(d);
+        if (denoWorkspaces.has(d)) {
+          t.open = true;
+          break;
+        }
+      }
+    }
+  }
+  if (!taskfiles.size) return;
+  const reads = /* @__PURE__ */ new Map();
+  const load2 = (f) => {
+    const known = taskfiles.get(f);
+    if (known) return Promise.resolve(known);
+    let r = reads.get(f);
+    if (!r) {
+      r = (async () => {
+        const t = await reader.read(f);
+        if ("error" in t) {
+          if (t.error === LINK_OUT) problems.push({ file: f, message: t.error });
+          return null;
+        }
+        try {
+          const p = parseTaskfile(t.text);
+          return p.tasks ? p : null;
+        } catch {
+          return null;
+        }
+      })();
+      reads.set(f, r);
+    }
+    return r;
+  };
+  await mapLimit([...taskfiles], 8, async ([file, top]) => {
+    try {
+      out.set(file, await taskTable(file, top, files, load2));
+    } catch (err) {
+      problems.push({ file, message: `task table not read: ${err.message}` });
+    }
+  });
+}
+async function taskTable(file, top, files, load2) {
+  const t = { tool: "task", names: /* @__PURE__ */ new Set(), open: false, openPrefixes: [], sources: [] };
+  const patterns = [];
+  let count2 = 0;
+  let prefixCount = 0;
+  let all2 = false;
+  const openUnder = (prefixes) => {
+    if (all2) return;
+    if (t.openPrefixes.length + prefixes.length > MAX_TASK_PREFIXES) {
+      t.openPrefixes = [""];
+      all2 = true;
+    } else t.openPrefixes.push(...prefixes);
+  };
+  const visit3 = async (f, p, prefixes, seen) => {
+    if (all2) return;
+    const own5 = p.tasks.size + (p.taskPatterns?.length ?? 0);
+    if (t.names.size + patterns.length + prefixes.length * own5 > MAX_TASK_NAMES) {
+      openUnder(prefixes);
+      return;
+    }
+    for (const pre of prefixes) {
+      t.sources.push({ prefix: pre, file: f });
+      for (const n of p.tasks.keys()) t.names.add(pre + n);
+      for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
+    }
+    for (const inc of p.taskIncludes ?? []) {
+      if (all2) return;
+      const width = inc.flatten ? prefixes.length : prefixes.length * (1 + inc.aliases.length);
+      if (prefixCount + width > MAX_TASK_PREFIXES) {
+        openUnder(prefixes);
+        return;
+      }
+      prefixCount += width;
+      const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
+      const target = taskInclude(files, dirOf3(f), inc.taskfile);
+      if (target !== null && seen.has(target)) continue;
+      const ip = target !== null && ++count2 <= MAX_TASK_INCLUDES ? await load2(target) : null;
+      if (!ip) {
+        openUnder(sub);
+        continue;
+      }
+      await visit3(target, ip, sub, /* @__PURE__ */ new Set([...seen, target]));
+    }
+  };
+  await visit3(file, top, [""], /* @__PURE__ */ new Set([file]));
+  for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
+  if (patterns.length) t.pattern = anyOf(patterns.map(taskWildcard));
+  return t;
+}
+function joinRel(dir, rel) {
+  if (rel.startsWith("/") || rel.startsWith("~")) return null;
+  const out = dir ? dir.split("/") : [];
+  for (const s of rel.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") {
+      if (!out.length) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out.join("/");
+}
+function globRegex(glob2) {
+  let re = "";
+  for (let i = 0; i < glob2.length; i++) {
+    const c = glob2[i];
+    if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const e = glob2.indexOf("]", i + 2);
+      if (e < 0) re += "\\[";
+      else {
+        re += `[${glob2.slice(i + 1, e).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        i = e;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`);
+}
+function includedFiles(files, cwd, from, word, globs) {
+  const wild = /^\$[({]wildcard\s+([^$]*)[)}]$/.exec(word);
+  if (!wild && word.includes("$")) return null;
+  const out = [];
+  for (const w of wild ? wild[1].trim().split(/\s+/).filter(Boolean) : [word]) {
+    if (/[*?[]/.test(w)) {
+      const full = joinRel(cwd, w);
+      if (full === null) return null;
+      let hits = globs.get(full);
+      if (!hits) {
+        const re = globRegex(full);
+        hits = [...files.files].filter((f) => re.test(f)).sort();
+        globs.set(full, hits);
+      }
+      if (!hits.length) return null;
+      out.push(...hits);
+      continue;
+    }
+    const p = joinRel(cwd, w);
+    const q = from !== cwd ? joinRel(from, w) : null;
+    if (p !== null && files.files.has(p)) out.push(p);
+    else if (q !== null && files.files.has(q)) out.push(q);
+    else return null;
+  }
+  return out;
+}
+async function readMakeInclude(reader, file, problems) {
+  const t = await reader.read(file);
+  if ("error" in t) {
+    if (t.error === LINK_OUT) problems.push({ file, message: t.error });
+    return null;
+  }
+  try {
+    return readMakeParts(t.text);
+  } catch {
+    return null;
+  }
+}
+async function makeTargetSets(reader, files, parsed, problems) {
+  const out = /* @__PURE__ */ new Map();
+  const reads = /* @__PURE__ */ new Map();
+  const globs = /* @__PURE__ */ new Map();
+  const read = (f) => {
+    let r = reads.get(f);
+    if (!r) reads.set(f, r = readMakeInclude(reader, f, problems));
+    return r;
+  };
+  const makefiles = parsed.filter(({ p }) => p.kind === "makefile" && p.make);
+  await mapLimit(makefiles, 8, async ({ file, p }) => {
+    const top = p.make;
+    const cwd = dirOf3(file);
+    const parts = [top];
+    const seen = /* @__PURE__ */ new Set([file]);
+    let unknown = top.open;
+    const queue = [{ parts: top, file }];
+    while (queue.length) {
+      const cur = queue.shift();
+      for (const word of cur.parts.includes) {
+        const found = includedFiles(files, cwd, dirOf3(cur.file), word, globs);
+        if (!found) {
+          unknown = true;
+          continue;
+        }
+        for (const f of found) {
+          if (seen.has(f)) continue;
+          if (seen.size > MAX_MAKE_INCLUDES) {
+            unknown = true;
+            break;
+          }
+          seen.add(f);
+          const ip = await read(f);
+          if (!ip) {
+            unknown = true;
+            continue;
+          }
+          if (ip.open) unknown = true;
+          parts.push(ip);
+          queue.push({ parts: ip, file: f });
+        }
+      }
+    }
+    const filesLike = (pre) => {
+      const full = joinRel(cwd, pre);
+      if (full === null) return true;
+      for (const f of files.files) if (f.startsWith(full)) return true;
+      return false;
+    };
+    const t = makeTargets(parts, filesLike);
+    const set = /* @__PURE__ */ new Set([...t.names, ...t.patterns, ...unknown ? [MAKE_UNKNOWN_TARGETS] : []]);
+    if (parts.length > 1 || top.includes.length > 0) MAKE_SETS_WITH_INCLUDES.add(set);
+    out.set(file, set);
+  });
+  return out;
+}
+function makeSetIncludes(names) {
+  return MAKE_SETS_WITH_INCLUDES.has(names);
+}
+function makeTargetDefined(names, target, literal = false) {
+  if (names.has(target)) return true;
+  const cache3 = literal ? makeLiteralMatchers : makeMatchers;
+  let re = cache3.get(names);
+  if (re === void 0) {
+    const ws = [];
+    for (const n of names) {
+      if (!isMakePattern(n)) continue;
+      const w = makeWildcard(n);
+      if (literal && !w.literal) continue;
+      ws.push(w);
+    }
+    re = ws.length ? anyOf(ws) : null;
+    cache3.set(names, re);
+  }
+  return re !== null && re.test(target);
+}
+function makeWildcard(t) {
+  const w = new Wildcard();
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === "%") w.any(1);
+    else if (c === "$" && t[i + 1] === "$") {
+      w.lit("$");
+      i++;
+    } else if (c === "$") {
+      const n = t[i + 1];
+      if (n === "(" || n === "{") {
+        let depth3 = 0;
+        let j = i + 1;
+        for (; j < t.length; j++) {
+          if (t[j] === n) depth3++;
+          else if (t[j] === (n === "(" ? ")" : "}") && --depth3 === 0) break;
+        }
+        i = j;
+      } else i++;
+      w.any(0);
+    } else w.lit(c);
+  }
+  return w;
+}
+function summarize(p, intern) {
+  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
+  if (p.partial) return null;
+  const deps = /* @__PURE__ */ new Map();
+  for (const d of p.deps) {
+    if (d.presence) continue;
+    const key = intern(d.name.toLowerCase());
+    if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
+  }
+  const scripts = /* @__PURE__ */ new Map();
+  if (p.scripts && p.kind === "package.json") for (const [k, v] of p.scripts) scripts.set(intern(k), { source: "npm", command: v });
+  if (p.runners) {
+    for (const [k, v] of p.runners) if (!k.endsWith(" ?")) scripts.set(intern(k), { source: "py", command: v });
+  }
+  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: intern(p.recipeCommands?.get(t) ?? "") });
+  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: intern(p.recipeCommands?.get(t) ?? "") });
+  const source = TASK_SOURCE[p.kind];
+  if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
+  if (p.tasks && (p.kind === "turbo" || p.kind === "nx-project")) {
+    const src = p.kind === "turbo" ? "turbo" : "nx";
+    for (const [k, v] of p.tasks) scripts.set(intern(k), { source: src, command: intern(v) });
+    if (p.nxName !== void 0 && p.kind === "nx-project") scripts.set(intern(NX_NAME_KEY + p.nxName), { source: "nx", command: "" });
+  }
+  const out = { deps, scripts };
+  if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
+  return out;
+}
+function buildManifestHistory(changes, summaries, idx) {
+  const chrono = changes.slice().reverse();
+  const lastGood = /* @__PURE__ */ new Map();
+  const ever = idx.everDependencies;
+  const versions = idx.dependencyVersions;
+  const scriptHist = idx.scriptHistory;
+  if (!idx.everProjectNames) idx.everProjectNames = /* @__PURE__ */ new Map();
+  const names = idx.everProjectNames;
+  const push2 = (m, k, v) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+  let i = 0;
+  while (i < chrono.length) {
+    const commit = chrono[i].commit;
+    let j = i;
+    while (j < chrono.length && chrono[j].commit === commit) j++;
+    const depAdds = /* @__PURE__ */ new Map();
+    const depRemovals = [];
+    const scriptAdds = /* @__PURE__ */ new Map();
+    const scriptRemovals = [];
+    for (let k = i; k < j; k++) {
+      const c = chrono[k];
+      const manifest = c.status === "R" && c.dst ? c.dst : c.src;
+      const beforeKey = c.src;
+      let before;
+      if (c.status === "A") before = EMPTY;
+      else before = summaries.get(c.srcBlob) ?? lastGood.get(beforeKey) ?? void 0;
+      let after;
+      if (c.status === "D") after = EMPTY;
+      else after = summaries.get(c.dstBlob) ?? void 0;
+      if (c.status === "R" && c.dst) lastGood.delete(c.src);
+      if (!after) continue;
+      if (c.status !== "D") lastGood.set(manifest, after);
+      else lastGood.delete(manifest);
+      if (!before) before = EMPTY;
+      if (before.name !== after.name) {
+        if (before.name) {
+          const gone = { name: before.name, displayName: before.name, manifest, type: "removed", commit, field: "name" };
+          push2(names, before.name.toLowerCase(), gone);
+          ownNameChange.set(gone, { status: c.status === "R" || c.status === "D" ? c.status : "M", from: c.src });
+        }
+        if (after.name) push2(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: "added", commit, field: "name" });
+      }
+      for (const [key, d] of after.deps) {
+        const old = before.deps.get(key);
+        if (!old) {
+          push2(ever, key, { name: d.name, displayName: d.name, manifest, type: "added", commit, spec: d.spec, field: d.field });
+          push2(depAdds, manifest, d.name);
+        } else if (old.spec !== d.spec) {
+          push2(versions, key, { name: d.name, manifest, from: old.spec, to: d.spec, commit });
+        }
+      }
+      for (const [key, d] of before.deps) {
+        if (after.deps.has(key)) continue;
+        const ev = { name: d.name, displayName: d.name, manifest, type: "removed", commit, spec: d.spec, field: d.field };
+        push2(ever, key, ev);
+        depRemovals.push(ev);
+      }
+      for (const [name, s] of after.scripts) {
+        if (before.scripts.has(name)) continue;
+        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} });
+        push2(scriptAdds, manifest, { name, command: s.command });
+      }
+      for (const [name, s] of before.scripts) {
+        if (after.scripts.has(name)) continue;
+        const ev = { name, manifest, type: "removed", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} };
+        push2(scriptHist, `${manifest}#${name}`, ev);
+        scriptRemovals.push(ev);
+      }
+    }
+    for (const ev of depRemovals) {
+      const same = depAdds.get(ev.manifest);
+      if (same?.length) ev.addedInSameCommit = same.slice();
+      const elsewhere = [];
+      for (const [m, names2] of depAdds) if (m !== ev.manifest) for (const n of names2) elsewhere.push({ name: n, manifest: m });
+      if (elsewhere.length) ev.addedElsewhereInSameCommit = elsewhere.slice(0, 50);
+    }
+    for (const ev of scriptRemovals) {
+      const same = scriptAdds.get(ev.manifest);
+      if (!same?.length) continue;
+      ev.addedInSameCommit = same.map((s) => s.name);
+      if (ev.command) {
+        const twin = same.find((s) => s.command === ev.command);
+        if (twin) ev.renamedTo = twin.name;
+      }
+    }
+    i = j;
+  }
+}
+function ownNameAddedBy(idx) {
+  const names = idx.everProjectNames;
+  if (!names) return /* @__PURE__ */ new Map();
+  let m = ownNamesAdded.get(names);
+  if (m) return m;
+  m = /* @__PURE__ */ new Map();
+  for (const list4 of names.values()) for (const e of list4) if (e.type === "added") m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+  ownNamesAdded.set(names, m);
+  return m;
+}
+function folderMovedBy(history2, dir, sha) {
+  let memo = folderMoves.get(history2);
+  if (!memo) folderMoves.set(history2, memo = /* @__PURE__ */ new Map());
+  const key = `${sha}\0${dir}`;
+  if (memo.has(key)) return memo.get(key);
+  const pre = `${dir}/`;
+  const votes = /* @__PURE__ */ new Map();
+  let voters = 0;
+  let looked = 0;
+  for (const f of history2.pathsUnder?.(dir) ?? []) {
+    if (manifestKind(f)) continue;
+    if (++looked > FOLDER_VOTERS) break;
+    const fate = history2.fate(f);
+    const hop = fate.chain?.[0];
+    if (hop && hop.from === f && hop.commit.sha === sha) {
+      voters++;
+      const rest = f.slice(pre.length);
+      if (hop.to.endsWith(`/${rest}`)) {
+        const to = hop.to.slice(0, hop.to.length - rest.length - 1);
+        if (to !== dir) votes.set(to, (votes.get(to) ?? 0) + 1);
+      }
+    } else if (fate.status === "deleted" && !fate.chain && fate.commit?.sha === sha) voters++;
+  }
+  let res;
+  if (voters) {
+    let best;
+    for (const v of votes) if (!best || v[1] > best[1]) best = v;
+    res = best && best[1] * 2 > voters ? best[0] : null;
+  }
+  memo.set(key, res);
+  return res;
+}
+function renamedOwnName(idx, history2, removal) {
+  const addedBy = ownNameAddedBy(idx);
+  const sha = removal.commit.sha;
+  const at = (manifest) => {
+    const name = addedBy.get(`${sha}\0${manifest}`);
+    return name === void 0 ? void 0 : { name, manifest };
+  };
+  const ch = ownNameChange.get(removal);
+  if (!ch || ch.status === "M") {
+    const same = at(removal.manifest);
+    if (same || ch) return same;
+  }
+  const from = ch?.from ?? removal.manifest;
+  const slash = from.lastIndexOf("/");
+  const moved = slash > 0 && history2.available ? folderMovedBy(history2, from.slice(0, slash), sha) : void 0;
+  if (moved === null) return void 0;
+  if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
+  return ch?.status === "R" ? at(removal.manifest) : void 0;
+}
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, LINK_OUT, RepoReader, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var init_manifests = __esm({
+  "src/evidence/manifests.ts"() {
+    "use strict";
+    init_git();
+    init_history();
+    init_kinds();
+    init_lockfiles();
+    init_parse2();
+    init_kinds();
+    init_parse2();
+    MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+    ManifestChangeCollector = class {
+      constructor(prefix = "", gitRoot) {
+        this.prefix = prefix;
+        this.gitRoot = gitRoot;
+        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5))) : null;
+      }
+      prefix;
+      gitRoot;
+      changes = [];
+      summaries = /* @__PURE__ */ new Map();
+      kindOfBlob = /* @__PURE__ */ new Map();
+      stream;
+      interned = /* @__PURE__ */ new Map();
+      intern = (s) => {
+        const hit2 = this.interned.get(s);
+        if (hit2 !== void 0) return hit2;
+        this.interned.set(s, s);
+        return s;
+      };
+      summarizeBlob(id, text5) {
+        const k = this.kindOfBlob.get(id);
+        if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
+        return summarize(parseManifest(k.kind, k.path, text5), this.intern);
+      }
+      want(id, kind, path16) {
+        if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
+        this.kindOfBlob.set(id, { kind, path: path16 });
+        this.stream?.request(id);
+      }
+      add(c) {
+        this.changes.push(c);
+        if (c.status !== "A") this.want(c.srcBlob, c.kind, c.src);
+        if (c.status !== "D") this.want(c.dstBlob, c.kind, c.dst ?? c.src);
+      }
+      onChange = (commit, ch) => {
+        const p = this.prefix;
+        const rel = (x) => x === void 0 ? void 0 : !p ? x : x.startsWith(p) ? x.slice(p.length) : void 0;
+        const src = rel(ch.src);
+        const dst = rel(ch.dst);
+        const target = dst ?? src;
+        if (target === void 0) return;
+        const kind = manifestKind(target) ?? (src !== void 0 ? manifestKind(src) : void 0);
+        if (!kind || !hasHistory(kind)) return;
+        if (ch.status === "R" && (src === void 0 || dst === void 0)) {
+          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
+          else if (src !== void 0) this.add({ commit, kind, status: "D", src, srcBlob: ch.srcBlob, dstBlob: "0" });
+          return;
+        }
+        if (ch.status === "C") {
+          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
+          return;
+        }
+        if (src === void 0) return;
+        this.add({ commit, kind, status: ch.status, src, dst, srcBlob: ch.srcBlob, dstBlob: ch.dstBlob });
+      };
+      /** Waits for (or, without streaming, reads) every blob. */
+      async finish() {
+        const problems = [];
+        if (this.stream) {
+          const r = await this.stream.end();
+          if (r.code !== 0) problems.push(`git cat-file --batch failed: ${r.stderr.trim()}`);
+        } else if (this.gitRoot === void 0 && this.kindOfBlob.size) {
+          problems.push("manifest history needs the repository root");
+        }
+        return { blobs: this.kindOfBlob.size, problems };
+      }
+      /** Reads blobs in one batch after the fact (no streaming). */
+      async readAll(gitRoot) {
+        const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
+        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
+      }
+    };
+    dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    depth2 = (p) => (p.match(/\//g) ?? []).length;
+    LINK_OUT = "symlink leads outside the repository, not read";
+    RepoReader = class {
+      constructor(root2) {
+        this.root = root2;
+      }
+      root;
+      realRoot;
+      /** The file's text, or why it was not read (`missing from the working tree` when absent). */
+      async read(file) {
+        try {
+          const abs = path2.join(this.root, file);
+          if ((await lstat(abs)).isSymbolicLink()) {
+            const real = await realpath(abs);
+            const rel = path2.relative(await (this.realRoot ??= realpath(this.root)), real);
+            if (rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel)) return { error: LINK_OUT };
+          }
+          const st = await stat2(abs);
+          if (!st.isFile()) return { error: "not a regular file" };
+          if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
+          return { text: await readFile2(abs, "utf8") };
+        } catch (err) {
+          return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
+        }
+      }
+    };
+    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
+    runnerTables = /* @__PURE__ */ new WeakMap();
+    taskTablesOf = /* @__PURE__ */ new WeakMap();
+    MAX_TASK_INCLUDES = 256;
+    joinDir = (d, f) => d ? `${d}/${f}` : f;
+    Wildcard = class {
+      /** Literal pieces: `lits.length === mins.length + 1` (a piece may be empty). */
+      lits = [""];
+      /** The minimum length of the wildcard after `lits[i]`. */
+      mins = [];
+      lit(s) {
+        this.lits[this.lits.length - 1] += s;
+      }
+      any(min) {
+        const last = this.lits.length - 1;
+        if (this.mins.length && this.lits[last] === "") this.mins[this.mins.length - 1] += min;
+        else {
+          this.mins.push(min);
+          this.lits.push("");
+        }
+      }
+      /** Some literal text: evidence that a name is defined, not only that nothing says otherwise. */
+      get literal() {
+        return this.lits.some((l) => l !== "");
+      }
+      test(name) {
+        const { lits, mins } = this;
+        if (!mins.length) return name === lits[0];
+        const first = lits[0];
+        const last = lits[lits.length - 1];
+        const end = name.length - last.length;
+        if (end < first.length || !name.startsWith(first) || !name.endsWith(last)) return false;
+        let pos2 = first.length;
+        for (let i = 1; i < lits.length - 1; i++) {
+          pos2 += mins[i - 1];
+          const at = name.indexOf(lits[i], pos2);
+          if (at < 0 || at + lits[i].length > end) return false;
+          pos2 = at + lits[i].length;
+        }
+        return pos2 + mins[mins.length - 1] <= end;
+      }
+    };
+    MAX_TASK_NAMES = 1e5;
+    MAX_TASK_PREFIXES = 1e3;
+    MAKE_UNKNOWN_TARGETS = "$(unknown)";
+    MAX_MAKE_INCLUDES = 256;
+    MAKE_SETS_WITH_INCLUDES = /* @__PURE__ */ new WeakSet();
+    makeMatchers = /* @__PURE__ */ new WeakMap();
+    makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
+    TASK_SOURCE = { composer: "composer", deno: "deno", taskfile: "task" };
+    EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
+    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod", "setup-py", "setup-cfg"]);
+    ownNameChange = /* @__PURE__ */ new WeakMap();
+    ownNamesAdded = /* @__PURE__ */ new WeakMap();
+    FOLDER_VOTERS = 200;
+    folderMoves = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/report/manifest-problems.ts
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+function manifestProblemNotes(problems, root2) {
+  const seen = /* @__PURE__ */ new Set();
+  const notes = [];
+  for (const p of problems) {
+    if (!p.file || seen.has(p.file)) continue;
+    seen.add(p.file);
+    const { reason, line: line2 } = sanitizeReason(p, root2);
+    const file = p.file.length > MAX_FILE_CHARS ? `${p.file.slice(0, MAX_FILE_CHARS)}…` : p.file;
+    notes.push({
+      entryId: null,
+      file: p.file,
+      line: line2 ?? 1,
+      kind: MANIFEST_UNREADABLE,
+      severity: "info",
+      message: `\`${file}\` could not be read as a manifest: ${reason}; its scripts, dependencies and versions are not checked.`,
+      evidence: { reason }
+    });
+  }
+  return notes;
+}
+function sanitizeReason(p, root2) {
+  const m = p.message;
+  let line2 = validLine(p.line) ? p.line : void 0;
+  const syntax = /^invalid (JSON|YAML|TOML|XML)( \(with comments\))?/.exec(m);
+  if (syntax) {
+    const what = `invalid ${syntax[1]}${syntax[2] ?? ""}`;
+    let column;
+    if (syntax[1] === "JSON" && !syntax[2]) {
+      const pos2 = jsonPosition(m, root2 ? () => readSmall(join(root2, p.file)) : void 0);
+      if (pos2) {
+        line2 = pos2.line;
+        column = pos2.column;
+      }
+    }
+    if (line2 === void 0) return { reason: what };
+    return { reason: `${what} at line ${line2}${column !== void 0 ? `, column ${column}` : ""}`, line: line2 };
+  }
+  if (/^larger than \d+ bytes, not read$/.test(m) || m === "not a regular file" || m === LINK_OUT) return { reason: m, line: line2 };
+  if (/^[\w.-]{1,40} is not a JSON object$/.test(m)) return { reason: "not a JSON object", line: line2 };
+  const io = /(?:^|: )(E[A-Z]{2,12})\b/.exec(m);
+  if (io) return { reason: `not readable (${io[1]})`, line: line2 };
+  return { reason: line2 !== void 0 ? `could not be parsed at line ${line2}` : "could not be parsed", line: line2 };
+}
+function jsonPosition(message2, text5) {
+  const lc = /\(line (\d{1,9}) column (\d{1,9})\)/.exec(message2);
+  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
+  const pos2 = /at position (\d{1,12})\b/.exec(message2);
+  if (!pos2) return void 0;
+  const t = text5?.();
+  if (t === void 0) return void 0;
+  const body = t.charCodeAt(0) === 65279 ? t.slice(1) : t;
+  const n = Math.min(Number(pos2[1]), body.length);
+  let line2 = 1;
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    if (body.charCodeAt(i) === 10) {
+      line2++;
+      start = i + 1;
+    }
+  }
+  return { line: line2, column: n - start + 1 };
+}
+function readSmall(abs) {
+  try {
+    const t = readFileSync(abs, "utf8");
+    return t.length <= 16 * 1024 * 1024 ? t : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var MANIFEST_UNREADABLE, MAX_FILE_CHARS, validLine;
+var init_manifest_problems = __esm({
+  "src/report/manifest-problems.ts"() {
+    "use strict";
+    init_manifests();
+    MANIFEST_UNREADABLE = "manifest-unreadable";
+    MAX_FILE_CHARS = 200;
+    validLine = (n) => typeof n === "number" && Number.isInteger(n) && n >= 1;
   }
 });
 
@@ -16093,7 +20833,7 @@ var init_create_tokenizer = __esm({
 });
 
 // node_modules/micromark/lib/parse.js
-function parse(options) {
+function parse2(options) {
   const settings = options || {};
   const constructs2 = (
     /** @type {FullNormalizedExtension} */
@@ -16117,7 +20857,7 @@ function parse(options) {
     }
   }
 }
-var init_parse = __esm({
+var init_parse3 = __esm({
   "node_modules/micromark/lib/parse.js"() {
     init_micromark_util_combine_extensions();
     init_content();
@@ -16229,7 +20969,7 @@ var init_preprocess = __esm({
 // node_modules/micromark/index.js
 var init_micromark = __esm({
   "node_modules/micromark/index.js"() {
-    init_parse();
+    init_parse3();
     init_postprocess();
     init_preprocess();
   }
@@ -16266,7 +21006,7 @@ function fromMarkdown(value2, encoding, options) {
     options = encoding;
     encoding = void 0;
   }
-  return compiler(options)(postprocess(parse(options).document().write(preprocess()(value2, encoding, true))));
+  return compiler(options)(postprocess(parse2(options).document().write(preprocess()(value2, encoding, true))));
 }
 function compiler(options) {
   const config = {
@@ -20516,7 +25256,7 @@ function tokenizeWwwAutolink(effects, ok3, nok) {
     }
     effects.enter("literalAutolink");
     effects.enter("literalAutolinkWww");
-    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path, wwwAfter), nok), nok)(code3);
+    return effects.check(wwwPrefix, effects.attempt(domain, effects.attempt(path3, wwwAfter), nok), nok)(code3);
   }
   function wwwAfter(code3) {
     effects.exit("literalAutolinkWww");
@@ -20566,7 +25306,7 @@ function tokenizeProtocolAutolink(effects, ok3, nok) {
     return nok(code3);
   }
   function afterProtocol(code3) {
-    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path, protocolAfter), nok)(code3);
+    return code3 === null || asciiControl(code3) || markdownLineEndingOrSpace(code3) || unicodeWhitespace(code3) || unicodePunctuation(code3) ? nok(code3) : effects.attempt(domain, effects.attempt(path3, protocolAfter), nok)(code3);
   }
   function protocolAfter(code3) {
     effects.exit("literalAutolinkHttp");
@@ -20742,7 +25482,7 @@ function previousUnbalanced(events) {
   }
   return result;
 }
-var wwwPrefix, domain, path, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
+var wwwPrefix, domain, path3, trail, emailDomainDotTrail, wwwAutolink, protocolAutolink, emailAutolink, text4, code2;
 var init_syntax2 = __esm({
   "node_modules/micromark-extension-gfm-autolink-literal/lib/syntax.js"() {
     init_micromark_util_character();
@@ -20754,7 +25494,7 @@ var init_syntax2 = __esm({
       tokenize: tokenizeDomain,
       partial: true
     };
-    path = {
+    path3 = {
       tokenize: tokenizePath,
       partial: true
     };
@@ -22090,829 +26830,12 @@ var init_classify = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/error.js
-function getLineColFromPtr(string3, ptr) {
-  let lines = string3.slice(0, ptr).split(/\r?\n/);
-  return [lines.length, lines.pop().length + 1];
-}
-function makeCodeBlock(string3, line2, column) {
-  let lines = string3.split(/\r?\n/);
-  let codeblock = "";
-  let numberLen = (Math.log10(line2 + 1) | 0) + 1;
-  for (let i = line2 - 1; i <= line2 + 1; i++) {
-    let l = lines[i - 1];
-    if (!l)
-      continue;
-    codeblock += i.toString().padEnd(numberLen, " ");
-    codeblock += ":  ";
-    codeblock += l;
-    codeblock += "\n";
-    if (i === line2) {
-      codeblock += " ".repeat(numberLen + column + 2);
-      codeblock += "^\n";
-    }
-  }
-  return codeblock;
-}
-var TomlError;
-var init_error = __esm({
-  "node_modules/smol-toml/dist/error.js"() {
-    TomlError = class _TomlError extends Error {
-      line;
-      column;
-      codeblock;
-      constructor(message2, options) {
-        const [line2, column] = getLineColFromPtr(options.toml, options.ptr);
-        const codeblock = makeCodeBlock(options.toml, line2, column);
-        super(`Invalid TOML document: ${message2}
-
-${codeblock}`, options);
-        this.line = line2;
-        this.column = column;
-        this.codeblock = codeblock;
-      }
-      /** @internal */
-      static x(message2, ctx, ptr) {
-        throw new _TomlError(message2, { toml: ctx.s, ptr: ptr ?? ctx.p });
-      }
-    };
-  }
-});
-
-// node_modules/smol-toml/dist/primitive.js
-function parseString(ctx) {
-  let startPtr = ctx.p;
-  let c = ctx.s.charCodeAt(ctx.p++);
-  let first = c;
-  let isLiteral = c === 39;
-  let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
-  if (isMultiline) {
-    if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 10)
-      ctx.p++;
-    else if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)
-      ctx.p += 2;
-  }
-  let parsed = "";
-  let sliceStart = ctx.p;
-  let state = 0;
-  for (; ctx.p < ctx.s.length; ctx.p++) {
-    c = ctx.s.charCodeAt(ctx.p);
-    if (isMultiline && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)) {
-      state = state && 3;
-    } else if (c < 32 && c !== 9 || c === 127) {
-      TomlError.x("control characters are not allowed in strings", ctx);
-    } else if ((!state || state === 3) && c === first && (!isMultiline || ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first)) {
-      if (isMultiline) {
-        if (ctx.s.charCodeAt(ctx.p + 3) === first)
-          ctx.p++;
-        if (ctx.s.charCodeAt(ctx.p + 3) === first)
-          ctx.p++;
-      }
-      if (!state) {
-        let s = ctx.s.slice(sliceStart, ctx.p);
-        parsed = parsed ? parsed + s : s;
-      }
-      ctx.p += isMultiline ? 3 : 1;
-      return parsed;
-    } else if (!state) {
-      if (!isLiteral && c === 92) {
-        parsed += ctx.s.slice(sliceStart, sliceStart = ctx.p);
-        state = 1;
-      }
-    } else if (state === 1) {
-      if (c === 120 || c === 117 || c === 85) {
-        let errPtr = ctx.p++ - 1;
-        let value2 = 0;
-        let len = c === 120 ? 2 : c === 117 ? 4 : 8;
-        for (let j = 0; j < len; j++, ctx.p++) {
-          let hex = ctx.s.charCodeAt(ctx.p);
-          let digit = (
-            /* 0-9 */
-            hex >= 48 && hex <= 57 ? hex - 48 : (
-              /* A-F */
-              hex >= 65 && hex <= 70 ? hex - 65 + 10 : (
-                /* a-f */
-                hex >= 97 && hex <= 102 ? hex - 97 + 10 : -1
-              )
-            )
-          );
-          if (digit < 0)
-            TomlError.x("invalid non-hex character in unicode escape", ctx);
-          value2 = value2 << 4 | digit;
-        }
-        if (value2 < 0 || value2 > 1114111 || value2 >= 55296 && value2 <= 57343) {
-          TomlError.x("invalid unicode escape", ctx, errPtr);
-        }
-        parsed += String.fromCodePoint(value2);
-        sliceStart = ctx.p--;
-        state = 0;
-      } else if (isMultiline && (c === 32 || c === 9)) {
-        state = 2;
-      } else {
-        if (c === 98)
-          parsed += "\b";
-        else if (c === 116)
-          parsed += "	";
-        else if (c === 110)
-          parsed += "\n";
-        else if (c === 102)
-          parsed += "\f";
-        else if (c === 114)
-          parsed += "\r";
-        else if (c === 101)
-          parsed += "\x1B";
-        else if (c === 34)
-          parsed += '"';
-        else if (c === 92)
-          parsed += "\\";
-        else
-          TomlError.x("unrecognised escape sequence", ctx);
-        sliceStart = ctx.p + 1;
-        state = 0;
-      }
-    } else if (c !== 32 && c !== 9) {
-      if (state === 2)
-        TomlError.x("invalid escape: only line-ending whitespace may be escaped", ctx, sliceStart);
-      state = !isLiteral && c === 92 ? 1 : 0;
-      sliceStart = ctx.p;
-    }
-  }
-  TomlError.x("unfinished string", ctx, startPtr);
-}
-var init_primitive = __esm({
-  "node_modules/smol-toml/dist/primitive.js"() {
-    init_error();
-  }
-});
-
-// node_modules/smol-toml/dist/date.js
-var DATE_TIME_RE, TomlDate;
-var init_date = __esm({
-  "node_modules/smol-toml/dist/date.js"() {
-    DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
-    TomlDate = class _TomlDate extends Date {
-      #hasDate = false;
-      #hasTime = false;
-      #offset = null;
-      constructor(date, fasttype, unsafeDelim) {
-        let hasDate = true;
-        let hasTime = true;
-        let offset = "Z";
-        let c;
-        if (typeof date === "string") {
-          if (fasttype)
-            prep: {
-              if (fasttype < 3) {
-                if (+date.slice(11, 13) > 23) {
-                  date = "";
-                  break prep;
-                }
-                if (fasttype === 2) {
-                  offset = null;
-                  date += "Z";
-                } else if ((c = date.charCodeAt(date.length - 1)) !== 90 && c !== 122) {
-                  offset = date.slice(date.length - 6);
-                }
-                if (unsafeDelim)
-                  date = date.slice(0, 10) + "T" + date.slice(11);
-              } else if (fasttype === 4) {
-                date = +date.slice(0, 2) > 23 ? "" : `0000-01-01T${date}Z`;
-              }
-              hasDate = fasttype !== 4;
-              hasTime = fasttype !== 3;
-            }
-          else {
-            let match = date.match(DATE_TIME_RE);
-            if (match) {
-              if (!match[1]) {
-                hasDate = false;
-                date = `0000-01-01T${date}`;
-              }
-              hasTime = !!match[2];
-              hasTime && date[10] === " " && (date = date.replace(" ", "T"));
-              if (match[2] && +match[2] > 23) {
-                date = "";
-              } else {
-                offset = match[3] || null;
-                if (!offset && hasTime)
-                  date += "Z";
-              }
-            } else {
-              date = "";
-            }
-          }
-        }
-        super(date);
-        if (!isNaN(this.getTime())) {
-          this.#hasDate = hasDate;
-          this.#hasTime = hasTime;
-          this.#offset = offset;
-        }
-      }
-      isDateTime() {
-        return this.#hasDate && this.#hasTime;
-      }
-      isLocal() {
-        return !this.#hasDate || !this.#hasTime || !this.#offset;
-      }
-      isDate() {
-        return this.#hasDate && !this.#hasTime;
-      }
-      isTime() {
-        return this.#hasTime && !this.#hasDate;
-      }
-      isValid() {
-        return this.#hasDate || this.#hasTime;
-      }
-      toISOString() {
-        let iso = super.toISOString();
-        if (this.isDate())
-          return iso.slice(0, 10);
-        if (this.isTime())
-          return iso.slice(11, 23);
-        if (this.#offset === null)
-          return iso.slice(0, -1);
-        if (this.#offset === "Z" || this.#offset === "z")
-          return iso;
-        let offset = +this.#offset.slice(1, 3) * 60 + +this.#offset.slice(4, 6);
-        offset = this.#offset[0] === "-" ? offset : -offset;
-        let offsetDate = new Date(this.getTime() - offset * 6e4);
-        return offsetDate.toISOString().slice(0, -1) + this.#offset;
-      }
-      static wrapAsOffsetDateTime(jsDate, offset = "Z") {
-        let date = new _TomlDate(jsDate);
-        date.#offset = offset;
-        return date;
-      }
-      static wrapAsLocalDateTime(jsDate) {
-        let date = new _TomlDate(jsDate);
-        date.#offset = null;
-        return date;
-      }
-      static wrapAsLocalDate(jsDate) {
-        let date = new _TomlDate(jsDate);
-        date.#hasTime = false;
-        date.#offset = null;
-        return date;
-      }
-      static wrapAsLocalTime(jsDate) {
-        let date = new _TomlDate(jsDate);
-        date.#hasDate = false;
-        date.#offset = null;
-        return date;
-      }
-    };
-  }
-});
-
-// node_modules/smol-toml/dist/extract.js
-function isDigit(char, base = 10) {
-  return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
-}
-function isEndOfValue(char, delim) {
-  return char === 32 || char === 9 || char === 10 || char === 13 || // Structure end or next value delimiter
-  delim && (char === delim || char === 44) || // Comment
-  char === 35;
-}
-function extractValue(ctx, end) {
-  let errPtr = ctx.p;
-  let c = ctx.s.charCodeAt(ctx.p);
-  if (c === 91 || c === 123) {
-    ctx.d-- || TomlError.x("document contains excessively nested structures. aborting.", ctx);
-    let value2 = c === 91 ? parseArray(ctx) : parseInlineTable(ctx);
-    ctx.d++;
-    return value2;
-  }
-  if (c === 34 || c === 39) {
-    return parseString(ctx);
-  }
-  if (c === 116) {
-    if (ctx.s.charCodeAt(++ctx.p) !== 114 || ctx.s.charCodeAt(++ctx.p) !== 117 || ctx.s.charCodeAt(++ctx.p) !== 101)
-      TomlError.x("invalid value", ctx, errPtr);
-    return ctx.p++, true;
-  }
-  if (c === 102) {
-    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 108 || ctx.s.charCodeAt(++ctx.p) !== 115 || ctx.s.charCodeAt(++ctx.p) !== 101)
-      TomlError.x("invalid value", ctx, errPtr);
-    return ctx.p++, false;
-  }
-  if (c === 43 || c === 45) {
-    return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 44 - c, end);
-  }
-  if (ctx.s.charCodeAt(ctx.p + 4) === 45 && ctx.s.charCodeAt(ctx.p + 7) === 45) {
-    return parseDate(ctx, c, end);
-  }
-  if (ctx.s.charCodeAt(ctx.p + 2) === 58) {
-    return parseTime(ctx, c, end);
-  }
-  return parseNumber(ctx, ctx.p, c, 0, end);
-}
-function parseNumber(ctx, startPtr, startChr, sign, endChr) {
-  let c = startChr;
-  let state = 0;
-  let hasUnderscores = false;
-  if (c === 105) {
-    if (ctx.s.charCodeAt(++ctx.p) !== 110 || ctx.s.charCodeAt(++ctx.p) !== 102)
-      TomlError.x("invalid value", ctx, startPtr);
-    return ctx.p++, (sign || 1) / 0;
-  }
-  if (c === 110) {
-    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 110)
-      TomlError.x("invalid value", ctx, startPtr);
-    return ctx.p++, NaN;
-  }
-  if (c === 48) {
-    if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
-      return ctx.bi === true ? 0n : 0;
-    if (!sign) {
-      if (c === 120)
-        return parseIntegerBaseN(ctx, startPtr, 16, endChr);
-      else if (c === 98)
-        return parseIntegerBaseN(ctx, startPtr, 2, endChr);
-      else if (c === 111)
-        return parseIntegerBaseN(ctx, startPtr, 8, endChr);
-    }
-    if (c === 46)
-      state = 2;
-    else if (c === 101 || c === 69)
-      state = 4;
-    else
-      TomlError.x("illegal leading zero", ctx, startPtr);
-  } else if (!isDigit(c))
-    TomlError.x("invalid value", ctx, startPtr);
-  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
-    if (!state)
-      state = 1;
-    if (c === 95) {
-      if (!(state & 1))
-        TomlError.x("illegal underscore", ctx);
-      state += 11;
-      hasUnderscores = true;
-    } else if (state === 1 && c === 46)
-      state = 2;
-    else if ((state === 1 || state === 3) && (c === 101 || c === 69))
-      state = 4;
-    else if (state === 4 && (c === 43 || c === 45)) {
-      state = 6;
-    } else if (!isDigit(c))
-      TomlError.x(`illegal character in numeric literal`, ctx);
-    else if (state > 9)
-      state -= 11;
-    else if (!(state & 1))
-      state++;
-  }
-  if (!state) {
-    let val = (startChr - 48) * (sign || 1);
-    return ctx.bi === true ? BigInt(val) : val;
-  }
-  if (!(state & 1))
-    TomlError.x("unfinished numeric value", ctx, startPtr);
-  let str5 = ctx.s.slice(startPtr, ctx.p);
-  if (hasUnderscores)
-    str5 = str5.replaceAll("_", "");
-  return state > 1 ? parseFloat(str5) : parseInteger(ctx, str5, 10, startPtr);
-}
-function parseIntegerBaseN(ctx, startPtr, base, endChr) {
-  let c, underscore = 1;
-  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
-    if (c === 95) {
-      if (underscore & 1)
-        TomlError.x("illegal underscore", ctx);
-      underscore = 3;
-    } else if (!isDigit(c, base))
-      TomlError.x(`illegal character in numeric literal`, ctx);
-    else if (underscore & 1)
-      underscore--;
-  }
-  if (underscore & 1)
-    TomlError.x("unfinished numeric value", ctx);
-  let str5 = ctx.s.slice(startPtr + 2, ctx.p);
-  if (underscore)
-    str5 = str5.replaceAll("_", "");
-  return parseInteger(ctx, str5, base, startPtr);
-}
-function parseInteger(ctx, str5, base, startPtr) {
-  if (ctx.bi !== true)
-    int: {
-      let val = parseInt(str5, base);
-      if (!Number.isSafeInteger(val)) {
-        if (ctx.bi)
-          break int;
-        TomlError.x("integer value cannot be represented losslessly", ctx, startPtr);
-      }
-      return val;
-    }
-  return base === 10 ? BigInt(str5) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str5);
-}
-function parseDate(ctx, c, endChr) {
-  let startPtr = ctx.p++, unsafeSeparator;
-  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++))) {
-    return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
-  }
-  ctx.p += 5;
-  if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
-    TomlError.x("invalid date-time: date part is malformed", ctx, startPtr);
-  if (ctx.p >= ctx.s.length || ((c = ctx.s.charCodeAt(ctx.p)) !== 32 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 84 && c !== 116) {
-    let t2 = ctx.s.slice(startPtr, ctx.p);
-    return readDate(ctx, t2, 3, false, startPtr);
-  }
-  if (ctx.s.charCodeAt(ctx.p += 3) !== 58)
-    TomlError.x("invalid date-time: time part is malformed", ctx, startPtr);
-  if (ctx.s.charCodeAt(ctx.p += 3) === 58)
-    ctx.p += 3;
-  if (ctx.s.charCodeAt(ctx.p) === 46)
-    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
-      ;
-  if (c = ctx.s.charCodeAt(ctx.p)) {
-    if (c === 90 || c === 122) {
-      let t2 = ctx.s.slice(startPtr, ++ctx.p);
-      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, "[+00:00]");
-    }
-    if (c === 43 || c === 45) {
-      let t2 = ctx.s.slice(startPtr, ctx.p += 6);
-      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, !ctx.ld && "[" + ctx.s.slice(ctx.p - 6, ctx.p) + "]");
-    }
-  }
-  let t = ctx.s.slice(startPtr, ctx.p);
-  return readDate(ctx, t, 2, unsafeSeparator, startPtr);
-}
-function parseTime(ctx, c, endChr) {
-  let start = ctx.p;
-  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
-    return parseNumber(ctx, --ctx.p, c, 0, endChr);
-  }
-  if (ctx.s.charCodeAt(ctx.p += 4) === 58)
-    ctx.p += 3;
-  if (ctx.s.charCodeAt(ctx.p) === 46)
-    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
-      ;
-  let t = ctx.s.slice(start, ctx.p);
-  return readDate(ctx, t, 4, false, start);
-}
-function readDate(ctx, str5, type, unsafeDelim, errPtr, temporalSuffix) {
-  if (ctx.ld) {
-    let date = new TomlDate(str5, type, unsafeDelim);
-    if (!date.isValid())
-      TomlError.x("invalid date", ctx, errPtr);
-    return date;
-  }
-  try {
-    if (temporalSuffix)
-      str5 += temporalSuffix;
-    switch (type) {
-      case 1:
-        return Temporal.ZonedDateTime.from(str5);
-      case 2:
-        return Temporal.PlainDateTime.from(str5);
-      case 3:
-        return Temporal.PlainDate.from(str5);
-      case 4:
-        return Temporal.PlainTime.from(str5);
-    }
-  } catch (e) {
-    TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
-  }
-}
-var init_extract = __esm({
-  "node_modules/smol-toml/dist/extract.js"() {
-    init_primitive();
-    init_struct();
-    init_error();
-    init_date();
-  }
-});
-
-// node_modules/smol-toml/dist/util.js
-function skipComment(ctx) {
-  for (; ctx.p < ctx.s.length; ctx.p++) {
-    let c = ctx.s.charCodeAt(ctx.p);
-    if (c === 10)
-      break;
-    if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10) {
-      ctx.p++;
-      break;
-    }
-    if (c < 32 && c !== 9 || c === 127) {
-      TomlError.x("control characters are not allowed in comments", ctx);
-    }
-  }
-}
-function skipVoid(ctx, banNewLines, banComments) {
-  let c;
-  while (ctx.p < ctx.s.length) {
-    while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 32 || c === 9 || !banNewLines && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)))
-      ctx.p++;
-    if (banComments || c !== 35)
-      break;
-    skipComment(ctx);
-  }
-}
-var init_util = __esm({
-  "node_modules/smol-toml/dist/util.js"() {
-    init_error();
-  }
-});
-
-// node_modules/smol-toml/dist/struct.js
-function parseKey(ctx, end = 61) {
-  let startPtr;
-  let state = 0;
-  let parsed = [];
-  let sliceStart;
-  let c = ctx.s.charCodeAt(startPtr = ctx.p);
-  do {
-    if (c === end) {
-      if (!state)
-        TomlError.x("unexpected end of key", ctx);
-      if (state === 1)
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
-      return ctx.p++, parsed;
-    } else if (c === 46) {
-      if (!state)
-        TomlError.x("illegal empty bare key", ctx);
-      if (state === 1)
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
-      state = 0;
-    } else if (!state && (c === 34 || c === 39)) {
-      if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
-        TomlError.x("illegal quoted key: multiline strings are not allowed", ctx);
-      parsed.push(parseString(ctx));
-      state = 2;
-      ctx.p--;
-    } else if (c === 32 || c === 9) {
-      if (state === 1) {
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
-        state = 2;
-      }
-    } else if (state === 2 || c < 48 && c !== 45 || c > 57 && c < 65 || c > 90 && c < 97 && c !== 95 || c > 122) {
-      TomlError.x("illegal character in key", ctx);
-    } else if (!state) {
-      state = 1;
-      sliceStart = ctx.p;
-    }
-  } while (c = ctx.s.charCodeAt(++ctx.p));
-  TomlError.x("incomplete key-value: cannot find end of key", ctx, startPtr);
-}
-function parseInlineTable(ctx) {
-  let startPtr = ctx.p++;
-  let res = /* @__PURE__ */ Object.create(null);
-  let seen = /* @__PURE__ */ new Set();
-  let c;
-  while (ctx.p < ctx.s.length) {
-    skipVoid(ctx);
-    if ((c = ctx.s.charCodeAt(ctx.p)) === 125) {
-      ctx.p++;
-      return res;
-    }
-    let k;
-    let t = res;
-    let hasOwn = false;
-    let errPtr = ctx.p;
-    let key = parseKey(ctx);
-    for (let i = 0; i < key.length; i++) {
-      if (i)
-        t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
-      k = key[i];
-      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen.has(t[k]))) {
-        TomlError.x("trying to redefine an already defined value", ctx, errPtr);
-      }
-      let unsafe = k === "__proto__";
-      if (ctx.uk && (unsafe || k === "constructor")) {
-        t = ctx.uk !== 1 && TomlError.x("document contains an unsafe property", ctx, errPtr);
-        break;
-      }
-      if (!hasOwn && unsafe) {
-        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
-      }
-    }
-    if (hasOwn) {
-      TomlError.x("trying to redefine an already defined value", ctx, errPtr);
-    }
-    skipVoid(ctx, true, true);
-    let value2 = extractValue(
-      ctx,
-      125
-      /* } */
-    );
-    if (t && typeof (t[k] = value2) === "object")
-      seen.add(value2);
-    skipVoid(ctx);
-    if ((c = ctx.s.charCodeAt(ctx.p++)) === 125) {
-      return res;
-    }
-    if (c !== 44)
-      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
-  }
-  TomlError.x("unfinished table", ctx, startPtr);
-}
-function parseArray(ctx) {
-  let startPtr = ctx.p++;
-  let res = [];
-  let c;
-  while (ctx.p < ctx.s.length) {
-    skipVoid(ctx);
-    if ((c = ctx.s.charCodeAt(ctx.p)) === 93) {
-      ctx.p++;
-      return res;
-    }
-    res.push(extractValue(
-      ctx,
-      93
-      /* ] */
-    ));
-    skipVoid(ctx);
-    if ((c = ctx.s.charCodeAt(ctx.p++)) === 93) {
-      return res;
-    }
-    if (c !== 44)
-      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
-  }
-  TomlError.x("unfinished array", ctx, startPtr);
-}
-var init_struct = __esm({
-  "node_modules/smol-toml/dist/struct.js"() {
-    init_primitive();
-    init_extract();
-    init_util();
-    init_error();
-  }
-});
-
-// node_modules/smol-toml/dist/parse.js
-function peekTable(ctx, key, table, meta, type) {
-  let t = table;
-  let m = meta;
-  let k;
-  let hasOwn = false;
-  let state;
-  for (let i = 0; i < key.length; i++) {
-    if (i) {
-      t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
-      m = (state = m[k]).c;
-      if (type === 0 && (state.t === 1 || state.t === 2)) {
-        return null;
-      }
-      if (state.t === 2) {
-        let l = t.length - 1;
-        t = t[l];
-        m = m[l].c;
-      }
-    }
-    k = key[i];
-    if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 && m[k]?.d) {
-      return null;
-    }
-    if (!hasOwn) {
-      let unsafe = k === "__proto__";
-      if (ctx.uk && (unsafe || k === "constructor"))
-        return false;
-      if (unsafe) {
-        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
-        Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
-      }
-      m[k] = {
-        t: i < key.length - 1 && type === 2 ? 3 : type,
-        d: false,
-        i: 0,
-        c: /* @__PURE__ */ Object.create(null)
-      };
-    }
-  }
-  state = m[k];
-  if (state.t !== type && !(type === 1 && state.t === 3)) {
-    return null;
-  }
-  if (type === 2) {
-    if (!state.d) {
-      state.d = true;
-      t[k] = [];
-    }
-    t[k].push(t = /* @__PURE__ */ Object.create(null));
-    state.c[state.i++] = state = { t: 1, d: false, i: 0, c: /* @__PURE__ */ Object.create(null) };
-  }
-  if (state.d) {
-    return null;
-  }
-  state.d = true;
-  if (type === 1) {
-    t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
-  } else if (type === 0 && hasOwn) {
-    return null;
-  }
-  return [k, t, state.c];
-}
-function validateTablePeek(ctx, peek3, ptr) {
-  if (peek3 === null || ctx.uk === 2)
-    TomlError.x(peek3 === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
-}
-function parse2(toml, options = {}) {
-  let ctx = {
-    s: toml,
-    p: 0,
-    d: options.maxDepth ?? 1e3,
-    bi: options.integersAsBigInt ?? false,
-    ld: options.useLegacyDate ?? true,
-    uk: options.unsafeKeyBehaviour === "throw" ? 2 : options.unsafeKeyBehaviour === "drop" ? 1 : 0
-  };
-  let res = /* @__PURE__ */ Object.create(null);
-  let meta = /* @__PURE__ */ Object.create(null);
-  let tmp;
-  let skipping = false;
-  let tbl = res;
-  let m = meta;
-  if (toml.charCodeAt(0) === 65279)
-    ctx.p++;
-  skipVoid(ctx);
-  while (ctx.p < toml.length) {
-    if (toml.charCodeAt(ctx.p) === 91) {
-      let isTableArray = toml.charCodeAt(++ctx.p) === 91;
-      tmp = ctx.p += +isTableArray;
-      skipping = false;
-      let k = parseKey(
-        ctx,
-        93
-        /* ] */
-      );
-      if (isTableArray) {
-        if (toml.charCodeAt(ctx.p) !== 93) {
-          TomlError.x("expected end of table array declaration", ctx);
-        }
-        ctx.p++;
-      }
-      let p = peekTable(
-        ctx,
-        k,
-        res,
-        meta,
-        isTableArray ? 2 : 1
-        /* Type.EXPLICIT */
-      );
-      if (!p) {
-        validateTablePeek(ctx, p, tmp);
-        skipping = true;
-      } else {
-        m = p[2];
-        tbl = p[1];
-      }
-    } else {
-      tmp = ctx.p;
-      let k = parseKey(ctx);
-      let p = peekTable(
-        ctx,
-        k,
-        tbl,
-        m,
-        0
-        /* Type.DOTTED */
-      );
-      if (!p && !skipping)
-        validateTablePeek(ctx, p, tmp);
-      skipVoid(ctx, true, true);
-      let v = extractValue(ctx, void 0);
-      if (p && !skipping)
-        p[1][p[0]] = v;
-    }
-    skipVoid(ctx, true);
-    if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 10 && (tmp !== 13 || toml.charCodeAt(ctx.p + 1) !== 10)) {
-      TomlError.x("each key-value declaration must be followed by an end-of-line", ctx);
-    }
-    skipVoid(ctx);
-  }
-  return res;
-}
-var init_parse2 = __esm({
-  "node_modules/smol-toml/dist/parse.js"() {
-    init_struct();
-    init_extract();
-    init_util();
-    init_error();
-  }
-});
-
-// node_modules/smol-toml/dist/stringify.js
-var HAS_WELLFORMED;
-var init_stringify = __esm({
-  "node_modules/smol-toml/dist/stringify.js"() {
-    HAS_WELLFORMED = !!"".isWellFormed;
-  }
-});
-
-// node_modules/smol-toml/dist/index.js
-var init_dist = __esm({
-  "node_modules/smol-toml/dist/index.js"() {
-    init_parse2();
-    init_stringify();
-    init_date();
-    init_error();
-  }
-});
-
 // src/memory/frontmatter.ts
 function parseFrontmatter(value2, lang, contentStart, contentLine, cursorRule = false) {
   if (value2.trim() === "") return { data: {}, problems: [] };
   if (lang === "toml") {
     try {
-      const data = parse2(value2);
+      const data = parse(value2);
       return { data: normaliseValues(data), problems: [] };
     } catch (err) {
       const line2 = err instanceof TomlError ? err.line : 1;
@@ -22921,15 +26844,15 @@ function parseFrontmatter(value2, lang, contentStart, contentLine, cursorRule = 
       return { problems: [{ line: contentLine + rel - 1, message: `invalid TOML frontmatter: ${msg}` }] };
     }
   }
-  const res = parseYaml(value2, contentStart, contentLine);
+  const res = parseYaml4(value2, contentStart, contentLine);
   return cursorRule ? cursorRuleFrontmatter(value2, contentStart, contentLine, res) : res;
 }
-function parseYaml(value2, contentStart, contentLine) {
+function parseYaml4(value2, contentStart, contentLine) {
   const quick = fastYaml(value2);
   if (quick) return { data: quick, problems: [] };
   let doc;
   try {
-    doc = (0, import_yaml.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
+    doc = (0, import_yaml4.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
   } catch (err) {
     return { problems: [{ line: contentLine, message: `invalid YAML frontmatter: ${String(err)}` }] };
   }
@@ -22944,10 +26867,10 @@ function parseYaml(value2, contentStart, contentLine) {
     js = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     let rel = 1;
-    (0, import_yaml.visit)(doc, {
+    (0, import_yaml4.visit)(doc, {
       Alias(_key, node2) {
         if (node2.range) rel = lineOfOffset(value2, node2.range[0]);
-        return import_yaml.visit.BREAK;
+        return import_yaml4.visit.BREAK;
       }
     });
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -22958,9 +26881,9 @@ function parseYaml(value2, contentStart, contentLine) {
     return { problems: [{ line: contentLine, message: "frontmatter is not a mapping of keys to values" }] };
   }
   const out = { data: normaliseValues(js), problems: [] };
-  if ((0, import_yaml.isMap)(doc.contents)) {
+  if ((0, import_yaml4.isMap)(doc.contents)) {
     for (const pair2 of doc.contents.items) {
-      if ((0, import_yaml.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml.isScalar)(pair2.value) && pair2.value.range) {
+      if ((0, import_yaml4.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml4.isScalar)(pair2.value) && pair2.value.range) {
         const [s, e] = pair2.value.range;
         out.contentRange = [contentStart + s, contentStart + e];
       }
@@ -22976,7 +26899,7 @@ function cursorRuleFrontmatter(value2, contentStart, contentLine, res) {
       return head + JSON.stringify(globs);
     });
     if (quoted) {
-      const again = parseYaml(text5, contentStart, contentLine);
+      const again = parseYaml4(text5, contentStart, contentLine);
       if (again.data) {
         res = { data: again.data, problems: again.problems, lenient: true };
       } else res = again;
@@ -23001,7 +26924,7 @@ function firstBadLine(text5) {
   for (let i = 0; i < lines.length; i++) {
     const line2 = lines[i].replace(/\r$/, "");
     if (!TOP_KEY_LINE_RE.test(line2) || fastYaml(line2)) continue;
-    const r = parseYaml(line2, 0, 1);
+    const r = parseYaml4(line2, 0, 1);
     if (r.problems.length > 0) return { line: i + 1, message: r.problems[0].message };
   }
   return void 0;
@@ -23158,7 +27081,7 @@ function firstSet(o, a, b, c, d) {
   v = o[d];
   return v !== void 0 && v !== null ? v : void 0;
 }
-function str(v) {
+function str3(v) {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   return void 0;
@@ -23166,9 +27089,9 @@ function str(v) {
 function metaFromFrontmatter(fm) {
   const meta = {};
   if (!fm) return meta;
-  const name = str(field(fm, "name", "title"));
+  const name = str3(field(fm, "name", "title"));
   if (name !== void 0) meta.name = name;
-  const description = str(field(fm, "description"));
+  const description = str3(field(fm, "description"));
   if (description !== void 0) meta.description = description;
   const p = field(fm, "priority");
   const pn = typeof p === "number" ? p : typeof p === "string" && /^\s*\d+(\.\d+)?\s*$/.test(p) ? Number(p) : void 0;
@@ -23176,13 +27099,13 @@ function metaFromFrontmatter(fm) {
   const pinned = field(fm, "pinned");
   if (pinned === true || pinned === "true" || pinned === "yes") meta.pinned = true;
   else if (pinned === false || pinned === "false" || pinned === "no") meta.pinned = false;
-  const modified = str(field(fm, "modified", "updated", "date"));
+  const modified = str3(field(fm, "modified", "updated", "date"));
   if (modified !== void 0) meta.modified = modified;
-  const lastUpdated = str(field(fm, "last_updated", "lastUpdated", "last-updated"));
+  const lastUpdated = str3(field(fm, "last_updated", "lastUpdated", "last-updated"));
   if (lastUpdated !== void 0) meta.lastUpdated = lastUpdated;
-  const validUntil = str(field(fm, "valid_until", "validUntil", "valid-until", "expires"));
+  const validUntil = str3(field(fm, "valid_until", "validUntil", "valid-until", "expires"));
   if (validUntil !== void 0) meta.validUntil = validUntil;
-  const scope = str(field(fm, "scope"));
+  const scope = str3(field(fm, "scope"));
   if (scope !== void 0) meta.scope = scope;
   return meta;
 }
@@ -23190,11 +27113,11 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml, BARE_GLOBS_RE, TOP_KEY_LINE_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
+var import_yaml4, BARE_GLOBS_RE, TOP_KEY_LINE_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_dist();
     init_classify();
     BARE_GLOBS_RE = /^(globs[ \t]*:[ \t]+)([^ \t\r\n"'[{|>#][^\r\n]*?)[ \t]*(?=\r?$)/gm;
@@ -24911,7 +28834,7 @@ function headingText(h) {
   return h.children.map(plainText).join("").replace(/\s+/g, " ").trim();
 }
 var processor, bodyProcessor, FM_OPEN_RE, FM_CLOSE_YAML, FM_CLOSE_TOML, YAML_KEY_LINE_RE, TOML_KEY_LINE_RE, MD_BLOCK_LINE_RE, CHUNK_MIN, PROTECT_RE, COMMENT_ONLY_RE, FENCE_OPEN_RE, HTML_BLOCK_STARTS, NESTING_BUDGET, NESTING_PIECE_MIN, DEFINITION_LINE_RE, FENCE_LINE_RE, WS_RUN_RE, COLLAPSE_RE, oneShotHash, regexCache, NO_PATTERNS, NO_DEFS, tokenCounts, TOKENS, EntryBuilder, SectionWalker;
-var init_parse3 = __esm({
+var init_parse4 = __esm({
   "src/memory/parse.ts"() {
     "use strict";
     init_unified();
@@ -25419,7 +29342,7 @@ var FENCE_OPEN, lineTables;
 var init_lex = __esm({
   "src/memory/refs/lex.ts"() {
     "use strict";
-    init_parse3();
+    init_parse4();
     init_chars();
     FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
     lineTables = /* @__PURE__ */ new Map();
@@ -25474,6 +29397,12 @@ function parseCommandLine(line2, state) {
       continue;
     }
     if (t.t.startsWith("#") && (t.s === 0 || /\s/.test(line2[t.s - 1]))) break;
+    const cut = TRAILING_SEPARATOR.exec(t.t);
+    if (cut) {
+      seg.push({ t: cut[1], s: t.s, e: t.s + cut[1].length });
+      flush();
+      continue;
+    }
     seg.push(t);
   }
   flush();
@@ -25487,7 +29416,7 @@ function parseCommandLine(line2, state) {
   return out;
 }
 function joinCwd(cwd, target) {
-  const t = unquote(target).replace(/\/+$/, "");
+  const t = unquote2(target).replace(/\/+$/, "");
   if (t === "" && target) return "/";
   if (/^[~/$]/.test(t) || t.includes("$") || t.includes("`")) return t || void 0;
   const segs = cwd ? cwd.split("/").filter(Boolean) : [];
@@ -25504,7 +29433,7 @@ function insideFolder(cwd) {
   if (!cwd || /^[~/$]/.test(cwd) || /[$`*?{}<>]/.test(cwd) || cwd.split("/").includes("..")) return void 0;
   return cwd;
 }
-function unquote(t) {
+function unquote2(t) {
   return t.replace(/^["']|["']$/g, "");
 }
 function withCwd(p, cwd) {
@@ -25654,7 +29583,7 @@ function segmentPieces(seg, cwd, out, at) {
     workspace = target.workspace;
     dir = target.dir;
     if (tool === "yarn" && rest[k]?.t === "workspace" && rest[k + 1]) {
-      workspace = unquote(rest[k + 1].t);
+      workspace = unquote2(rest[k + 1].t);
       k += 2;
     }
     at.dir = workspace ? void 0 : dir;
@@ -25672,7 +29601,7 @@ function segmentPieces(seg, cwd, out, at) {
       at.workspace = workspace && workspace !== "*" ? workspace : void 0;
       const s = rest[j];
       if (!s) return void 0;
-      const name = unquote(s.t);
+      const name = unquote2(s.t);
       if (isPlaceholderScript(name)) return void 0;
       if (tool === "bun" && (/[/.]/.test(name) && /\.[cm]?[jt]sx?$|\//.test(name))) {
         out.push({ kind: "path", start: s.s, end: s.e, value: name });
@@ -25761,7 +29690,7 @@ function segmentPieces(seg, cwd, out, at) {
     for (let k = 0; k < rest.length; k++) {
       const a = rest[k].t;
       if (a === "-C" || a === "--directory" || a === "-d" || a === "--justfile" || a === "-f" || a === "--file" || a === "--working-directory") {
-        const v = rest[k + 1] && unquote(rest[k + 1].t);
+        const v = rest[k + 1] && unquote2(rest[k + 1].t);
         if (rest[k + 1]) folderPiece(rest[k], rest[k + 1], -1, out, a === "-f" || a === "--file" || a === "--justfile", cwd);
         if (a === "-f" || a === "--file" || a === "--justfile") makefile = v;
         else dir = v && joinCwd(cwd, v);
@@ -25798,7 +29727,7 @@ function segmentPieces(seg, cwd, out, at) {
       for (let k = 1; k < r.length; k++) {
         const a = r[k].t;
         if (a === "-r" || a === "--requirement" || a === "-c" || a === "-e" || a === "--editable") {
-          if (r[k + 1] && a !== "-e" && a !== "--editable") out.push({ kind: "path", start: r[k + 1].s, end: r[k + 1].e, value: unquote(r[k + 1].t) });
+          if (r[k + 1] && a !== "-e" && a !== "--editable") out.push({ kind: "path", start: r[k + 1].s, end: r[k + 1].e, value: unquote2(r[k + 1].t) });
           k++;
           continue;
         }
@@ -25938,7 +29867,7 @@ function composerPieces(seg, i, out, cwd) {
   if (!explicit && COMPOSER_BUILTINS.has(sub.t)) return;
   const tok = explicit ? name : sub;
   if (!tok) return;
-  const v = unquote(tok.t);
+  const v = unquote2(tok.t);
   if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
   const p = { kind: "script", tool: "composer", start: seg[i].s, end: tok.e, value: explicit ? `composer ${sub.t} ${v}` : `composer ${v}`, script: v };
   if (dir) p.cwd = dir;
@@ -25970,12 +29899,12 @@ function denoTaskPieces(seg, i, out, cwd) {
     const opt = eq === -1 ? o : o.slice(0, eq);
     const v2 = eq === -1 ? seg[k + 1]?.t : o.slice(eq + 1);
     if (opt === "--cwd" && v2) dir = joinCwd(cwd, v2);
-    else if ((opt === "-c" || opt === "--config") && v2) config = unquote(v2);
+    else if ((opt === "-c" || opt === "--config") && v2) config = unquote2(v2);
     if (eq === -1 && DENO_TASK_VALUE_OPTIONS.has(opt)) k++;
   }
   const name = seg[k];
   if (!name) return;
-  const v = unquote(name.t);
+  const v = unquote2(name.t);
   if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) return;
   const p = { kind: "script", tool: "deno", start: seg[i].s, end: name.e, value: `deno task ${v}`, script: v };
   if (dir) p.cwd = dir;
@@ -26000,7 +29929,7 @@ function goTaskPieces(seg, i, out, cwd) {
         const file = opt === "-t" || opt === "--taskfile";
         if (v) {
           folderPiece(t, next, eq, out, file, cwd);
-          if (file) taskfile = unquote(v);
+          if (file) taskfile = unquote2(v);
           else dir = joinCwd(cwd, v);
         }
       }
@@ -26014,7 +29943,7 @@ function goTaskPieces(seg, i, out, cwd) {
     names.push(t);
   }
   for (const t of names) {
-    const v = unquote(t.t);
+    const v = unquote2(t.t);
     if (!/^[\w][\w:.-]*$/.test(v) || isPlaceholderScript(v)) continue;
     const first = !out.some((p2) => p2.kind === "script" && p2.start === seg[i].s);
     const p = { kind: "script", tool: "task", start: first ? seg[i].s : t.s, end: t.e, value: `task ${v}`, script: v, cwd: dir };
@@ -26028,7 +29957,7 @@ function pythonRunnerPieces(seg, i, out, cwd) {
   const w = head.t;
   if (w !== "hatch" && w !== "pdm" && w !== "poe" && w !== "poethepoet" && w !== "uv" && w !== "poetry") return;
   let env;
-  for (let k2 = 0; k2 < i; k2++) if (seg[k2].t.startsWith("HATCH_ENV=")) env = unquote(seg[k2].t.slice(10));
+  for (let k2 = 0; k2 < i; k2++) if (seg[k2].t.startsWith("HATCH_ENV=")) env = unquote2(seg[k2].t.slice(10));
   let k = i + 1;
   let runner = w;
   let start = head.s;
@@ -26037,8 +29966,8 @@ function pythonRunnerPieces(seg, i, out, cwd) {
       const o = seg[k].t;
       if (!o.startsWith("-")) return;
       if (OTHER_PROJECT.test(o)) return;
-      if (w === "hatch" && (o === "-e" || o === "--env")) env = seg[k + 1] && unquote(seg[k + 1].t);
-      else if (w === "hatch" && o.startsWith("--env=")) env = unquote(o.slice(6));
+      if (w === "hatch" && (o === "-e" || o === "--env")) env = seg[k + 1] && unquote2(seg[k + 1].t);
+      else if (w === "hatch" && o.startsWith("--env=")) env = unquote2(o.slice(6));
       if (w === "hatch" && HATCH_VALUE_OPTIONS.has(o)) k++;
     }
     k++;
@@ -26067,7 +29996,7 @@ function pythonRunnerPieces(seg, i, out, cwd) {
     name = seg[k];
     if (!name) return;
   }
-  const v = unquote(name.t);
+  const v = unquote2(name.t);
   if (!/^[\w][\w:.@+-]*$/.test(v) || isPlaceholderScript(v)) return;
   if (runner !== "poe" && runner !== "poethepoet" && (/^python[\d.]*$/.test(v) || /\.py$/.test(v))) return;
   const value2 = runner === "poe" || runner === "poethepoet" ? `${runner} ${v}` : `${runner} run ${v}`;
@@ -26128,7 +30057,7 @@ function targetOption(rest, k, tool, cwd, out, st) {
   if (name === "--prefix" || name === "-C" || name === "--dir" || name === "--cwd") {
     st.dir = val && joinCwd(cwd, val);
     folderPiece(rest[k], eq === -1 ? rest[k + 1] : void 0, eq, out, false, cwd);
-  } else st.workspace = val && unquote(val);
+  } else st.workspace = val && unquote2(val);
   return k + (eq === -1 ? 2 : 1);
 }
 function trailingOptions(args, tool) {
@@ -26144,9 +30073,9 @@ function trailingOptions(args, tool) {
       out.end = void 0;
     } else if (name === "-w" && tool === "pnpm") continue;
     else if ((name === "-w" || name === "--workspace" || name === "--filter" || name === "-F") && val) {
-      out.workspace = unquote(val);
+      out.workspace = unquote2(val);
       out.end = eq === -1 ? args[k + 1].e : args[k].e;
-    } else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote(val).replace(/^\.\//, "").replace(/\/$/, "");
+    } else if ((name === "--prefix" || name === "-C" || name === "--dir") && val) out.cwd = unquote2(val).replace(/^\.\//, "").replace(/\/$/, "");
   }
   return out;
 }
@@ -26154,7 +30083,7 @@ function reach(end, leading, after) {
   return leading === void 0 && after.workspace !== void 0 && after.end !== void 0 ? Math.max(end, after.end) : end;
 }
 function pushPackage(t, out, tool, fetched = false) {
-  let v = unquote(t.t);
+  let v = unquote2(t.t);
   let name = v.replace(/\[.*$/, "").replace(/(?:==|>=|<=|~=|!=|>|<).*$/, "");
   if (name.startsWith("@")) {
     const at = name.indexOf("@", 1);
@@ -26197,7 +30126,7 @@ function argPiece(s, e, v, out, goPatterns) {
   out.push(file !== q ? { kind: "path", start: s, end: s + file.length, value: file } : { kind: "path", start: s, end: e, value: v });
 }
 function monorepoRunnerPieces(prog, rest, from, head, out) {
-  const runner = unquote(prog.t).replace(/(?<=.)@.*$/, "");
+  const runner = unquote2(prog.t).replace(/(?<=.)@.*$/, "");
   if (!MONOREPO_RUNNERS.has(runner)) return;
   let k = from;
   if (runner === "nx") {
@@ -26232,7 +30161,7 @@ function monorepoRunnerPieces(prog, rest, from, head, out) {
       const name = eq === -1 ? t.t : t.t.slice(0, eq);
       if ((name === "--filter" || name === "-F") && !filter) {
         const v = eq === -1 ? rest[k + 1] : { t: t.t.slice(eq + 1), s: t.s + eq + 1, e: t.e };
-        if (v && v.t) filter = { value: unquote(v.t), end: v.e };
+        if (v && v.t) filter = { value: unquote2(v.t), end: v.e };
       }
       if (eq === -1 && TURBO_VALUE_OPTIONS.has(name)) k++;
       continue;
@@ -26250,7 +30179,7 @@ function fileArgs(args, out) {
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
     if (a.t.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a.t)) continue;
-    const v = unquote(a.t);
+    const v = unquote2(a.t);
     const dot = v.lastIndexOf(".");
     if (!v.includes("/") || dot <= v.lastIndexOf("/") + 1 || !FILE_EXTENSIONS.has(v.slice(dot + 1).toLowerCase())) continue;
     out.push({ kind: "path", start: a.s, end: a.e, value: a.t });
@@ -26308,7 +30237,7 @@ function gradleTaskPieces(seg, i, out, cwd) {
     first = false;
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -26334,6 +30263,7 @@ var init_commands = __esm({
     NPM_SCRIPT_SHORTCUTS = /* @__PURE__ */ new Set(["test", "t", "tst", "start", "stop", "restart"]);
     INSTALL_VERBS = /* @__PURE__ */ new Set(["i", "install", "add", "in", "ins", "a"]);
     SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
+    TRAILING_SEPARATOR = /^(.*[^;&|\\])(?:;|&&|\|\||\||&)$/s;
     TARGET_OPTIONS = /* @__PURE__ */ new Set(["--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"]);
     KNOWN_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "make", "just", "pip", "pip3", "cargo", "go", "uv", "poetry", "pipx", "task"]);
     OTHER_TOOL_WORDS = /* @__PURE__ */ new Set([
@@ -28132,7 +32062,7 @@ var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, adde
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
-    init_parse3();
+    init_parse4();
     init_chars();
     init_lex();
     init_paths();
@@ -30057,7 +33987,7 @@ function upwards(dir) {
   }
   return out;
 }
-function joinDir(dir, name) {
+function joinDir2(dir, name) {
   return dir ? `${dir}/${name}` : name;
 }
 function relativeTo(from, to) {
@@ -31026,8 +34956,8 @@ var require_ignore = __commonJS({
 });
 
 // src/evidence/untracked-on-purpose.ts
-import { readFile } from "node:fs/promises";
-import path2 from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import path4 from "node:path";
 async function loadIgnoreRules(root2, index2) {
   const paths = index2.byBasename.get(".gitignore");
   if (!paths || paths.length === 0) return;
@@ -31035,7 +34965,7 @@ async function loadIgnoreRules(root2, index2) {
   await Promise.all(
     paths.map(async (p) => {
       try {
-        texts.set(p.length === 10 ? "" : p.slice(0, -11), await readFile(path2.join(root2, p), "utf8"));
+        texts.set(p.length === 10 ? "" : p.slice(0, -11), await readFile3(path4.join(root2, p), "utf8"));
       } catch {
       }
     })
@@ -31157,7 +35087,7 @@ var init_untracked_on_purpose = __esm({
 });
 
 // src/evidence/path-lookups.ts
-function pushTo(m, k, v) {
+function pushTo2(m, k, v) {
   const list4 = m.get(k);
   if (list4) list4.push(v);
   else m.set(k, [v]);
@@ -31176,8 +35106,8 @@ function childrenAtHead(index2, dir) {
   let byDir = headChildren.get(index2);
   if (!byDir) {
     byDir = /* @__PURE__ */ new Map();
-    for (const f of index2.files) pushTo(byDir, parentOf(f), f);
-    for (const d of index2.dirs) pushTo(byDir, parentOf(d), d);
+    for (const f of index2.files) pushTo2(byDir, parentOf2(f), f);
+    for (const d of index2.dirs) pushTo2(byDir, parentOf2(d), d);
     headChildren.set(index2, byDir);
   }
   return byDir.get(dir) ?? [];
@@ -31201,8 +35131,8 @@ function tablesOf(history2) {
     t = { byBase: /* @__PURE__ */ new Map(), byDir: /* @__PURE__ */ new Map(), suffixes: /* @__PURE__ */ new Map() };
     for (const p of history2.events.keys()) {
       const i = p.lastIndexOf("/");
-      pushTo(t.byBase, i < 0 ? p : p.slice(i + 1), p);
-      pushTo(t.byDir, i < 0 ? "" : p.slice(0, i), p);
+      pushTo2(t.byBase, i < 0 ? p : p.slice(i + 1), p);
+      pushTo2(t.byDir, i < 0 ? "" : p.slice(0, i), p);
     }
     historyTables.set(history2, t);
   }
@@ -31224,11 +35154,11 @@ function historyFilesInFolder(history2, dir) {
 function historyFilesNamed(history2, name) {
   return tablesOf(history2).byBase.get(name) ?? [];
 }
-var parentOf, baseOf, headChildren, headSuffixes, headNamesLower, historyTables;
+var parentOf2, baseOf, headChildren, headSuffixes, headNamesLower, historyTables;
 var init_path_lookups = __esm({
   "src/evidence/path-lookups.ts"() {
     "use strict";
-    parentOf = (p) => {
+    parentOf2 = (p) => {
       const i = p.lastIndexOf("/");
       return i < 0 ? "" : p.slice(0, i);
     };
@@ -32091,3638 +36021,6 @@ var init_path = __esm({
   }
 });
 
-// src/evidence/pump.ts
-import { getPriority, setPriority } from "node:os";
-import { Worker } from "node:worker_threads";
-function ensureWorker() {
-  if (worker) return worker;
-  if (broken) return null;
-  try {
-    const w = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
-    w.on("message", (m) => {
-      const p = active.get(m.id);
-      if (!p) return;
-      if (m.t === "data" && m.ab) {
-        const n = m.ab.byteLength;
-        p.handlers.onData(Buffer.from(m.ab));
-        w.postMessage({ op: "ack", id: m.id, bytes: n });
-        return;
-      }
-      active.delete(m.id);
-      if (active.size === 0) w.unref();
-      if (m.t === "close") p.handlers.onClose(m.code ?? -1, m.stderr ?? "");
-      else p.handlers.onError(m.message ?? "git could not be started");
-    });
-    w.on("error", (err) => failAll(`the git reader thread failed: ${err.message}`));
-    w.on("exit", () => failAll("the git reader thread stopped"));
-    w.unref();
-    worker = w;
-    return w;
-  } catch {
-    broken = true;
-    return null;
-  }
-}
-function failAll(message2) {
-  worker = null;
-  broken = true;
-  const list4 = [...active.values()];
-  active.clear();
-  for (const p of list4) p.handlers.onError(message2);
-}
-function pumpSpawn(file, args, cwd, env, handlers2) {
-  const w = ensureWorker();
-  if (!w) return null;
-  const id = nextId++;
-  active.set(id, { handlers: handlers2 });
-  w.ref();
-  w.postMessage({ op: "spawn", id, file, args, cwd, env: { ...env } });
-  return {
-    kill: () => {
-      if (active.has(id)) w.postMessage({ op: "kill", id });
-    }
-  };
-}
-function yieldCpuToGit() {
-  if (lowered || !worker) return;
-  lowered = true;
-  if (process.platform !== "linux") return;
-  const raw = process.env.MEMORY_AUDIT_NICE;
-  const nice = raw === void 0 || raw === "" ? 19 : Number(raw);
-  if (!Number.isInteger(nice) || nice <= 0) return;
-  try {
-    if (getPriority() < nice) setPriority(Math.min(nice, 19));
-  } catch {
-  }
-}
-var WORKER_SOURCE, worker, broken, nextId, active, lowered;
-var init_pump = __esm({
-  "src/evidence/pump.ts"() {
-    "use strict";
-    WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
-const { spawn } = require('node:child_process');
-const FLUSH_BYTES = 512 * 1024;
-const FLUSH_MS = 8;
-const children = new Map();
-// Back-pressure: when the main thread is this far behind, stop reading (git then waits).
-const HIGH_WATER = 8 * 1024 * 1024;
-const LOW_WATER = 2 * 1024 * 1024;
-parentPort.on('message', (m) => {
-  if (m.op === 'ack') {
-    const c = children.get(m.id);
-    if (!c) return;
-    c.inflight -= m.bytes;
-    if (c.paused && c.inflight <= LOW_WATER) { c.paused = false; c.child.stdout.resume(); }
-    return;
-  }
-  if (m.op === 'kill') {
-    const c = children.get(m.id);
-    if (c) c.child.kill();
-    return;
-  }
-  if (m.op !== 'spawn') return;
-  const id = m.id;
-  let child;
-  try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (err) {
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-    return;
-  }
-  const st = { child, parts: [], size: 0, timer: null, err: [], errLen: 0, inflight: 0, paused: false };
-  children.set(id, st);
-  const flush = () => {
-    if (st.timer) { clearTimeout(st.timer); st.timer = null; }
-    if (st.size === 0) return;
-    const b = st.parts.length === 1 ? st.parts[0] : Buffer.concat(st.parts, st.size);
-    st.parts = []; st.size = 0;
-    let ab;
-    if (b.byteOffset === 0 && b.buffer.byteLength === b.length) ab = b.buffer;
-    else ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-    st.inflight += ab.byteLength;
-    parentPort.postMessage({ id, t: 'data', ab }, [ab]);
-    if (!st.paused && st.inflight >= HIGH_WATER) { st.paused = true; child.stdout.pause(); }
-  };
-  child.stdout.on('data', (b) => {
-    st.parts.push(b); st.size += b.length;
-    if (st.size >= FLUSH_BYTES) flush();
-    else if (!st.timer) st.timer = setTimeout(flush, FLUSH_MS);
-  });
-  child.stderr.on('data', (b) => { if (st.errLen < 65536) { st.err.push(b); st.errLen += b.length; } });
-  let reported = false;
-  child.on('error', (err) => {
-    if (reported) return;
-    reported = true;
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'error', message: String(err && err.message || err) });
-  });
-  child.on('close', (code) => {
-    if (reported) return;
-    reported = true;
-    flush();
-    children.delete(id);
-    parentPort.postMessage({ id, t: 'close', code: code == null ? -1 : code, stderr: Buffer.concat(st.err).toString('utf8') });
-  });
-});
-`;
-    worker = null;
-    broken = false;
-    nextId = 1;
-    active = /* @__PURE__ */ new Map();
-    lowered = false;
-  }
-});
-
-// src/evidence/git.ts
-import { spawn } from "node:child_process";
-function runGit(cwd, args, input) {
-  return new Promise((resolve6) => {
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stdout: "", stderr: String(err.message) });
-      return;
-    }
-    const out = [];
-    const errOut = [];
-    child.stdout.on("data", (b) => out.push(b));
-    child.stderr.on("data", (b) => errOut.push(b));
-    child.on("error", (err) => resolve6({ code: -1, stdout: "", stderr: err.message }));
-    child.on(
-      "close",
-      (code3) => resolve6({ code: code3 ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") })
-    );
-    child.stdin.on("error", () => {
-    });
-    if (input !== void 0) child.stdin.end(input);
-    else child.stdin.end();
-  });
-}
-function gitEnv() {
-  return { ...process.env, GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" };
-}
-function streamGitTokens(cwd, args, onToken) {
-  return new Promise((resolve6) => {
-    let rest = null;
-    let failed2 = null;
-    let kill = () => {
-    };
-    const onData = (chunk) => {
-      if (failed2) return;
-      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
-      let start = 0;
-      try {
-        for (; ; ) {
-          const nul = buf.indexOf(0, start);
-          if (nul < 0) break;
-          onToken(buf.toString("utf8", start, nul));
-          start = nul + 1;
-        }
-      } catch (err) {
-        failed2 = err;
-        kill();
-        return;
-      }
-      rest = start < buf.length ? buf.subarray(start) : null;
-      if (rest && rest.length > 0 && start > 0) rest = Buffer.from(rest);
-    };
-    const onClose = (code3, stderr) => {
-      if (!failed2 && rest && rest.length > 0) {
-        try {
-          onToken(rest.toString("utf8"));
-        } catch (err) {
-          failed2 = err;
-        }
-      }
-      resolve6({ code: failed2 ? -2 : code3, stderr: stderr + (failed2 ? `
-${failed2.message}` : "") });
-    };
-    const onError = (message2) => resolve6({ code: -1, stderr: message2 });
-    const argv = [...GIT_STABLE_CONFIG, ...args];
-    const pumped = pumpSpawn("git", argv, cwd, gitEnv(), { onData, onClose, onError });
-    if (pumped) {
-      kill = pumped.kill;
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    const c = child;
-    kill = () => c.kill();
-    const errOut = [];
-    let errLen = 0;
-    c.stdout.on("data", onData);
-    c.stderr.on("data", (b) => {
-      if (errLen < 64 * 1024) {
-        errOut.push(b);
-        errLen += b.length;
-      }
-    });
-    c.on("error", (err) => onError(err.message));
-    c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
-  });
-}
-function readBlobs(cwd, ids, onBlob) {
-  return new Promise((resolve6) => {
-    if (ids.length === 0) {
-      resolve6({ code: 0, stderr: "" });
-      return;
-    }
-    let child;
-    try {
-      child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-    } catch (err) {
-      resolve6({ code: -1, stderr: String(err.message) });
-      return;
-    }
-    let idx = 0;
-    let buf = Buffer.alloc(0);
-    let need = -1;
-    let errText = "";
-    const pump = () => {
-      for (; ; ) {
-        if (need < 0) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          const header = buf.toString("utf8", 0, nl);
-          buf = buf.subarray(nl + 1);
-          const id = ids[idx] ?? "";
-          if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-            idx++;
-            safe(() => onBlob(id, null));
-            continue;
-          }
-          const parts = header.split(" ");
-          need = Number(parts[2] ?? 0);
-        } else {
-          if (buf.length < need + 1) return;
-          const body = buf.toString("utf8", 0, need);
-          buf = buf.subarray(need + 1);
-          need = -1;
-          const id = ids[idx++] ?? "";
-          safe(() => onBlob(id, body));
-        }
-      }
-    };
-    const safe = (f) => {
-      try {
-        f();
-      } catch (err) {
-        errText += `${err.message}
-`;
-      }
-    };
-    child.stdout.on("data", (chunk) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      pump();
-    });
-    child.stderr.on("data", (b) => {
-      if (errText.length < 64 * 1024) errText += b.toString("utf8");
-    });
-    child.on("error", (err) => resolve6({ code: -1, stderr: err.message }));
-    child.on("close", (code3) => resolve6({ code: code3 ?? -1, stderr: errText }));
-    child.stdin.on("error", () => {
-    });
-    const SLICE = 2e3;
-    let i = 0;
-    const writeMore = () => {
-      while (i < ids.length) {
-        const chunk = ids.slice(i, i + SLICE).join("\n") + "\n";
-        i += SLICE;
-        if (!child.stdin.write(chunk)) {
-          child.stdin.once("drain", writeMore);
-          return;
-        }
-      }
-      child.stdin.end();
-    };
-    writeMore();
-  });
-}
-async function repoInfo(root2) {
-  const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
-  const lines = r.stdout.split("\n");
-  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
-    const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
-    if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
-    const l2 = r2.stdout.split("\n");
-    return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
-  }
-  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
-  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
-}
-async function remoteOriginUrl(root2) {
-  const r = await runGit(root2, ["remote", "get-url", "origin"]);
-  if (r.code !== 0) return void 0;
-  return r.stdout.trim() || void 0;
-}
-function parseRepoSlug(url) {
-  const u = url.trim();
-  let path16;
-  const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path16 = scp[1];
-  else {
-    try {
-      path16 = new URL(u).pathname;
-    } catch {
-      return void 0;
-    }
-  }
-  if (!path16) return void 0;
-  const parts = path16.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
-  if (parts.length < 2) return void 0;
-  const [owner, name] = parts.slice(-2);
-  if (!owner || !name) return void 0;
-  return `${owner}/${name}`;
-}
-var GIT_STABLE_CONFIG, BlobStream;
-var init_git = __esm({
-  "src/evidence/git.ts"() {
-    "use strict";
-    init_pump();
-    GIT_STABLE_CONFIG = [
-      "-c",
-      "core.quotePath=false",
-      "-c",
-      "log.showSignature=false",
-      "-c",
-      "color.ui=false",
-      "-c",
-      "diff.renames=true",
-      "-c",
-      "log.follow=false",
-      "-c",
-      "log.showRoot=true",
-      "-c",
-      "diff.relative=false",
-      "-c",
-      "i18n.logOutputEncoding=UTF-8"
-    ];
-    BlobStream = class {
-      constructor(cwd, onBlob) {
-        this.cwd = cwd;
-        this.onBlob = onBlob;
-      }
-      cwd;
-      onBlob;
-      child = null;
-      queue = [];
-      head = 0;
-      buf = Buffer.alloc(0);
-      need = -1;
-      pendingWrite = [];
-      errText = "";
-      done = null;
-      resolveDone = null;
-      requested = 0;
-      start() {
-        this.done = new Promise((resolve6) => this.resolveDone = resolve6);
-        try {
-          this.child = spawn("git", [...GIT_STABLE_CONFIG, "cat-file", "--batch"], { cwd: this.cwd, stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
-        } catch (err) {
-          this.resolveDone({ code: -1, stderr: String(err.message) });
-          return;
-        }
-        const child = this.child;
-        child.stdout.on("data", (chunk) => {
-          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-          this.pump();
-        });
-        child.stderr.on("data", (b) => {
-          if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
-        });
-        child.on("error", (err) => this.resolveDone({ code: -1, stderr: err.message }));
-        child.on("close", (code3) => {
-          while (this.head < this.queue.length) this.deliver(this.queue[this.head++], null);
-          this.resolveDone({ code: code3 ?? -1, stderr: this.errText });
-        });
-        child.stdin.on("error", () => {
-        });
-      }
-      deliver(id, content3) {
-        try {
-          this.onBlob(id, content3);
-        } catch (err) {
-          this.errText += `${err.message}
-`;
-        }
-      }
-      pump() {
-        for (; ; ) {
-          if (this.need < 0) {
-            const nl = this.buf.indexOf(10);
-            if (nl < 0) return;
-            const header = this.buf.toString("utf8", 0, nl);
-            this.buf = this.buf.subarray(nl + 1);
-            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-              this.deliver(this.queue[this.head++] ?? "", null);
-              continue;
-            }
-            this.need = Number(header.split(" ")[2] ?? 0);
-          } else {
-            if (this.buf.length < this.need + 1) return;
-            const body = this.buf.toString("utf8", 0, this.need);
-            this.buf = this.buf.subarray(this.need + 1);
-            this.need = -1;
-            this.deliver(this.queue[this.head++] ?? "", body);
-          }
-          if (this.head > 4096 && this.head * 2 > this.queue.length) {
-            this.queue = this.queue.slice(this.head);
-            this.head = 0;
-          }
-        }
-      }
-      request(id) {
-        if (!this.child && !this.done) this.start();
-        if (!this.child) return;
-        this.queue.push(id);
-        this.requested++;
-        this.pendingWrite.push(id);
-        if (this.pendingWrite.length >= 64) this.flush();
-      }
-      flush() {
-        if (!this.child || this.pendingWrite.length === 0) return;
-        this.child.stdin.write(this.pendingWrite.join("\n") + "\n");
-        this.pendingWrite = [];
-      }
-      /** No more requests: waits for every answer. */
-      async end() {
-        if (!this.done) return { code: 0, stderr: "" };
-        this.flush();
-        this.child?.stdin.end();
-        return this.done;
-      }
-    };
-  }
-});
-
-// src/evidence/history.ts
-function pushTo2(m, k, v) {
-  const list4 = m.get(k);
-  if (list4) list4.push(v);
-  else m.set(k, [v]);
-}
-function commonDir(paths) {
-  if (!paths.length) return "";
-  let parts = paths[0].split("/").slice(0, -1);
-  for (const p of paths.slice(1)) {
-    const q = p.split("/");
-    let i = 0;
-    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
-    parts = parts.slice(0, i);
-  }
-  return parts.join("/");
-}
-function normalizePath(p) {
-  let q = p.trim().replace(/\\/g, "/");
-  while (q.startsWith("./")) q = q.slice(2);
-  q = q.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
-  return q;
-}
-function makeIndex(st, present, shallow, warnings) {
-  const { events, order: order2 } = st;
-  const { lowerFiles, lowerDirs, addsByBase, addsByBlob, childFiles, childDirs } = st.lookups;
-  const pathsUnder = (dir) => {
-    const out = [];
-    const stack = [normalizePath(dir)];
-    while (stack.length) {
-      const d = stack.pop();
-      const files = childFiles.get(d);
-      if (files) for (const f of files) out.push(f);
-      const dirs = childDirs.get(d);
-      if (dirs) for (const sub of dirs) stack.push(sub);
-    }
-    return out.sort();
-  };
-  const isHistDir = (d) => st.dirLast.has(d);
-  const caseMatch = (p) => {
-    const l = p.toLowerCase();
-    const m = lowerFiles.get(l) ?? lowerDirs.get(l);
-    return m && m !== p ? m : void 0;
-  };
-  const ord = (c) => order2.get(c) ?? -1;
-  const resolvesToPresent = (p, depth3) => {
-    if (present(p)) return p;
-    if (depth3 > 3) return void 0;
-    const f = fileFate(p, -1, depth3 + 1);
-    return f.status === "renamed" && f.successor && present(f.successor) ? f.successor : void 0;
-  };
-  const findReadd = (del, depth3) => {
-    const delOrd = ord(del.commit);
-    if (del.blob && !isNullBlob(del.blob)) {
-      const same = (addsByBlob.get(del.blob) ?? []).filter((e2) => e2.path !== del.path && ord(e2.commit) >= delOrd);
-      same.sort((a, b) => ord(a.commit) - ord(b.commit) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      for (const e2 of same) {
-        const r = resolvesToPresent(e2.path, depth3);
-        if (r) return { path: e2.path, via: "blob", event: e2 };
-      }
-    }
-    const base = del.path.slice(del.path.lastIndexOf("/") + 1);
-    if (GENERIC_BASENAMES.has(base.toLowerCase())) return void 0;
-    const cands = (addsByBase.get(base) ?? []).filter(
-      (e2) => e2.path !== del.path && ord(e2.commit) >= delOrd && ord(e2.commit) <= delOrd + READD_WINDOW
-    );
-    if (!cands.length || cands.some((c) => c.path !== cands[0].path)) return void 0;
-    let e = cands[0];
-    for (const c of cands) if (ord(c.commit) < ord(e.commit)) e = c;
-    return resolvesToPresent(e.path, depth3) ? { path: e.path, via: "basename", event: e } : void 0;
-  };
-  const fileFate = (start, since, depth3 = 0) => {
-    const chain = [];
-    const seen = /* @__PURE__ */ new Set();
-    let cur = start;
-    let after = since;
-    let inferred;
-    for (; ; ) {
-      if (present(cur) && cur !== start) {
-        return { status: "renamed", successor: cur, commit: chain[chain.length - 1]?.commit, chain, isDirectory: false, inferred, existed: true };
-      }
-      if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
-      seen.add(cur);
-      const list4 = events.get(cur) ?? [];
-      let lastIdx = -1;
-      for (let i = list4.length - 1; i >= 0; i--) {
-        const e = list4[i];
-        if (ord(e.commit) < after) break;
-        if (TERMINAL(e)) {
-          lastIdx = i;
-          break;
-        }
-      }
-      if (lastIdx < 0) {
-        if (chain.length) {
-          return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
-        }
-        return { status: "unknown", existed: list4.length > 0 };
-      }
-      let term = list4[lastIdx];
-      if (term.type === "deleted") {
-        for (let i = lastIdx - 1; i >= 0; i--) {
-          const e = list4[i];
-          if (ord(e.commit) < after || CREATION(e)) break;
-          if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth3 + 1)) {
-            term = e;
-            break;
-          }
-        }
-      }
-      if (term.type === "renamed-from" && term.other) {
-        chain.push({ from: cur, to: term.other, commit: term.commit });
-        after = ord(term.commit);
-        cur = term.other;
-        continue;
-      }
-      const re = depth3 < 3 ? findReadd(term, depth3) : void 0;
-      if (re) {
-        chain.push({ from: cur, to: re.path, commit: term.commit });
-        inferred = "readded";
-        after = ord(re.event.commit);
-        cur = re.path;
-        continue;
-      }
-      return {
-        status: "deleted",
-        commit: term.commit,
-        chain: chain.length ? chain : void 0,
-        isDirectory: false,
-        existed: true,
-        ...chain.length ? { lastPath: cur } : {}
-      };
-    }
-  };
-  const dirFate = (dir, depth3) => {
-    const files = pathsUnder(dir);
-    const votes = /* @__PURE__ */ new Map();
-    let lastDelete;
-    let lastMove;
-    let voters = 0;
-    const pre = dir + "/";
-    for (const f of files) {
-      const ff = fileFate(f, -1, 2);
-      if (ff.status === "present") continue;
-      voters++;
-      const hop = ff.chain?.find((h) => !h.to.startsWith(pre));
-      if (ff.status === "renamed" && hop) {
-        if (!lastMove || ord(hop.commit) > ord(lastMove)) lastMove = hop.commit;
-        const rest = hop.from.startsWith(pre) ? hop.from.slice(pre.length) : "";
-        let newDir;
-        if (rest && hop.to.endsWith("/" + rest)) newDir = hop.to.slice(0, hop.to.length - rest.length - 1);
-        else if (rest && hop.to === rest) newDir = "";
-        if (newDir === void 0) continue;
-        const v = votes.get(newDir);
-        if (v) {
-          v.n++;
-          if (ord(hop.commit) > ord(v.commit)) v.commit = hop.commit;
-          if (ff.successor) v.finals.push(ff.successor);
-        } else votes.set(newDir, { n: 1, commit: hop.commit, finals: ff.successor ? [ff.successor] : [] });
-        continue;
-      }
-      const c = ff.commit;
-      if (c && (!lastDelete || ord(c) > ord(lastDelete))) lastDelete = c;
-    }
-    let best;
-    for (const [k, v] of votes) if (!best || v.n > best[1].n) best = [k, v];
-    const destinations = [...votes].map(([k, v]) => ({ path: k, files: v.n })).sort((a, b) => b.files - a.files);
-    if (best && best[1].n * 2 >= voters && best[0] !== dir) {
-      const to = best[0];
-      const hop = { from: dir, to, commit: best[1].commit };
-      const finals = best[1].finals;
-      const stayed = finals.filter((x) => x.startsWith(to + "/")).length;
-      if (finals.length && stayed * 2 < finals.length) {
-        const lcp = commonDir(finals);
-        if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
-          let moveCommit;
-          for (const fin of finals) {
-            const list4 = events.get(fin);
-            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
-            if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
-          }
-          const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
-          return { status: "renamed", successor: lcp, commit: second.commit, chain: [hop, second], isDirectory: true, existed: true, destinations };
-        }
-      }
-      if (present(to) || to === "" || depth3 > 4) {
-        return { status: "renamed", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
-      }
-      if (isHistDir(to)) {
-        const next = dirFate(to, depth3 + 1);
-        return { ...next, isDirectory: true, chain: [hop, ...next.chain ?? []], destinations };
-      }
-      return { status: "unknown", successor: to, commit: best[1].commit, chain: [hop], isDirectory: true, existed: true, destinations };
-    }
-    const last = [lastDelete, lastMove].filter((c) => !!c).sort((a, b) => ord(b) - ord(a))[0];
-    return {
-      status: last ? "deleted" : "unknown",
-      commit: last,
-      isDirectory: true,
-      existed: true,
-      ...destinations.length ? { destinations } : {}
-    };
-  };
-  const fateCache = /* @__PURE__ */ new Map();
-  const fate = (raw) => {
-    const p = normalizePath(raw);
-    const hit2 = fateCache.get(p);
-    if (hit2) return hit2;
-    const res = computeFate(p);
-    if (fateCache.size < 1e5) fateCache.set(p, res);
-    return res;
-  };
-  const computeFate = (p) => {
-    const now = present(p);
-    if (now) return { status: "present", isDirectory: now === "dir", existed: events.has(p) || isHistDir(p) };
-    if (events.has(p)) return fileFate(p, -1);
-    if (isHistDir(p)) return dirFate(p, 0);
-    const cm = caseMatch(p);
-    if (cm !== void 0) {
-      const f = present(cm) ? { status: "present", isDirectory: present(cm) === "dir" } : computeFate(cm);
-      if (f.status === "present") return { status: "renamed", successor: cm, isDirectory: f.isDirectory, inferred: "case", existed: true };
-      return { ...f, inferred: f.inferred ?? "case", caseOf: cm };
-    }
-    let end = p.lastIndexOf("/");
-    while (end > 0) {
-      const anc = p.slice(0, end);
-      if (present(anc)) break;
-      if (isHistDir(anc)) {
-        const df = fate(anc);
-        if (df.status === "renamed" && df.successor !== void 0) {
-          const cand = (df.successor ? df.successor + "/" : "") + p.slice(end + 1);
-          const kind = present(cand);
-          if (kind) {
-            return { status: "renamed", successor: cand, commit: df.commit, chain: df.chain, isDirectory: kind === "dir", inferred: "directory", existed: false };
-          }
-        }
-        break;
-      }
-      end = anc.lastIndexOf("/");
-    }
-    return { status: "unknown", existed: false };
-  };
-  const lastTouched = (raw) => {
-    const p = normalizePath(raw);
-    if (p === "") return st.commits[st.commits.length - 1];
-    const list4 = events.get(p);
-    if (list4 && list4.length) return list4[list4.length - 1].commit;
-    return st.dirLast.get(p);
-  };
-  const touchCount = (raw) => {
-    const p = normalizePath(raw);
-    if (p === "") return st.commits.length;
-    const list4 = events.get(p);
-    if (list4 && list4.length) {
-      let n = 0;
-      let prev = null;
-      for (const e of list4) {
-        if (e.commit !== prev) n++;
-        prev = e.commit;
-      }
-      return n;
-    }
-    return st.dirCount.get(p) ?? 0;
-  };
-  return {
-    available: true,
-    shallow,
-    commits: st.commits.length,
-    events,
-    fate,
-    lastTouched,
-    touchCount,
-    pathsUnder,
-    caseMatch,
-    known: (raw) => {
-      const p = normalizePath(raw);
-      return events.has(p) ? "file" : isHistDir(p) ? "dir" : void 0;
-    },
-    warnings,
-    commitList: st.commits
-  };
-}
-function emptyHistory(shallow = false, available = false) {
-  return {
-    available,
-    shallow,
-    commits: 0,
-    events: /* @__PURE__ */ new Map(),
-    fate: () => ({ status: "unknown", existed: false }),
-    lastTouched: () => void 0,
-    touchCount: () => 0,
-    pathsUnder: () => [],
-    caseMatch: () => void 0,
-    known: () => void 0,
-    warnings: []
-  };
-}
-async function runLogPass(root2, opts = {}) {
-  const builder = new HistoryBuilder(opts.prefix ?? "");
-  let pending = null;
-  let need = 0;
-  let commit = null;
-  const onChange = opts.onChange;
-  const dayCache = /* @__PURE__ */ new Map();
-  const onToken = (raw) => {
-    if (need > 0 && pending) {
-      if (need === 2) {
-        pending.src = raw;
-        need = pending.status === "R" || pending.status === "C" ? 1 : 0;
-        if (need === 1) return;
-      } else {
-        pending.dst = raw;
-        need = 0;
-      }
-      if (commit) {
-        if (onChange) onChange(commit, pending);
-        builder.addChange(pending);
-      }
-      pending = null;
-      return;
-    }
-    let tok = raw;
-    if (tok.charCodeAt(0) === 10) tok = tok.slice(1);
-    if (tok.charCodeAt(0) === 30) {
-      const f = tok.slice(1).split("");
-      const at = Number(f[2]);
-      const ms2 = Number.isFinite(at) ? at * 1e3 : 0;
-      const time = new Date(ms2).toISOString();
-      const dayKey = Math.floor(ms2 / 864e5);
-      let date = dayCache.get(dayKey);
-      if (!date) {
-        date = time.slice(0, 10);
-        dayCache.set(dayKey, date);
-      }
-      commit = { sha: f[0] ?? "", date, time: time.replace(".000Z", "Z"), author: f[3] ?? "", subject: f.slice(4).join("") };
-      builder.startCommit(commit);
-      return;
-    }
-    if (tok.charCodeAt(0) === 58) {
-      const s1 = tok.indexOf(" ", 1);
-      const s2 = tok.indexOf(" ", s1 + 1);
-      const s3 = tok.indexOf(" ", s2 + 1);
-      const s4 = tok.indexOf(" ", s3 + 1);
-      const letter = tok.charAt(s4 + 1);
-      pending = {
-        status: letter,
-        similarity: tok.length > s4 + 2 ? Number(tok.slice(s4 + 2)) : void 0,
-        src: "",
-        // Only adds, deletes and renames keep blob ids (re-add detection, manifest history).
-        srcBlob: tok.slice(s2 + 1, s3),
-        dstBlob: tok.slice(s3 + 1, s4),
-        srcMode: tok.slice(1, s1),
-        dstMode: tok.slice(s1 + 1, s2)
-      };
-      need = 2;
-      return;
-    }
-  };
-  const args = [
-    "-c",
-    `diff.renameLimit=${opts.renameLimit ?? 5e3}`,
-    "log",
-    "HEAD",
-    "--raw",
-    "--no-abbrev",
-    "-M",
-    "-z",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    `--format=${LOG_FORMAT}`,
-    "--"
-  ];
-  const r = await streamGitTokens(root2, args, onToken);
-  const warn = r.stderr.split("\n").map((l) => l.trim()).filter((l) => /rename|skipped|limit/i.test(l));
-  builder.warnings.push(...warn);
-  return { builder, code: r.code, stderr: r.stderr };
-}
-var NULL_BLOB, GENERIC_BASENAMES, READD_WINDOW, parentOf2, isNullBlob, HistoryBuilder, TERMINAL, CREATION, LOG_FORMAT;
-var init_history = __esm({
-  "src/evidence/history.ts"() {
-    "use strict";
-    init_git();
-    NULL_BLOB = /^0+$/;
-    GENERIC_BASENAMES = /* @__PURE__ */ new Set([
-      "index.ts",
-      "index.js",
-      "index.tsx",
-      "index.jsx",
-      "index.mjs",
-      "index.cjs",
-      "index.d.ts",
-      "index.md",
-      "index.html",
-      "readme.md",
-      "readme",
-      "readme.rst",
-      "license",
-      "license.md",
-      "changelog.md",
-      "package.json",
-      "tsconfig.json",
-      "__init__.py",
-      "main.py",
-      "main.go",
-      "main.rs",
-      "mod.rs",
-      "lib.rs",
-      "main.ts",
-      "main.js",
-      "utils.ts",
-      "utils.js",
-      "utils.py",
-      "types.ts",
-      "types.go",
-      "types.py",
-      "config.ts",
-      "config.js",
-      "config.py",
-      "cargo.toml",
-      "go.mod",
-      "makefile",
-      "dockerfile",
-      ".gitignore",
-      ".gitkeep",
-      "setup.py",
-      "pyproject.toml",
-      "test.ts",
-      "app.ts",
-      "app.tsx",
-      "app.py",
-      "constants.ts",
-      "helpers.ts",
-      "claude.md",
-      "agents.md",
-      "vite.config.ts",
-      "vitest.config.ts"
-    ]);
-    READD_WINDOW = 100;
-    parentOf2 = (p) => {
-      const i = p.lastIndexOf("/");
-      return i < 0 ? "" : p.slice(0, i);
-    };
-    isNullBlob = (b) => b.charCodeAt(0) === 48 && NULL_BLOB.test(b);
-    HistoryBuilder = class {
-      constructor(prefix = "") {
-        this.prefix = prefix;
-      }
-      prefix;
-      commits = [];
-      events = /* @__PURE__ */ new Map();
-      dirLast = /* @__PURE__ */ new Map();
-      dirCount = /* @__PURE__ */ new Map();
-      /** Paths touched by the current commit (for distinct-commit counting of directories). */
-      touchedDirs = /* @__PURE__ */ new Set();
-      current = null;
-      lookups = {
-        lowerFiles: /* @__PURE__ */ new Map(),
-        lowerDirs: /* @__PURE__ */ new Map(),
-        addsByBase: /* @__PURE__ */ new Map(),
-        addsByBlob: /* @__PURE__ */ new Map(),
-        childFiles: /* @__PURE__ */ new Map(),
-        childDirs: /* @__PURE__ */ new Map()
-      };
-      /** Warnings git printed (rename detection skipped...). */
-      warnings = [];
-      startCommit(c) {
-        this.flushCommit();
-        this.current = c;
-        this.commits.push(c);
-      }
-      flushCommit() {
-        const c = this.current;
-        if (!c) return;
-        const lk = this.lookups;
-        for (const d of this.touchedDirs) {
-          if (!this.dirLast.has(d)) {
-            this.dirLast.set(d, c);
-            const ld = d.toLowerCase();
-            if (!lk.lowerDirs.has(ld)) lk.lowerDirs.set(ld, d);
-            pushTo2(lk.childDirs, parentOf2(d), d);
-          }
-          this.dirCount.set(d, (this.dirCount.get(d) ?? 0) + 1);
-        }
-        this.touchedDirs.clear();
-      }
-      /** Strips the root prefix; returns null for paths outside the root. */
-      rel(p) {
-        if (p === void 0) return null;
-        if (!this.prefix) return p;
-        return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
-      }
-      push(path16, ev) {
-        let list4 = this.events.get(path16);
-        let key = path16;
-        const lk = this.lookups;
-        if (list4) key = list4[0].path;
-        else {
-          list4 = [];
-          this.events.set(path16, list4);
-          const lp = path16.toLowerCase();
-          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path16);
-          pushTo2(lk.childFiles, parentOf2(path16), path16);
-        }
-        const e = ev;
-        e.path = key;
-        list4.push(e);
-        if (e.type === "added") {
-          pushTo2(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
-          if (e.blob && !isNullBlob(e.blob)) pushTo2(lk.addsByBlob, e.blob, e);
-        }
-        let end = key.lastIndexOf("/");
-        while (end > 0) {
-          const d = key.slice(0, end);
-          if (this.touchedDirs.has(d)) break;
-          this.touchedDirs.add(d);
-          end = d.lastIndexOf("/");
-        }
-      }
-      addChange(ch) {
-        const commit = this.current;
-        if (!commit) return;
-        const s = ch.status;
-        const src = this.rel(ch.src);
-        const dst = this.rel(ch.dst);
-        if (s === "R" && ch.dst !== void 0) {
-          if (src !== null && dst !== null) {
-            this.push(src, { type: "renamed-from", other: dst, similarity: ch.similarity, commit, blob: ch.srcBlob });
-            this.push(dst, { type: "renamed-to", other: src, similarity: ch.similarity, commit, blob: ch.dstBlob });
-          } else if (src !== null) this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
-          else if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
-          return;
-        }
-        if (s === "C" && ch.dst !== void 0) {
-          if (dst !== null) this.push(dst, { type: "added", commit, blob: ch.dstBlob });
-          return;
-        }
-        if (src === null) return;
-        if (s === "A") this.push(src, { type: "added", commit, blob: ch.dstBlob });
-        else if (s === "D") this.push(src, { type: "deleted", commit, blob: ch.srcBlob });
-        else if (s === "M" || s === "T") this.push(src, { type: "modified", commit });
-      }
-      /** Finishes the pass; `present` tells what exists now (the file index). */
-      finish(present, shallow) {
-        this.flushCommit();
-        this.current = null;
-        this.commits.reverse();
-        const order2 = /* @__PURE__ */ new Map();
-        this.commits.forEach((c, i) => order2.set(c, i));
-        for (const list4 of this.events.values()) {
-          list4.reverse();
-          let sorted = true;
-          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
-          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
-        }
-        return makeIndex(
-          { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
-          present,
-          shallow,
-          this.warnings
-        );
-      }
-    };
-    TERMINAL = (e) => e.type === "deleted" || e.type === "renamed-from";
-    CREATION = (e) => e.type === "added" || e.type === "renamed-to";
-    LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%an%x1f%s";
-  }
-});
-
-// src/evidence/manifests/kinds.ts
-function manifestKind(path16) {
-  if (SKIP_SEGMENT.test(path16)) return void 0;
-  const slash = path16.lastIndexOf("/");
-  const base = slash < 0 ? path16 : path16.slice(slash + 1);
-  switch (base) {
-    case "composer.json":
-      return "composer";
-    case "mix.exs":
-      return TOOL_COPIES.test(path16) ? void 0 : "mix";
-    case "pubspec.yaml":
-      return TOOL_COPIES.test(path16) ? void 0 : "pubspec";
-    case "package.json":
-      return "package.json";
-    case "pnpm-workspace.yaml":
-    case "pnpm-workspace.yml":
-      return "pnpm-workspace";
-    case "package-lock.json":
-    case "npm-shrinkwrap.json":
-      return "package-lock";
-    case "pnpm-lock.yaml":
-      return "pnpm-lock";
-    case "yarn.lock":
-      return "yarn-lock";
-    case "pyproject.toml":
-    // Hatch's own configuration file: read like a pyproject (its scripts; see parse.ts).
-    case "hatch.toml":
-      return "pyproject";
-    // setuptools' own files: the literal arguments of `setup(...)` and setup.cfg's `[options]`
-    // (see parse.ts). Projects that keep their dependencies there (dagster, celery, ray) have no
-    // other manifest declaring them.
-    case "setup.py":
-      return "setup-py";
-    case "setup.cfg":
-      return "setup-cfg";
-    case "Cargo.toml":
-      return "cargo";
-    case "go.mod":
-      return "go.mod";
-    case "Gemfile":
-    case "gems.rb":
-      return "gemfile";
-    case "Makefile":
-    case "makefile":
-    case "GNUmakefile":
-      return "makefile";
-    case "justfile":
-    case "Justfile":
-    case ".justfile":
-      return "justfile";
-    // Deno's configuration: its `tasks` (see parse.ts).
-    case "deno.json":
-    case "deno.jsonc":
-      return "deno";
-    // go-task's Taskfiles, every name Task looks for (https://taskfile.dev/docs: supported file names).
-    case "Taskfile.yml":
-    case "taskfile.yml":
-    case "Taskfile.yaml":
-    case "taskfile.yaml":
-    case "Taskfile.dist.yml":
-    case "taskfile.dist.yml":
-    case "Taskfile.dist.yaml":
-    case "taskfile.dist.yaml":
-      return "taskfile";
-    // Turborepo's task configuration (the root one and packages' own): its task keys, with
-    // history, so a task renamed there is seen (see parse.ts `parseTurboJson`).
-    case "turbo.json":
-    case "turbo.jsonc":
-      return "turbo";
-    // Nx: a project's configuration (its name and targets, with history) and the workspace's
-    // nx.json (plugins and target defaults, HEAD only).
-    case "project.json":
-      return "nx-project";
-    case "nx.json":
-      return "nx";
-    // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
-    case "Package.swift":
-      return TOOL_COPIES.test(path16) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path16) ? void 0 : "swift-package";
-    // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.
-    case "global.json":
-    case ".nvmrc":
-    case ".node-version":
-    case ".python-version":
-    case ".ruby-version":
-    case ".tool-versions":
-      return "runtime-file";
-  }
-  if (base.endsWith(".versions.toml")) return "gradle-catalog";
-  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path16)) return "gradle-build";
-  if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
-  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path16)) {
-    return "requirements";
-  }
-  return void 0;
-}
-function isLockfile(kind) {
-  return kind === "package-lock" || kind === "pnpm-lock" || kind === "yarn-lock";
-}
-function hasHistory(kind) {
-  return kind !== "runtime-file" && !isLockfile(kind) && kind !== "pnpm-workspace" && kind !== "nx";
-}
-var SKIP_SEGMENT, TOOL_COPIES, BUILD_LOGIC, TASKFILE_NAMES, NX_NAME_KEY, DENO_CONFIG_NAMES;
-var init_kinds = __esm({
-  "src/evidence/manifests/kinds.ts"() {
-    "use strict";
-    SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
-    TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
-    BUILD_LOGIC = /(^|\/)(buildSrc|build-logic)\//;
-    TASKFILE_NAMES = [
-      "Taskfile.yml",
-      "taskfile.yml",
-      "Taskfile.yaml",
-      "taskfile.yaml",
-      "Taskfile.dist.yml",
-      "taskfile.dist.yml",
-      "Taskfile.dist.yaml",
-      "taskfile.dist.yaml"
-    ];
-    NX_NAME_KEY = "name:";
-    DENO_CONFIG_NAMES = ["deno.json", "deno.jsonc"];
-  }
-});
-
-// src/evidence/tsconfig-paths.ts
-import { readFile as readFile2, stat } from "node:fs/promises";
-import path3 from "node:path";
-async function readPathAliases(root2, files) {
-  const found = [];
-  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
-    for (const f of list4) if (files.files.has(f)) found.push(f);
-  }
-  if (!found.length) return [];
-  found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
-  found.length = Math.min(found.length, MAX_CONFIGS);
-  const texts = /* @__PURE__ */ new Map();
-  const load2 = (file) => {
-    let p = texts.get(file);
-    if (!p) texts.set(file, p = readConfig(root2, file));
-    return p;
-  };
-  const out = [];
-  const seen = /* @__PURE__ */ new Set();
-  const resolved = await Promise.all(found.map(async (file) => ({ file, opts: await effectiveOptions(file, load2, 0, /* @__PURE__ */ new Set()) })));
-  for (const { file, opts } of resolved) {
-    if (!opts.paths) continue;
-    const scope = dirOf(file);
-    const base = opts.baseUrl ?? opts.paths.dir;
-    for (const [key, value2] of Object.entries(opts.paths.map)) {
-      const star = key.indexOf("*");
-      if (star !== key.length - 1 || star === 0 || key.indexOf("*") !== key.lastIndexOf("*")) continue;
-      const targets = [];
-      for (const t of Array.isArray(value2) ? value2 : []) {
-        if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
-        const pre = t.slice(0, -1);
-        const folder = pre === "" || pre === "." || pre.endsWith("/");
-        let dir = path3.posix.normalize(path3.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
-        if (dir === ".") dir = "";
-        if (dir === ".." || dir.startsWith("../") || path3.posix.isAbsolute(dir)) continue;
-        if (folder && dir) dir += "/";
-        if (/(?:^|\/)node_modules\//.test(dir)) continue;
-        if (!targets.includes(dir)) targets.push(dir);
-      }
-      if (!targets.length) continue;
-      const prefix = key.slice(0, -1);
-      const sig = `${scope}\0${prefix}\0${targets.join("\0")}`;
-      if (seen.has(sig)) continue;
-      seen.add(sig);
-      out.push({ config: file, scope, prefix, targets });
-    }
-  }
-  return out;
-}
-async function effectiveOptions(file, load2, hops, seen) {
-  const json = await load2(file);
-  if (!json) return {};
-  seen.add(file);
-  const dir = dirOf(file);
-  let out = {};
-  const ext = json.extends;
-  const parents = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e) => typeof e === "string") : [];
-  if (hops < MAX_EXTENDS) {
-    for (const e of parents) {
-      if (!e.startsWith("./") && !e.startsWith("../")) continue;
-      let target = path3.posix.normalize(path3.posix.join(dir || ".", e));
-      if (target.startsWith("..")) continue;
-      if (!target.endsWith(".json")) target += ".json";
-      if (seen.has(target)) continue;
-      const p = await effectiveOptions(target, load2, hops + 1, new Set(seen));
-      out = { ...out, ...p.baseUrl !== void 0 ? { baseUrl: p.baseUrl } : {}, ...p.paths ? { paths: p.paths } : {} };
-    }
-  }
-  const co = json.compilerOptions;
-  if (co && typeof co === "object" && !Array.isArray(co)) {
-    const c = co;
-    if (typeof c.baseUrl === "string") {
-      const b = path3.posix.normalize(path3.posix.join(dir || ".", c.baseUrl));
-      if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
-    }
-    if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
-  }
-  return out;
-}
-async function readConfig(root2, file) {
-  try {
-    const abs = path3.join(root2, file);
-    const st = await stat(abs);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    const v = parseJsonc(await readFile2(abs, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-function parseJsonc(text5) {
-  let out = "";
-  let i = 0;
-  const n = text5.length;
-  if (text5.charCodeAt(0) === 65279) i = 1;
-  while (i < n) {
-    const c = text5[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < n && text5[j] !== '"') j += text5[j] === "\\" ? 2 : 1;
-      out += text5.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === "/" && text5[i + 1] === "/") {
-      while (i < n && text5[i] !== "\n") i++;
-    } else if (c === "/" && text5[i + 1] === "*") {
-      const end = text5.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
-      out += " ";
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  let cleaned = "";
-  for (let k = 0; k < out.length; k++) {
-    const c = out[k];
-    if (c === '"') {
-      let j = k + 1;
-      while (j < out.length && out[j] !== '"') j += out[j] === "\\" ? 2 : 1;
-      cleaned += out.slice(k, j + 1);
-      k = j;
-    } else if (c === "," && /^\s*[}\]]/.test(out.slice(k + 1, k + 200))) continue;
-    else cleaned += c;
-  }
-  try {
-    return JSON.parse(cleaned);
-  } catch {
-    return void 0;
-  }
-}
-var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth, dirOf;
-var init_tsconfig_paths = __esm({
-  "src/evidence/tsconfig-paths.ts"() {
-    "use strict";
-    CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
-    MAX_CONFIGS = 400;
-    MAX_BYTES = 1024 * 1024;
-    MAX_EXTENDS = 5;
-    depth = (p) => p.split("/").length;
-    dirOf = (p) => {
-      const i = p.lastIndexOf("/");
-      return i < 0 ? "" : p.slice(0, i);
-    };
-  }
-});
-
-// src/evidence/manifests/ecosystems.ts
-function followed(short2, full) {
-  return GENERIC_MODULE.has(short2.toLowerCase()) ? full : short2;
-}
-function addDep(out, name, spec, field2, also) {
-  out.deps.push({ name, spec, field: field2 });
-  const seen = /* @__PURE__ */ new Set([name.toLowerCase()]);
-  for (const a of also) {
-    if (!a || seen.has(a.toLowerCase())) continue;
-    seen.add(a.toLowerCase());
-    out.deps.push({ name: a, spec: "", field: field2, presence: true });
-  }
-}
-function parseComposer(text5) {
-  const out = { kind: "composer", deps: [], problems: [] };
-  const data = parseJsonManifest(text5, out);
-  if (data === void 0) return out;
-  const doc = obj(data);
-  if (!doc) return out;
-  const php = str2(obj(doc.require)?.php);
-  if (php && /\d/.test(php)) out.runtimes = [{ name: "php", spec: php }];
-  for (const field2 of ["require", "require-dev"]) {
-    const deps = obj(doc[field2]);
-    if (!deps) continue;
-    for (const [full, spec] of Object.entries(deps)) {
-      if (COMPOSER_PLATFORM.test(full)) continue;
-      const slash = full.indexOf("/");
-      const short2 = slash > 0 ? full.slice(slash + 1) : full;
-      const name = followed(short2, full);
-      addDep(out, name, str2(spec) ?? "", field2, [full, short2]);
-    }
-  }
-  if (typeof doc.name === "string") presenceOnly(out, [doc.name, doc.name.slice(doc.name.indexOf("/") + 1)], "name");
-  const tasks = /* @__PURE__ */ new Map();
-  for (const [name, v] of Object.entries(obj(doc.scripts) ?? {})) {
-    tasks.set(name, Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str2(v) ?? "");
-  }
-  for (const [script, list4] of Object.entries(obj(doc["scripts-aliases"]) ?? {})) {
-    if (!tasks.has(script) || !Array.isArray(list4)) continue;
-    for (const a of list4) if (typeof a === "string" && !tasks.has(a)) tasks.set(a, "");
-  }
-  out.tasks = tasks;
-  return out;
-}
-function parsePubspec(text5) {
-  const out = { kind: "pubspec", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    const line2 = err instanceof import_yaml2.YAMLParseError && err.linePos ? err.linePos[0].line : void 0;
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 });
-    return out;
-  }
-  const doc = obj(data);
-  if (!doc) return out;
-  for (const field2 of ["dependencies", "dev_dependencies", "dependency_overrides"]) {
-    const deps = obj(doc[field2]);
-    if (!deps) continue;
-    for (const [name, v] of Object.entries(deps)) {
-      const o = obj(v);
-      const spec = str2(v) ?? str2(o?.version) ?? (o?.sdk ? `sdk:${str2(o.sdk)}` : o?.path ? `path:${str2(o.path)}` : o?.git ? "git" : "");
-      out.deps.push({ name, spec, field: field2 });
-    }
-  }
-  if (typeof doc.name === "string") presenceOnly(out, [doc.name], "name");
-  return out;
-}
-function parseMix(text5) {
-  const out = { kind: "mix", deps: [], problems: [] };
-  const src = text5.replace(/(^|[^\w"?])#.*$/gm, "$1");
-  const def = /^[ \t]*defp?[ \t]+deps\b/m.exec(src);
-  let body;
-  let tuple;
-  if (def) {
-    const rest = src.slice(def.index + def[0].length);
-    const next = /\n[ \t]*(?:defp?|defmacrop?)[ \t]/.exec(rest);
-    body = next ? rest.slice(0, next.index) : rest;
-    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,/g;
-  } else {
-    body = src;
-    tuple = /\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,\s*(?="[~>=<\d]|(?:github|git|path|in_umbrella|hex):)/g;
-  }
-  const seen = /* @__PURE__ */ new Set();
-  let m;
-  while (m = tuple.exec(body)) {
-    const name = m[1];
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const spec = /^\s*"([^"]*)"/.exec(body.slice(m.index + m[0].length))?.[1] ?? "";
-    out.deps.push({ name, spec, field: "deps" });
-  }
-  const app = /\bapp:\s*:([a-z_][a-zA-Z0-9_]*)/.exec(src);
-  if (app) presenceOnly(out, [app[1]], "app");
-  const elixir = /(?:^|[\s,[(])elixir:\s*"([^"]*\d[^"]*)"/m.exec(src);
-  if (elixir) out.runtimes = [{ name: "elixir", spec: elixir[1] }];
-  return out;
-}
-function coordinate(s) {
-  const m = COORD.exec(s);
-  if (!m) return void 0;
-  return m[1] ? { group: m[1], artifact: m[2], version: m[3] ?? "" } : { group: m[4], artifact: m[5], version: m[6] };
-}
-function addLibrary(out, group, artifact, version, field2, al) {
-  const full = `${group}:${artifact}`;
-  const lastGroup = group.slice(group.lastIndexOf(".") + 1);
-  const a = al !== void 0 ? alias(al) : void 0;
-  let name = followed(artifact, full);
-  if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
-  addDep(out, name, version, field2, [artifact, a, full, lastGroup === artifact ? void 0 : lastGroup]);
-}
-function addPlugin(out, id, version, field2, al) {
-  const last = id.slice(id.lastIndexOf(".") + 1);
-  const a = al !== void 0 ? alias(al) : void 0;
-  let name = followed(last, id);
-  if (name === id && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
-  addDep(out, name, version, field2, [last, a, id]);
-}
-function parseGradleCatalog(text5) {
-  const out = { kind: "gradle-catalog", deps: [], problems: [] };
-  const data = readToml(text5, out);
-  if (!data) return out;
-  const versions = obj(data.versions) ?? {};
-  const version = (v) => {
-    const s = str2(v);
-    if (s !== void 0) return s;
-    const o = obj(v);
-    if (!o) return "";
-    if (typeof o.ref === "string") return version(versions[o.ref]);
-    return str2(o.strictly) ?? str2(o.require) ?? str2(o.prefer) ?? "";
-  };
-  const libs = obj(data.libraries);
-  if (libs) {
-    for (const [al, v] of Object.entries(libs)) {
-      const o = obj(v);
-      let c;
-      if (typeof v === "string") c = coordinate(v);
-      else if (o && typeof o.module === "string") {
-        const [group, artifact] = o.module.split(":");
-        if (group && artifact) c = { group, artifact, version: version(o.version) };
-      } else if (o && typeof o.group === "string" && typeof o.name === "string") c = { group: o.group, artifact: o.name, version: version(o.version) };
-      if (c) addLibrary(out, c.group, c.artifact, c.version, "libraries", al);
-    }
-  }
-  const plugins = obj(data.plugins);
-  if (plugins) {
-    for (const [al, v] of Object.entries(plugins)) {
-      if (typeof v === "string") {
-        const colon = v.indexOf(":");
-        addPlugin(out, colon > 0 ? v.slice(0, colon) : v, colon > 0 ? v.slice(colon + 1) : "", "plugins", al);
-      } else if (typeof obj(v)?.id === "string") addPlugin(out, obj(v).id, version(obj(v).version), "plugins", al);
-    }
-  }
-  presenceOnly(out, Object.keys(versions).map(alias), "versions");
-  return out;
-}
-function parseGradleBuild(text5) {
-  const out = { kind: "gradle-build", deps: [], problems: [] };
-  const src = text5.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'])\/\/.*$/gm, "$1");
-  const seen = /* @__PURE__ */ new Set();
-  const once = (k) => !seen.has(k) && !!seen.add(k);
-  let m;
-  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]+(?:\$\{?[\w.]+\}?[^"'\s]*)?)\2/gm;
-  while (m = call.exec(src)) {
-    const conf = m[1];
-    if (conf === "id" || conf === "kotlin" || conf === "project" || conf === "apply" || conf === "include") continue;
-    const c = coordinate(m[3].replace(/:\$\{?[\w.]+\}?$/, ":"));
-    if (!c || !once(`${c.group}:${c.artifact}`)) continue;
-    const v = m[3].split(":")[2] ?? "";
-    addLibrary(out, c.group, c.artifact, v, conf);
-  }
-  const map3 = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']*)["'])?/gm;
-  while (m = map3.exec(src)) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2], m[3], m[4] ?? "", m[1]);
-  const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
-  while (m = plugin.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], m[2] ?? "", "plugins");
-  const applied = /(?:\bapply\s*\(?\s*plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
-  while (m = applied.exec(src)) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1], "", "plugins");
-  const loose = /["']([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*):[^"'\s:]+["']/g;
-  while (m = loose.exec(src)) {
-    const full = `${m[1]}:${m[2]}`;
-    if (!once(full)) continue;
-    const lastGroup = m[1].slice(m[1].lastIndexOf(".") + 1);
-    presenceOnly(out, [m[2], full, lastGroup === m[2] ? void 0 : lastGroup], "coordinates");
-  }
-  const java = gradleJavaVersions(src);
-  if (java.length) out.runtimes = java.map((spec) => ({ name: "java", spec }));
-  return out;
-}
-function gradleJavaVersions(src) {
-  const out = /* @__PURE__ */ new Set();
-  let m;
-  const toolchain = /\bjvmToolchain\s*\(\s*(\d{1,2})\s*\)|\bJavaLanguageVersion\.of\s*\(\s*(\d{1,2})\s*\)/g;
-  while (m = toolchain.exec(src)) out.add(m[1] ?? m[2]);
-  const level = /\bJavaVersion\.VERSION_(\d{1,2})(?:_(\d{1,2}))?\b/g;
-  while (m = level.exec(src)) out.add(m[1] === "1" && m[2] ? `1.${m[2]}` : m[1]);
-  return [...out];
-}
-function parseMsbuild(path16, text5) {
-  const out = { kind: "msbuild", deps: [], problems: [] };
-  const src = text5.replace(/<!--[\s\S]*?-->/g, "");
-  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
-  const attr = (attrs, n) => {
-    const m2 = MSBUILD_ATTR[n].exec(attrs);
-    return m2 ? m2[1] ?? m2[2] : void 0;
-  };
-  const seen = /* @__PURE__ */ new Set();
-  let m;
-  while (m = item.exec(src)) {
-    const include = attr(m[2], "Include");
-    if (!include) continue;
-    let version = attr(m[2], "Version") ?? attr(m[2], "VersionOverride");
-    if (version === void 0 && !m[3]) {
-      const close2 = src.indexOf(`</${m[1]}>`, item.lastIndex);
-      const inner = close2 > 0 ? src.slice(item.lastIndex, close2) : "";
-      version = /<(?:Version|VersionOverride)>([^<]*)</.exec(inner)?.[1];
-    }
-    for (const id of include.split(";").map((s) => s.trim()).filter(Boolean)) {
-      if (id.includes("$(") || seen.has(`${m[1]}\0${id.toLowerCase()}`)) continue;
-      seen.add(`${m[1]}\0${id.toLowerCase()}`);
-      out.deps.push({ name: id, spec: version ?? "", field: m[1] });
-    }
-  }
-  const tfms = /* @__PURE__ */ new Set();
-  const tf = /<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/g;
-  while (m = tf.exec(src)) {
-    for (const t of m[1].split(";").map((x) => x.trim())) {
-      const v = /^net(?:coreapp)?(\d+\.\d+)(?:-[\w.]+)?$/i.exec(t);
-      if (v && (t.toLowerCase().startsWith("netcoreapp") || Number(v[1].split(".")[0]) >= 5)) tfms.add(v[1]);
-    }
-  }
-  if (tfms.size) out.runtimes = [...tfms].map((spec) => ({ name: "dotnet-tfm", spec }));
-  const base = path16.slice(path16.lastIndexOf("/") + 1);
-  const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
-  presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
-  return out;
-}
-function parseSwiftPackage(text5) {
-  const out = { kind: "swift-package", deps: [], problems: [] };
-  const runtimes = [];
-  const tools = /^\s*\/\/\s*swift-tools-version\s*:\s*(\d+(?:\.\d+){0,2})/im.exec(text5.slice(0, 2e3));
-  if (tools) runtimes.push({ name: "swift", spec: `>=${tools[1]}` });
-  const src = text5.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"])\/\/.*$/gm, "$1");
-  const seen = /* @__PURE__ */ new Set();
-  let m;
-  const pkg = /\.package\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
-  while (m = pkg.exec(src)) {
-    const args = m[1];
-    const arg = (k) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
-    const url = arg("url");
-    const named = arg("name");
-    const path16 = arg("path");
-    const id = arg("id");
-    const last = (s) => s.replace(/\/+$/, "").split("/").pop().replace(/\.git$/i, "");
-    const name = url ? last(url) : path16 ? last(path16) : id ? id.slice(id.indexOf(".") + 1) : named;
-    if (!name || seen.has(name.toLowerCase())) continue;
-    seen.add(name.toLowerCase());
-    const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? "";
-    addDep(out, name, spec, "dependencies", [named]);
-  }
-  const product = /\.product\s*\(\s*name\s*:\s*"([^"]+)"/g;
-  while (m = product.exec(src)) presenceOnly(out, [m[1]], "products");
-  const own5 = /\bPackage\s*\(\s*name\s*:\s*"([^"]+)"/.exec(src);
-  if (own5) presenceOnly(out, [own5[1]], "name");
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-var import_yaml2, obj, str2, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR;
-var init_ecosystems = __esm({
-  "src/evidence/manifests/ecosystems.ts"() {
-    "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
-    init_parse4();
-    obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
-    str2 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
-    GENERIC_MODULE = new Set(
-      "core api ui runtime common commons compiler annotations annotation runner rules foundation material material3 test tests testing junit4 bom android jvm js native sdk client server util utils tools tooling model models plugin plugins library lib base framework platform extensions ktx console process yaml json xml http http-client cache mailer config support contracts database events filesystem log logging orm validator validation serializer translation routing security mime finder string web app data engine kernel main shared bridge adapter driver parser gradle-plugin application".split(/\s+/)
-    );
-    presenceOnly = (out, names, field2) => {
-      for (const n of names) if (n) out.deps.push({ name: n, spec: "", field: field2, presence: true });
-    };
-    COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
-    alias = (a) => a.replace(/[-_.]+/g, "-");
-    COORD = /^([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*)(?::([^:\s]*))?$|^([A-Za-z][\w-]*):([A-Za-z0-9][\w.-]*):(\d[^:\s]*)$/;
-    MSBUILD_ATTR = {
-      Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
-      Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
-      VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i
-    };
-  }
-});
-
-// src/evidence/manifests/parse.ts
-function parseManifest(kind, path16, text5) {
-  try {
-    switch (kind) {
-      case "package.json":
-        return parsePackageJson(text5);
-      case "pnpm-workspace":
-        return parsePnpmWorkspace(text5);
-      case "pyproject":
-        return /(?:^|\/)hatch\.toml$/.test(path16) ? parseHatchToml(text5) : parsePyproject(text5);
-      case "cargo":
-        return parseCargo(text5);
-      case "requirements":
-        return parseRequirements(text5);
-      case "setup-py":
-        return parseSetupPy(text5);
-      case "setup-cfg":
-        return parseSetupCfg(text5);
-      case "go.mod":
-        return parseGoMod(text5);
-      case "gemfile":
-        return parseGemfile(text5);
-      case "makefile":
-        return parseMakefile(text5);
-      case "justfile":
-        return parseJustfile(text5);
-      case "runtime-file":
-        return parseRuntimeFile(path16, text5);
-      case "composer":
-        return parseComposer(text5);
-      case "deno":
-        return parseDenoConfig(text5);
-      case "taskfile":
-        return parseTaskfile(text5);
-      case "pubspec":
-        return parsePubspec(text5);
-      case "mix":
-        return parseMix(text5);
-      case "gradle-catalog":
-        return parseGradleCatalog(text5);
-      case "gradle-build":
-        return parseGradleBuild(text5);
-      case "msbuild":
-        return parseMsbuild(path16, text5);
-      case "swift-package":
-        return parseSwiftPackage(text5);
-      case "turbo":
-        return parseTurboJson(text5);
-      case "nx-project":
-        return parseNxProject(text5);
-      case "nx":
-        return parseNxJson(text5);
-      default:
-        return { kind, deps: [], problems: [] };
-    }
-  } catch (err) {
-    return { kind, deps: [], problems: [{ message: `could not be read: ${err.message}` }] };
-  }
-}
-function jsonErrorLine(message2, text5) {
-  const lc = /line (\d+) column \d+/.exec(message2);
-  if (lc) return Number(lc[1]);
-  const pos2 = /position (\d+)/.exec(message2);
-  if (pos2) {
-    const n = Math.min(Number(pos2[1]), text5.length);
-    let line2 = 1;
-    for (let i = 0; i < n; i++) if (text5.charCodeAt(i) === 10) line2++;
-    return line2;
-  }
-  return void 0;
-}
-function parseJsonManifest(text5, out) {
-  try {
-    return JSON.parse(text5.charCodeAt(0) === 65279 ? text5.slice(1) : text5);
-  } catch (err) {
-    const message2 = err.message;
-    out.problems.push({ message: `invalid JSON: ${message2}`, line: jsonErrorLine(message2, text5) });
-    return void 0;
-  }
-}
-function parsePackageJson(text5) {
-  const out = { kind: "package.json", deps: [], problems: [] };
-  const data = parseJsonManifest(text5, out);
-  if (data === void 0) return out;
-  const pkg = obj2(data);
-  if (!pkg) {
-    out.problems.push({ message: "package.json is not a JSON object" });
-    return out;
-  }
-  for (const field2 of NPM_DEP_FIELDS) {
-    const deps = obj2(pkg[field2]);
-    if (!deps) continue;
-    for (const [name, spec] of Object.entries(deps)) out.deps.push({ name, spec: str3(spec) ?? "", field: field2 });
-  }
-  for (const field2 of ["bundledDependencies", "bundleDependencies"]) {
-    const b = pkg[field2];
-    if (Array.isArray(b)) {
-      for (const name of b) if (typeof name === "string") out.deps.push({ name, spec: "", field: field2 });
-    }
-  }
-  const scripts = obj2(pkg.scripts);
-  out.scripts = /* @__PURE__ */ new Map();
-  if (scripts) for (const [k, v] of Object.entries(scripts)) out.scripts.set(k, str3(v) ?? "");
-  if (typeof pkg.name === "string") out.name = pkg.name;
-  if (typeof pkg.version === "string") out.version = pkg.version;
-  const ws = pkg.workspaces;
-  if (Array.isArray(ws)) out.workspaces = ws.filter((w) => typeof w === "string");
-  else if (obj2(ws) && Array.isArray(obj2(ws).packages)) {
-    out.workspaces = obj2(ws).packages.filter((w) => typeof w === "string");
-  }
-  const runtimes = [];
-  const engines = obj2(pkg.engines);
-  if (engines) {
-    for (const [k, v] of Object.entries(engines)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
-  }
-  const volta = obj2(pkg.volta);
-  if (volta) {
-    for (const [k, v] of Object.entries(volta)) if (str3(v)) runtimes.push({ name: k, spec: str3(v) });
-  }
-  if (typeof pkg.packageManager === "string") {
-    const m = /^([\w-]+)@([^+\s]+)/.exec(pkg.packageManager);
-    if (m) runtimes.push({ name: m[1], spec: m[2] });
-  }
-  if (runtimes.length) out.runtimes = runtimes;
-  const nx = obj2(pkg.nx);
-  if (nx) {
-    if (typeof nx.name === "string") out.nxName = nx.name;
-    const t = obj2(nx.targets);
-    if (t) out.nxTargets = Object.keys(t);
-  }
-  return out;
-}
-function configWords(v) {
-  const o = obj2(v);
-  if (!o || !Object.keys(o).length) return "";
-  return JSON.stringify(o).replace(/[{}[\],:"]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
-}
-function parseTurboJson(text5) {
-  const out = { kind: "turbo", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
-  const doc = obj2(data);
-  const tasks = /* @__PURE__ */ new Map();
-  const table = obj2(doc?.tasks) ?? obj2(doc?.pipeline);
-  if (table) for (const [k, v] of Object.entries(table)) tasks.set(k, configWords(v));
-  out.tasks = tasks;
-  return out;
-}
-function parseNxProject(text5) {
-  const out = { kind: "nx-project", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
-  const doc = obj2(data);
-  if (!doc) {
-    out.problems.push({ message: "project.json is not a JSON object" });
-    return out;
-  }
-  if (typeof doc.name === "string") out.nxName = doc.name;
-  const tasks = /* @__PURE__ */ new Map();
-  const t = obj2(doc.targets);
-  if (t) {
-    for (const [k, v] of Object.entries(t)) {
-      const o = obj2(v);
-      const head = str3(o?.executor) ?? str3(o?.command) ?? str3(obj2(o?.options)?.command) ?? "";
-      tasks.set(k, `${head} ${configWords(o?.options)}`.trim());
-    }
-  }
-  out.tasks = tasks;
-  return out;
-}
-function parseNxJson(text5) {
-  const out = { kind: "nx", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  const doc = obj2(data);
-  if (!doc) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    out.nxConfig = { plugins: true, targetDefaults: [] };
-    return out;
-  }
-  const plugins = Array.isArray(doc.plugins) && doc.plugins.length > 0;
-  out.nxConfig = { plugins, targetDefaults: Object.keys(obj2(doc.targetDefaults) ?? {}) };
-  return out;
-}
-function yamlLine(err) {
-  if (err instanceof import_yaml3.YAMLParseError && err.linePos) return err.linePos[0].line;
-  return void 0;
-}
-function parsePnpmWorkspace(text5) {
-  const out = { kind: "pnpm-workspace", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml3.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
-    return out;
-  }
-  const doc = obj2(data);
-  if (!doc) return out;
-  if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
-  const catalogs = /* @__PURE__ */ new Map();
-  const cat = obj2(doc.catalog);
-  if (cat) catalogs.set("default", new Map(Object.entries(cat).map(([k, v]) => [k, str3(v) ?? ""])));
-  const cats = obj2(doc.catalogs);
-  if (cats) {
-    for (const [name, c] of Object.entries(cats)) {
-      const m = obj2(c);
-      if (m) catalogs.set(name, new Map(Object.entries(m).map(([k, v]) => [k, str3(v) ?? ""])));
-    }
-  }
-  if (catalogs.size) out.catalogs = catalogs;
-  return out;
-}
-function tomlProblem(err) {
-  if (err instanceof TomlError) return { message: `invalid TOML: ${err.message.split("\n")[0]}`, line: err.line };
-  return { message: `invalid TOML: ${err.message}` };
-}
-function readToml(text5, out) {
-  try {
-    return parse2(text5);
-  } catch (err) {
-    out.problems.push(tomlProblem(err));
-    return void 0;
-  }
-}
-function pep508(req) {
-  const s = req.trim();
-  const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
-  if (!m) return void 0;
-  let spec = (m[3] ?? "").trim();
-  const semi = spec.indexOf(";");
-  if (semi >= 0) spec = spec.slice(0, semi).trim();
-  if (spec.startsWith("@")) spec = spec.slice(1).trim();
-  spec = spec.replace(/^\((.*)\)$/, "$1");
-  return { name: m[1], spec };
-}
-function addRequirements(out, reqs, field2) {
-  for (const r of reqs) {
-    const p = pep508(r);
-    if (p) out.deps.push({ name: p.name, spec: p.spec, field: field2 });
-  }
-}
-function parsePyproject(text5) {
-  const out = { kind: "pyproject", deps: [], problems: [] };
-  const data = readToml(text5, out);
-  if (!data) return out;
-  const scripts = /* @__PURE__ */ new Map();
-  const runners = /* @__PURE__ */ new Map();
-  const runtimes = [];
-  const addReqs = (list4, field2) => {
-    if (Array.isArray(list4)) addRequirements(out, list4.filter((r) => typeof r === "string"), field2);
-  };
-  const project = obj2(data.project);
-  if (project) {
-    if (typeof project.name === "string") out.name = project.name;
-    if (typeof project.version === "string") out.version = project.version;
-    addReqs(project.dependencies, "project.dependencies");
-    const opt = obj2(project["optional-dependencies"]);
-    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
-    if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
-    if (Array.isArray(project.classifiers)) {
-      const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
-      if (py.length) out.classifiers = py;
-    }
-    for (const key of ["scripts", "gui-scripts"]) {
-      const s = obj2(project[key]);
-      if (s) for (const [k, v] of Object.entries(s)) {
-        scripts.set(k, str3(v) ?? "");
-        runners.set(`entry ${k}`, str3(v) ?? "");
-      }
-    }
-  }
-  const groups = obj2(data["dependency-groups"]);
-  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
-  const build2 = obj2(data["build-system"]);
-  if (build2) addReqs(build2.requires, "build-system.requires");
-  const tool = obj2(data.tool);
-  const poetry = obj2(tool?.poetry);
-  if (poetry) {
-    if (!out.name && typeof poetry.name === "string") out.name = poetry.name;
-    if (!out.version && typeof poetry.version === "string") out.version = poetry.version;
-    const addPoetry = (deps, field2) => {
-      const d = obj2(deps);
-      if (!d) return;
-      for (const [name, spec] of Object.entries(d)) {
-        const s = str3(spec) ?? str3(obj2(spec)?.version) ?? (Array.isArray(spec) ? "*" : "");
-        if (name.toLowerCase() === "python") {
-          runtimes.push({ name: "python", spec: s });
-          continue;
-        }
-        out.deps.push({ name, spec: s, field: field2 });
-      }
-    };
-    addPoetry(poetry.dependencies, "tool.poetry.dependencies");
-    addPoetry(poetry["dev-dependencies"], "tool.poetry.dev-dependencies");
-    const pg = obj2(poetry.group);
-    if (pg) for (const [g, v] of Object.entries(pg)) addPoetry(obj2(v)?.dependencies, `tool.poetry.group.${g}.dependencies`);
-    const ps = obj2(poetry.scripts);
-    if (ps) for (const [k, v] of Object.entries(ps)) {
-      scripts.set(k, str3(v) ?? str3(obj2(v)?.reference) ?? "");
-      runners.set(`entry ${k}`, str3(v) ?? str3(obj2(v)?.reference) ?? "");
-    }
-  }
-  for (const [toolName, key] of [["pdm", "scripts"], ["poe", "tasks"], ["rye", "scripts"], ["taskipy", "tasks"]]) {
-    const t = obj2(obj2(tool?.[toolName])?.[key]);
-    if (!t) continue;
-    for (const [k, v] of Object.entries(t)) {
-      if (k.startsWith("_")) continue;
-      scripts.set(k, str3(v) ?? str3(obj2(v)?.cmd) ?? str3(obj2(v)?.shell) ?? "");
-      if (toolName === "pdm" || toolName === "poe") runners.set(`${toolName} ${k}`, taskCommand(v));
-    }
-  }
-  const poe = obj2(tool?.poe);
-  if (poe && (poe.include !== void 0 || poe.include_script !== void 0)) runners.set("poe ?", "");
-  const hatch = obj2(tool?.hatch);
-  if (hatch) hatchScripts(hatch, scripts, runners);
-  const pdmDev = obj2(obj2(tool?.pdm)?.["dev-dependencies"]);
-  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
-  const uv = obj2(tool?.uv);
-  if (uv) {
-    addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
-    const members = obj2(uv.workspace)?.members;
-    if (Array.isArray(members)) out.workspaces = members.filter((m) => typeof m === "string");
-  }
-  if (scripts.size) out.scripts = scripts;
-  if (runners.size) out.runners = runners;
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-function taskCommand(v) {
-  if (Array.isArray(v)) return v.map((x) => str3(x) ?? str3(obj2(x)?.cmd) ?? str3(obj2(x)?.ref) ?? "").join(" && ");
-  const o = obj2(v);
-  if (!o) return str3(v) ?? "";
-  for (const k of ["cmd", "shell", "script", "call", "ref", "expr"]) {
-    const c = o[k];
-    if (typeof c === "string") return c;
-    if (Array.isArray(c)) return c.filter((x) => typeof x === "string").join(" ");
-  }
-  for (const k of ["sequence", "composite"]) if (Array.isArray(o[k])) return taskCommand(o[k]);
-  return "";
-}
-function hatchScripts(hatch, scripts, runners) {
-  const envs = obj2(hatch.envs);
-  const collectors = obj2(obj2(hatch.env)?.collectors);
-  if (collectors && Object.keys(collectors).some((c) => c !== "default")) runners.set("hatch ?", "");
-  if (!envs) return;
-  const own5 = /* @__PURE__ */ new Map();
-  for (const [env, cfg] of Object.entries(envs)) {
-    const m = /* @__PURE__ */ new Map();
-    const s = obj2(obj2(cfg)?.scripts);
-    if (s) {
-      for (const [k, v] of Object.entries(s)) {
-        const cmd = Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str3(v) ?? "";
-        scripts.set(env === "default" ? k : `${env}:${k}`, cmd);
-        m.set(k, cmd);
-      }
-    }
-    own5.set(env, m);
-  }
-  for (const env of own5.keys()) {
-    const seen = /* @__PURE__ */ new Set();
-    for (let e = env; e !== void 0 && !seen.has(e); ) {
-      seen.add(e);
-      for (const [k, cmd] of own5.get(e) ?? []) if (!runners.has(`hatch ${env}:${k}`)) runners.set(`hatch ${env}:${k}`, cmd);
-      const t = obj2(envs[e])?.template;
-      e = typeof t === "string" ? t === e ? void 0 : t : e === "default" ? void 0 : "default";
-    }
-  }
-}
-function parseHatchToml(text5) {
-  const out = { kind: "pyproject", deps: [], problems: [] };
-  const data = readToml(text5, out);
-  if (!data) return out;
-  const scripts = /* @__PURE__ */ new Map();
-  const runners = /* @__PURE__ */ new Map();
-  hatchScripts(data, scripts, runners);
-  if (scripts.size) out.scripts = scripts;
-  if (runners.size) out.runners = runners;
-  return out;
-}
-function parseCargo(text5) {
-  const out = { kind: "cargo", deps: [], problems: [] };
-  const data = readToml(text5, out);
-  if (!data) return out;
-  const addDeps = (table, field2) => {
-    const d = obj2(table);
-    if (!d) return;
-    for (const [key, spec] of Object.entries(d)) {
-      const o = obj2(spec);
-      const name = typeof o?.package === "string" ? o.package : key;
-      const s = str3(spec) ?? str3(o?.version) ?? (o?.workspace === true ? "workspace" : o?.path ? `path:${str3(o.path)}` : o?.git ? `git:${str3(o.git)}` : "");
-      out.deps.push({ name, spec: s, field: field2 });
-    }
-  };
-  for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(data[f], f);
-  const target = obj2(data.target);
-  if (target) for (const [cfg, t] of Object.entries(target)) for (const f of ["dependencies", "dev-dependencies", "build-dependencies"]) addDeps(obj2(t)?.[f], `target.${cfg}.${f}`);
-  const ws = obj2(data.workspace);
-  if (ws) {
-    addDeps(ws.dependencies, "workspace.dependencies");
-    if (Array.isArray(ws.members)) out.workspaces = ws.members.filter((m) => typeof m === "string");
-  }
-  const pkg = obj2(data.package);
-  if (pkg) {
-    if (typeof pkg.name === "string") out.name = pkg.name;
-    const v = pkg.version;
-    if (typeof v === "string") out.version = v;
-    else if (obj2(v)?.workspace === true) {
-      const wv = obj2(ws?.package)?.version;
-      if (typeof wv === "string") out.version = wv;
-    }
-    if (typeof pkg["rust-version"] === "string") out.runtimes = [{ name: "rust", spec: pkg["rust-version"] }];
-  } else {
-    const wv = obj2(ws?.package)?.version;
-    if (typeof wv === "string") out.version = wv;
-    const rv = obj2(ws?.package)?.["rust-version"];
-    if (typeof rv === "string") out.runtimes = [{ name: "rust", spec: rv }];
-  }
-  return out;
-}
-function parseRequirements(text5) {
-  const out = { kind: "requirements", deps: [], problems: [] };
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
-    let line2 = raw.replace(/(^|\s)#.*$/, "").trim();
-    if (!line2) continue;
-    const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
-    if (line2.startsWith("-e ") || line2.startsWith("--editable")) {
-      if (egg) out.deps.push({ name: egg[1], spec: "", field: "requirements" });
-      continue;
-    }
-    if (line2.startsWith("-") || /^[a-z+]+:\/\//i.test(line2) || line2.startsWith(".") || line2.startsWith("/")) continue;
-    line2 = line2.replace(/\s--\S+(=\S+)?/g, "").trim();
-    const at = /^([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*@\s*\S+/.exec(line2);
-    if (at) {
-      out.deps.push({ name: at[1], spec: "", field: "requirements" });
-      continue;
-    }
-    const p = pep508(line2);
-    if (p) out.deps.push({ name: p.name, spec: p.spec, field: "requirements" });
-  }
-  return out;
-}
-function requirementLines(s) {
-  const out = [];
-  for (const raw of s.split(/\r?\n/)) {
-    const line2 = raw.replace(/\s+#.*$/, "").trim();
-    if (line2 && !line2.startsWith("#")) out.push(line2);
-  }
-  return out;
-}
-function pyUnescape(s) {
-  return s.replace(/\\(\r?\n|[\\'"nt])/g, (_, c) => c === "n" ? "\n" : c === "t" ? "	" : c.startsWith("\r") || c === "\n" ? "" : c);
-}
-function pyTokens(text5) {
-  const out = [];
-  const n = text5.length;
-  let i = 0;
-  while (i < n) {
-    const c = text5[i];
-    if (c === " " || c === "	" || c === "\n" || c === "\r" || c === "\f" || c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "#") {
-      const e = text5.indexOf("\n", i);
-      i = e < 0 ? n : e;
-      continue;
-    }
-    let prefix = "";
-    if (/[\w]/.test(c)) {
-      let j = i + 1;
-      while (j < n && /\w/.test(text5[j])) j++;
-      const word = text5.slice(i, j);
-      if (!(j < n && (text5[j] === '"' || text5[j] === "'") && /^[rRbBuUfF]{1,2}$/.test(word))) {
-        out.push({ t: "name", v: word });
-        i = j;
-        continue;
-      }
-      prefix = word.toLowerCase();
-      i = j;
-    }
-    const q = text5[i];
-    if (q === '"' || q === "'") {
-      const triple = text5.startsWith(q.repeat(3), i);
-      const close2 = triple ? q.repeat(3) : q;
-      let j = i + close2.length;
-      let end = -1;
-      while (j < n) {
-        const d = text5[j];
-        if (d === "\\") j += 2;
-        else if (!triple && d === "\n") break;
-        else if (text5.startsWith(close2, j)) {
-          end = j;
-          break;
-        } else j++;
-      }
-      if (end < 0) return out;
-      const body = text5.slice(i + close2.length, end);
-      out.push({ t: "str", v: prefix.includes("r") ? body : pyUnescape(body), f: prefix.includes("f") });
-      i = end + close2.length;
-      continue;
-    }
-    const two = text5.slice(i, i + 2);
-    if (/^(?:[=!<>:+\-*/%&|^@]=|\*\*|\/\/|->)$/.test(two)) {
-      out.push({ t: "op", v: two });
-      i += 2;
-      continue;
-    }
-    out.push({ t: "op", v: c });
-    i++;
-  }
-  return out;
-}
-function pyClose(ts, a, b) {
-  let depth3 = 0;
-  for (let k = a; k < b; k++) {
-    const t = ts[k];
-    if (t.t !== "op") continue;
-    if (t.v === "(" || t.v === "[" || t.v === "{") depth3++;
-    else if (OPEN_OF[t.v] && --depth3 === 0) return k;
-  }
-  return -1;
-}
-function pySplit(ts, a, b, sep3 = ",") {
-  const out = [];
-  let depth3 = 0;
-  let start = a;
-  for (let k = a; k < b; k++) {
-    const t = ts[k];
-    if (t.t !== "op") continue;
-    if (t.v === "(" || t.v === "[" || t.v === "{") depth3++;
-    else if (OPEN_OF[t.v]) depth3--;
-    else if (depth3 === 0 && t.v === sep3) {
-      if (k > start) out.push([start, k]);
-      start = k + 1;
-    }
-  }
-  if (b > start) out.push([start, b]);
-  return out;
-}
-function pyLiteral(ts, a, b) {
-  if (a >= b) return void 0;
-  const first = ts[a];
-  if (first.t === "str") {
-    let s = "";
-    for (let k = a; k < b; k++) {
-      const t = ts[k];
-      if (t.t !== "str" || t.f) return void 0;
-      s += t.v;
-    }
-    return s;
-  }
-  if (first.t !== "op" || !(first.v === "(" || first.v === "[" || first.v === "{")) return void 0;
-  if (pyClose(ts, a, b) !== b - 1) return void 0;
-  const parts = pySplit(ts, a + 1, b - 1);
-  if (first.v === "(" && parts.length === 1 && parts[0][1] === b - 1) return pyLiteral(ts, a + 1, b - 1);
-  if (first.v === "{") {
-    const d = pyDict(ts, a, b);
-    if (d) return [...d.values()].every((v) => v !== void 0) ? d : void 0;
-    if (parts.some(([x, y]) => pySplit(ts, x, y, ":").length !== 1)) return void 0;
-  }
-  const list4 = [];
-  for (const [x, y] of parts) {
-    const v = pyLiteral(ts, x, y);
-    if (v === void 0) return void 0;
-    list4.push(v);
-  }
-  return list4;
-}
-function pyDict(ts, a, b) {
-  const first = ts[a];
-  if (first?.t !== "op" || first.v !== "{" || pyClose(ts, a, b) !== b - 1) return void 0;
-  const m = /* @__PURE__ */ new Map();
-  for (const [x, y] of pySplit(ts, a + 1, b - 1)) {
-    const kv = pySplit(ts, x, y, ":");
-    if (kv.length !== 2) return void 0;
-    const k = pyLiteral(ts, kv[0][0], kv[0][1]);
-    if (typeof k !== "string") return void 0;
-    m.set(k, pyLiteral(ts, kv[1][0], kv[1][1]));
-  }
-  return m;
-}
-function requirementList(v) {
-  if (typeof v === "string") return requirementLines(v);
-  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) return void 0;
-  return v.flatMap(requirementLines);
-}
-function parseSetupPy(text5) {
-  const out = { kind: "setup-py", deps: [], problems: [] };
-  const ts = pyTokens(text5);
-  let calls = 0;
-  for (let k = 0; k + 1 < ts.length; k++) {
-    const t = ts[k];
-    const next = ts[k + 1];
-    if (t.t !== "name" || t.v !== "setup" || next.t !== "op" || next.v !== "(") continue;
-    const prev = ts[k - 1];
-    if (prev?.t === "name" && prev.v === "def") continue;
-    const close2 = pyClose(ts, k + 1, ts.length);
-    const end = close2 < 0 ? ts.length : close2;
-    calls++;
-    for (const [x, y] of pySplit(ts, k + 2, end)) {
-      const a = ts[x];
-      if (a.t === "op" && a.v === "**") {
-        out.partial = true;
-        continue;
-      }
-      const eq = ts[x + 1];
-      if (a.t !== "name" || eq?.t !== "op" || eq.v !== "=") continue;
-      if (a.v === "extras_require") {
-        const extras = pyDict(ts, x + 2, y);
-        if (!extras) out.partial = true;
-        for (const [extra, list4] of extras ?? []) {
-          const reqs = requirementList(list4);
-          if (reqs) addRequirements(out, reqs, `extras_require.${extra}`);
-          else out.partial = true;
-        }
-        continue;
-      }
-      const v = pyLiteral(ts, x + 2, y);
-      if (a.v === "name" || a.v === "python_requires") {
-        if (typeof v !== "string") out.partial = true;
-        else if (a.v === "name") out.name ??= v.trim();
-        else out.runtimes = [...out.runtimes ?? [], { name: "python", spec: v.trim() }];
-      } else if (SETUP_REQ_FIELDS.includes(a.v)) {
-        const reqs = requirementList(v);
-        if (reqs) addRequirements(out, reqs, a.v);
-        else out.partial = true;
-      }
-    }
-    k = end;
-  }
-  if (!calls) out.partial = true;
-  return out;
-}
-function readIni(text5) {
-  const out = /* @__PURE__ */ new Map();
-  let section;
-  let key;
-  let lines = [];
-  let indent2 = Number.MAX_SAFE_INTEGER;
-  const flush = () => {
-    if (section && key !== void 0) section.set(key, lines.join("\n").replace(/\s+$/, ""));
-    key = void 0;
-    lines = [];
-  };
-  for (const raw of text5.replace(/^\uFEFF/, "").split(/\r?\n/)) {
-    const value2 = raw.trim();
-    if (value2.startsWith("#") || value2.startsWith(";")) continue;
-    if (!value2) {
-      if (key !== void 0) lines.push("");
-      continue;
-    }
-    const cur = raw.length - raw.trimStart().length;
-    if (key !== void 0 && cur > indent2) {
-      lines.push(value2);
-      continue;
-    }
-    flush();
-    indent2 = cur;
-    const header = /^\[(.+)\]/.exec(value2);
-    if (header) {
-      const name = header[1];
-      section = out.get(name) ?? /* @__PURE__ */ new Map();
-      out.set(name, section);
-      continue;
-    }
-    if (!section) continue;
-    const opt = /^(.*?)\s*[=:]\s*(.*)$/.exec(value2);
-    if (!opt || !opt[1]) continue;
-    key = opt[1];
-    lines = [opt[2]];
-  }
-  flush();
-  return out;
-}
-function cfgRequirements(value2) {
-  const chunks = value2.includes("\n") ? value2.split("\n") : value2.split(";");
-  return chunks.flatMap(requirementLines).filter((c) => !PEP508_MARKER.test(c));
-}
-function parseSetupCfg(text5) {
-  const out = { kind: "setup-cfg", deps: [], problems: [] };
-  const ini = readIni(text5);
-  const get = (section, key) => {
-    for (const [k, v] of ini.get(section) ?? []) if (k.toLowerCase().replace(/-/g, "_") === key) return v;
-    return void 0;
-  };
-  const name = get("metadata", "name");
-  if (name) out.name = name.trim();
-  const py = get("options", "python_requires");
-  if (py?.trim()) out.runtimes = [{ name: "python", spec: py.trim() }];
-  const reqs = (value2, field2) => {
-    if (value2 === void 0) return;
-    if (/^\s*file:/.test(value2)) out.partial = true;
-    else addRequirements(out, cfgRequirements(value2), field2);
-  };
-  for (const f of SETUP_REQ_FIELDS) reqs(get("options", f), f);
-  const extras = ini.get("options.extras_require");
-  if (extras) for (const [extra, value2] of extras) reqs(value2, `extras_require.${extra}`);
-  return out;
-}
-function parseGoMod(text5) {
-  const out = { kind: "go.mod", deps: [], problems: [] };
-  const runtimes = [];
-  let block = null;
-  text5.split(/\r?\n/).forEach((raw) => {
-    const indirect = /\/\/\s*indirect/.test(raw);
-    const line2 = raw.replace(/\/\/.*$/, "").trim();
-    if (!line2) return;
-    if (block) {
-      if (line2 === ")") {
-        block = null;
-        return;
-      }
-      if (block === "require") {
-        const [mod, ver] = line2.split(/\s+/);
-        if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
-      }
-      return;
-    }
-    const m = /^(\w+)\s*(.*)$/.exec(line2);
-    if (!m) return;
-    const [, kw, rest = ""] = m;
-    if (rest === "(") {
-      block = kw;
-      return;
-    }
-    if (kw === "module") out.goModule = out.name = rest.replace(/^"|"$/g, "");
-    else if (kw === "go") runtimes.push({ name: "go", spec: rest });
-    else if (kw === "toolchain") runtimes.push({ name: "go-toolchain", spec: rest.replace(/^go/, "") });
-    else if (kw === "require") {
-      const [mod, ver] = rest.split(/\s+/);
-      if (mod && ver) out.deps.push({ name: mod, spec: ver, field: indirect ? "require-indirect" : "require" });
-    }
-  });
-  if (runtimes.length) out.runtimes = runtimes;
-  return out;
-}
-function parseGemfile(text5) {
-  const out = { kind: "gemfile", deps: [], problems: [] };
-  for (const raw of text5.split(/\r?\n/)) {
-    const line2 = raw.trim();
-    const g = /^gem\s*\(?\s*["']([^"']+)["'](?:\s*,\s*["']([^"']+)["'])?/.exec(line2);
-    if (g) {
-      out.deps.push({ name: g[1], spec: g[2] ?? "", field: "gem" });
-      continue;
-    }
-    const r = /^ruby\s+["']([^"']+)["']/.exec(line2);
-    if (r) out.runtimes = [...out.runtimes ?? [], { name: "ruby", spec: r[1] }];
-  }
-  return out;
-}
-function refEnd(s, i) {
-  const open = s[i + 1];
-  const close2 = open === "(" ? ")" : "}";
-  let depth3 = 0;
-  for (let j = i + 1; j < s.length; j++) {
-    const c = s[j];
-    if (c === open) depth3++;
-    else if (c === close2 && --depth3 === 0) return j;
-  }
-  return -1;
-}
-function ruleColon(s) {
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
-      const e = refEnd(s, i);
-      if (e < 0) return -1;
-      i = e;
-    } else if (c === "$") i++;
-    else if (c === ":") return i;
-    else if (c === "=" || c === ";") return -1;
-  }
-  return -1;
-}
-function readMakeParts(text5) {
-  const out = { rules: [], phony: [], vars: /* @__PURE__ */ new Map(), includes: [], open: false, anyRules: [], recipes: /* @__PURE__ */ new Map() };
-  const texts = /* @__PURE__ */ new Map();
-  let ruleTargets = [];
-  let recipe = null;
-  const recipeLine = (l) => {
-    if (!ruleTargets.length) return;
-    if (!recipe) {
-      recipe = new RecipeText();
-      for (const t of ruleTargets) texts.set(t, recipe);
-    }
-    recipe.add(l);
-  };
-  let inDefine = false;
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
-    if (inDefine) {
-      if (/^\s*endef\b/.test(raw)) inDefine = false;
-      continue;
-    }
-    if (raw.startsWith("	")) {
-      recipeLine(raw);
-      continue;
-    }
-    if (/^\s*#/.test(raw)) continue;
-    if (/^\s*(?:(?:override|export|private)\s+)*define\b/.test(raw)) {
-      ruleTargets = [];
-      inDefine = true;
-      continue;
-    }
-    const line2 = raw.replace(/(^|[^\\])#.*$/, "$1").trim();
-    if (!line2) continue;
-    if (/^(?:ifeq|ifneq|ifdef|ifndef|else|endif)(?:\s|$)/.test(line2)) continue;
-    ruleTargets = [];
-    recipe = null;
-    const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line2);
-    if (inc) {
-      for (const w of splitWords(inc[2])) out.includes.push(w);
-      continue;
-    }
-    const asg = MAKE_ASSIGN.exec(line2);
-    if (asg && ruleColonBeforeAssign(line2)) {
-      const list4 = out.vars.get(asg[1]);
-      const a = { op: asg[2], value: asg[3].trim() };
-      if (list4) list4.push(a);
-      else out.vars.set(asg[1], [a]);
-      continue;
-    }
-    if (MAKE_DIRECTIVE.test(line2)) continue;
-    if (/^\$[({]/.test(line2) && refEnd(line2, 0) === line2.length - 1) {
-      if (!QUIET_FUNCTION.test(line2)) out.open = true;
-      continue;
-    }
-    if (/\$[({]eval\s/.test(line2)) out.open = true;
-    const c = ruleColon(line2);
-    if (c <= 0) continue;
-    const lhs = line2.slice(0, c).trim();
-    let rest = line2.slice(c + 1);
-    if (rest.startsWith(":")) rest = rest.slice(1);
-    if (rest.startsWith("=")) continue;
-    const semi = rest.indexOf(";");
-    const inline = semi >= 0 ? rest.slice(semi + 1) : void 0;
-    if (semi >= 0) rest = rest.slice(0, semi);
-    const targets = splitWords(lhs);
-    ruleTargets = targets.filter((t) => !t.startsWith(".") && !t.includes("%"));
-    if (inline !== void 0) recipeLine(inline);
-    if (targets.length === 1 && targets[0] === ".PHONY") {
-      for (const t of splitWords(rest.replace(/\|.*$/, ""))) out.phony.push(t);
-      continue;
-    }
-    if (targets.includes(".DEFAULT")) out.open = true;
-    const c2 = ruleColon(rest);
-    const staticPattern = c2 >= 0 && rest[c2 + 1] !== "=" ? rest.slice(0, c2).trim() : void 0;
-    for (const t of targets) {
-      if (t.startsWith(".")) continue;
-      if (t === "%" && !staticPattern) {
-        out.anyRules.push(splitWords(rest.replace(/\|.*$/, "")));
-        continue;
-      }
-      out.rules.push(staticPattern && staticPattern.includes("%") && t.includes("$") ? staticPattern : t);
-    }
-  }
-  for (const [t, r] of texts) {
-    const s = r.done();
-    if (s) out.recipes.set(t, s);
-  }
-  return out;
-}
-function ruleColonBeforeAssign(line2) {
-  const c = ruleColon(line2);
-  return c < 0 || line2[c + 1] === "=" || line2[c + 1] === ":" && (line2[c + 2] === "=" || line2[c + 2] === ":" && line2[c + 3] === "=");
-}
-function splitWords(s) {
-  const out = [];
-  let cur = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
-      const e = refEnd(s, i);
-      const end = e < 0 ? s.length - 1 : e;
-      cur += s.slice(i, end + 1);
-      i = end;
-    } else if (/\s/.test(c)) {
-      if (cur) out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-function literalTail(t) {
-  const m = /[%)}]([^%$)}]*)$/.exec(t);
-  return m ? m[1] : t;
-}
-function forwardPattern(t, pre, post) {
-  const head = literalHead(t);
-  let rest;
-  if (head.startsWith(pre)) rest = t.slice(pre.length);
-  else if (pre.startsWith(head)) rest = t.slice(head.length);
-  else return null;
-  const tail = literalTail(rest);
-  if (tail.endsWith(post)) rest = rest.slice(0, rest.length - post.length);
-  else if (post.endsWith(tail)) rest = rest.slice(0, rest.length - tail.length);
-  else return null;
-  return rest || null;
-}
-function makeTargets(parts, filesLike = () => true) {
-  const vars = /* @__PURE__ */ new Map();
-  for (const p of parts) for (const [k, v] of p.vars) vars.set(k, [...vars.get(k) ?? [], ...v]);
-  const r = new MakeResolver(vars);
-  const names = /* @__PURE__ */ new Set();
-  const patterns = /* @__PURE__ */ new Set();
-  const forwards = [];
-  for (const p of parts) {
-    for (const raw of p.rules) for (const t of r.targets(raw)) (isMakePattern(t) ? patterns : names).add(t);
-    for (const raw of p.phony) for (const t of r.targets(raw)) if (!isMakePattern(t) && !t.startsWith(".")) names.add(t);
-    for (const prereqs of p.anyRules) {
-      const words2 = prereqs.flatMap((w) => r.targets(w));
-      const stems = words2.filter((w) => w.includes("%"));
-      const pre = stems.length === 1 ? stems[0].slice(0, stems[0].indexOf("%")) : "";
-      const post = stems.length === 1 ? stems[0].slice(stems[0].indexOf("%") + 1) : "";
-      if (stems.length !== 1 || words2.some((w) => w.includes("$")) || !pre || post.includes("%") || filesLike(pre)) patterns.add("%");
-      else forwards.push([pre, post]);
-    }
-  }
-  if (forwards.length && !patterns.has("%")) {
-    const found = /* @__PURE__ */ new Set();
-    for (const [pre, post] of forwards) {
-      for (const n of names) if (n.length > pre.length + post.length && n.startsWith(pre) && n.endsWith(post)) found.add(n.slice(pre.length, n.length - post.length));
-      for (const t of patterns) {
-        const f = forwardPattern(t, pre, post);
-        if (f) found.add(f);
-      }
-    }
-    for (const f of found) (isMakePattern(f) ? patterns : names).add(f);
-  }
-  return { names: [...names], patterns: [...patterns] };
-}
-function parseMakefile(text5) {
-  const parts = readMakeParts(text5);
-  const recipeCommands = /* @__PURE__ */ new Map();
-  let resolver2;
-  for (const [raw, recipe] of parts.recipes) {
-    const names = raw.includes("$") ? (resolver2 ??= new MakeResolver(parts.vars)).targets(raw) : [raw];
-    for (const n of names) if (!isMakePattern(n)) recipeCommands.set(n, recipe);
-  }
-  return { kind: "makefile", deps: [], targets: makeTargets([parts]).names, make: parts, recipeCommands, problems: [] };
-}
-function parseJustfile(text5) {
-  const recipes = /* @__PURE__ */ new Set();
-  const bodies = /* @__PURE__ */ new Map();
-  let body = null;
-  for (const raw of text5.split(/\r?\n/)) {
-    if (!raw) continue;
-    if (/^\s/.test(raw)) {
-      body?.add(raw);
-      continue;
-    }
-    if (/^[#[]/.test(raw)) continue;
-    body = null;
-    const alias2 = /^alias\s+([A-Za-z_][\w-]*)\s*:=/.exec(raw);
-    if (alias2) {
-      recipes.add(alias2[1]);
-      continue;
-    }
-    if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
-    const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
-    if (m) {
-      recipes.add(m[1]);
-      bodies.set(m[1], body = new RecipeText());
-    }
-  }
-  const recipeCommands = /* @__PURE__ */ new Map();
-  for (const [name, b] of bodies) {
-    const s = b.done();
-    if (s) recipeCommands.set(name, s);
-  }
-  return { kind: "justfile", deps: [], recipes: [...recipes], recipeCommands, problems: [] };
-}
-function parseDenoConfig(text5) {
-  const out = { kind: "deno", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
-  const doc = obj2(data);
-  if (!doc) return out;
-  const tasks = /* @__PURE__ */ new Map();
-  const t = obj2(doc.tasks);
-  if (t) for (const [k, v] of Object.entries(t)) tasks.set(k, str3(v) ?? str3(obj2(v)?.command) ?? "");
-  out.tasks = tasks;
-  if (doc.workspace !== void 0) out.denoWorkspace = true;
-  return out;
-}
-function goTaskCommand(v) {
-  const line2 = (x) => str3(x) ?? str3(obj2(x)?.cmd) ?? "";
-  if (Array.isArray(v)) return v.map(line2).filter(Boolean).join(" && ");
-  const o = obj2(v);
-  if (!o) return str3(v) ?? "";
-  if (typeof o.cmd === "string") return o.cmd;
-  return Array.isArray(o.cmds) ? o.cmds.map(line2).filter(Boolean).join(" && ") : "";
-}
-function parseTaskfile(text5) {
-  const out = { kind: "taskfile", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml3.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
-    return out;
-  }
-  const doc = obj2(data);
-  const tasks = /* @__PURE__ */ new Map();
-  const patterns = [];
-  const includes = [];
-  const strings2 = (v) => Array.isArray(v) ? v.map(str3).filter((x) => !!x) : [];
-  for (const [name, v] of Object.entries(obj2(doc?.tasks) ?? {})) {
-    if (name.includes("*")) patterns.push(name);
-    else tasks.set(name, goTaskCommand(v));
-    for (const a of strings2(obj2(v)?.aliases)) if (!tasks.has(a)) tasks.set(a, "");
-  }
-  for (const [ns, v] of Object.entries(obj2(doc?.includes) ?? {})) {
-    const o = obj2(v);
-    includes.push({ ns, taskfile: str3(v) ?? str3(o?.taskfile), aliases: strings2(o?.aliases), flatten: o?.flatten === true });
-  }
-  out.tasks = tasks;
-  if (patterns.length) out.taskPatterns = patterns;
-  if (includes.length) out.taskIncludes = includes;
-  return out;
-}
-function parseRuntimeFile(path16, text5) {
-  const out = { kind: "runtime-file", deps: [], problems: [] };
-  const base = path16.slice(path16.lastIndexOf("/") + 1);
-  if (base === "global.json") {
-    const out2 = parseJsonc(text5);
-    const v = str3(obj2(obj2(out2)?.sdk)?.version);
-    if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: "dotnet", spec: v }];
-    return out;
-  }
-  const first = text5.split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).find((l) => l) ?? "";
-  if (base === ".tool-versions") {
-    out.runtimes = [];
-    for (const raw of text5.split(/\r?\n/)) {
-      const line2 = raw.replace(/#.*$/, "").trim();
-      const [tool, ver] = line2.split(/\s+/);
-      if (tool && ver) out.runtimes.push({ name: (Object.hasOwn(TOOL_VERSIONS_NAMES, tool) ? TOOL_VERSIONS_NAMES[tool] : void 0) ?? tool, spec: ver });
-    }
-  } else if (first) {
-    const name = base === ".python-version" ? "python" : base === ".ruby-version" ? "ruby" : "node";
-    out.runtimes = [{ name, spec: first }];
-  }
-  return out;
-}
-var import_yaml3, obj2, str3, NPM_DEP_FIELDS, SETUP_REQ_FIELDS, PEP508_MARKER, OPEN_OF, RECIPE_TEXT_MAX, RecipeText, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
-var init_parse4 = __esm({
-  "src/evidence/manifests/parse.ts"() {
-    "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    init_dist();
-    init_tsconfig_paths();
-    init_ecosystems();
-    obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
-    str3 = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
-    NPM_DEP_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
-    SETUP_REQ_FIELDS = ["install_requires", "tests_require"];
-    PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platform|platform_\w+|implementation_\w+|extra)\b/;
-    OPEN_OF = { ")": "(", "]": "[", "}": "{" };
-    RECIPE_TEXT_MAX = 200;
-    RecipeText = class {
-      text = "";
-      add(line2) {
-        if (this.text.length >= RECIPE_TEXT_MAX) return;
-        const l = line2.slice(0, 2 * RECIPE_TEXT_MAX).replace(/^[\s@+-]+/, "").replace(/\s+/g, " ").trim();
-        if (!l || l.startsWith("#")) return;
-        this.text = this.text ? `${this.text} && ${l}` : l;
-      }
-      /** The text cut at `RECIPE_TEXT_MAX`, without the word the cut splits. */
-      done() {
-        const t = this.text;
-        if (t.length <= RECIPE_TEXT_MAX) return t;
-        const cut = t.slice(0, RECIPE_TEXT_MAX);
-        return t[RECIPE_TEXT_MAX] === " " ? cut : cut.replace(/\s*\S*$/, "") || cut;
-      }
-    };
-    MAKE_DIRECTIVE = /^(?:ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|export|unexport|override|private|vpath|undefine|load|-load)(?:\s|$)/;
-    MAKE_ASSIGN = /^(?:(?:override|export|private)\s+)*([^\s:=#?+!]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$/;
-    QUIET_FUNCTION = /^\$[({](?:info|warning|error)\s/;
-    MAX_ALTERNATIVES = 64;
-    MakeResolver = class {
-      constructor(vars) {
-        this.vars = vars;
-      }
-      vars;
-      memo = /* @__PURE__ */ new Map();
-      /** The variable's values, `null` when it has none the reading can know. */
-      variable(name, depth3 = 0) {
-        const hit2 = this.memo.get(name);
-        if (hit2 !== void 0) return hit2;
-        const list4 = this.vars.get(name);
-        if (!list4 || depth3 > 8) return null;
-        this.memo.set(name, null);
-        let alts = [];
-        for (const a of list4) {
-          const v = a.op === "!=" ? null : this.text(a.value, depth3 + 1);
-          if (!v) {
-            alts = null;
-            break;
-          }
-          if (a.op === "+=" && alts.length) alts = alts.flatMap((x) => v.map((y) => x && y ? `${x} ${y}` : x || y));
-          else alts.push(...v);
-          alts = [...new Set(alts)];
-          if (alts.length > MAX_ALTERNATIVES) {
-            alts = null;
-            break;
-          }
-        }
-        this.memo.set(name, alts);
-        return alts;
-      }
-      /** Every expansion of `s`, references that do not resolve kept as written; `null` when too many. */
-      text(s, depth3 = 0) {
-        let outs = [""];
-        for (let i = 0; i < s.length; i++) {
-          const c = s[i];
-          if (c !== "$") {
-            outs = outs.map((o) => o + c);
-            continue;
-          }
-          const n = s[i + 1];
-          let ref;
-          let name = "";
-          if (n === "(" || n === "{") {
-            const e = refEnd(s, i);
-            ref = e < 0 ? s.slice(i) : s.slice(i, e + 1);
-            if (e >= 0) name = s.slice(i + 2, e);
-            i = e < 0 ? s.length : e;
-          } else {
-            ref = s.slice(i, i + 2);
-            i++;
-          }
-          const vals = /^[A-Za-z_][\w.-]*$/.test(name) ? this.variable(name, depth3) : null;
-          outs = vals ? outs.flatMap((o) => vals.map((v) => o + v)) : outs.map((o) => o + ref);
-          if (outs.length > MAX_ALTERNATIVES) return null;
-        }
-        return outs;
-      }
-      /** The targets a rule target as written stands for (words of every expansion). */
-      targets(t) {
-        if (!t.includes("$")) return [t];
-        const alts = this.text(t);
-        if (!alts) return [t];
-        return [...new Set(alts.flatMap(splitWords))];
-      }
-    };
-    isMakePattern = (t) => t.includes("%") || /\$(?!\$)/.test(t.replace(/\$\$/g, ""));
-    literalHead = (t) => t.slice(0, t.search(/[%$]|$/));
-    TOOL_VERSIONS_NAMES = { nodejs: "node", node: "node", python: "python", golang: "go", go: "go", rust: "rust", ruby: "ruby", pnpm: "pnpm", yarn: "yarn", bun: "bun", deno: "deno", java: "java", php: "php", elixir: "elixir", dotnet: "dotnet", "dotnet-core": "dotnet", swift: "swift" };
-  }
-});
-
-// src/evidence/manifests/lockfiles.ts
-function parseLockfile(kind, file, text5) {
-  try {
-    if (kind === "package-lock") return packageLock(file, text5);
-    if (kind === "pnpm-lock") return pnpmLock(file, text5);
-    return yarnLock(file, text5);
-  } catch (err) {
-    return { problem: { message: `could not be read: ${err.message}` } };
-  }
-}
-function packageLock(file, text5) {
-  let data;
-  try {
-    data = JSON.parse(text5);
-  } catch (err) {
-    const m = err.message;
-    return { problem: { message: `invalid JSON: ${m}`, line: jsonErrorLine(m, text5) } };
-  }
-  const dir = dirOf2(file);
-  const packages = data.packages ?? {};
-  const v1 = data.dependencies ?? {};
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name) {
-        const rel = relTo(dir, manifestDir);
-        if (rel === null) return void 0;
-        const local = rel ? packages[`${rel}/node_modules/${name}`]?.version : void 0;
-        return local ?? packages[`node_modules/${name}`]?.version ?? (rel === "" ? v1[name]?.version : void 0);
-      }
-    }
-  };
-}
-function topLevelSections(text5, keys2) {
-  const out = [];
-  let keep = false;
-  let start = 0;
-  while (start <= text5.length) {
-    let end = text5.indexOf("\n", start);
-    if (end < 0) end = text5.length;
-    const line2 = text5.slice(start, end);
-    const c = line2.charCodeAt(0);
-    if (line2.length && c !== 32 && c !== 9 && c !== 35 && c !== 45) {
-      const colon = line2.indexOf(":");
-      const key = colon > 0 ? line2.slice(0, colon).replace(/^['"]|['"]$/g, "") : "";
-      keep = keys2.has(key);
-    }
-    if (keep) out.push(line2);
-    start = end + 1;
-  }
-  return out.join("\n");
-}
-function pnpmLock(file, text5) {
-  const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
-  let data;
-  try {
-    data = (0, import_yaml4.parse)(section, { uniqueKeys: false }) ?? {};
-  } catch (err) {
-    const line2 = err.linePos?.[0]?.line;
-    return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
-  }
-  const dir = dirOf2(file);
-  const importers = data.importers ?? { ".": data };
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name) {
-        const rel = relTo(dir, manifestDir);
-        if (rel === null) return void 0;
-        const imp = importers[rel === "" ? "." : rel];
-        if (!imp) return void 0;
-        for (const f of ["dependencies", "devDependencies", "optionalDependencies"]) {
-          const e = imp[f]?.[name];
-          if (e === void 0) continue;
-          const v = typeof e === "object" && e ? e.version : e;
-          const c = cleanPnpmVersion(v);
-          if (c) return c;
-        }
-        return void 0;
-      }
-    }
-  };
-}
-function unquote2(s) {
-  return s.trim().replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
-}
-function yarnLock(file, text5) {
-  const byDescriptor = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  let pending = [];
-  for (const line2 of text5.split(/\r?\n/)) {
-    if (!line2 || line2.startsWith("#")) continue;
-    if (!line2.startsWith(" ")) {
-      pending = [];
-      if (!line2.endsWith(":")) continue;
-      const head = line2.slice(0, -1);
-      if (head === "__metadata") continue;
-      for (const d of head.split(/,\s*/)) pending.push(unquote2(d));
-      continue;
-    }
-    if (pending.length === 0) continue;
-    const m = /^ {2}version:?\s+(.+)$/.exec(line2);
-    if (!m) continue;
-    const version = unquote2(m[1]);
-    for (const d of pending) {
-      byDescriptor.set(d, version);
-      const at = d.indexOf("@", 1);
-      const name = at > 0 ? d.slice(0, at) : d;
-      let set = byName.get(name);
-      if (!set) byName.set(name, set = /* @__PURE__ */ new Set());
-      set.add(version);
-    }
-    pending = [];
-  }
-  const dir = dirOf2(file);
-  return {
-    lock: {
-      file,
-      dir,
-      lookup(manifestDir, name, spec) {
-        if (relTo(dir, manifestDir) === null) return void 0;
-        const exact = byDescriptor.get(`${name}@${spec}`) ?? byDescriptor.get(`${name}@npm:${spec}`);
-        if (exact) return exact;
-        const all2 = byName.get(name);
-        return all2 && all2.size === 1 ? [...all2][0] : void 0;
-      }
-    }
-  };
-}
-var import_yaml4, dirOf2, relTo, cleanPnpmVersion;
-var init_lockfiles = __esm({
-  "src/evidence/manifests/lockfiles.ts"() {
-    "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
-    init_parse4();
-    dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
-    relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
-    cleanPnpmVersion = (v) => {
-      const s = typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
-      if (!s || s.startsWith("link:") || s.startsWith("file:") || s.startsWith("workspace:")) return void 0;
-      return s.replace(/\(.*$/, "").replace(/_.*$/, "").replace(/^\/.*\//, "");
-    };
-  }
-});
-
-// src/evidence/manifests.ts
-import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
-import path4 from "node:path";
-function emptyManifestIndex() {
-  return {
-    dependencies: /* @__PURE__ */ new Map(),
-    everDependencies: /* @__PURE__ */ new Map(),
-    scripts: /* @__PURE__ */ new Map(),
-    makeTargets: /* @__PURE__ */ new Map(),
-    justRecipes: /* @__PURE__ */ new Map(),
-    scriptHistory: /* @__PURE__ */ new Map(),
-    workspaces: /* @__PURE__ */ new Map(),
-    runtimes: /* @__PURE__ */ new Map(),
-    projectVersions: [],
-    problems: [],
-    dependencyVersions: /* @__PURE__ */ new Map(),
-    everProjectNames: /* @__PURE__ */ new Map(),
-    runtimeAll: [],
-    pythonClassifiers: /* @__PURE__ */ new Map(),
-    scriptCommands: /* @__PURE__ */ new Map(),
-    workspaceGlobs: [],
-    catalogs: /* @__PURE__ */ new Map(),
-    manifestFiles: /* @__PURE__ */ new Map(),
-    lockfiles: [],
-    goModules: /* @__PURE__ */ new Map()
-  };
-}
-async function mapLimit(items, limit, fn) {
-  const out = new Array(items.length);
-  let next = 0;
-  const worker2 = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
-  return out;
-}
-async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
-  const idx = into;
-  const found = [];
-  for (const f of files.files) {
-    const kind = manifestKind(f);
-    if (kind) found.push({ file: f, kind });
-  }
-  found.sort((a, b) => depth2(a.file) - depth2(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const texts = await mapLimit(found, 32, async ({ file }) => {
-    try {
-      const abs = path4.join(root2, file);
-      const st = await stat2(abs);
-      if (!st.isFile()) return { error: "not a regular file" };
-      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile3(abs, "utf8") };
-    } catch (err) {
-      return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
-    }
-  });
-  const locks = [];
-  const parsed = [];
-  found.forEach(({ file, kind }, i) => {
-    const t = texts[i];
-    if ("error" in t) {
-      if (t.error !== "missing from the working tree") idx.problems.push({ file, message: t.error });
-      return;
-    }
-    idx.manifestFiles.set(file, kind);
-    if (isLockfile(kind)) {
-      const r = parseLockfile(kind, file, t.text);
-      if (r.problem) idx.problems.push({ file, ...r.problem });
-      if (r.lock) {
-        locks.push(r.lock);
-        idx.lockfiles.push(file);
-      }
-      return;
-    }
-    const p = parseManifest(kind, file, t.text);
-    for (const pr of p.problems) idx.problems.push({ file, ...pr });
-    parsed.push({ file, p });
-  });
-  const makeSets = await makeTargetSets(root2, files, parsed);
-  await readTaskTables(root2, files, parsed, taskTables(idx));
-  locks.sort((a, b) => depth2(b.file) - depth2(a.file));
-  const runtimeCands = [];
-  for (const { file, p } of parsed) {
-    const dir = dirOf3(file);
-    for (const d of p.deps) {
-      const dep = { name: d.name, spec: d.spec, manifest: file, field: d.field };
-      if (p.kind === "package.json") {
-        for (const l of locks) {
-          const v = l.lookup(dir, d.name, d.spec);
-          if (v) {
-            dep.locked = v;
-            break;
-          }
-        }
-      }
-      const key = d.name.toLowerCase();
-      const list4 = idx.dependencies.get(key);
-      if (list4) list4.push(dep);
-      else idx.dependencies.set(key, [dep]);
-      if (d.presence) continue;
-      if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
-    }
-    if (p.name && (p.kind === "package.json" || p.kind === "pyproject" || p.kind === "cargo" || p.kind === "go.mod" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
-      const n = p.name.toLowerCase();
-      if (!idx.everProjectNames.has(n)) idx.everProjectNames.set(n, []);
-    }
-    if (p.scripts && (p.kind === "package.json" || p.scripts.size)) {
-      idx.scripts.set(file, new Set(p.scripts.keys()));
-      idx.scriptCommands.set(file, p.scripts);
-    }
-    if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
-    if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
-    if (p.kind === "pyproject") pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
-    if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
-    if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
-      if (!idx.workspaces.has(p.name)) idx.workspaces.set(p.name, dir);
-    }
-    if (p.workspaces) for (const g of p.workspaces) idx.workspaceGlobs.push({ glob: g, source: file });
-    if (p.catalogs) for (const [name, m] of p.catalogs) idx.catalogs.set(name, m);
-    if (p.goModule) idx.goModules.set(p.goModule, file);
-    if (p.classifiers) idx.pythonClassifiers.set(file, p.classifiers);
-    if (p.runtimes) {
-      const base = file.slice(file.lastIndexOf("/") + 1);
-      const rank2 = depth2(file) * 10 + (RUNTIME_FILE_ORDER[base] ?? RUNTIME_FILE_ORDER[p.kind] ?? 5);
-      for (const r of p.runtimes) runtimeCands.push({ ...r, source: file, rank: rank2 });
-    }
-  }
-  runtimeCands.sort((a, b) => a.rank - b.rank);
-  for (const r of runtimeCands) {
-    idx.runtimeAll.push({ name: r.name, spec: r.spec, source: r.source });
-    if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
-  }
-  monorepoTasks(idx, parsed);
-  return idx;
-}
-function monorepoTasks(idx, parsed) {
-  const pkgs = /* @__PURE__ */ new Map();
-  const projectFiles = [];
-  for (const { file, p } of parsed) {
-    if (p.kind === "turbo" && p.tasks) (idx.turboTasks ??= /* @__PURE__ */ new Map()).set(file, new Set(p.tasks.keys()));
-    else if (p.kind === "nx" && p.nxConfig && !idx.nx) idx.nx = { config: file, plugins: p.nxConfig.plugins, targetDefaults: new Set(p.nxConfig.targetDefaults), projects: /* @__PURE__ */ new Map() };
-    else if (p.kind === "package.json") pkgs.set(dirOf3(file), p);
-    else if (p.kind === "nx-project") projectFiles.push({ file, p });
-  }
-  const nx = idx.nx;
-  if (!nx) return;
-  const add = (name, dir, manifest, targets) => {
-    if (name && !nx.projects.has(name)) nx.projects.set(name, { dir, manifest, targets });
-  };
-  const pkgTargets = (pkg, into) => {
-    for (const k of pkg?.scripts?.keys() ?? []) into.add(k);
-    for (const k of pkg?.nxTargets ?? []) into.add(k);
-    return into;
-  };
-  const withProject = /* @__PURE__ */ new Set();
-  for (const { file, p } of projectFiles) {
-    const dir = dirOf3(file);
-    withProject.add(dir);
-    const pkg = pkgs.get(dir);
-    const targets = pkgTargets(pkg, new Set(p.tasks?.keys() ?? []));
-    if (p.nxName) add(p.nxName, dir, file, targets);
-    else {
-      add(pkg?.nxName ?? pkg?.name, dir, file, targets);
-      if (dir) {
-        add(dir.slice(dir.lastIndexOf("/") + 1), dir, file, targets);
-        add(dir.replace(/\//g, "-"), dir, file, targets);
-      }
-    }
-  }
-  for (const [dir, pkg] of pkgs) if (!withProject.has(dir)) add(pkg.nxName ?? pkg.name, dir, joinDir2(dir, "package.json"), pkgTargets(pkg, /* @__PURE__ */ new Set()));
-}
-function pythonRunners(idx) {
-  let m = runnerTables.get(idx);
-  if (!m) runnerTables.set(idx, m = /* @__PURE__ */ new Map());
-  return m;
-}
-function taskTables(idx) {
-  let m = taskTablesOf.get(idx);
-  if (!m) taskTablesOf.set(idx, m = /* @__PURE__ */ new Map());
-  return m;
-}
-function taskNameDefined(t, name) {
-  if (t.open || t.names.has(name)) return true;
-  for (const p of t.openPrefixes) if (name.startsWith(p)) return true;
-  return t.pattern !== void 0 && t.pattern.test(name);
-}
-function taskInclude(files, dir, written) {
-  if (!written || /[{$]|:\/\/|^git@|^[/~]/.test(written)) return null;
-  const p = joinRel(dir, written);
-  if (p === null) return null;
-  if (files.files.has(p)) return p;
-  if (p === "" || files.dirs.has(p)) {
-    for (const n of TASKFILE_NAMES) if (files.files.has(joinDir2(p, n))) return joinDir2(p, n);
-  }
-  return null;
-}
-function taskPatternSource(name) {
-  return name.split("*").map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join(".*");
-}
-async function readTaskTables(root2, files, parsed, out) {
-  const taskfiles = /* @__PURE__ */ new Map();
-  const denoWorkspaces = /* @__PURE__ */ new Set();
-  for (const { file, p } of parsed) {
-    if (!p.tasks) continue;
-    if (p.kind === "composer" || p.kind === "deno") {
-      out.set(file, { tool: p.kind === "composer" ? "composer" : "deno", names: new Set(p.tasks.keys()), open: false, openPrefixes: [], sources: [{ prefix: "", file }] });
-      if (p.denoWorkspace) denoWorkspaces.add(dirOf3(file));
-    } else if (p.kind === "taskfile") taskfiles.set(file, p);
-  }
-  if (denoWorkspaces.size) {
-    for (const [file, t] of out) {
-      if (t.tool !== "deno") continue;
-      for (let d = dirOf3(file); d !== ""; ) {
-        d = dirOf3(d);
-        if (denoWorkspaces.has(d)) {
-          t.open = true;
-          break;
-        }
-      }
-    }
-  }
-  if (!taskfiles.size) return;
-  const reads = /* @__PURE__ */ new Map();
-  const load2 = (f) => {
-    const known = taskfiles.get(f);
-    if (known) return Promise.resolve(known);
-    let r = reads.get(f);
-    if (!r) {
-      r = (async () => {
-        try {
-          const abs = path4.join(root2, f);
-          const st = await stat2(abs);
-          if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
-          const p = parseTaskfile(await readFile3(abs, "utf8"));
-          return p.tasks ? p : null;
-        } catch {
-          return null;
-        }
-      })();
-      reads.set(f, r);
-    }
-    return r;
-  };
-  await mapLimit([...taskfiles], 8, async ([file, top]) => {
-    const t = { tool: "task", names: /* @__PURE__ */ new Set(), open: false, openPrefixes: [], sources: [] };
-    const patterns = [];
-    let count2 = 0;
-    const visit3 = async (f, p, prefixes, seen) => {
-      for (const pre of prefixes) {
-        t.sources.push({ prefix: pre, file: f });
-        for (const n of p.tasks.keys()) t.names.add(pre + n);
-        for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
-      }
-      for (const inc of p.taskIncludes ?? []) {
-        const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
-        const target = taskInclude(files, dirOf3(f), inc.taskfile);
-        if (target !== null && seen.has(target)) continue;
-        const ip = target !== null && ++count2 <= MAX_TASK_INCLUDES ? await load2(target) : null;
-        if (!ip) {
-          t.openPrefixes.push(...sub);
-          continue;
-        }
-        await visit3(target, ip, sub, /* @__PURE__ */ new Set([...seen, target]));
-      }
-    };
-    await visit3(file, top, [""], /* @__PURE__ */ new Set([file]));
-    for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
-    if (patterns.length) t.pattern = new RegExp(`^(?:${patterns.map(taskPatternSource).join("|")})$`);
-    out.set(file, t);
-  });
-}
-function joinRel(dir, rel) {
-  if (rel.startsWith("/") || rel.startsWith("~")) return null;
-  const out = dir ? dir.split("/") : [];
-  for (const s of rel.split("/")) {
-    if (s === "" || s === ".") continue;
-    if (s === "..") {
-      if (!out.length) return null;
-      out.pop();
-    } else out.push(s);
-  }
-  return out.join("/");
-}
-function globRegex(glob2) {
-  let re = "";
-  for (let i = 0; i < glob2.length; i++) {
-    const c = glob2[i];
-    if (c === "*") re += "[^/]*";
-    else if (c === "?") re += "[^/]";
-    else if (c === "[") {
-      const e = glob2.indexOf("]", i + 2);
-      if (e < 0) re += "\\[";
-      else {
-        re += `[${glob2.slice(i + 1, e).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
-        i = e;
-      }
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
-function includedFiles(files, cwd, from, word, globs) {
-  const wild = /^\$[({]wildcard\s+([^$]*)[)}]$/.exec(word);
-  if (!wild && word.includes("$")) return null;
-  const out = [];
-  for (const w of wild ? wild[1].trim().split(/\s+/).filter(Boolean) : [word]) {
-    if (/[*?[]/.test(w)) {
-      const full = joinRel(cwd, w);
-      if (full === null) return null;
-      let hits = globs.get(full);
-      if (!hits) {
-        const re = globRegex(full);
-        hits = [...files.files].filter((f) => re.test(f)).sort();
-        globs.set(full, hits);
-      }
-      if (!hits.length) return null;
-      out.push(...hits);
-      continue;
-    }
-    const p = joinRel(cwd, w);
-    const q = from !== cwd ? joinRel(from, w) : null;
-    if (p !== null && files.files.has(p)) out.push(p);
-    else if (q !== null && files.files.has(q)) out.push(q);
-    else return null;
-  }
-  return out;
-}
-async function readMakeInclude(root2, file) {
-  try {
-    const abs = path4.join(root2, file);
-    const st = await stat2(abs);
-    if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
-    return readMakeParts(await readFile3(abs, "utf8"));
-  } catch {
-    return null;
-  }
-}
-async function makeTargetSets(root2, files, parsed) {
-  const out = /* @__PURE__ */ new Map();
-  const reads = /* @__PURE__ */ new Map();
-  const globs = /* @__PURE__ */ new Map();
-  const read = (f) => {
-    let r = reads.get(f);
-    if (!r) reads.set(f, r = readMakeInclude(root2, f));
-    return r;
-  };
-  const makefiles = parsed.filter(({ p }) => p.kind === "makefile" && p.make);
-  await mapLimit(makefiles, 8, async ({ file, p }) => {
-    const top = p.make;
-    const cwd = dirOf3(file);
-    const parts = [top];
-    const seen = /* @__PURE__ */ new Set([file]);
-    let unknown = top.open;
-    const queue = [{ parts: top, file }];
-    while (queue.length) {
-      const cur = queue.shift();
-      for (const word of cur.parts.includes) {
-        const found = includedFiles(files, cwd, dirOf3(cur.file), word, globs);
-        if (!found) {
-          unknown = true;
-          continue;
-        }
-        for (const f of found) {
-          if (seen.has(f)) continue;
-          if (seen.size > MAX_MAKE_INCLUDES) {
-            unknown = true;
-            break;
-          }
-          seen.add(f);
-          const ip = await read(f);
-          if (!ip) {
-            unknown = true;
-            continue;
-          }
-          if (ip.open) unknown = true;
-          parts.push(ip);
-          queue.push({ parts: ip, file: f });
-        }
-      }
-    }
-    const filesLike = (pre) => {
-      const full = joinRel(cwd, pre);
-      if (full === null) return true;
-      for (const f of files.files) if (f.startsWith(full)) return true;
-      return false;
-    };
-    const t = makeTargets(parts, filesLike);
-    const set = /* @__PURE__ */ new Set([...t.names, ...t.patterns, ...unknown ? [MAKE_UNKNOWN_TARGETS] : []]);
-    if (parts.length > 1 || top.includes.length > 0) MAKE_SETS_WITH_INCLUDES.add(set);
-    out.set(file, set);
-  });
-  return out;
-}
-function makeSetIncludes(names) {
-  return MAKE_SETS_WITH_INCLUDES.has(names);
-}
-function makeTargetDefined(names, target, literal = false) {
-  if (names.has(target)) return true;
-  const cache3 = literal ? makeLiteralMatchers : makeMatchers;
-  let re = cache3.get(names);
-  if (re === void 0) {
-    const alts = [];
-    for (const n of names) {
-      if (!isMakePattern(n)) continue;
-      const src = makePatternSource(n);
-      if (literal && !src.replace(/\.\*|\.\+/g, "")) continue;
-      alts.push(src);
-    }
-    re = alts.length ? new RegExp(`^(?:${alts.join("|")})$`) : null;
-    cache3.set(names, re);
-  }
-  return re !== null && re.test(target);
-}
-function makePatternSource(t) {
-  let re = "";
-  for (let i = 0; i < t.length; i++) {
-    const c = t[i];
-    if (c === "%") re += ".+";
-    else if (c === "$" && t[i + 1] === "$") {
-      re += "\\$";
-      i++;
-    } else if (c === "$") {
-      const n = t[i + 1];
-      if (n === "(" || n === "{") {
-        let depth3 = 0;
-        let j = i + 1;
-        for (; j < t.length; j++) {
-          if (t[j] === n) depth3++;
-          else if (t[j] === (n === "(" ? ")" : "}") && --depth3 === 0) break;
-        }
-        i = j;
-      } else i++;
-      re += ".*";
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return re;
-}
-function summarize(p, intern) {
-  if (p.problems.length && !p.deps.length && !p.scripts && !p.targets && !p.recipes && !p.runners && !p.tasks) return null;
-  if (p.partial) return null;
-  const deps = /* @__PURE__ */ new Map();
-  for (const d of p.deps) {
-    if (d.presence) continue;
-    const key = intern(d.name.toLowerCase());
-    if (!deps.has(key)) deps.set(key, { name: intern(d.name), spec: intern(d.spec), field: intern(d.field) });
-  }
-  const scripts = /* @__PURE__ */ new Map();
-  if (p.scripts && p.kind === "package.json") for (const [k, v] of p.scripts) scripts.set(intern(k), { source: "npm", command: v });
-  if (p.runners) {
-    for (const [k, v] of p.runners) if (!k.endsWith(" ?")) scripts.set(intern(k), { source: "py", command: v });
-  }
-  if (p.targets) for (const t of p.targets) scripts.set(intern(t), { source: "make", command: intern(p.recipeCommands?.get(t) ?? "") });
-  if (p.recipes) for (const t of p.recipes) scripts.set(intern(t), { source: "just", command: intern(p.recipeCommands?.get(t) ?? "") });
-  const source = TASK_SOURCE[p.kind];
-  if (p.tasks && source) for (const [k, v] of p.tasks) scripts.set(intern(k), { source, command: v });
-  if (p.tasks && (p.kind === "turbo" || p.kind === "nx-project")) {
-    const src = p.kind === "turbo" ? "turbo" : "nx";
-    for (const [k, v] of p.tasks) scripts.set(intern(k), { source: src, command: intern(v) });
-    if (p.nxName !== void 0 && p.kind === "nx-project") scripts.set(intern(NX_NAME_KEY + p.nxName), { source: "nx", command: "" });
-  }
-  const out = { deps, scripts };
-  if (p.name && NAMED_KINDS.has(p.kind)) out.name = intern(p.name);
-  return out;
-}
-function buildManifestHistory(changes, summaries, idx) {
-  const chrono = changes.slice().reverse();
-  const lastGood = /* @__PURE__ */ new Map();
-  const ever = idx.everDependencies;
-  const versions = idx.dependencyVersions;
-  const scriptHist = idx.scriptHistory;
-  if (!idx.everProjectNames) idx.everProjectNames = /* @__PURE__ */ new Map();
-  const names = idx.everProjectNames;
-  const push2 = (m, k, v) => {
-    const l = m.get(k);
-    if (l) l.push(v);
-    else m.set(k, [v]);
-  };
-  let i = 0;
-  while (i < chrono.length) {
-    const commit = chrono[i].commit;
-    let j = i;
-    while (j < chrono.length && chrono[j].commit === commit) j++;
-    const depAdds = /* @__PURE__ */ new Map();
-    const depRemovals = [];
-    const scriptAdds = /* @__PURE__ */ new Map();
-    const scriptRemovals = [];
-    for (let k = i; k < j; k++) {
-      const c = chrono[k];
-      const manifest = c.status === "R" && c.dst ? c.dst : c.src;
-      const beforeKey = c.src;
-      let before;
-      if (c.status === "A") before = EMPTY;
-      else before = summaries.get(c.srcBlob) ?? lastGood.get(beforeKey) ?? void 0;
-      let after;
-      if (c.status === "D") after = EMPTY;
-      else after = summaries.get(c.dstBlob) ?? void 0;
-      if (c.status === "R" && c.dst) lastGood.delete(c.src);
-      if (!after) continue;
-      if (c.status !== "D") lastGood.set(manifest, after);
-      else lastGood.delete(manifest);
-      if (!before) before = EMPTY;
-      if (before.name !== after.name) {
-        if (before.name) {
-          const gone = { name: before.name, displayName: before.name, manifest, type: "removed", commit, field: "name" };
-          push2(names, before.name.toLowerCase(), gone);
-          ownNameChange.set(gone, { status: c.status === "R" || c.status === "D" ? c.status : "M", from: c.src });
-        }
-        if (after.name) push2(names, after.name.toLowerCase(), { name: after.name, displayName: after.name, manifest, type: "added", commit, field: "name" });
-      }
-      for (const [key, d] of after.deps) {
-        const old = before.deps.get(key);
-        if (!old) {
-          push2(ever, key, { name: d.name, displayName: d.name, manifest, type: "added", commit, spec: d.spec, field: d.field });
-          push2(depAdds, manifest, d.name);
-        } else if (old.spec !== d.spec) {
-          push2(versions, key, { name: d.name, manifest, from: old.spec, to: d.spec, commit });
-        }
-      }
-      for (const [key, d] of before.deps) {
-        if (after.deps.has(key)) continue;
-        const ev = { name: d.name, displayName: d.name, manifest, type: "removed", commit, spec: d.spec, field: d.field };
-        push2(ever, key, ev);
-        depRemovals.push(ev);
-      }
-      for (const [name, s] of after.scripts) {
-        if (before.scripts.has(name)) continue;
-        push2(scriptHist, `${manifest}#${name}`, { name, manifest, type: "added", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} });
-        push2(scriptAdds, manifest, { name, command: s.command });
-      }
-      for (const [name, s] of before.scripts) {
-        if (after.scripts.has(name)) continue;
-        const ev = { name, manifest, type: "removed", commit, ...s.source !== "py" ? { source: s.source } : {}, ...s.command ? { command: s.command } : {} };
-        push2(scriptHist, `${manifest}#${name}`, ev);
-        scriptRemovals.push(ev);
-      }
-    }
-    for (const ev of depRemovals) {
-      const same = depAdds.get(ev.manifest);
-      if (same?.length) ev.addedInSameCommit = same.slice();
-      const elsewhere = [];
-      for (const [m, names2] of depAdds) if (m !== ev.manifest) for (const n of names2) elsewhere.push({ name: n, manifest: m });
-      if (elsewhere.length) ev.addedElsewhereInSameCommit = elsewhere.slice(0, 50);
-    }
-    for (const ev of scriptRemovals) {
-      const same = scriptAdds.get(ev.manifest);
-      if (!same?.length) continue;
-      ev.addedInSameCommit = same.map((s) => s.name);
-      if (ev.command) {
-        const twin = same.find((s) => s.command === ev.command);
-        if (twin) ev.renamedTo = twin.name;
-      }
-    }
-    i = j;
-  }
-}
-function ownNameAddedBy(idx) {
-  const names = idx.everProjectNames;
-  if (!names) return /* @__PURE__ */ new Map();
-  let m = ownNamesAdded.get(names);
-  if (m) return m;
-  m = /* @__PURE__ */ new Map();
-  for (const list4 of names.values()) for (const e of list4) if (e.type === "added") m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
-  ownNamesAdded.set(names, m);
-  return m;
-}
-function folderMovedBy(history2, dir, sha) {
-  let memo = folderMoves.get(history2);
-  if (!memo) folderMoves.set(history2, memo = /* @__PURE__ */ new Map());
-  const key = `${sha}\0${dir}`;
-  if (memo.has(key)) return memo.get(key);
-  const pre = `${dir}/`;
-  const votes = /* @__PURE__ */ new Map();
-  let voters = 0;
-  let looked = 0;
-  for (const f of history2.pathsUnder?.(dir) ?? []) {
-    if (manifestKind(f)) continue;
-    if (++looked > FOLDER_VOTERS) break;
-    const fate = history2.fate(f);
-    const hop = fate.chain?.[0];
-    if (hop && hop.from === f && hop.commit.sha === sha) {
-      voters++;
-      const rest = f.slice(pre.length);
-      if (hop.to.endsWith(`/${rest}`)) {
-        const to = hop.to.slice(0, hop.to.length - rest.length - 1);
-        if (to !== dir) votes.set(to, (votes.get(to) ?? 0) + 1);
-      }
-    } else if (fate.status === "deleted" && !fate.chain && fate.commit?.sha === sha) voters++;
-  }
-  let res;
-  if (voters) {
-    let best;
-    for (const v of votes) if (!best || v[1] > best[1]) best = v;
-    res = best && best[1] * 2 > voters ? best[0] : null;
-  }
-  memo.set(key, res);
-  return res;
-}
-function renamedOwnName(idx, history2, removal) {
-  const addedBy = ownNameAddedBy(idx);
-  const sha = removal.commit.sha;
-  const at = (manifest) => {
-    const name = addedBy.get(`${sha}\0${manifest}`);
-    return name === void 0 ? void 0 : { name, manifest };
-  };
-  const ch = ownNameChange.get(removal);
-  if (!ch || ch.status === "M") {
-    const same = at(removal.manifest);
-    if (same || ch) return same;
-  }
-  const from = ch?.from ?? removal.manifest;
-  const slash = from.lastIndexOf("/");
-  const moved = slash > 0 && history2.available ? folderMovedBy(history2, from.slice(0, slash), sha) : void 0;
-  if (moved === null) return void 0;
-  if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
-  return ch?.status === "R" ? at(removal.manifest) : void 0;
-}
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir2, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
-var init_manifests = __esm({
-  "src/evidence/manifests.ts"() {
-    "use strict";
-    init_git();
-    init_history();
-    init_kinds();
-    init_lockfiles();
-    init_parse4();
-    init_kinds();
-    init_parse4();
-    MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-    ManifestChangeCollector = class {
-      constructor(prefix = "", gitRoot) {
-        this.prefix = prefix;
-        this.gitRoot = gitRoot;
-        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5))) : null;
-      }
-      prefix;
-      gitRoot;
-      changes = [];
-      summaries = /* @__PURE__ */ new Map();
-      kindOfBlob = /* @__PURE__ */ new Map();
-      stream;
-      interned = /* @__PURE__ */ new Map();
-      intern = (s) => {
-        const hit2 = this.interned.get(s);
-        if (hit2 !== void 0) return hit2;
-        this.interned.set(s, s);
-        return s;
-      };
-      summarizeBlob(id, text5) {
-        const k = this.kindOfBlob.get(id);
-        if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
-        return summarize(parseManifest(k.kind, k.path, text5), this.intern);
-      }
-      want(id, kind, path16) {
-        if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
-        this.kindOfBlob.set(id, { kind, path: path16 });
-        this.stream?.request(id);
-      }
-      add(c) {
-        this.changes.push(c);
-        if (c.status !== "A") this.want(c.srcBlob, c.kind, c.src);
-        if (c.status !== "D") this.want(c.dstBlob, c.kind, c.dst ?? c.src);
-      }
-      onChange = (commit, ch) => {
-        const p = this.prefix;
-        const rel = (x) => x === void 0 ? void 0 : !p ? x : x.startsWith(p) ? x.slice(p.length) : void 0;
-        const src = rel(ch.src);
-        const dst = rel(ch.dst);
-        const target = dst ?? src;
-        if (target === void 0) return;
-        const kind = manifestKind(target) ?? (src !== void 0 ? manifestKind(src) : void 0);
-        if (!kind || !hasHistory(kind)) return;
-        if (ch.status === "R" && (src === void 0 || dst === void 0)) {
-          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
-          else if (src !== void 0) this.add({ commit, kind, status: "D", src, srcBlob: ch.srcBlob, dstBlob: "0" });
-          return;
-        }
-        if (ch.status === "C") {
-          if (dst !== void 0) this.add({ commit, kind, status: "A", src: dst, srcBlob: "0", dstBlob: ch.dstBlob });
-          return;
-        }
-        if (src === void 0) return;
-        this.add({ commit, kind, status: ch.status, src, dst, srcBlob: ch.srcBlob, dstBlob: ch.dstBlob });
-      };
-      /** Waits for (or, without streaming, reads) every blob. */
-      async finish() {
-        const problems = [];
-        if (this.stream) {
-          const r = await this.stream.end();
-          if (r.code !== 0) problems.push(`git cat-file --batch failed: ${r.stderr.trim()}`);
-        } else if (this.gitRoot === void 0 && this.kindOfBlob.size) {
-          problems.push("manifest history needs the repository root");
-        }
-        return { blobs: this.kindOfBlob.size, problems };
-      }
-      /** Reads blobs in one batch after the fact (no streaming). */
-      async readAll(gitRoot) {
-        const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
-        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
-      }
-    };
-    dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
-    depth2 = (p) => (p.match(/\//g) ?? []).length;
-    RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
-    runnerTables = /* @__PURE__ */ new WeakMap();
-    taskTablesOf = /* @__PURE__ */ new WeakMap();
-    MAX_TASK_INCLUDES = 256;
-    joinDir2 = (d, f) => d ? `${d}/${f}` : f;
-    MAKE_UNKNOWN_TARGETS = "$(unknown)";
-    MAX_MAKE_INCLUDES = 256;
-    MAKE_SETS_WITH_INCLUDES = /* @__PURE__ */ new WeakSet();
-    makeMatchers = /* @__PURE__ */ new WeakMap();
-    makeLiteralMatchers = /* @__PURE__ */ new WeakMap();
-    TASK_SOURCE = { composer: "composer", deno: "deno", taskfile: "task" };
-    EMPTY = { deps: /* @__PURE__ */ new Map(), scripts: /* @__PURE__ */ new Map() };
-    NAMED_KINDS = /* @__PURE__ */ new Set(["package.json", "pyproject", "cargo", "go.mod", "setup-py", "setup-cfg"]);
-    ownNameChange = /* @__PURE__ */ new WeakMap();
-    ownNamesAdded = /* @__PURE__ */ new WeakMap();
-    FOLDER_VOTERS = 200;
-    folderMoves = /* @__PURE__ */ new WeakMap();
-  }
-});
-
 // src/checks/script.ts
 function everHad(ev, manifest) {
   let set = everCache.get(ev.manifests);
@@ -35735,7 +36033,7 @@ function everHad(ev, manifest) {
 }
 function commandFolder(ev, base, memDir) {
   const b = base.replace(/\/+$/, "");
-  const legacy = joinDir(memDir, b).replace(/^\/+/, "");
+  const legacy = joinDir2(memDir, b).replace(/^\/+/, "");
   if (!b || /^[~$/]|\$/.test(b)) return legacy;
   if (joinPath(memDir, b) === "") return "";
   const cands = [];
@@ -35757,16 +36055,16 @@ function findLookup(ev, ref, memDir) {
     const names = tool === "make" ? MAKEFILES : JUSTFILES;
     const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
     if (ref.manifest) {
-      const m = joinDir(start, ref.manifest.replace(/^\.\//, ""));
+      const m = joinDir2(start, ref.manifest.replace(/^\.\//, ""));
       return { manifest: m, names: map3.get(m), kind: tool };
     }
     for (const d of upwards(start)) {
       for (const n of names) {
-        const m = joinDir(d, n);
+        const m = joinDir2(d, n);
         if (map3.has(m)) return { manifest: m, names: map3.get(m), kind: tool };
       }
     }
-    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir(d, n))) return { manifest: joinDir(d, n), names: void 0, kind: tool };
+    for (const d of upwards(start)) for (const n of names) if (everHad(ev, joinDir2(d, n))) return { manifest: joinDir2(d, n), names: void 0, kind: tool };
     return null;
   }
   if (tool === "npm" || tool === "pnpm" || tool === "yarn" || tool === "bun") {
@@ -35774,14 +36072,14 @@ function findLookup(ev, ref, memDir) {
       if (/[*{!]/.test(ref.workspace)) return null;
       const dir = workspaceFolder(ev, ref.workspace);
       if (dir === void 0) return null;
-      const m = joinDir(dir, "package.json");
+      const m = joinDir2(dir, "package.json");
       return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
     }
     for (const d of upwards(start)) {
-      const m = joinDir(d, "package.json");
+      const m = joinDir2(d, "package.json");
       if (ev.manifests.scripts.has(m)) return { manifest: m, names: ev.manifests.scripts.get(m), kind: "npm" };
     }
-    for (const d of upwards(start)) if (everHad(ev, joinDir(d, "package.json"))) return { manifest: joinDir(d, "package.json"), names: void 0, kind: "npm" };
+    for (const d of upwards(start)) if (everHad(ev, joinDir2(d, "package.json"))) return { manifest: joinDir2(d, "package.json"), names: void 0, kind: "npm" };
     return null;
   }
   return null;
@@ -35851,10 +36149,10 @@ function renamedTo(ev, manifest, removed, names, same = () => true) {
 }
 function otherRunner(ev, dir, name, except) {
   if (except !== "just") {
-    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir(dir, n))?.has(name)) return `just ${name}`;
+    for (const n of JUSTFILES) if (ev.manifests.justRecipes.get(joinDir2(dir, n))?.has(name)) return `just ${name}`;
   }
   if (except !== "make") {
-    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir(dir, n))?.has(name)) return `make ${name}`;
+    for (const n of MAKEFILES) if (ev.manifests.makeTargets.get(joinDir2(dir, n))?.has(name)) return `make ${name}`;
   }
   return void 0;
 }
@@ -35950,11 +36248,11 @@ function checkWorkspaceGone(entry, ref, ev) {
     if (f.status === "renamed" && f.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${f.successor}`);
     else if (removal.manifest.includes("/")) {
       const d = ev.history.fate(removal.manifest.slice(0, removal.manifest.lastIndexOf("/")));
-      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir(d.successor, "package.json")}`);
+      if (d.status === "renamed" && d.successor) succ = idx.addedBy.get(`${removal.commit.sha}\0${joinDir2(d.successor, "package.json")}`);
     }
   }
   const succDir = succ !== void 0 ? ev.manifests.workspaces.get(succ) : void 0;
-  const succManifest = succDir !== void 0 ? joinDir(succDir, "package.json") : void 0;
+  const succManifest = succDir !== void 0 ? joinDir2(succDir, "package.json") : void 0;
   const task = ref.tool === "turbo" ? turboTaskOf(ref.script) : ref.script;
   const hasScript = succManifest !== void 0 && (!!ev.manifests.scripts.get(succManifest)?.has(task) || ref.tool === "turbo" && [...ev.manifests.turboTasks?.values() ?? []].some((keys2) => keys2.has(`${succ}#${task}`)));
   let written;
@@ -36067,7 +36365,7 @@ function nameTakenBy(ev, addedBy, removal) {
   const slash = removal.manifest.lastIndexOf("/");
   if (slash < 0) return void 0;
   const d = ev.history.fate(removal.manifest.slice(0, slash));
-  return d.status === "renamed" && d.successor ? at(joinDir(d.successor, removal.manifest.slice(slash + 1))) : void 0;
+  return d.status === "renamed" && d.successor ? at(joinDir2(d.successor, removal.manifest.slice(slash + 1))) : void 0;
 }
 function checkNxRef(entry, ref, ev) {
   const nx = ev.manifests.nx;
@@ -36078,7 +36376,7 @@ function checkNxRef(entry, ref, ev) {
   const proj = nx.projects.get(project);
   if (proj) {
     if (hasTarget(proj)) return null;
-    const files = [proj.manifest, joinDir(proj.dir, "package.json")].filter((f, i, a) => a.indexOf(f) === i);
+    const files = [proj.manifest, joinDir2(proj.dir, "package.json")].filter((f, i, a) => a.indexOf(f) === i);
     let last;
     for (const f of files) {
       const e = lastEvent(ev, f, target);
@@ -36274,7 +36572,7 @@ function checkPythonRunnerRef(entry, ref, ev) {
   let files = [];
   let dir = "";
   for (const d of upwards(start)) {
-    files = (runner === "hatch" ? ["pyproject.toml", "hatch.toml"] : ["pyproject.toml"]).map((n) => joinDir(d, n)).filter((f) => tables.has(f));
+    files = (runner === "hatch" ? ["pyproject.toml", "hatch.toml"] : ["pyproject.toml"]).map((n) => joinDir2(d, n)).filter((f) => tables.has(f));
     if (files.length) {
       dir = d;
       break;
@@ -36282,7 +36580,7 @@ function checkPythonRunnerRef(entry, ref, ev) {
   }
   if (!files.length) return null;
   if (files.some((f) => tables.get(f).has(`${runner} ?`))) return null;
-  if (runner === "poe" && POE_TASK_FILES.some((n) => ev.files.files.has(joinDir(dir, n)))) return null;
+  if (runner === "poe" && POE_TASK_FILES.some((n) => ev.files.files.has(joinDir2(dir, n)))) return null;
   if (files.some((f) => keys2.some((k) => tables.get(f).has(k)))) return null;
   let last;
   let key = keys2[0];
@@ -36349,11 +36647,11 @@ function runnerManifest(ev, tool, start, written) {
     if (m === null) return void 0;
     if (ev.files.files.has(m)) return m;
     if (m === "" || ev.files.dirs.has(m)) {
-      for (const n of names) if (ev.files.files.has(joinDir(m, n))) return joinDir(m, n);
+      for (const n of names) if (ev.files.files.has(joinDir2(m, n))) return joinDir2(m, n);
     }
     return void 0;
   }
-  for (const d of upwards(start)) for (const n of names) if (ev.files.files.has(joinDir(d, n))) return joinDir(d, n);
+  for (const d of upwards(start)) for (const n of names) if (ev.files.files.has(joinDir2(d, n))) return joinDir2(d, n);
   return void 0;
 }
 function composerRunsOther(name, table) {
@@ -36391,10 +36689,10 @@ function checkTaskRunnerRef(entry, ref, ev, tool) {
   const bare2 = tool === "composer" && !/^composer run(?:-script)? /.test(ref.value);
   if (bare2 && composerRunsOther(name, table)) return null;
   if (tool === "deno") {
-    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, "package.json"))?.has(name)) return null;
+    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir2(d, "package.json"))?.has(name)) return null;
   }
   if (tool === "task") {
-    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir(d, "pyproject.toml"))?.has(name)) return null;
+    for (const d of upwards(start)) if (ev.manifests.scripts.get(joinDir2(d, "pyproject.toml"))?.has(name)) return null;
   }
   let last;
   let prefix = "";
@@ -37219,13 +37517,18 @@ var init_package = __esm({
 function parseVersion(s) {
   const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
   if (!m) return null;
-  return m[1].split(".").map(Number);
+  const parts = m[1].split(".");
+  if (parts.some((p) => p.length > MAX_COMPONENT_DIGITS)) return null;
+  return parts.map(Number);
+}
+function clip(v) {
+  return v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}…` : v;
 }
 function lowerBound(spec) {
   const hit2 = lbCache.get(spec);
   if (hit2 !== void 0) return hit2 ? [...hit2] : null;
   const v = computeLowerBound(spec);
-  if (lbCache.size < 1e4) lbCache.set(spec, v ? [...v] : null);
+  if (lbCache.size < 1e4 && spec.length <= 256) lbCache.set(spec, v ? [...v] : null);
   return v;
 }
 function computeLowerBound(spec) {
@@ -37287,8 +37590,8 @@ function checkVersionRef(entry, ref, ev) {
       ref,
       "version-drift",
       "warning",
-      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
-      { now: roots[0].version, manifest: roots[0].manifest },
+      `\`${written}\` is out of date: \`${clip(roots[0].manifest)}\` says the project is at version ${clip(roots[0].version)}; update the version.`,
+      { now: clip(roots[0].version), manifest: roots[0].manifest },
       { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
     );
   }
@@ -37316,8 +37619,8 @@ function checkVersionRef(entry, ref, ev) {
       ref,
       "version-drift",
       "warning",
-      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
-      { now: rt.spec, source: rt.source, runtime: subject },
+      `\`${written}\` no longer matches the project: \`${clip(rt.source)}\` requires ${label} \`${clip(rt.spec)}\`; update the stated version to ${newText2}${ranged ? "+" : ""}.`,
+      { now: clip(rt.spec), source: rt.source, runtime: subject },
       { replace: written.replace(loText.replace(/^v/, ""), newText2) }
     );
   }
@@ -37361,8 +37664,8 @@ function checkVersionRef(entry, ref, ev) {
     ref,
     "version-drift",
     "warning",
-    `\`${written}\` is out of date: \`${where3}\` uses ${pkg} ${curText}; update the version to ${to}.`,
-    { now: curText, manifest: where3, package: pkg },
+    `\`${written}\` is out of date: \`${clip(where3)}\` uses ${clip(pkg)} ${clip(curText)}; update the version to ${to}.`,
+    { now: clip(curText), manifest: where3, package: pkg },
     { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + to) }
   );
 }
@@ -37404,8 +37707,8 @@ function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
     ref,
     "version-drift",
     "warning",
-    `\`${written}\` no longer matches the project: \`${first.source}\` declares ${label} \`${first.spec.replace(/^>=/, "")}\`${others}; ` + (newText ? `update the stated version to ${newText}${ranged ? "+" : ""}.` : "update the stated version."),
-    { now: first.spec, source: first.source, runtime: subject },
+    `\`${written}\` no longer matches the project: \`${clip(first.source)}\` declares ${label} \`${clip(first.spec.replace(/^>=/, ""))}\`${others}; ` + (newText ? `update the stated version to ${newText}${ranged ? "+" : ""}.` : "update the stated version."),
+    { now: clip(first.spec), source: first.source, runtime: subject },
     newText ? { replace: written.replace(loText.replace(/^v/, ""), newText) } : void 0
   );
 }
@@ -37440,7 +37743,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -37477,6 +37780,8 @@ var init_version = __esm({
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
     LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
+    MAX_COMPONENT_DIGITS = 9;
+    MAX_ECHO = 80;
     lbCache = /* @__PURE__ */ new Map();
     VERSION_LIST = /,|\s(?:and|or|&)\s/;
     dirOf4 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
@@ -38030,7 +38335,7 @@ var init_dist2 = __esm({
 });
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath, realpathSync, stat as stat3, statSync } from "fs";
+import { readdir, readdirSync, realpath as realpath2, realpathSync, stat as stat3, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath as fileURLToPath2 } from "url";
 function getPartialMatcher(patterns, options = {}) {
@@ -38248,7 +38553,7 @@ function getOptions(options) {
   opts.fs && (opts.fs = {
     readdir: opts.fs.readdir || readdir,
     readdirSync: opts.fs.readdirSync || readdirSync,
-    realpath: opts.fs.realpath || realpath,
+    realpath: opts.fs.realpath || realpath2,
     realpathSync: opts.fs.realpathSync || realpathSync,
     stat: opts.fs.stat || stat3,
     statSync: opts.fs.statSync || statSync
@@ -39195,7 +39500,7 @@ var FENCE_RE, FRONTMATTER_RE, HTML_COMMENT_RE, Views, EntryTexts, TEXTS, CORRECT
 var init_text3 = __esm({
   "src/checks/fidelity/text.ts"() {
     "use strict";
-    init_parse3();
+    init_parse4();
     FENCE_RE = /^[ \t]{0,3}(```+|~~~+)[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[ \t]*(?=\n|$(?![\s\S]))|(?![\s\S]))/gm;
     FRONTMATTER_RE = /^(?:\uFEFF)?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
     HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
@@ -40882,10 +41187,10 @@ var init_ephemeral = __esm({
 });
 
 // src/memory/discover.ts
-import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync, readSync, statSync as statSync2 } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync as readFileSync2, readSync, statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { readdir as readdir2, realpath as realpath2, stat as stat4 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+import { readdir as readdir2, realpath as realpath3, stat as stat4 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 function formatOf(rel, inMemoryDir = false) {
   const base = rel.slice(rel.lastIndexOf("/") + 1);
   if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
@@ -40911,7 +41216,7 @@ function isTopicFile(relToMemoryDir, logPath) {
 function readIgnoreFile(file) {
   let text5;
   try {
-    text5 = readFileSync(file, "utf8");
+    text5 = readFileSync2(file, "utf8");
   } catch {
     return void 0;
   }
@@ -41063,7 +41368,7 @@ function relUnder(dir, abs) {
 }
 function markdownIn(dir) {
   try {
-    return readdirSync2(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && /\.md$/i.test(e.name)).map((e) => join(dir, e.name));
+    return readdirSync2(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && /\.md$/i.test(e.name)).map((e) => join2(dir, e.name));
   } catch {
     return [];
   }
@@ -41121,8 +41426,8 @@ async function discoverMemory(opts) {
       } catch {
         let dangling = false;
         try {
-          const { lstat } = await import("node:fs/promises");
-          dangling = (await lstat(abs)).isSymbolicLink();
+          const { lstat: lstat2 } = await import("node:fs/promises");
+          dangling = (await lstat2(abs)).isSymbolicLink();
         } catch {
         }
         if (!dangling) {
@@ -41132,7 +41437,7 @@ async function discoverMemory(opts) {
       }
       if (isDir) {
         const w = await d.walk(abs, false);
-        if (existsSync(join(abs, "MEMORY.md"))) {
+        if (existsSync(join2(abs, "MEMORY.md"))) {
           w.memoryDirs.add(abs);
           d.trust(abs);
         }
@@ -41204,7 +41509,7 @@ var init_discover = __esm({
       userIgnore;
       async init() {
         try {
-          this.realRoot = await realpath2(this.root);
+          this.realRoot = await realpath3(this.root);
         } catch {
           this.realRoot = this.root;
         }
@@ -41239,7 +41544,7 @@ var init_discover = __esm({
         if (!this.mayBeLinkOut(abs)) return true;
         let target;
         try {
-          target = await realpath2(abs);
+          target = await realpath3(abs);
         } catch {
           return true;
         }
@@ -41268,7 +41573,7 @@ var init_discover = __esm({
         for (const f of links2) {
           let target;
           try {
-            target = await realpath2(f.absPath);
+            target = await realpath3(f.absPath);
           } catch {
             continue;
           }
@@ -41291,7 +41596,7 @@ var init_discover = __esm({
         if (!this.inRoot(abs) || this.userIgnored(abs)) return;
         let target;
         try {
-          target = await realpath2(abs);
+          target = await realpath3(abs);
         } catch {
           return;
         }
@@ -41330,14 +41635,14 @@ var init_discover = __esm({
         const out = { known: [], markdown: [], memoryDirs: /* @__PURE__ */ new Set() };
         const layers = [];
         if (useGitignore) {
-          const exclude = readIgnoreFile(join(this.root, ".git", "info", "exclude"));
+          const exclude = readIgnoreFile(join2(this.root, ".git", "info", "exclude"));
           if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore3.default)().add(exclude) });
           if (this.inRoot(start) && start !== this.root) {
             let d = this.root;
             for (const part of relative2(this.root, start).split(sep2)) {
-              const gi = readIgnoreFile(join(d, ".gitignore"));
+              const gi = readIgnoreFile(join2(d, ".gitignore"));
               if (gi) layers.push({ dir: d, ig: (0, import_ignore3.default)().add(gi) });
-              d = join(d, part);
+              d = join2(d, part);
             }
           }
         }
@@ -41361,7 +41666,7 @@ var init_discover = __esm({
           }
           let here = parentLayers;
           if (useGitignore && hasIgnoreFile(ents)) {
-            const gi = readIgnoreFile(join(dir, ".gitignore"));
+            const gi = readIgnoreFile(join2(dir, ".gitignore"));
             if (gi) here = [...parentLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
           }
           if (!inMemory && hasEntry(ents, "MEMORY.md")) inMemory = true;
@@ -41424,7 +41729,7 @@ var init_discover = __esm({
       judge(dir, siblings) {
         const shown = this.inRoot(dir) ? this.display(dir) : toSlash(dir);
         if (inClaudeFolder(shown)) return true;
-        const text5 = readHead(join(dir, "MEMORY.md"), INDEX_SAMPLE_BYTES);
+        const text5 = readHead(join2(dir, "MEMORY.md"), INDEX_SAMPLE_BYTES);
         if (text5 === void 0) return true;
         const { lines, indexLines } = indexShape(text5);
         if (lines > 0 && indexLines * 2 > lines) return true;
@@ -41478,7 +41783,7 @@ var init_discover = __esm({
       memoryDirAbove(abs, stop) {
         let d = dirname2(abs);
         for (; ; ) {
-          if (existsSync(join(d, "MEMORY.md")) && this.isMemoryDir(d, () => markdownIn(d))) return d;
+          if (existsSync(join2(d, "MEMORY.md")) && this.isMemoryDir(d, () => markdownIn(d))) return d;
           if (d === stop) return void 0;
           const up = dirname2(d);
           if (up === d) return void 0;
@@ -41560,7 +41865,7 @@ var init_discover = __esm({
         }
         let real;
         try {
-          real = await realpath2(abs);
+          real = await realpath3(abs);
         } catch {
           return { kind: "skip" };
         }
@@ -41580,7 +41885,7 @@ var init_discover = __esm({
       async realIndex() {
         if (this.byReal) return this.byReal;
         const known = [...this.byAbs];
-        const reals = await Promise.all(known.map(([abs]) => realpath2(abs).catch(() => void 0)));
+        const reals = await Promise.all(known.map(([abs]) => realpath3(abs).catch(() => void 0)));
         const m = /* @__PURE__ */ new Map();
         for (let i = 0; i < known.length; i++) {
           const r = reals[i];
@@ -48037,7 +48342,7 @@ var init_load2 = __esm({
   "src/memory/load.ts"() {
     "use strict";
     init_discover();
-    init_parse3();
+    init_parse4();
     init_read();
     init_references();
     IMPORTING = /* @__PURE__ */ new Set(["claude-md", "gemini-md"]);
@@ -48892,7 +49197,13 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
     CODE.lastIndex = 0;
     let m;
     while (m = CODE.exec(e.text)) {
-      for (const tok of m[0].replace(/^`+|`+$/g, "").match(TOKEN) ?? []) {
+      const inner = m[0].replace(/^`+|`+$/g, "").trim();
+      const whole = inner.toLowerCase();
+      if (inner && !/\s/.test(inner) && ev.manifests.dependencies.has(whole)) {
+        if (!skip(inner)) live.add(`package\0${whole}`);
+        continue;
+      }
+      for (const tok of inner.match(TOKEN) ?? []) {
         const name = tok.toLowerCase();
         if (own5.has(packageRoot(name))) {
           if (!skip(tok)) live.add(`package\0${packageRoot(name)}`);
@@ -50292,7 +50603,8 @@ async function audit(opts) {
   await time("usage", () => gatherUsage({ root: root2, files: loaded.files, entries: loaded.entries, config, evidence, early }));
   const ctx = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkFindings = await time("checks", () => runChecksAsync(ctx, opts.checks, timings));
-  const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...checkFindings]);
+  const manifestNotes = manifestProblemNotes(evidence.manifests?.problems ?? [], root2);
+  const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...manifestNotes, ...checkFindings]);
   const plan = await time("decide", () => decide(ctx, findings));
   const health = healthWarnings(ctx, findings, plan);
   const report2 = buildReport({
@@ -50312,6 +50624,7 @@ var init_audit = __esm({
   "src/audit.ts"() {
     "use strict";
     init_findings();
+    init_manifest_problems();
     init_load();
     init_load2();
     init_evidence();
@@ -51049,7 +51362,7 @@ var isBlank;
 var init_splice = __esm({
   "src/apply/splice.ts"() {
     "use strict";
-    init_parse3();
+    init_parse4();
     isBlank = (s) => /^\s*$/.test(s);
   }
 });
@@ -51178,7 +51491,7 @@ function verifyEdits(before, after, expected, opts = {}) {
 var init_edit = __esm({
   "src/memory/edit.ts"() {
     "use strict";
-    init_parse3();
+    init_parse4();
   }
 });
 
@@ -51865,7 +52178,7 @@ var init_edits = __esm({
 });
 
 // src/apply/index.ts
-import { mkdir, readFile as readFile7, realpath as realpath3, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile as readFile7, realpath as realpath4, rm, writeFile } from "node:fs/promises";
 import path13 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
@@ -51901,14 +52214,14 @@ async function assertInsideRoot(root2, file, what) {
   if (!within(root2, abs) || path13.relative(root2, abs).split(path13.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
-    realRoot = await realpath3(root2);
+    realRoot = await realpath4(root2);
   } catch {
     return;
   }
   for (let p = abs; ; p = path13.dirname(p)) {
     let real;
     try {
-      real = await realpath3(p);
+      real = await realpath4(p);
     } catch {
       real = void 0;
     }

@@ -1,6 +1,7 @@
 // The pipeline, end to end: discover -> parse -> evidence -> check -> decide -> report.
 // I/O happens in loadMemory / gatherEvidence / gatherUsage; checks and decide are pure.
 import { sortFindings } from './report/findings.js';
+import { manifestProblemNotes } from './report/manifest-problems.js';
 import { resolve } from 'node:path';
 import { loadConfig } from './config/load.js';
 import { loadMemory } from './memory/load.js';
@@ -120,7 +121,9 @@ export async function audit(opts: AuditOptions): Promise<AuditResult> {
 
   const ctx: CheckContext = { files: loaded.files, entries: loaded.entries, evidence, config };
   const checkFindings = await time('checks', () => runChecksAsync(ctx, opts.checks, timings));
-  const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...checkFindings]);
+  // Manifests unreadable at HEAD: notes (never contract findings), one per file.
+  const manifestNotes = manifestProblemNotes(evidence.manifests?.problems ?? [], root);
+  const findings = sortFindings([...loaded.findings, ...evidenceFindings, ...manifestNotes, ...checkFindings]);
 
   const plan = await time('decide', () => decide(ctx, findings));
   const health = healthWarnings(ctx, findings, plan);

@@ -45,7 +45,8 @@ export type FindingKind =
   | 'secret'
   | 'budget'
   | 'malformed'
-  | 'shallow-history';
+  | 'shallow-history'
+  | 'manifest-unreadable';
 
 export type PlanAction = 'delete' | 'update' | 'merge' | 'archive' | 'inoculate' | 'keep' | 'review';
 

@@ -52,10 +52,31 @@ const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-v
 const LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
 const STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
 
+/**
+ * Longest run of digits read as one version component. Real components (years, build numbers
+ * included: 20240115) fit; a longer run is not a version (a hash, an id, a hostile manifest's
+ * `npm@999…`) and would lose precision or become Infinity as a JS number, then be written back
+ * into memory as a "correction".
+ */
+const MAX_COMPONENT_DIGITS = 9;
+
 export function parseVersion(s: string): number[] | null {
   const m = /v?(\d+(?:\.\d+){0,3})/.exec(s);
   if (!m) return null;
-  return m[1].split('.').map(Number);
+  const parts = m[1].split('.');
+  if (parts.some((p) => p.length > MAX_COMPONENT_DIGITS)) return null;
+  return parts.map(Number);
+}
+
+/** Longest manifest value (spec, version, file name) echoed in a message or in `evidence`. */
+const MAX_ECHO = 80;
+
+/**
+ * A value read from a manifest, for a message: cut at MAX_ECHO characters with "…". Manifest
+ * values are untrusted (a `packageManager` of megabytes would make a megabyte report line).
+ */
+export function clip(v: string): string {
+  return v.length > MAX_ECHO ? `${v.slice(0, MAX_ECHO)}…` : v;
 }
 
 /** The lowest version a spec admits (`>=3.10` -> 3.10, `^18.2` -> 18.2, `18 || 20` -> 18). */
@@ -65,7 +86,8 @@ export function lowerBound(spec: string): number[] | null {
   const hit = lbCache.get(spec);
   if (hit !== undefined) return hit ? [...hit] : null;
   const v = computeLowerBound(spec);
-  if (lbCache.size < 10_000) lbCache.set(spec, v ? [...v] : null);
+  // Long specs are not kept: the cache must not pin a hostile manifest's megabyte value.
+  if (lbCache.size < 10_000 && spec.length <= 256) lbCache.set(spec, v ? [...v] : null);
   return v;
 }
 
@@ -146,8 +168,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     if (!cur || line(cur) === line(stated)) return null;
     return finding(
       entry, ref, 'version-drift', 'warning',
-      `\`${written}\` is out of date: \`${roots[0].manifest}\` says the project is at version ${roots[0].version}; update the version.`,
-      { now: roots[0].version, manifest: roots[0].manifest },
+      `\`${written}\` is out of date: \`${clip(roots[0].manifest)}\` says the project is at version ${clip(roots[0].version)}; update the version.`,
+      { now: clip(roots[0].version), manifest: roots[0].manifest },
       { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + roots[0].version) },
     );
   }
@@ -177,8 +199,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const newText = lbT.join('.');
     return finding(
       entry, ref, 'version-drift', 'warning',
-      `\`${written}\` no longer matches the project: \`${rt.source}\` requires ${label} \`${rt.spec}\`; update the stated version to ${newText}${ranged ? '+' : ''}.`,
-      { now: rt.spec, source: rt.source, runtime: subject },
+      `\`${written}\` no longer matches the project: \`${clip(rt.source)}\` requires ${label} \`${clip(rt.spec)}\`; update the stated version to ${newText}${ranged ? '+' : ''}.`,
+      { now: clip(rt.spec), source: rt.source, runtime: subject },
       { replace: written.replace(loText.replace(/^v/, ''), newText) },
     );
   }
@@ -228,8 +250,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const to = stated.length > 1 ? cur.slice(0, stated.length).join('.') : newText + (/(?:\.[xX*])+$/.exec(loText)?.[0] ?? '');
   return finding(
     entry, ref, 'version-drift', 'warning',
-    `\`${written}\` is out of date: \`${where}\` uses ${pkg} ${curText}; update the version to ${to}.`,
-    { now: curText, manifest: where, package: pkg },
+    `\`${written}\` is out of date: \`${clip(where)}\` uses ${clip(pkg)} ${clip(curText)}; update the version to ${to}.`,
+    { now: clip(curText), manifest: where, package: pkg },
     { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + to) },
   );
 }
@@ -285,9 +307,9 @@ function checkDeclared(entry: Entry, ref: Reference, ev: Evidence, subject: stri
   const others = cands.length > 1 ? ` (and ${cands.length - 1} more declaration${cands.length > 2 ? 's' : ''})` : '';
   return finding(
     entry, ref, 'version-drift', 'warning',
-    `\`${written}\` no longer matches the project: \`${first.source}\` declares ${label} \`${first.spec.replace(/^>=/, '')}\`${others}; ` +
+    `\`${written}\` no longer matches the project: \`${clip(first.source)}\` declares ${label} \`${clip(first.spec.replace(/^>=/, ''))}\`${others}; ` +
       (newText ? `update the stated version to ${newText}${ranged ? '+' : ''}.` : 'update the stated version.'),
-    { now: first.spec, source: first.source, runtime: subject },
+    { now: clip(first.spec), source: first.source, runtime: subject },
     newText ? { replace: written.replace(loText.replace(/^v/, ''), newText) } : undefined,
   );
 }

@@ -2,7 +2,7 @@
 // project versions at HEAD (read from the working tree), plus their history: which commit
 // added or removed every dependency and script, read from the blobs the single log pass
 // saw change (one `git cat-file --batch` process for all of them).
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   CommitInfo,
@@ -163,6 +163,40 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
   return out;
 }
 
+/** Why a file reached through a symlink leading outside the repository is not read. */
+export const LINK_OUT = 'symlink leads outside the repository, not read';
+
+/**
+ * Reads repository files from the work tree, never through a symlink leading outside the
+ * repository (docs/evidence.md): what lies outside is not the project's, and may be anything (a
+ * device, a huge file, another project's manifest deciding findings). Only the file itself needs
+ * a look: git lists no path below a symlinked folder (it tracks the link), so a path that is no
+ * link lies inside. The repository root's own real path is taken once (the checkout may itself
+ * sit behind a symlink).
+ */
+class RepoReader {
+  private realRoot: Promise<string> | undefined;
+  constructor(private readonly root: string) {}
+
+  /** The file's text, or why it was not read (`missing from the working tree` when absent). */
+  async read(file: string): Promise<{ text: string } | { error: string }> {
+    try {
+      const abs = path.join(this.root, file);
+      if ((await lstat(abs)).isSymbolicLink()) {
+        const real = await realpath(abs);
+        const rel = path.relative(await (this.realRoot ??= realpath(this.root)), real);
+        if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { error: LINK_OUT };
+      }
+      const st = await stat(abs);
+      if (!st.isFile()) return { error: 'not a regular file' };
+      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
+      return { text: await readFile(abs, 'utf8') };
+    } catch (err) {
+      return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing from the working tree' : (err as Error).message };
+    }
+  }
+}
+
 /** Runtime files are less authoritative than manifest fields of the same folder. */
 // setup.py's `python_requires` is read after pyproject.toml's `requires-python` (which setuptools
 // prefers when both are written), setup.cfg's after setup.py's (whose keywords override it).
@@ -177,17 +211,8 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (kind) found.push({ file: f, kind });
   }
   found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const texts = await mapLimit(found, 32, async ({ file }) => {
-    try {
-      const abs = path.join(root, file);
-      const st = await stat(abs);
-      if (!st.isFile()) return { error: 'not a regular file' };
-      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile(abs, 'utf8') };
-    } catch (err) {
-      return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing from the working tree' : (err as Error).message };
-    }
-  });
+  const reader = new RepoReader(root);
+  const texts: Array<{ text?: string; error?: string }> = await mapLimit(found, 32, ({ file }) => reader.read(file));
   const locks: LockIndex[] = [];
   const parsed: Array<{ file: string; p: ParsedManifest }> = [];
   found.forEach(({ file, kind }, i) => {
@@ -210,8 +235,8 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     for (const pr of p.problems) idx.problems.push({ file, ...pr });
     parsed.push({ file, p });
   });
-  const makeSets = await makeTargetSets(root, files, parsed);
-  await readTaskTables(root, files, parsed, taskTables(idx));
+  const makeSets = await makeTargetSets(reader, files, parsed, idx.problems);
+  await readTaskTables(reader, files, parsed, taskTables(idx), idx.problems);
   // nearest lockfile first
   locks.sort((a, b) => depth(b.file) - depth(a.file));
   const runtimeCands: Array<{ name: string; spec: string; source: string; rank: number }> = [];
@@ -352,8 +377,11 @@ export interface TaskTable {
    * flattened include not read) opens the whole table.
    */
   openPrefixes: string[];
-  /** Taskfile: its wildcard tasks (`start:*`, namespaced ones included), as one expression. */
-  pattern?: RegExp;
+  /**
+   * Taskfile: its wildcard tasks (`start:*`, namespaced ones included), as one matcher (linear
+   * time in the name: see `Wildcard`).
+   */
+  pattern?: NameMatcher;
   /**
    * The files whose own names make up the table, with the prefix their names are called with
    * (`''`: the file itself and flattened includes; `docs:` for `includes: { docs: ./docs }`):
@@ -401,8 +429,76 @@ function taskInclude(files: FileIndex, dir: string, written: string | undefined)
 const joinDir = (d: string, f: string) => (d ? `${d}/${f}` : f);
 
 /** go-task's wildcard: `*` stands for any text. */
-function taskPatternSource(name: string): string {
-  return name.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+function taskWildcard(name: string): Wildcard {
+  const w = new Wildcard();
+  name.split('*').forEach((lit, i) => {
+    if (i) w.any(0);
+    w.lit(lit);
+  });
+  return w;
+}
+
+/** Tests names against patterns (`taskNameDefined`, `TaskTable.pattern`). */
+export interface NameMatcher {
+  test(name: string): boolean;
+}
+
+/**
+ * A wildcard pattern matched in linear time: literal pieces with, between them, wildcards
+ * standing for any text of at least some length (go-task's `*`: 0; make's `%`: 1, an unresolved
+ * `$(V)`: 0). Patterns come from repository files and names from memory files: a backtracking
+ * regular expression (`^(?:.*-.*-…)$`) would take exponential time on a name that almost
+ * matches. Greedy-leftmost is exact here: the first piece must start the name, the last end it,
+ * and each middle piece is best taken at its earliest place past the wildcards before it (an
+ * earlier end never leaves less room for what follows). Adjacent wildcards are one (their
+ * minimum lengths add up).
+ */
+class Wildcard implements NameMatcher {
+  /** Literal pieces: `lits.length === mins.length + 1` (a piece may be empty). */
+  readonly lits: string[] = [''];
+  /** The minimum length of the wildcard after `lits[i]`. */
+  readonly mins: number[] = [];
+
+  lit(s: string): void {
+    this.lits[this.lits.length - 1] += s;
+  }
+
+  any(min: number): void {
+    const last = this.lits.length - 1;
+    // `**`, `%$(V)`: one wildcard of the summed minimum length.
+    if (this.mins.length && this.lits[last] === '') this.mins[this.mins.length - 1] += min;
+    else {
+      this.mins.push(min);
+      this.lits.push('');
+    }
+  }
+
+  /** Some literal text: evidence that a name is defined, not only that nothing says otherwise. */
+  get literal(): boolean {
+    return this.lits.some((l) => l !== '');
+  }
+
+  test(name: string): boolean {
+    const { lits, mins } = this;
+    if (!mins.length) return name === lits[0];
+    const first = lits[0]!;
+    const last = lits[lits.length - 1]!;
+    const end = name.length - last.length;
+    if (end < first.length || !name.startsWith(first) || !name.endsWith(last)) return false;
+    let pos = first.length;
+    for (let i = 1; i < lits.length - 1; i++) {
+      pos += mins[i - 1]!;
+      const at = name.indexOf(lits[i]!, pos);
+      if (at < 0 || at + lits[i]!.length > end) return false;
+      pos = at + lits[i]!.length;
+    }
+    return pos + mins[mins.length - 1]! <= end;
+  }
+}
+
+/** Matches a name when any of its patterns does. */
+function anyOf(ws: Wildcard[]): NameMatcher {
+  return { test: (name) => ws.some((w) => w.test(name)) };
 }
 
 /**
@@ -411,7 +507,13 @@ function taskPatternSource(name: string): string {
  * its includes followed (nested, each included file read once per audit, from the work tree when
  * it is no Taskfile by name).
  */
-async function readTaskTables(root: string, files: FileIndex, parsed: Array<{ file: string; p: ParsedManifest }>, out: Map<string, TaskTable>): Promise<void> {
+async function readTaskTables(
+  reader: RepoReader,
+  files: FileIndex,
+  parsed: Array<{ file: string; p: ParsedManifest }>,
+  out: Map<string, TaskTable>,
+  problems: ManifestIndex['problems'],
+): Promise<void> {
   const taskfiles = new Map<string, ParsedManifest>();
   const denoWorkspaces = new Set<string>();
   for (const { file, p } of parsed) {
@@ -442,11 +544,13 @@ async function readTaskTables(root: string, files: FileIndex, parsed: Array<{ fi
     let r = reads.get(f);
     if (!r) {
       r = (async () => {
+        const t = await reader.read(f);
+        if ('error' in t) {
+          if (t.error === LINK_OUT) problems.push({ file: f, message: t.error });
+          return null;
+        }
         try {
-          const abs = path.join(root, f);
-          const st = await stat(abs);
-          if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
-          const p = parseTaskfile(await readFile(abs, 'utf8'));
+          const p = parseTaskfile(t.text);
           return p.tasks ? p : null;
         } catch {
           return null;
@@ -457,34 +561,80 @@ async function readTaskTables(root: string, files: FileIndex, parsed: Array<{ fi
     return r;
   };
   await mapLimit([...taskfiles], 8, async ([file, top]) => {
-    const t: TaskTable = { tool: 'task', names: new Set(), open: false, openPrefixes: [], sources: [] };
-    const patterns: string[] = [];
-    let count = 0;
-    const visit = async (f: string, p: ParsedManifest, prefixes: string[], seen: ReadonlySet<string>) => {
-      for (const pre of prefixes) {
-        t.sources.push({ prefix: pre, file: f });
-        for (const n of p.tasks!.keys()) t.names.add(pre + n);
-        for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
-      }
-      for (const inc of p.taskIncludes ?? []) {
-        // A flattened include's tasks are called without its namespace.
-        const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
-        const target = taskInclude(files, dirOf(f), inc.taskfile);
-        if (target !== null && seen.has(target)) continue; // a cycle: Task refuses it; nothing more to learn
-        const ip = target !== null && ++count <= MAX_TASK_INCLUDES ? await load(target) : null;
-        if (!ip) {
-          t.openPrefixes.push(...sub);
-          continue;
-        }
-        await visit(target!, ip, sub, new Set([...seen, target!]));
-      }
-    };
-    await visit(file, top, [''], new Set([file]));
-    // `task docs` runs `docs:default`.
-    for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
-    if (patterns.length) t.pattern = new RegExp(`^(?:${patterns.map(taskPatternSource).join('|')})$`);
-    out.set(file, t);
+    // One table failing (whatever the input did) is a problem naming its Taskfile; the others
+    // and the run go on. Its table is left absent: nothing is said of its names.
+    try {
+      out.set(file, await taskTable(file, top, files, load));
+    } catch (err) {
+      problems.push({ file, message: `task table not read: ${(err as Error).message}` });
+    }
   });
+}
+
+/**
+ * Names and prefixes one Taskfile's table may hold. Include aliases multiply namespaces at every
+ * level (six chained includes with 30 aliases each name 31^5 prefixes), which no real Taskfile
+ * needs: past either cap the namespaces below are open (every name under them counts as
+ * defined, as for an include not read), and past the cap of open prefixes the whole table is.
+ */
+const MAX_TASK_NAMES = 100_000;
+const MAX_TASK_PREFIXES = 1_000;
+
+/** One Taskfile's table, its includes followed (see `readTaskTables`, `TaskTable`). */
+async function taskTable(file: string, top: ParsedManifest, files: FileIndex, load: (f: string) => Promise<ParsedManifest | null>): Promise<TaskTable> {
+  const t: TaskTable = { tool: 'task', names: new Set(), open: false, openPrefixes: [], sources: [] };
+  const patterns: string[] = [];
+  let count = 0;
+  let prefixCount = 0;
+  // Namespaces not followed: all they hold counts as defined (`''`: everything). Past the cap
+  // the whole table is open and nothing more is read (`all`).
+  let all = false;
+  const openUnder = (prefixes: readonly string[]) => {
+    if (all) return;
+    if (t.openPrefixes.length + prefixes.length > MAX_TASK_PREFIXES) {
+      t.openPrefixes = [''];
+      all = true;
+    } else t.openPrefixes.push(...prefixes);
+  };
+  const visit = async (f: string, p: ParsedManifest, prefixes: string[], seen: ReadonlySet<string>) => {
+    if (all) return;
+    const own = p.tasks!.size + (p.taskPatterns?.length ?? 0);
+    if (t.names.size + patterns.length + prefixes.length * own > MAX_TASK_NAMES) {
+      openUnder(prefixes);
+      return;
+    }
+    for (const pre of prefixes) {
+      t.sources.push({ prefix: pre, file: f });
+      for (const n of p.tasks!.keys()) t.names.add(pre + n);
+      for (const n of p.taskPatterns ?? []) patterns.push(pre + n);
+    }
+    for (const inc of p.taskIncludes ?? []) {
+      if (all) return;
+      // A flattened include's tasks are called without its namespace.
+      const width = inc.flatten ? prefixes.length : prefixes.length * (1 + inc.aliases.length);
+      if (prefixCount + width > MAX_TASK_PREFIXES) {
+        // Too many namespaces: those of the including file stay open instead (they hold these
+        // and those of its other includes: nothing more to learn below them).
+        openUnder(prefixes);
+        return;
+      }
+      prefixCount += width;
+      const sub = inc.flatten ? prefixes : prefixes.flatMap((pre) => [inc.ns, ...inc.aliases].map((ns) => `${pre}${ns}:`));
+      const target = taskInclude(files, dirOf(f), inc.taskfile);
+      if (target !== null && seen.has(target)) continue; // a cycle: Task refuses it; nothing more to learn
+      const ip = target !== null && ++count <= MAX_TASK_INCLUDES ? await load(target) : null;
+      if (!ip) {
+        openUnder(sub);
+        continue;
+      }
+      await visit(target!, ip, sub, new Set([...seen, target!]));
+    }
+  };
+  await visit(file, top, [''], new Set([file]));
+  // `task docs` runs `docs:default`.
+  for (const { prefix } of t.sources) if (prefix && t.names.has(`${prefix}default`)) t.names.add(prefix.slice(0, -1));
+  if (patterns.length) t.pattern = anyOf(patterns.map(taskWildcard));
+  return t;
 }
 
 // ------------------------------------------------------------------ make targets
@@ -567,13 +717,18 @@ function includedFiles(files: FileIndex, cwd: string, from: string, word: string
   return out;
 }
 
-/** One included file's parts, read from the work tree like the Makefile; `null` when unreadable. */
-async function readMakeInclude(root: string, file: string): Promise<MakeParts | null> {
+/**
+ * One included file's parts, read from the work tree like the Makefile; `null` when unreadable
+ * (a symlink leading outside the repository too: a problem naming it).
+ */
+async function readMakeInclude(reader: RepoReader, file: string, problems: ManifestIndex['problems']): Promise<MakeParts | null> {
+  const t = await reader.read(file);
+  if ('error' in t) {
+    if (t.error === LINK_OUT) problems.push({ file, message: t.error });
+    return null;
+  }
   try {
-    const abs = path.join(root, file);
-    const st = await stat(abs);
-    if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return null;
-    return readMakeParts(await readFile(abs, 'utf8'));
+    return readMakeParts(t.text);
   } catch {
     return null;
   }
@@ -585,13 +740,18 @@ async function readMakeInclude(root: string, file: string): Promise<MakeParts | 
  * make/*.mk`, nested), with variables resolved across all of them; `MAKE_UNKNOWN_TARGETS` when
  * some target cannot be known. Each included file is read once per audit.
  */
-async function makeTargetSets(root: string, files: FileIndex, parsed: Array<{ file: string; p: ParsedManifest }>): Promise<Map<string, Set<string>>> {
+async function makeTargetSets(
+  reader: RepoReader,
+  files: FileIndex,
+  parsed: Array<{ file: string; p: ParsedManifest }>,
+  problems: ManifestIndex['problems'],
+): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   const reads = new Map<string, Promise<MakeParts | null>>();
   const globs = new Map<string, string[]>();
   const read = (f: string) => {
     let r = reads.get(f);
-    if (!r) reads.set(f, (r = readMakeInclude(root, f)));
+    if (!r) reads.set(f, (r = readMakeInclude(reader, f, problems)));
     return r;
   };
   const makefiles = parsed.filter(({ p }) => p.kind === 'makefile' && p.make);
@@ -655,8 +815,8 @@ export function makeSetIncludes(names: ReadonlySet<string>): boolean {
   return MAKE_SETS_WITH_INCLUDES.has(names);
 }
 
-const makeMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();
-const makeLiteralMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();
+const makeMatchers = new WeakMap<ReadonlySet<string>, NameMatcher | null>();
+const makeLiteralMatchers = new WeakMap<ReadonlySet<string>, NameMatcher | null>();
 
 /**
  * Whether a Makefile's target set (`ManifestIndex.makeTargets`) defines `target`: a plain name
@@ -664,34 +824,35 @@ const makeLiteralMatchers = new WeakMap<ReadonlySet<string>, RegExp | null>();
  * catch-all `%`), an unresolved variable reference any text (`$(BIN)-linux`,
  * `MAKE_UNKNOWN_TARGETS`). `literal`: only patterns with some literal text count (`release-%`,
  * `$(X)/bin/promu`, not `%`, `$(BIN)` nor `MAKE_UNKNOWN_TARGETS`): evidence that this set
- * defines the name rather than that nothing says it does not. One regular expression per set
- * (and mode), built on first use.
+ * defines the name rather than that nothing says it does not. One matcher per set (and mode),
+ * built on first use, linear in the name (`Wildcard`: no backtracking on names from memory).
  */
 export function makeTargetDefined(names: ReadonlySet<string>, target: string, literal = false): boolean {
   if (names.has(target)) return true;
   const cache = literal ? makeLiteralMatchers : makeMatchers;
   let re = cache.get(names);
   if (re === undefined) {
-    const alts: string[] = [];
+    const ws: Wildcard[] = [];
     for (const n of names) {
       if (!isMakePattern(n)) continue;
-      const src = makePatternSource(n);
-      if (literal && !src.replace(/\.\*|\.\+/g, '')) continue;
-      alts.push(src);
+      const w = makeWildcard(n);
+      if (literal && !w.literal) continue;
+      ws.push(w);
     }
-    re = alts.length ? new RegExp(`^(?:${alts.join('|')})$`) : null;
+    re = ws.length ? anyOf(ws) : null;
     cache.set(names, re);
   }
   return re !== null && re.test(target);
 }
 
-function makePatternSource(t: string): string {
-  let re = '';
+/** A make target as a pattern: `%` a non-empty stem, an unresolved `$(...)` / `$x` any text, `$$` a `$`. */
+function makeWildcard(t: string): Wildcard {
+  const w = new Wildcard();
   for (let i = 0; i < t.length; i++) {
     const c = t[i]!;
-    if (c === '%') re += '.+';
+    if (c === '%') w.any(1);
     else if (c === '$' && t[i + 1] === '$') {
-      re += '\\$';
+      w.lit('$');
       i++;
     } else if (c === '$') {
       const n = t[i + 1];
@@ -705,10 +866,10 @@ function makePatternSource(t: string): string {
         }
         i = j;
       } else i++;
-      re += '.*';
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      w.any(0);
+    } else w.lit(c);
   }
-  return re;
+  return w;
 }
 
 // ------------------------------------------------------------------ history

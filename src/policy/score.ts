@@ -117,7 +117,17 @@ export function liveNames(
     CODE.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = CODE.exec(e.text))) {
-      for (const tok of m[0].replace(/^`+|`+$/g, '').match(TOKEN) ?? []) {
+      const inner = m[0].replace(/^`+|`+$/g, '').trim();
+      // A span that is one name, declared as a dependency at HEAD (`Newtonsoft.Json`,
+      // `Microsoft.Extensions.Http`, `PyYAML`): the package, whatever else the reference parser
+      // read it as. Dotted names are typed as paths there (a file named so), never as packages,
+      // so the package lookup above misses them; dependency keys are lower-cased.
+      const whole = inner.toLowerCase();
+      if (inner && !/\s/.test(inner) && ev.manifests.dependencies.has(whole)) {
+        if (!skip(inner)) live.add(`package\0${whole}`);
+        continue;
+      }
+      for (const tok of inner.match(TOKEN) ?? []) {
         const name = tok.toLowerCase();
         if (own.has(packageRoot(name))) {
           if (!skip(tok)) live.add(`package\0${packageRoot(name)}`);

@@ -237,6 +237,26 @@ export function parseGradleCatalog(text: string): ParsedManifest {
 }
 
 /**
+ * `text` without its block comments (`/* … *\/`, `<!-- … -->`), found with indexOf: a lazy regex
+ * (`/<!--[\s\S]*?-->/g`) rescanned to the end from every opener left unclosed, quadratic. An
+ * unclosed opener is the last one that counts (no later one can be closed either): the rest is a
+ * comment when `openRest` (XML: MSBuild rejects the file anyway), kept as written otherwise (a
+ * Gradle `'src/*'` in a string is no comment).
+ */
+export function stripBlockComments(text: string, open: string, close: string, openRest: boolean): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const o = text.indexOf(open, i);
+    if (o < 0) return out + text.slice(i);
+    const c = text.indexOf(close, o + open.length);
+    if (c < 0) return out + (openRest ? text.slice(i, o) : text.slice(i));
+    out += text.slice(i, o);
+    i = c + close.length;
+  }
+}
+
+/**
  * A Gradle script (`build.gradle(.kts)`, `settings.gradle(.kts)`, any `*.gradle`) or build-logic
  * source (buildSrc, build-logic): quoted coordinates
  * (`implementation("g:a:v")`, `testImplementation 'g:a'`, `platform("g:a:v")`), the Groovy map
@@ -247,12 +267,15 @@ export function parseGradleCatalog(text: string): ParsedManifest {
  */
 export function parseGradleBuild(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'gradle-build', deps: [], problems: [] };
-  const src = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'])\/\/.*$/gm, '$1');
+  const src = stripBlockComments(text, '/*', '*/', false).replace(/(^|[^:"'])\/\/.*$/gm, '$1');
   const seen = new Set<string>();
   const once = (k: string) => !seen.has(k) && !!seen.add(k);
   let m: RegExpExecArray | null;
   // `conf("g:a:v")`, `conf 'g:a:v'`, `conf(platform("g:a:v"))`, `classpath "g:a:v"`
-  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]+(?:\$\{?[\w.]+\}?[^"'\s]*)?)\2/gm;
+  // No two parts can match the same text (`\s*(?:\(\s*)?`, not `\s*\(?\s*`; after `$` one name
+  // character then the rest, not `[\w.]+` then `[^"'\s]*`), and the quoted text is bounded: the
+  // ambiguous form backtracked quadratically on a long unclosed `'g$xxx…` or run of blanks.
+  const call = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*(?:\(\s*)?(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?(["'])([^"'\s$]{1,300}(?:\$\{?[\w.][^"'\s]{0,300})?)\2/gm;
   while ((m = call.exec(src))) {
     const conf = m[1]!;
     if (conf === 'id' || conf === 'kotlin' || conf === 'project' || conf === 'apply' || conf === 'include') continue;
@@ -261,15 +284,15 @@ export function parseGradleBuild(text: string): ParsedManifest {
     const v = m[3]!.split(':')[2] ?? '';
     addLibrary(out, c.group, c.artifact, v, conf);
   }
-  const map = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*\(?\s*group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']*)["'])?/gm;
+  const map = /(?:^|[\s{;(])([a-z][A-Za-z0-9]*)\s*(?:\(\s*)?group\s*:\s*["']([\w.-]+)["']\s*,\s*name\s*:\s*["']([\w.-]+)["'](?:\s*,\s*version\s*:\s*["']([^"']{0,300})["'])?/gm;
   while ((m = map.exec(src))) if (once(`${m[2]}:${m[3]}`)) addLibrary(out, m[2]!, m[3]!, m[4] ?? '', m[1]!);
-  const plugin = /(?:^|[\s{;])id\s*\(?\s*["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
+  const plugin = /(?:^|[\s{;])id\s*(?:\(\s*)?["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']\s*\)?(?:\s*version\s*\(?\s*["']([^"']*)["'])?/gm;
   while ((m = plugin.exec(src))) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1]!, m[2] ?? '', 'plugins');
   // Plugins applied imperatively (`apply plugin: 'x'`, `apply(plugin = "x")`, a convention plugin's
   // `pluginManager.apply("x")` / `plugins.apply("x")`): applied all the same, so a plugin moved from
   // `plugins {}` to one of these is still declared, and one dropped from them is removed (history
   // follows them like `id("x")`; a task of a removed plugin is stale: see the script check).
-  const applied = /(?:\bapply\s*\(?\s*plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
+  const applied = /(?:\bapply\s*(?:\(\s*)?plugin\s*[:=]\s*|\b(?:pluginManager|plugins)\s*\.\s*apply\s*\(\s*)["']([A-Za-z][\w-]*(?:\.[\w-]+)+)["']/g;
   while ((m = applied.exec(src))) if (once(`plugin:${m[1]}`)) addPlugin(out, m[1]!, '', 'plugins');
   // Any other quoted `group:artifact:version` (`ext` maps, `const val timber = "..."` in
   // buildSrc): declared, HEAD only; where it is used is not known.
@@ -318,24 +341,55 @@ const MSBUILD_ATTR = {
   VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
 };
 
+/** Attribute text of one item longer than this: not read (no real PackageReference comes near). */
+const MAX_ITEM_ATTRS = 16 * 1024;
+
 export function parseMsbuild(path: string, text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'msbuild', deps: [], problems: [] };
-  const src = text.replace(/<!--[\s\S]*?-->/g, '');
-  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b([^>]*?)(\/?)>/g;
+  const src = stripBlockComments(text, '<!--', '-->', true);
+  // An item's start, then its attributes up to the first `>` found with indexOf (a regex
+  // `[^>]*?` rescanned to the end from every `<PackageReference` left without one).
+  const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b/g;
   const attr = (attrs: string, n: 'Include' | 'Version' | 'VersionOverride') => {
     const m = MSBUILD_ATTR[n].exec(attrs);
     return m ? (m[1] ?? m[2]) : undefined;
   };
   const seen = new Set<string>();
+  // `from` only grows: a result at or after it (or none at all) stands until `from` passes it.
+  const closes = new Map<string, number>();
+  const nextClose = (name: string, from: number): number => {
+    const at = closes.get(name);
+    if (at !== undefined && (at < 0 || at >= from)) return at;
+    const c = src.indexOf(`</${name}>`, from);
+    closes.set(name, c);
+    return c;
+  };
+  const versionRe = /<(?:Version|VersionOverride)>([^<]*)</g;
+  let versionAt: RegExpExecArray | null | undefined;
+  const nextVersion = (from: number): RegExpExecArray | null => {
+    if (versionAt === null || (versionAt && versionAt.index >= from)) return versionAt;
+    versionRe.lastIndex = from;
+    return (versionAt = versionRe.exec(src));
+  };
   let m: RegExpExecArray | null;
   while ((m = item.exec(src))) {
-    const include = attr(m[2]!, 'Include');
+    const gt = src.indexOf('>', item.lastIndex);
+    if (gt < 0) break; // no item after this one can be closed either
+    const selfClosing = gt > item.lastIndex && src[gt - 1] === '/';
+    const attrs = src.slice(item.lastIndex, selfClosing ? gt - 1 : gt);
+    item.lastIndex = gt + 1;
+    // Attributes longer than any real item's are not read (the attribute regexes rescan them).
+    if (attrs.length > MAX_ITEM_ATTRS) continue;
+    const include = attr(attrs, 'Include');
     if (!include) continue;
-    let version = attr(m[2]!, 'Version') ?? attr(m[2]!, 'VersionOverride');
-    if (version === undefined && !m[3]) {
-      const close = src.indexOf(`</${m[1]}>`, item.lastIndex);
-      const inner = close > 0 ? src.slice(item.lastIndex, close) : '';
-      version = /<(?:Version|VersionOverride)>([^<]*)</.exec(inner)?.[1];
+    let version = attr(attrs, 'Version') ?? attr(attrs, 'VersionOverride');
+    if (version === undefined && !selfClosing) {
+      // The first `<Version>` child before the item's close tag. Both searched forward from the
+      // item and remembered (items come in order): searching again from every item without
+      // either was quadratic.
+      const close = nextClose(m[1]!, item.lastIndex);
+      const v = close > 0 ? nextVersion(item.lastIndex) : null;
+      if (v && v.index + v[0].length <= close) version = v[1];
     }
     for (const id of include.split(';').map((s) => s.trim()).filter(Boolean)) {
       if (id.includes('$(') || seen.has(`${m[1]}\0${id.toLowerCase()}`)) continue;
@@ -348,7 +402,7 @@ export function parseMsbuild(path: string, text: string): ParsedManifest {
   // 5+ (`netX.Y`, a platform suffix such as `-android` dropped) and .NET Core (`netcoreappX.Y`):
   // `netstandard2.0` and .NET Framework (`net48`) are no .NET version a developer installs.
   const tfms = new Set<string>();
-  const tf = /<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/g;
+  const tf = /<TargetFrameworks?\b[^>]{0,1000}>([^<]*)<\/TargetFrameworks?>/g; // bounded: `[^>]*` rescanned to the end from each unclosed tag
   while ((m = tf.exec(src))) {
     for (const t of m[1]!.split(';').map((x) => x.trim())) {
       const v = /^net(?:coreapp)?(\d+\.\d+)(?:-[\w.]+)?$/i.exec(t);

@@ -615,6 +615,22 @@ const SETUP_REQ_FIELDS = ['install_requires', 'tests_require'] as const;
 const PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platform|platform_\w+|implementation_\w+|extra)\b/;
 
 /**
+ * `raw` without a trailing ` # comment` (`raw.replace(/\s+#.*$/, '')`, by hand: that regex rescans
+ * a long run of blanks from each of its characters): from the blanks before the first `#` that
+ * follows a blank and has no line break after it.
+ */
+function dropInlineComment(raw: string): string {
+  const lastBreak = Math.max(raw.lastIndexOf('\r'), raw.lastIndexOf('\u2028'), raw.lastIndexOf('\u2029'), raw.lastIndexOf('\n'));
+  for (let h = raw.indexOf('#', lastBreak + 1); h >= 0; h = raw.indexOf('#', h + 1)) {
+    if (h === 0 || !/\s/.test(raw[h - 1]!)) continue;
+    let b = h - 1;
+    while (b > 0 && /\s/.test(raw[b - 1]!)) b--;
+    return raw.slice(0, b);
+  }
+  return raw;
+}
+
+/**
  * The requirement lines of a setuptools value written as one string (setuptools' `yield_lines`):
  * one per line, blank lines and `#` lines skipped; a trailing ` # comment` is dropped (pip's
  * reading of requirement files; a URL's `#egg=` has no space before it).
@@ -622,7 +638,7 @@ const PEP508_MARKER = /^(?:python_version|python_full_version|os_name|sys_platfo
 function requirementLines(s: string): string[] {
   const out: string[] = [];
   for (const raw of s.split(/\r?\n/)) {
-    const line = raw.replace(/\s+#.*$/, '').trim();
+    const line = dropInlineComment(raw).trim();
     if (line && !line.startsWith('#')) out.push(line);
   }
   return out;
@@ -707,29 +723,55 @@ type PyLiteral = string | PyLiteral[] | Map<string, PyLiteral>;
 
 const OPEN_OF: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
-/** The index of the bracket closing the one at `a` (or -1). */
-function pyClose(ts: PyTok[], a: number, b: number): number {
-  let depth = 0;
-  for (let k = a; k < b; k++) {
-    const t = ts[k]!;
-    if (t.t !== 'op') continue;
-    if (t.v === '(' || t.v === '[' || t.v === '{') depth++;
-    else if (OPEN_OF[t.v] && --depth === 0) return k;
-  }
-  return -1;
+/**
+ * Tokens with their brackets matched, in one pass: `close[k]` is the index of the bracket closing
+ * the one at `k` (-1 when it is never closed, or `k` is no opening bracket). Any closing bracket
+ * closes the innermost open one (a depth count, as the reading always did). Matching once keeps
+ * every look-up below constant: scanning for the close at each nesting level was quadratic.
+ */
+interface PyToks {
+  ts: PyTok[];
+  close: Int32Array;
 }
 
-/** The ranges of `ts[a, b)` between top-level commas (empty ones, a trailing comma's, dropped). */
-function pySplit(ts: PyTok[], a: number, b: number, sep = ','): Array<[number, number]> {
+const isOpen = (t: PyTok): boolean => t.t === 'op' && (t.v === '(' || t.v === '[' || t.v === '{');
+const isClose = (t: PyTok): boolean => t.t === 'op' && OPEN_OF[t.v] !== undefined;
+
+function pyMatch(ts: PyTok[]): PyToks {
+  const close = new Int32Array(ts.length).fill(-1);
+  const stack: number[] = [];
+  for (let k = 0; k < ts.length; k++) {
+    const t = ts[k]!;
+    if (isOpen(t)) stack.push(k);
+    else if (isClose(t) && stack.length) close[stack.pop()!] = k;
+  }
+  return { ts, close };
+}
+
+/** Literals nested deeper than this are not read (the field is left unread, as if code built it). */
+const MAX_PY_DEPTH = 100;
+
+/** The index of the bracket closing the one at `a` before `b` (or -1). */
+function pyClose(p: PyToks, a: number, b: number): number {
+  const c = p.close[a] ?? -1;
+  return c >= 0 && c < b ? c : -1;
+}
+
+/**
+ * The ranges of `ts[a, b)` between top-level commas (empty ones, a trailing comma's, dropped).
+ * A bracketed part is stepped over to its close; one never closed holds the rest.
+ */
+function pySplit(p: PyToks, a: number, b: number, sep = ','): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  let depth = 0;
   let start = a;
   for (let k = a; k < b; k++) {
-    const t = ts[k]!;
+    const t = p.ts[k]!;
     if (t.t !== 'op') continue;
-    if (t.v === '(' || t.v === '[' || t.v === '{') depth++;
-    else if (OPEN_OF[t.v]) depth--;
-    else if (depth === 0 && t.v === sep) {
+    if (isOpen(t)) {
+      const c = p.close[k]!;
+      if (c < 0 || c >= b) break;
+      k = c;
+    } else if (t.v === sep) {
       if (k > start) out.push([start, k]);
       start = k + 1;
     }
@@ -740,10 +782,12 @@ function pySplit(ts: PyTok[], a: number, b: number, sep = ','): Array<[number, n
 
 /**
  * `ts[a, b)` as a literal, or undefined when code builds it: a name, a call, an operator
- * (`["a"] + extra`), a comprehension, an f-string, `*spread`. Adjacent strings concatenate.
+ * (`["a"] + extra`), a comprehension, an f-string, `*spread` — or when it nests deeper than
+ * MAX_PY_DEPTH. Adjacent strings concatenate.
  */
-function pyLiteral(ts: PyTok[], a: number, b: number): PyLiteral | undefined {
-  if (a >= b) return undefined;
+function pyLiteral(p: PyToks, a: number, b: number, depth = 0): PyLiteral | undefined {
+  if (a >= b || depth > MAX_PY_DEPTH) return undefined;
+  const ts = p.ts;
   const first = ts[a]!;
   if (first.t === 'str') {
     let s = '';
@@ -755,18 +799,18 @@ function pyLiteral(ts: PyTok[], a: number, b: number): PyLiteral | undefined {
     return s;
   }
   if (first.t !== 'op' || !(first.v === '(' || first.v === '[' || first.v === '{')) return undefined;
-  if (pyClose(ts, a, b) !== b - 1) return undefined;
-  const parts = pySplit(ts, a + 1, b - 1);
+  if (pyClose(p, a, b) !== b - 1) return undefined;
+  const parts = pySplit(p, a + 1, b - 1);
   // `("a")` is the string, `("a",)` a tuple: a parenthesis without a top-level comma only groups.
-  if (first.v === '(' && parts.length === 1 && parts[0]![1] === b - 1) return pyLiteral(ts, a + 1, b - 1);
+  if (first.v === '(' && parts.length === 1 && parts[0]![1] === b - 1) return pyLiteral(p, a + 1, b - 1, depth + 1);
   if (first.v === '{') {
-    const d = pyDict(ts, a, b);
+    const d = pyDict(p, a, b, depth);
     if (d) return [...d.values()].every((v) => v !== undefined) ? (d as Map<string, PyLiteral>) : undefined;
-    if (parts.some(([x, y]) => pySplit(ts, x, y, ':').length !== 1)) return undefined;
+    if (parts.some(([x, y]) => pySplit(p, x, y, ':').length !== 1)) return undefined;
   }
   const list: PyLiteral[] = [];
   for (const [x, y] of parts) {
-    const v = pyLiteral(ts, x, y);
+    const v = pyLiteral(p, x, y, depth + 1);
     if (v === undefined) return undefined;
     list.push(v);
   }
@@ -778,16 +822,16 @@ function pyLiteral(ts: PyTok[], a: number, b: number): PyLiteral | undefined {
  * for a value code builds, `"all": extras["all"]`); undefined when it is no such dict (a
  * computed key, `**other`, a set).
  */
-function pyDict(ts: PyTok[], a: number, b: number): Map<string, PyLiteral | undefined> | undefined {
-  const first = ts[a];
-  if (first?.t !== 'op' || first.v !== '{' || pyClose(ts, a, b) !== b - 1) return undefined;
+function pyDict(p: PyToks, a: number, b: number, depth = 0): Map<string, PyLiteral | undefined> | undefined {
+  const first = p.ts[a];
+  if (first?.t !== 'op' || first.v !== '{' || pyClose(p, a, b) !== b - 1 || depth > MAX_PY_DEPTH) return undefined;
   const m = new Map<string, PyLiteral | undefined>();
-  for (const [x, y] of pySplit(ts, a + 1, b - 1)) {
-    const kv = pySplit(ts, x, y, ':');
+  for (const [x, y] of pySplit(p, a + 1, b - 1)) {
+    const kv = pySplit(p, x, y, ':');
     if (kv.length !== 2) return undefined;
-    const k = pyLiteral(ts, kv[0]![0], kv[0]![1]);
+    const k = pyLiteral(p, kv[0]![0], kv[0]![1], depth + 1);
     if (typeof k !== 'string') return undefined;
-    m.set(k, pyLiteral(ts, kv[1]![0], kv[1]![1]));
+    m.set(k, pyLiteral(p, kv[1]![0], kv[1]![1], depth + 1));
   }
   return m;
 }
@@ -803,6 +847,20 @@ function requirementList(v: PyLiteral | undefined): string[] | undefined {
 }
 
 /**
+ * setup.py / setup.cfg above this size are not read: real ones are a few kilobytes, and reading a
+ * generated or hostile one of tens of megabytes (one token object per character) took minutes and
+ * gigabytes. Such a file is reported and declares nothing (`partial`: its fields are unknown).
+ */
+export const MAX_SETUP_BYTES = 2 * 1024 * 1024;
+
+function tooLargeSetup(out: ParsedManifest, text: string): boolean {
+  if (text.length <= MAX_SETUP_BYTES / 4 || Buffer.byteLength(text, 'utf8') <= MAX_SETUP_BYTES) return false;
+  out.problems.push({ message: `larger than ${MAX_SETUP_BYTES} bytes, not read` });
+  out.partial = true;
+  return true;
+}
+
+/**
  * setup.py: the keyword arguments of every `setup(...)` call (`setuptools.setup(` too; not `def
  * setup`), read as literals only — setup.py is a program, and running it is out of the question:
  * `install_requires`, `tests_require` (requirement lists), `extras_require` (a dict of them,
@@ -813,7 +871,9 @@ function requirementList(v: PyLiteral | undefined): string[] | undefined {
  */
 export function parseSetupPy(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'setup-py', deps: [], problems: [] };
+  if (tooLargeSetup(out, text)) return out;
   const ts = pyTokens(text);
+  const p = pyMatch(ts);
   let calls = 0;
   for (let k = 0; k + 1 < ts.length; k++) {
     const t = ts[k]!;
@@ -821,10 +881,10 @@ export function parseSetupPy(text: string): ParsedManifest {
     if (t.t !== 'name' || t.v !== 'setup' || next.t !== 'op' || next.v !== '(') continue;
     const prev = ts[k - 1];
     if (prev?.t === 'name' && prev.v === 'def') continue;
-    const close = pyClose(ts, k + 1, ts.length);
+    const close = pyClose(p, k + 1, ts.length);
     const end = close < 0 ? ts.length : close;
     calls++;
-    for (const [x, y] of pySplit(ts, k + 2, end)) {
+    for (const [x, y] of pySplit(p, k + 2, end)) {
       const a = ts[x]!;
       if (a.t === 'op' && a.v === '**') {
         out.partial = true;
@@ -834,7 +894,7 @@ export function parseSetupPy(text: string): ParsedManifest {
       if (a.t !== 'name' || eq?.t !== 'op' || eq.v !== '=') continue; // positional, `*args`
       if (a.v === 'extras_require') {
         // Each extra on its own: `"all": all_deps` leaves the literal ones readable.
-        const extras = pyDict(ts, x + 2, y);
+        const extras = pyDict(p, x + 2, y);
         if (!extras) out.partial = true;
         for (const [extra, list] of extras ?? []) {
           const reqs = requirementList(list);
@@ -843,7 +903,7 @@ export function parseSetupPy(text: string): ParsedManifest {
         }
         continue;
       }
-      const v = pyLiteral(ts, x + 2, y);
+      const v = pyLiteral(p, x + 2, y);
       if (a.v === 'name' || a.v === 'python_requires') {
         if (typeof v !== 'string') out.partial = true;
         else if (a.v === 'name') out.name ??= v.trim();
@@ -901,10 +961,15 @@ export function readIni(text: string): Map<string, Map<string, string>> {
       continue;
     }
     if (!section) continue;
-    const opt = /^(.*?)\s*[=:]\s*(.*)$/.exec(value);
-    if (!opt || !opt[1]) continue;
-    key = opt[1];
-    lines = [opt[2]!];
+    // `key = value`: split at the first `=` or `:` by hand (`/^(.*?)\s*[=:]\s*(.*)$/` backtracked
+    // quadratically on a long run of blanks without either); neither side spans a line break.
+    const eq = value.search(/[=:]/);
+    if (eq < 0) continue;
+    const k = value.slice(0, eq).trimEnd();
+    const rest = value.slice(eq + 1).trimStart();
+    if (!k || /[\r\u2028\u2029]/.test(k) || /[\r\u2028\u2029]/.test(rest)) continue;
+    key = k;
+    lines = [rest];
   }
   flush();
   return out;
@@ -929,6 +994,7 @@ function cfgRequirements(value: string): string[] {
  */
 export function parseSetupCfg(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'setup-cfg', deps: [], problems: [] };
+  if (tooLargeSetup(out, text)) return out;
   const ini = readIni(text);
   // setuptools reads `[metadata]` / `[options]` keys in any case, dashes for underscores (its old spelling).
   const get = (section: string, key: string): string | undefined => {
@@ -1222,6 +1288,13 @@ function splitWords(s: string): string[] {
 
 /** More alternative values than this for one name: not resolved. */
 const MAX_ALTERNATIVES = 64;
+/**
+ * More characters than this in all the expansions of one text (alternatives × length): not
+ * resolved, left as written (open), like a value with too many alternatives.
+ */
+const MAX_EXPANSION = 64 * 1024;
+/** Rule targets longer than this are not resolved (left as written: a pattern, open). */
+const MAX_RESOLVED_TARGET = 512;
 
 /**
  * Resolves variable references with the simple assignments of `vars` (every file of the
@@ -1252,7 +1325,8 @@ export class MakeResolver {
       if (a.op === '+=' && alts.length) alts = alts.flatMap((x) => v.map((y) => (x && y ? `${x} ${y}` : x || y)));
       else alts.push(...v);
       alts = [...new Set(alts)];
-      if (alts.length > MAX_ALTERNATIVES) {
+      // Both caps, so that a `+=` product (at most 64 × 64 pairs of bounded values) stays small.
+      if (alts.length > MAX_ALTERNATIVES || alts.reduce((sum, x) => sum + x.length, 0) > MAX_EXPANSION) {
         alts = null;
         break;
       }
@@ -1261,14 +1335,28 @@ export class MakeResolver {
     return alts;
   }
 
-  /** Every expansion of `s`, references that do not resolve kept as written; `null` when too many. */
+  /**
+   * Every expansion of `s`, references that do not resolve kept as written; `null` when too many
+   * (more than MAX_ALTERNATIVES, or more than MAX_EXPANSION characters in all: a value expanded
+   * into every alternative could otherwise take minutes and gigabytes on one crafted Makefile).
+   * Literal runs are copied with one slice each.
+   */
   text(s: string, depth = 0): string[] | null {
     let outs = [''];
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i]!;
-      if (c !== '$') {
-        outs = outs.map((o) => o + c);
-        continue;
+    let total = 0; // the characters of `outs` together
+    const add = (piece: string): boolean => {
+      total += outs.length * piece.length;
+      if (total > MAX_EXPANSION) return false;
+      if (piece) outs = outs.map((o) => o + piece);
+      return true;
+    };
+    let i = 0;
+    while (i < s.length) {
+      const d = s.indexOf('$', i);
+      if (d !== i) {
+        if (!add(s.slice(i, d < 0 ? s.length : d))) return null;
+        if (d < 0) break;
+        i = d;
       }
       const n = s[i + 1];
       let ref: string;
@@ -1277,21 +1365,32 @@ export class MakeResolver {
         const e = refEnd(s, i);
         ref = e < 0 ? s.slice(i) : s.slice(i, e + 1);
         if (e >= 0) name = s.slice(i + 2, e);
-        i = e < 0 ? s.length : e;
+        i = e < 0 ? s.length : e + 1;
       } else {
         ref = s.slice(i, i + 2);
-        i++;
+        i += 2;
       }
       const vals = /^[A-Za-z_][\w.-]*$/.test(name) ? this.variable(name, depth) : null;
-      outs = vals ? outs.flatMap((o) => vals.map((v) => o + v)) : outs.map((o) => o + ref);
-      if (outs.length > MAX_ALTERNATIVES) return null;
+      if (!vals) {
+        if (!add(ref)) return null;
+        continue;
+      }
+      if (outs.length * vals.length > MAX_ALTERNATIVES) return null;
+      // Every alternative so far once per value: their characters vals.length times, plus each value once per alternative.
+      total = total * vals.length + outs.length * vals.reduce((sum, v) => sum + v.length, 0);
+      if (total > MAX_EXPANSION) return null;
+      outs = outs.flatMap((o) => vals.map((v) => o + v));
     }
     return outs;
   }
 
-  /** The targets a rule target as written stands for (words of every expansion). */
+  /**
+   * The targets a rule target as written stands for (words of every expansion). A target name
+   * longer than MAX_RESOLVED_TARGET is no name anyone types: left as written (a pattern, open).
+   */
   targets(t: string): string[] {
     if (!t.includes('$')) return [t];
+    if (t.length > MAX_RESOLVED_TARGET) return [t];
     const alts = this.text(t);
     if (!alts) return [t];
     return [...new Set(alts.flatMap(splitWords))];
@@ -1386,6 +1485,35 @@ export function parseMakefile(text: string): ParsedManifest {
 }
 
 /**
+ * The recipe a justfile line declares (`name params...: deps`, `@name:`), or undefined: the name,
+ * then straight a `:` or whitespace and the parameters up to the first `:` outside quotes, which
+ * must not be followed by `=` (`x := 1` is an assignment); a quote left open declares nothing.
+ * A hand-written scan, linear in the line: the regex it replaces
+ * (`/^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/`) backtracked
+ * cubically on a long line without a colon, hanging the run on one bad justfile.
+ */
+export function justRecipeName(line: string): string | undefined {
+  let i = line[0] === '@' ? 1 : 0;
+  const start = i;
+  if (!/[A-Za-z_]/.test(line[i] ?? '')) return undefined;
+  i++;
+  while (i < line.length && /[\w-]/.test(line[i]!)) i++;
+  const name = line.slice(start, i);
+  // No parameters: the colon right after the name.
+  if (line[i] === ':') return line[i + 1] === '=' ? undefined : name;
+  if (!/\s/.test(line[i] ?? '')) return undefined;
+  for (; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      const e = line.indexOf(c, i + 1);
+      if (e < 0) return undefined;
+      i = e;
+    } else if (c === ':') return line[i + 1] === '=' ? undefined : name;
+  }
+  return undefined;
+}
+
+/**
  * A justfile's recipes and aliases, with each recipe's body (its indented lines, as
  * `recipeText`: what a renamed recipe is paired with its successor by; an alias has none).
  */
@@ -1407,10 +1535,10 @@ export function parseJustfile(text: string): ParsedManifest {
       continue;
     }
     if (/^(set|export|import|mod|if|else)\b/.test(raw)) continue;
-    const m = /^@?([A-Za-z_][\w-]*)((?:\s+(?:[^:'"]|'[^']*'|"[^"]*")*?)?)\s*:(?!=)/.exec(raw);
-    if (m) {
-      recipes.add(m[1]!);
-      bodies.set(m[1]!, (body = new RecipeText()));
+    const name = justRecipeName(raw);
+    if (name !== undefined) {
+      recipes.add(name);
+      bodies.set(name, (body = new RecipeText()));
     }
   }
   const recipeCommands = new Map<string, string>();

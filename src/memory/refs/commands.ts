@@ -103,6 +103,12 @@ export function tokenize(line: string): Tok[] {
 }
 
 const SEPARATORS = /^(?:&&|\|\||;|\||&)$/;
+/**
+ * A word ending in a separator: the word, then `;`, `&`, `|`, `&&` or `||`. Not after a backslash
+ * (`find … -exec rm {} \;`: an escaped `;` is find's argument) nor in a quoted word (`"a;"`, whose
+ * last character is the quote), and only when the word itself is not separators alone.
+ */
+const TRAILING_SEPARATOR = /^(.*[^;&|\\])(?:;|&&|\|\||\||&)$/s;
 /** Package-manager options naming a workspace or a folder (their value follows). */
 const TARGET_OPTIONS = new Set(['--filter', '-F', '--workspace', '-w', '--prefix', '-C', '--dir', '--cwd']);
 
@@ -176,6 +182,17 @@ export function parseCommandLine(line: string, state?: ShellState): CommandPiece
       continue;
     }
     if (t.t.startsWith('#') && (t.s === 0 || /\s/.test(line[t.s - 1]))) break; // comment
+    // A separator written against the word before it (`task build; touch x`, `make a& b`,
+    // `deno task dev|tee log`): the shell ends the command there as it does at a free-standing
+    // one, so the word (without the separator) is the segment's last, and what follows is
+    // another command; otherwise every tool's reader (task, composer, deno, turbo, nx, make,
+    // npm…) would read the next command's words as its own arguments (task names).
+    const cut = TRAILING_SEPARATOR.exec(t.t);
+    if (cut) {
+      seg.push({ t: cut[1]!, s: t.s, e: t.s + cut[1]!.length });
+      flush();
+      continue;
+    }
     seg.push(t);
   }
   flush();
