@@ -40,7 +40,8 @@ async function roundTrip(file: string, content: string, pruned: string, order: '
 
 const ORDERS = ['newest-first', 'oldest-first'] as const;
 
-describe.each(ORDERS)('restore gives back the exact bytes (%s)', (order) => {
+// Each case builds its own repository: they run concurrently (git processes overlap).
+describe.concurrent.each(ORDERS)('restore gives back the exact bytes (%s)', (order) => {
   test('the last paragraph of a rule file without a final newline (the bitwarden case)', async () => {
     const content =
       '---\npaths:\n  - "src/**"\n---\n\n# EF Core migrations\n\nUpdate the entity class first.\n\nTo regenerate one provider, edit `src/gone/a.ts`.';
