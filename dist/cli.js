@@ -4935,7 +4935,7 @@ var require_errors = __commonJS({
         this.pos = pos2;
       }
     };
-    var YAMLParseError3 = class extends YAMLError {
+    var YAMLParseError2 = class extends YAMLError {
       constructor(pos2, code3, message2) {
         super("YAMLParseError", pos2, code3, message2);
       }
@@ -4981,7 +4981,7 @@ ${pointer}
       }
     };
     exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError3;
+    exports.YAMLParseError = YAMLParseError2;
     exports.YAMLWarning = YAMLWarning;
     exports.prettifyError = prettifyError;
   }
@@ -8583,6 +8583,24 @@ var require_dist = __commonJS({
   }
 });
 
+// src/evidence/manifests/yaml.ts
+function readYaml(text5, problems) {
+  try {
+    return { data: (0, import_yaml.parse)(text5, { uniqueKeys: false }) };
+  } catch (err) {
+    const line2 = err instanceof import_yaml.YAMLParseError && err.linePos ? err.linePos[0].line : void 0;
+    problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 });
+    return void 0;
+  }
+}
+var import_yaml;
+var init_yaml = __esm({
+  "src/evidence/manifests/yaml.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+  }
+});
+
 // node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
@@ -9592,14 +9610,9 @@ function parseComposer(text5) {
 }
 function parsePubspec(text5) {
   const out = { kind: "pubspec", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    const line2 = err instanceof import_yaml.YAMLParseError && err.linePos ? err.linePos[0].line : void 0;
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 });
-    return out;
-  }
+  const yaml = readYaml(text5, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj(data);
   if (!doc) return out;
   for (const field2 of ["dependencies", "dev_dependencies", "dependency_overrides"]) {
@@ -9845,11 +9858,11 @@ function parseSwiftPackage(text5) {
   if (runtimes.length) out.runtimes = runtimes;
   return out;
 }
-var import_yaml, obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS;
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist(), 1);
+    init_yaml();
     init_parse2();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
     str = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : void 0;
@@ -10060,19 +10073,11 @@ function parseNxJson(text5) {
   out.nxConfig = { plugins, targetDefaults: Object.keys(obj2(doc.targetDefaults) ?? {}) };
   return out;
 }
-function yamlLine(err) {
-  if (err instanceof import_yaml2.YAMLParseError && err.linePos) return err.linePos[0].line;
-  return void 0;
-}
 function parsePnpmWorkspace(text5) {
   const out = { kind: "pnpm-workspace", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
-    return out;
-  }
+  const yaml = readYaml(text5, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj2(data);
   if (!doc) return out;
   if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w) => typeof w === "string");
@@ -10924,13 +10929,9 @@ function goTaskCommand(v) {
 }
 function parseTaskfile(text5) {
   const out = { kind: "taskfile", deps: [], problems: [] };
-  let data;
-  try {
-    data = (0, import_yaml2.parse)(text5, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${err.message.split("\n")[0]}`, line: yamlLine(err) });
-    return out;
-  }
+  const yaml = readYaml(text5, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj2(data);
   const tasks = /* @__PURE__ */ new Map();
   const patterns = [];
@@ -10973,11 +10974,12 @@ function parseRuntimeFile(path16, text5) {
   }
   return out;
 }
-var import_yaml2, obj2, str2, NPM_DEP_FIELDS, SETUP_REQ_FIELDS, PEP508_MARKER, OPEN_OF, isOpen, isClose, MAX_PY_DEPTH, MAX_SETUP_BYTES, RECIPE_TEXT_MAX, RecipeText, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MAX_EXPANSION, MAX_RESOLVED_TARGET, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
+var import_yaml4, obj2, str2, NPM_DEP_FIELDS, SETUP_REQ_FIELDS, PEP508_MARKER, OPEN_OF, isOpen, isClose, MAX_PY_DEPTH, MAX_SETUP_BYTES, RECIPE_TEXT_MAX, RecipeText, MAKE_DIRECTIVE, MAKE_ASSIGN, QUIET_FUNCTION, MAX_ALTERNATIVES, MAX_EXPANSION, MAX_RESOLVED_TARGET, MakeResolver, isMakePattern, literalHead, TOOL_VERSIONS_NAMES;
 var init_parse2 = __esm({
   "src/evidence/manifests/parse.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    init_yaml();
+    import_yaml4 = __toESM(require_dist(), 1);
     init_dist();
     init_tsconfig_paths();
     init_ecosystems();
@@ -11167,7 +11169,7 @@ function pnpmLock(file, text5) {
   const section = topLevelSections(text5, /* @__PURE__ */ new Set(["lockfileVersion", "importers", "dependencies", "devDependencies", "optionalDependencies"]));
   let data;
   try {
-    data = (0, import_yaml3.parse)(section, { uniqueKeys: false }) ?? {};
+    data = (0, import_yaml5.parse)(section, { uniqueKeys: false }) ?? {};
   } catch (err) {
     const line2 = err.linePos?.[0]?.line;
     return { problem: { message: `invalid YAML: ${err.message.split("\n")[0]}`, line: line2 } };
@@ -11241,11 +11243,11 @@ function yarnLock(file, text5) {
     }
   };
 }
-var import_yaml3, dirOf2, relTo, cleanPnpmVersion;
+var import_yaml5, dirOf2, relTo, cleanPnpmVersion;
 var init_lockfiles = __esm({
   "src/evidence/manifests/lockfiles.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_parse2();
     dirOf2 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     relTo = (dir, p) => dir === "" ? p : p === dir ? "" : p.startsWith(dir + "/") ? p.slice(dir.length + 1) : null;
@@ -26852,7 +26854,7 @@ function parseYaml4(value2, contentStart, contentLine) {
   if (quick) return { data: quick, problems: [] };
   let doc;
   try {
-    doc = (0, import_yaml4.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
+    doc = (0, import_yaml6.parseDocument)(value2, { prettyErrors: true, uniqueKeys: false });
   } catch (err) {
     return { problems: [{ line: contentLine, message: `invalid YAML frontmatter: ${String(err)}` }] };
   }
@@ -26867,10 +26869,10 @@ function parseYaml4(value2, contentStart, contentLine) {
     js = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     let rel = 1;
-    (0, import_yaml4.visit)(doc, {
+    (0, import_yaml6.visit)(doc, {
       Alias(_key, node2) {
         if (node2.range) rel = lineOfOffset(value2, node2.range[0]);
-        return import_yaml4.visit.BREAK;
+        return import_yaml6.visit.BREAK;
       }
     });
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -26881,9 +26883,9 @@ function parseYaml4(value2, contentStart, contentLine) {
     return { problems: [{ line: contentLine, message: "frontmatter is not a mapping of keys to values" }] };
   }
   const out = { data: normaliseValues(js), problems: [] };
-  if ((0, import_yaml4.isMap)(doc.contents)) {
+  if ((0, import_yaml6.isMap)(doc.contents)) {
     for (const pair2 of doc.contents.items) {
-      if ((0, import_yaml4.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml4.isScalar)(pair2.value) && pair2.value.range) {
+      if ((0, import_yaml6.isScalar)(pair2.key) && pair2.key.value === "content" && (0, import_yaml6.isScalar)(pair2.value) && pair2.value.range) {
         const [s, e] = pair2.value.range;
         out.contentRange = [contentStart + s, contentStart + e];
       }
@@ -27113,11 +27115,11 @@ function frontmatterProtected(fm) {
   const v = field(fm, "protected");
   return v === true || v === "true" || v === "yes";
 }
-var import_yaml4, BARE_GLOBS_RE, TOP_KEY_LINE_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
+var import_yaml6, BARE_GLOBS_RE, TOP_KEY_LINE_RE, FAST_BAD_CHAR_RE, Y_NULL, Y_BOOL, Y_OCT, Y_INT, Y_HEX, Y_NAN, Y_EXP, Y_FLOAT, NO;
 var init_frontmatter = __esm({
   "src/memory/frontmatter.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_dist();
     init_classify();
     BARE_GLOBS_RE = /^(globs[ \t]*:[ \t]+)([^ \t\r\n"'[{|>#][^\r\n]*?)[ \t]*(?=\r?$)/gm;
@@ -47620,9 +47622,9 @@ function describe(s) {
   }
 }
 function nodeKind(node2) {
-  if ((0, import_yaml5.isMap)(node2)) return "a mapping";
-  if ((0, import_yaml5.isSeq)(node2)) return "a list";
-  if ((0, import_yaml5.isScalar)(node2)) {
+  if ((0, import_yaml7.isMap)(node2)) return "a mapping";
+  if ((0, import_yaml7.isSeq)(node2)) return "a list";
+  if ((0, import_yaml7.isScalar)(node2)) {
     const v = node2.value;
     if (v === null) return "null";
     if (typeof v === "string") return `the string "${v.length > 30 ? v.slice(0, 30) + "…" : v}"`;
@@ -47653,12 +47655,12 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
   };
   const fail = (node2, key, message2) => issues.push({ ...at(node2), key, message: message2 });
   const walk = (node2, s, key) => {
-    if ((0, import_yaml5.isAlias)(node2)) node2 = node2.resolve(doc);
+    if ((0, import_yaml7.isAlias)(node2)) node2 = node2.resolve(doc);
     switch (s.type) {
       case "string":
       case "regex":
       case "date": {
-        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "string") {
+        if (!(0, import_yaml7.isScalar)(node2) || typeof node2.value !== "string") {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -47685,13 +47687,13 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return v;
       }
       case "boolean":
-        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "boolean") {
+        if (!(0, import_yaml7.isScalar)(node2) || typeof node2.value !== "boolean") {
           fail(node2, key, `expected true or false, got ${nodeKind(node2)}`);
           return void 0;
         }
         return node2.value;
       case "number": {
-        if (!(0, import_yaml5.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
+        if (!(0, import_yaml7.isScalar)(node2) || typeof node2.value !== "number" || !Number.isFinite(node2.value)) {
           fail(node2, key, `expected ${describe(s)}, got ${nodeKind(node2)}`);
           return void 0;
         }
@@ -47704,7 +47706,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         return void 0;
       }
       case "array": {
-        if ((0, import_yaml5.isSeq)(node2)) {
+        if ((0, import_yaml7.isSeq)(node2)) {
           const out = [];
           node2.items.forEach((item, i) => {
             const v = walk(item, s.items, `${key}[${i}]`);
@@ -47712,7 +47714,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           });
           return out;
         }
-        if (s.single && (0, import_yaml5.isScalar)(node2) && node2.value !== null) {
+        if (s.single && (0, import_yaml7.isScalar)(node2) && node2.value !== null) {
           const v = walk(node2, s.items, key);
           return v === void 0 ? void 0 : [v];
         }
@@ -47721,13 +47723,13 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
       case "object":
       case "record": {
-        if (!(0, import_yaml5.isMap)(node2)) {
+        if (!(0, import_yaml7.isMap)(node2)) {
           fail(node2, key, `expected a mapping, got ${nodeKind(node2)}`);
           return void 0;
         }
         const out = {};
         for (const pair2 of node2.items) {
-          const k = (0, import_yaml5.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
+          const k = (0, import_yaml7.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
           const path16 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
@@ -47759,7 +47761,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
             child = s.values;
           }
           const valueNode = pair2.value;
-          if (valueNode === null || (0, import_yaml5.isScalar)(valueNode) && valueNode.value === null) continue;
+          if (valueNode === null || (0, import_yaml7.isScalar)(valueNode) && valueNode.value === null) continue;
           const v = walk(valueNode, child, path16);
           if (v !== void 0) out[k] = v;
         }
@@ -47782,16 +47784,16 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
       }
     }
   };
-  const root2 = (0, import_yaml5.isDocument)(doc) ? doc.contents : null;
-  if (root2 === null || (0, import_yaml5.isScalar)(root2) && root2.value === null) return { value: {}, issues };
+  const root2 = (0, import_yaml7.isDocument)(doc) ? doc.contents : null;
+  if (root2 === null || (0, import_yaml7.isScalar)(root2) && root2.value === null) return { value: {}, issues };
   const value2 = walk(root2, schema, "");
   return { value: value2 ?? {}, issues };
 }
-var import_yaml5, MEMORY_FORMATS, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
+var import_yaml7, MEMORY_FORMATS, str4, repoPath, regex, bool, count, strings, regexes, budget, CONFIG_SCHEMA;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml7 = __toESM(require_dist(), 1);
     init_registry();
     init_ephemeral();
     MEMORY_FORMATS = ["claude-md", "auto-memory-index", "auto-memory-topic", "agents-md", "gemini-md", "copilot", "cursor-rule", "other"];
@@ -47878,8 +47880,8 @@ function mergeConfig(base, over2) {
   return out;
 }
 function parseConfig(text5, file) {
-  const lineCounter = new import_yaml6.LineCounter();
-  const doc = (0, import_yaml6.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  const lineCounter = new import_yaml8.LineCounter();
+  const doc = (0, import_yaml8.parseDocument)(text5, { lineCounter, prettyErrors: true, uniqueKeys: false });
   if (doc.errors.length) {
     const issues2 = doc.errors.map((e) => {
       const pos2 = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
@@ -47909,11 +47911,11 @@ async function loadConfig(root2, explicitPath) {
   }
   return structuredClone(DEFAULT_CONFIG);
 }
-var import_yaml6, CONFIG_FILE_NAMES, ConfigError;
+var import_yaml8, CONFIG_FILE_NAMES, ConfigError;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
-    import_yaml6 = __toESM(require_dist(), 1);
+    import_yaml8 = __toESM(require_dist(), 1);
     init_defaults();
     init_schema();
     CONFIG_FILE_NAMES = [".memory-audit.yml", ".memory-audit.yaml"];

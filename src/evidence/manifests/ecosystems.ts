@@ -7,7 +7,7 @@
 // Structured formats go through real parsers (JSON, YAML, TOML); Gradle scripts, mix.exs and
 // MSBuild XML are read by their declaration patterns. A parser never throws. composer.json's
 // scripts are read too (the script check's `composer run-script x` / `composer x`).
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { readYaml } from './yaml.js';
 import { parseJsonManifest, readToml, type ParsedDep, type ParsedManifest } from './parse.js';
 
 const obj = (v: unknown): Record<string, unknown> | undefined =>
@@ -97,14 +97,9 @@ export function parseComposer(text: string): ParsedManifest {
 
 export function parsePubspec(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'pubspec', deps: [], problems: [] };
-  let data: unknown;
-  try {
-    data = parseYaml(text, { uniqueKeys: false });
-  } catch (err) {
-    const line = err instanceof YAMLParseError && err.linePos ? err.linePos[0].line : undefined;
-    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line });
-    return out;
-  }
+  const yaml = readYaml(text, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj(data);
   if (!doc) return out;
   for (const field of ['dependencies', 'dev_dependencies', 'dependency_overrides']) {

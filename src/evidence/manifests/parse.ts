@@ -2,7 +2,8 @@
 // smol-toml); line-oriented formats (requirements.txt, go.mod, Gemfile, Makefile, justfile,
 // version files) are read line by line, which is their grammar. A parser never throws: it
 // returns what it could read plus problems with a line number when the parser gives one.
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { readYaml } from './yaml.js';
+import { parse as parseYaml } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { AnyManifestKind } from './kinds.js';
 import { parseJsonc } from '../tsconfig-paths.js';
@@ -313,20 +314,11 @@ export function parseNxJson(text: string): ParsedManifest {
 
 // ------------------------------------------------------------------ YAML
 
-function yamlLine(err: unknown): number | undefined {
-  if (err instanceof YAMLParseError && err.linePos) return err.linePos[0].line;
-  return undefined;
-}
-
 export function parsePnpmWorkspace(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'pnpm-workspace', deps: [], problems: [] };
-  let data: unknown;
-  try {
-    data = parseYaml(text, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line: yamlLine(err) });
-    return out;
-  }
+  const yaml = readYaml(text, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj(data);
   if (!doc) return out;
   if (Array.isArray(doc.packages)) out.workspaces = doc.packages.filter((w): w is string => typeof w === 'string');
@@ -1588,13 +1580,9 @@ function goTaskCommand(v: unknown): string {
  */
 export function parseTaskfile(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'taskfile', deps: [], problems: [] };
-  let data: unknown;
-  try {
-    data = parseYaml(text, { uniqueKeys: false });
-  } catch (err) {
-    out.problems.push({ message: `invalid YAML: ${(err as Error).message.split('\n')[0]}`, line: yamlLine(err) });
-    return out;
-  }
+  const yaml = readYaml(text, out.problems);
+  if (!yaml) return out;
+  const data = yaml.data;
   const doc = obj(data);
   const tasks = new Map<string, string>();
   const patterns: string[] = [];
