@@ -377,8 +377,19 @@ function readBlobs(cwd, ids, onBlob) {
 `;
       }
     };
+    let pending = [];
+    let pendingLen = 0;
     child.stdout.on("data", (chunk) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      if (need >= 0 && buf.length + pendingLen + chunk.length < need + 1) {
+        pending.push(chunk);
+        pendingLen += chunk.length;
+        return;
+      }
+      if (pending.length) {
+        buf = Buffer.concat([buf, ...pending, chunk]);
+        pending = [];
+        pendingLen = 0;
+      } else buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       pump();
     });
     child.stderr.on("data", (b) => {
@@ -475,6 +486,8 @@ var init_git = __esm({
       head = 0;
       buf = Buffer.alloc(0);
       need = -1;
+      pendingChunks = [];
+      pendingLen = 0;
       pendingWrite = [];
       errText = "";
       done = null;
@@ -490,7 +503,16 @@ var init_git = __esm({
         }
         const child = this.child;
         child.stdout.on("data", (chunk) => {
-          this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+          if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
+            this.pendingChunks.push(chunk);
+            this.pendingLen += chunk.length;
+            return;
+          }
+          if (this.pendingChunks.length) {
+            this.buf = Buffer.concat([this.buf, ...this.pendingChunks, chunk]);
+            this.pendingChunks = [];
+            this.pendingLen = 0;
+          } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
           this.pump();
         });
         child.stderr.on("data", (b) => {

@@ -182,8 +182,21 @@ export function readBlobs(
         errText += `${(err as Error).message}\n`;
       }
     };
+    // While a body is incomplete its chunks wait in a list, joined once it is whole: appending
+    // each chunk to the buffer would copy a large blob once per chunk (quadratic).
+    let pending: Buffer[] = [];
+    let pendingLen = 0;
     child.stdout.on('data', (chunk: Buffer) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      if (need >= 0 && buf.length + pendingLen + chunk.length < need + 1) {
+        pending.push(chunk);
+        pendingLen += chunk.length;
+        return;
+      }
+      if (pending.length) {
+        buf = Buffer.concat([buf, ...pending, chunk]);
+        pending = [];
+        pendingLen = 0;
+      } else buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       pump();
     });
     child.stderr.on('data', (b: Buffer) => {
@@ -272,6 +285,8 @@ export class BlobStream {
   private head = 0;
   private buf: Buffer = Buffer.alloc(0);
   private need = -1;
+  private pendingChunks: Buffer[] = [];
+  private pendingLen = 0;
   private pendingWrite: string[] = [];
   private errText = '';
   private done: Promise<{ code: number; stderr: string }> | null = null;
@@ -292,8 +307,18 @@ export class BlobStream {
       return;
     }
     const child = this.child;
+    // An incomplete body's chunks wait in a list, joined once it is whole (see readBlobs).
     child.stdout!.on('data', (chunk: Buffer) => {
-      this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+      if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
+        this.pendingChunks.push(chunk);
+        this.pendingLen += chunk.length;
+        return;
+      }
+      if (this.pendingChunks.length) {
+        this.buf = Buffer.concat([this.buf, ...this.pendingChunks, chunk]);
+        this.pendingChunks = [];
+        this.pendingLen = 0;
+      } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
       this.pump();
     });
     child.stderr!.on('data', (b: Buffer) => {
