@@ -10043,13 +10043,15 @@ function configWords(v) {
   if (!o || !Object.keys(o).length) return "";
   return JSON.stringify(o).replace(/[{}[\],:"]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
 }
+function readJsonc(text5, problems) {
+  const data = parseJsonc(text5);
+  if (data === void 0) problems.push({ message: "invalid JSON (with comments)" });
+  return data;
+}
 function parseTurboJson(text5) {
   const out = { kind: "turbo", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
+  const data = readJsonc(text5, out.problems);
+  if (data === void 0) return out;
   const doc = obj2(data);
   const tasks = /* @__PURE__ */ new Map();
   const table = obj2(doc?.tasks) ?? obj2(doc?.pipeline);
@@ -10059,11 +10061,8 @@ function parseTurboJson(text5) {
 }
 function parseNxProject(text5) {
   const out = { kind: "nx-project", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
+  const data = readJsonc(text5, out.problems);
+  if (data === void 0) return out;
   const doc = obj2(data);
   if (!doc) {
     out.problems.push({ message: "project.json is not a JSON object" });
@@ -10927,11 +10926,8 @@ function parseJustfile(text5) {
 }
 function parseDenoConfig(text5) {
   const out = { kind: "deno", deps: [], problems: [] };
-  const data = parseJsonc(text5);
-  if (data === void 0) {
-    out.problems.push({ message: "invalid JSON (with comments)" });
-    return out;
-  }
+  const data = readJsonc(text5, out.problems);
+  if (data === void 0) return out;
   const doc = obj2(data);
   if (!doc) return out;
   const tasks = /* @__PURE__ */ new Map();
@@ -37022,10 +37018,13 @@ function history(ev, name) {
   }
   return void 0;
 }
+function extendsName(dep, name) {
+  return dep.length > name.length + 1 && dep.startsWith(name) && (dep.charCodeAt(name.length) === 45 || dep.charCodeAt(name.length) === 95);
+}
 function pluginDeclared(ev, name) {
   const n = name.toLowerCase();
   for (const dep of ev.manifests.dependencies.keys()) {
-    if (dep.length > n.length + 1 && dep.startsWith(n) && (dep.charCodeAt(n.length) === 45 || dep.charCodeAt(n.length) === 95)) return true;
+    if (extendsName(dep, n)) return true;
   }
   return false;
 }
@@ -37055,7 +37054,7 @@ function goneExtender(ev, idx, name) {
   let out = null;
   if (/^[a-z][a-z0-9]{2,}$/.test(n) && !ev.history.shallow && !presentNow(ev, idx, n) && !history(ev, n) && !pluginDeclared(ev, n)) {
     for (const [dep, events] of ev.manifests.everDependencies) {
-      if (dep.length <= n.length + 1 || !dep.startsWith(n) || dep.charCodeAt(n.length) !== 45 && dep.charCodeAt(n.length) !== 95) continue;
+      if (!extendsName(dep, n)) continue;
       const last = events[events.length - 1];
       if (!last || last.type !== "removed") continue;
       if (!out || last.commit.time > out.removal.commit.time) out = { dep, removal: last };
@@ -49185,6 +49184,14 @@ function offer(best, t, src) {
     best.src = src;
   }
 }
+function definedAnywhere(ev, name) {
+  const m = ev.manifests;
+  for (const set of m.scripts.values()) if (set.has(name)) return true;
+  for (const set of m.makeTargets.values()) if (makeTargetDefined(set, name, true)) return true;
+  for (const set of m.justRecipes.values()) if (set.has(name)) return true;
+  for (const t of taskTables(m).values()) if (!t.open && taskNameDefined(t, name)) return true;
+  return false;
+}
 function liveNames(e, ctx, skip = () => false, weak = false) {
   const ev = ctx.evidence;
   const live = /* @__PURE__ */ new Set();
@@ -49199,8 +49206,7 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
     }
     if (r.kind === "command" && r.script && !skip(r.value, r)) {
       const script = r.script;
-      const defined = [...ev.manifests.scripts.values()].some((set) => set.has(script)) || [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true)) || [...ev.manifests.justRecipes.values()].some((set) => set.has(script)) || [...taskTables(ev.manifests).values()].some((t) => !t.open && taskNameDefined(t, script));
-      if (defined) live.add(`command\0${r.value}`);
+      if (definedAnywhere(ev, script)) live.add(`command\0${r.value}`);
     }
     if (r.kind === "link" && !skip(r.value, r)) {
       const p = existing(ev, normalPath(r.value), dir, r.base);

@@ -194,6 +194,11 @@ function history(ev: Evidence, name: string): { key: string; events: PackageHist
   return undefined;
 }
 
+/** A dependency named after a program it extends: `rubocop-rails`, `pytest_cov` for `rubocop`, `pytest`. */
+function extendsName(dep: string, name: string): boolean {
+  return dep.length > name.length + 1 && dep.startsWith(name) && (dep.charCodeAt(name.length) === 45 || dep.charCodeAt(name.length) === 95);
+}
+
 /**
  * Whether a dependency declared now is a plugin of `name` (`rubocop-rails`, `rubocop_rails`,
  * `pytest-cov`): such packages depend on the one they extend, so its program stays installed.
@@ -202,7 +207,7 @@ function history(ev: Evidence, name: string): { key: string; events: PackageHist
 function pluginDeclared(ev: Evidence, name: string): boolean {
   const n = name.toLowerCase();
   for (const dep of ev.manifests.dependencies.keys()) {
-    if (dep.length > n.length + 1 && dep.startsWith(n) && (dep.charCodeAt(n.length) === 45 || dep.charCodeAt(n.length) === 95)) return true;
+    if (extendsName(dep, n)) return true;
   }
   return false;
 }
@@ -247,7 +252,7 @@ function goneExtender(ev: Evidence, idx: SwapIndex, name: string): { dep: string
   let out: { dep: string; removal: PackageHistoryEvent } | null = null;
   if (/^[a-z][a-z0-9]{2,}$/.test(n) && !ev.history.shallow && !presentNow(ev, idx, n) && !history(ev, n) && !pluginDeclared(ev, n)) {
     for (const [dep, events] of ev.manifests.everDependencies) {
-      if (dep.length <= n.length + 1 || !dep.startsWith(n) || (dep.charCodeAt(n.length) !== 45 && dep.charCodeAt(n.length) !== 95)) continue;
+      if (!extendsName(dep, n)) continue;
       const last = events[events.length - 1];
       if (!last || last.type !== 'removed') continue;
       if (!out || last.commit.time > out.removal.commit.time) out = { dep, removal: last };

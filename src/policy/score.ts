@@ -57,6 +57,20 @@ export function namedPaths(entry: Entry): string[] {
 const NO_PATHS: ReadonlySet<string> = new Set();
 
 /**
+ * Whether any manifest defines a script / target / recipe / task of this name: npm scripts, make
+ * targets (a pattern rule or an include counts, literal patterns only), just recipes, composer
+ * scripts, deno tasks and Taskfile tasks (their includes and wildcards).
+ */
+function definedAnywhere(ev: CheckContext['evidence'], name: string): boolean {
+  const m = ev.manifests;
+  for (const set of m.scripts.values()) if (set.has(name)) return true;
+  for (const set of m.makeTargets.values()) if (makeTargetDefined(set, name, true)) return true;
+  for (const set of m.justRecipes.values()) if (set.has(name)) return true;
+  for (const t of taskTables(m).values()) if (!t.open && taskNameDefined(t, name)) return true;
+  return false;
+}
+
+/**
  * What an entry names that the project still has, as `kind\0name` keys: paths at HEAD, current
  * dependencies, scripts or make targets that are defined. `skip` leaves names out (a path's own
  * text, or a reference); `weak`: prose words that may name a package count too.
@@ -81,14 +95,7 @@ export function liveNames(
     }
     if (r.kind === 'command' && r.script && !skip(r.value, r)) {
       const script = r.script;
-      // make targets: a pattern rule or an include can define the name too (literal patterns only)
-      // composer scripts, deno tasks and Taskfile tasks (their tables, includes and wildcards)
-      const defined =
-        [...ev.manifests.scripts.values()].some((set) => set.has(script)) ||
-        [...ev.manifests.makeTargets.values()].some((set) => makeTargetDefined(set, script, true)) ||
-        [...ev.manifests.justRecipes.values()].some((set) => set.has(script)) ||
-        [...taskTables(ev.manifests).values()].some((t) => !t.open && taskNameDefined(t, script));
-      if (defined) live.add(`command\0${r.value}`);
+      if (definedAnywhere(ev, script)) live.add(`command\0${r.value}`);
     }
     // A link whose target exists (`[env](mdc:apps/web/env.ts)`, `[guide](docs/guide)`).
     if (r.kind === 'link' && !skip(r.value, r)) {

@@ -248,6 +248,13 @@ function configWords(v: unknown): string {
   return JSON.stringify(o).replace(/[{}[\],:"]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
+/** JSON with comments (turbo.json, project.json, deno.jsonc), or undefined after recording an "invalid JSON (with comments)" problem. */
+function readJsonc(text: string, problems: ParsedManifest['problems']): unknown {
+  const data = parseJsonc(text);
+  if (data === undefined) problems.push({ message: 'invalid JSON (with comments)' });
+  return data;
+}
+
 /**
  * turbo.json / turbo.jsonc (JSON with comments): the keys of `tasks` (Turborepo 2) or `pipeline`
  * (1.x) as `tasks`, each a task name (`build`), a package's task (`web#build`) or a root task
@@ -255,11 +262,8 @@ function configWords(v: unknown): string {
  */
 export function parseTurboJson(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'turbo', deps: [], problems: [] };
-  const data = parseJsonc(text);
-  if (data === undefined) {
-    out.problems.push({ message: 'invalid JSON (with comments)' });
-    return out;
-  }
+  const data = readJsonc(text, out.problems);
+  if (data === undefined) return out;
   const doc = obj(data);
   const tasks = new Map<string, string>();
   const table = obj(doc?.tasks) ?? obj(doc?.pipeline);
@@ -271,11 +275,8 @@ export function parseTurboJson(text: string): ParsedManifest {
 /** An Nx project.json: its `name` (`nxName`) and the keys of `targets` (as `tasks`). */
 export function parseNxProject(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'nx-project', deps: [], problems: [] };
-  const data = parseJsonc(text);
-  if (data === undefined) {
-    out.problems.push({ message: 'invalid JSON (with comments)' });
-    return out;
-  }
+  const data = readJsonc(text, out.problems);
+  if (data === undefined) return out;
   const doc = obj(data);
   if (!doc) {
     out.problems.push({ message: 'project.json is not a JSON object' });
@@ -1549,11 +1550,8 @@ export function parseJustfile(text: string): ParsedManifest {
  */
 export function parseDenoConfig(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'deno', deps: [], problems: [] };
-  const data = parseJsonc(text);
-  if (data === undefined) {
-    out.problems.push({ message: 'invalid JSON (with comments)' });
-    return out;
-  }
+  const data = readJsonc(text, out.problems);
+  if (data === undefined) return out;
   const doc = obj(data);
   if (!doc) return out;
   const tasks = new Map<string, string>();
