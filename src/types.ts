@@ -490,6 +490,8 @@ export type ManifestKind =
   // composer.json, mix.exs, pubspec.yaml, MSBuild project and props files
   | 'gradle-catalog'
   | 'gradle-build'
+  // Maven's pom.xml: dependencies, managed dependencies, parent, plugins, the Java level
+  | 'maven'
   | 'composer'
   | 'mix'
   | 'pubspec'

@@ -1,13 +1,12 @@
 // The file index: what exists now. One `git ls-files -z -t --cached --others --deleted --exclude-standard`
 // (tracked files plus untracked files that are not ignored), or a filesystem walk when the
 // root is not a git repository.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { glob } from 'tinyglobby';
 import ignore from 'ignore';
 import type { DirStats, FileIndex } from '../types.js';
 import { streamGitTokens } from './git.js';
-import { loadIgnoreRules } from './untracked-on-purpose.js';
+import { loadIgnoreRules, MAX_GITIGNORE_BYTES } from './untracked-on-purpose.js';
+import { RepoReader } from './repo-file.js';
 
 /** Builds the lookup maps from a list of repository-relative paths (forward slashes). */
 export function indexFromPaths(paths: Iterable<string>, untracked?: Set<string>, source: 'git' | 'filesystem' = 'git'): FileIndex {
@@ -112,12 +111,11 @@ export async function walkFileIndex(root: string): Promise<FileIndex> {
   } catch {
     found = [];
   }
-  try {
-    const gi = await readFile(path.join(root, '.gitignore'), 'utf8');
-    const ig = ignore().add(gi);
+  // the root .gitignore, read as loadIgnoreRules reads every one (its problem is reported there)
+  const gi = found.includes('.gitignore') ? await new RepoReader(root, MAX_GITIGNORE_BYTES).read('.gitignore') : undefined;
+  if (gi && 'text' in gi) {
+    const ig = ignore().add(gi.text);
     found = found.filter((f) => !ig.ignores(f));
-  } catch {
-    // no .gitignore
   }
   found.sort();
   const index = indexFromPaths(found, undefined, 'filesystem');

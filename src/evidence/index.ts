@@ -7,12 +7,13 @@
 import type { Config } from '../config/types.js';
 import type { Entry, Evidence, Finding, HistoryIndex } from '../types.js';
 import { existsInIndex, gitFileIndex, walkFileIndex } from './files.js';
+import { ignoreFileProblems } from './untracked-on-purpose.js';
 import { parseRepoSlug, remoteOriginUrl, repoInfo, type RepoInfo } from './git.js';
 import { fetchGitHubState } from './github.js';
 import { emptyHistory, runLogPass } from './history.js';
 import { yieldCpuToGit } from './pump.js';
 import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, readHeadManifests } from './manifests.js';
-import { readPathAliases, type PathAliases } from './tsconfig-paths.js';
+import { readPathAliases, type ConfigProblem, type PathAliases } from './tsconfig-paths.js';
 
 export interface GatherOptions {
   root: string;
@@ -53,11 +54,13 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   let history: HistoryIndex;
   let files;
   let pathAliasesP: Promise<PathAliases> = Promise.resolve([]);
+  /** tsconfig / jsconfig files that could not be read (pushed to the manifest problems once read, in path order). */
+  const configProblems: ConfigProblem[] = [];
 
   if (!info.isRepo) {
     const tf = performance.now();
     files = await walkFileIndex(root);
-    pathAliasesP = readPathAliases(root, files);
+    pathAliasesP = readPathAliases(root, files, configProblems);
     timings.files = ms(tf);
     const tm = performance.now();
     await readHeadManifests(root, files, manifests);
@@ -84,7 +87,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     if (info.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
-    pathAliasesP = readPathAliases(root, files);
+    pathAliasesP = readPathAliases(root, files, configProblems);
     if (fr.error) {
       findings.push(runFinding('malformed', 'warning', `git ls-files failed: ${fr.error}`, { stage: 'files' }));
     }
@@ -137,6 +140,9 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
     : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
   const pathAliases = await pathAliasesP;
+  // Configuration files that are no manifests but decide findings too: reported the same way.
+  const byPath = (a: ConfigProblem, b: ConfigProblem) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  manifests.problems.push(...ignoreFileProblems(files), ...configProblems.sort(byPath));
   timings.total = ms(t0);
 
   const evidence: Evidence = {

@@ -2,8 +2,6 @@
 // project versions at HEAD (read from the working tree), plus their history: which commit
 // added or removed every dependency and script, read from the blobs the single log pass
 // saw change (one `git cat-file --batch` process for all of them).
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type {
   CommitInfo,
   DependencyVersionEvent,
@@ -15,6 +13,7 @@ import type {
   ScriptHistoryEvent,
 } from '../types.js';
 import { BlobStream, readBlobs } from './git.js';
+import { LINK_OUT, MISSING, RepoReader } from './repo-file.js';
 import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
 import { hasHistory, isLockfile, manifestKind, NX_NAME_KEY, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
@@ -163,39 +162,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
   return out;
 }
 
-/** Why a file reached through a symlink leading outside the repository is not read. */
-export const LINK_OUT = 'symlink leads outside the repository, not read';
-
-/**
- * Reads repository files from the work tree, never through a symlink leading outside the
- * repository (docs/evidence.md): what lies outside is not the project's, and may be anything (a
- * device, a huge file, another project's manifest deciding findings). Only the file itself needs
- * a look: git lists no path below a symlinked folder (it tracks the link), so a path that is no
- * link lies inside. The repository root's own real path is taken once (the checkout may itself
- * sit behind a symlink).
- */
-class RepoReader {
-  private realRoot: Promise<string> | undefined;
-  constructor(private readonly root: string) {}
-
-  /** The file's text, or why it was not read (`missing from the working tree` when absent). */
-  async read(file: string): Promise<{ text: string } | { error: string }> {
-    try {
-      const abs = path.join(this.root, file);
-      if ((await lstat(abs)).isSymbolicLink()) {
-        const real = await realpath(abs);
-        const rel = path.relative(await (this.realRoot ??= realpath(this.root)), real);
-        if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { error: LINK_OUT };
-      }
-      const st = await stat(abs);
-      if (!st.isFile()) return { error: 'not a regular file' };
-      if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-      return { text: await readFile(abs, 'utf8') };
-    } catch (err) {
-      return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing from the working tree' : (err as Error).message };
-    }
-  }
-}
+export { LINK_OUT };
 
 /** Runtime files are less authoritative than manifest fields of the same folder. */
 // setup.py's `python_requires` is read after pyproject.toml's `requires-python` (which setuptools
@@ -211,14 +178,14 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (kind) found.push({ file: f, kind });
   }
   found.sort((a, b) => depth(a.file) - depth(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const reader = new RepoReader(root);
+  const reader = new RepoReader(root, MAX_MANIFEST_BYTES);
   const texts: Array<{ text?: string; error?: string }> = await mapLimit(found, 32, ({ file }) => reader.read(file));
   const locks: LockIndex[] = [];
   const parsed: Array<{ file: string; p: ParsedManifest }> = [];
   found.forEach(({ file, kind }, i) => {
     const t = texts[i]!;
     if ('error' in t) {
-      if (t.error !== 'missing from the working tree') idx.problems.push({ file, message: t.error! });
+      if (t.error !== MISSING) idx.problems.push({ file, message: t.error! });
       return;
     }
     idx.manifestFiles!.set(file, kind);

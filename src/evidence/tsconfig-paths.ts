@@ -3,9 +3,15 @@
 // per audit from the working tree like the other manifests. Memory names modules the way the
 // code imports them (`@/components/Radix/Button.tsx` for `packages/front-end/components/Radix/Button.tsx`
 // under `"@/*": ["./*"]`); the path check resolves those through this table.
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileIndex } from '../types.js';
+import { MISSING, RepoReader } from './repo-file.js';
+
+/** A config file that could not be read (reported as a note: its aliases are not applied). */
+export interface ConfigProblem {
+  file: string;
+  message: string;
+}
 
 /** One `"prefix*": ["target*", …]` mapping of one config file. */
 export interface PathAlias {
@@ -36,16 +42,17 @@ const MAX_EXTENDS = 5;
  * patterns with one trailing `*` whose targets end with `*` are kept (`"@/*": ["./src/*"]`):
  * exact patterns and `*`-in-the-middle forms name single modules, not folders memory writes.
  */
-export async function readPathAliases(root: string, files: FileIndex): Promise<PathAliases> {
+export async function readPathAliases(root: string, files: FileIndex, problems?: ConfigProblem[]): Promise<PathAliases> {
   const found: string[] = [];
   for (const [name, list] of files.byBasename) if (CONFIG_NAME.test(name)) for (const f of list) if (files.files.has(f)) found.push(f);
   if (!found.length) return [];
   found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   found.length = Math.min(found.length, MAX_CONFIGS);
   const texts = new Map<string, Promise<Record<string, unknown> | null>>();
+  const reader = new RepoReader(root, MAX_BYTES);
   const load = (file: string) => {
     let p = texts.get(file);
-    if (!p) texts.set(file, (p = readConfig(root, file)));
+    if (!p) texts.set(file, (p = readConfig(reader, file, problems)));
     return p;
   };
   const out: PathAliases = [];
@@ -122,16 +129,22 @@ async function effectiveOptions(file: string, load: (f: string) => Promise<Recor
   return out;
 }
 
-async function readConfig(root: string, file: string): Promise<Record<string, unknown> | null> {
-  try {
-    const abs = path.join(root, file);
-    const st = await stat(abs);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    const v = parseJsonc(await readFile(abs, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
+/**
+ * A config file's object, or null. Each file is read once (`load` memoises), so a problem is
+ * recorded once: a symlink leading outside the repository, a file too large or not regular,
+ * text that is no JSON with comments. A file missing from the work tree (an `extends` target
+ * never written, a tracked file deleted) says nothing worth a note.
+ */
+async function readConfig(reader: RepoReader, file: string, problems: ConfigProblem[] | undefined): Promise<Record<string, unknown> | null> {
+  const t = await reader.read(file);
+  if ('error' in t) {
+    if (t.error !== MISSING) problems?.push({ file, message: t.error });
     return null;
   }
+  const v = parseJsonc(t.text);
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  problems?.push({ file, message: v === undefined ? 'invalid JSON (with comments)' : 'tsconfig is not a JSON object' });
+  return null;
 }
 
 /**

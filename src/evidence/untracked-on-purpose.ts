@@ -6,10 +6,13 @@
 //
 // The .gitignore files are read once, with the file index (`loadIgnoreRules`); they are
 // compiled on the first query. Look-ups are pure and cached per folder.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { FileIndex } from '../types.js';
+import { MISSING, RepoReader } from './repo-file.js';
+import type { ConfigProblem } from './tsconfig-paths.js';
+
+/** A .gitignore larger than this is no hand-written rule file: not read (a note says so). */
+export const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
 
 interface IgnoreRules {
   /** Folder ('' = the root) -> the text of its .gitignore. */
@@ -21,25 +24,35 @@ interface IgnoreRules {
 }
 
 const rulesByIndex = new WeakMap<FileIndex, IgnoreRules>();
+const problemsByIndex = new WeakMap<FileIndex, ConfigProblem[]>();
 
 /**
  * Reads every .gitignore file the index lists (tracked, or untracked and not ignored — the
- * ones git applies) and attaches their rules to the index. One read per file, concurrently.
+ * ones git applies) and attaches their rules to the index. One read per file, concurrently,
+ * never through a symlink leading outside the repository, never a FIFO or device, never more
+ * than MAX_GITIGNORE_BYTES: such a file gives no rules and a problem (`ignoreFileProblems`).
  */
 export async function loadIgnoreRules(root: string, index: FileIndex): Promise<void> {
   const paths = index.byBasename.get('.gitignore');
   if (!paths || paths.length === 0) return;
   const texts = new Map<string, string>();
+  const problems: ConfigProblem[] = [];
+  const reader = new RepoReader(root, MAX_GITIGNORE_BYTES);
   await Promise.all(
     paths.map(async (p) => {
-      try {
-        texts.set(p.length === 10 ? '' : p.slice(0, -11), await readFile(path.join(root, p), 'utf8'));
-      } catch {
-        // listed but unreadable (deleted meanwhile, a folder named .gitignore): no rules
-      }
+      const t = await reader.read(p);
+      if ('text' in t) texts.set(p.length === 10 ? '' : p.slice(0, -11), t.text);
+      // listed but gone (deleted meanwhile): no rules, nothing to say
+      else if (t.error !== MISSING) problems.push({ file: p, message: t.error });
     }),
   );
   if (texts.size) rulesByIndex.set(index, { texts, compiled: new Map(), verdicts: new Map() });
+  if (problems.length) problemsByIndex.set(index, problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
+}
+
+/** The .gitignore files `loadIgnoreRules` could not read for this index, by path. */
+export function ignoreFileProblems(index: FileIndex): readonly ConfigProblem[] {
+  return problemsByIndex.get(index) ?? [];
 }
 
 /** Attaches .gitignore texts directly (folder -> text); for indexes built without a root. */

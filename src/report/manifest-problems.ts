@@ -42,11 +42,23 @@ export function manifestProblemNotes(problems: readonly ManifestProblem[], root?
       line: line ?? 1,
       kind: MANIFEST_UNREADABLE,
       severity: 'info',
-      message: `\`${file}\` could not be read as a manifest: ${reason}; its scripts, dependencies and versions are not checked.`,
+      message: messageFor(p.file, file, reason),
       evidence: { reason },
     });
   }
   return notes;
+}
+
+/**
+ * The note's words: a manifest's scripts, dependencies and versions go unchecked; a tsconfig /
+ * jsconfig's path aliases (`@/x`) go unresolved; a .gitignore's rules no longer excuse the
+ * paths memory names that git leaves out on purpose.
+ */
+function messageFor(path: string, shown: string, reason: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base === '.gitignore') return `\`${shown}\` could not be read: ${reason}; its ignore rules are not applied.`;
+  if (/^[jt]sconfig(?:\.[\w-]+)*\.json$/.test(base)) return `\`${shown}\` could not be read: ${reason}; its path aliases are not applied.`;
+  return `\`${shown}\` could not be read as a manifest: ${reason}; its scripts, dependencies and versions are not checked.`;
 }
 
 const validLine = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1;

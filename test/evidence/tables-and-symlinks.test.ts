@@ -119,4 +119,36 @@ describe('symlinks leading outside the repository', () => {
     expect([...m.makeTargets.get('Makefile')!]).toEqual(['build', '$(unknown)']);
     expect(rows(report)).toEqual(['script-missing|1|task in:nope']);
   });
+
+  it('tsconfig and .gitignore files are read the same way: outside links and broken files are notes, the run goes on', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'ma-outside-'));
+    outsideDirs.push(outside);
+    await writeFile(path.join(outside, 'tsconfig.json'), '{"compilerOptions":{"paths":{"@outside/*":["./src/*"]}}}\n');
+    await writeFile(path.join(outside, '.gitignore'), 'secret-build/\n');
+    const r = await makeRepo('ma-tables-');
+    await r.write('src/app.ts', 'export {};\n');
+    await r.write('web/src/main.ts', 'export {};\n');
+    await r.write('web/tsconfig.json', '{"compilerOptions":{"paths":{"@web/*":["./src/*"]}}}\n');
+    await r.write('bad/tsconfig.json', '{"compilerOptions": {"paths": \n');
+    await r.write('api/.keep', '');
+    await symlink(path.join(outside, 'tsconfig.json'), path.join(r.dir, 'tsconfig.json'));
+    await symlink(path.join(outside, '.gitignore'), path.join(r.dir, 'api/.gitignore'));
+    await r.write(
+      'CLAUDE.md',
+      ['- Web entry: `@web/main.ts`.', '- Shared code under `@outside/app.ts`.', '- API build output lands in `api/secret-build/out.js`.', ''].join('\n'),
+    );
+    await r.commit('init', '2026-01-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    const notes = (report.notes ?? []).filter((n) => n.kind === ('manifest-unreadable' as never)).map((n) => [n.file, n.message]);
+    expect(notes).toEqual([
+      ['api/.gitignore', '`api/.gitignore` could not be read: symlink leads outside the repository, not read; its ignore rules are not applied.'],
+      ['bad/tsconfig.json', '`bad/tsconfig.json` could not be read: invalid JSON (with comments); its path aliases are not applied.'],
+      ['tsconfig.json', '`tsconfig.json` could not be read: symlink leads outside the repository, not read; its path aliases are not applied.'],
+    ]);
+    // the alias of the readable config still resolves (`@web/main.ts`); the outside rules are not
+    // applied (with them the build output would be excused as ignored on purpose)
+    expect(findingRows(report, (f) => f.kind.startsWith('path')).map((x) => x.split('|').slice(0, 3).join('|'))).toEqual([
+      'path-unverified|3|api/secret-build/out.js',
+    ]);
+  });
 });

@@ -1,12 +1,13 @@
-// Manifests of Gradle, Composer, Mix, Pub and MSBuild/NuGet. Each dependency gives one name
+// Manifests of Gradle, Maven, Composer, Mix, Pub and MSBuild/NuGet. Each dependency gives one name
 // that history follows (the way memory names it: `timber`, `pest`, `req`, `isar`,
 // `Verify.XunitV3`) and, at HEAD only, the other spellings of the same dependency (`presence`:
 // the full coordinate, the catalog alias, `vendor/name`, the manifest's own name), so a name
 // still declared in any spelling is never reported as gone, while a swap of one dependency for
 // another still adds and removes exactly one followed name (what the package check pairs).
-// Structured formats go through real parsers (JSON, YAML, TOML); Gradle scripts, mix.exs and
+// Structured formats go through real parsers (JSON, YAML, TOML, XML for pom.xml); Gradle scripts, mix.exs and
 // MSBuild XML are read by their declaration patterns. A parser never throws. composer.json's
 // scripts are read too (the script check's `composer run-script x` / `composer x`).
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { readYaml } from './yaml.js';
 import { parseJsonManifest, readToml, type ParsedDep, type ParsedManifest } from './parse.js';
 
@@ -454,5 +455,118 @@ export function parseSwiftPackage(text: string): ParsedManifest {
   const own = /\bPackage\s*\(\s*name\s*:\s*"([^"]+)"/.exec(src);
   if (own) presenceOnly(out, [own[1]], 'name');
   if (runtimes.length) out.runtimes = runtimes;
+  return out;
+}
+
+// ------------------------------------------------------------------ Maven (pom.xml)
+
+/** The XML reader for pom.xml: elements only (attributes carry nothing a POM declares), text kept as written. */
+const POM_PARSER = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+  // No entity expansion (a DOCTYPE's entities could grow a small file without bound); the five
+  // predefined ones are decoded by `pomText`.
+  processEntities: false,
+  isArray: (name) => POM_LISTS.has(name),
+});
+/** Elements that may repeat under their parent: always read as lists. */
+const POM_LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'module']);
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** An element's text, predefined entities decoded; undefined for a missing or structured element. */
+function pomText(v: unknown): string | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  return String(v).replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
+}
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/**
+ * A Maven POM: `<dependencies>` (the field is the scope, `compile` when none is written),
+ * `<dependencyManagement>` (versions and imported BOMs), the `<parent>` (Spring Boot's
+ * `spring-boot-starter-parent`), build `<plugins>` / `<pluginManagement>` / `<extensions>` (a
+ * plugin's group defaults to `org.apache.maven.plugins`), the same inside each `<profile>`.
+ * Names as the Gradle readers give them: the artifact id is followed through history, the
+ * coordinate and the group's last part are other spellings. Versions written as `${property}`
+ * are resolved through `<properties>` (and `${project.version}` / `${project.parent.version}`);
+ * one left unresolved is no version. The Java level (`maven.compiler.release` / `source` /
+ * `target`, Spring Boot's `java.version`, the compiler plugin's `<release>` / `<source>`) is a
+ * runtime, as Gradle's toolchain is. The project's own artifact id is a declared name (HEAD only).
+ */
+export function parseMavenPom(text: string): ParsedManifest {
+  const out: ParsedManifest = { kind: 'maven', deps: [], problems: [] };
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    out.problems.push({ message: `invalid XML: ${valid.err.msg}`, line: valid.err.line });
+    return out;
+  }
+  const project = obj(obj(POM_PARSER.parse(text))?.project);
+  if (!project) {
+    out.problems.push({ message: 'has no <project> element' });
+    return out;
+  }
+  const parent = obj(project.parent);
+  const props = new Map<string, string>();
+  for (const [k, v] of Object.entries(obj(project.properties) ?? {})) {
+    const s = pomText(v);
+    if (s !== undefined) props.set(k, s);
+  }
+  const own = pomText(project.version) ?? pomText(parent?.version);
+  if (own !== undefined) {
+    props.set('project.version', own);
+    props.set('version', own);
+  }
+  const parentVersion = pomText(parent?.version);
+  if (parentVersion !== undefined) props.set('project.parent.version', parentVersion);
+  // `${a}` through the properties, a property naming another resolved too (bounded: a cycle stops).
+  const resolve = (s: string | undefined): string => {
+    let v = s ?? '';
+    for (let depth = 0; depth < 5 && v.includes('${'); depth++) v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k: string) => props.get(k) ?? whole);
+    return v.includes('${') ? '' : v;
+  };
+  const seen = new Set<string>();
+  const addCoord = (node: unknown, field: string, defaultGroup?: string) => {
+    const o = obj(node);
+    const artifact = resolve(pomText(o?.artifactId));
+    const group = resolve(pomText(o?.groupId)) || defaultGroup || '';
+    if (!o || !group || !artifact || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact)) return;
+    if (seen.has(`${group}:${artifact}`)) return;
+    seen.add(`${group}:${artifact}`);
+    addLibrary(out, group, artifact, resolve(pomText(o.version)), field);
+  };
+  const java = new Set<string>();
+  const addJava = (v: string | undefined) => {
+    const s = resolve(v);
+    if (/^(?:1\.\d|\d{1,2})$/.test(s)) java.add(s);
+  };
+  const readBuild = (build: Record<string, unknown> | undefined) => {
+    if (!build) return;
+    const plugins = [...list(obj(build.plugins)?.plugin), ...list(obj(obj(build.pluginManagement)?.plugins)?.plugin)];
+    for (const p of plugins) {
+      addCoord(p, 'plugins', 'org.apache.maven.plugins');
+      const po = obj(p);
+      if (pomText(po?.artifactId) === 'maven-compiler-plugin') {
+        const conf = obj(po?.configuration);
+        addJava(pomText(conf?.release) ?? pomText(conf?.source));
+      }
+    }
+    for (const e of list(obj(build.extensions)?.extension)) addCoord(e, 'extensions');
+  };
+  const readBody = (body: Record<string, unknown>) => {
+    for (const d of list(obj(body.dependencies)?.dependency)) addCoord(d, pomText(obj(d)?.scope) || 'compile');
+    for (const d of list(obj(obj(body.dependencyManagement)?.dependencies)?.dependency)) addCoord(d, 'dependencyManagement');
+    readBuild(obj(body.build));
+  };
+  if (parent) addCoord(parent, 'parent');
+  readBody(project);
+  for (const profile of list(obj(project.profiles)?.profile)) {
+    const p = obj(profile);
+    if (p) readBody(p);
+  }
+  addJava(props.get('maven.compiler.release') ?? props.get('maven.compiler.source') ?? props.get('maven.compiler.target'));
+  addJava(props.get('java.version'));
+  if (java.size) out.runtimes = [...java].map((spec) => ({ name: 'java', spec }));
+  const artifact = pomText(project.artifactId);
+  if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], 'project');
   return out;
 }

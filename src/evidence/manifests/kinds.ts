@@ -86,6 +86,10 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     case 'nx.json':
       return 'nx';
     // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
+    // Maven's project model (see ecosystems.ts `parseMavenPom`). POMs kept as test data of Maven
+    // plugins (`src/it/`, `src/test/resources/`) and build output (`target/`) are no modules.
+    case 'pom.xml':
+      return /(^|\/)(target|src\/it|src\/test)\//.test(path) ? undefined : 'maven';
     case 'Package.swift':
       return TOOL_COPIES.test(path) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path) ? undefined : 'swift-package';
     // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { AnyManifestKind } from './kinds.js';
 import { parseJsonc } from '../tsconfig-paths.js';
-import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMix, parseMsbuild, parsePubspec, parseSwiftPackage } from './ecosystems.js';
+import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMavenPom, parseMix, parseMsbuild, parsePubspec, parseSwiftPackage } from './ecosystems.js';
 
 export interface ParsedDep {
   name: string;
@@ -138,6 +138,8 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseGradleBuild(text);
       case 'msbuild':
         return parseMsbuild(path, text);
+      case 'maven':
+        return parseMavenPom(text);
       case 'swift-package':
         return parseSwiftPackage(text);
       case 'turbo':

@@ -1,0 +1,177 @@
+// Maven's pom.xml read as a manifest with history: dependencies (by scope), managed dependencies,
+// the parent, build plugins, profiles, `${property}` versions, the Java level. A dependency swapped
+// in a pom (Springfox -> springdoc, JUnit 4 -> JUnit 5) makes memory naming the old one stale, with
+// the commit; a Java level raised makes "Java 17" drift. Real git repositories in temp folders.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { audit } from '../../src/audit.js';
+import { runPrune } from '../../src/commands/prune.js';
+import { manifestKind, parseManifest } from '../../src/evidence/manifests.js';
+import type { Report } from '../../src/types.js';
+import { cleanupRepos, findingRows, lineOfText, makeRepo, type Repo } from './helpers.js';
+
+afterAll(cleanupRepos);
+
+const NOW = new Date('2026-06-01T00:00:00Z');
+
+function pom(opts: { java: string; deps: string[]; plugins?: string[]; artifact?: string }): string {
+  const dep = (d: string) => {
+    const [g, a, v, scope] = d.split(':');
+    return `      <dependency>\n        <groupId>${g}</groupId>\n        <artifactId>${a}</artifactId>\n${v ? `        <version>${v}</version>\n` : ''}${scope ? `        <scope>${scope}</scope>\n` : ''}      </dependency>`;
+  };
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<project xmlns="http://maven.apache.org/POM/4.0.0">',
+    '  <modelVersion>4.0.0</modelVersion>',
+    '  <parent>',
+    '    <groupId>org.springframework.boot</groupId>',
+    '    <artifactId>spring-boot-starter-parent</artifactId>',
+    '    <version>3.2.0</version>',
+    '  </parent>',
+    '  <groupId>com.acme</groupId>',
+    `  <artifactId>${opts.artifact ?? 'shop-api'}</artifactId>`,
+    '  <properties>',
+    `    <java.version>${opts.java}</java.version>`,
+    '    <springdoc.version>2.5.0</springdoc.version>',
+    '  </properties>',
+    '  <dependencies>',
+    ...opts.deps.map(dep),
+    '  </dependencies>',
+    '  <build>',
+    '    <plugins>',
+    ...(opts.plugins ?? []).map((p) => `      <plugin><groupId>${p.split(':')[0]}</groupId><artifactId>${p.split(':')[1]}</artifactId></plugin>`),
+    '    </plugins>',
+    '  </build>',
+    '</project>',
+    '',
+  ].join('\n');
+}
+
+describe('pom.xml as a manifest', () => {
+  it('is recognised by name, test POMs and build output aside', () => {
+    expect(manifestKind('pom.xml')).toBe('maven');
+    expect(manifestKind('services/billing/pom.xml')).toBe('maven');
+    expect(manifestKind('target/classes/META-INF/maven/com.acme/x/pom.xml')).toBeUndefined();
+    expect(manifestKind('src/it/simple/pom.xml')).toBeUndefined();
+    expect(manifestKind('plugin/src/test/resources/unit/pom.xml')).toBeUndefined();
+  });
+
+  it('reads dependencies, managed ones, the parent, plugins, profiles, properties and the Java level', () => {
+    const text = [
+      '<project>',
+      '  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>3.2.0</version></parent>',
+      '  <artifactId>shop-api</artifactId><version>1.4.0</version>',
+      '  <properties><mapstruct.version>1.5.5.Final</mapstruct.version><maven.compiler.release>21</maven.compiler.release></properties>',
+      '  <dependencyManagement><dependencies>',
+      '    <dependency><groupId>org.testcontainers</groupId><artifactId>testcontainers-bom</artifactId><version>1.19.7</version><type>pom</type><scope>import</scope></dependency>',
+      '  </dependencies></dependencyManagement>',
+      '  <dependencies>',
+      '    <!-- <dependency><groupId>x.y</groupId><artifactId>commented-out</artifactId></dependency> -->',
+      '    <dependency><groupId>org.mapstruct</groupId><artifactId>mapstruct</artifactId><version>${mapstruct.version}</version></dependency>',
+      '    <dependency><groupId>org.mockito</groupId><artifactId>mockito-core</artifactId><scope>test</scope>',
+      '      <exclusions><exclusion><groupId>net.bytebuddy</groupId><artifactId>byte-buddy</artifactId></exclusion></exclusions></dependency>',
+      '    <dependency><groupId>com.acme</groupId><artifactId>shop-core</artifactId><version>${project.version}</version></dependency>',
+      '    <dependency><groupId>com.acme</groupId><artifactId>unresolved</artifactId><version>${nowhere}</version></dependency>',
+      '  </dependencies>',
+      '  <build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId></plugin></plugins></build>',
+      '  <profiles><profile><id>docs</id><build><plugins>',
+      '    <plugin><groupId>org.asciidoctor</groupId><artifactId>asciidoctor-maven-plugin</artifactId><version>3.0.0</version></plugin>',
+      '  </plugins></build></profile></profiles>',
+      '</project>',
+    ].join('\n');
+    const parsed = parseManifest('maven', 'pom.xml', text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.deps.filter((d) => !d.presence).map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
+      'parent|spring-boot-starter-parent|3.2.0',
+      'compile|mapstruct|1.5.5.Final',
+      'test|mockito-core|',
+      'compile|shop-core|1.4.0',
+      'compile|unresolved|',
+      'dependencyManagement|testcontainers-bom|1.19.7',
+      'plugins|maven-surefire-plugin|',
+      'plugins|asciidoctor-maven-plugin|3.0.0',
+    ]);
+    const presence = parsed.deps.filter((d) => d.presence).map((d) => d.name);
+    expect(presence).toContain('org.mockito:mockito-core');
+    expect(presence).toContain('mockito');
+    expect(presence).toContain('shop-api');
+    expect(presence).not.toContain('byte-buddy');
+    expect(presence).not.toContain('commented-out');
+    expect(parsed.runtimes).toEqual([{ name: 'java', spec: '21' }]);
+  });
+
+  it('names the file and line of a POM that is not well-formed, and reads no names from it', () => {
+    const parsed = parseManifest('maven', 'pom.xml', '<project>\n  <dependencies>\n    <dependency><groupId>a.b</groupId>\n  </dependencies>\n</project>\n');
+    expect(parsed.deps).toEqual([]);
+    expect(parsed.problems).toEqual([{ message: "invalid XML: Expected closing tag 'dependency' (opened in line 3, col 5) instead of closing tag 'dependencies'.", line: 4 }]);
+    // no entity of a DOCTYPE is expanded
+    const doctype = parseManifest('maven', 'pom.xml', '<!DOCTYPE p [<!ENTITY a "aaaaaaaaaa">]>\n<project><artifactId>&a;</artifactId></project>\n');
+    expect(doctype.deps).toEqual([]);
+  });
+});
+
+describe('a Maven project whose dependencies and Java level moved', () => {
+  const memory = [
+    '# CLAUDE.md',
+    '',
+    '- Backend: Spring Boot on Java 17.',
+    '- API docs come from Springfox (`springfox-swagger2`); annotate controllers with `@Api`.',
+    '- Mapping goes through MapStruct; never write mappers by hand.',
+    '- Unit tests use JUnit 4 (`junit:junit`) with Mockito.',
+    '- Format with `mvn spotless:apply` before committing.',
+    '',
+  ].join('\n');
+  const l = (s: string) => lineOfText(memory, s);
+  let r: Repo;
+  let report: Report;
+
+  beforeAll(async () => {
+    r = await makeRepo();
+    await r.write(
+      'pom.xml',
+      pom({
+        java: '17',
+        deps: ['io.springfox:springfox-swagger2:3.0.0', 'org.mapstruct:mapstruct:1.5.5.Final', 'junit:junit:4.13.2:test', 'org.mockito:mockito-core::test'],
+        plugins: ['com.diffplug.spotless:spotless-maven-plugin'],
+      }),
+    );
+    await r.write('CLAUDE.md', memory);
+    await r.commit('Start the shop API', '2025-09-01');
+    await r.write(
+      'pom.xml',
+      pom({
+        java: '21',
+        deps: ['org.springdoc:springdoc-openapi-starter-webmvc-ui:${springdoc.version}', 'org.mapstruct:mapstruct:1.5.5.Final', 'org.junit.jupiter:junit-jupiter::test', 'org.mockito:mockito-core::test'],
+        plugins: ['com.diffplug.spotless:spotless-maven-plugin'],
+      }),
+    );
+    await r.commit('Move to springdoc, JUnit 5 and Java 21', '2026-02-10');
+    ({ report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW }));
+  });
+
+  it('reports the swapped dependencies with their successors and the Java level, and nothing still declared', () => {
+    expect(findingRows(report, (f) => f.kind.startsWith('package') || f.kind === 'version-drift')).toEqual([
+      `version-drift|${l('Java 17')}|Java 17|Java 21`,
+      `package-renamed|${l('Springfox')}|springfox-swagger2|springdoc-openapi-starter-webmvc-ui`,
+      `package-renamed|${l('JUnit 4')}|JUnit|`,
+    ]);
+    const swagger = report.findings.find((f) => f.ref === 'springfox-swagger2')!;
+    expect(swagger.message).toMatch(
+      /^`springfox-swagger2` was replaced by `springdoc-openapi-starter-webmvc-ui` in `pom\.xml` in [0-9a-f]{7} \(2026-02-10, "Move to springdoc, JUnit 5 and Java 21"\); update the reference\.$/,
+    );
+    // JUnit 4 -> JUnit 5 is named, but "JUnit 4" is not rewritten to an artifact id
+    expect(report.findings.find((f) => f.ref === 'JUnit')!.message).toContain('was replaced by `junit-jupiter` in `pom.xml`');
+    expect(report.findings.find((f) => f.ref === 'JUnit')!.suggestion).toBeUndefined();
+  });
+
+  it('prunes the stale entries and leaves the rest; a second prune changes nothing', async () => {
+    await runPrune({ root: r.dir, now: NOW, write: true });
+    const after = await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8');
+    expect(after).toContain('- Mapping goes through MapStruct; never write mappers by hand.');
+    expect(after).toContain('`mvn spotless:apply`');
+    expect(after).not.toContain('Java 17');
+    const second = await runPrune({ root: r.dir, now: NOW, write: true });
+    expect(second.changes).toEqual([]);
+  });
+});
