@@ -132,6 +132,7 @@ export function readBlobs(
   cwd: string,
   ids: string[],
   onBlob: (id: string, content: string | null) => void,
+  maxBytes = Number.MAX_SAFE_INTEGER,
 ): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
     if (ids.length === 0) {
@@ -146,59 +147,16 @@ export function readBlobs(
       return;
     }
     let idx = 0;
-    let buf: Buffer = Buffer.alloc(0);
-    // state: waiting for header, or for `need` bytes of body (+1 newline)
-    let need = -1;
     let errText = '';
-    const pump = () => {
-      for (;;) {
-        if (need < 0) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          const header = buf.toString('utf8', 0, nl);
-          buf = buf.subarray(nl + 1);
-          const id = ids[idx] ?? '';
-          if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-            idx++;
-            safe(() => onBlob(id, null));
-            continue;
-          }
-          const parts = header.split(' ');
-          need = Number(parts[2] ?? 0);
-        } else {
-          if (buf.length < need + 1) return;
-          const body = buf.toString('utf8', 0, need);
-          buf = buf.subarray(need + 1);
-          need = -1;
-          const id = ids[idx++] ?? '';
-          safe(() => onBlob(id, body));
-        }
-      }
-    };
-    const safe = (f: () => void) => {
+    const parser = new CatFileBatchParser(maxBytes, (body) => {
+      const id = ids[idx++] ?? '';
       try {
-        f();
+        onBlob(id, body);
       } catch (err) {
         errText += `${(err as Error).message}\n`;
       }
-    };
-    // While a body is incomplete its chunks wait in a list, joined once it is whole: appending
-    // each chunk to the buffer would copy a large blob once per chunk (quadratic).
-    let pending: Buffer[] = [];
-    let pendingLen = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (need >= 0 && buf.length + pendingLen + chunk.length < need + 1) {
-        pending.push(chunk);
-        pendingLen += chunk.length;
-        return;
-      }
-      if (pending.length) {
-        buf = Buffer.concat([buf, ...pending, chunk]);
-        pending = [];
-        pendingLen = 0;
-      } else buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      pump();
     });
+    child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
     child.stderr.on('data', (b: Buffer) => {
       if (errText.length < 64 * 1024) errText += b.toString('utf8');
     });
@@ -221,6 +179,86 @@ export function readBlobs(
     };
     writeMore();
   });
+}
+
+/**
+ * The output of `git cat-file --batch`, chunk by chunk: one `onObject` call per requested object,
+ * in request order, with its text, or null when git has no such object or the object is larger
+ * than `maxBytes` (its bytes are passed over as they stream, never kept: a 2 GB blob in history
+ * costs no memory). While a body is incomplete its chunks wait in a list, joined once it is whole:
+ * appending each chunk to the buffer would copy a large blob once per chunk (quadratic).
+ */
+export class CatFileBatchParser {
+  private buf: Buffer = Buffer.alloc(0);
+  /** Body bytes (plus the newline after them) still expected; -1 while reading a header. */
+  private need = -1;
+  /** Bytes of an oversized body (plus its newline) still to pass over. */
+  private skip = 0;
+  private pending: Buffer[] = [];
+  private pendingLen = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onObject: (body: string | null) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (this.skip > 0) {
+      if (chunk.length < this.skip) {
+        this.skip -= chunk.length;
+        return;
+      }
+      chunk = chunk.subarray(this.skip);
+      this.skip = 0;
+      this.onObject(null);
+      if (!chunk.length) return;
+    }
+    if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
+      this.pending.push(chunk);
+      this.pendingLen += chunk.length;
+      return;
+    }
+    if (this.pending.length) {
+      this.buf = Buffer.concat([this.buf, ...this.pending, chunk]);
+      this.pending = [];
+      this.pendingLen = 0;
+    } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    this.pump();
+  }
+
+  private pump(): void {
+    for (;;) {
+      if (this.need < 0) {
+        const nl = this.buf.indexOf(10);
+        if (nl < 0) return;
+        const header = this.buf.toString('utf8', 0, nl);
+        this.buf = this.buf.subarray(nl + 1);
+        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+          this.onObject(null);
+          continue;
+        }
+        const size = Number(header.split(' ')[2] ?? 0);
+        if (size > this.maxBytes) {
+          const total = size + 1;
+          if (this.buf.length >= total) {
+            this.buf = this.buf.subarray(total);
+            this.onObject(null);
+            continue;
+          }
+          this.skip = total - this.buf.length;
+          this.buf = Buffer.alloc(0);
+          return;
+        }
+        this.need = size;
+      } else {
+        if (this.buf.length < this.need + 1) return;
+        const body = this.buf.toString('utf8', 0, this.need);
+        this.buf = this.buf.subarray(this.need + 1);
+        this.need = -1;
+        this.onObject(body);
+      }
+    }
+  }
 }
 
 export interface RepoInfo {
@@ -283,10 +321,6 @@ export class BlobStream {
   private child: ReturnType<typeof spawn> | null = null;
   private queue: string[] = [];
   private head = 0;
-  private buf: Buffer = Buffer.alloc(0);
-  private need = -1;
-  private pendingChunks: Buffer[] = [];
-  private pendingLen = 0;
   private pendingWrite: string[] = [];
   private errText = '';
   private done: Promise<{ code: number; stderr: string }> | null = null;
@@ -296,6 +330,7 @@ export class BlobStream {
   constructor(
     private readonly cwd: string,
     private readonly onBlob: (id: string, content: string | null) => void,
+    private readonly maxBytes = Number.MAX_SAFE_INTEGER,
   ) {}
 
   private start(): void {
@@ -307,20 +342,14 @@ export class BlobStream {
       return;
     }
     const child = this.child;
-    // An incomplete body's chunks wait in a list, joined once it is whole (see readBlobs).
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
-        this.pendingChunks.push(chunk);
-        this.pendingLen += chunk.length;
-        return;
+    const parser = new CatFileBatchParser(this.maxBytes, (body) => {
+      this.deliver(this.queue[this.head++] ?? '', body);
+      if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
       }
-      if (this.pendingChunks.length) {
-        this.buf = Buffer.concat([this.buf, ...this.pendingChunks, chunk]);
-        this.pendingChunks = [];
-        this.pendingLen = 0;
-      } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-      this.pump();
     });
+    child.stdout!.on('data', (chunk: Buffer) => parser.push(chunk));
     child.stderr!.on('data', (b: Buffer) => {
       if (this.errText.length < 64 * 1024) this.errText += b.toString('utf8');
     });
@@ -338,32 +367,6 @@ export class BlobStream {
       this.onBlob(id, content);
     } catch (err) {
       this.errText += `${(err as Error).message}\n`;
-    }
-  }
-
-  private pump(): void {
-    for (;;) {
-      if (this.need < 0) {
-        const nl = this.buf.indexOf(10);
-        if (nl < 0) return;
-        const header = this.buf.toString('utf8', 0, nl);
-        this.buf = this.buf.subarray(nl + 1);
-        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-          this.deliver(this.queue[this.head++] ?? '', null);
-          continue;
-        }
-        this.need = Number(header.split(' ')[2] ?? 0);
-      } else {
-        if (this.buf.length < this.need + 1) return;
-        const body = this.buf.toString('utf8', 0, this.need);
-        this.buf = this.buf.subarray(this.need + 1);
-        this.need = -1;
-        this.deliver(this.queue[this.head++] ?? '', body);
-      }
-      if (this.head > 4096 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
-        this.head = 0;
-      }
     }
   }
 

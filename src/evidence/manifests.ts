@@ -58,7 +58,7 @@ export class ManifestChangeCollector {
     private readonly prefix = '',
     private readonly gitRoot?: string,
   ) {
-    this.stream = gitRoot ? new BlobStream(gitRoot, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text))) : null;
+    this.stream = gitRoot ? new BlobStream(gitRoot, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text)), MAX_MANIFEST_BYTES) : null;
   }
 
   private summarizeBlob(id: string, text: string | null): Summary | null {
@@ -117,7 +117,7 @@ export class ManifestChangeCollector {
   /** Reads blobs in one batch after the fact (no streaming). */
   async readAll(gitRoot: string): Promise<void> {
     const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
-    await readBlobs(gitRoot, ids, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text)));
+    await readBlobs(gitRoot, ids, (id, text) => this.summaries.set(id, this.summarizeBlob(id, text)), MAX_MANIFEST_BYTES);
   }
 }
 
