@@ -8,7 +8,7 @@ import type { Check, CheckContext, Entry, Evidence, Finding, Reference, DirStats
 import { joinPath } from '../memory/refs/paths.js';
 import { folderStats } from '../evidence/files.js';
 import { lineOf } from '../memory/refs/lex.js';
-import { checkable, finding, memDirOf } from './stale-common.js';
+import { checkable, finding, memDirOf, refsOf } from './stale-common.js';
 
 /** Words naming a kind of file -> extensions. */
 const EXT_WORDS: Record<string, string[]> = {
@@ -172,31 +172,38 @@ export const countCheck: Check = {
     const out: Finding[] = [];
     const ev = ctx.evidence;
     const memo = new Map<string, Counted | null>();
-    for (const entry of ctx.entries) {
-      if (!checkable(entry)) continue;
-      if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
-      for (const ref of entry.refs) {
-        if (ref.kind !== 'count' || typeof ref.count !== 'number') continue;
-        const ctxDir = contextFolder(entry, ref);
-        const key = /packages|workspaces/.test(ref.noun ?? '') ? null : `${memDirOf(entry.file)}\0${ref.base ?? ''}\0${ctxDir ?? ''}\0${ref.noun ?? ''}\0${ref.count}`;
-        let c: Counted | null;
-        if (key !== null && memo.has(key)) c = memo.get(key)!;
-        else {
-          c = countFor(entry, ref, ev, ctxDir);
-          if (key !== null) memo.set(key, c);
-        }
-        if (!c || !off(ref.bound, ref.count, c.actual)) continue;
-        const boundText = ref.bound === 'atLeast' ? ' (stated as a lower bound)' : '';
-        out.push(
-          finding(
-            entry, ref, 'count-drift', 'warning',
-            `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
-            { now: c.actual, counted: c.how },
-            { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) },
-          ),
-        );
+    const check = (entry: Entry, ref: Reference) => {
+      if (typeof ref.count !== 'number') return;
+      const ctxDir = contextFolder(entry, ref);
+      const key = /packages|workspaces/.test(ref.noun ?? '') ? null : `${memDirOf(entry.file)}\0${ref.base ?? ''}\0${ctxDir ?? ''}\0${ref.noun ?? ''}\0${ref.count}`;
+      let c: Counted | null;
+      if (key !== null && memo.has(key)) c = memo.get(key)!;
+      else {
+        c = countFor(entry, ref, ev, ctxDir);
+        if (key !== null) memo.set(key, c);
       }
+      if (!c || !off(ref.bound, ref.count, c.actual)) return;
+      const boundText = ref.bound === 'atLeast' ? ' (stated as a lower bound)' : '';
+      out.push(
+        finding(
+          entry, ref, 'count-drift', 'warning',
+          `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
+          { now: c.actual, counted: c.how },
+          { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) },
+        ),
+      );
+    };
+    if (ctx.config.counts?.length) {
+      // configured count anchors are read from every entry's text, in entry order with its references
+      for (const entry of ctx.entries) {
+        if (!checkable(entry)) continue;
+        out.push(...anchorFindings(entry, ctx, entry.text));
+        for (const ref of entry.refs) if (ref.kind === 'count') check(entry, ref);
+      }
+      return out;
     }
+    const { entries, refs } = refsOf(ctx.entries, 'count');
+    for (let i = 0; i < refs.length; i++) check(entries[i]!, refs[i]!);
     return out;
   },
 };

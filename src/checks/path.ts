@@ -8,7 +8,7 @@ import { contextFolders } from '../memory/references.js';
 import { splitFqcn } from '../memory/refs/commands.js';
 import picomatch from 'picomatch';
 import { builtinModules } from 'node:module';
-import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, relativeTo, short, workspaceFolder } from './stale-common.js';
+import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, refsOf, relativeTo, short, workspaceFolder } from './stale-common.js';
 import { untrackedOnPurpose } from '../evidence/untracked-on-purpose.js';
 import { childrenAtHead, headPathsEndingWith, historyFilesEndingWith, historyFilesInFolder, historyFilesNamed, nameAtHeadIgnoringCase } from '../evidence/path-lookups.js';
 import type { PathAlias } from '../evidence/tsconfig-paths.js';
@@ -1094,31 +1094,43 @@ export const pathCheck: Check = {
     let memDir = '';
     let file: MemoryFile | undefined;
     let byPath: Map<string, MemoryFile> | undefined;
-    for (const entry of ctx.entries) {
-      if (!checkable(entry)) continue;
-      // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding. Most entries
-      // name one path at most: the keys are only made from the second one on.
-      let first: Reference | undefined;
-      let seen: Set<string> | undefined;
-      for (const ref of entry.refs) {
-        if (ref.kind !== 'path' && ref.kind !== 'import' && !(ref.kind === 'package' && ev.manifests.goModules?.size && ref.value.includes('/'))) continue;
-        if (!first) first = ref;
-        else {
-          seen ??= new Set([sameRefKey(first)]);
-          const key = sameRefKey(ref);
-          if (seen.has(key)) continue;
-          seen.add(key);
-        }
-        if (memDirFile !== entry.file) {
-          memDirFile = entry.file; // entries come file by file: one folder computation per file
-          memDir = memDirOf(entry.file);
-          byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
-          file = byPath.get(entry.file);
-        }
-        const f = checkPathRef(entry, ref, ev, memDir, file);
-        if (f) out.push(f);
+    // The same path twice on one line (`x.sh`, then `bash x.sh`) is one finding. Most entries
+    // name one path at most: the keys are only made from the second one on.
+    let current: Entry | undefined;
+    let first: Reference | undefined;
+    let seen: Set<string> | undefined;
+    const check = (entry: Entry, ref: Reference) => {
+      if (entry !== current) {
+        current = entry;
+        first = ref;
+        seen = undefined;
+      } else {
+        seen ??= new Set([sameRefKey(first!)]);
+        const key = sameRefKey(ref);
+        if (seen.has(key)) return;
+        seen.add(key);
       }
+      if (memDirFile !== entry.file) {
+        memDirFile = entry.file; // entries come file by file: one folder computation per file
+        memDir = memDirOf(entry.file);
+        byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
+        file = byPath.get(entry.file);
+      }
+      const f = checkPathRef(entry, ref, ev, memDir, file);
+      if (f) out.push(f);
+    };
+    if (ev.manifests.goModules?.size) {
+      // Go import paths of the repository's own modules are package references: every reference is looked at.
+      for (const entry of ctx.entries) {
+        if (!checkable(entry)) continue;
+        for (const ref of entry.refs) {
+          if (ref.kind === 'path' || ref.kind === 'import' || (ref.kind === 'package' && ref.value.includes('/'))) check(entry, ref);
+        }
+      }
+      return out;
     }
+    const { entries, refs } = refsOf(ctx.entries, 'path');
+    for (let i = 0; i < refs.length; i++) check(entries[i]!, refs[i]!);
     return out;
   },
 };

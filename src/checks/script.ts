@@ -4,7 +4,7 @@
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, PackageHistoryEvent, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
-import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, upwards, workspaceFolder } from './stale-common.js';
+import { describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, refsOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
 import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, NX_NAME_KEY, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
 
@@ -1112,13 +1112,10 @@ export const scriptCheck: Check = {
   description: 'npm/pnpm/yarn/bun scripts, make targets, just recipes, Python runner scripts, tasks and entry points, Composer scripts, Deno tasks and go-task tasks named in memory that the manifest no longer defines.',
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
-    for (const entry of ctx.entries) {
-      if (!checkable(entry)) continue;
-      for (const ref of entry.refs) {
-        if (ref.kind !== 'command') continue;
-        const f = checkScriptRef(entry, ref, ctx.evidence);
-        if (f) out.push(f);
-      }
+    const { entries, refs } = refsOf(ctx.entries, 'command');
+    for (let i = 0; i < refs.length; i++) {
+      const f = checkScriptRef(entries[i]!, refs[i]!, ctx.evidence);
+      if (f) out.push(f);
     }
     return out;
   },

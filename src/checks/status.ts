@@ -1,8 +1,8 @@
 // status-drift: an issue or PR described as open / in progress / WIP / pending / blocked
 // that GitHub says is closed or merged. Without a token (or on an API error) the entry
 // gets one `status-unchecked` info finding and the run goes on.
-import type { Check, CheckContext, Finding, IssueState, GitHubState } from '../types.js';
-import { checkable, finding } from './stale-common.js';
+import type { Check, CheckContext, Finding, IssueState, GitHubState, Reference } from '../types.js';
+import { finding, refsOf } from './stale-common.js';
 
 function lookup(gh: GitHubState, n: number, repo?: string): IssueState | { error: string } | undefined {
   const r = repo || gh.repo;
@@ -30,9 +30,15 @@ export const statusCheck: Check = {
   run(ctx: CheckContext): Finding[] {
     const out: Finding[] = [];
     const gh = ctx.evidence.github;
-    for (const entry of ctx.entries) {
-      if (!checkable(entry)) continue;
-      const refs = entry.refs.filter((r) => r.kind === 'issue' && r.describedOpen && typeof r.number === 'number' && r.number > 0);
+    // the issue references described as open, entry by entry
+    const issues = refsOf(ctx.entries, 'issue');
+    for (let i = 0; i < issues.refs.length; ) {
+      const entry = issues.entries[i]!;
+      const refs: Reference[] = [];
+      for (; i < issues.refs.length && issues.entries[i] === entry; i++) {
+        const r = issues.refs[i]!;
+        if (r.describedOpen && typeof r.number === 'number' && r.number > 0) refs.push(r);
+      }
       if (!refs.length) continue;
       const unchecked: string[] = [];
       let reason = gh.reason;

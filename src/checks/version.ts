@@ -4,7 +4,7 @@
 // stated minimum against the declared minimum, at the precision written.
 import type { Check, CheckContext, Entry, Evidence, Finding, Reference } from '../types.js';
 import { isFeatureVersion } from '../memory/refs/prose.js';
-import { checkable, finding, memDirOf } from './stale-common.js';
+import { checkable, finding, memDirOf, refsOf } from './stale-common.js';
 
 const RUNTIMES = new Set(['node', 'python', 'go', 'rust', 'ruby', 'deno']);
 /**
@@ -378,6 +378,14 @@ export const versionCheck: Check = {
     // The statements only extraVersionRefs reads (.NET, Java, Swift) are compared with declared
     // runtimes: a project declaring none of them has nothing to compare them with.
     const extra = (ctx.evidence.manifests.runtimeAll ?? []).some((r) => EXTRA_RUNTIMES.has(r.name));
+    if (!extra) {
+      const { entries, refs } = refsOf(ctx.entries, 'version');
+      for (let i = 0; i < refs.length; i++) {
+        const f = checkVersionRef(entries[i]!, refs[i]!, ctx.evidence);
+        if (f) out.push(f);
+      }
+      return out;
+    }
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       for (const ref of entry.refs) {

@@ -239,51 +239,63 @@ function samePiece(piece: string, text: string, i: number): boolean {
   return true;
 }
 
-// Short ASCII pieces (` the`, `-`, `\n`, `.md`: most pieces of memory text) are keyed by their
-// code units packed into one integer, which IS the piece: a hit needs no string comparison.
-// Key: the length (1-4) above 7 bits per unit, never 0 (the empty slot) and below 2^31.
-const SHORT_MAX = 4;
-const SHORT_BITS = 12;
+// Short ASCII pieces (` the`, `-`, `\n`, `.md`, ` helpers`: nine pieces of ten in memory text)
+// are keyed by their code units packed into two integers, which ARE the piece: a hit needs no
+// string comparison and touches no string. `lo`: the length (1-8) in the top 4 bits above
+// units 0-3 (7 bits each), never 0 (the empty slot); `hi`: units 4-7 (0 for shorter pieces).
+const SHORT_MAX = 8;
+const SHORT_BITS = 14;
 const SHORT_SLOTS = 1 << SHORT_BITS;
-const shortKey = new Int32Array(SHORT_SLOTS);
+const shortLo = new Int32Array(SHORT_SLOTS);
+const shortHi = new Int32Array(SHORT_SLOTS);
 const shortCount = new Int32Array(SHORT_SLOTS);
 let shortUsed = 0;
 
 /** Token count of text.slice(i, e): short ASCII pieces by their packed key, others through the piece table. */
 function countAt(text: string, i: number, e: number, map: Map<string, number>): number {
-  if (e - i <= SHORT_MAX) {
-    let key = e - i;
-    let k = i;
-    for (; k < e; k++) {
+  const len = e - i;
+  if (len <= SHORT_MAX) {
+    // Units 0-3 into lo, 4-7 into hi; any non-ASCII unit sends the piece to the string table.
+    let lo = 0;
+    let hi = 0;
+    let bad = 0;
+    const mid = len < 4 ? e : i + 4;
+    for (let k = i; k < mid; k++) {
       const c = text.charCodeAt(k);
-      if (c >= 128) break;
-      key = (key << 7) | c;
+      bad |= c;
+      lo = (lo << 7) | c;
     }
-    if (k === e) return countShort(key, text, i, e, map);
+    for (let k = mid; k < e; k++) {
+      const c = text.charCodeAt(k);
+      bad |= c;
+      hi = (hi << 7) | c;
+    }
+    if (bad < 128) return countShort((len << 28) | lo, hi, text, i, e, map);
   }
   return countLong(text, i, e, map);
 }
 
-/** First slot of a short key (Fibonacci hashing: the top SHORT_BITS bits of key * 2^32/phi). */
-function shortSlot(key: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> (32 - SHORT_BITS);
+/** First slot of a short key (Fibonacci hashing of the two halves mixed). */
+function shortSlot(lo: number, hi: number): number {
+  return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> (32 - SHORT_BITS);
 }
 
-function countShort(key: number, text: string, i: number, e: number, map: Map<string, number>): number {
-  let slot = shortSlot(key);
+function countShort(lo: number, hi: number, text: string, i: number, e: number, map: Map<string, number>): number {
+  let slot = shortSlot(lo, hi);
   for (;;) {
-    const k = shortKey[slot];
-    if (k === key) return shortCount[slot];
+    const k = shortLo[slot];
+    if (k === lo && shortHi[slot] === hi) return shortCount[slot];
     if (k === 0) break;
     slot = (slot + 1) & (SHORT_SLOTS - 1);
   }
   const n = pieceCount(text.slice(i, e), map);
   if (shortUsed >= SHORT_SLOTS >> 1) {
-    shortKey.fill(0);
+    shortLo.fill(0);
     shortUsed = 0;
-    slot = shortSlot(key);
+    slot = shortSlot(lo, hi);
   }
-  shortKey[slot] = key;
+  shortLo[slot] = lo;
+  shortHi[slot] = hi;
   shortCount[slot] = n;
   shortUsed++;
   return n;

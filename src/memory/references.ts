@@ -10,7 +10,7 @@ import { looksLikeCommand, parseCommandLine, splitFqcn, type CommandPiece, type 
 import { isListing, isTree, parseTree, rootedAtRepository } from './refs/tree.js';
 import { goImportRef } from './refs/gomod.js';
 import {
-  COMPOSER_NAME, encodeText, isComposerName, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_SLASH, T_TOOL,
+  COMPOSER_NAME, encodeText, isComposerName, scanCountsIn, scanProse, scanWordsEncoded, SCOPED_PACKAGE, textFlags, T_AT, T_BRACKET, T_COLON, T_DIGIT, T_DOT, T_IMPORT, T_SLASH, T_TOOL,
   wordEndAt, wordRaw, wordStartAt, wordValue,
 } from './refs/prose.js';
 
@@ -533,7 +533,7 @@ function prose(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile, exact
   // Every scan below is skipped when the text cannot match it (no "http", no "[[", no digit...):
   // one pass over the text's bytes says what it holds.
   const f = textFlags(encodeText(t));
-  if (t.includes('import ')) proseImports(seg, c); // `import com.acme.X;` (a class name, see `fqcnRef`)
+  if (f & T_IMPORT && t.includes('import ')) proseImports(seg, c); // `import com.acme.X;` (a class name, see `fqcnRef`)
   if (f & T_COLON && t.includes('http')) {
     URL_RE.lastIndex = 0;
     while ((m = URL_RE.exec(t))) {
@@ -756,8 +756,8 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     if (goRef) c.add(goRef);
     // A Composer name (`spatie/laravel-data`) is also a relative path: both references, the package
     // check tells them apart (see COMPOSER_NAME).
-    else if (isComposerName(tok)) c.add({ kind: 'package', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', tool: 'composer' });
-    if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
+    else if (tok.includes('/') && isComposerName(tok)) c.add({ kind: 'package', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', tool: 'composer' });
+    if (tok.charCodeAt(0) === 64 /* @ */ && /^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
       return;
     }
@@ -853,6 +853,7 @@ function pythonModuleRef(word: string, at: number, c: Collector, where: Referenc
  * history had that folder and it is gone now. True when one was added.
  */
 function folderOfCode(word: string, at: number, c: Collector): boolean {
+  if (!word.includes('/')) return false; // (both shapes are folder paths)
   const lead = /^[("'\[]*/.exec(word)![0].length;
   const w = lead ? word.slice(lead) : word;
   const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ''));

@@ -9,15 +9,18 @@ import { rng } from '../rng.js';
 import { countTokensFast, countTokensRegex } from '../../src/memory/bpe.js';
 
 const ATOMS = [
-  'a', 'ab', 'abc', 'abcd', 'Z', ' x', ' the', '-', '--', '\n', '\r\n', ' ', '  ', '\t', '.md', '`', '](', ')', ':', "'s", '1', '12', '123', '1234',
+  'a', 'ab', 'abc', 'abcd', 'abcde', 'helper', ' packages', 'abcdefgh', 'abcdefghi', 'Z', ' x', ' the', '-', '--', '\n', '\r\n', ' ', '  ', '\t', '.md', '`', '](', ')', ':', "'s", '1', '12', '123', '1234',
   '\u007f', '\u0000', 'é', 'aé', ' é', '日', '🎉', '\ud800', '—', ' —', '\u00a0', 'ſ', 'K',
 ];
 
-/** A random short word of ASCII letters, digits or punctuation (many distinct pieces of 1-4 units). */
+/**
+ * A random short word of ASCII letters, digits or punctuation: many distinct pieces of 1-10 units,
+ * across the table's two key halves (units 0-3 and 4-7) and past its 8-unit limit.
+ */
 function shortWord(r: () => number): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~';
   let w = '';
-  const n = 1 + Math.floor(r() * 4);
+  const n = 1 + Math.floor(r() * 10);
   for (let k = 0; k < n; k++) w += alphabet[Math.floor(r() * alphabet.length)];
   return w;
 }

@@ -28,6 +28,7 @@ export function isGoPath(value: string): boolean {
  * (`docs/x.md`) never match: the first segment must be a host name.
  */
 export function goImportRef(tok: string, start: number): Omit<Reference, 'line'> | undefined {
+  if (!tok.includes('/')) return undefined; // (GO_PATH needs one; most code spans have none)
   const m = GO_PATH.exec(tok);
   if (!m) return undefined;
   const path = m[1]!.replace(/\/\.\.\.$/, '');

@@ -168,11 +168,13 @@ const F_GLOB = 64; // * ? [ ] { }
 const F_DIGIT = 128; // 0-9
 const F_OTHER = 256; // outside [\w@.+\-*?[\]{},=!%~/]
 const F_NON_ASCII = 512;
+const F_SLASH_AMP = 1024; // / & (every entry of NOT_PATHS holds one)
 const FLAGS = new Uint16Array(128);
 for (let ch = 0; ch < 128; ch++) {
   const c = String.fromCharCode(ch);
   let f = 0;
   if (c === ':') f |= F_COLON;
+  if (c === '/' || c === '&') f |= F_SLASH_AMP;
   if (c === '\\') f |= F_BACKSLASH;
   if (/[\s<>|"'`^]/.test(c)) f |= F_BAD;
   if (c === '$' || c === '{') f |= F_DOLLAR_BRACE;
@@ -193,37 +195,52 @@ function flagsOf(t: string): number {
   return f;
 }
 
+/** `v.split('/')`, without the runtime call a string split makes (hot: every path token). */
+function splitSlash(v: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = v.indexOf('/'); i !== -1; i = v.indexOf('/', from)) {
+    out.push(v.slice(from, i));
+    from = i + 1;
+  }
+  out.push(from === 0 ? v : v.slice(from));
+  return out;
+}
+
 /** Longest entry of NOT_PATHS (a longer ASCII token is not one). */
 const NOT_PATHS_MAX = Math.max(...[...NOT_PATHS].map((x) => x.length));
 
 /**
- * False when PLACEHOLDER_SEGMENT cannot match `seg` (a non-empty segment: no `/`, no
- * whitespace): by its first character and length, or a brace or a closing `>` anywhere.
+ * False when PLACEHOLDER_SEGMENT cannot match `seg`, a non-empty segment with no `/`, no
+ * whitespace, no brace and no `>` (the alternatives `.*\{.*`, `.*\}.*`, `.*>` cannot match it: asPath
+ * asks only for those), by its first character and length.
  */
 function mayBePlaceholder(seg: string): boolean {
-  if (seg.includes('{') || seg.includes('}') || seg.endsWith('>')) return true; // .*\{.*  .*\}.*  .*>
   const n = seg.length;
-  let c = seg.charCodeAt(0);
-  if (c >= 65 && c <= 90) c += 32;
+  const c = lowerAscii(seg.charCodeAt(0));
+  const c1 = n > 1 ? lowerAscii(seg.charCodeAt(1)) : 0; // the second letter of the words below
   switch (c) {
     case 112: // p: path
-      return n === 4;
+      return n === 4 && c1 === 97;
     case 116: // t: to
-      return n === 2;
+      return n === 2 && c1 === 111;
     case 102: // f: foo
+      return n === 3 && c1 === 111;
     case 98: // b: bar baz
+      return n === 3 && c1 === 97;
     case 113: // q: qux
-      return n === 3;
+      return n === 3 && c1 === 117;
     case 120: // x: xxx+
     case 122: // z: zzz+
+      return n >= 3 && c1 === c;
     case 121: // y: yyy+ your your[-_].*
-      return n >= 3;
+      return n >= 3 && (c1 === 121 || c1 === 111);
     case 115: // s: some some[-_].*
-      return n >= 4;
+      return n >= 4 && c1 === 111;
     case 109: // m: my my[-_](app|...)s?
-      return n === 2 || n >= 6;
+      return (n === 2 || n >= 6) && c1 === 121;
     case 101: // e: example examples?-\w+
-      return n === 7 || n >= 9;
+      return (n === 7 || n >= 9) && c1 === 120;
     case 46: // ...
       return n === 3;
     case 0x2026: // …
@@ -237,6 +254,11 @@ function mayBePlaceholder(seg: string): boolean {
     default:
       return false;
   }
+}
+
+/** An ASCII upper-case letter's lower case; any other code as it is (the `i` flag without `u` folds no other character to ASCII). */
+function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
 /** `/^[\d.,:x%-]*$/i` cannot match a string starting with this character. */
@@ -271,8 +293,10 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
     }
     if (t.includes('#')) return null;
   }
-  if (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1) {
-    if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, '')) || NOT_PATHS.has(t.toLowerCase())) return null;
+  // (Lower-casing never makes a `/` or `&`: a token without one is in no case in NOT_PATHS.)
+  if (f & F_SLASH_AMP && (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1)) {
+    const lower = t.toLowerCase();
+    if (NOT_PATHS.has(lower.endsWith('/') ? lower.slice(0, -1) : lower) || NOT_PATHS.has(lower)) return null;
   }
 
   let anchor: PathToken['anchor'] = 'plain';
@@ -294,13 +318,14 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   if (dir) v = v.replace(/\/+$/, '');
   if (!v || v === '.' || v === '..') return null;
   if (v.includes('//')) return null;
-  const segs = v.split('/');
+  const segs = splitSlash(v);
   const glob = (f & F_GLOB) !== 0 && GLOB_CHARS.test(v);
   if (glob && /[{}]/.test(v) && !/\{[^{}]*,[^{}]*\}/.test(v)) return null; // {platform} template
   // Every character of v allowed in a segment: only empty segments fail the class test.
   const plainChars = (f & F_OTHER) === 0;
   for (const s of segs) {
     if (s === '..' || s === '.') continue;
+    // (Not a glob: no brace in it; no `>` either, or the F_BAD test above returned.)
     if (!glob && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
     // Letters of any script count (`docs/café.md`, `docs/数据字典.md`): Unicode letters, marks, digits.
     if (plainChars ? s.length === 0 : !SEGMENT.test(s)) return null;
@@ -314,7 +339,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
   // Numbers: fractions, dates, ratios, versions.
   if (!(first.length > 0 && outsideNumberClass(first.charCodeAt(0))) && segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
-  if (f & F_DIGIT && segs.length <= 3 && segs.some((s) => /^\d+$/.test(s)) && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
+  // (Every segment first: it fails on the first long one, `tests/` of `tests/x-1/y-2.ts`.)
+  if (f & F_DIGIT && segs.length <= 3 && segs.every((s) => s.length <= 4 && (/^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s))) && segs.some((s) => /^\d+$/.test(s)))
     return null;
   const ext = extOf(v);
   const last = segs[segs.length - 1];

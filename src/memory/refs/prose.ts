@@ -664,15 +664,21 @@ export const T_BRACKET = 4; // [
 export const T_DOT = 8;
 export const T_SLASH = 16;
 export const T_AT = 32;
-/** One of np, ya, bu, ma, ju (npm, pnpm, yarn, bun, make, just). */
+/**
+ * One of pm, ya, bu, ak, ju: one pair of each of npm (and pnpm), yarn, bun, make and just, the
+ * pairs rarest in prose (`ma`, `st` are in most sentences).
+ */
 export const T_TOOL = 64;
+/** The pair po, which `import ` holds. */
+export const T_IMPORT = 128;
 /** Flags by pair of bytes (previous << 8 | current): one lookup per byte. */
 const T_PAIR = new Uint8Array(65536);
 {
   const single: Array<[number, number]> = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
   for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
   for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[(prev << 8) | b] |= flag;
-  for (const pair of ['np', 'ya', 'bu', 'ma', 'ju']) T_PAIR[(pair.charCodeAt(0) << 8) | pair.charCodeAt(1)] |= T_TOOL;
+  for (const pair of ['pm', 'ya', 'bu', 'ak', 'ju']) T_PAIR[(pair.charCodeAt(0) << 8) | pair.charCodeAt(1)] |= T_TOOL;
+  T_PAIR[(112 /* p */ << 8) | 111 /* o */] |= T_IMPORT;
 }
 
 /** Flags (T_*) of the first `n` bytes of the buffer (see encodeText). */
