@@ -878,8 +878,8 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
   return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
 }
 
-/** Gradle and Composer manifests: a dependency is a namespaced coordinate (`group:artifact`, `vendor/name`). */
-const NAMESPACED_KINDS = new Set(['gradle-catalog', 'gradle-build', 'composer']);
+/** Gradle, Maven and Composer manifests: a dependency is a namespaced coordinate (`group:artifact`, `vendor/name`). */
+const NAMESPACED_KINDS = new Set(['gradle-catalog', 'gradle-build', 'maven', 'composer']);
 
 /**
  * Whether a name is an artifact id cut from namespaced coordinates only (`androidx.browser:browser`,

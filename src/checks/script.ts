@@ -2,7 +2,7 @@
 // runners, `composer [run-script] x`, `deno task x` and `task x` (go-task) whose script, target,
 // recipe or task is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, PackageHistoryEvent, Reference, ScriptHistoryEvent } from '../types.js';
-import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript } from '../memory/refs/commands.js';
+import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript, MAVEN_COMMAND } from '../memory/refs/commands.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, refsOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
@@ -636,6 +636,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
   if (ref.tool === 'other' && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkGradleTaskRef(entry, ref, ev);
+  if (ref.tool === 'other' && MAVEN_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkMavenGoalRef(entry, ref, ev);
   if (ref.tool === 'other') return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === 'composer' || ref.tool === 'deno' || ref.tool === 'task') return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== '*' && (ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun')) {
@@ -1092,6 +1093,61 @@ function checkGradleTaskRef(entry: Entry, ref: Reference, ev: Evidence): Finding
     entry, ref, 'script-missing', 'warning',
     `\`${ref.raw}\` no longer works: \`${task}\` is a task of the \`${plugin.name}\` Gradle plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no build script or version catalog declares it any more; update or remove the command.`,
     { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name },
+  );
+}
+
+// ------------------------------------------------------------------ Maven goals of removed plugins
+
+const goneMavenCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
+
+/**
+ * Maven plugins history shows declared in a POM's build plugins and removed, which no manifest
+ * declares at HEAD in any spelling, keyed by their goal prefix: Maven's naming convention,
+ * `X-maven-plugin` -> `X` (`spotless-maven-plugin` -> `spotless:apply`). Plugins of the groups
+ * Maven searches by default (`org.apache.maven.plugins`, `org.codehaus.mojo`: `dependency:tree`,
+ * `exec:java`) are left out: their goals run without any declaration. Built once per run.
+ */
+function goneMavenPlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
+  let out = goneMavenCache.get(ev.manifests);
+  if (out) return out;
+  out = new Map();
+  for (const [key, events] of ev.manifests.everDependencies) {
+    const prefix = /^([a-z0-9][a-z0-9.-]*)-maven-plugin$/.exec(key)?.[1];
+    if (!prefix || ev.manifests.dependencies.has(key)) continue;
+    let removal: PackageHistoryEvent | undefined;
+    let plugin = false;
+    for (const e of events) {
+      if (fileManifestKind(e.manifest) !== 'maven') continue;
+      if (e.field === 'plugins') plugin = true;
+      if (e.type === 'removed' && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+    }
+    const last = events[events.length - 1];
+    if (!plugin || !removal || last?.type !== 'removed') continue;
+    out.set(prefix, { name: removal.displayName ?? key, removal });
+  }
+  goneMavenCache.set(ev.manifests, out);
+  return out;
+}
+
+/**
+ * `mvn spotless:apply`, `./mvnw jib:build`, `mvn com.diffplug.spotless:spotless-maven-plugin:apply`:
+ * a goal of a Maven plugin (see `goneMavenPlugins`) that history shows removed from the POMs and
+ * that none declares now no longer runs: `script-missing`, naming the commit that removed it.
+ * Lifecycle phases (`mvn verify`) are no goals and never reach here; not without history or with
+ * a shallow one. No replacement: what replaced the plugin's goal is not known.
+ */
+function checkMavenGoalRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const goal = ref.script!;
+  const parts = goal.split(':');
+  if (parts.length < 2 || !ev.history.available || ev.history.shallow) return null;
+  const prefix = parts.length >= 3 ? /^(.+)-maven-plugin$/.exec(parts[1]!)?.[1] : parts[0];
+  const plugin = prefix ? goneMavenPlugins(ev).get(prefix.toLowerCase()) : undefined;
+  if (!plugin) return null;
+  const r = plugin.removal;
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: \`${goal}\` is a goal of the \`${plugin.name}\` Maven plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no POM declares it any more; update or remove the command.`,
+    { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: goal, plugin: plugin.name },
   );
 }
 

@@ -89,7 +89,7 @@ describe('pom.xml as a manifest', () => {
       'compile|shop-core|1.4.0',
       'compile|unresolved|',
       'dependencyManagement|testcontainers-bom|1.19.7',
-      'plugins|maven-surefire-plugin|',
+      'plugins (default group)|maven-surefire-plugin|',
       'plugins|asciidoctor-maven-plugin|3.0.0',
     ]);
     const presence = parsed.deps.filter((d) => d.presence).map((d) => d.name);
@@ -120,6 +120,7 @@ describe('a Maven project whose dependencies and Java level moved', () => {
     '- Mapping goes through MapStruct; never write mappers by hand.',
     '- Unit tests use JUnit 4 (`junit:junit`) with Mockito.',
     '- Format with `mvn spotless:apply` before committing.',
+    '- The database is the single source of truth for prices.',
     '',
   ].join('\n');
   const l = (s: string) => lineOfText(memory, s);
@@ -132,7 +133,7 @@ describe('a Maven project whose dependencies and Java level moved', () => {
       'pom.xml',
       pom({
         java: '17',
-        deps: ['io.springfox:springfox-swagger2:3.0.0', 'org.mapstruct:mapstruct:1.5.5.Final', 'junit:junit:4.13.2:test', 'org.mockito:mockito-core::test'],
+        deps: ['io.springfox:springfox-swagger2:3.0.0', 'org.mapstruct:mapstruct:1.5.5.Final', 'junit:junit:4.13.2:test', 'org.mockito:mockito-core::test', 'com.google.truth:truth:1.4.2:test'],
         plugins: ['com.diffplug.spotless:spotless-maven-plugin'],
       }),
     );
@@ -154,15 +155,16 @@ describe('a Maven project whose dependencies and Java level moved', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package') || f.kind === 'version-drift')).toEqual([
       `version-drift|${l('Java 17')}|Java 17|Java 21`,
       `package-renamed|${l('Springfox')}|springfox-swagger2|springdoc-openapi-starter-webmvc-ui`,
-      `package-renamed|${l('JUnit 4')}|JUnit|`,
+      `package-missing|${l('JUnit 4')}|JUnit|`,
     ]);
     const swagger = report.findings.find((f) => f.ref === 'springfox-swagger2')!;
     expect(swagger.message).toMatch(
       /^`springfox-swagger2` was replaced by `springdoc-openapi-starter-webmvc-ui` in `pom\.xml` in [0-9a-f]{7} \(2026-02-10, "Move to springdoc, JUnit 5 and Java 21"\); update the reference\.$/,
     );
-    // JUnit 4 -> JUnit 5 is named, but "JUnit 4" is not rewritten to an artifact id
-    expect(report.findings.find((f) => f.ref === 'JUnit')!.message).toContain('was replaced by `junit-jupiter` in `pom.xml`');
-    expect(report.findings.find((f) => f.ref === 'JUnit')!.suggestion).toBeUndefined();
+    // two artifacts left in the commit that added junit-jupiter: no successor is named, nothing is rewritten
+    const junit = report.findings.find((f) => f.ref === 'JUnit')!;
+    expect(junit.message).toMatch(/^`JUnit` is no longer a dependency of any manifest: it was removed from `pom\.xml` in [0-9a-f]{7} \(2026-02-10, "Move to springdoc, JUnit 5 and Java 21"\)/);
+    expect(junit.suggestion).toBeUndefined();
   });
 
   it('prunes the stale entries and leaves the rest; a second prune changes nothing', async () => {
@@ -170,8 +172,64 @@ describe('a Maven project whose dependencies and Java level moved', () => {
     const after = await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8');
     expect(after).toContain('- Mapping goes through MapStruct; never write mappers by hand.');
     expect(after).toContain('`mvn spotless:apply`');
+    // `truth` was a Maven artifact id, dropped with JUnit 4: the English word is not its name
+    expect(after).toContain('- The database is the single source of truth for prices.');
     expect(after).not.toContain('Java 17');
     const second = await runPrune({ root: r.dir, now: NOW, write: true });
     expect(second.changes).toEqual([]);
   });
 });
+
+describe('Maven commands: goals of removed plugins and module folders', () => {
+  const memory = [
+    '# AGENTS.md',
+    '',
+    '- Format with `mvn spotless:apply` before committing.',
+    '- Check formatting with `./mvnw com.diffplug.spotless:spotless-maven-plugin:check`.',
+    '- Print the dependency tree with `mvn dependency:tree`; run a main class with `mvn exec:java`.',
+    '- Build one module with `mvn -pl billing -am verify`.',
+    '- The parent POM is `pom.xml`; build the tools with `mvn -f tools/pom.xml package`.',
+    '',
+  ].join('\n');
+  const l = (s: string) => lineOfText(memory, s);
+  const module = (name: string) => `<project><modelVersion>4.0.0</modelVersion><parent><groupId>com.acme</groupId><artifactId>parent</artifactId><version>1</version></parent><artifactId>${name}</artifactId></project>\n`;
+  const parent = (modules: string[], plugins: string[]) =>
+    [
+      '<project>',
+      '  <groupId>com.acme</groupId><artifactId>parent</artifactId><version>1</version><packaging>pom</packaging>',
+      `  <modules>${modules.map((m) => `<module>${m}</module>`).join('')}</modules>`,
+      '  <build><plugins>',
+      ...plugins.map((p) => `    <plugin><groupId>${p.split(':')[0]}</groupId><artifactId>${p.split(':')[1]}</artifactId></plugin>`),
+      '  </plugins></build>',
+      '</project>',
+      '',
+    ].join('\n');
+  let report: Report;
+
+  beforeAll(async () => {
+    const r = await makeRepo();
+    const plugins = ['com.diffplug.spotless:spotless-maven-plugin', 'org.apache.maven.plugins:maven-dependency-plugin', 'org.codehaus.mojo:exec-maven-plugin'];
+    await r.write('pom.xml', parent(['billing', 'tools'], plugins));
+    await r.write('billing/pom.xml', module('billing'));
+    await r.write('tools/pom.xml', module('tools'));
+    await r.write('AGENTS.md', memory);
+    await r.commit('Modules', '2025-11-01');
+    // Spotless and the declarations of the default-group plugins go; billing moves under services/
+    await r.write('pom.xml', parent(['services/billing', 'tools'], []));
+    await r.move('billing', 'services/billing');
+    await r.commit('Drop Spotless, move billing under services', '2026-03-02');
+    ({ report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW }));
+  });
+
+  it('reports the goals of the removed third-party plugin and the moved module folder, nothing else', () => {
+    expect(findingRows(report, (f) => f.kind === 'script-missing' || f.kind.startsWith('path'))).toEqual([
+      `script-missing|${l('mvn spotless:apply')}|mvn spotless:apply|`,
+      `script-missing|${l('spotless-maven-plugin:check')}|./mvnw com.diffplug.spotless:spotless-maven-plugin:check|`,
+      `path-renamed|${l('-pl billing')}|billing|services/billing`,
+    ]);
+    expect(report.findings.find((f) => f.ref === 'mvn spotless:apply')!.message).toMatch(
+      /^`mvn spotless:apply` no longer works: `spotless:apply` is a goal of the `spotless-maven-plugin` Maven plugin, which was removed from `pom\.xml` in [0-9a-f]{7} \(2026-03-02, "Drop Spotless, move billing under services"\); no POM declares it any more; update or remove the command\.$/,
+    );
+  });
+});
+

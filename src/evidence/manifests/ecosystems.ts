@@ -470,6 +470,10 @@ const POM_PARSER = new XMLParser({
   processEntities: false,
   isArray: (name) => POM_LISTS.has(name),
 });
+/** The plugin groups Maven searches for a goal prefix by default (its `pluginGroups`). */
+const MAVEN_DEFAULT_GROUPS = new Set(['org.apache.maven.plugins', 'org.codehaus.mojo']);
+/** The field of a plugin of those groups (see `parseMavenPom`). */
+export const MAVEN_DEFAULT_GROUP_FIELD = 'plugins (default group)';
 /** Elements that may repeat under their parent: always read as lists. */
 const POM_LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'module']);
 
@@ -543,7 +547,10 @@ export function parseMavenPom(text: string): ParsedManifest {
     if (!build) return;
     const plugins = [...list(obj(build.plugins)?.plugin), ...list(obj(obj(build.pluginManagement)?.plugins)?.plugin)];
     for (const p of plugins) {
-      addCoord(p, 'plugins', 'org.apache.maven.plugins');
+      // Maven finds a goal prefix (`mvn dependency:tree`) in these groups without any declaration:
+      // such a plugin's field says so, and its goals outlive its removal from the POM.
+      const group = pomText(obj(p)?.groupId) ?? 'org.apache.maven.plugins';
+      addCoord(p, MAVEN_DEFAULT_GROUPS.has(group) ? MAVEN_DEFAULT_GROUP_FIELD : 'plugins', 'org.apache.maven.plugins');
       const po = obj(p);
       if (pomText(po?.artifactId) === 'maven-compiler-plugin') {
         const conf = obj(po?.configuration);

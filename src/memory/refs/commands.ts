@@ -454,6 +454,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
 
   pythonRunnerPieces(seg, i, out, cwd);
   gradleTaskPieces(seg, i, out, cwd);
+  mavenPieces(seg, i, out, cwd);
   if (w === 'composer') composerPieces(seg, i, out, cwd);
   if (w === 'deno') denoTaskPieces(seg, i, out, cwd);
   if (w === 'task') {
@@ -1411,5 +1412,65 @@ function gradleTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: strin
     if (cwd) p.cwd = cwd;
     out.push(p);
     first = false;
+  }
+}
+
+/** The Maven wrapper or Maven itself as a command's first word (`./mvnw`, `mvnw.cmd`, `mvn`). */
+export const MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvn)$/;
+
+/** Maven's options that take the next token as their value (`-pl api`, `-P ci`, `-T 4`, `-f sub/pom.xml`). */
+const MAVEN_VALUE_OPTIONS = new Set([
+  '-pl', '--projects', '-f', '--file', '-P', '--activate-profiles', '-T', '--threads', '-s', '--settings', '-gs', '--global-settings',
+  '-t', '--toolchains', '-rf', '--resume-from', '-l', '--log-file', '-b', '--builder', '-D', '--define', '-gt', '--global-toolchains',
+]);
+
+/**
+ * What a Maven command names (`mvn -pl services/billing -am verify`, `./mvnw spotless:apply`,
+ * `mvn com.diffplug.spotless:spotless-maven-plugin:2.43.0:apply`): each plugin goal (`prefix:goal`,
+ * `group:artifact[:version]:goal`) is a script piece of tool `other` whose value starts with the
+ * command word (the script check tells it by `MAVEN_COMMAND`); lifecycle phases (`clean`,
+ * `verify`) name nothing. The modules of `-pl` / `--projects` written as folders (`api`,
+ * `services/billing`; not `:artifact` or `group:artifact` selectors, nor `!x` exclusions) and the
+ * POM of `-f` are paths relative to the folder the command runs in. `-Dkey=value` and the values of
+ * other options are skipped. Adds pieces only: the segment is read as before.
+ */
+function mavenPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | undefined): void {
+  const head = seg[i]!;
+  if (!MAVEN_COMMAND.test(head.t)) return;
+  let first = true;
+  for (let k = i + 1; k < seg.length; k++) {
+    const tok = seg[k]!;
+    const t = tok.t;
+    if (t.startsWith('-')) {
+      const eq = t.indexOf('=');
+      const opt = eq > 0 ? t.slice(0, eq) : t;
+      if (!MAVEN_VALUE_OPTIONS.has(opt)) continue;
+      const value = eq > 0 ? { t: t.slice(eq + 1), s: tok.s + eq + 1, e: tok.e } : seg[++k];
+      if (!value) break;
+      if (opt === '-pl' || opt === '--projects') mavenModulePaths(value, out, cwd);
+      else if ((opt === '-f' || opt === '--file') && /^[\w./-]+$/.test(value.t)) out.push(withCwd({ kind: 'path', start: value.s, end: value.e, value: value.t }, cwd));
+      continue;
+    }
+    if (!/^[A-Za-z][\w.-]*(?::[\w.-]+){1,3}$/.test(t)) {
+      if (/^[a-z][a-z-]*$/.test(t)) continue; // a lifecycle phase
+      break;
+    }
+    if (isPlaceholderScript(t)) continue;
+    const p: CommandPiece = { kind: 'script', tool: 'other', start: first ? head.s : tok.s, end: tok.e, value: `${head.t} ${t}`, script: t };
+    if (cwd) p.cwd = cwd;
+    out.push(p);
+    first = false;
+  }
+}
+
+/** The folders of a `-pl` list (`api,services/billing`), each a path piece at its own offset. */
+function mavenModulePaths(value: Tok, out: CommandPiece[], cwd: string | undefined): void {
+  let at = value.s;
+  for (const part of value.t.split(',')) {
+    // `:api` and `com.acme:api` select by artifact id; `!x` / `-x` exclude; `.` is the root
+    if (part && part !== '.' && !part.includes(':') && /^[\w.][\w./-]*$/.test(part) && !part.includes('..')) {
+      out.push(withCwd({ kind: 'path', start: at, end: at + part.length, value: part.replace(/\/+$/, ''), dir: true }, cwd));
+    }
+    at += part.length + 1;
   }
 }
