@@ -125,9 +125,9 @@ function ensureWorker() {
 function failAll(message2) {
   worker = null;
   broken = true;
-  const list4 = [...active.values()];
+  const list5 = [...active.values()];
   active.clear();
-  for (const p of list4) p.handlers.onError(message2);
+  for (const p of list5) p.handlers.onError(message2);
 }
 function pumpSpawn(file, args, cwd, env, handlers2) {
   const w = ensureWorker();
@@ -327,7 +327,7 @@ ${failed2.message}` : "") });
     c.on("close", (code3) => onClose(code3 ?? -1, Buffer.concat(errOut).toString("utf8")));
   });
 }
-function readBlobs(cwd, ids, onBlob) {
+function readBlobs(cwd, ids, onBlob, maxBytes = Number.MAX_SAFE_INTEGER) {
   return new Promise((resolve6) => {
     if (ids.length === 0) {
       resolve6({ code: 0, stderr: "" });
@@ -341,57 +341,17 @@ function readBlobs(cwd, ids, onBlob) {
       return;
     }
     let idx = 0;
-    let buf = Buffer.alloc(0);
-    let need = -1;
     let errText = "";
-    const pump = () => {
-      for (; ; ) {
-        if (need < 0) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          const header = buf.toString("utf8", 0, nl);
-          buf = buf.subarray(nl + 1);
-          const id = ids[idx] ?? "";
-          if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-            idx++;
-            safe(() => onBlob(id, null));
-            continue;
-          }
-          const parts = header.split(" ");
-          need = Number(parts[2] ?? 0);
-        } else {
-          if (buf.length < need + 1) return;
-          const body = buf.toString("utf8", 0, need);
-          buf = buf.subarray(need + 1);
-          need = -1;
-          const id = ids[idx++] ?? "";
-          safe(() => onBlob(id, body));
-        }
-      }
-    };
-    const safe = (f) => {
+    const parser = new CatFileBatchParser(maxBytes, (body) => {
+      const id = ids[idx++] ?? "";
       try {
-        f();
+        onBlob(id, body);
       } catch (err) {
         errText += `${err.message}
 `;
       }
-    };
-    let pending = [];
-    let pendingLen = 0;
-    child.stdout.on("data", (chunk) => {
-      if (need >= 0 && buf.length + pendingLen + chunk.length < need + 1) {
-        pending.push(chunk);
-        pendingLen += chunk.length;
-        return;
-      }
-      if (pending.length) {
-        buf = Buffer.concat([buf, ...pending, chunk]);
-        pending = [];
-        pendingLen = 0;
-      } else buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      pump();
     });
+    child.stdout.on("data", (chunk) => parser.push(chunk));
     child.stderr.on("data", (b) => {
       if (errText.length < 64 * 1024) errText += b.toString("utf8");
     });
@@ -434,24 +394,24 @@ async function remoteOriginUrl(root2) {
 }
 function parseRepoSlug(url) {
   const u = url.trim();
-  let path16;
+  let path14;
   const scp = /^[\w.-]+@[\w.-]+:(.+)$/.exec(u);
-  if (scp && !u.includes("://")) path16 = scp[1];
+  if (scp && !u.includes("://")) path14 = scp[1];
   else {
     try {
-      path16 = new URL(u).pathname;
+      path14 = new URL(u).pathname;
     } catch {
       return void 0;
     }
   }
-  if (!path16) return void 0;
-  const parts = path16.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  if (!path14) return void 0;
+  const parts = path14.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
   if (parts.length < 2) return void 0;
   const [owner, name] = parts.slice(-2);
   if (!owner || !name) return void 0;
   return `${owner}/${name}`;
 }
-var GIT_STABLE_CONFIG, BlobStream;
+var GIT_STABLE_CONFIG, CatFileBatchParser, BlobStream;
 var init_git = __esm({
   "src/evidence/git.ts"() {
     "use strict";
@@ -474,20 +434,89 @@ var init_git = __esm({
       "-c",
       "i18n.logOutputEncoding=UTF-8"
     ];
+    CatFileBatchParser = class {
+      constructor(maxBytes, onObject) {
+        this.maxBytes = maxBytes;
+        this.onObject = onObject;
+      }
+      maxBytes;
+      onObject;
+      buf = Buffer.alloc(0);
+      /** Body bytes (plus the newline after them) still expected; -1 while reading a header. */
+      need = -1;
+      /** Bytes of an oversized body (plus its newline) still to pass over. */
+      skip = 0;
+      pending = [];
+      pendingLen = 0;
+      push(chunk) {
+        if (this.skip > 0) {
+          if (chunk.length < this.skip) {
+            this.skip -= chunk.length;
+            return;
+          }
+          chunk = chunk.subarray(this.skip);
+          this.skip = 0;
+          this.onObject(null);
+          if (!chunk.length) return;
+        }
+        if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
+          this.pending.push(chunk);
+          this.pendingLen += chunk.length;
+          return;
+        }
+        if (this.pending.length) {
+          this.buf = Buffer.concat([this.buf, ...this.pending, chunk]);
+          this.pending = [];
+          this.pendingLen = 0;
+        } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+        this.pump();
+      }
+      pump() {
+        for (; ; ) {
+          if (this.need < 0) {
+            const nl = this.buf.indexOf(10);
+            if (nl < 0) return;
+            const header = this.buf.toString("utf8", 0, nl);
+            this.buf = this.buf.subarray(nl + 1);
+            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+              this.onObject(null);
+              continue;
+            }
+            const size = Number(header.split(" ")[2] ?? 0);
+            if (size > this.maxBytes) {
+              const total = size + 1;
+              if (this.buf.length >= total) {
+                this.buf = this.buf.subarray(total);
+                this.onObject(null);
+                continue;
+              }
+              this.skip = total - this.buf.length;
+              this.buf = Buffer.alloc(0);
+              return;
+            }
+            this.need = size;
+          } else {
+            if (this.buf.length < this.need + 1) return;
+            const body = this.buf.toString("utf8", 0, this.need);
+            this.buf = this.buf.subarray(this.need + 1);
+            this.need = -1;
+            this.onObject(body);
+          }
+        }
+      }
+    };
     BlobStream = class {
-      constructor(cwd, onBlob) {
+      constructor(cwd, onBlob, maxBytes = Number.MAX_SAFE_INTEGER) {
         this.cwd = cwd;
         this.onBlob = onBlob;
+        this.maxBytes = maxBytes;
       }
       cwd;
       onBlob;
+      maxBytes;
       child = null;
       queue = [];
       head = 0;
-      buf = Buffer.alloc(0);
-      need = -1;
-      pendingChunks = [];
-      pendingLen = 0;
       pendingWrite = [];
       errText = "";
       done = null;
@@ -502,19 +531,14 @@ var init_git = __esm({
           return;
         }
         const child = this.child;
-        child.stdout.on("data", (chunk) => {
-          if (this.need >= 0 && this.buf.length + this.pendingLen + chunk.length < this.need + 1) {
-            this.pendingChunks.push(chunk);
-            this.pendingLen += chunk.length;
-            return;
+        const parser = new CatFileBatchParser(this.maxBytes, (body) => {
+          this.deliver(this.queue[this.head++] ?? "", body);
+          if (this.head > 4096 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
           }
-          if (this.pendingChunks.length) {
-            this.buf = Buffer.concat([this.buf, ...this.pendingChunks, chunk]);
-            this.pendingChunks = [];
-            this.pendingLen = 0;
-          } else this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-          this.pump();
         });
+        child.stdout.on("data", (chunk) => parser.push(chunk));
         child.stderr.on("data", (b) => {
           if (this.errText.length < 64 * 1024) this.errText += b.toString("utf8");
         });
@@ -532,31 +556,6 @@ var init_git = __esm({
         } catch (err) {
           this.errText += `${err.message}
 `;
-        }
-      }
-      pump() {
-        for (; ; ) {
-          if (this.need < 0) {
-            const nl = this.buf.indexOf(10);
-            if (nl < 0) return;
-            const header = this.buf.toString("utf8", 0, nl);
-            this.buf = this.buf.subarray(nl + 1);
-            if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
-              this.deliver(this.queue[this.head++] ?? "", null);
-              continue;
-            }
-            this.need = Number(header.split(" ")[2] ?? 0);
-          } else {
-            if (this.buf.length < this.need + 1) return;
-            const body = this.buf.toString("utf8", 0, this.need);
-            this.buf = this.buf.subarray(this.need + 1);
-            this.need = -1;
-            this.deliver(this.queue[this.head++] ?? "", body);
-          }
-          if (this.head > 4096 && this.head * 2 > this.queue.length) {
-            this.queue = this.queue.slice(this.head);
-            this.head = 0;
-          }
         }
       }
       request(id) {
@@ -583,10 +582,48 @@ var init_git = __esm({
   }
 });
 
+// src/evidence/repo-file.ts
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+var LINK_OUT, MISSING, RepoReader;
+var init_repo_file = __esm({
+  "src/evidence/repo-file.ts"() {
+    "use strict";
+    LINK_OUT = "symlink leads outside the repository, not read";
+    MISSING = "missing from the working tree";
+    RepoReader = class {
+      constructor(root2, maxBytes) {
+        this.root = root2;
+        this.maxBytes = maxBytes;
+      }
+      root;
+      maxBytes;
+      realRoot;
+      /** The file's text, or why it was not read (`MISSING` when absent). */
+      async read(file) {
+        try {
+          const abs = path.join(this.root, file);
+          if ((await lstat(abs)).isSymbolicLink()) {
+            const real = await realpath(abs);
+            const rel = path.relative(await (this.realRoot ??= realpath(this.root)), real);
+            if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { error: LINK_OUT };
+          }
+          const st = await stat(abs);
+          if (!st.isFile()) return { error: "not a regular file" };
+          if (st.size > this.maxBytes) return { error: `larger than ${this.maxBytes} bytes, not read` };
+          return { text: await readFile(abs, "utf8") };
+        } catch (err) {
+          return { error: err.code === "ENOENT" ? MISSING : err.message };
+        }
+      }
+    };
+  }
+});
+
 // src/evidence/history.ts
 function pushTo(m, k, v) {
-  const list4 = m.get(k);
-  if (list4) list4.push(v);
+  const list5 = m.get(k);
+  if (list5) list5.push(v);
   else m.set(k, [v]);
 }
 function commonDir(paths) {
@@ -666,10 +703,10 @@ function makeIndex(st, present, shallow, warnings) {
       }
       if (seen.has(cur)) return { status: "unknown", successor: cur, chain, existed: true, inferred };
       seen.add(cur);
-      const list4 = events.get(cur) ?? [];
+      const list5 = events.get(cur) ?? [];
       let lastIdx = -1;
-      for (let i = list4.length - 1; i >= 0; i--) {
-        const e = list4[i];
+      for (let i = list5.length - 1; i >= 0; i--) {
+        const e = list5[i];
         if (ord(e.commit) < after) break;
         if (TERMINAL(e)) {
           lastIdx = i;
@@ -680,12 +717,12 @@ function makeIndex(st, present, shallow, warnings) {
         if (chain.length) {
           return { status: "unknown", successor: cur, commit: chain[chain.length - 1].commit, chain, existed: true, inferred };
         }
-        return { status: "unknown", existed: list4.length > 0 };
+        return { status: "unknown", existed: list5.length > 0 };
       }
-      let term = list4[lastIdx];
+      let term = list5[lastIdx];
       if (term.type === "deleted") {
         for (let i = lastIdx - 1; i >= 0; i--) {
-          const e = list4[i];
+          const e = list5[i];
           if (ord(e.commit) < after || CREATION(e)) break;
           if (e.type === "renamed-from" && e.other && resolvesToPresent(e.other, depth3 + 1)) {
             term = e;
@@ -760,8 +797,8 @@ function makeIndex(st, present, shallow, warnings) {
         if (lcp.split("/").length >= 2 && lcp !== to && present(lcp) === "dir") {
           let moveCommit;
           for (const fin of finals) {
-            const list4 = events.get(fin);
-            const created = list4?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
+            const list5 = events.get(fin);
+            const created = list5?.find((e) => e.type === "renamed-to" && ord(e.commit) > ord(best[1].commit));
             if (created && (!moveCommit || ord(created.commit) > ord(moveCommit))) moveCommit = created.commit;
           }
           const second = { from: to, to: lcp, commit: moveCommit ?? best[1].commit };
@@ -828,18 +865,18 @@ function makeIndex(st, present, shallow, warnings) {
   const lastTouched = (raw) => {
     const p = normalizePath(raw);
     if (p === "") return st.commits[st.commits.length - 1];
-    const list4 = events.get(p);
-    if (list4 && list4.length) return list4[list4.length - 1].commit;
+    const list5 = events.get(p);
+    if (list5 && list5.length) return list5[list5.length - 1].commit;
     return st.dirLast.get(p);
   };
   const touchCount = (raw) => {
     const p = normalizePath(raw);
     if (p === "") return st.commits.length;
-    const list4 = events.get(p);
-    if (list4 && list4.length) {
+    const list5 = events.get(p);
+    if (list5 && list5.length) {
       let n = 0;
       let prev = null;
-      for (const e of list4) {
+      for (const e of list5) {
         if (e.commit !== prev) n++;
         prev = e.commit;
       }
@@ -1075,21 +1112,21 @@ var init_history = __esm({
         if (!this.prefix) return p;
         return p.startsWith(this.prefix) ? p.slice(this.prefix.length) : null;
       }
-      push(path16, ev) {
-        let list4 = this.events.get(path16);
-        let key = path16;
+      push(path14, ev) {
+        let list5 = this.events.get(path14);
+        let key = path14;
         const lk = this.lookups;
-        if (list4) key = list4[0].path;
+        if (list5) key = list5[0].path;
         else {
-          list4 = [];
-          this.events.set(path16, list4);
-          const lp = path16.toLowerCase();
-          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path16);
-          pushTo(lk.childFiles, parentOf(path16), path16);
+          list5 = [];
+          this.events.set(path14, list5);
+          const lp = path14.toLowerCase();
+          if (!lk.lowerFiles.has(lp)) lk.lowerFiles.set(lp, path14);
+          pushTo(lk.childFiles, parentOf(path14), path14);
         }
         const e = ev;
         e.path = key;
-        list4.push(e);
+        list5.push(e);
         if (e.type === "added") {
           pushTo(lk.addsByBase, key.slice(key.lastIndexOf("/") + 1), e);
           if (e.blob && !isNullBlob(e.blob)) pushTo(lk.addsByBlob, e.blob, e);
@@ -1132,11 +1169,11 @@ var init_history = __esm({
         this.commits.reverse();
         const order2 = /* @__PURE__ */ new Map();
         this.commits.forEach((c, i) => order2.set(c, i));
-        for (const list4 of this.events.values()) {
-          list4.reverse();
+        for (const list5 of this.events.values()) {
+          list5.reverse();
           let sorted = true;
-          for (let i = 1; i < list4.length; i++) if (order2.get(list4[i - 1].commit) > order2.get(list4[i].commit)) sorted = false;
-          if (!sorted) list4.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
+          for (let i = 1; i < list5.length; i++) if (order2.get(list5[i - 1].commit) > order2.get(list5[i].commit)) sorted = false;
+          if (!sorted) list5.sort((a, b) => order2.get(a.commit) - order2.get(b.commit));
         }
         return makeIndex(
           { commits: this.commits, order: order2, events: this.events, dirLast: this.dirLast, dirCount: this.dirCount, lookups: this.lookups },
@@ -1153,17 +1190,17 @@ var init_history = __esm({
 });
 
 // src/evidence/manifests/kinds.ts
-function manifestKind(path16) {
-  if (SKIP_SEGMENT.test(path16)) return void 0;
-  const slash = path16.lastIndexOf("/");
-  const base = slash < 0 ? path16 : path16.slice(slash + 1);
+function manifestKind(path14) {
+  if (SKIP_SEGMENT.test(path14)) return void 0;
+  const slash = path14.lastIndexOf("/");
+  const base = slash < 0 ? path14 : path14.slice(slash + 1);
   switch (base) {
     case "composer.json":
       return "composer";
     case "mix.exs":
-      return TOOL_COPIES.test(path16) ? void 0 : "mix";
+      return TOOL_COPIES.test(path14) ? void 0 : "mix";
     case "pubspec.yaml":
-      return TOOL_COPIES.test(path16) ? void 0 : "pubspec";
+      return TOOL_COPIES.test(path14) ? void 0 : "pubspec";
     case "package.json":
       return "package.json";
     case "pnpm-workspace.yaml":
@@ -1228,8 +1265,12 @@ function manifestKind(path16) {
     case "nx.json":
       return "nx";
     // SwiftPM's manifest (dependencies, swift-tools-version, platforms; see ecosystems.ts).
+    // Maven's project model (see ecosystems.ts `parseMavenPom`). POMs kept as test data of Maven
+    // plugins (`src/it/`, `src/test/resources/`) and build output (`target/`) are no modules.
+    case "pom.xml":
+      return /(^|\/)(target|src\/it|src\/test)\//.test(path14) ? void 0 : "maven";
     case "Package.swift":
-      return TOOL_COPIES.test(path16) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path16) ? void 0 : "swift-package";
+      return TOOL_COPIES.test(path14) || /(^|\/)(\.build|\.swiftpm|SourcePackages)\//.test(path14) ? void 0 : "swift-package";
     // The .NET SDK pin (`sdk.version`): a runtime file like .nvmrc.
     case "global.json":
     case ".nvmrc":
@@ -1240,9 +1281,9 @@ function manifestKind(path16) {
       return "runtime-file";
   }
   if (base.endsWith(".versions.toml")) return "gradle-catalog";
-  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path16)) return "gradle-build";
+  if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path14)) return "gradle-build";
   if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
-  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path16)) {
+  if (/^requirements([-_.][\w.-]*)?\.(txt|in)$/i.test(base) || /(^|\/)requirements\/[\w.-]+\.(txt|in)$/i.test(path14)) {
     return "requirements";
   }
   return void 0;
@@ -1277,7 +1318,7 @@ var init_kinds = __esm({
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC2 = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -1313,28 +1354,28 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC2;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias2;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument2;
-    exports.isMap = isMap3;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq2;
+    exports2.ALIAS = ALIAS;
+    exports2.DOC = DOC2;
+    exports2.MAP = MAP;
+    exports2.NODE_TYPE = NODE_TYPE;
+    exports2.PAIR = PAIR;
+    exports2.SCALAR = SCALAR;
+    exports2.SEQ = SEQ;
+    exports2.hasAnchor = hasAnchor;
+    exports2.isAlias = isAlias2;
+    exports2.isCollection = isCollection;
+    exports2.isDocument = isDocument2;
+    exports2.isMap = isMap3;
+    exports2.isNode = isNode;
+    exports2.isPair = isPair;
+    exports2.isScalar = isScalar3;
+    exports2.isSeq = isSeq2;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -1352,17 +1393,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path16) {
-      const ctrl = callVisitor(key, node2, visitor, path16);
+    function visit_(key, node2, visitor, path14) {
+      const ctrl = callVisitor(key, node2, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visit_(key, ctrl, visitor, path16);
+        replaceNode(key, path14, ctrl);
+        return visit_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path16);
+            const ci = visit_(i, node2.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -1373,13 +1414,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path16);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path16);
+          const cv = visit_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -1400,17 +1441,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP2;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path16) {
-      const ctrl = await callVisitor(key, node2, visitor, path16);
+    async function visitAsync_(key, node2, visitor, path14) {
+      const ctrl = await callVisitor(key, node2, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visitAsync_(key, ctrl, visitor, path16);
+        replaceNode(key, path14, ctrl);
+        return visitAsync_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -1421,13 +1462,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path16);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path16);
+          const cv = await visitAsync_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -1454,23 +1495,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path16) {
+    function callVisitor(key, node2, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path16);
+        return visitor(key, node2, path14);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path16);
+        return visitor.Map?.(key, node2, path14);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path16);
+        return visitor.Seq?.(key, node2, path14);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path16);
+        return visitor.Pair?.(key, node2, path14);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path16);
+        return visitor.Scalar?.(key, node2, path14);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path16);
+        return visitor.Alias?.(key, node2, path14);
       return void 0;
     }
-    function replaceNode(key, path16, node2) {
-      const parent = path16[path16.length - 1];
+    function replaceNode(key, path14, node2) {
+      const parent = path14[path14.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -1485,14 +1526,14 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit3;
-    exports.visitAsync = visitAsync;
+    exports2.visit = visit3;
+    exports2.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit3 = require_visit();
@@ -1657,13 +1698,13 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
+    exports2.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit3 = require_visit();
@@ -1724,16 +1765,16 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+    exports2.anchorIsValid = anchorIsValid;
+    exports2.anchorNames = anchorNames;
+    exports2.createNodeAnchors = createNodeAnchors;
+    exports2.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj3, key, val) {
       if (val && typeof val === "object") {
@@ -1777,13 +1818,13 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj3, key, val);
     }
-    exports.applyReviver = applyReviver;
+    exports2.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value2, arg, ctx) {
@@ -1807,13 +1848,13 @@ var require_toJS = __commonJS({
         return Number(value2);
       return value2;
     }
-    exports.toJS = toJS;
+    exports2.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -1848,13 +1889,13 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
+    exports2.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit3 = require_visit();
@@ -1966,13 +2007,13 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports.Alias = Alias;
+    exports2.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -1995,14 +2036,14 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
+    exports2.Scalar = Scalar;
+    exports2.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -2071,21 +2112,21 @@ var require_createNode = __commonJS({
         ref.node = node2;
       return node2;
     }
-    exports.createNode = createNode;
+    exports2.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path16, value2) {
+    function collectionFromPath(schema, path14, value2) {
       let v = value2;
-      for (let i = path16.length - 1; i >= 0; --i) {
-        const k = path16[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k = path14[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -2104,7 +2145,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -2134,11 +2175,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path16, value2) {
-        if (isEmptyPath(path16))
+      addIn(path14, value2) {
+        if (isEmptyPath(path14))
           this.add(value2);
         else {
-          const [key, ...rest] = path16;
+          const [key, ...rest] = path14;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value2);
@@ -2152,8 +2193,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        const [key, ...rest] = path16;
+      deleteIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -2167,8 +2208,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        const [key, ...rest] = path16;
+      getIn(path14, keepScalar) {
+        const [key, ...rest] = path14;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -2186,8 +2227,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path16) {
-        const [key, ...rest] = path16;
+      hasIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -2197,8 +2238,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value2) {
-        const [key, ...rest] = path16;
+      setIn(path14, value2) {
+        const [key, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -2212,15 +2253,15 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
+    exports2.Collection = Collection;
+    exports2.collectionFromPath = collectionFromPath;
+    exports2.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str5) => str5.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -2229,15 +2270,15 @@ var require_stringifyComment = __commonJS({
       return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
     var lineComment = (str5, indent2, comment) => str5.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str5.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
+    exports2.indentComment = indentComment;
+    exports2.lineComment = lineComment;
+    exports2.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -2364,16 +2405,16 @@ ${indent2}${text5.slice(fold3 + 1, end2)}`;
       }
       return end;
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+    exports2.FOLD_BLOCK = FOLD_BLOCK;
+    exports2.FOLD_FLOW = FOLD_FLOW;
+    exports2.FOLD_QUOTED = FOLD_QUOTED;
+    exports2.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -2490,9 +2531,9 @@ ${indent2}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value2, ctx) {
-      const { singleQuote } = ctx.options;
+      const { singleQuote: singleQuote2 } = ctx.options;
       let qs;
-      if (singleQuote === false)
+      if (singleQuote2 === false)
         qs = doubleQuotedString;
       else {
         const hasDouble = value2.includes('"');
@@ -2502,7 +2543,7 @@ ${indent2}`) + "'";
         else if (hasSingle && !hasDouble)
           qs = doubleQuotedString;
         else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+          qs = singleQuote2 ? singleQuotedString : doubleQuotedString;
       }
       return qs(value2, ctx);
     }
@@ -2650,13 +2691,13 @@ ${indent2}`);
       }
       return res;
     }
-    exports.stringifyString = stringifyString;
+    exports2.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -2773,14 +2814,14 @@ var require_stringify = __commonJS({
       return identity.isScalar(node2) || str5[0] === "{" || str5[0] === "[" ? `${props} ${str5}` : `${props}
 ${ctx.indent}${str5}`;
     }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports2.createStringifyContext = createStringifyContext;
+    exports2.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -2907,13 +2948,13 @@ ${ctx.indent}`;
       }
       return str5;
     }
-    exports.stringifyPair = stringifyPair;
+    exports2.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages2) {
@@ -2928,14 +2969,14 @@ var require_log = __commonJS({
           console.warn(warning);
       }
     }
-    exports.debug = debug;
-    exports.warn = warn;
+    exports2.debug = debug;
+    exports2.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -2987,15 +3028,15 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value2) {
       return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
     }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.isMergeKey = isMergeKey;
+    exports2.merge = merge2;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log2 = require_log();
     var merge2 = require_merge();
@@ -3053,13 +3094,13 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports.addPairToJSMap = addPairToJSMap;
+    exports2.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -3092,14 +3133,14 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
+    exports2.Pair = Pair;
+    exports2.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -3244,13 +3285,13 @@ ${indent2}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports.stringifyCollection = stringifyCollection;
+    exports2.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -3387,14 +3428,14 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
+    exports2.YAMLMap = YAMLMap;
+    exports2.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -3410,13 +3451,13 @@ var require_map = __commonJS({
       },
       createNode: (schema, obj3, ctx) => YAMLMap.YAMLMap.from(schema, obj3, ctx)
     };
-    exports.map = map3;
+    exports2.map = map3;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -3526,13 +3567,13 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports2.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -3548,13 +3589,13 @@ var require_seq = __commonJS({
       },
       createNode: (schema, obj3, ctx) => YAMLSeq.YAMLSeq.from(schema, obj3, ctx)
     };
-    exports.seq = seq;
+    exports2.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -3567,13 +3608,13 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string3;
+    exports2.string = string3;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -3585,13 +3626,13 @@ var require_null = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
+    exports2.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -3609,13 +3650,13 @@ var require_bool = __commonJS({
         return value2 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
+    exports2.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
@@ -3636,13 +3677,13 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -3680,15 +3721,15 @@ var require_float = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -3725,15 +3766,15 @@ var require_int = __commonJS({
       resolve: (str5, _onError, opt) => intResolve(str5, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map3 = require_map();
     var _null = require_null();
@@ -3755,13 +3796,13 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map3 = require_map();
@@ -3822,13 +3863,13 @@ var require_schema2 = __commonJS({
       }
     };
     var schema = [map3.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -3888,13 +3929,13 @@ var require_binary = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str5 }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
+    exports2.binary = binary;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -3964,15 +4005,15 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs2;
-    exports.resolvePairs = resolvePairs;
+    exports2.createPairs = createPairs;
+    exports2.pairs = pairs2;
+    exports2.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -4043,14 +4084,14 @@ var require_omap = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
+    exports2.YAMLOMap = YAMLOMap;
+    exports2.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value: value2, source }, ctx) {
@@ -4075,14 +4116,14 @@ var require_bool2 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
+    exports2.falseTag = falseTag;
+    exports2.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -4123,15 +4164,15 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -4201,16 +4242,16 @@ var require_int2 = __commonJS({
       resolve: (str5, _onError, opt) => intResolve(str5, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int;
+    exports2.intBin = intBin;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -4292,14 +4333,14 @@ var require_set = __commonJS({
         return map3;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
+    exports2.YAMLSet = YAMLSet;
+    exports2.set = set;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str5, asBigInt) {
@@ -4379,15 +4420,15 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports2.floatTime = floatTime;
+    exports2.intTime = intTime;
+    exports2.timestamp = timestamp;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map3 = require_map();
     var _null = require_null();
@@ -4425,13 +4466,13 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map3 = require_map();
     var _null = require_null();
@@ -4518,14 +4559,14 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+    exports2.coreKnownTags = coreKnownTags;
+    exports2.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map3 = require_map();
@@ -4551,13 +4592,13 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
+    exports2.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -4631,13 +4672,13 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports2.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -4713,9 +4754,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path16, value2) {
+      addIn(path14, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path16, value2);
+          this.contents.addIn(path14, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -4790,14 +4831,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        if (Collection.isEmptyPath(path16)) {
+      deleteIn(path14) {
+        if (Collection.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -4812,10 +4853,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        if (Collection.isEmptyPath(path16))
+      getIn(path14, keepScalar) {
+        if (Collection.isEmptyPath(path14))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -4826,10 +4867,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path16) {
-        if (Collection.isEmptyPath(path16))
+      hasIn(path14) {
+        if (Collection.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -4846,13 +4887,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value2) {
-        if (Collection.isEmptyPath(path16)) {
+      setIn(path14, value2) {
+        if (Collection.isEmptyPath(path14)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path16, value2);
+          this.contents.setIn(path14, value2);
         }
       }
       /**
@@ -4940,13 +4981,13 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports2.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos2, code3, message2) {
@@ -5002,16 +5043,16 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError2;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
+    exports2.YAMLError = YAMLError;
+    exports2.YAMLParseError = YAMLParseError2;
+    exports2.YAMLWarning = YAMLWarning;
+    exports2.prettifyError = prettifyError;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow: flow3, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -5139,13 +5180,13 @@ var require_resolve_props = __commonJS({
         start: start ?? end
       };
     }
-    exports.resolveProps = resolveProps;
+    exports2.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -5181,13 +5222,13 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports.containsNewline = containsNewline;
+    exports2.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -5199,13 +5240,13 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports.flowIndentCheck = flowIndentCheck;
+    exports2.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search2) {
@@ -5215,13 +5256,13 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
       return items.some((pair2) => isEqual(pair2.key, search2));
     }
-    exports.mapIncludes = mapIncludes;
+    exports2.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -5238,10 +5279,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value: value2 } = collItem;
+        const { start, key, sep: sep4, value: value2 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -5255,7 +5296,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map3.comment)
@@ -5279,7 +5320,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map3.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value2,
           offset: keyNode.range[2],
@@ -5295,7 +5336,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
           offset = valueNode.range[2];
@@ -5323,13 +5364,13 @@ var require_resolve_block_map = __commonJS({
       map3.range = [bm.offset, offset, commentEnd ?? offset];
       return map3;
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    exports2.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -5374,19 +5415,19 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    exports2.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -5400,13 +5441,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -5417,13 +5458,13 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
+    exports2.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -5449,18 +5490,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep3, value: value2 } = collItem;
+        const { start, key, sep: sep4, value: value2 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value2) {
+          if (!props.anchor && !props.tag && !sep4 && !value2) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -5514,8 +5555,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep3 && !props.found) {
-          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap3 && !sep4 && !props.found) {
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value2))
@@ -5527,7 +5568,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value2,
@@ -5538,8 +5579,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -5556,7 +5597,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value2))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -5611,13 +5652,13 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports.resolveFlowCollection = resolveFlowCollection;
+    exports2.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -5676,13 +5717,13 @@ var require_compose_collection = __commonJS({
         node2.format = tag.format;
       return node2;
     }
-    exports.composeCollection = composeCollection;
+    exports2.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -5736,7 +5777,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value2 = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value2 += lines[i][0].slice(trimIndent) + "\n";
@@ -5753,24 +5794,24 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value2 += sep3 + indent2.slice(trimIndent) + content3;
-          sep3 = "\n";
+          value2 += sep4 + indent2.slice(trimIndent) + content3;
+          sep4 = "\n";
         } else if (indent2.length > trimIndent || content3[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value2 += sep3 + indent2.slice(trimIndent) + content3;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value2 += sep4 + indent2.slice(trimIndent) + content3;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content3 === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value2 += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value2 += sep3 + content3;
-          sep3 = " ";
+          value2 += sep4 + content3;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -5859,13 +5900,13 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i], split[i + 1]]);
       return lines;
     }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    exports2.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -5953,25 +5994,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos2 = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos2 = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos2;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -6080,13 +6121,13 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports.resolveFlowScalar = resolveFlowScalar;
+    exports2.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -6161,13 +6202,13 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports.composeScalar = composeScalar;
+    exports2.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos2) {
       if (before) {
@@ -6191,13 +6232,13 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+    exports2.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -6296,14 +6337,14 @@ var require_compose_node = __commonJS({
         alias2.comment = re.comment;
       return alias2;
     }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+    exports2.composeEmptyNode = composeEmptyNode;
+    exports2.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -6340,13 +6381,13 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re.offset];
       return doc;
     }
-    exports.composeDoc = composeDoc;
+    exports2.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -6548,13 +6589,13 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports2.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -6731,15 +6772,15 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+    exports2.createScalarToken = createScalarToken;
+    exports2.resolveAsScalar = resolveAsScalar;
+    exports2.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -6781,26 +6822,26 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value: value2 }) {
+    function stringifyItem({ start, key, sep: sep4, value: value2 }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value2)
         res += stringifyToken(value2);
       return res;
     }
-    exports.stringify = stringify2;
+    exports2.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP2 = /* @__PURE__ */ Symbol("skip children");
@@ -6813,9 +6854,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP2;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path16) => {
+    visit3.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field2, index2] of path16) {
+      for (const [field2, index2] of path14) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -6824,23 +6865,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path16) => {
-      const parent = visit3.itemAtPath(cst, path16.slice(0, -1));
-      const field2 = path16[path16.length - 1][0];
+    visit3.parentCollection = (cst, path14) => {
+      const parent = visit3.itemAtPath(cst, path14.slice(0, -1));
+      const field2 = path14[path14.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path16, item, visitor) {
-      let ctrl = visitor(item, path16);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path16.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path14.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -6851,18 +6892,18 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path16);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
-    exports.visit = visit3;
+    exports2.visit = visit3;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -6946,25 +6987,25 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM2;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+    exports2.createScalarToken = cstScalar.createScalarToken;
+    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports2.setScalarValue = cstScalar.setScalarValue;
+    exports2.stringify = cstStringify.stringify;
+    exports2.visit = cstVisit.visit;
+    exports2.BOM = BOM2;
+    exports2.DOCUMENT = DOCUMENT;
+    exports2.FLOW_END = FLOW_END;
+    exports2.SCALAR = SCALAR;
+    exports2.isCollection = isCollection;
+    exports2.isScalar = isScalar3;
+    exports2.prettyToken = prettyToken;
+    exports2.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -7547,13 +7588,13 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports.Lexer = Lexer;
+    exports2.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter2 = class {
       constructor() {
@@ -7578,26 +7619,26 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter2;
+    exports2.LineCounter = LineCounter2;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list4, type) {
-      for (let i = 0; i < list4.length; ++i)
-        if (list4[i].type === type)
+    function includesToken(list5, type) {
+      for (let i = 0; i < list5.length; ++i)
+        if (list5[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list4) {
-      for (let i = 0; i < list4.length; ++i) {
-        switch (list4[i].type) {
+    function findNonEmptyIndex(list5) {
+      for (let i = 0; i < list5.length; ++i) {
+        switch (list5[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -7955,18 +7996,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map3 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep3 }]
+            items: [{ start, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map3;
@@ -8119,15 +8160,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -8321,13 +8362,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map3 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map3;
@@ -8452,13 +8493,13 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports2.Parser = Parser;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -8546,16 +8587,16 @@ var require_public_api = __commonJS({
         return value2.toString(options);
       return new Document.Document(value2, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument3;
-    exports.stringify = stringify2;
+    exports2.parse = parse3;
+    exports2.parseAllDocuments = parseAllDocuments;
+    exports2.parseDocument = parseDocument3;
+    exports2.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -8573,35 +8614,35 @@ var require_dist = __commonJS({
     var parser = require_parser();
     var publicApi = require_public_api();
     var visit3 = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity.isAlias;
-    exports.isCollection = identity.isCollection;
-    exports.isDocument = identity.isDocument;
-    exports.isMap = identity.isMap;
-    exports.isNode = identity.isNode;
-    exports.isPair = identity.isPair;
-    exports.isScalar = identity.isScalar;
-    exports.isSeq = identity.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit3.visit;
-    exports.visitAsync = visit3.visitAsync;
+    exports2.Composer = composer.Composer;
+    exports2.Document = Document.Document;
+    exports2.Schema = Schema.Schema;
+    exports2.YAMLError = errors.YAMLError;
+    exports2.YAMLParseError = errors.YAMLParseError;
+    exports2.YAMLWarning = errors.YAMLWarning;
+    exports2.Alias = Alias.Alias;
+    exports2.isAlias = identity.isAlias;
+    exports2.isCollection = identity.isCollection;
+    exports2.isDocument = identity.isDocument;
+    exports2.isMap = identity.isMap;
+    exports2.isNode = identity.isNode;
+    exports2.isPair = identity.isPair;
+    exports2.isScalar = identity.isScalar;
+    exports2.isSeq = identity.isSeq;
+    exports2.Pair = Pair.Pair;
+    exports2.Scalar = Scalar.Scalar;
+    exports2.YAMLMap = YAMLMap.YAMLMap;
+    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports2.CST = cst;
+    exports2.Lexer = lexer.Lexer;
+    exports2.LineCounter = lineCounter.LineCounter;
+    exports2.Parser = parser.Parser;
+    exports2.parse = publicApi.parse;
+    exports2.parseAllDocuments = publicApi.parseAllDocuments;
+    exports2.parseDocument = publicApi.parseDocument;
+    exports2.stringify = publicApi.stringify;
+    exports2.visit = visit3.visit;
+    exports2.visitAsync = visit3.visitAsync;
   }
 });
 
@@ -9441,20 +9482,20 @@ var init_dist = __esm({
 });
 
 // src/evidence/tsconfig-paths.ts
-import { readFile, stat } from "node:fs/promises";
-import path from "node:path";
-async function readPathAliases(root2, files) {
+import path2 from "node:path";
+async function readPathAliases(root2, files, problems) {
   const found = [];
-  for (const [name, list4] of files.byBasename) if (CONFIG_NAME.test(name)) {
-    for (const f of list4) if (files.files.has(f)) found.push(f);
+  for (const [name, list5] of files.byBasename) if (CONFIG_NAME.test(name)) {
+    for (const f of list5) if (files.files.has(f)) found.push(f);
   }
   if (!found.length) return [];
   found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   found.length = Math.min(found.length, MAX_CONFIGS);
   const texts = /* @__PURE__ */ new Map();
+  const reader = new RepoReader(root2, MAX_BYTES);
   const load2 = (file) => {
     let p = texts.get(file);
-    if (!p) texts.set(file, p = readConfig(root2, file));
+    if (!p) texts.set(file, p = readConfig(reader, file, problems));
     return p;
   };
   const out = [];
@@ -9472,9 +9513,9 @@ async function readPathAliases(root2, files) {
         if (typeof t !== "string" || !t.endsWith("*") || t.indexOf("*") !== t.length - 1) continue;
         const pre = t.slice(0, -1);
         const folder = pre === "" || pre === "." || pre.endsWith("/");
-        let dir = path.posix.normalize(path.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
+        let dir = path2.posix.normalize(path2.posix.join(base || ".", pre || ".")).replace(/\/+$/, "");
         if (dir === ".") dir = "";
-        if (dir === ".." || dir.startsWith("../") || path.posix.isAbsolute(dir)) continue;
+        if (dir === ".." || dir.startsWith("../") || path2.posix.isAbsolute(dir)) continue;
         if (folder && dir) dir += "/";
         if (/(?:^|\/)node_modules\//.test(dir)) continue;
         if (!targets.includes(dir)) targets.push(dir);
@@ -9500,7 +9541,7 @@ async function effectiveOptions(file, load2, hops, seen) {
   if (hops < MAX_EXTENDS) {
     for (const e of parents) {
       if (!e.startsWith("./") && !e.startsWith("../")) continue;
-      let target = path.posix.normalize(path.posix.join(dir || ".", e));
+      let target = path2.posix.normalize(path2.posix.join(dir || ".", e));
       if (target.startsWith("..")) continue;
       if (!target.endsWith(".json")) target += ".json";
       if (seen.has(target)) continue;
@@ -9512,23 +9553,23 @@ async function effectiveOptions(file, load2, hops, seen) {
   if (co && typeof co === "object" && !Array.isArray(co)) {
     const c = co;
     if (typeof c.baseUrl === "string") {
-      const b = path.posix.normalize(path.posix.join(dir || ".", c.baseUrl));
+      const b = path2.posix.normalize(path2.posix.join(dir || ".", c.baseUrl));
       if (!b.startsWith("..")) out.baseUrl = b === "." ? "" : b.replace(/\/+$/, "");
     }
     if (c.paths && typeof c.paths === "object" && !Array.isArray(c.paths)) out.paths = { map: c.paths, dir };
   }
   return out;
 }
-async function readConfig(root2, file) {
-  try {
-    const abs = path.join(root2, file);
-    const st = await stat(abs);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    const v = parseJsonc(await readFile(abs, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
-  } catch {
+async function readConfig(reader, file, problems) {
+  const t = await reader.read(file);
+  if ("error" in t) {
+    if (t.error !== MISSING) problems?.push({ file, message: t.error });
     return null;
   }
+  const v = parseJsonc(t.text);
+  if (v && typeof v === "object" && !Array.isArray(v)) return v;
+  problems?.push({ file, message: v === void 0 ? "invalid JSON (with comments)" : "tsconfig is not a JSON object" });
+  return null;
 }
 function parseJsonc(text5) {
   let out = "";
@@ -9574,6 +9615,7 @@ var CONFIG_NAME, MAX_CONFIGS, MAX_BYTES, MAX_EXTENDS, depth, dirOf;
 var init_tsconfig_paths = __esm({
   "src/evidence/tsconfig-paths.ts"() {
     "use strict";
+    init_repo_file();
     CONFIG_NAME = /^[jt]sconfig(?:\.[\w-]+)*\.json$/;
     MAX_CONFIGS = 400;
     MAX_BYTES = 1024 * 1024;
@@ -9582,6 +9624,4401 @@ var init_tsconfig_paths = __esm({
     dirOf = (p) => {
       const i = p.lastIndexOf("/");
       return i < 0 ? "" : p.slice(0, i);
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/util.js
+function getAllMatches(string3, regex2) {
+  const matches = [];
+  let match = regex2.exec(string3);
+  while (match) {
+    const allmatches = [];
+    allmatches.startIndex = regex2.lastIndex - match[0].length;
+    const len = match.length;
+    for (let index2 = 0; index2 < len; index2++) {
+      allmatches.push(match[index2]);
+    }
+    matches.push(allmatches);
+    match = regex2.exec(string3);
+  }
+  return matches;
+}
+function isExist(v) {
+  return typeof v !== "undefined";
+}
+var nameStartChar, nameChar, nameRegexp, regexName, isName, DANGEROUS_PROPERTY_NAMES, criticalProperties;
+var init_util2 = __esm({
+  "node_modules/fast-xml-parser/src/util.js"() {
+    "use strict";
+    nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
+    nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
+    nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
+    regexName = new RegExp("^" + nameRegexp + "$");
+    isName = function(string3) {
+      const match = regexName.exec(string3);
+      return !(match === null || typeof match === "undefined");
+    };
+    DANGEROUS_PROPERTY_NAMES = [
+      // '__proto__',
+      // 'constructor',
+      // 'prototype',
+      "hasOwnProperty",
+      "toString",
+      "valueOf",
+      "__defineGetter__",
+      "__defineSetter__",
+      "__lookupGetter__",
+      "__lookupSetter__"
+    ];
+    criticalProperties = ["__proto__", "constructor", "prototype"];
+  }
+});
+
+// node_modules/fast-xml-parser/src/validator.js
+function validate(xmlData, options) {
+  options = Object.assign({}, defaultOptions, options);
+  const tags = [];
+  let tagFound = false;
+  let reachedRoot = false;
+  if (xmlData[0] === "\uFEFF") {
+    xmlData = xmlData.substr(1);
+  }
+  for (let i = 0; i < xmlData.length; i++) {
+    if (xmlData[i] === "<" && xmlData[i + 1] === "?") {
+      i += 2;
+      i = readPI(xmlData, i);
+      if (i.err) return i;
+    } else if (xmlData[i] === "<") {
+      let tagStartPos = i;
+      i++;
+      if (xmlData[i] === "!") {
+        i = readCommentAndCDATA(xmlData, i);
+        continue;
+      } else {
+        let closingTag = false;
+        if (xmlData[i] === "/") {
+          closingTag = true;
+          i++;
+        }
+        let tagName = "";
+        for (; i < xmlData.length && xmlData[i] !== ">" && xmlData[i] !== " " && xmlData[i] !== "	" && xmlData[i] !== "\n" && xmlData[i] !== "\r"; i++) {
+          tagName += xmlData[i];
+        }
+        tagName = tagName.trim();
+        if (tagName[tagName.length - 1] === "/") {
+          tagName = tagName.substring(0, tagName.length - 1);
+          i--;
+        }
+        if (!validateTagName(tagName)) {
+          let msg;
+          if (tagName.trim().length === 0) {
+            msg = "Invalid space after '<'.";
+          } else {
+            msg = "Tag '" + tagName + "' is an invalid name.";
+          }
+          return getErrorObject("InvalidTag", msg, getLineNumberForPosition(xmlData, i));
+        }
+        const result = readAttributeStr(xmlData, i);
+        if (result === false) {
+          return getErrorObject("InvalidAttr", "Attributes for '" + tagName + "' have open quote.", getLineNumberForPosition(xmlData, i));
+        }
+        let attrStr = result.value;
+        i = result.index;
+        if (attrStr[attrStr.length - 1] === "/") {
+          const attrStrStart = i - attrStr.length;
+          attrStr = attrStr.substring(0, attrStr.length - 1);
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid === true) {
+            tagFound = true;
+          } else {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, attrStrStart + isValid.err.line));
+          }
+        } else if (closingTag) {
+          if (!result.tagClosed) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' doesn't have proper closing.", getLineNumberForPosition(xmlData, i));
+          } else if (attrStr.trim().length > 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' can't have attributes or invalid starting.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else if (tags.length === 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' has not been opened.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else {
+            const otg = tags.pop();
+            if (tagName !== otg.tagName) {
+              let openPos = getLineNumberForPosition(xmlData, otg.tagStartPos);
+              return getErrorObject(
+                "InvalidTag",
+                "Expected closing tag '" + otg.tagName + "' (opened in line " + openPos.line + ", col " + openPos.col + ") instead of closing tag '" + tagName + "'.",
+                getLineNumberForPosition(xmlData, tagStartPos)
+              );
+            }
+            if (tags.length == 0) {
+              reachedRoot = true;
+            }
+          }
+        } else {
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid !== true) {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, i - attrStr.length + isValid.err.line));
+          }
+          if (reachedRoot === true) {
+            return getErrorObject("InvalidXml", "Multiple possible root nodes found.", getLineNumberForPosition(xmlData, i));
+          } else if (options.unpairedTags.indexOf(tagName) !== -1) {
+          } else {
+            tags.push({ tagName, tagStartPos });
+          }
+          tagFound = true;
+        }
+        for (i++; i < xmlData.length; i++) {
+          if (xmlData[i] === "<") {
+            if (xmlData[i + 1] === "!") {
+              i++;
+              i = readCommentAndCDATA(xmlData, i);
+              continue;
+            } else if (xmlData[i + 1] === "?") {
+              i = readPI(xmlData, ++i);
+              if (i.err) return i;
+            } else {
+              break;
+            }
+          } else if (xmlData[i] === "&") {
+            const afterAmp = validateAmpersand(xmlData, i);
+            if (afterAmp == -1)
+              return getErrorObject("InvalidChar", "char '&' is not expected.", getLineNumberForPosition(xmlData, i));
+            i = afterAmp;
+          } else {
+            if (reachedRoot === true && !isWhiteSpace(xmlData[i])) {
+              return getErrorObject("InvalidXml", "Extra text at the end", getLineNumberForPosition(xmlData, i));
+            }
+          }
+        }
+        if (xmlData[i] === "<") {
+          i--;
+        }
+      }
+    } else {
+      if (isWhiteSpace(xmlData[i])) {
+        continue;
+      }
+      return getErrorObject("InvalidChar", "char '" + xmlData[i] + "' is not expected.", getLineNumberForPosition(xmlData, i));
+    }
+  }
+  if (!tagFound) {
+    return getErrorObject("InvalidXml", "Start tag expected.", 1);
+  } else if (tags.length == 1) {
+    return getErrorObject("InvalidTag", "Unclosed tag '" + tags[0].tagName + "'.", getLineNumberForPosition(xmlData, tags[0].tagStartPos));
+  } else if (tags.length > 0) {
+    return getErrorObject("InvalidXml", "Invalid '" + JSON.stringify(tags.map((t) => t.tagName), null, 4).replace(/\r?\n/g, "") + "' found.", { line: 1, col: 1 });
+  }
+  return true;
+}
+function isWhiteSpace(char) {
+  return char === " " || char === "	" || char === "\n" || char === "\r";
+}
+function readPI(xmlData, i) {
+  const start = i;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] == "?" || xmlData[i] == " ") {
+      const tagname = xmlData.substr(start, i - start);
+      if (i > 5 && tagname === "xml") {
+        return getErrorObject("InvalidXml", "XML declaration allowed only at the start of the document.", getLineNumberForPosition(xmlData, i));
+      } else if (xmlData[i] == "?" && xmlData[i + 1] == ">") {
+        i++;
+        break;
+      } else {
+        continue;
+      }
+    }
+  }
+  return i;
+}
+function readCommentAndCDATA(xmlData, i) {
+  if (xmlData.length > i + 5 && xmlData[i + 1] === "-" && xmlData[i + 2] === "-") {
+    for (i += 3; i < xmlData.length; i++) {
+      if (xmlData[i] === "-" && xmlData[i + 1] === "-" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  } else if (xmlData.length > i + 8 && xmlData[i + 1] === "D" && xmlData[i + 2] === "O" && xmlData[i + 3] === "C" && xmlData[i + 4] === "T" && xmlData[i + 5] === "Y" && xmlData[i + 6] === "P" && xmlData[i + 7] === "E") {
+    let angleBracketsCount = 1;
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "<") {
+        angleBracketsCount++;
+      } else if (xmlData[i] === ">") {
+        angleBracketsCount--;
+        if (angleBracketsCount === 0) {
+          break;
+        }
+      }
+    }
+  } else if (xmlData.length > i + 9 && xmlData[i + 1] === "[" && xmlData[i + 2] === "C" && xmlData[i + 3] === "D" && xmlData[i + 4] === "A" && xmlData[i + 5] === "T" && xmlData[i + 6] === "A" && xmlData[i + 7] === "[") {
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "]" && xmlData[i + 1] === "]" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  }
+  return i;
+}
+function readAttributeStr(xmlData, i) {
+  let attrStr = "";
+  let startChar = "";
+  let tagClosed = false;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === doubleQuote || xmlData[i] === singleQuote) {
+      if (startChar === "") {
+        startChar = xmlData[i];
+      } else if (startChar !== xmlData[i]) {
+      } else {
+        startChar = "";
+      }
+    } else if (xmlData[i] === ">") {
+      if (startChar === "") {
+        tagClosed = true;
+        break;
+      }
+    }
+    attrStr += xmlData[i];
+  }
+  if (startChar !== "") {
+    return false;
+  }
+  return {
+    value: attrStr,
+    index: i,
+    tagClosed
+  };
+}
+function scanAttributeTokens(attrStr) {
+  const tokens = [];
+  const len = attrStr.length;
+  let i = 0;
+  while (i < len) {
+    const tokenStart = i;
+    while (i < len && isWhiteSpace(attrStr[i])) i++;
+    if (i >= len) break;
+    if (attrStr[i] === "=") {
+      i++;
+      continue;
+    }
+    const leadingWs = attrStr.slice(tokenStart, i);
+    const nameStart = i;
+    while (i < len && !isWhiteSpace(attrStr[i]) && attrStr[i] !== "=") i++;
+    const name = attrStr.slice(nameStart, i);
+    let equalsGroup;
+    let j = i;
+    while (j < len && isWhiteSpace(attrStr[j])) j++;
+    if (j < len && attrStr[j] === "=") {
+      equalsGroup = attrStr.slice(i, j + 1);
+      i = j + 1;
+    }
+    let quoteChar;
+    let value2;
+    let k = i;
+    while (k < len && isWhiteSpace(attrStr[k])) k++;
+    if (k < len && (attrStr[k] === '"' || attrStr[k] === "'")) {
+      const valueStart = k + 1;
+      const closeIdx = attrStr.indexOf(attrStr[k], valueStart);
+      if (closeIdx !== -1) {
+        quoteChar = attrStr[k];
+        value2 = attrStr.slice(valueStart, closeIdx);
+        i = closeIdx + 1;
+      }
+    }
+    const token = { startIndex: tokenStart };
+    token[1] = leadingWs;
+    token[2] = name;
+    token[3] = equalsGroup;
+    token[4] = quoteChar !== void 0 ? true : void 0;
+    token[5] = quoteChar;
+    token[6] = value2;
+    tokens.push(token);
+  }
+  return tokens;
+}
+function validateAttributeString(attrStr, options) {
+  const matches = scanAttributeTokens(attrStr);
+  const attrNames = {};
+  for (let i = 0; i < matches.length; i++) {
+    if (matches[i][1].length === 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' has no space in starting.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] !== void 0 && matches[i][4] === void 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' is without value.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] === void 0 && !options.allowBooleanAttributes) {
+      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i][2] + "' is not allowed.", getPositionFromMatch(matches[i]));
+    }
+    const attrName = matches[i][2];
+    if (!validateAttrName(attrName)) {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i]));
+    }
+    if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
+      attrNames[attrName] = 1;
+    } else {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i]));
+    }
+  }
+  return true;
+}
+function validateNumberAmpersand(xmlData, i) {
+  let re = /\d/;
+  if (xmlData[i] === "x") {
+    i++;
+    re = /[\da-fA-F]/;
+  }
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === ";")
+      return i;
+    if (!xmlData[i].match(re))
+      break;
+  }
+  return -1;
+}
+function validateAmpersand(xmlData, i) {
+  i++;
+  if (xmlData[i] === ";")
+    return -1;
+  if (xmlData[i] === "#") {
+    i++;
+    return validateNumberAmpersand(xmlData, i);
+  }
+  let count2 = 0;
+  for (; i < xmlData.length; i++, count2++) {
+    if (xmlData[i].match(/\w/) && count2 < 20)
+      continue;
+    if (xmlData[i] === ";")
+      break;
+    return -1;
+  }
+  return i;
+}
+function getErrorObject(code3, message2, lineNumber) {
+  return {
+    err: {
+      code: code3,
+      msg: message2,
+      line: lineNumber.line || lineNumber,
+      col: lineNumber.col
+    }
+  };
+}
+function validateAttrName(attrName) {
+  return isName(attrName);
+}
+function validateTagName(tagname) {
+  return isName(tagname);
+}
+function getLineNumberForPosition(xmlData, index2) {
+  const lines = xmlData.substring(0, index2).split(/\r?\n/);
+  return {
+    line: lines.length,
+    // column number is last line's length + 1, because column numbering starts at 1:
+    col: lines[lines.length - 1].length + 1
+  };
+}
+function getPositionFromMatch(match) {
+  return match.startIndex + match[1].length;
+}
+var defaultOptions, doubleQuote, singleQuote;
+var init_validator = __esm({
+  "node_modules/fast-xml-parser/src/validator.js"() {
+    "use strict";
+    init_util2();
+    defaultOptions = {
+      allowBooleanAttributes: false,
+      //A tag can have attributes without any value
+      unpairedTags: []
+    };
+    doubleQuote = '"';
+    singleQuote = "'";
+  }
+});
+
+// node_modules/@nodable/entities/src/entities.js
+var CURRENCY, XML, COMMON_HTML;
+var init_entities = __esm({
+  "node_modules/@nodable/entities/src/entities.js"() {
+    CURRENCY = {
+      cent: "¢",
+      pound: "£",
+      curren: "¤",
+      yen: "¥",
+      euro: "€",
+      dollar: "$",
+      fnof: "ƒ",
+      inr: "₹",
+      af: "؋",
+      birr: "ብር",
+      peso: "₱",
+      rub: "₽",
+      won: "₩",
+      yuan: "¥",
+      cedil: "¸"
+    };
+    XML = {
+      amp: "&",
+      apos: "'",
+      gt: ">",
+      lt: "<",
+      quot: '"'
+    };
+    COMMON_HTML = {
+      nbsp: " ",
+      copy: "©",
+      reg: "®",
+      trade: "™",
+      mdash: "—",
+      ndash: "–",
+      hellip: "…",
+      laquo: "«",
+      raquo: "»",
+      lsquo: "‘",
+      rsquo: "’",
+      ldquo: "“",
+      rdquo: "”",
+      bull: "•",
+      para: "¶",
+      sect: "§",
+      deg: "°",
+      frac12: "½",
+      frac14: "¼",
+      frac34: "¾"
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/EntityDecoder.js
+function validateEntityName(name) {
+  if (name[0] === "#") {
+    throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name}"`);
+  }
+  for (const ch of name) {
+    if (SPECIAL_CHARS.has(ch)) {
+      throw new Error(`[EntityReplacer] Invalid character '${ch}' in entity name: "${name}"`);
+    }
+  }
+  return name;
+}
+function mergeEntityMaps(...maps) {
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const map3 of maps) {
+    if (!map3) continue;
+    for (const key of Object.keys(map3)) {
+      const raw = map3[key];
+      if (typeof raw === "string") {
+        out[key] = raw;
+      } else if (raw && typeof raw === "object" && raw.val !== void 0) {
+        const val = raw.val;
+        if (typeof val === "string") {
+          out[key] = val;
+        }
+      }
+    }
+  }
+  return out;
+}
+function parseLimitTiers(raw) {
+  if (!raw || raw === LIMIT_TIER_EXTERNAL) return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+  if (raw === LIMIT_TIER_ALL) return /* @__PURE__ */ new Set([LIMIT_TIER_ALL]);
+  if (raw === LIMIT_TIER_BASE) return /* @__PURE__ */ new Set([LIMIT_TIER_BASE]);
+  if (Array.isArray(raw)) return new Set(raw);
+  return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+}
+function parseNCRConfig(ncr) {
+  if (!ncr) {
+    return { xmlVersion: 1, onLevel: NCR_LEVEL.allow, nullLevel: NCR_LEVEL.remove };
+  }
+  const xmlVersion = ncr.xmlVersion === 1.1 ? 1.1 : 1;
+  const onLevel = NCR_LEVEL[ncr.onNCR] ?? NCR_LEVEL.allow;
+  const nullLevel = NCR_LEVEL[ncr.nullNCR] ?? NCR_LEVEL.remove;
+  const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
+  return { xmlVersion, onLevel, nullLevel: clampedNull };
+}
+var ENTITY_ACTION, SPECIAL_CHARS, LIMIT_TIER_EXTERNAL, LIMIT_TIER_BASE, LIMIT_TIER_ALL, NCR_LEVEL, XML10_ALLOWED_C0, EntityDecoder;
+var init_EntityDecoder = __esm({
+  "node_modules/@nodable/entities/src/EntityDecoder.js"() {
+    init_entities();
+    ENTITY_ACTION = Object.freeze({
+      /** Resolve and expand the entity normally. */
+      ALLOW: "allow",
+      /** Silently skip this entity — it will not be registered. */
+      BLOCK: "block",
+      /** Throw an error, aborting entity registration entirely. */
+      THROW: "throw"
+    });
+    SPECIAL_CHARS = new Set("!?\\\\/[]$%{}^&*()<>|+");
+    LIMIT_TIER_EXTERNAL = "external";
+    LIMIT_TIER_BASE = "base";
+    LIMIT_TIER_ALL = "all";
+    NCR_LEVEL = Object.freeze({ allow: 0, leave: 1, remove: 2, throw: 3 });
+    XML10_ALLOWED_C0 = /* @__PURE__ */ new Set([9, 10, 13]);
+    EntityDecoder = class {
+      /**
+       * @param {object} [options]
+       * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
+       * @param {object}  [options.limit]                 — security limits
+       * @param {number}       [options.limit.maxTotalExpansions=0]  — 0 = unlimited
+       * @param {number}       [options.limit.maxExpandedLength=0]   — 0 = unlimited
+       * @param {'external'|'base'|'all'|string[]} [options.limit.applyLimitsTo='external']
+       *   Which entity tiers count against the security limits:
+       *   - 'external' (default) — only input/runtime + persistent external entities
+       *   - 'base'               — only DEFAULT_XML_ENTITIES + namedEntities
+       *   - 'all'                — every entity regardless of tier
+       *   - string[]             — explicit combination, e.g. ['external', 'base']
+       * @param {((resolved: string, original: string) => string)|null} [options.postCheck=null]
+       * @param {string[]} [options.remove=[]] — entity names (e.g. ['nbsp', '#13']) to delete (replace with empty string)
+       * @param {string[]} [options.leave=[]]  — entity names to keep as literal (unchanged in output)
+       * @param {object}   [options.ncr]       — Numeric Character Reference controls
+       * @param {1.0|1.1}  [options.ncr.xmlVersion=1.0]
+       *   XML version governing which codepoint ranges are restricted:
+       *   - 1.0 — C0 controls U+0001–U+001F (except U+0009/000A/000D) are prohibited
+       *   - 1.1 — C0 controls are allowed when written as NCRs; C1 (U+007F–U+009F) decoded as-is
+       * @param {'allow'|'leave'|'remove'|'throw'} [options.ncr.onNCR='allow']
+       *   Base action for numeric references. Severity order: allow < leave < remove < throw.
+       *   For codepoint ranges that carry a minimum level (surrogates → remove, XML 1.0 C0 → remove),
+       *   the effective action is max(onNCR, rangeMinimum).
+       * @param {'remove'|'throw'} [options.ncr.nullNCR='remove']
+       *   Action for U+0000 (null). 'allow' and 'leave' are clamped to 'remove' since null is never safe.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onExternalEntity=null]
+       *   Hook called when an external entity is registered via `setExternalEntities()` or
+       *   `addExternalEntity()`. Return `ENTITY_ACTION.ALLOW` to accept the entity,
+       *   `ENTITY_ACTION.BLOCK` to silently skip it, or `ENTITY_ACTION.THROW` to abort with an error.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onInputEntity=null]
+       *   Hook called when an input entity is registered via `addInputEntities()`. Return
+       *   `ENTITY_ACTION.ALLOW` to accept, `ENTITY_ACTION.BLOCK` to silently skip, or
+       *   `ENTITY_ACTION.THROW` to abort with an error.
+       */
+      constructor(options = {}) {
+        this._limit = options.limit || {};
+        this._maxTotalExpansions = this._limit.maxTotalExpansions || 0;
+        this._maxExpandedLength = this._limit.maxExpandedLength || 0;
+        this._postCheck = typeof options.postCheck === "function" ? options.postCheck : (r) => r;
+        this._limitTiers = parseLimitTiers(this._limit.applyLimitsTo ?? LIMIT_TIER_EXTERNAL);
+        this._numericAllowed = options.numericAllowed ?? true;
+        this._baseMap = mergeEntityMaps(XML, options.namedEntities || null);
+        this._externalMap = /* @__PURE__ */ Object.create(null);
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        this._removeSet = new Set(options.remove && Array.isArray(options.remove) ? options.remove : []);
+        this._leaveSet = new Set(options.leave && Array.isArray(options.leave) ? options.leave : []);
+        const ncrCfg = parseNCRConfig(options.ncr);
+        this._ncrXmlVersion = ncrCfg.xmlVersion;
+        this._ncrOnLevel = ncrCfg.onLevel;
+        this._ncrNullLevel = ncrCfg.nullLevel;
+        this._onExternalEntity = typeof options.onExternalEntity === "function" ? options.onExternalEntity : null;
+        this._onInputEntity = typeof options.onInputEntity === "function" ? options.onInputEntity : null;
+      }
+      // -------------------------------------------------------------------------
+      // Private: registration hook dispatch
+      // -------------------------------------------------------------------------
+      /**
+       * Invoke a registration hook for a single entity name/value pair.
+       * Returns true when the entity should be accepted, false when it should be
+       * silently skipped (BLOCK), and throws when the hook returns THROW.
+       *
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} hook
+       * @param {string} name
+       * @param {string} value
+       * @param {string} context  — used in error messages ('external' | 'input')
+       * @returns {boolean}  true = accept, false = skip
+       */
+      _applyRegistrationHook(hook, name, value2, context) {
+        if (!hook) return true;
+        const action = hook(name, value2);
+        if (action === ENTITY_ACTION.BLOCK) return false;
+        if (action === ENTITY_ACTION.THROW) {
+          throw new Error(
+            `[EntityDecoder] Registration of ${context} entity "&${name};" was rejected by hook`
+          );
+        }
+        return true;
+      }
+      // -------------------------------------------------------------------------
+      // Persistent external entity registration
+      // -------------------------------------------------------------------------
+      /**
+       * Replace the full set of persistent external entities.
+       * All keys are validated — throws on invalid characters.
+       * If `onExternalEntity` is set, it is called once per entry; entries that
+       * return `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW`
+       * aborts the whole call.
+       * @param {Record<string, string | { regex?: RegExp, val: string }>} map
+       */
+      setExternalEntities(map3) {
+        if (map3) {
+          for (const key of Object.keys(map3)) {
+            validateEntityName(key);
+          }
+        }
+        if (!this._onExternalEntity) {
+          this._externalMap = mergeEntityMaps(map3);
+          return;
+        }
+        const flat2 = mergeEntityMaps(map3);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value2] of Object.entries(flat2)) {
+          if (this._applyRegistrationHook(this._onExternalEntity, name, value2, "external")) {
+            filtered[name] = value2;
+          }
+        }
+        this._externalMap = filtered;
+      }
+      /**
+       * Add a single persistent external entity.
+       * If `onExternalEntity` is set it is called before the entity is stored;
+       * `ENTITY_ACTION.BLOCK` silently skips storage, `ENTITY_ACTION.THROW` raises.
+       * @param {string} key
+       * @param {string} value
+       */
+      addExternalEntity(key, value2) {
+        validateEntityName(key);
+        if (typeof value2 === "string" && value2.indexOf("&") === -1) {
+          if (this._applyRegistrationHook(this._onExternalEntity, key, value2, "external")) {
+            this._externalMap[key] = value2;
+          }
+        }
+      }
+      // -------------------------------------------------------------------------
+      // Input / runtime entity registration (per document)
+      // -------------------------------------------------------------------------
+      /**
+       * Inject DOCTYPE entities for the current document.
+       * Also resets per-document expansion counters.
+       * If `onInputEntity` is set it is called once per entry; entries returning
+       * `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW` aborts.
+       * @param {Record<string, string | { regx?: RegExp, regex?: RegExp, val: string }>} map
+       */
+      addInputEntities(map3) {
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        if (!this._onInputEntity) {
+          this._inputMap = mergeEntityMaps(map3);
+          return;
+        }
+        const flat2 = mergeEntityMaps(map3);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value2] of Object.entries(flat2)) {
+          if (this._applyRegistrationHook(this._onInputEntity, name, value2, "input")) {
+            filtered[name] = value2;
+          }
+        }
+        this._inputMap = filtered;
+      }
+      // -------------------------------------------------------------------------
+      // Per-document reset
+      // -------------------------------------------------------------------------
+      /**
+       * Wipe input/runtime entities and reset counters.
+       * Call this before processing each new document.
+       * @returns {this}
+       */
+      reset() {
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        return this;
+      }
+      // -------------------------------------------------------------------------
+      // XML version (can be set after construction, e.g. once parser reads <?xml?>)
+      // -------------------------------------------------------------------------
+      /**
+       * Update the XML version used for NCR classification.
+       * Call this as soon as the document's `<?xml version="...">` declaration is parsed.
+       * @param {1.0|1.1|number} version
+       */
+      setXmlVersion(version) {
+        this._ncrXmlVersion = version === 1.1 ? 1.1 : 1;
+      }
+      // -------------------------------------------------------------------------
+      // Primary API
+      // -------------------------------------------------------------------------
+      /**
+       * Replace all entity references in `str` in a single pass.
+       *
+       * @param {string} str
+       * @returns {string}
+       */
+      decode(str5) {
+        if (typeof str5 !== "string" || str5.length === 0) return str5;
+        if (str5.indexOf("&") === -1) return str5;
+        const original = str5;
+        const chunks = [];
+        const len = str5.length;
+        let last = 0;
+        let i = 0;
+        const limitExpansions = this._maxTotalExpansions > 0;
+        const limitLength = this._maxExpandedLength > 0;
+        const checkLimits = limitExpansions || limitLength;
+        while (i < len) {
+          if (str5.charCodeAt(i) !== 38) {
+            i++;
+            continue;
+          }
+          let j = i + 1;
+          while (j < len && str5.charCodeAt(j) !== 59 && j - i <= 32) j++;
+          if (j >= len || str5.charCodeAt(j) !== 59) {
+            i++;
+            continue;
+          }
+          const token = str5.slice(i + 1, j);
+          if (token.length === 0) {
+            i++;
+            continue;
+          }
+          let replacement;
+          let tier;
+          if (this._removeSet.has(token)) {
+            replacement = "";
+            if (tier === void 0) {
+              tier = LIMIT_TIER_EXTERNAL;
+            }
+          } else if (this._leaveSet.has(token)) {
+            i++;
+            continue;
+          } else if (token.charCodeAt(0) === 35) {
+            const ncrResult = this._resolveNCR(token);
+            if (ncrResult === void 0) {
+              i++;
+              continue;
+            }
+            replacement = ncrResult;
+            tier = LIMIT_TIER_BASE;
+          } else {
+            const resolved = this._resolveName(token);
+            replacement = resolved?.value;
+            tier = resolved?.tier;
+          }
+          if (replacement === void 0) {
+            i++;
+            continue;
+          }
+          if (i > last) chunks.push(str5.slice(last, i));
+          chunks.push(replacement);
+          last = j + 1;
+          i = last;
+          if (checkLimits && this._tierCounts(tier)) {
+            if (limitExpansions) {
+              this._totalExpansions++;
+              if (this._totalExpansions > this._maxTotalExpansions) {
+                throw new Error(
+                  `[EntityReplacer] Entity expansion count limit exceeded: ${this._totalExpansions} > ${this._maxTotalExpansions}`
+                );
+              }
+            }
+            if (limitLength) {
+              const delta = replacement.length - (token.length + 2);
+              if (delta > 0) {
+                this._expandedLength += delta;
+                if (this._expandedLength > this._maxExpandedLength) {
+                  throw new Error(
+                    `[EntityReplacer] Expanded content length limit exceeded: ${this._expandedLength} > ${this._maxExpandedLength}`
+                  );
+                }
+              }
+            }
+          }
+        }
+        if (last < len) chunks.push(str5.slice(last));
+        const result = chunks.length === 0 ? str5 : chunks.join("");
+        return this._postCheck(result, original);
+      }
+      // -------------------------------------------------------------------------
+      // Private: limit tier check
+      // -------------------------------------------------------------------------
+      /**
+       * Returns true if a resolved entity of the given tier should count
+       * against the expansion/length limits.
+       * @param {string} tier  — LIMIT_TIER_EXTERNAL | LIMIT_TIER_BASE
+       * @returns {boolean}
+       */
+      _tierCounts(tier) {
+        if (this._limitTiers.has(LIMIT_TIER_ALL)) return true;
+        return this._limitTiers.has(tier);
+      }
+      // -------------------------------------------------------------------------
+      // Private: entity resolution
+      // -------------------------------------------------------------------------
+      /**
+       * Resolve a named entity token (without & and ;).
+       * Priority: inputMap > externalMap > baseMap
+       * Returns the resolved value tagged with its limit tier.
+       *
+       * @param {string} name
+       * @returns {{ value: string, tier: string }|undefined}
+       */
+      _resolveName(name) {
+        if (name in this._inputMap) return { value: this._inputMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._externalMap) return { value: this._externalMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._baseMap) return { value: this._baseMap[name], tier: LIMIT_TIER_BASE };
+        return void 0;
+      }
+      /**
+       * Classify a codepoint and return the minimum action level that must be applied.
+       * Returns -1 when no minimum is imposed (normal allow path).
+       *
+       * Ranges checked (in priority order):
+       *   1. U+0000            — null, governed by nullNCR (always ≥ remove)
+       *   2. U+D800–U+DFFF     — surrogates, always prohibited (min: remove)
+       *   3. U+0001–U+001F \ {0x09,0x0A,0x0D}  — XML 1.0 restricted C0 (min: remove)
+       *      (skipped in XML 1.1 — C0 controls are allowed when written as NCRs)
+       *
+       * @param {number} cp  — codepoint
+       * @returns {number}   — minimum NCR_LEVEL value, or -1 for no restriction
+       */
+      _classifyNCR(cp) {
+        if (cp === 0) return this._ncrNullLevel;
+        if (cp >= 55296 && cp <= 57343) return NCR_LEVEL.remove;
+        if (this._ncrXmlVersion === 1) {
+          if (cp >= 1 && cp <= 31 && !XML10_ALLOWED_C0.has(cp)) return NCR_LEVEL.remove;
+        }
+        return -1;
+      }
+      /**
+       * Execute a resolved NCR action.
+       *
+       * @param {number} action   — NCR_LEVEL value
+       * @param {string} token    — raw token (e.g. '#38') for error messages
+       * @param {number} cp       — codepoint, used only for error messages
+       * @returns {string|undefined}
+       *   - decoded character string  → 'allow'
+       *   - ''                        → 'remove'
+       *   - undefined                 → 'leave' (caller must skip past '&' only)
+       *   - throws Error              → 'throw'
+       */
+      _applyNCRAction(action, token, cp) {
+        switch (action) {
+          case NCR_LEVEL.allow:
+            return String.fromCodePoint(cp);
+          case NCR_LEVEL.remove:
+            return "";
+          case NCR_LEVEL.leave:
+            return void 0;
+          // signal: keep literal
+          case NCR_LEVEL.throw:
+            throw new Error(
+              `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
+            );
+          default:
+            return String.fromCodePoint(cp);
+        }
+      }
+      /**
+       * Full NCR resolution pipeline for a numeric token.
+       *
+       * Steps:
+       *   1. Parse the codepoint (decimal or hex).
+       *   2. Validate the raw codepoint range (NaN, <0, >0x10FFFF).
+       *   3. If numericAllowed is false and no minimum restriction applies → leave as-is.
+       *   4. Classify the codepoint to find the minimum required action level.
+       *   5. Resolve effective action = max(onNCR, minimum).
+       *   6. Apply and return.
+       *
+       * @param {string} token  — e.g. '#38', '#x26', '#X26'
+       * @returns {string|undefined}
+       *   - string (incl. '')  — replacement ('' = remove)
+       *   - undefined          — leave original &token; as-is
+       */
+      _resolveNCR(token) {
+        const second = token.charCodeAt(1);
+        let cp;
+        if (second === 120 || second === 88) {
+          cp = parseInt(token.slice(2), 16);
+        } else {
+          cp = parseInt(token.slice(1), 10);
+        }
+        if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
+        const minimum = this._classifyNCR(cp);
+        if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
+        const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
+        return this._applyNCRAction(effective, token, cp);
+      }
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/index.js
+var init_src = __esm({
+  "node_modules/@nodable/entities/src/index.js"() {
+    init_EntityDecoder();
+    init_entities();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+function validatePropertyName(propertyName, optionName) {
+  if (typeof propertyName !== "string") {
+    return;
+  }
+  const normalized = propertyName.toLowerCase();
+  if (DANGEROUS_PROPERTY_NAMES.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+  if (criticalProperties.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+}
+function normalizeProcessEntities(value2, htmlEntities) {
+  if (typeof value2 === "boolean") {
+    return {
+      enabled: value2,
+      // true or false
+      maxEntitySize: 1e4,
+      maxExpansionDepth: 1e4,
+      maxTotalExpansions: Infinity,
+      maxExpandedLength: 1e5,
+      maxEntityCount: 1e3,
+      allowedTags: null,
+      tagFilter: null,
+      appliesTo: "all"
+    };
+  }
+  if (typeof value2 === "object" && value2 !== null) {
+    return {
+      enabled: value2.enabled !== false,
+      maxEntitySize: Math.max(1, value2.maxEntitySize ?? 1e4),
+      maxExpansionDepth: Math.max(1, value2.maxExpansionDepth ?? 1e4),
+      maxTotalExpansions: Math.max(1, value2.maxTotalExpansions ?? Infinity),
+      maxExpandedLength: Math.max(1, value2.maxExpandedLength ?? 1e5),
+      maxEntityCount: Math.max(1, value2.maxEntityCount ?? 1e3),
+      allowedTags: value2.allowedTags ?? null,
+      tagFilter: value2.tagFilter ?? null,
+      appliesTo: value2.appliesTo ?? "all"
+    };
+  }
+  return normalizeProcessEntities(true);
+}
+var defaultOnDangerousProperty, defaultOptions2, buildOptions;
+var init_OptionsBuilder = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
+    init_util2();
+    defaultOnDangerousProperty = (name) => {
+      if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+        return "__" + name;
+      }
+      return name;
+    };
+    defaultOptions2 = {
+      preserveOrder: false,
+      attributeNamePrefix: "@_",
+      attributesGroupName: false,
+      textNodeName: "#text",
+      ignoreAttributes: true,
+      removeNSPrefix: false,
+      // remove NS from tag name or attribute name if true
+      allowBooleanAttributes: false,
+      //a tag can have attributes without any value
+      //ignoreRootElement : false,
+      parseTagValue: true,
+      parseAttributeValue: false,
+      trimValues: true,
+      //Trim string values of tag and attributes
+      cdataPropName: false,
+      numberParseOptions: {
+        hex: true,
+        leadingZeros: true,
+        eNotation: true,
+        unicode: false
+      },
+      tagValueProcessor: function(tagName, val) {
+        return val;
+      },
+      attributeValueProcessor: function(attrName, val) {
+        return val;
+      },
+      stopNodes: [],
+      //nested tags will not be parsed even for errors
+      alwaysCreateTextNode: false,
+      isArray: () => false,
+      commentPropName: false,
+      unpairedTags: [],
+      processEntities: true,
+      htmlEntities: false,
+      entityDecoder: null,
+      ignoreDeclaration: false,
+      ignorePiTags: false,
+      transformTagName: false,
+      transformAttributeName: false,
+      updateTag: function(tagName, jPath, attrs) {
+        return tagName;
+      },
+      // skipEmptyListItem: false
+      captureMetaData: false,
+      maxNestedTags: 100,
+      strictReservedNames: true,
+      jPath: true,
+      // if true, pass jPath string to callbacks; if false, pass matcher instance
+      onDangerousProperty: defaultOnDangerousProperty
+    };
+    buildOptions = function(options) {
+      const built = Object.assign({}, defaultOptions2, options);
+      const propertyNameOptions = [
+        { value: built.attributeNamePrefix, name: "attributeNamePrefix" },
+        { value: built.attributesGroupName, name: "attributesGroupName" },
+        { value: built.textNodeName, name: "textNodeName" },
+        { value: built.cdataPropName, name: "cdataPropName" },
+        { value: built.commentPropName, name: "commentPropName" }
+      ];
+      for (const { value: value2, name } of propertyNameOptions) {
+        if (value2) {
+          validatePropertyName(value2, name);
+        }
+      }
+      if (built.onDangerousProperty === null) {
+        built.onDangerousProperty = defaultOnDangerousProperty;
+      }
+      built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
+      built.unpairedTagsSet = new Set(built.unpairedTags);
+      if (built.stopNodes && Array.isArray(built.stopNodes)) {
+        built.stopNodes = built.stopNodes.map((node2) => {
+          if (typeof node2 === "string" && node2.startsWith("*.")) {
+            return ".." + node2.substring(2);
+          }
+          return node2;
+        });
+      }
+      return built;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+var METADATA_SYMBOL, XmlNode;
+var init_xmlNode = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
+    "use strict";
+    if (typeof Symbol !== "function") {
+      METADATA_SYMBOL = "@@xmlMetadata";
+    } else {
+      METADATA_SYMBOL = /* @__PURE__ */ Symbol("XML Node Metadata");
+    }
+    XmlNode = class {
+      constructor(tagname) {
+        this.tagname = tagname;
+        this.child = [];
+        this[":@"] = /* @__PURE__ */ Object.create(null);
+      }
+      add(key, val) {
+        if (key === "__proto__") key = "#__proto__";
+        this.child.push({ [key]: val });
+      }
+      addChild(node2, startIndex) {
+        if (node2.tagname === "__proto__") node2.tagname = "#__proto__";
+        if (node2[":@"] && Object.keys(node2[":@"]).length > 0) {
+          this.child.push({ [node2.tagname]: node2.child, [":@"]: node2[":@"] });
+        } else {
+          this.child.push({ [node2.tagname]: node2.child });
+        }
+        this.addStartIndex(startIndex);
+      }
+      addStartIndex(startIndex) {
+        if (startIndex !== void 0) {
+          this.child[this.child.length - 1][METADATA_SYMBOL] = { startIndex };
+        }
+      }
+      addEndIndex(endIndex) {
+        const lastChild = this.child[this.child.length - 1];
+        if (lastChild !== void 0 && lastChild[METADATA_SYMBOL] !== void 0 && lastChild[METADATA_SYMBOL].endIndex === void 0) {
+          lastChild[METADATA_SYMBOL].endIndex = endIndex;
+        }
+      }
+      /** symbol used for metadata */
+      static getMetaDataSymbol() {
+        return METADATA_SYMBOL;
+      }
+    };
+  }
+});
+
+// node_modules/xml-naming/src/index.js
+var nameStartChar10, nameChar10, nameStartChar11, nameChar11, buildRegexes, regexes10, regexes11, nameStartCharAscii, nameCharAscii, regexesAscii, getRegexes, qName;
+var init_src2 = __esm({
+  "node_modules/xml-naming/src/index.js"() {
+    nameStartChar10 = ":A-Za-z_À-ÖØ-öø-˿Ͱ-ͽͿ-҆҈-῿‌-‍⁰-↏Ⰰ-⿯、-퟿豈-﷏ﷰ-�";
+    nameChar10 = nameStartChar10 + "\\-\\.\\d·̀-ͯ‿-⁀";
+    nameStartChar11 = ":A-Za-z_À-˿Ͱ-ͽͿ-҆҈-῿‌-‍⁰-↏Ⰰ-⿯、-퟿豈-﷏ﷰ-�𐀀-󯿿";
+    nameChar11 = nameStartChar11 + "\\-\\.\\d·̀-ͯ҇‿-⁀";
+    buildRegexes = (startChar, char, flags = "") => {
+      const ncStart = startChar.replace(":", "");
+      const ncChar = char.replace(":", "");
+      const ncNamePat = `[${ncStart}][${ncChar}]*`;
+      return {
+        name: new RegExp(`^[${startChar}][${char}]*$`, flags),
+        ncName: new RegExp(`^${ncNamePat}$`, flags),
+        qName: new RegExp(`^${ncNamePat}(?::${ncNamePat})?$`, flags),
+        nmToken: new RegExp(`^[${char}]+$`, flags),
+        nmTokens: new RegExp(`^[${char}]+(?:\\s+[${char}]+)*$`, flags)
+      };
+    };
+    regexes10 = buildRegexes(nameStartChar10, nameChar10);
+    regexes11 = buildRegexes(nameStartChar11, nameChar11, "u");
+    nameStartCharAscii = ":A-Za-z_";
+    nameCharAscii = nameStartCharAscii + "\\-\\.\\d";
+    regexesAscii = buildRegexes(nameStartCharAscii, nameCharAscii);
+    getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
+      if (asciiOnly) return regexesAscii;
+      return xmlVersion === "1.1" ? regexes11 : regexes10;
+    };
+    qName = (str5, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str5);
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+function hasSeq(data, seq, i) {
+  for (let j = 0; j < seq.length; j++) {
+    if (seq[j] !== data[i + j + 1]) return false;
+  }
+  return true;
+}
+function validateEntityName2(name, xmlVersion) {
+  if (qName(name, { xmlVersion }))
+    return name;
+  else
+    throw new Error(`Invalid entity name ${name}`);
+}
+var DocTypeReader, skipWhitespace;
+var init_DocTypeReader = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
+    init_src2();
+    DocTypeReader = class {
+      constructor(options, xmlVersion) {
+        this.suppressValidationErr = !options;
+        this.options = options;
+        this.xmlVersion = xmlVersion || 1;
+      }
+      setXmlVersion(xmlVersion = 1) {
+        this.xmlVersion = xmlVersion;
+      }
+      readDocType(xmlData, i) {
+        const entities = /* @__PURE__ */ Object.create(null);
+        let entityCount = 0;
+        if (xmlData[i + 3] === "O" && xmlData[i + 4] === "C" && xmlData[i + 5] === "T" && xmlData[i + 6] === "Y" && xmlData[i + 7] === "P" && xmlData[i + 8] === "E") {
+          i = i + 9;
+          let angleBracketsCount = 1;
+          let hasBody = false, comment = false;
+          let quoteChar = null;
+          let exp = "";
+          for (; i < xmlData.length; i++) {
+            if (quoteChar !== null) {
+              if (xmlData[i] === quoteChar) quoteChar = null;
+              exp += xmlData[i];
+              continue;
+            }
+            if (!hasBody && !comment && (xmlData[i] === '"' || xmlData[i] === "'")) {
+              quoteChar = xmlData[i];
+              exp += xmlData[i];
+              continue;
+            }
+            if (xmlData[i] === "<" && !comment) {
+              if (hasBody && hasSeq(xmlData, "!ENTITY", i)) {
+                i += 7;
+                let entityName, val;
+                [entityName, val, i] = this.readEntityExp(xmlData, i + 1, this.suppressValidationErr);
+                if (val.indexOf("&") === -1) {
+                  if (this.options.enabled !== false && this.options.maxEntityCount != null && entityCount >= this.options.maxEntityCount) {
+                    throw new Error(
+                      `Entity count (${entityCount + 1}) exceeds maximum allowed (${this.options.maxEntityCount})`
+                    );
+                  }
+                  entities[entityName] = val;
+                  entityCount++;
+                }
+              } else if (hasBody && hasSeq(xmlData, "!ELEMENT", i)) {
+                i += 8;
+                const { index: index2 } = this.readElementExp(xmlData, i + 1);
+                i = index2;
+              } else if (hasBody && hasSeq(xmlData, "!ATTLIST", i)) {
+                i += 8;
+              } else if (hasBody && hasSeq(xmlData, "!NOTATION", i)) {
+                i += 9;
+                const { index: index2 } = this.readNotationExp(xmlData, i + 1, this.suppressValidationErr);
+                i = index2;
+              } else if (hasSeq(xmlData, "!--", i)) comment = true;
+              else throw new Error(`Invalid DOCTYPE`);
+              angleBracketsCount++;
+              exp = "";
+            } else if (xmlData[i] === ">") {
+              if (comment) {
+                if (xmlData[i - 1] === "-" && xmlData[i - 2] === "-") {
+                  comment = false;
+                  angleBracketsCount--;
+                }
+              } else {
+                angleBracketsCount--;
+              }
+              if (angleBracketsCount === 0) {
+                break;
+              }
+            } else if (xmlData[i] === "[") {
+              hasBody = true;
+            } else {
+              exp += xmlData[i];
+            }
+          }
+          if (quoteChar !== null || angleBracketsCount !== 0) {
+            throw new Error(`Unclosed DOCTYPE`);
+          }
+        } else {
+          throw new Error(`Invalid Tag instead of DOCTYPE`);
+        }
+        return { entities, i };
+      }
+      readEntityExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i]) && xmlData[i] !== '"' && xmlData[i] !== "'") {
+          i++;
+        }
+        let entityName = xmlData.substring(startIndex, i);
+        validateEntityName2(entityName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        if (!this.suppressValidationErr) {
+          if (xmlData.substring(i, i + 6).toUpperCase() === "SYSTEM") {
+            throw new Error("External entities are not supported");
+          } else if (xmlData[i] === "%") {
+            throw new Error("Parameter entities are not supported");
+          }
+        }
+        let entityValue = "";
+        [i, entityValue] = this.readIdentifierVal(xmlData, i, "entity");
+        if (this.options.enabled !== false && this.options.maxEntitySize != null && entityValue.length > this.options.maxEntitySize) {
+          throw new Error(
+            `Entity "${entityName}" size (${entityValue.length}) exceeds maximum allowed size (${this.options.maxEntitySize})`
+          );
+        }
+        i--;
+        return [entityName, entityValue, i];
+      }
+      readNotationExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let notationName = xmlData.substring(startIndex, i);
+        !this.suppressValidationErr && validateEntityName2(notationName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        const identifierType = xmlData.substring(i, i + 6).toUpperCase();
+        if (!this.suppressValidationErr && identifierType !== "SYSTEM" && identifierType !== "PUBLIC") {
+          throw new Error(`Expected SYSTEM or PUBLIC, found "${identifierType}"`);
+        }
+        i += identifierType.length;
+        i = skipWhitespace(xmlData, i);
+        let publicIdentifier = null;
+        let systemIdentifier = null;
+        if (identifierType === "PUBLIC") {
+          [i, publicIdentifier] = this.readIdentifierVal(xmlData, i, "publicIdentifier");
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] === '"' || xmlData[i] === "'") {
+            [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          }
+        } else if (identifierType === "SYSTEM") {
+          [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          if (!this.suppressValidationErr && !systemIdentifier) {
+            throw new Error("Missing mandatory system identifier for SYSTEM notation");
+          }
+        }
+        return { notationName, publicIdentifier, systemIdentifier, index: --i };
+      }
+      readIdentifierVal(xmlData, i, type) {
+        let identifierVal = "";
+        const startChar = xmlData[i];
+        if (startChar !== '"' && startChar !== "'") {
+          throw new Error(`Expected quoted string, found "${startChar}"`);
+        }
+        i++;
+        const startIndex = i;
+        while (i < xmlData.length && xmlData[i] !== startChar) {
+          i++;
+        }
+        identifierVal = xmlData.substring(startIndex, i);
+        if (xmlData[i] !== startChar) {
+          throw new Error(`Unterminated ${type} value`);
+        }
+        i++;
+        return [i, identifierVal];
+      }
+      readElementExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        if (!this.suppressValidationErr && !qName(elementName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid element name: "${elementName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let contentModel = "";
+        if (xmlData[i] === "E" && hasSeq(xmlData, "MPTY", i)) i += 4;
+        else if (xmlData[i] === "A" && hasSeq(xmlData, "NY", i)) i += 2;
+        else if (xmlData[i] === "(") {
+          i++;
+          const startIndex2 = i;
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            i++;
+          }
+          contentModel = xmlData.substring(startIndex2, i);
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated content model");
+          }
+        } else if (!this.suppressValidationErr) {
+          throw new Error(`Invalid Element Expression, found "${xmlData[i]}"`);
+        }
+        return {
+          elementName,
+          contentModel: contentModel.trim(),
+          index: i
+        };
+      }
+      readAttlistExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        let startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        validateEntityName2(elementName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let attributeName = xmlData.substring(startIndex, i);
+        if (!validateEntityName2(attributeName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid attribute name: "${attributeName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let attributeType = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "NOTATION") {
+          attributeType = "NOTATION";
+          i += 8;
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] !== "(") {
+            throw new Error(`Expected '(', found "${xmlData[i]}"`);
+          }
+          i++;
+          let allowedNotations = [];
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            const startIndex2 = i;
+            while (i < xmlData.length && xmlData[i] !== "|" && xmlData[i] !== ")") {
+              i++;
+            }
+            let notation = xmlData.substring(startIndex2, i);
+            notation = notation.trim();
+            if (!validateEntityName2(notation, { xmlVersion: this.xmlVersion })) {
+              throw new Error(`Invalid notation name: "${notation}"`);
+            }
+            allowedNotations.push(notation);
+            if (xmlData[i] === "|") {
+              i++;
+              i = skipWhitespace(xmlData, i);
+            }
+          }
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated list of notations");
+          }
+          i++;
+          attributeType += " (" + allowedNotations.join("|") + ")";
+        } else {
+          const startIndex2 = i;
+          while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+            i++;
+          }
+          attributeType += xmlData.substring(startIndex2, i);
+          const validTypes = ["CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS"];
+          if (!this.suppressValidationErr && !validTypes.includes(attributeType.toUpperCase())) {
+            throw new Error(`Invalid attribute type: "${attributeType}"`);
+          }
+        }
+        i = skipWhitespace(xmlData, i);
+        let defaultValue = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "#REQUIRED") {
+          defaultValue = "#REQUIRED";
+          i += 8;
+        } else if (xmlData.substring(i, i + 7).toUpperCase() === "#IMPLIED") {
+          defaultValue = "#IMPLIED";
+          i += 7;
+        } else {
+          [i, defaultValue] = this.readIdentifierVal(xmlData, i, "ATTLIST");
+        }
+        return {
+          elementName,
+          attributeName,
+          attributeType,
+          defaultValue,
+          index: i
+        };
+      }
+    };
+    skipWhitespace = (data, index2) => {
+      while (index2 < data.length && /\s/.test(data[index2])) {
+        index2++;
+      }
+      return index2;
+    };
+  }
+});
+
+// node_modules/anynum/digitTable.js
+var SCRIPT_ZEROS, NOT_DIGIT, HIGH_MAP, LOW_MAX, LOW_MIN, TABLE_OFFSET, TABLE_SIZE, TABLE;
+var init_digitTable = __esm({
+  "node_modules/anynum/digitTable.js"() {
+    SCRIPT_ZEROS = [
+      // Basic Latin (ASCII) — included for completeness / pass-through
+      48,
+      // 0-9
+      // Arabic scripts
+      1632,
+      // Arabic-Indic ٠١٢٣٤٥٦٧٨٩
+      1776,
+      // Extended Arabic-Indic (Urdu/Persian/Sindhi) ۰۱۲۳
+      // Indic scripts
+      2406,
+      // Devanagari ०१२३४५६७८९
+      2534,
+      // Bengali ০১২৩৪৫৬৭৮৯
+      2662,
+      // Gurmukhi ੦੧੨੩੪੫੬੭੮੯
+      2790,
+      // Gujarati ૦૧૨૩૪૫૬૭૮૯
+      2918,
+      // Odia ୦୧୨୩୪୫୬୭୮୯
+      3046,
+      // Tamil ௦௧௨௩௪௫௬௭௮௯
+      3174,
+      // Telugu ౦౧౨౩౪౫౬౭౮౯
+      3302,
+      // Kannada ೦೧೨೩೪೫೬೭೮೯
+      3430,
+      // Malayalam ൦൧൨൩൪൫൬൭൮൯
+      3558,
+      // Sinhala Archaic ෦෧෨෩෪෫෬෭෮෯
+      // Southeast Asian scripts
+      3664,
+      // Thai ๐๑๒๓๔๕๖๗๘๙
+      3792,
+      // Lao ໐໑໒໓໔໕໖໗໘໙
+      3872,
+      // Tibetan ༠༡༢༣༤༥༦༧༨༩
+      4160,
+      // Myanmar ၀၁၂၃၄၅၆၇၈၉
+      4240,
+      // Myanmar Shan ႐႑႒႓႔႕႖႗႘႙
+      6112,
+      // Khmer ០១២៣៤៥៦៧៨៩
+      6160,
+      // Mongolian ᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙
+      6470,
+      // Limbu ᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏
+      6608,
+      // New Tai Lue ᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙
+      6784,
+      // Tai Tham Hora ᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉
+      6800,
+      // Tai Tham Tham ᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙
+      6992,
+      // Balinese ᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙
+      7088,
+      // Sundanese ᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹
+      7232,
+      // Lepcha ᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉
+      7248,
+      // Ol Chiki ᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
+      // Fullwidth (CJK context)
+      65296,
+      // Fullwidth ０１２３４５６７８９
+      // Mathematical digit variants (Unicode math block)
+      120782,
+      // Mathematical Bold
+      120792,
+      // Mathematical Double-Struck
+      120802,
+      // Mathematical Sans-Serif
+      120812,
+      // Mathematical Sans-Serif Bold
+      120822,
+      // Mathematical Monospace
+      // Other scripts
+      66720,
+      // Osmanya 𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩
+      68912,
+      // Hanifi Rohingya 𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹
+      69734,
+      // Brahmi 𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯
+      69872,
+      // Sora Sompeng 𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹
+      69942,
+      // Chakma 𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
+      70096,
+      // Sharada 𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙
+      70384,
+      // Khudawadi 𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹
+      70736,
+      // Newa 𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙
+      70864,
+      // Tirhuta 𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙
+      71248,
+      // Modi 𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙
+      71360,
+      // Takri 𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉
+      71472,
+      // Ahom 𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹
+      71904,
+      // Warang Citi 𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩
+      72016,
+      // Dives Akuru 𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙
+      72688,
+      // Khitan Small Script 𑯰𑯱𑯲𑯳𑯴𑯵𑯶𑯷𑯸𑯹
+      72784,
+      // Bhaiksuki 𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙
+      73040,
+      // Masaram Gondi 𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙
+      73120,
+      // Gunjala Gondi 𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩
+      73552,
+      // Kawi 𑽐𑽑𑽒𑽓𑽔𑽕𑽖𑽗𑽘𑽙
+      92768,
+      // Mro 𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩
+      92864,
+      // Tangsa 𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉
+      93008,
+      // Pahawh Hmong 𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙
+      123200,
+      // Nyiakeng Puachue Hmong 𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
+      123632,
+      // Wancho 𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹
+      124144,
+      // Nag Mundari 𞓰𞓱𞓲𞓳𞓴𞓵𞓶𞓷𞓸𞓹
+      125264,
+      // Adlam 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙
+      130032
+      // Segmented digit symbols 🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹
+    ];
+    NOT_DIGIT = 255;
+    HIGH_MAP = /* @__PURE__ */ new Map();
+    LOW_MAX = 65535;
+    LOW_MIN = 1632;
+    TABLE_OFFSET = LOW_MIN;
+    TABLE_SIZE = LOW_MAX - LOW_MIN + 1;
+    TABLE = new Uint8Array(TABLE_SIZE).fill(NOT_DIGIT);
+    for (const zero of SCRIPT_ZEROS) {
+      for (let d = 0; d < 10; d++) {
+        const cp = zero + d;
+        if (cp <= LOW_MAX) {
+          TABLE[cp - TABLE_OFFSET] = d;
+        } else {
+          HIGH_MAP.set(cp, d);
+        }
+      }
+    }
+  }
+});
+
+// node_modules/anynum/anynum.js
+function anynum(str5) {
+  if (typeof str5 !== "string") return str5;
+  const len = str5.length;
+  if (len === 0) return str5;
+  let firstHit = -1;
+  for (let i = 0; i < len; i++) {
+    const cc = str5.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) continue;
+    if (cc < TABLE_OFFSET) {
+      if (MINUS_SET.has(cc)) {
+        firstHit = i;
+        break;
+      }
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str5.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          if (HIGH_MAP.has(cp)) {
+            firstHit = i;
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (TABLE[cc - TABLE_OFFSET] !== NOT_DIGIT || MINUS_SET.has(cc)) {
+      firstHit = i;
+      break;
+    }
+  }
+  if (firstHit === -1) return str5;
+  const chars = [];
+  if (firstHit > 0) chars.push(str5.slice(0, firstHit));
+  for (let i = firstHit; i < len; i++) {
+    const cc = str5.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) {
+      chars.push(str5[i]);
+      continue;
+    }
+    if (cc < TABLE_OFFSET) {
+      chars.push(MINUS_SET.has(cc) ? "-" : str5[i]);
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str5.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          const d2 = HIGH_MAP.get(cp);
+          if (d2 !== void 0) {
+            chars.push(String.fromCharCode(d2 + 48));
+            i++;
+            continue;
+          }
+        }
+      }
+      chars.push(str5[i]);
+      continue;
+    }
+    if (MINUS_SET.has(cc)) {
+      chars.push("-");
+      continue;
+    }
+    const d = TABLE[cc - TABLE_OFFSET];
+    chars.push(d !== NOT_DIGIT ? String.fromCharCode(d + 48) : str5[i]);
+  }
+  return chars.join("");
+}
+var CHAR_0, CHAR_9, CHAR_MINUS, MINUS_SET, anynum_default;
+var init_anynum = __esm({
+  "node_modules/anynum/anynum.js"() {
+    "use strict";
+    init_digitTable();
+    CHAR_0 = 48;
+    CHAR_9 = 57;
+    CHAR_MINUS = 45;
+    MINUS_SET = /* @__PURE__ */ new Set([8722, 65293, 65123]);
+    anynum_default = anynum;
+  }
+});
+
+// node_modules/strnum/strnum.js
+function toNumber(str5, options = {}) {
+  options = Object.assign({}, consider, options);
+  if (!str5 || typeof str5 !== "string") return str5;
+  let trimmedStr = str5.trim();
+  if (trimmedStr.length === 0) return str5;
+  else if (options.skipLike !== void 0 && options.skipLike.test(trimmedStr)) return str5;
+  else if (trimmedStr === "0") return 0;
+  if (options.unicode) {
+    trimmedStr = anynum_default(trimmedStr);
+    if (trimmedStr === "0") return 0;
+  }
+  if (options.hex && hexRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 16);
+  } else if (options.binary && binRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 2);
+  } else if (options.octal && octRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 8);
+  } else if (!isFinite(trimmedStr)) {
+    const num = Number(trimmedStr);
+    if (Number.isNaN(num)) return str5;
+    return handleInfinity(str5, num, options);
+  } else if (trimmedStr.includes("e") || trimmedStr.includes("E")) {
+    return resolveEnotation(str5, trimmedStr, options);
+  } else {
+    const match = numRegex.exec(trimmedStr);
+    if (match) {
+      const sign = match[1] || "";
+      const leadingZeros = match[2];
+      let numTrimmedByZeros = trimZeros(match[3]);
+      const decimalAdjacentToLeadingZeros = sign ? (
+        // 0., -00., 000.
+        trimmedStr[leadingZeros.length + 1] === "."
+      ) : trimmedStr[leadingZeros.length] === ".";
+      if (!options.leadingZeros && (leadingZeros.length > 1 || leadingZeros.length === 1 && !decimalAdjacentToLeadingZeros)) {
+        return str5;
+      } else {
+        const num = Number(trimmedStr);
+        const parsedStr = String(num);
+        if (num === 0) return num;
+        if (parsedStr.search(/[eE]/) !== -1) {
+          if (options.eNotation) return num;
+          else return str5;
+        } else if (trimmedStr.indexOf(".") !== -1) {
+          if (parsedStr === "0") return num;
+          else if (parsedStr === numTrimmedByZeros) return num;
+          else if (parsedStr === `${sign}${numTrimmedByZeros}`) return num;
+          else return str5;
+        }
+        let n = leadingZeros ? numTrimmedByZeros : trimmedStr;
+        if (leadingZeros) {
+          return n === parsedStr || sign + n === parsedStr ? num : str5;
+        } else {
+          return n === parsedStr || n === sign + parsedStr ? num : str5;
+        }
+      }
+    } else {
+      return str5;
+    }
+  }
+}
+function resolveEnotation(str5, trimmedStr, options) {
+  if (!options.eNotation) return str5;
+  const notation = trimmedStr.match(eNotationRegx);
+  if (notation) {
+    let sign = notation[1] || "";
+    const eChar = notation[3].indexOf("e") === -1 ? "E" : "e";
+    const leadingZeros = notation[2];
+    const eAdjacentToLeadingZeros = sign ? (
+      // 0E.
+      trimmedStr[leadingZeros.length + 1] === eChar
+    ) : trimmedStr[leadingZeros.length] === eChar;
+    if (leadingZeros.length > 1 && eAdjacentToLeadingZeros) return str5;
+    else if (leadingZeros.length === 1 && (notation[3].startsWith(`.${eChar}`) || notation[3][0] === eChar)) {
+      return Number(trimmedStr);
+    } else if (leadingZeros.length > 0) {
+      if (options.leadingZeros && !eAdjacentToLeadingZeros) {
+        return Number(trimmedStr);
+      } else return str5;
+    } else {
+      return Number(trimmedStr);
+    }
+  } else {
+    return str5;
+  }
+}
+function trimZeros(numStr) {
+  if (numStr && numStr.indexOf(".") !== -1) {
+    let end = numStr.length;
+    while (end > 0 && numStr.charCodeAt(end - 1) === 48) end--;
+    numStr = numStr.slice(0, end);
+    if (numStr === ".") numStr = "0";
+    else if (numStr[0] === ".") numStr = "0" + numStr;
+    else if (numStr[numStr.length - 1] === ".") numStr = numStr.substring(0, numStr.length - 1);
+    return numStr;
+  }
+  return numStr;
+}
+function parse_int(numStr, base) {
+  const str5 = numStr.trim();
+  if (base === 2 || base === 8) numStr = str5.substring(2);
+  if (parseInt) return parseInt(numStr, base);
+  else if (Number.parseInt) return Number.parseInt(numStr, base);
+  else if (window && window.parseInt) return window.parseInt(numStr, base);
+  else throw new Error("parseInt, Number.parseInt, window.parseInt are not supported");
+}
+function handleInfinity(str5, num, options) {
+  const isPositive = num === Infinity;
+  switch (options.infinity.toLowerCase()) {
+    case "null":
+      return null;
+    case "infinity":
+      return num;
+    // Return Infinity or -Infinity
+    case "string":
+      return isPositive ? "Infinity" : "-Infinity";
+    case "original":
+    default:
+      return str5;
+  }
+}
+var hexRegex, binRegex, octRegex, numRegex, consider, eNotationRegx;
+var init_strnum = __esm({
+  "node_modules/strnum/strnum.js"() {
+    init_anynum();
+    hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
+    binRegex = /^0b[01]+$/;
+    octRegex = /^0o[0-7]+$/;
+    numRegex = /^([\-\+])?(0*)([0-9]*(\.[0-9]*)?)$/;
+    consider = {
+      hex: true,
+      binary: false,
+      octal: false,
+      leadingZeros: true,
+      decimalPoint: ".",
+      eNotation: true,
+      //skipLike: /regex/,
+      infinity: "original",
+      // "null", "infinity" (Infinity type), "string" ("Infinity" (the string literal))
+      unicode: false
+    };
+    eNotationRegx = /^([-+])?(0*)(\d*(\.\d*)?[eE][-\+]?\d+)$/;
+  }
+});
+
+// node_modules/fast-xml-parser/src/ignoreAttributes.js
+function getIgnoreAttributesFn(ignoreAttributes) {
+  if (typeof ignoreAttributes === "function") {
+    return ignoreAttributes;
+  }
+  if (Array.isArray(ignoreAttributes)) {
+    return (attrName) => {
+      for (const pattern2 of ignoreAttributes) {
+        if (typeof pattern2 === "string" && attrName === pattern2) {
+          return true;
+        }
+        if (pattern2 instanceof RegExp && pattern2.test(attrName)) {
+          return true;
+        }
+      }
+    };
+  }
+  return () => false;
+}
+var init_ignoreAttributes = __esm({
+  "node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
+  }
+});
+
+// node_modules/path-expression-matcher/src/Expression.js
+var Expression;
+var init_Expression = __esm({
+  "node_modules/path-expression-matcher/src/Expression.js"() {
+    Expression = class {
+      /**
+       * Create a new Expression
+       * @param {string} pattern - Pattern string (e.g., "root.users.user", "..user[id]")
+       * @param {Object} options - Configuration options
+       * @param {string} options.separator - Path separator (default: '.')
+       */
+      constructor(pattern2, options = {}, data) {
+        this.pattern = pattern2;
+        this.separator = options.separator || ".";
+        this.segments = this._parse(pattern2);
+        this.data = data;
+        this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
+        this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
+        this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
+      }
+      /**
+       * Parse pattern string into segments
+       * @private
+       * @param {string} pattern - Pattern to parse
+       * @returns {Array} Array of segment objects
+       */
+      _parse(pattern2) {
+        const segments = [];
+        let i = 0;
+        let currentPart = "";
+        while (i < pattern2.length) {
+          if (pattern2[i] === this.separator) {
+            if (i + 1 < pattern2.length && pattern2[i + 1] === this.separator) {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+                currentPart = "";
+              }
+              segments.push({ type: "deep-wildcard" });
+              i += 2;
+            } else {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+              }
+              currentPart = "";
+              i++;
+            }
+          } else {
+            currentPart += pattern2[i];
+            i++;
+          }
+        }
+        if (currentPart.trim()) {
+          segments.push(this._parseSegment(currentPart.trim()));
+        }
+        return segments;
+      }
+      /**
+       * Parse a single segment
+       * @private
+       * @param {string} part - Segment string (e.g., "user", "ns::user", "user[id]", "ns::user:first")
+       * @returns {Object} Segment object
+       */
+      _parseSegment(part) {
+        const segment = { type: "tag" };
+        let bracketContent = null;
+        let withoutBrackets = part;
+        const bracketMatch = part.match(/^([^\[]+)(\[[^\]]*\])(.*)$/);
+        if (bracketMatch) {
+          withoutBrackets = bracketMatch[1] + bracketMatch[3];
+          if (bracketMatch[2]) {
+            const content3 = bracketMatch[2].slice(1, -1);
+            if (content3) {
+              bracketContent = content3;
+            }
+          }
+        }
+        let namespace = void 0;
+        let tagAndPosition = withoutBrackets;
+        if (withoutBrackets.includes("::")) {
+          const nsIndex = withoutBrackets.indexOf("::");
+          namespace = withoutBrackets.substring(0, nsIndex).trim();
+          tagAndPosition = withoutBrackets.substring(nsIndex + 2).trim();
+          if (!namespace) {
+            throw new Error(`Invalid namespace in pattern: ${part}`);
+          }
+        }
+        let tag = void 0;
+        let positionMatch = null;
+        if (tagAndPosition.includes(":")) {
+          const colonIndex = tagAndPosition.lastIndexOf(":");
+          const tagPart = tagAndPosition.substring(0, colonIndex).trim();
+          const posPart = tagAndPosition.substring(colonIndex + 1).trim();
+          const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
+          if (isPositionKeyword) {
+            tag = tagPart;
+            positionMatch = posPart;
+          } else {
+            tag = tagAndPosition;
+          }
+        } else {
+          tag = tagAndPosition;
+        }
+        if (!tag) {
+          throw new Error(`Invalid segment pattern: ${part}`);
+        }
+        segment.tag = tag;
+        if (namespace) {
+          segment.namespace = namespace;
+        }
+        if (bracketContent) {
+          if (bracketContent.includes("=")) {
+            const eqIndex = bracketContent.indexOf("=");
+            segment.attrName = bracketContent.substring(0, eqIndex).trim();
+            segment.attrValue = bracketContent.substring(eqIndex + 1).trim();
+          } else {
+            segment.attrName = bracketContent.trim();
+          }
+        }
+        if (positionMatch) {
+          const nthMatch = positionMatch.match(/^nth\((\d+)\)$/);
+          if (nthMatch) {
+            segment.position = "nth";
+            segment.positionValue = parseInt(nthMatch[1], 10);
+          } else {
+            segment.position = positionMatch;
+          }
+        }
+        return segment;
+      }
+      /**
+       * Get the number of segments
+       * @returns {number}
+       */
+      get length() {
+        return this.segments.length;
+      }
+      /**
+       * Check if expression contains deep wildcard
+       * @returns {boolean}
+       */
+      hasDeepWildcard() {
+        return this._hasDeepWildcard;
+      }
+      /**
+       * Check if expression has attribute conditions
+       * @returns {boolean}
+       */
+      hasAttributeCondition() {
+        return this._hasAttributeCondition;
+      }
+      /**
+       * Check if expression has position selectors
+       * @returns {boolean}
+       */
+      hasPositionSelector() {
+        return this._hasPositionSelector;
+      }
+      /**
+       * Get string representation
+       * @returns {string}
+       */
+      toString() {
+        return this.pattern;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/ExpressionSet.js
+var ExpressionSet;
+var init_ExpressionSet = __esm({
+  "node_modules/path-expression-matcher/src/ExpressionSet.js"() {
+    ExpressionSet = class {
+      constructor() {
+        this._byDepthAndTag = /* @__PURE__ */ new Map();
+        this._wildcardByDepth = /* @__PURE__ */ new Map();
+        this._deepWildcards = [];
+        this._deepByTerminalTag = /* @__PURE__ */ new Map();
+        this._patterns = /* @__PURE__ */ new Set();
+        this._sealed = false;
+      }
+      /**
+       * Add an Expression to the set.
+       * Duplicate patterns (same pattern string) are silently ignored.
+       *
+       * @param {import('./Expression.js').default} expression - A pre-constructed Expression instance
+       * @returns {this} for chaining
+       * @throws {TypeError} if called after seal()
+       *
+       * @example
+       * set.add(new Expression('root.users.user'));
+       * set.add(new Expression('..script'));
+       */
+      add(expression) {
+        if (this._sealed) {
+          throw new TypeError(
+            "ExpressionSet is sealed. Create a new ExpressionSet to add more expressions."
+          );
+        }
+        if (this._patterns.has(expression.pattern)) return this;
+        this._patterns.add(expression.pattern);
+        if (expression.hasDeepWildcard()) {
+          const lastSeg2 = expression.segments[expression.segments.length - 1];
+          if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
+            const tag2 = lastSeg2.tag;
+            if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
+            this._deepByTerminalTag.get(tag2).push(expression);
+          } else {
+            this._deepWildcards.push(expression);
+          }
+          return this;
+        }
+        const depth3 = expression.length;
+        const lastSeg = expression.segments[expression.segments.length - 1];
+        const tag = lastSeg?.tag;
+        if (!tag || tag === "*") {
+          if (!this._wildcardByDepth.has(depth3)) this._wildcardByDepth.set(depth3, []);
+          this._wildcardByDepth.get(depth3).push(expression);
+        } else {
+          const key = `${depth3}:${tag}`;
+          if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
+          this._byDepthAndTag.get(key).push(expression);
+        }
+        return this;
+      }
+      /**
+       * Add multiple expressions at once.
+       *
+       * @param {import('./Expression.js').default[]} expressions - Array of Expression instances
+       * @returns {this} for chaining
+       *
+       * @example
+       * set.addAll([
+       *   new Expression('root.users.user'),
+       *   new Expression('root.config.setting'),
+       * ]);
+       */
+      addAll(expressions) {
+        for (const expr of expressions) this.add(expr);
+        return this;
+      }
+      /**
+       * Check whether a pattern string is already present in the set.
+       *
+       * @param {import('./Expression.js').default} expression
+       * @returns {boolean}
+       */
+      has(expression) {
+        return this._patterns.has(expression.pattern);
+      }
+      /**
+       * Number of expressions in the set.
+       * @type {number}
+       */
+      get size() {
+        return this._patterns.size;
+      }
+      /**
+       * Seal the set against further modifications.
+       * Useful to prevent accidental mutations after config is built.
+       * Calling add() or addAll() on a sealed set throws a TypeError.
+       *
+       * @returns {this}
+       */
+      seal() {
+        this._sealed = true;
+        return this;
+      }
+      /**
+       * Whether the set has been sealed.
+       * @type {boolean}
+       */
+      get isSealed() {
+        return this._sealed;
+      }
+      /**
+       * Test whether the matcher's current path matches any expression in the set.
+       *
+       * Evaluation order (cheapest → most expensive):
+       *  1. Exact depth + tag bucket  — O(1) lookup, typically 0–2 expressions
+       *  2. Depth-only wildcard bucket — O(1) lookup, rare
+       *  3. Deep-wildcard list         — always checked, but usually small
+       *
+       * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+       * @returns {boolean} true if any expression matches the current path
+       *
+       * @example
+       * if (stopNodes.matchesAny(matcher)) {
+       *   // handle stop node
+       * }
+       */
+      matchesAny(matcher) {
+        return this.findMatch(matcher) !== null;
+      }
+      /**
+      * Find and return the first Expression that matches the matcher's current path.
+      *
+      * Uses the same evaluation order as matchesAny (cheapest → most expensive):
+      *  1. Exact depth + tag bucket
+      *  2. Depth-only wildcard bucket
+      *  3. Deep-wildcard list
+      *
+      * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+      * @returns {import('./Expression.js').default | null} the first matching Expression, or null
+      *
+      * @example
+      * const expr = stopNodes.findMatch(matcher);
+      * if (expr) {
+      *   // access expr.config, expr.pattern, etc.
+      * }
+      */
+      findMatch(matcher) {
+        const depth3 = matcher.getDepth();
+        const tag = matcher.getCurrentTag();
+        const exactKey = `${depth3}:${tag}`;
+        const exactBucket = this._byDepthAndTag.get(exactKey);
+        if (exactBucket) {
+          for (let i = 0; i < exactBucket.length; i++) {
+            if (matcher.matches(exactBucket[i])) return exactBucket[i];
+          }
+        }
+        const wildcardBucket = this._wildcardByDepth.get(depth3);
+        if (wildcardBucket) {
+          for (let i = 0; i < wildcardBucket.length; i++) {
+            if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
+          }
+        }
+        const deepBucket = this._deepByTerminalTag.get(tag);
+        if (deepBucket) {
+          for (let i = 0; i < deepBucket.length; i++) {
+            if (matcher.matches(deepBucket[i])) return deepBucket[i];
+          }
+        }
+        for (let i = 0; i < this._deepWildcards.length; i++) {
+          if (matcher.matches(this._deepWildcards[i])) return this._deepWildcards[i];
+        }
+        return null;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/Matcher.js
+var MatcherView, Matcher;
+var init_Matcher = __esm({
+  "node_modules/path-expression-matcher/src/Matcher.js"() {
+    MatcherView = class {
+      /**
+       * @param {Matcher} matcher - The parent Matcher instance to read from.
+       */
+      constructor(matcher) {
+        this._matcher = matcher;
+      }
+      /**
+       * Get the path separator used by the parent matcher.
+       * @returns {string}
+       */
+      get separator() {
+        return this._matcher.separator;
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        const path14 = this._matcher.path;
+        return path14.length > 0 ? path14[path14.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        const path14 = this._matcher.path;
+        return path14.length > 0 ? path14[path14.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        const path14 = this._matcher.path;
+        if (path14.length === 0) return void 0;
+        return path14[path14.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        const path14 = this._matcher.path;
+        if (path14.length === 0) return false;
+        const current = path14[path14.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAnyParentAttr(attrName) {
+        return this._matcher.getAnyParentAttr(attrName);
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        return this._matcher.hasAnyParentAttr(attrName);
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        const path14 = this._matcher.path;
+        if (path14.length === 0) return -1;
+        return path14[path14.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        const path14 = this._matcher.path;
+        if (path14.length === 0) return -1;
+        return path14[path14.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this._matcher.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        return this._matcher.toString(separator, includeNamespace);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this._matcher.path.map((n) => n.tag);
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        return this._matcher.matches(expression);
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this._matcher);
+      }
+    };
+    Matcher = class {
+      /**
+       * Create a new Matcher.
+       * @param {Object} [options={}]
+       * @param {string} [options.separator='.'] - Default path separator
+       */
+      constructor(options = {}) {
+        this.separator = options.separator || ".";
+        this.path = [];
+        this.siblingStacks = [];
+        this._pathStringCache = null;
+        this._view = new MatcherView(this);
+        this._keptAttrs = [];
+      }
+      /**
+       * Push a new tag onto the path.
+       * @param {string} tagName
+       * @param {Object|null} [attrValues=null]
+       * @param {string|null} [namespace=null]
+       * @param {Object|null} [options=null]
+       * @param {string[]} [options.keep] - Names of attributes (from attrValues)
+       */
+      push(tagName, attrValues = null, namespace = null, options = null) {
+        this._pathStringCache = null;
+        if (this.path.length > 0) {
+          this.path[this.path.length - 1].values = void 0;
+        }
+        const currentLevel = this.path.length;
+        let level = this.siblingStacks[currentLevel];
+        if (!level) {
+          level = { counts: /* @__PURE__ */ new Map(), total: 0 };
+          this.siblingStacks[currentLevel] = level;
+        }
+        const siblingKey = namespace ? `${namespace}:${tagName}` : tagName;
+        const counter = level.counts.get(siblingKey) || 0;
+        const position2 = level.total;
+        level.counts.set(siblingKey, counter + 1);
+        level.total++;
+        const node2 = {
+          tag: tagName,
+          position: position2,
+          counter
+        };
+        if (namespace !== null && namespace !== void 0) {
+          node2.namespace = namespace;
+        }
+        if (attrValues !== null && attrValues !== void 0) {
+          node2.values = attrValues;
+        }
+        this.path.push(node2);
+        const depth3 = this.path.length;
+        const keep = options !== null ? options.keep : null;
+        if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
+          for (let i = 0; i < keep.length; i++) {
+            const name = keep[i];
+            if (attrValues[name] !== void 0) {
+              this._keptAttrs.push({ depth: depth3, name, value: attrValues[name] });
+            }
+          }
+        }
+      }
+      /**
+       * Pop the last tag from the path.
+       * @returns {Object|undefined} The popped node
+       */
+      pop() {
+        if (this.path.length === 0) return void 0;
+        this._pathStringCache = null;
+        const node2 = this.path.pop();
+        if (this.siblingStacks.length > this.path.length + 1) {
+          this.siblingStacks.length = this.path.length + 1;
+        }
+        const poppedDepth = this.path.length + 1;
+        while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
+          this._keptAttrs.pop();
+        }
+        return node2;
+      }
+      /**
+       * Update current node's attribute values.
+       * Useful when attributes are parsed after push.
+       * @param {Object} attrValues
+       */
+      updateCurrent(attrValues) {
+        if (this.path.length > 0) {
+          const current = this.path[this.path.length - 1];
+          if (attrValues !== null && attrValues !== void 0) {
+            current.values = attrValues;
+          }
+        }
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        if (this.path.length === 0) return void 0;
+        return this.path[this.path.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        if (this.path.length === 0) return false;
+        const current = this.path[this.path.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * Unlike getAttrValue(), this works regardless of how deep the path has
+       * gone since the attribute was pushed — but only for attribute names that
+       * were explicitly marked with `keep` at push time. Cost is proportional to
+       * the number of currently-kept attributes (typically 0-3), not path depth.
+       * @param {string} attrName
+       * @returns {*} the value, or undefined if no ancestor kept this attribute
+       */
+      getAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return kept[i].value;
+        }
+        return void 0;
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return true;
+        }
+        return false;
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        const sep4 = separator || this.separator;
+        const isDefault = sep4 === this.separator && includeNamespace === true;
+        if (isDefault) {
+          if (this._pathStringCache !== null) {
+            return this._pathStringCache;
+          }
+          const result = this.path.map(
+            (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+          ).join(sep4);
+          this._pathStringCache = result;
+          return result;
+        }
+        return this.path.map(
+          (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+        ).join(sep4);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this.path.map((n) => n.tag);
+      }
+      /**
+       * Reset the path to empty.
+       */
+      reset() {
+        this._pathStringCache = null;
+        this.path = [];
+        this.siblingStacks = [];
+        this._keptAttrs = [];
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        const segments = expression.segments;
+        if (segments.length === 0) {
+          return false;
+        }
+        if (expression.hasDeepWildcard()) {
+          return this._matchWithDeepWildcard(segments);
+        }
+        return this._matchSimple(segments);
+      }
+      /**
+       * @private
+       */
+      _matchSimple(segments) {
+        if (this.path.length !== segments.length) {
+          return false;
+        }
+        for (let i = 0; i < segments.length; i++) {
+          if (!this._matchSegment(segments[i], this.path[i], i === this.path.length - 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * @private
+       */
+      _matchWithDeepWildcard(segments) {
+        let pathIdx = this.path.length - 1;
+        let segIdx = segments.length - 1;
+        while (segIdx >= 0 && pathIdx >= 0) {
+          const segment = segments[segIdx];
+          if (segment.type === "deep-wildcard") {
+            segIdx--;
+            if (segIdx < 0) {
+              return true;
+            }
+            const nextSeg = segments[segIdx];
+            let found = false;
+            for (let i = pathIdx; i >= 0; i--) {
+              if (this._matchSegment(nextSeg, this.path[i], i === this.path.length - 1)) {
+                pathIdx = i - 1;
+                segIdx--;
+                found = true;
+                break;
+              }
+            }
+            if (!found) {
+              return false;
+            }
+          } else {
+            if (!this._matchSegment(segment, this.path[pathIdx], pathIdx === this.path.length - 1)) {
+              return false;
+            }
+            pathIdx--;
+            segIdx--;
+          }
+        }
+        return segIdx < 0;
+      }
+      /**
+       * @private
+       */
+      _matchSegment(segment, node2, isCurrentNode) {
+        if (segment.tag !== "*" && segment.tag !== node2.tag) {
+          return false;
+        }
+        if (segment.namespace !== void 0) {
+          if (segment.namespace !== "*" && segment.namespace !== node2.namespace) {
+            return false;
+          }
+        }
+        if (segment.attrName !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          if (!node2.values || !(segment.attrName in node2.values)) {
+            return false;
+          }
+          if (segment.attrValue !== void 0) {
+            if (String(node2.values[segment.attrName]) !== String(segment.attrValue)) {
+              return false;
+            }
+          }
+        }
+        if (segment.position !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          const counter = node2.counter ?? 0;
+          if (segment.position === "first" && counter !== 0) {
+            return false;
+          } else if (segment.position === "odd" && counter % 2 !== 1) {
+            return false;
+          } else if (segment.position === "even" && counter % 2 !== 0) {
+            return false;
+          } else if (segment.position === "nth" && counter !== segment.positionValue) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this);
+      }
+      /**
+       * Create a snapshot of current state.
+       * @returns {Object}
+       */
+      snapshot() {
+        return {
+          path: this.path.map((node2) => ({ ...node2 })),
+          siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
+          keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
+        };
+      }
+      /**
+       * Restore state from snapshot.
+       * @param {Object} snapshot
+       */
+      restore(snapshot) {
+        this._pathStringCache = null;
+        this.path = snapshot.path.map((node2) => ({ ...node2 }));
+        this.siblingStacks = snapshot.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
+        this._keptAttrs = (snapshot.keptAttrs || []).map((entry) => ({ ...entry }));
+      }
+      /**
+       * Return the read-only {@link MatcherView} for this matcher.
+       *
+       * The same instance is returned on every call — no allocation occurs.
+       * It always reflects the current parser state and is safe to pass to
+       * user callbacks without risk of accidental mutation.
+       *
+       * @returns {MatcherView}
+       *
+       * @example
+       * const view = matcher.readOnly();
+       * // pass view to callbacks — it stays in sync automatically
+       * view.matches(expr);       // ✓
+       * view.getCurrentTag();     // ✓
+       * // view.push(...)         // ✗ method does not exist — caught by TypeScript
+       */
+      readOnly() {
+        return this._view;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/index.js
+var init_src3 = __esm({
+  "node_modules/path-expression-matcher/src/index.js"() {
+    init_Expression();
+    init_Matcher();
+    init_ExpressionSet();
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/html.js
+var HTML_PATTERNS, html_default;
+var init_html = __esm({
+  "node_modules/is-unsafe/src/contexts/html.js"() {
+    HTML_PATTERNS = [
+      {
+        id: "html-script-open",
+        description: "<script opening tag",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "html-script-close",
+        description: "</script closing tag",
+        pattern: /<\/script[\s>]/i
+      },
+      {
+        id: "html-javascript-protocol",
+        description: "javascript: URI scheme (with optional whitespace/encoding)",
+        // Handles j&#x61;vascript:, j\u0061vascript:, and whitespace variants
+        pattern: /j[\t\n\r ]*a[\t\n\r ]*v[\t\n\r ]*a[\t\n\r ]*s[\t\n\r ]*c[\t\n\r ]*r[\t\n\r ]*i[\t\n\r ]*p[\t\n\r ]*t[\t\n\r ]*:/i
+      },
+      {
+        id: "html-vbscript-protocol",
+        description: "vbscript: URI scheme",
+        pattern: /vbscript[\t\n\r ]*:/i
+      },
+      {
+        id: "html-data-html",
+        description: "data:text/html URI — can execute scripts in browsers",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*text\/html/i
+      },
+      {
+        id: "html-data-xhtml",
+        description: "data:application/xhtml+xml URI",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*application\/xhtml/i
+      },
+      {
+        id: "html-data-svg",
+        description: "data:image/svg+xml URI — can execute scripts",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*image\/svg\+xml/i
+      },
+      {
+        id: "html-inline-event-handler",
+        description: "Inline event handler attributes: onclick=, onerror=, onload=, etc.",
+        // \bon ensures we match a word boundary so "phonetic=" is not caught
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "html-entity-obfuscated-script",
+        description: "HTML-entity-encoded <script (e.g. &#x3C;script or &lt;script)",
+        // Entities include optional trailing semicolon: &#x3C; or &#x3C (both valid in HTML5)
+        pattern: /(?:&#x0*3[Cc];?|&#0*60;?|&lt;)\s*script/i
+      },
+      {
+        id: "html-entity-obfuscated-javascript",
+        description: 'HTML-entity-encoded javascript: (partial — catches common &#106; or &#x6a; for "j")',
+        pattern: /(?:&#x0*6[Aa];?|&#0*106;?)\s*(?:&#x0*61;?|a)[\s\S]{0,80}script\s*:/i
+      },
+      {
+        id: "html-style-expression",
+        description: "CSS expression() — IE-era code execution in style attributes",
+        pattern: /style[\s\S]{0,20}expression\s*\(/i
+      },
+      {
+        id: "html-object-embed",
+        description: "<object or <embed tags that can load active content",
+        pattern: /<(?:object|embed)[\s>/]/i
+      },
+      {
+        id: "html-base-tag",
+        description: "<base href= — can hijack all relative URLs on a page",
+        pattern: /<base[\s>]/i
+      },
+      {
+        id: "html-meta-refresh",
+        description: '<meta http-equiv="refresh" — can redirect users',
+        pattern: /<meta[\s\S]{0,40}http-equiv[\s\S]{0,20}refresh/i
+      },
+      {
+        id: "html-srcdoc",
+        description: "srcdoc= attribute on iframes — embeds HTML that can run scripts",
+        pattern: /srcdoc\s*=/i
+      },
+      {
+        id: "html-iframe",
+        description: "<iframe tag",
+        pattern: /<iframe[\s>/]/i
+      },
+      {
+        id: "html-form",
+        description: "<form tag — can be used for phishing / credential harvesting injection",
+        pattern: /<form[\s>/]/i
+      }
+    ];
+    html_default = HTML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/xml.js
+var XML_PATTERNS, xml_default;
+var init_xml = __esm({
+  "node_modules/is-unsafe/src/contexts/xml.js"() {
+    XML_PATTERNS = [
+      {
+        id: "xml-cdata-injection",
+        description: "CDATA section injection: <![CDATA[ breaks out of text node context",
+        pattern: /<!\[CDATA\[/i
+      },
+      {
+        id: "xml-cdata-close",
+        description: "CDATA close sequence: ]]> can terminate an enclosing CDATA section",
+        pattern: /\]\]>/
+      },
+      {
+        id: "xml-processing-instruction",
+        description: "XML processing instruction: <?xml-stylesheet or <?php etc.",
+        pattern: /<\?(?:xml[\- ]|php|asp)/i
+      },
+      {
+        id: "xml-doctype-injection",
+        description: "DOCTYPE declaration embedded in content — can define entities",
+        // Match <!DOCTYPE followed by end-of-string, whitespace, or [ (internal subset)
+        pattern: /<!DOCTYPE(?:[\s[]|$)/i
+      },
+      {
+        id: "xml-entity-system",
+        description: "SYSTEM keyword — used in external entity declarations (XXE)",
+        pattern: /\bSYSTEM\s+["']/i
+      },
+      {
+        id: "xml-entity-public",
+        description: "PUBLIC keyword — used in external entity declarations (XXE)",
+        pattern: /\bPUBLIC\s+["']/i
+      },
+      {
+        id: "xml-entity-declaration",
+        description: "<!ENTITY declaration — defines entities, potential XXE or entity expansion",
+        pattern: /<!ENTITY[\s%]/i
+      },
+      {
+        id: "xml-billion-laughs",
+        description: "Entity reference chaining / billion laughs: repeated &eX; style references",
+        // Heuristic: 3+ consecutive entity refs suggests expansion attack
+        pattern: /(?:&\w{1,20};){3,}/
+      },
+      {
+        id: "xml-namespace-confusion",
+        description: "xmlns: attribute injection — can redefine namespaces to confuse parsers",
+        // pattern: /\bxmlns\s*(?::\w{1,40})?\s*=/i,
+        pattern: /\bxmlns(?::\w{1,40})?\s*=/i
+      },
+      {
+        id: "xml-comment-injection",
+        description: "<!-- comment injection — can hide content from some parsers",
+        pattern: /<!--/
+      },
+      {
+        id: "xml-comment-close",
+        description: "--> closes an enclosing XML comment",
+        pattern: /-->/
+      },
+      {
+        id: "xml-pi-close",
+        description: "?> closes an enclosing processing instruction",
+        pattern: /\?>/
+      }
+    ];
+    xml_default = XML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/svg.js
+var SVG_PATTERNS, svg_default;
+var init_svg = __esm({
+  "node_modules/is-unsafe/src/contexts/svg.js"() {
+    SVG_PATTERNS = [
+      {
+        id: "svg-script-element",
+        description: "<script element inside SVG executes JavaScript",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "svg-xlink-href-javascript",
+        description: "xlink:href with javascript: — classic SVG XSS via <a> or <use>",
+        pattern: /xlink\s*:\s*href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-href-javascript",
+        description: "href= with javascript: in SVG context (<a>, <animate>, etc.)",
+        pattern: /href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-foreignobject",
+        description: "<foreignObject embeds HTML inside SVG — can execute scripts",
+        pattern: /<foreignObject[\s>/]/i
+      },
+      {
+        id: "svg-use-external",
+        description: "<use xlink:href or href pointing to external resource (non-fragment URL)",
+        // Match <use with href= where the value starts with a non-# character (external URL)
+        // [\"'][^#] catches quoted values not starting with #; [^\"'#\s>] catches unquoted
+        pattern: /<use[\s\S]{0,60}(?:xlink\s*:\s*)?href\s*=\s*(?:["'][^#]|[^"'#\s>])/i
+      },
+      {
+        id: "svg-animate-href",
+        description: '<animate attributeName="href" — can dynamically change href to javascript:',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*href["']/i
+      },
+      {
+        id: "svg-animate-xlinkhref",
+        description: '<animate attributeName="xlink:href"',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*xlink\s*:\s*href["']/i
+      },
+      {
+        id: "svg-set-javascript",
+        description: '<set to="javascript:..." — sets an attribute to a javascript: URI',
+        pattern: /<set[\s\S]{0,80}to\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-event-handler",
+        description: "SVG-specific event handler attributes: onload=, onerror=, onactivate=, etc.",
+        pattern: /\bon(?:load|error|activate|begin|end|repeat|focus|blur|click|mouse\w{1,20}|key\w{1,20})\s*=/i
+      },
+      {
+        id: "svg-handler-generic",
+        description: "Generic on* handler catch-all for SVG attributes",
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "svg-filter-feimage",
+        description: "<feImage href= — filter primitive that can load external resources",
+        pattern: /<feImage[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=/i
+      },
+      {
+        id: "svg-image-external",
+        description: "<image xlink:href with http/https or javascript protocol",
+        pattern: /<image[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=\s*["']?\s*(?:https?|javascript)\s*:/i
+      },
+      {
+        id: "svg-style-javascript",
+        description: "style= attribute containing javascript: (e.g. background:url(javascript:...))",
+        pattern: /style\s*=[\s\S]{0,60}javascript\s*:/i
+      }
+    ];
+    svg_default = SVG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql.js
+var SQL_PATTERNS, sql_default;
+var init_sql = __esm({
+  "node_modules/is-unsafe/src/contexts/sql.js"() {
+    SQL_PATTERNS = [
+      {
+        id: "sql-block-comment-open",
+        description: "SQL block comment open: /* ... */ — unusual in legitimate user text",
+        pattern: /\/\*/
+      },
+      {
+        id: "sql-union-select",
+        description: "UNION SELECT — most common SQL injection aggregation attack",
+        pattern: /\bUNION\s{1,20}(?:ALL\s{1,20})?SELECT\b/i
+      },
+      {
+        id: "sql-drop-table",
+        description: "DROP TABLE — destructive DDL injection",
+        pattern: /\bDROP\s{1,20}TABLE\b/i
+      },
+      {
+        id: "sql-drop-database",
+        description: "DROP DATABASE — destructive DDL injection",
+        pattern: /\bDROP\s{1,20}DATABASE\b/i
+      },
+      {
+        id: "sql-insert-into",
+        description: "INSERT INTO — data injection",
+        pattern: /\bINSERT\s{1,20}INTO\b/i
+      },
+      {
+        id: "sql-delete-from",
+        description: "DELETE FROM — data deletion injection",
+        pattern: /\bDELETE\s{1,20}FROM\b/i
+      },
+      {
+        id: "sql-update-set",
+        description: "UPDATE ... SET — data modification injection",
+        // Allows arbitrary content between UPDATE and SET (table name, alias, etc.)
+        pattern: /\bUPDATE\b[\s\S]{1,60}\bSET\b/i
+      },
+      {
+        id: "sql-exec-xp",
+        description: "EXEC xp_ — MSSQL extended stored procedure execution",
+        pattern: /\bEXEC(?:UTE)?\s{1,20}xp_/i
+      },
+      {
+        id: "sql-tautology-string",
+        description: `Classic string tautology: ' OR '1'='1 or " OR "1"="1"`,
+        // Last quote is optional — injection may truncate it: ' OR '1'='1--
+        pattern: /'\s{0,10}OR\s{0,10}'[^']{0,20}'\s*=\s*'[^']{0,20}/i
+      },
+      {
+        id: "sql-tautology-numeric",
+        description: "Numeric tautology: OR 1=1",
+        pattern: /\bOR\s{1,10}1\s*=\s*1\b/i
+      },
+      {
+        id: "sql-always-true-zero",
+        description: "Numeric tautology: OR 0=0",
+        pattern: /\bOR\s{1,10}0\s*=\s*0\b/i
+      },
+      {
+        id: "sql-sleep-benchmark",
+        description: "Time-based blind injection: SLEEP() or BENCHMARK()",
+        pattern: /\b(?:SLEEP|BENCHMARK)\s*\(/i
+      },
+      {
+        id: "sql-waitfor-delay",
+        description: "MSSQL time-based blind injection: WAITFOR DELAY",
+        pattern: /\bWAITFOR\s{1,20}DELAY\b/i
+      },
+      {
+        id: "sql-char-function",
+        description: "CHAR() function — used to obfuscate injected strings",
+        pattern: /\bCHAR\s*\(\s*\d{1,3}/i
+      },
+      {
+        id: "sql-information-schema",
+        description: "INFORMATION_SCHEMA — reconnaissance query for table/column enumeration",
+        pattern: /\bINFORMATION_SCHEMA\b/i
+      }
+    ];
+    sql_default = SQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/shell.js
+var SHELL_PATTERNS, shell_default;
+var init_shell = __esm({
+  "node_modules/is-unsafe/src/contexts/shell.js"() {
+    SHELL_PATTERNS = [
+      {
+        id: "shell-path-traversal-unix",
+        description: "Unix path traversal: ../  — climbing the directory tree",
+        pattern: /\.\.\//
+      },
+      {
+        id: "shell-path-traversal-windows",
+        description: "Windows path traversal: ..\\ — climbing the directory tree",
+        pattern: /\.\.\\/
+      },
+      {
+        id: "shell-path-traversal-encoded",
+        description: "URL-encoded path traversal: %2e%2e or %2f variants",
+        pattern: /%2e%2e|%2f\.\.|\.\.%2f/i
+      },
+      {
+        id: "shell-null-byte",
+        description: "Null byte injection: \\x00 or %00 — truncates strings in C-backed functions",
+        pattern: /\x00|%00/
+      },
+      {
+        id: "shell-semicolon",
+        description: "Semicolon command separator: cmd1; cmd2",
+        pattern: /;/
+      },
+      {
+        id: "shell-pipe",
+        description: "Pipe operator: cmd1 | cmd2",
+        pattern: /\|/
+      },
+      {
+        id: "shell-and-operator",
+        description: "AND operator: cmd1 && cmd2",
+        pattern: /&&/
+      },
+      {
+        id: "shell-or-operator",
+        description: "OR operator: cmd1 || cmd2",
+        pattern: /\|\|/
+      },
+      {
+        id: "shell-backtick",
+        description: "Backtick command substitution: `cmd`",
+        pattern: /`/
+      },
+      {
+        id: "shell-dollar-paren",
+        description: "Dollar-paren command substitution: $(cmd)",
+        pattern: /\$\(/
+      },
+      {
+        id: "shell-dollar-brace",
+        description: "Dollar-brace variable expansion: ${var} — can be abused for injection",
+        pattern: /\$\{/
+      },
+      {
+        id: "shell-redirect-out",
+        description: "Output redirection: cmd > file or cmd >> file",
+        pattern: />{1,2}/
+      },
+      {
+        id: "shell-redirect-in",
+        description: "Input redirection: cmd < file",
+        pattern: /</
+      },
+      {
+        id: "shell-newline-injection",
+        description: "Newline injection: \\n or \\r — can inject new shell commands",
+        pattern: /[\n\r]/
+      },
+      {
+        id: "shell-glob-star",
+        description: "Glob expansion: * or ? — can expand to unintended files",
+        // Only flag when combined with path separators to reduce false positives
+        pattern: /[/\\][*?]/
+      },
+      {
+        id: "shell-absolute-root",
+        description: "Absolute root path injection: string starting with / or \\ (Windows UNC)",
+        pattern: /^(?:\/|\\\\)/
+      },
+      {
+        id: "shell-windows-drive",
+        description: "Windows drive letter path injection: C:\\ or D:/",
+        pattern: /^[a-zA-Z]:[/\\]/
+      },
+      {
+        id: "shell-curl-wget",
+        description: "curl/wget with URL or flags — can exfiltrate data or download payloads",
+        // Require a URL scheme (http/https/ftp) or a flag (-) to reduce false positives
+        // "curl is a tool" won't match; "curl http://..." or "curl -s ..." will
+        pattern: /\b(?:curl|wget)\s+(?:https?:\/\/|ftp:\/\/|-)/i
+      }
+    ];
+    shell_default = SHELL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/redos.js
+var REDOS_PATTERNS, redos_default;
+var init_redos = __esm({
+  "node_modules/is-unsafe/src/contexts/redos.js"() {
+    REDOS_PATTERNS = [
+      {
+        id: "redos-nested-quantifier-plus",
+        description: "Nested + quantifier inside a group with outer quantifier: (a+)+, (.+b)*, etc.",
+        // Matches any group containing a + quantifier, with an outer * or + — catches (a+)+, (.+b)*, etc.
+        pattern: /\([^)]*\+[^)]*\)[+*]/
+      },
+      {
+        id: "redos-nested-quantifier-star",
+        description: "Nested * quantifier: (a*)* or (a*)+ — catastrophic backtracking",
+        pattern: /\([^)]*\*[^)]*\)[*+]/
+      },
+      {
+        id: "redos-nested-groups",
+        description: "Doubly nested quantified groups: ((a+)+) — guaranteed catastrophic",
+        pattern: /\(\([^)]{0,40}\)[+*]\)[+*]/
+      },
+      {
+        id: "redos-alternation-overlap",
+        description: "Overlapping alternation under quantifier: (a|a)+ — ambiguous NFA paths",
+        // Detect repeated identical alternatives under a quantifier
+        pattern: /\(([^|()]{1,20})\|(?:\1)(?:\|[^|()]{1,20}){0,5}\)[+*?]{1,2}/
+      },
+      {
+        id: "redos-star-plus-concat",
+        description: "(x*x)+ pattern — triggers super-linear backtracking",
+        pattern: /\([^)]{0,10}\*[^)]{0,10}\)[+*]/
+      },
+      {
+        id: "redos-dot-star-greedy",
+        description: "(.*){n,} or (.+){n,} — repeated greedy dot quantifiers",
+        pattern: /\(\.[*+]\)\{?\d/
+      },
+      {
+        id: "redos-large-repetition",
+        description: "Very large fixed or range repetition count {1000,} or {1000,n} — denial of service via backtracking",
+        // Matches { followed by 4+ digits (≥1000), then optional ,digits }
+        pattern: /\{\d{4,}(?:,\d*)?\}/
+      },
+      {
+        id: "redos-catastrophic-alternation",
+        description: "Long alternation with many similar branches — polynomial backtracking risk",
+        // Heuristic: 10+ pipe-separated alternatives in a single group
+        pattern: /\([^)]{0,200}(?:\|[^|)]{0,50}){9,}\)/
+      }
+    ];
+    redos_default = REDOS_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/nosql.js
+var sep, NOSQL_PATTERNS, nosql_default;
+var init_nosql = __esm({
+  "node_modules/is-unsafe/src/contexts/nosql.js"() {
+    sep = `["'\\s]*:`;
+    NOSQL_PATTERNS = [
+      // ─── MongoDB $ operator injection ────────────────────────────────────────
+      {
+        id: "nosql-where-operator",
+        description: "$where — executes arbitrary JavaScript server-side in MongoDB",
+        pattern: new RegExp(`\\$where${sep}`, "i")
+      },
+      {
+        id: "nosql-ne-operator",
+        description: '$ne — "not equal" operator used to bypass equality checks',
+        pattern: new RegExp(`\\$ne${sep}`, "i")
+      },
+      {
+        id: "nosql-gt-operator",
+        description: '$gt — "greater than" used to bypass password/value checks',
+        pattern: new RegExp(`\\$gte?${sep}`, "i")
+      },
+      {
+        id: "nosql-lt-operator",
+        description: '$lt / $lte — "less than" bypass variants',
+        pattern: new RegExp(`\\$lte?${sep}`, "i")
+      },
+      {
+        id: "nosql-regex-operator",
+        description: "$regex — can be used to extract data character by character (blind injection)",
+        pattern: new RegExp(`\\$regex${sep}`, "i")
+      },
+      {
+        id: "nosql-or-operator",
+        description: "$or — logical OR; used to create always-true conditions",
+        pattern: new RegExp(`\\$or${sep}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-and-operator",
+        description: "$and — logical AND operator injection",
+        pattern: new RegExp(`\\$and${sep}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-nor-operator",
+        description: "$nor — logical NOR operator injection",
+        pattern: new RegExp(`\\$nor${sep}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-exists-operator",
+        description: "$exists — can enumerate fields to determine schema",
+        pattern: new RegExp(`\\$exists${sep}`, "i")
+      },
+      {
+        id: "nosql-in-operator",
+        description: "$in — matches any value in a list; can enumerate values",
+        pattern: new RegExp(`\\$in${sep}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-expr-operator",
+        description: "$expr — allows aggregation expressions in queries (MongoDB 3.6+)",
+        pattern: new RegExp(`\\$expr${sep}`, "i")
+      },
+      {
+        id: "nosql-function-operator",
+        description: "$function — executes arbitrary JavaScript in MongoDB 4.4+",
+        pattern: new RegExp(`\\$function${sep}`, "i")
+      },
+      {
+        id: "nosql-accumulator-operator",
+        description: "$accumulator — custom aggregation with arbitrary JS execution",
+        pattern: new RegExp(`\\$accumulator${sep}`, "i")
+      },
+      // ─── Prototype pollution ─────────────────────────────────────────────────
+      {
+        id: "nosql-proto-pollution",
+        description: "__proto__ — prototype pollution via object key injection",
+        pattern: /__proto__/
+      },
+      {
+        id: "nosql-constructor-prototype",
+        description: "constructor.prototype — alternative prototype pollution vector (dot notation or JSON key)",
+        // Matches dot-notation (obj.constructor.prototype) and JSON key adjacency
+        // ("constructor": {"prototype": ...})
+        pattern: /constructor[\s"':.,{\[]*prototype/i
+      },
+      {
+        id: "nosql-proto-bracket",
+        description: '["__proto__"] — bracket-notation prototype pollution',
+        pattern: /\[["']__proto__["']\]/
+      }
+    ];
+    nosql_default = NOSQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/log.js
+var LOG_PATTERNS, log_default;
+var init_log = __esm({
+  "node_modules/is-unsafe/src/contexts/log.js"() {
+    LOG_PATTERNS = [
+      // ─── CRLF / newline injection ─────────────────────────────────────────────
+      {
+        id: "log-crlf-injection",
+        description: "CRLF injection: literal \\r or \\n embeds fake log lines",
+        pattern: /[\r\n]/
+      },
+      {
+        id: "log-url-encoded-crlf",
+        description: "URL-encoded CRLF: %0d, %0a, %0D, %0A — decoded by some log parsers",
+        pattern: /%0[dDaA]/
+      },
+      {
+        id: "log-unicode-newline",
+        description: "Unicode newline variants: U+2028 (line separator), U+2029 (paragraph separator)",
+        pattern: /[\u2028\u2029]/
+      },
+      // ─── Log4Shell / JNDI injection (CVE-2021-44228) ─────────────────────────
+      {
+        id: "log-log4shell-jndi",
+        description: "Log4Shell: ${jndi:...} triggers remote code execution in Apache Log4j",
+        pattern: /\$\{jndi\s*:/i
+      },
+      {
+        id: "log-log4shell-obfuscated",
+        description: "Obfuscated Log4Shell: ${::-j}... lookup-bypass prefix used to evade WAF detection",
+        // ${::- is the Log4j lookup-bypass escape sequence; presence alone is suspicious
+        pattern: /\$\{::-/
+      },
+      {
+        id: "log-log4j-lookup",
+        description: "Log4j lookup syntax: ${env:...}, ${sys:...}, ${ctx:...} — data exfiltration",
+        pattern: /\$\{(?:env|sys|ctx|main|map|sd|web|docker|k8s|spring)\s*:/i
+      },
+      // ─── Server-Side Template Injection (SSTI) in log messages ───────────────
+      {
+        id: "log-ssti-double-brace",
+        description: "SSTI double-brace: {{expression}} — Jinja2, Twig, Handlebars, etc.",
+        pattern: /\{\{[\s\S]{0,80}\}\}/
+      },
+      {
+        id: "log-ssti-hash-brace",
+        description: "SSTI hash-brace: #{expression} — Thymeleaf, Velocity, Ruby ERB",
+        pattern: /#\{[\s\S]{0,80}\}/
+      },
+      {
+        id: "log-ssti-dollar-brace",
+        description: "SSTI/EL injection: ${expression with operators or method calls} — JSP EL, Freemarker, SpEL",
+        // Require that the ${...} content looks like an expression, not a plain variable name.
+        // Flags if the content contains: . ( * + operators, or known SSTI keywords.
+        // This avoids flagging ${PATH}, ${HOME} etc. (plain shell variables).
+        pattern: /\$\{[^}]*(?:\.|\(|\*|\+|\bclass\b|\bruntime\b|\bprocess\b|\bexec\b)[^}]{0,80}\}/i
+      },
+      {
+        id: "log-ssti-percent-tag",
+        description: "SSTI ERB/ASP tag: <%= expression %> — Ruby ERB, ASP",
+        pattern: /<%=[\s\S]{0,80}%>/
+      },
+      // ─── Null byte ────────────────────────────────────────────────────────────
+      {
+        id: "log-null-byte",
+        description: "Null byte: \\x00 or %00 — can truncate log entries in C-backed loggers",
+        pattern: /\x00|%00/
+      },
+      // ─── ANSI escape injection ────────────────────────────────────────────────
+      {
+        id: "log-ansi-escape",
+        description: "ANSI escape sequence: ESC[ — can manipulate terminal output when logs are tailed",
+        pattern: /\x1b\[/
+      }
+    ];
+    log_default = LOG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql-strict.js
+var SQL_STRICT_EXTRA, SQL_STRICT_PATTERNS, sql_strict_default;
+var init_sql_strict = __esm({
+  "node_modules/is-unsafe/src/contexts/sql-strict.js"() {
+    init_sql();
+    SQL_STRICT_EXTRA = [
+      {
+        id: "sql-line-comment",
+        description: "SQL line comment: -- followed by whitespace or end of string",
+        pattern: /--(?:\s|$)/
+      },
+      {
+        id: "sql-stacked-query",
+        description: "Stacked queries: semicolon immediately followed by a SQL keyword",
+        pattern: /;\s{0,10}(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|EXEC)\b/i
+      },
+      {
+        id: "sql-hex-encoding",
+        description: "Hex-encoded string injection: 0x41414141 style (MySQL)",
+        pattern: /\b0x[0-9a-f]{4,}/i
+      }
+    ];
+    SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
+    sql_strict_default = SQL_STRICT_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/util/decode-entities.js
+function decodeEntities(input) {
+  if (input.indexOf("&") === -1) return input;
+  return input.replace(ENTITY_RE, (match, hex, dec, name) => {
+    if (name !== void 0) {
+      return Object.prototype.hasOwnProperty.call(NAMED, name) ? NAMED[name] : match;
+    }
+    const cp = hex !== void 0 ? parseInt(hex, 16) : parseInt(dec, 10);
+    if (!Number.isFinite(cp) || cp > 1114111) return match;
+    return String.fromCodePoint(cp);
+  });
+}
+var NAMED, ENTITY_RE;
+var init_decode_entities = __esm({
+  "node_modules/is-unsafe/src/util/decode-entities.js"() {
+    NAMED = Object.freeze({
+      colon: ":",
+      Tab: "	",
+      NewLine: "\n"
+    });
+    ENTITY_RE = /&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z][a-zA-Z0-9]{1,15});)/g;
+  }
+});
+
+// node_modules/is-unsafe/src/index.js
+function assertString(value2) {
+  if (typeof value2 !== "string") {
+    throw new TypeError(
+      `is-unsafe: first argument must be a string, got ${typeof value2}`
+    );
+  }
+}
+function assertContext(context) {
+  if (context instanceof RegExp) return;
+  if (Array.isArray(context)) {
+    if (context.length === 0) {
+      throw new TypeError("is-unsafe: context must not be an empty array");
+    }
+    if (Array.isArray(context[0])) {
+      for (const list5 of context) {
+        if (!Array.isArray(list5) || list5.length === 0) {
+          throw new TypeError(
+            "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
+          );
+        }
+      }
+    }
+    return;
+  }
+  throw new TypeError(
+    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context}`
+  );
+}
+function normalise(context) {
+  if (context instanceof RegExp) return { lists: null, regex: context };
+  if (Array.isArray(context[0])) return { lists: context, regex: null };
+  return { lists: [context], regex: null };
+}
+function decodedCopy(value2, list5) {
+  if (!list5.decodeEntities) return null;
+  const decoded = decodeEntities(value2);
+  return decoded === value2 ? null : decoded;
+}
+function matchList(value2, list5) {
+  const label = list5.label ?? "CUSTOM";
+  const decoded = decodedCopy(value2, list5);
+  for (const rule of list5) {
+    if (rule.pattern.test(value2) || decoded !== null && rule.pattern.test(decoded)) {
+      return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
+    }
+  }
+  return null;
+}
+function isUnsafe(value2, context) {
+  assertString(value2);
+  assertContext(context);
+  const { lists, regex: regex2 } = normalise(context);
+  if (regex2) return regex2.test(value2);
+  for (const list5 of lists) {
+    if (matchList(value2, list5) !== null) return true;
+  }
+  return false;
+}
+var VALID_CONTEXTS;
+var init_src4 = __esm({
+  "node_modules/is-unsafe/src/index.js"() {
+    init_html();
+    init_xml();
+    init_sql_strict();
+    init_decode_entities();
+    init_html();
+    init_xml();
+    init_svg();
+    init_sql();
+    init_shell();
+    init_redos();
+    init_nosql();
+    init_log();
+    html_default.label = "HTML";
+    xml_default.label = "XML";
+    svg_default.label = "SVG";
+    html_default.decodeEntities = true;
+    xml_default.decodeEntities = true;
+    svg_default.decodeEntities = true;
+    sql_default.label = "SQL";
+    sql_strict_default.label = "SQL-STRICT";
+    shell_default.label = "SHELL";
+    redos_default.label = "REDOS";
+    nosql_default.label = "NOSQL";
+    log_default.label = "LOG";
+    VALID_CONTEXTS = Object.freeze({
+      HTML: html_default,
+      XML: xml_default,
+      SVG: svg_default,
+      SQL: sql_default,
+      "SQL-STRICT": sql_strict_default,
+      SHELL: shell_default,
+      REDOS: redos_default,
+      NOSQL: nosql_default,
+      LOG: log_default
+    });
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+function extractRawAttributes(prefixedAttrs, options) {
+  if (!prefixedAttrs) return {};
+  const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
+  if (!attrs) return {};
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(options.attributeNamePrefix)) {
+      const rawName = key.substring(options.attributeNamePrefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function extractNamespace(rawTagName) {
+  if (!rawTagName || typeof rawTagName !== "string") return void 0;
+  const colonIndex = rawTagName.indexOf(":");
+  if (colonIndex !== -1 && colonIndex > 0) {
+    const ns = rawTagName.substring(0, colonIndex);
+    if (ns !== "xmlns") {
+      return ns;
+    }
+  }
+  return void 0;
+}
+function parseTextData(val, tagName, jPath, dontTrim, hasAttributes, isLeafNode, escapeEntities) {
+  const options = this.options;
+  if (val !== void 0) {
+    if (options.trimValues && !dontTrim) {
+      val = val.trim();
+    }
+    if (val.length > 0) {
+      if (!escapeEntities) val = this.replaceEntitiesValue(val, tagName, jPath);
+      const jPathOrMatcher = options.jPath ? jPath.toString() : jPath;
+      const newval = options.tagValueProcessor(tagName, val, jPathOrMatcher, hasAttributes, isLeafNode);
+      if (newval === null || newval === void 0) {
+        return val;
+      } else if (typeof newval !== typeof val || newval !== val) {
+        return newval;
+      } else if (options.trimValues) {
+        return parseValue(val, options.parseTagValue, options.numberParseOptions);
+      } else {
+        const trimmedVal = val.trim();
+        if (trimmedVal === val) {
+          return parseValue(val, options.parseTagValue, options.numberParseOptions);
+        } else {
+          return val;
+        }
+      }
+    }
+  }
+}
+function resolveNameSpace(tagname) {
+  if (this.options.removeNSPrefix) {
+    const tags = tagname.split(":");
+    const prefix = tagname.charAt(0) === "/" ? "/" : "";
+    if (tags[0] === "xmlns") {
+      return "";
+    }
+    if (tags.length === 2) {
+      tagname = prefix + tags[1];
+    }
+  }
+  return tagname;
+}
+function attrValue(match) {
+  return match[3] !== void 0 ? match[3] : match[4];
+}
+function buildAttributesMap(attrStr, jPath, tagName, force = false) {
+  const options = this.options;
+  if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
+    const matches = getAllMatches(attrStr, attrsRegx);
+    const len = matches.length;
+    const attrs = {};
+    const processedVals = new Array(len);
+    let hasRawAttrs = false;
+    const rawAttrsForMatcher = {};
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      const oldVal = attrValue(matches[i]);
+      if (attrName.length && oldVal !== void 0) {
+        let val = oldVal;
+        if (options.trimValues) val = val.trim();
+        val = this.replaceEntitiesValue(val, tagName, this.readonlyMatcher);
+        processedVals[i] = val;
+        rawAttrsForMatcher[attrName] = val;
+        hasRawAttrs = true;
+      }
+    }
+    if (hasRawAttrs && typeof jPath === "object" && jPath.updateCurrent) {
+      jPath.updateCurrent(rawAttrsForMatcher);
+    }
+    const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
+    let hasAttrs = false;
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
+      let aName = options.attributeNamePrefix + attrName;
+      if (attrName.length) {
+        if (options.transformAttributeName) {
+          aName = options.transformAttributeName(aName);
+        }
+        aName = sanitizeName(aName, options);
+        if (attrValue(matches[i]) !== void 0) {
+          const oldVal = processedVals[i];
+          const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
+          if (newVal === null || newVal === void 0) {
+            attrs[aName] = oldVal;
+          } else if (typeof newVal !== typeof oldVal || newVal !== oldVal) {
+            attrs[aName] = newVal;
+          } else {
+            attrs[aName] = parseValue(oldVal, options.parseAttributeValue, options.numberParseOptions);
+          }
+          hasAttrs = true;
+        } else if (options.allowBooleanAttributes) {
+          attrs[aName] = true;
+          hasAttrs = true;
+        }
+      }
+    }
+    if (!hasAttrs) return;
+    if (options.attributesGroupName && !options.preserveOrder) {
+      const attrCollection = {};
+      attrCollection[options.attributesGroupName] = attrs;
+      return attrCollection;
+    }
+    return attrs;
+  }
+}
+function getOriginalIndex(index2, crlfPositions) {
+  let low = 0;
+  let high = crlfPositions.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (crlfPositions[middle] < index2) low = middle + 1;
+    else high = middle;
+  }
+  return index2 + low;
+}
+function addChild(currentNode, childNode, matcher, startIndex) {
+  if (!this.options.captureMetaData) startIndex = void 0;
+  const jPathOrMatcher = this.options.jPath ? matcher.toString() : matcher;
+  const result = this.options.updateTag(childNode.tagname, jPathOrMatcher, childNode[":@"]);
+  if (result === false) {
+  } else if (typeof result === "string") {
+    childNode.tagname = result;
+    currentNode.addChild(childNode, startIndex);
+  } else {
+    currentNode.addChild(childNode, startIndex);
+  }
+}
+function replaceEntitiesValue(val, tagName, jPath) {
+  const entityConfig = this.options.processEntities;
+  if (!entityConfig || !entityConfig.enabled) {
+    return val;
+  }
+  if (entityConfig.allowedTags) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    const allowed = Array.isArray(entityConfig.allowedTags) ? entityConfig.allowedTags.includes(tagName) : entityConfig.allowedTags(tagName, jPathOrMatcher);
+    if (!allowed) {
+      return val;
+    }
+  }
+  if (entityConfig.tagFilter) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    if (!entityConfig.tagFilter(tagName, jPathOrMatcher)) {
+      return val;
+    }
+  }
+  return this.entityDecoder.decode(val);
+}
+function saveTextToParentTag(textData, parentNode, matcher, isLeafNode) {
+  if (textData) {
+    if (isLeafNode === void 0) isLeafNode = parentNode.child.length === 0;
+    textData = this.parseTextData(
+      textData,
+      parentNode.tagname,
+      matcher,
+      false,
+      parentNode[":@"] ? Object.keys(parentNode[":@"]).length !== 0 : false,
+      isLeafNode
+    );
+    if (textData !== void 0 && textData !== "")
+      parentNode.add(this.options.textNodeName, textData);
+    textData = "";
+  }
+  return textData;
+}
+function isItStopNode() {
+  if (this.stopNodeExpressionsSet.size === 0) return false;
+  return this.matcher.matchesAny(this.stopNodeExpressionsSet);
+}
+function tagExpWithClosingIndex(xmlData, i, closingChar = ">") {
+  const len = xmlData.length;
+  const closeCode0 = closingChar.charCodeAt(0);
+  const closeCode1 = closingChar.length > 1 ? closingChar.charCodeAt(1) : -1;
+  let result = "";
+  let segmentStart = i;
+  for (let index2 = i; index2 < len; index2++) {
+    const code3 = xmlData.charCodeAt(index2);
+    if (code3 === 34 || code3 === 39) {
+      index2 = xmlData.indexOf(xmlData[index2], index2 + 1);
+      if (index2 === -1) return;
+    } else if (code3 === closeCode0) {
+      if (closeCode1 !== -1) {
+        if (xmlData.charCodeAt(index2 + 1) === closeCode1) {
+          result += xmlData.substring(segmentStart, index2);
+          return { data: result, index: index2 };
+        }
+      } else {
+        result += xmlData.substring(segmentStart, index2);
+        return { data: result, index: index2 };
+      }
+    } else if (code3 === 9) {
+      result += xmlData.substring(segmentStart, index2) + " ";
+      segmentStart = index2 + 1;
+    }
+  }
+}
+function findClosingIndex(xmlData, str5, i, errMsg) {
+  const closingIndex = xmlData.indexOf(str5, i);
+  if (closingIndex === -1) {
+    throw new Error(errMsg);
+  } else {
+    return closingIndex + str5.length - 1;
+  }
+}
+function findClosingChar(xmlData, char, i, errMsg) {
+  const closingIndex = xmlData.indexOf(char, i);
+  if (closingIndex === -1) throw new Error(errMsg);
+  return closingIndex;
+}
+function readTagExp(xmlData, i, removeNSPrefix, closingChar = ">") {
+  const result = tagExpWithClosingIndex(xmlData, i + 1, closingChar);
+  if (!result) return;
+  let tagExp = result.data;
+  const closeIndex = result.index;
+  const separatorIndex = tagExp.search(/\s/);
+  let tagName = tagExp;
+  let attrExpPresent = true;
+  if (separatorIndex !== -1) {
+    tagName = tagExp.substring(0, separatorIndex);
+    tagExp = tagExp.substring(separatorIndex + 1).trimStart();
+  }
+  const rawTagName = tagName;
+  if (removeNSPrefix) {
+    const colonIndex = tagName.indexOf(":");
+    if (colonIndex !== -1) {
+      tagName = tagName.substr(colonIndex + 1);
+      attrExpPresent = tagName !== result.data.substr(colonIndex + 1);
+    }
+  }
+  return {
+    tagName,
+    tagExp,
+    closeIndex,
+    attrExpPresent,
+    rawTagName
+  };
+}
+function readStopNodeData(xmlData, tagName, i) {
+  const startIndex = i;
+  let openTagCount = 1;
+  let lenient = false;
+  let nextGt = -1;
+  const xmllen = xmlData.length;
+  for (; i < xmllen; i++) {
+    if (xmlData[i] === "<") {
+      const c1 = xmlData.charCodeAt(i + 1);
+      if (c1 === 47) {
+        const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
+        let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
+        if (closeTagName === tagName) {
+          openTagCount--;
+          if (openTagCount === 0) {
+            return {
+              tagContent: xmlData.substring(startIndex, i),
+              i: closeIndex
+            };
+          }
+        }
+        i = closeIndex;
+      } else if (c1 === 63) {
+        const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+        const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+        const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
+        i = closeIndex;
+      } else {
+        const tagData = lenient ? void 0 : readTagExp(xmlData, i, false);
+        if (tagData) {
+          const openTagName = tagData.tagName;
+          if (openTagName === tagName && tagData.tagExp[tagData.tagExp.length - 1] !== "/") {
+            openTagCount++;
+          }
+          i = tagData.closeIndex;
+        } else {
+          lenient = true;
+          if (nextGt < i) {
+            nextGt = xmlData.indexOf(">", i);
+            if (nextGt === -1) return;
+          }
+          const nextLt = xmlData.indexOf("<", i + 1);
+          if (nextLt === -1 || nextLt > nextGt) {
+            const exp = xmlData.substring(i + 1, nextGt);
+            const sep4 = exp.search(/\s/);
+            const name = sep4 === -1 ? exp : exp.substring(0, sep4);
+            if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
+            i = nextGt;
+          }
+        }
+      }
+    }
+  }
+}
+function parseValue(val, shouldParse, options) {
+  if (shouldParse && typeof val === "string") {
+    const newval = val.trim();
+    if (newval === "true") return true;
+    else if (newval === "false") return false;
+    else return toNumber(val, options);
+  } else {
+    if (isExist(val)) {
+      return val;
+    } else {
+      return "";
+    }
+  }
+}
+function transformTagName(fn, tagName, tagExp, options) {
+  if (fn) {
+    const newTagName = fn(tagName);
+    if (tagExp === tagName) {
+      tagExp = newTagName;
+    }
+    tagName = newTagName;
+  }
+  tagName = sanitizeName(tagName, options);
+  return { tagName, tagExp };
+}
+function sanitizeName(name, options) {
+  if (criticalProperties.includes(name)) {
+    throw new Error(`[SECURITY] Invalid name: "${name}" is a reserved JavaScript keyword that could cause prototype pollution`);
+  } else if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+    return options.onDangerousProperty(name);
+  }
+  return name;
+}
+var OrderedObjParser, attrsRegx, parseXml;
+var init_OrderedObjParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
+    "use strict";
+    init_util2();
+    init_xmlNode();
+    init_DocTypeReader();
+    init_strnum();
+    init_ignoreAttributes();
+    init_src3();
+    init_src3();
+    init_src();
+    init_src4();
+    OrderedObjParser = class {
+      constructor(options, externalEntities) {
+        this.options = options;
+        this.currentNode = null;
+        this.tagsNodeStack = [];
+        this.parseXml = parseXml;
+        this.parseTextData = parseTextData;
+        this.resolveNameSpace = resolveNameSpace;
+        this.buildAttributesMap = buildAttributesMap;
+        this.isItStopNode = isItStopNode;
+        this.replaceEntitiesValue = replaceEntitiesValue;
+        this.readStopNodeData = readStopNodeData;
+        this.saveTextToParentTag = saveTextToParentTag;
+        this.addChild = addChild;
+        this.ignoreAttributesFn = getIgnoreAttributesFn(this.options.ignoreAttributes);
+        this.entityExpansionCount = 0;
+        this.currentExpandedLength = 0;
+        this.doctypefound = false;
+        let namedEntities = { ...XML };
+        if (this.options.entityDecoder) {
+          this.entityDecoder = this.options.entityDecoder;
+        } else {
+          if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
+          else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
+          this.entityDecoder = new EntityDecoder({
+            namedEntities: { ...namedEntities, ...externalEntities },
+            numericAllowed: this.options.htmlEntities,
+            limit: {
+              maxTotalExpansions: this.options.processEntities.maxTotalExpansions,
+              maxExpandedLength: this.options.processEntities.maxExpandedLength,
+              applyLimitsTo: this.options.processEntities.appliesTo
+            },
+            // onExternalEntity: (name, value) => isUnsafe(value) ? 'block' : 'allow',
+            onInputEntity: (name, value2) => (
+              //TODO: VALID_CONTEXTS.HTML should be set only if this.options.htmlEntities
+              isUnsafe(value2, [html_default, xml_default]) ? ENTITY_ACTION.BLOCK : ENTITY_ACTION.ALLOW
+            )
+            //postCheck: resolved => resolved
+          });
+        }
+        this.matcher = new Matcher();
+        this.readonlyMatcher = this.matcher.readOnly();
+        this.isCurrentNodeStopNode = false;
+        this.stopNodeExpressionsSet = new ExpressionSet();
+        const stopNodesOpts = this.options.stopNodes;
+        if (stopNodesOpts && stopNodesOpts.length > 0) {
+          for (let i = 0; i < stopNodesOpts.length; i++) {
+            const stopNodeExp = stopNodesOpts[i];
+            if (typeof stopNodeExp === "string") {
+              this.stopNodeExpressionsSet.add(new Expression(stopNodeExp));
+            } else if (stopNodeExp instanceof Expression) {
+              this.stopNodeExpressionsSet.add(stopNodeExp);
+            }
+          }
+          this.stopNodeExpressionsSet.seal();
+        }
+      }
+    };
+    attrsRegx = /([^\s=]+)\s*(=\s*(?:"([^"]*)"|'([^']*)'))?/gm;
+    parseXml = function(xmlData) {
+      const options = this.options;
+      const crlfPositions = options.captureMetaData ? [] : void 0;
+      xmlData = xmlData.replace(/\r\n?/g, options.captureMetaData ? (newline, index2) => {
+        if (newline.length === 2) {
+          crlfPositions.push(index2 - crlfPositions.length);
+        }
+        return "\n";
+      } : "\n");
+      const xmlObj = new XmlNode("!xml");
+      let currentNode = xmlObj;
+      let textData = "";
+      this.matcher.reset();
+      this.entityDecoder.reset();
+      this.entityExpansionCount = 0;
+      this.currentExpandedLength = 0;
+      this.doctypefound = false;
+      const docTypeReader = new DocTypeReader(options.processEntities);
+      const xmlLen = xmlData.length;
+      for (let i = 0; i < xmlLen; i++) {
+        const ch = xmlData[i];
+        if (ch === "<") {
+          const c1 = xmlData.charCodeAt(i + 1);
+          if (c1 === 47) {
+            const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
+            let tagName = xmlData.substring(i + 2, closeIndex).trim();
+            if (options.removeNSPrefix) {
+              const colonIndex = tagName.indexOf(":");
+              if (colonIndex !== -1) {
+                tagName = tagName.substr(colonIndex + 1);
+              }
+            }
+            tagName = transformTagName(options.transformTagName, tagName, "", options).tagName;
+            if (currentNode) {
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            }
+            const lastTagName = this.matcher.getCurrentTag();
+            if (tagName && options.unpairedTagsSet.has(tagName)) {
+              throw new Error(`Unpaired tag can not be used as closing tag: </${tagName}>`);
+            }
+            if (lastTagName && options.unpairedTagsSet.has(lastTagName)) {
+              this.matcher.pop();
+              this.tagsNodeStack.pop();
+            }
+            this.matcher.pop();
+            this.isCurrentNodeStopNode = false;
+            currentNode = this.tagsNodeStack.pop() || xmlObj;
+            if (options.captureMetaData && currentNode) {
+              currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+            }
+            textData = "";
+            i = closeIndex;
+          } else if (c1 === 63) {
+            let tagData = readTagExp(xmlData, i, false, "?>");
+            if (!tagData) throw new Error("Pi Tag is not closed.");
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            const attsMap = this.buildAttributesMap(tagData.tagExp, this.matcher, tagData.tagName, true);
+            if (attsMap) {
+              const ver = attsMap[this.options.attributeNamePrefix + "version"];
+              this.entityDecoder.setXmlVersion(Number(ver) || 1);
+              docTypeReader.setXmlVersion(Number(ver) || 1);
+            }
+            if (options.ignoreDeclaration && tagData.tagName === "?xml" || options.ignorePiTags) {
+            } else {
+              const childNode = new XmlNode(tagData.tagName);
+              childNode.add(options.textNodeName, "");
+              if (tagData.tagName !== tagData.tagExp && tagData.attrExpPresent && options.ignoreAttributes !== true) {
+                childNode[":@"] = attsMap;
+              }
+              const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(tagData.closeIndex + 2, crlfPositions));
+              }
+            }
+            i = tagData.closeIndex + 1;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+            const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
+            if (options.commentPropName) {
+              const comment = xmlData.substring(i + 4, endIndex - 2);
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+              currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
+            }
+            i = endIndex;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
+            if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
+            this.doctypefound = true;
+            const result = docTypeReader.readDocType(xmlData, i);
+            this.entityDecoder.addInputEntities(result.entities);
+            i = result.i;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+            const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
+            const tagExp = xmlData.substring(i + 9, closeIndex);
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            let val = this.parseTextData(tagExp, currentNode.tagname, this.readonlyMatcher, true, false, true, true);
+            if (val == void 0) val = "";
+            if (options.cdataPropName) {
+              currentNode.add(options.cdataPropName, [{ [options.textNodeName]: tagExp }]);
+            } else {
+              currentNode.add(options.textNodeName, val);
+            }
+            i = closeIndex + 2;
+          } else {
+            let result = readTagExp(xmlData, i, options.removeNSPrefix);
+            if (!result) {
+              const context = xmlData.substring(Math.max(0, i - 50), Math.min(xmlLen, i + 50));
+              throw new Error(`readTagExp returned undefined at position ${i}. Context: "${context}"`);
+            }
+            let tagName = result.tagName;
+            const rawTagName = result.rawTagName;
+            let tagExp = result.tagExp;
+            let attrExpPresent = result.attrExpPresent;
+            let closeIndex = result.closeIndex;
+            ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+            if (options.strictReservedNames && (tagName === options.commentPropName || tagName === options.cdataPropName || tagName === options.textNodeName || tagName === options.attributesGroupName)) {
+              throw new Error(`Invalid tag name: ${tagName}`);
+            }
+            if (currentNode && textData) {
+              if (currentNode.tagname !== "!xml") {
+                textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher, false);
+              }
+            }
+            const lastTag = currentNode;
+            if (lastTag && options.unpairedTagsSet.has(lastTag.tagname)) {
+              currentNode = this.tagsNodeStack.pop();
+              this.matcher.pop();
+            }
+            let isSelfClosing = false;
+            if (tagExp.length > 0 && tagExp.lastIndexOf("/") === tagExp.length - 1) {
+              isSelfClosing = true;
+              if (tagName[tagName.length - 1] === "/") {
+                tagName = tagName.substr(0, tagName.length - 1);
+                tagExp = tagName;
+              } else {
+                tagExp = tagExp.substr(0, tagExp.length - 1);
+              }
+              attrExpPresent = tagName !== tagExp;
+            }
+            let prefixedAttrs = null;
+            let rawAttrs = {};
+            let namespace = void 0;
+            namespace = extractNamespace(rawTagName);
+            if (tagName !== xmlObj.tagname) {
+              this.matcher.push(tagName, {}, namespace);
+            }
+            if (tagName !== tagExp && attrExpPresent) {
+              prefixedAttrs = this.buildAttributesMap(tagExp, this.matcher, tagName);
+              if (prefixedAttrs) {
+                rawAttrs = extractRawAttributes(prefixedAttrs, options);
+              }
+            }
+            if (tagName !== xmlObj.tagname) {
+              this.isCurrentNodeStopNode = this.isItStopNode();
+            }
+            const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+            if (this.isCurrentNodeStopNode) {
+              let tagContent = "";
+              if (isSelfClosing) {
+                i = result.closeIndex;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                i = result.closeIndex;
+              } else {
+                const result2 = this.readStopNodeData(xmlData, rawTagName, closeIndex + 1);
+                if (!result2) throw new Error(`Unexpected end of ${rawTagName}`);
+                i = result2.i;
+                tagContent = result2.tagContent;
+              }
+              const childNode = new XmlNode(tagName);
+              if (prefixedAttrs) {
+                childNode[":@"] = prefixedAttrs;
+              }
+              childNode.add(options.textNodeName, tagContent);
+              this.matcher.pop();
+              this.isCurrentNodeStopNode = false;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(i + 1, crlfPositions));
+              }
+            } else {
+              if (isSelfClosing) {
+                ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(result.closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+                i = result.closeIndex;
+                continue;
+              } else {
+                const childNode = new XmlNode(tagName);
+                if (this.tagsNodeStack.length > options.maxNestedTags) {
+                  throw new Error("Maximum nested tags exceeded");
+                }
+                this.tagsNodeStack.push(currentNode);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                currentNode = childNode;
+              }
+              textData = "";
+              i = closeIndex;
+            }
+          }
+        } else {
+          textData += xmlData[i];
+        }
+      }
+      return xmlObj.child;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/node2json.js
+function stripAttributePrefix(attrs, prefix) {
+  if (!attrs || typeof attrs !== "object") return {};
+  if (!prefix) return attrs;
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(prefix)) {
+      const rawName = key.substring(prefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function prettify(node2, options, matcher, readonlyMatcher) {
+  return compress(node2, options, matcher, readonlyMatcher);
+}
+function compress(arr, options, matcher, readonlyMatcher) {
+  let text5;
+  const compressedObj = {};
+  for (let i = 0; i < arr.length; i++) {
+    const tagObj = arr[i];
+    const property = propName(tagObj);
+    if (property !== void 0 && property !== options.textNodeName) {
+      const rawAttrs = stripAttributePrefix(
+        tagObj[":@"] || {},
+        options.attributeNamePrefix
+      );
+      matcher.push(property, rawAttrs);
+    }
+    if (property === options.textNodeName) {
+      if (text5 === void 0) text5 = tagObj[property];
+      else text5 += "" + tagObj[property];
+    } else if (property === void 0) {
+      continue;
+    } else if (tagObj[property]) {
+      let val = compress(tagObj[property], options, matcher, readonlyMatcher);
+      const isLeaf = isLeafTag(val, options);
+      if (Object.keys(val).length === 0 && options.alwaysCreateTextNode) {
+        val[options.textNodeName] = "";
+      }
+      if (tagObj[":@"]) {
+        assignAttributes(val, tagObj[":@"], readonlyMatcher, options);
+      } else if (Object.keys(val).length === 1 && val[options.textNodeName] !== void 0 && !options.alwaysCreateTextNode) {
+        val = val[options.textNodeName];
+      } else if (Object.keys(val).length === 0) {
+        if (options.alwaysCreateTextNode) val[options.textNodeName] = "";
+        else val = "";
+      }
+      if (tagObj[METADATA_SYMBOL2] !== void 0 && typeof val === "object" && val !== null) {
+        val[METADATA_SYMBOL2] = tagObj[METADATA_SYMBOL2];
+      }
+      if (compressedObj[property] !== void 0 && Object.prototype.hasOwnProperty.call(compressedObj, property)) {
+        if (!Array.isArray(compressedObj[property])) {
+          compressedObj[property] = [compressedObj[property]];
+        }
+        compressedObj[property].push(val);
+      } else {
+        const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() : readonlyMatcher;
+        if (options.isArray(property, jPathOrMatcher, isLeaf)) {
+          compressedObj[property] = [val];
+        } else {
+          compressedObj[property] = val;
+        }
+      }
+      if (property !== void 0 && property !== options.textNodeName) {
+        matcher.pop();
+      }
+    }
+  }
+  if (typeof text5 === "string") {
+    if (text5.length > 0) compressedObj[options.textNodeName] = text5;
+  } else if (text5 !== void 0) compressedObj[options.textNodeName] = text5;
+  return compressedObj;
+}
+function propName(obj3) {
+  const keys2 = Object.keys(obj3);
+  for (let i = 0; i < keys2.length; i++) {
+    const key = keys2[i];
+    if (key !== ":@") return key;
+  }
+}
+function assignAttributes(obj3, attrMap, readonlyMatcher, options) {
+  if (attrMap) {
+    const keys2 = Object.keys(attrMap);
+    const len = keys2.length;
+    for (let i = 0; i < len; i++) {
+      const atrrName = keys2[i];
+      const rawAttrName = atrrName.startsWith(options.attributeNamePrefix) ? atrrName.substring(options.attributeNamePrefix.length) : atrrName;
+      const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() + "." + rawAttrName : readonlyMatcher;
+      if (options.isArray(atrrName, jPathOrMatcher, true, true)) {
+        obj3[atrrName] = [attrMap[atrrName]];
+      } else {
+        obj3[atrrName] = attrMap[atrrName];
+      }
+    }
+  }
+}
+function isLeafTag(obj3, options) {
+  const { textNodeName } = options;
+  const propCount = Object.keys(obj3).length;
+  if (propCount === 0) {
+    return true;
+  }
+  if (propCount === 1 && (obj3[textNodeName] || typeof obj3[textNodeName] === "boolean" || obj3[textNodeName] === 0)) {
+    return true;
+  }
+  return false;
+}
+var METADATA_SYMBOL2;
+var init_node2json = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
+    "use strict";
+    init_xmlNode();
+    METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+var XMLParser;
+var init_XMLParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
+    init_OptionsBuilder();
+    init_OrderedObjParser();
+    init_node2json();
+    init_validator();
+    init_xmlNode();
+    XMLParser = class {
+      constructor(options) {
+        this.externalEntities = {};
+        this.options = buildOptions(options);
+      }
+      /**
+       * Parse XML dats to JS object 
+       * @param {string|Uint8Array} xmlData 
+       * @param {boolean|Object} validationOption 
+       */
+      parse(xmlData, validationOption) {
+        if (typeof xmlData !== "string" && xmlData.toString) {
+          if (xmlData instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(xmlData))) {
+            xmlData = new TextDecoder("utf-8", { ignoreBOM: true }).decode(xmlData);
+          } else {
+            xmlData = xmlData.toString();
+          }
+        } else if (typeof xmlData !== "string") {
+          throw new Error("XML data is accepted in String or Bytes[] form.");
+        }
+        if (validationOption) {
+          if (validationOption === true) validationOption = {};
+          const result = validate(xmlData, validationOption);
+          if (result !== true) {
+            throw Error(`${result.err.msg}:${result.err.line}:${result.err.col}`);
+          }
+        }
+        const orderedObjParser = new OrderedObjParser(this.options, this.externalEntities);
+        const orderedResult = orderedObjParser.parseXml(xmlData);
+        if (this.options.preserveOrder || orderedResult === void 0) return orderedResult;
+        else return prettify(orderedResult, this.options, orderedObjParser.matcher, orderedObjParser.readonlyMatcher);
+      }
+      /**
+       * Add Entity which is not by default supported by this library
+       * @param {string} key 
+       * @param {string} value 
+       */
+      addEntity(key, value2) {
+        if (value2.indexOf("&") !== -1) {
+          throw new Error("Entity value can't have '&'");
+        } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
+          throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
+        } else if (value2 === "&") {
+          throw new Error("An entity with value '&' is not permitted");
+        } else {
+          this.externalEntities[key] = value2;
+        }
+      }
+      /**
+       * Returns a Symbol that can be used to access the metadata
+       * property on a node.
+       * 
+       * If Symbol is not available in the environment, an ordinary property is used
+       * and the name of the property is here returned.
+       * 
+       * The XMLMetaData property is only present when `captureMetaData`
+       * is true in the options.
+       */
+      static getMetaDataSymbol() {
+        return XmlNode.getMetaDataSymbol();
+      }
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/fxp.js
+var XMLValidator;
+var init_fxp = __esm({
+  "node_modules/fast-xml-parser/src/fxp.js"() {
+    "use strict";
+    init_validator();
+    init_XMLParser();
+    XMLValidator = {
+      validate
     };
   }
 });
@@ -9623,9 +14060,9 @@ function parseComposer(text5) {
   for (const [name, v] of Object.entries(obj(doc.scripts) ?? {})) {
     tasks.set(name, Array.isArray(v) ? v.filter((x) => typeof x === "string").join(" && ") : str(v) ?? "");
   }
-  for (const [script, list4] of Object.entries(obj(doc["scripts-aliases"]) ?? {})) {
-    if (!tasks.has(script) || !Array.isArray(list4)) continue;
-    for (const a of list4) if (typeof a === "string" && !tasks.has(a)) tasks.set(a, "");
+  for (const [script, list5] of Object.entries(obj(doc["scripts-aliases"]) ?? {})) {
+    if (!tasks.has(script) || !Array.isArray(list5)) continue;
+    for (const a of list5) if (typeof a === "string" && !tasks.has(a)) tasks.set(a, "");
   }
   out.tasks = tasks;
   return out;
@@ -9790,7 +14227,7 @@ function gradleJavaVersions(src) {
   while (m = level.exec(src)) out.add(m[1] === "1" && m[2] ? `1.${m[2]}` : m[1]);
   return [...out];
 }
-function parseMsbuild(path16, text5) {
+function parseMsbuild(path14, text5) {
   const out = { kind: "msbuild", deps: [], problems: [] };
   const src = stripBlockComments(text5, "<!--", "-->", true);
   const item = /<(PackageReference|PackageVersion|GlobalPackageReference)\b/g;
@@ -9845,7 +14282,7 @@ function parseMsbuild(path16, text5) {
     }
   }
   if (tfms.size) out.runtimes = [...tfms].map((spec) => ({ name: "dotnet-tfm", spec }));
-  const base = path16.slice(path16.lastIndexOf("/") + 1);
+  const base = path14.slice(path14.lastIndexOf("/") + 1);
   const own5 = /\.(cs|fs|vb)proj$/i.test(base) ? base.replace(/\.(cs|fs|vb)proj$/i, "") : void 0;
   presenceOnly(out, [own5, /<PackageId>\s*([^<$\s]+)\s*<\/PackageId>/.exec(src)?.[1], /<AssemblyName>\s*([^<$\s]+)\s*<\/AssemblyName>/.exec(src)?.[1]], "project");
   return out;
@@ -9864,10 +14301,10 @@ function parseSwiftPackage(text5) {
     const arg = (k) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
     const url = arg("url");
     const named = arg("name");
-    const path16 = arg("path");
+    const path14 = arg("path");
     const id = arg("id");
     const last = (s) => s.replace(/\/+$/, "").split("/").pop().replace(/\.git$/i, "");
-    const name = url ? last(url) : path16 ? last(path16) : id ? id.slice(id.indexOf(".") + 1) : named;
+    const name = url ? last(url) : path14 ? last(path14) : id ? id.slice(id.indexOf(".") + 1) : named;
     if (!name || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? "";
@@ -9880,10 +14317,92 @@ function parseSwiftPackage(text5) {
   if (runtimes.length) out.runtimes = runtimes;
   return out;
 }
-var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS;
+function pomText(v) {
+  if (typeof v !== "string" && typeof v !== "number") return void 0;
+  return String(v).replace(/&(amp|lt|gt|quot|apos);/g, (_, e) => XML_ENTITIES[e]).trim();
+}
+function parseMavenPom(text5) {
+  const out = { kind: "maven", deps: [], problems: [] };
+  const valid = XMLValidator.validate(text5);
+  if (valid !== true) {
+    out.problems.push({ message: `invalid XML: ${valid.err.msg}`, line: valid.err.line });
+    return out;
+  }
+  const project = obj(obj(POM_PARSER.parse(text5))?.project);
+  if (!project) {
+    out.problems.push({ message: "has no <project> element" });
+    return out;
+  }
+  const parent = obj(project.parent);
+  const props = /* @__PURE__ */ new Map();
+  for (const [k, v] of Object.entries(obj(project.properties) ?? {})) {
+    const s = pomText(v);
+    if (s !== void 0) props.set(k, s);
+  }
+  const own5 = pomText(project.version) ?? pomText(parent?.version);
+  if (own5 !== void 0) {
+    props.set("project.version", own5);
+    props.set("version", own5);
+  }
+  const parentVersion = pomText(parent?.version);
+  if (parentVersion !== void 0) props.set("project.parent.version", parentVersion);
+  const resolve6 = (s) => {
+    let v = s ?? "";
+    for (let depth3 = 0; depth3 < 5 && v.includes("${"); depth3++) v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k) => props.get(k) ?? whole);
+    return v.includes("${") ? "" : v;
+  };
+  const seen = /* @__PURE__ */ new Set();
+  const addCoord = (node2, field2, defaultGroup) => {
+    const o = obj(node2);
+    const artifact2 = resolve6(pomText(o?.artifactId));
+    const group = resolve6(pomText(o?.groupId)) || defaultGroup || "";
+    if (!o || !group || !artifact2 || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact2)) return;
+    if (seen.has(`${group}:${artifact2}`)) return;
+    seen.add(`${group}:${artifact2}`);
+    addLibrary(out, group, artifact2, resolve6(pomText(o.version)), field2);
+  };
+  const java = /* @__PURE__ */ new Set();
+  const addJava = (v) => {
+    const s = resolve6(v);
+    if (/^(?:1\.\d|\d{1,2})$/.test(s)) java.add(s);
+  };
+  const readBuild = (build2) => {
+    if (!build2) return;
+    const plugins = [...list(obj(build2.plugins)?.plugin), ...list(obj(obj(build2.pluginManagement)?.plugins)?.plugin)];
+    for (const p of plugins) {
+      const group = pomText(obj(p)?.groupId) ?? "org.apache.maven.plugins";
+      addCoord(p, MAVEN_DEFAULT_GROUPS.has(group) ? MAVEN_DEFAULT_GROUP_FIELD : "plugins", "org.apache.maven.plugins");
+      const po = obj(p);
+      if (pomText(po?.artifactId) === "maven-compiler-plugin") {
+        const conf = obj(po?.configuration);
+        addJava(pomText(conf?.release) ?? pomText(conf?.source));
+      }
+    }
+    for (const e of list(obj(build2.extensions)?.extension)) addCoord(e, "extensions");
+  };
+  const readBody = (body) => {
+    for (const d of list(obj(body.dependencies)?.dependency)) addCoord(d, pomText(obj(d)?.scope) || "compile");
+    for (const d of list(obj(obj(body.dependencyManagement)?.dependencies)?.dependency)) addCoord(d, "dependencyManagement");
+    readBuild(obj(body.build));
+  };
+  if (parent) addCoord(parent, "parent");
+  readBody(project);
+  for (const profile of list(obj(project.profiles)?.profile)) {
+    const p = obj(profile);
+    if (p) readBody(p);
+  }
+  addJava(props.get("maven.compiler.release") ?? props.get("maven.compiler.source") ?? props.get("maven.compiler.target"));
+  addJava(props.get("java.version"));
+  if (java.size) out.runtimes = [...java].map((spec) => ({ name: "java", spec }));
+  const artifact = pomText(project.artifactId);
+  if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], "project");
+  return out;
+}
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
+    init_fxp();
     init_yaml();
     init_parse2();
     obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
@@ -9903,11 +14422,25 @@ var init_ecosystems = __esm({
       VersionOverride: /\bVersionOverride\s*=\s*(?:"([^"]*)"|'([^']*)')/i
     };
     MAX_ITEM_ATTRS = 16 * 1024;
+    POM_PARSER = new XMLParser({
+      ignoreAttributes: true,
+      parseTagValue: false,
+      trimValues: true,
+      // No entity expansion (a DOCTYPE's entities could grow a small file without bound); the five
+      // predefined ones are decoded by `pomText`.
+      processEntities: false,
+      isArray: (name) => POM_LISTS.has(name)
+    });
+    MAVEN_DEFAULT_GROUPS = /* @__PURE__ */ new Set(["org.apache.maven.plugins", "org.codehaus.mojo"]);
+    MAVEN_DEFAULT_GROUP_FIELD = "plugins (default group)";
+    POM_LISTS = /* @__PURE__ */ new Set(["dependency", "plugin", "extension", "profile", "module"]);
+    XML_ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+    list = (v) => Array.isArray(v) ? v : [];
   }
 });
 
 // src/evidence/manifests/parse.ts
-function parseManifest(kind, path16, text5) {
+function parseManifest(kind, path14, text5) {
   try {
     switch (kind) {
       case "package.json":
@@ -9915,7 +14448,7 @@ function parseManifest(kind, path16, text5) {
       case "pnpm-workspace":
         return parsePnpmWorkspace(text5);
       case "pyproject":
-        return /(?:^|\/)hatch\.toml$/.test(path16) ? parseHatchToml(text5) : parsePyproject(text5);
+        return /(?:^|\/)hatch\.toml$/.test(path14) ? parseHatchToml(text5) : parsePyproject(text5);
       case "cargo":
         return parseCargo(text5);
       case "requirements":
@@ -9933,7 +14466,7 @@ function parseManifest(kind, path16, text5) {
       case "justfile":
         return parseJustfile(text5);
       case "runtime-file":
-        return parseRuntimeFile(path16, text5);
+        return parseRuntimeFile(path14, text5);
       case "composer":
         return parseComposer(text5);
       case "deno":
@@ -9949,7 +14482,9 @@ function parseManifest(kind, path16, text5) {
       case "gradle-build":
         return parseGradleBuild(text5);
       case "msbuild":
-        return parseMsbuild(path16, text5);
+        return parseMsbuild(path14, text5);
+      case "maven":
+        return parseMavenPom(text5);
       case "swift-package":
         return parseSwiftPackage(text5);
       case "turbo":
@@ -10151,8 +14686,8 @@ function parsePyproject(text5) {
   const scripts = /* @__PURE__ */ new Map();
   const runners = /* @__PURE__ */ new Map();
   const runtimes = [];
-  const addReqs = (list4, field2) => {
-    if (Array.isArray(list4)) addRequirements(out, list4.filter((r) => typeof r === "string"), field2);
+  const addReqs = (list5, field2) => {
+    if (Array.isArray(list5)) addRequirements(out, list5.filter((r) => typeof r === "string"), field2);
   };
   const project = obj2(data.project);
   if (project) {
@@ -10160,7 +14695,7 @@ function parsePyproject(text5) {
     if (typeof project.version === "string") out.version = project.version;
     addReqs(project.dependencies, "project.dependencies");
     const opt = obj2(project["optional-dependencies"]);
-    if (opt) for (const [g, list4] of Object.entries(opt)) addReqs(list4, `project.optional-dependencies.${g}`);
+    if (opt) for (const [g, list5] of Object.entries(opt)) addReqs(list5, `project.optional-dependencies.${g}`);
     if (typeof project["requires-python"] === "string") runtimes.push({ name: "python", spec: project["requires-python"] });
     if (Array.isArray(project.classifiers)) {
       const py = project.classifiers.filter((c) => typeof c === "string").map((c) => /^Programming Language :: Python :: (\d+(?:\.\d+)?)\s*$/.exec(c)?.[1]).filter((v) => !!v);
@@ -10175,7 +14710,7 @@ function parsePyproject(text5) {
     }
   }
   const groups = obj2(data["dependency-groups"]);
-  if (groups) for (const [g, list4] of Object.entries(groups)) addReqs(list4, `dependency-groups.${g}`);
+  if (groups) for (const [g, list5] of Object.entries(groups)) addReqs(list5, `dependency-groups.${g}`);
   const build2 = obj2(data["build-system"]);
   if (build2) addReqs(build2.requires, "build-system.requires");
   const tool = obj2(data.tool);
@@ -10219,7 +14754,7 @@ function parsePyproject(text5) {
   const hatch = obj2(tool?.hatch);
   if (hatch) hatchScripts(hatch, scripts, runners);
   const pdmDev = obj2(obj2(tool?.pdm)?.["dev-dependencies"]);
-  if (pdmDev) for (const [g, list4] of Object.entries(pdmDev)) addReqs(list4, `tool.pdm.dev-dependencies.${g}`);
+  if (pdmDev) for (const [g, list5] of Object.entries(pdmDev)) addReqs(list5, `tool.pdm.dev-dependencies.${g}`);
   const uv = obj2(tool?.uv);
   if (uv) {
     addReqs(uv["dev-dependencies"], "tool.uv.dev-dependencies");
@@ -10440,7 +14975,7 @@ function pyClose(p, a, b) {
   const c = p.close[a] ?? -1;
   return c >= 0 && c < b ? c : -1;
 }
-function pySplit(p, a, b, sep3 = ",") {
+function pySplit(p, a, b, sep4 = ",") {
   const out = [];
   let start = a;
   for (let k = a; k < b; k++) {
@@ -10450,7 +14985,7 @@ function pySplit(p, a, b, sep3 = ",") {
       const c = p.close[k];
       if (c < 0 || c >= b) break;
       k = c;
-    } else if (t.v === sep3) {
+    } else if (t.v === sep4) {
       if (k > start) out.push([start, k]);
       start = k + 1;
     }
@@ -10480,13 +15015,13 @@ function pyLiteral(p, a, b, depth3 = 0) {
     if (d) return [...d.values()].every((v) => v !== void 0) ? d : void 0;
     if (parts.some(([x, y]) => pySplit(p, x, y, ":").length !== 1)) return void 0;
   }
-  const list4 = [];
+  const list5 = [];
   for (const [x, y] of parts) {
     const v = pyLiteral(p, x, y, depth3 + 1);
     if (v === void 0) return void 0;
-    list4.push(v);
+    list5.push(v);
   }
-  return list4;
+  return list5;
 }
 function pyDict(p, a, b, depth3 = 0) {
   const first = p.ts[a];
@@ -10538,8 +15073,8 @@ function parseSetupPy(text5) {
       if (a.v === "extras_require") {
         const extras = pyDict(p, x + 2, y);
         if (!extras) out.partial = true;
-        for (const [extra, list4] of extras ?? []) {
-          const reqs = requirementList(list4);
+        for (const [extra, list5] of extras ?? []) {
+          const reqs = requirementList(list5);
           if (reqs) addRequirements(out, reqs, `extras_require.${extra}`);
           else out.partial = true;
         }
@@ -10748,9 +15283,9 @@ function readMakeParts(text5) {
     }
     const asg = MAKE_ASSIGN.exec(line2);
     if (asg && ruleColonBeforeAssign(line2)) {
-      const list4 = out.vars.get(asg[1]);
+      const list5 = out.vars.get(asg[1]);
       const a = { op: asg[2], value: asg[3].trim() };
-      if (list4) list4.push(a);
+      if (list5) list5.push(a);
       else out.vars.set(asg[1], [a]);
       continue;
     }
@@ -10969,9 +15504,9 @@ function parseTaskfile(text5) {
   if (includes.length) out.taskIncludes = includes;
   return out;
 }
-function parseRuntimeFile(path16, text5) {
+function parseRuntimeFile(path14, text5) {
   const out = { kind: "runtime-file", deps: [], problems: [] };
-  const base = path16.slice(path16.lastIndexOf("/") + 1);
+  const base = path14.slice(path14.lastIndexOf("/") + 1);
   if (base === "global.json") {
     const out2 = parseJsonc(text5);
     const v = str2(obj2(obj2(out2)?.sdk)?.version);
@@ -11044,11 +15579,11 @@ var init_parse2 = __esm({
       variable(name, depth3 = 0) {
         const hit2 = this.memo.get(name);
         if (hit2 !== void 0) return hit2;
-        const list4 = this.vars.get(name);
-        if (!list4 || depth3 > 8) return null;
+        const list5 = this.vars.get(name);
+        if (!list5 || depth3 > 8) return null;
         this.memo.set(name, null);
         let alts = [];
-        for (const a of list4) {
+        for (const a of list5) {
           const v = a.op === "!=" ? null : this.text(a.value, depth3 + 1);
           if (!v) {
             alts = null;
@@ -11278,8 +15813,6 @@ var init_lockfiles = __esm({
 });
 
 // src/evidence/manifests.ts
-import { lstat, readFile as readFile2, realpath, stat as stat2 } from "node:fs/promises";
-import path2 from "node:path";
 function emptyManifestIndex() {
   return {
     dependencies: /* @__PURE__ */ new Map(),
@@ -11324,14 +15857,14 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (kind) found.push({ file: f, kind });
   }
   found.sort((a, b) => depth2(a.file) - depth2(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const reader = new RepoReader(root2);
+  const reader = new RepoReader(root2, MAX_MANIFEST_BYTES);
   const texts = await mapLimit(found, 32, ({ file }) => reader.read(file));
   const locks = [];
   const parsed = [];
   found.forEach(({ file, kind }, i) => {
     const t = texts[i];
     if ("error" in t) {
-      if (t.error !== "missing from the working tree") idx.problems.push({ file, message: t.error });
+      if (t.error !== MISSING) idx.problems.push({ file, message: t.error });
       return;
     }
     idx.manifestFiles.set(file, kind);
@@ -11366,8 +15899,8 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
         }
       }
       const key = d.name.toLowerCase();
-      const list4 = idx.dependencies.get(key);
-      if (list4) list4.push(dep);
+      const list5 = idx.dependencies.get(key);
+      if (list5) list5.push(dep);
       else idx.dependencies.set(key, [dep]);
       if (d.presence) continue;
       if (!idx.everDependencies.has(key)) idx.everDependencies.set(key, []);
@@ -11871,7 +16404,7 @@ function ownNameAddedBy(idx) {
   let m = ownNamesAdded.get(names);
   if (m) return m;
   m = /* @__PURE__ */ new Map();
-  for (const list4 of names.values()) for (const e of list4) if (e.type === "added") m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+  for (const list5 of names.values()) for (const e of list5) if (e.type === "added") m.set(`${e.commit.sha}\0${e.manifest}`, e.name);
   ownNamesAdded.set(names, m);
   return m;
 }
@@ -11926,11 +16459,12 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, LINK_OUT, RepoReader, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
     init_git();
+    init_repo_file();
     init_history();
     init_kinds();
     init_lockfiles();
@@ -11942,7 +16476,7 @@ var init_manifests = __esm({
       constructor(prefix = "", gitRoot) {
         this.prefix = prefix;
         this.gitRoot = gitRoot;
-        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5))) : null;
+        this.stream = gitRoot ? new BlobStream(gitRoot, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)), MAX_MANIFEST_BYTES) : null;
       }
       prefix;
       gitRoot;
@@ -11962,9 +16496,9 @@ var init_manifests = __esm({
         if (!k || text5 === null || text5.length > MAX_MANIFEST_BYTES) return null;
         return summarize(parseManifest(k.kind, k.path, text5), this.intern);
       }
-      want(id, kind, path16) {
+      want(id, kind, path14) {
         if (!id || NULL_BLOB.test(id) || this.kindOfBlob.has(id)) return;
-        this.kindOfBlob.set(id, { kind, path: path16 });
+        this.kindOfBlob.set(id, { kind, path: path14 });
         this.stream?.request(id);
       }
       add(c) {
@@ -12007,36 +16541,11 @@ var init_manifests = __esm({
       /** Reads blobs in one batch after the fact (no streaming). */
       async readAll(gitRoot) {
         const ids = [...this.kindOfBlob.keys()].filter((id) => !this.summaries.has(id));
-        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)));
+        await readBlobs(gitRoot, ids, (id, text5) => this.summaries.set(id, this.summarizeBlob(id, text5)), MAX_MANIFEST_BYTES);
       }
     };
     dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth2 = (p) => (p.match(/\//g) ?? []).length;
-    LINK_OUT = "symlink leads outside the repository, not read";
-    RepoReader = class {
-      constructor(root2) {
-        this.root = root2;
-      }
-      root;
-      realRoot;
-      /** The file's text, or why it was not read (`missing from the working tree` when absent). */
-      async read(file) {
-        try {
-          const abs = path2.join(this.root, file);
-          if ((await lstat(abs)).isSymbolicLink()) {
-            const real = await realpath(abs);
-            const rel = path2.relative(await (this.realRoot ??= realpath(this.root)), real);
-            if (rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel)) return { error: LINK_OUT };
-          }
-          const st = await stat2(abs);
-          if (!st.isFile()) return { error: "not a regular file" };
-          if (st.size > MAX_MANIFEST_BYTES) return { error: `larger than ${MAX_MANIFEST_BYTES} bytes, not read` };
-          return { text: await readFile2(abs, "utf8") };
-        } catch (err) {
-          return { error: err.code === "ENOENT" ? "missing from the working tree" : err.message };
-        }
-      }
-    };
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
     runnerTables = /* @__PURE__ */ new WeakMap();
     taskTablesOf = /* @__PURE__ */ new WeakMap();
@@ -12113,11 +16622,17 @@ function manifestProblemNotes(problems, root2) {
       line: line2 ?? 1,
       kind: MANIFEST_UNREADABLE,
       severity: "info",
-      message: `\`${file}\` could not be read as a manifest: ${reason}; its scripts, dependencies and versions are not checked.`,
+      message: messageFor(p.file, file, reason),
       evidence: { reason }
     });
   }
   return notes;
+}
+function messageFor(path14, shown, reason) {
+  const base = path14.slice(path14.lastIndexOf("/") + 1);
+  if (base === ".gitignore") return `\`${shown}\` could not be read: ${reason}; its ignore rules are not applied.`;
+  if (/^[jt]sconfig(?:\.[\w-]+)*\.json$/.test(base)) return `\`${shown}\` could not be read: ${reason}; its path aliases are not applied.`;
+  return `\`${shown}\` could not be read as a manifest: ${reason}; its scripts, dependencies and versions are not checked.`;
 }
 function sanitizeReason(p, root2) {
   const m = p.message;
@@ -12272,34 +16787,43 @@ function flagsOf(t) {
   }
   return f;
 }
+function splitSlash(v) {
+  const out = [];
+  let from = 0;
+  for (let i = v.indexOf("/"); i !== -1; i = v.indexOf("/", from)) {
+    out.push(v.slice(from, i));
+    from = i + 1;
+  }
+  out.push(from === 0 ? v : v.slice(from));
+  return out;
+}
 function mayBePlaceholder(seg) {
-  if (seg.includes("{") || seg.includes("}") || seg.endsWith(">")) return true;
   const n = seg.length;
-  let c = seg.charCodeAt(0);
-  if (c >= 65 && c <= 90) c += 32;
+  const c = lowerAscii(seg.charCodeAt(0));
+  const c1 = n > 1 ? lowerAscii(seg.charCodeAt(1)) : 0;
   switch (c) {
     case 112:
-      return n === 4;
+      return n === 4 && c1 === 97;
     case 116:
-      return n === 2;
+      return n === 2 && c1 === 111;
     case 102:
-    // f: foo
+      return n === 3 && c1 === 111;
     case 98:
-    // b: bar baz
+      return n === 3 && c1 === 97;
     case 113:
-      return n === 3;
+      return n === 3 && c1 === 117;
     case 120:
     // x: xxx+
     case 122:
-    // z: zzz+
+      return n >= 3 && c1 === c;
     case 121:
-      return n >= 3;
+      return n >= 3 && (c1 === 121 || c1 === 111);
     case 115:
-      return n >= 4;
+      return n >= 4 && c1 === 111;
     case 109:
-      return n === 2 || n >= 6;
+      return (n === 2 || n >= 6) && c1 === 121;
     case 101:
-      return n === 7 || n >= 9;
+      return (n === 7 || n >= 9) && c1 === 120;
     case 46:
       return n === 3;
     case 8230:
@@ -12315,6 +16839,9 @@ function mayBePlaceholder(seg) {
     default:
       return false;
   }
+}
+function lowerAscii(c) {
+  return c >= 65 && c <= 90 ? c + 32 : c;
 }
 function outsideNumberClass(c) {
   return !(c >= 48 && c <= 57 || c === 46 || c === 44 || c === 58 || c === 120 || c === 88 || c === 37 || c === 45);
@@ -12342,8 +16869,9 @@ function asPath(tokenIn, ctx) {
     }
     if (t.includes("#")) return null;
   }
-  if (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1) {
-    if (NOT_PATHS.has(t.toLowerCase().replace(/\/$/, "")) || NOT_PATHS.has(t.toLowerCase())) return null;
+  if (f & F_SLASH_AMP && (f & F_NON_ASCII || t.length <= NOT_PATHS_MAX + 1)) {
+    const lower = t.toLowerCase();
+    if (NOT_PATHS.has(lower.endsWith("/") ? lower.slice(0, -1) : lower) || NOT_PATHS.has(lower)) return null;
   }
   let anchor = "plain";
   let v = t;
@@ -12363,7 +16891,7 @@ function asPath(tokenIn, ctx) {
   if (dir) v = v.replace(/\/+$/, "");
   if (!v || v === "." || v === "..") return null;
   if (v.includes("//")) return null;
-  const segs = v.split("/");
+  const segs = splitSlash(v);
   const glob2 = (f & F_GLOB) !== 0 && GLOB_CHARS.test(v);
   if (glob2 && /[{}]/.test(v) && !/\{[^{}]*,[^{}]*\}/.test(v)) return null;
   const plainChars = (f & F_OTHER) === 0;
@@ -12380,7 +16908,7 @@ function asPath(tokenIn, ctx) {
   }
   if (segs.length === 2 && MIME_TOP.has(first.toLowerCase()) && !dir) return null;
   if (!(first.length > 0 && outsideNumberClass(first.charCodeAt(0))) && segs.every((s) => /^[\d.,:x%-]*$/i.test(s))) return null;
-  if (f & F_DIGIT && segs.length <= 3 && segs.some((s) => /^\d+$/.test(s)) && segs.every((s) => /^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s)))
+  if (f & F_DIGIT && segs.length <= 3 && segs.every((s) => s.length <= 4 && (/^\d{1,4}$/.test(s) || /^[a-z]{3}$/i.test(s))) && segs.some((s) => /^\d+$/.test(s)))
     return null;
   const ext = extOf(v);
   const last = segs[segs.length - 1];
@@ -12504,7 +17032,7 @@ function templatedFolder(word) {
   const p = asPath(prefix, "code");
   return p && p.anchor === "plain" && p.dir && !p.glob ? prefix : void 0;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT, PY_IDENT, PY_DOTTED, TEMPLATE_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, F_SLASH_AMP, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT, PY_IDENT, PY_DOTTED, TEMPLATE_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -12675,11 +17203,13 @@ var init_paths = __esm({
     F_DIGIT = 128;
     F_OTHER = 256;
     F_NON_ASCII = 512;
+    F_SLASH_AMP = 1024;
     FLAGS = new Uint16Array(128);
     for (let ch = 0; ch < 128; ch++) {
       const c = String.fromCharCode(ch);
       let f = 0;
       if (c === ":") f |= F_COLON;
+      if (c === "/" || c === "&") f |= F_SLASH_AMP;
       if (c === "\\") f |= F_BACKSLASH;
       if (/[\s<>|"'`^]/.test(c)) f |= F_BAD;
       if (c === "$" || c === "{") f |= F_DOLLAR_BRACE;
@@ -12711,7 +17241,7 @@ var init_bail = __esm({
 
 // node_modules/extend/index.js
 var require_extend = __commonJS({
-  "node_modules/extend/index.js"(exports, module) {
+  "node_modules/extend/index.js"(exports2, module) {
     "use strict";
     var hasOwn = Object.prototype.hasOwnProperty;
     var toStr = Object.prototype.toString;
@@ -13176,8 +17706,8 @@ function assertNonEmpty(part, name) {
     throw new Error("`" + name + "` cannot be empty");
   }
 }
-function assertPath(path16, name) {
-  if (!path16) {
+function assertPath(path14, name) {
+  if (!path14) {
     throw new Error("Setting `" + name + "` requires `path` to be set too");
   }
 }
@@ -13362,13 +17892,13 @@ var init_lib4 = __esm({
        * @returns {undefined}
        *   Nothing.
        */
-      set path(path16) {
-        if (isUrl(path16)) {
-          path16 = fileURLToPath(path16);
+      set path(path14) {
+        if (isUrl(path14)) {
+          path14 = fileURLToPath(path14);
         }
-        assertNonEmpty(path16, "path");
-        if (this.path !== path16) {
-          this.history.push(path16);
+        assertNonEmpty(path14, "path");
+        if (this.path !== path14) {
+          this.history.push(path14);
         }
       }
       /**
@@ -16516,8 +21046,8 @@ var init_decode_named_character_reference = __esm({
 });
 
 // node_modules/micromark-util-chunked/index.js
-function splice(list4, start, remove, items) {
-  const end = list4.length;
+function splice(list5, start, remove, items) {
+  const end = list5.length;
   let chunkStart = 0;
   let parameters;
   if (start < 0) {
@@ -16529,22 +21059,22 @@ function splice(list4, start, remove, items) {
   if (items.length < 1e4) {
     parameters = Array.from(items);
     parameters.unshift(start, remove);
-    list4.splice(...parameters);
+    list5.splice(...parameters);
   } else {
-    if (remove) list4.splice(start, remove);
+    if (remove) list5.splice(start, remove);
     while (chunkStart < items.length) {
       parameters = items.slice(chunkStart, chunkStart + 1e4);
       parameters.unshift(start, 0);
-      list4.splice(...parameters);
+      list5.splice(...parameters);
       chunkStart += 1e4;
       start += 1e4;
     }
   }
 }
-function push(list4, items) {
-  if (list4.length > 0) {
-    splice(list4, list4.length, 0, items);
-    return list4;
+function push(list5, items) {
+  if (list5.length > 0) {
+    splice(list5, list5.length, 0, items);
+    return list5;
   }
   return items;
 }
@@ -16582,12 +21112,12 @@ function syntaxExtension(all2, extension2) {
     }
   }
 }
-function constructs(existing2, list4) {
+function constructs(existing2, list5) {
   let index2 = -1;
   const before = [];
-  while (++index2 < list4.length) {
+  while (++index2 < list5.length) {
     ;
-    (list4[index2].add === "after" ? existing2 : before).push(list4[index2]);
+    (list5[index2].add === "after" ? existing2 : before).push(list5[index2]);
   }
   splice(existing2, 0, 0, before);
 }
@@ -17926,13 +22456,13 @@ var init_code_text = __esm({
 });
 
 // node_modules/micromark-util-subtokenize/lib/splice-buffer.js
-function chunkedPush(list4, right) {
+function chunkedPush(list5, right) {
   let chunkStart = 0;
   if (right.length < 1e4) {
-    list4.push(...right);
+    list5.push(...right);
   } else {
     while (chunkStart < right.length) {
-      list4.push(...right.slice(chunkStart, chunkStart + 1e4));
+      list5.push(...right.slice(chunkStart, chunkStart + 1e4));
       chunkStart += 1e4;
     }
   }
@@ -20066,7 +24596,7 @@ function tokenizeListContinuation(effects, ok3, nok) {
   function notInCurrentItem(code3) {
     self2.containerState._closeFlow = true;
     self2.interrupt = void 0;
-    return factorySpace(effects, effects.attempt(list, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
+    return factorySpace(effects, effects.attempt(list2, ok3, nok), "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3);
   }
 }
 function tokenizeIndent(effects, ok3, nok) {
@@ -20088,14 +24618,14 @@ function tokenizeListItemPrefixWhitespace(effects, ok3, nok) {
     return !markdownSpace(code3) && tail && tail[1].type === "listItemPrefixWhitespace" ? ok3(code3) : nok(code3);
   }
 }
-var list, listItemPrefixWhitespaceConstruct, indentConstruct;
+var list2, listItemPrefixWhitespaceConstruct, indentConstruct;
 var init_list = __esm({
   "node_modules/micromark-core-commonmark/lib/list.js"() {
     init_micromark_factory_space();
     init_micromark_util_character();
     init_blank_line();
     init_thematic_break();
-    list = {
+    list2 = {
       continuation: {
         tokenize: tokenizeListContinuation
       },
@@ -20324,11 +24854,11 @@ function initializeFactory(field2) {
       if (code3 === null) {
         return true;
       }
-      const list4 = constructs2[code3];
+      const list5 = constructs2[code3];
       let index2 = -1;
-      if (list4) {
-        while (++index2 < list4.length) {
-          const item = list4[index2];
+      if (list5) {
+        while (++index2 < list5.length) {
+          const item = list5[index2];
           if (!item.previous || item.previous.call(self2, self2.previous)) {
             return true;
           }
@@ -20456,19 +24986,19 @@ var init_constructs = __esm({
     init_micromark_core_commonmark();
     init_text();
     document2 = {
-      [42]: list,
-      [43]: list,
-      [45]: list,
-      [48]: list,
-      [49]: list,
-      [50]: list,
-      [51]: list,
-      [52]: list,
-      [53]: list,
-      [54]: list,
-      [55]: list,
-      [56]: list,
-      [57]: list,
+      [42]: list2,
+      [43]: list2,
+      [45]: list2,
+      [48]: list2,
+      [49]: list2,
+      [50]: list2,
+      [51]: list2,
+      [52]: list2,
+      [53]: list2,
+      [54]: list2,
+      [55]: list2,
+      [56]: list2,
+      [57]: list2,
       [62]: blockQuote
     };
     contentInitial = {
@@ -20685,22 +25215,22 @@ function createTokenizer(parser, initialize, from) {
         function start(code3) {
           const left = code3 !== null && map3[code3];
           const all2 = code3 !== null && map3.null;
-          const list4 = [
+          const list5 = [
             // To do: add more extension tests.
             /* c8 ignore next 2 */
             ...Array.isArray(left) ? left : left ? [left] : [],
             ...Array.isArray(all2) ? all2 : all2 ? [all2] : []
           ];
-          return handleListOfConstructs(list4)(code3);
+          return handleListOfConstructs(list5)(code3);
         }
       }
-      function handleListOfConstructs(list4) {
-        listOfConstructs = list4;
+      function handleListOfConstructs(list5) {
+        listOfConstructs = list5;
         constructIndex = 0;
-        if (list4.length === 0) {
+        if (list5.length === 0) {
           return bogusState;
         }
-        return handleConstruct(list4[constructIndex]);
+        return handleConstruct(list5[constructIndex]);
       }
       function handleConstruct(construct) {
         return start;
@@ -21066,8 +25596,8 @@ function compiler(options) {
       link: opener2(link2),
       listItem: opener2(listItem2),
       listItemValue: onenterlistitemvalue,
-      listOrdered: opener2(list4, onenterlistordered),
-      listUnordered: opener2(list4),
+      listOrdered: opener2(list5, onenterlistordered),
+      listUnordered: opener2(list5),
       paragraph: opener2(paragraph2),
       reference: onenterreference,
       referenceString: buffer,
@@ -21669,7 +26199,7 @@ function compiler(options) {
       position: void 0
     };
   }
-  function list4(token) {
+  function list5(token) {
     return {
       type: "list",
       ordered: token.type === "listOrdered",
@@ -21840,7 +26370,7 @@ var init_remark_parse = __esm({
 
 // node_modules/format/format.js
 var require_format = __commonJS({
-  "node_modules/format/format.js"(exports, module) {
+  "node_modules/format/format.js"(exports2, module) {
     (function() {
       var namespace;
       if (typeof module !== "undefined") {
@@ -22599,10 +27129,10 @@ var init_unist_util_visit_parents = __esm({
 });
 
 // node_modules/mdast-util-find-and-replace/lib/index.js
-function findAndReplace(tree, list4, options) {
+function findAndReplace(tree, list5, options) {
   const settings = options || {};
   const ignored = convert(settings.ignore || []);
-  const pairs2 = toPairs(list4);
+  const pairs2 = toPairs(list5);
   let pairIndex = -1;
   while (++pairIndex < pairs2.length) {
     visitParents(tree, visitor);
@@ -22676,7 +27206,7 @@ function toPairs(tupleOrList) {
     throw new TypeError("Expected find and replace tuple or list of tuples");
   }
   const result = [];
-  const list4 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
+  const list5 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
     /** @type {FindAndReplaceList} */
     tupleOrList
   ) : [
@@ -22684,8 +27214,8 @@ function toPairs(tupleOrList) {
     tupleOrList
   ];
   let index2 = -1;
-  while (++index2 < list4.length) {
-    const tuple = list4[index2];
+  while (++index2 < list5.length) {
+    const tuple = list5[index2];
     result.push([toExpression(tuple[0]), toFunction(tuple[1])]);
   }
   return result;
@@ -22803,7 +27333,7 @@ function transformGfmAutolinkLiterals(tree) {
     { ignore: ["link", "linkReference"] }
   );
 }
-function findUrl(_, protocol, domain2, path16, match) {
+function findUrl(_, protocol, domain2, path14, match) {
   if (!previous2(match)) {
     return false;
   }
@@ -22816,7 +27346,7 @@ function findUrl(_, protocol, domain2, path16, match) {
   if (unicodePunctuation(domain2.charCodeAt(0)) || !isCorrectDomain(domain2)) {
     return false;
   }
-  const parts = splitUrl(domain2 + path16);
+  const parts = splitUrl(domain2 + path14);
   const result = {
     type: "link",
     title: null,
@@ -23329,16 +27859,16 @@ var init_blockquote = __esm({
 function patternInScope(stack, pattern2) {
   return listInScope(stack, pattern2.inConstruct, true) && !listInScope(stack, pattern2.notInConstruct, false);
 }
-function listInScope(stack, list4, none) {
-  if (typeof list4 === "string") {
-    list4 = [list4];
+function listInScope(stack, list5, none) {
+  if (typeof list5 === "string") {
+    list5 = [list5];
   }
-  if (!list4 || list4.length === 0) {
+  if (!list5 || list5.length === 0) {
     return none;
   }
   let index2 = -1;
-  while (++index2 < list4.length) {
-    if (stack.includes(list4[index2])) {
+  while (++index2 < list5.length) {
+    if (stack.includes(list5[index2])) {
       return true;
     }
   }
@@ -23823,8 +28353,8 @@ function pair(runs, wrong) {
       } else {
         const involved = [.../* @__PURE__ */ new Set([...opening, ...closing])];
         for (const token of involved) {
-          const list4 = wrong.get(token);
-          if (list4) list4.push(...involved);
+          const list5 = wrong.get(token);
+          if (list5) list5.push(...involved);
         }
       }
       opener2.end -= size;
@@ -24212,7 +28742,7 @@ function html(node2) {
 function htmlPeek() {
   return "<";
 }
-var init_html = __esm({
+var init_html2 = __esm({
   "node_modules/mdast-util-to-markdown/lib/handle/html.js"() {
     html.peek = htmlPeek;
   }
@@ -24591,7 +29121,7 @@ var init_check_rule = __esm({
 });
 
 // node_modules/mdast-util-to-markdown/lib/handle/list.js
-function list2(node2, parent, state, info) {
+function list3(node2, parent, state, info) {
   const exit3 = state.enter("list");
   const bulletCurrent = state.bulletCurrent;
   let bullet = node2.ordered ? checkBulletOrdered(state) : checkBullet(state);
@@ -24814,7 +29344,7 @@ var init_handle = __esm({
     init_definition2();
     init_emphasis();
     init_heading();
-    init_html();
+    init_html2();
     init_image();
     init_image_reference();
     init_inline_code();
@@ -24841,7 +29371,7 @@ var init_handle = __esm({
       inlineCode,
       link,
       linkReference,
-      list: list2,
+      list: list3,
       listItem,
       paragraph,
       root,
@@ -27290,36 +31820,45 @@ function samePiece(piece, text5, i) {
   return true;
 }
 function countAt(text5, i, e, map3) {
-  if (e - i <= SHORT_MAX) {
-    let key = e - i;
-    let k = i;
-    for (; k < e; k++) {
+  const len = e - i;
+  if (len <= SHORT_MAX) {
+    let lo = 0;
+    let hi = 0;
+    let bad = 0;
+    const mid = len < 4 ? e : i + 4;
+    for (let k = i; k < mid; k++) {
       const c = text5.charCodeAt(k);
-      if (c >= 128) break;
-      key = key << 7 | c;
+      bad |= c;
+      lo = lo << 7 | c;
     }
-    if (k === e) return countShort(key, text5, i, e, map3);
+    for (let k = mid; k < e; k++) {
+      const c = text5.charCodeAt(k);
+      bad |= c;
+      hi = hi << 7 | c;
+    }
+    if (bad < 128) return countShort(len << 28 | lo, hi, text5, i, e, map3);
   }
   return countLong(text5, i, e, map3);
 }
-function shortSlot(key) {
-  return Math.imul(key, 2654435761) >>> 32 - SHORT_BITS;
+function shortSlot(lo, hi) {
+  return Math.imul(lo ^ Math.imul(hi, 2246822507), 2654435761) >>> 32 - SHORT_BITS;
 }
-function countShort(key, text5, i, e, map3) {
-  let slot = shortSlot(key);
+function countShort(lo, hi, text5, i, e, map3) {
+  let slot = shortSlot(lo, hi);
   for (; ; ) {
-    const k = shortKey[slot];
-    if (k === key) return shortCount[slot];
+    const k = shortLo[slot];
+    if (k === lo && shortHi[slot] === hi) return shortCount[slot];
     if (k === 0) break;
     slot = slot + 1 & SHORT_SLOTS - 1;
   }
   const n = pieceCount(text5.slice(i, e), map3);
   if (shortUsed >= SHORT_SLOTS >> 1) {
-    shortKey.fill(0);
+    shortLo.fill(0);
     shortUsed = 0;
-    slot = shortSlot(key);
+    slot = shortSlot(lo, hi);
   }
-  shortKey[slot] = key;
+  shortLo[slot] = lo;
+  shortHi[slot] = hi;
   shortCount[slot] = n;
   shortUsed++;
   return n;
@@ -27393,7 +31932,7 @@ function pieceCount(piece, map3) {
     return n;
   }
 }
-var ranks, pattern, ASCII, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE, SLOT_BITS, SLOTS, slotHash, slotCount, slotPiece, slotsUsed, SHORT_MAX, SHORT_BITS, SHORT_SLOTS, shortKey, shortCount, shortUsed;
+var ranks, pattern, ASCII, pieceCache, sliceCache, LONG_PIECE, PIECE_CACHE_MAX, C_L, C_N, C_NL, C_WS, C_P, ASCII_CLASS, wideClass, RE_L, RE_N, RE_S, FOLDS_RE, SLOT_BITS, SLOTS, slotHash, slotCount, slotPiece, slotsUsed, SHORT_MAX, SHORT_BITS, SHORT_SLOTS, shortLo, shortHi, shortCount, shortUsed;
 var init_bpe = __esm({
   "src/memory/bpe.ts"() {
     "use strict";
@@ -27423,10 +31962,11 @@ var init_bpe = __esm({
     slotCount = new Int32Array(SLOTS);
     slotPiece = new Array(SLOTS).fill(void 0);
     slotsUsed = 0;
-    SHORT_MAX = 4;
-    SHORT_BITS = 12;
+    SHORT_MAX = 8;
+    SHORT_BITS = 14;
     SHORT_SLOTS = 1 << SHORT_BITS;
-    shortKey = new Int32Array(SHORT_SLOTS);
+    shortLo = new Int32Array(SHORT_SLOTS);
+    shortHi = new Int32Array(SHORT_SLOTS);
     shortCount = new Int32Array(SHORT_SLOTS);
     shortUsed = 0;
   }
@@ -27601,10 +32141,10 @@ var init_fastblocks = __esm({
             continue;
           }
           if (bulletLen(this.text, ln.start, ln.end) || orderedLen(this.text, ln.start, ln.end)) {
-            const list4 = this.listAt(0, []);
-            const kind = list4.ordered ? `o${this.delimiterOf(list4)}` : `b${this.text[list4.position.start.offset]}`;
+            const list5 = this.listAt(0, []);
+            const kind = list5.ordered ? `o${this.delimiterOf(list5)}` : `b${this.text[list5.position.start.offset]}`;
             if (prevList && prevList.blankAfter && prevList.kind === kind) throw BAIL;
-            out.push(list4);
+            out.push(list5);
             prevList = { kind, blankAfter: false };
             continue;
           }
@@ -27799,8 +32339,8 @@ var init_fastblocks = __esm({
           position: { start: this.point(open.start + col, open), end: this.point(close2.end, close2) }
         };
       }
-      delimiterOf(list4) {
-        const s = list4.position.start.offset;
+      delimiterOf(list5) {
+        const s = list5.position.start.offset;
         const m = ORDERED.exec(this.text.slice(s, s + 12));
         return m ? m[2] : ".";
       }
@@ -28645,7 +33185,7 @@ function spanOf(node2, out, defs, src) {
       return false;
   }
 }
-function readFrontmatter(node2, text5, path16, format, ls, findings) {
+function readFrontmatter(node2, text5, path14, format, ls, findings) {
   if (node2.type !== "yaml" && node2.type !== "toml") return void 0;
   const lang = node2.type === "yaml" ? "yaml" : "toml";
   const p = pos(node2);
@@ -28664,11 +33204,11 @@ function readFrontmatter(node2, text5, path16, format, ls, findings) {
   for (const pr of res.problems) {
     findings.push({
       entryId: null,
-      file: path16,
+      file: path14,
       line: pr.line,
       kind: "malformed",
       severity: "error",
-      message: `${path16}:${pr.line}: ${pr.message}`,
+      message: `${path14}:${pr.line}: ${pr.message}`,
       evidence: { frontmatter: lang }
     });
   }
@@ -28716,8 +33256,8 @@ function sha8(s) {
   if (oneShotHash) return oneShotHash("sha1", s, "hex").slice(0, 8);
   return nodeCrypto.createHash("sha1").update(s).digest("hex").slice(0, 8);
 }
-function assignIds(path16, entries) {
-  const prefix = path16 + "\0";
+function assignIds(path14, entries) {
+  const prefix = path14 + "\0";
   if (entries.length === 1) {
     entries[0].id = "e_" + sha8(prefix + normaliseForId(entries[0].text));
     return;
@@ -28773,29 +33313,29 @@ function indexLineMeta(item, defs) {
   if (rest) meta.description = rest;
   return meta;
 }
-function parseMemoryText(path16, text5, format, opts = {}) {
+function parseMemoryText(path14, text5, format, opts = {}) {
   try {
-    return parseUnsafe(path16, text5, format, opts);
+    return parseUnsafe(path14, text5, format, opts);
   } catch (e) {
-    const file = { path: path16, absPath: path16, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
+    const file = { path: path14, absPath: path14, format, text: text5, lines: countLines(text5), bytes: Buffer.byteLength(text5, "utf8"), tokens: 0 };
     if (opts.memoryDir !== void 0) file.memoryDir = opts.memoryDir;
     const finding4 = {
       entryId: null,
-      file: path16,
+      file: path14,
       line: 1,
       kind: "malformed",
       severity: "error",
-      message: `${path16}: could not be parsed (${e.message}); no entries read`
+      message: `${path14}: could not be parsed (${e.message}); no entries read`
     };
     return { file, entries: [], findings: [finding4] };
   }
 }
-function parseUnsafe(path16, text5, format, opts) {
+function parseUnsafe(path14, text5, format, opts) {
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
   const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
   const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
-  const file = { path: path16, absPath: path16, format, text: text5, lines, bytes: bytes2 };
+  const file = { path: path14, absPath: path14, format, text: text5, lines, bytes: bytes2 };
   Object.defineProperty(file, "tokens", TOKENS);
   if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
@@ -28805,29 +33345,29 @@ function parseUnsafe(path16, text5, format, opts) {
   let builder;
   try {
     if (format !== "auto-memory-topic" && !text5.includes("]:")) {
-      builder = new EntryBuilder(path16, text5, format, ls, opts, NO_DEFS);
+      builder = new EntryBuilder(path14, text5, format, ls, opts, NO_DEFS);
       parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls, out: builder });
     } else {
       const blocks = parseBlocks(text5, { fast: opts.fast, deep, lineStarts: ls });
       let defs;
       for (const b of blocks) if (b.type === "definition") (defs ??= /* @__PURE__ */ new Map()).set(b.identifier.toLowerCase(), b.url);
-      builder = new EntryBuilder(path16, text5, format, ls, opts, defs ?? NO_DEFS);
+      builder = new EntryBuilder(path14, text5, format, ls, opts, defs ?? NO_DEFS);
       for (const b of blocks) builder.push(b);
     }
   } catch (e) {
     if (builder?.failure && builder.failure.error === e) throw e;
-    const message2 = `${path16}: could not be parsed as Markdown: ${e.message}`;
-    return { file, entries: [], findings: [{ entryId: null, file: path16, line: 1, kind: "malformed", severity: "error", message: message2 }] };
+    const message2 = `${path14}: could not be parsed as Markdown: ${e.message}`;
+    return { file, entries: [], findings: [{ entryId: null, file: path14, line: 1, kind: "malformed", severity: "error", message: message2 }] };
   }
   const findings = [];
   for (const b of deep) {
     findings.push({
       entryId: null,
-      file: path16,
+      file: path14,
       line: b.deepLine,
       kind: "malformed",
       severity: "warning",
-      message: `${path16}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
+      message: `${path14}:${b.deepLine}: nesting ${b.depth} levels deep is too deep to parse; lines ${b.line}-${b.endLine} are kept as one entry, not parsed as Markdown`,
       evidence: { depth: b.depth, line: b.line, endLine: b.endLine }
     });
   }
@@ -28908,8 +33448,8 @@ var init_parse4 = __esm({
       configurable: true
     };
     EntryBuilder = class {
-      constructor(path16, text5, format, ls, opts, defs) {
-        this.path = path16;
+      constructor(path14, text5, format, ls, opts, defs) {
+        this.path = path14;
         this.text = text5;
         this.format = format;
         this.ls = ls;
@@ -28984,17 +33524,17 @@ var init_parse4 = __esm({
       /** The first block (undefined: there is none): frontmatter, and the slot entry of its `content:`. */
       start(first) {
         this.started = true;
-        const { text: text5, path: path16, format } = this;
+        const { text: text5, path: path14, format } = this;
         if (first && (first.type === "yaml" || first.type === "toml")) {
-          this.fm = readFrontmatter(first, text5, path16, format, this.ls, this.findings);
+          this.fm = readFrontmatter(first, text5, path14, format, this.ls, this.findings);
         } else if (looksLikeUnclosedFrontmatter(text5)) {
           this.findings.push({
             entryId: null,
-            file: path16,
+            file: path14,
             line: 1,
             kind: "malformed",
             severity: format === "auto-memory-topic" ? "error" : "warning",
-            message: `${path16}:1: frontmatter fence is never closed; the file is read as plain Markdown`
+            message: `${path14}:1: frontmatter fence is never closed; the file is read as plain Markdown`
           });
         }
         const fm = this.fm;
@@ -29587,6 +34127,7 @@ function segmentPieces(seg, cwd, out, at) {
   }
   pythonRunnerPieces(seg, i, out, cwd);
   gradleTaskPieces(seg, i, out, cwd);
+  mavenPieces(seg, i, out, cwd);
   if (w === "composer") composerPieces(seg, i, out, cwd);
   if (w === "deno") denoTaskPieces(seg, i, out, cwd);
   if (w === "task") {
@@ -30257,7 +34798,44 @@ function gradleTaskPieces(seg, i, out, cwd) {
     first = false;
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS;
+function mavenPieces(seg, i, out, cwd) {
+  const head = seg[i];
+  if (!MAVEN_COMMAND.test(head.t)) return;
+  let first = true;
+  for (let k = i + 1; k < seg.length; k++) {
+    const tok = seg[k];
+    const t = tok.t;
+    if (t.startsWith("-")) {
+      const eq = t.indexOf("=");
+      const opt = eq > 0 ? t.slice(0, eq) : t;
+      if (!MAVEN_VALUE_OPTIONS.has(opt)) continue;
+      const value2 = eq > 0 ? { t: t.slice(eq + 1), s: tok.s + eq + 1, e: tok.e } : seg[++k];
+      if (!value2) break;
+      if (opt === "-pl" || opt === "--projects") mavenModulePaths(value2, out, cwd);
+      else if ((opt === "-f" || opt === "--file") && /^[\w./-]+$/.test(value2.t)) out.push(withCwd({ kind: "path", start: value2.s, end: value2.e, value: value2.t }, cwd));
+      continue;
+    }
+    if (!/^[A-Za-z][\w.-]*(?::[\w.-]+){1,3}$/.test(t)) {
+      if (/^[a-z][a-z-]*$/.test(t)) continue;
+      break;
+    }
+    if (isPlaceholderScript(t)) continue;
+    const p = { kind: "script", tool: "other", start: first ? head.s : tok.s, end: tok.e, value: `${head.t} ${t}`, script: t };
+    if (cwd) p.cwd = cwd;
+    out.push(p);
+    first = false;
+  }
+}
+function mavenModulePaths(value2, out, cwd) {
+  let at = value2.s;
+  for (const part of value2.t.split(",")) {
+    if (part && part !== "." && !part.includes(":") && /^[\w.][\w./-]*$/.test(part) && !part.includes("..")) {
+      out.push(withCwd({ kind: "path", start: at, end: at + part.length, value: part.replace(/\/+$/, ""), dir: true }, cwd));
+    }
+    at += part.length + 1;
+  }
+}
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS, MAVEN_COMMAND, MAVEN_VALUE_OPTIONS;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -30506,6 +35084,33 @@ var init_commands = __esm({
       "--no-problems-report",
       "--problems-report"
     ]);
+    MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvn)$/;
+    MAVEN_VALUE_OPTIONS = /* @__PURE__ */ new Set([
+      "-pl",
+      "--projects",
+      "-f",
+      "--file",
+      "-P",
+      "--activate-profiles",
+      "-T",
+      "--threads",
+      "-s",
+      "--settings",
+      "-gs",
+      "--global-settings",
+      "-t",
+      "--toolchains",
+      "-rf",
+      "--resume-from",
+      "-l",
+      "--log-file",
+      "-b",
+      "--builder",
+      "-D",
+      "--define",
+      "-gt",
+      "--global-toolchains"
+    ]);
   }
 });
 
@@ -30555,8 +35160,8 @@ function parseTree(code3, listing = false) {
     const dir = name.endsWith("/");
     const clean = name.replace(/\/+$/, "");
     const parent = stack.map((s) => s.name).join("/");
-    const path16 = parent ? `${parent}/${clean}` : clean;
-    out.push({ raw: name, offset: lineStart + c, path: path16, base: parent ? parent + "/" : "", dir, depth: stack.length });
+    const path14 = parent ? `${parent}/${clean}` : clean;
+    out.push({ raw: name, offset: lineStart + c, path: path14, base: parent ? parent + "/" : "", dir, depth: stack.length });
     if (listing) {
       if (dir) stack.push({ col, name: clean });
     } else if (dir || !/\.[\w]+$/.test(clean) && !clean.startsWith(".")) stack.push({ col, name: clean });
@@ -30574,9 +35179,9 @@ function rootedAtRepository(items) {
   const strip = (s) => s.startsWith(cut) ? s.slice(cut.length) : s === cut.slice(0, -1) ? "" : s;
   const out = [];
   for (const it of items) {
-    const path16 = strip(it.path);
-    if (!path16) continue;
-    out.push({ ...it, path: path16, base: strip(it.base) });
+    const path14 = strip(it.path);
+    if (!path14) continue;
+    out.push({ ...it, path: path14, base: strip(it.base) });
   }
   return out;
 }
@@ -30596,15 +35201,16 @@ function isGoPath(value2) {
   return slash > 0 && value2.lastIndexOf(".", slash) > 0 && value2.charCodeAt(0) !== 64;
 }
 function goImportRef(tok, start) {
+  if (!tok.includes("/")) return void 0;
   const m = GO_PATH.exec(tok);
   if (!m) return void 0;
-  const path16 = m[1].replace(/\/\.\.\.$/, "");
-  if (!path16.includes("/")) return void 0;
-  return { kind: "package", raw: path16, value: path16.toLowerCase(), start, end: start + path16.length, in: "inlineCode", tool: "go" };
+  const path14 = m[1].replace(/\/\.\.\.$/, "");
+  if (!path14.includes("/")) return void 0;
+  return { kind: "package", raw: path14, value: path14.toLowerCase(), start, end: start + path14.length, in: "inlineCode", tool: "go" };
 }
-function goPathPrefixes(path16) {
-  const out = [path16];
-  let p = path16;
+function goPathPrefixes(path14) {
+  const out = [path14];
+  let p = path14;
   for (let i = p.lastIndexOf("/"); i > 0 && p.indexOf("/") < i; i = p.lastIndexOf("/")) {
     p = p.slice(0, i);
     out.push(p);
@@ -30728,10 +35334,10 @@ function scanVersions(text5, out) {
     const start = m.index;
     const end = m.index + m[0].length;
     if (isFeatureVersion(text5, start, end)) continue;
-    const list4 = versionListAfter(text5, end, subjectRaw);
-    if (list4) {
-      VERSION_RE.lastIndex = end + list4.length;
-      out.push({ kind: "version", start, end: end + list4.length, raw: text5.slice(start, end + list4.length).trimEnd(), value: ver, subject: key, version: ver + list4, bound });
+    const list5 = versionListAfter(text5, end, subjectRaw);
+    if (list5) {
+      VERSION_RE.lastIndex = end + list5.length;
+      out.push({ kind: "version", start, end: end + list5.length, raw: text5.slice(start, end + list5.length).trimEnd(), value: ver, subject: key, version: ver + list5, bound });
       continue;
     }
     const lead = VERSION_LIST_BEFORE.exec(text5.slice(Math.max(0, start - 40), start));
@@ -31060,7 +35666,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -31255,12 +35861,17 @@ var init_prose = __esm({
     T_SLASH = 16;
     T_AT = 32;
     T_TOOL = 64;
+    T_IMPORT = 128;
     T_PAIR = new Uint8Array(65536);
     {
       const single = [[58, T_COLON], [91, T_BRACKET], [46, T_DOT], [47, T_SLASH], [64, T_AT]];
       for (let d = 48; d <= 57; d++) single.push([d, T_DIGIT]);
       for (const [b, flag] of single) for (let prev = 0; prev < 256; prev++) T_PAIR[prev << 8 | b] |= flag;
-      for (const pair2 of ["np", "ya", "bu", "ma", "ju"]) T_PAIR[pair2.charCodeAt(0) << 8 | pair2.charCodeAt(1)] |= T_TOOL;
+      for (const pair2 of ["pm", "ya", "bu", "ak", "ju"]) T_PAIR[pair2.charCodeAt(0) << 8 | pair2.charCodeAt(1)] |= T_TOOL;
+      T_PAIR[
+        112 << 8 | 111
+        /* o */
+      ] |= T_IMPORT;
     }
     wordStart = new Int32Array(256);
     wordEnd = new Int32Array(256);
@@ -31595,7 +36206,7 @@ function prose(seg, c, ctx, file, exact) {
   let taken = null;
   let m;
   const f = textFlags(encodeText(t));
-  if (t.includes("import ")) proseImports(seg, c);
+  if (f & T_IMPORT && t.includes("import ")) proseImports(seg, c);
   if (f & T_COLON && t.includes("http")) {
     URL_RE.lastIndex = 0;
     while (m = URL_RE.exec(t)) {
@@ -31774,8 +36385,8 @@ function inlineCode2(seg, c, ctx, file) {
     const s = seg.start + t.indexOf(tok);
     const goRef = goImportRef(tok, s);
     if (goRef) c.add(goRef);
-    else if (isComposerName(tok)) c.add({ kind: "package", raw: tok, value: tok, start: s, end: s + tok.length, in: "inlineCode", tool: "composer" });
-    if (/^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
+    else if (tok.includes("/") && isComposerName(tok)) c.add({ kind: "package", raw: tok, value: tok, start: s, end: s + tok.length, in: "inlineCode", tool: "composer" });
+    if (tok.charCodeAt(0) === 64 && /^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
       return;
     }
@@ -31841,6 +36452,7 @@ function pythonModuleRef(word, at, c, where3) {
   c.add({ kind: "path", raw: d.name, value: d.name, start: s, end: s + d.name.length, in: where3, weak: true });
 }
 function folderOfCode(word, at, c) {
+  if (!word.includes("/")) return false;
   const lead = /^[("'\[]*/.exec(word)[0].length;
   const w = lead ? word.slice(lead) : word;
   const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ""));
@@ -31867,10 +36479,10 @@ function folderNamedAfter(fileText, at) {
   if (!p || p.glob || p.anchor === "root" || p.anchor === "parent" || !p.dir && /\.\w+$/.test(p.value)) return void 0;
   return p.value;
 }
-function fileFolder(path16) {
-  if (path16.startsWith("/") || /^[a-z]:[\\/]/i.test(path16)) return "";
-  const i = path16.lastIndexOf("/");
-  return i === -1 ? "" : path16.slice(0, i);
+function fileFolder(path14) {
+  if (path14.startsWith("/") || /^[a-z]:[\\/]/i.test(path14)) return "";
+  const i = path14.lastIndexOf("/");
+  return i === -1 ? "" : path14.slice(0, i);
 }
 function addPiece(p, offset, c, where3) {
   const start = offset + p.start;
@@ -32063,9 +36675,9 @@ function frontmatterGlobs(entry, file, c) {
   if (!owns) return;
   for (const key of ["globs", "paths", "applyTo"]) {
     const v = fm[key];
-    const list4 = Array.isArray(v) ? v : typeof v === "string" ? splitGlobList(v) : [];
+    const list5 = Array.isArray(v) ? v : typeof v === "string" ? splitGlobList(v) : [];
     let from = range[0];
-    for (const item of list4) {
+    for (const item of list5) {
       let g = String(item).trim();
       if (g.startsWith("!")) g = g.slice(1).trimStart();
       if (!g) continue;
@@ -32179,7 +36791,7 @@ var init_references = __esm({
 
 // node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
+  "node_modules/picomatch/lib/constants.js"(exports2, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -32381,7 +36993,7 @@ var require_constants = __commonJS({
 
 // node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -32389,12 +37001,12 @@ var require_utils = __commonJS({
       REGEX_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants();
-    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str5) => REGEX_SPECIAL_CHARS.test(str5);
-    exports.isRegexChar = (str5) => str5.length === 1 && exports.hasRegexChars(str5);
-    exports.escapeRegex = (str5) => str5.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str5) => str5.replace(REGEX_BACKSLASH, "/");
-    exports.isWindows = () => {
+    exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports2.hasRegexChars = (str5) => REGEX_SPECIAL_CHARS.test(str5);
+    exports2.isRegexChar = (str5) => str5.length === 1 && exports2.hasRegexChars(str5);
+    exports2.escapeRegex = (str5) => str5.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str5) => str5.replace(REGEX_BACKSLASH, "/");
+    exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform = navigator.platform.toLowerCase();
         return platform === "win32" || platform === "windows";
@@ -32404,18 +37016,18 @@ var require_utils = __commonJS({
       }
       return false;
     };
-    exports.removeBackslashes = (str5) => {
+    exports2.removeBackslashes = (str5) => {
       return str5.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
-    exports.escapeLast = (input, char, lastIdx) => {
+    exports2.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
       if (idx === -1) return input;
-      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      if (input[idx - 1] === "\\") return exports2.escapeLast(input, char, idx - 1);
       return `${input.slice(0, idx)}\\${input.slice(idx)}`;
     };
-    exports.removePrefix = (input, state = {}) => {
+    exports2.removePrefix = (input, state = {}) => {
       let output = input;
       if (output.startsWith("./")) {
         output = output.slice(2);
@@ -32423,7 +37035,7 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.wrapOutput = (input, state = {}, options = {}) => {
+    exports2.wrapOutput = (input, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
       const append = options.contains ? "" : "$";
       let output = `${prepend}(?:${input})${append}`;
@@ -32432,8 +37044,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path16, { windows } = {}) => {
-      const segs = path16.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path14, { windows } = {}) => {
+      const segs = path14.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -32445,7 +37057,7 @@ var require_utils = __commonJS({
 
 // node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
+  "node_modules/picomatch/lib/scan.js"(exports2, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -32783,7 +37395,7 @@ var require_scan = __commonJS({
 
 // node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
+  "node_modules/picomatch/lib/parse.js"(exports2, module) {
     "use strict";
     var constants2 = require_constants();
     var utils = require_utils();
@@ -33798,7 +38410,7 @@ var require_parse = __commonJS({
 
 // node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module) {
     "use strict";
     var scan = require_scan();
     var parse3 = require_parse();
@@ -33938,7 +38550,7 @@ var require_picomatch = __commonJS({
 
 // node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
+  "node_modules/picomatch/index.js"(exports2, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -33995,6 +38607,26 @@ function finding(entry, ref, kind, severity, message2, evidence, suggestion) {
 }
 function checkable(entry) {
   return entry.type !== "superseded";
+}
+function refsOf(entries, group) {
+  let lists = REF_LISTS.get(entries);
+  if (!lists) {
+    lists = /* @__PURE__ */ new Map();
+    for (const g of ["path", "command", "version", "count", "issue"]) lists.set(g, { entries: [], refs: [] });
+    for (const entry of entries) {
+      if (!checkable(entry)) continue;
+      const refs = entry.refs;
+      for (let i = 0; i < refs.length; i++) {
+        const g = GROUP_OF[refs[i].kind];
+        if (g === void 0) continue;
+        const l = lists.get(g);
+        l.entries.push(entry);
+        l.refs.push(refs[i]);
+      }
+    }
+    REF_LISTS.set(entries, lists);
+  }
+  return lists.get(group);
 }
 function upwards(dir) {
   const out = [];
@@ -34091,10 +38723,12 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
-var PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
+var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
+    GROUP_OF = { path: "path", import: "path", command: "command", version: "version", count: "count", issue: "issue" };
+    REF_LISTS = /* @__PURE__ */ new WeakMap();
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
@@ -34112,7 +38746,7 @@ var init_stale_common = __esm({
 
 // node_modules/ignore/index.js
 var require_ignore = __commonJS({
-  "node_modules/ignore/index.js"(exports, module) {
+  "node_modules/ignore/index.js"(exports2, module) {
     function makeArray(subject) {
       return Array.isArray(subject) ? subject : [subject];
     }
@@ -34612,26 +39246,26 @@ var require_ignore = __commonJS({
       const index2 = body.indexOf(SLASH);
       return index2 < 0 || index2 === body.length - 1;
     };
-    var basenameOf = (path16) => {
-      const end = path16.length - 1;
-      const index2 = path16.lastIndexOf(
+    var basenameOf = (path14) => {
+      const end = path14.length - 1;
+      const index2 = path14.lastIndexOf(
         SLASH,
-        path16[end] === SLASH ? end - 1 : end
+        path14[end] === SLASH ? end - 1 : end
       );
-      return index2 < 0 ? path16 : path16.slice(index2 + 1);
+      return index2 < 0 ? path14 : path14.slice(index2 + 1);
     };
-    var parentOf3 = (path16) => {
-      if (path16.charCodeAt(0) === SLASH_CODE || path16.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path16.split(SLASH).filter(Boolean);
+    var parentOf3 = (path14) => {
+      if (path14.charCodeAt(0) === SLASH_CODE || path14.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path14.split(SLASH).filter(Boolean);
         slices.pop();
         return slices.length ? slices.join(SLASH) + SLASH : EMPTY2;
       }
-      const end = path16.length - 1;
-      const cut = path16.lastIndexOf(
+      const end = path14.length - 1;
+      const cut = path14.lastIndexOf(
         SLASH,
-        path16.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+        path14.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY2 : path16.slice(0, cut + 1);
+      return cut < 0 ? EMPTY2 : path14.slice(0, cut + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern2) => pattern2 && isString(pattern2);
@@ -34781,7 +39415,7 @@ var require_ignore = __commonJS({
       // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
       //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
       //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path16) {
+      testLiteral(path14) {
         const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
           ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
         ));
@@ -34790,7 +39424,7 @@ var require_ignore = __commonJS({
         let matchedRule;
         for (let index2 = rules2.length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
-          if (rule.checkRegex.test(path16)) {
+          if (rule.checkRegex.test(path14)) {
             ignored = !rule.negative;
             unignored = rule.negative;
             matchedRule = rule.negative ? UNDEFINED : rule;
@@ -34810,15 +39444,15 @@ var require_ignore = __commonJS({
       //
       // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
       // @returns {TestResult}
-      test(path16, mode) {
+      test(path14, mode) {
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename3 = shortcut ? basenameOf(path16) : path16;
+        const basename3 = shortcut ? basenameOf(path14) : path14;
         for (let index2 = length - 1; index2 >= 0; index2--) {
           const rule = rules2[index2];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename3 : path16
+            shortcut && rule._basenameOnly ? basename3 : path14
           )) {
             const { negative } = rule;
             const ret = {
@@ -34840,17 +39474,17 @@ var require_ignore = __commonJS({
     var throwError = (message2, Ctor) => {
       throw new Ctor(message2);
     };
-    var checkPath = (path16, originalPath, doThrow) => {
-      if (!isString(path16)) {
+    var checkPath = (path14, originalPath, doThrow) => {
+      if (!isString(path14)) {
         return doThrow(
           `path must be a string, but got \`${originalPath}\``,
           TypeError
         );
       }
-      if (!path16) {
+      if (!path14) {
         return doThrow(`path must not be empty`, TypeError);
       }
-      if (checkPath.isNotRelative(path16)) {
+      if (checkPath.isNotRelative(path14)) {
         const r = "`path.relative()`d";
         return doThrow(
           `path should be a ${r} string, but got "${originalPath}"`,
@@ -34859,25 +39493,25 @@ var require_ignore = __commonJS({
       }
       return true;
     };
-    var isNotRelative = (path16) => {
-      const first = path16.charCodeAt(0);
+    var isNotRelative = (path14) => {
+      const first = path14.charCodeAt(0);
       if (first === SLASH_CODE) {
         return true;
       }
       if (first !== DOT_CODE) {
         return false;
       }
-      if (path16.length === 1) {
+      if (path14.length === 1) {
         return true;
       }
-      const second = path16.charCodeAt(1);
+      const second = path14.charCodeAt(1);
       if (second === SLASH_CODE) {
         return true;
       }
       if (second !== DOT_CODE) {
         return false;
       }
-      return path16.length === 2 || path16.charCodeAt(2) === SLASH_CODE;
+      return path14.length === 2 || path14.charCodeAt(2) === SLASH_CODE;
     };
     checkPath.isNotRelative = isNotRelative;
     checkPath.convert = (p) => p;
@@ -34908,59 +39542,59 @@ var require_ignore = __commonJS({
         return this.add(pattern2);
       }
       // @returns {TestResult}
-      _test(originalPath, cache3, path16) {
+      _test(originalPath, cache3, path14) {
         checkPath(
-          path16,
+          path14,
           originalPath,
           this._strictPathCheck ? throwError : RETURN_FALSE
         );
-        return path16 ? this._t(path16, cache3) : {
+        return path14 ? this._t(path14, cache3) : {
           ignored: false,
           unignored: false
         };
       }
       checkIgnore(target) {
-        const path16 = convertPath(target);
-        if (!path16 || path16.charCodeAt(path16.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path16);
+        const path14 = convertPath(target);
+        if (!path14 || path14.charCodeAt(path14.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path14);
         }
-        const dir = this._t(path16, this._testCache);
+        const dir = this._t(path14, this._testCache);
         if (dir.ignored) {
           return dir;
         }
-        const literal = this._rules.testLiteral(path16);
+        const literal = this._rules.testLiteral(path14);
         return literal.ignored || literal.unignored ? literal : dir;
       }
-      _t(path16, cache3) {
-        const cached = cache3[path16];
+      _t(path14, cache3) {
+        const cached = cache3[path14];
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf3(path16);
+        const parentPath = parentOf3(path14);
         const parent = parentPath ? this._t(parentPath, cache3) : UNDEFINED;
-        return cache3[path16] = parent && parent.ignored ? parent : this._rules.test(path16, MODE_IGNORE);
+        return cache3[path14] = parent && parent.ignored ? parent : this._rules.test(path14, MODE_IGNORE);
       }
-      ignores(path16) {
-        return this._test(path16, this._ignoreCache, convertPath(path16)).ignored;
+      ignores(path14) {
+        return this._test(path14, this._ignoreCache, convertPath(path14)).ignored;
       }
       createFilter() {
-        return (path16) => !this.ignores(path16);
+        return (path14) => !this.ignores(path14);
       }
       filter(paths) {
         return makeArray(paths).filter(this.createFilter());
       }
       // @returns {TestResult}
-      test(path16) {
-        return this._test(path16, this._testCache, convertPath(path16));
+      test(path14) {
+        return this._test(path14, this._testCache, convertPath(path14));
       }
     };
     var factory = (options) => new Ignore(options);
-    var isPathValid = (path16) => checkPath(convertPath(path16), path16, RETURN_FALSE);
+    var isPathValid = (path14) => checkPath(convertPath(path14), path14, RETURN_FALSE);
     var setupWindows = () => {
       const makePosix = (str5) => /^\\\\\?\\/.test(str5) || /["<>|\u0000-\u001F]+/u.test(str5) ? str5 : str5.replace(/\\/g, "/");
       checkPath.convert = makePosix;
       const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath.isNotRelative = (path16) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path16) || isNotRelative(path16);
+      checkPath.isNotRelative = (path14) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path14) || isNotRelative(path14);
     };
     if (
       // Detect `process` so that it can run in browsers.
@@ -34976,21 +39610,24 @@ var require_ignore = __commonJS({
 });
 
 // src/evidence/untracked-on-purpose.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import path4 from "node:path";
 async function loadIgnoreRules(root2, index2) {
   const paths = index2.byBasename.get(".gitignore");
   if (!paths || paths.length === 0) return;
   const texts = /* @__PURE__ */ new Map();
+  const problems = [];
+  const reader = new RepoReader(root2, MAX_GITIGNORE_BYTES);
   await Promise.all(
     paths.map(async (p) => {
-      try {
-        texts.set(p.length === 10 ? "" : p.slice(0, -11), await readFile3(path4.join(root2, p), "utf8"));
-      } catch {
-      }
+      const t = await reader.read(p);
+      if ("text" in t) texts.set(p.length === 10 ? "" : p.slice(0, -11), t.text);
+      else if (t.error !== MISSING) problems.push({ file: p, message: t.error });
     })
   );
   if (texts.size) rulesByIndex.set(index2, { texts, compiled: /* @__PURE__ */ new Map(), verdicts: /* @__PURE__ */ new Map() });
+  if (problems.length) problemsByIndex.set(index2, problems.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+function ignoreFileProblems(index2) {
+  return problemsByIndex.get(index2) ?? [];
 }
 function compiledAt(rules2, dir) {
   let ig = rules2.compiled.get(dir);
@@ -35079,12 +39716,15 @@ function untrackedOnPurpose(index2, p, isDir = false) {
   if (!isDir && !/\.[^/]+$/.test(p) && ignoredByGit(index2, p, true)) return true;
   return false;
 }
-var import_ignore, rulesByIndex, DEPENDENCY_DIRS;
+var import_ignore, MAX_GITIGNORE_BYTES, rulesByIndex, problemsByIndex, DEPENDENCY_DIRS;
 var init_untracked_on_purpose = __esm({
   "src/evidence/untracked-on-purpose.ts"() {
     "use strict";
     import_ignore = __toESM(require_ignore(), 1);
+    init_repo_file();
+    MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
     rulesByIndex = /* @__PURE__ */ new WeakMap();
+    problemsByIndex = /* @__PURE__ */ new WeakMap();
     DEPENDENCY_DIRS = /* @__PURE__ */ new Set([
       "node_modules",
       "bower_components",
@@ -35108,8 +39748,8 @@ var init_untracked_on_purpose = __esm({
 
 // src/evidence/path-lookups.ts
 function pushTo2(m, k, v) {
-  const list4 = m.get(k);
-  if (list4) list4.push(v);
+  const list5 = m.get(k);
+  if (list5) list5.push(v);
   else m.set(k, [v]);
 }
 function nameAtHeadIgnoringCase(index2, name) {
@@ -35346,8 +39986,8 @@ function globMatchesGone(entry, ref, ev, memDir, cand) {
   let last = fates[0].commit;
   for (const f of fates) if (f.commit && (!last || f.commit.time > last.time)) last = f.commit;
   const written = `${dir}/${seg}`;
-  const list4 = former.slice(0, 3).map((p) => `\`${p}\``).join(", ") + (former.length > 3 ? ` and ${former.length - 3} more` : "");
-  const what = former.length === 1 ? `the file it matched (${list4}) was` : `the ${former.length} files it matched (${list4}) were`;
+  const list5 = former.slice(0, 3).map((p) => `\`${p}\``).join(", ") + (former.length > 3 ? ` and ${former.length - 3} more` : "");
+  const what = former.length === 1 ? `the file it matched (${list5}) was` : `the ${former.length} files it matched (${list5}) were`;
   const pairs2 = fates.every((f) => f.status === "renamed") ? former.map((p, i) => [p, fates[i].successor]) : [];
   const successor = pairs2.length ? renamedGlob(seg, pairs2, match) : void 0;
   if (describedAsPast(entry, ref, successor)) return null;
@@ -35568,8 +40208,8 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
       const total = dests.reduce((a, d) => a + d.files, 0);
       const second = [...dests].sort((a, b) => b.files - a.files)[1];
       if (second.files >= Math.max(2, total * 0.1)) {
-        const list4 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
-        const shownList = list4.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
+        const list5 = [...dests].sort((a, b) => b.files - a.files).slice(0, 3);
+        const shownList = list5.map((d) => `\`${d.path}/\` (${d.files} file${d.files === 1 ? "" : "s"})`).join(", ");
         return finding(
           entry,
           ref,
@@ -35922,11 +40562,11 @@ function listedGone(ev, ref, res) {
   return res.kind === "renamed" || !nameAtHeadIgnoringCase(ev.files, ref.value);
 }
 function resolveAlias(ref, ev, memDir, isGlob, plain) {
-  const list4 = ev.pathAliases;
+  const list5 = ev.pathAliases;
   const raw = ref.raw;
-  if (!list4?.length || !ALIAS_SIGIL.test(raw)) return void 0;
+  if (!list5?.length || !ALIAS_SIGIL.test(raw)) return void 0;
   const best = /* @__PURE__ */ new Map();
-  for (const a of list4) {
+  for (const a of list5) {
     if (!raw.startsWith(a.prefix)) continue;
     const cur = best.get(a.config);
     if (!cur || a.prefix.length > cur.prefix.length) best.set(a.config, a);
@@ -36012,29 +40652,40 @@ var init_path = __esm({
         let memDir = "";
         let file;
         let byPath;
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          let first;
-          let seen;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "path" && ref.kind !== "import" && !(ref.kind === "package" && ev.manifests.goModules?.size && ref.value.includes("/"))) continue;
-            if (!first) first = ref;
-            else {
-              seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
-              const key = sameRefKey(ref);
-              if (seen.has(key)) continue;
-              seen.add(key);
-            }
-            if (memDirFile !== entry.file) {
-              memDirFile = entry.file;
-              memDir = memDirOf(entry.file);
-              byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
-              file = byPath.get(entry.file);
-            }
-            const f = checkPathRef(entry, ref, ev, memDir, file);
-            if (f) out.push(f);
+        let current;
+        let first;
+        let seen;
+        const check2 = (entry, ref) => {
+          if (entry !== current) {
+            current = entry;
+            first = ref;
+            seen = void 0;
+          } else {
+            seen ??= /* @__PURE__ */ new Set([sameRefKey(first)]);
+            const key = sameRefKey(ref);
+            if (seen.has(key)) return;
+            seen.add(key);
           }
+          if (memDirFile !== entry.file) {
+            memDirFile = entry.file;
+            memDir = memDirOf(entry.file);
+            byPath ??= new Map(ctx.files.map((x) => [x.path, x]));
+            file = byPath.get(entry.file);
+          }
+          const f = checkPathRef(entry, ref, ev, memDir, file);
+          if (f) out.push(f);
+        };
+        if (ev.manifests.goModules?.size) {
+          for (const entry of ctx.entries) {
+            if (!checkable(entry)) continue;
+            for (const ref of entry.refs) {
+              if (ref.kind === "path" || ref.kind === "import" || ref.kind === "package" && ref.value.includes("/")) check2(entry, ref);
+            }
+          }
+          return out;
         }
+        const { entries, refs } = refsOf(ctx.entries, "path");
+        for (let i = 0; i < refs.length; i++) check2(entries[i], refs[i]);
         return out;
       }
     };
@@ -36109,16 +40760,16 @@ function isBinary(ev, name) {
   return KNOWN_BINS.has(n) || ev.manifests.dependencies.has(n) || ev.manifests.everDependencies.has(n);
 }
 function lastEvent(ev, manifest, name) {
-  const list4 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
-  return list4 && list4.length ? list4[list4.length - 1] : void 0;
+  const list5 = ev.manifests.scriptHistory.get(`${manifest}#${name}`);
+  return list5 && list5.length ? list5[list5.length - 1] : void 0;
 }
 function changesOf(ev, manifest, sha) {
   let idx = commitCache.get(ev.manifests);
   if (!idx) {
     idx = /* @__PURE__ */ new Map();
-    for (const list4 of ev.manifests.scriptHistory.values()) {
-      if (list4[0]?.name.startsWith(NX_NAME_KEY)) continue;
-      for (const e of list4) {
+    for (const list5 of ev.manifests.scriptHistory.values()) {
+      if (list5[0]?.name.startsWith(NX_NAME_KEY)) continue;
+      for (const e of list5) {
         const k = `${e.commit.sha}\0${e.manifest}`;
         let c = idx.get(k);
         if (!c) idx.set(k, c = { added: [], removed: [] });
@@ -36193,7 +40844,7 @@ function definers(ev) {
     if (set) set.add(manifest);
     else idx.set(k, /* @__PURE__ */ new Set([manifest]));
   };
-  for (const list4 of ev.manifests.scriptHistory.values()) if (list4.length) add(list4[0].manifest, list4[0].name);
+  for (const list5 of ev.manifests.scriptHistory.values()) if (list5.length) add(list5[0].manifest, list5[0].name);
   for (const map3 of [ev.manifests.scripts, ev.manifests.makeTargets, ev.manifests.justRecipes]) for (const [m, names] of map3) for (const n of names) add(m, n);
   definersCache.set(ev.manifests, idx);
   return idx;
@@ -36219,8 +40870,8 @@ function nameIndex(ev) {
   let idx = nameIndexCache.get(ev.manifests);
   if (idx) return idx;
   idx = { addedBy: /* @__PURE__ */ new Map(), byTail: /* @__PURE__ */ new Map() };
-  for (const [key, list4] of ev.manifests.everProjectNames ?? []) {
-    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
+  for (const [key, list5] of ev.manifests.everProjectNames ?? []) {
+    for (const e of list5) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, e.name);
     const slash = key.indexOf("/");
     if (key.startsWith("@") && slash > 0) {
       const tail = key.slice(slash + 1);
@@ -36302,12 +40953,12 @@ function turboIndex(ev) {
   if (idx) return idx;
   idx = { now: /* @__PURE__ */ new Set(), events: /* @__PURE__ */ new Map() };
   for (const keys2 of ev.manifests.turboTasks?.values() ?? []) for (const k of keys2) idx.now.add(turboTaskOf(k));
-  for (const list4 of ev.manifests.scriptHistory.values()) {
-    if (list4[0]?.source !== "turbo") continue;
-    const task = turboTaskOf(list4[0].name);
+  for (const list5 of ev.manifests.scriptHistory.values()) {
+    if (list5[0]?.source !== "turbo") continue;
+    const task = turboTaskOf(list5[0].name);
     const l = idx.events.get(task);
-    if (l) l.push(...list4);
-    else idx.events.set(task, [...list4]);
+    if (l) l.push(...list5);
+    else idx.events.set(task, [...list5]);
   }
   for (const l of idx.events.values()) l.sort((a, b) => a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0);
   turboCache.set(ev.manifests, idx);
@@ -36364,13 +41015,13 @@ function nxNames(ev) {
   let idx = nxNamesCache.get(ev.manifests);
   if (idx) return idx;
   idx = { events: /* @__PURE__ */ new Map(), addedBy: /* @__PURE__ */ new Map() };
-  for (const list4 of ev.manifests.scriptHistory.values()) {
-    if (!list4[0]?.name.startsWith(NX_NAME_KEY)) continue;
-    const name = list4[0].name.slice(NX_NAME_KEY.length);
+  for (const list5 of ev.manifests.scriptHistory.values()) {
+    if (!list5[0]?.name.startsWith(NX_NAME_KEY)) continue;
+    const name = list5[0].name.slice(NX_NAME_KEY.length);
     const l = idx.events.get(name);
-    if (l) l.push(...list4);
-    else idx.events.set(name, [...list4]);
-    for (const e of list4) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, name);
+    if (l) l.push(...list5);
+    else idx.events.set(name, [...list5]);
+    for (const e of list5) if (e.type === "added") idx.addedBy.set(`${e.commit.sha}\0${e.manifest}`, name);
   }
   for (const l of idx.events.values()) l.sort((a, b) => a.commit.time < b.commit.time ? -1 : a.commit.time > b.commit.time ? 1 : 0);
   nxNamesCache.set(ev.manifests, idx);
@@ -36477,6 +41128,7 @@ function checkScriptRef(entry, ref, ev) {
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
   if (ref.tool === "other" && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkGradleTaskRef(entry, ref, ev);
+  if (ref.tool === "other" && MAVEN_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkMavenGoalRef(entry, ref, ev);
   if (ref.tool === "other") return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === "composer" || ref.tool === "deno" || ref.tool === "task") return checkTaskRunnerRef(entry, ref, ev, ref.tool);
   if (ref.workspace && ref.workspace !== "*" && (ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun")) {
@@ -36551,8 +41203,8 @@ function pyFormerDefiners(ev) {
   let idx = pyFormerCache.get(ev.manifests);
   if (idx) return idx;
   idx = /* @__PURE__ */ new Map();
-  for (const list4 of ev.manifests.scriptHistory.values()) {
-    const e = list4[0];
+  for (const list5 of ev.manifests.scriptHistory.values()) {
+    const e = list5[0];
     if (!e || !/(?:^|\/)(?:pyproject|hatch)\.toml$/.test(e.manifest)) continue;
     const set = idx.get(e.name);
     if (set) set.add(e.manifest);
@@ -36806,6 +41458,44 @@ function checkGradleTaskRef(entry, ref, ev) {
     { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name }
   );
 }
+function goneMavenPlugins(ev) {
+  let out = goneMavenCache.get(ev.manifests);
+  if (out) return out;
+  out = /* @__PURE__ */ new Map();
+  for (const [key, events] of ev.manifests.everDependencies) {
+    const prefix = /^([a-z0-9][a-z0-9.-]*)-maven-plugin$/.exec(key)?.[1];
+    if (!prefix || ev.manifests.dependencies.has(key)) continue;
+    let removal;
+    let plugin = false;
+    for (const e of events) {
+      if (manifestKind(e.manifest) !== "maven") continue;
+      if (e.field === "plugins") plugin = true;
+      if (e.type === "removed" && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+    }
+    const last = events[events.length - 1];
+    if (!plugin || !removal || last?.type !== "removed") continue;
+    out.set(prefix, { name: removal.displayName ?? key, removal });
+  }
+  goneMavenCache.set(ev.manifests, out);
+  return out;
+}
+function checkMavenGoalRef(entry, ref, ev) {
+  const goal = ref.script;
+  const parts = goal.split(":");
+  if (parts.length < 2 || !ev.history.available || ev.history.shallow) return null;
+  const prefix = parts.length >= 3 ? /^(.+)-maven-plugin$/.exec(parts[1])?.[1] : parts[0];
+  const plugin = prefix ? goneMavenPlugins(ev).get(prefix.toLowerCase()) : void 0;
+  if (!plugin) return null;
+  const r = plugin.removal;
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: \`${goal}\` is a goal of the \`${plugin.name}\` Maven plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no POM declares it any more; update or remove the command.`,
+    { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: goal, plugin: plugin.name }
+  );
+}
 function lastManifestRemoval(ev, manifest) {
   if (!ev.history.available) return void 0;
   const f = ev.history.fate(manifest);
@@ -36814,7 +41504,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, goneMavenCache, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -36890,6 +41580,7 @@ var init_script = __esm({
       "java-library",
       "java-platform"
     ]);
+    goneMavenCache = /* @__PURE__ */ new WeakMap();
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
@@ -36897,13 +41588,10 @@ var init_script = __esm({
       description: "npm/pnpm/yarn/bun scripts, make targets, just recipes, Python runner scripts, tasks and entry points, Composer scripts, Deno tasks and go-task tasks named in memory that the manifest no longer defines.",
       run(ctx) {
         const out = [];
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          for (const ref of entry.refs) {
-            if (ref.kind !== "command") continue;
-            const f = checkScriptRef(entry, ref, ctx.evidence);
-            if (f) out.push(f);
-          }
+        const { entries, refs } = refsOf(ctx.entries, "command");
+        for (let i = 0; i < refs.length; i++) {
+          const f = checkScriptRef(entries[i], refs[i], ctx.evidence);
+          if (f) out.push(f);
         }
         return out;
       }
@@ -37131,9 +41819,9 @@ function composerFullName(ev, short2, manifest) {
   if (short2.includes("/")) return declaredSpelling(ev, short2, manifest);
   const tail = `/${short2}`;
   let found;
-  for (const [k, list4] of ev.manifests.dependencies) {
+  for (const [k, list5] of ev.manifests.dependencies) {
     if (!k.endsWith(tail)) continue;
-    const d = list4.find((x) => x.manifest === manifest);
+    const d = list5.find((x) => x.manifest === manifest);
     if (!d) continue;
     if (found !== void 0 && found !== d.name) return void 0;
     found = d.name;
@@ -37206,9 +41894,9 @@ function executableKnown(ev, name) {
 }
 function catalogFamily(ev, succKey, manifest) {
   let best;
-  for (const [k, list4] of ev.manifests.dependencies) {
+  for (const [k, list5] of ev.manifests.dependencies) {
     if (!/^[a-z][a-z0-9]{2,}$/.test(k) || !(succKey === k || succKey.startsWith(`${k}-`))) continue;
-    if (!list4.some((d) => d.field === "versions" && d.manifest === manifest)) continue;
+    if (!list5.some((d) => d.field === "versions" && d.manifest === manifest)) continue;
     if (!best || k.length > best.length) best = k;
   }
   return best;
@@ -37219,8 +41907,8 @@ function goShortIndex(ev, idx) {
     for (const [dep, events] of ev.manifests.everDependencies) {
       const s = dep.includes("/") ? goShortName(dep) : void 0;
       if (!s || !fromGoMod(events)) continue;
-      const list4 = idx.goShort.get(s);
-      if (list4) list4.push(dep);
+      const list5 = idx.goShort.get(s);
+      if (list5) list5.push(dep);
       else idx.goShort.set(s, [dep]);
     }
   }
@@ -37253,7 +41941,7 @@ function swapSuccessor(added, removedThere) {
   if (added.length !== 1) return void 0;
   return oneFamily(removedThere) ? added[0] : void 0;
 }
-function list3(names) {
+function list4(names) {
   const shown = names.slice(0, 3).map((n) => `\`${n}\``);
   if (names.length > 3) return `${shown.join(", ")} and ${names.length - 3} more`;
   return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown[0] ?? "";
@@ -37266,9 +41954,9 @@ function catalogEntry(ev, name) {
     for (const pkg of pkgs.keys()) {
       if (!wanted.has(pkg.toLowerCase())) continue;
       let file = "pnpm-workspace.yaml";
-      for (const [path16, kind] of ev.manifests.manifestFiles ?? []) {
+      for (const [path14, kind] of ev.manifests.manifestFiles ?? []) {
         if (kind === "pnpm-workspace") {
-          file = path16;
+          file = path14;
           break;
         }
       }
@@ -37389,7 +42077,7 @@ function checkPackageRef(entry, ref, ev, context) {
     ref,
     "package-missing",
     "warning",
-    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list3(addedShown)}${others.length ? `, and removed ${list3(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
+    `${subject} is no longer a dependency of any manifest: it was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}${added.length ? ` (that commit added ${list4(addedShown)}${others.length ? `, and removed ${list4(others)} too` : ""})` : ""}; remove the reference or name what replaced it.`,
     { ...commitEvidence(last.commit), manifest: last.manifest, package: h.key, ...added.length ? { added: addedShown } : {} }
   );
 }
@@ -37477,7 +42165,7 @@ var init_package = __esm({
     LISTED_BEFORE = /([\w@][\w@./-]*[`*_"']*)(?:\s*,|\s+(?:and|or|&)|\s*\/)\s*[*_`"']*$/i;
     DESCRIBED_AFTER = /^[*_]*\s+(?:(?:is|are|was|were)\s+(?:(?:also|now|mainly|mostly|primarily|only|still)\s+)?used\b|(?:is|was)\s+(?:the|our|an?)\s+(?:[\w-]+\s+){0,4}(?:librar(?:y|ies)|framework|toolkit|sdk|orm)\b|(?:provides|handles|powers|manages)\b)/i;
     ENGLISH_PHRASE_AFTER = /^[*_]*\s+librar(?:y|ies)\b/i;
-    NAMESPACED_KINDS = /* @__PURE__ */ new Set(["gradle-catalog", "gradle-build", "composer"]);
+    NAMESPACED_KINDS = /* @__PURE__ */ new Set(["gradle-catalog", "gradle-build", "maven", "composer"]);
     PHRASE_ENDS = new Set(
       "for to in on at as and or nor but of from with without by via instead over than when where whenever if because since so that which who while unless until into onto across through throughout per not only rather is are was were be been being has have had will would should can could may might must does do did also too here there now everywhere directly internally again already always never anymore then first alone itself instead before after during behind under within".split(" ")
     );
@@ -37825,6 +42513,14 @@ var init_version = __esm({
       run(ctx) {
         const out = [];
         const extra = (ctx.evidence.manifests.runtimeAll ?? []).some((r) => EXTRA_RUNTIMES.has(r.name));
+        if (!extra) {
+          const { entries, refs } = refsOf(ctx.entries, "version");
+          for (let i = 0; i < refs.length; i++) {
+            const f = checkVersionRef(entries[i], refs[i], ctx.evidence);
+            if (f) out.push(f);
+          }
+          return out;
+        }
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
           for (const ref of entry.refs) {
@@ -37845,27 +42541,27 @@ var init_version = __esm({
 
 // node_modules/fdir/dist/index.mjs
 import { createRequire } from "module";
-import { basename, dirname, normalize, relative, resolve, sep } from "path";
+import { basename, dirname, normalize, relative, resolve, sep as sep2 } from "path";
 import * as nativeFs from "fs";
-function cleanPath(path16) {
-  let normalized = normalize(path16);
-  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+function cleanPath(path14) {
+  let normalized = normalize(path14);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep2) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
-function convertSlashes(path16, separator) {
-  return path16.replace(SLASHES_REGEX, separator);
+function convertSlashes(path14, separator) {
+  return path14.replace(SLASHES_REGEX, separator);
 }
-function isRootDirectory(path16) {
-  return path16 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path16);
+function isRootDirectory(path14) {
+  return path14 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path14);
 }
-function normalizePath2(path16, options) {
+function normalizePath2(path14, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path16.includes("/") || path16.startsWith(".");
-  if (resolvePaths) path16 = resolve(path16);
-  if (normalizePath$1 || pathNeedsCleaning) path16 = cleanPath(path16);
-  if (path16 === ".") return "";
-  const needsSeperator = path16[path16.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path16 + pathSeparator : path16, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path14.includes("/") || path14.startsWith(".");
+  if (resolvePaths) path14 = resolve(path14);
+  if (normalizePath$1 || pathNeedsCleaning) path14 = cleanPath(path14);
+  if (path14 === ".") return "";
+  const needsSeperator = path14[path14.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path14 + pathSeparator : path14, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -37921,9 +42617,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path16, resolved, state) {
+function isRecursive(path14, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path16);
+  let parent = dirname(path14);
   let depth3 = 1;
   while (parent !== state.root && depth3 < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -37931,7 +42627,7 @@ function isRecursive(path16, resolved, state) {
     if (isSameRoot) depth3++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path16, resolved);
+  state.symlinks.set(path14, resolved);
   return depth3 > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -37977,8 +42673,8 @@ var init_dist2 = __esm({
       paths.push(directoryPath || ".");
     };
     pushDirectoryFilter = (directoryPath, paths, filters) => {
-      const path16 = directoryPath || ".";
-      if (filters.every((filter) => filter(path16, true))) paths.push(path16);
+      const path14 = directoryPath || ".";
+      if (filters.every((filter) => filter(path14, true))) paths.push(path14);
     };
     empty$2 = () => {
     };
@@ -38011,27 +42707,27 @@ var init_dist2 = __esm({
     };
     empty2 = () => {
     };
-    resolveSymlinksAsync = function(path16, state, callback$1) {
+    resolveSymlinksAsync = function(path14, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs.realpath(path16, (error, resolvedPath) => {
+      fs.realpath(path14, (error, resolvedPath) => {
         if (error) return queue.dequeue(suppressErrors ? null : error, state);
-        fs.stat(resolvedPath, (error$1, stat5) => {
+        fs.stat(resolvedPath, (error$1, stat4) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-          if (stat5.isDirectory() && isRecursive(path16, resolvedPath, state)) return queue.dequeue(null, state);
-          callback$1(stat5, resolvedPath);
+          if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return queue.dequeue(null, state);
+          callback$1(stat4, resolvedPath);
           queue.dequeue(null, state);
         });
       });
     };
-    resolveSymlinks = function(path16, state, callback$1) {
+    resolveSymlinks = function(path14, state, callback$1) {
       const { queue, fs, options: { suppressErrors } } = state;
       queue.enqueue();
       try {
-        const resolvedPath = fs.realpathSync(path16);
-        const stat5 = fs.statSync(resolvedPath);
-        if (stat5.isDirectory() && isRecursive(path16, resolvedPath, state)) return;
-        callback$1(stat5, resolvedPath);
+        const resolvedPath = fs.realpathSync(path14);
+        const stat4 = fs.statSync(resolvedPath);
+        if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return;
+        callback$1(stat4, resolvedPath);
       } catch (e) {
         if (!suppressErrors) throw e;
       }
@@ -38188,19 +42884,19 @@ var init_dist2 = __esm({
             const filename = this.joinPath(entry.name, directoryPath);
             this.pushFile(filename, files, this.state.counts, filters);
           } else if (entry.isDirectory()) {
-            let path16 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-            if (exclude && exclude(entry.name, path16)) continue;
-            this.pushDirectory(path16, paths, filters);
-            this.walkDirectory(this.state, path16, path16, depth3 - 1, this.walk);
+            let path14 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+            if (exclude && exclude(entry.name, path14)) continue;
+            this.pushDirectory(path14, paths, filters);
+            this.walkDirectory(this.state, path14, path14, depth3 - 1, this.walk);
           } else if (this.resolveSymlink && entry.isSymbolicLink()) {
-            let path16 = joinPathWithBasePath(entry.name, directoryPath);
-            this.resolveSymlink(path16, this.state, (stat5, resolvedPath) => {
-              if (stat5.isDirectory()) {
+            let path14 = joinPathWithBasePath(entry.name, directoryPath);
+            this.resolveSymlink(path14, this.state, (stat4, resolvedPath) => {
+              if (stat4.isDirectory()) {
                 resolvedPath = normalizePath2(resolvedPath, this.state.options);
-                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path16 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path16 + pathSeparator, depth3 - 1, this.walk);
+                if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path14 + pathSeparator)) return;
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path14 + pathSeparator, depth3 - 1, this.walk);
               } else {
-                resolvedPath = useRealPaths ? resolvedPath : path16;
+                resolvedPath = useRealPaths ? resolvedPath : path14;
                 const filename = basename(resolvedPath);
                 const directoryPath$1 = normalizePath2(dirname(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -38238,7 +42934,7 @@ var init_dist2 = __esm({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: sep,
+        pathSeparator: sep2,
         filters: []
       };
       globFunction;
@@ -38350,7 +43046,7 @@ var init_dist2 = __esm({
           isMatch = globFn(patterns, ...options);
           this.globCache[patterns.join("\0")] = isMatch;
         }
-        this.options.filters.push((path16) => isMatch(path16));
+        this.options.filters.push((path14) => isMatch(path14));
         return this;
       }
     };
@@ -38358,7 +43054,7 @@ var init_dist2 = __esm({
 });
 
 // node_modules/tinyglobby/dist/index.mjs
-import { readdir, readdirSync, realpath as realpath2, realpathSync, stat as stat3, statSync } from "fs";
+import { readdir, readdirSync, realpath as realpath2, realpathSync, stat as stat2, statSync } from "fs";
 import { isAbsolute, posix, resolve as resolve2 } from "path";
 import { fileURLToPath as fileURLToPath2 } from "url";
 function getPartialMatcher(patterns, options = {}) {
@@ -38422,13 +43118,13 @@ function buildRelative(cwd, root2) {
     return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
   };
 }
-function ensureNonDriveRelativePath(path16) {
-  return path16.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path14) {
+  return path14.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
-function splitPattern(path16) {
+function splitPattern(path14) {
   var _result$parts;
-  const result = import_picomatch2.default.scan(path16, splitPatternOptions);
-  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path16];
+  const result = import_picomatch2.default.scan(path14, splitPatternOptions);
+  return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path14];
 }
 function isDynamicPattern(pattern2, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -38533,13 +43229,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug ? (p, isDirectory) => {
-      const path16 = format(p, isDirectory);
-      const matches = matcher(path16) && !ignore4(path16);
-      if (matches) log(`matched ${path16}`);
+      const path14 = format(p, isDirectory);
+      const matches = matcher(path14) && !ignore4(path14);
+      if (matches) log(`matched ${path14}`);
       return matches;
     } : (p, isDirectory) => {
-      const path16 = format(p, isDirectory);
-      return matcher(path16) && !ignore4(path16);
+      const path14 = format(p, isDirectory);
+      return matcher(path14) && !ignore4(path14);
     }],
     exclude: debug ? (_, p) => {
       const skipped = excludePredicate(_, p);
@@ -38570,7 +43266,7 @@ function formatPaths(paths, mapper) {
 }
 function getOptions(options) {
   const opts = Object.assign({}, options);
-  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  for (const key in defaultOptions3) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions3[key] });
   opts.cwd = (opts.cwd instanceof URL ? fileURLToPath2(opts.cwd) : resolve2(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
   opts.ignore = ensureStringArray(opts.ignore);
   opts.fs && (opts.fs = {
@@ -38578,7 +43274,7 @@ function getOptions(options) {
     readdirSync: opts.fs.readdirSync || readdirSync,
     realpath: opts.fs.realpath || realpath2,
     realpathSync: opts.fs.realpathSync || realpathSync,
-    stat: opts.fs.stat || stat3,
+    stat: opts.fs.stat || stat2,
     statSync: opts.fs.statSync || statSync
   });
   if (opts.debug) log("globbing with options:", opts);
@@ -38596,7 +43292,7 @@ async function glob(globInput, options) {
   const [crawler, relative3] = getCrawler(globInput, options);
   return crawler ? formatPaths(await crawler.withPromise(), relative3) : [];
 }
-var import_picomatch2, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions;
+var import_picomatch2, isReadonlyArray, BACKSLASHES, DRIVE_RELATIVE_PATH, isWin, ONLY_PARENT_DIRECTORIES, WIN32_ROOT_DIR, isRoot, splitPatternOptions, POSIX_UNESCAPED_GLOB_SYMBOLS, WIN32_UNESCAPED_GLOB_SYMBOLS, escapePosixPath, escapeWin32Path, escapePath, PARENT_DIRECTORY, ESCAPING_BACKSLASHES, defaultOptions3;
 var init_dist3 = __esm({
   "node_modules/tinyglobby/dist/index.mjs"() {
     init_dist2();
@@ -38611,12 +43307,12 @@ var init_dist3 = __esm({
     splitPatternOptions = { parts: true };
     POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
     WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-    escapePosixPath = (path16) => path16.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-    escapeWin32Path = (path16) => path16.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapePosixPath = (path14) => path14.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+    escapeWin32Path = (path14) => path14.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
     escapePath = isWin ? escapeWin32Path : escapePosixPath;
     PARENT_DIRECTORY = /^(\/?\.\.)+/;
     ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-    defaultOptions = {
+    defaultOptions3 = {
       caseSensitiveMatch: true,
       debug: !!process.env.TINYGLOBBY_DEBUG,
       expandDirectories: true,
@@ -38627,8 +43323,6 @@ var init_dist3 = __esm({
 });
 
 // src/evidence/files.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import path5 from "node:path";
 function indexFromPaths(paths, untracked, source = "git") {
   const files = /* @__PURE__ */ new Set();
   const dirs = /* @__PURE__ */ new Set();
@@ -38641,8 +43335,8 @@ function indexFromPaths(paths, untracked, source = "git") {
     if (!lower.has(lp)) lower.set(lp, p);
     const slash = p.lastIndexOf("/");
     const base = slash < 0 ? p : p.slice(slash + 1);
-    const list4 = byBasename.get(base);
-    if (list4) list4.push(p);
+    const list5 = byBasename.get(base);
+    if (list5) list5.push(p);
     else byBasename.set(base, [p]);
     let end = slash;
     while (end > 0) {
@@ -38713,11 +43407,10 @@ async function walkFileIndex(root2) {
   } catch {
     found = [];
   }
-  try {
-    const gi = await readFile4(path5.join(root2, ".gitignore"), "utf8");
-    const ig = (0, import_ignore2.default)().add(gi);
+  const gi = found.includes(".gitignore") ? await new RepoReader(root2, MAX_GITIGNORE_BYTES).read(".gitignore") : void 0;
+  if (gi && "text" in gi) {
+    const ig = (0, import_ignore2.default)().add(gi.text);
     found = found.filter((f) => !ig.ignores(f));
-  } catch {
   }
   found.sort();
   const index2 = indexFromPaths(found, void 0, "filesystem");
@@ -38739,6 +43432,7 @@ var init_files = __esm({
     import_ignore2 = __toESM(require_ignore(), 1);
     init_git();
     init_untracked_on_purpose();
+    init_repo_file();
     WALK_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.hg/**", "**/.svn/**"];
   }
 });
@@ -38915,34 +43609,40 @@ var init_count = __esm({
         const out = [];
         const ev = ctx.evidence;
         const memo = /* @__PURE__ */ new Map();
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          if (ctx.config.counts?.length) out.push(...anchorFindings(entry, ctx, entry.text));
-          for (const ref of entry.refs) {
-            if (ref.kind !== "count" || typeof ref.count !== "number") continue;
-            const ctxDir = contextFolder(entry, ref);
-            const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ctxDir ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
-            let c;
-            if (key !== null && memo.has(key)) c = memo.get(key);
-            else {
-              c = countFor(entry, ref, ev, ctxDir);
-              if (key !== null) memo.set(key, c);
-            }
-            if (!c || !off(ref.bound, ref.count, c.actual)) continue;
-            const boundText = ref.bound === "atLeast" ? " (stated as a lower bound)" : "";
-            out.push(
-              finding(
-                entry,
-                ref,
-                "count-drift",
-                "warning",
-                `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
-                { now: c.actual, counted: c.how },
-                { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) }
-              )
-            );
+        const check2 = (entry, ref) => {
+          if (typeof ref.count !== "number") return;
+          const ctxDir = contextFolder(entry, ref);
+          const key = /packages|workspaces/.test(ref.noun ?? "") ? null : `${memDirOf(entry.file)}\0${ref.base ?? ""}\0${ctxDir ?? ""}\0${ref.noun ?? ""}\0${ref.count}`;
+          let c;
+          if (key !== null && memo.has(key)) c = memo.get(key);
+          else {
+            c = countFor(entry, ref, ev, ctxDir);
+            if (key !== null) memo.set(key, c);
           }
+          if (!c || !off(ref.bound, ref.count, c.actual)) return;
+          const boundText = ref.bound === "atLeast" ? " (stated as a lower bound)" : "";
+          out.push(
+            finding(
+              entry,
+              ref,
+              "count-drift",
+              "warning",
+              `"${ref.raw}"${boundText} no longer matches the repository: there are ${c.actual} ${c.how}; update the count to ${c.actual}.`,
+              { now: c.actual, counted: c.how },
+              { replace: ref.raw.replace(String(ref.raw.match(/[\d,]+/)?.[0] ?? ref.count), String(c.actual)) }
+            )
+          );
+        };
+        if (ctx.config.counts?.length) {
+          for (const entry of ctx.entries) {
+            if (!checkable(entry)) continue;
+            out.push(...anchorFindings(entry, ctx, entry.text));
+            for (const ref of entry.refs) if (ref.kind === "count") check2(entry, ref);
+          }
+          return out;
         }
+        const { entries, refs } = refsOf(ctx.entries, "count");
+        for (let i = 0; i < refs.length; i++) check2(entries[i], refs[i]);
         return out;
       }
     };
@@ -38974,9 +43674,14 @@ var init_status = __esm({
       run(ctx) {
         const out = [];
         const gh = ctx.evidence.github;
-        for (const entry of ctx.entries) {
-          if (!checkable(entry)) continue;
-          const refs = entry.refs.filter((r) => r.kind === "issue" && r.describedOpen && typeof r.number === "number" && r.number > 0);
+        const issues = refsOf(ctx.entries, "issue");
+        for (let i = 0; i < issues.refs.length; ) {
+          const entry = issues.entries[i];
+          const refs = [];
+          for (; i < issues.refs.length && issues.entries[i] === entry; i++) {
+            const r = issues.refs[i];
+            if (r.describedOpen && typeof r.number === "number" && r.number > 0) refs.push(r);
+          }
           if (!refs.length) continue;
           const unchecked = [];
           let reason = gh.reason;
@@ -39176,14 +43881,14 @@ var init_superseded = __esm({
                 const clean = target.replace(/^~\/.*?\/memory\//, "").replace(/^\.\//, "");
                 const cands = [joinPath(dir, clean), joinPath("", clean.replace(/^\//, ""))].filter((x) => !!x);
                 for (const c of cands) {
-                  const list4 = byFile.get(c);
-                  if (list4) {
-                    hits = list4;
+                  const list5 = byFile.get(c);
+                  if (list5) {
+                    hits = list5;
                     break;
                   }
                 }
                 if (!hits.length && !clean.includes("/")) {
-                  for (const [p, list4] of byFile) if (p.endsWith("/" + clean) || p === clean) hits = hits.concat(list4);
+                  for (const [p, list5] of byFile) if (p.endsWith("/" + clean) || p === clean) hits = hits.concat(list5);
                 }
                 if (!hits.length) hits = byName.get(clean.replace(/\.md$/i, "").toLowerCase()) ?? [];
               }
@@ -39306,7 +44011,7 @@ function backticksAt(text5, i) {
   while (text5.charCodeAt(i + n) === 96) n++;
   return n;
 }
-function normalise(text5) {
+function normalise2(text5) {
   return wordStrings(normaliseSource(text5)).join(" ");
 }
 function wordStrings(t) {
@@ -39474,15 +44179,15 @@ function joinPaths(dir, rel) {
   }
   return (abs || dir.startsWith("/") ? "/" : "") + out.join("/");
 }
-function dirOf5(path16) {
-  const i = path16.lastIndexOf("/");
-  return i < 0 ? "" : path16.slice(0, i);
+function dirOf5(path14) {
+  const i = path14.lastIndexOf("/");
+  return i < 0 ? "" : path14.slice(0, i);
 }
-function baseName(path16) {
-  return path16.slice(path16.lastIndexOf("/") + 1);
+function baseName(path14) {
+  return path14.slice(path14.lastIndexOf("/") + 1);
 }
-function stemOf(path16) {
-  return baseName(path16).replace(/\.[^.]*$/, "");
+function stemOf(path14) {
+  return baseName(path14).replace(/\.[^.]*$/, "");
 }
 function linkPath(url) {
   let u = url.trim().replace(/^<|>$/g, "");
@@ -39771,7 +44476,7 @@ function similarPairs(input, accept, minShingles = 3, lsh = true) {
   if (sets.length >= DOC) throw new Error("too many entries for the similarity index");
   const seen = new PairSet();
   const out = [];
-  const consider = (a, b) => {
+  const consider2 = (a, b) => {
     if (a === b) return;
     if (a > b) {
       const t = a;
@@ -39785,8 +44490,8 @@ function similarPairs(input, accept, minShingles = 3, lsh = true) {
   };
   const docs = eligible(sets, minShingles);
   const ids = valueIds(sets, docs);
-  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider);
-  containmentCandidates(sets, docs, ids, consider);
+  if (lsh) lshCandidates(docs, bandKeys(signatures(sets, docs), docs.length), consider2);
+  containmentCandidates(sets, docs, ids, consider2);
   return out;
 }
 function eligible(sets, minShingles) {
@@ -39798,7 +44503,7 @@ function eligible(sets, minShingles) {
   for (let i = 0; i < sets.length; i++) if (start[i + 1] - start[i] >= minShingles) docs[k++] = i;
   return docs;
 }
-function lshCandidates(docs, keys2, consider) {
+function lshCandidates(docs, keys2, consider2) {
   for (const band of keys2) {
     const [hs, ds] = sortByHash(band, docs);
     for (let x = 0; x < hs.length; ) {
@@ -39806,7 +44511,7 @@ function lshCandidates(docs, keys2, consider) {
       let y = x + 1;
       while (y < hs.length && hs[y] === h) y++;
       if (y - x >= 2 && y - x <= MAX_BUCKET)
-        for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider(ds[p], ds[q]);
+        for (let p = x; p < y; p++) for (let q = p + 1; q < y; q++) consider2(ds[p], ds[q]);
       x = y;
     }
   }
@@ -39822,7 +44527,7 @@ function bandKeys(sig, rows) {
   }
   return keys2;
 }
-function containmentCandidates(sets, docs, valueIds2, consider) {
+function containmentCandidates(sets, docs, valueIds2, consider2) {
   const n = sets.length;
   const { start } = sets;
   const { valueOf, df, ids } = valueIds2;
@@ -39867,7 +44572,7 @@ function containmentCandidates(sets, docs, valueIds2, consider) {
     let y = x + 1;
     while (y < pairCount && sortedFirsts[y] === a && sortedSeconds[y] === b) y++;
     const minRare = Math.min(rare[a], rare[b]);
-    if (minRare >= 2 && (y - x) / minRare >= 0.6) consider(a, b);
+    if (minRare >= 2 && (y - x) / minRare >= 0.6) consider2(a, b);
     x = y;
   }
 }
@@ -39986,9 +44691,9 @@ var init_similarity = __esm({
       static from(sets) {
         const b = new HashSetsBuilder();
         for (const s of sets) {
-          const list4 = [...s];
-          const arr = Uint32Array.from(list4);
-          if (!list4.every((x, k) => arr[k] === x)) throw new Error("HashSets hold 32-bit unsigned values only");
+          const list5 = [...s];
+          const arr = Uint32Array.from(list5);
+          if (!list5.every((x, k) => arr[k] === x)) throw new Error("HashSets hold 32-bit unsigned values only");
           b.push(arr, arr.length);
         }
         return b.build();
@@ -40170,7 +44875,7 @@ function codeWords(text5) {
   const out = /* @__PURE__ */ new Set();
   if (!text5.includes("`")) return out;
   for (const m of text5.matchAll(/`([^`\n]+)`/g)) {
-    const n = normalise(m[1]);
+    const n = normalise2(m[1]);
     if (n) out.add(n);
   }
   return out;
@@ -40893,7 +45598,7 @@ function detectEphemeral(ctx) {
   if (claudeMdCopyActive(ctx)) {
     const { entries } = ctx;
     const corpus = corpusOf(entries, ctx.files);
-    const consider = (i, j, exact, containment, jaccard2) => {
+    const consider2 = (i, j, exact, containment, jaccard2) => {
       const a = entries[i];
       const b = entries[j];
       let mem, instr;
@@ -40913,8 +45618,8 @@ function detectEphemeral(ctx) {
       }
     };
     for (const g of corpus.exact)
-      for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider(g[x], g[y], true, 1, 1);
-    for (const p of corpus.near) consider(p.a, p.b, false, p.containment, p.jaccard);
+      for (let x = 0; x < g.length; x++) for (let y = x + 1; y < g.length; y++) consider2(g[x], g[y], true, 1, 1);
+    for (const p of corpus.near) consider2(p.a, p.b, false, p.containment, p.jaccard);
   }
   const on = enabledFilters(ctx);
   const texts = textsOf(ctx.entries);
@@ -41212,8 +45917,8 @@ var init_ephemeral = __esm({
 // src/memory/discover.ts
 import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync as readFileSync2, readSync, statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { readdir as readdir2, realpath as realpath3, stat as stat4 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+import { readdir as readdir2, realpath as realpath3, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 function formatOf(rel, inMemoryDir = false) {
   const base = rel.slice(rel.lastIndexOf("/") + 1);
   if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
@@ -41256,7 +45961,7 @@ function hasIgnoreFile(ents) {
 function ignoredBy(layers, abs, isDir) {
   let ignored = false;
   for (const layer of layers) {
-    const prefix = layer.dir.endsWith(sep2) ? layer.dir : layer.dir + sep2;
+    const prefix = layer.dir.endsWith(sep3) ? layer.dir : layer.dir + sep3;
     let rel = abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(layer.dir, abs));
     if (rel === "" || rel.startsWith("..")) continue;
     if (isDir) rel += "/";
@@ -41379,14 +46084,14 @@ function nearestIn(memoryDirs2) {
     };
   }
   const byDepth = [...memoryDirs2].sort((a, b) => b.length - a.length);
-  const prefixes = byDepth.map((d) => d.endsWith(sep2) ? d : d + sep2);
+  const prefixes = byDepth.map((d) => d.endsWith(sep3) ? d : d + sep3);
   return (abs) => {
     for (let i = 0; i < prefixes.length; i++) if (abs.startsWith(prefixes[i])) return byDepth[i];
     return void 0;
   };
 }
 function relUnder(dir, abs) {
-  const prefix = dir.endsWith(sep2) ? dir : dir + sep2;
+  const prefix = dir.endsWith(sep3) ? dir : dir + sep3;
   return abs.startsWith(prefix) ? toSlash(abs.slice(prefix.length)) : toSlash(relative2(dir, abs));
 }
 function markdownIn(dir) {
@@ -41445,7 +46150,7 @@ async function discoverMemory(opts) {
       const abs = resolve3(root2, p);
       let isDir = false;
       try {
-        isDir = (await stat4(abs)).isDirectory();
+        isDir = (await stat3(abs)).isDirectory();
       } catch {
         let dangling = false;
         try {
@@ -41506,7 +46211,7 @@ var init_discover = __esm({
     isClaudeRule = (0, import_picomatch4.default)("**/.claude/rules/**/*.md", { dot: true });
     isCursorRule = (0, import_picomatch4.default)("**/.cursor/rules/**/*.mdc", { dot: true });
     isCopilotInstructions = (0, import_picomatch4.default)(".github/instructions/**/*.instructions.md", { dot: true });
-    toSlash = (p) => sep2 === "\\" ? p.split(sep2).join("/") : p;
+    toSlash = (p) => sep3 === "\\" ? p.split(sep3).join("/") : p;
     MEMORY_NAMES = /* @__PURE__ */ new Set(["MEMORY.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules"]);
     INDEX_SAMPLE_BYTES = 8192;
     FRONTMATTER_SAMPLE_BYTES = 1024;
@@ -41518,7 +46223,7 @@ var init_discover = __esm({
         this.root = root2;
         this.logPath = logPath;
         this.userIgnore = ignoreGlobs && ignoreGlobs.length > 0 ? (0, import_picomatch4.default)(ignoreGlobs, { dot: true }) : void 0;
-        this.rootPrefix = root2.endsWith(sep2) ? root2 : root2 + sep2;
+        this.rootPrefix = root2.endsWith(sep3) ? root2 : root2 + sep3;
       }
       root;
       logPath;
@@ -41538,7 +46243,7 @@ var init_discover = __esm({
         }
       }
       display(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) {
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep3}..`)) {
           return toSlash(abs.slice(this.rootPrefix.length));
         }
         const rel = relative2(this.root, abs);
@@ -41547,7 +46252,7 @@ var init_discover = __esm({
         return toSlash(rel);
       }
       inRoot(abs) {
-        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep2}..`)) return true;
+        if (abs.length > this.rootPrefix.length && abs.startsWith(this.rootPrefix) && !abs.includes(`${sep3}..`)) return true;
         const rel = relative2(this.root, abs);
         return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
       }
@@ -41662,7 +46367,7 @@ var init_discover = __esm({
           if (exclude) layers.push({ dir: this.root, ig: (0, import_ignore3.default)().add(exclude) });
           if (this.inRoot(start) && start !== this.root) {
             let d = this.root;
-            for (const part of relative2(this.root, start).split(sep2)) {
+            for (const part of relative2(this.root, start).split(sep3)) {
               const gi = readIgnoreFile(join2(d, ".gitignore"));
               if (gi) layers.push({ dir: d, ig: (0, import_ignore3.default)().add(gi) });
               d = join2(d, part);
@@ -41693,7 +46398,7 @@ var init_discover = __esm({
             if (gi) here = [...parentLayers, { dir, ig: (0, import_ignore3.default)().add(gi) }];
           }
           if (!inMemory && hasEntry(ents, "MEMORY.md")) inMemory = true;
-          const under = dir.endsWith(sep2) ? dir : dir + sep2;
+          const under = dir.endsWith(sep3) ? dir : dir + sep3;
           for (let i = 0; i < ents.length; i++) {
             const e = ents[i];
             let isDir = e.isDirectory();
@@ -41882,7 +46587,7 @@ var init_discover = __esm({
         this.ready ??= this.d.init();
         await this.ready;
         try {
-          if (!(await stat4(abs)).isFile()) return { kind: "skip" };
+          if (!(await stat3(abs)).isFile()) return { kind: "skip" };
         } catch {
           return { kind: "skip" };
         }
@@ -41922,7 +46627,7 @@ var init_discover = __esm({
 });
 
 // src/checks/duplicate.ts
-import path6 from "node:path";
+import path4 from "node:path";
 function contextOf(e, file) {
   const ref = e.refs.find((r) => r.kind === "path");
   return ref ? contextFolders(e, file, ref.start)[0] : void 0;
@@ -42046,7 +46751,7 @@ function loadScopes(entries, files) {
       if (r.kind !== "import" || !r.raw.startsWith("@")) continue;
       const t = r.raw.slice(1);
       if (t.startsWith("~") || t.startsWith("/")) continue;
-      const target = path6.posix.normalize(path6.posix.join(dirOf5(e.file), t));
+      const target = path4.posix.normalize(path4.posix.join(dirOf5(e.file), t));
       if (target.startsWith("../") || target === e.file) continue;
       const s = importers.get(target);
       if (s) s.add(e.file);
@@ -42438,8 +47143,8 @@ function versionClaims(sentence, offset, entry, out) {
     const next = /^\s*(?:,|and\s|or\s|&\s)\s*(?:([a-z.]+)\s+)?v?\d/i.exec(sentence.slice(m.index + m[0].length));
     if (next && (!next[1] || next[1].toLowerCase() === m[1].toLowerCase())) continue;
     const subject = m[1].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const list4 = new RegExp(`\\b${subject}\\s*v?\\d[\\d.]*(?:\\s*(?:,|\\band|\\bor|&)\\s*v?\\d[\\d.]*)*\\s*(?:,|\\band|\\bor|&)\\s*$`, "i");
-    if (list4.test(sentence.slice(Math.max(0, m.index - 80), m.index))) continue;
+    const list5 = new RegExp(`\\b${subject}\\s*v?\\d[\\d.]*(?:\\s*(?:,|\\band|\\bor|&)\\s*v?\\d[\\d.]*)*\\s*(?:,|\\band|\\bor|&)\\s*$`, "i");
+    if (list5.test(sentence.slice(Math.max(0, m.index - 80), m.index))) continue;
     if (AMBIGUOUS.has(m[1].toLowerCase()) && !v.includes(".") && !/v$|version\s+$/i.test(m[0].slice(m[1].length, m[0].length - v.length)) && !(tool === "node" && Number(v) >= 10 && Number(v) <= 40))
       continue;
     found.push({ entry, kind: "version", key: tool, value: v, shown: m[0].trim(), index: offset + m.index });
@@ -42547,12 +47252,12 @@ function pairs(claims, worded) {
       else index2.set(k, [c]);
     }
   }
-  for (const list4 of index2.values()) {
-    if (list4.length < 2 || list4.length > (worded ? 50 : 200)) continue;
-    for (let i = 0; i < list4.length; i++)
-      for (let j = i + 1; j < list4.length; j++) {
-        const a = list4[i];
-        const b = list4[j];
+  for (const list5 of index2.values()) {
+    if (list5.length < 2 || list5.length > (worded ? 50 : 200)) continue;
+    for (let i = 0; i < list5.length; i++)
+      for (let j = i + 1; j < list5.length; j++) {
+        const a = list5[i];
+        const b = list5[j];
         if (a.entry === b.entry) continue;
         if (!seen.add(a.id, b.id)) continue;
         out.push([a, b]);
@@ -43032,9 +47737,9 @@ function findBrokenLinks(ctx) {
         push2(e, hit2.index, "@" + hit2.raw, `The import @${hit2.raw} points to a file that does not exist, so ${e.format === "gemini-md" ? "Gemini CLI" : "Claude Code"} loads nothing; fix the path or remove it.`, "warning", { target: resolved, reason: "import-missing" });
         continue;
       }
-      const list4 = importEdges.get(e.file) ?? [];
-      list4.push({ to: resolved, entry: e, hit: hit2 });
-      importEdges.set(e.file, list4);
+      const list5 = importEdges.get(e.file) ?? [];
+      list5.push({ to: resolved, entry: e, hit: hit2 });
+      importEdges.set(e.file, list5);
     }
   };
   for (let i = 0; i < entries.length; i++) {
@@ -43091,7 +47796,7 @@ function findBrokenLinks(ctx) {
       if (seen) seen.add(joinPath3(mdir ?? dir, name.endsWith(".md") ? name : name + ".md"));
       const known = wikiNames();
       if (known.has(key) || known.has(key.replace(/\.md$/, "")) || known.has(stemOf(key))) {
-        if (seen) for (const path16 of filesNamed(mdir, key)) seen.add(path16);
+        if (seen) for (const path14 of filesNamed(mdir, key)) seen.add(path14);
         continue;
       }
       push2(e, w.index, w[0], `[[${name}]] names no memory file or topic; fix the name or remove the link.`, "warning", { name, reason: "unknown-name" });
@@ -43110,12 +47815,12 @@ function findBrokenLinks(ctx) {
   }
   const logBase = ctx.config?.log ? baseName(ctx.config.log) : "pruning-log.md";
   let entryOfFile;
-  const orphanEntry = (path16) => {
+  const orphanEntry = (path14) => {
     if (!entryOfFile) {
       entryOfFile = /* @__PURE__ */ new Map();
       for (const x of entries) if (!entryOfFile.has(x.file) || x.kind === "topic" && entryOfFile.get(x.file).kind !== "topic") entryOfFile.set(x.file, x);
     }
-    return entryOfFile.get(path16);
+    return entryOfFile.get(path14);
   };
   for (const [mdir, seen] of mentioned) {
     for (const f of files) {
@@ -43195,7 +47900,7 @@ var init_broken_link = __esm({
 });
 
 // node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
-import path7 from "node:path";
+import path5 from "node:path";
 function requireLodash_uniq() {
   if (hasRequiredLodash_uniq) return lodash_uniq;
   hasRequiredLodash_uniq = 1;
@@ -44168,11 +48873,11 @@ function requireLodash_sortby() {
     function baseForOwn(object, iteratee) {
       return object && baseFor2(object, iteratee, keys2);
     }
-    function baseGet(object, path16) {
-      path16 = isKey(path16, object) ? [path16] : castPath(path16);
-      var index2 = 0, length = path16.length;
+    function baseGet(object, path14) {
+      path14 = isKey(path14, object) ? [path14] : castPath(path14);
+      var index2 = 0, length = path14.length;
       while (object != null && index2 < length) {
-        object = object[toKey(path16[index2++])];
+        object = object[toKey(path14[index2++])];
       }
       return index2 && index2 == length ? object : void 0;
     }
@@ -44299,13 +49004,13 @@ function requireLodash_sortby() {
         return object === source || baseIsMatch(object, source, matchData);
       };
     }
-    function baseMatchesProperty(path16, srcValue) {
-      if (isKey(path16) && isStrictComparable(srcValue)) {
-        return matchesStrictComparable(toKey(path16), srcValue);
+    function baseMatchesProperty(path14, srcValue) {
+      if (isKey(path14) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path14), srcValue);
       }
       return function(object) {
-        var objValue = get(object, path16);
-        return objValue === void 0 && objValue === srcValue ? hasIn(object, path16) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+        var objValue = get(object, path14);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object, path14) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
       };
     }
     function baseOrderBy(collection, iteratees, orders) {
@@ -44321,9 +49026,9 @@ function requireLodash_sortby() {
         return compareMultiple(object, other, orders);
       });
     }
-    function basePropertyDeep(path16) {
+    function basePropertyDeep(path14) {
       return function(object) {
-        return baseGet(object, path16);
+        return baseGet(object, path14);
       };
     }
     function baseRest(func, start) {
@@ -44578,11 +49283,11 @@ function requireLodash_sortby() {
         return result;
       };
     }
-    function hasPath(object, path16, hasFunc) {
-      path16 = isKey(path16, object) ? [path16] : castPath(path16);
-      var result, index2 = -1, length = path16.length;
+    function hasPath(object, path14, hasFunc) {
+      path14 = isKey(path14, object) ? [path14] : castPath(path14);
+      var result, index2 = -1, length = path14.length;
       while (++index2 < length) {
-        var key = toKey(path16[index2]);
+        var key = toKey(path14[index2]);
         if (!(result = object != null && hasFunc(object, key))) {
           break;
         }
@@ -44737,12 +49442,12 @@ function requireLodash_sortby() {
     function toString2(value2) {
       return value2 == null ? "" : baseToString(value2);
     }
-    function get(object, path16, defaultValue) {
-      var result = object == null ? void 0 : baseGet(object, path16);
+    function get(object, path14, defaultValue) {
+      var result = object == null ? void 0 : baseGet(object, path14);
       return result === void 0 ? defaultValue : result;
     }
-    function hasIn(object, path16) {
-      return object != null && hasPath(object, path16, baseHasIn);
+    function hasIn(object, path14) {
+      return object != null && hasPath(object, path14, baseHasIn);
     }
     function keys2(object) {
       return isArrayLike(object) ? arrayLikeKeys(object) : baseKeys(object);
@@ -44750,8 +49455,8 @@ function requireLodash_sortby() {
     function identity(value2) {
       return value2;
     }
-    function property(path16) {
-      return isKey(path16) ? baseProperty(toKey(path16)) : basePropertyDeep(path16);
+    function property(path14) {
+      return isKey(path14) ? baseProperty(toKey(path14)) : basePropertyDeep(path14);
     }
     module.exports = sortBy;
   })(lodash_sortby, lodash_sortby.exports);
@@ -45043,7 +49748,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
   }
   try {
     const fs = await import("node:fs");
-    const path16 = await import("node:path");
+    const path14 = await import("node:path");
     const pfxBytes = new Uint8Array(fs.readFileSync(source.filePath));
     const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
     if (!isGcpServiceAccountP12) {
@@ -45051,7 +49756,7 @@ async function reportIfFoundPrivateKeyP12Format({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyP12", {
-        FILE_NAME: path16.basename(source.filePath)
+        FILE_NAME: path14.basename(source.filePath)
       }),
       range: [0, source.content.length]
     });
@@ -45068,7 +49773,7 @@ function reportIfFoundPrivateKeyJSONFormat({ source, context, t }) {
     }
     context.report({
       message: t("PrivateKeyJSON", {
-        FILE_NAME: source.filePath ? path7.basename(source.filePath) : ""
+        FILE_NAME: source.filePath ? path5.basename(source.filePath) : ""
       }),
       range: [0, source.content.length]
     });
@@ -47137,13 +51842,13 @@ function findSecrets(ctx) {
   const paths = /* @__PURE__ */ new Set();
   for (const e of ctx.entries) paths.add(e.file);
   let byFile;
-  const entriesOf = (path16) => (byFile ??= groupByFile(ctx.entries)).get(path16);
-  for (const path16 of paths) {
-    const file = files.get(path16);
+  const entriesOf = (path14) => (byFile ??= groupByFile(ctx.entries)).get(path14);
+  for (const path14 of paths) {
+    const file = files.get(path14);
     if (file) {
       const ranges = detectSecrets(file.text);
       if (!ranges.length) continue;
-      const entries = entriesOf(path16);
+      const entries = entriesOf(path14);
       const seen = /* @__PURE__ */ new Set();
       for (const r of ranges) {
         let best;
@@ -47153,14 +51858,14 @@ function findSecrets(ctx) {
         const key = `${best?.id}:${line2}:${r.rule}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(finding3(best?.id ?? null, path16, line2, r.rule));
+        out.push(finding3(best?.id ?? null, path14, line2, r.rule));
       }
     } else {
-      for (const e of entriesOf(path16))
+      for (const e of entriesOf(path14))
         for (const r of detectSecrets(e.text)) {
           let line2 = e.line;
           for (let i = e.text.indexOf("\n"); i !== -1 && i < r.start; i = e.text.indexOf("\n", i + 1)) line2++;
-          out.push(finding3(e.id, path16, line2, r.rule));
+          out.push(finding3(e.id, path14, line2, r.rule));
         }
     }
   }
@@ -47751,31 +52456,31 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
         const out = {};
         for (const pair2 of node2.items) {
           const k = (0, import_yaml7.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
-          const path16 = key ? `${key}.${k}` : String(k);
+          const path14 = key ? `${key}.${k}` : String(k);
           if (k === void 0) {
             fail(pair2.key ?? node2, key, "keys must be plain strings");
             continue;
           }
           if (Object.prototype.hasOwnProperty.call(out, k)) {
-            fail(pair2.key, path16, "duplicate key");
+            fail(pair2.key, path14, "duplicate key");
             continue;
           }
           let child;
           if (s.type === "object") {
             child = s.props[k];
             if (!child) {
-              fail(pair2.key, path16, `unknown key${suggest(k, Object.keys(s.props))}`);
+              fail(pair2.key, path14, `unknown key${suggest(k, Object.keys(s.props))}`);
               continue;
             }
           } else {
             if (s.keys && !s.keys.test(k)) {
-              fail(pair2.key, path16, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
+              fail(pair2.key, path14, `unknown key: expected ${s.keysHint ?? "a valid key"}`);
               continue;
             }
             if (s.known) {
               const known = [...s.known()];
               if (!known.includes(k)) {
-                fail(pair2.key, path16, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
+                fail(pair2.key, path14, `unknown key: expected ${s.keysHint ?? "one of"} (${known.join(", ")})${suggest(k, known)}`);
                 continue;
               }
             }
@@ -47783,7 +52488,7 @@ function validateDocument(doc, lineCounter, schema = CONFIG_SCHEMA) {
           }
           const valueNode = pair2.value;
           if (valueNode === null || (0, import_yaml7.isScalar)(valueNode) && valueNode.value === null) continue;
-          const v = walk(valueNode, child, path16);
+          const v = walk(valueNode, child, path14);
           if (v !== void 0) out[k] = v;
         }
         if (s.type === "object" && s.required) {
@@ -47887,8 +52592,8 @@ var init_schema = __esm({
 });
 
 // src/config/load.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import path8 from "node:path";
+import { readFile as readFile2 } from "node:fs/promises";
+import path6 from "node:path";
 function isPlainObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -47915,19 +52620,19 @@ function parseConfig(text5, file) {
   return value2;
 }
 async function loadConfig(root2, explicitPath) {
-  const candidates3 = explicitPath ? [path8.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path8.join(root2, n));
+  const candidates3 = explicitPath ? [path6.resolve(root2, explicitPath)] : CONFIG_FILE_NAMES.map((n) => path6.join(root2, n));
   for (const abs of candidates3) {
     let text5;
     try {
-      text5 = await readFile5(abs, "utf8");
+      text5 = await readFile2(abs, "utf8");
     } catch (err) {
       const code3 = err.code;
       if (!explicitPath && code3 === "ENOENT") continue;
-      const shown2 = explicitPath ?? path8.relative(root2, abs);
+      const shown2 = explicitPath ?? path6.relative(root2, abs);
       throw new ConfigError(shown2, [], `${shown2}: cannot read configuration file (${code3 ?? err.message})`);
     }
-    const rel = path8.relative(root2, abs);
-    const shown = rel && !rel.startsWith("..") && !path8.isAbsolute(rel) ? rel.split(path8.sep).join("/") : abs;
+    const rel = path6.relative(root2, abs);
+    const shown = rel && !rel.startsWith("..") && !path6.isAbsolute(rel) ? rel.split(path6.sep).join("/") : abs;
     return mergeConfig(DEFAULT_CONFIG, parseConfig(text5, shown));
   }
   return structuredClone(DEFAULT_CONFIG);
@@ -47957,8 +52662,8 @@ var init_load = __esm({
 
 // src/memory/read.ts
 import { closeSync as closeSync2, constants, fstatSync, lstatSync, openSync as openSync2, readSync as readSync2 } from "node:fs";
-function malformed(path16, line2, message2, evidence) {
-  const f = { entryId: null, file: path16, line: line2, kind: "malformed", severity: "error", message: message2 };
+function malformed(path14, line2, message2, evidence) {
+  const f = { entryId: null, file: path14, line: line2, kind: "malformed", severity: "error", message: message2 };
   if (evidence) f.evidence = evidence;
   return f;
 }
@@ -48000,7 +52705,7 @@ function firstInvalidUtf8(buf) {
   }
   return -1;
 }
-function decodeMemoryBytes(buf, path16) {
+function decodeMemoryBytes(buf, path14) {
   const bom = buf.length >= 3 && buf[0] === 239 && buf[1] === 187 && buf[2] === 191;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
@@ -48008,7 +52713,7 @@ function decodeMemoryBytes(buf, path16) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path16, line2, `${path16}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
+      finding: malformed(path14, line2, `${path14}:${line2}: binary content (NUL byte at offset ${nul}); not read as memory`, {
         offset: nul
       })
     };
@@ -48021,13 +52726,13 @@ function decodeMemoryBytes(buf, path16) {
     return {
       bytes: buf.length,
       bom,
-      finding: malformed(path16, line2, `${path16}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
+      finding: malformed(path14, line2, `${path14}:${line2}: not valid UTF-8 (first bad byte at offset ${at}); not read as memory`, {
         offset: at
       })
     };
   }
 }
-function cannotRead(absPath, path16, e) {
+function cannotRead(absPath, path14, e) {
   const code3 = e.code;
   let dangling = false;
   try {
@@ -48035,33 +52740,33 @@ function cannotRead(absPath, path16, e) {
   } catch {
   }
   const why = dangling ? "dangling symbolic link" : code3 === "ENOENT" ? "no such file" : `${code3 ?? e.message}`;
-  return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: cannot be read (${why})`, { code: code3 ?? null }) };
+  return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: cannot be read (${why})`, { code: code3 ?? null }) };
 }
-function readMemoryFileSync(absPath, path16, maxBytes) {
+function readMemoryFileSync(absPath, path14, maxBytes) {
   let fd;
   try {
     fd = openSync2(absPath, OPEN_FLAGS);
   } catch (e) {
     if (e.code === "EISDIR") {
-      return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: is a directory, not a memory file`) };
+      return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: is a directory, not a memory file`) };
     }
-    return cannotRead(absPath, path16, e);
+    return cannotRead(absPath, path14, e);
   }
   try {
     let size;
     try {
       const st = fstatSync(fd);
-      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: is a directory, not a memory file`) };
-      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path16, 1, `${path16}: not a regular file; not read`) };
+      if (st.isDirectory()) return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: is a directory, not a memory file`) };
+      if (!st.isFile()) return { bytes: 0, bom: false, finding: malformed(path14, 1, `${path14}: not a regular file; not read`) };
       size = st.size;
     } catch (e) {
-      return cannotRead(absPath, path16, e);
+      return cannotRead(absPath, path14, e);
     }
     if (size > maxBytes) {
       return {
         bytes: size,
         bom: false,
-        finding: malformed(path16, 1, `${path16}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
+        finding: malformed(path14, 1, `${path14}: ${size} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`, {
           bytes: size,
           limit: maxBytes
         })
@@ -48085,16 +52790,16 @@ function readMemoryFileSync(absPath, path16, maxBytes) {
       }
     } catch (e) {
       const code3 = e.code;
-      return { bytes: size, bom: false, finding: malformed(path16, 1, `${path16}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
+      return { bytes: size, bom: false, finding: malformed(path14, 1, `${path14}: cannot be read (${code3 ?? e.message})`, { code: code3 ?? null }) };
     }
     if (len > maxBytes) {
       return {
         bytes: len,
         bom: false,
-        finding: malformed(path16, 1, `${path16}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
+        finding: malformed(path14, 1, `${path14}: ${len} bytes is over the ${maxBytes}-byte limit (maxFileBytes); skipped`)
       };
     }
-    return decodeMemoryBytes(buf.subarray(0, len), path16);
+    return decodeMemoryBytes(buf.subarray(0, len), path14);
   } finally {
     try {
       closeSync2(fd);
@@ -48120,8 +52825,8 @@ function topicsByFile(parsed) {
   return topics;
 }
 function typedTopic(topics, dir, target) {
-  const path16 = normaliseJoin(dir ?? "", target);
-  const topic = path16 ? topics.get(path16) : void 0;
+  const path14 = normaliseJoin(dir ?? "", target);
+  const topic = path14 ? topics.get(path14) : void 0;
   return topic && topic.typeSource === "frontmatter" ? topic : void 0;
 }
 function typeIndexLines(entries, files, topics) {
@@ -48205,12 +52910,12 @@ async function loadMemory(opts) {
   findings.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
   return { files, entries, findings, timings };
 }
-async function loadBatch(list4, config, pause, findings, timings, beforeRefs) {
+async function loadBatch(list5, config, pause, findings, timings, beforeRefs) {
   const add = (k, t0) => timings[k] = (timings[k] ?? 0) + performance.now() - t0;
   let t = performance.now();
   const maxBytes = config.maxFileBytes > 0 ? config.maxFileBytes : 4 * 1024 * 1024;
   const reads = [];
-  for (const f of list4) {
+  for (const f of list5) {
     reads.push(readMemoryFileSync(f.absPath, f.path, maxBytes));
     const y = pause.maybe();
     if (y) await y;
@@ -48221,8 +52926,8 @@ async function loadBatch(list4, config, pause, findings, timings, beforeRefs) {
   let topics = /* @__PURE__ */ new Map();
   for (const indexes of [false, true]) {
     if (indexes) topics = topicsByFile(parsed);
-    for (let i = 0; i < list4.length; i++) {
-      const d = list4[i];
+    for (let i = 0; i < list5.length; i++) {
+      const d = list5[i];
       const { text: text5, bytes: bytes2 } = reads[i];
       if (text5 === void 0 || d.format === "auto-memory-index" !== indexes) continue;
       const indexLineType = indexes ? (target) => {
@@ -48236,12 +52941,12 @@ async function loadBatch(list4, config, pause, findings, timings, beforeRefs) {
   }
   const files = [];
   const entries = [];
-  for (let i = 0; i < list4.length; i++) {
+  for (let i = 0; i < list5.length; i++) {
     const r = reads[i];
     if (r.finding) findings.push(r.finding);
     const p = parsed[i];
     if (!p) continue;
-    p.file.absPath = list4[i].absPath;
+    p.file.absPath = list5[i].absPath;
     p.file.bytes = r.bytes;
     if (r.bom) p.file.bom = true;
     files.push(p.file);
@@ -48277,8 +52982,8 @@ async function followImports(root2, config, files, entries, pause, findings, tim
   let frontier = files.filter((f) => IMPORTING.has(f.format) && f.text.includes("@"));
   if (frontier.length === 0) return void 0;
   const entriesOf = /* @__PURE__ */ new Map();
-  const indexEntries = (list4) => {
-    for (const e of list4) {
+  const indexEntries = (list5) => {
+    for (const e of list5) {
       const l = entriesOf.get(e.file);
       if (l) l.push(e);
       else entriesOf.set(e.file, [e]);
@@ -48511,10 +53216,11 @@ async function gatherEvidence(opts) {
   let history2;
   let files;
   let pathAliasesP = Promise.resolve([]);
+  const configProblems = [];
   if (!info.isRepo) {
     const tf = performance.now();
     files = await walkFileIndex(root2);
-    pathAliasesP = readPathAliases(root2, files);
+    pathAliasesP = readPathAliases(root2, files, configProblems);
     timings.files = ms(tf);
     const tm = performance.now();
     await readHeadManifests(root2, files, manifests);
@@ -48539,7 +53245,7 @@ async function gatherEvidence(opts) {
     if (info.head) yieldCpuToGit();
     const fr = await filesP;
     files = fr.index;
-    pathAliasesP = readPathAliases(root2, files);
+    pathAliasesP = readPathAliases(root2, files, configProblems);
     if (fr.error) {
       findings.push(runFinding("malformed", "warning", `git ls-files failed: ${fr.error}`, { stage: "files" }));
     }
@@ -48589,6 +53295,8 @@ async function gatherEvidence(opts) {
   const github = opts.offline ? { repo: repoSlug, checked: false, reason: "offline", issues: /* @__PURE__ */ new Map() } : await fetchGitHubState({ entries, token, repo: repoSlug, apiUrl });
   timings.github = ms(tg);
   const pathAliases = await pathAliasesP;
+  const byPath = (a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+  manifests.problems.push(...ignoreFileProblems(files), ...configProblems.sort(byPath));
   timings.total = ms(t0);
   const evidence = {
     root: root2,
@@ -48620,6 +53328,7 @@ var init_evidence = __esm({
   "src/evidence/index.ts"() {
     "use strict";
     init_files();
+    init_untracked_on_purpose();
     init_git();
     init_github();
     init_history();
@@ -48637,8 +53346,8 @@ var init_evidence = __esm({
 });
 
 // src/evidence/usage.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import path9 from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import path7 from "node:path";
 function parseBlame(out) {
   const result = [];
   let sha = "";
@@ -48663,14 +53372,14 @@ function parseBlame(out) {
 }
 function matchLogFile(logged, files, root2) {
   const norm = logged.replace(/\\/g, "/");
-  const abs = path9.isAbsolute(logged) ? path9.resolve(logged) : path9.resolve(root2, logged);
-  const exact = files.find((f) => path9.resolve(f.absPath) === abs);
+  const abs = path7.isAbsolute(logged) ? path7.resolve(logged) : path7.resolve(root2, logged);
+  const exact = files.find((f) => path7.resolve(f.absPath) === abs);
   if (exact) return exact;
-  const bySuffix = files.filter((f) => !path9.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
+  const bySuffix = files.filter((f) => !path7.isAbsolute(f.path) && (norm === f.path || norm.endsWith("/" + f.path)));
   if (bySuffix.length === 1) return bySuffix[0];
   const inMemory = files.filter((f) => {
     if (!f.memoryDir) return false;
-    const rel = path9.posix.relative(f.memoryDir, f.path);
+    const rel = path7.posix.relative(f.memoryDir, f.path);
     return norm.endsWith("/memory/" + rel);
   });
   return inMemory.length === 1 ? inMemory[0] : void 0;
@@ -48678,14 +53387,14 @@ function matchLogFile(logged, files, root2) {
 async function readAccessLog(file, files, entries, root2, now, usage) {
   let text5;
   try {
-    text5 = await readFile6(file, "utf8");
+    text5 = await readFile3(file, "utf8");
   } catch {
     return { path: file, found: false, records: 0, skipped: 0 };
   }
   const byFile = /* @__PURE__ */ new Map();
   for (const e of entries) {
-    const list4 = byFile.get(e.file);
-    if (list4) list4.push(e);
+    const list5 = byFile.get(e.file);
+    if (list5) list5.push(e);
     else byFile.set(e.file, [e]);
   }
   let records = 0;
@@ -48752,7 +53461,7 @@ function blameFiles(root2, paths) {
   return jobs;
 }
 function startBlame(root2, files) {
-  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path9.isAbsolute(f.path)).map((f) => f.path));
+  return blameFiles(root2, files.filter((f) => f.format !== "auto-memory-topic" && !path7.isAbsolute(f.path)).map((f) => f.path));
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
@@ -48761,7 +53470,7 @@ async function gatherUsage(opts) {
   const fromHistory = /* @__PURE__ */ new Map();
   if (evidence.history.available) {
     for (const f of files) {
-      if (f.format !== "auto-memory-topic" || path9.isAbsolute(f.path)) continue;
+      if (f.format !== "auto-memory-topic" || path7.isAbsolute(f.path)) continue;
       const ev = evidence.history.events.get(f.path);
       if (!ev || !ev.length) continue;
       const first = Date.parse(ev[0].commit.time || ev[0].commit.date);
@@ -48771,7 +53480,7 @@ async function gatherUsage(opts) {
   }
   const dirty = /* @__PURE__ */ new Set();
   if (fromHistory.size) {
-    const dirs = [...new Set([...fromHistory.keys()].map((p) => path9.posix.dirname(p)))].sort();
+    const dirs = [...new Set([...fromHistory.keys()].map((p) => path7.posix.dirname(p)))].sort();
     const st = await runGit(root2, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...dirs]).catch(() => null);
     if (st && st.code === 0) {
       const parts = st.stdout.split("\0");
@@ -48783,7 +53492,7 @@ async function gatherUsage(opts) {
       }
     }
   }
-  const blameable = files.filter((f) => !path9.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
+  const blameable = files.filter((f) => !path7.isAbsolute(f.path) && !fromHistory.has(f.path) && evidence.history.available !== false);
   const willBlame = new Set(blameable);
   for (const f of files) if (!willBlame.has(f) && !fromHistory.has(f.path)) unblamed.push(f.path);
   const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
@@ -48826,7 +53535,7 @@ async function gatherUsage(opts) {
   }
   let accessLog;
   if (config.accessLog) {
-    const abs = path9.resolve(root2, config.accessLog);
+    const abs = path7.resolve(root2, config.accessLog);
     const read = await readAccessLog(abs, files, entries, root2, evidence.now, usage);
     accessLog = read ? { ...read, path: config.accessLog } : void 0;
   }
@@ -48844,7 +53553,7 @@ var init_usage = __esm({
 });
 
 // src/apply/paths.ts
-import path10 from "node:path";
+import path8 from "node:path";
 function memoryDirs(files) {
   return [...new Set(files.map((f) => f.memoryDir).filter((d) => typeof d === "string"))].sort();
 }
@@ -48865,13 +53574,13 @@ function supersededPath(entry, files) {
   return joinRel2(dir, `superseded-${shortId(entry.id)}.md`);
 }
 function joinRel2(dir, name) {
-  return dir === "" || dir === "." ? name : path10.posix.join(dir, name);
+  return dir === "" || dir === "." ? name : path8.posix.join(dir, name);
 }
 function indexTarget(entry) {
   if (entry.kind !== "index-line" || !entry.meta.target) return void 0;
   const t = entry.meta.target;
   if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/")) return void 0;
-  return path10.posix.normalize(path10.posix.join(path10.posix.dirname(entry.file), t));
+  return path8.posix.normalize(path8.posix.join(path8.posix.dirname(entry.file), t));
 }
 function isSupersededFile(file) {
   return /(^|\/)superseded[-_][^/]*\.md$/i.test(file);
@@ -49525,14 +54234,14 @@ function healthWarnings(ctx, findings, plan) {
     if (!s || s.pinned || s.unknownRecency || s.score >= threshold) continue;
     cold[coldKind(e, ctx)].push(`${e.file}:${e.line}`);
   }
-  const list4 = (xs) => xs.slice(0, 5).join(", ") + (xs.length > 5 ? `, … (+${xs.length - 5})` : "");
+  const list5 = (xs) => xs.slice(0, 5).join(", ") + (xs.length > 5 ? `, … (+${xs.length - 5})` : "");
   if (cold.disuse.length)
     out.push(
-      `${cold.disuse.length} cold from disuse (score < ${threshold}, but what they name is still in the project; keep): ${list4(cold.disuse)}`
+      `${cold.disuse.length} cold from disuse (score < ${threshold}, but what they name is still in the project; keep): ${list5(cold.disuse)}`
     );
   if (cold.irrelevance.length)
     out.push(
-      `${cold.irrelevance.length} cold from irrelevance (score < ${threshold}, naming nothing the project still has; delete next cycle unless still wanted): ${list4(cold.irrelevance)}`
+      `${cold.irrelevance.length} cold from irrelevance (score < ${threshold}, naming nothing the project still has; delete next cycle unless still wanted): ${list5(cold.irrelevance)}`
     );
   out.push(...remainingOverBudget(ctx, plan));
   const log2 = ctx.evidence.usage?.accessLog;
@@ -49571,7 +54280,7 @@ var init_health = __esm({
 });
 
 // src/policy/decide.ts
-import path11 from "node:path";
+import path9 from "node:path";
 function compile(patterns) {
   const out = [];
   for (const p of patterns) {
@@ -49722,8 +54431,8 @@ function selfNamedLinkText(e, at, replace2) {
   if (replace2 === void 0 || !text5 || text5.startsWith("/")) return void 0;
   const after = s.url.slice(rel + (at.end - at.start));
   if (after && !/^[#?]/.test(after)) return void 0;
-  const path16 = written.replace(/\/+$/, "");
-  if (!path16.endsWith(`/${text5}`)) return void 0;
+  const path14 = written.replace(/\/+$/, "");
+  if (!path14.endsWith(`/${text5}`)) return void 0;
   const n = text5.split("/").length;
   const segs = replace2.replace(/\/+$/, "").split("/");
   return { start: s.start + textStart, end: s.start + textEnd, text: segs.slice(-n).join("/") };
@@ -49996,11 +54705,11 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
     const staleNames = new Set(uncorrectable.map((f) => f.kind.startsWith("package-") && typeof f.evidence?.package === "string" ? f.evidence.package : f.ref ?? f.message));
     const notLive = /* @__PURE__ */ new Set([...staleNames, ...uncorrectable.map((f) => f.ref ?? f.message)]);
-    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path11.posix.basename(f.evidence.manifest));
+    for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path9.posix.basename(f.evidence.manifest));
     const live = liveNames(
       e,
       ctx,
-      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path11.posix.basename(name))
+      (name, r) => r ? notLive.has(r.raw) || notLive.has(r.value) || inStaleSpan(e, r, notLive) : notLive.has(name) || notLive.has(path9.posix.basename(name))
     ).size;
     if (e.kind === "section" || live > 0 && staleNames.size <= live)
       return item("review", 4, `${reason}; the rest of the entry may still be useful`);
@@ -50142,7 +54851,7 @@ function projectNames(ctx) {
   for (const p of ctx.evidence.manifests.projectVersions ?? []) add(p.name);
   for (const n of ctx.evidence.manifests.everProjectNames?.keys() ?? []) add(n);
   for (const n of ctx.evidence.manifests.workspaces?.keys() ?? []) add(n);
-  add(path11.basename(ctx.evidence.root));
+  add(path9.basename(ctx.evidence.root));
   PROJECT_NAMES.set(ctx.evidence, names);
   return names;
 }
@@ -50187,10 +54896,10 @@ function exampleItem(e, f) {
       from = l + (m.index ?? 0) + m[0].length;
       marker = true;
     }
-    let list4 = line2.slice(from, r);
-    const end = EXAMPLE_END.exec(list4);
-    if (end) list4 = list4.slice(0, end.index);
-    const items = list4.split(/\s*,\s*|\s+(?:and|or)\s+|\s*\/\s*/).map((x) => x.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, "").replace(/^[`*_"']+|[`*_"']+$/g, "")).filter(Boolean);
+    let list5 = line2.slice(from, r);
+    const end = EXAMPLE_END.exec(list5);
+    if (end) list5 = list5.slice(0, end.index);
+    const items = list5.split(/\s*,\s*|\s+(?:and|or)\s+|\s*\/\s*/).map((x) => x.trim().replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, "").replace(/^[`*_"']+|[`*_"']+$/g, "")).filter(Boolean);
     const etc = end !== null;
     const words2 = (x) => x.split(/\s+/).length;
     if (items.length + (etc ? 1 : 0) < 2 || items.some((x) => x.length > 60)) continue;
@@ -50387,7 +55096,7 @@ function decide(ctx, findings) {
     if (tp.action === "merge" && tp.keep) {
       const kept = byId.get(tp.keep);
       if (kept?.kind === "topic" && !indexOfTopic.has(kept.file) && e.meta.target) {
-        const rel = path11.posix.relative(path11.posix.dirname(e.file), kept.file);
+        const rel = path9.posix.relative(path9.posix.dirname(e.file), kept.file);
         const replacement = e.text.replace(`](${e.meta.target}`, `](${rel}`);
         if (replacement !== e.text) {
           plan.set(e.id, mirror("update", `index line redirected to ${kept.file} (merged)`, replacement));
@@ -50427,16 +55136,16 @@ function keepIntroductionsCoherent(ctx, plan) {
     else byFile.set(e.file, [e]);
   }
   const gone = (x) => REMOVING.has(x.action);
-  for (const list4 of byFile.values()) {
-    list4.sort((a, b) => a.start - b.start);
-    for (let i = 0; i + 1 < list4.length; i++) {
-      const intro = list4[i];
+  for (const list5 of byFile.values()) {
+    list5.sort((a, b) => a.start - b.start);
+    for (let i = 0; i + 1 < list5.length; i++) {
+      const intro = list5[i];
       const introLike = /:\s*$/.test(intro.text) || /^\*\*[^*\n]+\*\*/.test(intro.text) && !intro.text.includes("\n");
       if (intro.kind !== "paragraph" || !introLike) continue;
       const block = [];
       let prevEnd = intro.endLine;
-      for (let j = i + 1; j < list4.length; j++) {
-        const b = list4[j];
+      for (let j = i + 1; j < list5.length; j++) {
+        const b = list5[j];
         if (!["item", "code", "table-row", "quote"].includes(b.kind) || b.line - prevEnd > 2) break;
         if (block.length && b.kind !== block[0].kind) break;
         block.push(b);
@@ -50823,16 +55532,16 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path16, added, removed, oldPosInc, options) {
-        const last = path16.lastComponent;
+      addToPath(path14, added, removed, oldPosInc, options) {
+        const last = path14.lastComponent;
         if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
-            oldPos: path16.oldPos + oldPosInc,
+            oldPos: path14.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
           };
         } else {
           return {
-            oldPos: path16.oldPos + oldPosInc,
+            oldPos: path14.oldPos + oldPosInc,
             lastComponent: { count: 1, added, removed, previousComponent: last }
           };
         }
@@ -51337,8 +56046,8 @@ ${entry}`;
   const { earlier, audits, head } = parseLog(existing2);
   audits.push({ date: entry.slice(3, 13), text: entry });
   if (audits.length <= keep && earlier.length === 0) {
-    const sep3 = existing2.endsWith("\n\n") ? "" : existing2.endsWith("\n") ? "\n" : "\n\n";
-    return existing2 + sep3 + entry;
+    const sep4 = existing2.endsWith("\n\n") ? "" : existing2.endsWith("\n") ? "\n" : "\n\n";
+    return existing2 + sep4 + entry;
   }
   const old = audits.splice(0, Math.max(0, audits.length - keep));
   const perYear = /* @__PURE__ */ new Map();
@@ -51363,7 +56072,7 @@ ${summary.join("\n")}
 ` + audits.map((a) => a.text.replace(/\n*$/, "\n\n")).join("");
 }
 var LOG_TITLE, LOG_KEEP, EARLIER, CHANGED, REMOVED2;
-var init_log = __esm({
+var init_log2 = __esm({
   "src/apply/log.ts"() {
     "use strict";
     init_signals();
@@ -51485,9 +56194,9 @@ function verifyEdits(before, after, expected, opts = {}) {
   const changed = new Set(expected.changedIds ?? []);
   const known = new Set(old.entries.map((e) => e.id));
   for (const id of [...removed, ...changed]) if (!known.has(id)) problems.push(`planned entry ${id} is not in ${before.path}`);
-  const count2 = (list4, pred) => {
+  const count2 = (list5, pred) => {
     const m = /* @__PURE__ */ new Map();
-    for (const e of list4) if (pred(e)) m.set(e.text, (m.get(e.text) ?? 0) + 1);
+    for (const e of list5) if (pred(e)) m.set(e.text, (m.get(e.text) ?? 0) + 1);
     return m;
   };
   const kept = count2(old.entries, (e) => !removed.has(e.id) && !changed.has(e.id));
@@ -51526,7 +56235,7 @@ var init_edit = __esm({
 });
 
 // src/apply/edits.ts
-import path12 from "node:path";
+import path10 from "node:path";
 function entryRecord(e, today, action, rule, reason) {
   return {
     id: recordId([today, e.id, action, e.file, e.line]),
@@ -51567,10 +56276,10 @@ function normalizeTarget(fromFile, url) {
     }
   })();
   if (!clean) return void 0;
-  return path12.posix.normalize(path12.posix.join(path12.posix.dirname(fromFile), clean));
+  return path10.posix.normalize(path10.posix.join(path10.posix.dirname(fromFile), clean));
 }
 function relPath(fromFile, toFile) {
-  return path12.posix.relative(path12.posix.dirname(fromFile), toFile) || path12.posix.basename(toFile);
+  return path10.posix.relative(path10.posix.dirname(fromFile), toFile) || path10.posix.basename(toFile);
 }
 function nonSpace(s) {
   return s.replace(/\s+/g, "").length;
@@ -51619,7 +56328,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
   const removedEntries = [];
   const held = /* @__PURE__ */ new Set();
   const notes = /* @__PURE__ */ new Map();
-  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path12.posix.basename(t.file, ".md").toLowerCase() === name;
+  const topicNamed = (name, t) => (t.meta.name ?? "").toLowerCase() === name || path10.posix.basename(t.file, ".md").toLowerCase() === name;
   const linkEdits = (e) => {
     const local = [];
     const groups = /* @__PURE__ */ new Set();
@@ -51652,7 +56361,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       }
       const merged = [...redirects.values()].find((x) => topicNamed(name, x.from));
       if (!merged) continue;
-      const stem2 = path12.posix.basename(merged.to, ".md");
+      const stem2 = path10.posix.basename(merged.to, ".md");
       const m = /^\[\[(\s*)([^\]\n|#]+?)(\s*)([#|][^\]\n]*)?\]\]$/.exec(r.raw);
       if (!m) continue;
       local.push({ start: r.start, end: r.end, text: `[[${m[1]}${stem2}${m[3]}${m[4] ?? ""}]]`, why: `redirect [[${r.value}]]` });
@@ -52145,14 +56854,14 @@ function planChanges(input) {
     supersededFiles.push({ file: p.superseded, entryId: e.id, action: p.action === "inoculate" ? "inoculation" : p.action });
     const dir = mf?.memoryDir;
     const index2 = dir !== void 0 ? files.find((f) => f.format === "auto-memory-index" && f.memoryDir === dir) : void 0;
-    if (index2 && path12.posix.dirname(p.superseded) === path12.posix.normalize(dir ?? ".")) {
+    if (index2 && path10.posix.dirname(p.superseded) === path10.posix.normalize(dir ?? ".")) {
       const cur = after.has(index2.path) ? after.get(index2.path) : index2.text;
       if (cur === null) continue;
       const ieol = index2.eol ?? "\n";
       const trimmed = cur.replace(/(\r?\n)*$/, "");
       const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1);
-      const sep3 = trimmed === "" ? "" : /^\s*[-*+] /.test(lastLine) ? ieol : ieol + ieol;
-      const next = trimmed + sep3 + redactSecrets(supersededIndexLine(e, p.superseded)) + ieol;
+      const sep4 = trimmed === "" ? "" : /^\s*[-*+] /.test(lastLine) ? ieol : ieol + ieol;
+      const next = trimmed + sep4 + redactSecrets(supersededIndexLine(e, p.superseded)) + ieol;
       after.set(index2.path, next);
       changes.set(index2.path, { file: index2.path, before: index2.text, after: next });
     }
@@ -52190,7 +56899,7 @@ var init_edits = __esm({
     "use strict";
     init_libesm();
     init_archive();
-    init_log();
+    init_log2();
     init_paths2();
     init_splice();
     init_superseded2();
@@ -52208,8 +56917,8 @@ var init_edits = __esm({
 });
 
 // src/apply/index.ts
-import { mkdir, readFile as readFile7, realpath as realpath4, rm, writeFile } from "node:fs/promises";
-import path13 from "node:path";
+import { mkdir, readFile as readFile4, realpath as realpath4, rm, writeFile } from "node:fs/promises";
+import path11 from "node:path";
 function diffPath(file) {
   return file.replace(/\\/g, "/").replace(/^[A-Za-z]:\//, "").replace(/^\/+/, "");
 }
@@ -52233,22 +56942,22 @@ function unifiedDiff(changes) {
   return out;
 }
 function within(root2, abs) {
-  const rel = path13.relative(root2, abs);
-  return rel === "" || !rel.startsWith("..") && !path13.isAbsolute(rel);
+  const rel = path11.relative(root2, abs);
+  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
 }
 async function assertInsideRoot(root2, file, what) {
-  const abs = path13.resolve(root2, file);
+  const abs = path11.resolve(root2, file);
   const fail = () => {
     throw new Error(`${what} ${file} resolves outside the repository (${root2}); refusing to write it`);
   };
-  if (!within(root2, abs) || path13.relative(root2, abs).split(path13.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
+  if (!within(root2, abs) || path11.relative(root2, abs).split(path11.sep).some((seg) => seg.toLowerCase() === ".git")) fail();
   let realRoot;
   try {
     realRoot = await realpath4(root2);
   } catch {
     return;
   }
-  for (let p = abs; ; p = path13.dirname(p)) {
+  for (let p = abs; ; p = path11.dirname(p)) {
     let real;
     try {
       real = await realpath4(p);
@@ -52259,12 +56968,12 @@ async function assertInsideRoot(root2, file, what) {
       if (!within(realRoot, real)) fail();
       return;
     }
-    if (path13.dirname(p) === p) return;
+    if (path11.dirname(p) === p) return;
   }
 }
 async function readOrNull(abs) {
   try {
-    return await readFile7(abs, "utf8");
+    return await readFile4(abs, "utf8");
   } catch {
     return null;
   }
@@ -52275,18 +56984,18 @@ async function readMemoryOrNull(abs) {
   return text5.startsWith(BOM) ? { text: text5.slice(1), bom: true } : { text: text5, bom: false };
 }
 async function writeMemory(abs, text5, bom) {
-  await mkdir(path13.dirname(abs), { recursive: true });
+  await mkdir(path11.dirname(abs), { recursive: true });
   await writeFile(abs, bom ? BOM + text5 : text5, "utf8");
 }
 async function applyPlan(input) {
-  const root2 = path13.resolve(input.root);
+  const root2 = path11.resolve(input.root);
   const trail2 = [pruneLogPath(input.config, input.files), archivePath(input.config)];
   if (input.config.log) await assertInsideRoot(root2, trail2[0], "the pruning log (config `log`)");
   await assertInsideRoot(root2, trail2[1], "the archive (config `archive`)");
   const wanted = new Set(trail2);
   for (const p of input.plan) if (p.superseded) wanted.add(p.superseded);
   const current = /* @__PURE__ */ new Map();
-  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path13.resolve(root2, f)));
+  for (const f of [...wanted].sort()) current.set(f, await readOrNull(path11.resolve(root2, f)));
   const planned = planChanges({
     files: input.files,
     entries: input.entries,
@@ -52302,7 +57011,7 @@ async function applyPlan(input) {
   if (input.write && planned.changes.length) {
     const bom = new Set(input.files.filter((f) => f.bom).map((f) => f.path));
     for (const c of planned.changes) {
-      const abs = path13.resolve(root2, c.file);
+      const abs = path11.resolve(root2, c.file);
       if (c.after === null) await rm(abs, { force: true });
       else await writeMemory(abs, c.after, bom.has(c.file));
     }
@@ -52332,7 +57041,7 @@ __export(restore_exports, {
   runRestore: () => runRestore,
   selectRecords: () => selectRecords
 });
-import path14 from "node:path";
+import path12 from "node:path";
 function selectRecords(all2, id) {
   const direct = all2.filter((r) => r.id === id || r.entryId === id);
   if (!direct.length) return [];
@@ -52372,9 +57081,9 @@ function anchorAlternates(records, file) {
     from.forEach((l, k) => {
       const alt = to[Math.min(k, to.length - 1)];
       if (alt === l) return;
-      const list4 = out.get(l) ?? [];
-      if (!list4.includes(alt)) list4.push(alt);
-      out.set(l, list4);
+      const list5 = out.get(l) ?? [];
+      if (!list5.includes(alt)) list5.push(alt);
+      out.set(l, list5);
     });
   }
   return out;
@@ -52513,10 +57222,10 @@ function originalAt(cur, r) {
   return best;
 }
 async function runRestore(opts) {
-  const root2 = path14.resolve(opts.root);
+  const root2 = path12.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const arch = archivePath(config);
-  const archText = await readOrNull(path14.resolve(root2, arch));
+  const archText = await readOrNull(path12.resolve(root2, arch));
   if (archText === null) throw new Error(`no archive at ${arch}: nothing has been pruned here`);
   const parsed = parseArchive(archText);
   const warnings = parsed.problems.map((p) => `${arch}:${p.line}: ${p.message}; skipped`);
@@ -52527,7 +57236,7 @@ async function runRestore(opts) {
   const bom = /* @__PURE__ */ new Map();
   const get = async (file) => {
     if (!now.has(file)) {
-      const t = await readMemoryOrNull(path14.resolve(root2, file));
+      const t = await readMemoryOrNull(path12.resolve(root2, file));
       before.set(file, t?.text ?? null);
       now.set(file, t?.text ?? null);
       bom.set(file, t?.bom ?? false);
@@ -52548,7 +57257,7 @@ async function runRestore(opts) {
   }
   const siblingsOf = (r) => siblingMap.get(`${r.date}\0${r.file}`) ?? [];
   for (const r of records) {
-    if (/^\.\.(?:[\\/]|$)/.test(path14.posix.normalize(r.file.replace(/\\/g, "/")))) {
+    if (/^\.\.(?:[\\/]|$)/.test(path12.posix.normalize(r.file.replace(/\\/g, "/")))) {
       warnings.push(`${arch}: record ${r.id} names ${r.file}, outside the repository; not restored`);
       continue;
     }
@@ -52606,7 +57315,7 @@ async function runRestore(opts) {
   }
   const changes = [...now.keys()].sort().map((file) => ({ file, before: before.get(file) ?? null, after: now.get(file) ?? null })).filter((c) => c.before !== c.after);
   if (opts.write !== false) {
-    for (const c of changes) await writeMemory(path14.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
+    for (const c of changes) await writeMemory(path12.resolve(root2, c.file), c.after ?? "", bom.get(c.file) ?? false);
   }
   return { restored, skipped, diff: unifiedDiff(changes), warnings };
 }
@@ -52629,9 +57338,9 @@ __export(prune_exports, {
   applyAudit: () => applyAudit,
   runPrune: () => runPrune
 });
-import path15 from "node:path";
+import path13 from "node:path";
 async function runPrune(opts) {
-  const root2 = path15.resolve(opts.root);
+  const root2 = path13.resolve(opts.root);
   const config = opts.config ?? await loadConfig(root2, opts.configPath);
   const now = resolveNow(opts.now, config);
   const result = await audit({ ...opts, root: root2, config, now });
@@ -52762,9 +57471,9 @@ function renderText(report2, opts) {
   const byFile = /* @__PURE__ */ new Map();
   for (const f of findingsAndNotes(report2)) {
     if (opts.info === false && f.severity === "info") continue;
-    const list4 = byFile.get(f.file) ?? [];
-    list4.push(f);
-    byFile.set(f.file, list4);
+    const list5 = byFile.get(f.file) ?? [];
+    list5.push(f);
+    byFile.set(f.file, list5);
   }
   const tokens = report2.summary.tokens;
   lines.push(
