@@ -40,12 +40,15 @@ describe('manifest-unreadable notes', () => {
       'node/package.json': `{"name":"n",\n"scripts":{"setup":"${SECRET}"\n`,
       'py/pyproject.toml': `[project]\nname = "${SECRET}\n`,
       // fast-xml-parser names the tags it expected
+      // the .NET SDK pin, read as JSON with comments like the SDK reads it
+      'dotnet/global.json': `{ "sdk": { "version": "${SECRET}" \n`,
       'jvm/pom.xml': `<project>\n  <dependencies>\n    <${SECRET}>\n  </dependencies>\n</project>\n`,
     });
     const r = await run(repo.dir);
     const notes = (r.report.notes ?? []).filter((n) => n.kind === ('manifest-unreadable' as never));
     expect(notes.map((n) => [n.file, n.line, n.severity, n.entryId, n.message])).toEqual([
       ['deno/deno.jsonc', 1, 'info', null, '`deno/deno.jsonc` could not be read as a manifest: invalid JSON (with comments); its scripts, dependencies and versions are not checked.'],
+      ['dotnet/global.json', 1, 'info', null, '`dotnet/global.json` could not be read as a manifest: invalid JSON (with comments); its scripts, dependencies and versions are not checked.'],
       ['jvm/pom.xml', 4, 'info', null, '`jvm/pom.xml` could not be read as a manifest: invalid XML at line 4; its scripts, dependencies and versions are not checked.'],
       ['node/package.json', 3, 'info', null, '`node/package.json` could not be read as a manifest: invalid JSON at line 3, column 1; its scripts, dependencies and versions are not checked.'],
       ['php/composer.json', 1, 'info', null, '`php/composer.json` could not be read as a manifest: invalid JSON at line 1, column 54; its scripts, dependencies and versions are not checked.'],

@@ -1610,7 +1610,7 @@ export function parseRuntimeFile(path: string, text: string): ParsedManifest {
   const base = path.slice(path.lastIndexOf('/') + 1);
   if (base === 'global.json') {
     // The .NET SDK a repository pins (`sdk.version`, e.g. 10.0.100): the SDK the build runs with.
-    const out2 = parseJsonc(text);
+    const out2 = readJsonc(text, out.problems);
     const v = str(obj(obj(out2)?.sdk)?.version);
     if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: 'dotnet', spec: v }];
     return out;
