@@ -7,6 +7,7 @@
 // - frequency: how often the paths it names were touched in history, plus recorded reads,
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
+import { posix } from 'node:path';
 import { makeTargetDefined, taskNameDefined, taskTables } from '../evidence/manifests.js';
 import type { CheckContext, Entry, Reference } from '../types.js';
 import { configOwnerDir } from '../memory/refs/paths.js';
@@ -166,7 +167,16 @@ function normalPath(v: string): string {
   while (p.startsWith('./')) p = p.slice(2);
   p = p.replace(/\/\.\.\.$/, '');
   while (p.endsWith('/')) p = p.slice(0, -1);
-  return p.startsWith('/') || p.startsWith('~') || p.startsWith('../') ? '' : p;
+  return p.startsWith('/') || p.startsWith('~') ? '' : p;
+}
+
+/**
+ * `dir/p` with `.` and `..` segments resolved (`services/api` + `../shared/types.ts` is
+ * `services/shared/types.ts`); undefined when it climbs out of the repository.
+ */
+function joinInside(dir: string, p: string): string | undefined {
+  const joined = posix.normalize(dir ? `${dir}/${p}` : p).replace(/\/+$/, '');
+  return joined === '..' || joined.startsWith('../') || joined === '.' || joined === '' ? undefined : joined;
 }
 
 /** The folder of the entry's memory file ('' at the root or outside the repository). */
@@ -179,6 +189,11 @@ function entryDir(e: Entry): string {
 function existing(ev: CheckContext['evidence'], p: string, dir: string, base?: string): string | undefined {
   if (!p) return undefined;
   const has = (x: string) => ev.files.files.has(x) || ev.files.dirs.has(x);
+  // `../x` from a nested memory file: beside its folder's parent, never above the root
+  if (p.startsWith('../')) {
+    const j = joinInside(dir, p);
+    return j && has(j) ? j : undefined;
+  }
   if (has(p)) return p;
   if (dir && has(`${dir}/${p}`)) return `${dir}/${p}`;
   const b = base?.replace(/\/+$/, '');
@@ -219,8 +234,16 @@ function namedPathSet(entry: Entry): ReadonlySet<string> {
     out ??= new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, '')}/${v}`);
-    if (dir && !v.startsWith('../')) out.add(`${dir}/${v}`);
-    if (owner && owner !== dir && !v.startsWith('../')) out.add(`${owner}/${v}`);
+    if (v.startsWith('../')) {
+      // relative to the memory file's folder (or the sub-project's), never above the root
+      for (const from of owner && owner !== dir ? [dir, owner] : [dir]) {
+        const j = from ? joinInside(from, v) : undefined;
+        if (j) out.add(j);
+      }
+      continue;
+    }
+    if (dir) out.add(`${dir}/${v}`);
+    if (owner && owner !== dir) out.add(`${owner}/${v}`);
   }
   return out ?? NO_PATHS;
 }

@@ -401,4 +401,24 @@ describe('budgets and health', () => {
       '1 cold from irrelevance (score < 0.3, naming nothing the project still has; delete next cycle unless still wanted): CLAUDE.md:9',
     ]);
   });
+
+  test('paths a nested memory file names with `../` count as named where they resolve (never above the root)', async () => {
+    const md = [
+      '# API',
+      '',
+      '- Design notes live in [the API doc](../../docs/api.md).',
+      '',
+      '- Shared types come from `../shared/types.ts`.',
+      '',
+      '- The old notes were in `../../../outside/notes.md`.',
+      '',
+    ].join('\n');
+    const repo = await makeRepo({ 'services/api/CLAUDE.md': md, 'services/shared/types.ts': 'x\n', 'docs/api.md': 'd\n' }, '2024-01-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const warnings = healthWarnings(r, [], decide(r, []));
+    expect(warnings.filter((w) => /cold from/.test(w))).toEqual([
+      '1 cold from irrelevance (score < 0.3, naming nothing the project still has; delete next cycle unless still wanted): services/api/CLAUDE.md:7',
+    ]);
+  });
 });
+
