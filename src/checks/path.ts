@@ -2,7 +2,7 @@
 // the repository at HEAD, explained from history (renamed, with the final successor; or
 // deleted, with the commit). Resolved against the memory file's folder and the repository
 // root, whichever matches the history.
-import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathFate, Reference } from '../types.js';
+import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathEvent, PathFate, Reference } from '../types.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
 import { splitFqcn } from '../memory/refs/commands.js';
@@ -440,6 +440,11 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   }
   // A package of the own module that never was a folder: generated code, or not a package path at all.
   if (goPackage && (res.kind === 'never' || res.kind === 'unknown-history')) return null;
+  // `../../docs/api.md` in a memory file that moved since it was written: relative to where it was.
+  if (res.kind === 'never' && ref.kind === 'path' && !isGlob && (ref.value.startsWith('../') || ref.value.startsWith('./'))) {
+    const moved = movedWithMemoryFile(entry, ref, ev);
+    if (moved) return moved;
+  }
   const shown = ref.raw;
   const resolvedNote = (c: Candidate | undefined) => (c && c.path !== ref.value.replace(/\/+$/, '') && (goPackage || c.path !== value) ? ` (${c.path})` : '');
   const dirRef = ref.raw.endsWith('/');
@@ -562,6 +567,51 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+/**
+ * A relative path (`../../docs/api.md`, `./scripts/dev.sh`) that names nothing from where its
+ * memory file is now, but named a file from where the memory file was before a rename
+ * (`packages/api/CLAUDE.md` moved to `services/backend/api/CLAUDE.md`): the move broke it.
+ * `path-renamed` with the path rewritten relative to the file's new folder, to the target as it
+ * is at HEAD (followed through its own renames). The memory file's former paths are tried from
+ * the most recent; undefined when none of them explains the path.
+ */
+function movedWithMemoryFile(entry: Entry, ref: Reference, ev: Evidence): Finding | undefined {
+  if (!ev.history.available || entry.file.startsWith('/')) return undefined;
+  const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  const seen = new Set([entry.file]);
+  let cur = entry.file;
+  for (let hops = 0; hops < 10; hops++) {
+    const evs = ev.history.events.get(cur);
+    let from: PathEvent | undefined;
+    for (let i = (evs?.length ?? 0) - 1; i >= 0 && !from; i--) if (evs![i]!.type === 'renamed-to' && evs![i]!.other) from = evs![i];
+    if (!from || seen.has(from.other!)) return undefined;
+    const prev = from.other!;
+    seen.add(prev);
+    const target = joinPath(dirOf(prev), ref.value.replace(/\/+$/, ''));
+    if (target) {
+      let now = exists(ev, target) ? target : undefined;
+      if (!now) {
+        const f = ev.history.fate(target);
+        if (f.status === 'renamed' && f.successor && exists(ev, f.successor)) now = f.successor;
+      }
+      if (now) {
+        let rel = relativeTo(dirOf(entry.file), now);
+        if (ref.value.startsWith('./') && !rel.startsWith('../')) rel = `./${rel}`;
+        if (ref.value.endsWith('/')) rel += '/';
+        const replace = ref.raw.startsWith(ref.value) ? rel + ref.raw.slice(ref.value.length) : undefined;
+        return finding(
+          entry, ref, 'path-renamed', 'warning',
+          `\`${ref.raw}\` was written relative to \`${prev}\`, where it named \`${target}\`; that memory file moved to \`${entry.file}\` in ${describeCommit(from.commit)}, so the path now names nothing: write \`${rel}\`.`,
+          { ...commitEvidence(from.commit), path: target, now },
+          replace ? { replace } : undefined,
+        );
+      }
+    }
+    cur = prev;
+  }
+  return undefined;
 }
 
 /**
