@@ -698,6 +698,9 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   } else {
     // Never defined in this manifest. When another package defines it, the command is run there: not stale.
     if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    // `make`/`just` in running prose, not code: a target it never had is the English verb ("always
+    // make self-contained commits", "we make non-breaking releases"), not a command that fails.
+    if (ref.in === 'prose' && !last && (look.kind === 'make' || look.kind === 'just')) return null;
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
     // A make target nothing shows was ever removed: the command does not work, it did not stop
     // working. With the Makefile's full target history read, it never had the target.

@@ -136,7 +136,7 @@ export function relativeTo(from: string, to: string): string {
 }
 
 const PAST_BEFORE =
-  /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+  /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|import|require)|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
 /**
  * A prohibition of the thing named right after it: "never add X back", "don't reintroduce X",
  * "do not install X", "must not depend on X". Such guidance stays true once X is gone, so
@@ -144,7 +144,14 @@ const PAST_BEFORE =
  * "never call X directly" or "don't edit X" presuppose that X exists and are still checked.
  */
 const PROHIBITION_BEFORE =
-  /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+  /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|import(?:ing)?|requir(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+/**
+ * The items of a list written before the reference (`` `log`, `slog`, or `` of "do not import `log`,
+ * `slog`, or `logrus`"; `` `date-fns` and `` of "avoid `date-fns` and `moment`"; an item may run
+ * to three words: "`Date` math, `luxon`, or `moment`"): a cue before the list (PAST_BEFORE,
+ * PROHIBITION_BEFORE) covers each of its items.
+ */
+const LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
 const PAST_AFTER =
   /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
 /**
@@ -203,6 +210,10 @@ export function describedAsPast(entry: Entry, ref: Reference, successors?: strin
   const lineEnd = entry.text.indexOf('\n', endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
   if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  // the last items of a list whose head carries the cue ("do not import `log`, `slog`, or `logrus`")
+  const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
+  const head = wider.replace(LIST_ITEMS_BEFORE, '');
+  if (head !== wider && (PAST_BEFORE.test(head.slice(-60)) || PROHIBITION_BEFORE.test(head.slice(-60)))) return true;
   const arrow = ARROW_AFTER.exec(after);
   if (!arrow) return false;
   if (ARROW_TO_NOTHING.test(after) || ARROW_TO_NOW.test(after)) return true;

@@ -1,0 +1,75 @@
+// QA round 24 (real memory files: traefik, litellm): a prohibition governs every item of the list
+// after it ("do not import `log`, `slog`, or `logrus`", "avoid `date-fns` and `moment`"), so a
+// replaced package named there is not stale and is never rewritten to its successor (which would
+// forbid the library the project uses); `make <word>` in running prose is the English verb when the
+// Makefile never had such a target ("always make self-contained commits"). Real git repositories.
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { audit } from '../../src/audit.js';
+import { runPrune } from '../../src/commands/prune.js';
+import { cleanupRepos, findingRows, makeRepo, pkg } from './helpers.js';
+
+afterAll(cleanupRepos);
+
+const NOW = new Date('2026-06-01T00:00:00Z');
+
+describe('prohibitions over lists', () => {
+  it('leave every item of the list alone, in Go and npm projects; prune changes nothing', async () => {
+    const r = await makeRepo();
+    const gomod = (dep: string) => `module github.com/acme/proxy\n\ngo 1.24.0\n\nrequire (\n\t${dep}\n)\n`;
+    await r.write('go.mod', gomod('github.com/sirupsen/logrus v1.9.0'));
+    await r.write('web/package.json', pkg({ name: 'web', dependencies: { moment: '^2.29.0' } }));
+    await r.commit('init', '2025-03-01');
+    await r.write('go.mod', gomod('github.com/rs/zerolog v1.33.0'));
+    await r.write('web/package.json', pkg({ name: 'web', dependencies: { dayjs: '^1.11.0' } }));
+    await r.commit('Use zerolog instead of logrus, dayjs instead of moment', '2025-04-01');
+    const memory = [
+      '# AGENTS.md',
+      '',
+      '- Logging uses `github.com/rs/zerolog` exclusively — do not import `log`, `slog`, or `logrus`.',
+      '- Do not use `log`, `slog`, or `logrus` directly.',
+      '- Never import `moment`; use `dayjs`.',
+      '- Dates: use `dayjs`. Do not use `Date` math, `luxon`, or `moment`.',
+      '- Avoid `date-fns` and `moment` in new code.',
+      '- Format timestamps with `moment` in the web app.',
+      '',
+    ].join('\n');
+    await r.write('AGENTS.md', memory);
+    await r.commit('Add AGENTS.md', '2025-09-01');
+    const { report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW });
+    // only the line that uses the old library is stale
+    expect(findingRows(report, (f) => f.kind.startsWith('package'))).toEqual(['package-renamed|8|moment|dayjs']);
+    await runPrune({ root: r.dir, now: NOW, write: true });
+    const after = await readFile(path.join(r.dir, 'AGENTS.md'), 'utf8');
+    expect(after.split('\n').slice(0, 7)).toEqual(memory.split('\n').slice(0, 7));
+    expect(after).toContain('- Format timestamps with `dayjs` in the web app. [corrected 2026-06-01]');
+  });
+});
+
+describe('make in running prose', () => {
+  it('is the English verb when the Makefile never had the target; a removed target is still reported', async () => {
+    const r = await makeRepo();
+    await r.write('Makefile', '.PHONY: lint lint-any docs-build\nlint:\n\truff check .\nlint-any:\n\tpython scripts/check_any.py\ndocs-build:\n\tmkdocs build\n');
+    await r.commit('init', '2025-10-01');
+    await r.write('Makefile', '.PHONY: lint lint-any\nlint:\n\truff check .\nlint-any:\n\tpython scripts/check_any.py\n');
+    await r.commit('Drop the docs build', '2025-11-01');
+    const memory = [
+      '# Conventions',
+      '',
+      '- If you ever make public-facing PR descriptions, keep them short.',
+      '- Always make self-contained commits.',
+      '- Do not make user-facing changes without a changelog entry.',
+      '- We make non-breaking releases on minor versions.',
+      '- Run make lint-any before pushing.',
+      '- Build the docs with make docs-build.',
+      '',
+    ].join('\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('memory', '2025-11-02');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual(['script-missing|8|make docs-build|']);
+    const res = await runPrune({ root: r.dir, now: NOW, write: false });
+    expect(res.diff).not.toContain('self-contained');
+  });
+});
