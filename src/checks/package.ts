@@ -412,6 +412,10 @@ function successorInRole(ev: Evidence, idx: SwapIndex, entry: Entry, ref: Refere
   // accept (vitest rejects `--runInBand`, drizzle-kit has no `migrate dev`). Only the program
   // name alone is a rewrite known to work; otherwise a person rewrites the command.
   if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) && !followedInCommand(entry, ref) ? succ : undefined;
+  // A package run through a runner that fetches or resolves it by name (`npx jest`, `pnpm exec
+  // jest`, `bunx`, `uv run black`, `uvx black`, `poetry run black`): the same holds for what follows
+  // it, while the name alone is the package's own (its executable is named after it).
+  if (runThroughRunner(entry, ref) && followedInCommand(entry, ref)) return undefined;
   // The family's bare name (`prisma`) named, not run, when the commit split the family over
   // several successors (`prisma` -> `drizzle-kit`, `@prisma/client` -> `drizzle-orm`): "the prisma
   // client" may mean either member, so which successor is meant cannot be told.
@@ -449,6 +453,24 @@ function runsAsProgram(entry: Entry, ref: Reference): boolean {
   const at = before.lastIndexOf(ref.tool);
   if (at < 0) return false;
   return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+
+/** A Python runner right before the name: `uv run`, `poetry run`, `pdm run`, `hatch run`, `pipx run`, `uvx` (options between allowed). */
+const PY_RUNNER_BEFORE = /(?:^|[\s;&|(])(?:(?:uv|poetry|pdm|hatch|pipx|rye)\s+run|uvx)(?:\s+-\S+)*\s+$/;
+
+/**
+ * Whether the reference is a package a runner executes by name: through npx (`npx`, `pnpm exec`,
+ * `bunx`: tool `npx`) or a Python runner (tool `pip` right after `uv run`, `uvx`, `poetry run`…,
+ * not `pip install x`).
+ */
+function runThroughRunner(entry: Entry, ref: Reference): boolean {
+  if (ref.in !== 'code' && ref.in !== 'inlineCode') return false;
+  if (ref.tool === 'npx') return true;
+  if (ref.tool !== 'pip') return false;
+  const s = ref.start - entry.start;
+  if (s < 0 || s > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf('\n', s - 1) + 1;
+  return PY_RUNNER_BEFORE.test(entry.text.slice(lineStart, s).replace(/^.*`/, ' '));
 }
 
 /**

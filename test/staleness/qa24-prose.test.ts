@@ -2,7 +2,9 @@
 // after it ("do not import `log`, `slog`, or `logrus`", "avoid `date-fns` and `moment`"), so a
 // replaced package named there is not stale and is never rewritten to its successor (which would
 // forbid the library the project uses); `make <word>` in running prose is the English verb when the
-// Makefile never had such a target ("always make self-contained commits"). Real git repositories.
+// Makefile never had such a target ("always make self-contained commits"); a replaced tool run
+// through a runner (`uv run black --check .`, `npx jest --runInBand x`) is rewritten only when nothing
+// follows it, as through a package manager. Real git repositories.
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -73,3 +75,44 @@ describe('make in running prose', () => {
     expect(res.diff).not.toContain('self-contained');
   });
 });
+
+describe('replaced tools run through a runner', () => {
+  it('are rewritten only when nothing follows them; with arguments the entry goes to review', async () => {
+    const r = await makeRepo();
+    await r.write('pyproject.toml', '[project]\nname = "app"\nversion = "0.1.0"\n\n[dependency-groups]\ndev = ["black>=24.1.0"]\n');
+    await r.write('package.json', pkg({ name: 'web', private: true, devDependencies: { jest: '^29.0.0' } }));
+    const memory = [
+      '# Dev',
+      '',
+      '- Check formatting with `uv run black --check .` before pushing.',
+      '- Format: `poetry run black src tests`',
+      '- Run one web test: `npx jest --runInBand src/a.test.ts`',
+      '- Format notebooks: `uvx black --ipynb notebooks/`',
+      '- Run one web test: `pnpm exec jest --ci`',
+      '- Format everything with `uv run black`.',
+      '- Run the web tests with `npx jest`.',
+      '',
+    ].join('\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2025-01-01');
+    await r.write('pyproject.toml', '[project]\nname = "app"\nversion = "0.1.0"\n\n[dependency-groups]\ndev = ["ruff>=0.6.0"]\n');
+    await r.write('package.json', pkg({ name: 'web', private: true, devDependencies: { vitest: '^3.2.0' } }));
+    await r.commit('Replace black with ruff, jest with vitest', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package'))).toEqual([
+      'package-renamed|3|black|',
+      'package-renamed|4|black|',
+      'package-renamed|5|jest|',
+      'package-renamed|6|black|',
+      'package-renamed|7|jest|',
+      'package-renamed|8|black|ruff',
+      'package-renamed|9|jest|vitest',
+    ]);
+    await runPrune({ root: r.dir, now: NOW, write: true });
+    const after = await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8');
+    expect(after.split('\n').slice(0, 7)).toEqual(memory.split('\n').slice(0, 7));
+    expect(after).toContain('- Format everything with `uv run ruff`. [corrected 2026-06-01]');
+    expect(after).toContain('- Run the web tests with `npx vitest`. [corrected 2026-06-01]');
+  });
+});
+
