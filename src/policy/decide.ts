@@ -278,7 +278,8 @@ function flaggedAt(e: Entry, f: Finding, ctx: CheckContext): Array<{ start: numb
  * Also when the text is the destination's base name or its last segments (Cursor's
  * `[batch.ts](mdc:app/routes/batch.ts)`, `[routes/batch.ts](app/routes/batch.ts)`): the whole
  * text, with `text` = as many last segments of `replace` (all of it when it has fewer), so the
- * link does not go on naming the old file.
+ * link does not go on naming the old file. And when the text is the name of the folder of an entry
+ * file that kept its name (a skill's `[pr-checklist](skills/pr-checklist/SKILL.md)`): the new folder's.
  */
 function selfNamedLinkText(
   e: Entry,
@@ -311,6 +312,13 @@ function selfNamedLinkText(
   const after = s.url.slice(rel + (at.end - at.start));
   if (after && !/^[#?]/.test(after)) return undefined;
   const path = written.replace(/\/+$/, '');
+  // The folder an entry file stands for (`` [`pr-checklist`](.agents/skills/pr-checklist/SKILL.md) ``):
+  // the text is the name of the destination's folder, and the file kept its name in the new one.
+  const oldSegs = path.split('/');
+  const newSegs = replace.replace(/\/+$/, '').split('/');
+  if (!text.includes('/') && oldSegs.length >= 2 && newSegs.length >= 2 && text === oldSegs[oldSegs.length - 2] && oldSegs[oldSegs.length - 1] === newSegs[newSegs.length - 1]) {
+    return { start: s.start + textStart, end: s.start + textEnd, text: newSegs[newSegs.length - 2] };
+  }
   if (!path.endsWith(`/${text}`)) return undefined;
   const n = text.split('/').length;
   const segs = replace.replace(/\/+$/, '').split('/');

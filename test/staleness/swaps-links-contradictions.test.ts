@@ -209,6 +209,32 @@ describe('a link whose text is the base name or the last segments of its destina
   });
 });
 
+describe('a link whose text is the folder its entry file stands for (QA round 24, vllm)', () => {
+  it('rewrites the text with the new folder name when only the folder was renamed', async () => {
+    const memory = [
+      '# AGENTS.md',
+      '',
+      '- Before opening a PR, run the [`pr-checklist`](.agents/skills/pr-checklist/SKILL.md) skill.',
+      '- For Playwright work use the [write-e2e-tests](.claude/skills/write-e2e-tests/SKILL.md) skill.',
+      '- Read [the checklist](.agents/skills/pr-checklist/SKILL.md) first.',
+      '',
+    ].join('\n');
+    const r = await makeRepo();
+    await r.write('.agents/skills/pr-checklist/SKILL.md', '# PR checklist\n');
+    await r.write('.claude/skills/write-e2e-tests/SKILL.md', '# e2e\n');
+    await r.write('AGENTS.md', memory);
+    await r.commit('init', '2025-10-01');
+    await r.move('.agents/skills/pr-checklist', '.agents/skills/pr-review');
+    await r.move('.claude/skills/write-e2e-tests', '.claude/skills/e2e-tests');
+    await r.commit('Rename skills', '2026-03-01');
+    const after = memory
+      .replace('[`pr-checklist`](.agents/skills/pr-checklist/SKILL.md) skill.', '[`pr-review`](.agents/skills/pr-review/SKILL.md) skill. [corrected 2026-06-01]')
+      .replace('[write-e2e-tests](.claude/skills/write-e2e-tests/SKILL.md) skill.', '[e2e-tests](.claude/skills/e2e-tests/SKILL.md) skill. [corrected 2026-06-01]')
+      .replace('[the checklist](.agents/skills/pr-checklist/SKILL.md) first.', '[the checklist](.agents/skills/pr-review/SKILL.md) first. [corrected 2026-06-01]');
+    await pruneTwiceAndRestore(r, { 'AGENTS.md': memory }, { 'AGENTS.md': after });
+  });
+});
+
 describe('a contradiction whose one side is verified stale on the same subject', () => {
   const claude = (v: string) => ['# CLAUDE.md', '', '### Internal Packages', '', `- **internal-packages/database** (\`@trigger.dev/database\`): Prisma ${v} client and schema`, ''].join('\n');
   const mdc = (v: string) =>
