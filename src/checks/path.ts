@@ -1174,7 +1174,9 @@ export const pathCheck: Check = {
       for (const entry of ctx.entries) {
         if (!checkable(entry)) continue;
         for (const ref of entry.refs) {
-          if (ref.kind === 'path' || ref.kind === 'import' || (ref.kind === 'package' && ref.value.includes('/'))) check(entry, ref);
+          // (a package reference outside them is not looked at: it must not take the place of the
+          // path reference on the same text, `caddyconfig/httpcaddyfile` read as `vendor/name` too)
+          if (ref.kind === 'path' || ref.kind === 'import' || (ref.kind === 'package' && ref.value.includes('/') && ownGoPackage(ev, ref))) check(entry, ref);
         }
       }
       return out;

@@ -1,10 +1,12 @@
-// QA round 24 (real memory files: traefik, litellm): a prohibition governs every item of the list
+// QA round 24 (real memory files: traefik, litellm, caddy, home-assistant): a prohibition governs every item of the list
 // after it ("do not import `log`, `slog`, or `logrus`", "avoid `date-fns` and `moment`"), so a
 // replaced package named there is not stale and is never rewritten to its successor (which would
 // forbid the library the project uses); `make <word>` in running prose is the English verb when the
 // Makefile never had such a target ("always make self-contained commits"); a replaced tool run
 // through a runner (`uv run black --check .`, `npx jest --runInBand x`) is rewritten only when nothing
-// follows it, as through a package manager. Real git repositories.
+// follows it, as through a package manager; a two-segment Go package folder in a repository with a
+// go.mod (`caddyconfig/httpcaddyfile`, also readable as a Composer `vendor/name`) is checked as a path.
+// Real git repositories.
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -113,6 +115,27 @@ describe('replaced tools run through a runner', () => {
     expect(after.split('\n').slice(0, 7)).toEqual(memory.split('\n').slice(0, 7));
     expect(after).toContain('- Format everything with `uv run ruff`. [corrected 2026-06-01]');
     expect(after).toContain('- Run the web tests with `npx vitest`. [corrected 2026-06-01]');
+  });
+});
+
+describe('Go package folders written without a slash', () => {
+  it('are checked as paths in a repository with a go.mod', async () => {
+    const r = await makeRepo();
+    await r.write('go.mod', 'module github.com/caddyserver/caddy/v2\n\ngo 1.24\n');
+    for (const f of ['caddyconfig/httpcaddyfile/httptype.go', 'pkg/legacy/legacy.go', 'cmd/caddy/main.go']) await r.write(f, 'package x\n');
+    await r.write(
+      'AGENTS.md',
+      ['# Guide', '', '- Caddyfile → JSON via `caddyconfig/httpcaddyfile`.', '- Old helpers are in `pkg/legacy`; keep them small.', '- The CLI is `cmd/caddy`.', ''].join('\n'),
+    );
+    await r.commit('init', '2025-10-01');
+    await r.move('caddyconfig/httpcaddyfile', 'caddyconfig/caddyfilehttp');
+    await r.remove('pkg/legacy');
+    await r.commit('refactor: rename packages', '2026-01-10');
+    const { report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('path'))).toEqual([
+      'path-renamed|3|caddyconfig/httpcaddyfile|caddyconfig/caddyfilehttp',
+      'path-missing|4|pkg/legacy|',
+    ]);
   });
 });
 
