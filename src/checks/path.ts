@@ -471,6 +471,17 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
         if (byName) res = byName;
       }
     }
+    // `@scope/name/sub/path` (`name/sub/path`): a file of the workspace package of that name, or of
+    // an installed dependency (nothing to check there).
+    if (!alias && res.kind === 'never' && ref.kind === 'path' && !isGlob) {
+      const sub = packageSubpath(ev, value);
+      if (sub === 'dependency') return null;
+      if (sub) {
+        const r2 = resolvePath(ev, [sub]);
+        if (r2.kind === 'present') return null;
+        if (r2.kind !== 'never' && r2.kind !== 'unknown-history') res = r2;
+      }
+    }
     // A module specifier written without its extension (`shared/composables/useBranding`).
     if (!alias && res.kind === 'never' && moduleSpecifierRef(entry, ref, ev, isGlob, dirRef)) {
       const m = resolveModule(entry, ev, ref, cands, value);
@@ -612,6 +623,23 @@ function movedWithMemoryFile(entry: Entry, ref: Reference, ev: Evidence): Findin
     cur = prev;
   }
   return undefined;
+}
+
+/**
+ * The file a package subpath names (`@tldraw/editor/editor.css`, `tldraw/tldraw.css`): inside the
+ * folder of the workspace package of that name ('dependency' when a manifest declares it as a
+ * dependency instead: installed code), undefined when the first segments name no package.
+ */
+function packageSubpath(ev: Evidence, value: string): Candidate | 'dependency' | undefined {
+  const m = /^(@[\w.-]+\/[\w.-]+|[\w.-]+)\/(.+)$/.exec(value);
+  if (!m) return undefined;
+  const name = m[1]!;
+  const dir = ev.manifests.workspaces.get(name);
+  if (dir !== undefined) {
+    const path = joinPath(dir, m[2]!);
+    return path ? { path, from: 'context', base: dir } : undefined;
+  }
+  return name.startsWith('@') && (ev.manifests.dependencies.has(name.toLowerCase()) || ev.manifests.everDependencies.has(name.toLowerCase())) ? 'dependency' : undefined;
 }
 
 /**

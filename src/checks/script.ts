@@ -1106,7 +1106,8 @@ const goneMavenCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
 /**
  * Maven plugins history shows declared in a POM's build plugins and removed, which no manifest
  * declares at HEAD in any spelling, keyed by their goal prefix: Maven's naming convention,
- * `X-maven-plugin` -> `X` (`spotless-maven-plugin` -> `spotless:apply`). Plugins of the groups
+ * `X-maven-plugin` -> `X` (`spotless-maven-plugin` -> `spotless:apply`), also `X-maven` (`pitest-maven`,
+ * `jooq-codegen-maven`). Plugins of the groups
  * Maven searches by default (`org.apache.maven.plugins`, `org.codehaus.mojo`: `dependency:tree`,
  * `exec:java`) are left out: their goals run without any declaration. Built once per run.
  */
@@ -1115,7 +1116,7 @@ function goneMavenPlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
   if (out) return out;
   out = new Map();
   for (const [key, events] of ev.manifests.everDependencies) {
-    const prefix = /^([a-z0-9][a-z0-9.-]*)-maven-plugin$/.exec(key)?.[1];
+    const prefix = /^([a-z0-9][a-z0-9.-]*?)-maven(?:-plugin)?$/.exec(key)?.[1];
     if (!prefix || ev.manifests.dependencies.has(key)) continue;
     let removal: PackageHistoryEvent | undefined;
     let plugin = false;
@@ -1133,18 +1134,32 @@ function goneMavenPlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
 }
 
 /**
- * `mvn spotless:apply`, `./mvnw jib:build`, `mvn com.diffplug.spotless:spotless-maven-plugin:apply`:
- * a goal of a Maven plugin (see `goneMavenPlugins`) that history shows removed from the POMs and
- * that none declares now no longer runs: `script-missing`, naming the commit that removed it.
+ * Goal prefixes of the plugins `spring-boot-starter-parent` manages (its `pluginManagement`): a
+ * project with that parent runs them whether or not its own POM declares them.
+ */
+const SPRING_BOOT_PARENT_PREFIXES = new Set([
+  'spring-boot', 'flyway', 'liquibase', 'jooq-codegen', 'native', 'kotlin', 'git-commit-id', 'cyclonedx', 'xml', 'versions',
+  'build-helper', 'flatten', 'exec', 'graphql',
+]);
+
+/**
+ * `mvn spotless:apply`, `./mvnw jib:build`, `mvnd airstyle:format`: a prefix goal of a Maven plugin
+ * (see `goneMavenPlugins`) that history shows removed from the POMs and that none declares now no
+ * longer runs: `script-missing`, naming the commit that removed it. A fully-qualified goal
+ * (`group:artifact[:version]:goal`) runs without a declaration and is never reported; nor a
+ * prefix Spring Boot's parent manages while a POM inherits from it.
  * Lifecycle phases (`mvn verify`) are no goals and never reach here; not without history or with
  * a shallow one. No replacement: what replaced the plugin's goal is not known.
  */
 function checkMavenGoalRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   const goal = ref.script!;
   const parts = goal.split(':');
-  if (parts.length < 2 || !ev.history.available || ev.history.shallow) return null;
-  const prefix = parts.length >= 3 ? /^(.+)-maven-plugin$/.exec(parts[1]!)?.[1] : parts[0];
-  const plugin = prefix ? goneMavenPlugins(ev).get(prefix.toLowerCase()) : undefined;
+  // `group:artifact[:version]:goal` runs without any declaration (OpenRewrite's one-off runs): only prefix goals.
+  if (parts.length !== 2 || !ev.history.available || ev.history.shallow) return null;
+  const prefix = parts[0]!.toLowerCase();
+  // A parent from outside the repository manages plugins of its own: Spring Boot's manages these.
+  if (SPRING_BOOT_PARENT_PREFIXES.has(prefix) && ev.manifests.dependencies.has('spring-boot-starter-parent')) return null;
+  const plugin = goneMavenPlugins(ev).get(prefix);
   if (!plugin) return null;
   const r = plugin.removal;
   return finding(

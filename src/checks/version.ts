@@ -37,8 +37,21 @@ const RUNTIME_LABEL = new Map<string, string>(
  * version, the first one declared is read.
  */
 const FRAMEWORK_PACKAGES = new Map<string, string[]>(
-  Object.entries({ laravel: ['laravel/framework'], symfony: ['symfony/framework-bundle', 'symfony/symfony', 'symfony/http-kernel'], lumen: ['laravel/lumen-framework'] }),
+  Object.entries({
+    laravel: ['laravel/framework'],
+    symfony: ['symfony/framework-bundle', 'symfony/symfony', 'symfony/http-kernel'],
+    lumen: ['laravel/lumen-framework'],
+    // Maven's parent or BOM, Gradle's plugin (followed as `boot`, the last part of its id)
+    'spring-boot': ['spring-boot-starter-parent', 'spring-boot-dependencies', 'spring-boot-gradle-plugin', 'boot'],
+    kotlin: ['kotlin-stdlib', 'kotlin-maven-plugin', 'kotlin-gradle-plugin', 'org.jetbrains.kotlin.jvm', 'org.jetbrains.kotlin.android', 'org.jetbrains.kotlin.multiplatform'],
+  }),
 );
+/** Subjects that name another: a JDK's version is the Java version (`JDK 17`, `OpenJDK 17`, `Temurin 17`). */
+const SUBJECT_OF = new Map<string, string>(Object.entries({ jdk: 'java', openjdk: 'java', temurin: 'java', corretto: 'java' }));
+/** Two-word names, of which the prose reader keeps the last word as the subject (`Spring Boot 3` -> `boot`). */
+const TWO_WORD_SUBJECTS = new Map<string, string>(Object.entries({ 'spring boot': 'spring-boot' }));
+/** The word right before a version's subject (`Spring` of `Spring Boot 3`). */
+const WORD_BEFORE = /([A-Za-z][\w.-]*)\s+$/;
 /** Spellings the prose reader keeps as they are: the Swift tools version (`swift-tools-version 5.9`). */
 const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-version': 'swift-tools' }));
 
@@ -153,7 +166,12 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
   if (!stated) return null;
-  const subject = SUBJECT_SPELLING.get(ref.subject) ?? ref.subject;
+  let subject = SUBJECT_SPELLING.get(ref.subject) ?? SUBJECT_OF.get(ref.subject) ?? ref.subject;
+  if (entry.text && ref.start > entry.start) {
+    const before = WORD_BEFORE.exec(entry.text.slice(Math.max(0, ref.start - entry.start - 30), ref.start - entry.start))?.[1];
+    const two = before ? TWO_WORD_SUBJECTS.get(`${before.toLowerCase()} ${subject}`) : undefined;
+    if (two) subject = two;
+  }
   const written = ref.raw;
   // "keeps the Laravel 10 structure": a style named after a release, not the version in use.
   if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
@@ -207,7 +225,9 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
 
   let deps = ev.manifests.dependencies.get(subject.toLowerCase());
   let pkg = subject;
-  if (!deps || !deps.length) {
+  // Declared under this name without a version (another spelling, a managed version): the
+  // framework's own packages may carry it.
+  if (!deps || !deps.some((d) => !!d.spec || !!d.locked)) {
     for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
       // The full name carries the version when the short one is generic (`laravel/framework`);
       // else the full name is another spelling and the short one (`framework-bundle`) of the same
@@ -223,12 +243,17 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     }
   }
   if (!deps || !deps.length) return null;
+  // A declaration without a version (a BOM or parent manages it: `junit-jupiter` under Spring Boot's
+  // parent) may be at any version: the statement cannot be said wrong.
+  if (deps.some((d) => !d.spec && !d.locked)) return null;
   // The version in use: the lockfile's, else the lowest the spec admits; the highest across manifests.
   let cur: number[] | null = null;
   let curText = '';
   let where = '';
+  let sameLine = false;
   for (const d of deps) {
     const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    if (v && (stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated))) sameLine = true;
     if (v && (!cur || compare(v, cur) > 0)) {
       cur = v;
       curText = d.locked ?? d.spec;
@@ -236,6 +261,9 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     }
   }
   if (!cur) return null;
+  // One declaration on the stated line (JUnit 4 beside JUnit 5 during a migration, two workspace
+  // packages on different majors): the statement holds for that one.
+  if (sameLine) return null;
   if (stated.length === 1 || stated[0] !== 0) {
     if (stated[0] === cur[0]) return null;
   } else if (line(stated) === line(cur)) return null;
@@ -282,6 +310,9 @@ function checkDeclared(entry: Entry, ref: Reference, ev: Evidence, subject: stri
       cands = above.filter((c) => depthOf(dirOf(c.source)) === nearest);
     }
   }
+  // Java's old level spelling: `1.8` is Java 8 (`<java.version>1.8`, `VERSION_1_8`, "Java 1.8"), on both sides.
+  const level = (v: number[]) => (subject === 'java' && v[0] === 1 && v.length >= 2 && v[1]! >= 2 ? v.slice(1) : v);
+  stated = level(stated);
   const prec = Math.min(stated.length, 3);
   const st = truncate(stated, prec);
   const span = /[-–]|to/.test(raw);
@@ -293,7 +324,7 @@ function checkDeclared(entry: Entry, ref: Reference, ev: Evidence, subject: stri
     const floor = subject !== 'swift-tools' && isFloor(c.spec, c.source);
     // "Java 17–21" against a pinned version: the range a project is tested on, any member may be in use.
     if (span && !floor) return null;
-    const lbT = truncate(lowerBound(c.spec)!, prec);
+    const lbT = truncate(level(lowerBound(c.spec)!), prec);
     const cmp = compare(st, lbT);
     const drift = floor ? (ranged ? cmp !== 0 : cmp < 0) : ranged ? cmp > 0 : cmp !== 0;
     if (!drift) return null;

@@ -143,7 +143,7 @@ describe('a Maven project whose dependencies and Java level moved', () => {
       'pom.xml',
       pom({
         java: '21',
-        deps: ['org.springdoc:springdoc-openapi-starter-webmvc-ui:${springdoc.version}', 'org.mapstruct:mapstruct:1.5.5.Final', 'org.junit.jupiter:junit-jupiter::test', 'org.mockito:mockito-core::test'],
+        deps: ['org.springdoc:springdoc-openapi-starter-webmvc-ui:${springdoc.version}', 'org.mapstruct:mapstruct:1.5.5.Final', 'org.junit.jupiter:junit-jupiter:5.10.2:test', 'org.mockito:mockito-core::test'],
         plugins: ['com.diffplug.spotless:spotless-maven-plugin'],
       }),
     );
@@ -155,16 +155,14 @@ describe('a Maven project whose dependencies and Java level moved', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package') || f.kind === 'version-drift')).toEqual([
       `version-drift|${l('Java 17')}|Java 17|Java 21`,
       `package-renamed|${l('Springfox')}|springfox-swagger2|springdoc-openapi-starter-webmvc-ui`,
-      `package-missing|${l('JUnit 4')}|JUnit|`,
+      `version-drift|${l('JUnit 4')}|JUnit 4|JUnit 5`,
     ]);
     const swagger = report.findings.find((f) => f.ref === 'springfox-swagger2')!;
     expect(swagger.message).toMatch(
       /^`springfox-swagger2` was replaced by `springdoc-openapi-starter-webmvc-ui` in `pom\.xml` in [0-9a-f]{7} \(2026-02-10, "Move to springdoc, JUnit 5 and Java 21"\); update the reference\.$/,
     );
-    // two artifacts left in the commit that added junit-jupiter: no successor is named, nothing is rewritten
-    const junit = report.findings.find((f) => f.ref === 'JUnit')!;
-    expect(junit.message).toMatch(/^`JUnit` is no longer a dependency of any manifest: it was removed from `pom\.xml` in [0-9a-f]{7} \(2026-02-10, "Move to springdoc, JUnit 5 and Java 21"\)/);
-    expect(junit.suggestion).toBeUndefined();
+    // JUnit 5's artifacts are JUnit too: "JUnit 4" is a version drift, not a library gone
+    expect(report.findings.find((f) => f.ref === 'JUnit 4')!.message).toBe('`JUnit 4` is out of date: `pom.xml` uses junit 5.10.2; update the version to 5.');
   });
 
   it('prunes the stale entries and leaves the rest; a second prune changes nothing', async () => {
@@ -221,15 +219,88 @@ describe('Maven commands: goals of removed plugins and module folders', () => {
     ({ report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW }));
   });
 
-  it('reports the goals of the removed third-party plugin and the moved module folder, nothing else', () => {
+  it('reports the prefix goal of the removed third-party plugin and the moved module folder, nothing else (a fully-qualified goal runs without a declaration)', () => {
     expect(findingRows(report, (f) => f.kind === 'script-missing' || f.kind.startsWith('path'))).toEqual([
       `script-missing|${l('mvn spotless:apply')}|mvn spotless:apply|`,
-      `script-missing|${l('spotless-maven-plugin:check')}|./mvnw com.diffplug.spotless:spotless-maven-plugin:check|`,
       `path-renamed|${l('-pl billing')}|billing|services/billing`,
     ]);
     expect(report.findings.find((f) => f.ref === 'mvn spotless:apply')!.message).toMatch(
       /^`mvn spotless:apply` no longer works: `spotless:apply` is a goal of the `spotless-maven-plugin` Maven plugin, which was removed from `pom\.xml` in [0-9a-f]{7} \(2026-03-02, "Drop Spotless, move billing under services"\); no POM declares it any more; update or remove the command\.$/,
     );
+  });
+});
+
+describe('QA round 23: Java levels, JDK spellings, framework versions, JUnit, Maven goals', () => {
+  const parentPom = (boot: string, java: string, extra: string) =>
+    [
+      '<project>',
+      `  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>${boot}</version></parent>`,
+      '  <artifactId>shop</artifactId>',
+      `  <properties><java.version>${java}</java.version><kotlin.version>2.0.21</kotlin.version></properties>`,
+      '  <dependencies>',
+      '    <dependency><groupId>org.jetbrains.kotlin</groupId><artifactId>kotlin-stdlib</artifactId><version>${kotlin.version}</version></dependency>',
+      '    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>',
+      '    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><scope>test</scope></dependency>',
+      '  </dependencies>',
+      `  <build><plugins>${extra}</plugins></build>`,
+      '</project>',
+      '',
+    ].join('\n');
+  const plugin = (g: string, a: string) => `<plugin><groupId>${g}</groupId><artifactId>${a}</artifactId></plugin>`;
+
+  it('reads 1.8 as Java 8, JDK / OpenJDK as Java, Spring Boot and Kotlin through their packages; JUnit 4 beside 5 holds', async () => {
+    const memory = [
+      '# CLAUDE.md',
+      '',
+      '- Build with Java 8 or newer; the bytecode targets Java 1.8.',
+      '- Requires JDK 8 (OpenJDK 8 works).',
+      '- Spring Boot 2.7 with Kotlin 1.9.',
+      '- Write new tests with JUnit 5; old ones use JUnit 4.',
+      '- Run locally with `./mvnw spring-boot:run`; migrate with `./mvnw flyway:migrate`.',
+      '- Mutation tests: `./mvnw pitest:mutationCoverage`; format with `mvnd airstyle:format`.',
+      '- One-off upgrades: `./mvnw org.openrewrite.maven:rewrite-maven-plugin:run`.',
+      '- The agent module builds with `mvn -f agent test`.',
+      '',
+    ].join('\n');
+    const r = await makeRepo();
+    const plugins = [
+      plugin('org.springframework.boot', 'spring-boot-maven-plugin'),
+      plugin('org.flywaydb', 'flyway-maven-plugin'),
+      plugin('org.pitest', 'pitest-maven'),
+      plugin('io.airlift', 'airstyle-maven-plugin'),
+    ].join('');
+    await r.write('pom.xml', parentPom('2.7.18', '1.8', plugins));
+    await r.write('agent/pom.xml', '<project><artifactId>agent</artifactId></project>\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2025-01-01');
+    let { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    // healthy apart from Kotlin (the memory says 1.9, the POM 2.0.21)
+    expect(findingRows(report, (f) => f.kind === 'version-drift' || f.kind === 'script-missing' || f.kind.startsWith('path'))).toEqual([
+      'version-drift|5|Kotlin 1.9|Kotlin 2.0',
+    ]);
+
+    await r.write('pom.xml', parentPom('3.3.4', '17', ''));
+    await r.remove('agent');
+    await r.commit('Spring Boot 3, Java 17; drop the agent module and our plugin declarations', '2026-01-10');
+    ({ report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW }));
+    expect(findingRows(report, (f) => f.kind === 'version-drift' || f.kind === 'script-missing' || f.kind.startsWith('path'))).toEqual([
+      'version-drift|3|Java 1.8|Java 17',
+      'version-drift|4|JDK 8|JDK 17',
+      'version-drift|4|OpenJDK 8|OpenJDK 17',
+      'version-drift|5|Boot 2.7|Boot 3.3',
+      'version-drift|5|Kotlin 1.9|Kotlin 2.0',
+      'script-missing|8|./mvnw pitest:mutationCoverage|',
+      'script-missing|8|mvnd airstyle:format|',
+      'path-missing|10|agent|',
+    ]);
+    await runPrune({ root: r.dir, now: NOW, write: true });
+    const after = await readFile(path.join(r.dir, 'CLAUDE.md'), 'utf8');
+    expect(after).toContain('- Build with Java 8 or newer; the bytecode targets Java 17. [corrected 2026-06-01]');
+    expect(after).toContain('- Spring Boot 3.3 with Kotlin 2.0. [corrected 2026-06-01]');
+    expect(after).toContain('- Write new tests with JUnit 5; old ones use JUnit 4.');
+    expect(after).toContain('`./mvnw spring-boot:run`');
+    const second = await runPrune({ root: r.dir, now: NOW, write: true });
+    expect(second.changes).toEqual([]);
   });
 });
 

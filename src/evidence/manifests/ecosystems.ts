@@ -178,6 +178,9 @@ function addLibrary(out: ParsedManifest, group: string, artifact: string, versio
   let name = followed(artifact, full);
   if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
   addDep(out, name, version, field, [artifact, a, full, lastGroup === artifact ? undefined : lastGroup]);
+  // JUnit 5's artifacts (`org.junit.jupiter:junit-jupiter`, `org.junit:junit-bom`) are JUnit as much
+  // as JUnit 4's `junit:junit`: "JUnit 5" names them, and "JUnit" is not gone while one is declared.
+  if (/^org\.junit(?:\.|$)/.test(group)) out.deps.push({ name: 'junit', spec: version, field, presence: true });
 }
 
 function addPlugin(out: ParsedManifest, id: string, version: string, field: string, al?: string): void {

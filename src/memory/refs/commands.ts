@@ -134,7 +134,7 @@ export function looksLikeCommand(line: string): boolean {
     KNOWN_TOOLS.has(w) ||
     // Python task runners (their scripts are read by `pythonRunnerPieces`).
     w === 'hatch' || w === 'pdm' || w === 'poe' || w === 'poethepoet' ||
-    /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) ||
+    /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvnd?|dotnet|swift|flutter|composer|php)$/.test(w) ||
     // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
     // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
     OTHER_TOOL_WORDS.has(w) ||
@@ -1415,8 +1415,8 @@ function gradleTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: strin
   }
 }
 
-/** The Maven wrapper or Maven itself as a command's first word (`./mvnw`, `mvnw.cmd`, `mvn`). */
-export const MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvn)$/;
+/** The Maven wrapper, Maven or the Maven daemon as a command's first word (`./mvnw`, `mvnw.cmd`, `mvn`, `mvnd`). */
+export const MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvnd?)$/;
 
 /** Maven's options that take the next token as their value (`-pl api`, `-P ci`, `-T 4`, `-f sub/pom.xml`). */
 const MAVEN_VALUE_OPTIONS = new Set([
@@ -1448,7 +1448,11 @@ function mavenPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | u
       const value = eq > 0 ? { t: t.slice(eq + 1), s: tok.s + eq + 1, e: tok.e } : seg[++k];
       if (!value) break;
       if (opt === '-pl' || opt === '--projects') mavenModulePaths(value, out, cwd);
-      else if ((opt === '-f' || opt === '--file') && /^[\w./-]+$/.test(value.t)) out.push(withCwd({ kind: 'path', start: value.s, end: value.e, value: value.t }, cwd));
+      else if ((opt === '-f' || opt === '--file') && /^[\w./-]+$/.test(value.t)) {
+        // a POM file, or the folder holding one (`-f agent`, `-f agent/`)
+        const folder = !/\.xml$/i.test(value.t);
+        out.push(withCwd({ kind: 'path', start: value.s, end: value.e, value: folder ? value.t.replace(/\/+$/, '') : value.t, ...(folder ? { dir: true } : {}) }, cwd));
+      }
       continue;
     }
     if (!/^[A-Za-z][\w.-]*(?::[\w.-]+){1,3}$/.test(t)) {
