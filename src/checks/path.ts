@@ -474,7 +474,7 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     // `@scope/name/sub/path` (`name/sub/path`): a file of the workspace package of that name, or of
     // an installed dependency (nothing to check there).
     if (!alias && res.kind === 'never' && ref.kind === 'path' && !isGlob) {
-      const sub = packageSubpath(ev, value);
+      const sub = packageSubpath(ev, ref.raw.startsWith('@') && !ref.raw.startsWith('@/') ? ref.raw : value);
       if (sub === 'dependency') return null;
       if (sub) {
         const r2 = resolvePath(ev, [sub]);
@@ -637,7 +637,8 @@ function packageSubpath(ev: Evidence, value: string): Candidate | 'dependency' |
   const dir = ev.manifests.workspaces.get(name);
   if (dir !== undefined) {
     const path = joinPath(dir, m[2]!);
-    return path ? { path, from: 'context', base: dir } : undefined;
+    // written back through the package name, like an alias (`@tldraw/editor/themes.css`)
+    return path ? { path, from: 'alias', base: dir ? `${dir}/` : '', as: `${name}/` } : undefined;
   }
   return name.startsWith('@') && (ev.manifests.dependencies.has(name.toLowerCase()) || ev.manifests.everDependencies.has(name.toLowerCase())) ? 'dependency' : undefined;
 }

@@ -139,3 +139,23 @@ describe('Go package folders written without a slash', () => {
   });
 });
 
+describe('a file named through a workspace package (tldraw)', () => {
+  it('is looked up in that package folder: present says nothing, renamed is reported there', async () => {
+    const r = await makeRepo();
+    await r.write('package.json', pkg({ name: '@tldraw/monorepo', private: true, workspaces: ['packages/*'] }));
+    await r.write('packages/editor/package.json', pkg({ name: '@tldraw/editor', version: '3.15.0' }));
+    await r.write('packages/editor/editor.css', '.tl{}\n');
+    await r.write('packages/editor/theme.css', '.t{}\n');
+    await r.write('packages/app/package.json', pkg({ name: 'app', dependencies: { '@types/react': '^18.0.0' } }));
+    await r.write(
+      'CLAUDE.md',
+      ['# CLAUDE.md', '', "- Import CSS: `import '@tldraw/editor/editor.css'` (editor only).", '- Theme: `@tldraw/editor/theme.css`.', '- Types: `@types/react/index.d.ts`.', ''].join('\n'),
+    );
+    await r.commit('init', '2025-09-01');
+    await r.move('packages/editor/theme.css', 'packages/editor/themes.css');
+    await r.commit('Rename the theme', '2026-01-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('path'))).toEqual(['path-renamed|4|@tldraw/editor/theme.css|@tldraw/editor/themes.css']);
+  });
+});
+
