@@ -17,16 +17,22 @@ export type RepoFileText = { text: string } | { error: string };
 
 export class RepoReader {
   private realRoot: Promise<string> | undefined;
+  /**
+   * @param listed whether git lists a path (tracked or untracked): a path it does not list (a
+   *   tsconfig's `extends` target) may lie below a symlinked folder, so its whole real path is
+   *   checked, not only the file itself.
+   */
   constructor(
     private readonly root: string,
     private readonly maxBytes: number,
+    private readonly listed?: (file: string) => boolean,
   ) {}
 
   /** The file's text, or why it was not read (`MISSING` when absent). */
   async read(file: string): Promise<RepoFileText> {
     try {
       const abs = path.join(this.root, file);
-      if ((await lstat(abs)).isSymbolicLink()) {
+      if ((await lstat(abs)).isSymbolicLink() || (this.listed && !this.listed(file))) {
         const real = await realpath(abs);
         const rel = path.relative(await (this.realRoot ??= realpath(this.root)), real);
         if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { error: LINK_OUT };

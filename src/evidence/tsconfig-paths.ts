@@ -49,7 +49,7 @@ export async function readPathAliases(root: string, files: FileIndex, problems?:
   found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   found.length = Math.min(found.length, MAX_CONFIGS);
   const texts = new Map<string, Promise<Record<string, unknown> | null>>();
-  const reader = new RepoReader(root, MAX_BYTES);
+  const reader = new RepoReader(root, MAX_BYTES, (f) => files.files.has(f));
   const load = (file: string) => {
     let p = texts.get(file);
     if (!p) texts.set(file, (p = readConfig(reader, file, problems)));

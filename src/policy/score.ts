@@ -87,7 +87,14 @@ export function liveNames(
   for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
   const own = ownNames(ev);
   const dir = entryDir(e);
+  // A manifest that could not be read (a merge in progress, a broken file) may declare any
+  // dependency, script or runtime: what the entry names of these kinds may still be there.
+  const unread = ev.manifests.problems.some((p) => !!p.file);
   for (const r of e.refs) {
+    if (unread && !skip(r.value, r) && ((r.kind === 'package' && (weak || !r.weak)) || (r.kind === 'command' && r.script) || r.kind === 'version')) {
+      live.add(`${r.kind}\0${r.value}`);
+      continue;
+    }
     if (r.kind === 'package' && (weak || !r.weak) && !skip(r.value, r)) {
       const name = r.value.toLowerCase();
       if (ev.manifests.dependencies.has(name)) live.add(`package\0${name}`);

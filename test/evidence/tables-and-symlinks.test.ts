@@ -151,4 +151,22 @@ describe('symlinks leading outside the repository', () => {
       'path-unverified|3|api/secret-build/out.js',
     ]);
   });
+
+  it('a tsconfig extends target below a symlinked folder leading outside is not read (QA round 25)', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'ma-outside-'));
+    outsideDirs.push(outside);
+    await writeFile(path.join(outside, 'tsconfig.base.json'), '{"compilerOptions":{"paths":{"@/*":["../src/*"]}}}\n');
+    const r = await makeRepo('ma-tables-');
+    await r.write('web/src/components/Button.tsx', 'export const B = 1;\n');
+    await r.write('web/tsconfig.json', '{ "extends": "./shared/tsconfig.base.json" }\n');
+    await symlink(outside, path.join(r.dir, 'web/shared'));
+    await r.write('CLAUDE.md', '- UI primitives: `@/components/Button.tsx`.\n');
+    await r.commit('init', '2026-01-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    const notes = (report.notes ?? []).filter((n) => n.kind === ('manifest-unreadable' as never)).map((n) => [n.file, n.message]);
+    expect(notes).toEqual([
+      ['web/shared/tsconfig.base.json', '`web/shared/tsconfig.base.json` could not be read: symlink leads outside the repository, not read; its path aliases are not applied.'],
+    ]);
+  });
 });
+

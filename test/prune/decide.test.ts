@@ -420,5 +420,16 @@ describe('budgets and health', () => {
       '1 cold from irrelevance (score < 0.3, naming nothing the project still has; delete next cycle unless still wanted): services/api/CLAUDE.md:7',
     ]);
   });
+
+  test('while a manifest cannot be read, entries naming dependencies are cold from disuse, not irrelevance (QA round 25)', async () => {
+    const md = ['# CLAUDE.md', '', '## Stack', '', '- Forms are validated with zod schemas.', '', '- UI is react with hooks only.', ''].join('\n');
+    const broken = '{\n  "name": "web",\n<<<<<<< HEAD\n  "scripts": { "build": "vite build" },\n=======\n>>>>>>> feature\n  "dependencies": { "react": "^18.2.0", "zod": "^3.23.0" }\n}\n';
+    const repo = await makeRepo({ 'CLAUDE.md': md, 'package.json': broken }, '2024-01-01');
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const warnings = healthWarnings(r, [], decide(r, []));
+    expect(warnings.filter((w) => /cold from/.test(w))).toEqual([
+      '2 cold from disuse (score < 0.3, but what they name is still in the project; keep): CLAUDE.md:5, CLAUDE.md:7',
+    ]);
+  });
 });
 

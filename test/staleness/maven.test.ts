@@ -111,6 +111,36 @@ describe('pom.xml as a manifest', () => {
   });
 });
 
+describe('hostile POMs (QA round 25)', () => {
+  it('bounds ${property} expansion: a 14 KB POM of nested properties resolves nothing, quickly', () => {
+    const text = [
+      '<project><properties>',
+      `<v0>${'${v1}'.repeat(1000)}</v0><v1>${'${v2}'.repeat(1000)}</v1><v2>${'9'.repeat(100)}</v2>`,
+      '</properties><dependencies>',
+      ...Array.from({ length: 30 }, (_, i) => `<dependency><groupId>a.b</groupId><artifactId>x${i}</artifactId><version>\${v0}</version></dependency>`),
+      '</dependencies></project>',
+    ].join('\n');
+    const t0 = performance.now();
+    const parsed = parseManifest('maven', 'pom.xml', text);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.deps.filter((d) => !d.presence).map((d) => d.spec)).toEqual(Array(30).fill(''));
+  });
+
+  it('reads a POM whose plugin configuration holds reserved names; refuses one over 8 MiB', () => {
+    const text =
+      '<project><build><plugins><plugin><groupId>com.acme</groupId><artifactId>gen-maven-plugin</artifactId>' +
+      '<configuration><constructor>x</constructor><__proto__><polluted>1</polluted></__proto__><prototype/></configuration></plugin></plugins></build>' +
+      '<dependencies><dependency><groupId>org.mapstruct</groupId><artifactId>mapstruct</artifactId><version>1.5.5</version></dependency></dependencies></project>';
+    const parsed = parseManifest('maven', 'pom.xml', text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.deps.filter((d) => !d.presence).map((d) => d.name)).toEqual(['mapstruct', 'gen-maven-plugin']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const big = parseManifest('maven', 'pom.xml', `<project>${' '.repeat(8 * 1024 * 1024)}</project>`);
+    expect(big.problems).toEqual([{ message: 'larger than 8388608 bytes, not read' }]);
+  });
+});
+
 describe('a Maven project whose dependencies and Java level moved', () => {
   const memory = [
     '# CLAUDE.md',

@@ -472,7 +472,18 @@ const POM_PARSER = new XMLParser({
   // predefined ones are decoded by `pomText`.
   processEntities: false,
   isArray: (name) => POM_LISTS.has(name),
+  // The parser refuses these names as object keys (and would drop the whole file): a plugin's free-form
+  // `<configuration>` may hold them. Renamed, they are kept apart from everything a POM declares.
+  transformTagName: (name) => (RESERVED_TAGS.has(name) ? `#${name}` : name),
 });
+const RESERVED_TAGS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * A POM larger than this is not read: XML parses far slower than JSON (a 38 MB POM takes ~10 s),
+ * and no real POM or BOM comes near it.
+ */
+export const MAX_POM_BYTES = 8 * 1024 * 1024;
+/** Longest value a `${property}` may resolve to: longer is no version or coordinate (nested properties can grow exponentially). */
+const MAX_PROPERTY_VALUE = 256;
 /** The plugin groups Maven searches for a goal prefix by default (its `pluginGroups`). */
 const MAVEN_DEFAULT_GROUPS = new Set(['org.apache.maven.plugins', 'org.codehaus.mojo']);
 /** The field of a plugin of those groups (see `parseMavenPom`). */
@@ -502,6 +513,10 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
  */
 export function parseMavenPom(text: string): ParsedManifest {
   const out: ParsedManifest = { kind: 'maven', deps: [], problems: [] };
+  if (text.length > MAX_POM_BYTES) {
+    out.problems.push({ message: `larger than ${MAX_POM_BYTES} bytes, not read` });
+    return out;
+  }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     out.problems.push({ message: `invalid XML: ${valid.err.msg}`, line: valid.err.line });
@@ -526,9 +541,19 @@ export function parseMavenPom(text: string): ParsedManifest {
   const parentVersion = pomText(parent?.version);
   if (parentVersion !== undefined) props.set('project.parent.version', parentVersion);
   // `${a}` through the properties, a property naming another resolved too (bounded: a cycle stops).
+  // Bounded both ways: 5 levels (a cycle stops), MAX_PROPERTY_VALUE characters (each level may
+  // multiply the length: `${a}` -> `${b}${b}…`); past either the value is unresolved.
   const resolve = (s: string | undefined): string => {
     let v = s ?? '';
-    for (let depth = 0; depth < 5 && v.includes('${'); depth++) v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k: string) => props.get(k) ?? whole);
+    for (let depth = 0; depth < 5 && v.includes('${'); depth++) {
+      let long = false;
+      v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k: string) => {
+        const r = long ? whole : (props.get(k) ?? whole);
+        if (r.length > MAX_PROPERTY_VALUE) long = true;
+        return long ? '' : r;
+      });
+      if (long || v.length > MAX_PROPERTY_VALUE) return '';
+    }
     return v.includes('${') ? '' : v;
   };
   const seen = new Set<string>();
