@@ -127,6 +127,25 @@ describe('hostile POMs (QA round 25)', () => {
     expect(parsed.deps.filter((d) => !d.presence).map((d) => d.spec)).toEqual(Array(30).fill(''));
   });
 
+  it('reads annotation processors and plugin dependencies as declared (QA round 23)', () => {
+    const text =
+      '<project><build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><configuration><release>21</release>' +
+      '<annotationProcessorPaths><path><groupId>org.mapstruct</groupId><artifactId>mapstruct-processor</artifactId><version>1.5.5.Final</version></path>' +
+      '<path><groupId>org.projectlombok</groupId><artifactId>lombok</artifactId></path></annotationProcessorPaths></configuration></plugin>' +
+      '<plugin><groupId>com.diffplug.spotless</groupId><artifactId>spotless-maven-plugin</artifactId>' +
+      '<dependencies><dependency><groupId>com.palantir.javaformat</groupId><artifactId>palantir-java-format</artifactId><version>2.50.0</version></dependency></dependencies></plugin>' +
+      '</plugins></build></project>';
+    const parsed = parseManifest('maven', 'pom.xml', text);
+    expect(parsed.deps.filter((d) => !d.presence).map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
+      'plugins (default group)|maven-compiler-plugin|',
+      'annotationProcessorPaths|mapstruct-processor|1.5.5.Final',
+      'annotationProcessorPaths|lombok|',
+      'plugins|spotless-maven-plugin|',
+      'plugin dependencies|palantir-java-format|2.50.0',
+    ]);
+    expect(parsed.runtimes).toEqual([{ name: 'java', spec: '21' }]);
+  });
+
   it('reads a POM whose plugin configuration holds reserved names; refuses one over 8 MiB', () => {
     const text =
       '<project><build><plugins><plugin><groupId>com.acme</groupId><artifactId>gen-maven-plugin</artifactId>' +

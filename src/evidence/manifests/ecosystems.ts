@@ -489,7 +489,7 @@ const MAVEN_DEFAULT_GROUPS = new Set(['org.apache.maven.plugins', 'org.codehaus.
 /** The field of a plugin of those groups (see `parseMavenPom`). */
 export const MAVEN_DEFAULT_GROUP_FIELD = 'plugins (default group)';
 /** Elements that may repeat under their parent: always read as lists. */
-const POM_LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'module']);
+const POM_LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'module', 'path']);
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 /** An element's text, predefined entities decoded; undefined for a missing or structured element. */
@@ -583,7 +583,12 @@ export function parseMavenPom(text: string): ParsedManifest {
       if (pomText(po?.artifactId) === 'maven-compiler-plugin') {
         const conf = obj(po?.configuration);
         addJava(pomText(conf?.release) ?? pomText(conf?.source));
+        // annotation processors (`mapstruct-processor`, `lombok`): moved here from <dependencies>
+        // since JDK 23 stopped running processors found on the class path
+        for (const path of list(obj(conf?.annotationProcessorPaths)?.path)) addCoord(path, 'annotationProcessorPaths');
       }
+      // a plugin's own dependencies (a formatter's rules, a generator's templates)
+      for (const d of list(obj(po?.dependencies)?.dependency)) addCoord(d, 'plugin dependencies');
     }
     for (const e of list(obj(build.extensions)?.extension)) addCoord(e, 'extensions');
   };
