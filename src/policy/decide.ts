@@ -645,7 +645,13 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       const leftoverIn = (fixes: Located[]) => {
         if (unpinned.length) return unpinned[0];
         const named = (text: string) =>
-          stale.find((f) => f.ref && (stillNamed(text, f.ref, f.suggestion?.replace ?? '') || binOfComposerName(text, f)));
+          stale.find(
+            (f) =>
+              f.ref &&
+              (stillNamed(text, f.ref, f.suggestion?.replace ?? '') ||
+                binOfComposerName(text, f) ||
+                familyLeft(text, f, ctx)),
+          );
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return undefined;
         twins ??= unflaggedTwins(e, stale, edits, ctx); // re-checks only when the old name is left
@@ -805,6 +811,20 @@ function binOfComposerName(text: string, f: Finding): boolean {
   if (!old || f.kind !== 'package-renamed' || !/^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/.test(old)) return false;
   const short = old.slice(old.indexOf('/') + 1);
   return new RegExp(`(?:^|[\\s\`'"(/.])vendor/bin/${short.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`).test(text);
+}
+
+/**
+ * Whether the text still names the family of a replaced package (`springfox` of `springfox-swagger2`
+ * replaced by `springdoc-openapi-starter-webmvc-ui`): the old name's part before its first `-`, of
+ * four characters or more, no dependency of the project now and not the successor's own first part.
+ * "API docs come from springfox (`springdoc-…`)" would contradict itself.
+ */
+function familyLeft(text: string, f: Finding, ctx: CheckContext): boolean {
+  if (f.kind !== 'package-renamed' || !f.ref || !f.suggestion?.replace) return false;
+  const root = /^(@?[a-z][a-z0-9]{3,})-/i.exec(f.ref)?.[1]?.toLowerCase();
+  if (!root || ctx.evidence.manifests.dependencies.has(root)) return false;
+  if (f.suggestion.replace.toLowerCase().startsWith(`${root}-`) || f.suggestion.replace.toLowerCase() === root) return false;
+  return stillNamed(text, root, f.suggestion.replace);
 }
 
 function stillNamed(text: string, old: string, replacement: string): boolean {
