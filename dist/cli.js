@@ -592,18 +592,25 @@ var init_repo_file = __esm({
     LINK_OUT = "symlink leads outside the repository, not read";
     MISSING = "missing from the working tree";
     RepoReader = class {
-      constructor(root2, maxBytes) {
+      /**
+       * @param listed whether git lists a path (tracked or untracked): a path it does not list (a
+       *   tsconfig's `extends` target) may lie below a symlinked folder, so its whole real path is
+       *   checked, not only the file itself.
+       */
+      constructor(root2, maxBytes, listed) {
         this.root = root2;
         this.maxBytes = maxBytes;
+        this.listed = listed;
       }
       root;
       maxBytes;
+      listed;
       realRoot;
       /** The file's text, or why it was not read (`MISSING` when absent). */
       async read(file) {
         try {
           const abs = path.join(this.root, file);
-          if ((await lstat(abs)).isSymbolicLink()) {
+          if ((await lstat(abs)).isSymbolicLink() || this.listed && !this.listed(file)) {
             const real = await realpath(abs);
             const rel = path.relative(await (this.realRoot ??= realpath(this.root)), real);
             if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { error: LINK_OUT };
@@ -9492,7 +9499,7 @@ async function readPathAliases(root2, files, problems) {
   found.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   found.length = Math.min(found.length, MAX_CONFIGS);
   const texts = /* @__PURE__ */ new Map();
-  const reader = new RepoReader(root2, MAX_BYTES);
+  const reader = new RepoReader(root2, MAX_BYTES, (f) => files.files.has(f));
   const load2 = (file) => {
     let p = texts.get(file);
     if (!p) texts.set(file, p = readConfig(reader, file, problems));
@@ -14128,6 +14135,7 @@ function addLibrary(out, group, artifact, version, field2, al) {
   let name = followed(artifact, full);
   if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
   addDep(out, name, version, field2, [artifact, a, full, lastGroup === artifact ? void 0 : lastGroup]);
+  if (/^org\.junit(?:\.|$)/.test(group)) out.deps.push({ name: "junit", spec: version, field: field2, presence: true });
 }
 function addPlugin(out, id, version, field2, al) {
   const last = id.slice(id.lastIndexOf(".") + 1);
@@ -14323,6 +14331,10 @@ function pomText(v) {
 }
 function parseMavenPom(text5) {
   const out = { kind: "maven", deps: [], problems: [] };
+  if (text5.length > MAX_POM_BYTES) {
+    out.problems.push({ message: `larger than ${MAX_POM_BYTES} bytes, not read` });
+    return out;
+  }
   const valid = XMLValidator.validate(text5);
   if (valid !== true) {
     out.problems.push({ message: `invalid XML: ${valid.err.msg}`, line: valid.err.line });
@@ -14348,7 +14360,15 @@ function parseMavenPom(text5) {
   if (parentVersion !== void 0) props.set("project.parent.version", parentVersion);
   const resolve6 = (s) => {
     let v = s ?? "";
-    for (let depth3 = 0; depth3 < 5 && v.includes("${"); depth3++) v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k) => props.get(k) ?? whole);
+    for (let depth3 = 0; depth3 < 5 && v.includes("${"); depth3++) {
+      let long = false;
+      v = v.replace(/\$\{([\w.-]+)\}/g, (whole, k) => {
+        const r = long ? whole : props.get(k) ?? whole;
+        if (r.length > MAX_PROPERTY_VALUE) long = true;
+        return long ? "" : r;
+      });
+      if (long || v.length > MAX_PROPERTY_VALUE) return "";
+    }
     return v.includes("${") ? "" : v;
   };
   const seen = /* @__PURE__ */ new Set();
@@ -14376,7 +14396,9 @@ function parseMavenPom(text5) {
       if (pomText(po?.artifactId) === "maven-compiler-plugin") {
         const conf = obj(po?.configuration);
         addJava(pomText(conf?.release) ?? pomText(conf?.source));
+        for (const path14 of list(obj(conf?.annotationProcessorPaths)?.path)) addCoord(path14, "annotationProcessorPaths");
       }
+      for (const d of list(obj(po?.dependencies)?.dependency)) addCoord(d, "plugin dependencies");
     }
     for (const e of list(obj(build2.extensions)?.extension)) addCoord(e, "extensions");
   };
@@ -14398,7 +14420,7 @@ function parseMavenPom(text5) {
   if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], "project");
   return out;
 }
-var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
@@ -14429,11 +14451,17 @@ var init_ecosystems = __esm({
       // No entity expansion (a DOCTYPE's entities could grow a small file without bound); the five
       // predefined ones are decoded by `pomText`.
       processEntities: false,
-      isArray: (name) => POM_LISTS.has(name)
+      isArray: (name) => POM_LISTS.has(name),
+      // The parser refuses these names as object keys (and would drop the whole file): a plugin's free-form
+      // `<configuration>` may hold them. Renamed, they are kept apart from everything a POM declares.
+      transformTagName: (name) => RESERVED_TAGS.has(name) ? `#${name}` : name
     });
+    RESERVED_TAGS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+    MAX_POM_BYTES = 8 * 1024 * 1024;
+    MAX_PROPERTY_VALUE = 256;
     MAVEN_DEFAULT_GROUPS = /* @__PURE__ */ new Set(["org.apache.maven.plugins", "org.codehaus.mojo"]);
     MAVEN_DEFAULT_GROUP_FIELD = "plugins (default group)";
-    POM_LISTS = /* @__PURE__ */ new Set(["dependency", "plugin", "extension", "profile", "module"]);
+    POM_LISTS = /* @__PURE__ */ new Set(["dependency", "plugin", "extension", "profile", "module", "path"]);
     XML_ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
     list = (v) => Array.isArray(v) ? v : [];
   }
@@ -15508,7 +15536,7 @@ function parseRuntimeFile(path14, text5) {
   const out = { kind: "runtime-file", deps: [], problems: [] };
   const base = path14.slice(path14.lastIndexOf("/") + 1);
   if (base === "global.json") {
-    const out2 = parseJsonc(text5);
+    const out2 = readJsonc(text5, out.problems);
     const v = str2(obj2(obj2(out2)?.sdk)?.version);
     if (v && /^\d+\.\d+/.test(v)) out.runtimes = [{ name: "dotnet", spec: v }];
     return out;
@@ -33924,7 +33952,7 @@ function looksLikeCommand(line2) {
   while (e < t.length && !isSpaceCode2(t.charCodeAt(e))) e++;
   const w = e === t.length ? t : t.slice(0, e);
   return KNOWN_TOOLS.has(w) || // Python task runners (their scripts are read by `pythonRunnerPieces`).
-  w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvn|dotnet|swift|flutter|composer|php)$/.test(w) || // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
+  w === "hatch" || w === "pdm" || w === "poe" || w === "poethepoet" || /^(?:git|docker|docker-compose|node|python3?|deno|cd|ls|cat|echo|export|curl|wget|gh|brew|apt(?:-get)?|sudo|mkdir|rm|cp|mv|source|\.\/[\w./-]+|bash|sh|kubectl|terraform|psql|sqlite3|pytest|tsc|eslint|vitest|jest|uvx|pre-commit|golangci-lint|rustup|conda|pipenv|rake|bundle|gradle|mvnd?|dotnet|swift|flutter|composer|php)$/.test(w) || // PowerShell, the JVM, .NET, Apple and Elixir tool words (`pwsh dev/migrate.ps1`, `xcodebuild
   // -scheme App`, `mix credo`): the first word of a command line in the memory of such projects.
   OTHER_TOOL_WORDS.has(w) || // Monorepo task runners (`turbo run build --filter=web`, `nx run web:e2e`): their tasks and
   // selectors are read (see `monorepoRunnerPieces`).
@@ -34812,7 +34840,10 @@ function mavenPieces(seg, i, out, cwd) {
       const value2 = eq > 0 ? { t: t.slice(eq + 1), s: tok.s + eq + 1, e: tok.e } : seg[++k];
       if (!value2) break;
       if (opt === "-pl" || opt === "--projects") mavenModulePaths(value2, out, cwd);
-      else if ((opt === "-f" || opt === "--file") && /^[\w./-]+$/.test(value2.t)) out.push(withCwd({ kind: "path", start: value2.s, end: value2.e, value: value2.t }, cwd));
+      else if ((opt === "-f" || opt === "--file") && /^[\w./-]+$/.test(value2.t)) {
+        const folder = !/\.xml$/i.test(value2.t);
+        out.push(withCwd({ kind: "path", start: value2.s, end: value2.e, value: folder ? value2.t.replace(/\/+$/, "") : value2.t, ...folder ? { dir: true } : {} }, cwd));
+      }
       continue;
     }
     if (!/^[A-Za-z][\w.-]*(?::[\w.-]+){1,3}$/.test(t)) {
@@ -35084,7 +35115,7 @@ var init_commands = __esm({
       "--no-problems-report",
       "--problems-report"
     ]);
-    MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvn)$/;
+    MAVEN_COMMAND = /^(?:(?:\.\.?[\\/])?mvnw(?:\.cmd)?|mvnd?)$/;
     MAVEN_VALUE_OPTIONS = /* @__PURE__ */ new Set([
       "-pl",
       "--projects",
@@ -37915,9 +37946,9 @@ var require_parse = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix3 = POSIX_REGEX_SOURCE[rest2];
-                if (posix3) {
-                  prev.value = pre + posix3;
+                const posix4 = POSIX_REGEX_SOURCE[rest2];
+                if (posix4) {
+                  prev.value = pre + posix4;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -38434,7 +38465,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix3 = opts.windows;
+      const posix4 = opts.windows;
       const regex2 = isState ? picomatch7.compileRe(glob2, options) : picomatch7.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
@@ -38444,8 +38475,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch7(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch7.test(input, regex2, options, { glob: glob2, posix: posix3 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix3, input, output, match, isMatch };
+        const { isMatch, match, output } = picomatch7.test(input, regex2, options, { glob: glob2, posix: posix4 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix4, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -38470,7 +38501,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch7.test = (input, regex2, options, { glob: glob2, posix: posix3 } = {}) => {
+    picomatch7.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -38478,7 +38509,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix3 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
       let match = input === glob2;
       let output = match && format ? format(input) : input;
       if (match === false) {
@@ -38487,16 +38518,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch7.matchBase(input, regex2, options, posix3);
+          match = picomatch7.matchBase(input, regex2, options, posix4);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch7.matchBase = (input, glob2, options, posix3 = options && options.windows) => {
+    picomatch7.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch7.makeRe(glob2, options);
-      return regex2.test(utils.basename(input, { windows: posix3 }));
+      return regex2.test(utils.basename(input, { windows: posix4 }));
     };
     picomatch7.isMatch = (str5, patterns, options) => picomatch7(patterns, options)(str5);
     picomatch7.parse = (pattern2, options) => {
@@ -38660,6 +38691,9 @@ function describedAsPast(entry, ref, successors) {
   const lineEnd = entry.text.indexOf("\n", endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
   if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
+  const head = wider.replace(LIST_ITEMS_BEFORE, "");
+  if (head !== wider && (PAST_BEFORE.test(head.slice(-60)) || PROHIBITION_BEFORE.test(head.slice(-60)))) return true;
   const arrow = ARROW_AFTER.exec(after);
   if (!arrow) return false;
   if (ARROW_TO_NOTHING.test(after) || ARROW_TO_NOW.test(after)) return true;
@@ -38723,14 +38757,15 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
-var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
+var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, LIST_ITEMS_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
     GROUP_OF = { path: "path", import: "path", command: "command", version: "version", count: "count", issue: "issue" };
     REF_LISTS = /* @__PURE__ */ new WeakMap();
-    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) use|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
     PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
     CONTRAST_BEFORE = /(?:(?:[,;(]|\s[—–-])\s*not\s+|\bnot\s*:\s*)(?:the\s+)?[`*"'(]*$/i;
     ARROW_AFTER = /^[`*"')\]]*\s*(?:→|->|=>)\s*(?:now\s+)?[`*"'(\[]*([^\s`*"'()[\],;]*)/i;
@@ -40156,6 +40191,10 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     }
   }
   if (goPackage && (res.kind === "never" || res.kind === "unknown-history")) return null;
+  if (res.kind === "never" && ref.kind === "path" && !isGlob && (ref.value.startsWith("../") || ref.value.startsWith("./"))) {
+    const moved = movedWithMemoryFile(entry, ref, ev);
+    if (moved) return moved;
+  }
   const shown = ref.raw;
   const resolvedNote = (c) => c && c.path !== ref.value.replace(/\/+$/, "") && (goPackage || c.path !== value2) ? ` (${c.path})` : "";
   const dirRef = ref.raw.endsWith("/");
@@ -40170,6 +40209,15 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
       else if (res.kind === "never" && !value2.includes("/") && !dirRef && (!ref.weak || /[^.]\.[^.]+$/.test(value2))) {
         const byName = resolveByName(entry, ev, value2);
         if (byName) res = byName;
+      }
+    }
+    if (!alias2 && res.kind === "never" && ref.kind === "path" && !isGlob) {
+      const sub = packageSubpath(ev, ref.raw.startsWith("@") && !ref.raw.startsWith("@/") ? ref.raw : value2);
+      if (sub === "dependency") return null;
+      if (sub) {
+        const r2 = resolvePath(ev, [sub]);
+        if (r2.kind === "present") return null;
+        if (r2.kind !== "never" && r2.kind !== "unknown-history") res = r2;
       }
     }
     if (!alias2 && res.kind === "never" && moduleSpecifierRef(entry, ref, ev, isGlob, dirRef)) {
@@ -40269,6 +40317,56 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path }
   );
+}
+function movedWithMemoryFile(entry, ref, ev) {
+  if (!ev.history.available || entry.file.startsWith("/")) return void 0;
+  const dirOf7 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+  const seen = /* @__PURE__ */ new Set([entry.file]);
+  let cur = entry.file;
+  for (let hops = 0; hops < 10; hops++) {
+    const evs = ev.history.events.get(cur);
+    let from;
+    for (let i = (evs?.length ?? 0) - 1; i >= 0 && !from; i--) if (evs[i].type === "renamed-to" && evs[i].other) from = evs[i];
+    if (!from || seen.has(from.other)) return void 0;
+    const prev = from.other;
+    seen.add(prev);
+    const target = joinPath(dirOf7(prev), ref.value.replace(/\/+$/, ""));
+    if (target) {
+      let now = exists(ev, target) ? target : void 0;
+      if (!now) {
+        const f = ev.history.fate(target);
+        if (f.status === "renamed" && f.successor && exists(ev, f.successor)) now = f.successor;
+      }
+      if (now) {
+        let rel = relativeTo(dirOf7(entry.file), now);
+        if (ref.value.startsWith("./") && !rel.startsWith("../")) rel = `./${rel}`;
+        if (ref.value.endsWith("/")) rel += "/";
+        const replace2 = ref.raw.startsWith(ref.value) ? rel + ref.raw.slice(ref.value.length) : void 0;
+        return finding(
+          entry,
+          ref,
+          "path-renamed",
+          "warning",
+          `\`${ref.raw}\` was written relative to \`${prev}\`, where it named \`${target}\`; that memory file moved to \`${entry.file}\` in ${describeCommit(from.commit)}, so the path now names nothing: write \`${rel}\`.`,
+          { ...commitEvidence(from.commit), path: target, now },
+          replace2 ? { replace: replace2 } : void 0
+        );
+      }
+    }
+    cur = prev;
+  }
+  return void 0;
+}
+function packageSubpath(ev, value2) {
+  const m = /^(@[\w.-]+\/[\w.-]+|[\w.-]+)\/(.+)$/.exec(value2);
+  if (!m) return void 0;
+  const name = m[1];
+  const dir = ev.manifests.workspaces.get(name);
+  if (dir !== void 0) {
+    const path14 = joinPath(dir, m[2]);
+    return path14 ? { path: path14, from: "alias", base: dir ? `${dir}/` : "", as: `${name}/` } : void 0;
+  }
+  return name.startsWith("@") && (ev.manifests.dependencies.has(name.toLowerCase()) || ev.manifests.everDependencies.has(name.toLowerCase())) ? "dependency" : void 0;
 }
 function goIdentFolder(entry, ref) {
   if (ref.kind !== "path" || !ref.weak || !ref.value.includes("/")) return false;
@@ -40679,7 +40777,7 @@ var init_path = __esm({
           for (const entry of ctx.entries) {
             if (!checkable(entry)) continue;
             for (const ref of entry.refs) {
-              if (ref.kind === "path" || ref.kind === "import" || ref.kind === "package" && ref.value.includes("/")) check2(entry, ref);
+              if (ref.kind === "path" || ref.kind === "import" || ref.kind === "package" && ref.value.includes("/") && ownGoPackage(ev, ref)) check2(entry, ref);
             }
           }
           return out;
@@ -41179,6 +41277,7 @@ function checkScriptRef(entry, ref, ev) {
     } else tail = `the ${what} was removed from \`${look.manifest}\` in ${describeCommit(last.commit)}`;
   } else {
     if (!alt && definedElsewhere(ev, name, look.kind)) return null;
+    if (ref.in === "prose" && !last && (look.kind === "make" || look.kind === "just")) return null;
     tail = `\`${look.manifest}\` defines no \`${name}\` ${what}`;
     if (look.kind === "make") {
       verb = "does not work";
@@ -41463,7 +41562,7 @@ function goneMavenPlugins(ev) {
   if (out) return out;
   out = /* @__PURE__ */ new Map();
   for (const [key, events] of ev.manifests.everDependencies) {
-    const prefix = /^([a-z0-9][a-z0-9.-]*)-maven-plugin$/.exec(key)?.[1];
+    const prefix = /^([a-z0-9][a-z0-9.-]*?)-maven(?:-plugin)?$/.exec(key)?.[1];
     if (!prefix || ev.manifests.dependencies.has(key)) continue;
     let removal;
     let plugin = false;
@@ -41482,9 +41581,10 @@ function goneMavenPlugins(ev) {
 function checkMavenGoalRef(entry, ref, ev) {
   const goal = ref.script;
   const parts = goal.split(":");
-  if (parts.length < 2 || !ev.history.available || ev.history.shallow) return null;
-  const prefix = parts.length >= 3 ? /^(.+)-maven-plugin$/.exec(parts[1])?.[1] : parts[0];
-  const plugin = prefix ? goneMavenPlugins(ev).get(prefix.toLowerCase()) : void 0;
+  if (parts.length !== 2 || !ev.history.available || ev.history.shallow) return null;
+  const prefix = parts[0].toLowerCase();
+  if (SPRING_BOOT_PARENT_PREFIXES.has(prefix) && ev.manifests.dependencies.has("spring-boot-starter-parent")) return null;
+  const plugin = goneMavenPlugins(ev).get(prefix);
   if (!plugin) return null;
   const r = plugin.removal;
   return finding(
@@ -41504,7 +41604,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, goneMavenCache, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -41581,6 +41681,22 @@ var init_script = __esm({
       "java-platform"
     ]);
     goneMavenCache = /* @__PURE__ */ new WeakMap();
+    SPRING_BOOT_PARENT_PREFIXES = /* @__PURE__ */ new Set([
+      "spring-boot",
+      "flyway",
+      "liquibase",
+      "jooq-codegen",
+      "native",
+      "kotlin",
+      "git-commit-id",
+      "cyclonedx",
+      "xml",
+      "versions",
+      "build-helper",
+      "flatten",
+      "exec",
+      "graphql"
+    ]);
     scriptCheck = {
       id: "script",
       kinds: ["script-missing"],
@@ -41830,6 +41946,7 @@ function composerFullName(ev, short2, manifest) {
 }
 function successorInRole(ev, idx, entry, ref, removal, succKey, succ) {
   if (runsAsProgram(entry, ref)) return executableKnown(ev, succ) && !followedInCommand(entry, ref) ? succ : void 0;
+  if (runThroughRunner(entry, ref) && followedInCommand(entry, ref)) return void 0;
   if (familySplit(ev, idx, removal, succKey)) return void 0;
   const old = removal.displayName ?? removal.name;
   if ((ref.in === "prose" || ref.in === "inlineCode") && /[A-Z]/.test(ref.raw) && ref.raw !== old) {
@@ -41851,6 +41968,15 @@ function runsAsProgram(entry, ref) {
   const at = before.lastIndexOf(ref.tool);
   if (at < 0) return false;
   return !before.slice(at + ref.tool.length).split(/\s+/).some((w) => PACKAGE_VERBS.has(w));
+}
+function runThroughRunner(entry, ref) {
+  if (ref.in !== "code" && ref.in !== "inlineCode") return false;
+  if (ref.tool === "npx") return true;
+  if (ref.tool !== "pip") return false;
+  const s = ref.start - entry.start;
+  if (s < 0 || s > entry.text.length) return false;
+  const lineStart = entry.text.lastIndexOf("\n", s - 1) + 1;
+  return PY_RUNNER_BEFORE.test(entry.text.slice(lineStart, s).replace(/^.*`/, " "));
 }
 function followedInCommand(entry, ref) {
   const e = ref.end - entry.start;
@@ -42139,7 +42265,7 @@ function titleCase(before, after) {
   const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
   return next !== null && /^[A-Z]/.test(next[1]);
 }
-var cache, VARIANTS, runAsCommand, fromGoMod, fromComposer, PACKAGE_VERBS, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, runAsCommand, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
@@ -42154,6 +42280,7 @@ var init_package = __esm({
     fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
     fromComposer = (events) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === "composer");
     PACKAGE_VERBS = new Set("add install i remove rm uninstall un update up upgrade why link unlink outdated info view dlx create global".split(" "));
+    PY_RUNNER_BEFORE = /(?:^|[\s;&|(])(?:(?:uv|poetry|pdm|hatch|pipx|rye)\s+run|uvx)(?:\s+-\S+)*\s+$/;
     ENGLISH_PACKAGE_WORDS = new Set(
       // npm
       "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf".split(/\s+/)
@@ -42287,7 +42414,12 @@ function checkVersionRef(entry, ref, ev) {
   const [loText] = raw.split(/\s?(?:-|–|to)\s?/);
   const stated = parseVersion(loText);
   if (!stated) return null;
-  const subject = SUBJECT_SPELLING.get(ref.subject) ?? ref.subject;
+  let subject = SUBJECT_SPELLING.get(ref.subject) ?? SUBJECT_OF.get(ref.subject) ?? ref.subject;
+  if (entry.text && ref.start > entry.start) {
+    const before = WORD_BEFORE.exec(entry.text.slice(Math.max(0, ref.start - entry.start - 30), ref.start - entry.start))?.[1];
+    const two = before ? TWO_WORD_SUBJECTS.get(`${before.toLowerCase()} ${subject}`) : void 0;
+    if (two) subject = two;
+  }
   const written = ref.raw;
   if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
@@ -42337,7 +42469,7 @@ function checkVersionRef(entry, ref, ev) {
   }
   let deps = ev.manifests.dependencies.get(subject.toLowerCase());
   let pkg = subject;
-  if (!deps || !deps.length) {
+  if (!deps || !deps.some((d) => !!d.spec || !!d.locked)) {
     for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
       const full = ev.manifests.dependencies.get(name) ?? [];
       deps = full.filter((d) => !!d.spec || !!d.locked);
@@ -42350,11 +42482,14 @@ function checkVersionRef(entry, ref, ev) {
     }
   }
   if (!deps || !deps.length) return null;
+  if (deps.some((d) => !d.spec && !d.locked)) return null;
   let cur = null;
   let curText = "";
   let where3 = "";
+  let sameLine2 = false;
   for (const d of deps) {
     const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    if (v && (stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated))) sameLine2 = true;
     if (v && (!cur || compare(v, cur) > 0)) {
       cur = v;
       curText = d.locked ?? d.spec;
@@ -42362,6 +42497,7 @@ function checkVersionRef(entry, ref, ev) {
     }
   }
   if (!cur) return null;
+  if (sameLine2) return null;
   if (stated.length === 1 || stated[0] !== 0) {
     if (stated[0] === cur[0]) return null;
   } else if (line(stated) === line(cur)) return null;
@@ -42392,6 +42528,8 @@ function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
       cands = above.filter((c) => depthOf(dirOf4(c.source)) === nearest);
     }
   }
+  const level = (v) => subject === "java" && v[0] === 1 && v.length >= 2 && v[1] >= 2 ? v.slice(1) : v;
+  stated = level(stated);
   const prec = Math.min(stated.length, 3);
   const st = truncate(stated, prec);
   const span = /[-–]|to/.test(raw);
@@ -42401,7 +42539,7 @@ function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
   for (const c of cands) {
     const floor = subject !== "swift-tools" && isFloor(c.spec, c.source);
     if (span && !floor) return null;
-    const lbT = truncate(lowerBound(c.spec), prec);
+    const lbT = truncate(level(lowerBound(c.spec)), prec);
     const cmp = compare(st, lbT);
     const drift = floor ? ranged ? cmp !== 0 : cmp < 0 : ranged ? cmp > 0 : cmp !== 0;
     if (!drift) return null;
@@ -42454,7 +42592,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -42486,8 +42624,18 @@ var init_version = __esm({
       })
     );
     FRAMEWORK_PACKAGES = new Map(
-      Object.entries({ laravel: ["laravel/framework"], symfony: ["symfony/framework-bundle", "symfony/symfony", "symfony/http-kernel"], lumen: ["laravel/lumen-framework"] })
+      Object.entries({
+        laravel: ["laravel/framework"],
+        symfony: ["symfony/framework-bundle", "symfony/symfony", "symfony/http-kernel"],
+        lumen: ["laravel/lumen-framework"],
+        // Maven's parent or BOM, Gradle's plugin (followed as `boot`, the last part of its id)
+        "spring-boot": ["spring-boot-starter-parent", "spring-boot-dependencies", "spring-boot-gradle-plugin", "boot"],
+        kotlin: ["kotlin-stdlib", "kotlin-maven-plugin", "kotlin-gradle-plugin", "org.jetbrains.kotlin.jvm", "org.jetbrains.kotlin.android", "org.jetbrains.kotlin.multiplatform"]
+      })
     );
+    SUBJECT_OF = new Map(Object.entries({ jdk: "java", openjdk: "java", temurin: "java", corretto: "java" }));
+    TWO_WORD_SUBJECTS = new Map(Object.entries({ "spring boot": "spring-boot" }));
+    WORD_BEFORE = /([A-Za-z][\w.-]*)\s+$/;
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
     LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
@@ -53887,6 +54035,7 @@ var init_budget2 = __esm({
 });
 
 // src/policy/score.ts
+import { posix as posix3 } from "node:path";
 function offer(best, t, src) {
   if (!Number.isNaN(t) && (best.src === void 0 || t > best.t)) {
     best.t = t;
@@ -53907,7 +54056,12 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
   for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
   const own5 = ownNames(ev);
   const dir = entryDir(e);
+  const unread = ev.manifests.problems.some((p) => !!p.file);
   for (const r of e.refs) {
+    if (unread && !skip(r.value, r) && (r.kind === "package" && (weak || !r.weak) || r.kind === "command" && r.script || r.kind === "version")) {
+      live.add(`${r.kind}\0${r.value}`);
+      continue;
+    }
     if (r.kind === "package" && (weak || !r.weak) && !skip(r.value, r)) {
       const name = r.value.toLowerCase();
       if (ev.manifests.dependencies.has(name)) live.add(`package\0${name}`);
@@ -53965,7 +54119,11 @@ function normalPath(v) {
   while (p.startsWith("./")) p = p.slice(2);
   p = p.replace(/\/\.\.\.$/, "");
   while (p.endsWith("/")) p = p.slice(0, -1);
-  return p.startsWith("/") || p.startsWith("~") || p.startsWith("../") ? "" : p;
+  return p.startsWith("/") || p.startsWith("~") ? "" : p;
+}
+function joinInside(dir, p) {
+  const joined = posix3.normalize(dir ? `${dir}/${p}` : p).replace(/\/+$/, "");
+  return joined === ".." || joined.startsWith("../") || joined === "." || joined === "" ? void 0 : joined;
 }
 function entryDir(e) {
   const slash = e.file.lastIndexOf("/");
@@ -53974,6 +54132,10 @@ function entryDir(e) {
 function existing(ev, p, dir, base) {
   if (!p) return void 0;
   const has = (x) => ev.files.files.has(x) || ev.files.dirs.has(x);
+  if (p.startsWith("../")) {
+    const j = joinInside(dir, p);
+    return j && has(j) ? j : void 0;
+  }
   if (has(p)) return p;
   if (dir && has(`${dir}/${p}`)) return `${dir}/${p}`;
   const b = base?.replace(/\/+$/, "");
@@ -54005,8 +54167,15 @@ function namedPathSet(entry) {
     out ??= /* @__PURE__ */ new Set();
     out.add(v);
     if (r.base) out.add(`${r.base.replace(/\/+$/, "")}/${v}`);
-    if (dir && !v.startsWith("../")) out.add(`${dir}/${v}`);
-    if (owner && owner !== dir && !v.startsWith("../")) out.add(`${owner}/${v}`);
+    if (v.startsWith("../")) {
+      for (const from of owner && owner !== dir ? [dir, owner] : [dir]) {
+        const j = from ? joinInside(from, v) : void 0;
+        if (j) out.add(j);
+      }
+      continue;
+    }
+    if (dir) out.add(`${dir}/${v}`);
+    if (owner && owner !== dir) out.add(`${owner}/${v}`);
   }
   return out ?? NO_PATHS;
 }
@@ -54432,6 +54601,11 @@ function selfNamedLinkText(e, at, replace2) {
   const after = s.url.slice(rel + (at.end - at.start));
   if (after && !/^[#?]/.test(after)) return void 0;
   const path14 = written.replace(/\/+$/, "");
+  const oldSegs = path14.split("/");
+  const newSegs = replace2.replace(/\/+$/, "").split("/");
+  if (!text5.includes("/") && oldSegs.length >= 2 && newSegs.length >= 2 && text5 === oldSegs[oldSegs.length - 2] && oldSegs[oldSegs.length - 1] === newSegs[newSegs.length - 1]) {
+    return { start: s.start + textStart, end: s.start + textEnd, text: newSegs[newSegs.length - 2] };
+  }
   if (!path14.endsWith(`/${text5}`)) return void 0;
   const n = text5.split("/").length;
   const segs = replace2.replace(/\/+$/, "").split("/");
@@ -54660,7 +54834,9 @@ function decideEntry(x, t) {
       let twins;
       const leftoverIn = (fixes) => {
         if (unpinned.length) return unpinned[0];
-        const named = (text5) => stale2.find((f) => f.ref && (stillNamed(text5, f.ref, f.suggestion?.replace ?? "") || binOfComposerName(text5, f)));
+        const named = (text5) => stale2.find(
+          (f) => f.ref && (stillNamed(text5, f.ref, f.suggestion?.replace ?? "") || binOfComposerName(text5, f) || familyLeft(text5, f, ctx))
+        );
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return void 0;
         twins ??= unflaggedTwins(e, stale2, edits, ctx);
@@ -54762,6 +54938,13 @@ function binOfComposerName(text5, f) {
   if (!old || f.kind !== "package-renamed" || !/^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/.test(old)) return false;
   const short2 = old.slice(old.indexOf("/") + 1);
   return new RegExp(`(?:^|[\\s\`'"(/.])vendor/bin/${short2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`).test(text5);
+}
+function familyLeft(text5, f, ctx) {
+  if (f.kind !== "package-renamed" || !f.ref || !f.suggestion?.replace) return false;
+  const root2 = /^(@?[a-z][a-z0-9]{3,})-/i.exec(f.ref)?.[1]?.toLowerCase();
+  if (!root2 || ctx.evidence.manifests.dependencies.has(root2)) return false;
+  if (f.suggestion.replace.toLowerCase().startsWith(`${root2}-`) || f.suggestion.replace.toLowerCase() === root2) return false;
+  return stillNamed(text5, root2, f.suggestion.replace);
 }
 function stillNamed(text5, old, replacement) {
   const without = replacement ? text5.split(replacement).join(" ") : text5;
