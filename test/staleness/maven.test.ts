@@ -61,7 +61,7 @@ describe('pom.xml as a manifest', () => {
     const text = [
       '<project>',
       '  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>3.2.0</version></parent>',
-      '  <artifactId>shop-api</artifactId><version>1.4.0</version>',
+      '  <groupId>com.acme</groupId><artifactId>shop-api</artifactId><version>1.4.0</version>',
       '  <properties><mapstruct.version>1.5.5.Final</mapstruct.version><maven.compiler.release>21</maven.compiler.release></properties>',
       '  <dependencyManagement><dependencies>',
       '    <dependency><groupId>org.testcontainers</groupId><artifactId>testcontainers-bom</artifactId><version>1.19.7</version><type>pom</type><scope>import</scope></dependency>',
@@ -71,7 +71,7 @@ describe('pom.xml as a manifest', () => {
       '    <dependency><groupId>org.mapstruct</groupId><artifactId>mapstruct</artifactId><version>${mapstruct.version}</version></dependency>',
       '    <dependency><groupId>org.mockito</groupId><artifactId>mockito-core</artifactId><scope>test</scope>',
       '      <exclusions><exclusion><groupId>net.bytebuddy</groupId><artifactId>byte-buddy</artifactId></exclusion></exclusions></dependency>',
-      '    <dependency><groupId>com.acme</groupId><artifactId>shop-core</artifactId><version>${project.version}</version></dependency>',
+      '    <dependency><groupId>${project.groupId}</groupId><artifactId>shop-core</artifactId><version>${project.version}</version></dependency>',
       '    <dependency><groupId>com.acme</groupId><artifactId>unresolved</artifactId><version>${nowhere}</version></dependency>',
       '  </dependencies>',
       '  <build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId></plugin></plugins></build>',
@@ -96,6 +96,7 @@ describe('pom.xml as a manifest', () => {
     expect(presence).toContain('org.mockito:mockito-core');
     expect(presence).toContain('mockito');
     expect(presence).toContain('shop-api');
+    expect(presence).toContain('com.acme:shop-core');
     expect(presence).not.toContain('byte-buddy');
     expect(presence).not.toContain('commented-out');
     expect(parsed.runtimes).toEqual([{ name: 'java', spec: '21' }]);

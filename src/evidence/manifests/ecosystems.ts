@@ -540,6 +540,11 @@ export function parseMavenPom(text: string): ParsedManifest {
   }
   const parentVersion = pomText(parent?.version);
   if (parentVersion !== undefined) props.set('project.parent.version', parentVersion);
+  // sibling modules are often declared through the project's own coordinates (`${project.groupId}`)
+  const ownGroup = pomText(project.groupId) ?? pomText(parent?.groupId);
+  if (ownGroup !== undefined) props.set('project.groupId', ownGroup);
+  const ownArtifact = pomText(project.artifactId);
+  if (ownArtifact !== undefined) props.set('project.artifactId', ownArtifact);
   // `${a}` through the properties, a property naming another resolved too (bounded: a cycle stops).
   // Bounded both ways: 5 levels (a cycle stops), MAX_PROPERTY_VALUE characters (each level may
   // multiply the length: `${a}` -> `${b}${b}…`); past either the value is unresolved.
