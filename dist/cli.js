@@ -14358,6 +14358,10 @@ function parseMavenPom(text5) {
   }
   const parentVersion = pomText(parent?.version);
   if (parentVersion !== void 0) props.set("project.parent.version", parentVersion);
+  const ownGroup = pomText(project.groupId) ?? pomText(parent?.groupId);
+  if (ownGroup !== void 0) props.set("project.groupId", ownGroup);
+  const ownArtifact = pomText(project.artifactId);
+  if (ownArtifact !== void 0) props.set("project.artifactId", ownArtifact);
   const resolve6 = (s) => {
     let v = s ?? "";
     for (let depth3 = 0; depth3 < 5 && v.includes("${"); depth3++) {
