@@ -152,6 +152,8 @@ const PROHIBITION_BEFORE =
  * PROHIBITION_BEFORE) covers each of its items.
  */
 const LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
+/** Right after the reference: how it is to be reached ("directly", "outside the wrapper", "except through …"). */
+const HOW_AFTER = /^[`*"')\]]*\s+(?:directly|outside\b|except\b|anywhere but|other than through|bypassing)/i;
 const PAST_AFTER =
   /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
 /**
@@ -209,10 +211,14 @@ export function describedAsPast(entry: Entry, ref: Reference, successors?: strin
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf('\n', endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  // "don't import `moment` directly (go through the wrapper)": a rule about how the one thing in use
+  // is reached, not a ban of it: it names the library the wrapper wraps, and is checked
+  const how = HOW_AFTER.test(after);
+  if ((!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before))) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
   // the last items of a list whose head carries the cue ("do not import `log`, `slog`, or `logrus`")
   const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
   const head = wider.replace(LIST_ITEMS_BEFORE, '');
+  // (a list is a ban of alternatives even with "directly": "do not use `log`, `slog`, or `logrus` directly")
   if (head !== wider && (PAST_BEFORE.test(head.slice(-60)) || PROHIBITION_BEFORE.test(head.slice(-60)))) return true;
   const arrow = ARROW_AFTER.exec(after);
   if (!arrow) return false;

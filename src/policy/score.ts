@@ -8,7 +8,7 @@
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
 import { posix } from 'node:path';
-import { makeTargetDefined, taskNameDefined, taskTables } from '../evidence/manifests.js';
+import { makeTargetDefined, manifestKind, taskNameDefined, taskTables } from '../evidence/manifests.js';
 import type { CheckContext, Entry, Reference } from '../types.js';
 import { configOwnerDir } from '../memory/refs/paths.js';
 
@@ -71,6 +71,17 @@ function definedAnywhere(ev: CheckContext['evidence'], name: string): boolean {
   return false;
 }
 
+const unreadCache = new WeakMap<object, boolean>();
+/** Whether a manifest (not a tsconfig or .gitignore, which declare no names) could not be read at HEAD. */
+function unreadManifest(ev: CheckContext['evidence']): boolean {
+  let r = unreadCache.get(ev.manifests);
+  if (r === undefined) {
+    r = ev.manifests.problems.some((p) => !!p.file && manifestKind(p.file) !== undefined);
+    unreadCache.set(ev.manifests, r);
+  }
+  return r;
+}
+
 /**
  * What an entry names that the project still has, as `kind\0name` keys: paths at HEAD, current
  * dependencies, scripts or make targets that are defined. `skip` leaves names out (a path's own
@@ -89,7 +100,7 @@ export function liveNames(
   const dir = entryDir(e);
   // A manifest that could not be read (a merge in progress, a broken file) may declare any
   // dependency, script or runtime: what the entry names of these kinds may still be there.
-  const unread = ev.manifests.problems.some((p) => !!p.file);
+  const unread = unreadManifest(ev);
   for (const r of e.refs) {
     if (unread && !skip(r.value, r) && ((r.kind === 'package' && (weak || !r.weak)) || (r.kind === 'command' && r.script) || r.kind === 'version')) {
       live.add(`${r.kind}\0${r.value}`);

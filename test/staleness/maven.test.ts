@@ -8,6 +8,7 @@ import path from 'node:path';
 import { audit } from '../../src/audit.js';
 import { runPrune } from '../../src/commands/prune.js';
 import { manifestKind, parseManifest } from '../../src/evidence/manifests.js';
+import { parseCommandLine } from '../../src/memory/refs/commands.js';
 import type { Report } from '../../src/types.js';
 import { cleanupRepos, findingRows, lineOfText, makeRepo, type Repo } from './helpers.js';
 
@@ -351,6 +352,30 @@ describe('QA round 23: Java levels, JDK spellings, framework versions, JUnit, Ma
     expect(after).toContain('`./mvnw spring-boot:run`');
     const second = await runPrune({ root: r.dir, now: NOW, write: true });
     expect(second.changes).toEqual([]);
+  });
+});
+
+describe('regression sweep of round 25', () => {
+  it('JUnit brought by spring-boot-starter-test is still declared after junit:junit leaves', async () => {
+    const r = await makeRepo();
+    const pomWith = (deps: string) =>
+      `<project><artifactId>app</artifactId><dependencies>${deps}<dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-test</artifactId><scope>test</scope></dependency></dependencies></project>\n`;
+    await r.write('pom.xml', pomWith('<dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>'));
+    await r.write('CLAUDE.md', '- Tests use JUnit 5 and AssertJ (both come with `spring-boot-starter-test`); mock with Mockito.\n');
+    await r.commit('init', '2024-01-01');
+    await r.write('pom.xml', pomWith(''));
+    await r.commit('Drop leftover JUnit 4 dependency', '2024-04-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package') || f.kind === 'version-drift')).toEqual([]);
+  });
+
+  it('reads at most 64 modules of one -pl list, and -f as written (one reference per token)', () => {
+    const list = Array.from({ length: 5000 }, (_, i) => `services/m${i}`).join(',');
+    const pieces = parseCommandLine(`mvn -pl ${list} install`);
+    expect(pieces.filter((p) => p.kind === 'path' && /^services\/m\d+$/.test(p.value)).length).toBe(64);
+    const f = parseCommandLine('./mvnw install -f extensions/rest/runtime/').filter((p) => p.kind === 'path' && p.value.startsWith('extensions'));
+    // the same value as the path reader's own piece of that token: one reference once merged
+    expect([...new Set(f.map((p) => p.value))]).toEqual(['extensions/rest/runtime/']);
   });
 });
 

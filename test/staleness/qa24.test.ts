@@ -37,13 +37,15 @@ describe('prohibitions over lists', () => {
       '- Dates: use `dayjs`. Do not use `Date` math, `luxon`, or `moment`.',
       '- Avoid `date-fns` and `moment` in new code.',
       '- Format timestamps with `moment` in the web app.',
+      '- Do not import `moment` directly; go through `web/time.ts`.',
       '',
     ].join('\n');
     await r.write('AGENTS.md', memory);
     await r.commit('Add AGENTS.md', '2025-09-01');
     const { report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW });
     // only the line that uses the old library is stale
-    expect(findingRows(report, (f) => f.kind.startsWith('package'))).toEqual(['package-renamed|8|moment|dayjs']);
+    // "do not import `moment` directly" is a rule about reaching the library in use: checked
+    expect(findingRows(report, (f) => f.kind.startsWith('package'))).toEqual(['package-renamed|8|moment|dayjs', 'package-renamed|9|moment|dayjs']);
     await runPrune({ root: r.dir, now: NOW, write: true });
     const after = await readFile(path.join(r.dir, 'AGENTS.md'), 'utf8');
     expect(after.split('\n').slice(0, 7)).toEqual(memory.split('\n').slice(0, 7));

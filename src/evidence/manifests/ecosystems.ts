@@ -181,7 +181,19 @@ function addLibrary(out: ParsedManifest, group: string, artifact: string, versio
   // JUnit 5's artifacts (`org.junit.jupiter:junit-jupiter`, `org.junit:junit-bom`) are JUnit as much
   // as JUnit 4's `junit:junit`: "JUnit 5" names them, and "JUnit" is not gone while one is declared.
   if (/^org\.junit(?:\.|$)/.test(group)) out.deps.push({ name: 'junit', spec: version, field, presence: true });
+  // Test starters that bring these libraries with them ("JUnit 5 and AssertJ come with
+  // spring-boot-starter-test"): declared too, at no known version.
+  for (const lib of BUNDLED.get(artifact) ?? []) out.deps.push({ name: lib, spec: '', field, presence: true });
 }
+
+/** Libraries a starter artifact brings (its own dependencies, documented and stable). */
+const BUNDLED = new Map<string, string[]>(
+  Object.entries({
+    'spring-boot-starter-test': ['junit', 'junit-jupiter', 'mockito', 'mockito-core', 'assertj', 'assertj-core', 'hamcrest', 'jsonassert', 'json-path'],
+    'quarkus-junit5': ['junit', 'junit-jupiter'],
+    'micronaut-test-junit5': ['junit', 'junit-jupiter'],
+  }),
+);
 
 function addPlugin(out: ParsedManifest, id: string, version: string, field: string, al?: string): void {
   const last = id.slice(id.lastIndexOf('.') + 1);

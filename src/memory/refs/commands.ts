@@ -1450,8 +1450,9 @@ function mavenPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | u
       if (opt === '-pl' || opt === '--projects') mavenModulePaths(value, out, cwd);
       else if ((opt === '-f' || opt === '--file') && /^[\w./-]+$/.test(value.t)) {
         // a POM file, or the folder holding one (`-f agent`, `-f agent/`)
+        // (as written: `-f agent/` is the same reference the path reader makes of that token)
         const folder = !/\.xml$/i.test(value.t);
-        out.push(withCwd({ kind: 'path', start: value.s, end: value.e, value: folder ? value.t.replace(/\/+$/, '') : value.t, ...(folder ? { dir: true } : {}) }, cwd));
+        out.push(withCwd({ kind: 'path', start: value.s, end: value.e, value: value.t, ...(folder ? { dir: true } : {}) }, cwd));
       }
       continue;
     }
@@ -1467,13 +1468,16 @@ function mavenPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: string | u
   }
 }
 
-/** The folders of a `-pl` list (`api,services/billing`), each a path piece at its own offset. */
+/** Modules of one `-pl` list read as paths: real lists name a few; a generated one of thousands says nothing more. */
+const MAX_PL_MODULES = 64;
+
+/** The folders of a `-pl` list (`api,services/billing`), each a path piece at its own offset (as written). */
 function mavenModulePaths(value: Tok, out: CommandPiece[], cwd: string | undefined): void {
   let at = value.s;
-  for (const part of value.t.split(',')) {
+  for (const part of value.t.split(',', MAX_PL_MODULES)) {
     // `:api` and `com.acme:api` select by artifact id; `!x` / `-x` exclude; `.` is the root
     if (part && part !== '.' && !part.includes(':') && /^[\w.][\w./-]*$/.test(part) && !part.includes('..')) {
-      out.push(withCwd({ kind: 'path', start: at, end: at + part.length, value: part.replace(/\/+$/, ''), dir: true }, cwd));
+      out.push(withCwd({ kind: 'path', start: at, end: at + part.length, value: part, dir: true }, cwd));
     }
     at += part.length + 1;
   }
