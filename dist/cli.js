@@ -14136,6 +14136,7 @@ function addLibrary(out, group, artifact, version, field2, al) {
   if (name === full && a && !GENERIC_MODULE.has(a.toLowerCase())) name = a;
   addDep(out, name, version, field2, [artifact, a, full, lastGroup === artifact ? void 0 : lastGroup]);
   if (/^org\.junit(?:\.|$)/.test(group)) out.deps.push({ name: "junit", spec: version, field: field2, presence: true });
+  for (const lib of BUNDLED.get(artifact) ?? []) out.deps.push({ name: lib, spec: "", field: field2, presence: true });
 }
 function addPlugin(out, id, version, field2, al) {
   const last = id.slice(id.lastIndexOf(".") + 1);
@@ -14424,7 +14425,7 @@ function parseMavenPom(text5) {
   if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], "project");
   return out;
 }
-var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, BUNDLED, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
@@ -14442,6 +14443,13 @@ var init_ecosystems = __esm({
     COMPOSER_PLATFORM = /^(php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(-plugin-api|-runtime-api)?)$/i;
     alias = (a) => a.replace(/[-_.]+/g, "-");
     COORD = /^([A-Za-z][\w-]*(?:\.[\w-]+)+):([A-Za-z0-9][\w.-]*)(?::([^:\s]*))?$|^([A-Za-z][\w-]*):([A-Za-z0-9][\w.-]*):(\d[^:\s]*)$/;
+    BUNDLED = new Map(
+      Object.entries({
+        "spring-boot-starter-test": ["junit", "junit-jupiter", "mockito", "mockito-core", "assertj", "assertj-core", "hamcrest", "jsonassert", "json-path"],
+        "quarkus-junit5": ["junit", "junit-jupiter"],
+        "micronaut-test-junit5": ["junit", "junit-jupiter"]
+      })
+    );
     MSBUILD_ATTR = {
       Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
       Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
@@ -34846,7 +34854,7 @@ function mavenPieces(seg, i, out, cwd) {
       if (opt === "-pl" || opt === "--projects") mavenModulePaths(value2, out, cwd);
       else if ((opt === "-f" || opt === "--file") && /^[\w./-]+$/.test(value2.t)) {
         const folder = !/\.xml$/i.test(value2.t);
-        out.push(withCwd({ kind: "path", start: value2.s, end: value2.e, value: folder ? value2.t.replace(/\/+$/, "") : value2.t, ...folder ? { dir: true } : {} }, cwd));
+        out.push(withCwd({ kind: "path", start: value2.s, end: value2.e, value: value2.t, ...folder ? { dir: true } : {} }, cwd));
       }
       continue;
     }
@@ -34863,14 +34871,14 @@ function mavenPieces(seg, i, out, cwd) {
 }
 function mavenModulePaths(value2, out, cwd) {
   let at = value2.s;
-  for (const part of value2.t.split(",")) {
+  for (const part of value2.t.split(",", MAX_PL_MODULES)) {
     if (part && part !== "." && !part.includes(":") && /^[\w.][\w./-]*$/.test(part) && !part.includes("..")) {
-      out.push(withCwd({ kind: "path", start: at, end: at + part.length, value: part.replace(/\/+$/, ""), dir: true }, cwd));
+      out.push(withCwd({ kind: "path", start: at, end: at + part.length, value: part, dir: true }, cwd));
     }
     at += part.length + 1;
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS, MAVEN_COMMAND, MAVEN_VALUE_OPTIONS;
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS, MAVEN_COMMAND, MAVEN_VALUE_OPTIONS, MAX_PL_MODULES;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -35146,6 +35154,7 @@ var init_commands = __esm({
       "-gt",
       "--global-toolchains"
     ]);
+    MAX_PL_MODULES = 64;
   }
 });
 
@@ -38694,7 +38703,8 @@ function describedAsPast(entry, ref, successors) {
   const endAt = ref.end - entry.start;
   const lineEnd = entry.text.indexOf("\n", endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
-  if (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  const how = HOW_AFTER.test(after);
+  if (!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before)) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
   const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
   const head = wider.replace(LIST_ITEMS_BEFORE, "");
   if (head !== wider && (PAST_BEFORE.test(head.slice(-60)) || PROHIBITION_BEFORE.test(head.slice(-60)))) return true;
@@ -38761,7 +38771,7 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
-var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, LIST_ITEMS_BEFORE, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
+var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, LIST_ITEMS_BEFORE, HOW_AFTER, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
@@ -38770,6 +38780,7 @@ var init_stale_common = __esm({
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
+    HOW_AFTER = /^[`*"')\]]*\s+(?:directly|outside\b|except\b|anywhere but|other than through|bypassing)/i;
     PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
     CONTRAST_BEFORE = /(?:(?:[,;(]|\s[—–-])\s*not\s+|\bnot\s*:\s*)(?:the\s+)?[`*"'(]*$/i;
     ARROW_AFTER = /^[`*"')\]]*\s*(?:→|->|=>)\s*(?:now\s+)?[`*"'(\[]*([^\s`*"'()[\],;]*)/i;
@@ -54054,13 +54065,21 @@ function definedAnywhere(ev, name) {
   for (const t of taskTables(m).values()) if (!t.open && taskNameDefined(t, name)) return true;
   return false;
 }
+function unreadManifest(ev) {
+  let r = unreadCache.get(ev.manifests);
+  if (r === void 0) {
+    r = ev.manifests.problems.some((p) => !!p.file && manifestKind(p.file) !== void 0);
+    unreadCache.set(ev.manifests, r);
+  }
+  return r;
+}
 function liveNames(e, ctx, skip = () => false, weak = false) {
   const ev = ctx.evidence;
   const live = /* @__PURE__ */ new Set();
   for (const p of namedPathSet(e)) if (!skip(p) && (ev.files.files.has(p) || ev.files.dirs.has(p))) live.add(`path\0${p}`);
   const own5 = ownNames(ev);
   const dir = entryDir(e);
-  const unread = ev.manifests.problems.some((p) => !!p.file);
+  const unread = unreadManifest(ev);
   for (const r of e.refs) {
     if (unread && !skip(r.value, r) && (r.kind === "package" && (weak || !r.weak) || r.kind === "command" && r.script || r.kind === "version")) {
       live.add(`${r.kind}\0${r.value}`);
@@ -54288,7 +54307,7 @@ function computeScores(ctx) {
   }
   return out;
 }
-var DAY, ABSENT, round3, NO_PATHS, CODE, TOKEN, ownCache, cache2;
+var DAY, ABSENT, round3, NO_PATHS, unreadCache, CODE, TOKEN, ownCache, cache2;
 var init_score = __esm({
   "src/policy/score.ts"() {
     "use strict";
@@ -54298,6 +54317,7 @@ var init_score = __esm({
     ABSENT = { exists: false, n: 0 };
     round3 = (n) => Math.round(n * 1e3) / 1e3;
     NO_PATHS = /* @__PURE__ */ new Set();
+    unreadCache = /* @__PURE__ */ new WeakMap();
     CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
     TOKEN = /[@\w.~$][\w.@/$~-]*/g;
     ownCache = /* @__PURE__ */ new WeakMap();
