@@ -1007,14 +1007,14 @@ function checkTaskRunnerRef(entry: Entry, ref: Reference, ev: Evidence, tool: Ta
  */
 const GRADLE_OWN_TASK = /^(?:(?:assemble|test|lint|connected|bundle|install|uninstall|publish|compile)(?![a-z])|(?:build|check|clean|dependencies|dependencyInsight|tasks|help|wrapper|jar|javadoc|run|bootRun|init|projects|properties|buildEnvironment|signingReport)$)/;
 
-interface GoneGradlePlugin {
-  /** The plugin's name as history follows it (the last id segment or the catalog alias: `spotless`). */
+interface GonePlugin {
+  /** The plugin's name as history follows it (the last id segment or the catalog alias: `spotless`; a Maven artifact id). */
   name: string;
   /** The latest removal of it from a build script or catalog. */
   removal: PackageHistoryEvent;
 }
 
-const gonePluginsCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
+const gonePluginsCache = new WeakMap<object, Map<string, GonePlugin>>();
 
 /**
  * Plugin names that are words of other plugins' and Gradle's own task names (`compileKotlin`,
@@ -1038,7 +1038,7 @@ const TASK_WORDS = new Set([
  * task family), of three characters or more, and not a word of other tasks' names (TASK_WORDS).
  * Built once per run.
  */
-function gonePlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
+function gonePlugins(ev: Evidence): Map<string, GonePlugin> {
   let out = gonePluginsCache.get(ev.manifests);
   if (out) return out;
   out = new Map();
@@ -1066,7 +1066,7 @@ function gonePlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
  * `koverHtmlReport`), or a lower-case verb comes first and the plugin's name follows, capitalised
  * (`verifyRoborazziDemoDebug`, `recordRoborazziDebug`).
  */
-function pluginOfTask(task: string, gone: Map<string, GoneGradlePlugin>): GoneGradlePlugin | undefined {
+function pluginOfTask(task: string, gone: Map<string, GonePlugin>): GonePlugin | undefined {
   const lower = task.toLowerCase();
   const boundary = (i: number) => i >= task.length || !/[a-z]/.test(task[i]!);
   const verb = /^[a-z]+(?=[A-Z])/.exec(task)?.[0].length;
@@ -1101,7 +1101,7 @@ function checkGradleTaskRef(entry: Entry, ref: Reference, ev: Evidence): Finding
 
 // ------------------------------------------------------------------ Maven goals of removed plugins
 
-const goneMavenCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
+const goneMavenCache = new WeakMap<object, Map<string, GonePlugin>>();
 
 /**
  * Maven plugins history shows declared in a POM's build plugins and removed, which no manifest
@@ -1111,7 +1111,7 @@ const goneMavenCache = new WeakMap<object, Map<string, GoneGradlePlugin>>();
  * Maven searches by default (`org.apache.maven.plugins`, `org.codehaus.mojo`: `dependency:tree`,
  * `exec:java`) are left out: their goals run without any declaration. Built once per run.
  */
-function goneMavenPlugins(ev: Evidence): Map<string, GoneGradlePlugin> {
+function goneMavenPlugins(ev: Evidence): Map<string, GonePlugin> {
   let out = goneMavenCache.get(ev.manifests);
   if (out) return out;
   out = new Map();

@@ -13,7 +13,8 @@ import { fetchGitHubState } from './github.js';
 import { emptyHistory, runLogPass } from './history.js';
 import { yieldCpuToGit } from './pump.js';
 import { buildManifestHistory, emptyManifestIndex, ManifestChangeCollector, readHeadManifests } from './manifests.js';
-import { readPathAliases, type ConfigProblem, type PathAliases } from './tsconfig-paths.js';
+import { readPathAliases, type PathAliases } from './tsconfig-paths.js';
+import type { FileProblem } from './repo-file.js';
 
 export interface GatherOptions {
   root: string;
@@ -55,7 +56,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   let files;
   let pathAliasesP: Promise<PathAliases> = Promise.resolve([]);
   /** tsconfig / jsconfig files that could not be read (pushed to the manifest problems once read, in path order). */
-  const configProblems: ConfigProblem[] = [];
+  const configProblems: FileProblem[] = [];
 
   if (!info.isRepo) {
     const tf = performance.now();
@@ -141,7 +142,7 @@ export async function gatherEvidence(opts: GatherOptions): Promise<GatherResult>
   timings.github = ms(tg);
   const pathAliases = await pathAliasesP;
   // Configuration files that are no manifests but decide findings too: reported the same way.
-  const byPath = (a: ConfigProblem, b: ConfigProblem) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const byPath = (a: FileProblem, b: FileProblem) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   manifests.problems.push(...ignoreFileProblems(files), ...configProblems.sort(byPath));
   timings.total = ms(t0);
 

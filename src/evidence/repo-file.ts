@@ -15,6 +15,12 @@ export const MISSING = 'missing from the working tree';
 
 export type RepoFileText = { text: string } | { error: string };
 
+/** A file that could not be read (reported as a `manifest-unreadable` note, report/manifest-problems.ts). */
+export interface FileProblem {
+  file: string;
+  message: string;
+}
+
 export class RepoReader {
   private realRoot: Promise<string> | undefined;
   /**

@@ -5,13 +5,7 @@
 // under `"@/*": ["./*"]`); the path check resolves those through this table.
 import path from 'node:path';
 import type { FileIndex } from '../types.js';
-import { MISSING, RepoReader } from './repo-file.js';
-
-/** A config file that could not be read (reported as a note: its aliases are not applied). */
-export interface ConfigProblem {
-  file: string;
-  message: string;
-}
+import { MISSING, RepoReader, type FileProblem } from './repo-file.js';
 
 /** One `"prefix*": ["target*", …]` mapping of one config file. */
 export interface PathAlias {
@@ -42,7 +36,7 @@ const MAX_EXTENDS = 5;
  * patterns with one trailing `*` whose targets end with `*` are kept (`"@/*": ["./src/*"]`):
  * exact patterns and `*`-in-the-middle forms name single modules, not folders memory writes.
  */
-export async function readPathAliases(root: string, files: FileIndex, problems?: ConfigProblem[]): Promise<PathAliases> {
+export async function readPathAliases(root: string, files: FileIndex, problems?: FileProblem[]): Promise<PathAliases> {
   const found: string[] = [];
   for (const [name, list] of files.byBasename) if (CONFIG_NAME.test(name)) for (const f of list) if (files.files.has(f)) found.push(f);
   if (!found.length) return [];
@@ -135,7 +129,7 @@ async function effectiveOptions(file: string, load: (f: string) => Promise<Recor
  * text that is no JSON with comments. A file missing from the work tree (an `extends` target
  * never written, a tracked file deleted) says nothing worth a note.
  */
-async function readConfig(reader: RepoReader, file: string, problems: ConfigProblem[] | undefined): Promise<Record<string, unknown> | null> {
+async function readConfig(reader: RepoReader, file: string, problems: FileProblem[] | undefined): Promise<Record<string, unknown> | null> {
   const t = await reader.read(file);
   if ('error' in t) {
     if (t.error !== MISSING) problems?.push({ file, message: t.error });

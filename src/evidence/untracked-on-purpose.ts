@@ -8,8 +8,7 @@
 // compiled on the first query. Look-ups are pure and cached per folder.
 import ignore, { type Ignore } from 'ignore';
 import type { FileIndex } from '../types.js';
-import { MISSING, RepoReader } from './repo-file.js';
-import type { ConfigProblem } from './tsconfig-paths.js';
+import { MISSING, RepoReader, type FileProblem } from './repo-file.js';
 
 /** A .gitignore larger than this is no hand-written rule file: not read (a note says so). */
 export const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
@@ -24,7 +23,7 @@ interface IgnoreRules {
 }
 
 const rulesByIndex = new WeakMap<FileIndex, IgnoreRules>();
-const problemsByIndex = new WeakMap<FileIndex, ConfigProblem[]>();
+const problemsByIndex = new WeakMap<FileIndex, FileProblem[]>();
 
 /**
  * Reads every .gitignore file the index lists (tracked, or untracked and not ignored — the
@@ -36,7 +35,7 @@ export async function loadIgnoreRules(root: string, index: FileIndex): Promise<v
   const paths = index.byBasename.get('.gitignore');
   if (!paths || paths.length === 0) return;
   const texts = new Map<string, string>();
-  const problems: ConfigProblem[] = [];
+  const problems: FileProblem[] = [];
   const reader = new RepoReader(root, MAX_GITIGNORE_BYTES);
   await Promise.all(
     paths.map(async (p) => {
@@ -51,7 +50,7 @@ export async function loadIgnoreRules(root: string, index: FileIndex): Promise<v
 }
 
 /** The .gitignore files `loadIgnoreRules` could not read for this index, by path. */
-export function ignoreFileProblems(index: FileIndex): readonly ConfigProblem[] {
+export function ignoreFileProblems(index: FileIndex): readonly FileProblem[] {
   return problemsByIndex.get(index) ?? [];
 }
 
