@@ -345,7 +345,7 @@ describe('drift in Gradle, Composer, Mix, Pub and NuGet manifests, end to end', 
     expect(ev.manifests.dependencies.has('newtonsoft.json')).toBe(true);
     expect(ev.manifests.dependencies.get('moshi')!.map((d) => d.manifest)).toEqual(['buildSrc/src/main/kotlin/Deps.kt']);
     expect(ev.manifests.everDependencies.has('co.touchlab:kermit')).toBe(false);
-    expect(ev.manifests.dependencies.get('co.touchlab:kermit')).toEqual([{ name: 'co.touchlab:kermit', spec: '', manifest: 'gradle/libs.versions.toml', field: 'libraries' }]);
+    expect(ev.manifests.dependencies.get('co.touchlab:kermit')).toEqual([{ name: 'co.touchlab:kermit', spec: '2.0.6', manifest: 'gradle/libs.versions.toml', field: 'libraries' }]);
   });
 
   it('prune corrects the swaps and removes the dropped ones; a second prune changes nothing', async () => {

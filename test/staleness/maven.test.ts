@@ -83,7 +83,7 @@ describe('pom.xml as a manifest', () => {
     ].join('\n');
     const parsed = parseManifest('maven', 'pom.xml', text);
     expect(parsed.problems).toEqual([]);
-    expect(parsed.deps.filter((d) => !d.presence).map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
+    expect(parsed.deps.filter((d) => !d.presence && d.field !== 'family').map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
       'parent|spring-boot-starter-parent|3.2.0',
       'compile|mapstruct|1.5.5.Final',
       'test|mockito-core|',
@@ -93,6 +93,8 @@ describe('pom.xml as a manifest', () => {
       'plugins (default group)|maven-surefire-plugin|',
       'plugins|asciidoctor-maven-plugin|3.0.0',
     ]);
+    // families, as prose names the libraries (the project's own group `com.acme` is none)
+    expect(parsed.deps.filter((d) => d.field === 'family').map((d) => `${d.name}|${d.spec}`)).toEqual(['boot|3.2.0', 'mockito|', 'testcontainers|1.19.7']);
     const presence = parsed.deps.filter((d) => d.presence).map((d) => d.name);
     expect(presence).toContain('org.mockito:mockito-core');
     expect(presence).toContain('mockito');
@@ -138,13 +140,14 @@ describe('hostile POMs (QA round 25)', () => {
       '<dependencies><dependency><groupId>com.palantir.javaformat</groupId><artifactId>palantir-java-format</artifactId><version>2.50.0</version></dependency></dependencies></plugin>' +
       '</plugins></build></project>';
     const parsed = parseManifest('maven', 'pom.xml', text);
-    expect(parsed.deps.filter((d) => !d.presence).map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
+    expect(parsed.deps.filter((d) => !d.presence && d.field !== 'family').map((d) => `${d.field}|${d.name}|${d.spec}`)).toEqual([
       'plugins (default group)|maven-compiler-plugin|',
       'annotationProcessorPaths|mapstruct-processor|1.5.5.Final',
       'annotationProcessorPaths|lombok|',
       'plugins|spotless-maven-plugin|',
       'plugin dependencies|palantir-java-format|2.50.0',
     ]);
+    expect(parsed.deps.filter((d) => d.field === 'family').map((d) => d.name)).toEqual(['mapstruct']);
     expect(parsed.runtimes).toEqual([{ name: 'java', spec: '21' }]);
   });
 
@@ -205,6 +208,8 @@ describe('a Maven project whose dependencies and Java level moved', () => {
   it('reports the swapped dependencies with their successors and the Java level, and nothing still declared', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package') || f.kind === 'version-drift')).toEqual([
       `version-drift|${l('Java 17')}|Java 17|Java 21`,
+      // the family named in prose, gone with its last artifact
+      `package-missing|${l('Springfox')}|Springfox|`,
       `package-renamed|${l('Springfox')}|springfox-swagger2|springdoc-openapi-starter-webmvc-ui`,
       `version-drift|${l('JUnit 4')}|JUnit 4|JUnit 5`,
     ]);

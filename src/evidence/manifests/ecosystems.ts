@@ -36,14 +36,17 @@ function followed(short: string, full: string): string {
   return GENERIC_MODULE.has(short.toLowerCase()) ? full : short;
 }
 
-/** Adds the followed name, then each other spelling (HEAD only) that differs from it. */
+/**
+ * Adds the followed name, then each other spelling (HEAD only) that differs from it, at the same
+ * version (`kotlin` of `org.jetbrains.kotlin:kotlin-stdlib` is at the stdlib's version).
+ */
 function addDep(out: ParsedManifest, name: string, spec: string, field: string, also: Array<string | undefined>): void {
   out.deps.push({ name, spec, field });
   const seen = new Set([name.toLowerCase()]);
   for (const a of also) {
     if (!a || seen.has(a.toLowerCase())) continue;
     seen.add(a.toLowerCase());
-    out.deps.push({ name: a, spec: '', field, presence: true });
+    out.deps.push({ name: a, spec, field, presence: true });
   }
 }
 
@@ -496,6 +499,34 @@ const RESERVED_TAGS = new Set(['__proto__', 'constructor', 'prototype']);
 export const MAX_POM_BYTES = 8 * 1024 * 1024;
 /** Longest value a `${property}` may resolve to: longer is no version or coordinate (nested properties can grow exponentially). */
 const MAX_PROPERTY_VALUE = 256;
+/** The field of a library family read from a Maven group (see `familyOf`). */
+export const MAVEN_FAMILY_FIELD = 'family';
+/** Group segments that name an organisation or a build tool, not a library family. */
+const NO_FAMILY = new Set(['apache', 'maven', 'gradle', 'google', 'github', 'jetbrains', 'eclipse', 'microsoft', 'amazon', 'amazonaws', 'oracle', 'sun', 'ibm', 'redhat', 'springframework', 'projectlombok']);
+/** Leading group segments that name no project: top-level domains and the like. */
+const GROUP_PREFIXES = new Set('com org io net dev me de fr uk ch nl jp cn edu gov info biz co ai app tech xyz eu at be se no fi dk pl cz ru br in au ca us'.split(' '));
+
+/**
+ * The family a dependency belongs to, the way memory names the library: the last segment of its
+ * group that is no generic module word nor a top-level domain (`mockito` of `org.mockito:mockito-core`,
+ * `jackson` of `com.fasterxml.jackson.core:jackson-databind`, `hibernate` of `org.hibernate.orm`,
+ * `log4j` of `org.apache.logging.log4j`); none when that is the artifact id itself (`guava`), too
+ * short, or the group has no such segment. Plugins have none (`maven` of `org.apache.maven.plugins`
+ * names the build tool, not a library).
+ */
+function familyOf(group: string, artifact: string, ownGroup?: string): string | undefined {
+  // the project's own modules (`com.acme:shop-core` in `com.acme:shop-api`) are no library family
+  if (ownGroup && (group === ownGroup || group.startsWith(`${ownGroup}.`) || ownGroup.startsWith(`${group}.`))) return undefined;
+  const segs = group.toLowerCase().split('.');
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i]!;
+    if (i === 0 && segs.length > 1 && GROUP_PREFIXES.has(s)) return undefined;
+    if (GENERIC_MODULE.has(s) || NO_FAMILY.has(s) || s.length < 3 || !/^[a-z][a-z0-9-]*$/.test(s)) continue;
+    return s === artifact.toLowerCase() ? undefined : s;
+  }
+  return undefined;
+}
+
 /** The plugin groups Maven searches for a goal prefix by default (its `pluginGroups`). */
 const MAVEN_DEFAULT_GROUPS = new Set(['org.apache.maven.plugins', 'org.codehaus.mojo']);
 /** The field of a plugin of those groups (see `parseMavenPom`). */
@@ -581,8 +612,17 @@ export function parseMavenPom(text: string): ParsedManifest {
     if (!o || !group || !artifact || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact)) return;
     if (seen.has(`${group}:${artifact}`)) return;
     seen.add(`${group}:${artifact}`);
-    addLibrary(out, group, artifact, resolve(pomText(o.version)), field);
+    const version = resolve(pomText(o.version));
+    addLibrary(out, group, artifact, version, field);
+    // the library's family, as prose names it ("Mockito", "Jackson", "Hibernate"): followed too, in a
+    // field of its own (a swap pairs artifacts with artifacts, families with families)
+    const fam = defaultGroup === undefined && field !== 'extensions' && field !== 'plugin dependencies' ? familyOf(group, artifact, ownGroup) : undefined;
+    if (fam && !families.has(fam)) {
+      families.add(fam);
+      out.deps.push({ name: fam, spec: version, field: MAVEN_FAMILY_FIELD });
+    }
   };
+  const families = new Set<string>();
   const java = new Set<string>();
   const addJava = (v: string | undefined) => {
     const s = resolve(v);
