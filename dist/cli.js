@@ -14040,7 +14040,7 @@ function addDep(out, name, spec, field2, also) {
   for (const a of also) {
     if (!a || seen.has(a.toLowerCase())) continue;
     seen.add(a.toLowerCase());
-    out.deps.push({ name: a, spec: "", field: field2, presence: true });
+    out.deps.push({ name: a, spec, field: field2, presence: true });
   }
 }
 function parseComposer(text5) {
@@ -14326,6 +14326,17 @@ function parseSwiftPackage(text5) {
   if (runtimes.length) out.runtimes = runtimes;
   return out;
 }
+function familyOf(group, artifact, ownGroup) {
+  if (ownGroup && (group === ownGroup || group.startsWith(`${ownGroup}.`) || ownGroup.startsWith(`${group}.`))) return void 0;
+  const segs = group.toLowerCase().split(".");
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i];
+    if (i === 0 && segs.length > 1 && GROUP_PREFIXES.has(s)) return void 0;
+    if (GENERIC_MODULE.has(s) || NO_FAMILY.has(s) || s.length < 3 || !/^[a-z][a-z0-9-]*$/.test(s)) continue;
+    return s === artifact.toLowerCase() ? void 0 : s;
+  }
+  return void 0;
+}
 function pomText(v) {
   if (typeof v !== "string" && typeof v !== "number") return void 0;
   return String(v).replace(/&(amp|lt|gt|quot|apos);/g, (_, e) => XML_ENTITIES[e]).trim();
@@ -14384,8 +14395,15 @@ function parseMavenPom(text5) {
     if (!o || !group || !artifact2 || !/^[\w.-]+$/.test(group) || !/^[\w.-]+$/.test(artifact2)) return;
     if (seen.has(`${group}:${artifact2}`)) return;
     seen.add(`${group}:${artifact2}`);
-    addLibrary(out, group, artifact2, resolve6(pomText(o.version)), field2);
+    const version = resolve6(pomText(o.version));
+    addLibrary(out, group, artifact2, version, field2);
+    const fam = defaultGroup === void 0 && field2 !== "extensions" && field2 !== "plugin dependencies" ? familyOf(group, artifact2, ownGroup) : void 0;
+    if (fam && !families.has(fam)) {
+      families.add(fam);
+      out.deps.push({ name: fam, spec: version, field: MAVEN_FAMILY_FIELD });
+    }
   };
+  const families = /* @__PURE__ */ new Set();
   const java = /* @__PURE__ */ new Set();
   const addJava = (v) => {
     const s = resolve6(v);
@@ -14425,7 +14443,7 @@ function parseMavenPom(text5) {
   if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], "project");
   return out;
 }
-var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, BUNDLED, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, BUNDLED, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_FAMILY_FIELD, NO_FAMILY, GROUP_PREFIXES, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
@@ -14471,6 +14489,9 @@ var init_ecosystems = __esm({
     RESERVED_TAGS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     MAX_POM_BYTES = 8 * 1024 * 1024;
     MAX_PROPERTY_VALUE = 256;
+    MAVEN_FAMILY_FIELD = "family";
+    NO_FAMILY = /* @__PURE__ */ new Set(["apache", "maven", "gradle", "google", "github", "jetbrains", "eclipse", "microsoft", "amazon", "amazonaws", "oracle", "sun", "ibm", "redhat", "springframework", "projectlombok"]);
+    GROUP_PREFIXES = new Set("com org io net dev me de fr uk ch nl jp cn edu gov info biz co ai app tech xyz eu at be se no fi dk pl cz ru br in au ca us".split(" "));
     MAVEN_DEFAULT_GROUPS = /* @__PURE__ */ new Set(["org.apache.maven.plugins", "org.codehaus.mojo"]);
     MAVEN_DEFAULT_GROUP_FIELD = "plugins (default group)";
     POM_LISTS = /* @__PURE__ */ new Set(["dependency", "plugin", "extension", "profile", "module", "path"]);
