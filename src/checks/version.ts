@@ -225,10 +225,13 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
 
   let deps = ev.manifests.dependencies.get(subject.toLowerCase());
   let pkg = subject;
-  // Declared under this name without a version (another spelling, a managed version): the
-  // framework's own packages may carry it.
-  if (!deps || !deps.some((d) => !!d.spec || !!d.locked)) {
-    for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
+  // A framework's own packages carry its version, first (`kotlin-maven-plugin` at `${kotlin.version}`
+  // beside a BOM-managed `kotlin-stdlib`); else the name itself, declared with a version.
+  const framework = FRAMEWORK_PACKAGES.get(subject.toLowerCase());
+  if (framework || !deps || !deps.some((d) => !!d.spec || !!d.locked)) {
+    const own = deps;
+    deps = undefined;
+    for (const name of framework ?? []) {
       // The full name carries the version when the short one is generic (`laravel/framework`);
       // else the full name is another spelling and the short one (`framework-bundle`) of the same
       // manifest carries it.
@@ -240,6 +243,10 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
       }
       pkg = name;
       if (deps.length) break;
+    }
+    if (!deps?.length) {
+      deps = own;
+      pkg = subject;
     }
   }
   if (!deps || !deps.length) return null;

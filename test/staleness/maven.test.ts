@@ -384,3 +384,24 @@ describe('regression sweep of round 25', () => {
   });
 });
 
+describe('second regression sweep', () => {
+  it('reads Kotlin through its plugin when kotlin-stdlib has no version of its own (managed by a BOM)', async () => {
+    const r = await makeRepo();
+    await r.write(
+      'pom.xml',
+      [
+        '<project><artifactId>app</artifactId><properties><kotlin.version>2.0.21</kotlin.version></properties>',
+        '<dependencies><dependency><groupId>org.jetbrains.kotlin</groupId><artifactId>kotlin-stdlib</artifactId></dependency></dependencies>',
+        '<build><plugins><plugin><groupId>org.jetbrains.kotlin</groupId><artifactId>kotlin-maven-plugin</artifactId><version>${kotlin.version}</version></plugin></plugins></build>',
+        '</project>',
+        '',
+      ].join('\n'),
+    );
+    await r.write('CLAUDE.md', '- Kotlin 1.9 on the JVM.\n');
+    await r.commit('init', '2025-01-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|1|Kotlin 1.9|Kotlin 2.0']);
+    expect(report.findings[0]!.message).toBe('`Kotlin 1.9` is out of date: `pom.xml` uses kotlin-maven-plugin 2.0.21; update the version to 2.0.');
+  });
+});
+
