@@ -42505,8 +42505,11 @@ function checkVersionRef(entry, ref, ev) {
   }
   let deps = ev.manifests.dependencies.get(subject.toLowerCase());
   let pkg = subject;
-  if (!deps || !deps.some((d) => !!d.spec || !!d.locked)) {
-    for (const name of FRAMEWORK_PACKAGES.get(subject.toLowerCase()) ?? []) {
+  const framework = FRAMEWORK_PACKAGES.get(subject.toLowerCase());
+  if (framework || !deps || !deps.some((d) => !!d.spec || !!d.locked)) {
+    const own5 = deps;
+    deps = void 0;
+    for (const name of framework ?? []) {
       const full = ev.manifests.dependencies.get(name) ?? [];
       deps = full.filter((d) => !!d.spec || !!d.locked);
       if (!deps.length && full.length) {
@@ -42515,6 +42518,10 @@ function checkVersionRef(entry, ref, ev) {
       }
       pkg = name;
       if (deps.length) break;
+    }
+    if (!deps?.length) {
+      deps = own5;
+      pkg = subject;
     }
   }
   if (!deps || !deps.length) return null;
