@@ -3,7 +3,7 @@
 // deleted, with the commit). Resolved against the memory file's folder and the repository
 // root, whichever matches the history.
 import type { Check, CheckContext, Entry, Evidence, Finding, MemoryFile, PathEvent, PathFate, Reference } from '../types.js';
-import { joinPath } from '../memory/refs/paths.js';
+import { dirname, joinPath } from '../memory/refs/paths.js';
 import { contextFolders } from '../memory/references.js';
 import { splitFqcn } from '../memory/refs/commands.js';
 import picomatch from 'picomatch';
@@ -590,7 +590,6 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
  */
 function movedWithMemoryFile(entry: Entry, ref: Reference, ev: Evidence): Finding | undefined {
   if (!ev.history.available || entry.file.startsWith('/')) return undefined;
-  const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
   const seen = new Set([entry.file]);
   let cur = entry.file;
   for (let hops = 0; hops < 10; hops++) {
@@ -600,7 +599,7 @@ function movedWithMemoryFile(entry: Entry, ref: Reference, ev: Evidence): Findin
     if (!from || seen.has(from.other!)) return undefined;
     const prev = from.other!;
     seen.add(prev);
-    const target = joinPath(dirOf(prev), ref.value.replace(/\/+$/, ''));
+    const target = joinPath(dirname(prev), ref.value.replace(/\/+$/, ''));
     if (target) {
       let now = exists(ev, target) ? target : undefined;
       if (!now) {
@@ -608,7 +607,7 @@ function movedWithMemoryFile(entry: Entry, ref: Reference, ev: Evidence): Findin
         if (f.status === 'renamed' && f.successor && exists(ev, f.successor)) now = f.successor;
       }
       if (now) {
-        let rel = relativeTo(dirOf(entry.file), now);
+        let rel = relativeTo(dirname(entry.file), now);
         if (ref.value.startsWith('./') && !rel.startsWith('../')) rel = `./${rel}`;
         if (ref.value.endsWith('/')) rel += '/';
         const replace = ref.raw.startsWith(ref.value) ? rel + ref.raw.slice(ref.value.length) : undefined;

@@ -1029,6 +1029,25 @@ const TASK_WORDS = new Set([
   'install', 'run', 'kts', 'dsl', 'kotlin-dsl', 'java-library', 'java-platform',
 ]);
 
+const GRADLE_KINDS: ReadonlySet<string> = new Set(['gradle-build', 'gradle-catalog']);
+const MAVEN_KINDS: ReadonlySet<string> = new Set(['maven']);
+
+/**
+ * The latest removal of a dependency that history shows declared as a build plugin (field
+ * `plugins`) in a manifest of `kinds`, when its last event anywhere is that removal; undefined
+ * otherwise (never a plugin there, or declared again since).
+ */
+function pluginRemoval(events: PackageHistoryEvent[], kinds: ReadonlySet<string>): PackageHistoryEvent | undefined {
+  let removal: PackageHistoryEvent | undefined;
+  let plugin = false;
+  for (const e of events) {
+    if (!kinds.has(fileManifestKind(e.manifest) ?? '')) continue;
+    if (e.field === 'plugins') plugin = true;
+    if (e.type === 'removed' && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+  }
+  return plugin && removal && events[events.length - 1]?.type === 'removed' ? removal : undefined;
+}
+
 /**
  * Gradle plugins history shows applied or declared (`id("com.diffplug.spotless")`, a catalog's
  * `[plugins]` entry) and removed, which no manifest declares at HEAD in any spelling (id, last id
@@ -1044,17 +1063,8 @@ function gonePlugins(ev: Evidence): Map<string, GonePlugin> {
   out = new Map();
   for (const [key, events] of ev.manifests.everDependencies) {
     if (ev.manifests.dependencies.has(key) || !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(key) || key.length < 3 || TASK_WORDS.has(key)) continue;
-    let removal: PackageHistoryEvent | undefined;
-    let plugin = false;
-    for (const e of events) {
-      const kind = fileManifestKind(e.manifest);
-      if (kind !== 'gradle-build' && kind !== 'gradle-catalog') continue;
-      if (e.field === 'plugins') plugin = true;
-      if (e.type === 'removed' && (!removal || e.commit.time >= removal.commit.time)) removal = e;
-    }
-    const last = events[events.length - 1];
-    if (!plugin || !removal || last?.type !== 'removed') continue;
-    out.set(key.replace(/-/g, ''), { name: removal.displayName ?? key, removal });
+    const removal = pluginRemoval(events, GRADLE_KINDS);
+    if (removal) out.set(key.replace(/-/g, ''), { name: removal.displayName ?? key, removal });
   }
   gonePluginsCache.set(ev.manifests, out);
   return out;
@@ -1118,16 +1128,8 @@ function goneMavenPlugins(ev: Evidence): Map<string, GonePlugin> {
   for (const [key, events] of ev.manifests.everDependencies) {
     const prefix = /^([a-z0-9][a-z0-9.-]*?)-maven(?:-plugin)?$/.exec(key)?.[1];
     if (!prefix || ev.manifests.dependencies.has(key)) continue;
-    let removal: PackageHistoryEvent | undefined;
-    let plugin = false;
-    for (const e of events) {
-      if (fileManifestKind(e.manifest) !== 'maven') continue;
-      if (e.field === 'plugins') plugin = true;
-      if (e.type === 'removed' && (!removal || e.commit.time >= removal.commit.time)) removal = e;
-    }
-    const last = events[events.length - 1];
-    if (!plugin || !removal || last?.type !== 'removed') continue;
-    out.set(prefix, { name: removal.displayName ?? key, removal });
+    const removal = pluginRemoval(events, MAVEN_KINDS);
+    if (removal) out.set(prefix, { name: removal.displayName ?? key, removal });
   }
   goneMavenCache.set(ev.manifests, out);
   return out;

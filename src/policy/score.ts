@@ -7,10 +7,9 @@
 // - frequency: how often the paths it names were touched in history, plus recorded reads,
 //   log-scaled and normalised by the busiest entry (repository touch counts are heavy-tailed).
 // `pinned` entries are exempt: scored for information, never archived for budget or use.
-import { posix } from 'node:path';
 import { makeTargetDefined, manifestKind, taskNameDefined, taskTables } from '../evidence/manifests.js';
 import type { CheckContext, Entry, Reference } from '../types.js';
-import { configOwnerDir } from '../memory/refs/paths.js';
+import { configOwnerDir, joinPath } from '../memory/refs/paths.js';
 
 export interface ScoreParts {
   score: number;
@@ -188,14 +187,6 @@ function normalPath(v: string): string {
   return p.startsWith('/') || p.startsWith('~') ? '' : p;
 }
 
-/**
- * `dir/p` with `.` and `..` segments resolved (`services/api` + `../shared/types.ts` is
- * `services/shared/types.ts`); undefined when it climbs out of the repository.
- */
-function joinInside(dir: string, p: string): string | undefined {
-  const joined = posix.normalize(dir ? `${dir}/${p}` : p).replace(/\/+$/, '');
-  return joined === '..' || joined.startsWith('../') || joined === '.' || joined === '' ? undefined : joined;
-}
 
 /** The folder of the entry's memory file ('' at the root or outside the repository). */
 function entryDir(e: Entry): string {
@@ -209,7 +200,7 @@ function existing(ev: CheckContext['evidence'], p: string, dir: string, base?: s
   const has = (x: string) => ev.files.files.has(x) || ev.files.dirs.has(x);
   // `../x` from a nested memory file: beside its folder's parent, never above the root
   if (p.startsWith('../')) {
-    const j = joinInside(dir, p);
+    const j = joinPath(dir, p) || undefined;
     return j && has(j) ? j : undefined;
   }
   if (has(p)) return p;
@@ -255,7 +246,7 @@ function namedPathSet(entry: Entry): ReadonlySet<string> {
     if (v.startsWith('../')) {
       // relative to the memory file's folder (or the sub-project's), never above the root
       for (const from of owner && owner !== dir ? [dir, owner] : [dir]) {
-        const j = from ? joinInside(from, v) : undefined;
+        const j = from ? joinPath(from, v) || undefined : undefined;
         if (j) out.add(j);
       }
       continue;
