@@ -17012,6 +17012,10 @@ function joinPath(base, rel) {
   }
   return out.join("/");
 }
+function dirname(p) {
+  const i = p.lastIndexOf("/");
+  return i === -1 ? "" : p.slice(0, i);
+}
 function asSpacedPath(t, ctx) {
   if (!t.includes(" ") || t.length > 300 || /[\t\n\r\f\v\u00a0]| {2}|^ | $|\/ | \//.test(t)) return null;
   const words2 = t.split(" ");
@@ -17894,9 +17898,9 @@ var init_lib4 = __esm({
        * @returns {undefined}
        *   Nothing.
        */
-      set dirname(dirname3) {
+      set dirname(dirname4) {
         assertPath(this.basename, "dirname");
-        this.path = default2.join(dirname3 || "", this.basename);
+        this.path = default2.join(dirname4 || "", this.basename);
       }
       /**
        * Get the extname (including dot) (example: `'.js'`).
@@ -37980,9 +37984,9 @@ var require_parse = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix4 = POSIX_REGEX_SOURCE[rest2];
-                if (posix4) {
-                  prev.value = pre + posix4;
+                const posix3 = POSIX_REGEX_SOURCE[rest2];
+                if (posix3) {
+                  prev.value = pre + posix3;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -38499,7 +38503,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix4 = opts.windows;
+      const posix3 = opts.windows;
       const regex2 = isState ? picomatch7.compileRe(glob2, options) : picomatch7.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
@@ -38509,8 +38513,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch7(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch7.test(input, regex2, options, { glob: glob2, posix: posix4 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix4, input, output, match, isMatch };
+        const { isMatch, match, output } = picomatch7.test(input, regex2, options, { glob: glob2, posix: posix3 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix3, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -38535,7 +38539,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch7.test = (input, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
+    picomatch7.test = (input, regex2, options, { glob: glob2, posix: posix3 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -38543,7 +38547,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix3 ? utils.toPosixSlashes : null);
       let match = input === glob2;
       let output = match && format ? format(input) : input;
       if (match === false) {
@@ -38552,16 +38556,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch7.matchBase(input, regex2, options, posix4);
+          match = picomatch7.matchBase(input, regex2, options, posix3);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch7.matchBase = (input, glob2, options, posix4 = options && options.windows) => {
+    picomatch7.matchBase = (input, glob2, options, posix3 = options && options.windows) => {
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch7.makeRe(glob2, options);
-      return regex2.test(utils.basename(input, { windows: posix4 }));
+      return regex2.test(utils.basename(input, { windows: posix3 }));
     };
     picomatch7.isMatch = (str5, patterns, options) => picomatch7(patterns, options)(str5);
     picomatch7.parse = (pattern2, options) => {
@@ -40356,7 +40360,6 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
 }
 function movedWithMemoryFile(entry, ref, ev) {
   if (!ev.history.available || entry.file.startsWith("/")) return void 0;
-  const dirOf7 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
   const seen = /* @__PURE__ */ new Set([entry.file]);
   let cur = entry.file;
   for (let hops = 0; hops < 10; hops++) {
@@ -40366,7 +40369,7 @@ function movedWithMemoryFile(entry, ref, ev) {
     if (!from || seen.has(from.other)) return void 0;
     const prev = from.other;
     seen.add(prev);
-    const target = joinPath(dirOf7(prev), ref.value.replace(/\/+$/, ""));
+    const target = joinPath(dirname(prev), ref.value.replace(/\/+$/, ""));
     if (target) {
       let now = exists(ev, target) ? target : void 0;
       if (!now) {
@@ -40374,7 +40377,7 @@ function movedWithMemoryFile(entry, ref, ev) {
         if (f.status === "renamed" && f.successor && exists(ev, f.successor)) now = f.successor;
       }
       if (now) {
-        let rel = relativeTo(dirOf7(entry.file), now);
+        let rel = relativeTo(dirname(entry.file), now);
         if (ref.value.startsWith("./") && !rel.startsWith("../")) rel = `./${rel}`;
         if (ref.value.endsWith("/")) rel += "/";
         const replace2 = ref.raw.startsWith(ref.value) ? rel + ref.raw.slice(ref.value.length) : void 0;
@@ -41547,23 +41550,24 @@ function checkTaskRunnerRef(entry, ref, ev, tool) {
     replaceWith ? { replace: replaceWith } : void 0
   );
 }
+function pluginRemoval(events, kinds) {
+  let removal;
+  let plugin = false;
+  for (const e of events) {
+    if (!kinds.has(manifestKind(e.manifest) ?? "")) continue;
+    if (e.field === "plugins") plugin = true;
+    if (e.type === "removed" && (!removal || e.commit.time >= removal.commit.time)) removal = e;
+  }
+  return plugin && removal && events[events.length - 1]?.type === "removed" ? removal : void 0;
+}
 function gonePlugins(ev) {
   let out = gonePluginsCache.get(ev.manifests);
   if (out) return out;
   out = /* @__PURE__ */ new Map();
   for (const [key, events] of ev.manifests.everDependencies) {
     if (ev.manifests.dependencies.has(key) || !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(key) || key.length < 3 || TASK_WORDS.has(key)) continue;
-    let removal;
-    let plugin = false;
-    for (const e of events) {
-      const kind = manifestKind(e.manifest);
-      if (kind !== "gradle-build" && kind !== "gradle-catalog") continue;
-      if (e.field === "plugins") plugin = true;
-      if (e.type === "removed" && (!removal || e.commit.time >= removal.commit.time)) removal = e;
-    }
-    const last = events[events.length - 1];
-    if (!plugin || !removal || last?.type !== "removed") continue;
-    out.set(key.replace(/-/g, ""), { name: removal.displayName ?? key, removal });
+    const removal = pluginRemoval(events, GRADLE_KINDS);
+    if (removal) out.set(key.replace(/-/g, ""), { name: removal.displayName ?? key, removal });
   }
   gonePluginsCache.set(ev.manifests, out);
   return out;
@@ -41600,16 +41604,8 @@ function goneMavenPlugins(ev) {
   for (const [key, events] of ev.manifests.everDependencies) {
     const prefix = /^([a-z0-9][a-z0-9.-]*?)-maven(?:-plugin)?$/.exec(key)?.[1];
     if (!prefix || ev.manifests.dependencies.has(key)) continue;
-    let removal;
-    let plugin = false;
-    for (const e of events) {
-      if (manifestKind(e.manifest) !== "maven") continue;
-      if (e.field === "plugins") plugin = true;
-      if (e.type === "removed" && (!removal || e.commit.time >= removal.commit.time)) removal = e;
-    }
-    const last = events[events.length - 1];
-    if (!plugin || !removal || last?.type !== "removed") continue;
-    out.set(prefix, { name: removal.displayName ?? key, removal });
+    const removal = pluginRemoval(events, MAVEN_KINDS);
+    if (removal) out.set(prefix, { name: removal.displayName ?? key, removal });
   }
   goneMavenCache.set(ev.manifests, out);
   return out;
@@ -41640,7 +41636,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, GRADLE_KINDS, MAVEN_KINDS, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -41716,6 +41712,8 @@ var init_script = __esm({
       "java-library",
       "java-platform"
     ]);
+    GRADLE_KINDS = /* @__PURE__ */ new Set(["gradle-build", "gradle-catalog"]);
+    MAVEN_KINDS = /* @__PURE__ */ new Set(["maven"]);
     goneMavenCache = /* @__PURE__ */ new WeakMap();
     SPRING_BOOT_PARENT_PREFIXES = /* @__PURE__ */ new Set([
       "spring-boot",
@@ -42732,7 +42730,7 @@ var init_version = __esm({
 
 // node_modules/fdir/dist/index.mjs
 import { createRequire } from "module";
-import { basename, dirname, normalize, relative, resolve, sep as sep2 } from "path";
+import { basename, dirname as dirname2, normalize, relative, resolve, sep as sep2 } from "path";
 import * as nativeFs from "fs";
 function cleanPath(path14) {
   let normalized = normalize(path14);
@@ -42810,13 +42808,13 @@ function build$2(options, isSynchronous) {
 }
 function isRecursive(path14, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path14);
+  let parent = dirname2(path14);
   let depth3 = 1;
   while (parent !== state.root && depth3 < 2) {
     const resolvedPath = state.symlinks.get(parent);
     const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
     if (isSameRoot) depth3++;
-    else parent = dirname(parent);
+    else parent = dirname2(parent);
   }
   state.symlinks.set(path14, resolved);
   return depth3 > 1;
@@ -43089,7 +43087,7 @@ var init_dist2 = __esm({
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path14;
                 const filename = basename(resolvedPath);
-                const directoryPath$1 = normalizePath2(dirname(resolvedPath), this.state.options);
+                const directoryPath$1 = normalizePath2(dirname2(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -46109,7 +46107,7 @@ var init_ephemeral = __esm({
 import { closeSync, existsSync, openSync, readdirSync as readdirSync2, readFileSync as readFileSync2, readSync, statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
 import { readdir as readdir2, realpath as realpath3, stat as stat3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
+import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 function formatOf(rel, inMemoryDir = false) {
   const base = rel.slice(rel.lastIndexOf("/") + 1);
   if (base === "MEMORY.md" && inMemoryDir) return "auto-memory-index";
@@ -46265,10 +46263,10 @@ function nearestIn(memoryDirs2) {
   if (memoryDirs2.size === 0) return () => void 0;
   if (memoryDirs2.size > 32) {
     return (abs) => {
-      let d = dirname2(abs);
+      let d = dirname3(abs);
       for (; ; ) {
         if (memoryDirs2.has(d)) return d;
-        const up = dirname2(d);
+        const up = dirname3(d);
         if (up === d) return void 0;
         d = up;
       }
@@ -46326,10 +46324,10 @@ async function discoverMemory(opts) {
         for (const m of matches) {
           const abs2 = resolve3(m);
           if (found.has(abs2)) continue;
-          const md2 = d.memoryDirAbove(abs2, d.inRoot(abs2) ? root2 : dirname2(abs2));
+          const md2 = d.memoryDirAbove(abs2, d.inRoot(abs2) ? root2 : dirname3(abs2));
           const rel2 = d.inRoot(abs2) ? d.display(abs2) : toSlash(abs2);
           let fmt2;
-          if (md2 && basename2(abs2) === "MEMORY.md" && dirname2(abs2) === md2) fmt2 = "auto-memory-index";
+          if (md2 && basename2(abs2) === "MEMORY.md" && dirname3(abs2) === md2) fmt2 = "auto-memory-index";
           else if (md2 && isTopicFile(toSlash(relative2(md2, abs2)))) fmt2 = formatOf(rel2) ?? "auto-memory-topic";
           else fmt2 = formatOf(rel2) ?? "other";
           const f2 = { path: rel2, absPath: abs2, format: fmt2 };
@@ -46365,11 +46363,11 @@ async function discoverMemory(opts) {
         continue;
       }
       if (found.has(abs)) continue;
-      if (basename2(abs) === "MEMORY.md") d.trust(dirname2(abs));
-      const md = d.memoryDirAbove(abs, d.inRoot(abs) ? root2 : dirname2(abs));
+      if (basename2(abs) === "MEMORY.md") d.trust(dirname3(abs));
+      const md = d.memoryDirAbove(abs, d.inRoot(abs) ? root2 : dirname3(abs));
       const rel = d.inRoot(abs) ? d.display(abs) : toSlash(abs);
       let fmt;
-      if (md && basename2(abs) === "MEMORY.md" && dirname2(abs) === md) fmt = "auto-memory-index";
+      if (md && basename2(abs) === "MEMORY.md" && dirname3(abs) === md) fmt = "auto-memory-index";
       else if (md && isTopicFile(toSlash(relative2(md, abs)))) fmt = formatOf(rel) ?? "auto-memory-topic";
       else fmt = formatOf(rel) ?? "other";
       const f = { path: rel, absPath: abs, format: fmt };
@@ -46684,7 +46682,7 @@ var init_discover = __esm({
           if (!byDir) {
             byDir = /* @__PURE__ */ new Map();
             for (const abs of w.markdown) {
-              const d = dirname2(abs);
+              const d = dirname3(abs);
               if (!w.memoryDirs.has(d)) continue;
               const l = byDir.get(d);
               if (l) l.push(abs);
@@ -46700,11 +46698,11 @@ var init_discover = __esm({
        * holding a MEMORY.md that makes it one (a design document's folder is passed over).
        */
       memoryDirAbove(abs, stop) {
-        let d = dirname2(abs);
+        let d = dirname3(abs);
         for (; ; ) {
           if (existsSync(join2(d, "MEMORY.md")) && this.isMemoryDir(d, () => markdownIn(d))) return d;
           if (d === stop) return void 0;
-          const up = dirname2(d);
+          const up = dirname3(d);
           if (up === d) return void 0;
           d = up;
         }
@@ -46726,7 +46724,7 @@ var init_discover = __esm({
         };
         for (const abs of w.known) {
           const rel = this.inRoot(abs) ? this.display(abs) : toSlash(abs);
-          const md = basename2(abs) === "MEMORY.md" && w.memoryDirs.has(dirname2(abs)) ? dirname2(abs) : void 0;
+          const md = basename2(abs) === "MEMORY.md" && w.memoryDirs.has(dirname3(abs)) ? dirname3(abs) : void 0;
           const fmt = formatOf(rel, md !== void 0);
           if (fmt) add(abs, fmt, md);
         }
@@ -46769,7 +46767,7 @@ var init_discover = __esm({
       async resolve(fromAbs, target, format = "claude-md") {
         if (target.startsWith("~") || isAbsolute2(target)) return { kind: "skip" };
         if (!/\.md$/i.test(target)) return { kind: "skip" };
-        const abs = resolve3(dirname2(fromAbs), target);
+        const abs = resolve3(dirname3(fromAbs), target);
         if (!this.d.inRoot(abs)) return { kind: "skip" };
         const rel = this.d.display(abs);
         if (IMPORT_SKIP_SEGMENT.test(rel)) return { kind: "skip" };
@@ -54078,7 +54076,6 @@ var init_budget2 = __esm({
 });
 
 // src/policy/score.ts
-import { posix as posix3 } from "node:path";
 function offer(best, t, src) {
   if (!Number.isNaN(t) && (best.src === void 0 || t > best.t)) {
     best.t = t;
@@ -54172,10 +54169,6 @@ function normalPath(v) {
   while (p.endsWith("/")) p = p.slice(0, -1);
   return p.startsWith("/") || p.startsWith("~") ? "" : p;
 }
-function joinInside(dir, p) {
-  const joined = posix3.normalize(dir ? `${dir}/${p}` : p).replace(/\/+$/, "");
-  return joined === ".." || joined.startsWith("../") || joined === "." || joined === "" ? void 0 : joined;
-}
 function entryDir(e) {
   const slash = e.file.lastIndexOf("/");
   return slash > 0 && !e.file.startsWith("/") ? e.file.slice(0, slash) : "";
@@ -54184,7 +54177,7 @@ function existing(ev, p, dir, base) {
   if (!p) return void 0;
   const has = (x) => ev.files.files.has(x) || ev.files.dirs.has(x);
   if (p.startsWith("../")) {
-    const j = joinInside(dir, p);
+    const j = joinPath(dir, p) || void 0;
     return j && has(j) ? j : void 0;
   }
   if (has(p)) return p;
@@ -54220,7 +54213,7 @@ function namedPathSet(entry) {
     if (r.base) out.add(`${r.base.replace(/\/+$/, "")}/${v}`);
     if (v.startsWith("../")) {
       for (const from of owner && owner !== dir ? [dir, owner] : [dir]) {
-        const j = from ? joinInside(from, v) : void 0;
+        const j = from ? joinPath(from, v) || void 0 : void 0;
         if (j) out.add(j);
       }
       continue;
