@@ -448,6 +448,12 @@ export interface ManifestIndex {
   turboTasks?: Map<string, Set<string>>;
   /** Nx at HEAD: set when an nx.json was read (see `NxIndex`). */
   nx?: NxIndex;
+  /**
+   * settings.gradle(.kts) path -> the project paths it includes at HEAD (`:app`, `:core:data`,
+   * included builds), the ancestors those make projects without including them (`:core`), and
+   * whether the set is open (see `parseGradleSettings`).
+   */
+  gradleSettings?: Map<string, { paths: Set<string>; ancestors: Set<string>; open: boolean }>;
 }
 
 /** An Nx workspace at HEAD: its nx.json and the projects Nx would find. */

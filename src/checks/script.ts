@@ -635,7 +635,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
   // (Placeholders such as `...` or `SCRIPT` are not extracted; references made elsewhere are skipped too.)
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes('$') || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
-  if (ref.tool === 'other' && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkGradleTaskRef(entry, ref, ev);
+  if (ref.tool === 'other' && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkGradleProjectRef(entry, ref, ev) ?? checkGradleTaskRef(entry, ref, ev);
   if (ref.tool === 'other' && MAVEN_COMMAND.test(ref.value.slice(0, ref.value.indexOf(' ')))) return checkMavenGoalRef(entry, ref, ev);
   if (ref.tool === 'other') return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === 'composer' || ref.tool === 'deno' || ref.tool === 'task') return checkTaskRunnerRef(entry, ref, ev, ref.tool);
@@ -1106,6 +1106,99 @@ function checkGradleTaskRef(entry: Entry, ref: Reference, ev: Evidence): Finding
     entry, ref, 'script-missing', 'warning',
     `\`${ref.raw}\` no longer works: \`${task}\` is a task of the \`${plugin.name}\` Gradle plugin, which was removed from \`${r.manifest}\` in ${describeCommit(r.commit)}; no build script or version catalog declares it any more; update or remove the command.`,
     { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name },
+  );
+}
+
+// ------------------------------------------------------------------ Gradle project paths
+
+const GRADLE_SETTINGS = ['settings.gradle.kts', 'settings.gradle'];
+const GRADLE_BUILD_SCRIPTS = ['build.gradle.kts', 'build.gradle'];
+/** Tasks every Gradle project has, one without a build script included. */
+const GRADLE_HELP_TASK = /^(?:help|tasks|projects|dependencies|dependencyInsight|properties|buildEnvironment|outgoingVariants|resolvableConfigurations|javaToolchains|components|dependentComponents|model|init|wrapper|prepareKotlinBuildScriptModel)$/;
+
+/**
+ * Whether a project path as written (`:app`, `:fD` for `:featureDetail`) names one of `declared`:
+ * the same path, or one whose every segment matches Gradle's name abbreviation (each camel-case
+ * or kebab-case word a prefix of the name's, letter case aside).
+ */
+function gradlePathDeclared(declared: Iterable<string>, written: string): boolean {
+  const segs = written.slice(1).split(':');
+  const res = segs.map((w) => new RegExp('^' + w.split(/(?=[A-Z])|[-_]/).filter((x) => x).map((x) => escapeRe(x) + '[a-z0-9]*').join('[-_]?') + '$', 'i'));
+  for (const d of declared) {
+    if (d === written) return true;
+    const ds = d.slice(1).split(':');
+    if (ds.length === segs.length && ds.every((x, k) => res[k]!.test(x))) return true;
+  }
+  return false;
+}
+
+/**
+ * `./gradlew :app:assembleDebug`, `gradle :core:data:test`: the project a task path names
+ * (everything before the task; a path without the leading `:` only when the command runs in the
+ * build's root folder) against the `settings.gradle(.kts)` up from that folder. A project it
+ * includes (or an abbreviation of one, as Gradle reads them) is fine; so is everything when that
+ * file's includes are built by code, or when there is none. A project the file no longer
+ * includes, whose build script (`<folder>/build.gradle.kts` or `build.gradle`, the folder from the
+ * path) history shows moved or deleted, is `script-missing` naming that commit; so is a project
+ * only left as the parent of included ones (`:feature:foryou` after its script moved into
+ * `feature/foryou/impl`), for any task but Gradle's help tasks. When the script moved into the
+ * folder of a project the file includes, the command is rewritten with that project's path
+ * (`:app:test` -> `:android:app:test`). Not without history or with a shallow one.
+ */
+function checkGradleProjectRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
+  const written = ref.script!;
+  const absolute = written.startsWith(':');
+  const segs = (absolute ? written.slice(1) : written).split(':');
+  if (segs.length < 2 || !ev.history.available || ev.history.shallow) return null;
+  const task = segs.pop()!;
+  const memDir = memDirOf(entry.file);
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  let settings: string | undefined;
+  for (const d of upwards(start)) {
+    settings = GRADLE_SETTINGS.map((n) => joinDir(d, n)).find((f) => ev.files.files.has(f));
+    if (settings) break;
+  }
+  const declared = settings === undefined ? undefined : ev.manifests.gradleSettings?.get(settings);
+  if (!settings || !declared || declared.open) return null;
+  const root = settings.includes('/') ? settings.slice(0, settings.lastIndexOf('/')) : '';
+  if (!absolute && start !== root) return null; // relative to a subproject: which one is not guessed
+  const project = ':' + segs.join(':');
+  if (gradlePathDeclared(declared.paths, project)) return null;
+  const parentOnly = gradlePathDeclared(declared.ancestors, project);
+  if (parentOnly && GRADLE_HELP_TASK.test(task)) return null;
+  const folder = joinDir(root, segs.join('/'));
+  if (GRADLE_BUILD_SCRIPTS.some((n) => ev.files.files.has(joinDir(folder, n)))) return null;
+  let gone: { script: string; fate: ReturnType<typeof ev.history.fate> } | undefined;
+  for (const n of GRADLE_BUILD_SCRIPTS) {
+    const f = ev.history.fate(joinDir(folder, n));
+    if (f.existed !== false && (f.status === 'renamed' || f.status === 'deleted') && f.commit && (!gone || f.commit.date > gone.fate.commit!.date)) gone = { script: joinDir(folder, n), fate: f };
+  }
+  if (!gone) return null;
+  const { script, fate } = gone;
+  // where the build script went: the project of that folder, when the settings file includes it
+  let successor: string | undefined;
+  if (fate.status === 'renamed' && fate.successor && ev.files.files.has(fate.successor)) {
+    const dir = fate.successor.includes('/') ? fate.successor.slice(0, fate.successor.lastIndexOf('/')) : '';
+    const rel = root === '' ? dir : dir.startsWith(root + '/') ? dir.slice(root.length + 1) : undefined;
+    if (rel) {
+      const q = ':' + rel.split('/').join(':');
+      if (declared.paths.has(q)) successor = q;
+    }
+  }
+  const now = `\`${settings}\` ${parentOnly ? `only includes projects below \`${project}\`` : `includes no project \`${project}\``}`;
+  const went = fate.status === 'renamed' && fate.successor ? `its build script \`${script}\` moved to \`${fate.successor}\`` : `its build script \`${script}\` was deleted`;
+  let replaceWith: string | undefined;
+  if (successor) {
+    const at = ref.raw.lastIndexOf(written);
+    if (at >= 0) replaceWith = ref.raw.slice(0, at) + (absolute ? successor : successor.slice(1)) + ':' + task + ref.raw.slice(at + written.length);
+  }
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : 'update or remove the command';
+  return finding(
+    entry, ref, 'script-missing', 'warning',
+    `\`${ref.raw}\` no longer works: ${now}; ${went} in ${describeCommit(fate.commit)}; ${advice}.`,
+    { ...commitEvidence(fate.commit), now: successor ?? settings, manifest: settings, script: written, project },
+    replaceWith ? { replace: replaceWith } : undefined,
   );
 }
 

@@ -239,6 +239,12 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     }
     if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.gradleProjects) {
+      const paths = new Set(p.gradleProjects.paths);
+      const ancestors = new Set<string>();
+      for (const x of paths) for (let k = x.indexOf(':', 1); k > 0; k = x.indexOf(':', k + 1)) if (!paths.has(x.slice(0, k))) ancestors.add(x.slice(0, k));
+      (idx.gradleSettings ??= new Map()).set(file, { paths, ancestors, open: p.gradleProjects.open });
+    }
     if (p.kind === 'pyproject') pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== undefined && p.kind !== 'runtime-file') idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== '' && (p.kind === 'package.json' || p.kind === 'cargo' || p.kind === 'pyproject' || p.kind === 'setup-py' || p.kind === 'setup-cfg')) {

@@ -322,6 +322,79 @@ export function parseGradleBuild(text: string): ParsedManifest {
   return out;
 }
 
+/** The projects a Gradle settings file declares (see `parseGradleSettings`). */
+export interface GradleProjects {
+  /** Project paths included (`:app`, `:core:data`) and included builds (`:build-logic`). */
+  paths: string[];
+  /** Some `include` / `includeFlat` / `includeBuild` call has arguments other than string literals. */
+  open: boolean;
+}
+
+/**
+ * The project paths of a `settings.gradle(.kts)`: every string literal of its `include` /
+ * `includeFlat` calls, in either DSL (`include(":a", ":b")`, `include ':a', ':b'` over several
+ * lines, `include 'a'` = `:a`; their ancestors, such as `:core` for `:core:data`, are projects
+ * too, added by manifests.ts), and the name of each `includeBuild` (a composite build's tasks run as
+ * `:name:task`). A call with anything else among its arguments (`include(*modules)`, a loop's
+ * `include(it)`, `":feature:$name"`) leaves the set `open`: which projects exist is not known.
+ * Comments are dropped first.
+ */
+export function parseGradleSettings(text: string): GradleProjects {
+  const src = stripBlockComments(text, '/*', '*/', false).replace(/(^|[^:"'])\/\/.*$/gm, '$1');
+  const paths = new Set<string>();
+  let open = false;
+  const call = /(?:^|[^\w.$])(include|includeFlat|includeBuild)\b[ \t]*(\(|(?=[^\s=]))/gm;
+  let m: RegExpExecArray | null;
+  while ((m = call.exec(src))) {
+    const paren = m[2] === '(';
+    let i = call.lastIndex;
+    let args = '';
+    if (paren) {
+      // up to the matching `)`, outside string literals
+      let depth = 1;
+      let quote = '';
+      for (; i < src.length && depth > 0; i++) {
+        const c = src[i]!;
+        if (quote) {
+          if (c === quote) quote = '';
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '(') depth++;
+        else if (c === ')') depth--;
+        if (depth > 0) args += c;
+      }
+    } else {
+      // Groovy's command form: to the end of the line, and the next lines while one ends in `,`
+      for (;;) {
+        const nl = src.indexOf('\n', i);
+        const line = src.slice(i, nl < 0 ? src.length : nl);
+        args += line + ' ';
+        i = nl < 0 ? src.length : nl + 1;
+        if (nl < 0 || !/,\s*$/.test(line)) break;
+      }
+    }
+    call.lastIndex = i;
+    const parts = args.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    if (!parts.length) continue;
+    for (const a of parts) {
+      const lit = /^(["'])([^"'$\\]*)\1$/.exec(a);
+      if (!lit) {
+        open = true;
+        continue;
+      }
+      const v = lit[2]!.trim();
+      if (!v) continue;
+      if (m[1] === 'includeBuild') {
+        const name = v.replace(/[\\/]+$/, '').split(/[\\/]/).pop()!;
+        if (name && name !== '.' && name !== '..') paths.add(':' + name);
+        continue;
+      }
+      const segs = v.replace(/^:/, '').split(':').filter((x) => x !== '');
+      if (segs.length) paths.add(':' + segs.join(':'));
+    }
+  }
+  return { paths: [...paths], open };
+}
+
 /**
  * The Java versions a Gradle script builds with: the toolchain (`jvmToolchain(17)`,
  * `languageVersion = JavaLanguageVersion.of(17)`, `.set(JavaLanguageVersion.of(17))`) and the

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { AnyManifestKind } from './kinds.js';
 import { parseJsonc } from '../tsconfig-paths.js';
-import { parseComposer, parseGradleBuild, parseGradleCatalog, parseMavenPom, parseMix, parseMsbuild, parsePubspec, parseSwiftPackage } from './ecosystems.js';
+import { type GradleProjects, parseComposer, parseGradleBuild, parseGradleCatalog, parseGradleSettings, parseMavenPom, parseMix, parseMsbuild, parsePubspec, parseSwiftPackage } from './ecosystems.js';
 
 export interface ParsedDep {
   name: string;
@@ -44,6 +44,12 @@ export interface ParsedManifest {
   taskPatterns?: string[];
   /** deno.json: it declares a `workspace` (its members' tasks are not its own). */
   denoWorkspace?: boolean;
+  /**
+   * settings.gradle(.kts): the project paths its `include` / `includeFlat` calls name (`:app`,
+   * `:core:data`, and every ancestor of one: `:core`) and the names of its `includeBuild` builds;
+   * `open` when some call's arguments are not string literals (a loop, a variable, a template).
+   */
+  gradleProjects?: GradleProjects;
   /** Makefile: rules, variables and includes as written (patterns and included files are added at HEAD). */
   make?: MakeParts;
   recipes?: string[];
@@ -134,8 +140,11 @@ export function parseManifest(kind: AnyManifestKind, path: string, text: string)
         return parseMix(text);
       case 'gradle-catalog':
         return parseGradleCatalog(text);
-      case 'gradle-build':
-        return parseGradleBuild(text);
+      case 'gradle-build': {
+        const out = parseGradleBuild(text);
+        if (/(^|\/)settings\.gradle(\.kts)?$/.test(path)) out.gradleProjects = parseGradleSettings(text);
+        return out;
+      }
       case 'msbuild':
         return parseMsbuild(path, text);
       case 'maven':
