@@ -68,6 +68,8 @@ function findLookup(ev: Evidence, ref: Reference, memDir: string): Lookup | null
     const map = tool === 'make' ? ev.manifests.makeTargets : ev.manifests.justRecipes;
     if (ref.manifest) {
       const m = joinDir(start, ref.manifest.replace(/^\.\//, ''));
+      // a file the index does not read as one (`make -f ci.makefile`): its targets are not known
+      if (!map.has(m) && exists(ev, m)) return null;
       return { manifest: m, names: map.get(m), kind: tool };
     }
     for (const d of upwards(start)) {

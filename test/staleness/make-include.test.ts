@@ -182,3 +182,26 @@ describe('a target the Makefile never had', () => {
     ]);
   });
 });
+
+describe('a makefile named by -f / --file', () => {
+  it('checks the targets of that file (Makefile.x, *.mk); a file the index does not read says nothing', async () => {
+    const r = await makeRepo();
+    await r.write('Makefile.sync', 'apply-patches: checkout\n\tgit am patches/*.patch\nsync:\n\trsync -a vendor/ llama/\ncheckout:\n\tgit clone x vendor\n');
+    await r.write('build/release.mk', 'release:\n\t./release.sh\n');
+    await r.write('ci.makefile', 'ci:\n\t./ci.sh\n');
+    await r.write('CLAUDE.md', [
+      '# Vendored code', '',
+      '```shell',
+      'make -f Makefile.sync apply-patches   # apply our patches',
+      'make -f Makefile.sync sync',
+      '```', '',
+      '- Release: `make -f build/release.mk release`; CI: `make --file=ci.makefile ci`.',
+      '- Typo: `make -f Makefile.sync aply-patches`.', '',
+    ].join('\n'));
+    await r.commit('init', '2026-01-02');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(rows(report)).toEqual([
+      '9|make -f Makefile.sync aply-patches|`make -f Makefile.sync aply-patches` does not work: `Makefile.sync` defines no `aply-patches` target, and never did; update or remove the command.',
+    ]);
+  });
+});

@@ -101,6 +101,9 @@ export function manifestKind(path: string): AnyManifestKind | undefined {
     case '.tool-versions':
       return 'runtime-file';
   }
+  // Makefiles by another name, run with `make -f Makefile.sync x` or included (`build/release.mk`);
+  // Automake's `Makefile.am` / configure's `Makefile.in` are templates, not makefiles.
+  if (/^(?:GNU)?[Mm]akefile\.(?!am$|in$)[\w.-]+$/.test(base) || /^[\w.-]+\.mk$/.test(base)) return 'makefile';
   if (base.endsWith('.versions.toml')) return 'gradle-catalog';
   // Every Gradle script (build, settings, `apply from:` files) and the build logic of buildSrc /
   // build-logic: dependencies move between them, and one left unread would make a dependency
