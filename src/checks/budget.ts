@@ -209,11 +209,41 @@ export function findBudget(ctx: CheckContext): Finding[] {
       line: budget.lines !== undefined && file.lines > budget.lines ? budget.lines + 1 : 1,
       kind: 'budget',
       severity: 'warning',
-      message: `${file.path} is ${over.join(', ')} and is loaded into every session; prune it or move detail into files loaded on demand.`,
+      message: `${file.path} is ${over.join(', ')} and ${loadedWhen(file)}; prune it or move detail into files loaded on demand.`,
       evidence: { ...ev, lines: file.lines, bytes: file.bytes, tokens: file.tokens },
     });
   }
   return out;
+}
+
+/** A frontmatter list as one string (`globs: [a, b]` -> `a, b`). */
+function listText(v: unknown): string {
+  return Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v.trim() : '';
+}
+
+/**
+ * When a file over its budget is in the agent's context, for the budget message: a rule scoped by
+ * its frontmatter (Cursor `globs:` without `alwaysApply: true`, Copilot `applyTo:` other than
+ * `**`, `.claude/rules` `paths:`) whenever files it matches are; a Cursor rule with neither when
+ * the agent picks it by its description or it is mentioned; a CLAUDE.md / AGENTS.md / GEMINI.md
+ * below the root when the agent works in its folder; any other file in every session.
+ */
+function loadedWhen(file: MemoryFile): string {
+  const fm = file.frontmatter ?? {};
+  const scoped = (g: string) => `is loaded whenever files matching \`${g}\` are in context`;
+  if (file.format === 'cursor-rule' && file.path.endsWith('.mdc') && fm.alwaysApply !== true) {
+    const g = listText(fm.globs);
+    if (g) return scoped(g);
+    return fm.description ? 'is loaded whenever the agent picks it by its description' : 'is loaded whenever it is mentioned';
+  }
+  const applyTo = listText(fm.applyTo);
+  if (file.format === 'copilot' && applyTo && applyTo !== '**' && applyTo !== '**/*') return scoped(applyTo);
+  const paths = listText(fm.paths);
+  if (paths) return scoped(paths);
+  const dir = dirOf(file.path);
+  if ((file.format === 'claude-md' || file.format === 'agents-md' || file.format === 'gemini-md') && dir !== '' && dir !== '.claude')
+    return `is loaded whenever the agent works in \`${dir}/\``;
+  return 'is loaded into every session';
 }
 
 // ------------------------------------------------------------------ AGENTS.md as Codex loads it

@@ -105,4 +105,24 @@ describe('budget', () => {
     const g = findBudget(context(files, entries, undefined, cfg));
     expect(g[0]).toMatchObject({ file: 'CLAUDE.md', severity: 'error', evidence: { now: 4 * 1024 * 1024, limit: 'bytes' } });
   });
+
+  it('says when a scoped or nested file is loaded instead of "every session"', () => {
+    const body = Array.from({ length: 230 }, (_, i) => `- rule ${i}`).join('\n') + '\n';
+    const cfg = config();
+    const all = { lines: 200 };
+    cfg.budgets = { ...cfg.budgets, files: { '**/*.md': all, '**/*.mdc': all } };
+    const { files, entries } = parseFiles({
+      '.github/instructions/mcp.instructions.md': `---\napplyTo: 'packages/mcp/**'\n---\n${body}`,
+      '.claude/rules/db.md': `---\npaths:\n  - packages/db/**\n  - prisma/**\n---\n${body}`,
+      'packages/web/CLAUDE.md': body,
+      '.cursor/rules/always.mdc': `---\nalwaysApply: true\n---\n${body}`,
+    });
+    const f = findBudget(context(files, entries, undefined, cfg));
+    expect(f.map((x) => x.message.replace(/^.* and (is loaded [^;]*);.*$/, `${x.file}: $1`))).toEqual([
+      '.github/instructions/mcp.instructions.md: is loaded whenever files matching `packages/mcp/**` are in context',
+      '.claude/rules/db.md: is loaded whenever files matching `packages/db/**, prisma/**` are in context',
+      'packages/web/CLAUDE.md: is loaded whenever the agent works in `packages/web/`',
+      '.cursor/rules/always.mdc: is loaded into every session',
+    ]);
+  });
 });
