@@ -261,6 +261,23 @@ function soleFormerDefiner(ev: Evidence, look: Lookup, name: string): Lookup | u
 }
 
 /**
+ * No manifest of the tool up from the memory file's folder, now or before (`make develop` in a
+ * root CLAUDE.md of a repository whose only Makefile is `python/Makefile`): when exactly one
+ * manifest of the repository ever defined the name and history shows it removed there, the
+ * command is checked as if an empty manifest stood in the memory file's folder, so the sole
+ * former definer applies (see `soleFormerDefiner`). Not for a command naming its folder,
+ * workspace or file.
+ */
+function noManifestUpwards(ev: Evidence, ref: Reference, memDir: string, name: string): Lookup | null {
+  if (ref.base || ref.workspace || ref.manifest) return null;
+  const kind = ref.tool === 'make' ? 'make' : ref.tool === 'just' ? 'just' : ref.tool === 'npm' || ref.tool === 'pnpm' || ref.tool === 'yarn' || ref.tool === 'bun' ? 'npm' : undefined;
+  if (!kind) return null;
+  const here: Lookup = { manifest: joinDir(memDir, kind === 'npm' ? 'package.json' : kind === 'make' ? 'Makefile' : 'justfile'), names: new Set(), kind };
+  const sole = soleFormerDefiner(ev, here, name);
+  return sole && lastEvent(ev, sole.manifest, name)?.type === 'removed' ? here : null;
+}
+
+/**
  * A make target is defined by a rule of that name, a pattern rule matching it (`release-%`, the
  * catch-all `%`), a rule whose target holds a variable the index could not resolve, or nothing
  * the index can know (an include it could not read, `$(eval …)`): see `makeTargetDefined`.
@@ -646,7 +663,7 @@ export function checkScriptRef(entry: Entry, ref: Reference, ev: Evidence): Find
     if (gone) return gone;
   }
   const memDir = memDirOf(entry.file);
-  let look = findLookup(ev, ref, memDir);
+  let look = findLookup(ev, ref, memDir) ?? noManifestUpwards(ev, ref, memDir, name);
   if (!look) return null;
   const what = look.kind === 'npm' ? 'script' : look.kind === 'make' ? 'target' : 'recipe';
   if (look.names?.has(name)) return null;

@@ -256,6 +256,24 @@ describe('a nested memory file running a script of another manifest', () => {
   });
 });
 
+describe('a memory file with no manifest of the tool up from its folder', () => {
+  it('checks the command against the one manifest that ever defined it, once history shows it removed there', async () => {
+    const r = await makeRepo();
+    await r.write('python/Makefile', 'develop:\n\tmaturin develop\ntest:\n\tpytest\n');
+    await r.write('AGENTS.md', '# lancedb\n\n- Run `make develop` after pulling.\n- Run `make test` for the suite.\n- Run `make docs` for the docs.\n');
+    await r.commit('init', '2025-10-01');
+    expect(brief((await audit({ root: r.dir, now: NOW })).findings)).toEqual([]);
+    await r.write('python/Makefile', 'dev:\n\tmaturin develop\ntest:\n\tpytest\n');
+    const sha = (await r.commit('python: rename develop target', '2026-01-10')).slice(0, 7);
+    const res = await audit({ root: r.dir, now: NOW });
+    // `make test` is still defined there; `make docs` no Makefile ever had: nothing to say without one in its folder
+    expect(brief(res.findings)).toEqual(['script-missing|3|make develop|make dev']);
+    expect(res.findings[0].message).toBe(
+      `\`make develop\` no longer works: the target of \`python/Makefile\` was renamed to \`dev\` in ${sha} (2026-01-10, "python: rename develop target"); use \`make dev\` instead.`,
+    );
+  });
+});
+
 describe('cargo -p against the package check', () => {
   let r: Repo;
   beforeAll(async () => {
