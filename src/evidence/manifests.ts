@@ -266,6 +266,13 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   monorepoTasks(idx, parsed);
+  // A file read both as a manifest and as an include (`common.mk`, a makefile of its own that the
+  // Makefile includes) says its problem once.
+  const said = new Set<string>();
+  idx.problems = idx.problems.filter((pr) => {
+    const key = `${pr.file}\0${pr.line ?? ''}\0${pr.message}`;
+    return !said.has(key) && !!said.add(key);
+  });
   return idx;
 }
 
