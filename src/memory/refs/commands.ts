@@ -120,6 +120,7 @@ export const KNOWN_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'bunx',
 const OTHER_TOOL_WORDS = new Set([
   'pwsh', 'powershell', 'java', 'javac', 'kotlin', 'kotlinc', 'sbt', 'ant', 'msbuild', 'nuget', 'xcodebuild', 'xcrun',
   'swiftlint', 'swiftformat', 'fastlane', 'pod', 'tuist', 'xcodegen', 'mix', 'iex', 'elixir', 'gradlew', 'gradlew.bat',
+  'dart', 'fvm',
 ]);
 
 /** Does a line start like a command? Used to decide whether an unlabelled fence is shell. */
@@ -436,6 +437,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     i += 2;
     while (i < seg.length && seg[i].t.startsWith('-')) i++; // `--keep-file-descriptors`
   }
+  // `fvm flutter …` / `fvm dart …`: FVM runs the project's pinned SDK's command, read as that command.
+  if (i + 1 < seg.length && seg[i].t === 'fvm' && (seg[i + 1].t === 'flutter' || seg[i + 1].t === 'dart')) i++;
   if (i >= seg.length) return undefined;
   const head = seg[i];
   const w = head.t;
@@ -724,6 +727,7 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
     return undefined;
   }
   if (w === 'mix') mixTask(rest, out); // then read like any other command
+  if (w === 'dart' || w === 'flutter') pubRun(w, rest, out); // then read like any other command
   // `turbo run build --filter=web`, `nx run web:e2e`: their tasks, then read like any other command.
   if (MONOREPO_RUNNERS.has(w)) monorepoRunnerPieces(head, rest, 0, head, out);
   // `php vendor/bin/phpunit`: the program is Composer's bin, as when it is run directly.
@@ -819,6 +823,36 @@ function mixTask(rest: Tok[], out: CommandPiece[]): void {
   if (!t || t.t.startsWith('-')) return;
   const m = /^([a-z][a-z0-9_]*)(?:\.[a-z0-9_.]+)?$/.exec(t.t);
   if (!m || MIX_OWN_TASKS.has(m[1]!) || m[1]!.length < 2) return;
+  out.push({ kind: 'tool', tool: 'other', start: t.s, end: t.s + m[1]!.length, value: m[1]! });
+}
+
+/** `dart run` options whose value is the next token (unless written `--opt=value`). */
+const DART_RUN_VALUES = new Set(['-D', '--define', '--enable-experiment', '--verbosity', '--resident-compiler-info-file']);
+
+/**
+ * `dart run <package>[:<executable>]`, `dart pub run …`, `flutter pub run …` (also after `fvm`):
+ * the Pub dependency whose executable runs, as a program reference (a `tool` piece of tool
+ * `other`, like `bundle exec x`'s and `mix credo`'s), reported by the package check only on
+ * evidence (a dependency of that name was removed and none is declared now). `dart run` alone
+ * (the root package's own executable), a `.dart` file or a path names no package.
+ */
+function pubRun(w: string, rest: Tok[], out: CommandPiece[]): void {
+  let k: number;
+  if (w === 'dart' && rest[0]?.t === 'run') k = 1;
+  else if (rest[0]?.t === 'pub' && rest[1]?.t === 'run') k = 2;
+  else return;
+  for (; k < rest.length && rest[k]!.t.startsWith('-'); k++) {
+    const o = rest[k]!.t;
+    if (o === '--') {
+      k++;
+      break;
+    }
+    if (!o.includes('=') && DART_RUN_VALUES.has(o)) k++;
+  }
+  const t = rest[k];
+  if (!t) return;
+  const m = /^([a-z][a-z0-9_]*)(?::[\w-]+)?$/.exec(t.t);
+  if (!m || m[1]!.length < 2) return;
   out.push({ kind: 'tool', tool: 'other', start: t.s, end: t.s + m[1]!.length, value: m[1]! });
 }
 

@@ -354,7 +354,7 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
       // `.ts` alone is an extension, not a file.
       if (/^\.[a-z0-9]+$/i.test(last) && FILE_EXTENSIONS.has(last.slice(1).toLowerCase()) && !EXTENSIONLESS_FILES.has(last))
         return null;
-    } else if (!dir && !(ctx === 'link' && anchor !== 'plain')) {
+    } else if (!dir && !(ctx === 'link' && anchor !== 'plain') && !(ctx === 'code' && anchor === 'plain' && dotfileName(last))) {
       return null;
     }
     if (anchor === 'root' && !dir && !knownFile) return null;
@@ -372,6 +372,16 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   if (glob && segs.every((s) => GLOB_CHARS.test(s))) return null;
   const strong = (hasSlash && (knownFile || dir || glob)) || (knownFile && !ambiguous && (ext !== '' || EXTENSIONLESS_FILES.has(last)));
   return { value: anchor === 'parent' ? v : v, anchor, dir, glob, strong };
+}
+
+/**
+ * `.windsurfrules`, `.rspec`, `.clinerules`: a dot, then one name with no further dot, in code. A
+ * weak path (the check reports it only when such a file was in history at the folder it resolves
+ * to and is gone now; a method or modifier such as `.then` or `.only` never was a file). A lone
+ * file extension (`.ts`, `.md`) is none.
+ */
+function dotfileName(name: string): boolean {
+  return /^\.[A-Za-z_][\w-]*$/.test(name) && !FILE_EXTENSIONS.has(name.slice(1).toLowerCase());
 }
 
 const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
