@@ -11,6 +11,7 @@ import { manifestKind } from '../evidence/manifests/kinds.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, namesSuccessor } from './stale-common.js';
+import { FRAMEWORK_PROVIDES, MODULE_REFS, moduleNames, moduleRef, moduleRegExp, moduleSpellings, namesSuccessorPart, type ModuleName } from './package-modules.js';
 
 interface SwapIndex {
   /** `${sha}\0${manifest}` -> names added / removed by that commit in that manifest. */
@@ -35,6 +36,25 @@ interface SwapIndex {
   namespaced: Map<string, boolean>;
   /** Per program name: the dependency that extended it and its removal, once all such are gone (`goneExtender`). */
   extenders: Map<string, { dep: string; removal: PackageHistoryEvent } | null>;
+  /** Per dependency key: whether a dependency declared now extends it (`familyDeclared`). */
+  families: Map<string, boolean>;
+  /** Gem / Mix module spellings (`moduleIndex`), made on first use. */
+  modules?: ModuleIndex;
+}
+
+/** The dependency a module spelling names; `live` when it (or its family, or a file of the project named so) is there now. */
+interface ModuleDep {
+  dep: string;
+  eco: 'gem' | 'mix';
+  live: boolean;
+}
+
+interface ModuleIndex {
+  names: Map<string, ModuleName[]>;
+  /** Per module spelling: the dependency it names (`moduleDep`), or null. */
+  deps: Map<string, ModuleDep | null>;
+  /** Matches the spellings whose dependency is gone (null when none is). */
+  re: RegExp | null;
 }
 
 interface Removed {
@@ -47,7 +67,7 @@ const cache = new WeakMap<object, SwapIndex>();
 function swapIndex(ev: Evidence): SwapIndex {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map(), goNames: new Map(), namespaced: new Map(), extenders: new Map() };
+  idx = { added: new Map(), removed: new Map(), workspaceNames: new Set(), projectNames: new Set(), removedNames: new Map(), renames: new Map(), goNames: new Map(), namespaced: new Map(), extenders: new Map(), families: new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -263,6 +283,101 @@ function goneExtender(ev: Evidence, idx: SwapIndex, name: string): { dep: string
 }
 
 /**
+ * Whether a dependency declared now extends `key` with a separator suffix or digits (`xunit.v3`,
+ * `xunit.runner.visualstudio`, `moment-timezone`, `pytest_cov`, `foo2` for `xunit`, `moment`,
+ * `pytest`, `foo`): the family is still there (a new major under a new id, or a plugin that
+ * depends on it), so a reference to the family's name is not stale. Memoised per key.
+ */
+function familyDeclared(ev: Evidence, idx: SwapIndex, key: string): boolean {
+  const k = key.toLowerCase();
+  let r = idx.families.get(k);
+  if (r !== undefined) return r;
+  r = false;
+  for (const dep of ev.manifests.dependencies.keys()) {
+    if (dep.length <= k.length || !dep.startsWith(k)) continue;
+    const c = dep.charCodeAt(k.length);
+    if (((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1) || /^\d+$/.test(dep.slice(k.length))) {
+      r = true;
+      break;
+    }
+  }
+  if (idx.families.size > 100_000) idx.families.clear();
+  idx.families.set(k, r);
+  return r;
+}
+
+/** The Gem / Mix module spellings of the history (see `moduleNames`), built on first use. */
+function moduleIndex(ev: Evidence, idx: SwapIndex): ModuleIndex {
+  if (!idx.modules) {
+    const m: ModuleIndex = { names: moduleNames(ev), deps: new Map(), re: null };
+    idx.modules = m;
+    const gone: string[] = [];
+    for (const camel of m.names.keys()) {
+      const d = moduleDep(ev, idx, camel);
+      if (d && !d.live) gone.push(camel);
+    }
+    if (gone.length) m.re = moduleRegExp(gone);
+  }
+  return idx.modules;
+}
+
+/**
+ * The dependency a module spelling (`FactoryBot`, `PhoenixTest`, `Sidekiq`) names among the
+ * Gemfile / mix.exs dependencies spelled so: `live` (not stale) when one is declared now, or its
+ * family is (its root, or a dependency extending it: `sentry-ruby` beside a removed
+ * `sentry-rails`), or a Ruby / Elixir file of the repository is named after it
+ * (`app/models/money.rb`, `lib/acme/phoenix_test.ex`: the project's own module), or a framework
+ * declared now depends on it (`Rack` under `rails`, `Plug` under `phoenix`); else the one
+ * removed last; null when none was removed. Memoised.
+ */
+function moduleDep(ev: Evidence, idx: SwapIndex, camel: string): ModuleDep | null {
+  const m = idx.modules!;
+  const memo = m.deps.get(camel);
+  if (memo !== undefined) return memo;
+  let out: ModuleDep | null = null;
+  let lastTime = '';
+  for (const c of m.names.get(camel) ?? []) {
+    const own = [`${c.root}.rb`, `${c.root}.ex`, `${c.root}.exs`].some((b) => ev.files.byBasename.get(b)?.length);
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || own || frameworkProvides(ev, idx, c.dep)) {
+      out = { dep: c.dep, eco: c.eco, live: true };
+      break;
+    }
+    const gone = removedName(ev, idx, c.dep);
+    if (!gone) continue;
+    // ISO timestamps: compared as strings, as the rest of the check does
+    const t = gone.removals.reduce((a, e) => (e.commit.time > a ? e.commit.time : a), '');
+    if (out === null || t > lastTime) {
+      lastTime = t;
+      out = { dep: c.dep, eco: c.eco, live: false };
+    }
+  }
+  m.deps.set(camel, out);
+  return out;
+}
+
+/** Whether a framework declared now depends on `dep` itself (see FRAMEWORK_PROVIDES). */
+function frameworkProvides(ev: Evidence, idx: SwapIndex, dep: string): boolean {
+  for (const [fw, deps] of FRAMEWORK_PROVIDES) if (deps.has(dep) && presentNow(ev, idx, fw)) return true;
+  return false;
+}
+
+/**
+ * The Gem / Mix dependency a module spelling in prose or inline code names, when the word itself
+ * is no dependency name (`FactoryBot`, `ExMachina`; `Sidekiq` is looked up as `sidekiq` anyway);
+ * undefined otherwise.
+ */
+function camelName(ev: Evidence, idx: SwapIndex, ref: Reference): string | undefined {
+  if (ref.tool !== undefined || (ref.in !== 'prose' && ref.in !== 'inlineCode')) return undefined;
+  const c = ref.raw.charCodeAt(0);
+  if (c < 65 || c > 90) return undefined;
+  const mods = moduleIndex(ev, idx);
+  if (!mods.names.has(ref.raw)) return undefined;
+  if (presentNow(ev, idx, ref.value) || history(ev, ref.value)) return undefined;
+  const d = moduleDep(ev, idx, ref.raw);
+  return d && !d.live ? d.dep : undefined;
+}
+
+/**
  * `go install x@latest`, `go run x@v1.2.3`: Go builds the program at that version from the module
  * proxy, whatever go.mod requires (a linter once listed there as a tool still installs). Not a
  * dependency reference. (`go get x@v` adds to go.mod: checked.)
@@ -291,6 +406,8 @@ const fromGoMod = (events: PackageHistoryEvent[]) => events.some((e) => e.manife
 function lookupName(ev: Evidence, idx: SwapIndex, ref: Reference): string {
   const v = ref.value;
   if (ref.tool === 'composer' && v.includes('/')) return composerName(ev, idx, v);
+  const mod = camelName(ev, idx, ref);
+  if (mod !== undefined) return mod;
   const goPath = v.includes('/') && isGoPath(v);
   const short = !goPath && ref.in === 'inlineCode' && ref.tool === undefined && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
   if (!goPath && !short) return v;
@@ -642,6 +759,19 @@ function catalogEntry(ev: Evidence, name: string): { catalog: string; file: stri
   return undefined;
 }
 
+/**
+ * How the entry names the successor by its distinctive part ("Refena (`refena_flutter`), not
+ * Riverpod." for `flutter_riverpod`, see `namesSuccessorPart`), or undefined: writing the successor
+ * there would contradict or repeat the entry. Not when that part is a part of the old name too
+ * (`hooks_riverpod`, `riverpod_annotation` -> `flutter_riverpod`: "Riverpod" still names what the
+ * project uses).
+ */
+function successorPart(entry: Entry, ref: Reference, old: string, succ: string): string | undefined {
+  const part = namesSuccessorPart(entry, ref, succ);
+  if (part === undefined) return undefined;
+  return old.toLowerCase().split(/[-_.]+/).includes(part.toLowerCase()) ? undefined : part;
+}
+
 export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, context?: string): Finding | null {
   if (ref.kind !== 'package') return null;
   if (ref.fetched) return null;
@@ -663,6 +793,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   // A Composer name (`spatie/laravel-data`) is looked up by the name history follows and written
   // as a Composer name: no module to name, and its successor is written in full too.
   const composer = ref.tool === 'composer';
+  // A Gem / Mix dependency named by its module (`FactoryBot`, `Sidekiq` of `Sidekiq::Job`): never
+  // rewritten (the successor's module is not known, nor whether the code around it still holds).
+  const modSpelled = MODULE_REFS.has(ref) || (name !== ref.value && camelName(ev, idx, ref) === name);
   const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
@@ -694,18 +827,23 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
     const replace = spelledLike(written, removal.name, succ);
     // an arrow to the new name (`hir-ty` → `hir-types`) records the rename (see describedAsPast)
     if (describedAsPast(entry, ref, [...ren.names, replace])) return null;
-    const named = namesSuccessor(entry, ref, replace) || (replace !== succ && namesSuccessor(entry, ref, succ));
+    const full = namesSuccessor(entry, ref, replace) || (replace !== succ && namesSuccessor(entry, ref, succ));
+    const part = full ? undefined : successorPart(entry, ref, removal.name, succ);
+    const named = full || part !== undefined;
     const later = ren.names.length > 1 ? `, later renamed to \`${succ}\`` : '';
     // In code too: a renamed workspace package is an identifier (`cargo test -p hir-ty`), not a
     // choice between libraries; links and frontmatter are left alone.
-    const writable = !viaModule && (ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code');
+    const writable = !viaModule && !modSpelled && (ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code');
     return finding(
       entry, ref, 'package-renamed', 'warning',
-      `\`${written}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${replace}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
+      `\`${written}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${part ?? replace}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
       { ...commitEvidence(removal.commit), manifest: ren.manifest, now: succ, package: removal.name, renamed: true },
       !named && writable ? { replace } : undefined,
     );
   }
+  // A dependency declared now extends it (`xunit.v3` for `xunit`, `moment-timezone` for `moment`):
+  // the family is still there.
+  if (!h.own && familyDeclared(ev, idx, h.key)) return null;
   // The last removal is the one that made it disappear everywhere.
   const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
   const key = `${last.commit.sha}\0${last.manifest}`;
@@ -725,7 +863,13 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : undefined;
   const succ = succKey === undefined ? undefined : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
   const written = ref.raw;
-  const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
+  const eco = modSpelled ? moduleIndex(ev, idx).deps.get(ref.raw)?.eco : undefined;
+  const subject =
+    modSpelled && written.toLowerCase() !== h.key
+      ? `\`${written}\` (${eco === 'mix' ? 'Mix dependency' : 'gem'} \`${declaredSpelling(ev, h.key, last.manifest)}\`)`
+      : viaModule && !modSpelled
+        ? `\`${written}\` (module \`${h.key}\`)`
+        : `\`${written}\``;
   // Still declared in a pnpm catalog (pnpm-workspace.yaml `catalog:` / `catalogs:`) while no
   // workspace package depends on it: a leftover, not a missing package. Info, and said as it is.
   const cat = !h.own ? catalogEntry(ev, h.key) : undefined;
@@ -743,14 +887,16 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
     if (describedAsPast(entry, ref, succ)) return null;
     // The entry already names the successor ("Never add `moment` back. Use `dayjs`."): writing it
     // over the old name would repeat or invert the entry, so no replacement is offered.
-    const named = namesSuccessor(entry, ref, succ);
+    const full = namesSuccessor(entry, ref, succ);
+    const part = full ? undefined : successorPart(entry, ref, last.name, succ);
+    const named = full || part !== undefined;
     // A Go module written by its short name (`asynq`, a `mux` router) takes the successor's short
     // name (`river`, `chi`); an import path under the module has no such spelling.
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : undefined;
-    const replace = named || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
+    const replace = named || modSpelled || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
-      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
+      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${part ?? succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
       replace !== undefined ? { replace } : undefined,
     );
@@ -973,6 +1119,23 @@ function titleCase(before: string, after: string): boolean {
   return next !== null && /^[A-Z]/.test(next[1]);
 }
 
+/**
+ * The entry's references and, after them, a package reference for each module spelling of a
+ * removed Gem / Mix dependency (see `moduleSpellings`) that no package reference of the entry
+ * covers exactly (`Sidekiq` of `` `include Sidekiq::Job` ``, `FactoryBot` of
+ * `` `FactoryBot.create(:user)` ``; a prose word `FactoryBot` is one already).
+ */
+function withModuleRefs(entry: Entry, re: RegExp): Reference[] {
+  const hits = moduleSpellings(entry, re);
+  if (!hits.length) return entry.refs;
+  const out = entry.refs.slice();
+  for (const h of hits) {
+    if (entry.refs.some((r) => r.kind === 'package' && r.start === h.start && r.end === h.end)) continue;
+    out.push(moduleRef(h));
+  }
+  return out;
+}
+
 export const packageCheck: Check = {
   id: 'package',
   kinds: ['package-missing', 'package-renamed'],
@@ -994,11 +1157,15 @@ export const packageCheck: Check = {
       return target ? topics.get(target) : undefined;
     };
     const goShorts = goShortIndex(ctx.evidence, idx).size > 0; // a history with go.mod requires
+    // Module spellings of removed Gem / Mix dependencies (`Sidekiq::Job`, `FactoryBot.create`):
+    // null in most projects (no such dependency gone).
+    const modRe = moduleIndex(ctx.evidence, idx).re;
     for (const entry of ctx.entries) {
       if (!checkable(entry)) continue;
       let seen: Set<string> | undefined; // made on the first finding: most entries have none
       let modules: Map<string, number> | undefined;
-      for (const ref of entry.refs) {
+      const refs = modRe ? withModuleRefs(entry, modRe) : entry.refs;
+      for (const ref of refs) {
         // Names still declared (or never removed) are skipped before any per-reference work.
         const shortWord = goShorts && ref.kind === 'package' && ref.in === 'prose' && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
         if (!shortWord && !mayBeStale(ref, ctx.evidence, idx)) continue;
