@@ -621,14 +621,22 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // A reference written outside the entry's own lines (a rule file's `globs:` / `paths:` /
     // `applyTo:` frontmatter, attached to the first entry after it) says nothing about the entry's
     // text: it is neither corrected nor deleted through the entry.
+    // The entry's own references are still corrected when every one of them has a known
+    // correction: the update says what is left for a person outside the entry; otherwise the
+    // whole entry goes to review.
     const fmEnd = frontmatterEnd(t, e);
     const outside = stale.find((f) => !withinEntry(e, f));
-    if (outside)
-      return item('review', 4, `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`);
+    let own = stale;
+    let outsideNote: string | undefined;
+    if (outside) {
+      outsideNote = `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`;
+      own = stale.filter((f) => withinEntry(e, f));
+      if (!own.length || !own.every((f) => f.suggestion?.replace !== undefined)) return item('review', 4, outsideNote);
+    }
     const edits: Located[] = [];
     const uncorrectable: Finding[] = [];
     const unpinned: Finding[] = [];
-    for (const f of stale) {
+    for (const f of own) {
       const at = f.suggestion?.replace !== undefined ? flaggedAt(e, f, ctx) : [];
       if (at === undefined) unpinned.push(f);
       else if (at.length) for (const r of at) edits.push({ start: r.start, end: r.end, text: r.text ?? f.suggestion!.replace! });
@@ -645,7 +653,7 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       const leftoverIn = (fixes: Located[]) => {
         if (unpinned.length) return unpinned[0];
         const named = (text: string) =>
-          stale.find(
+          own.find(
             (f) =>
               f.ref &&
               (stillNamed(text, f.ref, f.suggestion?.replace ?? '') ||
@@ -654,13 +662,13 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
           );
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return undefined;
-        twins ??= unflaggedTwins(e, stale, edits, ctx); // re-checks only when the old name is left
+        twins ??= unflaggedTwins(e, own, edits, ctx); // re-checks only when the old name is left
         return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
       };
       let leftover = replacement === undefined && !unpinned.length ? undefined : leftoverIn(uniq);
-      if (replacement !== undefined && fmEnd > e.start && (leftover || stale.some(goModuleCorrection))) {
+      if (replacement !== undefined && fmEnd > e.start && (leftover || own.some(goModuleCorrection))) {
         // A topic file's frontmatter (its `description:`) naming the old path is corrected with it.
-        const more = frontmatterMentions(e, stale, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
+        const more = frontmatterMentions(e, own, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all = more.length ? dedupeEdits([...uniq, ...more]) : undefined;
         if (all) {
           uniq = all;
@@ -670,12 +678,14 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
       }
       if (replacement !== undefined && !leftover) {
         const m = markedSafely(replacement, today);
-        return item('update', 4, `stale, corrected: ${oneLine(stale[0].message)}${m.note}`, { replacement: m.text });
+        return item('update', 4, `stale, corrected: ${oneLine(own[0].message)}${m.note}${outsideNote ? `; also ${outsideNote}` : ''}`, { replacement: m.text });
       }
       // The successor is known but the old name also appears where it cannot be replaced safely:
       // a person finishes the correction (deleting would lose a fact whose fix is known).
+      if (outsideNote) return item('review', 4, outsideNote);
       if (leftover) return item('review', 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
+    if (outsideNote) return item('review', 4, outsideNote);
     const first = uncorrectable[0] ?? stale[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
     // An expiry (`valid_until`) is the author's own statement about the whole entry, and an
