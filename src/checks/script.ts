@@ -541,6 +541,27 @@ function nameTakenBy(ev: Evidence, addedBy: Map<string, string>, removal: { comm
 }
 
 /**
+ * The target an Nx reference runs. `nx <target> <project>` names it whole; `nx run
+ * <project>:<spec>` splits the spec once after the project, then takes the longest prefix of the
+ * rest (at `:` boundaries) that `known` says is or was a target of the project, the remainder
+ * being the configuration (`api:database:init:prod` runs `database:init` when that is a target,
+ * `database:init:prod` when that is one). When no prefix is known: `web:build:production` is
+ * target `build` with configuration `production`; with more parts the reference is not read
+ * (undefined).
+ */
+function nxRunTarget(ref: Reference, project: string, known: (target: string) => boolean): string | undefined {
+  if (!ref.value.startsWith('nx run ')) return ref.script;
+  const spec = /\S+$/.exec(ref.raw)?.[0];
+  if (!spec?.startsWith(`${project}:`)) return ref.script;
+  const rest = spec.slice(project.length + 1).split(':');
+  for (let n = rest.length; n >= 1; n--) {
+    const t = rest.slice(0, n).join(':');
+    if (known(t)) return t;
+  }
+  return rest.length <= 2 ? rest[0] : undefined;
+}
+
+/**
  * `nx run <project>:<target>[:<config>]` and `nx <target> <project>`, checked when an nx.json is
  * at HEAD (`ManifestIndex.nx`).
  * - The project: Nx projects are named by project.json `name`, else package.json `nx.name` /
@@ -557,13 +578,26 @@ function nameTakenBy(ev: Evidence, addedBy: Map<string, string>, removal: { comm
 function checkNxRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null {
   const nx = ev.manifests.nx;
   const project = ref.workspace;
-  const target = ref.script!;
   if (!nx || !project || !ev.history.available || ev.history.shallow) return null;
-  const hasTarget = (p: { targets: Set<string> }) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
   const proj = nx.projects.get(project);
+  // The files that declare (or declared) the project: their targets, now and in history, tell a
+  // target name holding colons from a configuration after it (`nx run api:db:init:prod`).
+  const declaring = new Set<string>();
+  if (proj) for (const f of [proj.manifest, joinDir(proj.dir, 'package.json')]) declaring.add(f);
+  else {
+    const pkgs = (ev.manifests.everProjectNames?.get(project.toLowerCase()) ?? []).filter((e) => /(?:^|\/)package\.json$/.test(e.manifest));
+    for (const e of [...(nxNames(ev).events.get(project) ?? []), ...pkgs]) {
+      const dir = e.manifest.includes('/') ? e.manifest.slice(0, e.manifest.lastIndexOf('/')) : '';
+      for (const f of [e.manifest, joinDir(dir, 'project.json'), joinDir(dir, 'package.json')]) declaring.add(f);
+    }
+  }
+  const known = (t: string) => (proj?.targets.has(t) ?? false) || nx.targetDefaults.has(t) || [...declaring].some((f) => lastEvent(ev, f, t) !== undefined);
+  const target = nxRunTarget(ref, project, known);
+  if (target === undefined) return null;
+  const hasTarget = (p: { targets: Set<string> }) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
   if (proj) {
     if (hasTarget(proj)) return null;
-    const files = [proj.manifest, joinDir(proj.dir, 'package.json')].filter((f, i, a) => a.indexOf(f) === i);
+    const files = [...declaring].filter((f, i, a) => a.indexOf(f) === i);
     let last: ScriptHistoryEvent | undefined;
     for (const f of files) {
       const e = lastEvent(ev, f, target);
@@ -573,7 +607,7 @@ function checkNxRef(entry: Entry, ref: Reference, ev: Evidence): Finding | null 
     const to = renamedTo(ev, last.manifest, last, proj.targets);
     let replaceWith: string | undefined;
     let tail: string;
-    if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === 'nx' && r.workspace === project && r.script === to)) {
+    if (to && entry.refs.some((r) => r !== ref && r.kind === 'command' && r.tool === 'nx' && r.workspace === project && nxRunTarget(r, project, known) === to)) {
       tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}, which the entry already names`;
     } else if (to) {
       replaceWith = swapWord(ref.raw, target, to, ref.raw.indexOf(ref.value.startsWith('nx run ') ? `${project}:` : ' ') + 1);

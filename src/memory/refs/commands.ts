@@ -143,8 +143,16 @@ export function looksLikeCommand(line: string): boolean {
     // selectors are read (see `monorepoRunnerPieces`).
     MONOREPO_RUNNERS.has(w) ||
     // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
-    ((w.includes('/') || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], undefined) !== -1)
+    ((w.includes('/') || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], undefined) !== -1) ||
+    // `mise exec -- <command>` / `asdf exec <command>`: the command after it starts like one.
+    ((w === 'mise' || w === 'rtx' || w === 'asdf') && miseCommandLooks(t))
   );
+}
+
+function miseCommandLooks(t: string): boolean {
+  const toks = tokenize(t);
+  const k = toolVersionExecEnd(toks, 0);
+  return k !== -1 && looksLikeCommand(t.slice(toks[k].s));
 }
 
 /**
@@ -257,7 +265,7 @@ function withCwd(p: CommandPiece, cwd: string | undefined): CommandPiece {
  */
 const WRAPPED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'make', 'just', 'composer', 'deno', 'task']);
 /** First words of the wrappers `wrapperEnd` reads (besides a path to a script). */
-const WRAPPER_WORDS = new Set(['sudo', 'time', 'nice', 'exec', 'env', 'cross-env', 'dotenv', 'npx', 'docker', 'docker-compose', 'kubectl', 'ssh']);
+const WRAPPER_WORDS = new Set(['sudo', 'time', 'nice', 'exec', 'env', 'cross-env', 'dotenv', 'npx', 'docker', 'docker-compose', 'kubectl', 'ssh', 'mise', 'rtx', 'asdf']);
 const NO_OPTIONS: ReadonlySet<string> = new Set();
 /** Per wrapper, the options whose value is the next token (skipped with it). */
 const SUDO_VALUES = new Set(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user']);
@@ -277,6 +285,10 @@ const CONTAINER_VALUES = new Set([
 ]);
 /** Options that run the command in a folder the text gives (`-w /srv`) or through another program (`--entrypoint`). */
 const CONTAINER_MOVES = new Set(['-w', '--workdir', '--entrypoint']);
+/** mise's (and rtx's, its former name) options whose value follows, before and after `exec`. */
+const MISE_VALUES = new Set(['-E', '--env', '-j', '--jobs', '--log-level', '--shell', '-s']);
+/** mise options that run the command in another folder (`-C dir`) or as a shell string (`-c "…"`). */
+const MISE_MOVES = new Set(['-C', '--cd', '-c', '--command']);
 const SSH_VALUES = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B']);
 
 /**
@@ -319,6 +331,7 @@ function wrapperEnd(seg: Tok[], k: number, out: CommandPiece[]): number {
   if (t === 'nice') return skipOptions(seg, k + 1, NICE_VALUES, NO_OPTIONS, out);
   if (t === 'exec') return skipOptions(seg, k + 1, EXEC_VALUES, NO_OPTIONS, out);
   if (t === 'env') return skipOptions(seg, k + 1, ENV_VALUES, ENV_MOVES, out);
+  if (t === 'mise' || t === 'rtx' || t === 'asdf') return toolVersionExecEnd(seg, k);
   let j = k;
   if (t === 'npx') {
     // `npx dotenv -e .env -- npm run x`: the package is fetched as `npx x` fetches it.
@@ -379,6 +392,37 @@ function wrapperEnd(seg: Tok[], k: number, out: CommandPiece[]): number {
 }
 
 /**
+ * The index of the command a tool-version manager runs with the project's pinned tools, in the
+ * folder it is in: `mise exec [opts] [tool@version…] -- cmd`, `mise x -- cmd` (also `rtx`, mise's
+ * former name) and `asdf exec cmd`; -1 for anything else, or an option that moves the command
+ * (`mise exec -C dir`, `mise exec -c "…"`).
+ */
+function toolVersionExecEnd(seg: Tok[], k: number): number {
+  if (seg[k].t === 'asdf') return seg[k + 1]?.t === 'exec' && seg[k + 2] && !seg[k + 2].t.startsWith('-') ? k + 2 : -1;
+  let j = skipMiseOptions(seg, k + 1);
+  if (j === -1 || (seg[j]?.t !== 'exec' && seg[j]?.t !== 'x')) return -1;
+  for (j++; j < seg.length && seg[j].t !== '--'; j++) {
+    if (seg[j].t.startsWith('-')) {
+      j = skipMiseOptions(seg, j) - 1;
+      if (j < 0) return -1;
+    } else if (!/^[\w.@:/+-]+$/.test(seg[j].t)) return -1; // a tool spec: `node@20`, `go`, `npm:prettier@3`
+  }
+  return j < seg.length - 1 ? j + 1 : -1;
+}
+
+/** The index after mise's options from `k` (`--` not included); -1 on an option that moves the command. */
+function skipMiseOptions(seg: Tok[], k: number): number {
+  for (; k < seg.length && seg[k].t.length > 1 && seg[k].t.startsWith('-') && seg[k].t !== '--'; k++) {
+    const o = seg[k].t;
+    const eq = o.indexOf('=');
+    const name = eq === -1 ? o : o.slice(0, eq);
+    if (MISE_MOVES.has(name)) return -1;
+    if (eq === -1 && MISE_VALUES.has(name)) k++;
+  }
+  return k;
+}
+
+/**
  * The index of the first token from `k` that is not an option of a wrapper (`values`: options
  * whose value follows; `--` ends them); -1 when an option in `moves` runs the command elsewhere.
  * A compose file (`-f docker/compose.yml`) is a path reference, like `make -f`'s.
@@ -430,6 +474,8 @@ function segmentPieces(seg: Tok[], cwd: string | undefined, out: CommandPiece[],
   const inner = unwrap(seg, i, out, cwd);
   if (inner !== -1) i = inner;
   else if (i < seg.length && (seg[i].t === 'sudo' || seg[i].t === 'time' || seg[i].t === 'exec')) i++;
+  // `mise exec -- go test ./...`, `asdf exec cargo build`: the command itself, whatever it is.
+  else if (i < seg.length && (seg[i].t === 'mise' || seg[i].t === 'rtx' || seg[i].t === 'asdf') && toolVersionExecEnd(seg, i) !== -1) i = toolVersionExecEnd(seg, i);
   // `bundle exec x …` runs the Gemfile's `x` (Ruby's `npx x` / `uv run x`): read as `x …` itself,
   // so its program is a package reference like any command's (`bundle exec rake db:migrate` is
   // `rake db:migrate`); `bundle exec` alone names nothing.
@@ -1279,7 +1325,8 @@ const NX_TARGET = /^[\w.-]+(?::[\w.-]+)*$/;
  *   with the value of those that take one); `turbo <x>` with x one of Turborepo's own commands
  *   runs no task.
  * - `nx run <project>:<target>[:<config>]` and `nx <target> <project>`: one piece, `script` the
- *   target and `workspace` the project; `nx <target>` alone (the project of the folder it runs in)
+ *   target (with colons in the spec, all but its last part: `api:db:init:prod` reads `db:init`;
+ *   the script check resolves the target against the project's) and `workspace` the project; `nx <target>` alone (the project of the folder it runs in)
  *   and Nx's own commands (`nx affected`, `nx graph`, `nx run-many`) give none.
  */
 function monorepoRunnerPieces(prog: Tok, rest: Tok[], from: number, head: Tok, out: CommandPiece[]): void {
@@ -1294,9 +1341,16 @@ function monorepoRunnerPieces(prog: Tok, rest: Tok[], from: number, head: Tok, o
       let j = k + 1;
       while (j < rest.length && rest[j]!.t.startsWith('-')) j++;
       const spec = rest[j];
-      const m = spec && /^([^:\s"']+):([^:\s"']+)(?::[^:\s"']+)?$/.exec(spec.t);
-      if (!m || !NX_PROJECT.test(m[1]!) || !NX_TARGET.test(m[2]!) || isPlaceholderScript(m[1]!) || isPlaceholderScript(m[2]!)) return;
-      out.push({ kind: 'script', tool: 'nx', start: head.s, end: spec!.e, value: `nx run ${m[1]}:${m[2]}`, script: m[2]!, workspace: m[1]! });
+      // `project:target[:config]`; a target name may hold colons itself (`web:graphql:generate`,
+      // `api:database:init:prod`), which only the project's targets tell apart from a
+      // configuration: with three parts or more the script is read as all but the last part, and
+      // the script check takes the longest prefix that is (or was) a target of the project.
+      const parts = spec && /^[^:\s"']+(?::[^:\s"']+)+$/.test(spec.t) ? spec.t.split(':') : undefined;
+      if (!parts) return;
+      const project = parts[0]!;
+      const target = parts.length <= 3 ? parts[1]! : parts.slice(1, -1).join(':');
+      if (!NX_PROJECT.test(project) || !NX_TARGET.test(target) || isPlaceholderScript(project) || target.split(':').some((x) => isPlaceholderScript(x))) return;
+      out.push({ kind: 'script', tool: 'nx', start: head.s, end: spec!.e, value: `nx run ${project}:${target}`, script: target, workspace: project });
       return;
     }
     if (NX_COMMANDS.has(sub.t) || !NX_TARGET.test(sub.t) || isPlaceholderScript(sub.t)) return;
