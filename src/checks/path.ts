@@ -396,7 +396,11 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   if (py) return py;
   const goPackage = ref.kind === 'package' ? ownGoPackage(ev, ref) : undefined;
   if (ref.kind !== 'path' && ref.kind !== 'import' && !goPackage) return null;
-  const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
+  // `app/[locale]/page.tsx`, `docs/[...slug]/`, `(marketing)/`: route folders, when the repository has (had) them so named.
+  const route = !goPackage ? routeSegments(ev, ref.value) : undefined;
+  if (route === 'literal') ref = { ...ref, glob: false };
+  else if (route === 'unknown') return null;
+  const isGlob = !goPackage && route !== 'literal' && (!!ref.glob || GLOB.test(ref.value));
   let value = goPackage ? goPackage.path : ref.value;
   if (isGlob) {
     value = globPrefix(ref.value);
@@ -569,7 +573,10 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   }
   // Never existed: report as unverified only when it is clearly meant as a repository path.
   if (ref.weak || ref.via || isGlob || !ref.value.includes('/') || ref.in === 'prose' || ref.in === 'code') return null;
-  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  // `ggml-org/llama.cpp`, `vercel/next.js`: a repository's `owner/name`, not a path.
+  if (repositorySlug(ev, ref, cands)) return null;
+  // An example (`e.g. `x``, `(e.g., `./stories/Button.stories.tsx`)`, `for example: `x``): a shape, not a file of this repository.
+  if (/\b(?:e\.g\.?|for example|for instance|such as|like)\s*[,:;\u2013\u2014-]?\s*[("'`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
   // A path the line tells the reader to create ("create `src/features/<x>/index.ts`", "(create
   // the folder when you first need one)", "(example)"): not meant to exist yet.
   if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
@@ -578,6 +585,100 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path },
   );
+}
+
+/**
+ * Suffixes project names take after a language or platform (`llama.cpp`, `next.js`, `socket.io`,
+ * `lazy.nvim`, `Humanizer.NET`); never a data, config or docs extension (`conf/app.yaml` stays a path).
+ */
+const PROJECT_SUFFIXES = new Set(['js', 'ts', 'cpp', 'c', 'io', 'rs', 'py', 'rb', 'go', 'jl', 'nvim', 'vim', 'el', 'sh', 'net', 'css', 'php', 'dart', 'swift', 'kt', 'zig', 'nim', 'ex', 'lua', 'ml', 'hs', 'cr', 'nix']);
+
+const headExtensions = new WeakMap<object, Set<string>>();
+
+/** Whether some file at HEAD ends in `.ext` (lower case; a set built once per index). */
+function extensionAtHead(ev: Evidence, ext: string): boolean {
+  let set = headExtensions.get(ev.files);
+  if (!set) {
+    set = new Set();
+    for (const f of ev.files.files) {
+      const base = f.slice(f.lastIndexOf('/') + 1);
+      const dot = base.lastIndexOf('.');
+      if (dot > 0) set.add(base.slice(dot + 1).toLowerCase());
+    }
+    headExtensions.set(ev.files, set);
+  }
+  return set.has(ext);
+}
+
+/**
+ * An inline `owner/name` of a repository (`ggml-org/llama.cpp`, `vercel/next.js`, `socketio/socket.io`)
+ * that is not in the tree nor in history: exactly two segments, written plain, the name a project
+ * name with a language suffix (`llama.cpp`, see PROJECT_SUFFIXES) that is no extension of a file at HEAD or is the name of
+ * a folder at HEAD (a vendored copy: `llama/llama.cpp/`), and the owner no folder at HEAD (by that
+ * name anywhere) nor in history where the path resolves. `src/app.js` has its folder; it is a path.
+ */
+function repositorySlug(ev: Evidence, ref: Reference, cands: Candidate[]): boolean {
+  if (ref.in !== 'inlineCode' || ref.raw !== ref.value) return false;
+  const m = /^([A-Za-z0-9][\w.-]*)\/([A-Za-z][\w-]*)\.([A-Za-z]{1,4})$/.exec(ref.value);
+  if (!m) return false;
+  const [, owner, , ext] = m;
+  if (!PROJECT_SUFFIXES.has(ext!.toLowerCase())) return false;
+  const name = ref.value.slice(owner!.length + 1);
+  const vendored = !!ev.files.stats?.byDirName.get(name.toLowerCase())?.length;
+  if (!vendored && extensionAtHead(ev, ext!.toLowerCase())) return false;
+  if (ev.files.stats?.byDirName.get(owner!.toLowerCase())?.length || exists(ev, owner!)) return false;
+  for (const c of cands) {
+    const dir = dirname(c.path);
+    if (dir && (exists(ev, dir) || (ev.history.available && ev.history.fate(dir).status !== 'unknown'))) return false;
+  }
+  return true;
+}
+
+/** Bracketed or parenthesised names (`[locale]`, `[...slug]`, `(auth)`, `[id].vue`) of the files and folders at HEAD and in history. */
+const literalNames = new WeakMap<object, Set<string>>();
+
+function bracketNames(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!/[[(]/.test(p)) continue;
+    for (const seg of p.split('/')) if (/[[(]/.test(seg)) out.add(seg);
+  }
+  return out;
+}
+
+function namedLiterally(ev: Evidence, seg: string): boolean {
+  let head = literalNames.get(ev.files);
+  if (!head) literalNames.set(ev.files, (head = bracketNames(ev.files.files)));
+  if (head.has(seg)) return true;
+  if (!ev.history.available) return false;
+  let past = literalNames.get(ev.history);
+  if (!past) literalNames.set(ev.history, (past = bracketNames(ev.history.events.keys())));
+  return past.has(seg);
+}
+
+/**
+ * Route folders of file-system routers (Next.js, SvelteKit, Nuxt, Remix) written in a path:
+ * `[environmentId]`, `[...slug]`, `[[...opt]]`, `(marketing)`, `[id].vue`. A segment with
+ * brackets or parentheses is a real name when the repository has, or once had, a file or folder
+ * of exactly that name: the path is then 'literal' (no glob, checked as written). Otherwise
+ * `[name]` stays a glob or placeholder (undefined), and a path that only a route reading would
+ * make one (`(group)`, `[...rest]`) is 'unknown': nothing to check. Undefined for other paths.
+ */
+function routeSegments(ev: Evidence, value: string): 'literal' | 'unknown' | undefined {
+  if (!value.includes('[') && !value.includes('(')) return undefined;
+  let bracketed = false;
+  let routeOnly = false;
+  let literal = true;
+  for (const seg of value.split('/')) {
+    if (!/[[(]/.test(seg)) continue;
+    // a glob's own brackets and wildcards (`src/[a-z]*.ts`, `**/*.{ts,tsx}`) are no names
+    if (/[*?{}]/.test(seg)) return undefined;
+    bracketed = true;
+    if (seg.startsWith('(') || seg.includes('...')) routeOnly = true;
+    if (literal && !namedLiterally(ev, seg)) literal = false;
+  }
+  if (!bracketed) return undefined;
+  return literal ? 'literal' : routeOnly ? 'unknown' : undefined;
 }
 
 /**

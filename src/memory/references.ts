@@ -852,15 +852,33 @@ function pythonModuleRef(word: string, at: number, c: Collector, where: Referenc
  * so a correction keeps `.SecretKeyRef(…)` or `<name>.go`; the path check reports it only when
  * history had that folder and it is gone now. True when one was added.
  */
-function folderOfCode(word: string, at: number, c: Collector): boolean {
+function folderOfCode(word: string, at: number, c: Collector, where: Reference['in'] = 'inlineCode'): boolean {
   if (!word.includes('/')) return false; // (both shapes are folder paths)
   const lead = /^[("'\[]*/.exec(word)![0].length;
   const w = lead ? word.slice(lead) : word;
   const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ''));
   if (!dir) return false;
   const s = at + lead;
-  c.add({ kind: 'path', raw: dir, value: dir.replace(/\/+$/, ''), start: s, end: s + dir.length, in: 'inlineCode', weak: true });
+  c.add({ kind: 'path', raw: dir, value: dir.replace(/\/+$/, ''), start: s, end: s + dir.length, in: where, weak: true });
   return true;
+}
+
+/**
+ * The words of a shell line that hold a `<word>` placeholder after a `/` with no space before the
+ * `<` (`starlight_help/src/content/docs/<topic>.md`, `zerver/webhooks/<integration>`): one word,
+ * not a redirect. Each whose literal folder is a reference (see `folderOfCode`) is added, and the
+ * line is given back with that word blanked (same length, so offsets hold) for the command parser.
+ */
+function templatedWords(text: string, at: number, c: Collector): string {
+  let out = text;
+  const re = /(^|[\s=])([^\s<>|&;=]*\/[^\s<>|&;]*<[A-Za-z][\w-]*>[^\s|&;]*)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const start = m.index + m[1]!.length;
+    const word = m[2]!;
+    if (folderOfCode(word, at + start, c, 'code')) out = out.slice(0, start) + ' '.repeat(word.length) + out.slice(start + word.length);
+  }
+  return out;
 }
 
 /**
@@ -1010,6 +1028,9 @@ function codeBlock(seg: Segment, c: Collector): void {
         commentPaths(trimmed, at, c);
         continue;
       }
+      // `cat docs/<topic>.md`: a placeholder attached to a path is part of the word, no redirect;
+      // its literal folder is the reference (as inline), and the command reads the word as blank.
+      if (text.includes('<')) text = templatedWords(text, seg.start + l.start + off, c);
       for (const p of parseCommandLine(text, state)) addPiece(p, seg.start + l.start + off, c, 'code');
       const hash = text.search(/\s#\s/);
       if (hash !== -1) commentPaths(text.slice(hash), seg.start + l.start + off + hash, c);

@@ -84,6 +84,10 @@ export interface PathToken {
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+/** The rest parameter of a catch-all route folder: `[...slug]`, `[[...opt]]`. */
+const ROUTE_REST = /(?:^|\/)\[{1,2}\.\.\.[\w-]+\]{1,2}(?=\/|$)/g;
+/** A route group folder, one parenthesised name as the whole segment: `(marketing)`, `(auth)`. */
+const ROUTE_GROUP = /^\([\w.@+-]+\)$/;
 /** The characters of one path segment: letters, marks and digits of any script, `_`, and `@.+-*?[]{},=!%~`. */
 const SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
 
@@ -284,7 +288,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   if (t.startsWith('//')) return null;
   if (f & F_BAD && /[\s<>|"'`^]/.test(t)) return null;
   if (f & F_DOLLAR_BRACE && /\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
-  if (f & F_DOT && (t.includes('...') || t.includes('…'))) return null;
+  // (`[...slug]`, `[[...opt]]`: a catch-all route folder of Next.js / SvelteKit / Nuxt, no ellipsis.)
+  if (f & F_DOT && (t.includes('...') || t.includes('…')) && (t.includes('…') || t.replace(ROUTE_REST, '').includes('...'))) return null;
   if (c0 === 45 /* - */) return null;
   if (f & F_HASH_Q) {
     if (/[#?].*$/.test(t) && ctx === 'link') {
@@ -325,6 +330,8 @@ export function asPath(tokenIn: string, ctx: 'prose' | 'code' | 'link' | 'import
   const plainChars = (f & F_OTHER) === 0;
   for (const s of segs) {
     if (s === '..' || s === '.') continue;
+    // `(marketing)`: a route group folder (Next.js, SvelteKit); whether it is one is the path check's question.
+    if (!plainChars && s.length > 2 && s.charCodeAt(0) === 40 && ROUTE_GROUP.test(s)) continue;
     // (Not a glob: no brace in it; no `>` either, or the F_BAD test above returned.)
     if (!glob && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
     // Letters of any script count (`docs/café.md`, `docs/数据字典.md`): Unicode letters, marks, digits.
