@@ -696,6 +696,28 @@ function proseGoModule(ev: Evidence, idx: SwapIndex, entry: Entry, ref: Referenc
   return entry.text.includes(m) || !!context?.includes(m) ? m : undefined;
 }
 
+/**
+ * The Go module a capitalised prose word names by its display name: the module's short name (see
+ * `goShortName`: last segment, a `/vN` suffix dropped; never a standard-library or generic word)
+ * written with a leading capital or inner capitals, not all capitals (`Gin` for
+ * `github.com/gin-gonic/gin`, `Bubbletea` / `BubbleTea` for `github.com/charmbracelet/bubbletea`),
+ * when exactly one module of the history's go.mod requires has that short name and no manifest
+ * ever declared the word itself. Capitals are the display name's sign, as for npm, Ruby and Gradle
+ * names in prose (`Express`, `RuboCop`, `Timber`); an everyday-English word still has to be used as
+ * a name (see `proseNamesPackage`). The caller reports it only when the module was removed.
+ */
+function goDisplayModule(ev: Evidence, idx: SwapIndex, ref: Reference): string | undefined {
+  if (ref.in !== 'prose' || !ref.weak) return undefined;
+  const raw = ref.raw;
+  if (!/^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(raw) || !/[a-z]/.test(raw)) return undefined;
+  const v = ref.value;
+  if (v !== raw.toLowerCase()) return undefined; // an alias (`TS` -> `typescript`): another name
+  const mods = goShortIndex(ev, idx).get(v);
+  if (mods?.length !== 1) return undefined;
+  if (presentNow(ev, idx, v) || history(ev, v)) return undefined;
+  return mods[0];
+}
+
 function sameField(ev: Evidence, name: string, removed: PackageHistoryEvent): boolean {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === 'added' && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -778,7 +800,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
   let name = lookupName(ev, idx, ref);
-  if (name === ref.value && ref.in === 'prose') name = proseGoModule(ev, idx, entry, ref, context) ?? name;
+  if (name === ref.value && ref.in === 'prose') name = proseGoModule(ev, idx, entry, ref, context) ?? goDisplayModule(ev, idx, ref) ?? name;
   if (runAsCommand(ref) && !removedName(ev, idx, name)) {
     const ext = goneExtender(ev, idx, ref.value);
     if (!ext || describedAsPast(entry, ref)) return null;
@@ -967,7 +989,11 @@ const ENGLISH_PACKAGE_WORDS = new Set(
     // crates.io
     'anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom ' +
     'pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa ' +
-    'rowan slab sled flume smol polling nix windows duct tide surf'
+    'rowan slab sled flume smol polling nix windows duct tide surf ' +
+    // Go modules, by their short name (read from capitalised prose words: see `goDisplayModule`)
+    'wire fiber glamour bubbles goose migrate cast copier badger atlas river machinery survey huh carbon dig ' +
+    'aurora elastic pebble squirrel handlers kit iris martini buffalo revel glow mods harmonica plush sprig ants ' +
+    'lumberjack zap otter rod age tint wish freeze melody centrifuge pool browser'
   ).split(/\s+/),
 );
 

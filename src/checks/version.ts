@@ -192,6 +192,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     );
   }
 
+  if (subject === 'rust-msrv') return checkMsrv(entry, ref, ev, stated, loText);
+
   if (DECLARED_MANY.has(subject)) {
     const f = checkDeclared(entry, ref, ev, subject, stated, raw, loText);
     if (f !== undefined) return f;
@@ -288,6 +290,36 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     `\`${written}\` is out of date: \`${clip(where)}\` uses ${clip(pkg)} ${clip(curText)}; update the version to ${to}.`,
     { now: clip(curText), manifest: where, package: pkg },
     { replace: written.replace(loText, (loText.startsWith('v') ? 'v' : '') + to) },
+  );
+}
+
+/**
+ * A Rust floor statement in Cargo's words (`MSRV 1.89`, "minimum supported Rust version: 1.89",
+ * `rust-version = "1.89"`) against every Cargo manifest's `rust-version` (`[package]` or
+ * `[workspace.package]`), at the precision written: right when it equals any of them. Nothing is said
+ * without one (a toolchain file pins the compiler a developer runs, not the minimum the crate supports).
+ */
+function checkMsrv(entry: Entry, ref: Reference, ev: Evidence, stated: number[], loText: string): Finding | null {
+  const cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === 'rust' && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
+  if (!cands.length) return null;
+  const prec = Math.min(stated.length, 3);
+  const st = truncate(stated, prec);
+  const fixes = new Set<string>();
+  for (const c of cands) {
+    const lbT = truncate(lowerBound(c.spec)!, prec);
+    if (compare(st, lbT) === 0) return null;
+    fixes.add(lbT.join('.'));
+  }
+  const first = cands[0]!;
+  const newText = fixes.size === 1 ? [...fixes][0]! : undefined;
+  const others = cands.length > 1 ? ` (and ${cands.length - 1} more declaration${cands.length > 2 ? 's' : ''})` : '';
+  const written = ref.raw;
+  return finding(
+    entry, ref, 'version-drift', 'warning',
+    `\`${written}\` no longer matches the project: \`${clip(first.source)}\` sets \`rust-version\` to \`${clip(first.spec)}\`${others}; ` +
+      (newText ? `update the stated version to ${newText}.` : 'update the stated version.'),
+    { now: clip(first.spec), source: first.source, runtime: 'rust' },
+    newText ? { replace: written.replace(loText.replace(/^v/, ''), newText) } : undefined,
   );
 }
 

@@ -203,12 +203,41 @@ function versionListAfter(text: string, end: number, subjectRaw: string): string
   return text.slice(end, at);
 }
 
+/**
+ * Rust's minimum supported version in Cargo's words: `MSRV 1.89` / `MSRV: 1.89` / `MSRV is 1.89`, "minimum
+ * supported Rust version (is) 1.89" (an `(MSRV)` between allowed), `rust-version = "1.89"` (the Cargo key,
+ * quoted in prose or inline code). Subject `rust-msrv`: compared with Cargo's `rust-version` only.
+ */
+const MSRV_RE =
+  /(?<![\w.-])(?:MSRV|minimum[ -]supported[ -]Rust[ -]version(?:\s*\(MSRV\))?)(?:\s*:\s*|\s+(?:is\s+|of\s+|=\s*)?)v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)(?![\w/-])|(?<![\w.-])rust-version\s*=\s*"(\d+\.\d+(?:\.\d+)?)"/gi;
+/** What MSRV_RE needs somewhere in the text. */
+const MSRV_HINT = /msrv|minimum[ -]supported[ -]rust|rust-version/i;
+
+/** Rust floor statements (see MSRV_RE), not in a version list nor a feature statement ("since MSRV 1.80"). */
+function scanMsrv(text: string, out: ProseHit[]): void {
+  if (!MSRV_HINT.test(text)) return;
+  let m: RegExpExecArray | null;
+  for (MSRV_RE.lastIndex = 0; (m = MSRV_RE.exec(text)); ) {
+    const ver = m[1] ?? m[2]!;
+    const start = m.index;
+    const end = m.index + m[0].length;
+    if (m[1] && (LIST_START.test(text.slice(end, end + 6)) && LIST_MEMBER_RE.test(text.slice(end, end + 40)))) continue;
+    if (isFeatureVersion(text, start, end)) continue;
+    out.push({ kind: 'version', start, end, raw: m[0], value: ver, subject: 'rust-msrv', version: ver, bound: 'atLeast' });
+  }
+}
+
 function scanVersions(text: string, out: ProseHit[]): void {
   let m: RegExpExecArray | null;
+  const before = out.length;
+  scanMsrv(text, out);
+  const msrv = out.slice(before);
   VERSION_RE.lastIndex = 0;
   if (VERSION_HINT.test(text)) while ((m = VERSION_RE.exec(text))) {
     const subjectRaw = m[1];
     const subject = subjectRaw.toLowerCase();
+    // `MSRV 1.89`, "minimum supported Rust version 1.89": read by scanMsrv
+    if (msrv.length && msrv.some((h) => m!.index < h.end && h.start < m!.index + m![0].length)) continue;
     const ver = m[3];
     if (!/\d/.test(ver)) continue;
     // "Step 2", "Phase 3": a bare integer needs a known subject.
