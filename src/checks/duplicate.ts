@@ -96,18 +96,75 @@ const DIRECTIVE =
 const IMPERATIVE =
   /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:run|use|execute|call|invoke|format|lint|test|check|build|add|keep|avoid|prefer|follow|write|update|install|start|stop|apply|fix|verify|validate|commit|push|create|delete|remove|put|place|wrap|mock|regenerate|rebuild|restart|clear|set|pass|do)\b/i;
 
+// ------------------------------------------------------------------ a command and when to run it
+//
+// A command list ("- **Codegen tests:** `cd pkg && go test ./codegen/...`") and a trigger rule
+// elsewhere ("- Anything in `pkg/codegen/` → run codegen tests: `cd pkg && go test ./codegen/...`")
+// share the command and little else: one says what the command is, the other when to run it.
+
+/**
+ * A condition the entry sets of its own, read with code spans blanked: a clause opening the entry
+ * ("If you change…", "When…", "After editing…", "Before committing…", "Anything in `X` →",
+ * "Changes to `X`…"; not a label such as "**When:**"), or a moment to act inside it ("…whenever…",
+ * "…before pushing", "…after editing `X`", "…if you touch…").
+ */
+const TRIGGER =
+  /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:if|when|whenever|once|after|before|upon|anything|any (?:change|edit)s?|changes (?:to|in|under))\b(?![ \t]*(?:\*\*|__|\*|_)?[ \t]*:)|\b(?:whenever|every time|(?:if|when|once|after|before) (?:you |we )?(?:change|changing|edit|editing|modify|modifying|touch|touching|add|adding|update|updating|rename|renaming|remove|removing|delete|deleting|commit|committing|push|pushing|merge|merging|bump|bumping|upgrade|upgrading|release|releasing)\b)/i;
+/** An arrow after a condition: a place ("in `pkg/codegen/` →") or a change word ("schema changes ->") before it. */
+const ARROW_TRIGGER =
+  /(?:\b(?:in|under|to|touch\w*|chang\w*|edit\w*|modif\w*)\s+`[^`\n]*[/.*][^`\n]*`|\b(?:chang\w*|edit\w*|touch\w*|modif\w*|updat\w*|anything))\W{0,4}\s*(?:→|->|=>|⇒)/i;
+/** An inline code span. */
+const CODE_SPAN = /`([^`\n]+)`/g;
+/** The most words of its own (outside code) a command item has: a label ("Codegen tests"), not a rule. */
+const LABEL_WORDS = 4;
+
 interface Stance {
   description: boolean;
   imperative: boolean;
   /** The directive words of the entry, lower case. */
   directives: Set<string>;
+  /** Whether the entry sets a condition for acting (`TRIGGER`). */
+  trigger: boolean;
+  /** Its code spans, white space collapsed. */
+  code: Set<string>;
+  /** How many content words it has outside code spans. */
+  ownWords: number;
 }
 
 function stanceOf(text: string): Stance {
   const directives = new Set<string>();
   for (const m of text.matchAll(DIRECTIVE)) directives.add(m[0].toLowerCase().replace(/\s+/g, ' '));
   const description = DESCRIPTION.test(text);
-  return { description, imperative: !description && IMPERATIVE.test(text), directives };
+  const code = new Set<string>();
+  let blanked = text;
+  if (text.includes('`')) {
+    for (const m of text.matchAll(CODE_SPAN)) code.add(m[1].trim().replace(/\s+/g, ' '));
+    blanked = text.replace(CODE_SPAN, ' ');
+  }
+  const trigger = TRIGGER.test(blanked) || ARROW_TRIGGER.test(text);
+  return {
+    description,
+    imperative: !description && IMPERATIVE.test(text),
+    directives,
+    trigger,
+    code,
+    ownWords: code.size ? contentWords(blanked).length : 0,
+  };
+}
+
+/**
+ * Whether one entry is a command item (a command, with at most a short label of its own) and the
+ * other runs the same command under a condition the item lacks: "- **Codegen tests:** `go test
+ * ./codegen/...`" and "- Anything in `pkg/codegen/` → run codegen tests: `go test ./codegen/...`"
+ * are a reference and a trigger rule; deleting either loses what only it says.
+ */
+function commandAndTrigger(x: Stance, y: Stance): boolean {
+  const one = (t: Stance, c: Stance) => {
+    if (!t.trigger || c.trigger || !c.code.size || c.ownWords > LABEL_WORDS) return false;
+    for (const s of c.code) if (t.code.has(s)) return true;
+    return false;
+  };
+  return one(x, y) || one(y, x);
 }
 
 /**
@@ -377,6 +434,8 @@ export function findDuplicates(ctx: CheckContext): Finding[] {
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
     // A reminder to run a command and the command's description: the instruction is not redundant.
     if (!corpus.same(i, j) && instructionAndDescription(stance(i), stance(j))) return false;
+    // A command item and a rule saying when to run that command.
+    if (!corpus.same(i, j) && commandAndTrigger(stance(i), stance(j))) return false;
     // Only a copy in a file loaded wherever the other is can stand in for it: copies in sibling
     // packages, under different globs or in a personal and a nested shared file each serve
     // sessions the other does not reach.

@@ -89,6 +89,87 @@ const SESSION_STRONG: RegExp[] = [
 ];
 const SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
 
+// Session state by structure: a session-end hook (or a person) keeping a "## Resume Point" of
+// labelled fields ("**Last stop:** 2026-06-01 21:00", "**Branch:** feature/x", "**Last commit:**
+// 2d9218d …", "**In progress:** …") and a "## Session Log" of timestamped `[sha] branch:x` lines.
+
+/**
+ * A heading naming session state: the phrase opens it and nothing but a date, a number or a
+ * separated note follows ("Session Log", "Last session — 2026-06-01", "Where I left off on X"), so
+ * "Handoff protocol for subagents" or "Session management" is a topic, not a record.
+ */
+const SESSION_HEADING =
+  /^[^\p{L}\p{N}]*(?:(?:where (?:I|we) )?left off\b|where (?:I|we) stopped\b|(?:resume point|resume here|session (?:log|history|handoff|hand-off|state)|(?:last|current|previous|latest) session(?: (?:log|state|summary))?|hand-?off|hand off)(?=[^\p{L}\p{N}]*$|\s*[:\-–—(\[|,.#\d]))/iu;
+/** A session-state field label opening an entry ("**Last stop:**", "In progress:", "Modified files:"). */
+const SESSION_LABEL =
+  /^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(last (?:stop|stopped|session|commit|worked on|activity)|stopped at|in progress|modified files|changed files|uncommitted (?:changes|files)|left off(?: at)?|resume (?:point|here|from)|next steps?|(?:current |working )?branch)[ \t]*(?::[ \t]*(?:\*\*|__)?|(?:\*\*|__)[ \t]*:)[ \t]*([^\n]*)/i;
+/** A branch name on its own, not a project's long-lived branch (main, master, develop…). */
+const BRANCH_VALUE = /^`?(?!(?:main|master|develop|dev|trunk|release|staging|production|prod|gh-pages)`?$)[\w.-]+(?:\/[\w.-]+)*`?$/i;
+/** A session log line: a date and a time of day, then a commit hash in brackets or a `branch:` field. */
+const SESSION_LOG_LINE =
+  /^[ \t]*(?:[-*+][ \t]+)?\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?Z?\]?[^\n]*?(?:\[[0-9a-f]{7,40}\]|\bbranch:[ \t]*\S)[^\n]*/i;
+/** A markdown heading line of a topic file. */
+const TOPIC_HEADING = /^[ \t]{0,3}(#{1,6})[ \t]+([^\n]*?)[ \t#]*$/gm;
+
+/**
+ * The session-state field or log line opening `raw`, as written, or undefined: a label with a
+ * value that is itself state ("Branch:" only with a bare branch name other than main, master…,
+ * not "Branch: use `main` for releases").
+ */
+function sessionField(raw: string): string | undefined {
+  const m = SESSION_LABEL.exec(raw);
+  if (m) {
+    const label = m[1].toLowerCase();
+    if (label !== 'branch' || BRANCH_VALUE.test(m[2].trim().replace(/[*_]+$/, '').trim()))
+      return `${m[1]}:`;
+    return undefined;
+  }
+  const l = SESSION_LOG_LINE.exec(raw);
+  return l ? l[0].trim().replace(/^[-*+][ \t]+/, '').replace(/[ \t]+/g, ' ') : undefined;
+}
+
+/**
+ * Session state told by the entry's place and form, not its words. In auto memory (loaded in every
+ * session and written by the agent or its hooks): an entry under a heading naming session state
+ * ("Resume Point", "Session Log", "Last session", "Handoff", "Where I left off"), or opening with a
+ * session field ("**Last stop:**", "**In progress:**", "**Modified files:**", a bare "**Branch:**
+ * feature/x") or a session log line ("2026-05-31 07:25 [8936b6aa] branch:main"); a topic file
+ * whose name or every section names session state. Elsewhere both are needed: the heading and the
+ * field or log line. `headingCache`: per run, whether a heading names session state.
+ */
+function sessionByStructure(entry: Entry, raw: string, headingCache: Map<string, boolean>): { index: number; match: string } | undefined {
+  if (entry.kind === 'index-line' || entry.kind === 'frontmatter-field') return undefined;
+  const auto = isAutoMemory(entry.format);
+  if (entry.kind === 'topic') return auto ? sessionTopic(entry, raw) : undefined;
+  let heading: string | undefined;
+  for (const h of entry.headings) {
+    let named = headingCache.get(h);
+    if (named === undefined) headingCache.set(h, (named = SESSION_HEADING.test(h)));
+    if (named) heading = h;
+  }
+  if (!auto && heading === undefined) return undefined;
+  const field = sessionField(raw);
+  if (!auto && field === undefined) return undefined;
+  const match = field ?? heading;
+  return match === undefined ? undefined : { index: Math.max(0, raw.search(/\S/)), match };
+}
+
+/** A topic file of session state: its name or description names it, or every section heading does. */
+function sessionTopic(entry: Entry, raw: string): { index: number; match: string } | undefined {
+  const base = entry.file.slice(entry.file.lastIndexOf('/') + 1).replace(/\.md$/i, '').replace(/[-_]+/g, ' ');
+  for (const name of [entry.meta.name, base]) if (name && SESSION_HEADING.test(name)) return { index: 0, match: name };
+  if (!raw.includes('#')) return undefined;
+  let first: { index: number; match: string } | undefined;
+  let sections = 0;
+  for (const m of raw.matchAll(TOPIC_HEADING)) {
+    if (m[1].length === 1) continue; // the title
+    sections++;
+    if (!SESSION_HEADING.test(m[2])) return undefined;
+    first ??= { index: m.index, match: m[2] };
+  }
+  return sections ? first : undefined;
+}
+
 const RELATIVE_DATE =
   /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
 
@@ -265,13 +346,17 @@ function gatesOf(entries: Entry[], i: number, text: string, raw: string): number
  * `text`: prose (frontmatter and fenced code blanked); `raw`: with fenced code, for the filters
  * about code (debug output, pinned commands). Offsets are the entry's own. `gates`: `gatesOf`.
  */
-function filtersFor(entry: Entry, text: string, raw: string, gates: number, on: Set<FilterId>): Hit[] {
+function filtersFor(entry: Entry, text: string, raw: string, gates: number, on: Set<FilterId>, headingCache: Map<string, boolean>): Hit[] {
   const hits: Hit[] = [];
   const keeper = KEEPER_TYPES.has(entry.type);
   // declared session state: a structured slot or topic typed `ephemeral`
   if (entry.type === 'ephemeral' && entry.typeSource === 'frontmatter' && entry.kind !== 'index-line' && on.has('session-state')) {
     const i = raw.search(/\S/);
     hits.push({ filter: 'session-state', index: Math.max(0, i), match: 'type: ephemeral' });
+  } else if (on.has('session-state')) {
+    // session state told by its section or its field label (a resume point, a session log)
+    const s = sessionByStructure(entry, raw, headingCache);
+    if (s) hits.push({ filter: 'session-state', index: s.index, match: s.match });
   }
   if (!gates) return hits;
   // whether the entry states a conclusion only matters once a filter has matched: tested then, once
@@ -546,13 +631,14 @@ function detectEphemeral(ctx: MemoryContext | CheckContext): Detected[] {
 
   const on = enabledFilters(ctx);
   const texts = textsOf(ctx.entries);
+  const headingCache = new Map<string, boolean>();
   ctx.entries.forEach((entry, i) => {
     if (entry.type === 'superseded' || (entry.text.includes('SUPERSEDED') && /^\s*SUPERSEDED\b/m.test(entry.text))) return;
     if (entry.kind === 'frontmatter-field') return;
     const raw = texts.withoutFrontmatter(i);
     // prose only: fenced and inline code blanked (`WIP` as a label name, `--since="2 weeks ago"`)
     const text = texts.proseNoCode(i);
-    const hits = filtersFor(entry, text, raw, gatesOf(ctx.entries, i, text, raw), on);
+    const hits = filtersFor(entry, text, raw, gatesOf(ctx.entries, i, text, raw), on, headingCache);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: 'claude-md-copy', index: 0, match: '', other: copyOf });
     if (hits.length) out.push({ entry, hits });
