@@ -610,6 +610,18 @@ function extensionAtHead(ev: Evidence, ext: string): boolean {
   return set.has(ext);
 }
 
+/** Folder names of builds and sources, never a repository owner in a slug. */
+const FOLDER_WORDS = new Set([
+  'dist', 'build', 'out', 'output', 'src', 'lib', 'libs', 'app', 'apps', 'packages', 'pkg', 'bin', 'test', 'tests', 'spec', 'docs', 'doc',
+  'public', 'static', 'assets', 'scripts', 'tools', 'vendor', 'target', 'www', 'web', 'client', 'server', 'api', 'core', 'common',
+  'shared', 'internal', 'cmd', 'examples', 'example', 'config', 'configs', 'modules', 'components', 'pages', 'routes', 'utils', 'types',
+]);
+/** A file's usual names (`index.js`, `main.rs`), never a project in a slug. */
+const FILE_STEMS = new Set([
+  'index', 'main', 'app', 'server', 'client', 'cli', 'bundle', 'config', 'setup', 'build', 'test', 'tests', 'utils', 'util', 'lib',
+  'mod', 'init', 'entry', 'worker', 'sw', 'styles', 'style', 'types', 'constants', 'helpers', 'handler', 'routes', 'api', 'core',
+]);
+
 /**
  * An inline `owner/name` of a repository (`ggml-org/llama.cpp`, `vercel/next.js`, `socketio/socket.io`)
  * that is not in the tree nor in history: exactly two segments, written plain, the name a project
@@ -621,8 +633,10 @@ function repositorySlug(ev: Evidence, ref: Reference, cands: Candidate[]): boole
   if (ref.in !== 'inlineCode' || ref.raw !== ref.value) return false;
   const m = /^([A-Za-z0-9][\w.-]*)\/([A-Za-z][\w-]*)\.([A-Za-z]{1,4})$/.exec(ref.value);
   if (!m) return false;
-  const [, owner, , ext] = m;
+  const [, owner, stem, ext] = m;
   if (!PROJECT_SUFFIXES.has(ext!.toLowerCase())) return false;
+  // `dist/index.js`, `src/main.rs`: a build or source folder and a file's usual name are a path
+  if (FOLDER_WORDS.has(owner!.toLowerCase()) || FILE_STEMS.has(stem!.toLowerCase())) return false;
   const name = ref.value.slice(owner!.length + 1);
   const vendored = !!ev.files.stats?.byDirName.get(name.toLowerCase())?.length;
   if (!vendored && extensionAtHead(ev, ext!.toLowerCase())) return false;

@@ -131,6 +131,7 @@ describe('owner/name repository slugs', () => {
     '- Realtime goes through `socketio/socket.io`.',
     '- Helpers are in `lib/helpers.ts`.',
     '- The entry point is `src/app.js`.',
+    '- The build writes `dist/index.js` and `out/main.js`.',
     '',
   ].join('\n');
   const l = (s: string) => lineOfText(memory, s);
@@ -145,7 +146,13 @@ describe('owner/name repository slugs', () => {
   });
 
   it('are no paths; a file under a folder of the repository, or with an extension it uses, is still noted', () => {
-    expect(rows(report)).toEqual([`path-unverified|${l('lib/helpers.ts')}|lib/helpers.ts|`, `path-unverified|${l('src/app.js')}|src/app.js|`]);
+    // a build folder or a file's usual name is a path even where the folder is not tracked
+    expect(rows(report)).toEqual([
+      `path-unverified|${l('lib/helpers.ts')}|lib/helpers.ts|`,
+      `path-unverified|${l('src/app.js')}|src/app.js|`,
+      `path-unverified|${l('dist/index.js')}|dist/index.js|`,
+      `path-unverified|${l('dist/index.js')}|out/main.js|`,
+    ]);
     expect(report.plan.filter((p) => p.action !== 'keep' && (p.line === l('ggml-org') || p.line === l('next.js') || p.line === l('socket.io')))).toEqual([]);
   });
 });
