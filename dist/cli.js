@@ -1287,6 +1287,7 @@ function manifestKind(path14) {
     case ".tool-versions":
       return "runtime-file";
   }
+  if (/^(?:GNU)?[Mm]akefile\.(?!am$|in$)[\w.-]+$/.test(base) || /^[\w.-]+\.mk$/.test(base)) return "makefile";
   if (base.endsWith(".versions.toml")) return "gradle-catalog";
   if (base.endsWith(".gradle") || base.endsWith(".gradle.kts") || (base.endsWith(".kt") || base.endsWith(".groovy")) && BUILD_LOGIC.test(path14)) return "gradle-build";
   if (/\.(cs|fs|vb)proj$|\.props$|\.targets$/.test(base)) return "msbuild";
@@ -14227,6 +14228,59 @@ function parseGradleBuild(text5) {
   if (java.length) out.runtimes = java.map((spec) => ({ name: "java", spec }));
   return out;
 }
+function parseGradleSettings(text5) {
+  const src = stripBlockComments(text5, "/*", "*/", false).replace(/(^|[^:"'])\/\/.*$/gm, "$1");
+  const paths = /* @__PURE__ */ new Set();
+  let open = false;
+  const call = /(?:^|[^\w.$])(include|includeFlat|includeBuild)\b[ \t]*(\(|(?=[^\s=]))/gm;
+  let m;
+  while (m = call.exec(src)) {
+    const paren = m[2] === "(";
+    let i = call.lastIndex;
+    let args = "";
+    if (paren) {
+      let depth3 = 1;
+      let quote2 = "";
+      for (; i < src.length && depth3 > 0; i++) {
+        const c = src[i];
+        if (quote2) {
+          if (c === quote2) quote2 = "";
+        } else if (c === '"' || c === "'") quote2 = c;
+        else if (c === "(") depth3++;
+        else if (c === ")") depth3--;
+        if (depth3 > 0) args += c;
+      }
+    } else {
+      for (; ; ) {
+        const nl = src.indexOf("\n", i);
+        const line2 = src.slice(i, nl < 0 ? src.length : nl);
+        args += line2 + " ";
+        i = nl < 0 ? src.length : nl + 1;
+        if (nl < 0 || !/,\s*$/.test(line2)) break;
+      }
+    }
+    call.lastIndex = i;
+    const parts = args.split(",").map((a) => a.trim()).filter((a) => a !== "");
+    if (!parts.length) continue;
+    for (const a of parts) {
+      const lit = /^(["'])([^"'$\\]*)\1$/.exec(a);
+      if (!lit) {
+        open = true;
+        continue;
+      }
+      const v = lit[2].trim();
+      if (!v) continue;
+      if (m[1] === "includeBuild") {
+        const name = v.replace(/[\\/]+$/, "").split(/[\\/]/).pop();
+        if (name && name !== "." && name !== "..") paths.add(":" + name);
+        continue;
+      }
+      const segs = v.replace(/^:/, "").split(":").filter((x) => x !== "");
+      if (segs.length) paths.add(":" + segs.join(":"));
+    }
+  }
+  return { paths: [...paths], open };
+}
 function gradleJavaVersions(src) {
   const out = /* @__PURE__ */ new Set();
   let m;
@@ -14540,8 +14594,11 @@ function parseManifest(kind, path14, text5) {
         return parseMix(text5);
       case "gradle-catalog":
         return parseGradleCatalog(text5);
-      case "gradle-build":
-        return parseGradleBuild(text5);
+      case "gradle-build": {
+        const out = parseGradleBuild(text5);
+        if (/(^|\/)settings\.gradle(\.kts)?$/.test(path14)) out.gradleProjects = parseGradleSettings(text5);
+        return out;
+      }
       case "msbuild":
         return parseMsbuild(path14, text5);
       case "maven":
@@ -15976,6 +16033,12 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     }
     if (p.targets) idx.makeTargets.set(file, makeSets.get(file) ?? new Set(p.targets));
     if (p.recipes) idx.justRecipes.set(file, new Set(p.recipes));
+    if (p.gradleProjects) {
+      const paths = new Set(p.gradleProjects.paths);
+      const ancestors = /* @__PURE__ */ new Set();
+      for (const x of paths) for (let k = x.indexOf(":", 1); k > 0; k = x.indexOf(":", k + 1)) if (!paths.has(x.slice(0, k))) ancestors.add(x.slice(0, k));
+      (idx.gradleSettings ??= /* @__PURE__ */ new Map()).set(file, { paths, ancestors, open: p.gradleProjects.open });
+    }
     if (p.kind === "pyproject") pythonRunners(idx).set(file, new Set(p.runners?.keys() ?? []));
     if (p.version !== void 0 && p.kind !== "runtime-file") idx.projectVersions.push({ name: p.name, version: p.version, manifest: file });
     if (p.name && dir !== "" && (p.kind === "package.json" || p.kind === "cargo" || p.kind === "pyproject" || p.kind === "setup-py" || p.kind === "setup-cfg")) {
@@ -15997,6 +16060,11 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     if (!idx.runtimes.has(r.name)) idx.runtimes.set(r.name, { spec: r.spec, source: r.source });
   }
   monorepoTasks(idx, parsed);
+  const said = /* @__PURE__ */ new Set();
+  idx.problems = idx.problems.filter((pr) => {
+    const key = `${pr.file}\0${pr.line ?? ""}\0${pr.message}`;
+    return !said.has(key) && !!said.add(key);
+  });
   return idx;
 }
 function monorepoTasks(idx, parsed) {
@@ -16921,7 +16989,7 @@ function asPath(tokenIn, ctx) {
   if (t.startsWith("//")) return null;
   if (f & F_BAD && /[\s<>|"'`^]/.test(t)) return null;
   if (f & F_DOLLAR_BRACE && /\$\{|\$[A-Z_]|\{\{/.test(t)) return null;
-  if (f & F_DOT && (t.includes("...") || t.includes("…"))) return null;
+  if (f & F_DOT && (t.includes("...") || t.includes("…")) && (t.includes("…") || t.replace(ROUTE_REST, "").includes("..."))) return null;
   if (c0 === 45) return null;
   if (f & F_HASH_Q) {
     if (/[#?].*$/.test(t) && ctx === "link") {
@@ -16958,6 +17026,7 @@ function asPath(tokenIn, ctx) {
   const plainChars = (f & F_OTHER) === 0;
   for (const s of segs) {
     if (s === ".." || s === ".") continue;
+    if (!plainChars && s.length > 2 && s.charCodeAt(0) === 40 && ROUTE_GROUP.test(s)) continue;
     if (!glob2 && s.length > 0 && mayBePlaceholder(s) && PLACEHOLDER_SEGMENT.test(s)) return null;
     if (plainChars ? s.length === 0 : !SEGMENT.test(s)) return null;
   }
@@ -16981,7 +17050,7 @@ function asPath(tokenIn, ctx) {
     if (knownFile) {
       if (/^\.[a-z0-9]+$/i.test(last) && FILE_EXTENSIONS.has(last.slice(1).toLowerCase()) && !EXTENSIONLESS_FILES.has(last))
         return null;
-    } else if (!dir && !(ctx === "link" && anchor !== "plain")) {
+    } else if (!dir && !(ctx === "link" && anchor !== "plain") && !(ctx === "code" && anchor === "plain" && dotfileName(last))) {
       return null;
     }
     if (anchor === "root" && !dir && !knownFile) return null;
@@ -16997,6 +17066,9 @@ function asPath(tokenIn, ctx) {
   if (glob2 && segs.every((s) => GLOB_CHARS.test(s))) return null;
   const strong2 = hasSlash && (knownFile || dir || glob2) || knownFile && !ambiguous && (ext !== "" || EXTENSIONLESS_FILES.has(last));
   return { value: anchor === "parent" ? v : v, anchor, dir, glob: glob2, strong: strong2 };
+}
+function dotfileName(name) {
+  return /^\.[A-Za-z_][\w-]*$/.test(name) && !FILE_EXTENSIONS.has(name.slice(1).toLowerCase());
 }
 function joinPath(base, rel) {
   if (!DOT_SEGMENT.test(rel) && !DOT_SEGMENT.test(base) && !rel.startsWith("/") && !rel.endsWith("/") && !base.endsWith("/") && !base.startsWith("/")) {
@@ -17097,7 +17169,7 @@ function templatedFolder(word) {
   const p = asPath(prefix, "code");
   return p && p.anchor === "plain" && p.dir && !p.glob ? prefix : void 0;
 }
-var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, F_SLASH_AMP, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT, PY_IDENT, PY_DOTTED, TEMPLATE_SEGMENT;
+var FILE_EXTENSIONS, EXTENSIONLESS_FILES, AMBIGUOUS_FILES, VARIANT_FILE, PLACEHOLDER_SEGMENT, NOT_PATHS, MIME_TOP, DOMAIN, SYSTEM_ROOTS, GLOB_CHARS, ROUTE_REST, ROUTE_GROUP, SEGMENT, PYTEST_NODE_ID, F_COLON, F_BACKSLASH, F_BAD, F_DOLLAR_BRACE, F_DOT, F_HASH_Q, F_GLOB, F_DIGIT, F_OTHER, F_NON_ASCII, F_SLASH_AMP, FLAGS, NOT_PATHS_MAX, DOT_SEGMENT, PY_IDENT, PY_DOTTED, TEMPLATE_SEGMENT;
 var init_paths = __esm({
   "src/memory/refs/paths.ts"() {
     "use strict";
@@ -17256,6 +17328,8 @@ var init_paths = __esm({
       "runner"
     ]);
     GLOB_CHARS = /[*?[\]{}]/;
+    ROUTE_REST = /(?:^|\/)\[{1,2}\.\.\.[\w-]+\]{1,2}(?=\/|$)/g;
+    ROUTE_GROUP = /^\([\w.@+-]+\)$/;
     SEGMENT = /^[\p{L}\p{M}\p{N}_@.+\-*?[\]{},=!%~]+$/u;
     PYTEST_NODE_ID = /\.py((?:::[\p{L}_][\p{L}\p{N}_]*)+(?:\[[^\r\n]*\])?)$/u;
     F_COLON = 1;
@@ -33994,7 +34068,13 @@ function looksLikeCommand(line2) {
   OTHER_TOOL_WORDS.has(w) || // Monorepo task runners (`turbo run build --filter=web`, `nx run web:e2e`): their tasks and
   // selectors are read (see `monorepoRunnerPieces`).
   MONOREPO_RUNNERS.has(w) || // A wrapper (`env X=1`, `ssh host`, `../tools/dev`…) running a package-manager or task command.
-  (w.includes("/") || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], void 0) !== -1;
+  (w.includes("/") || WRAPPER_WORDS.has(w)) && unwrap(tokenize(t), 0, [], void 0) !== -1 || // `mise exec -- <command>` / `asdf exec <command>`: the command after it starts like one.
+  (w === "mise" || w === "rtx" || w === "asdf") && miseCommandLooks(t);
+}
+function miseCommandLooks(t) {
+  const toks = tokenize(t);
+  const k = toolVersionExecEnd(toks, 0);
+  return k !== -1 && looksLikeCommand(t.slice(toks[k].s));
 }
 function parseCommandLine(line2, state) {
   const toks = tokenize(line2);
@@ -34089,6 +34169,7 @@ function wrapperEnd(seg, k, out) {
   if (t === "nice") return skipOptions(seg, k + 1, NICE_VALUES, NO_OPTIONS, out);
   if (t === "exec") return skipOptions(seg, k + 1, EXEC_VALUES, NO_OPTIONS, out);
   if (t === "env") return skipOptions(seg, k + 1, ENV_VALUES, ENV_MOVES, out);
+  if (t === "mise" || t === "rtx" || t === "asdf") return toolVersionExecEnd(seg, k);
   let j = k;
   if (t === "npx") {
     j++;
@@ -34141,6 +34222,28 @@ function wrapperEnd(seg, k, out) {
   }
   return -1;
 }
+function toolVersionExecEnd(seg, k) {
+  if (seg[k].t === "asdf") return seg[k + 1]?.t === "exec" && seg[k + 2] && !seg[k + 2].t.startsWith("-") ? k + 2 : -1;
+  let j = skipMiseOptions(seg, k + 1);
+  if (j === -1 || seg[j]?.t !== "exec" && seg[j]?.t !== "x") return -1;
+  for (j++; j < seg.length && seg[j].t !== "--"; j++) {
+    if (seg[j].t.startsWith("-")) {
+      j = skipMiseOptions(seg, j) - 1;
+      if (j < 0) return -1;
+    } else if (!/^[\w.@:/+-]+$/.test(seg[j].t)) return -1;
+  }
+  return j < seg.length - 1 ? j + 1 : -1;
+}
+function skipMiseOptions(seg, k) {
+  for (; k < seg.length && seg[k].t.length > 1 && seg[k].t.startsWith("-") && seg[k].t !== "--"; k++) {
+    const o = seg[k].t;
+    const eq = o.indexOf("=");
+    const name = eq === -1 ? o : o.slice(0, eq);
+    if (MISE_MOVES.has(name)) return -1;
+    if (eq === -1 && MISE_VALUES.has(name)) k++;
+  }
+  return k;
+}
 function skipOptions(seg, k, values, moves, out) {
   for (; k < seg.length && seg[k].t.length > 1 && seg[k].t.startsWith("-"); k++) {
     const o = seg[k].t;
@@ -34173,10 +34276,12 @@ function segmentPieces(seg, cwd, out, at) {
   const inner = unwrap(seg, i, out, cwd);
   if (inner !== -1) i = inner;
   else if (i < seg.length && (seg[i].t === "sudo" || seg[i].t === "time" || seg[i].t === "exec")) i++;
+  else if (i < seg.length && (seg[i].t === "mise" || seg[i].t === "rtx" || seg[i].t === "asdf") && toolVersionExecEnd(seg, i) !== -1) i = toolVersionExecEnd(seg, i);
   if (i + 1 < seg.length && seg[i].t === "bundle" && seg[i + 1].t === "exec") {
     i += 2;
     while (i < seg.length && seg[i].t.startsWith("-")) i++;
   }
+  if (i + 1 < seg.length && seg[i].t === "fvm" && (seg[i + 1].t === "flutter" || seg[i + 1].t === "dart")) i++;
   if (i >= seg.length) return void 0;
   const head = seg[i];
   const w = head.t;
@@ -34446,6 +34551,7 @@ function segmentPieces(seg, cwd, out, at) {
     return void 0;
   }
   if (w === "mix") mixTask(rest, out);
+  if (w === "dart" || w === "flutter") pubRun(w, rest, out);
   if (MONOREPO_RUNNERS.has(w)) monorepoRunnerPieces(head, rest, 0, head, out);
   if (w === "php") {
     const a = rest.find((x) => !x.t.startsWith("-"));
@@ -34504,6 +34610,25 @@ function mixTask(rest, out) {
   if (!t || t.t.startsWith("-")) return;
   const m = /^([a-z][a-z0-9_]*)(?:\.[a-z0-9_.]+)?$/.exec(t.t);
   if (!m || MIX_OWN_TASKS.has(m[1]) || m[1].length < 2) return;
+  out.push({ kind: "tool", tool: "other", start: t.s, end: t.s + m[1].length, value: m[1] });
+}
+function pubRun(w, rest, out) {
+  let k;
+  if (w === "dart" && rest[0]?.t === "run") k = 1;
+  else if (rest[0]?.t === "pub" && rest[1]?.t === "run") k = 2;
+  else return;
+  for (; k < rest.length && rest[k].t.startsWith("-"); k++) {
+    const o = rest[k].t;
+    if (o === "--") {
+      k++;
+      break;
+    }
+    if (!o.includes("=") && DART_RUN_VALUES.has(o)) k++;
+  }
+  const t = rest[k];
+  if (!t) return;
+  const m = /^([a-z][a-z0-9_]*)(?::[\w-]+)?$/.exec(t.t);
+  if (!m || m[1].length < 2) return;
   out.push({ kind: "tool", tool: "other", start: t.s, end: t.s + m[1].length, value: m[1] });
 }
 function vendorBin(t, out) {
@@ -34763,9 +34888,12 @@ function monorepoRunnerPieces(prog, rest, from, head, out) {
       let j = k + 1;
       while (j < rest.length && rest[j].t.startsWith("-")) j++;
       const spec = rest[j];
-      const m = spec && /^([^:\s"']+):([^:\s"']+)(?::[^:\s"']+)?$/.exec(spec.t);
-      if (!m || !NX_PROJECT.test(m[1]) || !NX_TARGET.test(m[2]) || isPlaceholderScript(m[1]) || isPlaceholderScript(m[2])) return;
-      out.push({ kind: "script", tool: "nx", start: head.s, end: spec.e, value: `nx run ${m[1]}:${m[2]}`, script: m[2], workspace: m[1] });
+      const parts = spec && /^[^:\s"']+(?::[^:\s"']+)+$/.test(spec.t) ? spec.t.split(":") : void 0;
+      if (!parts) return;
+      const project = parts[0];
+      const target = parts.length <= 3 ? parts[1] : parts.slice(1, -1).join(":");
+      if (!NX_PROJECT.test(project) || !NX_TARGET.test(target) || isPlaceholderScript(project) || target.split(":").some((x) => isPlaceholderScript(x))) return;
+      out.push({ kind: "script", tool: "nx", start: head.s, end: spec.e, value: `nx run ${project}:${target}`, script: target, workspace: project });
       return;
     }
     if (NX_COMMANDS.has(sub.t) || !NX_TARGET.test(sub.t) || isPlaceholderScript(sub.t)) return;
@@ -34903,7 +35031,7 @@ function mavenModulePaths(value2, out, cwd) {
     at += part.length + 1;
   }
 }
-var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS, MAVEN_COMMAND, MAVEN_VALUE_OPTIONS, MAX_PL_MODULES;
+var BUILTINS, COMPOSER_BUILTINS, NPM_SCRIPT_SHORTCUTS, INSTALL_VERBS, SEPARATORS, TRAILING_SEPARATOR, TARGET_OPTIONS, KNOWN_TOOLS, OTHER_TOOL_WORDS, WRAPPED_TOOLS, WRAPPER_WORDS, NO_OPTIONS, SUDO_VALUES, SUDO_MOVES, TIME_VALUES, NICE_VALUES, EXEC_VALUES, ENV_VALUES, ENV_MOVES, DOTENV_VALUES, DOCKER_VALUES, COMPOSE_VALUES, CONTAINER_VALUES, CONTAINER_MOVES, MISE_VALUES, MISE_MOVES, SSH_VALUES, COMPOSER_PACKAGE_VERBS, MIX_OWN_TASKS, DART_RUN_VALUES, DENO_TASK_VALUE_OPTIONS, DENO_TASK_OTHER, GO_TASK_VALUE_OPTIONS, GO_TASK_NO_RUN, HATCH_VALUE_OPTIONS, PDM_RUN_VALUE_OPTIONS, POE_VALUE_OPTIONS, OTHER_PROJECT, UV_RUN_VALUE_OPTIONS, POETRY_RUN_VALUE_OPTIONS, UV_PACKAGE_COMMANDS, MONOREPO_RUNNERS, TURBO_COMMANDS, TURBO_VALUE_OPTIONS, NX_COMMANDS, TURBO_TASK, NX_PROJECT, NX_TARGET, GO_PATTERN_TOOLS, GRADLE_COMMAND, GRADLE_FLAGS, MAVEN_COMMAND, MAVEN_VALUE_OPTIONS, MAX_PL_MODULES;
 var init_commands = __esm({
   "src/memory/refs/commands.ts"() {
     "use strict";
@@ -34955,10 +35083,12 @@ var init_commands = __esm({
       "iex",
       "elixir",
       "gradlew",
-      "gradlew.bat"
+      "gradlew.bat",
+      "dart",
+      "fvm"
     ]);
     WRAPPED_TOOLS = /* @__PURE__ */ new Set(["npm", "pnpm", "yarn", "bun", "make", "just", "composer", "deno", "task"]);
-    WRAPPER_WORDS = /* @__PURE__ */ new Set(["sudo", "time", "nice", "exec", "env", "cross-env", "dotenv", "npx", "docker", "docker-compose", "kubectl", "ssh"]);
+    WRAPPER_WORDS = /* @__PURE__ */ new Set(["sudo", "time", "nice", "exec", "env", "cross-env", "dotenv", "npx", "docker", "docker-compose", "kubectl", "ssh", "mise", "rtx", "asdf"]);
     NO_OPTIONS = /* @__PURE__ */ new Set();
     SUDO_VALUES = /* @__PURE__ */ new Set(["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user"]);
     SUDO_MOVES = /* @__PURE__ */ new Set(["-i", "--login", "-s", "--shell", "-D", "--chdir", "-R", "--chroot"]);
@@ -34992,11 +35122,14 @@ var init_commands = __esm({
       "--mount"
     ]);
     CONTAINER_MOVES = /* @__PURE__ */ new Set(["-w", "--workdir", "--entrypoint"]);
+    MISE_VALUES = /* @__PURE__ */ new Set(["-E", "--env", "-j", "--jobs", "--log-level", "--shell", "-s"]);
+    MISE_MOVES = /* @__PURE__ */ new Set(["-C", "--cd", "-c", "--command"]);
     SSH_VALUES = /* @__PURE__ */ new Set(["-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"]);
     COMPOSER_PACKAGE_VERBS = /* @__PURE__ */ new Set(["require", "r", "remove", "rm", "uninstall", "update", "u", "upgrade"]);
     MIX_OWN_TASKS = new Set(
       "app archive clean cmd compile deps do escript eval format help iex loadconfig loadpaths local new profile release run test xref hex rebar phx phoenix ecto".split(" ")
     );
+    DART_RUN_VALUES = /* @__PURE__ */ new Set(["-D", "--define", "--enable-experiment", "--verbosity", "--resident-compiler-info-file"]);
     DENO_TASK_VALUE_OPTIONS = /* @__PURE__ */ new Set(["--cwd", "-c", "--config", "-L", "--log-level"]);
     DENO_TASK_OTHER = /^(?:-r|--recursive|-f|--filter|--eval|--members|--no-config)(?:=|$)/;
     GO_TASK_VALUE_OPTIONS = /* @__PURE__ */ new Set([
@@ -35383,12 +35516,28 @@ function versionListAfter(text5, end, subjectRaw) {
   }
   return text5.slice(end, at);
 }
+function scanMsrv(text5, out) {
+  if (!MSRV_HINT.test(text5)) return;
+  let m;
+  for (MSRV_RE.lastIndex = 0; m = MSRV_RE.exec(text5); ) {
+    const ver = m[1] ?? m[2];
+    const start = m.index;
+    const end = m.index + m[0].length;
+    if (m[1] && (LIST_START.test(text5.slice(end, end + 6)) && LIST_MEMBER_RE.test(text5.slice(end, end + 40)))) continue;
+    if (isFeatureVersion(text5, start, end)) continue;
+    out.push({ kind: "version", start, end, raw: m[0], value: ver, subject: "rust-msrv", version: ver, bound: "atLeast" });
+  }
+}
 function scanVersions(text5, out) {
   let m;
+  const before = out.length;
+  scanMsrv(text5, out);
+  const msrv = out.slice(before);
   VERSION_RE.lastIndex = 0;
   if (VERSION_HINT.test(text5)) while (m = VERSION_RE.exec(text5)) {
     const subjectRaw = m[1];
     const subject = subjectRaw.toLowerCase();
+    if (msrv.length && msrv.some((h) => m.index < h.end && h.start < m.index + m[0].length)) continue;
     const ver = m[3];
     if (!/\d/.test(ver)) continue;
     const key = subjectAlias(subject) ?? subject;
@@ -35419,8 +35568,8 @@ function scanVersions(text5, out) {
   }
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
   if (PROJECT_VERSION_HINT.test(text5)) while (m = proj.exec(text5)) {
-    const before = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
-    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before)) continue;
+    const before2 = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
+    if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before2)) continue;
     const afterText = text5.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
     if (/^\s*(?:introduced|added|removed|deprecated|released|shipped|changelog|release notes|and later|and earlier|or later|onwards)/.test(afterText)) continue;
     if (out.some((h) => h.kind === "version" && m.index >= h.start && m.index < h.end)) continue;
@@ -35735,7 +35884,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, MSRV_RE, MSRV_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -35854,6 +36003,8 @@ var init_prose = __esm({
     LIST_MEMBER_RE = new RegExp("^" + LIST_SEP + LIST_MEMBER);
     LIST_START = /^\s*(?:,|(?:and|or|&)\s)/;
     VERSION_LIST_BEFORE = new RegExp(String.raw`(?<![\w.-])v?\d+(?:\.\d+){0,2}(?:\.x)?\+?` + `(?:${LIST_SEP}${LIST_MEMBER})*` + LIST_SEP + "$");
+    MSRV_RE = /(?<![\w.-])(?:MSRV|minimum[ -]supported[ -]Rust[ -]version(?:\s*\(MSRV\))?)(?:\s*:\s*|\s+(?:is\s+|of\s+|=\s*)?)v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)(?![\w/-])|(?<![\w.-])rust-version\s*=\s*"(\d+\.\d+(?:\.\d+)?)"/gi;
+    MSRV_HINT = /msrv|minimum[ -]supported[ -]rust|rust-version/i;
     FEATURE_VERB_AFTER = /^(?:'s|’s)\b|^\s+(?:\w+ly\s+)?(?:ships|shipped|introduces|introduced|adds|added|brings|brought|evaluates|evaluated|allows|allowed|lets|enables|enabled|supports|provides|provided|includes|included|has(?! to)|had(?! to)|gains|gained|gets|got|makes|made|changes|changed|removes|removed|deprecates|deprecated|drops|dropped|batches|treats|accepts|rejects|infers|narrows|emits|throws|warns|raises|exposes|implements|defaults|resolves|handles|caches|comes with|came with|no longer|landed|arrived|became|becomes|replaces|replaced|stabili[sz]es|stabili[sz]ed|fixes|fixed|breaks|broke)\b/i;
     FEATURE_PHRASE_BEFORE = /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
     PROJECT_TIE_BEFORE = /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
@@ -36520,15 +36671,26 @@ function pythonModuleRef(word, at, c, where3) {
   const s = at + d.at;
   c.add({ kind: "path", raw: d.name, value: d.name, start: s, end: s + d.name.length, in: where3, weak: true });
 }
-function folderOfCode(word, at, c) {
+function folderOfCode(word, at, c, where3 = "inlineCode") {
   if (!word.includes("/")) return false;
   const lead = /^[("'\[]*/.exec(word)[0].length;
   const w = lead ? word.slice(lead) : word;
   const dir = goPackageOfIdent(w) ?? templatedFolder(w.replace(/[)"'\],;:.]+$/, ""));
   if (!dir) return false;
   const s = at + lead;
-  c.add({ kind: "path", raw: dir, value: dir.replace(/\/+$/, ""), start: s, end: s + dir.length, in: "inlineCode", weak: true });
+  c.add({ kind: "path", raw: dir, value: dir.replace(/\/+$/, ""), start: s, end: s + dir.length, in: where3, weak: true });
   return true;
+}
+function templatedWords(text5, at, c) {
+  let out = text5;
+  const re = /(^|[\s=])([^\s<>|&;=]*\/[^\s<>|&;]*<[A-Za-z][\w-]*>[^\s|&;]*)/g;
+  let m;
+  while (m = re.exec(text5)) {
+    const start = m.index + m[1].length;
+    const word = m[2];
+    if (folderOfCode(word, at + start, c, "code")) out = out.slice(0, start) + " ".repeat(word.length) + out.slice(start + word.length);
+  }
+  return out;
 }
 function proseImports(seg, c) {
   const re = /(?<![\w.])import\s+(?:static\s+)?((?:[a-z][a-z0-9_]*\.){2,}[A-Z][\w$]*)/g;
@@ -36639,6 +36801,7 @@ function codeBlock(seg, c) {
         commentPaths(trimmed, at, c);
         continue;
       }
+      if (text5.includes("<")) text5 = templatedWords(text5, seg.start + l.start + off2, c);
       for (const p of parseCommandLine(text5, state)) addPiece(p, seg.start + l.start + off2, c, "code");
       const hash2 = text5.search(/\s#\s/);
       if (hash2 !== -1) commentPaths(text5.slice(hash2), seg.start + l.start + off2 + hash2, c);
@@ -40193,7 +40356,10 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
   if (py) return py;
   const goPackage = ref.kind === "package" ? ownGoPackage(ev, ref) : void 0;
   if (ref.kind !== "path" && ref.kind !== "import" && !goPackage) return null;
-  const isGlob = !goPackage && (!!ref.glob || GLOB.test(ref.value));
+  const route = !goPackage ? routeSegments(ev, ref.value) : void 0;
+  if (route === "literal") ref = { ...ref, glob: false };
+  else if (route === "unknown") return null;
+  const isGlob = !goPackage && route !== "literal" && (!!ref.glob || GLOB.test(ref.value));
   let value2 = goPackage ? goPackage.path : ref.value;
   if (isGlob) {
     value2 = globPrefix(ref.value);
@@ -40347,7 +40513,8 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     return finding(entry, ref, "path-missing", "warning", `\`${shown}\` does not exist at HEAD and ${why}, so its rename or deletion cannot be traced; fix or remove the reference.`, { path: cands[0].path });
   }
   if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
-  if (/\b(?:e\.g\.|for example|for instance|such as|like)\s*[(`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
+  if (repositorySlug(ev, ref, cands)) return null;
+  if (/\b(?:e\.g\.?|for example|for instance|such as|like)\s*[,:;\u2013\u2014-]?\s*[("'`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
   if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
   return finding(
     entry,
@@ -40357,6 +40524,68 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
     `\`${shown}\` is not in the repository and never was in its history; check whether it is a typo or describes another project.`,
     { path: cands[cands.length - 1].path }
   );
+}
+function extensionAtHead(ev, ext) {
+  let set = headExtensions.get(ev.files);
+  if (!set) {
+    set = /* @__PURE__ */ new Set();
+    for (const f of ev.files.files) {
+      const base = f.slice(f.lastIndexOf("/") + 1);
+      const dot = base.lastIndexOf(".");
+      if (dot > 0) set.add(base.slice(dot + 1).toLowerCase());
+    }
+    headExtensions.set(ev.files, set);
+  }
+  return set.has(ext);
+}
+function repositorySlug(ev, ref, cands) {
+  if (ref.in !== "inlineCode" || ref.raw !== ref.value) return false;
+  const m = /^([A-Za-z0-9][\w.-]*)\/([A-Za-z][\w-]*)\.([A-Za-z]{1,4})$/.exec(ref.value);
+  if (!m) return false;
+  const [, owner, stem2, ext] = m;
+  if (!PROJECT_SUFFIXES.has(ext.toLowerCase())) return false;
+  if (FOLDER_WORDS.has(owner.toLowerCase()) || FILE_STEMS.has(stem2.toLowerCase())) return false;
+  const name = ref.value.slice(owner.length + 1);
+  const vendored = !!ev.files.stats?.byDirName.get(name.toLowerCase())?.length;
+  if (!vendored && extensionAtHead(ev, ext.toLowerCase())) return false;
+  if (ev.files.stats?.byDirName.get(owner.toLowerCase())?.length || exists(ev, owner)) return false;
+  for (const c of cands) {
+    const dir = dirname(c.path);
+    if (dir && (exists(ev, dir) || ev.history.available && ev.history.fate(dir).status !== "unknown")) return false;
+  }
+  return true;
+}
+function bracketNames(paths) {
+  const out = /* @__PURE__ */ new Set();
+  for (const p of paths) {
+    if (!/[[(]/.test(p)) continue;
+    for (const seg of p.split("/")) if (/[[(]/.test(seg)) out.add(seg);
+  }
+  return out;
+}
+function namedLiterally(ev, seg) {
+  let head = literalNames.get(ev.files);
+  if (!head) literalNames.set(ev.files, head = bracketNames(ev.files.files));
+  if (head.has(seg)) return true;
+  if (!ev.history.available) return false;
+  let past = literalNames.get(ev.history);
+  if (!past) literalNames.set(ev.history, past = bracketNames(ev.history.events.keys()));
+  return past.has(seg);
+}
+function routeSegments(ev, value2) {
+  if (!value2.includes("[") && !value2.includes("(")) return void 0;
+  let bracketed = false;
+  let routeOnly = false;
+  let literal = true;
+  for (const seg of value2.split("/")) {
+    if (!/[[(]/.test(seg)) continue;
+    if (/[*?{}]/.test(seg)) return void 0;
+    bracketed = true;
+    if (seg.startsWith("(") || seg.includes("...")) routeOnly = true;
+    if (literal && !namedLiterally(ev, seg)) literal = false;
+  }
+  if (!bracketed) return void 0;
+  return literal ? "literal" : routeOnly ? "unknown" : void 0;
 }
 function movedWithMemoryFile(entry, ref, ev) {
   if (!ev.history.available || entry.file.startsWith("/")) return void 0;
@@ -40753,7 +40982,7 @@ function lineWithoutCode(entry, ref) {
 function sameRefKey(ref) {
   return `${ref.line}\0${ref.via === "tree" ? ref.value : ref.raw.replace(/^@/, "")}\0${ref.base ?? ""}`;
 }
-var import_picomatch, GLOB, BUILD_DIRS, PY_MODULE_NAME, PY_IDENT2, pythonPackagesOf, JVM_SOURCE_EXTS, SOURCE_ROOT, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
+var import_picomatch, GLOB, BUILD_DIRS, PROJECT_SUFFIXES, headExtensions, FOLDER_WORDS, FILE_STEMS, literalNames, PY_MODULE_NAME, PY_IDENT2, pythonPackagesOf, JVM_SOURCE_EXTS, SOURCE_ROOT, UNMAPPED_ALIAS, MODULE_EXTS, MODULE_FILE_EXTS, NODE_CORE, ALIAS_SIGIL, TO_BE_CREATED, pathCheck;
 var init_path = __esm({
   "src/checks/path.ts"() {
     "use strict";
@@ -40766,6 +40995,86 @@ var init_path = __esm({
     init_path_lookups();
     GLOB = /[*?[\]{}]/;
     BUILD_DIRS = /* @__PURE__ */ new Set(["dist", "build", "out", "target", "node_modules", ".venv", "venv", "coverage", ".next", ".nuxt", ".turbo", ".cache", "__pycache__", "site", ".output", ".svelte-kit", "tmp", ".tmp"]);
+    PROJECT_SUFFIXES = /* @__PURE__ */ new Set(["js", "ts", "cpp", "c", "io", "rs", "py", "rb", "go", "jl", "nvim", "vim", "el", "sh", "net", "css", "php", "dart", "swift", "kt", "zig", "nim", "ex", "lua", "ml", "hs", "cr", "nix"]);
+    headExtensions = /* @__PURE__ */ new WeakMap();
+    FOLDER_WORDS = /* @__PURE__ */ new Set([
+      "dist",
+      "build",
+      "out",
+      "output",
+      "src",
+      "lib",
+      "libs",
+      "app",
+      "apps",
+      "packages",
+      "pkg",
+      "bin",
+      "test",
+      "tests",
+      "spec",
+      "docs",
+      "doc",
+      "public",
+      "static",
+      "assets",
+      "scripts",
+      "tools",
+      "vendor",
+      "target",
+      "www",
+      "web",
+      "client",
+      "server",
+      "api",
+      "core",
+      "common",
+      "shared",
+      "internal",
+      "cmd",
+      "examples",
+      "example",
+      "config",
+      "configs",
+      "modules",
+      "components",
+      "pages",
+      "routes",
+      "utils",
+      "types"
+    ]);
+    FILE_STEMS = /* @__PURE__ */ new Set([
+      "index",
+      "main",
+      "app",
+      "server",
+      "client",
+      "cli",
+      "bundle",
+      "config",
+      "setup",
+      "build",
+      "test",
+      "tests",
+      "utils",
+      "util",
+      "lib",
+      "mod",
+      "init",
+      "entry",
+      "worker",
+      "sw",
+      "styles",
+      "style",
+      "types",
+      "constants",
+      "helpers",
+      "handler",
+      "routes",
+      "api",
+      "core"
+    ]);
+    literalNames = /* @__PURE__ */ new WeakMap();
     PY_MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
     PY_IDENT2 = /^[A-Za-z_][A-Za-z0-9_]*$/;
     pythonPackagesOf = /* @__PURE__ */ new WeakMap();
@@ -40864,6 +41173,7 @@ function findLookup(ev, ref, memDir) {
     const map3 = tool === "make" ? ev.manifests.makeTargets : ev.manifests.justRecipes;
     if (ref.manifest) {
       const m = joinDir2(start, ref.manifest.replace(/^\.\//, ""));
+      if (!map3.has(m) && exists(ev, m)) return null;
       return { manifest: m, names: map3.get(m), kind: tool };
     }
     for (const d of upwards(start)) {
@@ -40999,6 +41309,14 @@ function soleFormerDefiner(ev, look, name) {
   const names = map3.get(other);
   if (names && (look.kind === "make" ? makeTargetDefined(names, name) : names.has(name))) return void 0;
   return { manifest: other, names, kind: look.kind };
+}
+function noManifestUpwards(ev, ref, memDir, name) {
+  if (ref.base || ref.workspace || ref.manifest) return null;
+  const kind = ref.tool === "make" ? "make" : ref.tool === "just" ? "just" : ref.tool === "npm" || ref.tool === "pnpm" || ref.tool === "yarn" || ref.tool === "bun" ? "npm" : void 0;
+  if (!kind) return null;
+  const here = { manifest: joinDir2(memDir, kind === "npm" ? "package.json" : kind === "make" ? "Makefile" : "justfile"), names: /* @__PURE__ */ new Set(), kind };
+  const sole = soleFormerDefiner(ev, here, name);
+  return sole && lastEvent(ev, sole.manifest, name)?.type === "removed" ? here : null;
 }
 function makePattern(names, target) {
   return makeTargetDefined(names, target);
@@ -41175,16 +41493,38 @@ function nameTakenBy(ev, addedBy, removal) {
   const d = ev.history.fate(removal.manifest.slice(0, slash));
   return d.status === "renamed" && d.successor ? at(joinDir2(d.successor, removal.manifest.slice(slash + 1))) : void 0;
 }
+function nxRunTarget(ref, project, known) {
+  if (!ref.value.startsWith("nx run ")) return ref.script;
+  const spec = /\S+$/.exec(ref.raw)?.[0];
+  if (!spec?.startsWith(`${project}:`)) return ref.script;
+  const rest = spec.slice(project.length + 1).split(":");
+  for (let n = rest.length; n >= 1; n--) {
+    const t = rest.slice(0, n).join(":");
+    if (known(t)) return t;
+  }
+  return rest.length <= 2 ? rest[0] : void 0;
+}
 function checkNxRef(entry, ref, ev) {
   const nx = ev.manifests.nx;
   const project = ref.workspace;
-  const target = ref.script;
   if (!nx || !project || !ev.history.available || ev.history.shallow) return null;
-  const hasTarget = (p) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
   const proj = nx.projects.get(project);
+  const declaring = /* @__PURE__ */ new Set();
+  if (proj) for (const f of [proj.manifest, joinDir2(proj.dir, "package.json")]) declaring.add(f);
+  else {
+    const pkgs = (ev.manifests.everProjectNames?.get(project.toLowerCase()) ?? []).filter((e) => /(?:^|\/)package\.json$/.test(e.manifest));
+    for (const e of [...nxNames(ev).events.get(project) ?? [], ...pkgs]) {
+      const dir = e.manifest.includes("/") ? e.manifest.slice(0, e.manifest.lastIndexOf("/")) : "";
+      for (const f of [e.manifest, joinDir2(dir, "project.json"), joinDir2(dir, "package.json")]) declaring.add(f);
+    }
+  }
+  const known = (t) => (proj?.targets.has(t) ?? false) || nx.targetDefaults.has(t) || [...declaring].some((f) => lastEvent(ev, f, t) !== void 0);
+  const target = nxRunTarget(ref, project, known);
+  if (target === void 0) return null;
+  const hasTarget = (p) => nx.plugins || p.targets.has(target) || nx.targetDefaults.has(target);
   if (proj) {
     if (hasTarget(proj)) return null;
-    const files = [proj.manifest, joinDir2(proj.dir, "package.json")].filter((f, i, a) => a.indexOf(f) === i);
+    const files = [...declaring].filter((f, i, a) => a.indexOf(f) === i);
     let last;
     for (const f of files) {
       const e = lastEvent(ev, f, target);
@@ -41194,7 +41534,7 @@ function checkNxRef(entry, ref, ev) {
     const to = renamedTo(ev, last.manifest, last, proj.targets);
     let replaceWith2;
     let tail;
-    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "nx" && r.workspace === project && r.script === to)) {
+    if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "nx" && r.workspace === project && nxRunTarget(r, project, known) === to)) {
       tail = `it was renamed to \`${to}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}, which the entry already names`;
     } else if (to) {
       replaceWith2 = swapWord(ref.raw, target, to, ref.raw.indexOf(ref.value.startsWith("nx run ") ? `${project}:` : " ") + 1);
@@ -41264,7 +41604,7 @@ function checkScriptRef(entry, ref, ev) {
   const name = ref.script;
   if (!/^[\w:.@/+-]+$/.test(name) || name.includes("$") || isPlaceholderScript(name)) return null;
   if (describedAsPast(entry, ref)) return null;
-  if (ref.tool === "other" && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkGradleTaskRef(entry, ref, ev);
+  if (ref.tool === "other" && GRADLE_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkGradleProjectRef(entry, ref, ev) ?? checkGradleTaskRef(entry, ref, ev);
   if (ref.tool === "other" && MAVEN_COMMAND.test(ref.value.slice(0, ref.value.indexOf(" ")))) return checkMavenGoalRef(entry, ref, ev);
   if (ref.tool === "other") return checkPythonRunnerRef(entry, ref, ev);
   if (ref.tool === "composer" || ref.tool === "deno" || ref.tool === "task") return checkTaskRunnerRef(entry, ref, ev, ref.tool);
@@ -41273,7 +41613,7 @@ function checkScriptRef(entry, ref, ev) {
     if (gone) return gone;
   }
   const memDir = memDirOf(entry.file);
-  let look = findLookup(ev, ref, memDir);
+  let look = findLookup(ev, ref, memDir) ?? noManifestUpwards(ev, ref, memDir, name);
   if (!look) return null;
   const what = look.kind === "npm" ? "script" : look.kind === "make" ? "target" : "recipe";
   if (look.names?.has(name)) return null;
@@ -41597,6 +41937,74 @@ function checkGradleTaskRef(entry, ref, ev) {
     { ...commitEvidence(r.commit), now: r.manifest, manifest: r.manifest, script: task, plugin: plugin.name }
   );
 }
+function gradlePathDeclared(declared, written) {
+  const segs = written.slice(1).split(":");
+  const res = segs.map((w) => new RegExp("^" + w.split(/(?=[A-Z])|[-_]/).filter((x) => x).map((x) => escapeRe2(x) + "[a-z0-9]*").join("[-_]?") + "$", "i"));
+  for (const d of declared) {
+    if (d === written) return true;
+    const ds = d.slice(1).split(":");
+    if (ds.length === segs.length && ds.every((x, k) => res[k].test(x))) return true;
+  }
+  return false;
+}
+function checkGradleProjectRef(entry, ref, ev) {
+  const written = ref.script;
+  const absolute = written.startsWith(":");
+  const segs = (absolute ? written.slice(1) : written).split(":");
+  if (segs.length < 2 || !ev.history.available || ev.history.shallow) return null;
+  const task = segs.pop();
+  const memDir = memDirOf(entry.file);
+  const start = ref.base ? commandFolder(ev, ref.base, memDir) : memDir;
+  if (start === null) return null;
+  let settings;
+  for (const d of upwards(start)) {
+    settings = GRADLE_SETTINGS.map((n) => joinDir2(d, n)).find((f) => ev.files.files.has(f));
+    if (settings) break;
+  }
+  const declared = settings === void 0 ? void 0 : ev.manifests.gradleSettings?.get(settings);
+  if (!settings || !declared || declared.open) return null;
+  const root2 = settings.includes("/") ? settings.slice(0, settings.lastIndexOf("/")) : "";
+  if (!absolute && start !== root2) return null;
+  const project = ":" + segs.join(":");
+  if (gradlePathDeclared(declared.paths, project)) return null;
+  const parentOnly = gradlePathDeclared(declared.ancestors, project);
+  if (parentOnly && GRADLE_HELP_TASK.test(task)) return null;
+  const folder = joinDir2(root2, segs.join("/"));
+  if (GRADLE_BUILD_SCRIPTS.some((n) => ev.files.files.has(joinDir2(folder, n)))) return null;
+  let gone;
+  for (const n of GRADLE_BUILD_SCRIPTS) {
+    const f = ev.history.fate(joinDir2(folder, n));
+    if (f.existed !== false && (f.status === "renamed" || f.status === "deleted") && f.commit && (!gone || f.commit.date > gone.fate.commit.date)) gone = { script: joinDir2(folder, n), fate: f };
+  }
+  if (!gone) return null;
+  const { script, fate } = gone;
+  let successor;
+  if (fate.status === "renamed" && fate.successor && ev.files.files.has(fate.successor)) {
+    const dir = fate.successor.includes("/") ? fate.successor.slice(0, fate.successor.lastIndexOf("/")) : "";
+    const rel = root2 === "" ? dir : dir.startsWith(root2 + "/") ? dir.slice(root2.length + 1) : void 0;
+    if (rel) {
+      const q = ":" + rel.split("/").join(":");
+      if (declared.paths.has(q)) successor = q;
+    }
+  }
+  const now = `\`${settings}\` ${parentOnly ? `only includes projects below \`${project}\`` : `includes no project \`${project}\``}`;
+  const went = fate.status === "renamed" && fate.successor ? `its build script \`${script}\` moved to \`${fate.successor}\`` : `its build script \`${script}\` was deleted`;
+  let replaceWith;
+  if (successor) {
+    const at = ref.raw.lastIndexOf(written);
+    if (at >= 0) replaceWith = ref.raw.slice(0, at) + (absolute ? successor : successor.slice(1)) + ":" + task + ref.raw.slice(at + written.length);
+  }
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
+  return finding(
+    entry,
+    ref,
+    "script-missing",
+    "warning",
+    `\`${ref.raw}\` no longer works: ${now}; ${went} in ${describeCommit(fate.commit)}; ${advice}.`,
+    { ...commitEvidence(fate.commit), now: successor ?? settings, manifest: settings, script: written, project },
+    replaceWith ? { replace: replaceWith } : void 0
+  );
+}
 function goneMavenPlugins(ev) {
   let out = goneMavenCache.get(ev.manifests);
   if (out) return out;
@@ -41636,7 +42044,7 @@ function lastManifestRemoval(ev, manifest) {
 function escapeRe2(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, GRADLE_KINDS, MAVEN_KINDS, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
+var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, GRADLE_KINDS, MAVEN_KINDS, GRADLE_SETTINGS, GRADLE_BUILD_SCRIPTS, GRADLE_HELP_TASK, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
 var init_script = __esm({
   "src/checks/script.ts"() {
     "use strict";
@@ -41714,6 +42122,9 @@ var init_script = __esm({
     ]);
     GRADLE_KINDS = /* @__PURE__ */ new Set(["gradle-build", "gradle-catalog"]);
     MAVEN_KINDS = /* @__PURE__ */ new Set(["maven"]);
+    GRADLE_SETTINGS = ["settings.gradle.kts", "settings.gradle"];
+    GRADLE_BUILD_SCRIPTS = ["build.gradle.kts", "build.gradle"];
+    GRADLE_HELP_TASK = /^(?:help|tasks|projects|dependencies|dependencyInsight|properties|buildEnvironment|outgoingVariants|resolvableConfigurations|javaToolchains|components|dependentComponents|model|init|wrapper|prepareKotlinBuildScriptModel)$/;
     goneMavenCache = /* @__PURE__ */ new WeakMap();
     SPRING_BOOT_PARENT_PREFIXES = /* @__PURE__ */ new Set([
       "spring-boot",
@@ -41749,11 +42160,120 @@ var init_script = __esm({
   }
 });
 
+// src/checks/package-modules.ts
+function camelize(snake) {
+  if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(snake)) return void 0;
+  return snake.split("_").map((p) => p[0].toUpperCase() + p.slice(1)).join("");
+}
+function moduleNames(ev) {
+  const out = /* @__PURE__ */ new Map();
+  const add = (camel, m) => {
+    if (!camel || camel.length < 3) return;
+    const list5 = out.get(camel);
+    if (list5) list5.push(m);
+    else out.set(camel, [m]);
+  };
+  for (const [dep, events] of ev.manifests.everDependencies) {
+    if (!events.length) continue;
+    let eco;
+    let mixed = false;
+    for (const e of events) {
+      const k = manifestKind(e.manifest);
+      const x = k === "gemfile" ? "gem" : k === "mix" ? "mix" : void 0;
+      if (!x || eco && eco !== x) {
+        mixed = true;
+        break;
+      }
+      eco = x;
+    }
+    if (mixed || !eco) continue;
+    if (eco === "gem" && RUBY_DEFAULT_GEMS.has(dep)) continue;
+    add(camelize(dep), { dep, root: dep, eco });
+    const rails = eco === "gem" ? /^([a-z][a-z0-9_]*?)[-_]rails$/.exec(dep) : null;
+    if (rails && !RUBY_DEFAULT_GEMS.has(rails[1])) add(camelize(rails[1]), { dep, root: rails[1], eco });
+  }
+  return out;
+}
+function escapeRe3(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function moduleSpellings(entry, re) {
+  const out = [];
+  for (const s of entry.spans) {
+    if (s.kind !== "text" && s.kind !== "inlineCode") continue;
+    const a = s.start - entry.start;
+    const b = s.end - entry.start;
+    if (a < 0 || b > entry.text.length || b <= a) continue;
+    const src = entry.text.slice(a, b);
+    re.lastIndex = 0;
+    let m;
+    while (m = re.exec(src)) {
+      let line2 = s.line;
+      for (let i = src.indexOf("\n"); i !== -1 && i < m.index; i = src.indexOf("\n", i + 1)) line2++;
+      out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length, raw: m[0], line: line2, in: s.kind === "text" ? "prose" : "inlineCode" });
+    }
+  }
+  return out;
+}
+function moduleRegExp(names) {
+  const alt = [...names].sort((x, y) => y.length - x.length).map(escapeRe3).join("|");
+  return new RegExp(`(?<![\\w@/.:$-])(?:${alt})(?![\\w/-])`, "g");
+}
+function moduleRef(hit2) {
+  const r = { kind: "package", raw: hit2.raw, value: hit2.raw.toLowerCase(), start: hit2.start, end: hit2.end, line: hit2.line, in: hit2.in };
+  if (hit2.in === "prose") r.weak = true;
+  MODULE_REFS.add(r);
+  return r;
+}
+function distinctivePart(name) {
+  if (!/^[A-Za-z][\w.-]*$/.test(name)) return void 0;
+  const parts = name.split(/[-_.]+/).filter(Boolean);
+  if (parts.length < 2) return void 0;
+  const kept = parts.filter((p2) => !BINDING_WORDS.has(p2.toLowerCase()));
+  if (kept.length !== 1 || kept.length === parts.length) return void 0;
+  const p = kept[0];
+  return /^[A-Za-z][A-Za-z0-9]{2,}$/.test(p) ? p : void 0;
+}
+function namesSuccessorPart(entry, ref, successor) {
+  const part = distinctivePart(successor);
+  if (!part || !entry.text.toLowerCase().includes(part.toLowerCase())) return void 0;
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe3(part)}(?![\\w/-]|\\.\\w)`, "gi");
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
+  for (const m of entry.text.matchAll(re)) {
+    const a = m.index ?? 0;
+    if (ref && a < to && a + m[0].length > from) continue;
+    return m[0];
+  }
+  return void 0;
+}
+var RUBY_DEFAULT_GEMS, FRAMEWORK_PROVIDES, MODULE_REFS, BINDING_WORDS;
+var init_package_modules = __esm({
+  "src/checks/package-modules.ts"() {
+    "use strict";
+    init_kinds();
+    RUBY_DEFAULT_GEMS = new Set(
+      "base64 benchmark bigdecimal bundler cgi csv date delegate did_you_mean digest drb english erb error_highlight etc fcntl fiddle fileutils find forwardable getoptlong io-console ipaddr irb json logger matrix minitest mutex_m net-ftp net-http net-imap net-pop net-protocol net-smtp nkf observer open-uri open3 openssl optparse ostruct pathname pp prettyprint prime pstore psych racc rake rdoc readline reline resolv rexml rinda rss ruby2_keywords securerandom set shellwords singleton stringio strscan syslog tempfile time timeout tmpdir tsort un uri weakref yaml zlib test-unit power_assert".split(/\s+/)
+    );
+    FRAMEWORK_PROVIDES = new Map(
+      Object.entries({
+        rails: "rack rack-session rack-test nokogiri loofah i18n mail thor zeitwerk tzinfo builder erubi marcel mini_mime globalid websocket-driver nio4r concurrent-ruby activesupport activerecord actionpack actionview activejob actionmailer actioncable activestorage railties",
+        phoenix: "plug plug_crypto telemetry phoenix_pubsub phoenix_template castore mime websock websock_adapter",
+        ecto_sql: "ecto db_connection decimal telemetry"
+      }).map(([k, v]) => [k, new Set(v.split(" "))])
+    );
+    MODULE_REFS = /* @__PURE__ */ new WeakSet();
+    BINDING_WORDS = new Set(
+      "flutter dart hooks hook react reactjs preact vue vuejs vue3 svelte angular ng js ts node nodejs core rails ruby py python rs rust go golang kt kotlin swift android ios native sdk lib ex elixir".split(" ")
+    );
+  }
+});
+
 // src/checks/package.ts
 function swapIndex(ev) {
   let idx = cache.get(ev.manifests);
   if (idx) return idx;
-  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), namespaced: /* @__PURE__ */ new Map(), extenders: /* @__PURE__ */ new Map() };
+  idx = { added: /* @__PURE__ */ new Map(), removed: /* @__PURE__ */ new Map(), workspaceNames: /* @__PURE__ */ new Set(), projectNames: /* @__PURE__ */ new Set(), removedNames: /* @__PURE__ */ new Map(), renames: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), namespaced: /* @__PURE__ */ new Map(), extenders: /* @__PURE__ */ new Map(), families: /* @__PURE__ */ new Map() };
   for (const [name, events] of ev.manifests.everDependencies) {
     for (const e of events) {
       const key = `${e.commit.sha}\0${e.manifest}`;
@@ -41901,6 +42421,73 @@ function goneExtender(ev, idx, name) {
   idx.extenders.set(n, out);
   return out;
 }
+function familyDeclared(ev, idx, key) {
+  const k = key.toLowerCase();
+  let r = idx.families.get(k);
+  if (r !== void 0) return r;
+  r = false;
+  for (const dep of ev.manifests.dependencies.keys()) {
+    if (dep.length <= k.length || !dep.startsWith(k)) continue;
+    const c = dep.charCodeAt(k.length);
+    if ((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1 || /^\d+$/.test(dep.slice(k.length))) {
+      r = true;
+      break;
+    }
+  }
+  if (idx.families.size > 1e5) idx.families.clear();
+  idx.families.set(k, r);
+  return r;
+}
+function moduleIndex(ev, idx) {
+  if (!idx.modules) {
+    const m = { names: moduleNames(ev), deps: /* @__PURE__ */ new Map(), re: null };
+    idx.modules = m;
+    const gone = [];
+    for (const camel of m.names.keys()) {
+      const d = moduleDep(ev, idx, camel);
+      if (d && !d.live) gone.push(camel);
+    }
+    if (gone.length) m.re = moduleRegExp(gone);
+  }
+  return idx.modules;
+}
+function moduleDep(ev, idx, camel) {
+  const m = idx.modules;
+  const memo = m.deps.get(camel);
+  if (memo !== void 0) return memo;
+  let out = null;
+  let lastTime = "";
+  for (const c of m.names.get(camel) ?? []) {
+    const own5 = [`${c.root}.rb`, `${c.root}.ex`, `${c.root}.exs`].some((b) => ev.files.byBasename.get(b)?.length);
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || own5 || frameworkProvides(ev, idx, c.dep)) {
+      out = { dep: c.dep, eco: c.eco, live: true };
+      break;
+    }
+    const gone = removedName(ev, idx, c.dep);
+    if (!gone) continue;
+    const t = gone.removals.reduce((a, e) => e.commit.time > a ? e.commit.time : a, "");
+    if (out === null || t > lastTime) {
+      lastTime = t;
+      out = { dep: c.dep, eco: c.eco, live: false };
+    }
+  }
+  m.deps.set(camel, out);
+  return out;
+}
+function frameworkProvides(ev, idx, dep) {
+  for (const [fw, deps] of FRAMEWORK_PROVIDES) if (deps.has(dep) && presentNow(ev, idx, fw)) return true;
+  return false;
+}
+function camelName(ev, idx, ref) {
+  if (ref.tool !== void 0 || ref.in !== "prose" && ref.in !== "inlineCode") return void 0;
+  const c = ref.raw.charCodeAt(0);
+  if (c < 65 || c > 90) return void 0;
+  const mods = moduleIndex(ev, idx);
+  if (!mods.names.has(ref.raw)) return void 0;
+  if (presentNow(ev, idx, ref.value) || history(ev, ref.value)) return void 0;
+  const d = moduleDep(ev, idx, ref.raw);
+  return d && !d.live ? d.dep : void 0;
+}
 function fetchedByVersion(entry, ref) {
   const s = ref.start - entry.start;
   const e = ref.end - entry.start;
@@ -41911,6 +42498,8 @@ function fetchedByVersion(entry, ref) {
 function lookupName(ev, idx, ref) {
   const v = ref.value;
   if (ref.tool === "composer" && v.includes("/")) return composerName(ev, idx, v);
+  const mod = camelName(ev, idx, ref);
+  if (mod !== void 0) return mod;
   const goPath = v.includes("/") && isGoPath(v);
   const short2 = !goPath && ref.in === "inlineCode" && ref.tool === void 0 && /^[a-z][a-z0-9_.-]*[a-z0-9]$/.test(v);
   if (!goPath && !short2) return v;
@@ -42081,6 +42670,17 @@ function proseGoModule(ev, idx, entry, ref, context) {
   const m = mods[0];
   return entry.text.includes(m) || !!context?.includes(m) ? m : void 0;
 }
+function goDisplayModule(ev, idx, ref) {
+  if (ref.in !== "prose" || !ref.weak) return void 0;
+  const raw = ref.raw;
+  if (!/^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(raw) || !/[a-z]/.test(raw)) return void 0;
+  const v = ref.value;
+  if (v !== raw.toLowerCase()) return void 0;
+  const mods = goShortIndex(ev, idx).get(v);
+  if (mods?.length !== 1) return void 0;
+  if (presentNow(ev, idx, v) || history(ev, v)) return void 0;
+  return mods[0];
+}
 function sameField(ev, name, removed) {
   const events = ev.manifests.everDependencies.get(name);
   const add = events?.find((e) => e.type === "added" && e.commit.sha === removed.commit.sha && e.manifest === removed.manifest);
@@ -42125,13 +42725,18 @@ function catalogEntry(ev, name) {
   }
   return void 0;
 }
+function successorPart(entry, ref, old, succ) {
+  const part = namesSuccessorPart(entry, ref, succ);
+  if (part === void 0) return void 0;
+  return old.toLowerCase().split(/[-_.]+/).includes(part.toLowerCase()) ? void 0 : part;
+}
 function checkPackageRef(entry, ref, ev, context) {
   if (ref.kind !== "package") return null;
   if (ref.fetched) return null;
   if (!ref.value || ref.value.length < 2) return null;
   const idx = swapIndex(ev);
   let name = lookupName(ev, idx, ref);
-  if (name === ref.value && ref.in === "prose") name = proseGoModule(ev, idx, entry, ref, context) ?? name;
+  if (name === ref.value && ref.in === "prose") name = proseGoModule(ev, idx, entry, ref, context) ?? goDisplayModule(ev, idx, ref) ?? name;
   if (runAsCommand(ref) && !removedName(ev, idx, name)) {
     const ext = goneExtender(ev, idx, ref.value);
     if (!ext || describedAsPast(entry, ref)) return null;
@@ -42145,6 +42750,7 @@ function checkPackageRef(entry, ref, ev, context) {
     );
   }
   const composer = ref.tool === "composer";
+  const modSpelled = MODULE_REFS.has(ref) || name !== ref.value && camelName(ev, idx, ref) === name;
   const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
@@ -42164,19 +42770,22 @@ function checkPackageRef(entry, ref, ev, context) {
     const written2 = ref.raw;
     const replace2 = spelledLike(written2, removal.name, succ2);
     if (describedAsPast(entry, ref, [...ren.names, replace2])) return null;
-    const named = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
+    const full = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
+    const part = full ? void 0 : successorPart(entry, ref, removal.name, succ2);
+    const named = full || part !== void 0;
     const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
-    const writable = !viaModule && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
+    const writable = !viaModule && !modSpelled && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
     return finding(
       entry,
       ref,
       "package-renamed",
       "warning",
-      `\`${written2}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${replace2}\`: remove or reword the reference to \`${written2}\`` : "update the reference"}.`,
+      `\`${written2}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${part ?? replace2}\`: remove or reword the reference to \`${written2}\`` : "update the reference"}.`,
       { ...commitEvidence(removal.commit), manifest: ren.manifest, now: succ2, package: removal.name, renamed: true },
       !named && writable ? { replace: replace2 } : void 0
     );
   }
+  if (!h.own && familyDeclared(ev, idx, h.key)) return null;
   const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
   const key = `${last.commit.sha}\0${last.manifest}`;
   const field2 = last.field;
@@ -42191,7 +42800,8 @@ function checkPackageRef(entry, ref, ev, context) {
   const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : void 0;
   const succ = succKey === void 0 ? void 0 : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
   const written = ref.raw;
-  const subject = viaModule ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
+  const eco = modSpelled ? moduleIndex(ev, idx).deps.get(ref.raw)?.eco : void 0;
+  const subject = modSpelled && written.toLowerCase() !== h.key ? `\`${written}\` (${eco === "mix" ? "Mix dependency" : "gem"} \`${declaredSpelling(ev, h.key, last.manifest)}\`)` : viaModule && !modSpelled ? `\`${written}\` (module \`${h.key}\`)` : `\`${written}\``;
   const cat = !h.own ? catalogEntry(ev, h.key) : void 0;
   if (cat) {
     const swap = succ ? ` (that commit added \`${succ}\`)` : "";
@@ -42206,15 +42816,17 @@ function checkPackageRef(entry, ref, ev, context) {
   }
   if (succ) {
     if (describedAsPast(entry, ref, succ)) return null;
-    const named = namesSuccessor(entry, ref, succ);
+    const full = namesSuccessor(entry, ref, succ);
+    const part = full ? void 0 : successorPart(entry, ref, last.name, succ);
+    const named = full || part !== void 0;
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : void 0;
-    const replace2 = named || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
+    const replace2 = named || modSpelled || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,
       "package-renamed",
       "warning",
-      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
+      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${part ?? succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
       replace2 !== void 0 ? { replace: replace2 } : void 0
     );
@@ -42299,6 +42911,16 @@ function titleCase(before, after) {
   const next = /^ +([A-Za-z][\w.-]*)/.exec(after);
   return next !== null && /^[A-Z]/.test(next[1]);
 }
+function withModuleRefs(entry, re) {
+  const hits = moduleSpellings(entry, re);
+  if (!hits.length) return entry.refs;
+  const out = entry.refs.slice();
+  for (const h of hits) {
+    if (entry.refs.some((r) => r.kind === "package" && r.start === h.start && r.end === h.end)) continue;
+    out.push(moduleRef(h));
+  }
+  return out;
+}
 var cache, VARIANTS, runAsCommand, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
@@ -42308,6 +42930,7 @@ var init_package = __esm({
     init_paths();
     init_gomod();
     init_stale_common();
+    init_package_modules();
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
     runAsCommand = (ref) => ref.tool === "other" && ref.in !== "prose";
@@ -42317,7 +42940,7 @@ var init_package = __esm({
     PY_RUNNER_BEFORE = /(?:^|[\s;&|(])(?:(?:uv|poetry|pdm|hatch|pipx|rye)\s+run|uvx)(?:\s+-\S+)*\s+$/;
     ENGLISH_PACKAGE_WORDS = new Set(
       // npm
-      "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf".split(/\s+/)
+      "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf wire fiber glamour bubbles goose migrate cast copier badger atlas river machinery survey huh carbon dig aurora elastic pebble squirrel handlers kit iris martini buffalo revel glow mods harmonica plush sprig ants lumberjack zap otter rod age tint wish freeze melody centrifuge pool browser".split(/\s+/)
     );
     NAME_NOUN_AFTER = /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|artifacts?|middleware)\b/i;
     NAME_VERB_BEFORE = /\b(?:use[sd]?|using|via|with|(?:un)?install(?:s|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|requir(?:e|es|ed|ing)|depend(?:s|ed|ing)? on|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)) (?:from|to|off)|upgrad(?:e|es|ed|ing)|bump(?:s|ed|ing)?|powered by|built (?:on|with))\s+(?:[\w.-]+,\s+)*(?:[\w.-]+,?\s+(?:and|or)\s+)?[*_]*$/i;
@@ -42350,11 +42973,13 @@ var init_package = __esm({
           return target ? topics.get(target) : void 0;
         };
         const goShorts = goShortIndex(ctx.evidence, idx).size > 0;
+        const modRe = moduleIndex(ctx.evidence, idx).re;
         for (const entry of ctx.entries) {
           if (!checkable(entry)) continue;
           let seen;
           let modules;
-          for (const ref of entry.refs) {
+          const refs = modRe ? withModuleRefs(entry, modRe) : entry.refs;
+          for (const ref of refs) {
             const shortWord = goShorts && ref.kind === "package" && ref.in === "prose" && goShortIndex(ctx.evidence, idx).get(ref.value)?.length === 1;
             if (!shortWord && !mayBeStale(ref, ctx.evidence, idx)) continue;
             const f = checkPackageRef(entry, ref, ctx.evidence, shortWord ? contextOf2(entry) : void 0);
@@ -42472,6 +43097,7 @@ function checkVersionRef(entry, ref, ev) {
       { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + roots[0].version) }
     );
   }
+  if (subject === "rust-msrv") return checkMsrv(entry, ref, ev, stated, loText);
   if (DECLARED_MANY.has(subject)) {
     const f = checkDeclared(entry, ref, ev, subject, stated, raw, loText);
     if (f !== void 0) return f;
@@ -42555,6 +43181,31 @@ function checkVersionRef(entry, ref, ev) {
     `\`${written}\` is out of date: \`${clip(where3)}\` uses ${clip(pkg)} ${clip(curText)}; update the version to ${to}.`,
     { now: clip(curText), manifest: where3, package: pkg },
     { replace: written.replace(loText, (loText.startsWith("v") ? "v" : "") + to) }
+  );
+}
+function checkMsrv(entry, ref, ev, stated, loText) {
+  const cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === "rust" && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
+  if (!cands.length) return null;
+  const prec = Math.min(stated.length, 3);
+  const st = truncate(stated, prec);
+  const fixes = /* @__PURE__ */ new Set();
+  for (const c of cands) {
+    const lbT = truncate(lowerBound(c.spec), prec);
+    if (compare(st, lbT) === 0) return null;
+    fixes.add(lbT.join("."));
+  }
+  const first = cands[0];
+  const newText = fixes.size === 1 ? [...fixes][0] : void 0;
+  const others = cands.length > 1 ? ` (and ${cands.length - 1} more declaration${cands.length > 2 ? "s" : ""})` : "";
+  const written = ref.raw;
+  return finding(
+    entry,
+    ref,
+    "version-drift",
+    "warning",
+    `\`${written}\` no longer matches the project: \`${clip(first.source)}\` sets \`rust-version\` to \`${clip(first.spec)}\`${others}; ` + (newText ? `update the stated version to ${newText}.` : "update the stated version."),
+    { now: clip(first.spec), source: first.source, runtime: "rust" },
+    newText ? { replace: written.replace(loText.replace(/^v/, ""), newText) } : void 0
   );
 }
 function checkDeclared(entry, ref, ev, subject, stated, raw, loText) {
@@ -45576,6 +46227,47 @@ function insideQuotes(text5, at) {
   const rest = text5.slice(at, to === -1 ? text5.length : to);
   return /["\u201d]/.test(rest);
 }
+function sessionField(raw) {
+  const m = SESSION_LABEL.exec(raw);
+  if (m) {
+    const label = m[1].toLowerCase();
+    if (label !== "branch" || BRANCH_VALUE.test(m[2].trim().replace(/[*_]+$/, "").trim()))
+      return `${m[1]}:`;
+    return void 0;
+  }
+  const l = SESSION_LOG_LINE.exec(raw);
+  return l ? l[0].trim().replace(/^[-*+][ \t]+/, "").replace(/[ \t]+/g, " ") : void 0;
+}
+function sessionByStructure(entry, raw, headingCache) {
+  if (entry.kind === "index-line" || entry.kind === "frontmatter-field") return void 0;
+  const auto = isAutoMemory(entry.format);
+  if (entry.kind === "topic") return auto ? sessionTopic(entry, raw) : void 0;
+  let heading2;
+  for (const h of entry.headings) {
+    let named = headingCache.get(h);
+    if (named === void 0) headingCache.set(h, named = SESSION_HEADING.test(h));
+    if (named) heading2 = h;
+  }
+  if (!auto && heading2 === void 0) return void 0;
+  const field2 = sessionField(raw);
+  if (!auto && field2 === void 0) return void 0;
+  const match = field2 ?? heading2;
+  return match === void 0 ? void 0 : { index: Math.max(0, raw.search(/\S/)), match };
+}
+function sessionTopic(entry, raw) {
+  const base = entry.file.slice(entry.file.lastIndexOf("/") + 1).replace(/\.md$/i, "").replace(/[-_]+/g, " ");
+  for (const name of [entry.meta.name, base]) if (name && SESSION_HEADING.test(name)) return { index: 0, match: name };
+  if (!raw.includes("#")) return void 0;
+  let first;
+  let sections = 0;
+  for (const m of raw.matchAll(TOPIC_HEADING)) {
+    if (m[1].length === 1) continue;
+    sections++;
+    if (!SESSION_HEADING.test(m[2])) return void 0;
+    first ??= { index: m.index, match: m[2] };
+  }
+  return sections ? first : void 0;
+}
 function G(...names) {
   let bits = 0;
   for (const n of names) {
@@ -45606,12 +46298,15 @@ function gatesOf(entries, i, text5, raw) {
   const prose2 = PROSE_GATES.scan(entries, i, text5, GATE);
   return prose2 & ~CODE_GATES | (raw === text5 ? prose2 : PROSE_GATES.scan(entries, i, raw, GATE)) & CODE_GATES;
 }
-function filtersFor(entry, text5, raw, gates, on) {
+function filtersFor(entry, text5, raw, gates, on, headingCache) {
   const hits = [];
   const keeper = KEEPER_TYPES.has(entry.type);
   if (entry.type === "ephemeral" && entry.typeSource === "frontmatter" && entry.kind !== "index-line" && on.has("session-state")) {
     const i = raw.search(/\S/);
     hits.push({ filter: "session-state", index: Math.max(0, i), match: "type: ephemeral" });
+  } else if (on.has("session-state")) {
+    const s = sessionByStructure(entry, raw, headingCache);
+    if (s) hits.push({ filter: "session-state", index: s.index, match: s.match });
   }
   if (!gates) return hits;
   let conclusion;
@@ -45812,12 +46507,13 @@ function detectEphemeral(ctx) {
   }
   const on = enabledFilters(ctx);
   const texts = textsOf(ctx.entries);
+  const headingCache = /* @__PURE__ */ new Map();
   ctx.entries.forEach((entry, i) => {
     if (entry.type === "superseded" || entry.text.includes("SUPERSEDED") && /^\s*SUPERSEDED\b/m.test(entry.text)) return;
     if (entry.kind === "frontmatter-field") return;
     const raw = texts.withoutFrontmatter(i);
     const text5 = texts.proseNoCode(i);
-    const hits = filtersFor(entry, text5, raw, gatesOf(ctx.entries, i, text5, raw), on);
+    const hits = filtersFor(entry, text5, raw, gatesOf(ctx.entries, i, text5, raw), on, headingCache);
     const copyOf = copies.get(i);
     if (copyOf) hits.unshift({ filter: "claude-md-copy", index: 0, match: "", other: copyOf });
     if (hits.length) out.push({ entry, hits });
@@ -45864,7 +46560,7 @@ function findEphemeral(ctx) {
   }
   return out;
 }
-var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, RELATIVE_DATE, WEEKDAY_RE, COUNT_RE2, UNIT_RE, EVENT_RE, FORWARD_DATE, RECURRING, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_FORWARD, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, FORWARD_COUNTS, RATIONALE, detectedEarly, ephemeralCheck;
+var FILTER_IDS, KEEPER_TYPES, ABSOLUTE_DATE, CONCLUSION, DIRECTIVE, SESSION_STRONG, SESSION_WEAK, SESSION_HEADING, SESSION_LABEL, BRANCH_VALUE, SESSION_LOG_LINE, TOPIC_HEADING, RELATIVE_DATE, WEEKDAY_RE, COUNT_RE2, UNIT_RE, EVENT_RE, FORWARD_DATE, RECURRING, REASONING, STACK_FRAME, DEBUG_ONE, PINNED_INSTALL, SEQUENCE, PIN_REASON, TONE, TONE_NAMED, TONE_2, UNVERIFIED_STRONG, UNVERIFIED_WEAK, HAS_NUMBER, GROUPS, GATE, CODE_GATES, SESSION_NEEDS, REASONING_NEEDS, G_SESSION_WEAK, G_TONE, G_RELATIVE, G_FORWARD, G_UNVERIFIED, G_UNVERIFIED_WEAK, G_STACK, G_DEBUG, G_PINNED, WEEKDAYS, NUMBERS, FORWARD_COUNTS, RATIONALE, detectedEarly, ephemeralCheck;
 var init_ephemeral = __esm({
   "src/checks/ephemeral.ts"() {
     "use strict";
@@ -45904,6 +46600,11 @@ var init_ephemeral = __esm({
       /\b(?:working|work) on (?:issue|ticket|PR|pull request|bug|story)\s*#?\d+/i
     ];
     SESSION_WEAK = /\b(?:right now|at the moment|currently in progress|as of (?:today|now))\b/i;
+    SESSION_HEADING = /^[^\p{L}\p{N}]*(?:(?:where (?:I|we) )?left off\b|where (?:I|we) stopped\b|(?:resume point|resume here|session (?:log|history|handoff|hand-off|state)|(?:last|current|previous|latest) session(?: (?:log|state|summary))?|hand-?off|hand off)(?=[^\p{L}\p{N}]*$|\s*[:\-–—(\[|,.#\d]))/iu;
+    SESSION_LABEL = /^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(last (?:stop|stopped|session|commit|worked on|activity)|stopped at|in progress|modified files|changed files|uncommitted (?:changes|files)|left off(?: at)?|resume (?:point|here|from)|next steps?|(?:current |working )?branch)[ \t]*(?::[ \t]*(?:\*\*|__)?|(?:\*\*|__)[ \t]*:)[ \t]*([^\n]*)/i;
+    BRANCH_VALUE = /^`?(?!(?:main|master|develop|dev|trunk|release|staging|production|prod|gh-pages)`?$)[\w.-]+(?:\/[\w.-]+)*`?$/i;
+    SESSION_LOG_LINE = /^[ \t]*(?:[-*+][ \t]+)?\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?Z?\]?[^\n]*?(?:\[[0-9a-f]{7,40}\]|\bbranch:[ \t]*\S)[^\n]*/i;
+    TOPIC_HEADING = /^[ \t]{0,3}(#{1,6})[ \t]+([^\n]*?)[ \t#]*$/gm;
     RELATIVE_DATE = /\b(?:yesterday|the day before yesterday|tomorrow|earlier today|this morning|this afternoon|last night|tonight|last (?:week|month|sprint|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|sprint)|(?:a few|a couple of|couple of|few|\d+|two|three|four|five) (?:days|weeks|months) ago)\b(?!['’]s)/i;
     WEEKDAY_RE = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
     COUNT_RE2 = "(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|few|\\d+)";
@@ -46855,7 +47556,29 @@ function stanceOf2(text5) {
   const directives = /* @__PURE__ */ new Set();
   for (const m of text5.matchAll(DIRECTIVE2)) directives.add(m[0].toLowerCase().replace(/\s+/g, " "));
   const description = DESCRIPTION.test(text5);
-  return { description, imperative: !description && IMPERATIVE.test(text5), directives };
+  const code3 = /* @__PURE__ */ new Set();
+  let blanked = text5;
+  if (text5.includes("`")) {
+    for (const m of text5.matchAll(CODE_SPAN)) code3.add(m[1].trim().replace(/\s+/g, " "));
+    blanked = text5.replace(CODE_SPAN, " ");
+  }
+  const trigger = TRIGGER.test(blanked) || ARROW_TRIGGER.test(text5);
+  return {
+    description,
+    imperative: !description && IMPERATIVE.test(text5),
+    directives,
+    trigger,
+    code: code3,
+    ownWords: code3.size ? contentWords(blanked).length : 0
+  };
+}
+function commandAndTrigger(x, y) {
+  const one2 = (t, c) => {
+    if (!t.trigger || c.trigger || !c.code.size || c.ownWords > LABEL_WORDS) return false;
+    for (const s of c.code) if (t.code.has(s)) return true;
+    return false;
+  };
+  return one2(x, y) || one2(y, x);
 }
 function instructionAndDescription(x, y) {
   const one2 = (i, d) => {
@@ -47037,6 +47760,7 @@ function findDuplicates(ctx) {
     if (!corpus.same(i, j) && differentProse(a.text, b.text)) return false;
     if (!corpus.same(i, j) && sharedPointersOnly(a.text, b.text)) return false;
     if (!corpus.same(i, j) && instructionAndDescription(stance(i), stance(j))) return false;
+    if (!corpus.same(i, j) && commandAndTrigger(stance(i), stance(j))) return false;
     if (relation(i, j) === "apart") return false;
     if (!corpus.same(i, j) && conflictingPair(corpus, i, j)) return false;
     if (indexOwn(a, b)) return false;
@@ -47139,7 +47863,7 @@ function findDuplicates(ctx) {
   }
   return out;
 }
-var NUMBERED_STEP, POINTER, DESCRIPTION, DIRECTIVE2, IMPERATIVE, EVERY_FILE, duplicateCheck;
+var NUMBERED_STEP, POINTER, DESCRIPTION, DIRECTIVE2, IMPERATIVE, TRIGGER, ARROW_TRIGGER, CODE_SPAN, LABEL_WORDS, EVERY_FILE, duplicateCheck;
 var init_duplicate = __esm({
   "src/checks/duplicate.ts"() {
     "use strict";
@@ -47154,6 +47878,10 @@ var init_duplicate = __esm({
     DESCRIPTION = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?`[^`\n]+`(?:\*\*|__|\*|_)?\s*(?:[-–—:=]|->|→|\((?!\s*\)))|^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?`[^`\n]+`\s+(?:runs|starts|builds|formats|lints|checks|executes|generates|compiles|installs|launches|serves|creates|does|is)\b/;
     DIRECTIVE2 = /\b(?:always|never|must(?:n't| not)?|should(?:n't| not)?|don't|do not|make sure|ensure|remember|required|mandatory|every time|whenever|before (?:committing|commits?|pushing|push|merging|opening|submitting|sending|finishing|every|each|any)|after (?:every|each|any|changing|editing|making|modifying))\b/gi;
     IMPERATIVE = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:run|use|execute|call|invoke|format|lint|test|check|build|add|keep|avoid|prefer|follow|write|update|install|start|stop|apply|fix|verify|validate|commit|push|create|delete|remove|put|place|wrap|mock|regenerate|rebuild|restart|clear|set|pass|do)\b/i;
+    TRIGGER = /^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__|\*|_)?(?:if|when|whenever|once|after|before|upon|anything|any (?:change|edit)s?|changes (?:to|in|under))\b(?![ \t]*(?:\*\*|__|\*|_)?[ \t]*:)|\b(?:whenever|every time|(?:if|when|once|after|before) (?:you |we )?(?:change|changing|edit|editing|modify|modifying|touch|touching|add|adding|update|updating|rename|renaming|remove|removing|delete|deleting|commit|committing|push|pushing|merge|merging|bump|bumping|upgrade|upgrading|release|releasing)\b)/i;
+    ARROW_TRIGGER = /(?:\b(?:in|under|to|touch\w*|chang\w*|edit\w*|modif\w*)\s+`[^`\n]*[/.*][^`\n]*`|\b(?:chang\w*|edit\w*|touch\w*|modif\w*|updat\w*|anything))\W{0,4}\s*(?:→|->|=>|⇒)/i;
+    CODE_SPAN = /`([^`\n]+)`/g;
+    LABEL_WORDS = 4;
     EVERY_FILE = /* @__PURE__ */ new Set(["**", "**/*", "**/**", "/**", "/**/*"]);
     duplicateCheck = {
       needs: "memory",
@@ -52293,11 +53021,31 @@ function findBudget(ctx) {
       line: budget2.lines !== void 0 && file.lines > budget2.lines ? budget2.lines + 1 : 1,
       kind: "budget",
       severity: "warning",
-      message: `${file.path} is ${over2.join(", ")} and is loaded into every session; prune it or move detail into files loaded on demand.`,
+      message: `${file.path} is ${over2.join(", ")} and ${loadedWhen(file)}; prune it or move detail into files loaded on demand.`,
       evidence: { ...ev, lines: file.lines, bytes: file.bytes, tokens: file.tokens }
     });
   }
   return out;
+}
+function listText(v) {
+  return Array.isArray(v) ? v.map(String).join(", ") : typeof v === "string" ? v.trim() : "";
+}
+function loadedWhen(file) {
+  const fm = file.frontmatter ?? {};
+  const scoped = (g) => `is loaded whenever files matching \`${g}\` are in context`;
+  if (file.format === "cursor-rule" && file.path.endsWith(".mdc") && fm.alwaysApply !== true) {
+    const g = listText(fm.globs);
+    if (g) return scoped(g);
+    return fm.description ? "is loaded whenever the agent picks it by its description" : "is loaded whenever it is mentioned";
+  }
+  const applyTo = listText(fm.applyTo);
+  if (file.format === "copilot" && applyTo && applyTo !== "**" && applyTo !== "**/*") return scoped(applyTo);
+  const paths = listText(fm.paths);
+  if (paths) return scoped(paths);
+  const dir = dirOf6(file.path);
+  if ((file.format === "claude-md" || file.format === "agents-md" || file.format === "gemini-md") && dir !== "" && dir !== ".claude")
+    return `is loaded whenever the agent works in \`${dir}/\``;
+  return "is loaded into every session";
 }
 function byteOffset(text5, bytes2) {
   let used = 0;
@@ -54862,12 +55610,17 @@ function decideEntry(x, t) {
     }
     const fmEnd = frontmatterEnd(t, e);
     const outside = stale2.find((f) => !withinEntry(e, f));
-    if (outside)
-      return item("review", 4, `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`);
+    let own6 = stale2;
+    let outsideNote;
+    if (outside) {
+      outsideNote = `stale (${outside.kind}) at line ${outside.line}, ${outsideWhere(e, outside, t, fmEnd)}: ${oneLine(outside.message)}; edit it by hand`;
+      own6 = stale2.filter((f) => withinEntry(e, f));
+      if (!own6.length || !own6.every((f) => f.suggestion?.replace !== void 0)) return item("review", 4, outsideNote);
+    }
     const edits = [];
     const uncorrectable = [];
     const unpinned = [];
-    for (const f of stale2) {
+    for (const f of own6) {
       const at = f.suggestion?.replace !== void 0 ? flaggedAt(e, f, ctx) : [];
       if (at === void 0) unpinned.push(f);
       else if (at.length) for (const r of at) edits.push({ start: r.start, end: r.end, text: r.text ?? f.suggestion.replace });
@@ -54879,17 +55632,17 @@ function decideEntry(x, t) {
       let twins;
       const leftoverIn = (fixes) => {
         if (unpinned.length) return unpinned[0];
-        const named = (text5) => stale2.find(
+        const named = (text5) => own6.find(
           (f) => f.ref && (stillNamed(text5, f.ref, f.suggestion?.replace ?? "") || binOfComposerName(text5, f) || familyLeft(text5, f, ctx))
         );
         const left = named(spliceMasked(e, fixes, []));
         if (!left) return void 0;
-        twins ??= unflaggedTwins(e, stale2, edits, ctx);
+        twins ??= unflaggedTwins(e, own6, edits, ctx);
         return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
       };
       let leftover = replacement === void 0 && !unpinned.length ? void 0 : leftoverIn(uniq);
-      if (replacement !== void 0 && fmEnd > e.start && (leftover || stale2.some(goModuleCorrection))) {
-        const more = frontmatterMentions(e, stale2, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
+      if (replacement !== void 0 && fmEnd > e.start && (leftover || own6.some(goModuleCorrection))) {
+        const more = frontmatterMentions(e, own6, fmEnd).filter((m) => !(twins ?? []).some((w) => w.start < m.end && m.start < w.end));
         const all2 = more.length ? dedupeEdits([...uniq, ...more]) : void 0;
         if (all2) {
           uniq = all2;
@@ -54899,10 +55652,12 @@ function decideEntry(x, t) {
       }
       if (replacement !== void 0 && !leftover) {
         const m = markedSafely(replacement, today);
-        return item("update", 4, `stale, corrected: ${oneLine(stale2[0].message)}${m.note}`, { replacement: m.text });
+        return item("update", 4, `stale, corrected: ${oneLine(own6[0].message)}${m.note}${outsideNote ? `; also ${outsideNote}` : ""}`, { replacement: m.text });
       }
+      if (outsideNote) return item("review", 4, outsideNote);
       if (leftover) return item("review", 4, `stale (${leftover.kind}): ${oneLine(leftover.message)}; the old name also appears where it is not corrected automatically`);
     }
+    if (outsideNote) return item("review", 4, outsideNote);
     const first = uncorrectable[0] ?? stale2[0];
     const reason = `stale (${first.kind}): ${oneLine(first.message)}`;
     const wholeEntry = !!e.meta.validUntil || e.endLine - e.line < 5 || expirySlotAtEdge(e.text);
