@@ -286,23 +286,28 @@ function goneExtender(ev: Evidence, idx: SwapIndex, name: string): { dep: string
  * Whether a dependency declared now extends `key` with a separator suffix or digits (`xunit.v3`,
  * `xunit.runner.visualstudio`, `moment-timezone`, `pytest_cov`, `foo2` for `xunit`, `moment`,
  * `pytest`, `foo`): the family is still there (a new major under a new id, or a plugin that
- * depends on it), so a reference to the family's name is not stale. Memoised per key.
+ * depends on it), so a reference to the family's name is not stale. With `newMajor`, only a new
+ * major under a new id counts (`xunit.v3`, `acme-sdk2`, `foo-next`): a leftover plugin
+ * (`redux-thunk` after `redux` left) does not keep a removed library's own name alive. Memoised
+ * per key.
  */
-function familyDeclared(ev: Evidence, idx: SwapIndex, key: string): boolean {
+function familyDeclared(ev: Evidence, idx: SwapIndex, key: string, newMajor = false): boolean {
   const k = key.toLowerCase();
-  let r = idx.families.get(k);
+  const memo = newMajor ? `${k}\0major` : k;
+  let r = idx.families.get(memo);
   if (r !== undefined) return r;
   r = false;
   for (const dep of ev.manifests.dependencies.keys()) {
     if (dep.length <= k.length || !dep.startsWith(k)) continue;
     const c = dep.charCodeAt(k.length);
-    if (((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1) || /^\d+$/.test(dep.slice(k.length))) {
+    const rest = dep.slice(k.length);
+    if (newMajor ? /^(?:[-._]?v?\d+|[-._]next)$/.test(rest) : ((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1) || /^\d+$/.test(rest)) {
       r = true;
       break;
     }
   }
   if (idx.families.size > 100_000) idx.families.clear();
-  idx.families.set(k, r);
+  idx.families.set(memo, r);
   return r;
 }
 
@@ -865,7 +870,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   }
   // A dependency declared now extends it (`xunit.v3` for `xunit`, `moment-timezone` for `moment`):
   // the family is still there.
-  if (!h.own && familyDeclared(ev, idx, h.key)) return null;
+  if (!h.own && familyDeclared(ev, idx, h.key, true)) return null;
   // The last removal is the one that made it disappear everywhere.
   const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
   const key = `${last.commit.sha}\0${last.manifest}`;
