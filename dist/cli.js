@@ -42421,21 +42421,23 @@ function goneExtender(ev, idx, name) {
   idx.extenders.set(n, out);
   return out;
 }
-function familyDeclared(ev, idx, key) {
+function familyDeclared(ev, idx, key, newMajor = false) {
   const k = key.toLowerCase();
-  let r = idx.families.get(k);
+  const memo = newMajor ? `${k}\0major` : k;
+  let r = idx.families.get(memo);
   if (r !== void 0) return r;
   r = false;
   for (const dep of ev.manifests.dependencies.keys()) {
     if (dep.length <= k.length || !dep.startsWith(k)) continue;
     const c = dep.charCodeAt(k.length);
-    if ((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1 || /^\d+$/.test(dep.slice(k.length))) {
+    const rest = dep.slice(k.length);
+    if (newMajor ? /^(?:[-._]?v?\d+|[-._]next)$/.test(rest) : (c === 45 || c === 46 || c === 95) && dep.length > k.length + 1 || /^\d+$/.test(rest)) {
       r = true;
       break;
     }
   }
   if (idx.families.size > 1e5) idx.families.clear();
-  idx.families.set(k, r);
+  idx.families.set(memo, r);
   return r;
 }
 function moduleIndex(ev, idx) {
@@ -42785,7 +42787,7 @@ function checkPackageRef(entry, ref, ev, context) {
       !named && writable ? { replace: replace2 } : void 0
     );
   }
-  if (!h.own && familyDeclared(ev, idx, h.key)) return null;
+  if (!h.own && familyDeclared(ev, idx, h.key, true)) return null;
   const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
   const key = `${last.commit.sha}\0${last.manifest}`;
   const field2 = last.field;
