@@ -5,6 +5,7 @@
 //   already names the successor.
 import type { Entry, Evidence, Reference } from '../types.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
+import { wordInEntry } from './stale-common.js';
 
 /** A snake_case name (letters and digits, `_` between parts) as a CamelCase module: `ex_machina` -> `ExMachina`. */
 export function camelize(snake: string): string | undefined {
@@ -171,13 +172,5 @@ export function distinctivePart(name: string): string | undefined {
 export function namesSuccessorPart(entry: Entry, ref: Reference | null, successor: string): string | undefined {
   const part = distinctivePart(successor);
   if (!part || !entry.text.toLowerCase().includes(part.toLowerCase())) return undefined;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(part)}(?![\\w/-]|\\.\\w)`, 'gi');
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
-  for (const m of entry.text.matchAll(re)) {
-    const a = m.index ?? 0;
-    if (ref && a < to && a + m[0].length > from) continue;
-    return m[0];
-  }
-  return undefined;
+  return wordInEntry(entry, ref, part);
 }

@@ -3,7 +3,7 @@
 // recipe or task is not defined in the manifest that applies.
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, PackageHistoryEvent, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript, MAVEN_COMMAND } from '../memory/refs/commands.js';
-import { joinPath } from '../memory/refs/paths.js';
+import { dirname, joinPath } from '../memory/refs/paths.js';
 import { describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, refsOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
 import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, NX_NAME_KEY, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
@@ -1214,7 +1214,7 @@ function checkGradleProjectRef(entry: Entry, ref: Reference, ev: Evidence): Find
   }
   const declared = settings === undefined ? undefined : ev.manifests.gradleSettings?.get(settings);
   if (!settings || !declared || declared.open) return null;
-  const root = settings.includes('/') ? settings.slice(0, settings.lastIndexOf('/')) : '';
+  const root = dirname(settings);
   if (!absolute && start !== root) return null; // relative to a subproject: which one is not guessed
   const project = ':' + segs.join(':');
   if (gradlePathDeclared(declared.paths, project)) return null;
@@ -1232,7 +1232,7 @@ function checkGradleProjectRef(entry: Entry, ref: Reference, ev: Evidence): Find
   // where the build script went: the project of that folder, when the settings file includes it
   let successor: string | undefined;
   if (fate.status === 'renamed' && fate.successor && ev.files.files.has(fate.successor)) {
-    const dir = fate.successor.includes('/') ? fate.successor.slice(0, fate.successor.lastIndexOf('/')) : '';
+    const dir = dirname(fate.successor);
     const rel = root === '' ? dir : dir.startsWith(root + '/') ? dir.slice(root.length + 1) : undefined;
     if (rel) {
       const q = ':' + rel.split('/').join(':');

@@ -266,20 +266,28 @@ export function namesSuccessor(entry: Entry, ref: Reference | null, successor: s
   const want = successor.trim();
   if (!want) return false;
   if (!mayContain(entry.text, want)) return false;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, 'gi');
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
   // A successor that is one plain word (`Reader`, `Room`) is also an English word: "the reader"
   // does not name the `Reader` module. It counts in another letter case only inside code.
   const plainWord = /^[A-Za-z]+$/.test(want);
+  return wordInEntry(entry, ref, want, (m, a) => !plainWord || m === want || insideCode(entry.text, a)) !== undefined;
+}
+
+/**
+ * The first spelling of `word` in the entry as a whole word (not inside a path, a scoped name or
+ * a longer dotted name), in any letter case, other than at the reference itself; `keep` may turn
+ * a match down. Undefined when there is none.
+ */
+export function wordInEntry(entry: Entry, ref: Reference | null, word: string, keep?: (match: string, at: number) => boolean): string | undefined {
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(word)}(?![\\w/-]|\\.\\w)`, 'gi');
+  const from = ref ? ref.start - entry.start : -1;
+  const to = ref ? ref.end - entry.start : -1;
   for (const m of entry.text.matchAll(re)) {
     const a = m.index ?? 0;
-    const b = a + m[0].length;
-    if (ref && a < to && b > from) continue; // the reference itself
-    if (plainWord && m[0] !== want && !insideCode(entry.text, a)) continue;
-    return true;
+    if (ref && a < to && a + m[0].length > from) continue; // the reference itself
+    if (keep && !keep(m[0], a)) continue;
+    return m[0];
   }
-  return false;
+  return undefined;
 }
 
 /** Whether offset `at` of `text` lies inside an inline code span of its line. */
