@@ -38927,18 +38927,20 @@ function namesSuccessor(entry, ref, successor) {
   const want = successor.trim();
   if (!want) return false;
   if (!mayContain(entry.text, want)) return false;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(want)}(?![\\w/-]|\\.\\w)`, "gi");
+  const plainWord = /^[A-Za-z]+$/.test(want);
+  return wordInEntry(entry, ref, want, (m, a) => !plainWord || m === want || insideCode(entry.text, a)) !== void 0;
+}
+function wordInEntry(entry, ref, word, keep) {
+  const re = new RegExp(`(?<![\\w@/.-])${escapeRe(word)}(?![\\w/-]|\\.\\w)`, "gi");
   const from = ref ? ref.start - entry.start : -1;
   const to = ref ? ref.end - entry.start : -1;
-  const plainWord = /^[A-Za-z]+$/.test(want);
   for (const m of entry.text.matchAll(re)) {
     const a = m.index ?? 0;
-    const b = a + m[0].length;
-    if (ref && a < to && b > from) continue;
-    if (plainWord && m[0] !== want && !insideCode(entry.text, a)) continue;
-    return true;
+    if (ref && a < to && a + m[0].length > from) continue;
+    if (keep && !keep(m[0], a)) continue;
+    return m[0];
   }
-  return false;
+  return void 0;
 }
 function insideCode(text5, at) {
   const lineStart = text5.lastIndexOf("\n", at - 1) + 1;
@@ -41963,7 +41965,7 @@ function checkGradleProjectRef(entry, ref, ev) {
   }
   const declared = settings === void 0 ? void 0 : ev.manifests.gradleSettings?.get(settings);
   if (!settings || !declared || declared.open) return null;
-  const root2 = settings.includes("/") ? settings.slice(0, settings.lastIndexOf("/")) : "";
+  const root2 = dirname(settings);
   if (!absolute && start !== root2) return null;
   const project = ":" + segs.join(":");
   if (gradlePathDeclared(declared.paths, project)) return null;
@@ -41980,7 +41982,7 @@ function checkGradleProjectRef(entry, ref, ev) {
   const { script, fate } = gone;
   let successor;
   if (fate.status === "renamed" && fate.successor && ev.files.files.has(fate.successor)) {
-    const dir = fate.successor.includes("/") ? fate.successor.slice(0, fate.successor.lastIndexOf("/")) : "";
+    const dir = dirname(fate.successor);
     const rel = root2 === "" ? dir : dir.startsWith(root2 + "/") ? dir.slice(root2.length + 1) : void 0;
     if (rel) {
       const q = ":" + rel.split("/").join(":");
@@ -42237,21 +42239,14 @@ function distinctivePart(name) {
 function namesSuccessorPart(entry, ref, successor) {
   const part = distinctivePart(successor);
   if (!part || !entry.text.toLowerCase().includes(part.toLowerCase())) return void 0;
-  const re = new RegExp(`(?<![\\w@/.-])${escapeRe3(part)}(?![\\w/-]|\\.\\w)`, "gi");
-  const from = ref ? ref.start - entry.start : -1;
-  const to = ref ? ref.end - entry.start : -1;
-  for (const m of entry.text.matchAll(re)) {
-    const a = m.index ?? 0;
-    if (ref && a < to && a + m[0].length > from) continue;
-    return m[0];
-  }
-  return void 0;
+  return wordInEntry(entry, ref, part);
 }
 var RUBY_DEFAULT_GEMS, FRAMEWORK_PROVIDES, MODULE_REFS, BINDING_WORDS;
 var init_package_modules = __esm({
   "src/checks/package-modules.ts"() {
     "use strict";
     init_kinds();
+    init_stale_common();
     RUBY_DEFAULT_GEMS = new Set(
       "base64 benchmark bigdecimal bundler cgi csv date delegate did_you_mean digest drb english erb error_highlight etc fcntl fiddle fileutils find forwardable getoptlong io-console ipaddr irb json logger matrix minitest mutex_m net-ftp net-http net-imap net-pop net-protocol net-smtp nkf observer open-uri open3 openssl optparse ostruct pathname pp prettyprint prime pstore psych racc rake rdoc readline reline resolv rexml rinda rss ruby2_keywords securerandom set shellwords singleton stringio strscan syslog tempfile time timeout tmpdir tsort un uri weakref yaml zlib test-unit power_assert".split(/\s+/)
     );
