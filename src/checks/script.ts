@@ -1234,7 +1234,10 @@ function checkGradleProjectRef(entry: Entry, ref: Reference, ev: Evidence): Find
   if (fate.status === 'renamed' && fate.successor && ev.files.files.has(fate.successor)) {
     const dir = dirname(fate.successor);
     const rel = root === '' ? dir : dir.startsWith(root + '/') ? dir.slice(root.length + 1) : undefined;
-    if (rel) {
+    // the project split into several included ones (`:feature:foryou:api` and `:impl`): which one is meant is not known
+    let children = 0;
+    for (const d of declared.paths) if (d.startsWith(project + ':')) children++;
+    if (rel && children <= 1) {
       const q = ':' + rel.split('/').join(':');
       if (declared.paths.has(q)) successor = q;
     }

@@ -40,6 +40,15 @@ describe('parseGradleSettings', () => {
     expect(parseGradleSettings('val modules = arrayOf(":a", ":b")\ninclude(*modules)\n').open).toBe(true);
     expect(parseGradleSettings("file('modules').eachDir { include it.name }\n").open).toBe(true);
     expect(parseGradleSettings('include(":app")\npluginManagement { includeBuild("build-logic") }\n').open).toBe(false);
+    // code the reader cannot follow: an applied script, a settings plugin that may include projects
+    expect(parseGradleSettings('include(":app")\napply(from = "gradle/modules.gradle.kts")\n').open).toBe(true);
+    expect(parseGradleSettings("include ':app'\napply from: 'capacitor.settings.gradle'\n").open).toBe(true);
+    expect(parseGradleSettings('plugins {\n  id("com.acme.modules")\n}\ninclude(":app")\n').open).toBe(true);
+    expect(
+      parseGradleSettings(
+        'pluginManagement {\n  plugins {\n    id("com.android.application") version "8.9.0"\n  }\n}\nplugins {\n  id("org.gradle.toolchains.foojay-resolver-convention") version "0.9.0"\n  id("com.gradle.develocity") version "3.19"\n}\ninclude(":app")\n',
+      ).open,
+    ).toBe(false);
   });
 });
 
@@ -157,5 +166,39 @@ describe('Gradle project paths that still resolve', () => {
     await r.commit('Move modules', '2026-02-10');
     const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
     expect(report.findings.filter((f) => f.kind === 'script-missing')).toEqual([]);
+  });
+});
+
+describe('Gradle options and split projects', () => {
+  it('reads -p / --project-dir as the folder of the build; -c names a build it cannot tell; a project split in two gets no rewrite', async () => {
+    const r = await makeRepo();
+    await r.write('settings.gradle.kts', 'include(":shared")\n');
+    await r.write('shared/build.gradle.kts', SCRIPT('shared'));
+    await r.write('samples/settings.gradle.kts', 'include(":app")\n');
+    await r.write('samples/app/build.gradle.kts', SCRIPT('app'));
+    await r.write('app/build.gradle.kts', SCRIPT('old'));
+    await r.write('feature/foryou/build.gradle.kts', SCRIPT('foryou'));
+    await r.write('settings.gradle.kts', 'include(":shared", ":app", ":feature:foryou")\n');
+    const memory = [
+      '# KMP',
+      '',
+      '- `./gradlew -p samples :app:run` runs the sample.',
+      '- `./gradlew --project-dir=samples app:run` too.',
+      '- `./gradlew -c samples/settings.gradle.kts :app:run` as well.',
+      '- `./gradlew :feature:foryou:testDemoDebug` tests the feature.',
+      '',
+    ].join('\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2026-01-10');
+    await r.remove('app');
+    await r.write('feature/foryou/api/build.gradle.kts', SCRIPT('foryou.api') + '// api\n');
+    await r.move('feature/foryou/build.gradle.kts', 'feature/foryou/impl/build.gradle.kts');
+    await r.write('settings.gradle.kts', 'include(":shared", ":feature:foryou:api", ":feature:foryou:impl")\n');
+    const sha = short(await r.commit('Drop the old app; split foryou', '2026-02-10'));
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(rows(report)).toEqual([`script-missing|6|./gradlew :feature:foryou:testDemoDebug|`]);
+    expect(report.findings[0]!.message).toBe(
+      `\`./gradlew :feature:foryou:testDemoDebug\` no longer works: \`settings.gradle.kts\` only includes projects below \`:feature:foryou\`; its build script \`feature/foryou/build.gradle.kts\` moved to \`feature/foryou/impl/build.gradle.kts\` in ${sha} (2026-02-10, "Drop the old app; split foryou"); update or remove the command.`,
+    );
   });
 });

@@ -392,8 +392,17 @@ export function parseGradleSettings(text: string): GradleProjects {
       if (segs.length) paths.add(':' + segs.join(':'));
     }
   }
+  // Settings code the reader cannot follow may include projects: an applied script
+  // (`apply(from = "gradle/modules.gradle.kts")`, Capacitor's `capacitor.settings.gradle`) or a
+  // settings plugin other than the common ones that include none.
+  if (/\bapply\s*\(?\s*from\s*[:=]/.test(src)) open = true;
+  const plugins = /^plugins\s*\{([^{}]*)\}/m.exec(src)?.[1] ?? ''; // the settings' own block, not pluginManagement's
+  for (const m of plugins.matchAll(/\bid\s*\(?\s*["']([\w.-]+)["']/g)) if (!QUIET_SETTINGS_PLUGINS.test(m[1]!)) open = true;
   return { paths: [...paths], open };
 }
+
+/** Settings plugins that include no projects: toolchain resolution, build scans, the Android / Kotlin settings plugins. */
+const QUIET_SETTINGS_PLUGINS = /^(?:org\.gradle\.toolchains\.[\w.-]+|com\.gradle\.(?:develocity|enterprise|common-custom-user-data-gradle-plugin)|com\.android\.settings|org\.jetbrains\.kotlin\.[\w.-]+|org\.gradle\.kotlin\.[\w.-]+)$/;
 
 /**
  * The Java versions a Gradle script builds with: the toolchain (`jvmToolchain(17)`,

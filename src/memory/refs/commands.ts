@@ -1490,6 +1490,16 @@ function gradleTaskPieces(seg: Tok[], i: number, out: CommandPiece[], cwd: strin
   for (let k = i + 1; k < seg.length; k++) {
     const t = seg[k]!.t;
     if (t.startsWith('-')) {
+      const eq = t.indexOf('=');
+      const opt = eq > 0 ? t.slice(0, eq) : t;
+      // `-p dir` / `--project-dir dir`: the build of that folder (as `cd dir` would); `-c` /
+      // `--settings-file` / `-b` / `--build-file`: a build the tasks cannot be told against
+      if (opt === '-p' || opt === '--project-dir') {
+        const v = eq > 0 ? t.slice(eq + 1) : seg[k + 1]?.t;
+        if (v === undefined) return;
+        cwd = joinCwd(cwd, v);
+        if (cwd === undefined || cwd.startsWith('/') || /^[~$]|\.\.(?:\/|$)/.test(cwd)) return;
+      } else if (opt === '-c' || opt === '--settings-file' || opt === '-b' || opt === '--build-file') return;
       // `-Pkey=value`, `-Dkey=value`, `--opt=value` hold their value; others may take the next token.
       if (!t.includes('=') && !/^-[DPx]./.test(t) && !GRADLE_FLAGS.has(t)) k++;
       continue;
