@@ -136,15 +136,16 @@ export function relativeTo(from: string, to: string): string {
 }
 
 const PAST_BEFORE =
-  /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+  /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) (?:away from|off(?: of)?)|migrated off|port(?:ed|ing) from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
 /**
  * A prohibition of the thing named right after it: "never add X back", "don't reintroduce X",
- * "do not install X", "must not depend on X". Such guidance stays true once X is gone, so
+ * "do not install X", "must not depend on X", "do not create X", "never commit X", "we don't keep a X".
+ * Such guidance stays true once X is gone, so
  * the reference is not stale. Only verbs that bring a thing (back) into the project count:
  * "never call X directly" or "don't edit X" presuppose that X exists and are still checked.
  */
 const PROHIBITION_BEFORE =
-  /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+  /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?creat(?:e|ing)|creat(?:e|ing)|commit(?:ting)?|check(?:ing)? in|keep(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
 /**
  * The items of a list written before the reference (`` `log`, `slog`, or `` of "do not import `log`,
  * `slog`, or `logrus`"; `` `date-fns` and `` of "avoid `date-fns` and `moment`"; an item may run
@@ -155,7 +156,7 @@ const LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:
 /** Right after the reference: how it is to be reached ("directly", "outside the wrapper", "except through …"). */
 const HOW_AFTER = /^[`*"')\]]*\s+(?:directly|outside\b|except\b|anywhere but|other than through|bypassing)/i;
 const PAST_AFTER =
-  /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
+  /^[`*"')]*(?:\s+(?:file|files|folder|directory|config))?\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|deprecated|obsolete|unused|not used|no longer (?:used|needed|a dependency))\b)/i;
 /**
  * The contrasted alternative: "(e.g., `npm run compile`, not `npm run build`)", "(not `x`)",
  * "— not `x`", "Not: `x`". The reference is named as the wrong choice, which stays true once it

@@ -300,8 +300,20 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
  * without one (a toolchain file pins the compiler a developer runs, not the minimum the crate supports).
  */
 function checkMsrv(entry: Entry, ref: Reference, ev: Evidence, stated: number[], loText: string): Finding | null {
-  const cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === 'rust' && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
+  let cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === 'rust' && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
   if (!cands.length) return null;
+  // A memory file inside a member crate speaks of that crate: the nearest Cargo.toml at or above
+  // its folder that sets one, when that is below the workspace's own. At the workspace root the
+  // memory may name any crate's (`acme-cli` has MSRV 1.80): any declaration holds.
+  const memDir = dirOf(entry.file);
+  let nearest = -1;
+  let shallowest = Infinity;
+  for (const c of cands) {
+    const d = dirOf(c.source);
+    shallowest = Math.min(shallowest, depthOf(d));
+    if (atOrAbove(d, memDir)) nearest = Math.max(nearest, depthOf(d));
+  }
+  if (nearest > shallowest) cands = cands.filter((c) => atOrAbove(dirOf(c.source), memDir) && depthOf(dirOf(c.source)) === nearest);
   const prec = Math.min(stated.length, 3);
   const st = truncate(stated, prec);
   const fixes = new Set<string>();

@@ -544,6 +544,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     const why = eph[0]
       ? String((eph[0].evidence?.filter as string | undefined) ?? '') || eph[0].message
       : 'typed ephemeral in its frontmatter';
+    // Ephemeral lines inside a topic file that holds lasting facts besides them ("- Next step: …"
+    // after sections of decisions) do not make the whole file ephemeral: a person removes them.
+    if (e.kind === 'topic' && !(e.type === 'ephemeral' && e.typeSource === 'frontmatter') && eph.length && eph.every((f) => f.evidence?.filter !== 'claude-md-copy') && otherFactLines(e, eph, frontmatterEnd(t, e)) >= 4)
+      return remove(1, 'review', `ephemeral line ${eph[0].line} inside a topic file that holds more (${oneLine(why)}); remove that part by hand`);
     return remove(1, 'delete', `ephemeral: ${oneLine(why)}`);
   }
 
@@ -718,6 +722,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // already uses): deleting would lose a fact whose fix is known, so a person writes it.
     const renamed = uncorrectable.find(knownSuccessor);
     if (renamed) return item('review', 4, `${reason}; the successor is known but not written here automatically`);
+    // A stated version with no single right one to write (declarations that disagree: a workspace's
+    // crates, a monorepo's packages): the statement is about something that is still there.
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === 'version-drift'))
+      return item('review', 4, `${reason}; no single version to write (the declarations differ)`);
     // Part of the entry has a known correction and part has none: deleting it would lose a fact
     // whose fix is known, correcting it would leave a stale one.
     if (uniq && (edits.length || unpinned.length)) return item('review', 4, `${reason}; other references of the entry have a known correction`);
@@ -1084,6 +1092,25 @@ function outsideWhere(e: Entry, f: Finding, t: Tree, fmEnd: number): string {
     if (lineText !== undefined && /^ {0,3}#{1,6}(?:[ \t]|$)/.test(lineText) && f.line < e.line) return 'in the heading above this entry';
   }
   return 'outside this entry';
+}
+
+/** Lines of a topic file's body (after its frontmatter) holding text other than headings and the lines the findings are on. */
+function otherFactLines(e: Entry, findings: Finding[], fmEnd: number): number {
+  const hit = new Set(findings.map((f) => f.line));
+  const from = Math.max(0, fmEnd - e.start);
+  let line = e.line + countNewlines(e.text, 0, from);
+  let n = 0;
+  for (const l of e.text.slice(from).split('\n')) {
+    if (l.trim() && !/^\s{0,3}#/.test(l) && !hit.has(line)) n++;
+    line++;
+  }
+  return n;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** The 1-based line of a file holding an offset (rarely asked: only for findings outside their entry). */
