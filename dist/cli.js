@@ -14279,6 +14279,9 @@ function parseGradleSettings(text5) {
       if (segs.length) paths.add(":" + segs.join(":"));
     }
   }
+  if (/\bapply\s*\(?\s*from\s*[:=]/.test(src)) open = true;
+  const plugins = /^plugins\s*\{([^{}]*)\}/m.exec(src)?.[1] ?? "";
+  for (const m2 of plugins.matchAll(/\bid\s*\(?\s*["']([\w.-]+)["']/g)) if (!QUIET_SETTINGS_PLUGINS.test(m2[1])) open = true;
   return { paths: [...paths], open };
 }
 function gradleJavaVersions(src) {
@@ -14497,7 +14500,7 @@ function parseMavenPom(text5) {
   if (artifact && /^[\w.-]+$/.test(artifact)) presenceOnly(out, [artifact], "project");
   return out;
 }
-var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, BUNDLED, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_FAMILY_FIELD, NO_FAMILY, GROUP_PREFIXES, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
+var obj, str, GENERIC_MODULE, presenceOnly, COMPOSER_PLATFORM, alias, COORD, BUNDLED, QUIET_SETTINGS_PLUGINS, MSBUILD_ATTR, MAX_ITEM_ATTRS, POM_PARSER, RESERVED_TAGS, MAX_POM_BYTES, MAX_PROPERTY_VALUE, MAVEN_FAMILY_FIELD, NO_FAMILY, GROUP_PREFIXES, MAVEN_DEFAULT_GROUPS, MAVEN_DEFAULT_GROUP_FIELD, POM_LISTS, XML_ENTITIES, list;
 var init_ecosystems = __esm({
   "src/evidence/manifests/ecosystems.ts"() {
     "use strict";
@@ -14522,6 +14525,7 @@ var init_ecosystems = __esm({
         "micronaut-test-junit5": ["junit", "junit-jupiter"]
       })
     );
+    QUIET_SETTINGS_PLUGINS = /^(?:org\.gradle\.toolchains\.[\w.-]+|com\.gradle\.(?:develocity|enterprise|common-custom-user-data-gradle-plugin)|com\.android\.settings|org\.jetbrains\.kotlin\.[\w.-]+|org\.gradle\.kotlin\.[\w.-]+)$/;
     MSBUILD_ATTR = {
       Include: /\bInclude\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
       Version: /\bVersion\s*=\s*(?:"([^"]*)"|'([^']*)')/i,
@@ -34980,6 +34984,14 @@ function gradleTaskPieces(seg, i, out, cwd) {
   for (let k = i + 1; k < seg.length; k++) {
     const t = seg[k].t;
     if (t.startsWith("-")) {
+      const eq = t.indexOf("=");
+      const opt = eq > 0 ? t.slice(0, eq) : t;
+      if (opt === "-p" || opt === "--project-dir") {
+        const v = eq > 0 ? t.slice(eq + 1) : seg[k + 1]?.t;
+        if (v === void 0) return;
+        cwd = joinCwd(cwd, v);
+        if (cwd === void 0 || cwd.startsWith("/") || /^[~$]|\.\.(?:\/|$)/.test(cwd)) return;
+      } else if (opt === "-c" || opt === "--settings-file" || opt === "-b" || opt === "--build-file") return;
       if (!t.includes("=") && !/^-[DPx]./.test(t) && !GRADLE_FLAGS.has(t)) k++;
       continue;
     }
@@ -38967,11 +38979,11 @@ var init_stale_common = __esm({
     "use strict";
     GROUP_OF = { path: "path", import: "path", command: "command", version: "version", count: "count", issue: "issue" };
     REF_LISTS = /* @__PURE__ */ new WeakMap();
-    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) away from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
-    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) (?:away from|off(?: of)?)|migrated off|port(?:ed|ing) from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?creat(?:e|ing)|creat(?:e|ing)|commit(?:ting)?|check(?:ing)? in|keep(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
     HOW_AFTER = /^[`*"')\]]*\s+(?:directly|outside\b|except\b|anywhere but|other than through|bypassing)/i;
-    PAST_AFTER = /^[`*"')]*\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|no longer (?:used|needed|a dependency))\b)/i;
+    PAST_AFTER = /^[`*"')]*(?:\s+(?:file|files|folder|directory|config))?\s*(?:(?:was|were|has been|have been|got|is now|are now)\s+(?:removed|deleted|replaced|renamed|dropped|deprecated|moved|retired|superseded|migrated)|(?:is|are)\s+(?:banned|forbidden|prohibited|not allowed|gone|deprecated|obsolete|unused|not used|no longer (?:used|needed|a dependency))\b)/i;
     CONTRAST_BEFORE = /(?:(?:[,;(]|\s[—–-])\s*not\s+|\bnot\s*:\s*)(?:the\s+)?[`*"'(]*$/i;
     ARROW_AFTER = /^[`*"')\]]*\s*(?:→|->|=>)\s*(?:now\s+)?[`*"'(\[]*([^\s`*"'()[\],;]*)/i;
     ARROW_TO_NOTHING = /^[`*"')\]]*\s*(?:→|->|=>)\s*[`*"'(\[]*(?:removed|deleted|gone|dropped|retired)\b/i;
@@ -41984,7 +41996,9 @@ function checkGradleProjectRef(entry, ref, ev) {
   if (fate.status === "renamed" && fate.successor && ev.files.files.has(fate.successor)) {
     const dir = dirname(fate.successor);
     const rel = root2 === "" ? dir : dir.startsWith(root2 + "/") ? dir.slice(root2.length + 1) : void 0;
-    if (rel) {
+    let children = 0;
+    for (const d of declared.paths) if (d.startsWith(project + ":")) children++;
+    if (rel && children <= 1) {
       const q = ":" + rel.split("/").join(":");
       if (declared.paths.has(q)) successor = q;
     }
@@ -43181,8 +43195,17 @@ function checkVersionRef(entry, ref, ev) {
   );
 }
 function checkMsrv(entry, ref, ev, stated, loText) {
-  const cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === "rust" && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
+  let cands = (ev.manifests.runtimeAll ?? []).filter((r) => r.name === "rust" && /(?:^|\/)Cargo\.toml$/.test(r.source) && lowerBound(r.spec));
   if (!cands.length) return null;
+  const memDir = dirOf4(entry.file);
+  let nearest = -1;
+  let shallowest = Infinity;
+  for (const c of cands) {
+    const d = dirOf4(c.source);
+    shallowest = Math.min(shallowest, depthOf(d));
+    if (atOrAbove(d, memDir)) nearest = Math.max(nearest, depthOf(d));
+  }
+  if (nearest > shallowest) cands = cands.filter((c) => atOrAbove(dirOf4(c.source), memDir) && depthOf(dirOf4(c.source)) === nearest);
   const prec = Math.min(stated.length, 3);
   const st = truncate(stated, prec);
   const fixes = /* @__PURE__ */ new Set();
@@ -55547,6 +55570,8 @@ function decideEntry(x, t) {
       }
     }
     const why = eph[0] ? String(eph[0].evidence?.filter ?? "") || eph[0].message : "typed ephemeral in its frontmatter";
+    if (e.kind === "topic" && !(e.type === "ephemeral" && e.typeSource === "frontmatter") && eph.length && eph.every((f) => f.evidence?.filter !== "claude-md-copy") && otherFactLines(e, eph, frontmatterEnd(t, e)) >= 4)
+      return remove(1, "review", `ephemeral line ${eph[0].line} inside a topic file that holds more (${oneLine(why)}); remove that part by hand`);
     return remove(1, "delete", `ephemeral: ${oneLine(why)}`);
   }
   if (on(2)) {
@@ -55672,6 +55697,8 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
     const renamed = uncorrectable.find(knownSuccessor);
     if (renamed) return item("review", 4, `${reason}; the successor is known but not written here automatically`);
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === "version-drift"))
+      return item("review", 4, `${reason}; no single version to write (the declarations differ)`);
     if (uniq && (edits.length || unpinned.length)) return item("review", 4, `${reason}; other references of the entry have a known correction`);
     if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
@@ -55903,6 +55930,22 @@ function outsideWhere(e, f, t, fmEnd) {
     if (lineText2 !== void 0 && /^ {0,3}#{1,6}(?:[ \t]|$)/.test(lineText2) && f.line < e.line) return "in the heading above this entry";
   }
   return "outside this entry";
+}
+function otherFactLines(e, findings, fmEnd) {
+  const hit2 = new Set(findings.map((f) => f.line));
+  const from = Math.max(0, fmEnd - e.start);
+  let line2 = e.line + countNewlines2(e.text, 0, from);
+  let n = 0;
+  for (const l of e.text.slice(from).split("\n")) {
+    if (l.trim() && !/^\s{0,3}#/.test(l) && !hit2.has(line2)) n++;
+    line2++;
+  }
+  return n;
+}
+function countNewlines2(text5, from, to) {
+  let n = 0;
+  for (let i = text5.indexOf("\n", from); i !== -1 && i < to; i = text5.indexOf("\n", i + 1)) n++;
+  return n;
 }
 function lineOfOffset2(t, file, offset) {
   const text5 = t.ctx.files.find((x) => x.path === file)?.text ?? "";
