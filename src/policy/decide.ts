@@ -722,10 +722,6 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // already uses): deleting would lose a fact whose fix is known, so a person writes it.
     const renamed = uncorrectable.find(knownSuccessor);
     if (renamed) return item('review', 4, `${reason}; the successor is known but not written here automatically`);
-    // A stated version with no single right one to write (declarations that disagree: a workspace's
-    // crates, a monorepo's packages): the statement is about something that is still there.
-    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === 'version-drift'))
-      return item('review', 4, `${reason}; no single version to write (the declarations differ)`);
     // Part of the entry has a known correction and part has none: deleting it would lose a fact
     // whose fix is known, correcting it would leave a stale one.
     if (uniq && (edits.length || unpinned.length)) return item('review', 4, `${reason}; other references of the entry have a known correction`);
@@ -753,6 +749,10 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // Multi-line entries (an item with sub-items, a short code block, a topic file's body) whose
     // stale part is a minority: the other lines still hold facts, so a person decides.
     if (staleMinority(e, uncorrectable, fmEnd)) return item('review', 4, `${reason}; the rest of the entry may still be useful`);
+    // A stated version with no single right one to write (declarations that disagree: a workspace's
+    // crates, a monorepo's packages): the statement is about something that is still there.
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === 'version-drift'))
+      return item('review', 4, `${reason}; no single version to write (the declarations differ)`);
     return remove(4, 'delete', `${reason}; no remaining value`);
   }
 
