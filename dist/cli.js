@@ -55697,8 +55697,6 @@ function decideEntry(x, t) {
       return item("review", 4, `${reason}; a ${e.type} entry is not deleted automatically`);
     const renamed = uncorrectable.find(knownSuccessor);
     if (renamed) return item("review", 4, `${reason}; the successor is known but not written here automatically`);
-    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === "version-drift"))
-      return item("review", 4, `${reason}; no single version to write (the declarations differ)`);
     if (uniq && (edits.length || unpinned.length)) return item("review", 4, `${reason}; other references of the entry have a known correction`);
     if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
@@ -55716,6 +55714,8 @@ function decideEntry(x, t) {
     if (e.kind !== "topic" && e.endLine - e.line + 1 > LARGE_ENTRY_LINES)
       return item("review", 4, `${reason}; a ${e.endLine - e.line + 1}-line ${e.kind} is not deleted automatically`);
     if (staleMinority(e, uncorrectable, fmEnd)) return item("review", 4, `${reason}; the rest of the entry may still be useful`);
+    if (uncorrectable.length > 0 && uncorrectable.every((f) => f.kind === "version-drift"))
+      return item("review", 4, `${reason}; no single version to write (the declarations differ)`);
     return remove(4, "delete", `${reason}; no remaining value`);
   }
   const weak = x.findings.length ? x.findings.filter(
