@@ -575,6 +575,9 @@ export function checkPathRef(entry: Entry, ref: Reference, ev: Evidence, memDir 
   if (ref.weak || ref.via || isGlob || !ref.value.includes('/') || ref.in === 'prose' || ref.in === 'code') return null;
   // `ggml-org/llama.cpp`, `vercel/next.js`: a repository's `owner/name`, not a path.
   if (repositorySlug(ev, ref, cands)) return null;
+  // `/dashboard/[teamSlug]/settings`, `/api/users/[id]`: a URL route with its parameters (a leading
+  // `/`, a bracketed segment, no file extension), not a file of the repository.
+  if (ref.raw.startsWith('/') && /\/\[[^\]/]+\](?:\/|$)/.test(ref.raw) && !/\.[A-Za-z0-9]+$/.test(ref.raw)) return null;
   // An example (`e.g. `x``, `(e.g., `./stories/Button.stories.tsx`)`, `for example: `x``): a shape, not a file of this repository.
   if (/\b(?:e\.g\.?|for example|for instance|such as|like)\s*[,:;\u2013\u2014-]?\s*[("'`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
   // A path the line tells the reader to create ("create `src/features/<x>/index.ts`", "(create

@@ -248,3 +248,23 @@ describe('placeholders attached to a path in shell fences', () => {
     expect(await read(r, 'AGENTS.md')).toBe(memory);
   });
 });
+
+describe('URL route tables', () => {
+  it('a route with bracketed parameters is no path; a route file with an extension is still checked', async () => {
+    const r = await makeRepo();
+    for (const f of ['app/[locale]/settings/page.tsx', 'app/dashboard/[teamSlug]/settings/page.tsx']) await r.write(f, body(f));
+    const memory = [
+      '# Routes',
+      '',
+      '- `/[locale]/settings` — user settings.',
+      '- `/dashboard/[teamSlug]/settings` — team settings, owners only.',
+      '- `/api/users/[id]` — GET/PATCH/DELETE a user.',
+      '- The page is `app/[locale]/profile/page.tsx`.',
+      '',
+    ].join('\n');
+    await r.write('CLAUDE.md', memory);
+    await r.commit('init', '2025-01-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(rows(report)).toEqual([`path-unverified|6|app/[locale]/profile/page.tsx|`]);
+  });
+});
