@@ -40528,6 +40528,7 @@ function checkPathRef(entry, ref, ev, memDir = memDirOf(entry.file), file) {
   }
   if (ref.weak || ref.via || isGlob || !ref.value.includes("/") || ref.in === "prose" || ref.in === "code") return null;
   if (repositorySlug(ev, ref, cands)) return null;
+  if (ref.raw.startsWith("/") && /\/\[[^\]/]+\](?:\/|$)/.test(ref.raw) && !/\.[A-Za-z0-9]+$/.test(ref.raw)) return null;
   if (/\b(?:e\.g\.?|for example|for instance|such as|like)\s*[,:;\u2013\u2014-]?\s*[("'`]*$/i.test(entry.text.slice(0, Math.max(0, ref.start - entry.start)))) return null;
   if (TO_BE_CREATED.test(lineWithoutCode(entry, ref))) return null;
   return finding(
