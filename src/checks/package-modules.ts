@@ -5,7 +5,7 @@
 //   already names the successor.
 import type { Entry, Evidence, Reference } from '../types.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
-import { wordInEntry } from './stale-common.js';
+import { escapeRe, wordInEntry } from './stale-common.js';
 
 /** A snake_case name (letters and digits, `_` between parts) as a CamelCase module: `ex_machina` -> `ExMachina`. */
 export function camelize(snake: string): string | undefined {
@@ -90,9 +90,6 @@ export function moduleNames(ev: Evidence): Map<string, ModuleName[]> {
   return out;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Where the entry writes one of `names` as a module, in prose or inline code (fenced code and

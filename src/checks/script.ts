@@ -4,7 +4,7 @@
 import type { Check, CheckContext, CommitInfo, Entry, Evidence, Finding, PackageHistoryEvent, Reference, ScriptHistoryEvent } from '../types.js';
 import { BUILTINS, COMPOSER_BUILTINS, GRADLE_COMMAND, isPlaceholderScript, MAVEN_COMMAND } from '../memory/refs/commands.js';
 import { dirname, joinPath } from '../memory/refs/paths.js';
-import { describedAsPast, commitEvidence, describeCommit, exists, finding, joinDir, memDirOf, refsOf, upwards, workspaceFolder } from './stale-common.js';
+import { describedAsPast, commitEvidence, describeCommit, escapeRe, exists, finding, joinDir, memDirOf, refsOf, upwards, workspaceFolder } from './stale-common.js';
 import { makeSetIncludes, makeTargetDefined, pythonRunners, taskNameDefined, taskTables, type TaskTable } from '../evidence/manifests.js';
 import { DENO_CONFIG_NAMES, manifestKind as fileManifestKind, NX_NAME_KEY, TASKFILE_NAMES } from '../evidence/manifests/kinds.js';
 
@@ -1326,9 +1326,6 @@ function lastManifestRemoval(ev: Evidence, manifest: string): CommitInfo | undef
   return f.status === 'deleted' || f.status === 'renamed' ? f.commit : undefined;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 export const scriptCheck: Check = {
   id: 'script',

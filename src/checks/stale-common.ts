@@ -253,7 +253,8 @@ function pointsAtSuccessor(target: string, successors: string | ReadonlyArray<st
   return false;
 }
 
-function escapeRe(s: string): string {
+/** `s` as a literal inside a regular expression. */
+export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -28,6 +28,7 @@ import { checkScriptRef } from '../checks/script.js';
 import { checkPackageRef } from '../checks/package.js';
 import { checkVersionRef } from '../checks/version.js';
 import { expirySlotAtEdge } from '../checks/expired.js';
+import { lineInEntry } from '../checks/fidelity/text.js';
 import { planBudgets } from './budget.js';
 import { liveNames, scoreEntries, type ScoreParts } from './score.js';
 import { goShortName } from '../memory/refs/gomod.js';
@@ -1098,18 +1099,12 @@ function outsideWhere(e: Entry, f: Finding, t: Tree, fmEnd: number): string {
 function otherFactLines(e: Entry, findings: Finding[], fmEnd: number): number {
   const hit = new Set(findings.map((f) => f.line));
   const from = Math.max(0, fmEnd - e.start);
-  let line = e.line + countNewlines(e.text, 0, from);
+  let line = lineInEntry(e, from);
   let n = 0;
   for (const l of e.text.slice(from).split('\n')) {
     if (l.trim() && !/^\s{0,3}#/.test(l) && !hit.has(line)) n++;
     line++;
   }
-  return n;
-}
-
-function countNewlines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
 
