@@ -41401,7 +41401,7 @@ function checkWorkspaceGone(entry, ref, ev) {
     const tail = succ.slice(succ.indexOf("/") + 1);
     written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
   }
-  const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe2(ws)}(?=["']?(?:\\s|$))`);
+  const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe(ws)}(?=["']?(?:\\s|$))`);
   const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
   const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${task}\` script`}`;
   const advice = replaceWith ? `use \`${replaceWith}\` instead` : "update or remove the command";
@@ -41435,7 +41435,7 @@ function turboIndex(ev) {
   return idx;
 }
 function swapWord(raw, old, next, from = 0) {
-  const re = new RegExp(`(?<=^|[\\s:="'])${escapeRe2(old)}(?=$|[\\s:"'])`, "g");
+  const re = new RegExp(`(?<=^|[\\s:="'])${escapeRe(old)}(?=$|[\\s:"'])`, "g");
   re.lastIndex = from;
   const m = re.exec(raw);
   return m ? raw.slice(0, m.index) + next + raw.slice(m.index + old.length) : void 0;
@@ -41789,7 +41789,7 @@ function checkPythonRunnerRef(entry, ref, ev) {
       tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}, which the entry already names`;
       named = true;
     } else {
-      replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(written)}$`), shown);
+      replaceWith = ref.raw.replace(new RegExp(`${escapeRe(written)}$`), shown);
       if (replaceWith === ref.raw) replaceWith = void 0;
       tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}`;
     }
@@ -41820,7 +41820,7 @@ function runnerManifest(ev, tool, start, written) {
   return void 0;
 }
 function composerRunsOther(name, table) {
-  const expr = name.split(":").map(escapeRe2).join("[^:]*:") + "[^:]*";
+  const expr = name.split(":").map(escapeRe).join("[^:]*:") + "[^:]*";
   const all2 = [...COMPOSER_BUILTINS, ...table.names];
   const re = new RegExp(`^${expr}`);
   if (all2.some((c) => re.test(c))) return true;
@@ -41890,7 +41890,7 @@ function checkTaskRunnerRef(entry, ref, ev, tool) {
     tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}, which the entry already names`;
     named = true;
   } else if (to) {
-    replaceWith = ref.raw.replace(new RegExp(`${escapeRe2(name)}$`), bare2 && COMPOSER_BUILTINS.has(to) ? `run-script ${to}` : to);
+    replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), bare2 && COMPOSER_BUILTINS.has(to) ? `run-script ${to}` : to);
     if (replaceWith === ref.raw) replaceWith = void 0;
     tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}`;
   } else tail = `the ${what} was removed from \`${removed.manifest}\` in ${describeCommit(removed.commit)}`;
@@ -41954,7 +41954,7 @@ function checkGradleTaskRef(entry, ref, ev) {
 }
 function gradlePathDeclared(declared, written) {
   const segs = written.slice(1).split(":");
-  const res = segs.map((w) => new RegExp("^" + w.split(/(?=[A-Z])|[-_]/).filter((x) => x).map((x) => escapeRe2(x) + "[a-z0-9]*").join("[-_]?") + "$", "i"));
+  const res = segs.map((w) => new RegExp("^" + w.split(/(?=[A-Z])|[-_]/).filter((x) => x).map((x) => escapeRe(x) + "[a-z0-9]*").join("[-_]?") + "$", "i"));
   for (const d of declared) {
     if (d === written) return true;
     const ds = d.slice(1).split(":");
@@ -42057,9 +42057,6 @@ function lastManifestRemoval(ev, manifest) {
   if (!ev.history.available) return void 0;
   const f = ev.history.fate(manifest);
   return f.status === "deleted" || f.status === "renamed" ? f.commit : void 0;
-}
-function escapeRe2(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 var MAKEFILES, JUSTFILES, everCache, KNOWN_BINS, commitCache, SIMILAR, definersCache, PLAIN_WORKSPACE, nameIndexCache, turboCache, nxNamesCache, PM_VALUE_OPTIONS, PY_RUNNER, POE_TASK_FILES, pyFormerCache, entryCache, RUNNER_FILES, runnerTablesCache, GRADLE_OWN_TASK, gonePluginsCache, TASK_WORDS, GRADLE_KINDS, MAVEN_KINDS, GRADLE_SETTINGS, GRADLE_BUILD_SCRIPTS, GRADLE_HELP_TASK, goneMavenCache, SPRING_BOOT_PARENT_PREFIXES, scriptCheck;
 var init_script = __esm({
@@ -42211,9 +42208,6 @@ function moduleNames(ev) {
   }
   return out;
 }
-function escapeRe3(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 function moduleSpellings(entry, re) {
   const out = [];
   for (const s of entry.spans) {
@@ -42233,7 +42227,7 @@ function moduleSpellings(entry, re) {
   return out;
 }
 function moduleRegExp(names) {
-  const alt = [...names].sort((x, y) => y.length - x.length).map(escapeRe3).join("|");
+  const alt = [...names].sort((x, y) => y.length - x.length).map(escapeRe).join("|");
   return new RegExp(`(?<![\\w@/.:$-])(?:${alt})(?![\\w/-])`, "g");
 }
 function moduleRef(hit2) {
@@ -55935,17 +55929,12 @@ function outsideWhere(e, f, t, fmEnd) {
 function otherFactLines(e, findings, fmEnd) {
   const hit2 = new Set(findings.map((f) => f.line));
   const from = Math.max(0, fmEnd - e.start);
-  let line2 = e.line + countNewlines2(e.text, 0, from);
+  let line2 = lineInEntry(e, from);
   let n = 0;
   for (const l of e.text.slice(from).split("\n")) {
     if (l.trim() && !/^\s{0,3}#/.test(l) && !hit2.has(line2)) n++;
     line2++;
   }
-  return n;
-}
-function countNewlines2(text5, from, to) {
-  let n = 0;
-  for (let i = text5.indexOf("\n", from); i !== -1 && i < to; i = text5.indexOf("\n", i + 1)) n++;
   return n;
 }
 function lineOfOffset2(t, file, offset) {
@@ -56199,6 +56188,7 @@ var init_decide = __esm({
     init_package();
     init_version();
     init_expired();
+    init_text3();
     init_budget2();
     init_score();
     init_gomod();
