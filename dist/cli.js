@@ -377,15 +377,15 @@ function readBlobs(cwd, ids, onBlob, maxBytes = Number.MAX_SAFE_INTEGER) {
 }
 async function repoInfo(root2) {
   const r = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "--verify", "-q", "HEAD"]);
-  const lines = r.stdout.split("\n");
-  if (r.code !== 0 || lines.length < 4 || !lines[0]) {
+  const lines2 = r.stdout.split("\n");
+  if (r.code !== 0 || lines2.length < 4 || !lines2[0]) {
     const r2 = await runGit(root2, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"]);
     if (r2.code !== 0) return { isRepo: false, prefix: "", head: null, shallow: false };
     const l2 = r2.stdout.split("\n");
     return { isRepo: true, topLevel: l2[0], prefix: l2[1] ?? "", head: null, shallow: l2[2] === "true" };
   }
-  const head = /^[0-9a-f]{40,64}$/.test(lines[3] ?? "") ? lines[3] : null;
-  return { isRepo: true, topLevel: lines[0], prefix: lines[1] ?? "", head, shallow: lines[2] === "true" };
+  const head = /^[0-9a-f]{40,64}$/.test(lines2[3] ?? "") ? lines2[3] : null;
+  return { isRepo: true, topLevel: lines2[0], prefix: lines2[1] ?? "", head, shallow: lines2[2] === "true" };
 }
 async function remoteOriginUrl(root2) {
   const r = await runGit(root2, ["remote", "get-url", "origin"]);
@@ -1683,7 +1683,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -1699,9 +1699,9 @@ var require_directives = __commonJS({
           if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle2} ${prefix}`);
+            lines2.push(`%TAG ${handle2} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -3162,22 +3162,22 @@ var require_stringifyCollection = __commonJS({
       const { indent: indent2, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -3186,15 +3186,15 @@ var require_stringifyCollection = __commonJS({
           str6 += stringifyComment.lineComment(str6, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str6);
+        lines2.push(blockItemPrefix + str6);
       }
       let str5;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str5 = flowChars.start + flowChars.end;
       } else {
-        str5 = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line2 = lines[i];
+        str5 = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line2 = lines2[i];
           str5 += line2 ? `
 ${indent2}${line2}` : "\n";
         }
@@ -3217,22 +3217,22 @@ ${indent2}${line2}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -3249,12 +3249,12 @@ ${indent2}${line2}` : "\n";
         if (comment)
           reqNewline = true;
         let str5 = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str5.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str5.includes("\n"));
         if (i < items.length - 1) {
           str5 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line2) => sum + line2.length + 2, 2) + (str5.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line2) => sum + line2.length + 2, 2) + (str5.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str5 += ",";
@@ -3262,35 +3262,35 @@ ${indent2}${line2}` : "\n";
         }
         if (comment)
           str5 += stringifyComment.lineComment(str5, itemIndent, commentString(comment));
-        lines.push(str5);
-        linesAtValue = lines.length;
+        lines2.push(str5);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line2) => sum + line2.length + 2, 2);
+          const len = lines2.reduce((sum, line2) => sum + line2.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str5 = start;
-          for (const line2 of lines)
+          for (const line2 of lines2)
             str5 += line2 ? `
 ${indentStep}${indent2}${line2}` : "\n";
           return `${str5}
 ${indent2}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent: indent2, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent2);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports2.stringifyCollection = stringifyCollection;
@@ -3928,11 +3928,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str5.length / lineWidth);
-          const lines = new Array(n);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str5.substr(o, lineWidth);
+            lines2[i] = str5.substr(o, lineWidth);
           }
-          str5 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str5 = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str5 }, ctx, onComment, onChompKeep);
       }
@@ -4612,35 +4612,35 @@ var require_stringifyDocument = __commonJS({
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -4649,36 +4649,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports2.stringifyDocument = stringifyDocument;
   }
@@ -5740,17 +5740,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines4(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content3 = lines[i][1];
+      const lines2 = scalar.source ? splitLines4(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content3 = lines2[i][1];
         if (content3 === "" || content3 === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value3 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -5760,7 +5760,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent2, content3] = lines[i];
+        const [indent2, content3] = lines2[i];
         if (content3 === "" || content3 === "\r") {
           if (header.indent === 0 && indent2.length > trimIndent)
             trimIndent = indent2.length;
@@ -5780,17 +5780,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent2.length + content3.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value2 = "";
       let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value2 += lines[i][0].slice(trimIndent) + "\n";
+        value2 += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent2, content3] = lines[i];
+        let [indent2, content3] = lines2[i];
         offset += indent2.length + content3.length + 1;
         const crlf = content3[content3.length - 1] === "\r";
         if (crlf)
@@ -5827,8 +5827,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value2 += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value2 += "\n" + lines2[i][0].slice(trimIndent);
           if (value2[value2.length - 1] !== "\n")
             value2 += "\n";
           break;
@@ -5903,10 +5903,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports2.resolveBlockScalar = resolveBlockScalar;
   }
@@ -8674,15 +8674,15 @@ var init_yaml = __esm({
 
 // node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
-  let lines = string3.slice(0, ptr).split(/\r?\n/);
-  return [lines.length, lines.pop().length + 1];
+  let lines2 = string3.slice(0, ptr).split(/\r?\n/);
+  return [lines2.length, lines2.pop().length + 1];
 }
 function makeCodeBlock(string3, line2, column) {
-  let lines = string3.split(/\r?\n/);
+  let lines2 = string3.split(/\r?\n/);
   let codeblock = "";
   let numberLen = (Math.log10(line2 + 1) | 0) + 1;
   for (let i = line2 - 1; i <= line2 + 1; i++) {
-    let l = lines[i - 1];
+    let l = lines2[i - 1];
     if (!l)
       continue;
     codeblock += i.toString().padEnd(numberLen, " ");
@@ -10017,11 +10017,11 @@ function validateTagName(tagname) {
   return isName(tagname);
 }
 function getLineNumberForPosition(xmlData, index2) {
-  const lines = xmlData.substring(0, index2).split(/\r?\n/);
+  const lines2 = xmlData.substring(0, index2).split(/\r?\n/);
   return {
-    line: lines.length,
+    line: lines2.length,
     // column number is last line's length + 1, because column numbering starts at 1:
-    col: lines[lines.length - 1].length + 1
+    col: lines2[lines2.length - 1].length + 1
   };
 }
 function getPositionFromMatch(match) {
@@ -14981,8 +14981,8 @@ function parseCargo(text5) {
 }
 function parseRequirements(text5) {
   const out = { kind: "requirements", deps: [], problems: [] };
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
+  const lines2 = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines2) {
     let line2 = raw.replace(/(^|\s)#.*$/, "").trim();
     if (!line2) continue;
     const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
@@ -15222,23 +15222,23 @@ function readIni(text5) {
   const out = /* @__PURE__ */ new Map();
   let section;
   let key;
-  let lines = [];
+  let lines2 = [];
   let indent2 = Number.MAX_SAFE_INTEGER;
   const flush = () => {
-    if (section && key !== void 0) section.set(key, lines.join("\n").replace(/\s+$/, ""));
+    if (section && key !== void 0) section.set(key, lines2.join("\n").replace(/\s+$/, ""));
     key = void 0;
-    lines = [];
+    lines2 = [];
   };
   for (const raw of text5.replace(/^\uFEFF/, "").split(/\r?\n/)) {
     const value2 = raw.trim();
     if (value2.startsWith("#") || value2.startsWith(";")) continue;
     if (!value2) {
-      if (key !== void 0) lines.push("");
+      if (key !== void 0) lines2.push("");
       continue;
     }
     const cur = raw.length - raw.trimStart().length;
     if (key !== void 0 && cur > indent2) {
-      lines.push(value2);
+      lines2.push(value2);
       continue;
     }
     flush();
@@ -15257,7 +15257,7 @@ function readIni(text5) {
     const rest = value2.slice(eq + 1).trimStart();
     if (!k || /[\r\u2028\u2029]/.test(k) || /[\r\u2028\u2029]/.test(rest)) continue;
     key = k;
-    lines = [rest];
+    lines2 = [rest];
   }
   flush();
   return out;
@@ -15377,8 +15377,8 @@ function readMakeParts(text5) {
     recipe.add(l);
   };
   let inDefine = false;
-  const lines = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
-  for (const raw of lines) {
+  const lines2 = text5.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines2) {
     if (inDefine) {
       if (/^\s*endef\b/.test(raw)) inDefine = false;
       continue;
@@ -15934,6 +15934,230 @@ var init_lockfiles = __esm({
   }
 });
 
+// src/evidence/manifests/lock-graph.ts
+function emptyLockGraph() {
+  return { names: /* @__PURE__ */ new Set(), deps: /* @__PURE__ */ new Map() };
+}
+function addLockfile(g, base, text5) {
+  switch (base) {
+    case "Gemfile.lock":
+    case "gems.locked":
+      return gemLock(g, text5);
+    case "Cargo.lock":
+    case "poetry.lock":
+    case "uv.lock":
+      return tomlPackages(g, text5);
+    case "composer.lock":
+      return composerLock(g, text5);
+    case "package-lock.json":
+    case "npm-shrinkwrap.json":
+      return npmLock(g, text5);
+    case "yarn.lock":
+      return yarnLock2(g, text5);
+    case "pnpm-lock.yaml":
+      return pnpmLock2(g, text5);
+  }
+}
+function dependsOn(g, parent, child, depth3 = 4) {
+  const seen = /* @__PURE__ */ new Set([parent]);
+  let level = [parent];
+  for (let d = 0; d < depth3 && level.length; d++) {
+    const next = [];
+    for (const p of level)
+      for (const c of g.deps.get(p) ?? []) {
+        if (c === child) return true;
+        if (!seen.has(c)) {
+          seen.add(c);
+          next.push(c);
+        }
+      }
+    level = next;
+  }
+  return false;
+}
+function edge(g, parent, child) {
+  const c = child.toLowerCase();
+  g.names.add(c);
+  if (!parent) return;
+  let set = g.deps.get(parent);
+  if (!set) g.deps.set(parent, set = /* @__PURE__ */ new Set());
+  set.add(c);
+}
+function lines(text5) {
+  return text5.split(/\r?\n/);
+}
+function gemLock(g, text5) {
+  let inSpecs = false;
+  let current;
+  for (const line2 of lines(text5)) {
+    if (!line2.startsWith(" ")) {
+      inSpecs = false;
+      current = void 0;
+      continue;
+    }
+    if (/^ {2}specs:\s*$/.test(line2)) {
+      inSpecs = true;
+      continue;
+    }
+    if (!inSpecs) continue;
+    const spec = /^ {4}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line2);
+    if (spec) {
+      current = spec[1].toLowerCase();
+      g.names.add(current);
+      continue;
+    }
+    const dep = /^ {6}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line2);
+    if (dep) edge(g, current, dep[1]);
+  }
+}
+function tomlPackages(g, text5) {
+  let current;
+  let inDepTable = false;
+  let inDepArray = false;
+  for (const line2 of lines(text5)) {
+    if (line2.startsWith("[")) {
+      inDepArray = false;
+      inDepTable = /^\[package\.dependencies\]\s*$/.test(line2);
+      if (/^\[\[package\]\]\s*$/.test(line2)) current = void 0;
+      continue;
+    }
+    const name = /^name\s*=\s*"([^"]+)"/.exec(line2);
+    if (name && !inDepTable) {
+      current = name[1].toLowerCase();
+      g.names.add(current);
+      continue;
+    }
+    if (inDepTable) {
+      const key = /^"?([A-Za-z0-9_.-]+)"?\s*=/.exec(line2);
+      if (key) edge(g, current, key[1]);
+      continue;
+    }
+    const arr = /^dependencies\s*=\s*\[(.*)$/.exec(line2);
+    if (arr) {
+      inDepArray = !arr[1].includes("]") || /\{[^}]*$/.test(arr[1]);
+      depItems(g, current, arr[1]);
+      continue;
+    }
+    if (inDepArray) {
+      depItems(g, current, line2);
+      if (/^\s*\]/.test(line2)) inDepArray = false;
+    }
+  }
+}
+function depItems(g, parent, s) {
+  for (const m of s.matchAll(/name\s*=\s*"([^"]+)"/g)) edge(g, parent, m[1]);
+  if (s.includes("name")) return;
+  for (const m of s.matchAll(/"([A-Za-z0-9_.-]+)(?:\s[^"]*)?"/g)) edge(g, parent, m[1]);
+}
+function composerLock(g, text5) {
+  let data;
+  try {
+    data = JSON.parse(text5);
+  } catch {
+    return;
+  }
+  for (const list5 of [data.packages, data["packages-dev"]]) {
+    if (!Array.isArray(list5)) continue;
+    for (const p of list5) {
+      if (typeof p?.name !== "string") continue;
+      const parent = p.name.toLowerCase();
+      g.names.add(parent);
+      if (p.require && typeof p.require === "object") {
+        for (const r of Object.keys(p.require)) if (r.includes("/")) edge(g, parent, r);
+      }
+    }
+  }
+}
+function npmLock(g, text5) {
+  let data;
+  try {
+    data = JSON.parse(text5);
+  } catch {
+    return;
+  }
+  for (const [path14, p] of Object.entries(data.packages ?? {})) {
+    const at = path14.lastIndexOf("node_modules/");
+    if (at < 0) continue;
+    const name = path14.slice(at + "node_modules/".length).toLowerCase();
+    g.names.add(name);
+    for (const d of Object.keys({ ...p?.dependencies, ...p?.optionalDependencies })) edge(g, name, d);
+  }
+  for (const [name, p] of Object.entries(data.dependencies ?? {})) {
+    const n = name.toLowerCase();
+    g.names.add(n);
+    for (const d of Object.keys(p?.requires ?? {})) edge(g, n, d);
+  }
+}
+function yarnLock2(g, text5) {
+  let current;
+  let inDeps = false;
+  for (const line2 of lines(text5)) {
+    if (!line2 || line2.startsWith("#")) continue;
+    if (!line2.startsWith(" ")) {
+      inDeps = false;
+      const first = line2.replace(/:$/, "").split(/,\s*/)[0].replace(/^"|"$/g, "");
+      const at = first.indexOf("@", 1);
+      current = at > 0 && first !== "__metadata" ? first.slice(0, at).toLowerCase() : void 0;
+      if (current) g.names.add(current);
+      continue;
+    }
+    if (/^ {2}\S/.test(line2)) {
+      inDeps = /^ {2}(?:dependencies|optionalDependencies):\s*$/.test(line2);
+      continue;
+    }
+    if (inDeps) {
+      const m = /^ {4}"?((?:@[^@\s"/]+\/)?[^@\s":]+)"?[\s:]/.exec(line2);
+      if (m) edge(g, current, m[1]);
+    }
+  }
+}
+function pnpmLock2(g, text5) {
+  let section = "";
+  let current;
+  let inDeps = false;
+  for (const line2 of lines(text5)) {
+    if (line2 && !line2.startsWith(" ")) {
+      section = line2.replace(/:.*$/, "");
+      current = void 0;
+      continue;
+    }
+    if (section !== "packages" && section !== "snapshots") continue;
+    const key = /^ {2}'?\/?((?:@[^@/\s']+\/)?[^@/\s'(]+)[@/]/.exec(line2);
+    if (key) {
+      current = key[1].toLowerCase();
+      g.names.add(current);
+      inDeps = false;
+      continue;
+    }
+    if (/^ {4}\S/.test(line2)) {
+      inDeps = /^ {4}(?:dependencies|optionalDependencies):\s*$/.test(line2);
+      continue;
+    }
+    if (inDeps) {
+      const m = /^ {6}'?((?:@[^@/\s']+\/)?[^@\s':]+)'?:/.exec(line2);
+      if (m) edge(g, current, m[1]);
+    }
+  }
+}
+var LOCK_GRAPH_FILES;
+var init_lock_graph = __esm({
+  "src/evidence/manifests/lock-graph.ts"() {
+    "use strict";
+    LOCK_GRAPH_FILES = /* @__PURE__ */ new Set([
+      "Gemfile.lock",
+      "gems.locked",
+      "Cargo.lock",
+      "poetry.lock",
+      "uv.lock",
+      "composer.lock",
+      "package-lock.json",
+      "npm-shrinkwrap.json",
+      "yarn.lock",
+      "pnpm-lock.yaml"
+    ]);
+  }
+});
+
 // src/evidence/manifests.ts
 function emptyManifestIndex() {
   return {
@@ -15971,6 +16195,35 @@ async function mapLimit(items, limit, fn) {
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker2));
   return out;
 }
+async function lockGraphOf(reader, files, found, texts) {
+  const inputs = [];
+  const seen = /* @__PURE__ */ new Set();
+  found.forEach(({ file }, i) => {
+    const base = file.slice(file.lastIndexOf("/") + 1);
+    const t = texts[i];
+    if (LOCK_GRAPH_FILES.has(base) && t.text !== void 0) {
+      inputs.push({ base, text: t.text });
+      seen.add(file);
+    }
+  });
+  const others = [];
+  for (const f of files.files) if (f.endsWith(".lock") || f.endsWith(".json") || f.endsWith(".yaml") || f.endsWith(".locked")) {
+    if (!seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf("/") + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+  }
+  const read = await mapLimit(others, 8, (f) => reader.read(f));
+  others.forEach((f, i) => {
+    const t = read[i];
+    if ("text" in t) inputs.push({ base: f.slice(f.lastIndexOf("/") + 1), text: t.text });
+  });
+  let graph;
+  return () => {
+    if (!graph) {
+      graph = emptyLockGraph();
+      for (const { base, text: text5 } of inputs.splice(0)) addLockfile(graph, base, text5);
+    }
+    return graph;
+  };
+}
 async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
   const idx = into;
   const found = [];
@@ -16003,6 +16256,7 @@ async function readHeadManifests(root2, files, into = emptyManifestIndex()) {
     for (const pr of p.problems) idx.problems.push({ file, ...pr });
     parsed.push({ file, p });
   });
+  idx.lockGraph = await lockGraphOf(reader, files, found, texts);
   const makeSets = await makeTargetSets(reader, files, parsed, idx.problems);
   await readTaskTables(reader, files, parsed, taskTables(idx), idx.problems);
   locks.sort((a, b) => depth2(b.file) - depth2(a.file));
@@ -16592,7 +16846,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, LOCK_SKIP, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -16601,6 +16855,7 @@ var init_manifests = __esm({
     init_history();
     init_kinds();
     init_lockfiles();
+    init_lock_graph();
     init_parse2();
     init_kinds();
     init_parse2();
@@ -16680,6 +16935,7 @@ var init_manifests = __esm({
     dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth2 = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
+    LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
     runnerTables = /* @__PURE__ */ new WeakMap();
     taskTablesOf = /* @__PURE__ */ new WeakMap();
     MAX_TASK_INCLUDES = 256;
@@ -27869,7 +28125,7 @@ function markdownTable(table, options) {
   cellMatrix.splice(1, 0, row);
   sizeMatrix.splice(1, 0, sizes);
   rowIndex = -1;
-  const lines = [];
+  const lines2 = [];
   while (++rowIndex < cellMatrix.length) {
     const row2 = cellMatrix[rowIndex];
     const sizes2 = sizeMatrix[rowIndex];
@@ -27920,11 +28176,11 @@ function markdownTable(table, options) {
         line2.push("|");
       }
     }
-    lines.push(
+    lines2.push(
       settings.delimiterEnd === false ? line2.join("").replace(/ +$/, "") : line2.join("")
     );
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 function serialize(value2) {
   return value2 === null || value2 === void 0 ? "" : String(value2);
@@ -31613,9 +31869,9 @@ function cursorRuleFrontmatter(value2, contentStart, contentLine, res) {
   return res;
 }
 function firstBadLine(text5) {
-  const lines = text5.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i].replace(/\r$/, "");
+  const lines2 = text5.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    const line2 = lines2[i].replace(/\r$/, "");
     if (!TOP_KEY_LINE_RE.test(line2) || fastYaml(line2)) continue;
     const r = parseYaml4(line2, 0, 1);
     if (r.problems.length > 0) return { line: i + 1, message: r.problems[0].message };
@@ -32868,11 +33124,11 @@ function looksLikeUnclosedFrontmatter(text5) {
   const fm = FM_OPEN_RE.exec(text5);
   if (!fm) return false;
   const rest = text5.slice(fm[0].length, fm[0].length + 4096);
-  const lines = rest.split(/\r?\n/);
-  const first = lines.find((l) => l.trim() !== "");
+  const lines2 = rest.split(/\r?\n/);
+  const first = lines2.find((l) => l.trim() !== "");
   if (first === void 0) return false;
   if ((fm[1] === "---" ? YAML_KEY_LINE_RE : TOML_KEY_LINE_RE).test(first)) return true;
-  return lines[0].trim() !== "" && !MD_BLOCK_LINE_RE.test(lines[0]);
+  return lines2[0].trim() !== "" && !MD_BLOCK_LINE_RE.test(lines2[0]);
 }
 function lineStarts(text5) {
   const starts = [0];
@@ -33275,19 +33531,19 @@ function spanOf(node2, out, defs, src) {
     }
     case "code": {
       const p = pos(node2);
-      const lines = splitLinesAt(src.slice(p.start, p.end), p.start);
+      const lines2 = splitLinesAt(src.slice(p.start, p.end), p.start);
       let first = 0;
-      let last = lines.length;
-      const open = FENCE_LINE_RE.exec(lines[0].text);
+      let last = lines2.length;
+      const open = FENCE_LINE_RE.exec(lines2[0].text);
       if (open) {
         first = 1;
         const fenceChar = open[1][0];
-        if (lines.length > 1) {
-          const close2 = FENCE_LINE_RE.exec(lines[lines.length - 1].text);
-          if (close2 && close2[1][0] === fenceChar && close2[1].length >= open[1].length && /^[ \t]*[`~]+[ \t]*$/.test(lines[lines.length - 1].text)) last = lines.length - 1;
+        if (lines2.length > 1) {
+          const close2 = FENCE_LINE_RE.exec(lines2[lines2.length - 1].text);
+          if (close2 && close2[1][0] === fenceChar && close2[1].length >= open[1].length && /^[ \t]*[`~]+[ \t]*$/.test(lines2[lines2.length - 1].text)) last = lines2.length - 1;
         }
       }
-      const content3 = lines.slice(first, last);
+      const content3 = lines2.slice(first, last);
       if (node2.value === "" || content3.length === 0) return true;
       lineSpans("code", node2.value, content3, p.line + first, out, node2.lang);
       return true;
@@ -33476,9 +33732,9 @@ function parseMemoryText(path14, text5, format, opts = {}) {
 function parseUnsafe(path14, text5, format, opts) {
   const ls = lineStarts(text5);
   const firstNl = text5.indexOf("\n");
-  const lines = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
+  const lines2 = text5.length === 0 ? 0 : text5.charCodeAt(text5.length - 1) === 10 ? ls.length - 1 : ls.length;
   const bytes2 = opts.bytes ?? Buffer.byteLength(text5, "utf8");
-  const file = { path: path14, absPath: path14, format, text: text5, lines, bytes: bytes2 };
+  const file = { path: path14, absPath: path14, format, text: text5, lines: lines2, bytes: bytes2 };
   Object.defineProperty(file, "tokens", TOKENS);
   if (opts.skipTokens) file.tokens = 0;
   if (firstNl > 0 && text5.charCodeAt(firstNl - 1) === 13) file.eol = "\r\n";
@@ -33885,15 +34141,15 @@ function lex(text5, base, skip) {
     if (ps !== -1 && pe > ps) lexInline(text5.slice(ps, pe), base + ps, out);
     return out;
   }
-  const lines = splitLines(text5);
+  const lines2 = splitLines(text5);
   let i = 0;
   let prose2 = null;
   const flushProse = () => {
     if (prose2 && prose2.end > prose2.start) lexInline(text5.slice(prose2.start, prose2.end), base + prose2.start, out);
     prose2 = null;
   };
-  while (i < lines.length) {
-    const ln = lines[i];
+  while (i < lines2.length) {
+    const ln = lines2[i];
     if (skip && base + ln.start < skip[1] && base + ln.end > skip[0]) {
       flushProse();
       i++;
@@ -33905,13 +34161,13 @@ function lex(text5, base, skip) {
       const fence3 = m[2];
       const lang = (m[3] || "").toLowerCase().replace(/^\{?\.?/, "").replace(/[},].*$/, "");
       let j = i + 1;
-      while (j < lines.length) {
-        const t = lines[j].text.trim();
+      while (j < lines2.length) {
+        const t = lines2[j].text.trim();
         if (t.startsWith(fence3[0].repeat(fence3.length)) && /^(`{3,}|~{3,})\s*$/.test(t)) break;
         j++;
       }
-      const bodyStart = i + 1 < lines.length ? lines[i + 1].start : ln.end;
-      const bodyEnd = j < lines.length ? lines[j].start : text5.length;
+      const bodyStart = i + 1 < lines2.length ? lines2[i + 1].start : ln.end;
+      const bodyEnd = j < lines2.length ? lines2[j].start : text5.length;
       if (bodyEnd > bodyStart) out.push({ kind: "code", text: text5.slice(bodyStart, bodyEnd), start: base + bodyStart, lang });
       i = j + 1;
       continue;
@@ -35330,11 +35586,11 @@ var init_commands = __esm({
 
 // src/memory/refs/tree.ts
 function isTree(code3) {
-  const lines = code3.split("\n").filter((l) => l.trim());
-  if (lines.length < 2) return false;
-  const boxed = lines.filter((l) => /[├└]─|[|`+]--|\|-- |`-- /.test(l)).length;
-  if (boxed >= 1 && boxed >= Math.min(2, lines.length - 1)) return true;
-  const names = lines.map((l) => l.replace(/\s+#.*$/, "").replace(/(?<=\S)\s{2,}.*$/, ""));
+  const lines2 = code3.split("\n").filter((l) => l.trim());
+  if (lines2.length < 2) return false;
+  const boxed = lines2.filter((l) => /[├└]─|[|`+]--|\|-- |`-- /.test(l)).length;
+  if (boxed >= 1 && boxed >= Math.min(2, lines2.length - 1)) return true;
+  const names = lines2.map((l) => l.replace(/\s+#.*$/, "").replace(/(?<=\S)\s{2,}.*$/, ""));
   const plain = names.every((l) => /^\s*[\w.@-][\w.@+-]*\/?\s*$/.test(l));
   const dirs = names.filter((l) => /\/\s*$/.test(l)).length;
   const indents = new Set(names.map((l) => /^\s*/.exec(l)[0].length));
@@ -36790,11 +37046,11 @@ function withoutQueryOrFragment(u) {
 }
 function codeBlock(seg, c) {
   const lang = seg.lang ?? "";
-  const lines = splitLines(seg.text);
-  const shell = SHELL_LANGS.has(lang) || PLAIN_LANGS.has(lang) && isShellish(lines.map((l) => l.text));
+  const lines2 = splitLines(seg.text);
+  const shell = SHELL_LANGS.has(lang) || PLAIN_LANGS.has(lang) && isShellish(lines2.map((l) => l.text));
   if (shell) {
     const state = {};
-    for (const l of lines) {
+    for (const l of lines2) {
       let text5 = l.text;
       let off2 = 0;
       const pm2 = /^(\s*(?:\$|>|%|#\s*\$)\s+)/.exec(text5);
@@ -36860,8 +37116,8 @@ function codeBlock(seg, c) {
     }
   }
 }
-function isShellish(lines) {
-  const body = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+function isShellish(lines2) {
+  const body = lines2.map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   if (!body.length) return false;
   const cmd = body.filter((l) => looksLikeCommand(l.replace(/^[$>%]\s+/, ""))).length;
   return cmd / body.length >= 0.6;
@@ -42444,6 +42700,37 @@ function familyDeclared(ev, idx, key, newMajor = false) {
   idx.families.set(memo, r);
   return r;
 }
+function stillLocked(ev, key) {
+  const g = ev.manifests.lockGraph?.();
+  if (!g || g.names.size === 0) return void 0;
+  const hit2 = variants(key).filter((v) => g.names.has(v));
+  return hit2.length ? hit2 : void 0;
+}
+function integrationDeclared(ev, idx, key) {
+  const k = key.toLowerCase();
+  const memo = `${k}\0integration`;
+  let r = idx.families.get(memo);
+  if (r !== void 0) return r;
+  r = false;
+  if (/^[a-z][a-z0-9]+$/.test(k)) {
+    for (const dep of ev.manifests.dependencies.keys()) {
+      if (dep === k || !dep.includes(k)) continue;
+      if (dep.startsWith(`@${k}/`) || dep.startsWith(`@${k}-`) || dep.startsWith(`@${k}hq/`)) {
+        r = true;
+        break;
+      }
+      const parts = dep.replace(/^@[^/]+\//, "").split(/[-_.]/);
+      const at = parts.indexOf(k);
+      if (at > 0 || at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1])) {
+        r = true;
+        break;
+      }
+    }
+  }
+  if (idx.families.size > 1e5) idx.families.clear();
+  idx.families.set(memo, r);
+  return r;
+}
 function moduleIndex(ev, idx) {
   if (!idx.modules) {
     const m = { names: moduleNames(ev), deps: /* @__PURE__ */ new Map(), re: null };
@@ -42792,6 +43079,8 @@ function checkPackageRef(entry, ref, ev, context) {
     );
   }
   if (!h.own && familyDeclared(ev, idx, h.key, true)) return null;
+  const plainProse = ref.in === "prose" && /^[A-Za-z][A-Za-z0-9]+$/.test(ref.raw);
+  if (!h.own && plainProse && integrationDeclared(ev, idx, h.key)) return null;
   const last = removals.reduce((a, b) => a.commit.time >= b.commit.time ? a : b);
   const key = `${last.commit.sha}\0${last.manifest}`;
   const field2 = last.field;
@@ -42803,6 +43092,10 @@ function checkPackageRef(entry, ref, ev, context) {
   );
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succKey = h.own ? void 0 : swapSuccessor(added, removedThere);
+  if (!h.own) {
+    const still = stillLocked(ev, h.key);
+    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph(), s, k))) : ref.in === "prose")) return null;
+  }
   const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : void 0;
   const succ = succKey === void 0 ? void 0 : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
   const written = ref.raw;
@@ -42927,12 +43220,13 @@ function withModuleRefs(entry, re) {
   }
   return out;
 }
-var cache, VARIANTS, runAsCommand, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, runAsCommand, CLIENT_SUFFIX, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
     init_manifests();
     init_kinds();
+    init_lock_graph();
     init_paths();
     init_gomod();
     init_stale_common();
@@ -42940,6 +43234,7 @@ var init_package = __esm({
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
     runAsCommand = (ref) => ref.tool === "other" && ref.in !== "prose";
+    CLIENT_SUFFIX = /^(?:sdk|api|client|js|node|python|py|ruby|rb|go|rs|rust|php|java|dotnet|net|kit|ai)$/;
     fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
     fromComposer = (events) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === "composer");
     PACKAGE_VERBS = new Set("add install i remove rm uninstall un update up upgrade why link unlink outdated info view dlx create global".split(" "));
@@ -44629,9 +44924,9 @@ function statedExpiry(entry) {
   return lead ? { value: lead, leading: true } : void 0;
 }
 function expirySlotAtEdge(text5) {
-  const lines = text5.split("\n").filter((l) => l.trim() !== "");
+  const lines2 = text5.split("\n").filter((l) => l.trim() !== "");
   const slot = (l) => l !== void 0 && (SLOT.test(l) || LEADING_UNTIL.test(l));
-  return slot(lines[0]) || slot(lines[lines.length - 1]);
+  return slot(lines2[0]) || slot(lines2[lines2.length - 1]);
 }
 var SLOT, LEADING_UNTIL, SLOT_GATE, expiredCheck;
 var init_expired = __esm({
@@ -44887,10 +45182,10 @@ function inlineMarkupRemoved(t) {
   return t;
 }
 function lineMarkupRemoved(t) {
-  const lines = LINE_BREAK.test(t);
-  t = t.replace(lines ? BULLET2 : BULLET_FIRST, " ");
-  if (t.includes("#")) t = t.replace(lines ? HEADING3 : HEADING_FIRST, " ");
-  if (t.includes(">")) t = t.replace(lines ? QUOTE : QUOTE_FIRST, " ");
+  const lines2 = LINE_BREAK.test(t);
+  t = t.replace(lines2 ? BULLET2 : BULLET_FIRST, " ");
+  if (t.includes("#")) t = t.replace(lines2 ? HEADING3 : HEADING_FIRST, " ");
+  if (t.includes(">")) t = t.replace(lines2 ? QUOTE : QUOTE_FIRST, " ");
   return t;
 }
 function scanWords(t, out) {
@@ -46925,7 +47220,7 @@ function indexShape(text5) {
         break;
       }
   }
-  let lines = 0;
+  let lines2 = 0;
   let indexLines = 0;
   let inItem = false;
   let inComment = false;
@@ -46933,7 +47228,7 @@ function indexShape(text5) {
   for (; i < ls.length; i++) {
     const l = ls[i];
     if (fence3) {
-      if (!/^\s*$/.test(l)) lines++;
+      if (!/^\s*$/.test(l)) lines2++;
       const close2 = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(l);
       if (close2 && close2[1][0] === fence3[0] && close2[1].length >= fence3.length) fence3 = "";
       continue;
@@ -46952,7 +47247,7 @@ function indexShape(text5) {
     inItem = false;
     if (/^ {0,3}#{1,6}(?:\s|$)/.test(l) || /^ {0,3}(?:[-=_*]\s*){3,}$/.test(l)) continue;
     if (/^ {0,3}\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(l)) continue;
-    lines++;
+    lines2++;
     const open = /^ {0,3}(`{3,}|~{3,})/.exec(l);
     if (open) {
       fence3 = open[1];
@@ -46963,7 +47258,7 @@ function indexShape(text5) {
       if (linksIntoFolder(l)) indexLines++;
     } else if (t.startsWith("|") && linksIntoFolder(l)) indexLines++;
   }
-  return { lines, indexLines };
+  return { lines: lines2, indexLines };
 }
 function hasMemoryFrontmatter(text5) {
   const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text5.startsWith("\uFEFF") ? text5.slice(1) : text5);
@@ -47364,8 +47659,8 @@ var init_discover = __esm({
         if (inClaudeFolder(shown)) return true;
         const text5 = readHead(join2(dir, "MEMORY.md"), INDEX_SAMPLE_BYTES);
         if (text5 === void 0) return true;
-        const { lines, indexLines } = indexShape(text5);
-        if (lines > 0 && indexLines * 2 > lines) return true;
+        const { lines: lines2, indexLines } = indexShape(text5);
+        if (lines2 > 0 && indexLines * 2 > lines2) return true;
         const names = siblings().filter((abs) => {
           const base = basename2(abs);
           return base !== "MEMORY.md" && !/^pruning-log\.md$/i.test(base) && formatOf(base) === void 0;
@@ -47383,7 +47678,7 @@ var init_discover = __esm({
         const file = shown === "." ? "MEMORY.md" : `${shown}/MEMORY.md`;
         this.notMemory.push({
           path: file,
-          reason: `${file} reads as a document, not a memory index (${indexLines} of its ${lines} lines link to a Markdown file beside it)` + (n > 0 ? ` and the Markdown files beside it carry no memory frontmatter (name, description, type)` : "") + ", and it is not in a memory location; its folder is not auto memory"
+          reason: `${file} reads as a document, not a memory index (${indexLines} of its ${lines2} lines link to a Markdown file beside it)` + (n > 0 ? ` and the Markdown files beside it carry no memory frontmatter (name, description, type)` : "") + ", and it is not in a memory location; its folder is not auto memory"
         });
         return false;
       }
@@ -48784,25 +49079,25 @@ function findBrokenLinks(ctx) {
     const memo = `${depth3}\0${file}`;
     if (walked.has(memo)) return;
     walked.add(memo);
-    for (const edge of importEdges.get(file) ?? []) {
+    for (const edge2 of importEdges.get(file) ?? []) {
       const hop = depth3 + 1;
-      const key = `${edge.entry.id}:${edge.hit.index}`;
-      if (stack.includes(edge.to)) {
+      const key = `${edge2.entry.id}:${edge2.hit.index}`;
+      if (stack.includes(edge2.to)) {
         if (!reported.has(key)) {
           reported.add(key);
-          const cycle = [...stack.slice(stack.indexOf(edge.to)), edge.to].join(" -> ");
-          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is circular (${cycle}); remove one of the imports.`, "warning", { target: edge.to, reason: "import-circular", cycle });
+          const cycle = [...stack.slice(stack.indexOf(edge2.to)), edge2.to].join(" -> ");
+          push2(edge2.entry, edge2.hit.index, "@" + edge2.hit.raw, `The import @${edge2.hit.raw} is circular (${cycle}); remove one of the imports.`, "warning", { target: edge2.to, reason: "import-circular", cycle });
         }
         continue;
       }
       if (hop > MAX_IMPORT_HOPS) {
         if (!reported.has(key)) {
           reported.add(key);
-          push2(edge.entry, edge.hit.index, "@" + edge.hit.raw, `The import @${edge.hit.raw} is ${hop} hops from ${stack[0]}, beyond Claude Code's limit of ${MAX_IMPORT_HOPS}, so it is never loaded; import it from a shallower file.`, "warning", { target: edge.to, reason: "import-too-deep", now: MAX_IMPORT_HOPS, hops: hop });
+          push2(edge2.entry, edge2.hit.index, "@" + edge2.hit.raw, `The import @${edge2.hit.raw} is ${hop} hops from ${stack[0]}, beyond Claude Code's limit of ${MAX_IMPORT_HOPS}, so it is never loaded; import it from a shallower file.`, "warning", { target: edge2.to, reason: "import-too-deep", now: MAX_IMPORT_HOPS, hops: hop });
         }
         continue;
       }
-      walk(edge.to, hop, [...stack, edge.to]);
+      walk(edge2.to, hop, [...stack, edge2.to]);
     }
   };
   for (const r of roots) walk(r, 0, [r]);
@@ -52877,7 +53172,7 @@ function loadedCut(file, limit) {
     if (m) pos2 = m[0].length;
   }
   let inComment = false;
-  let lines = 0;
+  let lines2 = 0;
   let bytes2 = 0;
   while (pos2 < text5.length) {
     const nl = text5.indexOf("\n", pos2);
@@ -52909,7 +53204,7 @@ function loadedCut(file, limit) {
     const hadComment = visible.length !== raw.length;
     const counts2 = !(hadComment && visible.trim() === "");
     if (counts2) {
-      if (lines + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines, countedBytes: bytes2 };
+      if (lines2 + 1 > maxLines) return { offset: pos2, line: lineOf2(text5, pos2), by: "lines", countedLines: lines2, countedBytes: bytes2 };
       const b = Buffer.byteLength(visible, "utf8");
       if (bytes2 + b > maxBytes) {
         let room = maxBytes - bytes2;
@@ -52923,14 +53218,14 @@ function loadedCut(file, limit) {
           off2 += chars[k].length;
           k++;
         }
-        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines, countedBytes: bytes2 };
+        return { offset: off2, line: lineOf2(text5, off2), by: "bytes", countedLines: lines2, countedBytes: bytes2 };
       }
-      lines++;
+      lines2++;
       bytes2 += b;
     }
     pos2 = end;
   }
-  return { offset: text5.length, line: 0, by: null, countedLines: lines, countedBytes: bytes2 };
+  return { offset: text5.length, line: 0, by: null, countedLines: lines2, countedBytes: bytes2 };
 }
 function lineOf2(text5, offset) {
   let n = 1;
@@ -54417,7 +54712,7 @@ function startBlame(root2, files) {
 }
 async function gatherUsage(opts) {
   const { root: root2, files, entries, config, evidence, early } = opts;
-  const lines = /* @__PURE__ */ new Map();
+  const lines2 = /* @__PURE__ */ new Map();
   const unblamed = [];
   const fromHistory = /* @__PURE__ */ new Map();
   if (evidence.history.available) {
@@ -54450,7 +54745,7 @@ async function gatherUsage(opts) {
   const rest = blameFiles(root2, blameable.filter((f) => !early?.has(f.path)).map((f) => f.path));
   for (const f of blameable) {
     const times = await (early?.get(f.path) ?? rest.get(f.path));
-    if (times) lines.set(f.path, times);
+    if (times) lines2.set(f.path, times);
     else unblamed.push(f.path);
   }
   const usage = /* @__PURE__ */ new Map();
@@ -54465,7 +54760,7 @@ async function gatherUsage(opts) {
       usage.set(e.id, u);
       continue;
     }
-    const times = lines.get(e.file);
+    const times = lines2.get(e.file);
     if (times) {
       let last;
       let first;
@@ -54491,7 +54786,7 @@ async function gatherUsage(opts) {
     const read = await readAccessLog(abs, files, entries, root2, evidence.now, usage);
     accessLog = read ? { ...read, path: config.accessLog } : void 0;
   }
-  evidence.usage = { lines, entries: usage, accessLog, unblamed: [...new Set(unblamed)].sort() };
+  evidence.usage = { lines: lines2, entries: usage, accessLog, unblamed: [...new Set(unblamed)].sort() };
 }
 var ZERO_SHA, BLAME_CONCURRENCY, day;
 var init_usage = __esm({
@@ -54701,8 +54996,8 @@ function loadedSize(file) {
   let text5 = file.text;
   if (file.frontmatterRange) text5 = text5.slice(file.frontmatterRange[1]);
   text5 = withoutComments(text5);
-  const lines = text5.length === 0 ? 0 : countNewlines(text5) + 1 - (text5.endsWith("\n") ? 1 : 0);
-  return { lines, bytes: Buffer.byteLength(text5, "utf8"), tokens: file.tokens };
+  const lines2 = text5.length === 0 ? 0 : countNewlines(text5) + 1 - (text5.endsWith("\n") ? 1 : 0);
+  return { lines: lines2, bytes: Buffer.byteLength(text5, "utf8"), tokens: file.tokens };
 }
 function withoutComments(text5) {
   return text5.includes("<!--") ? text5.replace(/<!--[\s\S]*?-->/g, "") : text5;
@@ -56794,16 +57089,16 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
       return;
     }
     diff.push({ value: "", lines: [] });
-    function contextLines(lines) {
-      return lines.map(function(entry) {
+    function contextLines(lines2) {
+      return lines2.map(function(entry) {
         return " " + entry;
       });
     }
     const hunks = [];
     let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
     for (let i = 0; i < diff.length; i++) {
-      const current = diff[i], lines = current.lines || splitLines2(current.value);
-      current.lines = lines;
+      const current = diff[i], lines2 = current.lines || splitLines2(current.value);
+      current.lines = lines2;
       if (current.added || current.removed) {
         if (!oldRangeStart) {
           const prev = diff[i - 1];
@@ -56815,23 +57110,23 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
             newRangeStart -= curRange.length;
           }
         }
-        for (const line2 of lines) {
+        for (const line2 of lines2) {
           curRange.push((current.added ? "+" : "-") + line2);
         }
         if (current.added) {
-          newLine += lines.length;
+          newLine += lines2.length;
         } else {
-          oldLine += lines.length;
+          oldLine += lines2.length;
         }
       } else {
         if (oldRangeStart) {
-          if (lines.length <= context * 2 && i < diff.length - 2) {
-            for (const line2 of contextLines(lines)) {
+          if (lines2.length <= context * 2 && i < diff.length - 2) {
+            for (const line2 of contextLines(lines2)) {
               curRange.push(line2);
             }
           } else {
-            const contextSize = Math.min(lines.length, context);
-            for (const line2 of contextLines(lines.slice(0, contextSize))) {
+            const contextSize = Math.min(lines2.length, context);
+            for (const line2 of contextLines(lines2.slice(0, contextSize))) {
               curRange.push(line2);
             }
             const hunk = {
@@ -56847,8 +57142,8 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
             curRange = [];
           }
         }
-        oldLine += lines.length;
-        newLine += lines.length;
+        oldLine += lines2.length;
+        newLine += lines2.length;
       }
     }
     for (const hunk of hunks) {
@@ -57012,7 +57307,7 @@ function renderLogEntry(input) {
     const e = byId.get(p.entryId);
     return e ? `${e.file}:${e.line} (${p.action})` : p.entryId;
   });
-  const lines = [
+  const lines2 = [
     `## ${date} audit`,
     "",
     `- **Entries audited**: ${audited}`,
@@ -57023,17 +57318,17 @@ function renderLogEntry(input) {
     `- **SUPERSEDED written**: ${input.supersededFiles.length ? input.supersededFiles.map((s) => `\`${s.file}\` (with the ${s.action} of ${s.entryId})`).join(", ") : "none"}`
   ];
   if (input.foldCandidates.length)
-    lines.push(
+    lines2.push(
       `- **Fold candidates** (lost more than half of their content; fold into the index): ${input.foldCandidates.map((f) => `\`${f}\``).join(", ")}`
     );
-  lines.push("", "| Entry (summary) | Type | Reason |", "| --- | --- | --- |");
+  lines2.push("", "| Entry (summary) | Type | Reason |", "| --- | --- | --- |");
   const rows = plan.filter((p) => CHANGED.has(p.action)).map((p) => ({ p, e: byId.get(p.entryId) })).sort((a, b) => (a.e?.file ?? "") < (b.e?.file ?? "") ? -1 : (a.e?.file ?? "") > (b.e?.file ?? "") ? 1 : (a.e?.line ?? 0) - (b.e?.line ?? 0));
   for (const { p, e } of rows) {
     const summary = e ? summarize2(e) : p.entryId;
-    lines.push(`| "${cell(summary)}" | ${e?.type ?? "unknown"} | ${cell(`rule ${p.rule}, ${p.action}: ${p.reason}`)} |`);
+    lines2.push(`| "${cell(summary)}" | ${e?.type ?? "unknown"} | ${cell(`rule ${p.rule}, ${p.action}: ${p.reason}`)} |`);
   }
-  lines.push("");
-  return lines.join("\n") + "\n";
+  lines2.push("");
+  return lines2.join("\n") + "\n";
 }
 function parseLog(text5) {
   const norm = text5.replace(/\r\n/g, "\n");
@@ -57151,7 +57446,7 @@ function renderSuperseded(opts) {
   const lead = /^\s*/.exec(bodyText)[0];
   const bodyLine = e.line + (fm ? fm[0].split("\n").length - 1 : 0) + (lead.match(/\n/g)?.length ?? 0);
   const whereFrom = e.headings.length ? ` under "${e.headings.join(" > ")}"` : "";
-  const lines = [
+  const lines2 = [
     "---",
     `name: superseded-${shortId(e.id)}`,
     `description: ${yamlScalar(`Counter-memory preventing re-derivation of ${summarize2(e, 100)}`)}`,
@@ -57167,7 +57462,7 @@ function renderSuperseded(opts) {
     `Supersedes: ${supersedesTarget(e)}`,
     ""
   ];
-  return lines.join(opts.eol ?? "\n");
+  return lines2.join(opts.eol ?? "\n");
 }
 function supersededIndexLine(e, recordFile) {
   const name = recordFile.slice(recordFile.lastIndexOf("/") + 1);
@@ -57613,11 +57908,11 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
     };
   };
   const structureRecord = (prefix, kind, reason, a, b, group, entryId) => {
-    const lines = text5.slice(ls[a - 1], ls[b]);
-    const shown = a === b ? lineText(text5, ls, a) : lines.replace(/\r?\n$/, "");
+    const lines2 = text5.slice(ls[a - 1], ls[b]);
+    const shown = a === b ? lineText(text5, ls, a) : lines2.replace(/\r?\n$/, "");
     records.push({
-      id: recordId([today, file.path, a, a === b ? shown : lines]),
-      entryId: entryId ?? prefix + recordId([file.path, a === b ? shown : lines]).slice(2),
+      id: recordId([today, file.path, a, a === b ? shown : lines2]),
+      entryId: entryId ?? prefix + recordId([file.path, a === b ? shown : lines2]).slice(2),
       date: today,
       action: "reintegrate",
       rule: 0,
@@ -57628,7 +57923,7 @@ function editFile(file, entries, plan, deletedTopics, redirects, today) {
       kind,
       headings: [],
       text: shown,
-      lines,
+      lines: lines2,
       group,
       ...anchors(a, b)
     });
@@ -58105,12 +58400,12 @@ function anchorAlternates(records, file) {
 function sameLine(line2, needle) {
   return line2 === needle || needle.includes("[REDACTED:") && redactSecrets(line2) === needle;
 }
-function lastBefore(lines, bodyStart, r, siblings, eol) {
+function lastBefore(lines2, bodyStart, r, siblings, eol) {
   const before = siblings.filter((o) => o !== r && o.endLine < r.line && !o.fileDeleted && o.replacement === void 0 && o.file === r.file && o.date === r.date);
   if (!before.length) return -1;
   const byText = /* @__PURE__ */ new Map();
-  for (let i = bodyStart; i < lines.length; i++) {
-    const k = bare(lines[i]);
+  for (let i = bodyStart; i < lines2.length; i++) {
+    const k = bare(lines2[i]);
     const l = byText.get(k);
     if (l) l.push(i);
     else byText.set(k, [i]);
@@ -58120,24 +58415,24 @@ function lastBefore(lines, bodyStart, r, siblings, eol) {
     const ol = splitLines3(o.lines ?? o.text + eol).map(bare);
     if (!ol.length || /^\s*$/.test(ol[0])) continue;
     for (const i of byText.get(ol[0]) ?? []) {
-      if (ol.every((l, k) => lines[i + k] !== void 0 && bare(lines[i + k]) === l) && i + ol.length - 1 > best) best = i + ol.length - 1;
+      if (ol.every((l, k) => lines2[i + k] !== void 0 && bare(lines2[i + k]) === l) && i + ol.length - 1 > best) best = i + ol.length - 1;
     }
   }
   return best;
 }
 function reinsert(cur, r, alternates = /* @__PURE__ */ new Map(), siblings = []) {
-  const lines = splitLines3(cur);
+  const lines2 = splitLines3(cur);
   const eol = cur.includes("\r\n") ? "\r\n" : "\n";
   let block = r.lines ?? r.text + eol;
   let bodyStart = 0;
   if (/^---\r?\n/.test(cur)) {
-    const close2 = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
+    const close2 = lines2.findIndex((l, i) => i > 0 && /^---\s*$/.test(bare(l)));
     if (close2 > 0) bodyStart = close2 + 1;
   }
   const findOne = (needle) => {
     let best = -1;
-    for (let i = bodyStart; i < lines.length; i++)
-      if (sameLine(bare(lines[i]), needle) && (best < 0 || Math.abs(i + 1 - r.line) < Math.abs(best + 1 - r.line))) best = i;
+    for (let i = bodyStart; i < lines2.length; i++)
+      if (sameLine(bare(lines2[i]), needle) && (best < 0 || Math.abs(i + 1 - r.line) < Math.abs(best + 1 - r.line))) best = i;
     return best;
   };
   const find = (needle) => {
@@ -58151,65 +58446,65 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map(), siblings = [])
   let after = find(r.prevLine);
   if (after < 0) {
     after = find(r.keptBefore);
-    const at2 = lastBefore(lines, bodyStart, r, siblings, eol);
+    const at2 = lastBefore(lines2, bodyStart, r, siblings, eol);
     if (at2 > after) after = at2;
   }
   const anchored = after >= 0 || r.prevLine === void 0 || r.keptBefore === void 0;
   let heading2;
   if (after < 0 && r.headings.length) {
     const h = r.headings[r.headings.length - 1];
-    const hi = lines.findIndex((l, i) => i >= bodyStart && /^ {0,3}#{1,6}\s/.test(l) && sameLine(bare(l).replace(/^ {0,3}#{1,6}\s+/, "").replace(/\s+#*\s*$/, ""), h));
+    const hi = lines2.findIndex((l, i) => i >= bodyStart && /^ {0,3}#{1,6}\s/.test(l) && sameLine(bare(l).replace(/^ {0,3}#{1,6}\s+/, "").replace(/\s+#*\s*$/, ""), h));
     if (hi >= 0) {
-      const level = /^ {0,3}(#{1,6})/.exec(lines[hi])[1].length;
-      let end = lines.length - 1;
-      for (let i = hi + 1; i < lines.length; i++) {
-        const m = /^ {0,3}(#{1,6})\s/.exec(lines[i]);
+      const level = /^ {0,3}(#{1,6})/.exec(lines2[hi])[1].length;
+      let end = lines2.length - 1;
+      for (let i = hi + 1; i < lines2.length; i++) {
+        const m = /^ {0,3}(#{1,6})\s/.exec(lines2[i]);
         if (m && m[1].length <= level) {
           end = i - 1;
           break;
         }
       }
-      while (end > hi && /^\s*$/.test(lines[end])) end--;
+      while (end > hi && /^\s*$/.test(lines2[end])) end--;
       after = end;
     } else heading2 = `${"#".repeat(Math.min(6, Math.max(1, r.headings.length)))} ${h}${eol}`;
   }
   let at;
   if (after >= 0) at = after + 1;
   else if ((r.prevLine === void 0 || r.keptBefore === void 0) && !heading2) at = bodyStart;
-  else at = lines.length;
+  else at = lines2.length;
   const blockLines = splitLines3(block).map(bare);
-  const inPlace = (start) => start >= 0 && blockLines.every((l, k) => lines[start + k] !== void 0 && bare(lines[start + k]) === l);
+  const inPlace = (start) => start >= 0 && blockLines.every((l, k) => lines2[start + k] !== void 0 && bare(lines2[start + k]) === l);
   const inPlaceAtAnchor = () => {
     if (after < 0 || !inPlace(after - blockLines.length + 1)) return false;
     let p = after - blockLines.length;
-    while (p >= 0 && /^\s*$/.test(lines[p])) p--;
-    return p >= 0 && bare(lines[p]) === bare(lines[after]);
+    while (p >= 0 && /^\s*$/.test(lines2[p])) p--;
+    return p >= 0 && bare(lines2[p]) === bare(lines2[after]);
   };
   if (anchored && !heading2 && blockLines.length && !/^\s*$/.test(blockLines[0])) {
     let x = at;
-    while (x < lines.length && /^\s*$/.test(lines[x])) x++;
+    while (x < lines2.length && /^\s*$/.test(lines2[x])) x++;
     if (inPlace(x)) return { text: cur, line: x + 1 };
     if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
     const gapBefore = r.gapBefore ?? (r.blankBefore && at > 0 ? eol : "");
     const gapAfter = r.gapAfter ?? (r.blankAfter ? eol : "");
     let body = block;
     const pieces2 = [];
-    if (x < lines.length) {
+    if (x < lines2.length) {
       if (!body.endsWith("\n")) body += eol;
       pieces2.push(gapBefore, body, gapAfter);
     } else {
       if (!r.last && !body.endsWith("\n")) body += eol;
       pieces2.push(gapBefore, body, r.last ? gapAfter : "");
     }
-    if (at > 0 && !lines[at - 1].endsWith("\n")) lines[at - 1] += eol;
-    lines.splice(at, x - at, ...pieces2.filter((p) => p !== ""));
-    return { text: lines.join(""), line: at + 1 + splitLines3(gapBefore).length };
+    if (at > 0 && !lines2[at - 1].endsWith("\n")) lines2[at - 1] += eol;
+    lines2.splice(at, x - at, ...pieces2.filter((p) => p !== ""));
+    return { text: lines2.join(""), line: at + 1 + splitLines3(gapBefore).length };
   }
-  if (!block.endsWith("\n") && !(r.last && at === lines.length)) block += eol;
-  if (at === lines.length && lines.length && !lines[lines.length - 1].endsWith("\n")) lines[lines.length - 1] += eol;
-  if (r.blankBefore && !heading2 && at > 0 && at < lines.length && /^\s*$/.test(lines[at]) && !/^\s*$/.test(lines[at - 1])) at++;
-  const prev = at > 0 ? lines[at - 1] : void 0;
-  const next = at < lines.length ? lines[at] : void 0;
+  if (!block.endsWith("\n") && !(r.last && at === lines2.length)) block += eol;
+  if (at === lines2.length && lines2.length && !lines2[lines2.length - 1].endsWith("\n")) lines2[lines2.length - 1] += eol;
+  if (r.blankBefore && !heading2 && at > 0 && at < lines2.length && /^\s*$/.test(lines2[at]) && !/^\s*$/.test(lines2[at - 1])) at++;
+  const prev = at > 0 ? lines2[at - 1] : void 0;
+  const next = at < lines2.length ? lines2[at] : void 0;
   if (inPlace(at)) return { text: cur, line: at + 1 };
   if (inPlaceAtAnchor()) return { text: cur, line: after - blockLines.length + 2 };
   const pieces = [];
@@ -58220,8 +58515,8 @@ function reinsert(cur, r, alternates = /* @__PURE__ */ new Map(), siblings = [])
   pieces.push(block);
   if (r.blankAfter && next !== void 0 && !/^\s*$/.test(next)) pieces.push(eol);
   const line2 = at + 1 + (pieces[0] === eol ? 1 : 0) + (heading2 ? 1 : 0);
-  lines.splice(at, 0, ...pieces);
-  return { text: lines.join(""), line: line2 };
+  lines2.splice(at, 0, ...pieces);
+  return { text: lines2.join(""), line: line2 };
 }
 function originalAt(cur, r) {
   if (r.text === "") return void 0;
@@ -58479,7 +58774,7 @@ function colorEnabled(stream, env = process.env) {
 function renderText(report2, opts) {
   const paint = (code3, s) => opts.color ? `\x1B[${CODES[code3]}m${s}\x1B[0m` : s;
   const sevColor = { error: "red", warning: "yellow", info: "blue" };
-  const lines = [];
+  const lines2 = [];
   const planByEntry = /* @__PURE__ */ new Map();
   for (const p of report2.plan) planByEntry.set(p.entryId, p);
   const byFile = /* @__PURE__ */ new Map();
@@ -58490,40 +58785,40 @@ function renderText(report2, opts) {
     byFile.set(f.file, list5);
   }
   const tokens = report2.summary.tokens;
-  lines.push(
+  lines2.push(
     paint("bold", `memory-audit ${report2.tool.version}`) + paint("gray", ` — ${report2.files.length} file(s), ${report2.summary.entries} entries, ~${tokens} tokens loaded`)
   );
   for (const file of report2.files) {
-    lines.push(paint("gray", `  ${termSafe(file.path)}  ${file.format}, ${file.lines} lines, ${file.bytes} bytes, ~${file.tokens} tokens`));
+    lines2.push(paint("gray", `  ${termSafe(file.path)}  ${file.format}, ${file.lines} lines, ${file.bytes} bytes, ~${file.tokens} tokens`));
   }
-  lines.push("");
+  lines2.push("");
   for (const [file, findings] of byFile) {
-    lines.push(paint("bold", termSafe(file || "(run)")));
+    lines2.push(paint("bold", termSafe(file || "(run)")));
     const lastOfEntry = /* @__PURE__ */ new Map();
     findings.forEach((f, i) => f.entryId && lastOfEntry.set(f.entryId, i));
     findings.forEach((f, i) => {
       const loc = paint("gray", `${String(f.line).padStart(5)}`);
       const sev2 = paint(sevColor[f.severity], f.severity.padEnd(7));
       const kind = paint("cyan", f.kind.padEnd(16));
-      lines.push(`${loc}  ${sev2} ${kind} ${termSafe(f.message)}`);
+      lines2.push(`${loc}  ${sev2} ${kind} ${termSafe(f.message)}`);
       const plan = f.entryId && lastOfEntry.get(f.entryId) === i ? planByEntry.get(f.entryId) : void 0;
       if (plan && plan.action !== "keep") {
-        lines.push(paint("gray", `${" ".repeat(7)}plan: ${plan.action} (rule ${plan.rule}: ${termSafe(plan.reason)})`));
+        lines2.push(paint("gray", `${" ".repeat(7)}plan: ${plan.action} (rule ${plan.rule}: ${termSafe(plan.reason)})`));
       }
     });
-    lines.push("");
+    lines2.push("");
   }
   const sev = report2.summary.bySeverity;
   const notes = report2.notes?.length ?? 0;
   const noted = notes ? ` (${notes} note${notes === 1 ? "" : "s"} above on what could not be checked)` : "";
   const counts2 = `${sev.error ?? 0} error(s), ${sev.warning ?? 0} warning(s), ${sev.info ?? 0} info${noted}`;
-  lines.push(report2.findings.length === 0 ? paint("green", `No findings: memory matches the repository${noted}.`) : paint("bold", counts2));
+  lines2.push(report2.findings.length === 0 ? paint("green", `No findings: memory matches the repository${noted}.`) : paint("bold", counts2));
   const actions = {};
   for (const p of report2.plan) if (p.action !== "keep") actions[p.action] = (actions[p.action] ?? 0) + 1;
   const planLine = Object.entries(actions).sort(([a], [b]) => a < b ? -1 : 1).map(([a, n]) => `${n} ${a}`).join(", ");
-  if (planLine) lines.push(`Plan: ${planLine}. Run \`memory-audit prune\` to preview the edits, \`--write\` to apply them.`);
-  for (const h of report2.summary.health ?? []) lines.push(paint("yellow", `Health: ${termSafe(h)}`));
-  return `${lines.join("\n")}
+  if (planLine) lines2.push(`Plan: ${planLine}. Run \`memory-audit prune\` to preview the edits, \`--write\` to apply them.`);
+  for (const h of report2.summary.health ?? []) lines2.push(paint("yellow", `Health: ${termSafe(h)}`));
+  return `${lines2.join("\n")}
 `;
 }
 

@@ -440,6 +440,8 @@ export interface ManifestIndex {
   manifestFiles?: Map<string, ManifestKind>;
   /** Lockfiles read at HEAD. */
   lockfiles?: string[];
+  /** Names the lockfiles at HEAD install and their dependency edges (lock-graph.ts), built on first use. */
+  lockGraph?: () => import('./evidence/manifests/lock-graph.js').LockGraph;
   /** go.mod module paths -> go.mod file. */
   goModules?: Map<string, string>;
   /** How many historic manifest versions were read (one cat-file --batch process). */

@@ -8,6 +8,7 @@
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
 import { renamedOwnName } from '../evidence/manifests.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
+import { dependsOn } from '../evidence/manifests/lock-graph.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, namesSuccessor } from './stale-common.js';
@@ -304,6 +305,52 @@ function familyDeclared(ev: Evidence, idx: SwapIndex, key: string, newMajor = fa
     if (newMajor ? /^(?:[-._]?v?\d+|[-._]next)$/.test(rest) : ((c === 45 || c === 46 || c === 95) && dep.length > k.length + 1) || /^\d+$/.test(rest)) {
       r = true;
       break;
+    }
+  }
+  if (idx.families.size > 100_000) idx.families.clear();
+  idx.families.set(memo, r);
+  return r;
+}
+
+/** The spellings of `key` a lockfile at HEAD still installs (see lock-graph.ts), or undefined. */
+function stillLocked(ev: Evidence, key: string): string[] | undefined {
+  const g = ev.manifests.lockGraph?.();
+  if (!g || g.names.size === 0) return undefined;
+  const hit = variants(key).filter((v) => g.names.has(v));
+  return hit.length ? hit : undefined;
+}
+
+/**
+ * Clients' suffixes: a dependency named `<name>-sdk`, `<name>-js`, `<name>_client` is the
+ * official way to talk to `<name>` (`slack-sdk`, `ollama-js`, `openai-python`).
+ */
+const CLIENT_SUFFIX = /^(?:sdk|api|client|js|node|python|py|ruby|rb|go|rs|rust|php|java|dotnet|net|kit|ai)$/;
+
+/**
+ * Whether a dependency declared now integrates `key` as a product, not as its plugin: under its
+ * scope (`@slack/web-api`), as a later part of its name (`langchain-ollama`,
+ * `llama-index-llms-ollama`), or as a client of it (`slack-sdk`, `ollama-js`). A plugin named
+ * after a library (`redux-thunk` for `redux`) is not such a dependency. Memoised per key.
+ */
+function integrationDeclared(ev: Evidence, idx: SwapIndex, key: string): boolean {
+  const k = key.toLowerCase();
+  const memo = `${k}\0integration`;
+  let r = idx.families.get(memo);
+  if (r !== undefined) return r;
+  r = false;
+  if (/^[a-z][a-z0-9]+$/.test(k)) {
+    for (const dep of ev.manifests.dependencies.keys()) {
+      if (dep === k || !dep.includes(k)) continue;
+      if (dep.startsWith(`@${k}/`) || dep.startsWith(`@${k}-`) || dep.startsWith(`@${k}hq/`)) {
+        r = true;
+        break;
+      }
+      const parts = dep.replace(/^@[^/]+\//, '').split(/[-_.]/);
+      const at = parts.indexOf(k);
+      if (at > 0 || (at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1]!))) {
+        r = true;
+        break;
+      }
     }
   }
   if (idx.families.size > 100_000) idx.families.clear();
@@ -871,6 +918,11 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   // A dependency declared now extends it (`xunit.v3` for `xunit`, `moment-timezone` for `moment`):
   // the family is still there.
   if (!h.own && familyDeclared(ev, idx, h.key, true)) return null;
+  // A plain word in prose names a service or product as much as a package ("alerts go to Slack",
+  // "we run models on Ollama"): while a dependency declared now integrates it under its own name
+  // (`@slack/web-api`, `langchain-ollama`, `slack-sdk`), the project still uses what it names.
+  const plainProse = ref.in === 'prose' && /^[A-Za-z][A-Za-z0-9]+$/.test(ref.raw);
+  if (!h.own && plainProse && integrationDeclared(ev, idx, h.key)) return null;
   // The last removal is the one that made it disappear everywhere.
   const last = removals.reduce((a, b) => (a.commit.time >= b.commit.time ? a : b));
   const key = `${last.commit.sha}\0${last.manifest}`;
@@ -884,6 +936,14 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   );
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succKey = h.own ? undefined : swapSuccessor(added, removedThere);
+  // Still installed (a lockfile at HEAD has it): through the dependency that took its place (`pay`,
+  // which depends on `stripe`), it was wrapped, not replaced; with no successor, a mention in
+  // prose still names something the project installs. A successor that does not depend on it
+  // (`dayjs` for a `moment` some other library still pulls in) is a replacement all the same.
+  if (!h.own) {
+    const still = stillLocked(ev, h.key);
+    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph!(), s, k))) : ref.in === 'prose')) return null;
+  }
   // Shown (and written) the way its manifest declares it (`NSubstitute`, not `nsubstitute`); a
   // Composer name in full (`phpunit/phpunit`), or the short name without a replacement when the
   // manifest does not declare exactly one `vendor/<short>`.

@@ -18,6 +18,7 @@ import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
 import { hasHistory, isLockfile, manifestKind, NX_NAME_KEY, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
+import { addLockfile, emptyLockGraph, LOCK_GRAPH_FILES, type LockGraph } from './manifests/lock-graph.js';
 import { isMakePattern, makeTargets, parseManifest, parseTaskfile, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
 
 export { manifestKind } from './manifests/kinds.js';
@@ -169,6 +170,45 @@ export { LINK_OUT };
 // prefers when both are written), setup.cfg's after setup.py's (whose keywords override it).
 const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc': 1, '.node-version': 2, '.python-version': 1, pyproject: 0, 'setup-py': 0.2, 'setup-cfg': 0.4, '.tool-versions': 3 };
 
+const LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+
+/**
+ * The lockfiles' installed names and dependency edges (lock-graph.ts), built on first use: only a
+ * dependency found removed asks (whether it is still installed, and through what). The npm-family
+ * lockfiles were read as manifests already; the others (Gemfile.lock, Cargo.lock, poetry.lock,
+ * uv.lock, composer.lock) are read here. One that cannot be read adds nothing (the npm ones are
+ * reported as manifest problems; the others are no manifests, and say nothing worth a note).
+ */
+async function lockGraphOf(reader: RepoReader, files: FileIndex, found: Array<{ file: string }>, texts: Array<{ text?: string; error?: string }>): Promise<() => LockGraph> {
+  const inputs: Array<{ base: string; text: string }> = [];
+  const seen = new Set<string>();
+  found.forEach(({ file }, i) => {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const t = texts[i]!;
+    if (LOCK_GRAPH_FILES.has(base) && t.text !== undefined) {
+      inputs.push({ base, text: t.text });
+      seen.add(file);
+    }
+  });
+  const others: string[] = [];
+  for (const f of files.files) if (f.endsWith('.lock') || f.endsWith('.json') || f.endsWith('.yaml') || f.endsWith('.locked')) {
+    if (!seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf('/') + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+  }
+  const read = await mapLimit(others, 8, (f) => reader.read(f));
+  others.forEach((f, i) => {
+    const t = read[i]!;
+    if ('text' in t) inputs.push({ base: f.slice(f.lastIndexOf('/') + 1), text: t.text });
+  });
+  let graph: LockGraph | undefined;
+  return () => {
+    if (!graph) {
+      graph = emptyLockGraph();
+      for (const { base, text } of inputs.splice(0)) addLockfile(graph, base, text);
+    }
+    return graph;
+  };
+}
+
 /** Reads and indexes every manifest at HEAD (working tree). */
 export async function readHeadManifests(root: string, files: FileIndex, into = emptyManifestIndex()): Promise<ManifestIndex> {
   const idx = into;
@@ -202,6 +242,7 @@ export async function readHeadManifests(root: string, files: FileIndex, into = e
     for (const pr of p.problems) idx.problems.push({ file, ...pr });
     parsed.push({ file, p });
   });
+  idx.lockGraph = await lockGraphOf(reader, files, found, texts);
   const makeSets = await makeTargetSets(reader, files, parsed, idx.problems);
   await readTaskTables(reader, files, parsed, taskTables(idx), idx.problems);
   // nearest lockfile first
