@@ -16,8 +16,8 @@ export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: workers,
     reporters: ci ? ['default', 'json'] : ['default'],

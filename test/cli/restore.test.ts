@@ -23,7 +23,7 @@ function cli(args: string[], cwd: string): Promise<Run> {
     execFile(
       process.execPath,
       [script, ...args],
-      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' }, encoding: 'utf8', timeout: 30_000 },
+      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 },
       (err, stdout, stderr) => {
         const raw = err ? (err as { code?: unknown }).code : 0;
         resolve({ code: typeof raw === 'number' ? raw : err ? 1 : 0, stdout, stderr });

@@ -73,7 +73,7 @@ export async function runAction(opts: {
   for (const [k, v] of Object.entries(opts.inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   const t0 = Date.now();
   const r = await new Promise<{ code: number; stdout: string; stderr: string }>((res) => {
-    execFile(process.execPath, [opts.bundle], { cwd: opts.workspace, env, encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [opts.bundle], { cwd: opts.workspace, env, encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as unknown as { code: number }).code : 1) : 0;
       res({ code, stdout, stderr });
     });
