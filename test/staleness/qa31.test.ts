@@ -1,0 +1,35 @@
+// Session fixes from real memory (QA round 31): a version that dates a feature ("Go 1.22 routing
+// patterns", "Go 1.22+ range-over-int loops") is no statement of the version in use; a floor
+// ("Requires Go 1.21 or newer", "Built with Go 1.22") still is. Real git repositories.
+import { afterAll, describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { cleanupRepos, findingRows, makeRepo } from './helpers.js';
+
+const NOW = new Date('2026-06-01T00:00:00Z');
+afterAll(cleanupRepos);
+
+describe('versions that date a feature', () => {
+  it('leaves "Go 1.22 routing patterns" alone and still corrects the floors', async () => {
+    const r = await makeRepo();
+    await r.write('go.mod', 'module example.com/x\n\ngo 1.24\n');
+    await r.write('main.go', 'package main\n');
+    await r.commit('init', '2025-01-01');
+    await r.write(
+      'CLAUDE.md',
+      [
+        '# Service',
+        '',
+        '- Go 1.22 routing patterns (`GET /items/{id}`) in `net/http`: no router library.',
+        '- Use Go 1.22+ range-over-int loops.',
+        '- Requires Go 1.21 or newer.',
+        '- Built with Go 1.22.',
+        '- The loop variable fix from Go 1.22 means no `x := x` copies.',
+        '- Prefer Go 1.23 iterators over callbacks.',
+        '',
+      ].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|5|Go 1.21 or newer|Go 1.24 or newer', 'version-drift|6|Go 1.22|Go 1.24']);
+  });
+});
