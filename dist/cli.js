@@ -42751,8 +42751,7 @@ function moduleDep(ev, idx, camel) {
   let out = null;
   let lastTime = "";
   for (const c of m.names.get(camel) ?? []) {
-    const own5 = [`${c.root}.rb`, `${c.root}.ex`, `${c.root}.exs`].some((b) => ev.files.byBasename.get(b)?.length);
-    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || own5 || frameworkProvides(ev, idx, c.dep)) {
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep) || stillLocked(ev, c.dep)) {
       out = { dep: c.dep, eco: c.eco, live: true };
       break;
     }
@@ -42766,6 +42765,9 @@ function moduleDep(ev, idx, camel) {
   }
   m.deps.set(camel, out);
   return out;
+}
+function ownModule(ev, root2) {
+  return [`${root2}.rb`, `${root2}.ex`, `${root2}.exs`].some((b) => ev.files.byBasename.get(b)?.length) || !!ev.files.stats?.byDirName.get(root2)?.some((d) => /(?:^|\/)(?:app|lib|src)(?:\/|$)/.test(d));
 }
 function frameworkProvides(ev, idx, dep) {
   for (const [fw, deps] of FRAMEWORK_PROVIDES) if (deps.has(dep) && presentNow(ev, idx, fw)) return true;
@@ -43094,7 +43096,11 @@ function checkPackageRef(entry, ref, ev, context) {
   const succKey = h.own ? void 0 : swapSuccessor(added, removedThere);
   if (!h.own) {
     const still = stillLocked(ev, h.key);
-    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph(), s, k))) : ref.in === "prose")) return null;
+    if (still && (!succKey || variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph(), s, k))))) return null;
+    if (/^[A-Z]/.test(ref.raw) && h.events.every((e) => {
+      const k = manifestKind(e.manifest);
+      return k === "gemfile" || k === "mix";
+    }) && ownModule(ev, h.key.replace(/-/g, "_"))) return null;
   }
   const composerSucc = composer && succKey ? composerFullName(ev, succKey, last.manifest) : void 0;
   const succ = succKey === void 0 ? void 0 : composerSucc ?? declaredSpelling(ev, succKey, last.manifest);
@@ -43381,7 +43387,10 @@ function checkVersionRef(entry, ref, ev) {
     if (two) subject = two;
   }
   const written = ref.raw;
-  if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
+  if (entry.text && ref.end > entry.start) {
+    const after = entry.text.slice(ref.end - entry.start, ref.end - entry.start + 60);
+    if (STYLE_AFTER.test(after) || FEATURE_AFTER.test(after)) return null;
+  }
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
   if (subject === "(project)") {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
@@ -43594,7 +43603,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, FEATURE_AFTER, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -43640,6 +43649,7 @@ var init_version = __esm({
     WORD_BEFORE = /([A-Za-z][\w.-]*)\s+$/;
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
     LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
+    FEATURE_AFTER = /^\+?\s+(?:(?:[\w-]+\s+){1,2}(?:patterns?|syntax|loops?|semantics|APIs?|features?|statements|expressions|keywords?)|(?:[\w-]+\s+){0,2}(?:generics|routing|iterators?|decorators|virtual\s+threads|pattern\s+matching|range-over-(?:int|func)|type\s+parameters?))\b/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
     MAX_COMPONENT_DIGITS = 9;
     MAX_ECHO = 80;

@@ -389,8 +389,8 @@ function moduleDep(ev: Evidence, idx: SwapIndex, camel: string): ModuleDep | nul
   let out: ModuleDep | null = null;
   let lastTime = '';
   for (const c of m.names.get(camel) ?? []) {
-    const own = [`${c.root}.rb`, `${c.root}.ex`, `${c.root}.exs`].some((b) => ev.files.byBasename.get(b)?.length);
-    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || own || frameworkProvides(ev, idx, c.dep)) {
+    // still installed: a lockfile has it (another gem depends on it)
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep) || stillLocked(ev, c.dep)) {
       out = { dep: c.dep, eco: c.eco, live: true };
       break;
     }
@@ -405,6 +405,18 @@ function moduleDep(ev: Evidence, idx: SwapIndex, camel: string): ModuleDep | nul
   }
   m.deps.set(camel, out);
   return out;
+}
+
+/**
+ * The project's own Ruby / Elixir module of that (snake_case) name: a file named after it
+ * (`app/models/money.rb`, `lib/acme/phoenix_test.ex`), or a folder of that name in its code
+ * (`lib/interactor/`, where `module Interactor` lives by convention).
+ */
+function ownModule(ev: Evidence, root: string): boolean {
+  return (
+    [`${root}.rb`, `${root}.ex`, `${root}.exs`].some((b) => ev.files.byBasename.get(b)?.length) ||
+    !!ev.files.stats?.byDirName.get(root)?.some((d) => /(?:^|\/)(?:app|lib|src)(?:\/|$)/.test(d))
+  );
 }
 
 /** Whether a framework declared now depends on `dep` itself (see FRAMEWORK_PROVIDES). */
@@ -937,12 +949,14 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succKey = h.own ? undefined : swapSuccessor(added, removedThere);
   // Still installed (a lockfile at HEAD has it): through the dependency that took its place (`pay`,
-  // which depends on `stripe`), it was wrapped, not replaced; with no successor, a mention in
-  // prose still names something the project installs. A successor that does not depend on it
+  // which depends on `stripe`), it was wrapped, not replaced; with no successor, what the entry
+  // names is still there to use. A successor that does not depend on it
   // (`dayjs` for a `moment` some other library still pulls in) is a replacement all the same.
   if (!h.own) {
     const still = stillLocked(ev, h.key);
-    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph!(), s, k))) : ref.in === 'prose')) return null;
+    if (still && (!succKey || variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph!(), s, k))))) return null;
+    // A Gem / Mix dependency's module spelling (`Interactor`) while the project has a module of its own by that name.
+    if (/^[A-Z]/.test(ref.raw) && h.events.every((e) => { const k = manifestKind(e.manifest); return k === 'gemfile' || k === 'mix'; }) && ownModule(ev, h.key.replace(/-/g, '_'))) return null;
   }
   // Shown (and written) the way its manifest declares it (`NSubstitute`, not `nsubstitute`); a
   // Composer name in full (`phpunit/phpunit`), or the short name without a replacement when the

@@ -1,6 +1,8 @@
 // Session fixes from real memory (QA round 31): a version that dates a feature ("Go 1.22 routing
 // patterns", "Go 1.22+ range-over-int loops") is no statement of the version in use; a floor
-// ("Requires Go 1.21 or newer", "Built with Go 1.22") still is. Real git repositories.
+// ("Requires Go 1.21 or newer", "Built with Go 1.22") still is. A gem named by its module is not
+// stale while the project has a module folder of that name or a lockfile still installs it.
+// Real git repositories.
 import { afterAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { cleanupRepos, findingRows, makeRepo } from './helpers.js';
@@ -31,5 +33,25 @@ describe('versions that date a feature', () => {
     await r.commit('docs', '2025-03-01');
     const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
     expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|5|Go 1.21 or newer|Go 1.24 or newer', 'version-drift|6|Go 1.22|Go 1.24']);
+  });
+});
+
+describe('a gem named by its module that the project still has', () => {
+  it('says nothing when the project keeps its own module folder or a lockfile still installs the gem', async () => {
+    const r = await makeRepo();
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "interactor"\ngem "faraday"\ngem "kaminari"\n');
+    await r.write('app/models/user.rb', 'class User; end\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "octokit"\ngem "pagy"\n');
+    await r.write('Gemfile.lock', 'GEM\n  remote: https://rubygems.org/\n  specs:\n    faraday (2.9.0)\n    octokit (8.1.0)\n      faraday (>= 1, < 3)\n    pagy (8.0.0)\n    rails (7.1.3)\n\nDEPENDENCIES\n  octokit\n  pagy\n  rails\n');
+    await r.write('lib/interactor/base.rb', 'module Interactor\n  class Base; end\nend\n');
+    await r.commit('Own interactor module; octokit; pagy instead of kaminari', '2025-02-01');
+    await r.write(
+      'CLAUDE.md',
+      ['# App', '', '- Business steps are `Interactor` classes chained by organizers.', '- Wrap HTTP calls in `Faraday` connections with retries.', '- Paginate with `Kaminari` scopes.', ''].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-missing|5|Kaminari|']);
   });
 });
