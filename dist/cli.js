@@ -16549,8 +16549,10 @@ function includedFiles(files, cwd, from, word, globs) {
     }
     const p = joinRel(cwd, w);
     const q = from !== cwd ? joinRel(from, w) : null;
+    const r = cwd !== "" ? joinRel("", w) : null;
     if (p !== null && files.files.has(p)) out.push(p);
     else if (q !== null && files.files.has(q)) out.push(q);
+    else if (r !== null && files.files.has(r)) out.push(r);
     else return null;
   }
   return out;

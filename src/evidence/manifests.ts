@@ -707,7 +707,8 @@ function globRegex(glob: string): RegExp {
 /**
  * The work-tree files an `include` word names, or `null` when it cannot be resolved (the
  * Makefile's target set is then open). A path is relative to the folder make runs in (the
- * Makefile's); for a nested include the including file's folder is tried too. Globs (and
+ * Makefile's); for a nested include the including file's folder is tried too, and last the
+ * repository root (a Makefile in a subfolder run with `make -f` from the root). Globs (and
  * `$(wildcard ...)` of plain globs) are matched against the file index; one matching nothing
  * may stand for a generated file. Any other `$(...)` is not resolved.
  */
@@ -731,8 +732,12 @@ function includedFiles(files: FileIndex, cwd: string, from: string, word: string
     }
     const p = joinRel(cwd, w);
     const q = from !== cwd ? joinRel(from, w) : null;
+    // a Makefile in a subfolder run from the root (`make -f build/Makefile.docker`) includes
+    // paths written from the root (`include build/make/common.mk`)
+    const r = cwd !== '' ? joinRel('', w) : null;
     if (p !== null && files.files.has(p)) out.push(p);
     else if (q !== null && files.files.has(q)) out.push(q);
+    else if (r !== null && files.files.has(r)) out.push(r);
     else return null;
   }
   return out;

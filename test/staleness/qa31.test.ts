@@ -55,3 +55,20 @@ describe('a gem named by its module that the project still has', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-missing|5|Kaminari|']);
   });
 });
+
+describe('a Makefile in a subfolder run from the root', () => {
+  it('reads includes written from the root, so a missing target is reported and included ones are not', async () => {
+    const r = await makeRepo();
+    await r.write('build/Makefile.docker', 'include build/make/common.mk\n\nimage:\n\tdocker build .\n');
+    await r.write('build/make/common.mk', 'push:\n\tdocker push x\n');
+    await r.write('Makefile', 'all:\n\techo\n');
+    await r.commit('init', '2025-01-01');
+    await r.write(
+      'CLAUDE.md',
+      ['# X', '', '- Push images with `make -f build/Makefile.docker push`.', '- Build with `make -f build/Makefile.docker image`.', '- `make -f build/Makefile.docker deploy` ships it.', ''].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual(['script-missing|5|make -f build/Makefile.docker deploy|']);
+  });
+});
