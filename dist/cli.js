@@ -16196,31 +16196,29 @@ async function mapLimit(items, limit, fn) {
   return out;
 }
 async function lockGraphOf(reader, files, found, texts) {
-  const inputs = [];
+  const graph = emptyLockGraph();
+  const pending = [];
+  let kept = 0;
   const seen = /* @__PURE__ */ new Set();
   found.forEach(({ file }, i) => {
     const base = file.slice(file.lastIndexOf("/") + 1);
     const t = texts[i];
-    if (LOCK_GRAPH_FILES.has(base) && t.text !== void 0) {
-      inputs.push({ base, text: t.text });
-      seen.add(file);
-    }
+    if (!LOCK_GRAPH_FILES.has(base) || t.text === void 0) return;
+    seen.add(file);
+    if (seen.size > MAX_LOCK_GRAPH_FILES || kept + t.text.length > MAX_LOCK_GRAPH_PENDING) return;
+    kept += t.text.length;
+    pending.push({ base, text: t.text });
   });
   const others = [];
-  for (const f of files.files) if (f.endsWith(".lock") || f.endsWith(".json") || f.endsWith(".yaml") || f.endsWith(".locked")) {
-    if (!seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf("/") + 1)) && !LOCK_SKIP.test(f)) others.push(f);
-  }
-  const read = await mapLimit(others, 8, (f) => reader.read(f));
-  others.forEach((f, i) => {
-    const t = read[i];
-    if ("text" in t) inputs.push({ base: f.slice(f.lastIndexOf("/") + 1), text: t.text });
+  for (const f of files.files)
+    if ((f.endsWith(".lock") || f.endsWith(".json") || f.endsWith(".locked")) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf("/") + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+  others.sort((a, b) => depth2(a) - depth2(b) || (a < b ? -1 : 1));
+  await mapLimit(others.slice(0, Math.max(0, MAX_LOCK_GRAPH_FILES - pending.length)), 4, async (f) => {
+    const t = await reader.read(f);
+    if ("text" in t) addLockfile(graph, f.slice(f.lastIndexOf("/") + 1), t.text);
   });
-  let graph;
   return () => {
-    if (!graph) {
-      graph = emptyLockGraph();
-      for (const { base, text: text5 } of inputs.splice(0)) addLockfile(graph, base, text5);
-    }
+    for (const { base, text: text5 } of pending.splice(0)) addLockfile(graph, base, text5);
     return graph;
   };
 }
@@ -16848,7 +16846,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, LOCK_SKIP, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, LOCK_SKIP, MAX_LOCK_GRAPH_FILES, MAX_LOCK_GRAPH_PENDING, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -16938,6 +16936,8 @@ var init_manifests = __esm({
     depth2 = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
     LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+    MAX_LOCK_GRAPH_FILES = 200;
+    MAX_LOCK_GRAPH_PENDING = 64 * 1024 * 1024;
     runnerTables = /* @__PURE__ */ new WeakMap();
     taskTablesOf = /* @__PURE__ */ new WeakMap();
     MAX_TASK_INCLUDES = 256;

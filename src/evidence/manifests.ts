@@ -172,39 +172,43 @@ const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc'
 
 const LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
 
+/** Lockfiles read for the lock graph at most (the shallowest first), and the npm-family text kept for it. */
+const MAX_LOCK_GRAPH_FILES = 200;
+const MAX_LOCK_GRAPH_PENDING = 64 * 1024 * 1024;
+
 /**
- * The lockfiles' installed names and dependency edges (lock-graph.ts), built on first use: only a
- * dependency found removed asks (whether it is still installed, and through what). The npm-family
- * lockfiles were read as manifests already; the others (Gemfile.lock, Cargo.lock, poetry.lock,
- * uv.lock, composer.lock) are read here. One that cannot be read adds nothing (the npm ones are
- * reported as manifest problems; the others are no manifests, and say nothing worth a note).
+ * The lockfiles' installed names and dependency edges (lock-graph.ts). Gemfile.lock, Cargo.lock,
+ * poetry.lock, uv.lock and composer.lock are read and scanned here (line scanners: cheap, no text
+ * kept). The npm-family lockfiles, read as manifests already, are parsed on first use only: a
+ * large package-lock.json costs a full JSON parse, and only a dependency found removed asks
+ * (whether it is still installed, and through what); their text is kept meanwhile, the shallowest
+ * first, up to a budget. One that cannot be read adds nothing (the npm ones are reported as
+ * manifest problems; the others are no manifests, and say nothing worth a note).
  */
 async function lockGraphOf(reader: RepoReader, files: FileIndex, found: Array<{ file: string }>, texts: Array<{ text?: string; error?: string }>): Promise<() => LockGraph> {
-  const inputs: Array<{ base: string; text: string }> = [];
+  const graph = emptyLockGraph();
+  const pending: Array<{ base: string; text: string }> = [];
+  let kept = 0;
   const seen = new Set<string>();
   found.forEach(({ file }, i) => {
     const base = file.slice(file.lastIndexOf('/') + 1);
     const t = texts[i]!;
-    if (LOCK_GRAPH_FILES.has(base) && t.text !== undefined) {
-      inputs.push({ base, text: t.text });
-      seen.add(file);
-    }
+    if (!LOCK_GRAPH_FILES.has(base) || t.text === undefined) return;
+    seen.add(file);
+    if (seen.size > MAX_LOCK_GRAPH_FILES || kept + t.text.length > MAX_LOCK_GRAPH_PENDING) return;
+    kept += t.text.length;
+    pending.push({ base, text: t.text });
   });
   const others: string[] = [];
-  for (const f of files.files) if (f.endsWith('.lock') || f.endsWith('.json') || f.endsWith('.yaml') || f.endsWith('.locked')) {
-    if (!seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf('/') + 1)) && !LOCK_SKIP.test(f)) others.push(f);
-  }
-  const read = await mapLimit(others, 8, (f) => reader.read(f));
-  others.forEach((f, i) => {
-    const t = read[i]!;
-    if ('text' in t) inputs.push({ base: f.slice(f.lastIndexOf('/') + 1), text: t.text });
+  for (const f of files.files)
+    if ((f.endsWith('.lock') || f.endsWith('.json') || f.endsWith('.locked')) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf('/') + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+  others.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+  await mapLimit(others.slice(0, Math.max(0, MAX_LOCK_GRAPH_FILES - pending.length)), 4, async (f) => {
+    const t = await reader.read(f);
+    if ('text' in t) addLockfile(graph, f.slice(f.lastIndexOf('/') + 1), t.text);
   });
-  let graph: LockGraph | undefined;
   return () => {
-    if (!graph) {
-      graph = emptyLockGraph();
-      for (const { base, text } of inputs.splice(0)) addLockfile(graph, base, text);
-    }
+    for (const { base, text } of pending.splice(0)) addLockfile(graph, base, text);
     return graph;
   };
 }
