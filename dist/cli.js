@@ -43387,6 +43387,7 @@ function checkVersionRef(entry, ref, ev) {
     const before = WORD_BEFORE.exec(entry.text.slice(Math.max(0, ref.start - entry.start - 30), ref.start - entry.start))?.[1];
     const two = before ? TWO_WORD_SUBJECTS.get(`${before.toLowerCase()} ${subject}`) : void 0;
     if (two) subject = two;
+    else if (before && /^[A-Z][a-z]/.test(before) && before.toLowerCase() !== subject && ev.manifests.dependencies.has(before.toLowerCase())) subject = before.toLowerCase();
   }
   const written = ref.raw;
   if (entry.text && ref.end > entry.start) {
@@ -56003,6 +56004,8 @@ function decideEntry(x, t) {
     if (!uniq) return item("review", 4, `${reason}; two corrections of the same words disagree`);
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
       return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
+    if (uncorrectable.length > 0 && uncorrectable.every(sampleFile))
+      return item("review", 4, `${reason}; \`${uncorrectable[0].ref}\` reads as a sample file illustrating the instruction, which may still hold`);
     const staleNames = new Set(uncorrectable.map((f) => f.kind.startsWith("package-") && typeof f.evidence?.package === "string" ? f.evidence.package : f.ref ?? f.message));
     const notLive = /* @__PURE__ */ new Set([...staleNames, ...uncorrectable.map((f) => f.ref ?? f.message)]);
     for (const f of uncorrectable) if (typeof f.evidence?.manifest === "string") notLive.add(path9.posix.basename(f.evidence.manifest));
@@ -56177,6 +56180,11 @@ function staleMinority(e, stale2, fmEnd) {
   for (const line2 of e.text.slice(skip).split("\n")) if (line2.trim() !== "") content3++;
   const staleLines = new Set(stale2.map((f) => f.line));
   return content3 >= 2 && staleLines.size * 2 <= content3;
+}
+function sampleFile(f) {
+  if (!f.kind.startsWith("path-") || !f.ref) return false;
+  const base = f.ref.replace(/\/+$/, "").split("/").pop() ?? "";
+  return /^(?:example|sample)(?:[-_.A-Z0-9]|$)/i.test(base) && /^(?:Example|Sample|example|sample)/.test(base);
 }
 function exampleItem(e, f) {
   if (!f.ref) return false;

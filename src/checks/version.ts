@@ -180,6 +180,9 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
     const before = WORD_BEFORE.exec(entry.text.slice(Math.max(0, ref.start - entry.start - 30), ref.start - entry.start))?.[1];
     const two = before ? TWO_WORD_SUBJECTS.get(`${before.toLowerCase()} ${subject}`) : undefined;
     if (two) subject = two;
+    // A product named with its language ("Pest PHP 3.8+", "Mongoid Ruby 9"): the capitalised word
+    // before is a dependency declared now, whose version this is (not PHP's).
+    else if (before && /^[A-Z][a-z]/.test(before) && before.toLowerCase() !== subject && ev.manifests.dependencies.has(before.toLowerCase())) subject = before.toLowerCase();
   }
   const written = ref.raw;
   // "keeps the Laravel 10 structure": a style named after a release, not the version in use.

@@ -732,6 +732,11 @@ function decideEntry(x: EntryFacts, t: Tree): PlanItem {
     // as a, b"): the entry's point is elsewhere, and an example can be dropped by hand.
     if (uncorrectable.length > 0 && uncorrectable.every((f) => exampleItem(e, f)))
       return item('review', 4, `${reason}; \`${uncorrectable[0].ref}\` is one example of a list, the rest of the entry may still be useful`);
+    // Every stale reference is a file named as a sample (`tests/Feature/ExampleTest.php` in "To run
+    // all tests in a file: php artisan test tests/Feature/ExampleTest.php"): the instruction it
+    // illustrates may hold for every other file.
+    if (uncorrectable.length > 0 && uncorrectable.every(sampleFile))
+      return item('review', 4, `${reason}; \`${uncorrectable[0].ref}\` reads as a sample file illustrating the instruction, which may still hold`);
     // The entry names at least as many things the project still has (a file at HEAD, a
     // dependency, a defined script) as stale ones: it is about more than what went away.
     // One package named twice (`cobra` beside `github.com/spf13/cobra`) is one stale thing.
@@ -1020,6 +1025,13 @@ const EXAMPLE_END = /(?:,?\s*\betc\b\.?|\.\.\.|…|,?\s+and (?:so on|more|others
  * "etc." / "and so on", or has three items or more. Its bounds: parentheses, `:` / `;`, a sentence
  * end, the line. Only for stale references about to be deleted: a few per audit.
  */
+/** A stale path whose file is named as a sample (`ExampleTest.php`, `example.test.ts`, `sample_spec.rb`). */
+function sampleFile(f: Finding): boolean {
+  if (!f.kind.startsWith('path-') || !f.ref) return false;
+  const base = f.ref.replace(/\/+$/, '').split('/').pop() ?? '';
+  return /^(?:example|sample)(?:[-_.A-Z0-9]|$)/i.test(base) && /^(?:Example|Sample|example|sample)/.test(base);
+}
+
 function exampleItem(e: Entry, f: Finding): boolean {
   if (!f.ref) return false;
   for (const at of locate(e, f)) {

@@ -72,3 +72,32 @@ describe('a Makefile in a subfolder run from the root', () => {
     expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual(['script-missing|5|make -f build/Makefile.docker deploy|']);
   });
 });
+
+describe('a product named with its language', () => {
+  it('reads "Pest PHP 3.8+" as Pest\'s version, not PHP\'s', async () => {
+    const r = await makeRepo();
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.4', 'laravel/framework': '^12.0' }, 'require-dev': { 'pestphp/pest': '^3.8.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('.cursor/rules/testing.mdc', ['---', 'description: testing', 'globs: tests/**', 'alwaysApply: false', '---', '# Testing', '', '- **Pest PHP 3.8+** - Primary testing framework', '- The CI image runs PHP 7.4.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['.cursor/rules/testing.mdc'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|9|PHP 7.4|PHP 8.4']);
+  });
+});
+
+describe('a sample file illustrating an instruction', () => {
+  it('goes to review, not delete, when the sample file is gone', async () => {
+    const r = await makeRepo();
+    await r.write('artisan', '#!/usr/bin/env php\n');
+    await r.write('tests/Feature/ExampleTest.php', '<?php\n');
+    await r.write('tests/Feature/UserTest.php', '<?php\n');
+    await r.commit('init', '2025-01-01');
+    await r.remove('tests/Feature/ExampleTest.php');
+    await r.commit('Drop the example test', '2025-02-01');
+    await r.write('CLAUDE.md', ['# Tests', '', '- To run all tests in a file: `php artisan test tests/Feature/ExampleTest.php`.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('path-'))).toEqual(['path-missing|3|tests/Feature/ExampleTest.php|']);
+    expect(report.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}`)).toEqual(['review|3']);
+  });
+});
