@@ -36279,7 +36279,7 @@ var init_prose = __esm({
     FEATURE_PHRASE_BEFORE = /(?:\b(?:ships|shipped|introduced|added|arrived|available|new|deprecated|removed|dropped|released|landed|stabili[sz]ed|changed|fixed|broken|default|enabled|supported natively|native|built[- ]in|included|bundled|experimental|stable|unflagged)\s+(?:in|with|from|since|as of|starting (?:in|with|from))|\b(?:since|as of|starting (?:in|with|from)|prior to|before|pre-|up to|until))\s*$/i;
     PROJECT_TIE_BEFORE = /\b(?:requires?|required|requiring|needs?|supports?|supported|uses?|using|used|targets?|targeting|runs? (?:on|under|with)|running (?:on|under|with)|tested (?:on|with|against)|pinned (?:to|at)|pins?|we|we're|we've|our|us|this (?:project|repo|repository|codebase|package|app|library)|the (?:project|repo|repository|codebase)|minimum|min)\b/i;
     PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)\b/i;
-    FEATURE_NOUN_AFTER = /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics)\b/i;
+    FEATURE_NOUN_AFTER = /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics|patterns?|loops?|iterators?|generics|routing|decorators|threads|type\s+parameters?)\b/i;
     NEED_BEFORE = /\b(?:needs?|requires?|requiring)\s+(?:at least\s+|a minimum of\s+)?$/i;
     FEATURE_NOUN = /\b(?:syntax|features?|semantics|iterators?|generics?|annotations?|hints?|unions?|operators?|statements?|expressions?|keywords?|literals?|built-?ins?|decorators?|f-strings?|comprehensions?|matching|loops?|closures?|lambdas?|coroutines?|generators?|apis?|modules?|functions?|methods?|types?|classes|parameters?|aliases|enums?|traits?|macros?|constructs?|idioms?|primitives?)\b/i;
     CODE_NAME_SUBJECT = /^(?:the\s+)?`[\w.:-]+`$/i;
@@ -43390,10 +43390,7 @@ function checkVersionRef(entry, ref, ev) {
     else if (before && /^[A-Z][a-z]/.test(before) && before.toLowerCase() !== subject && ev.manifests.dependencies.has(before.toLowerCase())) subject = before.toLowerCase();
   }
   const written = ref.raw;
-  if (entry.text && ref.end > entry.start) {
-    const after = entry.text.slice(ref.end - entry.start, ref.end - entry.start + 60);
-    if (STYLE_AFTER.test(after) || FEATURE_AFTER.test(after)) return null;
-  }
+  if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
   if (subject === "(project)") {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
@@ -43606,7 +43603,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, FEATURE_AFTER, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -43652,7 +43649,6 @@ var init_version = __esm({
     WORD_BEFORE = /([A-Za-z][\w.-]*)\s+$/;
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
     LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
-    FEATURE_AFTER = /^\+?\s+(?:(?:[\w-]+\s+){1,2}(?:patterns?|syntax|loops?|semantics|APIs?|features?|statements|expressions|keywords?)|(?:[\w-]+\s+){0,2}(?:generics|routing|iterators?|decorators|virtual\s+threads|pattern\s+matching|range-over-(?:int|func)|type\s+parameters?))\b/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
     MAX_COMPONENT_DIGITS = 9;
     MAX_ECHO = 80;

@@ -63,15 +63,6 @@ const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-v
  */
 /** Words right before a version the project moved away from ("upgraded from", "migrated off", "coming from"). */
 const LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
-/**
- * Right after a version: a feature that release brought ("Go 1.22 routing patterns", "Go 1.22+
- * range-over-int loops", "Python 3.12 type parameter syntax", "Java 21 virtual threads"): the release
- * dates the feature, it does not state the version in use. A generic head noun (`syntax`,
- * `features`, `patterns`) counts only with a word that names the feature before it ("Python 3.10
- * syntax only" is the floor the code keeps to, and stays checked).
- */
-const FEATURE_AFTER =
-  /^\+?\s+(?:(?:[\w-]+\s+){1,2}(?:patterns?|syntax|loops?|semantics|APIs?|features?|statements|expressions|keywords?)|(?:[\w-]+\s+){0,2}(?:generics|routing|iterators?|decorators|virtual\s+threads|pattern\s+matching|range-over-(?:int|func)|type\s+parameters?))\b/i;
 const STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
 
 /**
@@ -186,10 +177,7 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   }
   const written = ref.raw;
   // "keeps the Laravel 10 structure": a style named after a release, not the version in use.
-  if (entry.text && ref.end > entry.start) {
-    const after = entry.text.slice(ref.end - entry.start, ref.end - entry.start + 60);
-    if (STYLE_AFTER.test(after) || FEATURE_AFTER.test(after)) return null;
-  }
+  if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   // "This project upgraded from Laravel 10", "migrated off Node 16": the version the project left,
   // true whatever it is on now (rewriting it would falsify the history it tells).
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;

@@ -312,7 +312,7 @@ const PROJECT_TIE_AFTER = /\b(?:minimum|min|required|requirement|baseline|floor)
  * project declares above it. The modifiers are no function words ("Node 20 for new features" is no such phrase).
  */
 const FEATURE_NOUN_AFTER =
-  /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics)\b/i;
+  /^\s+(?:(?!(?:and|or|but|for|with|to|in|on|of|at|by|from|as|the|a|an|its|their|our|all|any|is|are|was|be|not|than|that|which|so|if|we|you|uses?|using|needs?|requires?|supports?)\b)[a-z][\w-]*\s+){0,2}(?:syntax|features?|semantics|patterns?|loops?|iterators?|generics|routing|decorators|threads|type\s+parameters?)\b/i;
 /** Right before a version: the verb of "X need(s) / require(s) (at least)" (the subject is read separately). */
 const NEED_BEFORE = /\b(?:needs?|requires?|requiring)\s+(?:at least\s+|a minimum of\s+)?$/i;
 /**
