@@ -41654,11 +41654,7 @@ function checkWorkspaceGone(entry, ref, ev) {
   const succManifest = succDir !== void 0 ? joinDir2(succDir, "package.json") : void 0;
   const task = ref.tool === "turbo" ? turboTaskOf(ref.script) : ref.script;
   const hasScript = succManifest !== void 0 && (!!ev.manifests.scripts.get(succManifest)?.has(task) || ref.tool === "turbo" && [...ev.manifests.turboTasks?.values() ?? []].some((keys2) => keys2.has(`${succ}#${task}`)));
-  let written;
-  if (succ !== void 0 && succDir !== void 0) {
-    const tail = succ.slice(succ.indexOf("/") + 1);
-    written = !scoped && succ.startsWith("@") && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith("/" + tail))) ? tail : succ;
-  }
+  const written = succ !== void 0 && succDir !== void 0 ? succ : void 0;
   const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe(ws)}(?=["']?(?:\\s|$))`);
   const replaceWith = written && hasScript && tokenRe.test(ref.raw) ? ref.raw.replace(tokenRe, written) : void 0;
   const what = succ === void 0 || succDir === void 0 ? `it was removed from \`${removal.manifest}\` in ${describeCommit(removal.commit)}` : `it was renamed to \`${succ}\` in ${describeCommit(removal.commit)}${hasScript ? "" : `, and \`${succManifest}\` defines no \`${task}\` script`}`;

@@ -388,12 +388,10 @@ function checkWorkspaceGone(entry: Entry, ref: Reference, ev: Evidence): Finding
   const hasScript =
     succManifest !== undefined &&
     (!!ev.manifests.scripts.get(succManifest)?.has(task) || (ref.tool === 'turbo' && [...(ev.manifests.turboTasks?.values() ?? [])].some((keys) => keys.has(`${succ}#${task}`))));
-  let written: string | undefined;
-  if (succ !== undefined && succDir !== undefined) {
-    // Written the way the entry wrote it: unscoped when the entry did and that stays unambiguous.
-    const tail = succ.slice(succ.indexOf('/') + 1);
-    written = !scoped && succ.startsWith('@') && ![...ev.manifests.workspaces.keys()].some((n) => n !== succ && (n === tail || n.endsWith('/' + tail))) ? tail : succ;
-  }
+  // Written in full (`@trigger.dev/cli`), also where the entry wrote an unscoped name: pnpm would
+  // match the tail, but a filter a script passes on to Turborepo (`pnpm run build --filter x` with
+  // `"build": "turbo run build"`) must name the package exactly since Turborepo 2.
+  const written = succ !== undefined && succDir !== undefined ? succ : undefined;
   // The selector's value, wherever it stands (`pnpm --filter x dev`, `pnpm run dev --filter=x`,
   // `npm -w x`, `yarn workspace x`, `turbo run build -F x`): the token right after the option.
   const tokenRe = new RegExp(`(?<=(?:^|\\s)(?:--filter|-F|--workspace|-w|workspace)(?:=|\\s+)["']?)${escapeRe(ws)}(?=["']?(?:\\s|$))`);

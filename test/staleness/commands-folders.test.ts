@@ -97,7 +97,7 @@ describe('workspace selectors after a workspace package was renamed', () => {
     expect(f.map((x) => `${x.file}|${x.line}|${x.ref}|${x.suggestion?.replace}`)).toEqual([
       'CLAUDE.md|3|pnpm --filter @acme/web dev|pnpm --filter @acme/site dev',
       'CLAUDE.md|4|pnpm --filter=@acme/web test|pnpm --filter=@acme/site test',
-      'CLAUDE.md|5|pnpm --filter web dev|pnpm --filter site dev',
+      'CLAUDE.md|5|pnpm --filter web dev|pnpm --filter @acme/site dev',
       'npm.md|3|npm -w @acme/web run dev|npm -w @acme/site run dev',
       'yarn.md|3|yarn workspace @acme/web dev|yarn workspace @acme/site dev',
     ]);

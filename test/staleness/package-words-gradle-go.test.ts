@@ -237,7 +237,7 @@ describe('`pnpm --filter x` selects package names, not folders of that name', ()
   it('reports both renamed packages; `npm -w docs` still selects the folder `docs/`', () => {
     expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual([
       `script-missing|${l('--filter docs')}|pnpm --filter docs dev|pnpm --filter growthbook-docs dev`,
-      `script-missing|${l('--filter web')}|pnpm --filter web dev|pnpm --filter site dev`,
+      `script-missing|${l('--filter web')}|pnpm --filter web dev|pnpm --filter @acme/site dev`,
     ]);
     expect(report.findings.find((f) => f.kind === 'script-missing' && f.ref === 'pnpm --filter docs dev')!.message).toMatch(
       /^`pnpm --filter docs dev` no longer works: no workspace package is named `docs` any more: it was renamed to `growthbook-docs` in [0-9a-f]{7} \(2026-02-01, "rename docs and web packages"\); use `pnpm --filter growthbook-docs dev` instead\.$/,
