@@ -55214,7 +55214,7 @@ function liveNames(e, ctx, skip = () => false, weak = false) {
           continue;
         }
         if (!/[/.]/.test(tok) || /^\.+$/.test(tok)) continue;
-        const p = existing(ev, normalPath(tok), dir);
+        const p = existing(ev, normalPath(tok), dir) ?? (weak ? bareName2(ev, normalPath(tok)) : void 0);
         if (p && !skip(p) && !skip(tok)) live.add(`path\0${p}`);
       }
     }
@@ -55235,6 +55235,10 @@ function normalPath(v) {
 function entryDir(e) {
   const slash = e.file.lastIndexOf("/");
   return slash > 0 && !e.file.startsWith("/") ? e.file.slice(0, slash) : "";
+}
+function bareName2(ev, p) {
+  if (!p || p.includes("/") || !/\.[A-Za-z0-9]+$|^[\w-]{3,}$/.test(p)) return void 0;
+  return ev.files.byBasename.get(p)?.[0] ?? ev.files.stats?.byDirName.get(p.toLowerCase())?.[0];
 }
 function existing(ev, p, dir, base) {
   if (!p) return void 0;

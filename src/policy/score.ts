@@ -159,7 +159,7 @@ export function liveNames(
           continue;
         }
         if (!/[/.]/.test(tok) || /^\.+$/.test(tok)) continue;
-        const p = existing(ev, normalPath(tok), dir);
+        const p = existing(ev, normalPath(tok), dir) ?? (weak ? bareName(ev, normalPath(tok)) : undefined);
         if (p && !skip(p) && !skip(tok)) live.add(`path\0${p}`);
       }
     }
@@ -192,6 +192,15 @@ function normalPath(v: string): string {
 function entryDir(e: Entry): string {
   const slash = e.file.lastIndexOf('/');
   return slash > 0 && !e.file.startsWith('/') ? e.file.slice(0, slash) : '';
+}
+
+/**
+ * A bare file or folder name (`tools.py`, `toolsets/`) that some file or folder of the project has
+ * at HEAD, wherever it lies (the path check resolves such names the same way): its first such path.
+ */
+function bareName(ev: CheckContext['evidence'], p: string): string | undefined {
+  if (!p || p.includes('/') || !/\.[A-Za-z0-9]+$|^[\w-]{3,}$/.test(p)) return undefined;
+  return ev.files.byBasename.get(p)?.[0] ?? ev.files.stats?.byDirName.get(p.toLowerCase())?.[0];
 }
 
 /** `p` as a file or folder at HEAD: from the root, the memory file's folder or the reference's base. */

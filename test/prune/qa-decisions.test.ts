@@ -134,6 +134,21 @@ describe('paths named by nested memory files', () => {
   });
 });
 
+describe('cold entries naming bare file and folder names', () => {
+  test('a bare name the project has somewhere (`tools.py`, `toolsets/`) makes a cold entry cold from disuse, not irrelevance', async () => {
+    const { coldKind } = await import('../../src/policy/health.js');
+    const repo = await makeRepo({
+      'CLAUDE.md': '# P\n\n**Tool System (`tools.py`, `toolsets/`)**\n\n- Vendor-agnostic messages in `gone.py`.\n',
+      'pkg/ai/tools.py': 'x = 1\n',
+      'pkg/ai/toolsets/base.py': 'x = 1\n',
+    });
+    const r = await audit({ root: repo.dir, now: NOW, config: config(), checks: [] });
+    const ctx = { files: r.files, entries: r.entries, evidence: r.evidence, config: r.config };
+    const kinds = r.entries.filter((e) => e.file === 'CLAUDE.md' && e.kind !== 'section').map((e) => `${e.line}|${coldKind(e, ctx)}`);
+    expect(kinds).toEqual(['3|disuse', '5|irrelevance']);
+  });
+});
+
 describe('real-world memory texts', () => {
   test("a link to the project's own documentation site is not deleted as a freely available reference; a third-party one is", async () => {
     const repo = await makeRepo({
