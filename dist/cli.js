@@ -35836,6 +35836,15 @@ function scanVersions(text5, out) {
     }
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
+  if (text5.includes(") - ")) {
+    BOOST_ITEM.lastIndex = 0;
+    while (m = BOOST_ITEM.exec(text5)) {
+      const start = m.index + m[0].indexOf(m[1]);
+      const end = m.index + m[0].length;
+      if (out.some((h) => h.kind === "version" && start < h.end && h.start < end)) continue;
+      out.push({ kind: "version", start, end, raw: text5.slice(start, end), value: m[3], subject: m[1].toLowerCase(), version: m[3], bound: "exact" });
+    }
+  }
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
   if (PROJECT_VERSION_HINT.test(text5)) while (m = proj.exec(text5)) {
     const before2 = text5.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
@@ -36154,7 +36163,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, MSRV_RE, MSRV_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, BOOST_ITEM, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, MSRV_RE, MSRV_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -36265,6 +36274,7 @@ var init_prose = __esm({
       String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
       "g"
     );
+    BOOST_ITEM = /^[ \t]*[-*][ \t]+((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)?)[ \t]+\(([A-Z][A-Z0-9_-]*)\)[ \t]+-[ \t]+(v?\d+(?:\.\d+){0,2})[ \t]*$/gm;
     SPACE_DIGIT = /\s\d/;
     VERSION_HINT = /[\s=≥^~>]v?\d/;
     PROJECT_VERSION_HINT = /\d\.\d+\.\d/;

@@ -101,3 +101,34 @@ describe('a sample file illustrating an instruction', () => {
     expect(report.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}`)).toEqual(['review|3']);
   });
 });
+
+describe("Laravel Boost's package list", () => {
+  it('checks each `- vendor/name (ALIAS) - vN` item against the manifests and corrects the major', async () => {
+    const r = await makeRepo();
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.2', 'laravel/framework': '^13.5', 'laravel/prompts': '^0.3' }, 'require-dev': { 'pestphp/pest': '^4.6.1' } }, null, 2) + '\n');
+    await r.write('package.json', JSON.stringify({ name: 'app', devDependencies: { tailwindcss: '^4.1.18' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write(
+      'CLAUDE.md',
+      [
+        '# Laravel Boost Guidelines',
+        '',
+        '## Foundational Context',
+        'This application is a Laravel application and its main Laravel ecosystems package & versions are below.',
+        '',
+        '- php - 8.4.12',
+        '- laravel/framework (LARAVEL) - v12',
+        '- laravel/prompts (PROMPTS) - v0',
+        '- pestphp/pest (PEST) - v4',
+        '- tailwindcss (TAILWINDCSS) - v3',
+        '',
+      ].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual([
+      'version-drift|7|laravel/framework (LARAVEL) - v12|laravel/framework (LARAVEL) - v13',
+      'version-drift|10|tailwindcss (TAILWINDCSS) - v3|tailwindcss (TAILWINDCSS) - v4',
+    ]);
+  });
+});

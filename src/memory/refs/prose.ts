@@ -169,6 +169,9 @@ const VERSION_RE = new RegExp(
   'g',
 );
 
+/** An item of Laravel Boost's package list: `- vendor/name (ALIAS) - v12` (its package, alias and major). */
+const BOOST_ITEM = /^[ \t]*[-*][ \t]+((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)?)[ \t]+\(([A-Z][A-Z0-9_-]*)\)[ \t]+-[ \t]+(v?\d+(?:\.\d+){0,2})[ \t]*$/gm;
+
 /** A digit right after whitespace. */
 const SPACE_DIGIT = /\s\d/;
 /** What VERSION_RE needs before its number: whitespace or an operator, then v? and a digit. */
@@ -273,6 +276,17 @@ function scanVersions(text: string, out: ProseHit[]): void {
       continue;
     }
     out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? '+' : ''), bound });
+  }
+  // Laravel Boost's package list ("- laravel/framework (LARAVEL) - v12", "- tailwindcss
+  // (TAILWINDCSS) - v4"): one package and its major per item, written into every file Boost keeps.
+  if (text.includes(') - ')) {
+    BOOST_ITEM.lastIndex = 0;
+    while ((m = BOOST_ITEM.exec(text))) {
+      const start = m.index + m[0].indexOf(m[1]);
+      const end = m.index + m[0].length;
+      if (out.some((h) => h.kind === 'version' && start < h.end && h.start < end)) continue;
+      out.push({ kind: 'version', start, end, raw: text.slice(start, end), value: m[3], subject: m[1].toLowerCase(), version: m[3], bound: 'exact' });
+    }
   }
   // Standalone project versions: "v0.2.0", "version 5.0.2".
   const proj = /(?<![\w.@/-])(?:(version\s+)|v)(\d+\.\d+\.\d+)(?![\w.+-]*\d)/gi;
