@@ -36871,10 +36871,20 @@ function listedName(tok, s, c, ctx, file) {
   if (!/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*|__|\*|_)?`+$/.test(text5.slice(ls, s))) return;
   c.add({ kind: "path", raw: tok, value: tok, start: s, end: s + tok.length, in: "inlineCode", base: b.base, via: b.via, weak: true });
 }
+function rustCratePaths(seg, c) {
+  if (!seg.text.includes("::")) return;
+  RUST_CRATE_PATH.lastIndex = 0;
+  let m;
+  while (m = RUST_CRATE_PATH.exec(seg.text)) {
+    if (RUST_NOT_CRATES.has(m[1])) continue;
+    c.add({ kind: "package", raw: m[1], value: m[1], start: seg.start + m.index, end: seg.start + m.index + m[1].length, in: "inlineCode", tool: "cargo" });
+  }
+}
 function inlineCode2(seg, c, ctx, file) {
   const t = seg.text;
   const tt = t.trim();
   if (!tt) return;
+  rustCratePaths(seg, c);
   if (/^https?:\/\//.test(tt)) {
     c.add({ kind: "url", raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: "inlineCode" });
     for (const h of scanProse(t, { inCode: true })) if (h.kind === "issue") addProseHit(h, seg, c, "inlineCode");
@@ -37202,7 +37212,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, LISTED_NAME, COMMENT_CUE, COMMENT_PROSE;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, LISTED_NAME, RUST_CRATE_PATH, RUST_NOT_CRATES, COMMENT_CUE, COMMENT_PROSE;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -37296,6 +37306,8 @@ var init_references = __esm({
     LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
     PROSE_COMMAND = /(?<![\w./-])(?:(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|pnpm\s+(?:--filter\s+\S+\s+)?(?:[a-z][\w.]*[-:][\w:.-]+|(?:test|build|dev|start|lint|format|typecheck|check|release|preview|deploy|clean|watch|bench|e2e|coverage|docs|storybook|serve|generate|codegen|migrate|seed|prepare|verify|ci|fmt|tsc)\b)|(?:make|just)\s+[a-z][\w]*[-_:][\w:-]+)(?![\w/-])/g;
     LISTED_NAME = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
+    RUST_CRATE_PATH = /(?<![\w:$.@/-])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)::(?=[A-Za-z_{*<])/g;
+    RUST_NOT_CRATES = /* @__PURE__ */ new Set(["std", "core", "alloc", "crate", "self", "super", "proc_macro", "test", "parent", "static", "this"]);
     COMMENT_CUE = /^#+\s*(?:or|alternatively|alternative|e\.g\.?|eg|i\.e\.?|for example|equivalently|equivalent|same as)(?:\s+(?:run|use|with|via))?\s*[:,]?\s+/i;
     COMMENT_PROSE = /\s(?:the|a|an|is|are|was|be|if|you|your|we|our|sure|to|that|this|it|its|for|of|and|but|when|then|than|so|not|please|want|need|prefer|should|will|would|can|could|may|might|instead|also|first|before|after|once|which|who|by|with|without|into|on|in|at)(?=\s|$|[.,;:!?])/i;
   }
@@ -43057,6 +43069,8 @@ function checkPackageRef(entry, ref, ev, context) {
   const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  const rustPath = ref.tool === "cargo" && entry.text.startsWith("::", ref.end - entry.start);
+  if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === "cargo")) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;
@@ -43133,7 +43147,7 @@ function checkPackageRef(entry, ref, ev, context) {
     const part = full ? void 0 : successorPart(entry, ref, last.name, succ);
     const named = full || part !== void 0;
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : void 0;
-    const replace2 = named || modSpelled || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
+    const replace2 = named || modSpelled || rustPath || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,

@@ -885,6 +885,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   const viaModule = !composer && name !== ref.value;
   const gone = removedName(ev, idx, name);
   if (!gone) return null;
+  // A Rust path's crate (`insta::assert_snapshot!`) is only ever a Cargo dependency or crate.
+  const rustPath = ref.tool === 'cargo' && entry.text.startsWith('::', ref.end - entry.start);
+  if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === 'cargo')) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === 'go' && fetchedByVersion(entry, ref)) return null;
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
@@ -994,7 +997,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
     // A Go module written by its short name (`asynq`, a `mux` router) takes the successor's short
     // name (`river`, `chi`); an import path under the module has no such spelling.
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : undefined;
-    const replace = named || modSpelled || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
+    // A Rust path of a swapped crate (`insta::assert_snapshot!` -> expect-test) keeps the old API
+    // after the `::`: never rewritten (a renamed workspace crate, above, is the same code).
+    const replace = named || modSpelled || rustPath || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${part ?? succ}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,

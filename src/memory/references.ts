@@ -740,10 +740,26 @@ function listedName(tok: string, s: number, c: Collector, ctx: CtxBase, file: Me
   c.add({ kind: 'path', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', base: b.base, via: b.via, weak: true });
 }
 
+/** A Rust path's crate (`codex_utils_cargo_bin::cargo_bin(..)`, `insta::assert_snapshot!`), not `std::` and the like. */
+const RUST_CRATE_PATH = /(?<![\w:$.@/-])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)::(?=[A-Za-z_{*<])/g;
+const RUST_NOT_CRATES = new Set(['std', 'core', 'alloc', 'crate', 'self', 'super', 'proc_macro', 'test', 'parent', 'static', 'this']);
+
+/** The crates of Rust paths in a span of inline code: package references (`cargo`), checked against Cargo manifests only. */
+function rustCratePaths(seg: Segment, c: Collector): void {
+  if (!seg.text.includes('::')) return;
+  RUST_CRATE_PATH.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = RUST_CRATE_PATH.exec(seg.text))) {
+    if (RUST_NOT_CRATES.has(m[1]!)) continue;
+    c.add({ kind: 'package', raw: m[1]!, value: m[1]!, start: seg.start + m.index, end: seg.start + m.index + m[1]!.length, in: 'inlineCode', tool: 'cargo' });
+  }
+}
+
 function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
   const t = seg.text;
   const tt = t.trim();
   if (!tt) return;
+  rustCratePaths(seg, c);
   if (/^https?:\/\//.test(tt)) {
     c.add({ kind: 'url', raw: tt, value: tt, start: seg.start + t.indexOf(tt), end: seg.start + t.indexOf(tt) + tt.length, in: 'inlineCode' });
     for (const h of scanProse(t, { inCode: true })) if (h.kind === 'issue') addProseHit(h, seg, c, 'inlineCode');
