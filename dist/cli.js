@@ -43074,6 +43074,7 @@ function checkPackageRef(entry, ref, ev, context) {
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;
+  if (ref.in === "inlineCode" && LABEL_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   if (ref.tool === "other" && ref.in !== "prose" && pluginDeclared(ev, name)) return null;
   const { h, removals } = gone;
   if (describedAsPast(entry, ref)) return null;
@@ -43195,6 +43196,8 @@ function proseNamesPackage(entry, ref, ev) {
   const before = line2.length > 80 ? line2.slice(-80) : line2;
   const after = text5.slice(e, Math.min(lineEnd, e + 80));
   if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  const vendor = /([A-Za-z][\w-]*)[*_]*\s+[*_]*$/.exec(before)?.[1];
+  if (vendor && /^[A-Z]/.test(vendor) && /^[A-Z][a-z]/.test(raw) && composerVendor(ev, vendor.toLowerCase()) && fromComposer(ev.manifests.everDependencies.get(raw.toLowerCase()) ?? [])) return true;
   if (/^[A-Z][a-z]/.test(raw) && !labelText(line2) && !titleCase(before, after)) {
     const start = sentenceStart(before);
     if (!start || start === "label" && /^[*_`"']*\s*(?:[,;.)]|$)/.test(after)) return true;
@@ -43208,6 +43211,11 @@ function proseNamesPackage(entry, ref, ev) {
     return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
   };
   return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+function composerVendor(ev, word) {
+  if (fromComposer(ev.manifests.everDependencies.get(word) ?? [])) return true;
+  for (const k of ev.manifests.dependencies.keys()) if (k.startsWith(`${word}/`)) return true;
+  return false;
 }
 function namespacedWord(ev, name) {
   const idx = swapIndex(ev);
@@ -43248,7 +43256,7 @@ function withModuleRefs(entry, re) {
   }
   return out;
 }
-var cache, VARIANTS, runAsCommand, CLIENT_SUFFIX, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, runAsCommand, CLIENT_SUFFIX, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, LABEL_AFTER, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
@@ -43271,6 +43279,7 @@ var init_package = __esm({
       // npm
       "express moment request react resolve connect commander progress compression helmet passport cron later retry backoff bottleneck signal level long decimal big chance copy temp tar canvas validator through pump split ink conf native relay motion emotion material foundation bootstrap liquid sass less stylus handlebars mustache prism highlight marked unified remark forever agenda bull parcel rollup gulp grunt babel prettier faker rewire mockery benchmark lighthouse sentry spinner trash figures boxen listr polished immutable invariant warning classnames throttle debounce flatten assign pick omit merge extend clone once inherits which serve send vary fresh accepts capacitor ionic electron micro polka remix solid inferno alpine stimulus turbo lit stencil ember backbone knockout chromatic recoil highland mitt rush bolt ultra metro haste tape tap zone open async events stream buffer util path assert global globals proxy cookie session compose reselect select quill slate lexical numeral accounting currency money chart phaser storybook cypress protractor nightwatch detox listen spring rake standard annotate bullet guard parallel whenever thin slim fog mail rack unicorn passenger reek brakeman pry devise pundit doorkeeper warden ransack grape paperclip shrine sprockets redcarpet rouge foreman chronic ancestry audited discard paranoia draper cells trailblazer rainbow colorize highline slop clamp tilt temple sorbet steep yard compass bourbon neat bitters honeybadger skylight scout falcon iodine overcommit danger middleman stripe roadie pony chewy scenic blazer ahoy rollout flipper vanity lockbox pretender authority clockwork sneakers bunny racecar statesman workflow wicked cocoon chosen blueprinter roar reform prawn sanitize loofah addressable cuprite ferrum apparition poltergeist launchy cucumber turnip spinach fabrication machinist responders apartment bundler mocha flask nose coverage invoke fabric salt celery wheel poetry hatch flit bandit safety sphinx markdown pandas altair dash panel notebook pillow torch transformers datasets accelerate evaluate arrow pendulum humanize tabulate blessings questionary fire plumbum watchdog schedule tenacity beaker waitress twisted tornado bottle pyramid quart responder hug marshmallow voluptuous alembic peewee tortoise motor whoosh cryptography hypothesis responses behave lettuce locust decorator deprecated packaging distro arcade toga briefcase textual curses blessed art emoji regex box munch addict bunch hydra sacred comet prefect airflow polars koalas ibis records dataset agate wand whisper pattern polyglot translate control mesa lifelines prophet darts orbit selenium mechanize thrift moto ray anyhow rayon futures hyper warp rocket tower tonic diesel time tracing console ignore notify home image nom pest quote paste criterion similar difference heck approx parquet yew iced druid bevy ring hex secrecy salsa rowan slab sled flume smol polling nix windows duct tide surf wire fiber glamour bubbles goose migrate cast copier badger atlas river machinery survey huh carbon dig aurora elastic pebble squirrel handlers kit iris martini buffalo revel glow mods harmonica plush sprig ants lumberjack zap otter rod age tint wish freeze melody centrifuge pool browser".split(/\s+/)
     );
+    LABEL_AFTER = /^`*\s+(?:(?:GitHub|GitLab|issue|PR|pull[- ]request|commit|Slack)\s+)?(?:labels?|tags?|prefix(?:es)?|channels?|milestones?|emoji)\b/i;
     NAME_NOUN_AFTER = /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|artifacts?|middleware)\b/i;
     NAME_VERB_BEFORE = /\b(?:use[sd]?|using|via|with|(?:un)?install(?:s|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|requir(?:e|es|ed|ing)|depend(?:s|ed|ing)? on|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)) (?:from|to|off)|upgrad(?:e|es|ed|ing)|bump(?:s|ed|ing)?|powered by|built (?:on|with))\s+(?:[\w.-]+,\s+)*(?:[\w.-]+,?\s+(?:and|or)\s+)?[*_]*$/i;
     NAME_REPLACED_AFTER = /^[*_]*\s+(?:(?:was|is|has been|had been|got|were|are|have been)\s+)?(?:replaced|swapped (?:out|for))\b/i;

@@ -893,6 +893,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
   // package, unless the sentence uses it as a name (see `proseNamesPackage`).
   if (!proseNamesPackage(entry, ref, ev)) return null;
+  // A name used as a label, tag or prefix ("tagged with the `ty` GitHub label", "the `ty` branch
+  // prefix"): the project's word for a product or area, which outlives a crate of that name.
+  if (ref.in === 'inlineCode' && LABEL_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   // A program run from code (`bundle exec rubocop`, `rubocop -a`) is still installed when a
   // dependency declared now extends it (`rubocop-rails`, `pytest-cov` depend on it).
   if (ref.tool === 'other' && ref.in !== 'prose' && pluginDeclared(ev, name)) return null;
@@ -1081,6 +1084,9 @@ const ENGLISH_PACKAGE_WORDS = new Set(
   ).split(/\s+/),
 );
 
+/** After a name in inline code: it names a label, tag, prefix or channel, not a package. */
+const LABEL_AFTER = /^`*\s+(?:(?:GitHub|GitLab|issue|PR|pull[- ]request|commit|Slack)\s+)?(?:labels?|tags?|prefix(?:es)?|channels?|milestones?|emoji)\b/i;
+
 /** Nouns that make the word before them a package's name ("the `listen` gem", "spring and bootsnap gems"). */
 const NAME_NOUN_AFTER =
   /^[*_]*(?:\s*,\s*[\w.-]+)*(?:,?\s+(?:and|or)\s+[\w.-]+)?\s+(?:gems?|packages?|librar(?:y|ies)|dependenc(?:y|ies)|deps?|modules?|plugins?|crates?|artifacts?|middleware)\b/i;
@@ -1132,6 +1138,10 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
   // Capitals inside the word (`RuboCop`, `GraphQL`): the package's own spelling. All capitals
   // (`LISTEN`) is emphasis.
   if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  // Written after its vendor ("Livewire Volt", "Laravel Dusk" for `livewire/volt`, `laravel/dusk`):
+  // the product's full name, also inside a Title Case phrase.
+  const vendor = /([A-Za-z][\w-]*)[*_]*\s+[*_]*$/.exec(before)?.[1];
+  if (vendor && /^[A-Z]/.test(vendor) && /^[A-Z][a-z]/.test(raw) && composerVendor(ev, vendor.toLowerCase()) && fromComposer(ev.manifests.everDependencies.get(raw.toLowerCase()) ?? [])) return true;
   if (/^[A-Z][a-z]/.test(raw) && !labelText(line) && !titleCase(before, after)) {
     const start = sentenceStart(before);
     // After a label or an opening parenthesis, a capitalised word standing alone is a value, a
@@ -1154,6 +1164,17 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
     return !!n && n !== raw.toLowerCase() && !ENGLISH_PACKAGE_WORDS.has(n) && (ev.manifests.everDependencies.has(n) || ev.manifests.dependencies.has(n));
   };
   return dep(LISTED_AFTER.exec(after)?.[1]) || dep(LISTED_BEFORE.exec(before)?.[1]);
+}
+
+/**
+ * Whether a word is a Composer vendor of the project: a declared name under it (`laravel/framework`,
+ * `livewire/livewire`), or a Composer dependency of that name in the history (`livewire`). Only
+ * asked for a capitalised word right before a Composer package's name ("Livewire Volt").
+ */
+function composerVendor(ev: Evidence, word: string): boolean {
+  if (fromComposer(ev.manifests.everDependencies.get(word) ?? [])) return true;
+  for (const k of ev.manifests.dependencies.keys()) if (k.startsWith(`${word}/`)) return true;
+  return false;
 }
 
 /** Gradle, Maven and Composer manifests: a dependency is a namespaced coordinate (`group:artifact`, `vendor/name`). */

@@ -166,3 +166,33 @@ describe('Rust paths in inline code', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|3|acme_utils_cargo_bin|acme_utils_test_bin', 'package-renamed|4|insta|']);
   });
 });
+
+describe('a Composer package written after its vendor', () => {
+  it('reads "Livewire Volt" and "Laravel Dusk" as the packages `livewire/volt` and `laravel/dusk`', async () => {
+    const r = await makeRepo();
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.2', 'laravel/framework': '^12.0', 'livewire/livewire': '^3.0', 'livewire/volt': '^1.0' }, 'require-dev': { 'laravel/dusk': '^8.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.2', 'laravel/framework': '^12.0', 'livewire/livewire': '^3.0' } }, null, 2) + '\n');
+    await r.commit('Drop Volt and Dusk', '2025-02-01');
+    await r.write('CLAUDE.md', ['# App', '', '- Pages are Livewire Volt components.', '- **Laravel Dusk**: browser automation testing.', '- The Laravel Way: keep controllers thin.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-missing|3|Volt|', 'package-missing|4|Dusk|']);
+  });
+});
+
+describe("a renamed crate's name used as a label", () => {
+  it('says nothing of "the `ty` GitHub label" and still reports `cargo run -p ty`', async () => {
+    const r = await makeRepo();
+    await r.write('Cargo.toml', '[workspace]\nmembers = ["crates/ty"]\n');
+    await r.write('crates/ty/Cargo.toml', '[package]\nname = "ty"\nversion = "0.1.0"\n');
+    await r.write('crates/ty/src/main.rs', 'fn main() {}\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('crates/ty/Cargo.toml', '[package]\nname = "ty_cli"\nversion = "0.1.0"\n');
+    await r.commit('Rename the ty crate to ty_cli', '2025-02-01');
+    await r.write('CLAUDE.md', ['# Ruff', '', '- PRs for ty are tagged with the `ty` GitHub label.', '- Build it with `cargo build -p ty`.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|4|ty|ty_cli']);
+  });
+});
