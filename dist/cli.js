@@ -36900,6 +36900,11 @@ function inlineCode2(seg, c, ctx, file) {
       c.add({ kind: "package", raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: "inlineCode" });
       return;
     }
+    if (WINDOWS_RELATIVE.test(tok)) {
+      const w = asPath(tok.replace(/\\/g, "/"), "code");
+      if (w) addPath(w, tok, s, c, "inlineCode", ctx, file);
+      return;
+    }
     fqcnRef(tok, s, c);
     folderOfCode(tok, s, c);
     const nodeTok = pytestNodePath(tok);
@@ -37212,7 +37217,7 @@ function frontmatterGlobs(entry, file, c) {
     }
   }
 }
-var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, LISTED_NAME, RUST_CRATE_PATH, RUST_NOT_CRATES, COMMENT_CUE, COMMENT_PROSE;
+var SHELL_LANGS, PLAIN_LANGS, URL_RE, WIKILINK_RE, recentInfos, RECENT_MAX, addedScratch, addedCount, Collector, DIGIT2, COUNT_HINT, COMMAND_HINT, dirTokenCache, LIST_ITEM, PROSE_COMMAND, LISTED_NAME, RUST_CRATE_PATH, RUST_NOT_CRATES, WINDOWS_RELATIVE, COMMENT_CUE, COMMENT_PROSE;
 var init_references = __esm({
   "src/memory/references.ts"() {
     "use strict";
@@ -37308,6 +37313,7 @@ var init_references = __esm({
     LISTED_NAME = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
     RUST_CRATE_PATH = /(?<![\w:$.@/-])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)::(?=[A-Za-z_{*<])/g;
     RUST_NOT_CRATES = /* @__PURE__ */ new Set(["std", "core", "alloc", "crate", "self", "super", "proc_macro", "test", "parent", "static", "this"]);
+    WINDOWS_RELATIVE = /^(?:\.\\)?[A-Za-z0-9_][\w.-]*(?:\\[A-Za-z0-9_][\w.-]*)*\\[A-Za-z0-9_][\w-]*\.[A-Za-z0-9]{1,8}$/;
     COMMENT_CUE = /^#+\s*(?:or|alternatively|alternative|e\.g\.?|eg|i\.e\.?|for example|equivalently|equivalent|same as)(?:\s+(?:run|use|with|via))?\s*[:,]?\s+/i;
     COMMENT_PROSE = /\s(?:the|a|an|is|are|was|be|if|you|your|we|our|sure|to|that|this|it|its|for|of|and|but|when|then|than|so|not|please|want|need|prefer|should|will|would|can|could|may|might|instead|also|first|before|after|once|which|who|by|with|without|into|on|in|at)(?=\s|$|[.,;:!?])/i;
   }
@@ -40626,6 +40632,7 @@ function styled(ref, cand, successor, memDir, dir) {
     if (/%[0-9a-f]{2}/i.test(ref.raw)) out = encodeURI(out);
     else if (out.includes(" ") && !ref.raw.includes(" ")) out = out.replace(/ /g, "%20");
   }
+  if (ref.raw.includes("\\") && !ref.raw.includes("/")) out = (ref.raw.startsWith(".\\") && !out.startsWith(".") ? ".\\" : "") + out.replace(/\//g, "\\");
   return out;
 }
 function bareName(ref) {

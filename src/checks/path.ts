@@ -361,6 +361,8 @@ function styled(ref: Reference, cand: Candidate, successor: string, memDir: stri
     if (/%[0-9a-f]{2}/i.test(ref.raw)) out = encodeURI(out);
     else if (out.includes(' ') && !ref.raw.includes(' ')) out = out.replace(/ /g, '%20');
   }
+  // A Windows path (`scripts\test.bat`) is written back with backslashes.
+  if (ref.raw.includes('\\') && !ref.raw.includes('/')) out = (ref.raw.startsWith('.\\') && !out.startsWith('.') ? '.\\' : '') + out.replace(/\//g, '\\');
   return out;
 }
 

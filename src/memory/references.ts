@@ -755,6 +755,9 @@ function rustCratePaths(seg: Segment, c: Collector): void {
   }
 }
 
+/** A relative Windows path: name segments joined by `\`, a file extension last (no drive, no escape such as `\n`). */
+const WINDOWS_RELATIVE = /^(?:\.\\)?[A-Za-z0-9_][\w.-]*(?:\\[A-Za-z0-9_][\w.-]*)*\\[A-Za-z0-9_][\w-]*\.[A-Za-z0-9]{1,8}$/;
+
 function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile): void {
   const t = seg.text;
   const tt = t.trim();
@@ -775,6 +778,13 @@ function inlineCode(seg: Segment, c: Collector, ctx: CtxBase, file: MemoryFile):
     else if (tok.includes('/') && isComposerName(tok)) c.add({ kind: 'package', raw: tok, value: tok, start: s, end: s + tok.length, in: 'inlineCode', tool: 'composer' });
     if (tok.charCodeAt(0) === 64 /* @ */ && /^@[\w.-]+\/[\w.-]+$/.test(tok) && !/\.(md|mdx|txt|json|ya?ml|toml)$/i.test(tok)) {
       c.add({ kind: 'package', raw: tok, value: tok.toLowerCase(), start: s, end: s + tok.length, in: 'inlineCode' });
+      return;
+    }
+    // A Windows relative path (`scripts\test-integration.bat`, `.\build\run.ps1`): read with `/`,
+    // kept as written (a correction is written back with `\`).
+    if (WINDOWS_RELATIVE.test(tok)) {
+      const w = asPath(tok.replace(/\\/g, '/'), 'code');
+      if (w) addPath(w, tok, s, c, 'inlineCode', ctx, file);
       return;
     }
     fqcnRef(tok, s, c);

@@ -196,3 +196,36 @@ describe("a renamed crate's name used as a label", () => {
     expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|4|ty|ty_cli']);
   });
 });
+
+describe('Windows paths', () => {
+  it('checks `scripts\\test.bat` like `scripts/test.bat` and writes the successor back with backslashes', async () => {
+    const r = await makeRepo();
+    await r.write('scripts/test-integration.sh', '#!/bin/sh\necho integration tests for the editor\n');
+    await r.write('scripts/test-integration.bat', '@echo off\r\necho integration tests for the editor\r\n');
+    await r.write('scripts/test.bat', '@echo off\r\necho unit tests\r\n');
+    await r.write('build\\notes.txt'.replace('\\', '/'), 'x\n');
+    await r.commit('init', '2025-01-01');
+    await r.move('scripts/test-integration.sh', 'scripts/test-integration-electron.sh');
+    await r.move('scripts/test-integration.bat', 'scripts/test-integration-electron.bat');
+    await r.remove('scripts/test.bat');
+    await r.commit('Electron integration scripts; drop test.bat', '2025-02-01');
+    await r.write(
+      'CLAUDE.md',
+      [
+        '# Tests',
+        '',
+        '- Integration: `scripts/test-integration.sh` (or `scripts\\test-integration.bat` on Windows).',
+        '- Unit tests on Windows: `scripts\\test.bat`.',
+        '- Notes live in `build\\notes.txt`; a newline is written `\\n`.',
+        '',
+      ].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('path-'))).toEqual([
+      'path-renamed|3|scripts/test-integration.sh|scripts/test-integration-electron.sh',
+      'path-renamed|3|scripts\\test-integration.bat|scripts\\test-integration-electron.bat',
+      'path-missing|4|scripts\\test.bat|',
+    ]);
+  });
+});
