@@ -35836,6 +35836,18 @@ function scanVersions(text5, out) {
     }
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
+  if (text5.includes(":")) {
+    LABEL_VERSION.lastIndex = 0;
+    while (m = LABEL_VERSION.exec(text5)) {
+      const subject = m[1].toLowerCase();
+      if (!subjectAlias(subject) && !LABEL_SUBJECTS.has(subject)) continue;
+      const start = m.index;
+      const end = m.index + m[0].length;
+      if (out.some((h) => h.kind === "version" && start < h.end && h.start < end)) continue;
+      if (isFeatureVersion(text5, start, end)) continue;
+      out.push({ kind: "version", start, end, raw: m[0], value: m[2], subject: subjectAlias(subject) ?? subject, version: m[2] + (m[3] ? "+" : ""), bound: m[3] ? "atLeast" : "exact" });
+    }
+  }
   if (text5.includes(") - ")) {
     BOOST_ITEM.lastIndex = 0;
     while (m = BOOST_ITEM.exec(text5)) {
@@ -36163,7 +36175,7 @@ function scanWordsEncoded(text5) {
   }
   return wordCount;
 }
-var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, BOOST_ITEM, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, MSRV_RE, MSRV_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
+var SUBJECT_ALIASES, PROSE_STOPWORDS, OPEN_WORDS, CLOSED_WORDS, DIGIT, ISSUE_URL, ISSUE_REF, ISSUE_SPELLED, SUBJECT_STOP, VERSION_TOKEN, VERSION_RE, LABEL_VERSION, LABEL_SUBJECTS, BOOST_ITEM, SPACE_DIGIT, VERSION_HINT, PROJECT_VERSION_HINT, LIST_SEP, LIST_MEMBER, LIST_MEMBER_RE, LIST_START, VERSION_LIST_BEFORE, MSRV_RE, MSRV_HINT, FEATURE_VERB_AFTER, FEATURE_PHRASE_BEFORE, PROJECT_TIE_BEFORE, PROJECT_TIE_AFTER, FEATURE_NOUN_AFTER, NEED_BEFORE, FEATURE_NOUN, CODE_NAME_SUBJECT, PROJECT_SUBJECT, FROM_BEFORE, FROM_PROJECT_TIE, COUNT_RE, COUNT_NOUN_STOP, COUNT_STARTERS, FOLDER_FIRST, IN_FILE_NOUN, LIST_FOLDER, LIST_COUNT_END, SCOPED_PACKAGE, COMPOSER_NAME, WORD_SLOTS, WORD_SOFT_MAX, WORD_HARD_MAX, WORD_KEEP_MAX, K_STOP, K_ALIAS, slots, keyHash, keyLen, keyAt, keyKind, spellAt, keys, aliases, spellings, pool, poolEnd, FIXED, FIXED_POOL, fixedSlots, C_WORD, C_LETTER, C_BEHIND, C_AHEAD, CLS, encoder, bytes, encoded, encodedLength, T_DIGIT, T_COLON, T_BRACKET, T_DOT, T_SLASH, T_AT, T_TOOL, T_IMPORT, T_PAIR, wordStart, wordEnd, wordKey, wordUpper, otherRaw, otherValue, wordCount, otherCount;
 var init_prose = __esm({
   "src/memory/refs/prose.ts"() {
     "use strict";
@@ -36274,6 +36286,8 @@ var init_prose = __esm({
       String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
       "g"
     );
+    LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
+    LABEL_SUBJECTS = /* @__PURE__ */ new Set(["kotlin", "jdk", "openjdk", "laravel", "rails", "symfony", "spring boot", "flutter", "dart", "swift", "elixir", "erlang", ".net", "dotnet"]);
     BOOST_ITEM = /^[ \t]*[-*][ \t]+((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)?)[ \t]+\(([A-Z][A-Z0-9_-]*)\)[ \t]+-[ \t]+(v?\d+(?:\.\d+){0,2})[ \t]*$/gm;
     SPACE_DIGIT = /\s\d/;
     VERSION_HINT = /[\s=≥^~>]v?\d/;

@@ -169,6 +169,11 @@ const VERSION_RE = new RegExp(
   'g',
 );
 
+/** `Subject:` then a version, emphasis around either (`**Java:** 11`, `**Kotlin**: 1.9.24`, `Node.js: 20`). */
+const LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
+/** Label subjects beyond SUBJECT_ALIASES' keys. */
+const LABEL_SUBJECTS = new Set(['kotlin', 'jdk', 'openjdk', 'laravel', 'rails', 'symfony', 'spring boot', 'flutter', 'dart', 'swift', 'elixir', 'erlang', '.net', 'dotnet']);
+
 /** An item of Laravel Boost's package list: `- vendor/name (ALIAS) - v12` (its package, alias and major). */
 const BOOST_ITEM = /^[ \t]*[-*][ \t]+((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)?)[ \t]+\(([A-Z][A-Z0-9_-]*)\)[ \t]+-[ \t]+(v?\d+(?:\.\d+){0,2})[ \t]*$/gm;
 
@@ -276,6 +281,20 @@ function scanVersions(text: string, out: ProseHit[]): void {
       continue;
     }
     out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? '+' : ''), bound });
+  }
+  // A label and its value ("**Java:** 11", "**Kotlin**: 1.9.24", "- Node.js: 20"), the form /init
+  // writes for a project's stack: for languages and frameworks the reader knows only.
+  if (text.includes(':')) {
+    LABEL_VERSION.lastIndex = 0;
+    while ((m = LABEL_VERSION.exec(text))) {
+      const subject = m[1].toLowerCase();
+      if (!subjectAlias(subject) && !LABEL_SUBJECTS.has(subject)) continue;
+      const start = m.index;
+      const end = m.index + m[0].length;
+      if (out.some((h) => h.kind === 'version' && start < h.end && h.start < end)) continue;
+      if (isFeatureVersion(text, start, end)) continue;
+      out.push({ kind: 'version', start, end, raw: m[0], value: m[2], subject: subjectAlias(subject) ?? subject, version: m[2] + (m[3] ? '+' : ''), bound: m[3] ? 'atLeast' : 'exact' });
+    }
   }
   // Laravel Boost's package list ("- laravel/framework (LARAVEL) - v12", "- tailwindcss
   // (TAILWINDCSS) - v4"): one package and its major per item, written into every file Boost keeps.
