@@ -14366,15 +14366,15 @@ function parseSwiftPackage(text5) {
     const args = m[1];
     const arg = (k) => new RegExp(`\\b${k}\\s*:\\s*"([^"]*)"`).exec(args)?.[1];
     const url = arg("url");
-    const named = arg("name");
+    const named2 = arg("name");
     const path14 = arg("path");
     const id = arg("id");
     const last = (s) => s.replace(/\/+$/, "").split("/").pop().replace(/\.git$/i, "");
-    const name = url ? last(url) : path14 ? last(path14) : id ? id.slice(id.indexOf(".") + 1) : named;
+    const name = url ? last(url) : path14 ? last(path14) : id ? id.slice(id.indexOf(".") + 1) : named2;
     if (!name || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     const spec = /\b(?:from|exact|revision|branch)\s*:\s*"([^"]*)"/.exec(args)?.[1] ?? /"(\d+\.\d+[^"]*)"\s*\.\.[.<]/.exec(args)?.[1] ?? "";
-    addDep(out, name, spec, "dependencies", [named]);
+    addDep(out, name, spec, "dependencies", [named2]);
   }
   const product = /\.product\s*\(\s*name\s*:\s*"([^"]+)"/g;
   while (m = product.exec(src)) presenceOnly(out, [m[1]], "products");
@@ -15936,9 +15936,10 @@ var init_lockfiles = __esm({
 
 // src/evidence/manifests/lock-graph.ts
 function emptyLockGraph() {
-  return { names: /* @__PURE__ */ new Set(), deps: /* @__PURE__ */ new Map() };
+  return { names: /* @__PURE__ */ new Set(), deps: /* @__PURE__ */ new Map(), from: /* @__PURE__ */ new Map() };
 }
 function addLockfile(g, base, text5) {
+  g.reading = base;
   switch (base) {
     case "Gemfile.lock":
     case "gems.locked":
@@ -15958,6 +15959,24 @@ function addLockfile(g, base, text5) {
       return pnpmLock2(g, text5);
   }
 }
+function reachableFrom(g, roots) {
+  let r = REACHABLE.get(g);
+  if (r) return r;
+  r = /* @__PURE__ */ new Set();
+  const queue = [];
+  for (const root2 of roots) if (g.deps.has(root2) && !r.has(root2)) {
+    r.add(root2);
+    queue.push(root2);
+  }
+  while (queue.length) {
+    for (const c of g.deps.get(queue.pop()) ?? []) if (!r.has(c)) {
+      r.add(c);
+      queue.push(c);
+    }
+  }
+  REACHABLE.set(g, r);
+  return r;
+}
 function dependsOn(g, parent, child, depth3 = 4) {
   const seen = /* @__PURE__ */ new Set([parent]);
   let level = [parent];
@@ -15975,9 +15994,16 @@ function dependsOn(g, parent, child, depth3 = 4) {
   }
   return false;
 }
+function named(g, name) {
+  g.names.add(name);
+  const base = g.reading ?? "";
+  const set = g.from.get(name);
+  if (set) set.add(base);
+  else g.from.set(name, /* @__PURE__ */ new Set([base]));
+}
 function edge(g, parent, child) {
   const c = child.toLowerCase();
-  g.names.add(c);
+  named(g, c);
   if (!parent) return;
   let set = g.deps.get(parent);
   if (!set) g.deps.set(parent, set = /* @__PURE__ */ new Set());
@@ -16003,7 +16029,7 @@ function gemLock(g, text5) {
     const spec = /^ {4}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line2);
     if (spec) {
       current = spec[1].toLowerCase();
-      g.names.add(current);
+      named(g, current);
       continue;
     }
     const dep = /^ {6}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line2);
@@ -16024,7 +16050,7 @@ function tomlPackages(g, text5) {
     const name = /^name\s*=\s*"([^"]+)"/.exec(line2);
     if (name && !inDepTable) {
       current = name[1].toLowerCase();
-      g.names.add(current);
+      named(g, current);
       continue;
     }
     if (inDepTable) {
@@ -16061,7 +16087,7 @@ function composerLock(g, text5) {
     for (const p of list5) {
       if (typeof p?.name !== "string") continue;
       const parent = p.name.toLowerCase();
-      g.names.add(parent);
+      named(g, parent);
       if (p.require && typeof p.require === "object") {
         for (const r of Object.keys(p.require)) if (r.includes("/")) edge(g, parent, r);
       }
@@ -16079,12 +16105,12 @@ function npmLock(g, text5) {
     const at = path14.lastIndexOf("node_modules/");
     if (at < 0) continue;
     const name = path14.slice(at + "node_modules/".length).toLowerCase();
-    g.names.add(name);
+    named(g, name);
     for (const d of Object.keys({ ...p?.dependencies, ...p?.optionalDependencies })) edge(g, name, d);
   }
   for (const [name, p] of Object.entries(data.dependencies ?? {})) {
     const n = name.toLowerCase();
-    g.names.add(n);
+    named(g, n);
     for (const d of Object.keys(p?.requires ?? {})) edge(g, n, d);
   }
 }
@@ -16098,7 +16124,7 @@ function yarnLock2(g, text5) {
       const first = line2.replace(/:$/, "").split(/,\s*/)[0].replace(/^"|"$/g, "");
       const at = first.indexOf("@", 1);
       current = at > 0 && first !== "__metadata" ? first.slice(0, at).toLowerCase() : void 0;
-      if (current) g.names.add(current);
+      if (current) named(g, current);
       continue;
     }
     if (/^ {2}\S/.test(line2)) {
@@ -16125,7 +16151,7 @@ function pnpmLock2(g, text5) {
     const key = /^ {2}'?\/?((?:@[^@/\s']+\/)?[^@/\s'(]+)[@/]/.exec(line2);
     if (key) {
       current = key[1].toLowerCase();
-      g.names.add(current);
+      named(g, current);
       inDeps = false;
       continue;
     }
@@ -16139,7 +16165,7 @@ function pnpmLock2(g, text5) {
     }
   }
 }
-var LOCK_GRAPH_FILES;
+var LOCK_GRAPH_FILES, REACHABLE;
 var init_lock_graph = __esm({
   "src/evidence/manifests/lock-graph.ts"() {
     "use strict";
@@ -16155,6 +16181,7 @@ var init_lock_graph = __esm({
       "yarn.lock",
       "pnpm-lock.yaml"
     ]);
+    REACHABLE = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -41757,17 +41784,17 @@ function checkTurboRef(entry, ref, ev) {
   const to = succKey === void 0 ? void 0 : turboTaskOf(succKey);
   let replaceWith;
   let tail;
-  let named = false;
+  let named2 = false;
   if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "turbo" && turboTaskOf(r.script ?? "") === to)) {
     tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
-    named = true;
+    named2 = true;
   } else if (to) {
     const next = written.slice(0, written.length - task.length) + to;
     const runner = /(?:^|\s)\S*turbo(?:@\S*)?(?=\s)/.exec(ref.raw);
     replaceWith = ref.raw === written ? next : swapWord(ref.raw, written, next, runner ? runner.index + runner[0].length : 0);
     tail = `the \`${task}\` task of \`${last.manifest}\` was renamed to \`${to}\` in ${describeCommit(last.commit)}`;
   } else tail = `the \`${task}\` task was removed from \`${last.manifest}\` in ${describeCommit(last.commit)}, and no package defines a \`${task}\` script`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named2 ? `remove \`${ref.raw}\`` : "update or remove the command";
   return finding(
     entry,
     ref,
@@ -41948,7 +41975,7 @@ function checkScriptRef(entry, ref, ev) {
   const of = former ? ` of \`${look.manifest}\`` : "";
   let replaceWith;
   let tail;
-  let named = false;
+  let named2 = false;
   let verb = "no longer works";
   if (!look.names) {
     const gone = lastManifestRemoval(ev, look.manifest);
@@ -41957,7 +41984,7 @@ function checkScriptRef(entry, ref, ev) {
     const to = renamedTo(ev, look.manifest, last, look.names);
     if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.script === to)) {
       tail = `the ${what}${of} was renamed to \`${to}\` in ${describeCommit(last.commit)}, which the entry already names`;
-      named = true;
+      named2 = true;
     } else if (to) {
       const at = scriptAt(ref.raw, name);
       const before = at < 0 ? ref.raw : ref.raw.slice(0, at);
@@ -41977,8 +42004,8 @@ function checkScriptRef(entry, ref, ev) {
       verb = "does not work";
     }
   }
-  if (alt && !replaceWith && !named) replaceWith = alt;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  if (alt && !replaceWith && !named2) replaceWith = alt;
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named2 ? `remove \`${ref.raw}\`` : "update or remove the command";
   return finding(
     entry,
     ref,
@@ -42078,20 +42105,20 @@ function checkPythonRunnerRef(entry, ref, ev) {
   const to = renamedTo(ev, manifest, ended, tables.get(manifest), (n) => n.startsWith(prefix));
   let replaceWith;
   let tail;
-  let named = false;
+  let named2 = false;
   if (to) {
     const bare2 = to.slice(prefix.length);
     const shown = runner === "hatch" && written.includes(":") ? `${env}:${bare2}` : bare2;
     if (entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === "other" && r.script === shown)) {
       tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}, which the entry already names`;
-      named = true;
+      named2 = true;
     } else {
       replaceWith = ref.raw.replace(new RegExp(`${escapeRe(written)}$`), shown);
       if (replaceWith === ref.raw) replaceWith = void 0;
       tail = `the ${what} was renamed to \`${shown}\` in ${describeCommit(ended.commit)}`;
     }
   } else tail = `the ${what} was removed from \`${manifest}\` in ${describeCommit(ended.commit)}`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named2 ? `remove \`${ref.raw}\`` : "update or remove the command";
   return finding(
     entry,
     ref,
@@ -42182,16 +42209,16 @@ function checkTaskRunnerRef(entry, ref, ev, tool) {
   const to = next === void 0 ? void 0 : prefix + next;
   let replaceWith;
   let tail;
-  let named = false;
+  let named2 = false;
   if (to && entry.refs.some((r) => r !== ref && r.kind === "command" && r.tool === tool && r.script === to)) {
     tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}, which the entry already names`;
-    named = true;
+    named2 = true;
   } else if (to) {
     replaceWith = ref.raw.replace(new RegExp(`${escapeRe(name)}$`), bare2 && COMPOSER_BUILTINS.has(to) ? `run-script ${to}` : to);
     if (replaceWith === ref.raw) replaceWith = void 0;
     tail = `the ${what} was renamed to \`${to}\` in ${describeCommit(removed.commit)}`;
   } else tail = `the ${what} was removed from \`${removed.manifest}\` in ${describeCommit(removed.commit)}`;
-  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named ? `remove \`${ref.raw}\`` : "update or remove the command";
+  const advice = replaceWith ? `use \`${replaceWith}\` instead` : named2 ? `remove \`${ref.raw}\`` : "update or remove the command";
   return finding(
     entry,
     ref,
@@ -42741,10 +42768,11 @@ function familyDeclared(ev, idx, key, newMajor = false) {
   idx.families.set(memo, r);
   return r;
 }
-function stillLocked(ev, key) {
+function stillLocked(ev, key, usable = false) {
   const g = ev.manifests.lockGraph?.();
   if (!g || g.names.size === 0) return void 0;
-  const hit2 = variants(key).filter((v) => g.names.has(v));
+  const reach2 = reachableFrom(g, ev.manifests.dependencies.keys());
+  const hit2 = variants(key).filter((v) => reach2.has(v) && (!usable || [...g.from.get(v) ?? []].some((b) => b !== "pnpm-lock.yaml" && b !== "Cargo.lock")));
   return hit2.length ? hit2 : void 0;
 }
 function integrationDeclared(ev, idx, key) {
@@ -42762,7 +42790,11 @@ function integrationDeclared(ev, idx, key) {
       }
       const parts = dep.replace(/^@[^/]+\//, "").split(/[-_.]/);
       const at = parts.indexOf(k);
-      if (at > 0 || at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1])) {
+      if (at > 0 && at === parts.length - 1 && !parts.some((p) => PLUGIN_WORDS.has(p)) || at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1])) {
+        r = true;
+        break;
+      }
+      if (SERVICES.has(k) && !dep.includes("/") && parts.length === 1 && dep.length <= k.length + 4) {
         r = true;
         break;
       }
@@ -42792,7 +42824,7 @@ function moduleDep(ev, idx, camel) {
   let out = null;
   let lastTime = "";
   for (const c of m.names.get(camel) ?? []) {
-    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep) || stillLocked(ev, c.dep)) {
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep)) {
       out = { dep: c.dep, eco: c.eco, live: true };
       break;
     }
@@ -43111,7 +43143,7 @@ function checkPackageRef(entry, ref, ev, context) {
     if (describedAsPast(entry, ref, [...ren.names, replace2])) return null;
     const full = namesSuccessor(entry, ref, replace2) || replace2 !== succ2 && namesSuccessor(entry, ref, succ2);
     const part = full ? void 0 : successorPart(entry, ref, removal.name, succ2);
-    const named = full || part !== void 0;
+    const named2 = full || part !== void 0;
     const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
     const writable = !viaModule && !modSpelled && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
     return finding(
@@ -43119,9 +43151,9 @@ function checkPackageRef(entry, ref, ev, context) {
       ref,
       "package-renamed",
       "warning",
-      `\`${written2}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${part ?? replace2}\`: remove or reword the reference to \`${written2}\`` : "update the reference"}.`,
+      `\`${written2}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named2 ? `the entry already names \`${part ?? replace2}\`: remove or reword the reference to \`${written2}\`` : "update the reference"}.`,
       { ...commitEvidence(removal.commit), manifest: ren.manifest, now: succ2, package: removal.name, renamed: true },
-      !named && writable ? { replace: replace2 } : void 0
+      !named2 && writable ? { replace: replace2 } : void 0
     );
   }
   if (!h.own && familyDeclared(ev, idx, h.key, true)) return null;
@@ -43139,8 +43171,9 @@ function checkPackageRef(entry, ref, ev, context) {
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succKey = h.own ? void 0 : swapSuccessor(added, removedThere);
   if (!h.own) {
-    const still = stillLocked(ev, h.key);
-    if (still && (!succKey || variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph(), s, k))))) return null;
+    if (succKey && plainProse && SERVICES.has(h.key)) return null;
+    const still = stillLocked(ev, h.key, !succKey);
+    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph(), s, k))) : plainProse)) return null;
     if (/^[A-Z]/.test(ref.raw) && h.events.every((e) => {
       const k = manifestKind(e.manifest);
       return k === "gemfile" || k === "mix";
@@ -43167,15 +43200,15 @@ function checkPackageRef(entry, ref, ev, context) {
     if (describedAsPast(entry, ref, succ)) return null;
     const full = namesSuccessor(entry, ref, succ);
     const part = full ? void 0 : successorPart(entry, ref, last.name, succ);
-    const named = full || part !== void 0;
+    const named2 = full || part !== void 0;
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : void 0;
-    const replace2 = named || modSpelled || rustPath || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
+    const replace2 = named2 || modSpelled || rustPath || viaModule && !shortSucc || composer && !composerSucc || !(ref.in === "prose" || ref.in === "inlineCode") ? void 0 : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey, succ);
     return finding(
       entry,
       ref,
       "package-renamed",
       "warning",
-      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named ? `the entry already names \`${part ?? succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
+      `${subject} was replaced by \`${succ}\` in \`${last.manifest}\` in ${describeCommit(last.commit)}; ${named2 ? `the entry already names \`${part ?? succ}\`: remove or reword the reference to \`${written}\`` : "update the reference"}.`,
       { ...commitEvidence(last.commit), manifest: last.manifest, now: succ, package: h.key },
       replace2 !== void 0 ? { replace: replace2 } : void 0
     );
@@ -43277,7 +43310,7 @@ function withModuleRefs(entry, re) {
   }
   return out;
 }
-var cache, VARIANTS, runAsCommand, CLIENT_SUFFIX, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, LABEL_AFTER, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
+var cache, VARIANTS, runAsCommand, SERVICES, PLUGIN_WORDS, CLIENT_SUFFIX, fromGoMod, fromComposer, PACKAGE_VERBS, PY_RUNNER_BEFORE, ENGLISH_PACKAGE_WORDS, LABEL_AFTER, NAME_NOUN_AFTER, NAME_VERB_BEFORE, NAME_REPLACED_AFTER, LISTED_AFTER, LISTED_BEFORE, DESCRIBED_AFTER, ENGLISH_PHRASE_AFTER, NAMESPACED_KINDS, PHRASE_ENDS, packageCheck;
 var init_package = __esm({
   "src/checks/package.ts"() {
     "use strict";
@@ -43291,6 +43324,12 @@ var init_package = __esm({
     cache = /* @__PURE__ */ new WeakMap();
     VARIANTS = /* @__PURE__ */ new Map();
     runAsCommand = (ref) => ref.tool === "other" && ref.in !== "prose";
+    SERVICES = new Set(
+      "redis valkey memcached mongodb mongo postgres postgresql mysql mariadb sqlite elasticsearch opensearch kafka rabbitmq nats cassandra clickhouse dynamodb neo4j influxdb etcd consul minio meilisearch typesense algolia pinecone qdrant weaviate stripe slack twilio sendgrid mailgun postmark pusher firebase supabase auth0 clerk openai anthropic ollama s3 sqs".split(" ")
+    );
+    PLUGIN_WORDS = new Set(
+      "plugin plugins preset presets config configs types typings loader transformer transform mock mocks stub stubs environment env runner reporter matchers contrib ext extension eslint babel rollup vite webpack esbuild prettier stylelint postcss gatsby karma django flask pytest flake8 rubocop sphinx mkdocs jest vitest storybook beat".split(" ")
+    );
     CLIENT_SUFFIX = /^(?:sdk|api|client|js|node|python|py|ruby|rb|go|rs|rust|php|java|dotnet|net|kit|ai)$/;
     fromGoMod = (events) => events.some((e) => e.manifest === "go.mod" || e.manifest.endsWith("/go.mod"));
     fromComposer = (events) => events.length > 0 && events.every((e) => manifestKind(e.manifest) === "composer");
@@ -44573,8 +44612,8 @@ function folderStats(files, dirs) {
     const parent = i === -1 ? "" : d.slice(0, i);
     stats.dirs.set(parent, (stats.dirs.get(parent) ?? 0) + 1);
     const name = d.slice(i + 1).toLowerCase();
-    const named = stats.byDirName.get(name);
-    if (named) named.push(d);
+    const named2 = stats.byDirName.get(name);
+    if (named2) named2.push(d);
     else stats.byDirName.set(name, [d]);
   }
   return stats;
@@ -44676,8 +44715,8 @@ function countFor(entry, ref, ev, ctxDir) {
   const words2 = noun.split(/\s+/);
   const last = words2[words2.length - 1];
   const st = dirStats(ev);
-  const named = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
-  const fileName = named && /\.[a-z0-9]+$/i.test(named) ? named : "";
+  const named2 = words2.length >= 2 && last === "files" ? words2[words2.length - 2] : "";
+  const fileName = named2 && /\.[a-z0-9]+$/i.test(named2) ? named2 : "";
   if (ref.base) {
     const memDir = memDirOf(entry.file);
     const w = ref.base.replace(/^\.\//, "").replace(/\/+$/, "");
@@ -46613,9 +46652,9 @@ function sessionByStructure(entry, raw, headingCache) {
   if (entry.kind === "topic") return auto ? sessionTopic(entry, raw) : void 0;
   let heading2;
   for (const h of entry.headings) {
-    let named = headingCache.get(h);
-    if (named === void 0) headingCache.set(h, named = SESSION_HEADING.test(h));
-    if (named) heading2 = h;
+    let named2 = headingCache.get(h);
+    if (named2 === void 0) headingCache.set(h, named2 = SESSION_HEADING.test(h));
+    if (named2) heading2 = h;
   }
   if (!auto && heading2 === void 0) return void 0;
   const field2 = sessionField(raw);
@@ -48045,7 +48084,7 @@ function loadScopes(entries, files) {
     if (known) return known;
     const f = fm.get(file);
     const format = formats.get(file) ?? "other";
-    const named = file.startsWith("/") || formatOf(file, f?.memoryDir !== void 0) !== void 0;
+    const named2 = file.startsWith("/") || formatOf(file, f?.memoryDir !== void 0) !== void 0;
     const from = importers.get(file);
     if (!from || depth3 > 5) {
       const own5 = [ownAtom(file, f, format)];
@@ -48053,7 +48092,7 @@ function loadScopes(entries, files) {
       return own5;
     }
     memo.set(file, [ownAtom(file, f, format)]);
-    const out = named ? [ownAtom(file, f, format)] : [];
+    const out = named2 ? [ownAtom(file, f, format)] : [];
     for (const imp of from) for (const a of scopeOfFile(imp, depth3 + 1)) out.push(a);
     const scope = out.length ? out : [ownAtom(file, f, format)];
     memo.set(file, scope);
@@ -48988,22 +49027,22 @@ function findBrokenLinks(ctx) {
     for (const e of entries) if (e.meta?.name) names.add(e.meta.name.toLowerCase());
     return names;
   };
-  let named;
+  let named2;
   const filesNamed = (mdir, key) => {
-    if (!named) {
-      named = /* @__PURE__ */ new Map();
+    if (!named2) {
+      named2 = /* @__PURE__ */ new Map();
       for (const f of files) {
         const name = f.frontmatter?.name;
         if (typeof name !== "string") continue;
         const n = name.toLowerCase();
-        let byName = named.get(f.memoryDir);
-        if (!byName) named.set(f.memoryDir, byName = /* @__PURE__ */ new Map());
+        let byName = named2.get(f.memoryDir);
+        if (!byName) named2.set(f.memoryDir, byName = /* @__PURE__ */ new Map());
         const l = byName.get(n);
         if (l) l.push(f.path);
         else byName.set(n, [f.path]);
       }
     }
-    return named.get(mdir)?.get(key) ?? [];
+    return named2.get(mdir)?.get(key) ?? [];
   };
   const mentioned = /* @__PURE__ */ new Map();
   const importEdges = /* @__PURE__ */ new Map();
@@ -55979,8 +56018,8 @@ function decideEntry(x, t) {
     if (sup.length) {
       const rec = String(sup[0].evidence?.now ?? sup[0].ref ?? "a SUPERSEDED record");
       if (e.type === "decision") return keep(4, `reversed decision; ${rec} keeps its reasoning`);
-      const named = e.kind === "topic" || sup.some((f) => JSON.stringify(f.evidence ?? {}).includes(e.id));
-      if (named) return remove(4, "delete", `superseded by ${rec}`);
+      const named2 = e.kind === "topic" || sup.some((f) => JSON.stringify(f.evidence ?? {}).includes(e.id));
+      if (named2) return remove(4, "delete", `superseded by ${rec}`);
       return item("review", 4, `${rec} may supersede this entry`);
     }
     const fmEnd = frontmatterEnd(t, e);
@@ -56007,13 +56046,13 @@ function decideEntry(x, t) {
       let twins;
       const leftoverIn = (fixes) => {
         if (unpinned.length) return unpinned[0];
-        const named = (text5) => own6.find(
+        const named2 = (text5) => own6.find(
           (f) => f.ref && (stillNamed(text5, f.ref, f.suggestion?.replace ?? "") || binOfComposerName(text5, f) || familyLeft(text5, f, ctx))
         );
-        const left = named(spliceMasked(e, fixes, []));
+        const left = named2(spliceMasked(e, fixes, []));
         if (!left) return void 0;
         twins ??= unflaggedTwins(e, own6, edits, ctx);
-        return twins.length ? named(spliceMasked(e, fixes, twins)) : left;
+        return twins.length ? named2(spliceMasked(e, fixes, twins)) : left;
       };
       let leftover = replacement === void 0 && !unpinned.length ? void 0 : leftoverIn(uniq);
       if (replacement !== void 0 && fmEnd > e.start && (leftover || own6.some(goModuleCorrection))) {

@@ -8,7 +8,7 @@
 import type { Check, CheckContext, Entry, Evidence, Finding, PackageHistoryEvent, Reference } from '../types.js';
 import { renamedOwnName } from '../evidence/manifests.js';
 import { manifestKind } from '../evidence/manifests/kinds.js';
-import { dependsOn } from '../evidence/manifests/lock-graph.js';
+import { dependsOn, reachableFrom } from '../evidence/manifests/lock-graph.js';
 import { joinPath } from '../memory/refs/paths.js';
 import { goPathPrefixes, goShortName, isGoPath } from '../memory/refs/gomod.js';
 import { checkable, describedAsPast, commitEvidence, describeCommit, exists, finding, memDirOf, namesSuccessor } from './stale-common.js';
@@ -312,13 +312,36 @@ function familyDeclared(ev: Evidence, idx: SwapIndex, key: string, newMajor = fa
   return r;
 }
 
-/** The spellings of `key` a lockfile at HEAD still installs (see lock-graph.ts), or undefined. */
-function stillLocked(ev: Evidence, key: string): string[] | undefined {
+/**
+ * The spellings of `key` a lockfile at HEAD still installs because a dependency declared now needs
+ * it (see `reachableFrom`: an orphan entry of a lockfile not regenerated does not count), or
+ * undefined. `usable`: only where an installed package can be used without being declared (not
+ * pnpm's strict node_modules, not Cargo, whose crates see only their own dependencies).
+ */
+function stillLocked(ev: Evidence, key: string, usable = false): string[] | undefined {
   const g = ev.manifests.lockGraph?.();
   if (!g || g.names.size === 0) return undefined;
-  const hit = variants(key).filter((v) => g.names.has(v));
+  const reach = reachableFrom(g, ev.manifests.dependencies.keys());
+  const hit = variants(key).filter((v) => reach.has(v) && (!usable || [...(g.from.get(v) ?? [])].some((b) => b !== 'pnpm-lock.yaml' && b !== 'Cargo.lock')));
   return hit.length ? hit : undefined;
 }
+
+/**
+ * Services and products whose clients are packages of other names (`ioredis`, `pymongo`,
+ * `mongoose`): in prose, "stored in Redis" names the service, which a new client does not replace.
+ */
+const SERVICES = new Set(
+  (
+    'redis valkey memcached mongodb mongo postgres postgresql mysql mariadb sqlite elasticsearch opensearch kafka rabbitmq nats ' +
+    'cassandra clickhouse dynamodb neo4j influxdb etcd consul minio meilisearch typesense algolia pinecone qdrant weaviate ' +
+    'stripe slack twilio sendgrid mailgun postmark pusher firebase supabase auth0 clerk openai anthropic ollama s3 sqs'
+  ).split(' '),
+);
+
+/** Parts of a name that make it another tool's plugin, types or preset (`eslint-plugin-jest`, `@types/jest`, `django-celery-beat`). */
+const PLUGIN_WORDS = new Set(
+  'plugin plugins preset presets config configs types typings loader transformer transform mock mocks stub stubs environment env runner reporter matchers contrib ext extension eslint babel rollup vite webpack esbuild prettier stylelint postcss gatsby karma django flask pytest flake8 rubocop sphinx mkdocs jest vitest storybook beat'.split(' '),
+);
 
 /**
  * Clients' suffixes: a dependency named `<name>-sdk`, `<name>-js`, `<name>_client` is the
@@ -347,7 +370,14 @@ function integrationDeclared(ev: Evidence, idx: SwapIndex, key: string): boolean
       }
       const parts = dep.replace(/^@[^/]+\//, '').split(/[-_.]/);
       const at = parts.indexOf(k);
-      if (at > 0 || (at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1]!))) {
+      // the last part of a name none of whose other parts says plugin (`langchain-ollama`, not
+      // `eslint-plugin-jest` or `django-celery-beat`), or a client (`slack-sdk`)
+      if ((at > 0 && at === parts.length - 1 && !parts.some((p) => PLUGIN_WORDS.has(p))) || (at === 0 && parts.length === 2 && CLIENT_SUFFIX.test(parts[1]!))) {
+        r = true;
+        break;
+      }
+      // a service's client named after it in one word (`ioredis`, `aioredis`, `pymongo`)
+      if (SERVICES.has(k) && !dep.includes('/') && parts.length === 1 && dep.length <= k.length + 4) {
         r = true;
         break;
       }
@@ -389,8 +419,7 @@ function moduleDep(ev: Evidence, idx: SwapIndex, camel: string): ModuleDep | nul
   let out: ModuleDep | null = null;
   let lastTime = '';
   for (const c of m.names.get(camel) ?? []) {
-    // still installed: a lockfile has it (another gem depends on it)
-    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep) || stillLocked(ev, c.dep)) {
+    if (presentNow(ev, idx, c.dep) || presentNow(ev, idx, c.root) || familyDeclared(ev, idx, c.root) || ownModule(ev, c.root) || frameworkProvides(ev, idx, c.dep)) {
       out = { dep: c.dep, eco: c.eco, live: true };
       break;
     }
@@ -954,13 +983,17 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   );
   if (!removedThere.includes(h.key)) removedThere.push(h.key);
   const succKey = h.own ? undefined : swapSuccessor(added, removedThere);
-  // Still installed (a lockfile at HEAD has it): through the dependency that took its place (`pay`,
-  // which depends on `stripe`), it was wrapped, not replaced; with no successor, what the entry
-  // names is still there to use. A successor that does not depend on it
+  // Still installed (a lockfile at HEAD has it, for a dependency declared now): through the
+  // dependency that took its place (`pay`, which depends on `stripe`), it was wrapped, not
+  // replaced; with no successor, a plain word in prose still names something the project has
+  // (where an installed package can be used undeclared: not pnpm, not Cargo). A successor that does not depend on it
   // (`dayjs` for a `moment` some other library still pulls in) is a replacement all the same.
   if (!h.own) {
-    const still = stillLocked(ev, h.key);
-    if (still && (!succKey || variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph!(), s, k))))) return null;
+    // a service named in prose ("stored in Redis") that a new client still talks to (`redis` ->
+    // `ioredis`, `mongodb` -> `mongoose`): the service stays, only its client changed
+    if (succKey && plainProse && SERVICES.has(h.key)) return null;
+    const still = stillLocked(ev, h.key, !succKey);
+    if (still && (succKey ? variants(succKey).some((s) => still.some((k) => dependsOn(ev.manifests.lockGraph!(), s, k))) : plainProse)) return null;
     // A Gem / Mix dependency's module spelling (`Interactor`) while the project has a module of its own by that name.
     if (/^[A-Z]/.test(ref.raw) && h.events.every((e) => { const k = manifestKind(e.manifest); return k === 'gemfile' || k === 'mix'; }) && ownModule(ev, h.key.replace(/-/g, '_'))) return null;
   }

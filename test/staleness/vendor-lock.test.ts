@@ -90,7 +90,21 @@ describe('dependencies that left the manifest but not the project', () => {
     expect(findingRows(report, pkg)).toEqual(['package-renamed|3|axios|ky', 'package-renamed|4|Axios|Ky']);
   });
 
-  it('says nothing of a prose mention of a package removed without a successor that a lockfile still installs', async () => {
+  it('says nothing of a prose mention of a gem removed without a successor that Gemfile.lock still installs for another gem', async () => {
+    const r = await makeRepo();
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "faraday"\ngem "octokit"\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "octokit"\n');
+    await r.write('Gemfile.lock', 'GEM\n  remote: https://rubygems.org/\n  specs:\n    faraday (2.9.0)\n    octokit (8.1.0)\n      faraday (>= 1, < 3)\n    rails (7.1.3)\n    sidekiq (7.2.0)\n\nDEPENDENCIES\n  octokit\n  rails\n  sidekiq\n');
+    await r.commit('Drop the direct faraday dependency', '2025-02-01');
+    await r.write('CLAUDE.md', '# App\n\n- GitHub calls go over faraday with retries.\n- Call `Faraday.new` directly for other hosts.\n');
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    // prose: still installed (octokit needs it); code that uses it directly relies on a dependency nothing declares
+    expect(findingRows(report, pkg)).toEqual(['package-missing|4|Faraday|']);
+  });
+
+  it('reports a crate removed from Cargo.toml though the lockfile keeps it for another crate (crates see only their own dependencies)', async () => {
     const r = await makeRepo();
     await r.write('Cargo.toml', '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\ntokio = "1"\n');
     await r.commit('init', '2025-01-01');
@@ -129,7 +143,7 @@ describe('dependencies that left the manifest but not the project', () => {
     await r.write('CLAUDE.md', '# Project\n\n- Handlers run on the tokio runtime.\n- Derive serde traits on every DTO.\n');
     await r.commit('docs', '2025-03-01');
     const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
-    expect(findingRows(report, pkg)).toEqual([]);
+    expect(findingRows(report, pkg)).toEqual(['package-missing|3|tokio|', 'package-missing|4|serde|']);
   });
 });
 
@@ -145,5 +159,40 @@ describe('lock graph (names and dependency edges)', () => {
     expect([...g.names].sort()).toEqual(['@nestjs/core', '@slack/bolt', '@slack/web-api', 'billiard', 'celery', 'express', 'kombu', 'langchain-core', 'langchain-ollama', 'laravel/cashier', 'ollama', 'pay', 'rails', 'rxjs', 'stripe', 'stripe/stripe-php', 'tslib']);
     expect([dependsOn(g, 'pay', 'stripe'), dependsOn(g, 'langchain-ollama', 'ollama'), dependsOn(g, 'celery', 'billiard'), dependsOn(g, 'laravel/cashier', 'stripe/stripe-php'), dependsOn(g, '@slack/bolt', 'express'), dependsOn(g, '@nestjs/core', 'tslib')]).toEqual([true, true, true, true, true, true]);
     expect([dependsOn(g, 'rails', 'stripe'), dependsOn(g, 'ollama', 'langchain-ollama')]).toEqual([false, false]);
+  });
+});
+
+describe('services and plugins', () => {
+  it('keeps "stored in Redis" when the client changed (redis -> ioredis), and reports a replaced tool a leftover plugin names', async () => {
+    const r = await makeRepo();
+    await r.write('package.json', JSON.stringify({ name: 'api', dependencies: { redis: '^4.6.0', mongodb: '^6.0.0', express: '^4.19.0' }, devDependencies: { jest: '^29.0.0', 'eslint-plugin-jest': '^28.0.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('package.json', JSON.stringify({ name: 'api', dependencies: { ioredis: '^5.4.0', mongodb: '^6.0.0', express: '^4.19.0' }, devDependencies: { jest: '^29.0.0', 'eslint-plugin-jest': '^28.0.0' } }, null, 2) + '\n');
+    await r.commit('Switch to ioredis', '2025-02-01');
+    await r.write('package.json', JSON.stringify({ name: 'api', dependencies: { ioredis: '^5.4.0', mongoose: '^8.0.0', express: '^4.19.0' }, devDependencies: { jest: '^29.0.0', 'eslint-plugin-jest': '^28.0.0' } }, null, 2) + '\n');
+    await r.commit('Switch to mongoose', '2025-02-05');
+    await r.write('package.json', JSON.stringify({ name: 'api', dependencies: { ioredis: '^5.4.0', mongoose: '^8.0.0', express: '^4.19.0' }, devDependencies: { vitest: '^2.0.0', 'eslint-plugin-jest': '^28.0.0' } }, null, 2) + '\n');
+    await r.commit('Jest to Vitest', '2025-02-10');
+    await r.write(
+      'CLAUDE.md',
+      ['# API', '', '- Sessions are stored in Redis with a 24h TTL.', '- Orders are persisted in MongoDB.', '- Create clients with `redis.createClient()`.', '- Unit tests use Jest.', ''].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, pkg)).toEqual(['package-renamed|6|Jest|Vitest']);
+  });
+
+  it('does not count an orphan lockfile entry nothing declared depends on (a lockfile not regenerated)', async () => {
+    const r = await makeRepo();
+    await r.write('package.json', JSON.stringify({ name: 'web', dependencies: { react: '^18.0.0', axios: '^1.6.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('package.json', JSON.stringify({ name: 'web', dependencies: { react: '^18.0.0' } }, null, 2) + '\n');
+    const lock = { name: 'web', lockfileVersion: 3, packages: { '': { name: 'web', dependencies: { react: '^18.0.0' } }, 'node_modules/react': { version: '18.3.1' }, 'node_modules/axios': { version: '1.6.8' } } };
+    await r.write('package-lock.json', JSON.stringify(lock, null, 2) + '\n');
+    await r.commit('Drop axios', '2025-02-01');
+    await r.write('CLAUDE.md', '# Web\n\n- We fetch with axios everywhere.\n');
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, pkg)).toEqual(['package-missing|3|axios|']);
   });
 });

@@ -23,16 +23,21 @@ export const LOCK_GRAPH_FILES = new Set([
 export interface LockGraph {
   /** Every package name a lockfile installs (lower-cased). */
   names: Set<string>;
+  /** Name -> the file names of the lockfiles listing it (`Gemfile.lock`, `pnpm-lock.yaml`). */
+  from: Map<string, Set<string>>;
+  /** The lockfile being read (set by `addLockfile`). */
+  reading?: string;
   /** Package (lower-cased) -> the names it depends on (lower-cased), over every lockfile. */
   deps: Map<string, Set<string>>;
 }
 
 export function emptyLockGraph(): LockGraph {
-  return { names: new Set(), deps: new Map() };
+  return { names: new Set(), deps: new Map(), from: new Map() };
 }
 
 /** Adds what lockfile `base` (its file name) says to `g`; unknown or unreadable text adds nothing. */
 export function addLockfile(g: LockGraph, base: string, text: string): void {
+  g.reading = base;
   switch (base) {
     case 'Gemfile.lock':
     case 'gems.locked':
@@ -53,6 +58,31 @@ export function addLockfile(g: LockGraph, base: string, text: string): void {
   }
 }
 
+/**
+ * The names installed because a dependency declared now needs them (`roots`, lower-cased), through
+ * the lockfiles' edges: an entry nothing declared depends on (a lockfile not regenerated after a
+ * removal, Gemfile.lock's stale `DEPENDENCIES`) is not installed any more. Memoised per graph.
+ */
+export function reachableFrom(g: LockGraph, roots: Iterable<string>): Set<string> {
+  let r = REACHABLE.get(g);
+  if (r) return r;
+  r = new Set<string>();
+  const queue: string[] = [];
+  for (const root of roots) if (g.deps.has(root) && !r.has(root)) {
+    r.add(root);
+    queue.push(root);
+  }
+  while (queue.length) {
+    for (const c of g.deps.get(queue.pop()!) ?? []) if (!r.has(c)) {
+      r.add(c);
+      queue.push(c);
+    }
+  }
+  REACHABLE.set(g, r);
+  return r;
+}
+const REACHABLE = new WeakMap<LockGraph, Set<string>>();
+
 /** Whether `parent` depends on `child` in some lockfile (directly or through others, a few levels deep). */
 export function dependsOn(g: LockGraph, parent: string, child: string, depth = 4): boolean {
   const seen = new Set<string>([parent]);
@@ -72,9 +102,18 @@ export function dependsOn(g: LockGraph, parent: string, child: string, depth = 4
   return false;
 }
 
+/** Records that the lockfile being read installs `name` (lower-cased). */
+function named(g: LockGraph, name: string): void {
+  g.names.add(name);
+  const base = g.reading ?? '';
+  const set = g.from.get(name);
+  if (set) set.add(base);
+  else g.from.set(name, new Set([base]));
+}
+
 function edge(g: LockGraph, parent: string | undefined, child: string): void {
   const c = child.toLowerCase();
-  g.names.add(c);
+  named(g, c);
   if (!parent) return;
   let set = g.deps.get(parent);
   if (!set) g.deps.set(parent, (set = new Set()));
@@ -103,7 +142,7 @@ function gemLock(g: LockGraph, text: string): void {
     const spec = /^ {4}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line);
     if (spec) {
       current = spec[1]!.toLowerCase();
-      g.names.add(current);
+      named(g, current);
       continue;
     }
     const dep = /^ {6}([A-Za-z0-9_.-]+)(?: \(|\s*$)/.exec(line);
@@ -130,7 +169,7 @@ function tomlPackages(g: LockGraph, text: string): void {
     const name = /^name\s*=\s*"([^"]+)"/.exec(line);
     if (name && !inDepTable) {
       current = name[1]!.toLowerCase();
-      g.names.add(current);
+      named(g, current);
       continue;
     }
     if (inDepTable) {
@@ -170,7 +209,7 @@ function composerLock(g: LockGraph, text: string): void {
     for (const p of list as Array<{ name?: unknown; require?: unknown }>) {
       if (typeof p?.name !== 'string') continue;
       const parent = p.name.toLowerCase();
-      g.names.add(parent);
+      named(g, parent);
       if (p.require && typeof p.require === 'object') for (const r of Object.keys(p.require)) if (r.includes('/')) edge(g, parent, r);
     }
   }
@@ -187,13 +226,13 @@ function npmLock(g: LockGraph, text: string): void {
     const at = path.lastIndexOf('node_modules/');
     if (at < 0) continue;
     const name = path.slice(at + 'node_modules/'.length).toLowerCase();
-    g.names.add(name);
+    named(g, name);
     for (const d of Object.keys({ ...p?.dependencies, ...p?.optionalDependencies })) edge(g, name, d);
   }
   // lockfile v1
   for (const [name, p] of Object.entries(data.dependencies ?? {})) {
     const n = name.toLowerCase();
-    g.names.add(n);
+    named(g, n);
     for (const d of Object.keys(p?.requires ?? {})) edge(g, n, d);
   }
 }
@@ -209,7 +248,7 @@ function yarnLock(g: LockGraph, text: string): void {
       const first = line.replace(/:$/, '').split(/,\s*/)[0]!.replace(/^"|"$/g, '');
       const at = first.indexOf('@', 1);
       current = at > 0 && first !== '__metadata' ? first.slice(0, at).toLowerCase() : undefined;
-      if (current) g.names.add(current);
+      if (current) named(g, current);
       continue;
     }
     if (/^ {2}\S/.test(line)) {
@@ -241,7 +280,7 @@ function pnpmLock(g: LockGraph, text: string): void {
     const key = /^ {2}'?\/?((?:@[^@/\s']+\/)?[^@/\s'(]+)[@/]/.exec(line);
     if (key) {
       current = key[1]!.toLowerCase();
-      g.names.add(current);
+      named(g, current);
       inDeps = false;
       continue;
     }
