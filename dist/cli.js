@@ -52893,6 +52893,7 @@ function urlPasswordIsReal(match) {
 function realUrlPassword(user, pw, host) {
   if (PLACEHOLDER.test(pw) || /^[$<{%*]|^x+$|^\*+$/i.test(pw) || /^(?:pass(?:word)?|pwd|secret)$/i.test(pw)) return false;
   if (pw === user || DEFAULT_PASSWORDS.test(pw) && (LOCAL_HOST.test(host) || !host.includes("."))) return false;
+  if (LOCAL_HOST.test(host) && /(?:^|[-_])(?:dev|development|local|test|testing|example|docker)(?:[-_]|$)|(?:^|[-_])pass(?:word)?$/i.test(pw)) return false;
   return true;
 }
 function presetHandlers() {
@@ -53074,7 +53075,7 @@ var init_secrets = __esm({
     sinkText = "";
     DEFAULT_PASSWORDS = /^(?:postgres|password|passwd|pass|root|admin|secret|example|changeme|dev|development|test|testing|local|guest|user|mysql|redis|default)$/i;
     LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal|db|postgres|mysql|redis|mongo|database)$/i;
-    PLACEHOLDER = /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|changeme|change-me|redacted|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
+    PLACEHOLDER = /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|example|sample|dummy|fake|placeholder|changeme|change-me|replace[-_ ]?me|insert|enter|redacted)(?:[-_ .]?[\w-]{0,60})?|(?:the|some|test|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
     OWN = [
       { rule: "jwt", gate: /eyJ/, literals: ["eyj"], re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
       { rule: "stripe-key", gate: /[sr]k_/, literals: ["sk_", "rk_"], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },

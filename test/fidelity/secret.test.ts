@@ -67,8 +67,17 @@ describe('findSecretRanges / redactSecrets', () => {
       'token: ${{ secrets.GITHUB_TOKEN }}',
       'password=changeme',
       'AWS example key ' + 'AKIA' + 'IOSFODNN7EXAMPLE',
+      // an MCP server config with a placeholder, and a local development database
+      '"HEROKU_API_KEY": "YOUR_HEROKU_API_KEY"',
+      'api_key = "your-openai-api-key-here"',
+      'DATABASE_URL=postgresql://arawn:arawn_dev_password@localhost:5432/arawn',
     ])
       expect(findSecretRanges(t)).toEqual([]);
+  });
+
+  it('still finds real-looking values next to those placeholders', () => {
+    expect(findSecretRanges('DATABASE_URL=postgresql://arawn:Xk39vQ7pLm2@db.internal.acme.io:5432/arawn').length).toBe(1);
+    expect(findSecretRanges('DATABASE_URL=postgresql://arawn:arawn_dev_password@db.acme-prod.com:5432/arawn').length).toBe(1);
   });
 
   it('redacts every string inside a JSON-like value', () => {

@@ -123,6 +123,9 @@ const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.
 function realUrlPassword(user: string, pw: string, host: string): boolean {
   if (PLACEHOLDER.test(pw) || /^[$<{%*]|^x+$|^\*+$/i.test(pw) || /^(?:pass(?:word)?|pwd|secret)$/i.test(pw)) return false;
   if (pw === user || (DEFAULT_PASSWORDS.test(pw) && (LOCAL_HOST.test(host) || !host.includes('.')))) return false;
+  // a local development database's password that says so (`arawn_dev_password@localhost`, as a
+  // committed docker-compose file sets it up)
+  if (LOCAL_HOST.test(host) && /(?:^|[-_])(?:dev|development|local|test|testing|example|docker)(?:[-_]|$)|(?:^|[-_])pass(?:word)?$/i.test(pw)) return false;
   return true;
 }
 
@@ -159,7 +162,7 @@ function presetHandlers() {
 // ------------------------------------------------------------------ own patterns
 
 const PLACEHOLDER =
-  /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|changeme|change-me|redacted|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
+  /^(?:x+|\*+|\.+|<[^>]*>|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w]*\}?|%[A-Za-z_]+%|(?:your|my|example|sample|dummy|fake|placeholder|changeme|change-me|replace[-_ ]?me|insert|enter|redacted)(?:[-_ .]?[\w-]{0,60})?|(?:the|some|test|secret|password|passwd|token|apikey|api[-_]key|none|null|undefined|todo|tbd)(?:[-_ ]?\w{0,12})?)$/i;
 
 /** Shannon entropy in bits per character. */
 export function entropy(s: string): number {
