@@ -15400,7 +15400,10 @@ function readMakeParts(text5) {
     recipe = null;
     const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line2);
     if (inc) {
-      for (const w of splitWords(inc[2])) out.includes.push(w);
+      for (const w of splitWords(inc[2])) {
+        out.includes.push(w);
+        if (inc[1] !== "include") (out.optionalIncludes ??= /* @__PURE__ */ new Set()).add(w);
+      }
       continue;
     }
     const asg = MAKE_ASSIGN.exec(line2);
@@ -16616,7 +16619,7 @@ async function makeTargetSets(reader, files, parsed, problems) {
       for (const word of cur.parts.includes) {
         const found = includedFiles(files, cwd, dirOf3(cur.file), word, globs);
         if (!found) {
-          unknown = true;
+          if (!(cur.parts.optionalIncludes?.has(word) && !/[$*?[]/.test(word))) unknown = true;
           continue;
         }
         for (const f of found) {

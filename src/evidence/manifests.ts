@@ -797,7 +797,10 @@ async function makeTargetSets(
       for (const word of cur.parts.includes) {
         const found = includedFiles(files, cwd, dirOf(cur.file), word, globs);
         if (!found) {
-          unknown = true;
+          // An optional include of a plain path git does not track (`-include .env`, `-include
+          // local.mk`): a developer's local settings, variables as a rule, not the targets the
+          // memory names; make goes on without it.
+          if (!(cur.parts.optionalIncludes?.has(word) && !/[$*?[]/.test(word))) unknown = true;
           continue;
         }
         for (const f of found) {

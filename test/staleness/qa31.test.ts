@@ -247,3 +247,19 @@ describe('versions written as a label and its value', () => {
     ]);
   });
 });
+
+describe('a Makefile with an optional include git does not track', () => {
+  it('still checks make commands next to `-include .env`, and leaves `include` of an untracked file open', async () => {
+    const r = await makeRepo();
+    await r.write('Makefile', '-include .env\nexport\n\nlint:\n\truff check --fix .\n\ndb-seed:\n\tpython -m app.seed\n');
+    await r.write('other/Makefile', 'include local.mk\n\nbuild:\n\techo\n');
+    await r.write('.gitignore', '.env\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('Makefile', '-include .env\nexport\n\ncheck:\n\truff check --fix .\n');
+    await r.commit('Rename lint to check; drop db-seed', '2025-02-01');
+    await r.write('CLAUDE.md', ['# Dev', '', '- `make lint` - Run ruff linter with auto-fix', '- `make db-seed` - Seed database with test data', '- `make -C other deploy` ships it.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual(['script-missing|3|make lint|make check', 'script-missing|4|make db-seed|']);
+  });
+});

@@ -1086,6 +1086,8 @@ export interface MakeParts {
   vars: Map<string, Array<{ op: string; value: string }>>;
   /** `include` / `-include` / `sinclude` paths as written, one per word. */
   includes: string[];
+  /** The words of `-include` / `sinclude` (optional: make goes on without the file). */
+  optionalIncludes?: Set<string>;
   /**
    * The file makes targets no reading of its lines can list: `$(eval …)` (or another function
    * call standing as a line of its own, whose expansion is read as makefile text), a `.DEFAULT`
@@ -1207,7 +1209,10 @@ export function readMakeParts(text: string): MakeParts {
     recipe = null;
     const inc = /^(-?include|sinclude)\s+(.*)$/.exec(line);
     if (inc) {
-      for (const w of splitWords(inc[2]!)) out.includes.push(w);
+      for (const w of splitWords(inc[2]!)) {
+        out.includes.push(w);
+        if (inc[1] !== 'include') (out.optionalIncludes ??= new Set()).add(w);
+      }
       continue;
     }
     const asg = MAKE_ASSIGN.exec(line);
