@@ -43431,7 +43431,7 @@ function lowerBound(spec) {
 }
 function computeLowerBound(spec) {
   let best = null;
-  for (const alt of spec.split("||")) {
+  for (const alt of spec.split(/\|\|?/)) {
     const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
     let lb = null;
     for (let k = 0; k < parts.length; k++) {
@@ -43484,6 +43484,7 @@ function checkVersionRef(entry, ref, ev) {
   const written = ref.raw;
   if (entry.text && ref.end > entry.start && STYLE_AFTER.test(entry.text.slice(ref.end - entry.start, ref.end - entry.start + 40))) return null;
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
+  if (entry.text && ref.start >= entry.start && AHEAD_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
   if (subject === "(project)") {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes("/"));
     if (roots.length !== 1) return null;
@@ -43556,9 +43557,15 @@ function checkVersionRef(entry, ref, ev) {
   let curText = "";
   let where3 = "";
   let sameLine2 = false;
+  const onLine = (v) => stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated);
   for (const d of deps) {
-    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
-    if (v && (stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated))) sameLine2 = true;
+    let v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    if (v && !d.locked && /\|/.test(d.spec)) {
+      const alts = d.spec.split(/\|\|?/).map((a) => lowerBound(a)).filter((a) => !!a);
+      if (alts.some(onLine)) sameLine2 = true;
+      v = alts.reduce((a, b) => compare(b, a) > 0 ? b : a, v);
+    }
+    if (v && onLine(v)) sameLine2 = true;
     if (v && (!cur || compare(v, cur) > 0)) {
       cur = v;
       curText = d.locked ?? d.spec;
@@ -43695,7 +43702,7 @@ function extraVersionRefs(entry) {
   for (JAVA_CODE_RE.lastIndex = 0; m = JAVA_CODE_RE.exec(text5); ) add(m.index, m.index + m[0].length, "java", m[1] ?? m[2], "exact", false);
   return out;
 }
-var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
+var RUNTIMES, DECLARED_MANY, NEAREST, SOURCES, RUNTIME_LABEL, FRAMEWORK_PACKAGES, SUBJECT_OF, TWO_WORD_SUBJECTS, WORD_BEFORE, SUBJECT_SPELLING, LEFT_BEFORE, AHEAD_BEFORE, STYLE_AFTER, MAX_COMPONENT_DIGITS, MAX_ECHO, lbCache, VERSION_LIST, dirOf4, depthOf, atOrAbove, DOTNET_RE, TFM_RE, SWIFT_TOOLS_RE, JAVA_CODE_RE, LIST_AFTER, LIST_BEFORE, EXTRA_RUNTIMES, versionCheck;
 var init_version = __esm({
   "src/checks/version.ts"() {
     "use strict";
@@ -43741,6 +43748,7 @@ var init_version = __esm({
     WORD_BEFORE = /([A-Za-z][\w.-]*)\s+$/;
     SUBJECT_SPELLING = new Map(Object.entries({ "swift-tools-version": "swift-tools" }));
     LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
+    AHEAD_BEFORE = /\b(?:prepar(?:e|es|ing)\s+(?:for|to\s+(?:move|upgrade|migrate|switch)\s+to)|in\s+preparation\s+for|(?:upgrad|migrat|mov|switch|port)(?:e|es|ing)\s+to|plan(?:s|ned|ning)?\s+(?:for|to\s+(?:move|upgrade|migrate|switch)\s+to)|will\s+(?:move|upgrade|migrate|switch)\s+to|ahead\s+of|targeting|blocked\s+on|waiting\s+(?:for|on)|once\s+we(?:'re|\s+are)\s+on)\s+(?:the\s+)?$/i;
     STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
     MAX_COMPONENT_DIGITS = 9;
     MAX_ECHO = 80;

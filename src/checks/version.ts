@@ -63,6 +63,12 @@ const SUBJECT_SPELLING = new Map<string, string>(Object.entries({ 'swift-tools-v
  */
 /** Words right before a version the project moved away from ("upgraded from", "migrated off", "coming from"). */
 const LEFT_BEFORE = /\b(?:(?:upgrad|migrat|mov|switch|port|convert)(?:e|ed|es|ing)?\s+(?:away\s+)?(?:from|off(?:\s+of)?)|coming\s+from|moving\s+off|was\s+on|were\s+on|used\s+to\s+(?:be\s+on|run|use))\s+(?:the\s+)?$/i;
+/**
+ * Words right before a version the project is heading for ("preparing for Pest 4", "migrating to
+ * Laravel 12", "ahead of Node 24"): a plan, not the version in use; "correcting" it would write
+ * the current one into a sentence about the next.
+ */
+const AHEAD_BEFORE = /\b(?:prepar(?:e|es|ing)\s+(?:for|to\s+(?:move|upgrade|migrate|switch)\s+to)|in\s+preparation\s+for|(?:upgrad|migrat|mov|switch|port)(?:e|es|ing)\s+to|plan(?:s|ned|ning)?\s+(?:for|to\s+(?:move|upgrade|migrate|switch)\s+to)|will\s+(?:move|upgrade|migrate|switch)\s+to|ahead\s+of|targeting|blocked\s+on|waiting\s+(?:for|on)|once\s+we(?:'re|\s+are)\s+on)\s+(?:the\s+)?$/i;
 const STYLE_AFTER = /^(?:-style\b|\s+(?:(?:app|application|project|directory|folder|file)\s+)?(?:structure|style|skeleton|layout|conventions?|idioms?|era|compat(?:ibility)?(?:\s+mode)?)\b)/i;
 
 /**
@@ -106,7 +112,7 @@ export function lowerBound(spec: string): number[] | null {
 
 function computeLowerBound(spec: string): number[] | null {
   let best: number[] | null = null;
-  for (const alt of spec.split('||')) {
+  for (const alt of spec.split(/\|\|?/)) {
     const parts = alt.trim().split(/[\s,]+/).filter(Boolean);
     let lb: number[] | null = null;
     for (let k = 0; k < parts.length; k++) {
@@ -181,6 +187,8 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   // "This project upgraded from Laravel 10", "migrated off Node 16": the version the project left,
   // true whatever it is on now (rewriting it would falsify the history it tells).
   if (entry.text && ref.start >= entry.start && LEFT_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
+  // "preparing for Pest 4": the version the project is heading for.
+  if (entry.text && ref.start >= entry.start && AHEAD_BEFORE.test(entry.text.slice(Math.max(0, ref.start - entry.start - 40), ref.start - entry.start))) return null;
 
   if (subject === '(project)') {
     const roots = ev.manifests.projectVersions.filter((p) => !p.manifest.includes('/'));
@@ -263,9 +271,17 @@ export function checkVersionRef(entry: Entry, ref: Reference, ev: Evidence): Fin
   let curText = '';
   let where = '';
   let sameLine = false;
+  const onLine = (v: number[]) => (stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated));
   for (const d of deps) {
-    const v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
-    if (v && (stated.length === 1 || stated[0] !== 0 ? v[0] === stated[0] : line(v) === line(stated))) sameLine = true;
+    let v = d.locked ? parseVersion(d.locked) : /^(workspace|catalog|link|file|git|github|npm):/.test(d.spec) ? null : lowerBound(d.spec);
+    // Alternatives (`^11.31|^12.0`, `^2 || ^3`): the statement holds for any of them, and the
+    // correction names the newest line the manifest allows.
+    if (v && !d.locked && /\|/.test(d.spec)) {
+      const alts = d.spec.split(/\|\|?/).map((a) => lowerBound(a)).filter((a): a is number[] => !!a);
+      if (alts.some(onLine)) sameLine = true;
+      v = alts.reduce((a, b) => (compare(b, a) > 0 ? b : a), v);
+    }
+    if (v && onLine(v)) sameLine = true;
     if (v && (!cur || compare(v, cur) > 0)) {
       cur = v;
       curText = d.locked ?? d.spec;

@@ -263,3 +263,27 @@ describe('a Makefile with an optional include git does not track', () => {
     expect(findingRows(report, (f) => f.kind === 'script-missing')).toEqual(['script-missing|3|make lint|make check', 'script-missing|4|make db-seed|']);
   });
 });
+
+describe('a version the project is heading for', () => {
+  it('leaves "(preparing for Pest 4)" and "migrating to Laravel 12" alone; "We use Pest 2" is still corrected', async () => {
+    const r = await makeRepo();
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.2', 'laravel/framework': '^11.31' }, 'require-dev': { 'pestphp/pest': '^3.8.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('CLAUDE.md', ['# App', '', '- Tests are written with Pest (preparing for Pest 4).', '- We are migrating to Laravel 12 next quarter.', '- We use Pest 2.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|5|Pest 2|Pest 3']);
+  });
+});
+
+describe('a constraint with alternatives', () => {
+  it('holds "Laravel 12" against ^11.31|^12.0 and corrects "Laravel 10" to the newest allowed line', async () => {
+    const r = await makeRepo();
+    await r.write('composer.json', JSON.stringify({ name: 'acme/app', require: { php: '^8.2', 'laravel/framework': '^11.31|^12.0' } }, null, 2) + '\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('CLAUDE.md', ['# App', '', '- laravel/framework (LARAVEL) - v12', '- Built on Laravel 10.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|4|Laravel 10|Laravel 12']);
+  });
+});
