@@ -43127,6 +43127,7 @@ function checkPackageRef(entry, ref, ev, context) {
   if (!gone) return null;
   const rustPath = ref.tool === "cargo" && entry.text.startsWith("::", ref.end - entry.start);
   if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === "cargo")) return null;
+  if (rustPath && (ev.files.byBasename.get(`${ref.raw}.rs`)?.length || ev.files.stats?.byDirName.get(ref.raw)?.some((d) => /(?:^|\/)src(?:\/|$)/.test(d)))) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;
@@ -43148,7 +43149,7 @@ function checkPackageRef(entry, ref, ev, context) {
     const part = full ? void 0 : successorPart(entry, ref, removal.name, succ2);
     const named2 = full || part !== void 0;
     const later = ren.names.length > 1 ? `, later renamed to \`${succ2}\`` : "";
-    const writable = !viaModule && !modSpelled && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
+    const writable = !viaModule && !modSpelled && !rustPath && (ref.in === "prose" || ref.in === "inlineCode" || ref.in === "code");
     return finding(
       entry,
       ref,

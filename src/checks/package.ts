@@ -917,6 +917,8 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   // A Rust path's crate (`insta::assert_snapshot!`) is only ever a Cargo dependency or crate.
   const rustPath = ref.tool === 'cargo' && entry.text.startsWith('::', ref.end - entry.start);
   if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === 'cargo')) return null;
+  // `config::load()` after the `config` crate left: the project's own module of that name, when it has one.
+  if (rustPath && (ev.files.byBasename.get(`${ref.raw}.rs`)?.length || ev.files.stats?.byDirName.get(ref.raw)?.some((d) => /(?:^|\/)src(?:\/|$)/.test(d)))) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === 'go' && fetchedByVersion(entry, ref)) return null;
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
@@ -954,7 +956,9 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
     const later = ren.names.length > 1 ? `, later renamed to \`${succ}\`` : '';
     // In code too: a renamed workspace package is an identifier (`cargo test -p hir-ty`), not a
     // choice between libraries; links and frontmatter are left alone.
-    const writable = !viaModule && !modSpelled && (ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code');
+    // A Rust path keeps the crate's library name, which `[lib] name` may hold through a package
+    // rename (`acme_core::` of a package now called `acme-engine`): reported, never rewritten.
+    const writable = !viaModule && !modSpelled && !rustPath && (ref.in === 'prose' || ref.in === 'inlineCode' || ref.in === 'code');
     return finding(
       entry, ref, 'package-renamed', 'warning',
       `\`${written}\` no longer names any package: it was renamed to \`${first}\` (\`${ren.manifest}\`) in ${describeCommit(removal.commit)}${later}; ${named ? `the entry already names \`${part ?? replace}\`: remove or reword the reference to \`${written}\`` : 'update the reference'}.`,

@@ -135,13 +135,14 @@ describe("Laravel Boost's package list", () => {
 });
 
 describe('Rust paths in inline code', () => {
-  it('checks the crate of `crate::item`: a renamed workspace crate is rewritten, a swapped one is reported without a rewrite', async () => {
+  it("checks the crate of `crate::item` (reported, not rewritten); the project's own module of a removed crate's name is not", async () => {
     const r = await makeRepo();
     await r.write('Cargo.toml', '[workspace]\nmembers = ["utils/cargo-bin", "cli"]\n');
     await r.write('utils/cargo-bin/Cargo.toml', '[package]\nname = "acme-utils-cargo-bin"\nversion = "0.1.0"\n');
     await r.write('utils/cargo-bin/src/lib.rs', 'pub fn cargo_bin() {}\n');
-    await r.write('cli/Cargo.toml', '[package]\nname = "acme-cli"\nversion = "0.1.0"\n\n[dev-dependencies]\ninsta = "1"\n');
+    await r.write('cli/Cargo.toml', '[package]\nname = "acme-cli"\nversion = "0.1.0"\n\n[dependencies]\nconfig = "0.14"\n\n[dev-dependencies]\ninsta = "1"\n');
     await r.write('cli/src/main.rs', 'fn main() {}\n');
+    await r.write('cli/src/config.rs', 'pub fn load() {}\n');
     await r.write('package.json', JSON.stringify({ name: 'docs', dependencies: { lodash: '^4.17.21' } }, null, 2) + '\n');
     await r.commit('init', '2025-01-01');
     await r.move('utils/cargo-bin', 'utils/test-bin');
@@ -159,12 +160,14 @@ describe('Rust paths in inline code', () => {
         '- Snapshot with `insta::assert_snapshot!`.',
         '- Use `std::fs::read_to_string` for fixtures.',
         '- The docs build calls `lodash::merge` in a shim.',
+        '- Settings come from `config::load()`.',
         '',
       ].join('\n'),
     );
     await r.commit('docs', '2025-03-01');
     const { report } = await audit({ root: r.dir, memory: ['AGENTS.md'], now: NOW });
-    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|3|acme_utils_cargo_bin|acme_utils_test_bin', 'package-renamed|4|insta|']);
+    // reported, never rewritten: a package rename may keep the library's name (`[lib] name`)
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-renamed|3|acme_utils_cargo_bin|', 'package-renamed|4|insta|']);
   });
 });
 
