@@ -39234,7 +39234,7 @@ function describedAsPast(entry, ref, successors) {
   const lineEnd = entry.text.indexOf("\n", endAt);
   const after = entry.text.slice(endAt, Math.min(lineEnd === -1 ? entry.text.length : lineEnd, endAt + 60));
   const how = HOW_AFTER.test(after);
-  if (!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before)) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  if (!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || NO_LONGER_IN_BEFORE.test(before)) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
   const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
   const head = wider.replace(LIST_ITEMS_BEFORE, "");
   if (head !== wider && (PAST_BEFORE.test(head.slice(-60)) || PROHIBITION_BEFORE.test(head.slice(-60)))) return true;
@@ -39303,13 +39303,14 @@ function workspaceFolder(ev, ws) {
   }
   return void 0;
 }
-var GROUP_OF, REF_LISTS, PAST_BEFORE, PROHIBITION_BEFORE, LIST_ITEMS_BEFORE, HOW_AFTER, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
+var GROUP_OF, REF_LISTS, PAST_BEFORE, NO_LONGER_IN_BEFORE, PROHIBITION_BEFORE, LIST_ITEMS_BEFORE, HOW_AFTER, PAST_AFTER, CONTRAST_BEFORE, ARROW_AFTER, ARROW_TO_NOTHING, ARROW_TO_NOW, CHANGE_ON_LINE, CHANGE_BEFORE, CHANGE_LABEL, NON_ASCII, SUCCESSOR_KINDS;
 var init_stale_common = __esm({
   "src/checks/stale-common.ts"() {
     "use strict";
     GROUP_OF = { path: "path", import: "path", command: "command", version: "version", count: "count", issue: "issue" };
     REF_LISTS = /* @__PURE__ */ new WeakMap();
     PAST_BEFORE = /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) (?:away from|off(?: of)?)|migrated off|port(?:ed|ing) from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+    NO_LONGER_IN_BEFORE = /\bno longer\s+(?:[\w-]+\s+){1,2}(?:in|at|under|inside|from|via|through)\s+(?:the\s+|our\s+)?[`*"'(]*$/i;
     PROHIBITION_BEFORE = /\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|may not|stop)\s+(?:ever\s+|again\s+)?(?:re-?add(?:ing)?|add(?:ing)?|re-?creat(?:e|ing)|creat(?:e|ing)|commit(?:ting)?|check(?:ing)? in|keep(?:ing)?|re-?install(?:ing)?|install(?:ing)?|re-?introduc(?:e|ing)|introduc(?:e|ing)|bring(?:ing)? back|depend(?:ing)? on|pull(?:ing)? in|go(?:ing)? back to|revert(?:ing)? to|switch(?:ing)? back to|downgrad(?:e|ing) to|us(?:e|ing)|(?:import(?:ing)?|requir(?:e|ing))(?!\s+from\b))\s+(?:back\s+)?(?:the\s+|our\s+|any\s+|a\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
     LIST_ITEMS_BEFORE = /(?:[`*"'(]*[\w@./:-]+[`*"')]*(?:\s+[\w-]+){0,2}\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+))+[`*"'(]*$/i;
     HOW_AFTER = /^[`*"')\]]*\s+(?:directly|outside\b|except\b|anywhere but|other than through|bypassing)/i;

@@ -137,6 +137,8 @@ export function relativeTo(from: string, to: string): string {
 
 const PAST_BEFORE =
   /\b(?:instead of|rather than|in place of|replac(?:e|es|ed|ing)|migrat\w*(?: away)? from|mov(?:e|ed|ing) (?:away from|off(?: of)?)|migrated off|port(?:ed|ing) from|switch\w* (?:away )?from|no longer(?: uses?| use)?|(?:do not|don't|never|not) (?:use|(?:import|require)(?!\s+from\b))|avoid(?:ing)?|removed|deleted|deprecated|dropped|formerly|previously|used to(?: be| use)?|renamed from|was renamed|superseded|obsolete)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?[`*"'(]*$/i;
+/** "are no longer registered in `app/Http/Kernel.php`", "is no longer kept in x": where a thing used to be. */
+const NO_LONGER_IN_BEFORE = /\bno longer\s+(?:[\w-]+\s+){1,2}(?:in|at|under|inside|from|via|through)\s+(?:the\s+|our\s+)?[`*"'(]*$/i;
 /**
  * A prohibition of the thing named right after it: "never add X back", "don't reintroduce X",
  * "do not install X", "must not depend on X", "do not create X", "never commit X", "we don't keep a X".
@@ -215,7 +217,7 @@ export function describedAsPast(entry: Entry, ref: Reference, successors?: strin
   // "don't import `moment` directly (go through the wrapper)": a rule about how the one thing in use
   // is reached, not a ban of it: it names the library the wrapper wraps, and is checked
   const how = HOW_AFTER.test(after);
-  if ((!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before))) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
+  if ((!how && (PAST_BEFORE.test(before) || PROHIBITION_BEFORE.test(before) || NO_LONGER_IN_BEFORE.test(before))) || CONTRAST_BEFORE.test(before) || PAST_AFTER.test(after)) return true;
   // the last items of a list whose head carries the cue ("do not import `log`, `slog`, or `logrus`")
   const wider = entry.text.slice(Math.max(lineStart, at - 200), at);
   const head = wider.replace(LIST_ITEMS_BEFORE, '');

@@ -290,3 +290,19 @@ describe('a constraint with alternatives', () => {
     expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual(['version-drift|4|Laravel 10|Laravel 12']);
   });
 });
+
+describe('a path the text says things are no longer in', () => {
+  it('says nothing of "middleware are no longer registered in `app/Http/Kernel.php`" (a Laravel 11+ app has none)', async () => {
+    const r = await makeRepo();
+    await r.write('bootstrap/app.php', '<?php\n');
+    await r.write('artisan', '#!/usr/bin/env php\n');
+    await r.commit('init', '2025-01-01');
+    await r.write(
+      'CLAUDE.md',
+      ['# Laravel 12', '', '- Middleware are no longer registered in `app/Http/Kernel.php`; use `bootstrap/app.php`.', '- Console commands live in `app/Console/Kernel.php`.', ''].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('path-'))).toEqual(['path-unverified|4|app/Console/Kernel.php|']);
+  });
+});
