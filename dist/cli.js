@@ -46086,7 +46086,22 @@ function distinctIdentifiers(c, i, j) {
   return unique(c.code(j), c.code(i), wordInfo(c.norm(j)), wordInfo(c.norm(i)));
 }
 function conflictingPair(c, i, j) {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
+  return distinctIdentifiers(c, i, j) || distinctNames(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
+}
+function distinctNames(c, i, j) {
+  if (!c.names) return false;
+  const unique = (a, b) => {
+    const other = wordInfo(c.norm(b)).set;
+    for (const n of c.names(a)) if (!other.has(n)) return true;
+    return false;
+  };
+  return unique(i, j) && unique(j, i);
+}
+function properNames(text5) {
+  const out = /* @__PURE__ */ new Set();
+  const prose2 = text5.replace(/`[^`\n]*`/g, " ").replace(/\]\([^)]*\)/g, "]");
+  for (const m of prose2.matchAll(new RegExp(`(?<=[\\p{Ll}\\p{N},;)\\]]["'*_]*\\s+["'*_(]*)(\\p{Lu}[\\p{Ll}\\p{N}]+(?:\\p{Lu}[\\p{Ll}\\p{N}]*)*)\\b`, "gu"))) out.add(m[1].toLowerCase());
+  return out;
 }
 function stanceOf(norm) {
   let st = STANCE.get(norm);
@@ -46217,7 +46232,13 @@ function corpusOf(entries, _files) {
     return c;
   };
   const norm = (i) => built.norm(i);
-  const corpus = { norm, same, wordCount: wordCount2, sets: shingleSets, bags: bagSets, code: code3, exact, near, contains };
+  const nameSets = /* @__PURE__ */ new Map();
+  const names = (i) => {
+    let n = nameSets.get(i);
+    if (!n) nameSets.set(i, n = wordCount2[i] >= MIN_WORDS ? properNames(entries[i].text) : /* @__PURE__ */ new Set());
+    return n;
+  };
+  const corpus = { norm, same, wordCount: wordCount2, sets: shingleSets, bags: bagSets, code: code3, names, exact, near, contains };
   CACHE.set(entries, corpus);
   return corpus;
 }

@@ -306,3 +306,29 @@ describe('a path the text says things are no longer in', () => {
     expect(findingRows(report, (f) => f.kind.startsWith('path-'))).toEqual(['path-unverified|4|app/Console/Kernel.php|']);
   });
 });
+
+describe('templated lines about different products', () => {
+  it('are no duplicates ("… version-specific Inertia documentation" / "… Laravel documentation"); a true copy still is', async () => {
+    const r = await makeRepo();
+    await r.write('README.md', '# App\n');
+    await r.commit('init', '2025-01-01');
+    await r.write(
+      'CLAUDE.md',
+      [
+        '# Boost',
+        '',
+        '- ALWAYS use `search-docs` tool for version-specific Inertia documentation and updated code examples.',
+        '',
+        '- CRITICAL: ALWAYS use `search-docs` tool for version-specific Laravel documentation and updated code examples.',
+        '',
+        '- IMPORTANT: Always use `search-docs` tool for version-specific Tailwind CSS documentation and updated code examples. Never rely on training data.',
+        '',
+        '- Always use `search-docs` tool for version-specific Tailwind CSS documentation and updated code examples.',
+        '',
+      ].join('\n'),
+    );
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind === 'duplicate')).toEqual(['duplicate|9|undefined|']);
+  });
+});

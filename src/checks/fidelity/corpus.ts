@@ -14,6 +14,8 @@ export interface Corpus {
   sets: HashSets;
   /** Inline code spans of an entry, normalised (computed on demand: only candidate pairs need them). */
   code(i: number): Set<string>;
+  /** Proper names of an entry's prose, lower-cased: capitalised words inside a sentence (on demand). */
+  names?(i: number): Set<string>;
   /** Hashed content words (stop words dropped, stemmed): catches reworded and reordered copies. */
   bags: HashSets;
   /** Exact groups (after normalisation), only groups of two or more. */
@@ -107,8 +109,31 @@ function distinctIdentifiers(c: Pick<Corpus, 'norm' | 'code'>, i: number, j: num
 }
 
 /** Near-identical entries that are not duplicates: they name different things, say different values, or one reverses the other. */
-export function conflictingPair(c: Pick<Corpus, 'norm' | 'code'>, i: number, j: number): boolean {
-  return distinctIdentifiers(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
+export function conflictingPair(c: Pick<Corpus, 'norm' | 'code' | 'names'>, i: number, j: number): boolean {
+  return distinctIdentifiers(c, i, j) || distinctNames(c, i, j) || conflicting(c.norm(i), c.norm(j)) || opposed(c.norm(i), c.norm(j));
+}
+
+/**
+ * Templated lines about different products ("use `search-docs` for version-specific Inertia
+ * documentation" / "… Laravel documentation" / "… Tailwind CSS documentation"): each side names a
+ * proper name the other does not have at all.
+ */
+function distinctNames(c: Pick<Corpus, 'norm' | 'names'>, i: number, j: number): boolean {
+  if (!c.names) return false;
+  const unique = (a: number, b: number) => {
+    const other = wordInfo(c.norm(b)).set;
+    for (const n of c.names!(a)) if (!other.has(n)) return true;
+    return false;
+  };
+  return unique(i, j) && unique(j, i);
+}
+
+/** Capitalised words inside a sentence (not its first word, not all capitals: `ALWAYS`, `CRITICAL`), outside code. */
+function properNames(text: string): Set<string> {
+  const out = new Set<string>();
+  const prose = text.replace(/`[^`\n]*`/g, ' ').replace(/\]\([^)]*\)/g, ']');
+  for (const m of prose.matchAll(/(?<=[\p{Ll}\p{N},;)\]]["'*_]*\s+["'*_(]*)(\p{Lu}[\p{Ll}\p{N}]+(?:\p{Lu}[\p{Ll}\p{N}]*)*)\b/gu)) out.add(m[1]!.toLowerCase());
+  return out;
 }
 
 /**
@@ -508,7 +533,13 @@ export function corpusOf(entries: Entry[], _files: MemoryFile[]): Corpus {
     return c;
   };
   const norm = (i: number) => built.norm(i);
-  const corpus: Corpus = { norm, same, wordCount, sets: shingleSets, bags: bagSets, code, exact, near, contains };
+  const nameSets = new Map<number, Set<string>>();
+  const names = (i: number) => {
+    let n = nameSets.get(i);
+    if (!n) nameSets.set(i, (n = wordCount[i] >= MIN_WORDS ? properNames(entries[i].text) : new Set()));
+    return n;
+  };
+  const corpus: Corpus = { norm, same, wordCount, sets: shingleSets, bags: bagSets, code, names, exact, near, contains };
   CACHE.set(entries, corpus);
   return corpus;
 }
