@@ -56344,7 +56344,8 @@ function exampleItem(e, f) {
     const etc = end !== null;
     const words2 = (x) => x.split(/\s+/).length;
     if (items.length + (etc ? 1 : 0) < 2 || items.some((x) => x.length > 60)) continue;
-    if (items.length >= 3 && items.includes(f.ref) && items.every((x) => words2(x) <= 2)) return true;
+    const short2 = items.length >= 3 && words2(items[0]) > 2 && items.slice(1).every((x) => words2(x) <= 2) ? [items[0].split(/\s+/).pop(), ...items.slice(1)] : items;
+    if (short2.length >= 3 && short2.includes(f.ref) && short2.every((x) => words2(x) <= 2)) return true;
     if (!paren && !marker && !etc) continue;
     if (!paren && !marker && words2(items[0]) > 3) items[0] = items[0].split(/\s+/).pop();
     if (!paren && words2(items[items.length - 1]) > 3) items[items.length - 1] = items[items.length - 1].split(/\s+/)[0];

@@ -1071,8 +1071,11 @@ function exampleItem(e: Entry, f: Finding): boolean {
     const etc = end !== null;
     const words = (x: string) => x.split(/\s+/).length;
     if (items.length + (etc ? 1 : 0) < 2 || items.some((x) => x.length > 60)) continue;
-    // Three short items or more make a list on their own ("Ruby CLI tools: rspec, rake, rubocop").
-    if (items.length >= 3 && items.includes(f.ref) && items.every((x) => words(x) <= 2)) return true;
+    // Three short items or more make a list on their own ("Ruby CLI tools: rspec, rake, rubocop";
+    // the sentence may lead into the first: "`ApplicationComponent` includes routes, Devise
+    // helpers, Pundit, and ApplicationHelper").
+    const short = items.length >= 3 && words(items[0]!) > 2 && items.slice(1).every((x) => words(x) <= 2) ? [items[0]!.split(/\s+/).pop()!, ...items.slice(1)] : items;
+    if (short.length >= 3 && short.includes(f.ref) && short.every((x) => words(x) <= 2)) return true;
     if (!paren && !marker && !etc) continue;
     // Marked as examples: the sentence may go on before the first item and after the last one
     // ("tools such as rubocop and brakeman run in CI").

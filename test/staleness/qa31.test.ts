@@ -332,3 +332,18 @@ describe('templated lines about different products', () => {
     expect(findingRows(report, (f) => f.kind === 'duplicate')).toEqual(['duplicate|9|undefined|']);
   });
 });
+
+describe('one stale item of a list the sentence leads into', () => {
+  it('goes to review, not delete ("`ApplicationComponent` includes routes, Devise helpers, Pundit, and ApplicationHelper")', async () => {
+    const r = await makeRepo();
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "devise"\ngem "pundit"\ngem "lookbook"\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "devise"\ngem "lookbook"\n');
+    await r.commit('Drop pundit', '2025-02-01');
+    await r.write('CLAUDE.md', ['# Components', '', '`ApplicationComponent` includes routes, Devise helpers, Pundit, and ApplicationHelper. Previews via Lookbook at `/admin/lookbook` (dev/staging only).', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-missing|3|Pundit|']);
+    expect(report.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}`)).toEqual(['review|3']);
+  });
+});
