@@ -20,6 +20,10 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: workers,
+    // Files that run their tests concurrently (the Action end-to-end suites, each test spawning
+    // several Action runs) do so two at a time: more only oversubscribes a 2-core machine, where
+    // an Action run then takes tens of seconds.
+    maxConcurrency: 2,
     reporters: ci ? ['default', 'json'] : ['default'],
     ...(ci ? { outputFile: { json: '.vitest-results.json' } } : {}),
     projects: [
