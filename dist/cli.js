@@ -16241,7 +16241,7 @@ async function lockGraphOf(reader, files, found, texts) {
   });
   const others = [];
   for (const f of files.files)
-    if ((f.endsWith(".lock") || f.endsWith(".json") || f.endsWith(".locked")) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf("/") + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+    if ((f.endsWith(".lock") || f.endsWith(".json") || f.endsWith(".locked")) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf("/") + 1)) && !SKIP_SEGMENT.test(f)) others.push(f);
   others.sort((a, b) => depth2(a) - depth2(b) || (a < b ? -1 : 1));
   await mapLimit(others.slice(0, Math.max(0, MAX_LOCK_GRAPH_FILES - pending.length)), 4, async (f) => {
     const t = await reader.read(f);
@@ -16876,7 +16876,7 @@ function renamedOwnName(idx, history2, removal) {
   if (moved !== void 0) return at(`${moved ? `${moved}/` : ""}${from.slice(slash + 1)}`);
   return ch?.status === "R" ? at(removal.manifest) : void 0;
 }
-var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, LOCK_SKIP, MAX_LOCK_GRAPH_FILES, MAX_LOCK_GRAPH_PENDING, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
+var MAX_MANIFEST_BYTES, ManifestChangeCollector, dirOf3, depth2, RUNTIME_FILE_ORDER, MAX_LOCK_GRAPH_FILES, MAX_LOCK_GRAPH_PENDING, runnerTables, taskTablesOf, MAX_TASK_INCLUDES, joinDir, Wildcard, MAX_TASK_NAMES, MAX_TASK_PREFIXES, MAKE_UNKNOWN_TARGETS, MAX_MAKE_INCLUDES, MAKE_SETS_WITH_INCLUDES, makeMatchers, makeLiteralMatchers, TASK_SOURCE, EMPTY, NAMED_KINDS, ownNameChange, ownNamesAdded, FOLDER_VOTERS, folderMoves;
 var init_manifests = __esm({
   "src/evidence/manifests.ts"() {
     "use strict";
@@ -16965,7 +16965,6 @@ var init_manifests = __esm({
     dirOf3 = (p) => p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
     depth2 = (p) => (p.match(/\//g) ?? []).length;
     RUNTIME_FILE_ORDER = { "package.json": 0, ".nvmrc": 1, ".node-version": 2, ".python-version": 1, pyproject: 0, "setup-py": 0.2, "setup-cfg": 0.4, ".tool-versions": 3 };
-    LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
     MAX_LOCK_GRAPH_FILES = 200;
     MAX_LOCK_GRAPH_PENDING = 64 * 1024 * 1024;
     runnerTables = /* @__PURE__ */ new WeakMap();
@@ -42843,8 +42842,8 @@ function moduleDep(ev, idx, camel) {
   m.deps.set(camel, out);
   return out;
 }
-function ownModule(ev, root2) {
-  return [`${root2}.rb`, `${root2}.ex`, `${root2}.exs`].some((b) => ev.files.byBasename.get(b)?.length) || !!ev.files.stats?.byDirName.get(root2)?.some((d) => /(?:^|\/)(?:app|lib|src)(?:\/|$)/.test(d));
+function ownModule(ev, root2, exts = ["rb", "ex", "exs"]) {
+  return exts.some((x) => ev.files.byBasename.get(`${root2}.${x}`)?.length) || !!ev.files.stats?.byDirName.get(root2)?.some((d) => /(?:^|\/)(?:app|lib|src)(?:\/|$)/.test(d));
 }
 function frameworkProvides(ev, idx, dep) {
   for (const [fw, deps] of FRAMEWORK_PROVIDES) if (deps.has(dep) && presentNow(ev, idx, fw)) return true;
@@ -43128,7 +43127,7 @@ function checkPackageRef(entry, ref, ev, context) {
   if (!gone) return null;
   const rustPath = ref.tool === "cargo" && entry.text.startsWith("::", ref.end - entry.start);
   if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === "cargo")) return null;
-  if (rustPath && (ev.files.byBasename.get(`${ref.raw}.rs`)?.length || ev.files.stats?.byDirName.get(ref.raw)?.some((d) => /(?:^|\/)src(?:\/|$)/.test(d)))) return null;
+  if (rustPath && ownModule(ev, ref.raw, ["rs"])) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === "go" && fetchedByVersion(entry, ref)) return null;
   if (!proseNamesPackage(entry, ref, ev)) return null;

@@ -437,13 +437,13 @@ function moduleDep(ev: Evidence, idx: SwapIndex, camel: string): ModuleDep | nul
 }
 
 /**
- * The project's own Ruby / Elixir module of that (snake_case) name: a file named after it
- * (`app/models/money.rb`, `lib/acme/phoenix_test.ex`), or a folder of that name in its code
- * (`lib/interactor/`, where `module Interactor` lives by convention).
+ * The project's own module of that (snake_case) name: a file named after it with one of `exts`
+ * (`app/models/money.rb`, `lib/acme/phoenix_test.ex`, `src/config.rs`), or a folder of that name
+ * in its code (`lib/interactor/`, where `module Interactor` lives by convention).
  */
-function ownModule(ev: Evidence, root: string): boolean {
+function ownModule(ev: Evidence, root: string, exts = ['rb', 'ex', 'exs']): boolean {
   return (
-    [`${root}.rb`, `${root}.ex`, `${root}.exs`].some((b) => ev.files.byBasename.get(b)?.length) ||
+    exts.some((x) => ev.files.byBasename.get(`${root}.${x}`)?.length) ||
     !!ev.files.stats?.byDirName.get(root)?.some((d) => /(?:^|\/)(?:app|lib|src)(?:\/|$)/.test(d))
   );
 }
@@ -918,7 +918,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   const rustPath = ref.tool === 'cargo' && entry.text.startsWith('::', ref.end - entry.start);
   if (rustPath && !gone.h.events.some((e) => manifestKind(e.manifest) === 'cargo')) return null;
   // `config::load()` after the `config` crate left: the project's own module of that name, when it has one.
-  if (rustPath && (ev.files.byBasename.get(`${ref.raw}.rs`)?.length || ev.files.stats?.byDirName.get(ref.raw)?.some((d) => /(?:^|\/)src(?:\/|$)/.test(d)))) return null;
+  if (rustPath && ownModule(ev, ref.raw, ['rs'])) return null;
   if (composer && composerTokenIsPath(ev, entry, ref.value)) return null;
   if (ref.tool === 'go' && fetchedByVersion(entry, ref)) return null;
   // An everyday-English word in plain prose ("Puma will listen on `PORT`") is the word, not the
@@ -989,9 +989,10 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
   const succKey = h.own ? undefined : swapSuccessor(added, removedThere);
   // Still installed (a lockfile at HEAD has it, for a dependency declared now): through the
   // dependency that took its place (`pay`, which depends on `stripe`), it was wrapped, not
-  // replaced; with no successor, a plain word in prose still names something the project has
-  // (where an installed package can be used undeclared: not pnpm, not Cargo). A successor that does not depend on it
-  // (`dayjs` for a `moment` some other library still pulls in) is a replacement all the same.
+  // replaced; a successor that does not depend on it (`dayjs` for a `moment` some other library
+  // still pulls in) is a replacement all the same. With no successor, a plain word in prose still
+  // names something the project has, where an installed package can be used undeclared (not
+  // through pnpm or Cargo).
   if (!h.own) {
     // a service named in prose ("stored in Redis") that a new client still talks to (`redis` ->
     // `ioredis`, `mongodb` -> `mongoose`): the service stays, only its client changed
@@ -1038,7 +1039,7 @@ export function checkPackageRef(entry: Entry, ref: Reference, ev: Evidence, cont
     // name (`river`, `chi`); an import path under the module has no such spelling.
     const shortSucc = viaModule && goShortName(h.key) === ref.raw && succKey ? goShortName(succKey) : undefined;
     // A Rust path of a swapped crate (`insta::assert_snapshot!` -> expect-test) keeps the old API
-    // after the `::`: never rewritten (a renamed workspace crate, above, is the same code).
+    // after the `::`: never rewritten.
     const replace = named || modSpelled || rustPath || (viaModule && !shortSucc) || (composer && !composerSucc) || !(ref.in === 'prose' || ref.in === 'inlineCode') ? undefined : shortSucc ?? successorInRole(ev, idx, entry, ref, last, succKey!, succ);
     return finding(
       entry, ref, 'package-renamed', 'warning',

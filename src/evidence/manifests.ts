@@ -16,7 +16,7 @@ import { BlobStream, readBlobs } from './git.js';
 import { LINK_OUT, MISSING, RepoReader } from './repo-file.js';
 import type { LogChange } from './history.js';
 import { NULL_BLOB } from './history.js';
-import { hasHistory, isLockfile, manifestKind, NX_NAME_KEY, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
+import { hasHistory, isLockfile, manifestKind, NX_NAME_KEY, SKIP_SEGMENT, TASKFILE_NAMES, type AnyManifestKind } from './manifests/kinds.js';
 import { parseLockfile, type LockIndex } from './manifests/lockfiles.js';
 import { addLockfile, emptyLockGraph, LOCK_GRAPH_FILES, type LockGraph } from './manifests/lock-graph.js';
 import { isMakePattern, makeTargets, parseManifest, parseTaskfile, readMakeParts, type MakeParts, type ParsedManifest } from './manifests/parse.js';
@@ -170,8 +170,6 @@ export { LINK_OUT };
 // prefers when both are written), setup.cfg's after setup.py's (whose keywords override it).
 const RUNTIME_FILE_ORDER: Record<string, number> = { 'package.json': 0, '.nvmrc': 1, '.node-version': 2, '.python-version': 1, pyproject: 0, 'setup-py': 0.2, 'setup-cfg': 0.4, '.tool-versions': 3 };
 
-const LOCK_SKIP = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
-
 /** Lockfiles read for the lock graph at most (the shallowest first), and the npm-family text kept for it. */
 const MAX_LOCK_GRAPH_FILES = 200;
 const MAX_LOCK_GRAPH_PENDING = 64 * 1024 * 1024;
@@ -201,7 +199,7 @@ async function lockGraphOf(reader: RepoReader, files: FileIndex, found: Array<{ 
   });
   const others: string[] = [];
   for (const f of files.files)
-    if ((f.endsWith('.lock') || f.endsWith('.json') || f.endsWith('.locked')) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf('/') + 1)) && !LOCK_SKIP.test(f)) others.push(f);
+    if ((f.endsWith('.lock') || f.endsWith('.json') || f.endsWith('.locked')) && !seen.has(f) && LOCK_GRAPH_FILES.has(f.slice(f.lastIndexOf('/') + 1)) && !SKIP_SEGMENT.test(f)) others.push(f);
   others.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
   await mapLimit(others.slice(0, Math.max(0, MAX_LOCK_GRAPH_FILES - pending.length)), 4, async (f) => {
     const t = await reader.read(f);

@@ -1,7 +1,8 @@
 // Which files are manifests, by name. Any depth; vendored trees are skipped.
 import type { ManifestKind } from '../../types.js';
 
-const SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
+/** Vendored and installed trees: their manifests and lockfiles are not the project's. */
+export const SKIP_SEGMENT = /(^|\/)(node_modules|vendor|bower_components|\.git|\.venv|venv|site-packages|third_party)\//;
 /** Copies of dependencies' manifests that tools write into the tree (Mix `deps/`, Dart tool caches, Flutter plugin links). */
 const TOOL_COPIES = /(^|\/)(deps|_build|\.dart_tool|\.symlinks|\.pub-cache)\//;
 
