@@ -35865,7 +35865,7 @@ function scanVersions(text5, out) {
     }
     out.push({ kind: "version", start, end, raw: text5.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? "+" : ""), bound });
   }
-  if (text5.includes(":")) {
+  if (text5.includes(":") || text5.includes("**") || text5.includes("__") || text5.includes("|")) {
     LABEL_VERSION.lastIndex = 0;
     while (m = LABEL_VERSION.exec(text5)) {
       const subject = m[1].toLowerCase();
@@ -36315,7 +36315,7 @@ var init_prose = __esm({
       String.raw`(?<![\w.@/-])((?:[A-Z@][\w.@/-]*|[a-z][\w@/-]*(?:\.js)?))(?:\s+version)?\s+(>=|≥|\^|~|>)?\s?(` + VERSION_TOKEN + String.raw`(?:\s?(?:-|–|to)\s?` + VERSION_TOKEN + String.raw`)?)(\+|\s+or\s+(?:later|newer|higher|above))?(?![\w.]*\d)(?![\w/-])`,
       "g"
     );
-    LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
+    LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:(?:\*\*|__)?:(?:\*\*|__)?|\*\*|__|[ \t]*\|)[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
     LABEL_SUBJECTS = /* @__PURE__ */ new Set(["kotlin", "jdk", "openjdk", "laravel", "rails", "symfony", "spring boot", "flutter", "dart", "swift", "elixir", "erlang", ".net", "dotnet"]);
     BOOST_ITEM = /^[ \t]*[-*][ \t]+((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)?)[ \t]+\(([A-Z][A-Z0-9_-]*)\)[ \t]+-[ \t]+(v?\d+(?:\.\d+){0,2})[ \t]*$/gm;
     SPACE_DIGIT = /\s\d/;

@@ -235,18 +235,24 @@ describe('Windows paths', () => {
 });
 
 describe('versions written as a label and its value', () => {
-  it('checks "**Java:** 11", "**Kotlin**: 1.9.24" and "Node.js: 18", not "Coverage: 80%" or "Step: 3"', async () => {
+  it('checks "**Java:** 11", "**Kotlin**: 1.9.24", "Node.js: 18", "**Python** 3.10+" and "| Python | 3.10+ |", not "Coverage: 80%" or "Step: 3"', async () => {
     const r = await makeRepo();
     await r.write('build.gradle.kts', 'plugins { id("org.jetbrains.kotlin.jvm") version "2.1.0" }\nkotlin { jvmToolchain(17) }\n');
     await r.write('package.json', JSON.stringify({ name: 'w', engines: { node: '>=20' }, dependencies: { react: '^19.0.0', coverage: '^1.0.0' } }, null, 2) + '\n');
     await r.commit('init', '2025-01-01');
-    await r.write('CLAUDE.md', ['# Stack', '', '- **Java:** 11 (source and target compatibility)', '- **Kotlin**: 1.9.24', '- Node.js: 18', '- **React:** 19', '- Coverage: 80%', '- Step: 3', ''].join('\n'));
+    await r.write('pyproject.toml', '[project]\nname = "w"\nrequires-python = ">=3.11"\n');
+    await r.write(
+      'CLAUDE.md',
+      ['# Stack', '', '- **Java:** 11 (source and target compatibility)', '- **Kotlin**: 1.9.24', '- Node.js: 18', '- **React:** 19', '- Coverage: 80%', '- Step: 3', '- **Python** 3.10+ - the API', '', '| Tool | Version |', '| --- | --- |', '| Python | 3.10+ |', '| Ruff | 0.6 |', ''].join('\n'),
+    );
     await r.commit('docs', '2025-03-01');
     const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
     expect(findingRows(report, (f) => f.kind === 'version-drift')).toEqual([
       'version-drift|3|Java:** 11|Java:** 17',
       'version-drift|4|Kotlin**: 1.9.24|Kotlin**: 2.1.0',
       'version-drift|5|Node.js: 18|Node.js: 20',
+      'version-drift|9|Python** 3.10+|Python** 3.11+',
+      'version-drift|13|Python | 3.10+|Python | 3.11+',
     ]);
   });
 });

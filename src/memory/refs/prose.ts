@@ -169,8 +169,11 @@ const VERSION_RE = new RegExp(
   'g',
 );
 
-/** `Subject:` then a version, emphasis around either (`**Java:** 11`, `**Kotlin**: 1.9.24`, `Node.js: 20`). */
-const LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
+/**
+ * `Subject:` then a version, emphasis around either (`**Java:** 11`, `**Kotlin**: 1.9.24`,
+ * `Node.js: 20`), a bold subject (`**Python** 3.10+`) or a table row's cells (`| Python | 3.10+ |`).
+ */
+const LABEL_VERSION = /(?<![\w.@/-])([A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)(?:(?:\*\*|__)?:(?:\*\*|__)?|\*\*|__|[ \t]*\|)[ \t]+(v?\d+(?:\.\d+){0,2}(?:\.x)?)(\+)?(?![\w.]*\d)(?![\w/%-])/g;
 /** Label subjects beyond SUBJECT_ALIASES' keys. */
 const LABEL_SUBJECTS = new Set(['kotlin', 'jdk', 'openjdk', 'laravel', 'rails', 'symfony', 'spring boot', 'flutter', 'dart', 'swift', 'elixir', 'erlang', '.net', 'dotnet']);
 
@@ -282,9 +285,10 @@ function scanVersions(text: string, out: ProseHit[]): void {
     }
     out.push({ kind: 'version', start, end, raw: text.slice(start, end).trimEnd(), value: ver, subject: key, version: ver + (m[4] ? '+' : ''), bound });
   }
-  // A label and its value ("**Java:** 11", "**Kotlin**: 1.9.24", "- Node.js: 20"), the form /init
-  // writes for a project's stack: for languages and frameworks the reader knows only.
-  if (text.includes(':')) {
+  // A label and its value ("**Java:** 11", "**Kotlin**: 1.9.24", "- Node.js: 20", "**Python**
+  // 3.10+", "| Python | 3.10+ |"), the forms /init writes for a project's stack: for languages and
+  // frameworks the reader knows only.
+  if (text.includes(':') || text.includes('**') || text.includes('__') || text.includes('|')) {
     LABEL_VERSION.lastIndex = 0;
     while ((m = LABEL_VERSION.exec(text))) {
       const subject = m[1].toLowerCase();
