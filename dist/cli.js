@@ -43254,6 +43254,7 @@ function proseNamesPackage(entry, ref, ev) {
   const before = line2.length > 80 ? line2.slice(-80) : line2;
   const after = text5.slice(e, Math.min(lineEnd, e + 80));
   if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  if (/^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)$/.test(before) && /^(?:\*\*|__)\s*(?:[—–:-]|\(|$)/.test(after)) return true;
   const vendor = /([A-Za-z][\w-]*)[*_]*\s+[*_]*$/.exec(before)?.[1];
   if (vendor && /^[A-Z]/.test(vendor) && /^[A-Z][a-z]/.test(raw) && composerVendor(ev, vendor.toLowerCase()) && fromComposer(ev.manifests.everDependencies.get(raw.toLowerCase()) ?? [])) return true;
   if (/^[A-Z][a-z]/.test(raw) && !labelText(line2) && !titleCase(before, after)) {

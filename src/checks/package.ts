@@ -1176,6 +1176,9 @@ export function proseNamesPackage(entry: Entry, ref: Reference, ev: Evidence): b
   // Capitals inside the word (`RuboCop`, `GraphQL`): the package's own spelling. All capitals
   // (`LISTEN`) is emphasis.
   if (/[A-Z]/.test(raw.slice(1)) && /[a-z]/.test(raw)) return true;
+  // The bold key of a list item ("- **Pundit** — Authorization policies" under "## Key Gems"): an
+  // item naming a thing, as lists of a project's gems and libraries are written.
+  if (/^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)$/.test(before) && /^(?:\*\*|__)\s*(?:[—–:-]|\(|$)/.test(after)) return true;
   // Written after its vendor ("Livewire Volt", "Laravel Dusk" for `livewire/volt`, `laravel/dusk`):
   // the product's full name, also inside a Title Case phrase.
   const vendor = /([A-Za-z][\w-]*)[*_]*\s+[*_]*$/.exec(before)?.[1];

@@ -353,3 +353,17 @@ describe('one stale item of a list the sentence leads into', () => {
     expect(report.plan.filter((p) => p.action !== 'keep').map((p) => `${p.action}|${p.line}`)).toEqual(['review|3']);
   });
 });
+
+describe('the bold key of a list item', () => {
+  it('reads "- **Pundit** — Authorization policies" as the gem; a bold word inside a sentence stays a word', async () => {
+    const r = await makeRepo();
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "pundit"\ngem "devise"\n');
+    await r.commit('init', '2025-01-01');
+    await r.write('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "action_policy"\n');
+    await r.commit('Authorization with action_policy; drop devise', '2025-02-01');
+    await r.write('CLAUDE.md', ['# App', '', '## Key Gems', '', '- **Pundit** — Authorization policies', '- Sessions expire after a **devise** timeout of an hour.', ''].join('\n'));
+    await r.commit('docs', '2025-03-01');
+    const { report } = await audit({ root: r.dir, memory: ['CLAUDE.md'], now: NOW });
+    expect(findingRows(report, (f) => f.kind.startsWith('package-'))).toEqual(['package-missing|5|Pundit|']);
+  });
+});
