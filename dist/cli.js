@@ -35827,6 +35827,9 @@ function scanMsrv(text5, out) {
     out.push({ kind: "version", start, end, raw: m[0], value: ver, subject: "rust-msrv", version: ver, bound: "atLeast" });
   }
 }
+function overlapsVersion(out, start, end) {
+  return out.some((h) => h.kind === "version" && start < h.end && h.start < end);
+}
 function scanVersions(text5, out) {
   let m;
   const before = out.length;
@@ -35872,7 +35875,7 @@ function scanVersions(text5, out) {
       if (!subjectAlias(subject) && !LABEL_SUBJECTS.has(subject)) continue;
       const start = m.index;
       const end = m.index + m[0].length;
-      if (out.some((h) => h.kind === "version" && start < h.end && h.start < end)) continue;
+      if (overlapsVersion(out, start, end)) continue;
       if (isFeatureVersion(text5, start, end)) continue;
       out.push({ kind: "version", start, end, raw: m[0], value: m[2], subject: subjectAlias(subject) ?? subject, version: m[2] + (m[3] ? "+" : ""), bound: m[3] ? "atLeast" : "exact" });
     }
@@ -35882,7 +35885,7 @@ function scanVersions(text5, out) {
     while (m = BOOST_ITEM.exec(text5)) {
       const start = m.index + m[0].indexOf(m[1]);
       const end = m.index + m[0].length;
-      if (out.some((h) => h.kind === "version" && start < h.end && h.start < end)) continue;
+      if (overlapsVersion(out, start, end)) continue;
       out.push({ kind: "version", start, end, raw: text5.slice(start, end), value: m[3], subject: m[1].toLowerCase(), version: m[3], bound: "exact" });
     }
   }
@@ -35892,7 +35895,7 @@ function scanVersions(text5, out) {
     if (/\b(?:since|from|before|after|until|till|in|introduced|added|removed|deprecated|as of|prior to|starting|pre|post|older|newer|up to|through|released?|shipped|tagged|published|bump(?:ed)? to|upgrad(?:e|ed|ing) to|migrat\w* to|fixed in|broken in|broke in|regressed in|changelog for|notes for)\s*$/.test(before2)) continue;
     const afterText = text5.slice(m.index + m[0].length, m.index + m[0].length + 30).toLowerCase();
     if (/^\s*(?:introduced|added|removed|deprecated|released|shipped|changelog|release notes|and later|and earlier|or later|onwards)/.test(afterText)) continue;
-    if (out.some((h) => h.kind === "version" && m.index >= h.start && m.index < h.end)) continue;
+    if (overlapsVersion(out, m.index, m.index + 1)) continue;
     out.push({ kind: "version", start: m.index, end: m.index + m[0].length, raw: m[0], value: m[2], subject: "(project)", version: m[2], bound: "exact" });
   }
 }
